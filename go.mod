@@ -1,0 +1,3 @@
+module github.com/vramkit/vramkit
+
+go 1.26.8

@@ -1,0 +1,6 @@
+package cli
+
+// commands is vramkit's command table. Each command lives in its own file.
+func commands() []*Command {
+	return []*Command{}
+}
