@@ -36,6 +36,24 @@ type Allocator struct {
 	allowed int64
 	// OnEvent, if set, receives every trace entry the allocator records.
 	OnEvent func(Event)
+	// spare holds dead block structs for reuse: a replay splits and merges
+	// blocks millions of times.
+	spare []*block
+}
+
+func (a *Allocator) newBlock() *block {
+	if n := len(a.spare); n > 0 {
+		b := a.spare[n-1]
+		a.spare = a.spare[:n-1]
+		*b = block{}
+		return b
+	}
+	return &block{}
+}
+
+func (a *Allocator) recycle(b *block) {
+	b.prev, b.next, b.pool, b.seg, b.streamUses = nil, nil, nil, nil, nil
+	a.spare = append(a.spare, b)
 }
 
 // New returns an allocator with configuration cfg over device dev.
@@ -182,7 +200,8 @@ func (a *Allocator) allocBlock(pool *blockPool, size, allocSize, stream int64, r
 		return nil
 	}
 	a.totalAllocated += allocSize
-	b := &block{ptr: ptr, size: allocSize, stream: stream, pool: pool, mapped: true}
+	b := a.newBlock()
+	*b = block{ptr: ptr, size: allocSize, stream: stream, pool: pool, mapped: true}
 	a.stats.Segment.increase(pool.isSmall, 1)
 	a.stats.ReservedBytes.increase(pool.isSmall, allocSize)
 	if allocSize >= a.cfg.MaxSplitSize {
@@ -209,7 +228,8 @@ func (a *Allocator) allocFoundBlock(b *block, size, orig int64) int64 {
 	alreadySplit := b.isSplit()
 	if a.shouldSplit(b, size) {
 		remaining := b
-		b = &block{ptr: remaining.ptr, size: size, stream: remaining.stream, pool: pool,
+		b = a.newBlock()
+		*b = block{ptr: remaining.ptr, size: size, stream: remaining.stream, pool: pool,
 			mapped: true, seg: remaining.seg, prev: remaining.prev, next: remaining}
 		if b.prev != nil {
 			b.prev.next = b

@@ -24,8 +24,18 @@ type DeviceReplay struct {
 	Notes []string
 }
 
-// ReplayDevice replays device dev of s under its recorded settings.
+// ReplayDevice replays device dev of s under its recorded settings and
+// keeps the request stream for what-if runs.
 func ReplayDevice(s *snapshot.Snapshot, dev int) DeviceReplay {
+	return replayDevice(s, dev, true)
+}
+
+// ReplayDeviceStats is ReplayDevice without the request stream.
+func ReplayDeviceStats(s *snapshot.Snapshot, dev int) DeviceReplay {
+	return replayDevice(s, dev, false)
+}
+
+func replayDevice(s *snapshot.Snapshot, dev int, keep bool) DeviceReplay {
 	d := DeviceReplay{Device: dev}
 	cfg, err := FromSettings(s.Settings)
 	if err != nil {
@@ -40,7 +50,7 @@ func ReplayDevice(s *snapshot.Snapshot, dev int) DeviceReplay {
 		d.Result = &ReplayResult{DivergedAt: -1, Stats: SegmentStats(s.Segments, dev)}
 		return d
 	}
-	d.Result = Replay(ev, cfg, 0)
+	d.Result = replay(ev, cfg, 0, keep)
 	if d.Result.Reproduced {
 		d.StateMismatch = CompareSegments(d.Result.Allocator.Segments(), s.Segments, dev)
 	}

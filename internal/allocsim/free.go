@@ -131,5 +131,7 @@ func (a *Allocator) tryMerge(dst, src *block, pool *blockPool) int64 {
 	} else {
 		pool.unmapped.erase(src)
 	}
-	return src.size
+	n := src.size
+	a.recycle(src)
+	return n
 }

@@ -1,7 +1,5 @@
 package allocsim
 
-import "sort"
-
 // block is a Block of CUDACachingAllocator.cpp: a piece of a segment,
 // allocated or free, linked to its neighbours in the same segment.
 type block struct {
@@ -29,8 +27,9 @@ func (b *block) isFree() bool {
 // here rarely hold more than a few thousand free blocks, where a sorted
 // slice with binary search is faster than a tree.
 type blockSet struct {
-	items []*block
-	less  func(a, b *block) bool
+	items     []*block
+	less      func(a, b *block) bool
+	addrOrder bool // byAddr rather than bySize
 }
 
 // bySize is BlockComparatorSize: (stream, size, ptr).
@@ -52,9 +51,32 @@ func byAddr(a, b *block) bool {
 	return a.ptr < b.ptr
 }
 
-// lowerBound returns the index of the first item not less than key.
+// lowerBound returns the index of the first item not less than key. The
+// comparators are inlined by hand: this is the simulator's hottest loop.
 func (s *blockSet) lowerBound(key *block) int {
-	return sort.Search(len(s.items), func(i int) bool { return !s.less(s.items[i], key) })
+	lo, hi := 0, len(s.items)
+	if s.addrOrder {
+		for lo < hi {
+			m := int(uint(lo+hi) >> 1)
+			b := s.items[m]
+			if b.stream < key.stream || (b.stream == key.stream && b.ptr < key.ptr) {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		return lo
+	}
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		b := s.items[m]
+		if b.stream < key.stream || (b.stream == key.stream && (b.size < key.size || (b.size == key.size && b.ptr < key.ptr))) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 func (s *blockSet) insert(b *block) {
@@ -93,7 +115,7 @@ type blockPool struct {
 func newPool(small bool) *blockPool {
 	return &blockPool{
 		blocks:   blockSet{less: bySize},
-		unmapped: blockSet{less: byAddr},
+		unmapped: blockSet{less: byAddr, addrOrder: true},
 		isSmall:  small,
 	}
 }

@@ -59,6 +59,7 @@ func (a *Allocator) releaseBlock(b *block) {
 		a.stats.OversizeSegments.decrease(1)
 	}
 	b.pool.blocks.erase(b)
+	a.recycle(b)
 }
 
 // releaseAvailableCachedBlocks is release_available_cached_blocks: after a

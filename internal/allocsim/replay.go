@@ -35,10 +35,23 @@ type ReplayResult struct {
 // where it is split, which segments are released — is the simulator's own
 // and is checked against the trace.
 func Replay(trace []snapshot.TraceEvent, cfg Config, total int64) *ReplayResult {
+	return replay(trace, cfg, total, true)
+}
+
+// ReplayStats is Replay without collecting the request stream, for callers
+// that only need the counters (it is faster and lighter on big traces).
+func ReplayStats(trace []snapshot.TraceEvent, cfg Config, total int64) *ReplayResult {
+	return replay(trace, cfg, total, false)
+}
+
+func replay(trace []snapshot.TraceEvent, cfg Config, total int64, keep bool) *ReplayResult {
 	if total <= 0 {
 		total = H200Total
 	}
-	r := &replayer{tr: trace, skip: map[int]bool{}, res: &ReplayResult{DivergedAt: -1}, total: total}
+	r := &replayer{tr: trace, skip: map[int]bool{}, res: &ReplayResult{DivergedAt: -1}, total: total, keep: keep}
+	if keep {
+		r.res.Requests = make([]Request, 0, len(trace)/2+16)
+	}
 	r.ids = make(map[int64]int32, 1024)
 	r.a = New(cfg, &traceDevice{r})
 	r.a.OnEvent = r.observe
@@ -59,6 +72,13 @@ type replayer struct {
 	ids   map[int64]int32 // live block address -> allocation ID
 	next  int32
 	total int64
+	keep  bool // collect the request stream
+}
+
+func (r *replayer) request(q Request) {
+	if r.keep {
+		r.res.Requests = append(r.res.Requests, q)
+	}
 }
 
 func (r *replayer) diverge(at int, format string, args ...any) {
@@ -74,7 +94,7 @@ func (r *replayer) failed() bool { return r.res.DivergedAt >= 0 }
 // peek returns the index of the next expected event, skipping snapshot
 // markers and events already matched, or len(tr).
 func (r *replayer) peek() int {
-	for r.cur < len(r.tr) && (r.tr[r.cur].Action == snapshot.ActionSnapshot || r.skip[r.cur]) {
+	for r.cur < len(r.tr) && (r.tr[r.cur].Action == snapshot.ActionSnapshot || (len(r.skip) > 0 && r.skip[r.cur])) {
 		delete(r.skip, r.cur)
 		r.cur++
 	}

@@ -53,7 +53,7 @@ func (r *replayer) run() {
 func (r *replayer) emptyCache(at int) {
 	r.a.EmptyCache()
 	r.res.EmptyCacheCalls++
-	r.res.Requests = append(r.res.Requests, Request{Kind: ReqEmptyCache, Event: int32(at)})
+	r.request(Request{Kind: ReqEmptyCache, Event: int32(at)})
 }
 
 // completeLeading applies the free_completed events at the front of a
@@ -74,7 +74,7 @@ func (r *replayer) completeLeading(start, k int) {
 			r.diverge(i, "free_completed for %#x, which is not waiting on stream events", e.Addr)
 			return
 		}
-		r.res.Requests = append(r.res.Requests, Request{Kind: ReqComplete, ID: r.ids[int64(e.Addr)], Event: int32(i)})
+		r.request(Request{Kind: ReqComplete, ID: r.ids[int64(e.Addr)], Event: int32(i)})
 		delete(r.ids, int64(e.Addr))
 	}
 }
@@ -136,7 +136,7 @@ func (r *replayer) malloc(k int) {
 	stream := int64(t.Stream)
 	id := r.next
 	r.next++
-	r.res.Requests = append(r.res.Requests, Request{Kind: ReqAlloc, ID: id, Stream: stream, Size: size, Event: int32(k)})
+	r.request(Request{Kind: ReqAlloc, ID: id, Stream: stream, Size: size, Event: int32(k)})
 	if size == 0 && t.Action == snapshot.ActionAlloc {
 		r.diverge(k, "alloc of 0 bytes: PyTorch never traces these")
 		return
@@ -177,7 +177,7 @@ func (r *replayer) free(k int) {
 			return
 		}
 	}
-	r.res.Requests = append(r.res.Requests, Request{Kind: ReqFree, ID: id, Deferred: !immediate, Event: int32(k)})
+	r.request(Request{Kind: ReqFree, ID: id, Deferred: !immediate, Event: int32(k)})
 	if err := r.a.Free(ptr); err != nil {
 		r.diverge(k, "%v", err)
 		return

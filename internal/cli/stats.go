@@ -50,7 +50,7 @@ vramkit says so and reports what the recorded segments still tell.`,
 		}
 		out.Path = path
 		for _, dev := range s.DeviceIDs() {
-			d := allocsim.ReplayDevice(s, dev)
+			d := allocsim.ReplayDeviceStats(s, dev)
 			st := d.Result.Stats
 			out.Devices = append(out.Devices, devOut{
 				Device: dev, TraceComplete: d.TraceComplete, Events: d.Events,

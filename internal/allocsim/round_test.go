@@ -1,0 +1,104 @@
+package allocsim
+
+import (
+	"testing"
+
+	"github.com/vramkit/vramkit/internal/snapshot"
+)
+
+func TestRoundSize(t *testing.T) {
+	def := DefaultConfig()
+	div4, _ := ParseConfig("roundup_power2_divisions:4")
+	list, _ := ParseConfig("roundup_power2_divisions:[256:1,>:4]")
+	for _, tc := range []struct {
+		cfg  Config
+		in   int64
+		want int64
+	}{
+		{def, 1, 512}, {def, 511, 512}, {def, 512, 512}, {def, 513, 1024},
+		{def, 1048577, 1049088}, {def, 10485761, 10486272},
+		{div4, 3000, 3072}, {div4, 1200, 1536}, // allocator.md §2.3: below 2048 stays 512-rounded
+		{div4, 5 << 20, 5 << 20}, {div4, 5<<20 + 1, 6 << 20}, {div4, 1 << 30, 1 << 30},
+		{div4, 1<<30 + 1, 1<<30 + 1<<28},
+		{list, 300 << 20, 300 << 20}, {list, 600<<20 + 1, 640 << 20},
+	} {
+		if got := tc.cfg.RoundSize(tc.in); got != tc.want {
+			t.Errorf("%s: RoundSize(%d) = %d, want %d", tc.cfg.Source, tc.in, got, tc.want)
+		}
+	}
+	for _, tc := range []struct{ in, want int64 }{
+		{512, 2 << 20}, {1 << 20, 2 << 20}, {1<<20 + 512, 20 << 20}, {10<<20 - 512, 20 << 20},
+		{10 << 20, 10 << 20}, {10<<20 + 512, 12 << 20}, {25 << 20, 26 << 20},
+	} {
+		if got := def.AllocationSize(tc.in); got != tc.want {
+			t.Errorf("AllocationSize(%d) = %d, want %d", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestParseConfig(t *testing.T) {
+	c, err := ParseConfig(" expandable_segments:True, max_split_size_mb:128,roundup_power2_divisions:[256:1,>:4] ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Expandable || c.MaxSplitSize != 128<<20 || c.RoundupDivisions[8] != 1 || c.RoundupDivisions[9] != 4 || c.RoundupDivisions[0] != 1 {
+		t.Errorf("parsed %+v", c)
+	}
+	if c2, err := ParseConfig(c.String()); err != nil || c2.MaxSplitSize != c.MaxSplitSize || c2.RoundupDivisions != c.RoundupDivisions || !c2.Expandable {
+		t.Errorf("String() %q does not round-trip: %v", c.String(), err)
+	}
+	// the minimum of max_split_size_mb follows large_segment_size_mb set before it
+	if _, err := ParseConfig("large_segment_size_mb:64,max_split_size_mb:32"); err == nil {
+		t.Error("max_split_size_mb below large_segment_size_mb accepted")
+	}
+	for _, bad := range []string{"roundup_power2_divisions:[256:1", "expandable_segments", "max_split_size_mb:x",
+		"garbage_collection_threshold:0", "per_process_memory_fraction:2", "large_segment_size_mb:10"} {
+		if _, err := ParseConfig(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// BenchmarkReplay measures the replay rate in trace events per second on a
+// real trace (the target is at least 5 million events/s on one core).
+func BenchmarkReplay(b *testing.B) {
+	s := load(b, "h200/gpt2-dyn-pad-batch-default.pickle.gz")
+	ev := s.Devices[0].Events
+	cfg, _ := FromSettings(s.Settings)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if r := Replay(ev, cfg, 0); !r.Reproduced {
+			b.Fatal(r.FirstDivergence)
+		}
+	}
+	b.ReportMetric(float64(len(ev)*b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkReplayStats is the replay behind `vramkit stats` (no request
+// stream kept).
+func BenchmarkReplayStats(b *testing.B) {
+	s := load(b, "h200/gpt2-dyn-pad-batch-default.pickle.gz")
+	ev := s.Devices[0].Events
+	cfg, _ := FromSettings(s.Settings)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if r := ReplayStats(ev, cfg, 0); !r.Reproduced {
+			b.Fatal(r.FirstDivergence)
+		}
+	}
+	b.ReportMetric(float64(len(ev)*b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkSimulate measures what-if runs in requests per second.
+func BenchmarkSimulate(b *testing.B) {
+	s := load(b, "h200/gpt2-dyn-pad-batch-default.pickle.gz")
+	cfg, _ := FromSettings(s.Settings)
+	reqs := Replay(s.Devices[0].Events, cfg, 0).Requests
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Simulate(reqs, cfg, NewDevice(0))
+	}
+	b.ReportMetric(float64(len(reqs)*b.N)/b.Elapsed().Seconds(), "requests/s")
+}
+
+var _ = snapshot.ActionAlloc
