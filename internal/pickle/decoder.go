@@ -14,7 +14,7 @@ var ErrTruncated = errors.New("pickle: input truncated")
 
 // ErrForbidden is wrapped by errors for opcodes that would import or call
 // code; the decoder refuses them rather than skipping them.
-var ErrForbidden = errors.New("opcode would run code")
+var ErrForbidden = errors.New("it would import or call code, and vramkit never runs code from a file")
 
 // OpError reports a problem at one opcode of the input.
 type OpError struct {
@@ -28,6 +28,9 @@ func (e *OpError) Error() string {
 	name := e.Name
 	if name == "" {
 		name = "unknown opcode"
+	}
+	if errors.Is(e.Err, ErrForbidden) {
+		return fmt.Sprintf("pickle: refusing opcode %s (0x%02x) at offset %d: %v", name, e.Op, e.Offset, e.Err)
 	}
 	return fmt.Sprintf("pickle: offset %d: %s (0x%02x): %v", e.Offset, name, e.Op, e.Err)
 }

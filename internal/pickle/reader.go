@@ -39,7 +39,7 @@ func (r *reader) fill(n int) error {
 	}
 	for r.end < n {
 		if r.err != nil {
-			if errors.Is(r.err, io.EOF) {
+			if errors.Is(r.err, io.EOF) || errors.Is(r.err, io.ErrUnexpectedEOF) {
 				return ErrTruncated
 			}
 			return r.err

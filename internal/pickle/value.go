@@ -90,6 +90,17 @@ func Int(v any) (int64, bool) {
 	return 0, false
 }
 
+// A names v's Python type with an article ("an int", "a dict"), for error
+// messages.
+func A(v any) string {
+	n := TypeName(v)
+	switch n[0] {
+	case 'a', 'e', 'i', 'o', 'u':
+		return "an " + n
+	}
+	return "a " + n
+}
+
 // TypeName names v's Python type, for error messages.
 func TypeName(v any) string {
 	switch v.(type) {

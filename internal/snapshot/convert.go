@@ -24,7 +24,7 @@ func (b *builder) event(d *pickle.Dict) (TraceEvent, error) {
 		case "action":
 			s, ok := v.(string)
 			if !ok {
-				return ev, fmt.Errorf("action is a %s, not a str", pickle.TypeName(v))
+				return ev, fmt.Errorf("action is %s, not a str", pickle.A(v))
 			}
 			a, ok := ParseAction(s)
 			if !ok {
@@ -77,7 +77,7 @@ func toInt(v any, key string) (int64, error) {
 	if n, ok := pickle.Int(v); ok {
 		return n, nil
 	}
-	return 0, fmt.Errorf("%s is a %s, not an int", key, pickle.TypeName(v))
+	return 0, fmt.Errorf("%s is %s, not an int", key, pickle.A(v))
 }
 
 // toUint accepts sizes and addresses up to 2^64-1 (a 9-byte LONG1, such as
@@ -100,7 +100,7 @@ func toUint(v any, key string) (uint64, error) {
 		}
 		return 0, nil
 	}
-	return 0, fmt.Errorf("%s is a %s, not an int", key, pickle.TypeName(v))
+	return 0, fmt.Errorf("%s is %s, not an int", key, pickle.A(v))
 }
 
 // toStream keeps a stream handle's bits whatever its sign.
@@ -113,7 +113,7 @@ func toStream(v any) (uint64, error) {
 			return x.Uint64(), nil
 		}
 	}
-	return 0, fmt.Errorf("stream is a %s, not a 64-bit int", pickle.TypeName(v))
+	return 0, fmt.Errorf("stream is %s, not a 64-bit int", pickle.A(v))
 }
 
 // stack interns a frames list. Frame dicts shared through the pickle memo
@@ -131,7 +131,7 @@ func (b *builder) stack(v any) (StackID, error) {
 		for _, it := range x.Items {
 			fd, ok := it.(*pickle.Dict)
 			if !ok {
-				return 0, fmt.Errorf("frame is a %s, not a dict", pickle.TypeName(it))
+				return 0, fmt.Errorf("frame is %s, not a dict", pickle.A(it))
 			}
 			id, ok := b.frameID[fd]
 			if !ok {
@@ -161,7 +161,7 @@ func (b *builder) stack(v any) (StackID, error) {
 	case pickle.None:
 		return 0, nil
 	}
-	return 0, fmt.Errorf("frames is a %s, not a list", pickle.TypeName(v))
+	return 0, fmt.Errorf("frames is %s, not a list", pickle.A(v))
 }
 
 func frame(d *pickle.Dict) (Frame, error) {
@@ -176,7 +176,7 @@ func frame(d *pickle.Dict) (Frame, error) {
 		case "line":
 			n, ok := pickle.Int(it.Value)
 			if !ok {
-				return f, fmt.Errorf("frame line is a %s, not an int", pickle.TypeName(it.Value))
+				return f, fmt.Errorf("frame line is %s, not an int", pickle.A(it.Value))
 			}
 			if n > math.MaxInt32 || n < math.MinInt32 {
 				n = 0

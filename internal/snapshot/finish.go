@@ -25,7 +25,7 @@ func (b *builder) finish(v any) (*Snapshot, error) {
 		}
 		l, ok := segs.(*pickle.List)
 		if !ok {
-			return nil, fmt.Errorf("snapshot: segments is a %s, not a list", pickle.TypeName(segs))
+			return nil, fmt.Errorf("snapshot: segments is %s, not a list", pickle.A(segs))
 		}
 		if err := b.segments(l); err != nil {
 			return nil, err
@@ -45,21 +45,21 @@ func (b *builder) finish(v any) (*Snapshot, error) {
 		}
 		return s, nil
 	}
-	return nil, fmt.Errorf("%w: the pickle holds a %s, not a dict of segments and traces", ErrNotSnapshot, pickle.TypeName(v))
+	return nil, fmt.Errorf("%w: the pickle holds %s, not a dict of segments and traces", ErrNotSnapshot, pickle.A(v))
 }
 
 func (b *builder) deviceTraces(v any) error {
 	outer, ok := v.(*pickle.List)
 	if !ok {
-		return fmt.Errorf("snapshot: device_traces is a %s, not a list", pickle.TypeName(v))
+		return fmt.Errorf("snapshot: device_traces is %s, not a list", pickle.A(v))
 	}
 	for dev, it := range outer.Items {
 		inner, ok := it.(*pickle.List)
 		if !ok {
-			return fmt.Errorf("snapshot: device_traces[%d] is a %s, not a list", dev, pickle.TypeName(it))
+			return fmt.Errorf("snapshot: device_traces[%d] is %s, not a list", dev, pickle.A(it))
 		}
 		if len(inner.Items) > 0 { // entries the hook did not take: not dicts
-			return fmt.Errorf("snapshot: device_traces[%d]: entry is a %s, not a dict", dev, pickle.TypeName(inner.Items[0]))
+			return fmt.Errorf("snapshot: device_traces[%d]: entry is %s, not a dict", dev, pickle.A(inner.Items[0]))
 		}
 		b.snap.Devices = append(b.snap.Devices, DeviceTrace{Device: dev, Events: b.traces[inner].flat()})
 		delete(b.traces, inner)
@@ -72,7 +72,7 @@ func (b *builder) segments(l *pickle.List) error {
 	for i, it := range l.Items {
 		d, ok := it.(*pickle.Dict)
 		if !ok {
-			return fmt.Errorf("snapshot: segments[%d] is a %s, not a dict", i, pickle.TypeName(it))
+			return fmt.Errorf("snapshot: segments[%d] is %s, not a dict", i, pickle.A(it))
 		}
 		g, err := b.segment(d)
 		if err != nil {
@@ -150,7 +150,7 @@ func (b *builder) segment(d *pickle.Dict) (Segment, error) {
 	for j, it := range blocks.Items {
 		bd, ok := it.(*pickle.Dict)
 		if !ok {
-			return g, fmt.Errorf("blocks[%d] is a %s, not a dict", j, pickle.TypeName(it))
+			return g, fmt.Errorf("blocks[%d] is %s, not a dict", j, pickle.A(it))
 		}
 		blk, err := b.block(bd, addr)
 		if err != nil {
@@ -222,7 +222,7 @@ func (b *builder) block(d *pickle.Dict, next uint64) (Block, error) {
 func (b *builder) settings(v any) error {
 	d, ok := v.(*pickle.Dict)
 	if !ok {
-		return fmt.Errorf("snapshot: allocator_settings is a %s, not a dict", pickle.TypeName(v))
+		return fmt.Errorf("snapshot: allocator_settings is %s, not a dict", pickle.A(v))
 	}
 	st := Settings{Present: true, MaxSplit: -1}
 	for _, it := range d.Items {

@@ -46,7 +46,7 @@ func Load(r io.Reader) (*Snapshot, error) {
 	if len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("gzip: %w", err)
+			return nil, fmt.Errorf("%w: %v", ErrNotSnapshot, err)
 		}
 		zr.Multistream(false)
 		src = zr
