@@ -23,8 +23,9 @@ type Device interface {
 }
 
 // H200Total is totalGlobalMem of an NVIDIA H200 (139.80 GiB) as CUDA
-// reports it; used where a device size is needed and none is given.
-const H200Total = 150110000000
+// reports it (torch.cuda.get_device_properties(0).total_memory on the
+// fixtures' machine); used where a device size is needed and none is given.
+const H200Total = 150109880320
 
 // SimDevice is a synthetic GPU: segments are carved from a flat address
 // space and fail once the bytes in use would pass the capacity.

@@ -24,22 +24,42 @@ type DeviceReplay struct {
 	Notes []string
 }
 
+// ReplayOptions supplies what a snapshot does not record.
+type ReplayOptions struct {
+	// MemoryFraction is the per-process memory fraction the run used
+	// (torch.cuda.set_per_process_memory_fraction); snapshots do not record
+	// it, yet it decides garbage collection. 0 or 1 means none.
+	MemoryFraction float64 `json:"memory_fraction"`
+	// TotalMemory is the device's totalGlobalMem; 0 means an H200's.
+	TotalMemory int64 `json:"total_memory"`
+	// KeepRequests keeps the address-free request stream for what-ifs.
+	KeepRequests bool `json:"-"`
+}
+
+// DefaultReplayOptions keeps the request stream and assumes no fraction.
+func DefaultReplayOptions() ReplayOptions { return ReplayOptions{KeepRequests: true} }
+
 // ReplayDevice replays device dev of s under its recorded settings and
 // keeps the request stream for what-if runs.
 func ReplayDevice(s *snapshot.Snapshot, dev int) DeviceReplay {
-	return replayDevice(s, dev, true)
+	return ReplayDeviceWith(s, dev, DefaultReplayOptions())
 }
 
 // ReplayDeviceStats is ReplayDevice without the request stream.
 func ReplayDeviceStats(s *snapshot.Snapshot, dev int) DeviceReplay {
-	return replayDevice(s, dev, false)
+	return ReplayDeviceWith(s, dev, ReplayOptions{})
 }
 
-func replayDevice(s *snapshot.Snapshot, dev int, keep bool) DeviceReplay {
+// ReplayDeviceWith replays device dev of s with options o.
+func ReplayDeviceWith(s *snapshot.Snapshot, dev int, o ReplayOptions) DeviceReplay {
 	d := DeviceReplay{Device: dev}
+	keep := o.KeepRequests
 	cfg, err := FromSettings(s.Settings)
 	if err != nil {
 		d.Notes = append(d.Notes, err.Error()+"; replaying with the recorded settings dict instead")
+	}
+	if o.MemoryFraction > 0 && o.MemoryFraction < 1 {
+		cfg.MemoryFraction = o.MemoryFraction
 	}
 	d.Config = cfg
 	ev := s.Trace(dev)
@@ -50,7 +70,14 @@ func replayDevice(s *snapshot.Snapshot, dev int, keep bool) DeviceReplay {
 		d.Result = &ReplayResult{DivergedAt: -1, Stats: SegmentStats(s.Segments, dev)}
 		return d
 	}
-	d.Result = replay(ev, cfg, 0, keep)
+	d.Result = replayWith(ev, cfg, o.TotalMemory, keep, func(id snapshot.StackID) bool {
+		for _, f := range s.Frames(id) {
+			if f.Name == "empty_cache" {
+				return true
+			}
+		}
+		return false
+	})
 	if d.Result.Reproduced {
 		d.StateMismatch = CompareSegments(d.Result.Allocator.Segments(), s.Segments, dev)
 	}
@@ -59,6 +86,10 @@ func replayDevice(s *snapshot.Snapshot, dev int, keep bool) DeviceReplay {
 	case !d.Result.Reproduced:
 		d.Notes = append(d.Notes, "the trace could not be replayed from the start ("+d.Result.FirstDivergence+
 			"); figures cover events up to that point only")
+		if cfg.GCThreshold > 0 && cfg.MemoryFraction >= 1 {
+			d.Notes = append(d.Notes, "garbage_collection_threshold is set: if the run used "+
+				"torch.cuda.set_per_process_memory_fraction, pass that fraction (--memory-fraction) so garbage collection can be replayed")
+		}
 	case d.StateMismatch != "":
 		d.Notes = append(d.Notes, "the replay does not end in the recorded state ("+d.StateMismatch+
 			"): the trace probably began after the allocator did, so peaks and totals may be low")

@@ -45,10 +45,23 @@ func ReplayStats(trace []snapshot.TraceEvent, cfg Config, total int64) *ReplayRe
 }
 
 func replay(trace []snapshot.TraceEvent, cfg Config, total int64, keep bool) *ReplayResult {
+	return replayWith(trace, cfg, total, keep, nil)
+}
+
+// replayWith takes, besides Replay's arguments, a test for stacks that come
+// from torch.cuda.empty_cache() (nil when frames are unknown).
+func replayWith(trace []snapshot.TraceEvent, cfg Config, total int64, keep bool, emptyCacheStack func(snapshot.StackID) bool) *ReplayResult {
 	if total <= 0 {
 		total = H200Total
 	}
-	r := &replayer{tr: trace, skip: map[int]bool{}, res: &ReplayResult{DivergedAt: -1}, total: total, keep: keep}
+	r := &replayer{tr: trace, skip: map[int]bool{}, res: &ReplayResult{DivergedAt: -1}, total: total, keep: keep,
+		emptyCacheStack: emptyCacheStack}
+	for i := range trace {
+		if trace[i].Action == snapshot.ActionAlloc {
+			r.framed = trace[i].Stack != 0
+			break
+		}
+	}
 	if keep {
 		r.res.Requests = make([]Request, 0, len(trace)/2+16)
 	}
@@ -73,6 +86,10 @@ type replayer struct {
 	next  int32
 	total int64
 	keep  bool // collect the request stream
+	// framed: the trace records stacks on allocations (context "alloc" or
+	// "all"); emptyCacheStack recognises empty_cache()'s own stack.
+	framed          bool
+	emptyCacheStack func(snapshot.StackID) bool
 }
 
 func (r *replayer) request(q Request) {

@@ -79,6 +79,70 @@ func (r *replayer) completeLeading(start, k int) {
 	}
 }
 
+// releasesLookLikeEmptyCache tells the two explanations of releases before
+// a malloc apart by their stacks, when the trace has stacks: releases made
+// inside malloc carry that malloc's own stack, while empty_cache()'s carry
+// the released segment's allocation stack, none, or (context "all") one
+// through empty_cache.
+func (r *replayer) releasesLookLikeEmptyCache(start, k int) bool {
+	if !r.framed {
+		return false
+	}
+	own := r.tr[k].Stack
+	for i := start; i < k; i++ {
+		e := &r.tr[i]
+		if e.Action != snapshot.ActionSegmentFree && e.Action != snapshot.ActionSegmentUnmap {
+			continue
+		}
+		if r.emptyCacheStack != nil && e.Stack != 0 && r.emptyCacheStack(e.Stack) {
+			return true
+		}
+		return own == 0 || e.Stack != own
+	}
+	return false
+}
+
+// cudaMallocCouldNotFail: the request's new segment would leave reserved
+// memory no higher than it has already been, without a memory fraction in
+// the way, so a failed cudaMalloc (and the retry that follows one) is the
+// less likely story; an empty_cache() before the malloc is the likelier.
+func (r *replayer) cudaMallocCouldNotFail(k int) bool {
+	if r.a.allowed > 0 || r.tr[k].Action != snapshot.ActionAlloc {
+		return false
+	}
+	st := r.a.Stats()
+	cfg := &r.a.cfg
+	need := cfg.AllocationSize(cfg.RoundSize(int64(r.tr[k].Size)))
+	return st.ReservedBytes.All.Current+need <= st.ReservedBytes.All.Peak
+}
+
+type replayState struct {
+	cur          int
+	skip         map[int]bool
+	ids          map[int64]int32
+	next         int32
+	nreq, nempty int
+}
+
+func (r *replayer) save() replayState {
+	st := replayState{cur: r.cur, skip: copySkip(r.skip), ids: make(map[int64]int32, len(r.ids)), next: r.next,
+		nreq: len(r.res.Requests), nempty: r.res.EmptyCacheCalls}
+	for p, id := range r.ids {
+		st.ids[p] = id
+	}
+	return st
+}
+
+func (r *replayer) restore(a *Allocator, st replayState) {
+	a.OnEvent = r.observe
+	a.dev = &traceDevice{r}
+	r.a = a
+	r.cur, r.skip, r.ids, r.next = st.cur, st.skip, st.ids, st.next
+	r.res.Requests = r.res.Requests[:st.nreq]
+	r.res.EmptyCacheCalls = st.nempty
+	r.res.DivergedAt, r.res.FirstDivergence = -1, ""
+}
+
 // mallocGroup replays the request at k and the events before it. When the
 // events include releases, two explanations exist — the malloc's own
 // out-of-memory ladder, or an empty_cache() just before — and the one the
@@ -89,13 +153,22 @@ func (r *replayer) mallocGroup(start, k int, hasRelease bool) {
 		r.malloc(k)
 		return
 	}
-	saved := r.a.clone()
-	savedCur, savedSkip := r.cur, copySkip(r.skip)
-	savedIDs, savedNext := make(map[int64]int32, len(r.ids)), r.next
-	for p, id := range r.ids {
-		savedIDs[p] = id
+	emptyFirst := r.releasesLookLikeEmptyCache(start, k) || r.cudaMallocCouldNotFail(k)
+	if emptyFirst {
+		saved := r.a.clone()
+		st := r.save()
+		r.emptyCache(start)
+		r.malloc(k)
+		if !r.failed() {
+			return
+		}
+		r.restore(saved, st)
+		r.completeLeading(start, k)
+		r.malloc(k)
+		return
 	}
-	nreq, nempty := len(r.res.Requests), r.res.EmptyCacheCalls
+	saved := r.a.clone()
+	st := r.save()
 	r.completeLeading(start, k)
 	r.malloc(k)
 	if !r.failed() {
@@ -103,14 +176,7 @@ func (r *replayer) mallocGroup(start, k int, hasRelease bool) {
 	}
 	first := *r.res
 	// Second explanation: empty_cache(), then the malloc.
-	saved.OnEvent = r.observe
-	r.a = saved
-	r.a.dev = &traceDevice{r}
-	r.cur, r.skip = savedCur, savedSkip
-	r.ids, r.next = savedIDs, savedNext
-	r.res.EmptyCacheCalls = nempty
-	r.res.DivergedAt, r.res.FirstDivergence = -1, ""
-	r.res.Requests = r.res.Requests[:nreq]
+	r.restore(saved, st)
 	r.emptyCache(start)
 	r.malloc(k)
 	if r.failed() {

@@ -11,7 +11,7 @@ import (
 func statsCommand() *Command {
 	c := &Command{
 		Name:  "stats",
-		Usage: "stats [--format text|json] SNAPSHOT",
+		Usage: "stats [--memory-fraction F] [--format text|json] SNAPSHOT",
 		Short: "the memory_stats() and memory_summary() a snapshot's trace determines",
 		Long: `Replays the snapshot's allocation trace through vramkit's copy of PyTorch's caching
 allocator and prints what torch.cuda.memory_stats() and memory_summary() reported at the end
@@ -22,6 +22,8 @@ vramkit says so and reports what the recorded segments still tell.`,
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		fs := newFlagSet(c, env.Stderr)
 		format := addFormat(fs, "text", "json")
+		fraction := fs.Float64("memory-fraction", 1, "the per-process memory fraction the run set "+
+			"(snapshots do not record it; garbage_collection_threshold only acts under one)")
 		if err := parseFlags(fs, args); err != nil {
 			return err
 		}
@@ -31,6 +33,9 @@ vramkit says so and reports what the recorded segments still tell.`,
 		path, err := oneArg(fs.Args(), "SNAPSHOT")
 		if err != nil {
 			return err
+		}
+		if *fraction <= 0 || *fraction > 1 {
+			return usagef("--memory-fraction must be in (0, 1], not %v", *fraction)
 		}
 		s, err := loadSnapshot(path)
 		if err != nil {
@@ -50,7 +55,7 @@ vramkit says so and reports what the recorded segments still tell.`,
 		}
 		out.Path = path
 		for _, dev := range s.DeviceIDs() {
-			d := allocsim.ReplayDeviceStats(s, dev)
+			d := allocsim.ReplayDeviceWith(s, dev, allocsim.ReplayOptions{MemoryFraction: *fraction})
 			st := d.Result.Stats
 			out.Devices = append(out.Devices, devOut{
 				Device: dev, TraceComplete: d.TraceComplete, Events: d.Events,
