@@ -33,8 +33,8 @@ func TestEngineProbes(t *testing.T) {
 				t.Fatal(err)
 			}
 			var info struct {
-				MemoryFraction *float64          `json:"memory_fraction"`
-				TotalMemory    int64             `json:"total_memory"`
+				MemoryFraction *float64         `json:"memory_fraction"`
+				TotalMemory    int64            `json:"total_memory"`
 				Stats          map[string]int64 `json:"stats"`
 			}
 			if err := json.Unmarshal(b, &info); err != nil {
