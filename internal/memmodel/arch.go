@@ -7,34 +7,34 @@ type Arch struct {
 	Family string `json:"family"` // resnet|vit|convnext|efficientnet|bert|gpt2|llama|t5
 
 	// vision
-	Blocks     []int   `json:"blocks,omitempty"`      // blocks per stage
-	Widths     []int   `json:"widths,omitempty"`      // channels per stage
-	Bottleneck bool    `json:"bottleneck,omitempty"`  // ResNet-50+ bottleneck blocks
-	Patch      int     `json:"patch,omitempty"`       // ViT patch size
-	WidthMult  float64 `json:"width_mult,omitempty"`  // EfficientNet
-	DepthMult  float64 `json:"depth_mult,omitempty"`  // EfficientNet
-	ImageSize  int     `json:"image_size,omitempty"`  // default input resolution
-	Classes    int     `json:"classes,omitempty"`     // classifier width
-	DropPath   float64 `json:"drop_path,omitempty"`   // stochastic depth probability
+	Blocks     []int   `json:"blocks,omitempty"`     // blocks per stage
+	Widths     []int   `json:"widths,omitempty"`     // channels per stage
+	Bottleneck bool    `json:"bottleneck,omitempty"` // ResNet-50+ bottleneck blocks
+	Patch      int     `json:"patch,omitempty"`      // ViT patch size
+	WidthMult  float64 `json:"width_mult,omitempty"` // EfficientNet
+	DepthMult  float64 `json:"depth_mult,omitempty"` // EfficientNet
+	ImageSize  int     `json:"image_size,omitempty"` // default input resolution
+	Classes    int     `json:"classes,omitempty"`    // classifier width
+	DropPath   float64 `json:"drop_path,omitempty"`  // stochastic depth probability
 
 	// transformers
-	Hidden       int     `json:"hidden,omitempty"`
-	Layers       int     `json:"layers,omitempty"`
-	DecLayers    int     `json:"decoder_layers,omitempty"` // T5
-	Heads        int     `json:"heads,omitempty"`
-	KVHeads      int     `json:"kv_heads,omitempty"`
-	HeadDim      int     `json:"head_dim,omitempty"`
-	FFN          int     `json:"ffn,omitempty"`
-	Vocab        int     `json:"vocab,omitempty"`
-	MaxPos       int     `json:"max_positions,omitempty"`
-	TypeVocab    int     `json:"type_vocab,omitempty"`
-	Tied         bool    `json:"tied,omitempty"`
-	Dropout      float64 `json:"dropout,omitempty"`
-	GatedFFN     bool    `json:"gated_ffn,omitempty"` // T5 v1.1 gated-gelu
-	Labels       int     `json:"labels,omitempty"`    // sequence classification heads
-	DefaultSeq   int     `json:"default_seq,omitempty"`
-	RelBuckets   int     `json:"relative_buckets,omitempty"`
-	AttnBias     bool    `json:"attention_bias,omitempty"` // LLaMA-style q/k/v bias (Qwen2)
+	Hidden     int     `json:"hidden,omitempty"`
+	Layers     int     `json:"layers,omitempty"`
+	DecLayers  int     `json:"decoder_layers,omitempty"` // T5
+	Heads      int     `json:"heads,omitempty"`
+	KVHeads    int     `json:"kv_heads,omitempty"`
+	HeadDim    int     `json:"head_dim,omitempty"`
+	FFN        int     `json:"ffn,omitempty"`
+	Vocab      int     `json:"vocab,omitempty"`
+	MaxPos     int     `json:"max_positions,omitempty"`
+	TypeVocab  int     `json:"type_vocab,omitempty"`
+	Tied       bool    `json:"tied,omitempty"`
+	Dropout    float64 `json:"dropout,omitempty"`
+	GatedFFN   bool    `json:"gated_ffn,omitempty"` // T5 v1.1 gated-gelu
+	Labels     int     `json:"labels,omitempty"`    // sequence classification heads
+	DefaultSeq int     `json:"default_seq,omitempty"`
+	RelBuckets int     `json:"relative_buckets,omitempty"`
+	AttnBias   bool    `json:"attention_bias,omitempty"` // LLaMA-style q/k/v bias (Qwen2)
 }
 
 // Vision reports whether the model takes images.

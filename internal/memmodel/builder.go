@@ -23,10 +23,10 @@ func newBuilder(amp, pdt DType) *builder {
 		cache: map[Tensor]Tensor{}, block: -1, workspace: 1}
 }
 
-func (b *builder) tt(x Tensor) *tensor { return b.g.t(x) }
+func (b *builder) tt(x Tensor) *tensor  { return b.g.t(x) }
 func (b *builder) numel(x Tensor) int64 { return b.g.t(x).numel }
-func (b *builder) dt(x Tensor) DType   { return b.g.t(x).dt }
-func (b *builder) rg(x Tensor) bool    { return b.g.t(x).grad }
+func (b *builder) dt(x Tensor) DType    { return b.g.t(x).dt }
+func (b *builder) rg(x Tensor) bool     { return b.g.t(x).grad }
 
 // param creates a parameter of numel elements.
 func (b *builder) param(numel int64) Tensor {

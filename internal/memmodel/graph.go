@@ -30,12 +30,12 @@ type op struct {
 	passGrad []bool
 	// gradBytes overrides the size of an input's gradient (embedding: the
 	// weight's dense gradient); 0 means "same size as the input".
-	block     int     // checkpoint block, -1 outside any
-	flops     float64 // forward FLOPs
-	bwdFlops  float64 // backward FLOPs
-	bytes     float64 // forward memory traffic
-	matmul    bool    // runs on the tensor cores (FLOPs-bound)
-	noBackward bool   // integer ops and the like
+	block      int     // checkpoint block, -1 outside any
+	flops      float64 // forward FLOPs
+	bwdFlops   float64 // backward FLOPs
+	bytes      float64 // forward memory traffic
+	matmul     bool    // runs on the tensor cores (FLOPs-bound)
+	noBackward bool    // integer ops and the like
 }
 
 type paramInfo struct {
