@@ -28,6 +28,11 @@ type GPU struct {
 	FP32TFLOPs    float64 `json:"fp32_tflops"`
 	TF32TFLOPs    float64 `json:"tf32_tflops"`
 	BandwidthGBps float64 `json:"bandwidth_gbps"`
+	// CublasWorkspaceBytes is the cuBLAS workspace PyTorch allocates
+	// through the caching allocator, once per thread that runs matmuls
+	// (the forward thread and autograd's device thread): 32 MiB from
+	// Hopper on, 4096 KiB×2 + 16 KiB×8 before.
+	CublasWorkspaceBytes int64 `json:"cublas_workspace_bytes"`
 	// InterconnectGBps is the per-GPU bandwidth to its peers (NVLink or PCIe).
 	InterconnectGBps float64 `json:"interconnect_gbps"`
 }

@@ -59,3 +59,6 @@ func (a *Arch) kvHeads() int64 {
 	}
 	return int64(a.Heads)
 }
+
+// usesBatchNorm reports whether the model normalises with BatchNorm.
+func (a *Arch) usesBatchNorm() bool { return a.Family == "resnet" || a.Family == "efficientnet" }

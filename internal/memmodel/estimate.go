@@ -17,14 +17,18 @@ type Band struct {
 
 // Result is the prediction for one configuration on one GPU (per rank).
 type Result struct {
-	Model           string           `json:"model"`
-	GPU             string           `json:"gpu"`
-	Params          int64            `json:"params"`
-	TrainableParams int64            `json:"trainable_params"`
-	PeakAllocated   int64            `json:"peak_allocated_bytes"`
-	PeakReserved    int64            `json:"peak_reserved_bytes"`
-	Context         int64            `json:"cuda_context_bytes"`
-	Process         int64            `json:"process_bytes"`
+	Model           string `json:"model"`
+	GPU             string `json:"gpu"`
+	Params          int64  `json:"params"`
+	TrainableParams int64  `json:"trainable_params"`
+	PeakAllocated   int64  `json:"peak_allocated_bytes"`
+	PeakReserved    int64  `json:"peak_reserved_bytes"`
+	Context         int64  `json:"cuda_context_bytes"`
+	Process         int64  `json:"process_bytes"`
+	// SteadyAllocated / SteadyProcess include optimizer state even when
+	// the first steps are skipped by GradScaler; fits is judged on them.
+	SteadyAllocated int64            `json:"steady_allocated_bytes"`
+	SteadyProcess   int64            `json:"steady_process_bytes"`
 	AllocatedBand   Band             `json:"peak_allocated_band"`
 	ReservedBand    Band             `json:"peak_reserved_band"`
 	ProcessBand     Band             `json:"process_band"`

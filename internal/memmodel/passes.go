@@ -13,6 +13,10 @@ func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
 			}
 		}
 	}
+	if o.matmul && !gen.wsFwd && gen.cfg.cublasWorkspace > 0 {
+		gen.wsFwd = true
+		gen.alloc(gen.cfg.cublasWorkspace, CatTemporaries, "cublas_workspace")
+	}
 	for _, t := range o.out {
 		tt := &g.tensors[t]
 		if tt.base != t {
@@ -166,6 +170,10 @@ func (gen *generator) backOp(i int) {
 		}
 	}
 	if gout != nil && !o.noBackward {
+		if o.matmul && !gen.wsBwd && gen.cfg.cublasWorkspace > 0 {
+			gen.wsBwd = true
+			gen.alloc(gen.cfg.cublasWorkspace, CatTemporaries, "cublas_workspace")
+		}
 		for j, in := range o.in {
 			if !g.tensors[in].grad {
 				continue

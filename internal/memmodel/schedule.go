@@ -18,6 +18,12 @@ type stepConfig struct {
 	// (communication buckets of DDP, gathered FSDP units ...).
 	extraPersistent int64
 	extraTransient  int64
+	// skipSteps is how many first steps GradScaler skips (inf/NaN
+	// gradients): no optimizer state exists until a step succeeds.
+	skipSteps int
+	// cublasWorkspace is allocated at the first matmul of the forward and
+	// of the backward thread, and kept.
+	cublasWorkspace int64
 }
 
 // storage is one live allocation backing a forward tensor.
@@ -60,6 +66,8 @@ type generator struct {
 	paramGrad []*gbuf
 	paramID   []int32
 	state     [][]int32
+	wsFwd     bool
+	wsBwd     bool
 }
 
 func newGenerator(g *Graph, cfg stepConfig) *generator {

@@ -49,7 +49,9 @@ func generate(g *Graph, cfg stepConfig) *Stream {
 				gen.maybeFree(b)
 			}
 		}
-		gen.optimizerStep(step == 0)
+		if step >= cfg.skipSteps {
+			gen.optimizerStep(step == cfg.skipSteps)
+		}
 		if !cfg.keepGrads {
 			for i, b := range gen.paramGrad {
 				if b != nil {
