@@ -40,10 +40,10 @@ lora, parallel{strategy,gpus,tp,pp,micro_batches}, gpu, alloc_conf.`,
 
 type planFlags struct {
 	spec, model, hfConfig, precision, checkpoint, optimizer, loraTargets string
-	parallel, gpu, allocConf, sweep, format                                string
-	batch, seq, image, accum, loraRank, gpus, tp, pp, micro, global        int
-	fit                                                                    bool
-	margin                                                                 float64
+	parallel, gpu, allocConf, sweep, format                              string
+	batch, seq, image, accum, loraRank, gpus, tp, pp, micro, global      int
+	fit                                                                  bool
+	margin                                                               float64
 }
 
 func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {

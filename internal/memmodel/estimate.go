@@ -205,3 +205,12 @@ func defaultLoRATargets(family string) []string {
 	}
 	return []string{"q_proj", "v_proj"}
 }
+
+// Describe resolves spec's model and reports whether its GPU supports bf16.
+func Describe(s Spec) (Arch, bool, error) {
+	c, err := resolve(s)
+	if err != nil {
+		return Arch{}, false, err
+	}
+	return c.arch, c.gpu.BF16, nil
+}
