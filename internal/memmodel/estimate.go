@@ -57,6 +57,9 @@ type Options struct {
 	Steps int `json:"steps"`
 	// SkipReserved predicts allocated memory only (fast path for searches).
 	SkipReserved bool `json:"skip_reserved"`
+	// Warm starts from a steady state (optimizer state exists), so one
+	// step shows the peak; for searches.
+	Warm bool `json:"warm"`
 }
 
 // DefaultOptions replays three steps, as the fixtures measured.

@@ -109,6 +109,7 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	}
 	g := c.buildGraph()
 	cfg := c.stepConfig(g, opts.Steps)
+	cfg.warm = opts.Warm
 	st := generate(g, cfg)
 	peak, at, cats := st.LivePeak()
 	steady := peak

@@ -18,6 +18,9 @@ type stepConfig struct {
 	// (communication buckets of DDP, gathered FSDP units ...).
 	extraPersistent int64
 	extraTransient  int64
+	// warm starts with optimizer state already allocated (one steady
+	// step is then enough, used by fast searches).
+	warm bool
 	// skipSteps is how many first steps GradScaler skips (inf/NaN
 	// gradients): no optimizer state exists until a step succeeds.
 	skipSteps int

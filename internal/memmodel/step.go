@@ -19,6 +19,9 @@ func generate(g *Graph, cfg stepConfig) *Stream {
 	if cfg.extraPersistent > 0 {
 		gen.alloc(cfg.extraPersistent, CatTemporaries, "comm_buffers")
 	}
+	if cfg.warm {
+		gen.optimizerState()
+	}
 	st := &Stream{}
 	for step := 0; step < cfg.steps; step++ {
 		st.StepStart = append(st.StepStart, len(gen.ev))
@@ -50,7 +53,7 @@ func generate(g *Graph, cfg stepConfig) *Stream {
 			}
 		}
 		if step >= cfg.skipSteps {
-			gen.optimizerStep(step == cfg.skipSteps)
+			gen.optimizerStep(step == cfg.skipSteps && !cfg.warm)
 		}
 		if !cfg.keepGrads {
 			for i, b := range gen.paramGrad {
@@ -83,40 +86,9 @@ func (gen *generator) optimizerStep(first bool) {
 			trainable = append(trainable, i)
 		}
 	}
-	size := func(i int, bytesPerElem float64) int64 {
-		p := g.params[i]
-		n := float64(p.numel) * p.shard * gen.cfg.stateShard
-		return maxI64(int64(math.Ceil(n*bytesPerElem)), 1)
-	}
+	size := gen.stateSize
 	if first {
-		gen.state = make([][]int32, len(g.params))
-		for _, i := range trainable {
-			switch gen.cfg.optimizer {
-			case "adamw", "adam":
-				gen.state[i] = []int32{
-					gen.alloc(size(i, float64(dt.Size())), CatOptimizer, "exp_avg"),
-					gen.alloc(size(i, float64(dt.Size())), CatOptimizer, "exp_avg_sq"),
-				}
-			case "sgd-momentum":
-				gen.state[i] = []int32{gen.alloc(size(i, float64(dt.Size())), CatOptimizer, "momentum_buffer")}
-			case "adamw-8bit":
-				if g.params[i].numel >= 4096 {
-					gen.state[i] = []int32{
-						gen.alloc(size(i, 1), CatOptimizer, "state1"),
-						gen.alloc(size(i, 1), CatOptimizer, "state2"),
-						gen.alloc(size(i, 8.0/256), CatOptimizer, "absmax"),
-					}
-				} else {
-					gen.state[i] = []int32{
-						gen.alloc(size(i, 4), CatOptimizer, "state1"),
-						gen.alloc(size(i, 4), CatOptimizer, "state2"),
-					}
-				}
-			case "adafactor":
-				n := float64(g.params[i].numel)
-				gen.state[i] = []int32{gen.alloc(maxI64(int64(2*math.Sqrt(n)*4), 4), CatOptimizer, "exp_avg_sq_factored")}
-			}
-		}
+		gen.optimizerState()
 	}
 	switch gen.cfg.optimizer {
 	case "adamw", "adam":
@@ -138,4 +110,50 @@ func (gen *generator) optimizerStep(first bool) {
 			gen.free(b)
 		}
 	}
+}
+
+// optimizerState allocates the optimizer's per-parameter state, as the
+// first successful step (or a warm start) does.
+func (gen *generator) optimizerState() {
+	g := gen.g
+	dt := gen.cfg.stateDT
+	size := gen.stateSize
+	gen.state = make([][]int32, len(g.params))
+	for i, p := range g.params {
+		if !p.trainable {
+			continue
+		}
+		switch gen.cfg.optimizer {
+		case "adamw", "adam":
+			gen.state[i] = []int32{
+				gen.alloc(size(i, float64(dt.Size())), CatOptimizer, "exp_avg"),
+				gen.alloc(size(i, float64(dt.Size())), CatOptimizer, "exp_avg_sq"),
+			}
+		case "sgd-momentum":
+			gen.state[i] = []int32{gen.alloc(size(i, float64(dt.Size())), CatOptimizer, "momentum_buffer")}
+		case "adamw-8bit":
+			if g.params[i].numel >= 4096 {
+				gen.state[i] = []int32{
+					gen.alloc(size(i, 1), CatOptimizer, "state1"),
+					gen.alloc(size(i, 1), CatOptimizer, "state2"),
+					gen.alloc(size(i, 8.0/256), CatOptimizer, "absmax"),
+				}
+			} else {
+				gen.state[i] = []int32{
+					gen.alloc(size(i, 4), CatOptimizer, "state1"),
+					gen.alloc(size(i, 4), CatOptimizer, "state2"),
+				}
+			}
+		case "adafactor":
+			n := float64(g.params[i].numel)
+			gen.state[i] = []int32{gen.alloc(maxI64(int64(2*math.Sqrt(n)*4), 4), CatOptimizer, "exp_avg_sq_factored")}
+		}
+	}
+}
+
+// stateSize is the bytes of a state tensor of parameter i at bytesPerElem.
+func (gen *generator) stateSize(i int, bytesPerElem float64) int64 {
+	p := gen.g.params[i]
+	n := float64(p.numel) * p.shard * gen.cfg.stateShard
+	return maxI64(int64(math.Ceil(n*bytesPerElem)), 1)
 }

@@ -119,7 +119,7 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 		}
 		// screen on allocated memory with a typical allocator overhead;
 		// the best candidates are re-checked with the replay below
-		r, err := memmodel.Estimate(s, memmodel.Options{Steps: 2, SkipReserved: true})
+		r, err := memmodel.Estimate(s, memmodel.Options{Steps: 1, SkipReserved: true, Warm: true})
 		if err != nil {
 			continue
 		}
