@@ -3,6 +3,9 @@ package cli
 // commands is vramkit's command table. Each command lives in its own file.
 func commands() []*Command {
 	return []*Command{
+		statsCommand(),
+		simulateCommand(),
+		tuneCommand(),
 		planCommand(),
 	}
 }

@@ -1,6 +1,10 @@
 package memmodel
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/vramkit/vramkit/internal/allocsim"
+)
 
 // buildGraph records one rank's forward pass of one micro-batch.
 func (c *config) buildGraph() *Graph {

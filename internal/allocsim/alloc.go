@@ -1,0 +1,246 @@
+package allocsim
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/vramkit/vramkit/internal/snapshot"
+)
+
+// ErrOOM is returned by Malloc when PyTorch would raise
+// torch.OutOfMemoryError.
+var ErrOOM = errors.New("CUDA out of memory")
+
+// Event is one allocator trace entry, as record_trace would write it.
+type Event struct {
+	Action snapshot.Action
+	Addr   int64 // device free bytes for ActionOOM
+	Size   int64
+	Stream int64
+}
+
+// Allocator is one device's caching allocator.
+type Allocator struct {
+	cfg     Config
+	dev     Device
+	large   *blockPool
+	small   *blockPool
+	active  map[int64]*block // allocated blocks and blocks awaiting events
+	pending []*block         // blocks with outstanding stream events, FIFO
+	segs    []*expSegment
+	stats   Stats
+	// totalAllocated is total_allocated_memory: bytes obtained from the
+	// device, mapped pages included.
+	totalAllocated int64
+	// allowed is allowed_memory_maximum; 0 when no fraction below 1 is set.
+	allowed int64
+	// OnEvent, if set, receives every trace entry the allocator records.
+	OnEvent func(Event)
+}
+
+// New returns an allocator with configuration cfg over device dev.
+func New(cfg Config, dev Device) *Allocator {
+	a := &Allocator{
+		cfg:    cfg,
+		dev:    dev,
+		large:  newPool(false),
+		small:  newPool(true),
+		active: make(map[int64]*block),
+	}
+	a.stats.MaxSplitSize = -1
+	if cfg.MaxSplitSize != Unlimited {
+		a.stats.MaxSplitSize = cfg.MaxSplitSize
+	}
+	a.SetMemoryFraction(cfg.MemoryFraction)
+	return a
+}
+
+// SetMemoryFraction is torch.cuda.set_per_process_memory_fraction: a
+// fraction below 1 caps reserved memory at f × totalGlobalMem.
+func (a *Allocator) SetMemoryFraction(f float64) {
+	a.cfg.MemoryFraction = f
+	a.allowed = 0
+	if f < 1 {
+		a.allowed = int64(f * float64(a.dev.Total()))
+	}
+}
+
+// Config returns the allocator's configuration.
+func (a *Allocator) Config() Config { return a.cfg }
+
+// Stats returns a copy of the counters of memory_stats().
+func (a *Allocator) Stats() Stats { return a.stats }
+
+func (a *Allocator) record(act snapshot.Action, addr, size, stream int64) {
+	if a.OnEvent != nil {
+		a.OnEvent(Event{act, addr, size, stream})
+	}
+}
+
+func (a *Allocator) gcActive() bool { return a.allowed > 0 && a.cfg.GCThreshold > 0 }
+
+// Malloc allocates size bytes on stream, as DeviceCachingAllocator::malloc.
+// The error wraps ErrOOM when PyTorch would raise OutOfMemoryError.
+func (a *Allocator) Malloc(size, stream int64) (int64, error) {
+	if size < 0 {
+		return 0, fmt.Errorf("allocsim: negative size %d", size)
+	}
+	if size >= 1<<60 {
+		return 0, fmt.Errorf("%w: tried to allocate more than 1EB memory", ErrOOM)
+	}
+	rounded := a.cfg.RoundSize(size)
+	pool := a.large
+	if rounded <= SmallSize {
+		pool = a.small
+	}
+	allocSize := a.cfg.AllocationSize(rounded)
+	b := a.getFreeBlock(pool, rounded, stream)
+	if b == nil {
+		if a.gcActive() {
+			a.garbageCollect()
+		}
+		b = a.allocBlock(pool, rounded, allocSize, stream, false)
+		if b == nil && a.releaseAvailableCachedBlocks(pool, rounded, stream) {
+			b = a.allocBlock(pool, rounded, allocSize, stream, false)
+		}
+		if b == nil {
+			a.releaseCachedBlocks()
+			b = a.allocBlock(pool, rounded, allocSize, stream, true)
+		}
+	}
+	if b == nil {
+		a.stats.NumOOMs++
+		free := a.dev.FreeMemory()
+		a.record(snapshot.ActionOOM, free, rounded, stream)
+		return 0, fmt.Errorf("%w: tried to allocate %d bytes (%d reserved, %d allocated, %d free on the device)",
+			ErrOOM, allocSize, a.stats.ReservedBytes.All.Current, a.stats.AllocatedBytes.All.Current, free)
+	}
+	return a.allocFoundBlock(b, rounded, size), nil
+}
+
+// getFreeBlock is get_free_block: the best-fitting cached block of the
+// same stream, or nil.
+func (a *Allocator) getFreeBlock(pool *blockPool, size, stream int64) *block {
+	if a.gcActive() {
+		pool.getFreeBlocksCalls++
+	}
+	set := &pool.blocks
+	key := block{stream: stream, size: size}
+	i := set.lowerBound(&key)
+	n := set.len()
+	if i == n || set.items[i].stream != stream {
+		return nil
+	}
+	if set.items[i].seg != nil {
+		if a.cfg.Expandable {
+			// Count a block's growable tail as part of its size, so holes
+			// inside a segment win over the end of it.
+			for j := i + 1; set.items[i].seg != nil && j < n && set.items[j].stream == stream &&
+				expandableSize(set.items[j]) < expandableSize(set.items[i]); j++ {
+				i = j
+			}
+		} else {
+			for i++; i < n && set.items[i].seg != nil && set.items[i].stream == stream; i++ {
+			}
+			if i == n || set.items[i].stream != stream {
+				return nil
+			}
+		}
+	}
+	b := set.items[i]
+	if size < a.cfg.MaxSplitSize && b.size >= a.cfg.MaxSplitSize {
+		return nil
+	}
+	if size >= a.cfg.MaxSplitSize && b.size >= size+a.cfg.MaxNonSplitRounding {
+		return nil
+	}
+	set.erase(b)
+	return b
+}
+
+func expandableSize(b *block) int64 {
+	if b.next != nil && !b.next.mapped {
+		return b.size + b.next.size
+	}
+	return b.size
+}
+
+// allocBlock is alloc_block: a new segment (or mapped pages) for the
+// request, or nil when the device refuses.
+func (a *Allocator) allocBlock(pool *blockPool, size, allocSize, stream int64, retry bool) *block {
+	if retry {
+		a.stats.NumAllocRetries++
+	}
+	if a.allowed > 0 && a.totalAllocated+allocSize > a.allowed {
+		return nil
+	}
+	if a.cfg.Expandable {
+		return a.tryAllocateExpandable(pool, size, stream)
+	}
+	ptr, ok := a.dev.Malloc(allocSize, stream)
+	if !ok {
+		return nil
+	}
+	a.totalAllocated += allocSize
+	b := &block{ptr: ptr, size: allocSize, stream: stream, pool: pool, mapped: true}
+	a.stats.Segment.increase(pool.isSmall, 1)
+	a.stats.ReservedBytes.increase(pool.isSmall, allocSize)
+	if allocSize >= a.cfg.MaxSplitSize {
+		a.stats.OversizeSegments.increase(1)
+	}
+	a.stats.NumDeviceAlloc++
+	a.record(snapshot.ActionSegmentAlloc, ptr, allocSize, stream)
+	return b
+}
+
+func (a *Allocator) shouldSplit(b *block, size int64) bool {
+	remaining := b.size - size
+	if b.pool.isSmall || a.cfg.Expandable {
+		return remaining >= MinBlockSize
+	}
+	return size < a.cfg.MaxSplitSize && remaining > SmallSize
+}
+
+// allocFoundBlock is alloc_found_block: carve the request from the front
+// of b and account for it.
+func (a *Allocator) allocFoundBlock(b *block, size, orig int64) int64 {
+	pool := b.pool
+	small := pool.isSmall
+	alreadySplit := b.isSplit()
+	if a.shouldSplit(b, size) {
+		remaining := b
+		b = &block{ptr: remaining.ptr, size: size, stream: remaining.stream, pool: pool,
+			mapped: true, seg: remaining.seg, prev: remaining.prev, next: remaining}
+		if b.prev != nil {
+			b.prev.next = b
+		}
+		remaining.prev = b
+		remaining.ptr += size
+		remaining.size -= size
+		pool.insertFree(remaining)
+		if b.seg == nil {
+			if alreadySplit {
+				a.stats.InactiveSplitBytes.decrease(small, size)
+			} else {
+				a.stats.InactiveSplitBytes.increase(small, remaining.size)
+				a.stats.InactiveSplit.increase(small, 1)
+			}
+		}
+	} else if alreadySplit && b.seg == nil {
+		a.stats.InactiveSplitBytes.decrease(small, b.size)
+		a.stats.InactiveSplit.decrease(small, 1)
+	}
+	b.allocated = true
+	b.requested = orig
+	a.active[b.ptr] = b
+	a.record(snapshot.ActionAlloc, b.ptr, orig, b.stream)
+	a.stats.Allocation.increase(small, 1)
+	a.stats.AllocatedBytes.increase(small, b.size)
+	a.stats.Active.increase(small, 1)
+	a.stats.ActiveBytes.increase(small, b.size)
+	a.stats.RequestedBytes.increase(small, orig)
+	if b.size >= a.cfg.MaxSplitSize {
+		a.stats.OversizeAllocations.increase(1)
+	}
+	return b.ptr
+}

@@ -1,0 +1,135 @@
+package allocsim
+
+import (
+	"fmt"
+
+	"github.com/vramkit/vramkit/internal/snapshot"
+)
+
+// Free releases the block at ptr, as DeviceCachingAllocator::free. A block
+// used on other streams (RecordStream) stays active until CompleteEvents.
+func (a *Allocator) Free(ptr int64) error {
+	b, ok := a.active[ptr]
+	if !ok || !b.allocated {
+		return fmt.Errorf("allocsim: free of %#x, which is not an allocated block", ptr)
+	}
+	small := b.pool.isSmall
+	b.allocated = false
+	a.stats.Allocation.decrease(small, 1)
+	a.stats.AllocatedBytes.decrease(small, b.size)
+	a.record(snapshot.ActionFreeRequested, b.ptr, b.requested, b.stream)
+	if b.size >= a.cfg.MaxSplitSize {
+		a.stats.OversizeAllocations.decrease(1)
+	}
+	if len(b.streamUses) > 0 {
+		// insert_events: one event per recorded stream; the block waits.
+		b.eventCount += len(b.streamUses)
+		b.streamUses = nil
+		a.pending = append(a.pending, b)
+		return nil
+	}
+	a.freeBlock(b)
+	return nil
+}
+
+// RecordStream is Tensor.record_stream: the block at ptr is also used on
+// stream, so its memory is reused only after that stream's work is done.
+func (a *Allocator) RecordStream(ptr, stream int64) error {
+	b, ok := a.active[ptr]
+	if !ok || !b.allocated {
+		return fmt.Errorf("allocsim: record_stream on %#x, which is not an allocated block", ptr)
+	}
+	if stream == b.stream {
+		return nil
+	}
+	for _, s := range b.streamUses {
+		if s == stream {
+			return nil
+		}
+	}
+	b.streamUses = append(b.streamUses, stream)
+	return nil
+}
+
+// CompleteEvents marks the outstanding stream events of the freed block at
+// ptr as done, as process_events does when they have completed; the block
+// returns to its pool. It reports whether such a block was waiting.
+func (a *Allocator) CompleteEvents(ptr int64) bool {
+	for i, b := range a.pending {
+		if b.ptr == ptr {
+			a.pending = append(a.pending[:i], a.pending[i+1:]...)
+			b.eventCount = 0
+			a.freeBlock(b)
+			return true
+		}
+	}
+	return false
+}
+
+// Pending reports how many freed blocks wait on stream events.
+func (a *Allocator) Pending() int { return len(a.pending) }
+
+// freeBlock is free_block: return b to its pool, merging free neighbours.
+func (a *Allocator) freeBlock(b *block) {
+	a.record(snapshot.ActionFreeCompleted, b.ptr, b.requested, b.stream)
+	origSize, requested := b.size, b.requested
+	delete(a.active, b.ptr) // before a merge moves b.ptr
+	pool := b.pool
+	var netBlocks, netSize int64
+	for _, c := range [2]*block{b.prev, b.next} {
+		if sub := a.tryMerge(b, c, pool); sub > 0 {
+			netBlocks--
+			netSize -= sub
+		}
+	}
+	pool.insertFree(b)
+	if b.isSplit() {
+		netBlocks++
+		netSize += b.size
+	}
+	small := pool.isSmall
+	if b.seg == nil {
+		switch {
+		case netBlocks > 0:
+			a.stats.InactiveSplit.increase(small, netBlocks)
+		case netBlocks < 0:
+			a.stats.InactiveSplit.decrease(small, -netBlocks)
+		}
+		switch {
+		case netSize > 0:
+			a.stats.InactiveSplitBytes.increase(small, netSize)
+		case netSize < 0:
+			a.stats.InactiveSplitBytes.decrease(small, -netSize)
+		}
+	}
+	a.stats.Active.decrease(small, 1)
+	a.stats.ActiveBytes.decrease(small, origSize)
+	a.stats.RequestedBytes.decrease(small, requested)
+}
+
+// tryMerge is try_merge_blocks: fold src into dst when src is free; it
+// returns the bytes subsumed.
+func (a *Allocator) tryMerge(dst, src *block, pool *blockPool) int64 {
+	if src == nil || src.allocated || src.eventCount > 0 || len(src.streamUses) > 0 || dst.mapped != src.mapped {
+		return 0
+	}
+	if dst.prev == src {
+		dst.ptr = src.ptr
+		dst.prev = src.prev
+		if dst.prev != nil {
+			dst.prev.next = dst
+		}
+	} else {
+		dst.next = src.next
+		if dst.next != nil {
+			dst.next.prev = dst
+		}
+	}
+	dst.size += src.size
+	if src.mapped {
+		pool.blocks.erase(src)
+	} else {
+		pool.unmapped.erase(src)
+	}
+	return src.size
+}

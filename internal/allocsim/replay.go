@@ -1,0 +1,170 @@
+package allocsim
+
+import (
+	"fmt"
+
+	"github.com/vramkit/vramkit/internal/snapshot"
+)
+
+// ReplayResult is the outcome of replaying a recorded trace.
+type ReplayResult struct {
+	// Reproduced is true when every event the simulator recorded matched
+	// the trace: segment allocations, frees, maps and unmaps, and the
+	// address of every block.
+	Reproduced bool
+	// FirstDivergence describes the first mismatch; DivergedAt is its trace
+	// index (-1 when none).
+	FirstDivergence string
+	DivergedAt      int
+	// Stats are the simulated memory_stats() at the end of the trace (or
+	// at the divergence).
+	Stats Stats
+	// Requests is the program's allocation stream, inferred from the trace,
+	// for replays under other settings.
+	Requests []Request
+	// EmptyCacheCalls counts inferred torch.cuda.empty_cache() calls.
+	EmptyCacheCalls int
+	// Allocator is the simulator's final state.
+	Allocator *Allocator
+}
+
+// Replay replays a device's trace through an allocator with configuration
+// cfg. The trace itself stands in for the GPU: a cudaMalloc succeeds when
+// the trace shows the segment being allocated next, with the recorded
+// address. Every other decision — which cached block serves a request,
+// where it is split, which segments are released — is the simulator's own
+// and is checked against the trace.
+func Replay(trace []snapshot.TraceEvent, cfg Config, total int64) *ReplayResult {
+	if total <= 0 {
+		total = H200Total
+	}
+	r := &replayer{tr: trace, skip: map[int]bool{}, res: &ReplayResult{DivergedAt: -1}, total: total}
+	r.ids = make(map[int64]int32, 1024)
+	r.a = New(cfg, &traceDevice{r})
+	r.a.OnEvent = r.observe
+	r.run()
+	res := r.res
+	res.Stats = r.a.Stats()
+	res.Reproduced = res.DivergedAt < 0
+	res.Allocator = r.a
+	return res
+}
+
+type replayer struct {
+	tr    []snapshot.TraceEvent
+	cur   int
+	skip  map[int]bool // free_completed events matched out of order
+	a     *Allocator
+	res   *ReplayResult
+	ids   map[int64]int32 // live block address -> allocation ID
+	next  int32
+	total int64
+}
+
+func (r *replayer) diverge(at int, format string, args ...any) {
+	if r.res.DivergedAt >= 0 {
+		return
+	}
+	r.res.DivergedAt = at
+	r.res.FirstDivergence = fmt.Sprintf("event %d: ", at) + fmt.Sprintf(format, args...)
+}
+
+func (r *replayer) failed() bool { return r.res.DivergedAt >= 0 }
+
+// peek returns the index of the next expected event, skipping snapshot
+// markers and events already matched, or len(tr).
+func (r *replayer) peek() int {
+	for r.cur < len(r.tr) && (r.tr[r.cur].Action == snapshot.ActionSnapshot || r.skip[r.cur]) {
+		delete(r.skip, r.cur)
+		r.cur++
+	}
+	return r.cur
+}
+
+func describe(e Event) string {
+	return fmt.Sprintf("%s addr=%#x size=%d", e.Action, e.Addr, e.Size)
+}
+
+func describeT(e *snapshot.TraceEvent) string {
+	return fmt.Sprintf("%s addr=%#x size=%d", e.Action, e.Addr, e.Size)
+}
+
+// observe checks each event the simulator records against the trace.
+func (r *replayer) observe(ev Event) {
+	if r.failed() {
+		return
+	}
+	i := r.peek()
+	if i >= len(r.tr) {
+		r.diverge(i, "simulator recorded %s after the end of the trace", describe(ev))
+		return
+	}
+	if match(ev, &r.tr[i]) {
+		r.cur++
+		return
+	}
+	// Blocks freed by one synchronize come out in the allocator's stream
+	// order, which the trace may not share; any order of one run is fine.
+	if ev.Action == snapshot.ActionFreeCompleted && r.tr[i].Action == snapshot.ActionFreeCompleted {
+		for k := i + 1; k < len(r.tr) && r.tr[k].Action == snapshot.ActionFreeCompleted; k++ {
+			if !r.skip[k] && match(ev, &r.tr[k]) {
+				r.skip[k] = true
+				return
+			}
+		}
+	}
+	r.diverge(i, "trace has %s, simulator did %s", describeT(&r.tr[i]), describe(ev))
+}
+
+func match(ev Event, t *snapshot.TraceEvent) bool {
+	if ev.Action != t.Action || uint64(ev.Size) != t.Size {
+		return false
+	}
+	return ev.Action == snapshot.ActionOOM || uint64(ev.Addr) == t.Addr
+}
+
+// traceDevice answers the allocator's device calls from the trace.
+type traceDevice struct{ r *replayer }
+
+func (d *traceDevice) expect(act snapshot.Action) *snapshot.TraceEvent {
+	r := d.r
+	if r.failed() {
+		return nil
+	}
+	if i := r.peek(); i < len(r.tr) && r.tr[i].Action == act {
+		return &r.tr[i]
+	}
+	return nil
+}
+
+func (d *traceDevice) Malloc(size, stream int64) (int64, bool) {
+	if e := d.expect(snapshot.ActionSegmentAlloc); e != nil && e.Size == uint64(size) {
+		return int64(e.Addr), true
+	}
+	return 0, false
+}
+
+func (d *traceDevice) Free(ptr, size int64) {}
+
+func (d *traceDevice) Reserve(size, stream int64, small bool) int64 {
+	if e := d.expect(snapshot.ActionSegmentMap); e != nil {
+		return int64(e.Addr)
+	}
+	return 1 << 56 // no map follows: the mismatch is reported when it happens
+}
+
+func (d *traceDevice) Map(ptr, size int64) bool {
+	e := d.expect(snapshot.ActionSegmentMap)
+	return e != nil && e.Addr == uint64(ptr) && e.Size == uint64(size)
+}
+
+func (d *traceDevice) Unmap(ptr, size int64) {}
+
+func (d *traceDevice) FreeMemory() int64 {
+	if e := d.expect(snapshot.ActionOOM); e != nil {
+		return int64(e.Addr)
+	}
+	return 0
+}
+
+func (d *traceDevice) Total() int64 { return d.r.total }

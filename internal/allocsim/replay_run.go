@@ -1,0 +1,188 @@
+package allocsim
+
+import (
+	"errors"
+
+	"github.com/vramkit/vramkit/internal/snapshot"
+)
+
+func isRequest(a snapshot.Action) bool {
+	return a == snapshot.ActionAlloc || a == snapshot.ActionFreeRequested || a == snapshot.ActionOOM
+}
+
+// run walks the trace request by request. The events between two requests
+// are what the allocator did inside the second one (stream events
+// completing, segments released, a segment allocated) or, when no request
+// explains them, an empty_cache() call in between.
+func (r *replayer) run() {
+	n := len(r.tr)
+	for !r.failed() {
+		start := r.peek()
+		if start >= n {
+			return
+		}
+		k := start
+		hasRelease := false
+		for k < n && !isRequest(r.tr[k].Action) {
+			switch r.tr[k].Action {
+			case snapshot.ActionSegmentFree, snapshot.ActionSegmentUnmap:
+				hasRelease = true
+			}
+			k++
+		}
+		if k == n { // events after the last request: an empty_cache()
+			r.emptyCache(k)
+			if !r.failed() && r.peek() < n {
+				r.diverge(r.peek(), "trace ends with %s, which no request explains", describeT(&r.tr[r.peek()]))
+			}
+			return
+		}
+		t := &r.tr[k]
+		switch t.Action {
+		case snapshot.ActionFreeRequested:
+			if start < k {
+				r.emptyCache(k)
+			}
+			r.free(k)
+		case snapshot.ActionAlloc, snapshot.ActionOOM:
+			r.mallocGroup(start, k, hasRelease)
+		}
+	}
+}
+
+func (r *replayer) emptyCache(at int) {
+	r.a.EmptyCache()
+	r.res.EmptyCacheCalls++
+	r.res.Requests = append(r.res.Requests, Request{Kind: ReqEmptyCache, Event: int32(at)})
+}
+
+// completeLeading applies the free_completed events at the front of a
+// group: stream events that process_events found done.
+func (r *replayer) completeLeading(start, k int) {
+	for i := start; i < k && !r.failed(); i++ {
+		e := &r.tr[i]
+		if e.Action == snapshot.ActionSnapshot {
+			continue
+		}
+		if e.Action != snapshot.ActionFreeCompleted {
+			return
+		}
+		if i < r.peek() {
+			continue
+		}
+		if !r.a.CompleteEvents(int64(e.Addr)) {
+			r.diverge(i, "free_completed for %#x, which is not waiting on stream events", e.Addr)
+			return
+		}
+		r.res.Requests = append(r.res.Requests, Request{Kind: ReqComplete, ID: r.ids[int64(e.Addr)], Event: int32(i)})
+		delete(r.ids, int64(e.Addr))
+	}
+}
+
+// mallocGroup replays the request at k and the events before it. When the
+// events include releases, two explanations exist — the malloc's own
+// out-of-memory ladder, or an empty_cache() just before — and the one the
+// trace bears out is kept.
+func (r *replayer) mallocGroup(start, k int, hasRelease bool) {
+	if !hasRelease {
+		r.completeLeading(start, k)
+		r.malloc(k)
+		return
+	}
+	saved := r.a.clone()
+	savedCur, savedSkip := r.cur, copySkip(r.skip)
+	savedIDs, savedNext := make(map[int64]int32, len(r.ids)), r.next
+	for p, id := range r.ids {
+		savedIDs[p] = id
+	}
+	nreq, nempty := len(r.res.Requests), r.res.EmptyCacheCalls
+	r.completeLeading(start, k)
+	r.malloc(k)
+	if !r.failed() {
+		return
+	}
+	first := *r.res
+	// Second explanation: empty_cache(), then the malloc.
+	saved.OnEvent = r.observe
+	r.a = saved
+	r.a.dev = &traceDevice{r}
+	r.cur, r.skip = savedCur, savedSkip
+	r.ids, r.next = savedIDs, savedNext
+	r.res.EmptyCacheCalls = nempty
+	r.res.DivergedAt, r.res.FirstDivergence = -1, ""
+	r.res.Requests = r.res.Requests[:nreq]
+	r.emptyCache(start)
+	r.malloc(k)
+	if r.failed() {
+		// Report the first explanation's mismatch: it is the usual one.
+		r.res.DivergedAt, r.res.FirstDivergence = first.DivergedAt, first.FirstDivergence
+	}
+}
+
+func copySkip(m map[int]bool) map[int]bool {
+	c := make(map[int]bool, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+func (r *replayer) malloc(k int) {
+	if r.failed() {
+		return
+	}
+	t := &r.tr[k]
+	size := int64(t.Size)
+	stream := int64(t.Stream)
+	id := r.next
+	r.next++
+	r.res.Requests = append(r.res.Requests, Request{Kind: ReqAlloc, ID: id, Stream: stream, Size: size, Event: int32(k)})
+	if size == 0 && t.Action == snapshot.ActionAlloc {
+		r.diverge(k, "alloc of 0 bytes: PyTorch never traces these")
+		return
+	}
+	ptr, err := r.a.Malloc(size, stream)
+	switch {
+	case r.failed():
+	case t.Action == snapshot.ActionOOM && err == nil:
+		r.diverge(k, "trace has an out-of-memory error for %d bytes; the simulator found room", size)
+	case t.Action == snapshot.ActionAlloc && err != nil:
+		if errors.Is(err, ErrOOM) {
+			r.diverge(k, "trace allocates %d bytes; the simulator ran out of memory", size)
+		}
+	case err == nil:
+		r.ids[ptr] = id
+	}
+}
+
+// free replays a free_requested. If the trace does not complete the free
+// right away, the block was used on another stream (record_stream) and its
+// memory waits for that stream's events.
+func (r *replayer) free(k int) {
+	t := &r.tr[k]
+	ptr := int64(t.Addr)
+	j := k + 1
+	for j < len(r.tr) && r.tr[j].Action == snapshot.ActionSnapshot {
+		j++
+	}
+	immediate := j < len(r.tr) && r.tr[j].Action == snapshot.ActionFreeCompleted && r.tr[j].Addr == t.Addr
+	id, known := r.ids[ptr]
+	if !known {
+		r.diverge(k, "free of %#x, which the trace never allocated (history started late or the ring buffer overflowed)", ptr)
+		return
+	}
+	if !immediate {
+		if err := r.a.RecordStream(ptr, -1); err != nil {
+			r.diverge(k, "%v", err)
+			return
+		}
+	}
+	r.res.Requests = append(r.res.Requests, Request{Kind: ReqFree, ID: id, Deferred: !immediate, Event: int32(k)})
+	if err := r.a.Free(ptr); err != nil {
+		r.diverge(k, "%v", err)
+		return
+	}
+	if immediate {
+		delete(r.ids, ptr)
+	}
+}

@@ -1,0 +1,83 @@
+package allocsim
+
+// ReqKind is the kind of a Request.
+type ReqKind uint8
+
+// Request kinds.
+const (
+	ReqAlloc      ReqKind = iota // allocate Size bytes on Stream as allocation ID
+	ReqFree                      // free allocation ID; Deferred if it waits on other streams
+	ReqComplete                  // the stream events of deferred free ID completed
+	ReqEmptyCache                // torch.cuda.empty_cache()
+)
+
+// Request is one step of a program's allocation stream, independent of
+// addresses, so it can be replayed under any allocator settings.
+type Request struct {
+	Kind     ReqKind
+	Deferred bool
+	ID       int32
+	Stream   int64
+	Size     int64
+	// Event is the index of the trace event this request came from.
+	Event int32
+}
+
+// SimResult is the outcome of running a request stream.
+type SimResult struct {
+	Stats Stats
+	// OOMAt is the trace event index of the first request that ran out of
+	// memory, or -1.
+	OOMAt int
+	// OOMBytes is the size of that request.
+	OOMBytes int64
+	// Requests is how many requests ran (the run stops at the first OOM).
+	Requests int
+}
+
+// Simulate runs reqs through a fresh allocator with configuration cfg on
+// dev. It stops at the first request that runs out of memory, as the
+// program would.
+func Simulate(reqs []Request, cfg Config, dev Device) SimResult {
+	a := New(cfg, dev)
+	ptrs := make(map[int32]int64, 1024)
+	res := SimResult{OOMAt: -1}
+	for i, r := range reqs {
+		res.Requests = i + 1
+		switch r.Kind {
+		case ReqAlloc:
+			if r.Size == 0 {
+				continue
+			}
+			p, err := a.Malloc(r.Size, r.Stream)
+			if err != nil {
+				res.OOMAt = int(r.Event)
+				res.OOMBytes = r.Size
+				res.Stats = a.Stats()
+				return res
+			}
+			ptrs[r.ID] = p
+		case ReqFree:
+			p, ok := ptrs[r.ID]
+			if !ok {
+				continue
+			}
+			if r.Deferred {
+				_ = a.RecordStream(p, -1)
+			}
+			_ = a.Free(p)
+			if !r.Deferred {
+				delete(ptrs, r.ID)
+			}
+		case ReqComplete:
+			if p, ok := ptrs[r.ID]; ok {
+				a.CompleteEvents(p)
+				delete(ptrs, r.ID)
+			}
+		case ReqEmptyCache:
+			a.EmptyCache()
+		}
+	}
+	res.Stats = a.Stats()
+	return res
+}

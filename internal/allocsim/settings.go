@@ -1,0 +1,32 @@
+package allocsim
+
+import (
+	"fmt"
+
+	"github.com/vramkit/vramkit/internal/snapshot"
+)
+
+// FromSettings returns the allocator configuration a snapshot was recorded
+// with: its PYTORCH_CUDA_ALLOC_CONF string re-parsed (the dict omits
+// large_segment_size and max_non_split_rounding), checked against the
+// values the dict does carry.
+func FromSettings(s snapshot.Settings) (Config, error) {
+	c, err := ParseConfig(s.AllocConf)
+	if err != nil {
+		return DefaultConfig(), fmt.Errorf("recorded PYTORCH_CUDA_ALLOC_CONF %q: %w", s.AllocConf, err)
+	}
+	if !s.Present {
+		return c, nil
+	}
+	// Runtime changes (_set_allocator_settings) can leave the dict out of
+	// step with the string; the dict holds the values in force.
+	c.Expandable = s.Expandable
+	if s.MaxSplit > 0 {
+		c.MaxSplitSize = s.MaxSplit
+	} else {
+		c.MaxSplitSize = Unlimited
+	}
+	c.GCThreshold = s.GCThreshold
+	c.RoundupDivisions = s.RoundupDivisions
+	return c, nil
+}

@@ -1,0 +1,109 @@
+package allocsim
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/vramkit/vramkit/internal/snapshot"
+)
+
+// BlockState is one block of the simulated allocator's state.
+type BlockState struct {
+	Addr, Size, Requested int64
+	Allocated             bool
+	Pending               bool // freed, waiting on stream events
+}
+
+// SegmentState is one segment (or mapped range of an expandable segment)
+// of the simulated state, as _snapshot() would list it.
+type SegmentState struct {
+	Addr, Size int64
+	Stream     int64
+	Small      bool
+	Expandable bool
+	Blocks     []BlockState
+}
+
+// Segments lists the simulated segments in address order, splitting
+// expandable segments into their mapped ranges as PyTorch does.
+func (a *Allocator) Segments() []SegmentState {
+	heads := map[*block]bool{}
+	visit := func(b *block) {
+		for b.prev != nil {
+			b = b.prev
+		}
+		heads[b] = true
+	}
+	for _, b := range a.active {
+		visit(b)
+	}
+	for _, b := range a.pending {
+		visit(b)
+	}
+	for _, p := range []*blockPool{a.large, a.small} {
+		for _, b := range p.blocks.items {
+			visit(b)
+		}
+		for _, b := range p.unmapped.items {
+			visit(b)
+		}
+	}
+	var out []SegmentState
+	for h := range heads {
+		var cur *SegmentState
+		for b := h; b != nil; b = b.next {
+			if !b.mapped {
+				if cur != nil {
+					out = append(out, *cur)
+					cur = nil
+				}
+				continue
+			}
+			if cur == nil {
+				cur = &SegmentState{Addr: b.ptr, Stream: b.stream, Small: b.pool.isSmall, Expandable: b.seg != nil}
+			}
+			cur.Size += b.size
+			cur.Blocks = append(cur.Blocks, BlockState{Addr: b.ptr, Size: b.size, Requested: b.requested,
+				Allocated: b.allocated, Pending: !b.allocated && b.eventCount > 0})
+		}
+		if cur != nil {
+			out = append(out, *cur)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Addr < out[j].Addr })
+	return out
+}
+
+// CompareSegments checks the simulated state against the segments a
+// snapshot recorded for one device; it returns "" when they agree, else the
+// first difference.
+func CompareSegments(sim []SegmentState, recorded []snapshot.Segment, device int) string {
+	var rec []snapshot.Segment
+	for _, g := range recorded {
+		if g.Device == device {
+			rec = append(rec, g)
+		}
+	}
+	sort.Slice(rec, func(i, j int) bool { return rec[i].Address < rec[j].Address })
+	if len(sim) != len(rec) {
+		return fmt.Sprintf("the snapshot lists %d segments, the replay ends with %d", len(rec), len(sim))
+	}
+	for i := range rec {
+		g, s := &rec[i], &sim[i]
+		if g.Address != uint64(s.Addr) || g.TotalSize != uint64(s.Size) {
+			return fmt.Sprintf("segment %d: snapshot has %#x (%d B), replay has %#x (%d B)", i, g.Address, g.TotalSize, s.Addr, s.Size)
+		}
+		if len(g.Blocks) != len(s.Blocks) {
+			return fmt.Sprintf("segment %#x: snapshot has %d blocks, replay has %d", g.Address, len(g.Blocks), len(s.Blocks))
+		}
+		for j := range g.Blocks {
+			gb, sb := &g.Blocks[j], &s.Blocks[j]
+			alloc := gb.State == snapshot.BlockActiveAllocated
+			if gb.Address != uint64(sb.Addr) || gb.Size != uint64(sb.Size) || alloc != sb.Allocated {
+				return fmt.Sprintf("block %#x: snapshot has %d B %s, replay has %#x %d B allocated=%v",
+					gb.Address, gb.Size, gb.State, sb.Addr, sb.Size, sb.Allocated)
+			}
+		}
+	}
+	return ""
+}

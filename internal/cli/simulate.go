@@ -1,0 +1,217 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/snapshot"
+	"github.com/vramkit/vramkit/internal/units"
+)
+
+// whatIf holds the flags shared by simulate and tune.
+type whatIf struct {
+	capacity string
+	fraction float64
+}
+
+func (w *whatIf) add(fs *flag.FlagSet) {
+	fs.StringVar(&w.capacity, "capacity", "auto", "device memory the process may use, in bytes (e.g. 139GiB), or auto "+
+		"(from the trace's OOM record when it has one, else unlimited)")
+	fs.Float64Var(&w.fraction, "memory-fraction", 1, "per-process memory fraction, as torch.cuda.set_per_process_memory_fraction")
+}
+
+// resolve returns the capacity in bytes (0 = unlimited) and how it was found.
+func (w *whatIf) resolve(events []snapshot.TraceEvent) (int64, string, error) {
+	if w.fraction <= 0 || w.fraction > 1 {
+		return 0, "", usagef("--memory-fraction must be in (0, 1], not %v", w.fraction)
+	}
+	if w.capacity != "auto" {
+		n, err := units.ParseBytes(w.capacity)
+		if err != nil {
+			return 0, "", usagef("--capacity: %v", err)
+		}
+		return n, "given", nil
+	}
+	var reserved int64
+	for i := range events {
+		e := &events[i]
+		switch e.Action {
+		case snapshot.ActionSegmentAlloc, snapshot.ActionSegmentMap:
+			reserved += int64(e.Size)
+		case snapshot.ActionSegmentFree, snapshot.ActionSegmentUnmap:
+			reserved -= int64(e.Size)
+		case snapshot.ActionOOM:
+			return reserved + int64(e.DeviceFree()), "reserved plus free device memory at the recorded OOM", nil
+		}
+	}
+	return 0, "unlimited (no OOM in the trace to infer it from; pass --capacity)", nil
+}
+
+type simOut struct {
+	Device           int     `json:"device"`
+	AllocConf        string  `json:"alloc_conf"`
+	CapacityBytes    int64   `json:"capacity_bytes"`
+	CapacitySource   string  `json:"capacity_source"`
+	MemoryFraction   float64 `json:"memory_fraction"`
+	Reproduced       *bool   `json:"reproduced"`
+	FirstDivergence  *string `json:"first_divergence"`
+	PeakReserved     int64   `json:"peak_reserved_bytes"`
+	PeakAllocated    int64   `json:"peak_allocated_bytes"`
+	Retries          int64   `json:"num_alloc_retries"`
+	OOMs             int64   `json:"num_ooms"`
+	OOMAt            *int    `json:"oom_at_event"`
+	DeviceAllocs     int64   `json:"num_device_alloc"`
+	DeviceFrees      int64   `json:"num_device_free"`
+	RecordedReserved int64   `json:"recorded_peak_reserved_bytes"`
+	Requests         int     `json:"requests"`
+}
+
+func simulateCommand() *Command {
+	c := &Command{
+		Name:  "simulate",
+		Usage: "simulate [--alloc-conf STR] [--capacity BYTES|auto] [--memory-fraction F] [--format text|json] SNAPSHOT",
+		Short: "replay a trace through the allocator, as recorded or under other settings",
+		Long: `Without settings flags, replays the trace under the settings it was recorded with and
+reports whether every segment allocation, free, map and unmap and every block address was
+reproduced. With --alloc-conf (a PYTORCH_CUDA_ALLOC_CONF string), --capacity or
+--memory-fraction, replays the program's request stream under those settings and predicts
+peak reserved and allocated memory, cudaMalloc retries and out-of-memory errors.`,
+	}
+	c.Run = func(ctx context.Context, env *Env, args []string) error {
+		fs := newFlagSet(c, env.Stderr)
+		format := addFormat(fs, "text", "json")
+		conf := fs.String("alloc-conf", "", "PYTORCH_CUDA_ALLOC_CONF to simulate (default: as recorded)")
+		var w whatIf
+		w.add(fs)
+		if err := parseFlags(fs, args); err != nil {
+			return err
+		}
+		if err := checkFormat(*format, "text", "json"); err != nil {
+			return err
+		}
+		path, err := oneArg(fs.Args(), "SNAPSHOT")
+		if err != nil {
+			return err
+		}
+		whatIfMode := false
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "alloc-conf", "capacity", "memory-fraction":
+				whatIfMode = true
+			}
+		})
+		var cfg allocsim.Config
+		if whatIfMode {
+			if cfg, err = allocsim.ParseConfig(*conf); err != nil {
+				return usagef("--alloc-conf: %v", err)
+			}
+		}
+		s, err := loadSnapshot(path)
+		if err != nil {
+			return err
+		}
+		var out struct {
+			Path    string   `json:"path"`
+			Devices []simOut `json:"devices"`
+		}
+		out.Path = path
+		for _, dev := range s.DeviceIDs() {
+			d := allocsim.ReplayDevice(s, dev)
+			if d.Events == 0 {
+				return fmt.Errorf("%s: device %d has no allocation trace to replay (record it with torch.cuda.memory._record_memory_history)", path, dev)
+			}
+			rec := d.Result.Stats
+			o := simOut{Device: dev, RecordedReserved: rec.ReservedBytes.All.Peak, MemoryFraction: w.fraction,
+				Requests: len(d.Result.Requests)}
+			if !whatIfMode {
+				ok := d.Result.Reproduced
+				o.Reproduced = &ok
+				if !ok {
+					msg := d.Result.FirstDivergence
+					o.FirstDivergence = &msg
+				}
+				o.AllocConf = d.Config.String()
+				o.CapacitySource = "the recorded trace"
+				fill(&o, rec, -1)
+			} else {
+				capBytes, src, err := w.resolve(s.Trace(dev))
+				if err != nil {
+					return err
+				}
+				cfg.MemoryFraction = w.fraction
+				o.AllocConf, o.CapacityBytes, o.CapacitySource = cfg.Source, capBytes, src
+				r := allocsim.Simulate(d.Result.Requests, cfg, allocsim.NewDevice(capBytes))
+				fill(&o, r.Stats, r.OOMAt)
+			}
+			out.Devices = append(out.Devices, o)
+		}
+		if *format == "json" {
+			return writeJSON(env.Stdout, out)
+		}
+		for _, o := range out.Devices {
+			printSim(env.Stdout, path, &o)
+		}
+		return nil
+	}
+	return c
+}
+
+func fill(o *simOut, st allocsim.Stats, oomAt int) {
+	o.PeakReserved = st.ReservedBytes.All.Peak
+	o.PeakAllocated = st.AllocatedBytes.All.Peak
+	o.Retries = st.NumAllocRetries
+	o.OOMs = st.NumOOMs
+	o.DeviceAllocs = st.NumDeviceAlloc
+	o.DeviceFrees = st.NumDeviceFree
+	if oomAt >= 0 {
+		o.OOMAt = &oomAt
+	}
+}
+
+func printSim(w io.Writer, path string, o *simOut) {
+	conf := o.AllocConf
+	if conf == "" {
+		conf = "(defaults)"
+	}
+	fmt.Fprintf(w, "%s — device %d, PYTORCH_CUDA_ALLOC_CONF=%s\n", path, o.Device, conf)
+	if o.Reproduced != nil {
+		if *o.Reproduced {
+			fmt.Fprintln(w, "replay: reproduced every segment event and block address of the trace")
+		} else {
+			fmt.Fprintf(w, "replay: DIVERGED at %s\n", *o.FirstDivergence)
+		}
+	} else {
+		capS := "unlimited"
+		if o.CapacityBytes > 0 {
+			capS = units.Bytes(o.CapacityBytes) + " (" + strconv.FormatInt(o.CapacityBytes, 10) + " B)"
+		}
+		fmt.Fprintf(w, "device capacity: %s — %s\n", capS, o.CapacitySource)
+		if o.MemoryFraction < 1 {
+			fmt.Fprintf(w, "memory fraction: %g\n", o.MemoryFraction)
+		}
+	}
+	fmt.Fprintf(w, "  peak reserved    %12s  (%d B)\n", units.Bytes(o.PeakReserved), o.PeakReserved)
+	fmt.Fprintf(w, "  peak allocated   %12s  (%d B)\n", units.Bytes(o.PeakAllocated), o.PeakAllocated)
+	fmt.Fprintf(w, "  cudaMalloc calls %12d  (segments allocated or mapped)\n", o.DeviceAllocs)
+	fmt.Fprintf(w, "  cudaFree calls   %12d  (segments released or unmapped)\n", o.DeviceFrees)
+	fmt.Fprintf(w, "  alloc retries    %12d\n", o.Retries)
+	fmt.Fprintf(w, "  OOM errors       %12d\n", o.OOMs)
+	if o.OOMAt != nil {
+		fmt.Fprintf(w, "  first OOM at trace event %d: the run would have died there\n", *o.OOMAt)
+	}
+	if o.Reproduced == nil && o.RecordedReserved > 0 {
+		d := o.PeakReserved - o.RecordedReserved
+		fmt.Fprintf(w, "  vs recorded run: peak reserved %s (%+.1f%%)\n", signedBytes(d), 100*float64(d)/float64(o.RecordedReserved))
+	}
+}
+
+func signedBytes(d int64) string {
+	if d >= 0 {
+		return "+" + units.Bytes(d)
+	}
+	return units.Bytes(d)
+}

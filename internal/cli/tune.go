@@ -1,0 +1,181 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/units"
+)
+
+// tuneGrid lists the PYTORCH_CUDA_ALLOC_CONF settings tune tries. GC
+// thresholds only act under a memory fraction, so they join the grid only
+// when one is given.
+func tuneGrid(fraction float64) []string {
+	g := []string{"", "expandable_segments:True"}
+	for _, mb := range []int{20, 64, 128, 256, 512} {
+		g = append(g, fmt.Sprintf("max_split_size_mb:%d", mb))
+	}
+	for _, d := range []int{2, 4, 8, 16} {
+		g = append(g, fmt.Sprintf("roundup_power2_divisions:%d", d))
+	}
+	g = append(g, "roundup_power2_divisions:[256:1,>:4]", "expandable_segments:True,roundup_power2_divisions:4")
+	if fraction < 1 {
+		for _, mb := range []int{128, 512} {
+			g = append(g, fmt.Sprintf("max_split_size_mb:%d,garbage_collection_threshold:0.8", mb),
+				fmt.Sprintf("max_split_size_mb:%d,garbage_collection_threshold:0.6", mb))
+		}
+	}
+	return g
+}
+
+type tuneRow struct {
+	AllocConf     string `json:"alloc_conf"`
+	PeakReserved  int64  `json:"peak_reserved_bytes"`
+	PeakAllocated int64  `json:"peak_allocated_bytes"`
+	Retries       int64  `json:"num_alloc_retries"`
+	OOMs          int64  `json:"num_ooms"`
+	OOMAt         *int   `json:"oom_at_event"`
+	DeviceAllocs  int64  `json:"num_device_alloc"`
+	DeviceFrees   int64  `json:"num_device_free"`
+	Feasible      bool   `json:"feasible"`
+}
+
+func tuneCommand() *Command {
+	c := &Command{
+		Name:  "tune",
+		Usage: "tune [--capacity BYTES|auto] [--memory-fraction F] [--format text|json] SNAPSHOT",
+		Short: "find the PYTORCH_CUDA_ALLOC_CONF that needs the least reserved memory",
+		Long: `Replays the snapshot's request stream under a grid of allocator settings (expandable
+segments, max_split_size_mb, roundup_power2_divisions, and garbage collection when a memory
+fraction is given), ranks those with no OOM and no cudaMalloc retry by peak reserved memory,
+and prints the PYTORCH_CUDA_ALLOC_CONF line to use with its saving against the recorded run.
+The request stream is the recorded one: a program whose allocations depend on timing may
+differ by a few small tensors.`,
+	}
+	c.Run = func(ctx context.Context, env *Env, args []string) error {
+		fs := newFlagSet(c, env.Stderr)
+		format := addFormat(fs, "text", "json")
+		var w whatIf
+		w.add(fs)
+		if err := parseFlags(fs, args); err != nil {
+			return err
+		}
+		if err := checkFormat(*format, "text", "json"); err != nil {
+			return err
+		}
+		path, err := oneArg(fs.Args(), "SNAPSHOT")
+		if err != nil {
+			return err
+		}
+		s, err := loadSnapshot(path)
+		if err != nil {
+			return err
+		}
+		type devOut struct {
+			Device           int       `json:"device"`
+			CapacityBytes    int64     `json:"capacity_bytes"`
+			CapacitySource   string    `json:"capacity_source"`
+			RecordedConf     string    `json:"recorded_alloc_conf"`
+			RecordedReserved int64     `json:"recorded_peak_reserved_bytes"`
+			Best             *tuneRow  `json:"best"`
+			SavingBytes      int64     `json:"saving_bytes"`
+			Rows             []tuneRow `json:"results"`
+		}
+		var out struct {
+			Path    string   `json:"path"`
+			Devices []devOut `json:"devices"`
+		}
+		out.Path = path
+		for _, dev := range s.DeviceIDs() {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			d := allocsim.ReplayDevice(s, dev)
+			if d.Events == 0 {
+				return fmt.Errorf("%s: device %d has no allocation trace to replay", path, dev)
+			}
+			capBytes, src, err := w.resolve(s.Trace(dev))
+			if err != nil {
+				return err
+			}
+			o := devOut{Device: dev, CapacityBytes: capBytes, CapacitySource: src,
+				RecordedConf: d.Config.String(), RecordedReserved: d.Result.Stats.ReservedBytes.All.Peak}
+			for _, conf := range tuneGrid(w.fraction) {
+				cfg, err := allocsim.ParseConfig(conf)
+				if err != nil {
+					return fmt.Errorf("internal grid entry %q: %w", conf, err)
+				}
+				cfg.MemoryFraction = w.fraction
+				r := allocsim.Simulate(d.Result.Requests, cfg, allocsim.NewDevice(capBytes))
+				row := tuneRow{AllocConf: conf, PeakReserved: r.Stats.ReservedBytes.All.Peak,
+					PeakAllocated: r.Stats.AllocatedBytes.All.Peak, Retries: r.Stats.NumAllocRetries,
+					OOMs: r.Stats.NumOOMs, DeviceAllocs: r.Stats.NumDeviceAlloc, DeviceFrees: r.Stats.NumDeviceFree}
+				if r.OOMAt >= 0 {
+					at := r.OOMAt
+					row.OOMAt = &at
+				}
+				row.Feasible = row.OOMs == 0 && row.Retries == 0
+				o.Rows = append(o.Rows, row)
+			}
+			sort.SliceStable(o.Rows, func(i, j int) bool {
+				a, b := o.Rows[i], o.Rows[j]
+				if a.Feasible != b.Feasible {
+					return a.Feasible
+				}
+				if a.PeakReserved != b.PeakReserved {
+					return a.PeakReserved < b.PeakReserved
+				}
+				return a.DeviceAllocs+a.DeviceFrees < b.DeviceAllocs+b.DeviceFrees
+			})
+			if o.Rows[0].Feasible {
+				best := o.Rows[0]
+				o.Best = &best
+				o.SavingBytes = o.RecordedReserved - best.PeakReserved
+			}
+			out.Devices = append(out.Devices, o)
+		}
+		if *format == "json" {
+			return writeJSON(env.Stdout, out)
+		}
+		for _, o := range out.Devices {
+			rc := o.RecordedConf
+			if rc == "" {
+				rc = "(defaults)"
+			}
+			capS := "unlimited"
+			if o.CapacityBytes > 0 {
+				capS = units.Bytes(o.CapacityBytes)
+			}
+			fmt.Fprintf(env.Stdout, "%s — device %d: recorded with %s, peak reserved %s; capacity %s (%s)\n\n",
+				path, o.Device, rc, units.Bytes(o.RecordedReserved), capS, o.CapacitySource)
+			fmt.Fprintf(env.Stdout, "  %-52s %14s %9s %8s %8s\n", "PYTORCH_CUDA_ALLOC_CONF", "peak reserved", "vs rec.", "retries", "OOM")
+			for _, r := range o.Rows {
+				conf := r.AllocConf
+				if conf == "" {
+					conf = "(defaults)"
+				}
+				oom := "-"
+				if r.OOMAt != nil {
+					oom = fmt.Sprintf("ev %d", *r.OOMAt)
+				}
+				fmt.Fprintf(env.Stdout, "  %-52s %14s %+8.1f%% %8d %8s\n", conf, units.Bytes(r.PeakReserved),
+					100*float64(r.PeakReserved-o.RecordedReserved)/float64(max(o.RecordedReserved, 1)), r.Retries, oom)
+			}
+			fmt.Fprintln(env.Stdout)
+			switch {
+			case o.Best == nil:
+				fmt.Fprintln(env.Stdout, "no setting runs this trace without an OOM or a cudaMalloc retry at this capacity")
+			case o.Best.AllocConf == "" || o.SavingBytes <= 0:
+				fmt.Fprintf(env.Stdout, "keep the current settings: no setting in the grid reserves less (best: %s)\n", units.Bytes(o.Best.PeakReserved))
+			default:
+				fmt.Fprintf(env.Stdout, "use: PYTORCH_CUDA_ALLOC_CONF=%s\n", o.Best.AllocConf)
+				fmt.Fprintf(env.Stdout, "saves %s of peak reserved memory (%.1f%% of %s recorded)\n", units.Bytes(o.SavingBytes),
+					100*float64(o.SavingBytes)/float64(o.RecordedReserved), units.Bytes(o.RecordedReserved))
+			}
+		}
+		return nil
+	}
+	return c
+}

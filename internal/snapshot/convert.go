@@ -1,0 +1,188 @@
+package snapshot
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/vramkit/vramkit/internal/pickle"
+)
+
+// event converts one trace entry dict.
+func (b *builder) event(d *pickle.Dict) (TraceEvent, error) {
+	var ev TraceEvent
+	haveAction, haveAddr, haveSize := false, false, false
+	for i := range d.Items {
+		k, ok := d.Items[i].Key.(string)
+		if !ok {
+			continue
+		}
+		v := d.Items[i].Value
+		var err error
+		switch k {
+		case "action":
+			s, ok := v.(string)
+			if !ok {
+				return ev, fmt.Errorf("action is a %s, not a str", pickle.TypeName(v))
+			}
+			a, ok := ParseAction(s)
+			if !ok {
+				if s == "user_defined" { // legacy annotation entries carry no memory
+					a = ActionSnapshot
+				} else {
+					return ev, fmt.Errorf("unknown action %q", s)
+				}
+			}
+			ev.Action, haveAction = a, true
+		case "addr", "device_free":
+			ev.Addr, err = toUint(v, k)
+			haveAddr = true
+		case "size":
+			ev.Size, err = toUint(v, k)
+			haveSize = true
+		case "stream":
+			ev.Stream, err = toStream(v)
+		case "time_us":
+			var t int64
+			t, err = toInt(v, k)
+			ev.TimeUS = t
+		case "frames":
+			ev.Stack, err = b.stack(v)
+		case "compile_context":
+			if s, ok := v.(string); ok && s != "N/A" {
+				ev.CompileContext = b.intern(s)
+			}
+		case "user_metadata":
+			if s, ok := v.(string); ok {
+				ev.UserMetadata = b.intern(s)
+			}
+		}
+		if err != nil {
+			return ev, err
+		}
+	}
+	switch {
+	case !haveAction:
+		return ev, fmt.Errorf("missing %q", "action")
+	case !haveAddr && ev.Action != ActionSnapshot:
+		return ev, fmt.Errorf("missing %q", "addr")
+	case !haveSize:
+		return ev, fmt.Errorf("missing %q", "size")
+	}
+	return ev, nil
+}
+
+func toInt(v any, key string) (int64, error) {
+	if n, ok := pickle.Int(v); ok {
+		return n, nil
+	}
+	return 0, fmt.Errorf("%s is a %s, not an int", key, pickle.TypeName(v))
+}
+
+// toUint accepts sizes and addresses up to 2^64-1 (a 9-byte LONG1, such as
+// SIZE_MAX, is a valid value).
+func toUint(v any, key string) (uint64, error) {
+	switch x := v.(type) {
+	case int64:
+		if x < 0 {
+			return 0, fmt.Errorf("%s is negative (%d)", key, x)
+		}
+		return uint64(x), nil
+	case *big.Int:
+		if x.Sign() >= 0 && x.IsUint64() {
+			return x.Uint64(), nil
+		}
+		return 0, fmt.Errorf("%s out of range (%s)", key, x)
+	case bool:
+		if x {
+			return 1, nil
+		}
+		return 0, nil
+	}
+	return 0, fmt.Errorf("%s is a %s, not an int", key, pickle.TypeName(v))
+}
+
+// toStream keeps a stream handle's bits whatever its sign.
+func toStream(v any) (uint64, error) {
+	switch x := v.(type) {
+	case int64:
+		return uint64(x), nil
+	case *big.Int:
+		if x.IsUint64() {
+			return x.Uint64(), nil
+		}
+	}
+	return 0, fmt.Errorf("stream is a %s, not a 64-bit int", pickle.TypeName(v))
+}
+
+// stack interns a frames list. Frame dicts shared through the pickle memo
+// are converted once; identical frame sequences share one StackID.
+func (b *builder) stack(v any) (StackID, error) {
+	switch x := v.(type) {
+	case stackRef:
+		return x.id, nil
+	case *pickle.List:
+		if len(x.Items) == 0 {
+			b.dec.Replace(x, stackRef{0})
+			return 0, nil
+		}
+		key := b.keyBuf[:0]
+		for _, it := range x.Items {
+			fd, ok := it.(*pickle.Dict)
+			if !ok {
+				return 0, fmt.Errorf("frame is a %s, not a dict", pickle.TypeName(it))
+			}
+			id, ok := b.frameID[fd]
+			if !ok {
+				f, err := frame(fd)
+				if err != nil {
+					return 0, err
+				}
+				id = int32(len(b.frames))
+				b.frames = append(b.frames, f)
+				b.frameID[fd] = id
+			}
+			key = binary.LittleEndian.AppendUint32(key, uint32(id))
+		}
+		b.keyBuf = key
+		sid, ok := b.stackID[string(key)]
+		if !ok {
+			sid = StackID(len(b.snap.Stacks))
+			fs := make([]Frame, len(x.Items))
+			for i := range fs {
+				fs[i] = b.frames[binary.LittleEndian.Uint32(key[4*i:])]
+			}
+			b.snap.Stacks = append(b.snap.Stacks, fs)
+			b.stackID[string(key)] = sid
+		}
+		b.dec.Replace(x, stackRef{sid})
+		return sid, nil
+	case pickle.None:
+		return 0, nil
+	}
+	return 0, fmt.Errorf("frames is a %s, not a list", pickle.TypeName(v))
+}
+
+func frame(d *pickle.Dict) (Frame, error) {
+	var f Frame
+	for _, it := range d.Items {
+		k, _ := it.Key.(string)
+		switch k {
+		case "name":
+			f.Name, _ = it.Value.(string)
+		case "filename":
+			f.Filename, _ = it.Value.(string)
+		case "line":
+			n, ok := pickle.Int(it.Value)
+			if !ok {
+				return f, fmt.Errorf("frame line is a %s, not an int", pickle.TypeName(it.Value))
+			}
+			if n > math.MaxInt32 || n < math.MinInt32 {
+				n = 0
+			}
+			f.Line = int(n)
+		}
+	}
+	return f, nil
+}

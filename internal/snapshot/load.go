@@ -1,0 +1,192 @@
+package snapshot
+
+import (
+	"bufio"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/vramkit/vramkit/internal/pickle"
+)
+
+// ErrNotSnapshot reports input that is not a memory snapshot at all.
+var ErrNotSnapshot = errors.New("not a PyTorch memory snapshot")
+
+// LoadFile reads a snapshot from a .pickle or gzip-compressed file.
+func LoadFile(path string) (*Snapshot, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%s is a directory, not a snapshot", path)
+	}
+	s, err := Load(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Load reads a snapshot pickle, plain or gzip-compressed (detected by its
+// magic bytes), from r.
+func Load(r io.Reader) (*Snapshot, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, err := br.Peek(2)
+	if len(head) == 0 {
+		if err == nil || errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%w: empty input", ErrNotSnapshot)
+		}
+		return nil, err
+	}
+	var src io.Reader = br
+	if len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("gzip: %w", err)
+		}
+		zr.Multistream(false)
+		src = zr
+		inner := bufio.NewReaderSize(zr, 64<<10)
+		h, _ := inner.Peek(1)
+		if len(h) == 0 {
+			return nil, fmt.Errorf("%w: empty gzip stream", ErrNotSnapshot)
+		}
+		head = h
+		src = inner
+	}
+	if head[0] != 0x80 && head[0] != '(' && head[0] != '}' && head[0] != ']' {
+		return nil, fmt.Errorf("%w: the data is neither a pickle (protocol 2–5) nor gzip", ErrNotSnapshot)
+	}
+	b := newBuilder()
+	dec := pickle.NewDecoder(src)
+	b.dec = dec
+	dec.SetAppendHook(b.hook)
+	v, err := dec.Decode()
+	if err != nil {
+		if errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, fmt.Errorf("gzip: %w", err)
+		}
+		return nil, err
+	}
+	if b.err != nil {
+		return nil, b.err
+	}
+	return b.finish(v)
+}
+
+// builder converts generic pickle values into a Snapshot. Trace entries are
+// converted by the append hook as the decoder produces them.
+type builder struct {
+	dec     *pickle.Decoder
+	snap    *Snapshot
+	traces  map[*pickle.List]*eventChunks
+	frameID map[*pickle.Dict]int32
+	frames  []Frame
+	stackID map[string]StackID
+	strID   map[string]int32
+	keyBuf  []byte
+	err     error
+}
+
+// stackRef replaces a consumed frames list in the decoder's memo.
+type stackRef struct{ id StackID }
+
+func newBuilder() *builder {
+	return &builder{
+		snap:    &Snapshot{Stacks: [][]Frame{nil}, Strings: []string{""}},
+		traces:  map[*pickle.List]*eventChunks{},
+		frameID: map[*pickle.Dict]int32{},
+		stackID: map[string]StackID{"": 0},
+		strID:   map[string]int32{"": 0},
+	}
+}
+
+// isTraceList reports whether l is one device's list in device_traces: its
+// parent is the outer list (or a sibling device list), whose parent is the
+// key "device_traces".
+func isTraceList(l *pickle.List) bool {
+	p, ok := l.Parent.(*pickle.List)
+	if !ok {
+		return false
+	}
+	if k, ok := p.Parent.(string); ok {
+		return k == "device_traces"
+	}
+	if pp, ok := p.Parent.(*pickle.List); ok {
+		k, ok := pp.Parent.(string)
+		return ok && k == "device_traces"
+	}
+	return false
+}
+
+func (b *builder) hook(l *pickle.List, item any) (bool, error) {
+	if !isTraceList(l) {
+		return true, nil
+	}
+	d, ok := item.(*pickle.Dict)
+	if !ok {
+		return true, nil // not a trace entry; leave it for finish to reject
+	}
+	c := b.traces[l]
+	if c == nil {
+		c = &eventChunks{}
+		b.traces[l] = c
+	}
+	ev, err := b.event(d)
+	if err != nil {
+		return false, fmt.Errorf("snapshot: device_traces entry %d: %w", c.n, err)
+	}
+	c.add(ev)
+	b.dec.Replace(d, nil)
+	return false, nil
+}
+
+func (b *builder) intern(s string) int32 {
+	if id, ok := b.strID[s]; ok {
+		return id
+	}
+	id := int32(len(b.snap.Strings))
+	b.snap.Strings = append(b.snap.Strings, s)
+	b.strID[s] = id
+	return id
+}
+
+// eventChunks collects events in fixed-size chunks: appending to one huge
+// slice would copy it again and again as it grows.
+type eventChunks struct {
+	full [][]TraceEvent
+	cur  []TraceEvent
+	n    int
+}
+
+const chunkEvents = 1 << 16
+
+func (c *eventChunks) add(ev TraceEvent) {
+	if len(c.cur) == cap(c.cur) {
+		if c.cur != nil {
+			c.full = append(c.full, c.cur)
+		}
+		c.cur = make([]TraceEvent, 0, chunkEvents)
+	}
+	c.cur = append(c.cur, ev)
+	c.n++
+}
+
+// flat returns all events in one slice, releasing the chunks as it goes.
+func (c *eventChunks) flat() []TraceEvent {
+	if c == nil {
+		return nil
+	}
+	out := make([]TraceEvent, 0, c.n)
+	for i, ch := range c.full {
+		out = append(out, ch...)
+		c.full[i] = nil
+	}
+	out = append(out, c.cur...)
+	c.cur = nil
+	return out
+}

@@ -1,0 +1,220 @@
+// Package snapshot is the typed model of a PyTorch CUDA memory snapshot, the
+// pickle written by torch.cuda.memory._dump_snapshot(): segments and their
+// blocks, per-device trace events, stack frames, allocator settings and
+// external annotations. Load reads plain or gzip-compressed pickles from a
+// stream, converting trace entries as they arrive so a multi-gigabyte
+// snapshot never exists as a tree of generic values; identical stacks are
+// stored once.
+package snapshot
+
+import "fmt"
+
+// Action is a trace event's kind, as parseTraceEntryAction names it.
+type Action uint8
+
+// Trace actions of PyTorch 2.11.
+const (
+	ActionAlloc Action = iota
+	ActionFreeRequested
+	ActionFreeCompleted
+	ActionSegmentAlloc
+	ActionSegmentFree
+	ActionSegmentMap
+	ActionSegmentUnmap
+	ActionSnapshot
+	ActionOOM
+	numActions
+)
+
+var actionNames = [...]string{"alloc", "free_requested", "free_completed", "segment_alloc",
+	"segment_free", "segment_map", "segment_unmap", "snapshot", "oom"}
+
+func (a Action) String() string {
+	if int(a) < len(actionNames) {
+		return actionNames[a]
+	}
+	return fmt.Sprintf("action(%d)", a)
+}
+
+// ParseAction maps a trace entry's action string to an Action.
+func ParseAction(s string) (Action, bool) {
+	for i, n := range actionNames {
+		if n == s {
+			return Action(i), true
+		}
+	}
+	return 0, false
+}
+
+// StackID names an interned stack in a Snapshot's Stacks table; 0 is the
+// empty stack (no frames recorded).
+type StackID int32
+
+// TraceEvent is one entry of a device's allocator trace.
+type TraceEvent struct {
+	Action Action
+	// Addr is the block or segment address; for ActionOOM it holds the
+	// device's free bytes (the entry's device_free) instead.
+	Addr uint64
+	// Size is the requested (unrounded) size for alloc/free_*, the segment
+	// or mapped bytes for segment_*, and the rounded size for oom.
+	Size   uint64
+	Stream uint64
+	TimeUS int64
+	Stack  StackID
+	// CompileContext and UserMetadata index Snapshot.Strings; 0 is "".
+	CompileContext int32
+	UserMetadata   int32
+}
+
+// DeviceFree returns the free device memory recorded with an oom event.
+func (e *TraceEvent) DeviceFree() uint64 { return e.Addr }
+
+// Frame is one stack frame.
+type Frame struct {
+	Name     string `json:"name"`
+	Filename string `json:"file"`
+	Line     int    `json:"line"`
+}
+
+// BlockState is a block's state in the segment list.
+type BlockState uint8
+
+// Block states as the C++ code emits them.
+const (
+	BlockInactive BlockState = iota
+	BlockActiveAllocated
+	BlockActivePendingFree
+)
+
+func (s BlockState) String() string {
+	switch s {
+	case BlockActiveAllocated:
+		return "active_allocated"
+	case BlockActivePendingFree:
+		return "active_pending_free"
+	}
+	return "inactive"
+}
+
+// Block is one block of a segment at snapshot time.
+type Block struct {
+	Address       uint64
+	Size          uint64
+	RequestedSize uint64
+	State         BlockState
+	Stack         StackID
+}
+
+// Segment is one cudaMalloc'd segment, or one contiguous mapped range of an
+// expandable segment, at snapshot time.
+type Segment struct {
+	Device        int
+	Address       uint64
+	TotalSize     uint64
+	AllocatedSize uint64
+	ActiveSize    uint64
+	RequestedSize uint64
+	Stream        uint64
+	Large         bool // segment_type == "large"
+	PoolID        [2]int64
+	Expandable    bool
+	Stack         StackID
+	Blocks        []Block
+}
+
+// DeviceTrace holds one device's trace, oldest first.
+type DeviceTrace struct {
+	Device int
+	Events []TraceEvent
+}
+
+// Annotation is one entry of external_annotations.
+type Annotation struct {
+	Device int
+	TimeUS int64
+	Name   string
+	Stage  string
+	// Extra holds other string-valued metadata pairs.
+	Extra map[string]string
+}
+
+// Settings is the allocator_settings dict of a snapshot.
+type Settings struct {
+	Present     bool   // the snapshot carried allocator_settings
+	AllocConf   string // PYTORCH_CUDA_ALLOC_CONF as last set
+	MaxSplit    int64  // max_split_size in bytes; -1 = unlimited
+	GCThreshold float64
+	Expandable  bool
+	// RoundupDivisions has the 16 interval divisions (1 MiB … 32 GiB).
+	RoundupDivisions [16]int
+	ReleaseLock      bool
+	// GraphCaptureRecordStreamReuse mirrors graph_capture_record_stream_reuse.
+	GraphCaptureRecordStreamReuse bool
+}
+
+// Snapshot is a whole memory snapshot.
+type Snapshot struct {
+	Segments    []Segment
+	Devices     []DeviceTrace
+	Settings    Settings
+	Annotations []Annotation
+	// Stacks[id] are the frames of StackID id, innermost first; Stacks[0]
+	// is empty.
+	Stacks [][]Frame
+	// Strings holds compile contexts and user metadata; Strings[0] is "".
+	Strings []string
+	// LegacyList is set when the pickle was a bare list of segments.
+	LegacyList bool
+}
+
+// Frames returns the frames of stack id.
+func (s *Snapshot) Frames(id StackID) []Frame {
+	if id <= 0 || int(id) >= len(s.Stacks) {
+		return nil
+	}
+	return s.Stacks[id]
+}
+
+// Trace returns device dev's events, or nil.
+func (s *Snapshot) Trace(dev int) []TraceEvent {
+	for i := range s.Devices {
+		if s.Devices[i].Device == dev {
+			return s.Devices[i].Events
+		}
+	}
+	return nil
+}
+
+// DeviceIDs lists the devices that appear in traces or segments, ascending.
+func (s *Snapshot) DeviceIDs() []int {
+	seen := map[int]bool{}
+	var ids []int
+	add := func(d int) {
+		if !seen[d] {
+			seen[d] = true
+			ids = append(ids, d)
+		}
+	}
+	for _, d := range s.Devices {
+		if len(d.Events) > 0 {
+			add(d.Device)
+		}
+	}
+	for _, g := range s.Segments {
+		add(g.Device)
+	}
+	if len(ids) == 0 && len(s.Devices) > 0 {
+		add(s.Devices[0].Device)
+	}
+	sortInts(ids)
+	return ids
+}
+
+func sortInts(a []int) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}
