@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vramkit/vramkit/internal/allocsim"
 	"github.com/vramkit/vramkit/internal/gpu"
 )
 
@@ -176,6 +177,9 @@ func resolve(s Spec) (*config, error) {
 	}
 	if s.Task != nil && *s.Task != "" && *s.Task != defaultTask(c.arch.Family) {
 		return nil, specErr("task", "%q is not supported for %s (supported: %s)", *s.Task, c.arch.Family, defaultTask(c.arch.Family))
+	}
+	if _, err := allocsim.ParseConfig(s.AllocConf); err != nil {
+		return nil, specErr("alloc_conf", "%v", err)
 	}
 	if err := c.checkParallel(); err != nil {
 		return nil, err

@@ -124,7 +124,9 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	}
 	allocated, reserved := peak, peak
 	if !opts.SkipReserved {
-		if _, reserved, err = replay(st, s.AllocConf); err != nil {
+		// the simulator's allocated peak applies the configured rounding
+		// (roundup_power2_divisions), which the plain 512-byte count does not
+		if allocated, reserved, err = replay(st, s.AllocConf); err != nil {
 			return nil, err
 		}
 	}
