@@ -116,6 +116,9 @@ func (gen *generator) deliver(t Tensor, b *gbuf) {
 		}
 		full := b.bytes
 		keep := int64(float64(full) * gen.cfg.gradShard)
+		if gen.cfg.gradBytes > 0 {
+			keep = int64(float64(pi.numel) * gen.cfg.gradShard * float64(gen.cfg.gradBytes))
+		}
 		if b.refs == 1 && keep == full {
 			gen.ev[b.ev].Cat = CatGradients // stolen as .grad
 			gen.paramGrad[p] = b

@@ -9,7 +9,13 @@ import (
 // buildGraph records one rank's forward pass of one micro-batch.
 func (c *config) buildGraph() *Graph {
 	a := c.rankArch()
-	b := newBuilder(c.amp, c.pdt)
+	amp, pdt := c.amp, c.pdt
+	if c.fsdpMixed() {
+		// FSDP2 MixedPrecisionPolicy(param_dtype=bf16): blocks run on bf16
+		// parameters gathered from fp32 shards, without autocast casts
+		amp, pdt = F32, BF16
+	}
+	b := newBuilder(amp, pdt)
 	if c.spec.LoRA != nil {
 		b.lora = c.spec.LoRA
 		b.frozen = true
@@ -67,7 +73,16 @@ func (c *config) stepConfig(g *Graph, steps int) stepConfig {
 		cfg.skipSteps = scalerSkippedSteps
 	}
 	c.applySharding(g, &cfg)
+	if c.fsdpMixed() {
+		cfg.paramBytes, cfg.gradBytes, cfg.stateDT = 4, 4, F32
+	}
 	return cfg
+}
+
+// fsdpMixed reports FSDP/ZeRO-3 with a bf16/fp16 parameter dtype policy.
+func (c *config) fsdpMixed() bool {
+	st := c.spec.Parallel.Strategy
+	return (st == "fsdp" || st == "zero3") && c.amp != F32
 }
 
 // scalerSkippedSteps is how many first fp16 steps a BatchNorm CNN loses to

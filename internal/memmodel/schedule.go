@@ -18,6 +18,9 @@ type stepConfig struct {
 	// (communication buckets of DDP, gathered FSDP units ...).
 	extraPersistent int64
 	extraTransient  int64
+	// paramBytes / gradBytes override the element size of stored
+	// parameters and gradients (fp32 shards under FSDP mixed precision).
+	paramBytes, gradBytes int64
 	// warm starts with optimizer state already allocated (one steady
 	// step is then enough, used by fast searches).
 	warm bool

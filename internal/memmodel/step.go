@@ -11,7 +11,11 @@ func generate(g *Graph, cfg stepConfig) *Stream {
 	gen.paramID = make([]int32, len(g.params))
 	gen.phase = PhaseLoad
 	for i, p := range g.params {
-		gen.paramID[i] = gen.alloc(maxI64(int64(float64(p.numel)*p.shard)*p.dt.Size(), 1), CatParameters, "param")
+		el := p.dt.Size()
+		if cfg.paramBytes > 0 {
+			el = cfg.paramBytes
+		}
+		gen.paramID[i] = gen.alloc(maxI64(int64(float64(p.numel)*p.shard)*el, 1), CatParameters, "param")
 	}
 	for _, n := range g.buffers {
 		gen.alloc(n, CatParameters, "buffer")
