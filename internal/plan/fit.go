@@ -135,7 +135,8 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 		if !all[i].Fits || exact >= opts.Exact {
 			continue
 		}
-		r, err := memmodel.Estimate(all[i].spec, memmodel.DefaultOptions())
+		// two steps: the second is steady (optimizer state exists)
+		r, err := memmodel.Estimate(all[i].spec, memmodel.Options{Steps: 2})
 		if err != nil {
 			continue
 		}
