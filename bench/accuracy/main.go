@@ -1,0 +1,66 @@
+// Command accuracy prints vramkit's predicted peak allocated and reserved
+// memory next to the measured values of every training row of a
+// measured.jsonl, with signed errors, median and maximum |error| and the
+// under-estimate rate.
+//
+//	go run ./bench/accuracy [-measured internal/memmodel/testdata/measured.jsonl]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
+	"github.com/vramkit/vramkit/internal/units"
+)
+
+func main() {
+	path := flag.String("measured", "internal/memmodel/testdata/measured.jsonl", "ground-truth measured.jsonl")
+	flag.Parse()
+	if err := run(*path); err != nil {
+		fmt.Fprintln(os.Stderr, "accuracy:", err)
+		os.Exit(1)
+	}
+}
+
+func run(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	rows, err := memmodel.ReadMeasured(f)
+	if err != nil {
+		return err
+	}
+	cmp, err := memmodel.Compare(rows)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%-34s %11s %11s %8s   %11s %11s %8s\n", "workload", "pred alloc", "meas alloc", "err", "pred resv", "meas resv", "err")
+	var ea, er, eaFixed, erFixed []float64
+	for _, c := range cmp {
+		mark := ""
+		if c.VarLen {
+			mark = "  (variable length: planned at the longest batch)"
+		} else {
+			eaFixed = append(eaFixed, c.ErrAlloc)
+			erFixed = append(erFixed, c.ErrResv)
+		}
+		ea = append(ea, c.ErrAlloc)
+		er = append(er, c.ErrResv)
+		fmt.Printf("%-34s %11s %11s %+7.1f%%   %11s %11s %+7.1f%%%s\n", c.Name, units.Bytes(c.PredAlloc), units.Bytes(c.MeasAlloc),
+			100*c.ErrAlloc, units.Bytes(c.PredResv), units.Bytes(c.MeasResv), 100*c.ErrResv, mark)
+	}
+	for _, s := range []struct {
+		what     string
+		errs     []float64
+		fixedErr []float64
+	}{{"allocated", ea, eaFixed}, {"reserved", er, erFixed}} {
+		all, fixed := memmodel.Summarize(s.errs), memmodel.Summarize(s.fixedErr)
+		fmt.Printf("%-9s all %d rows: median |err| %.1f%%, max %.1f%%, under-estimates %.0f%%; fixed-shape %d rows: median %.1f%%, max %.1f%%, under %.0f%%\n",
+			s.what, all.N, 100*all.MedianAbs, 100*all.MaxAbs, 100*all.UnderRate, fixed.N, 100*fixed.MedianAbs, 100*fixed.MaxAbs, 100*fixed.UnderRate)
+	}
+	return nil
+}

@@ -1,0 +1,233 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
+	"github.com/vramkit/vramkit/internal/plan"
+	"github.com/vramkit/vramkit/internal/units"
+)
+
+func planCommand() *Command {
+	c := &Command{
+		Name:  "plan",
+		Usage: "plan [--spec SPEC.json | --model M ...] [--fit --global-batch B | --sweep batch=1..512] [--format text|json]",
+		Short: "predict training memory and step time; find the fastest configuration that fits",
+		Long: `Plan predicts, without a GPU, the peak allocated and reserved memory, the
+process memory nvidia-smi will show (reserved + CUDA context) and the step
+time of one training configuration, from a layer-level model of the network
+replayed through the caching-allocator simulator.
+
+  vramkit plan --spec run.json
+  vramkit plan --model gpt2 --batch 8 --seq 1024 --precision bf16-amp --gpu h100
+  vramkit plan --fit --gpu rtx3090 --model bert-base --seq 512 --global-batch 64
+  vramkit plan --sweep batch=1..512 --model resnet50 --gpu a100-40
+
+--batch is the per-GPU micro-batch. Spec files take the keys model,
+hf_config, task, batch, seq, image, precision, checkpoint, accum, optimizer,
+lora, parallel{strategy,gpus,tp,pp,micro_batches}, gpu, alloc_conf.`,
+	}
+	c.Run = func(ctx context.Context, env *Env, args []string) error { return runPlan(ctx, env, c, args) }
+	return c
+}
+
+type planFlags struct {
+	spec, model, hfConfig, precision, checkpoint, optimizer, loraTargets string
+	parallel, gpu, allocConf, sweep, format                              string
+	batch, seq, image, accum, loraRank, gpus, tp, pp, micro, global      int
+	fit                                                                  bool
+	margin                                                               float64
+}
+
+func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
+	fs := newFlagSet(c, env.Stderr)
+	var f planFlags
+	fs.StringVar(&f.spec, "spec", "", "spec file (JSON); flags given too override its keys")
+	fs.StringVar(&f.model, "model", "", "catalog model: "+strings.Join(memmodel.Names(), ", "))
+	fs.StringVar(&f.hfConfig, "hf-config", "", "Hugging Face config.json file instead of --model")
+	fs.IntVar(&f.batch, "batch", 0, "per-GPU micro-batch size")
+	fs.IntVar(&f.seq, "seq", 0, "sequence length (text models)")
+	fs.IntVar(&f.image, "image", 0, "image side in pixels (vision models)")
+	fs.StringVar(&f.precision, "precision", "", "fp32|fp16-amp|bf16-amp|bf16")
+	fs.StringVar(&f.checkpoint, "checkpoint", "", "activation checkpointing: none|block|every:K|selective")
+	fs.IntVar(&f.accum, "accum", 0, "gradient accumulation micro-steps")
+	fs.StringVar(&f.optimizer, "optimizer", "", "adamw|adam|sgd|sgd-momentum|adafactor|adamw-8bit")
+	fs.IntVar(&f.loraRank, "lora-rank", 0, "LoRA rank (0 = full fine-tuning)")
+	fs.StringVar(&f.loraTargets, "lora-targets", "", "comma-separated LoRA target modules")
+	fs.StringVar(&f.parallel, "parallel", "", "none|ddp|fsdp|zero1|zero2|zero3|tp|pp")
+	fs.IntVar(&f.gpus, "gpus", 0, "number of GPUs")
+	fs.IntVar(&f.tp, "tp", 0, "tensor-parallel degree")
+	fs.IntVar(&f.pp, "pp", 0, "pipeline-parallel degree")
+	fs.IntVar(&f.micro, "micro-batches", 0, "pipeline micro-batches")
+	fs.StringVar(&f.gpu, "gpu", "", "GPU (default h200)")
+	fs.StringVar(&f.allocConf, "alloc-conf", "", "PYTORCH_CUDA_ALLOC_CONF to simulate")
+	fs.BoolVar(&f.fit, "fit", false, "search all configurations for the fastest that fits")
+	fs.IntVar(&f.global, "global-batch", 0, "global batch size for --fit")
+	fs.Float64Var(&f.margin, "margin", 0.1, "safety margin for --fit and --sweep (fraction of GPU memory)")
+	fs.StringVar(&f.sweep, "sweep", "", "memory curve: batch=LO..HI or seq=LO..HI")
+	format := addFormat(fs, "text", "json")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := checkFormat(*format, "text", "json"); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	spec, err := f.buildSpec(fs)
+	if err != nil {
+		return err
+	}
+	switch {
+	case f.fit && f.sweep != "":
+		return usagef("--fit and --sweep are exclusive")
+	case f.fit:
+		opts := plan.DefaultFitOptions()
+		opts.GlobalBatch, opts.Margin = f.global, f.margin
+		if opts.GlobalBatch <= 0 {
+			return usagef("--fit needs --global-batch")
+		}
+		res, err := plan.Fit(ctx, spec, opts)
+		if err != nil {
+			return err
+		}
+		return writeOut(env.Stdout, *format, res, func(w io.Writer) { plan.WriteFitText(w, res) })
+	case f.sweep != "":
+		opts, err := plan.ParseSweep(f.sweep)
+		if err != nil {
+			return usagef("--sweep: %v", err)
+		}
+		opts.Margin = f.margin
+		res, err := plan.Sweep(ctx, spec, opts)
+		if err != nil {
+			return err
+		}
+		return writeOut(env.Stdout, *format, res, func(w io.Writer) { plan.WriteSweepText(w, res) })
+	}
+	r, err := memmodel.Estimate(spec, memmodel.DefaultOptions())
+	if err != nil {
+		return err
+	}
+	return writeOut(env.Stdout, *format, r, func(w io.Writer) { writePlanText(w, spec, r) })
+}
+
+func writeOut(w io.Writer, format string, v any, text func(io.Writer)) error {
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	}
+	text(w)
+	return nil
+}
+
+// buildSpec reads --spec (if any) and lays the explicitly set flags over it.
+func (f *planFlags) buildSpec(fs *flag.FlagSet) (memmodel.Spec, error) {
+	spec := memmodel.DefaultSpec()
+	if f.spec != "" {
+		fh, err := os.Open(f.spec)
+		if err != nil {
+			return spec, err
+		}
+		defer fh.Close()
+		if spec, err = memmodel.ParseSpec(fh); err != nil {
+			return spec, fmt.Errorf("%s: %w", f.spec, err)
+		}
+	}
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	if set["model"] {
+		m := f.model
+		spec.Model, spec.HFConfig = &m, nil
+	}
+	if set["hf-config"] {
+		data, err := os.ReadFile(f.hfConfig)
+		if err != nil {
+			return spec, err
+		}
+		spec.HFConfig, spec.Model = data, nil
+	}
+	ints := map[string]*int{"batch": &spec.Batch, "seq": &spec.Seq, "image": &spec.Image, "accum": &spec.Accum,
+		"gpus": &spec.Parallel.GPUs, "tp": &spec.Parallel.TP, "pp": &spec.Parallel.PP, "micro-batches": &spec.Parallel.MicroBatches}
+	vals := map[string]int{"batch": f.batch, "seq": f.seq, "image": f.image, "accum": f.accum,
+		"gpus": f.gpus, "tp": f.tp, "pp": f.pp, "micro-batches": f.micro}
+	for k, p := range ints {
+		if set[k] {
+			*p = vals[k]
+		}
+	}
+	strs := map[string]*string{"precision": &spec.Precision, "checkpoint": &spec.Checkpoint,
+		"optimizer": &spec.Optimizer, "parallel": &spec.Parallel.Strategy, "gpu": &spec.GPU, "alloc-conf": &spec.AllocConf}
+	svals := map[string]string{"precision": f.precision, "checkpoint": f.checkpoint, "optimizer": f.optimizer,
+		"parallel": f.parallel, "gpu": f.gpu, "alloc-conf": f.allocConf}
+	for k, p := range strs {
+		if set[k] {
+			*p = svals[k]
+		}
+	}
+	if set["lora-rank"] && f.loraRank > 0 {
+		spec.LoRA = &memmodel.LoRA{Rank: f.loraRank, Alpha: float64(2 * f.loraRank)}
+	}
+	if set["lora-targets"] {
+		if spec.LoRA == nil {
+			return spec, usagef("--lora-targets needs --lora-rank")
+		}
+		spec.LoRA.Targets = strings.Split(f.loraTargets, ",")
+	}
+	if set["gpus"] && !set["parallel"] && spec.Parallel.Strategy == "none" && f.gpus > 1 {
+		spec.Parallel.Strategy = "ddp"
+	}
+	if spec.Model == nil && len(spec.HFConfig) == 0 {
+		return spec, usagef("give --spec, --model or --hf-config")
+	}
+	return spec, nil
+}
+
+func writePlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
+	fmt.Fprintf(w, "model %s (%s params, %s trainable) on %s\n", r.Model, count(r.Params), count(r.TrainableParams), r.GPU)
+	fmt.Fprintf(w, "  batch %d, precision %s, checkpoint %s, accum %d, optimizer %s, parallel %s\n",
+		spec.Batch, spec.Precision, spec.Checkpoint, spec.Accum, spec.Optimizer, spec.Parallel.Strategy)
+	band := func(b memmodel.Band) string { return units.Bytes(b.Low) + " – " + units.Bytes(b.High) }
+	fmt.Fprintf(w, "\npeak allocated  %10s   (%s)\n", units.Bytes(r.PeakAllocated), band(r.AllocatedBand))
+	fmt.Fprintf(w, "peak reserved   %10s   (%s)\n", units.Bytes(r.PeakReserved), band(r.ReservedBand))
+	fmt.Fprintf(w, "process (smi)   %10s   (%s), CUDA context ≈ %s\n", units.Bytes(r.Process), band(r.ProcessBand), units.Bytes(r.Context))
+	if r.SteadyProcess != r.Process {
+		fmt.Fprintf(w, "steady state    %10s   process memory once optimizer steps succeed\n", units.Bytes(r.SteadyProcess))
+	}
+	fmt.Fprintf(w, "step time       %10.3f s (%.3f – %.3f s), %.1f samples/s\n", r.StepTime, r.StepTimeBand[0], r.StepTimeBand[1], r.SamplesPerSec)
+	verdict := "fits"
+	if !r.Fits {
+		verdict = "does NOT fit"
+	}
+	fmt.Fprintf(w, "%s in %s (headroom %s)\n", verdict, units.Bytes(r.Capacity), units.Bytes(r.Headroom))
+	fmt.Fprintf(w, "\nbreakdown at peak (%s):\n", r.PeakPhase)
+	keys := make([]string, 0, len(r.Breakdown))
+	for k := range r.Breakdown {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return r.Breakdown[keys[i]] > r.Breakdown[keys[j]] })
+	for _, k := range keys {
+		fmt.Fprintf(w, "  %-20s %10s\n", k, units.Bytes(r.Breakdown[k]))
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+}
+
+func count(n int64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.2fB", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	}
+	return fmt.Sprint(n)
+}

@@ -1,0 +1,159 @@
+package memmodel
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+)
+
+// MeasuredRow is one line of a ground-truth measured.jsonl (see
+// shared/fixtures/README.md): the workload spec in capture.py's terms and
+// torch.cuda.max_memory_allocated/reserved.
+type MeasuredRow struct {
+	Name         string  `json:"name"`
+	Model        string  `json:"model"`
+	B            int     `json:"b"`
+	Seq          int     `json:"seq"`
+	Accum        int     `json:"accum"`
+	Prec         string  `json:"prec"`
+	Ckpt         string  `json:"ckpt"`
+	Opt          string  `json:"opt"`
+	AllocConf    string  `json:"alloc_conf"`
+	Mode         *string `json:"mode"`
+	Iters        int     `json:"iters"`
+	Status       string  `json:"status"`
+	MaxAllocated int64   `json:"max_allocated"`
+	MaxReserved  int64   `json:"max_reserved"`
+}
+
+// ReadMeasured parses measured.jsonl.
+func ReadMeasured(r io.Reader) ([]MeasuredRow, error) {
+	var rows []MeasuredRow
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for n := 1; sc.Scan(); n++ {
+		var row MeasuredRow
+		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
+			return nil, fmt.Errorf("measured.jsonl:%d: %w", n, err)
+		}
+		rows = append(rows, row)
+	}
+	return rows, sc.Err()
+}
+
+// Training reports whether the row is a completed training run (not
+// eval, a leak, or an OOM).
+func (m MeasuredRow) Training() bool {
+	if m.Status != "ok" {
+		return false
+	}
+	if m.Mode == nil {
+		return true
+	}
+	switch *m.Mode {
+	case "zero-keep", "pad-max", "pad-batch", "bucket":
+		return true
+	}
+	return false
+}
+
+// VarLen reports whether the batches changed shape from step to step;
+// the plan is made at the longest length, which sets peak allocated, but
+// the fragmentation of changing shapes is not modelled.
+func (m MeasuredRow) VarLen() bool {
+	return m.Mode != nil && (*m.Mode == "pad-batch" || *m.Mode == "bucket")
+}
+
+// Spec translates the row into a plan spec.
+func (m MeasuredRow) Spec() Spec {
+	s := DefaultSpec()
+	model := m.Model
+	s.Model = &model
+	s.Batch, s.Seq, s.Accum = m.B, m.Seq, max(m.Accum, 1)
+	switch m.Prec {
+	case "fp16":
+		s.Precision = "fp16-amp"
+	case "bf16":
+		s.Precision = "bf16-amp"
+	default:
+		s.Precision = m.Prec
+	}
+	s.Checkpoint = m.Ckpt
+	switch m.Opt {
+	case "sgd":
+		s.Optimizer = "sgd-momentum"
+	case "sgd0":
+		s.Optimizer = "sgd"
+	default:
+		s.Optimizer = m.Opt
+	}
+	s.AllocConf = m.AllocConf
+	s.KeepGrads = m.Mode != nil && *m.Mode == "zero-keep"
+	return s
+}
+
+// Comparison is a prediction next to a measurement.
+type Comparison struct {
+	Name      string  `json:"name"`
+	PredAlloc int64   `json:"predicted_allocated_bytes"`
+	MeasAlloc int64   `json:"measured_allocated_bytes"`
+	PredResv  int64   `json:"predicted_reserved_bytes"`
+	MeasResv  int64   `json:"measured_reserved_bytes"`
+	ErrAlloc  float64 `json:"allocated_error"` // signed, (pred-meas)/meas
+	ErrResv   float64 `json:"reserved_error"`
+	VarLen    bool    `json:"varlen"`
+}
+
+// Compare predicts every training row.
+func Compare(rows []MeasuredRow) ([]Comparison, error) {
+	var out []Comparison
+	for _, m := range rows {
+		if !m.Training() {
+			continue
+		}
+		opts := DefaultOptions()
+		opts.Steps = max(3, min(m.Iters, 3))
+		r, err := Estimate(m.Spec(), opts)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", m.Name, err)
+		}
+		out = append(out, Comparison{Name: m.Name, PredAlloc: r.PeakAllocated, MeasAlloc: m.MaxAllocated,
+			PredResv: r.PeakReserved, MeasResv: m.MaxReserved,
+			ErrAlloc: rel(r.PeakAllocated, m.MaxAllocated), ErrResv: rel(r.PeakReserved, m.MaxReserved), VarLen: m.VarLen()})
+	}
+	return out, nil
+}
+
+func rel(pred, meas int64) float64 { return float64(pred-meas) / float64(meas) }
+
+// ErrorStats summarises signed relative errors.
+type ErrorStats struct {
+	N         int     `json:"n"`
+	MedianAbs float64 `json:"median_abs"`
+	MaxAbs    float64 `json:"max_abs"`
+	UnderRate float64 `json:"under_rate"`
+}
+
+// Summarize computes median and maximum |error| and the under-estimate rate.
+func Summarize(errs []float64) ErrorStats {
+	if len(errs) == 0 {
+		return ErrorStats{}
+	}
+	abs := make([]float64, len(errs))
+	under := 0
+	for i, e := range errs {
+		abs[i] = math.Abs(e)
+		if e < 0 {
+			under++
+		}
+	}
+	sort.Float64s(abs)
+	med := abs[len(abs)/2]
+	if len(abs)%2 == 0 {
+		med = (abs[len(abs)/2-1] + abs[len(abs)/2]) / 2
+	}
+	return ErrorStats{N: len(errs), MedianAbs: med, MaxAbs: abs[len(abs)-1], UnderRate: float64(under) / float64(len(errs))}
+}

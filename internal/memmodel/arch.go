@@ -1,0 +1,64 @@
+package memmodel
+
+// Arch is a model architecture with its hyper-parameters. Every catalog
+// entry is an Arch; Hugging Face config.json files parse into one.
+type Arch struct {
+	Name   string `json:"name"`
+	Family string `json:"family"` // resnet|vit|convnext|efficientnet|bert|gpt2|llama|t5
+
+	// vision
+	Blocks     []int   `json:"blocks,omitempty"`     // blocks per stage
+	Widths     []int   `json:"widths,omitempty"`     // channels per stage
+	Bottleneck bool    `json:"bottleneck,omitempty"` // ResNet-50+ bottleneck blocks
+	Patch      int     `json:"patch,omitempty"`      // ViT patch size
+	WidthMult  float64 `json:"width_mult,omitempty"` // EfficientNet
+	DepthMult  float64 `json:"depth_mult,omitempty"` // EfficientNet
+	ImageSize  int     `json:"image_size,omitempty"` // default input resolution
+	Classes    int     `json:"classes,omitempty"`    // classifier width
+	DropPath   float64 `json:"drop_path,omitempty"`  // stochastic depth probability
+
+	// transformers
+	Hidden     int     `json:"hidden,omitempty"`
+	Layers     int     `json:"layers,omitempty"`
+	DecLayers  int     `json:"decoder_layers,omitempty"` // T5
+	Heads      int     `json:"heads,omitempty"`
+	KVHeads    int     `json:"kv_heads,omitempty"`
+	HeadDim    int     `json:"head_dim,omitempty"`
+	FFN        int     `json:"ffn,omitempty"`
+	Vocab      int     `json:"vocab,omitempty"`
+	MaxPos     int     `json:"max_positions,omitempty"`
+	TypeVocab  int     `json:"type_vocab,omitempty"`
+	Tied       bool    `json:"tied,omitempty"`
+	Dropout    float64 `json:"dropout,omitempty"`
+	GatedFFN   bool    `json:"gated_ffn,omitempty"` // T5 v1.1 gated-gelu
+	Labels     int     `json:"labels,omitempty"`    // sequence classification heads
+	DefaultSeq int     `json:"default_seq,omitempty"`
+	RelBuckets int     `json:"relative_buckets,omitempty"`
+	AttnBias   bool    `json:"attention_bias,omitempty"` // LLaMA-style q/k/v bias (Qwen2)
+}
+
+// Vision reports whether the model takes images.
+func (a *Arch) Vision() bool {
+	switch a.Family {
+	case "resnet", "vit", "convnext", "efficientnet":
+		return true
+	}
+	return false
+}
+
+func (a *Arch) headDim() int64 {
+	if a.HeadDim > 0 {
+		return int64(a.HeadDim)
+	}
+	return int64(a.Hidden / a.Heads)
+}
+
+func (a *Arch) kvHeads() int64 {
+	if a.KVHeads > 0 {
+		return int64(a.KVHeads)
+	}
+	return int64(a.Heads)
+}
+
+// usesBatchNorm reports whether the model normalises with BatchNorm.
+func (a *Arch) usesBatchNorm() bool { return a.Family == "resnet" || a.Family == "efficientnet" }

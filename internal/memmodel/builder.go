@@ -1,0 +1,381 @@
+package memmodel
+
+import "strings"
+
+// builder records ops into a Graph the way eager PyTorch under autocast
+// would run them: it inserts the casts autocast inserts, caches the casts
+// of parameters for the forward pass, and knows what each op saves.
+type builder struct {
+	g      *Graph
+	amp    DType // autocast dtype; F32 when autocast is off
+	pdt    DType // parameter dtype (bf16 for pure-bf16 training)
+	cache  map[Tensor]Tensor
+	block  int
+	frozen bool // parameters created now are frozen (LoRA base weights)
+	lora   *LoRA
+	sel    bool // ops created now are attention internals (selective checkpointing)
+	// workspace scales the cuDNN/cuBLAS scratch estimate.
+	workspace float64
+}
+
+func newBuilder(amp, pdt DType) *builder {
+	return &builder{g: &Graph{selective: map[int]bool{}}, amp: amp, pdt: pdt,
+		cache: map[Tensor]Tensor{}, block: -1, workspace: 1}
+}
+
+func (b *builder) tt(x Tensor) *tensor  { return b.g.t(x) }
+func (b *builder) numel(x Tensor) int64 { return b.g.t(x).numel }
+func (b *builder) dt(x Tensor) DType    { return b.g.t(x).dt }
+func (b *builder) rg(x Tensor) bool     { return b.g.t(x).grad }
+
+// param creates a parameter of numel elements.
+func (b *builder) param(numel int64) Tensor {
+	trainable := !b.frozen
+	x := b.g.newTensor(numel, b.pdt, trainable)
+	b.tt(x).param = len(b.g.params)
+	b.g.params = append(b.g.params, paramInfo{t: x, numel: numel, dt: b.pdt, trainable: trainable, shard: 1})
+	return x
+}
+
+// buffer registers a non-trainable module buffer (e.g. BatchNorm running stats).
+func (b *builder) buffer(bytes int64) { b.g.buffers = append(b.g.buffers, bytes) }
+
+// input creates a data input of the step.
+func (b *builder) input(numel int64, dt DType) Tensor {
+	x := b.g.newTensor(numel, dt, false)
+	b.tt(x).input = true
+	b.g.inputs = append(b.g.inputs, x)
+	return x
+}
+
+// op records an op. outs are fresh tensors the caller created with out().
+func (b *builder) op(kind string, in []Tensor, out []Tensor, save []Tensor) *op {
+	b.g.ops = append(b.g.ops, op{kind: kind, in: in, out: out, save: save, block: b.block})
+	o := &b.g.ops[len(b.g.ops)-1]
+	if b.sel && b.block >= 0 {
+		b.g.selective[len(b.g.ops)-1] = true
+	}
+	var traffic int64
+	for _, t := range in {
+		traffic += b.tt(t).bytes()
+	}
+	for _, t := range out {
+		traffic += b.tt(t).bytes()
+	}
+	o.bytes = float64(traffic)
+	return o
+}
+
+// out creates an op output; it requires grad when any input does.
+func (b *builder) out(numel int64, dt DType, in ...Tensor) Tensor {
+	grad := false
+	for _, t := range in {
+		grad = grad || b.rg(t)
+	}
+	return b.g.newTensor(numel, dt, grad)
+}
+
+// alias creates a tensor sharing x's storage (in-place result or view).
+func (b *builder) alias(x Tensor) Tensor {
+	y := b.g.newTensor(b.numel(x), b.dt(x), b.rg(x))
+	b.tt(y).base = b.tt(x).base
+	return y
+}
+
+// cast converts x to dt (aten::_to_copy). Autocast caches casts of
+// parameters until the forward pass ends.
+func (b *builder) cast(x Tensor, dt DType) Tensor {
+	if b.dt(x) == dt {
+		return x
+	}
+	if c, ok := b.cache[x]; ok && b.dt(c) == dt {
+		return c
+	}
+	y := b.out(b.numel(x), dt, x)
+	o := b.op("to", []Tensor{x}, []Tensor{y}, nil)
+	o.bwdFlops = float64(b.numel(x))
+	if b.tt(x).param >= 0 && b.rg(x) {
+		b.cache[x] = y
+	}
+	return y
+}
+
+// lowp is autocast's cast for ops on its lower-precision list (matmul, conv).
+func (b *builder) lowp(x Tensor) Tensor {
+	if b.amp == F32 || !b.dt(x).floating() || b.dt(x) == b.amp {
+		return x
+	}
+	return b.cast(x, b.amp)
+}
+
+// fp32 is autocast's cast for ops on its float32 list (norms, softmax, pow, losses).
+func (b *builder) fp32(x Tensor) Tensor {
+	if b.amp == F32 || !b.dt(x).floating() {
+		return x
+	}
+	return b.cast(x, F32)
+}
+
+// linear is nn.Linear over the last dimension (in → outF).
+func (b *builder) linear(x Tensor, in, outF int64, bias bool, name string) Tensor {
+	w := b.param(in * outF)
+	var bp Tensor = -1
+	if bias {
+		bp = b.param(outF)
+	}
+	y := b.linearWith(x, w, bp, in, outF)
+	if b.lora != nil && b.lora.targets(name) {
+		fr := b.frozen
+		b.frozen = false
+		y = b.loraBranch(x, y, in, outF)
+		b.frozen = fr
+	}
+	return y
+}
+
+// linearWith applies existing weight w (and bias bp, -1 for none).
+func (b *builder) linearWith(x, w, bp Tensor, in, outF int64) Tensor {
+	xc, wc := b.lowp(x), b.lowp(w)
+	ins := []Tensor{xc, wc}
+	if bp >= 0 {
+		ins = append(ins, b.lowp(bp))
+	}
+	n := b.numel(x) / in
+	y := b.out(n*outF, b.dt(xc), ins...)
+	var save []Tensor
+	if b.rg(wc) {
+		save = append(save, xc)
+	}
+	if b.rg(xc) {
+		save = append(save, wc)
+	}
+	o := b.op("linear", ins, []Tensor{y}, save)
+	o.flops = 2 * float64(n*in*outF)
+	o.bwdFlops = 0
+	if b.rg(wc) {
+		o.bwdFlops += o.flops
+	}
+	if b.rg(xc) {
+		o.bwdFlops += o.flops
+	}
+	o.matmul = true
+	return y
+}
+
+// loraBranch adds PEFT's y + B(A(x))·scale to a frozen linear.
+func (b *builder) loraBranch(x, y Tensor, in, outF int64) Tensor {
+	r := int64(b.lora.Rank)
+	a := b.param(in * r)
+	bb := b.param(r * outF)
+	h := b.linearWith(x, a, -1, in, r)
+	h = b.linearWith(h, bb, -1, r, outF)
+	h = b.scale(h)
+	return b.add(y, h)
+}
+
+// matmul multiplies a [.., m, k] by c [.., k, n] giving outNumel elements.
+func (b *builder) matmul(a, c Tensor, outNumel int64, flops float64) Tensor {
+	ac, cc := b.lowp(a), b.lowp(c)
+	y := b.out(outNumel, b.dt(ac), ac, cc)
+	o := b.op("matmul", []Tensor{ac, cc}, []Tensor{y}, []Tensor{ac, cc})
+	o.flops, o.bwdFlops, o.matmul = flops, 2*flops, true
+	return y
+}
+
+// unary is an elementwise op with one input; saveIn/saveOut say what its
+// derivative needs.
+func (b *builder) unary(kind string, x Tensor, dt DType, saveIn, saveOut bool) Tensor {
+	y := b.out(b.numel(x), dt, x)
+	var save []Tensor
+	if saveIn {
+		save = append(save, x)
+	}
+	if saveOut {
+		save = append(save, y)
+	}
+	o := b.op(kind, []Tensor{x}, []Tensor{y}, save)
+	o.flops = float64(b.numel(x))
+	o.bwdFlops = 2 * o.flops
+	return y
+}
+
+// scale multiplies by a Python scalar (saves nothing).
+func (b *builder) scale(x Tensor) Tensor { return b.unary("mul_scalar", x, b.dt(x), false, false) }
+
+// add is a + b with type promotion; its gradient is passed through.
+func (b *builder) add(x, y Tensor) Tensor {
+	dt := promote(b.dt(x), b.dt(y))
+	n := b.numel(x)
+	if b.numel(y) > n {
+		n = b.numel(y)
+	}
+	z := b.out(n, dt, x, y)
+	o := b.op("add", []Tensor{x, y}, []Tensor{z}, nil)
+	o.passGrad = []bool{b.numel(x) == n, b.numel(y) == n}
+	o.flops = float64(n)
+	return z
+}
+
+// mul is a * b (both saved when both need grad).
+func (b *builder) mul(x, y Tensor) Tensor {
+	dt := promote(b.dt(x), b.dt(y))
+	n := b.numel(x)
+	if b.numel(y) > n {
+		n = b.numel(y)
+	}
+	z := b.out(n, dt, x, y)
+	var save []Tensor
+	if b.rg(y) {
+		save = append(save, x)
+	}
+	if b.rg(x) {
+		save = append(save, y)
+	}
+	o := b.op("mul", []Tensor{x, y}, []Tensor{z}, save)
+	o.flops, o.bwdFlops = float64(n), 2*float64(n)
+	return z
+}
+
+// copy materialises a tensor (.contiguous(), cat).
+func (b *builder) copy(x Tensor) Tensor {
+	y := b.out(b.numel(x), b.dt(x), x)
+	o := b.op("copy", []Tensor{x}, []Tensor{y}, nil)
+	o.passGrad = []bool{true}
+	return y
+}
+
+// dropout is nn.Dropout in training mode; p == 0 returns x untouched.
+func (b *builder) dropout(x Tensor, p float64) Tensor {
+	if p <= 0 {
+		return x
+	}
+	y := b.out(b.numel(x), b.dt(x), x)
+	mask := b.g.newTensor(b.numel(x), U8, false)
+	o := b.op("dropout", []Tensor{x}, []Tensor{mask, y}, []Tensor{mask})
+	o.flops = float64(b.numel(x))
+	return y
+}
+
+// layerNorm normalises rows of width dim (float32 under autocast).
+func (b *builder) layerNorm(x Tensor, dim int64, bias bool) Tensor {
+	w := b.param(dim)
+	ins := []Tensor{b.fp32(x), w}
+	if bias {
+		ins = append(ins, b.param(dim))
+	}
+	xc := ins[0]
+	dt := b.dt(xc)
+	rows := b.numel(x) / dim
+	y := b.out(b.numel(x), dt, xc, w)
+	mean := b.g.newTensor(rows, F32, false)
+	rstd := b.g.newTensor(rows, F32, false)
+	o := b.op("layer_norm", ins, []Tensor{y, mean, rstd}, []Tensor{xc, mean, rstd})
+	o.flops, o.bwdFlops = 5*float64(b.numel(x)), 8*float64(b.numel(x))
+	return y
+}
+
+// rmsNorm is the Hugging Face LlamaRMSNorm / T5LayerNorm: computed in float32
+// by explicit casts, scaled by the weight.
+func (b *builder) rmsNorm(x Tensor, dim int64) Tensor {
+	w := b.param(dim)
+	in := b.dt(x)
+	h := b.cast(x, F32)
+	rows := b.numel(x) / dim
+	sq := b.unary("pow", h, F32, true, false)
+	v := b.reduce(sq, rows)
+	r := b.unary("rsqrt", v, F32, false, true)
+	h = b.mul(h, r)
+	h = b.cast(h, in)
+	return b.mul(w, h)
+}
+
+// reduce sums/averages x down to n elements.
+func (b *builder) reduce(x Tensor, n int64) Tensor {
+	y := b.out(n, b.dt(x), x)
+	o := b.op("mean", []Tensor{x}, []Tensor{y}, nil)
+	o.flops = float64(b.numel(x))
+	return y
+}
+
+// softmax over the last dimension (float32 under autocast), saving its output.
+func (b *builder) softmax(x Tensor) Tensor {
+	xc := b.fp32(x)
+	return b.unary("softmax", xc, b.dt(xc), false, true)
+}
+
+// gelu is the exact (erf) GELU as one kernel.
+func (b *builder) gelu(x Tensor) Tensor { return b.unary("gelu", x, b.dt(x), true, false) }
+
+// silu as one kernel.
+func (b *builder) silu(x Tensor) Tensor { return b.unary("silu", x, b.dt(x), true, false) }
+
+// geluTanhPy is GPT-2's NewGELUActivation, written in Python as eight ops:
+// 0.5*x*(1+tanh(sqrt(2/pi)*(x+0.044715*x^3))). pow runs in float32 under autocast.
+func (b *builder) geluTanhPy(x Tensor) Tensor {
+	half := b.scale(x)
+	xp := b.fp32(x)
+	p := b.unary("pow", xp, b.dt(xp), true, false)
+	p = b.scale(p)
+	s := b.add(x, p)
+	s = b.scale(s)
+	t := b.unary("tanh", s, b.dt(s), false, true)
+	t = b.unary("add_scalar", t, b.dt(t), false, false)
+	return b.mul(half, t)
+}
+
+// sdpa is F.scaled_dot_product_attention with a fused kernel (flash or
+// memory-efficient): it saves q, k, v, the output and the log-sum-exp.
+func (b *builder) sdpa(q, k, v Tensor, batch, heads, sq, sk, hd int64, causal bool) Tensor {
+	q, k, v = b.lowp(q), b.lowp(k), b.lowp(v)
+	outN := batch * heads * sq * hd
+	y := b.out(outN, b.dt(q), q, k, v)
+	lseRows := sq
+	if b.dt(q) == F32 { // memory-efficient kernel pads the row count to 32
+		lseRows = (sq + 31) / 32 * 32
+	}
+	lse := b.g.newTensor(batch*heads*lseRows, F32, false)
+	seed := b.g.newTensor(1, I64, false)
+	off := b.g.newTensor(1, I64, false)
+	o := b.op("sdpa", []Tensor{q, k, v}, []Tensor{seed, off, y, lse}, []Tensor{q, k, v, y, lse, seed, off})
+	o.fwdTemp = []int64{256}
+	f := 4 * float64(batch*heads*sq*sk*hd)
+	if causal {
+		f /= 2
+	}
+	o.flops, o.bwdFlops, o.matmul = f, 2.5*f, true
+	// backward keeps a float32 delta row-sum and, for packed q/k/v, one buffer
+	o.bwdTemp = []int64{batch * heads * sq * 4}
+	return y
+}
+
+// crossEntropy is F.cross_entropy over rows of width classes: log_softmax
+// (saved) then nll_loss. Returns the scalar loss.
+func (b *builder) crossEntropy(logits Tensor, classes int64) Tensor {
+	x := b.fp32(logits)
+	lp := b.unary("log_softmax", x, b.dt(x), false, true)
+	rows := b.numel(logits) / classes
+	loss := b.out(1, b.dt(lp), lp)
+	tw := b.g.newTensor(1, b.dt(lp), false)
+	o := b.op("nll_loss", []Tensor{lp}, []Tensor{loss, tw}, []Tensor{tw})
+	o.flops = float64(rows)
+	return loss
+}
+
+// embedding looks rows up in a (vocab × dim) weight.
+func (b *builder) embedding(ids Tensor, w Tensor, vocab, dim int64) Tensor {
+	n := b.numel(ids)
+	y := b.out(n*dim, b.dt(w), w)
+	o := b.op("embedding", []Tensor{ids, w}, []Tensor{y}, []Tensor{ids})
+	o.bytes = float64(n * dim * b.dt(w).Size() * 2)
+	// embedding_dense_backward sorts the indices and counts them
+	o.bwdTemp = []int64{n * 8, n * 8, n * 8, vocab * 8}
+	return y
+}
+
+func lowerAll(s []string) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[i] = strings.ToLower(v)
+	}
+	return out
+}

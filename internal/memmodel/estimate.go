@@ -1,0 +1,223 @@
+package memmodel
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/gpu"
+)
+
+// Band is a prediction's uncertainty: the value is expected within [Low, High].
+type Band struct {
+	Low  int64 `json:"low"`
+	High int64 `json:"high"`
+}
+
+// Result is the prediction for one configuration on one GPU (per rank).
+type Result struct {
+	Model           string `json:"model"`
+	GPU             string `json:"gpu"`
+	Params          int64  `json:"params"`
+	TrainableParams int64  `json:"trainable_params"`
+	PeakAllocated   int64  `json:"peak_allocated_bytes"`
+	PeakReserved    int64  `json:"peak_reserved_bytes"`
+	Context         int64  `json:"cuda_context_bytes"`
+	Process         int64  `json:"process_bytes"`
+	// SteadyAllocated / SteadyProcess include optimizer state even when
+	// the first steps are skipped by GradScaler; fits is judged on them.
+	SteadyAllocated int64            `json:"steady_allocated_bytes"`
+	SteadyProcess   int64            `json:"steady_process_bytes"`
+	AllocatedBand   Band             `json:"peak_allocated_band"`
+	ReservedBand    Band             `json:"peak_reserved_band"`
+	ProcessBand     Band             `json:"process_band"`
+	Breakdown       map[string]int64 `json:"breakdown"`
+	PeakPhase       string           `json:"peak_phase"`
+	StepTime        float64          `json:"step_time_s"`
+	StepTimeBand    [2]float64       `json:"step_time_band_s"`
+	SamplesPerSec   float64          `json:"samples_per_s"`
+	Capacity        int64            `json:"capacity_bytes"`
+	Fits            bool             `json:"fits"`
+	Headroom        int64            `json:"headroom_bytes"`
+	Notes           []string         `json:"notes,omitempty"`
+}
+
+// ErrSpec marks an invalid spec; the message names the field.
+var ErrSpec = errors.New("invalid spec")
+
+func specErr(field, format string, a ...any) error {
+	return fmt.Errorf("%w: %s: %s", ErrSpec, field, fmt.Sprintf(format, a...))
+}
+
+// Options tunes Estimate.
+type Options struct {
+	// Steps is how many training steps the stream covers (the first
+	// creates optimizer state; later ones are steady).
+	Steps int `json:"steps"`
+	// SkipReserved predicts allocated memory only (fast path for searches).
+	SkipReserved bool `json:"skip_reserved"`
+	// Warm starts from a steady state (optimizer state exists), so one
+	// step shows the peak; for searches.
+	Warm bool `json:"warm"`
+}
+
+// DefaultOptions replays three steps, as the fixtures measured.
+func DefaultOptions() Options { return Options{Steps: 3} }
+
+// config is a Spec resolved against the catalog.
+type config struct {
+	spec      Spec
+	arch      Arch
+	gpu       gpu.GPU
+	amp, pdt  DType
+	stateDT   DType
+	scaler    bool
+	ckptEvery int  // checkpoint every K-th block; 0 = none
+	selective bool // selective checkpointing
+	batch     int64
+	seq       int64
+	image     int64
+}
+
+// resolve validates s and looks its model and GPU up.
+func resolve(s Spec) (*config, error) {
+	c := &config{spec: s}
+	var err error
+	switch {
+	case s.Model != nil && *s.Model != "" && len(s.HFConfig) > 0:
+		return nil, specErr("model", "give either model or hf_config, not both")
+	case len(s.HFConfig) > 0:
+		c.arch, err = ParseHFConfig(s.HFConfig)
+		if err != nil {
+			return nil, specErr("hf_config", "%v", err)
+		}
+	case s.Model != nil && *s.Model != "":
+		c.arch, err = Lookup(*s.Model)
+		if err != nil {
+			return nil, specErr("model", "%v", err)
+		}
+	default:
+		return nil, specErr("model", "missing: give a catalog name or hf_config")
+	}
+	c.gpu, err = gpu.Lookup(s.GPU)
+	if err != nil {
+		return nil, specErr("gpu", "%v", err)
+	}
+	if s.Batch <= 0 {
+		return nil, specErr("batch", "must be at least 1, got %d", s.Batch)
+	}
+	if s.Accum <= 0 {
+		return nil, specErr("accum", "must be at least 1, got %d", s.Accum)
+	}
+	c.batch = int64(s.Batch)
+	if c.arch.Vision() {
+		c.image = int64(s.Image)
+		if c.image == 0 {
+			c.image = int64(c.arch.ImageSize)
+		}
+		if c.image < 32 {
+			return nil, specErr("image", "must be at least 32 pixels, got %d", s.Image)
+		}
+	} else {
+		c.seq = int64(s.Seq)
+		if c.seq == 0 {
+			c.seq = int64(c.arch.DefaultSeq)
+		}
+		if c.seq <= 0 {
+			return nil, specErr("seq", "must be at least 1, got %d", s.Seq)
+		}
+		if c.arch.MaxPos > 0 && c.arch.Family != "llama" && c.seq > int64(c.arch.MaxPos) {
+			return nil, specErr("seq", "%d exceeds the model's %d positions", c.seq, c.arch.MaxPos)
+		}
+	}
+	switch s.Precision {
+	case "fp32":
+		c.amp, c.pdt, c.stateDT = F32, F32, F32
+	case "fp16-amp", "fp16":
+		c.amp, c.pdt, c.stateDT, c.scaler = F16, F32, F32, true
+	case "bf16-amp":
+		c.amp, c.pdt, c.stateDT = BF16, F32, F32
+	case "bf16":
+		c.amp, c.pdt, c.stateDT = F32, BF16, BF16
+	default:
+		return nil, specErr("precision", "want fp32|fp16-amp|bf16-amp|bf16, got %q", s.Precision)
+	}
+	if (c.amp == BF16 || c.pdt == BF16) && !c.gpu.BF16 {
+		return nil, specErr("precision", "%s has no bfloat16 support; use fp16-amp", c.gpu.Name)
+	}
+	switch ck := s.Checkpoint; {
+	case ck == "none":
+	case ck == "block":
+		c.ckptEvery = 1
+	case ck == "selective":
+		c.selective = true
+	case strings.HasPrefix(ck, "every:"):
+		k, err := strconv.Atoi(strings.TrimPrefix(ck, "every:"))
+		if err != nil || k < 1 {
+			return nil, specErr("checkpoint", "every:K needs a positive integer K, got %q", ck)
+		}
+		c.ckptEvery = k
+	default:
+		return nil, specErr("checkpoint", "want none|block|every:K|selective, got %q", ck)
+	}
+	switch s.Optimizer {
+	case "adamw", "adam", "sgd", "sgd-momentum", "adafactor", "adamw-8bit":
+	default:
+		return nil, specErr("optimizer", "want adamw|adam|sgd|sgd-momentum|adafactor|adamw-8bit, got %q", s.Optimizer)
+	}
+	if l := s.LoRA; l != nil {
+		if l.Rank <= 0 {
+			return nil, specErr("lora.rank", "must be at least 1, got %d", l.Rank)
+		}
+		if len(l.Targets) == 0 {
+			l.Targets = defaultLoRATargets(c.arch.Family)
+		}
+	}
+	if s.Task != nil && *s.Task != "" && *s.Task != defaultTask(c.arch.Family) {
+		return nil, specErr("task", "%q is not supported for %s (supported: %s)", *s.Task, c.arch.Family, defaultTask(c.arch.Family))
+	}
+	if _, err := allocsim.ParseConfig(s.AllocConf); err != nil {
+		return nil, specErr("alloc_conf", "%v", err)
+	}
+	if err := c.checkParallel(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func defaultTask(family string) string {
+	switch family {
+	case "bert":
+		return "sequence-classification"
+	case "gpt2", "llama":
+		return "causal-lm"
+	case "t5":
+		return "seq2seq"
+	}
+	return "image-classification"
+}
+
+func defaultLoRATargets(family string) []string {
+	switch family {
+	case "bert":
+		return []string{"query", "value"}
+	case "gpt2":
+		return []string{"c_attn"}
+	case "t5":
+		return []string{"q", "v"}
+	case "vit":
+		return []string{"qkv"}
+	}
+	return []string{"q_proj", "v_proj"}
+}
+
+// Describe resolves spec's model and reports whether its GPU supports bf16.
+func Describe(s Spec) (Arch, bool, error) {
+	c, err := resolve(s)
+	if err != nil {
+		return Arch{}, false, err
+	}
+	return c.arch, c.gpu.BF16, nil
+}

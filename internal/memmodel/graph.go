@@ -1,0 +1,89 @@
+package memmodel
+
+// Tensor names one tensor of a Graph.
+type Tensor int32
+
+// tensor is what the planner knows of one tensor: its size, type, storage
+// and whether autograd tracks it.
+type tensor struct {
+	numel int64
+	dt    DType
+	base  Tensor // storage owner; itself unless the tensor is a view or in-place result
+	grad  bool   // requires grad
+	param int    // index into Graph.params, -1 when not a parameter
+	input bool   // a data input (batch), allocated by the step, not by an op
+}
+
+func (t *tensor) bytes() int64 { return t.numel * t.dt.Size() }
+
+// op is one recorded operation. Its outputs are allocated when it runs in
+// forward; what it saves stays alive until its backward has run.
+type op struct {
+	kind    string
+	in      []Tensor
+	out     []Tensor
+	save    []Tensor
+	fwdTemp []int64 // scratch allocated and freed inside the forward kernel (cuDNN workspace ...)
+	bwdTemp []int64 // scratch of its backward
+	// passGrad lists inputs whose gradient is the output gradient itself
+	// (add, views): no allocation when the types match.
+	passGrad []bool
+	// gradBytes overrides the size of an input's gradient (embedding: the
+	// weight's dense gradient); 0 means "same size as the input".
+	block      int     // checkpoint block, -1 outside any
+	flops      float64 // forward FLOPs
+	bwdFlops   float64 // backward FLOPs
+	bytes      float64 // forward memory traffic
+	matmul     bool    // runs on the tensor cores (FLOPs-bound)
+	noBackward bool    // integer ops and the like
+}
+
+type paramInfo struct {
+	t         Tensor
+	numel     int64
+	dt        DType
+	trainable bool
+	shard     float64 // fraction of the parameter held by this rank (FSDP/ZeRO-3, TP)
+}
+
+// Graph is the forward computation of one micro-batch, in execution order.
+type Graph struct {
+	tensors []tensor
+	ops     []op
+	params  []paramInfo
+	buffers []int64 // module buffers (BatchNorm running stats), bytes each
+	inputs  []Tensor
+	loss    Tensor
+	blocks  int // number of checkpointable blocks (transformer layers, bottlenecks)
+	// selective marks, per block, the ops that selective checkpointing
+	// recomputes (attention internals).
+	selective map[int]bool
+}
+
+func (g *Graph) t(x Tensor) *tensor { return &g.tensors[x] }
+
+func (g *Graph) newTensor(numel int64, dt DType, grad bool) Tensor {
+	id := Tensor(len(g.tensors))
+	g.tensors = append(g.tensors, tensor{numel: numel, dt: dt, base: id, grad: grad, param: -1})
+	return id
+}
+
+// ParamCount is the number of parameter elements (trainable or not).
+func (g *Graph) ParamCount() (total, trainable int64) {
+	for _, p := range g.params {
+		total += p.numel
+		if p.trainable {
+			trainable += p.numel
+		}
+	}
+	return total, trainable
+}
+
+// FLOPs is the forward and backward FLOPs of one pass over the graph.
+func (g *Graph) FLOPs() (fwd, bwd float64) {
+	for i := range g.ops {
+		fwd += g.ops[i].flops
+		bwd += g.ops[i].bwdFlops
+	}
+	return fwd, bwd
+}

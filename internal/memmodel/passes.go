@@ -1,0 +1,206 @@
+package memmodel
+
+// runOp executes op i forward. In recompute mode (during backward, for a
+// checkpointed region ending at regEnd) every op saves what it saves and
+// results consumed only after the region are dropped at once.
+func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
+	g := gen.g
+	o := &g.ops[i]
+	if !recompute {
+		if r := gen.inReg[i]; r >= 0 && gen.regions[r].start == i {
+			for _, t := range gen.regions[r].ext {
+				gen.save(t)
+			}
+		}
+	}
+	if o.matmul && !gen.wsFwd && gen.cfg.cublasWorkspace > 0 {
+		gen.wsFwd = true
+		gen.alloc(gen.cfg.cublasWorkspace, CatTemporaries, "cublas_workspace")
+	}
+	for _, t := range o.out {
+		tt := &g.tensors[t]
+		if tt.base != t {
+			continue
+		}
+		id := gen.alloc(tt.bytes(), CatActivations, o.kind)
+		gen.store[t] = &storage{id: id, py: true}
+	}
+	for _, n := range o.fwdTemp {
+		gen.free(gen.alloc(n, CatTemporaries, o.kind))
+	}
+	if recompute || gen.saving[i] {
+		for _, t := range o.save {
+			gen.save(t)
+		}
+	}
+	// an autocast-cached weight cast lives until the forward (or recompute) ends
+	if o.kind == "to" && g.tensors[o.in[0]].param >= 0 && g.tensors[o.in[0]].grad {
+		*held = append(*held, o.out[0])
+	}
+	for _, t := range o.in {
+		b := g.tensors[t].base
+		if gen.lastUse[b] == i && !g.tensors[b].input && !gen.isHeld(b, *held) {
+			gen.release(b)
+		}
+	}
+	for _, t := range o.out {
+		b := g.tensors[t].base
+		if b == g.loss || gen.isHeld(b, *held) {
+			continue
+		}
+		lu := gen.lastUse[b]
+		if lu <= i || (recompute && lu > regEnd) {
+			gen.release(b)
+		}
+	}
+}
+
+func (gen *generator) isHeld(b Tensor, held []Tensor) bool {
+	for _, h := range held {
+		if h == b {
+			return true
+		}
+	}
+	return false
+}
+
+// forward runs the whole graph once.
+func (gen *generator) forward() {
+	gen.phase = PhaseForward
+	var held []Tensor
+	for i := range gen.g.ops {
+		gen.runOp(i, false, len(gen.g.ops), &held)
+	}
+	for _, h := range held {
+		gen.release(h)
+	}
+}
+
+// recompute re-runs a checkpointed region ahead of its backward.
+func (gen *generator) recompute(r int) {
+	rg := gen.regions[r]
+	var held []Tensor
+	for i := rg.start; i <= rg.end; i++ {
+		gen.runOp(i, true, rg.end, &held)
+	}
+	for _, h := range held {
+		gen.release(h)
+	}
+}
+
+func (gen *generator) dropRef(b *gbuf) {
+	b.refs--
+	if b.refs == 0 {
+		gen.free(b.id)
+	}
+}
+
+func (gen *generator) newGrad(bytes int64, cat Category, opName string) *gbuf {
+	id := gen.alloc(bytes, cat, opName)
+	return &gbuf{id: id, refs: 1, bytes: bytes, ev: len(gen.ev) - 1}
+}
+
+// deliver hands a gradient to tensor t: accumulates it into a parameter's
+// .grad (AccumulateGrad) or into the input buffer of t's producer.
+func (gen *generator) deliver(t Tensor, b *gbuf) {
+	g := gen.g
+	if p := g.tensors[t].param; p >= 0 {
+		pi := g.params[p]
+		if !pi.trainable {
+			gen.dropRef(b)
+			return
+		}
+		if gen.paramGrad[p] != nil {
+			gen.dropRef(b) // param.grad += new
+			return
+		}
+		full := b.bytes
+		keep := int64(float64(full) * gen.cfg.gradShard)
+		if gen.cfg.gradBytes > 0 {
+			keep = int64(float64(pi.numel) * gen.cfg.gradShard * float64(gen.cfg.gradBytes))
+		}
+		if b.refs == 1 && keep == full {
+			gen.ev[b.ev].Cat = CatGradients // stolen as .grad
+			gen.paramGrad[p] = b
+			return
+		}
+		gen.paramGrad[p] = gen.newGrad(maxI64(keep, 1), CatGradients, "grad")
+		gen.dropRef(b)
+		return
+	}
+	if ex := gen.grads[t]; ex != nil {
+		if ex.refs == 1 && ex != b {
+			gen.dropRef(b) // accumulated in place
+			return
+		}
+		nb := gen.newGrad(ex.bytes, CatTemporaries, "accumulate")
+		gen.dropRef(ex)
+		gen.dropRef(b)
+		gen.grads[t] = nb
+		return
+	}
+	gen.grads[t] = b
+}
+
+// backward runs autograd from the loss back to the parameters.
+func (gen *generator) backward() {
+	g := gen.g
+	gen.phase = PhaseBackward
+	gen.grads = map[Tensor]*gbuf{}
+	gen.grads[g.loss] = gen.newGrad(4, CatTemporaries, "ones_like")
+	for i := len(g.ops) - 1; i >= 0; i-- {
+		if r := gen.inReg[i]; r >= 0 && gen.regions[r].end == i {
+			gen.recompute(r)
+		}
+		gen.backOp(i)
+		if r := gen.inReg[i]; r >= 0 && gen.regions[r].start == i {
+			for _, t := range gen.regions[r].ext {
+				gen.unsave(t)
+			}
+		}
+	}
+}
+
+func (gen *generator) backOp(i int) {
+	g := gen.g
+	o := &g.ops[i]
+	var gout *gbuf
+	var goutT Tensor = -1
+	for _, t := range o.out {
+		if b := gen.grads[t]; b != nil {
+			gout, goutT = b, t
+			break
+		}
+	}
+	if gout != nil && !o.noBackward {
+		if o.matmul && !gen.wsBwd && gen.cfg.cublasWorkspace > 0 {
+			gen.wsBwd = true
+			gen.alloc(gen.cfg.cublasWorkspace, CatTemporaries, "cublas_workspace")
+		}
+		for j, in := range o.in {
+			if !g.tensors[in].grad {
+				continue
+			}
+			tin := &g.tensors[in]
+			tout := &g.tensors[goutT]
+			if j < len(o.passGrad) && o.passGrad[j] && tin.dt == tout.dt && tin.numel == tout.numel {
+				gout.refs++
+				gen.deliver(in, gout)
+				continue
+			}
+			gen.deliver(in, gen.newGrad(tin.bytes(), CatTemporaries, o.kind+"_backward"))
+		}
+		for _, n := range o.bwdTemp {
+			gen.free(gen.alloc(n, CatTemporaries, o.kind+"_backward"))
+		}
+	}
+	for _, t := range o.save {
+		gen.unsave(g.tensors[t].base)
+	}
+	for _, t := range o.out {
+		if b := gen.grads[t]; b != nil {
+			delete(gen.grads, t)
+			gen.dropRef(b)
+		}
+	}
+}

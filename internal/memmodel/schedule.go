@@ -1,0 +1,201 @@
+package memmodel
+
+// stepConfig is what the stream generator needs to know of a configuration.
+type stepConfig struct {
+	accum     int
+	steps     int
+	ckpt      map[int]bool // blocks recomputed in backward
+	selective bool         // recompute attention internals only
+	optimizer string
+	stateDT   DType
+	scaler    bool // fp16 GradScaler
+	// gradShard/stateShard: fraction of gradients / optimizer state this rank
+	// keeps after the step (ZeRO-1/2, FSDP); 1 for none.
+	gradShard, stateShard float64
+	// keepGrads: zero_grad(set_to_none=False).
+	keepGrads bool
+	// extraPerStep: bytes live during the whole step on top of the graph
+	// (communication buckets of DDP, gathered FSDP units ...).
+	extraPersistent int64
+	extraTransient  int64
+	// paramBytes / gradBytes override the element size of stored
+	// parameters and gradients (fp32 shards under FSDP mixed precision).
+	paramBytes, gradBytes int64
+	// warm starts with optimizer state already allocated (one steady
+	// step is then enough, used by fast searches).
+	warm bool
+	// skipSteps is how many first steps GradScaler skips (inf/NaN
+	// gradients): no optimizer state exists until a step succeeds.
+	skipSteps int
+	// cublasWorkspace is allocated at the first matmul of the forward and
+	// of the backward thread, and kept.
+	cublasWorkspace int64
+}
+
+// storage is one live allocation backing a forward tensor.
+type storage struct {
+	id    int32
+	py    bool // still referenced by Python (before its last use)
+	saves int  // saved-tensor references held by autograd
+}
+
+// gbuf is one gradient buffer, possibly shared by several tensors' grads.
+type gbuf struct {
+	id    int32
+	refs  int
+	bytes int64
+	ev    int // index of its allocation event
+}
+
+// region is a run of ops whose saved tensors are dropped in forward and
+// recomputed in backward; ext are the tensors it keeps (its inputs).
+type region struct {
+	start, end int
+	ext        []Tensor
+}
+
+type generator struct {
+	g     *Graph
+	cfg   stepConfig
+	ev    []Event
+	next  int32
+	phase Phase
+
+	lastUse []int // per base tensor: last op index using it in forward
+	prod    []int // per tensor: producing op, -1 for leaves
+	regions []region
+	inReg   []int // op -> region index or -1
+	saving  []bool
+
+	store     map[Tensor]*storage
+	grads     map[Tensor]*gbuf
+	paramGrad []*gbuf
+	paramID   []int32
+	state     [][]int32
+	wsFwd     bool
+	wsBwd     bool
+}
+
+func newGenerator(g *Graph, cfg stepConfig) *generator {
+	gen := &generator{g: g, cfg: cfg, store: map[Tensor]*storage{}}
+	gen.analyse()
+	return gen
+}
+
+// analyse computes last uses and recompute regions.
+func (gen *generator) analyse() {
+	g := gen.g
+	gen.lastUse = make([]int, len(g.tensors))
+	for i := range gen.lastUse {
+		gen.lastUse[i] = -1
+	}
+	for i := range g.ops {
+		for _, t := range g.ops[i].in {
+			b := g.tensors[t].base
+			gen.lastUse[b] = i
+		}
+		for _, t := range g.ops[i].out {
+			b := g.tensors[t].base
+			if gen.lastUse[b] < i && b != t {
+				gen.lastUse[b] = i
+			}
+		}
+	}
+	gen.inReg = make([]int, len(g.ops))
+	gen.saving = make([]bool, len(g.ops))
+	cur := -1
+	for i := range g.ops {
+		gen.inReg[i] = -1
+		o := &g.ops[i]
+		rec := o.block >= 0 && gen.cfg.ckpt[o.block]
+		if !rec && gen.cfg.selective && g.selective[i] {
+			rec = true
+		}
+		gen.saving[i] = !rec
+		if !rec {
+			cur = -1
+			continue
+		}
+		if cur < 0 || gen.regions[cur].end != i-1 || (o.block != g.ops[i-1].block) {
+			gen.regions = append(gen.regions, region{start: i, end: i})
+			cur = len(gen.regions) - 1
+		}
+		gen.regions[cur].end = i
+		gen.inReg[i] = cur
+	}
+	for r := range gen.regions {
+		rg := &gen.regions[r]
+		seen := map[Tensor]bool{}
+		for i := rg.start; i <= rg.end; i++ {
+			for _, t := range g.ops[i].in {
+				b := g.tensors[t].base
+				if seen[b] || g.tensors[b].param >= 0 {
+					continue
+				}
+				if p := gen.producer(b); p < rg.start {
+					seen[b] = true
+					rg.ext = append(rg.ext, b)
+				}
+			}
+		}
+	}
+}
+
+// producer is the op that allocated base tensor b, -1 for leaves.
+func (gen *generator) producer(b Tensor) int {
+	if gen.prod == nil {
+		gen.prod = make([]int, len(gen.g.tensors))
+		for i := range gen.prod {
+			gen.prod[i] = -1
+		}
+		for i := range gen.g.ops {
+			for _, t := range gen.g.ops[i].out {
+				if gen.prod[t] < 0 {
+					gen.prod[t] = i
+				}
+			}
+		}
+	}
+	return gen.prod[b]
+}
+
+func (gen *generator) alloc(size int64, cat Category, opName string) int32 {
+	gen.next++
+	gen.ev = append(gen.ev, Event{ID: gen.next, Size: size, Cat: cat, Phase: gen.phase, Op: opName})
+	return gen.next
+}
+
+func (gen *generator) free(id int32) {
+	gen.ev = append(gen.ev, Event{ID: id, Phase: gen.phase})
+}
+
+// maybeFree frees a forward storage once Python and autograd both let go.
+func (gen *generator) maybeFree(b Tensor) {
+	s := gen.store[b]
+	if s == nil || s.py || s.saves > 0 {
+		return
+	}
+	gen.free(s.id)
+	delete(gen.store, b)
+}
+
+func (gen *generator) release(b Tensor) {
+	if s := gen.store[b]; s != nil {
+		s.py = false
+		gen.maybeFree(b)
+	}
+}
+
+func (gen *generator) unsave(b Tensor) {
+	if s := gen.store[b]; s != nil && s.saves > 0 {
+		s.saves--
+		gen.maybeFree(b)
+	}
+}
+
+func (gen *generator) save(t Tensor) {
+	b := gen.g.tensors[t].base
+	if s := gen.store[b]; s != nil {
+		s.saves++
+	}
+}

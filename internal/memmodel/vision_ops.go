@@ -1,0 +1,133 @@
+package memmodel
+
+// fmap is a feature map flowing through a CNN: the tensor and its shape.
+type fmap struct {
+	t          Tensor
+	n, c, h, w int64
+}
+
+// conv2d is nn.Conv2d without bias (torchvision convs feeding BatchNorm).
+// cuDNN picks an algorithm whose workspace is allocated after the output and
+// freed at once; its size is estimated from the tensor sizes.
+func (b *builder) conv2d(x fmap, cout, k, stride, pad, groups int64, bias bool) fmap {
+	ho := (x.h+2*pad-k)/stride + 1
+	wo := (x.w+2*pad-k)/stride + 1
+	w := b.param(cout * x.c / groups * k * k)
+	xc, wc := b.lowp(x.t), b.lowp(w)
+	ins := []Tensor{xc, wc}
+	if bias {
+		ins = append(ins, b.lowp(b.param(cout)))
+	}
+	y := b.out(x.n*cout*ho*wo, b.dt(xc), ins...)
+	var save []Tensor
+	if b.rg(wc) {
+		save = append(save, xc)
+	}
+	if b.rg(xc) {
+		save = append(save, wc)
+	}
+	o := b.op("conv2d", ins, []Tensor{y}, save)
+	o.flops = 2 * float64(x.n*cout*ho*wo*(x.c/groups)*k*k)
+	o.bwdFlops = o.flops
+	if b.rg(xc) {
+		o.bwdFlops += o.flops
+	}
+	o.matmul = groups == 1
+	outB := b.tt(y).bytes()
+	inB := b.tt(xc).bytes()
+	if groups == 1 {
+		// cuDNN's chosen algorithms want workspaces of a few times the
+		// larger tensor for k>1 (1.2–6× in the ResNet-50 traces, 1.5× on aggregate), about the
+		// output for 1×1; this is the least certain number of the model.
+		big := maxI64(outB, inB)
+		fw, bw := 3*big/2, big
+		if k == 1 {
+			fw, bw = 5*outB/4, 5*big/4
+		}
+		o.fwdTemp = []int64{int64(float64(fw) * b.workspace)}
+		o.bwdTemp = []int64{int64(float64(bw) * b.workspace)}
+	}
+	return fmap{y, x.n, cout, ho, wo}
+}
+
+// batchNorm is nn.BatchNorm2d in training mode: saves its input and the
+// per-channel mean and inverse std.
+func (b *builder) batchNorm(x fmap) fmap {
+	w, bb := b.param(x.c), b.param(x.c)
+	b.buffer(x.c * 4)
+	b.buffer(x.c * 4)
+	b.buffer(8)
+	y := b.out(b.numel(x.t), b.dt(x.t), x.t, w)
+	m := b.g.newTensor(x.c, F32, false)
+	v := b.g.newTensor(x.c, F32, false)
+	o := b.op("batch_norm", []Tensor{x.t, w, bb}, []Tensor{y, m, v}, []Tensor{x.t, m, v})
+	o.flops, o.bwdFlops = 4*float64(b.numel(x.t)), 6*float64(b.numel(x.t))
+	x.t = y
+	return x
+}
+
+// relu_ is nn.ReLU(inplace=True): no new storage, saves its result.
+func (b *builder) relu_(x fmap) fmap {
+	y := b.alias(x.t)
+	o := b.op("relu_", []Tensor{x.t}, []Tensor{y}, []Tensor{y})
+	o.flops = float64(b.numel(x.t))
+	x.t = y
+	return x
+}
+
+// act applies an out-of-place activation (SiLU, GELU) to a feature map.
+func (b *builder) act(x fmap, kind string) fmap {
+	x.t = b.unary(kind, x.t, b.dt(x.t), true, false)
+	return x
+}
+
+// maxPool is nn.MaxPool2d; it saves its input and int64 indices.
+func (b *builder) maxPool(x fmap, k, stride, pad int64) fmap {
+	ho := (x.h+2*pad-k)/stride + 1
+	wo := (x.w+2*pad-k)/stride + 1
+	n := x.n * x.c * ho * wo
+	y := b.out(n, b.dt(x.t), x.t)
+	idx := b.g.newTensor(n, I64, false)
+	o := b.op("max_pool2d", []Tensor{x.t}, []Tensor{y, idx}, []Tensor{x.t, idx})
+	o.flops = float64(n * k * k)
+	return fmap{y, x.n, x.c, ho, wo}
+}
+
+// avgPool is adaptive average pooling to 1×1 (+ flatten, a view).
+func (b *builder) avgPool(x fmap) fmap {
+	y := b.out(x.n*x.c, b.dt(x.t), x.t)
+	o := b.op("adaptive_avg_pool2d", []Tensor{x.t}, []Tensor{y}, nil)
+	o.flops = float64(b.numel(x.t))
+	return fmap{y, x.n, x.c, 1, 1}
+}
+
+// addMap is the residual x + y of two equally shaped feature maps.
+func (b *builder) addMap(x, y fmap) fmap {
+	x.t = b.add(x.t, y.t)
+	return x
+}
+
+func maxI64(a, b int64) int64 {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+func minI64(a, b int64) int64 {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+// addMap_ is the in-place residual `out += identity` of torchvision blocks.
+func (b *builder) addMap_(x, y fmap) fmap {
+	z := b.alias(x.t)
+	b.tt(z).grad = b.rg(x.t) || b.rg(y.t)
+	o := b.op("add_", []Tensor{x.t, y.t}, []Tensor{z}, nil)
+	o.passGrad = []bool{true, true}
+	o.flops = float64(b.numel(x.t))
+	x.t = z
+	return x
+}

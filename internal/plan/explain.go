@@ -1,0 +1,84 @@
+package plan
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
+	"github.com/vramkit/vramkit/internal/units"
+)
+
+// explain walks the seeds' decision tree — AMP first, then checkpointing,
+// dynamic batching, accumulation, sharding — for the chosen configuration,
+// naming the faster options that were rejected and why.
+func explain(res *FitResult, arch memmodel.Arch) []string {
+	b := res.Best
+	var out []string
+	if b.Precision == "fp32" {
+		out = append(out, "1. precision: fp32 — every AMP option that fits is slower or none fits")
+	} else {
+		out = append(out, fmt.Sprintf("1. precision: %s — AMP halves activation memory and runs matmuls on the tensor cores", b.Precision))
+	}
+	switch b.Checkpoint {
+	case "none":
+		out = append(out, "2. checkpointing: none — activations fit without recomputation")
+	default:
+		out = append(out, fmt.Sprintf("2. checkpointing: %s — needed to fit; it costs recomputation time", b.Checkpoint))
+	}
+	if !arch.Vision() {
+		out = append(out, "3. dynamic batching: pad to the longest sequence in each batch (or bucket by length) to cut padded tokens; memory is set by the longest batch, so plan for the maximum length")
+	} else {
+		out = append(out, "3. dynamic batching: not applicable to fixed-size images")
+	}
+	if b.Accum > 1 {
+		out = append(out, fmt.Sprintf("4. accumulation: micro-batch %d × %d steps reaches the global batch %d", b.MicroBatch, b.Accum, res.GlobalBatch))
+	} else {
+		out = append(out, fmt.Sprintf("4. accumulation: none — the whole per-GPU batch %d fits at once", b.MicroBatch))
+	}
+	if res.GPUs > 1 {
+		out = append(out, fmt.Sprintf("5. sharding: %s across %d GPUs", b.Strategy, res.GPUs))
+	} else {
+		out = append(out, "5. sharding: single GPU")
+	}
+	n := 0
+	for _, r := range res.Rejected {
+		if n == 5 {
+			break
+		}
+		out = append(out, fmt.Sprintf("rejected (faster, %.1f samples/s): %s — needs up to %s, budget %s",
+			r.Throughput, describe(r), units.Bytes(r.ProcessHi), units.Bytes(res.Budget)))
+		n++
+	}
+	if len(res.Rejected) > n {
+		out = append(out, fmt.Sprintf("… and %d more faster configurations that do not fit", len(res.Rejected)-n))
+	}
+	return out
+}
+
+func describe(c Candidate) string {
+	s := fmt.Sprintf("%s, checkpoint %s, micro-batch %d × accum %d", c.Precision, c.Checkpoint, c.MicroBatch, c.Accum)
+	if c.Strategy != "none" {
+		s += ", " + c.Strategy
+	}
+	return s
+}
+
+// WriteFitText renders a FitResult for people.
+func WriteFitText(w io.Writer, res *FitResult) {
+	fmt.Fprintf(w, "searched %d configurations for global batch %d on %d × %s (budget %s after margin)\n\n",
+		res.Searched, res.GlobalBatch, res.GPUs, res.GPU, units.Bytes(res.Budget))
+	b := res.Best
+	fmt.Fprintf(w, "best: %s\n  process memory %s (up to %s), step %.3f s, %.1f samples/s\n\n",
+		describe(*b), units.Bytes(b.Process), units.Bytes(b.ProcessHi), b.StepTime, b.Throughput)
+	for _, e := range res.Explanation {
+		fmt.Fprintln(w, e)
+	}
+	fmt.Fprintf(w, "\nfeasible, fastest first:\n")
+	for i, c := range res.Feasible {
+		if i == 8 {
+			fmt.Fprintf(w, "  … %d more\n", len(res.Feasible)-i)
+			break
+		}
+		fmt.Fprintf(w, "  %-60s %10s  %7.3f s  %8.1f samples/s\n", describe(c), units.Bytes(c.ProcessHi), c.StepTime, c.Throughput)
+	}
+}

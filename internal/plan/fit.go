@@ -1,0 +1,185 @@
+// Package plan searches training configurations with memmodel: --fit finds
+// the fastest configuration of a global batch that fits a GPU with a safety
+// margin and explains why faster ones were rejected; --sweep draws the
+// memory curve over batch size or sequence length.
+package plan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
+
+// FitOptions tunes Fit.
+type FitOptions struct {
+	GlobalBatch int     `json:"global_batch"`
+	Margin      float64 `json:"margin"` // fraction of GPU memory kept free
+	// Exact is how many of the best screened candidates are re-checked
+	// with the allocator replay.
+	Exact int `json:"exact"`
+}
+
+// DefaultFitOptions keeps 10% of the GPU free.
+func DefaultFitOptions() FitOptions { return FitOptions{Margin: 0.10, Exact: 6} }
+
+// Candidate is one configuration and its prediction.
+type Candidate struct {
+	Precision  string  `json:"precision"`
+	Checkpoint string  `json:"checkpoint"`
+	MicroBatch int     `json:"micro_batch"`
+	Accum      int     `json:"accum"`
+	Strategy   string  `json:"strategy"`
+	Process    int64   `json:"process_bytes"`
+	ProcessHi  int64   `json:"process_high_bytes"`
+	StepTime   float64 `json:"step_time_s"`
+	Throughput float64 `json:"samples_per_s"`
+	Fits       bool    `json:"fits"`
+	Exact      bool    `json:"exact"` // reserved memory from the allocator replay
+	spec       memmodel.Spec
+}
+
+// FitResult is the outcome of a search.
+type FitResult struct {
+	GPU         string      `json:"gpu"`
+	GPUs        int         `json:"gpus"`
+	GlobalBatch int         `json:"global_batch"`
+	Budget      int64       `json:"budget_bytes"`
+	Best        *Candidate  `json:"best"`
+	Feasible    []Candidate `json:"feasible"`
+	Rejected    []Candidate `json:"rejected_faster"`
+	Explanation []string    `json:"explanation"`
+	Searched    int         `json:"searched"`
+}
+
+// ErrNothingFits is returned when no configuration fits.
+var ErrNothingFits = errors.New("no configuration fits")
+
+// space enumerates the configurations to try, in the seeds' decision-tree
+// order: precision first, then checkpointing, accumulation, sharding.
+func space(base memmodel.Spec, arch memmodel.Arch, globalBatch int, bf16 bool) []memmodel.Spec {
+	precs := []string{"fp32", "fp16-amp"}
+	if bf16 {
+		precs = []string{"fp32", "bf16-amp", "fp16-amp"}
+	}
+	ckpts := []string{"none", "block"}
+	if !arch.Vision() || arch.Family == "vit" {
+		ckpts = []string{"none", "selective", "block"}
+	}
+	gpus := base.Parallel.GPUs
+	strategies := []string{"none"}
+	if gpus > 1 {
+		strategies = []string{"ddp", "zero1", "zero2", "fsdp"}
+	}
+	var out []memmodel.Spec
+	perRank := globalBatch / gpus
+	for _, st := range strategies {
+		for _, p := range precs {
+			for _, ck := range ckpts {
+				for mb := 1; mb <= perRank; mb++ {
+					if perRank%mb != 0 {
+						continue
+					}
+					s := base
+					s.Precision, s.Checkpoint, s.Batch, s.Accum = p, ck, mb, perRank/mb
+					s.Parallel.Strategy = st
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Fit searches every combination for the fastest configuration that fits.
+func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, error) {
+	if opts.GlobalBatch <= 0 {
+		return nil, fmt.Errorf("fit: global batch must be at least 1")
+	}
+	gpus := max(base.Parallel.GPUs, 1)
+	if opts.GlobalBatch%gpus != 0 {
+		return nil, fmt.Errorf("fit: global batch %d is not divisible by %d GPUs", opts.GlobalBatch, gpus)
+	}
+	probe, err := memmodel.Estimate(base, memmodel.Options{Steps: 1, SkipReserved: true})
+	if err != nil {
+		return nil, err
+	}
+	arch, bf16, err := memmodel.Describe(base)
+	if err != nil {
+		return nil, err
+	}
+	budget := int64(float64(probe.Capacity) * (1 - opts.Margin))
+	res := &FitResult{GPU: probe.GPU, GPUs: gpus, GlobalBatch: opts.GlobalBatch, Budget: budget}
+	var all []Candidate
+	for _, s := range space(base, arch, opts.GlobalBatch, bf16) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		// screen on allocated memory with a typical allocator overhead;
+		// the best candidates are re-checked with the replay below
+		r, err := memmodel.Estimate(s, memmodel.Options{Steps: 1, SkipReserved: true, Warm: true})
+		if err != nil {
+			continue
+		}
+		c := candidate(s, r)
+		c.ProcessHi = c.ProcessHi + int64(0.08*float64(r.PeakAllocated))
+		c.Fits = c.ProcessHi <= budget
+		all = append(all, c)
+	}
+	res.Searched = len(all)
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Throughput > all[j].Throughput })
+	exact := 0
+	for i := range all {
+		if !all[i].Fits || exact >= opts.Exact {
+			continue
+		}
+		// two steps: the second is steady (optimizer state exists)
+		r, err := memmodel.Estimate(all[i].spec, memmodel.Options{Steps: 2})
+		if err != nil {
+			continue
+		}
+		all[i] = candidate(all[i].spec, r)
+		all[i].Exact = true
+		all[i].Fits = all[i].ProcessHi <= budget
+		exact++
+		if all[i].Fits {
+			break
+		}
+	}
+	for i := range all {
+		if all[i].Fits {
+			if res.Best == nil {
+				b := all[i]
+				res.Best = &b
+			}
+			res.Feasible = append(res.Feasible, all[i])
+		} else if res.Best == nil {
+			res.Rejected = append(res.Rejected, all[i])
+		}
+	}
+	if res.Best == nil {
+		return res, fmt.Errorf("fit: %w on %s within %.0f%% margin (smallest needs %d bytes)", ErrNothingFits,
+			res.GPU, opts.Margin*100, smallest(all))
+	}
+	res.Explanation = explain(res, arch)
+	return res, nil
+}
+
+func candidate(s memmodel.Spec, r *memmodel.Result) Candidate {
+	hi := r.ProcessBand.High + (r.SteadyProcess - r.Process)
+	return Candidate{Precision: s.Precision, Checkpoint: s.Checkpoint, MicroBatch: s.Batch, Accum: s.Accum,
+		Strategy: s.Parallel.Strategy, Process: r.SteadyProcess, ProcessHi: hi, StepTime: r.StepTime,
+		Throughput: r.SamplesPerSec, Fits: r.Fits, spec: s}
+}
+
+func smallest(all []Candidate) int64 {
+	var m int64 = -1
+	for _, c := range all {
+		if m < 0 || c.ProcessHi < m {
+			m = c.ProcessHi
+		}
+	}
+	return m
+}

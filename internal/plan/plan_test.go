@@ -1,0 +1,107 @@
+package plan
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
+
+func bertSpec() memmodel.Spec {
+	m := "bert-base"
+	s := memmodel.DefaultSpec()
+	s.Model, s.Seq, s.GPU = &m, 512, "rtx3090"
+	return s
+}
+
+// The acceptance case: BERT-base, seq 512, global batch 64 on one
+// 24 GB RTX 3090 gets a configuration that fits with margin, explained in
+// decision-tree order.
+func TestFitBERTOn3090(t *testing.T) {
+	res, err := Fit(context.Background(), bertSpec(), FitOptions{GlobalBatch: 64, Margin: 0.1, Exact: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := res.Best
+	if b == nil || !b.Exact || b.ProcessHi > res.Budget {
+		t.Fatalf("best %+v does not fit the budget %d with an exact replay", b, res.Budget)
+	}
+	if b.MicroBatch*b.Accum != 64 {
+		t.Errorf("micro-batch %d × accum %d is not the global batch 64", b.MicroBatch, b.Accum)
+	}
+	if b.Precision == "fp32" {
+		t.Errorf("fp32 chosen on an AMP-capable GPU: %+v", b)
+	}
+	if len(res.Explanation) < 5 || !strings.HasPrefix(res.Explanation[0], "1. precision") {
+		t.Errorf("explanation not in decision-tree order: %q", res.Explanation)
+	}
+	for _, c := range res.Feasible {
+		if c.Throughput > b.Throughput {
+			t.Errorf("feasible %+v is faster than the chosen one", c)
+		}
+	}
+}
+
+// With a GPU too small for anything, Fit says so instead of returning a plan.
+func TestFitNothingFits(t *testing.T) {
+	m := "llama2-7b"
+	s := memmodel.DefaultSpec()
+	s.Model, s.Seq, s.GPU = &m, 512, "t4"
+	_, err := Fit(context.Background(), s, FitOptions{GlobalBatch: 2, Margin: 0.1, Exact: 2})
+	if err == nil || !strings.Contains(err.Error(), "no configuration fits") {
+		t.Fatalf("got %v, want no configuration fits", err)
+	}
+}
+
+func TestSweepFindsLargestBatch(t *testing.T) {
+	m := "resnet18"
+	s := memmodel.DefaultSpec()
+	s.Model, s.GPU = &m, "t4"
+	o, err := ParseSweep("batch=16..1024")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Sweep(context.Background(), s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Largest < 16 || r.Largest >= 1024 {
+		t.Fatalf("largest batch %d, want within the range on a 16 GB T4", r.Largest)
+	}
+	for i := 1; i < len(r.Points); i++ {
+		if r.Points[i].Value > r.Points[i-1].Value && r.Points[i].Allocated <= r.Points[i-1].Allocated {
+			t.Errorf("memory does not grow with batch: %+v then %+v", r.Points[i-1], r.Points[i])
+		}
+	}
+	// the largest fitting batch fits and the next one does not
+	at := func(b int) bool {
+		s2 := s
+		s2.Batch = b
+		e, err := memmodel.Estimate(s2, memmodel.DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e.ProcessBand.High+e.SteadyProcess-e.Process <= r.Budget
+	}
+	if !at(r.Largest) || at(r.Largest+1) {
+		t.Errorf("largest %d is not the boundary", r.Largest)
+	}
+}
+
+func TestParseSweepErrors(t *testing.T) {
+	for _, s := range []string{"batch", "width=1..2", "batch=0..4", "batch=8..4", "seq=a..b"} {
+		if _, err := ParseSweep(s); err == nil {
+			t.Errorf("ParseSweep(%q) accepted", s)
+		}
+	}
+}
+
+// BenchmarkFitBERT is the "full --fit search in under 2 s" target.
+func BenchmarkFitBERT(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		if _, err := Fit(context.Background(), bertSpec(), FitOptions{GlobalBatch: 64, Margin: 0.1, Exact: 6}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,132 @@
+package plan
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
+	"github.com/vramkit/vramkit/internal/units"
+)
+
+// SweepOptions is a parsed --sweep: a key (batch or seq) and its range.
+type SweepOptions struct {
+	Key    string  `json:"key"`
+	Lo     int     `json:"lo"`
+	Hi     int     `json:"hi"`
+	Margin float64 `json:"margin"`
+}
+
+// ParseSweep parses "batch=1..512" or "seq=128..4096".
+func ParseSweep(s string) (SweepOptions, error) {
+	k, r, ok := strings.Cut(s, "=")
+	if !ok || (k != "batch" && k != "seq") {
+		return SweepOptions{}, fmt.Errorf("want batch=LO..HI or seq=LO..HI, got %q", s)
+	}
+	a, b, ok := strings.Cut(r, "..")
+	lo, err1 := strconv.Atoi(a)
+	hi, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || lo < 1 || hi < lo {
+		return SweepOptions{}, fmt.Errorf("range %q: want LO..HI with 1 <= LO <= HI", r)
+	}
+	return SweepOptions{Key: k, Lo: lo, Hi: hi, Margin: 0.1}, nil
+}
+
+// SweepPoint is the prediction at one value of the swept key.
+type SweepPoint struct {
+	Value     int     `json:"value"`
+	Allocated int64   `json:"peak_allocated_bytes"`
+	Reserved  int64   `json:"peak_reserved_bytes"`
+	Process   int64   `json:"process_bytes"`
+	ProcessHi int64   `json:"process_high_bytes"`
+	StepTime  float64 `json:"step_time_s"`
+	Fits      bool    `json:"fits"`
+}
+
+// SweepResult is a memory curve and the largest value that fits.
+type SweepResult struct {
+	Key     string       `json:"key"`
+	GPU     string       `json:"gpu"`
+	Budget  int64        `json:"budget_bytes"`
+	Points  []SweepPoint `json:"points"`
+	Largest int          `json:"largest_fitting"` // 0 when none fits
+}
+
+// Sweep predicts memory at powers of two across the range, then bisects
+// for the largest value whose upper band fits the budget.
+func Sweep(ctx context.Context, base memmodel.Spec, o SweepOptions) (*SweepResult, error) {
+	res := &SweepResult{Key: o.Key}
+	at := func(v int) (SweepPoint, error) {
+		s := base
+		if o.Key == "batch" {
+			s.Batch = v
+		} else {
+			s.Seq = v
+		}
+		r, err := memmodel.Estimate(s, memmodel.DefaultOptions())
+		if err != nil {
+			return SweepPoint{}, err
+		}
+		res.GPU = r.GPU
+		res.Budget = int64(float64(r.Capacity) * (1 - o.Margin))
+		hi := r.ProcessBand.High + r.SteadyProcess - r.Process
+		return SweepPoint{Value: v, Allocated: r.PeakAllocated, Reserved: r.PeakReserved, Process: r.SteadyProcess,
+			ProcessHi: hi, StepTime: r.StepTime, Fits: hi <= res.Budget}, nil
+	}
+	var vals []int
+	for v := o.Lo; v < o.Hi; v *= 2 {
+		vals = append(vals, v)
+	}
+	vals = append(vals, o.Hi)
+	lastFit, firstMiss := 0, 0
+	for _, v := range vals {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		p, err := at(v)
+		if err != nil {
+			return nil, err
+		}
+		res.Points = append(res.Points, p)
+		if p.Fits {
+			lastFit = v
+		} else if firstMiss == 0 {
+			firstMiss = v
+			break
+		}
+	}
+	for firstMiss > 0 && firstMiss-lastFit > 1 && lastFit > 0 {
+		mid := (lastFit + firstMiss) / 2
+		p, err := at(mid)
+		if err != nil {
+			return nil, err
+		}
+		if p.Fits {
+			lastFit = mid
+		} else {
+			firstMiss = mid
+		}
+	}
+	res.Largest = lastFit
+	return res, nil
+}
+
+// WriteSweepText renders the curve for people.
+func WriteSweepText(w io.Writer, r *SweepResult) {
+	fmt.Fprintf(w, "%-8s %12s %12s %12s %10s  fits in %s\n", r.Key, "allocated", "reserved", "process", "step", units.Bytes(r.Budget))
+	for _, p := range r.Points {
+		mark := "yes"
+		if !p.Fits {
+			mark = "no"
+		}
+		fmt.Fprintf(w, "%-8d %12s %12s %12s %8.3f s  %s\n", p.Value, units.Bytes(p.Allocated), units.Bytes(p.Reserved),
+			units.Bytes(p.Process), p.StepTime, mark)
+	}
+	if r.Largest == 0 {
+		fmt.Fprintf(w, "nothing in the range fits on %s\n", r.GPU)
+		return
+	}
+	fmt.Fprintf(w, "largest %s that fits on %s with margin: %d\n", r.Key, r.GPU, r.Largest)
+}
