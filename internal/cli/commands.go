@@ -7,5 +7,8 @@ func commands() []*Command {
 		simulateCommand(),
 		tuneCommand(),
 		planCommand(),
+		reportCommand(),
+		exportPprofCommand(),
+		exportPerfettoCommand(),
 	}
 }

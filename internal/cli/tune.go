@@ -73,19 +73,9 @@ differ by a few small tensors.`,
 		if err != nil {
 			return err
 		}
-		type devOut struct {
-			Device           int       `json:"device"`
-			CapacityBytes    int64     `json:"capacity_bytes"`
-			CapacitySource   string    `json:"capacity_source"`
-			RecordedConf     string    `json:"recorded_alloc_conf"`
-			RecordedReserved int64     `json:"recorded_peak_reserved_bytes"`
-			Best             *tuneRow  `json:"best"`
-			SavingBytes      int64     `json:"saving_bytes"`
-			Rows             []tuneRow `json:"results"`
-		}
 		var out struct {
-			Path    string   `json:"path"`
-			Devices []devOut `json:"devices"`
+			Path    string    `json:"path"`
+			Devices []tuneDev `json:"devices"`
 		}
 		out.Path = path
 		for _, dev := range s.DeviceIDs() {
@@ -100,39 +90,9 @@ differ by a few small tensors.`,
 			if err != nil {
 				return err
 			}
-			o := devOut{Device: dev, CapacityBytes: capBytes, CapacitySource: src,
-				RecordedConf: d.Config.String(), RecordedReserved: d.Result.Stats.ReservedBytes.All.Peak}
-			for _, conf := range tuneGrid(w.fraction) {
-				cfg, err := allocsim.ParseConfig(conf)
-				if err != nil {
-					return fmt.Errorf("internal grid entry %q: %w", conf, err)
-				}
-				cfg.MemoryFraction = w.fraction
-				r := allocsim.Simulate(d.Result.Requests, cfg, allocsim.NewDevice(capBytes))
-				row := tuneRow{AllocConf: conf, PeakReserved: r.Stats.ReservedBytes.All.Peak,
-					PeakAllocated: r.Stats.AllocatedBytes.All.Peak, Retries: r.Stats.NumAllocRetries,
-					OOMs: r.Stats.NumOOMs, DeviceAllocs: r.Stats.NumDeviceAlloc, DeviceFrees: r.Stats.NumDeviceFree}
-				if r.OOMAt >= 0 {
-					at := r.OOMAt
-					row.OOMAt = &at
-				}
-				row.Feasible = row.OOMs == 0 && row.Retries == 0
-				o.Rows = append(o.Rows, row)
-			}
-			sort.SliceStable(o.Rows, func(i, j int) bool {
-				a, b := o.Rows[i], o.Rows[j]
-				if a.Feasible != b.Feasible {
-					return a.Feasible
-				}
-				if a.PeakReserved != b.PeakReserved {
-					return a.PeakReserved < b.PeakReserved
-				}
-				return a.DeviceAllocs+a.DeviceFrees < b.DeviceAllocs+b.DeviceFrees
-			})
-			if o.Rows[0].Feasible {
-				best := o.Rows[0]
-				o.Best = &best
-				o.SavingBytes = o.RecordedReserved - best.PeakReserved
+			o, err := tuneDevice(d, capBytes, src, w.fraction)
+			if err != nil {
+				return err
 			}
 			out.Devices = append(out.Devices, o)
 		}
@@ -178,4 +138,56 @@ differ by a few small tensors.`,
 		return nil
 	}
 	return c
+}
+
+// tuneDev is tune's result for one device.
+type tuneDev struct {
+	Device           int       `json:"device"`
+	CapacityBytes    int64     `json:"capacity_bytes"`
+	CapacitySource   string    `json:"capacity_source"`
+	RecordedConf     string    `json:"recorded_alloc_conf"`
+	RecordedReserved int64     `json:"recorded_peak_reserved_bytes"`
+	Best             *tuneRow  `json:"best"`
+	SavingBytes      int64     `json:"saving_bytes"`
+	Rows             []tuneRow `json:"results"`
+}
+
+// tuneDevice runs a replayed device's request stream under every setting
+// of the grid and ranks the results; tune and report share it.
+func tuneDevice(d allocsim.DeviceReplay, capBytes int64, src string, fraction float64) (tuneDev, error) {
+	o := tuneDev{Device: d.Device, CapacityBytes: capBytes, CapacitySource: src,
+		RecordedConf: d.Config.String(), RecordedReserved: d.Result.Stats.ReservedBytes.All.Peak}
+	for _, conf := range tuneGrid(fraction) {
+		cfg, err := allocsim.ParseConfig(conf)
+		if err != nil {
+			return o, fmt.Errorf("internal grid entry %q: %w", conf, err)
+		}
+		cfg.MemoryFraction = fraction
+		r := allocsim.Simulate(d.Result.Requests, cfg, allocsim.NewDevice(capBytes))
+		row := tuneRow{AllocConf: conf, PeakReserved: r.Stats.ReservedBytes.All.Peak,
+			PeakAllocated: r.Stats.AllocatedBytes.All.Peak, Retries: r.Stats.NumAllocRetries,
+			OOMs: r.Stats.NumOOMs, DeviceAllocs: r.Stats.NumDeviceAlloc, DeviceFrees: r.Stats.NumDeviceFree}
+		if r.OOMAt >= 0 {
+			at := r.OOMAt
+			row.OOMAt = &at
+		}
+		row.Feasible = row.OOMs == 0 && row.Retries == 0
+		o.Rows = append(o.Rows, row)
+	}
+	sort.SliceStable(o.Rows, func(i, j int) bool {
+		a, b := o.Rows[i], o.Rows[j]
+		if a.Feasible != b.Feasible {
+			return a.Feasible
+		}
+		if a.PeakReserved != b.PeakReserved {
+			return a.PeakReserved < b.PeakReserved
+		}
+		return a.DeviceAllocs+a.DeviceFrees < b.DeviceAllocs+b.DeviceFrees
+	})
+	if o.Rows[0].Feasible {
+		best := o.Rows[0]
+		o.Best = &best
+		o.SavingBytes = o.RecordedReserved - best.PeakReserved
+	}
+	return o, nil
 }
