@@ -34,6 +34,11 @@ type ReplayOptions struct {
 	TotalMemory int64 `json:"total_memory"`
 	// KeepRequests keeps the address-free request stream for what-ifs.
 	KeepRequests bool `json:"-"`
+	// Observe, if set, is called after each request of the trace (alloc,
+	// free_requested, oom) has been replayed, with its trace index and the
+	// allocator, so a caller can follow memory over time (the report's
+	// timeline) from the exact replay rather than a second simulation.
+	Observe func(event int, a *Allocator) `json:"-"`
 }
 
 // DefaultReplayOptions keeps the request stream and assumes no fraction.
@@ -70,7 +75,7 @@ func ReplayDeviceWith(s *snapshot.Snapshot, dev int, o ReplayOptions) DeviceRepl
 		d.Result = &ReplayResult{DivergedAt: -1, Stats: SegmentStats(s.Segments, dev)}
 		return d
 	}
-	d.Result = replayWith(ev, cfg, o.TotalMemory, keep, func(id snapshot.StackID) bool {
+	d.Result = replayWith(ev, cfg, o.TotalMemory, keep, o.Observe, func(id snapshot.StackID) bool {
 		for _, f := range s.Frames(id) {
 			if f.Name == "empty_cache" {
 				return true

@@ -45,17 +45,19 @@ func ReplayStats(trace []snapshot.TraceEvent, cfg Config, total int64) *ReplayRe
 }
 
 func replay(trace []snapshot.TraceEvent, cfg Config, total int64, keep bool) *ReplayResult {
-	return replayWith(trace, cfg, total, keep, nil)
+	return replayWith(trace, cfg, total, keep, nil, nil)
 }
 
-// replayWith takes, besides Replay's arguments, a test for stacks that come
+// replayWith takes, besides Replay's arguments, an observer called after
+// each request and a test for stacks that come
 // from torch.cuda.empty_cache() (nil when frames are unknown).
-func replayWith(trace []snapshot.TraceEvent, cfg Config, total int64, keep bool, emptyCacheStack func(snapshot.StackID) bool) *ReplayResult {
+func replayWith(trace []snapshot.TraceEvent, cfg Config, total int64, keep bool, after func(int, *Allocator),
+	emptyCacheStack func(snapshot.StackID) bool) *ReplayResult {
 	if total <= 0 {
 		total = H200Total
 	}
 	r := &replayer{tr: trace, skip: map[int]bool{}, res: &ReplayResult{DivergedAt: -1}, total: total, keep: keep,
-		emptyCacheStack: emptyCacheStack}
+		emptyCacheStack: emptyCacheStack, after: after}
 	for i := range trace {
 		if trace[i].Action == snapshot.ActionAlloc {
 			r.framed = trace[i].Stack != 0
@@ -90,6 +92,7 @@ type replayer struct {
 	// "all"); emptyCacheStack recognises empty_cache()'s own stack.
 	framed          bool
 	emptyCacheStack func(snapshot.StackID) bool
+	after           func(int, *Allocator) // ReplayOptions.Observe
 }
 
 func (r *replayer) request(q Request) {

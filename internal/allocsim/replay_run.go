@@ -35,6 +35,7 @@ func (r *replayer) run() {
 			if !r.failed() && r.peek() < n {
 				r.diverge(r.peek(), "trace ends with %s, which no request explains", describeT(&r.tr[r.peek()]))
 			}
+			r.observeAfter(n - 1)
 			return
 		}
 		t := &r.tr[k]
@@ -47,6 +48,15 @@ func (r *replayer) run() {
 		case snapshot.ActionAlloc, snapshot.ActionOOM:
 			r.mallocGroup(start, k, hasRelease)
 		}
+		r.observeAfter(k)
+	}
+}
+
+// observeAfter reports the state after trace event k to the caller's
+// observer, once the replay has settled on an explanation of it.
+func (r *replayer) observeAfter(k int) {
+	if r.after != nil && !r.failed() {
+		r.after(k, r.a)
 	}
 }
 

@@ -50,7 +50,8 @@ with 'go tool pprof -http=: FILE' for flame graphs.`,
 		trace := s.Trace(d)
 		peak := -1
 		if *at == "peak" {
-			peak = report.BuildTimeline(s, allocsim.ReplayDevice(s, d), 1).PeakAllocatedAt
+			tl, _ := report.BuildTimeline(s, d, allocsim.ReplayOptions{}, 1)
+			peak = tl.PeakAllocatedAt
 		}
 		idx, err := report.ResolveAt(*at, trace, peak)
 		if err != nil {
@@ -90,7 +91,7 @@ each interval's lowest and highest values, so peaks are exact.`,
 		if err != nil {
 			return err
 		}
-		tl := report.BuildTimeline(s, allocsim.ReplayDevice(s, d), timelineBuckets*5)
+		tl, _ := report.BuildTimeline(s, d, allocsim.ReplayOptions{}, timelineBuckets*2)
 		marks := append(report.OOMMarkers(s.Trace(d)), report.IterationMarkers(s, d)...)
 		return writeFile(env, *out, func(w io.Writer) error { return report.WritePerfetto(w, tl, nil, marks) })
 	}

@@ -42,8 +42,7 @@ SNAPSHOT's name with .html.`,
 		if err != nil {
 			return err
 		}
-		rep := allocsim.ReplayDeviceWith(s, d, allocsim.ReplayOptions{MemoryFraction: w.fraction, KeepRequests: true})
-		tl := report.BuildTimeline(s, rep, timelineBuckets)
+		tl, rep := report.BuildTimeline(s, d, allocsim.ReplayOptions{MemoryFraction: w.fraction, KeepRequests: true}, timelineBuckets)
 		trace := s.Trace(d)
 		live := report.LiveAt(trace, max(tl.PeakAllocatedAt, 0))
 		in := html.Input{

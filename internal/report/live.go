@@ -114,7 +114,13 @@ func TopSites(s *snapshot.Snapshot, live []Live) []Site {
 		})
 		out[i] = a.site
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Bytes > out[j].Bytes })
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Bytes != b.Bytes {
+			return a.Bytes > b.Bytes
+		}
+		return a.Count > b.Count
+	})
 	return out
 }
 

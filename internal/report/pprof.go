@@ -2,6 +2,7 @@ package report
 
 import (
 	"io"
+	"strings"
 
 	"github.com/google/pprof/profile"
 	"github.com/vramkit/vramkit/internal/snapshot"
@@ -82,7 +83,7 @@ func (b *pprofBuilder) loc(f snapshot.Frame) *profile.Location {
 	key := [2]string{f.Name, f.Filename}
 	fn := b.funcs[key]
 	if fn == nil {
-		fn = &profile.Function{ID: uint64(len(b.p.Function) + 1), Name: f.Name, SystemName: f.Name, Filename: f.Filename}
+		fn = &profile.Function{ID: uint64(len(b.p.Function) + 1), Name: QualifiedName(f), SystemName: f.Name, Filename: f.Filename}
 		b.funcs[key] = fn
 		b.p.Function = append(b.p.Function, fn)
 	}
@@ -90,4 +91,21 @@ func (b *pprofBuilder) loc(f snapshot.Frame) *profile.Location {
 	b.locs[f] = l
 	b.p.Location = append(b.p.Location, l)
 	return l
+}
+
+// QualifiedName names a Python frame's function with its module, as
+// "torch.nn.modules.linear.forward": pprof merges functions by name alone,
+// and Python code is full of functions called forward.
+func QualifiedName(f snapshot.Frame) string {
+	mod := f.Filename
+	if mod == "" || strings.HasPrefix(mod, "<") {
+		return f.Name
+	}
+	if i := strings.LastIndex(mod, "site-packages/"); i >= 0 {
+		mod = mod[i+len("site-packages/"):]
+	} else if i := strings.LastIndex(mod, "/"); i >= 0 {
+		mod = mod[i+1:]
+	}
+	mod = strings.TrimSuffix(strings.TrimSuffix(mod, ".py"), "/__init__")
+	return strings.ReplaceAll(mod, "/", ".") + "." + f.Name
 }

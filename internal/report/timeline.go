@@ -5,11 +5,11 @@ import (
 	"github.com/vramkit/vramkit/internal/snapshot"
 )
 
-// Bucket is one point of a downsampled memory timeline: the requests
-// [First, Last] of the replay, with the extremes of allocated and reserved
+// Bucket is one point of a downsampled memory timeline: the trace events
+// [First, Last], with the extremes of allocated and reserved
 // bytes over them, so a peak survives any amount of downsampling.
 type Bucket struct {
-	First, Last    int   // request indices
+	First, Last    int   // trace indices
 	TimeUS         int64 // trace time of the bucket's first request, µs
 	AllocMin       int64 // bytes
 	AllocMax       int64 // bytes
@@ -41,75 +41,39 @@ type Timeline struct {
 	PeakBlocks [][]int
 }
 
-// BuildTimeline replays a device's request stream (from allocsim's replay
-// of the recorded trace) and samples allocated and reserved memory after
-// every request into at most maxBuckets buckets.
-//
-// It runs its own copy of allocsim.Simulate's request loop rather than
-// hooking the trace replay: the loop is ten times cheaper than the replay,
-// and it knows which request each live pointer came from, which the state
-// view needs to show a block's stack.
-func BuildTimeline(s *snapshot.Snapshot, d allocsim.DeviceReplay, maxBuckets int) *Timeline {
-	trace := s.Trace(d.Device)
-	reqs := d.Result.Requests
-	tl := &Timeline{Device: d.Device, PeakAllocatedAt: -1, PeakReservedAt: -1}
+// BuildTimeline replays device dev of s with options o (its Observe is
+// taken over) and samples allocated and reserved memory after every
+// request into at most maxBuckets buckets of equal event counts. It
+// returns the replay too, whose request stream the what-ifs reuse, so a
+// report replays the trace once.
+func BuildTimeline(s *snapshot.Snapshot, dev int, o allocsim.ReplayOptions, maxBuckets int) (*Timeline, allocsim.DeviceReplay) {
+	trace := s.Trace(dev)
+	tl := &Timeline{Device: dev, PeakAllocatedAt: -1, PeakReservedAt: -1}
 	if len(trace) > 0 {
 		tl.StartUS, tl.EndUS = trace[0].TimeUS, trace[len(trace)-1].TimeUS
 	}
-	if maxBuckets < 1 {
-		maxBuckets = 1
-	}
-	per := (len(reqs) + maxBuckets - 1) / maxBuckets
-	if per < 1 {
-		per = 1
-	}
-	a := allocsim.New(d.Config, allocsim.NewDevice(0))
-	ptrs := make(map[int32]int64, 1024)   // allocation ID -> pointer
-	origin := make(map[int64]int32, 1024) // live pointer -> trace index of its alloc
+	per := max((len(trace)+max(maxBuckets, 1)-1)/max(maxBuckets, 1), 1)
+	// origin maps a block address to the trace index of the latest alloc
+	// there: the replay reproduces the recorded addresses, so for a live
+	// block that is the allocation it holds.
+	origin := make(map[int64]int32, 1024)
+	scanned := 0
 	var cur *Bucket
-	for i, r := range reqs {
-		switch r.Kind {
-		case allocsim.ReqAlloc:
-			if r.Size == 0 {
-				break
+	o.Observe = func(k int, a *allocsim.Allocator) {
+		for ; scanned <= k; scanned++ {
+			if e := &trace[scanned]; e.Action == snapshot.ActionAlloc {
+				origin[int64(e.Addr)] = int32(scanned)
 			}
-			p, err := a.Malloc(r.Size, r.Stream)
-			if err != nil {
-				break // the recorded OOM: the program caught it or died here
-			}
-			ptrs[r.ID] = p
-			origin[p] = r.Event
-		case allocsim.ReqFree:
-			p, ok := ptrs[r.ID]
-			if !ok {
-				break
-			}
-			if r.Deferred {
-				_ = a.RecordStream(p, -1)
-			}
-			_ = a.Free(p)
-			if !r.Deferred {
-				delete(ptrs, r.ID)
-				delete(origin, p)
-			}
-		case allocsim.ReqComplete:
-			if p, ok := ptrs[r.ID]; ok {
-				a.CompleteEvents(p)
-				delete(ptrs, r.ID)
-				delete(origin, p)
-			}
-		case allocsim.ReqEmptyCache:
-			a.EmptyCache()
 		}
 		st := a.Stats()
 		al, rs := st.AllocatedBytes.All.Current, st.ReservedBytes.All.Current
-		t := trace[r.Event].TimeUS
-		if i%per == 0 {
-			tl.Buckets = append(tl.Buckets, Bucket{First: i, TimeUS: t, AllocMin: al, AllocMax: al, ResMin: rs, ResMax: rs,
+		t := trace[k].TimeUS
+		if cur == nil || k/per != cur.First/per {
+			tl.Buckets = append(tl.Buckets, Bucket{First: k, TimeUS: t, AllocMin: al, AllocMax: al, ResMin: rs, ResMax: rs,
 				AllocMinUS: t, AllocMaxUS: t, ResMinUS: t, ResMaxUS: t, Big: -1})
 			cur = &tl.Buckets[len(tl.Buckets)-1]
 		}
-		cur.Last = i
+		cur.Last = k
 		if al < cur.AllocMin {
 			cur.AllocMin, cur.AllocMinUS = al, t
 		}
@@ -122,21 +86,22 @@ func BuildTimeline(s *snapshot.Snapshot, d allocsim.DeviceReplay, maxBuckets int
 		if rs > cur.ResMax {
 			cur.ResMax, cur.ResMaxUS = rs, t
 		}
-		if r.Kind == allocsim.ReqAlloc && (cur.Big < 0 || int64(trace[cur.Big].Size) < r.Size) {
-			cur.Big = int(r.Event)
+		if trace[k].Action == snapshot.ActionAlloc && (cur.Big < 0 || trace[cur.Big].Size < trace[k].Size) {
+			cur.Big = k
 		}
 		if al > tl.PeakAllocated {
-			tl.PeakAllocated, tl.PeakAllocatedAt = al, int(r.Event)
+			tl.PeakAllocated, tl.PeakAllocatedAt = al, k
 		}
 		if rs > tl.PeakReserved {
 			// Reserved memory rises only at cudaMalloc, a few hundred times
 			// a run, so copying the state at each new high is cheap.
-			tl.PeakReserved, tl.PeakReservedAt = rs, int(r.Event)
+			tl.PeakReserved, tl.PeakReservedAt = rs, k
 			tl.PeakState = a.Segments()
 			tl.PeakBlocks = blockOrigins(tl.PeakState, origin)
 		}
 	}
-	return tl
+	d := allocsim.ReplayDeviceWith(s, dev, o)
+	return tl, d
 }
 
 func blockOrigins(segs []allocsim.SegmentState, origin map[int64]int32) [][]int {

@@ -2,11 +2,13 @@
 // network; everything it needs is in the page.
 (function () {
   'use strict';
+  // Errors are recorded on <body data-errors> as well as the console, so a
+  // headless browser test (and a user's bug report) can read them.
   var errors = [];
-  window.addEventListener('error', function (e) {
-    errors.push(String(e.message || e));
-    document.body.setAttribute('data-errors', errors.join(' | '));
-  });
+  function recordError(msg) { errors.push(msg); document.body.setAttribute('data-errors', errors.join(' | ')); }
+  window.addEventListener('error', function (e) { recordError(String(e.message || e)); });
+  var consoleError = console.error;
+  console.error = function () { recordError(Array.prototype.join.call(arguments, ' ')); consoleError.apply(console, arguments); };
   var D = JSON.parse(document.getElementById('vramkit-data').textContent);
   var CSSV = getComputedStyle(document.documentElement);
   function color(name) { return CSSV.getPropertyValue('--' + name).trim(); }
@@ -483,6 +485,10 @@
   });
   function show() {
     var id = location.hash.slice(1), cur = views[0];
+    if (id === 'all') { // every view at once: for printing, and for tests
+      views.forEach(function (v) { v.sec.className = 'view on'; if (!v.built) { v.built = true; v.build(v.sec); } });
+      return;
+    }
     views.forEach(function (v) { if (v.id === id) cur = v; });
     views.forEach(function (v) { v.link.className = v === cur ? 'on' : ''; v.sec.className = v === cur ? 'view on' : 'view'; });
     hideTip();

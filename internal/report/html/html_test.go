@@ -1,0 +1,132 @@
+package html
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/report"
+	"github.com/vramkit/vramkit/internal/snapshot"
+)
+
+// families are the repository's snapshots, one per workload family; the
+// OOM one exercises the OOM marker, the probe an expandable segment.
+var families = []string{
+	"h200/bert-base-s128-b16-fp32.pickle.gz",
+	"h200/gpt2-dyn-pad-batch-default.pickle.gz",
+	"h200/oom-vitl16-b96-fp32.pickle.gz",
+	"h200/resnet50-b16x4-fp32-accum.pickle.gz",
+	"probes/expandable-churn.pickle.gz",
+}
+
+var (
+	pagesOnce sync.Once
+	pages     map[string][]byte
+)
+
+// renderAll renders each family's report once for all tests.
+func renderAll(t testing.TB) map[string][]byte {
+	pagesOnce.Do(func() {
+		pages = map[string][]byte{}
+		for _, f := range families {
+			s, err := snapshot.LoadFile(filepath.Join("..", "..", "..", "testdata", f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			if err := Render(&buf, Build(input(s, f))); err != nil {
+				t.Fatal(err)
+			}
+			pages[f] = buf.Bytes()
+		}
+	})
+	return pages
+}
+
+// input is what the report command assembles, minus the what-if grid.
+func input(s *snapshot.Snapshot, name string) Input {
+	tl, d := report.BuildTimeline(s, 0, allocsim.ReplayOptions{KeepRequests: true}, 2000)
+	tr := s.Trace(0)
+	live := report.LiveAt(tr, tl.PeakAllocatedAt)
+	return Input{Title: "report — " + name, Source: name, Snapshot: s, Timeline: tl, Live: live,
+		Sites: report.TopSites(s, live), Notes: d.Notes, Stats: d.Result.Stats,
+		Markers:  append(report.OOMMarkers(tr), report.IterationMarkers(s, 0)...),
+		Tune:     &Tune{RecordedReserved: d.Result.Stats.ReservedBytes.All.Peak, Rows: []TuneRow{{Conf: "", PeakReserved: 1, OOMAt: -1, Feasible: true}}},
+		Analysis: &Analysis{Summary: []string{"</script><script>alert(1)</script>"}, Advice: []string{"a & b"}}}
+}
+
+var dataRE = regexp.MustCompile(`(?s)<script type="application/json" id="vramkit-data">(.*?)</script>`)
+
+// TestStructure: each page is self-contained (no URL in src or href but
+// in-page anchors, no network API), carries its data as parseable JSON
+// whose peaks are the replay's, and stays small.
+func TestStructure(t *testing.T) {
+	ext := regexp.MustCompile(`(?i)(src|href)\s*=\s*["']?([^"'\s>]*)`)
+	for name, page := range renderAll(t) {
+		for _, m := range ext.FindAllStringSubmatch(string(page), -1) {
+			if !strings.HasPrefix(m[2], "#") {
+				t.Errorf("%s: external reference %s=%q", name, m[1], m[2])
+			}
+		}
+		for _, bad := range []string{"http://", "https://", "//cdn", "fetch(", "XMLHttpRequest", "import("} {
+			if bytes.Contains(page, []byte(bad)) {
+				t.Errorf("%s: page contains %q", name, bad)
+			}
+		}
+		m := dataRE.FindSubmatch(page)
+		if m == nil {
+			t.Fatalf("%s: no embedded data", name)
+		}
+		var d Data
+		if err := json.Unmarshal(m[1], &d); err != nil {
+			t.Fatalf("%s: embedded data: %v", name, err)
+		}
+		if d.Timeline == nil || len(d.Timeline.T) == 0 || d.State == nil || len(d.State.Segments) == 0 {
+			t.Errorf("%s: timeline or state missing", name)
+		}
+		var amax int64
+		for _, v := range d.Timeline.AMax {
+			amax = max(amax, v)
+		}
+		if amax != d.Timeline.Peaks["allocated"] {
+			t.Errorf("%s: drawn peak %d, peak allocated %d", name, amax, d.Timeline.Peaks["allocated"])
+		}
+		if d.Analysis.Summary[0] != "</script><script>alert(1)</script>" {
+			t.Errorf("%s: summary text changed on the way: %q", name, d.Analysis.Summary[0])
+		}
+		if strings.Contains(name, "oom") && !hasMarker(d.Timeline.Markers, "oom") {
+			t.Errorf("%s: no OOM marker", name)
+		}
+		if len(page) > 20<<20 {
+			t.Errorf("%s: %d bytes, over 20 MiB", name, len(page))
+		}
+		t.Logf("%s: %d KiB", name, len(page)>>10)
+	}
+}
+
+func hasMarker(ms []report.Marker, kind string) bool {
+	for _, m := range ms {
+		if m.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+func TestFlamePrunes(t *testing.T) {
+	s := &snapshot.Snapshot{Stacks: [][]snapshot.Frame{nil, {{Name: "a"}, {Name: "main"}}, {{Name: "b"}, {Name: "main"}}}}
+	d := &Data{}
+	root := newInterner(s, d).flame([]report.Live{{Size: 1000, Stack: 1}, {Size: 1, Stack: 2}, {Size: 5}}, 0.01)
+	// The stackless 5 bytes and b's 1 byte are under 1% of their parents.
+	if root.Bytes != 1006 || len(root.Children) != 2 || root.Children[1].Frame != -2 || len(root.Children[0].Children) != 2 {
+		t.Fatalf("tree: %+v", root)
+	}
+	if other := root.Children[0].Children[1]; other.Frame != -2 || other.Bytes != 1 {
+		t.Errorf("small stack not folded: %+v", other)
+	}
+}
