@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -23,17 +24,11 @@ If the trace did not start with the process (ring buffer overflow, history enabl
 vramkit says so and reports what the recorded segments still tell.`,
 	}
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
-		fs := newFlagSet(c, env.Stderr)
-		format := addFormat(fs, "text", "json")
-		fraction := fs.Float64("memory-fraction", 1, "the per-process memory fraction the run set "+
-			"(snapshots do not record it; garbage_collection_threshold only acts under one)")
-		if err := parseFlags(fs, args); err != nil {
-			return err
-		}
-		if err := checkFormat(*format, "text", "json"); err != nil {
-			return err
-		}
-		path, err := oneArg(fs.Args(), "SNAPSHOT")
+		var fraction *float64
+		path, format, _, err := snapshotArgs(c, env, args, func(fs *flag.FlagSet) {
+			fraction = fs.Float64("memory-fraction", 1, "the per-process memory fraction the run set "+
+				"(snapshots do not record it; garbage_collection_threshold only acts under one)")
+		})
 		if err != nil {
 			return err
 		}
@@ -76,7 +71,7 @@ vramkit says so and reports what the recorded segments still tell.`,
 		if len(out.Devices) == 0 {
 			return fmt.Errorf("%s: the snapshot holds no segments and no trace (was CUDA used?)", path)
 		}
-		if *format == "json" {
+		if format == "json" {
 			return writeJSON(env.Stdout, out)
 		}
 		for _, d := range out.Devices {

@@ -55,17 +55,8 @@ The request stream is the recorded one: a program whose allocations depend on ti
 differ by a few small tensors.`,
 	}
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
-		fs := newFlagSet(c, env.Stderr)
-		format := addFormat(fs, "text", "json")
 		var w whatIf
-		w.add(fs)
-		if err := parseFlags(fs, args); err != nil {
-			return err
-		}
-		if err := checkFormat(*format, "text", "json"); err != nil {
-			return err
-		}
-		path, err := oneArg(fs.Args(), "SNAPSHOT")
+		path, format, _, err := snapshotArgs(c, env, args, w.add)
 		if err != nil {
 			return err
 		}
@@ -136,7 +127,7 @@ differ by a few small tensors.`,
 			}
 			out.Devices = append(out.Devices, o)
 		}
-		if *format == "json" {
+		if format == "json" {
 			return writeJSON(env.Stdout, out)
 		}
 		for _, o := range out.Devices {
