@@ -152,6 +152,7 @@ func (r *replayer) malloc(k int) {
 		}
 	case err == nil:
 		r.ids[ptr] = id
+		r.res.Requests[len(r.res.Requests)-1].Block = r.a.BlockSize(ptr)
 	}
 }
 
