@@ -6,5 +6,6 @@ func commands() []*Command {
 		statsCommand(),
 		simulateCommand(),
 		tuneCommand(),
+		analyzeCommand(),
 	}
 }
