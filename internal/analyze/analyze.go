@@ -43,7 +43,7 @@ type dev struct {
 	// per iteration: has a backward phase; request of its last allocation
 	iterBwd  []bool
 	iterLast []int
-	frames bool
+	frames   bool
 }
 
 func analyzeDevice(s *snapshot.Snapshot, id int, o Options) (Device, error) {
@@ -198,17 +198,33 @@ func (d *dev) iterPeaks() []IterPeak {
 		lo, hi := d.starts[it], d.starts[it+1]
 		top := d.t.argmax(lo, hi)
 		out = append(out, IterPeak{Iteration: it + 1, PeakAllocated: d.t.level[top], Phase: d.at[top].String(),
-			EndAllocated: d.floorAfter(top, hi)})
+			EndAllocated: d.floorEnd(it)})
 	}
 	return out
 }
 
-// floorAfter is the lowest allocated level in (top, hi): what survives
-// the iteration, before the next batch is loaded.
-func (d *dev) floorAfter(top, hi int) int64 {
-	f := d.t.level[top]
-	for i := top; i < hi; i++ {
+// floorEnd is what survives iteration it (0-based): the lowest allocated
+// level after its last allocation of the step itself (forward, backward or
+// optimizer), before the next batch arrives — what
+// torch.cuda.memory_allocated() reports after the step.
+func (d *dev) floorEnd(it int) int64 {
+	lo, hi := d.starts[it], d.starts[it+1]
+	last := lo
+	for i := hi - 1; i >= lo; i-- {
+		if k := d.t.byReq[i]; k >= 0 && d.ph[k] != phSetup {
+			last = i
+			break
+		}
+	}
+	f := d.t.level[last]
+	for i := last; i < hi; i++ {
 		f = min(f, d.t.level[i])
 	}
 	return f
+}
+
+// tol is how close two allocated levels must be to count as the same
+// floor: 1 MiB plus FloorTolerance of the peak.
+func (d *dev) tol() int64 {
+	return 1<<20 + int64(d.o.FloorTolerance*float64(d.t.level[d.t.argmax(0, len(d.t.level))]))
 }

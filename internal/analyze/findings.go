@@ -136,8 +136,7 @@ func (d *dev) leaks() []Leak {
 	}
 	ends := make([]int64, n)
 	for it := 0; it < n; it++ {
-		lo, hi := d.starts[it], d.starts[it+1]
-		ends[it] = d.floorAfter(d.t.argmax(lo, hi), hi)
+		ends[it] = d.floorEnd(it)
 	}
 	for it := 1; it < n; it++ {
 		if ends[it]-ends[it-1] < d.o.LeakMinBytes {

@@ -17,6 +17,10 @@ type Options struct {
 	// fraction of peak allocated (plus 1 MiB), a valley may be and still
 	// be an iteration boundary.
 	FloorTolerance float64 `json:"floor_tolerance"`
+	// MinIterationShare: without frames, an iteration shorter (in
+	// requests) than this share of the median one is merged into the one
+	// before it.
+	MinIterationShare float64 `json:"min_iteration_share"`
 	// LeakMinBytes is the smallest per-iteration growth reported as a leak.
 	LeakMinBytes int64 `json:"leak_min_bytes"`
 	// TuneMinWaste is the share of peak reserved memory that must sit
@@ -30,6 +34,6 @@ type Options struct {
 
 // DefaultOptions returns the settings vramkit analyze uses.
 func DefaultOptions() Options {
-	return Options{Top: 8, ValleyProminence: 0.02, FloorTolerance: 0.001, LeakMinBytes: 1 << 20,
+	return Options{Top: 8, ValleyProminence: 0.02, FloorTolerance: 0.001, MinIterationShare: 0.5, LeakMinBytes: 1 << 20,
 		TuneMinWaste: 0.10, Tune: true}
 }

@@ -81,34 +81,41 @@ func classifyStack(fr []snapshot.Frame) frameFacts {
 	return f
 }
 
-// iterations finds the training iterations from frames: one iteration per
-// optimizer step (so gradient-accumulation micro-steps do not count), or,
-// when the trace has no optimizer step (evaluation), one per run of
-// forward allocations. It returns the request index where each iteration
-// starts, plus a final end marker; nil when frames do not show a
-// repeating step.
+// iterationsFromFrames finds the training iterations from frames. Each
+// forward pass that follows a non-forward stretch is a candidate. In a
+// trace with no backward pass (evaluation) every candidate is an
+// iteration. Otherwise a candidate starts a new iteration when an
+// optimizer step allocated since the previous one, or when gradients —
+// made by backward since the iteration began — are all freed
+// (zero_grad, for an optimizer that allocates nothing, such as plain SGD).
+// Gradient-accumulation micro-steps keep their gradients and so stay
+// inside their iteration. It returns the request index where each
+// iteration starts, plus len(reqs) at the end; nil when no forward pass
+// was found.
 func iterationsFromFrames(t *timeline, ph []phase) []int {
-	var starts []int
-	hasOptim := false
-	for k := range t.lives {
-		if ph[k] == phOptim {
-			hasOptim = true
+	params := persistentPrefix(t, ph)
+	hasBackward := false
+	for _, p := range ph {
+		if p == phBackward {
+			hasBackward = true
 			break
 		}
 	}
+	var starts []int
 	prev := phUnknown
 	sawOptim := false
+	startK := 0 // life index where the current iteration started
 	for k := range t.lives {
 		p := ph[k]
 		switch p {
 		case phForward:
-			if hasOptim {
-				if len(starts) == 0 || sawOptim {
-					starts = append(starts, int(t.lives[k].alloc))
-					sawOptim = false
+			if prev != phForward {
+				a := int(t.lives[k].alloc)
+				if len(starts) == 0 || !hasBackward || sawOptim || gradientsFreed(t, ph, startK, k, params) {
+					starts = append(starts, a)
+					startK = k
 				}
-			} else if prev != phForward && prev != phBackward {
-				starts = append(starts, int(t.lives[k].alloc))
+				sawOptim = false
 			}
 		case phOptim:
 			sawOptim = true
@@ -120,22 +127,43 @@ func iterationsFromFrames(t *timeline, ph []phase) []int {
 	if len(starts) == 0 {
 		return nil
 	}
-	if hasOptim && !sawOptim && len(starts) > 1 {
-		// The last forward never reached a step (the trace ended or the
-		// run died): count it only if it holds a whole backward.
-		last := starts[len(starts)-1]
-		if !hasBackwardAfter(t, ph, last) {
-			starts = starts[:len(starts)-1]
-		}
-	}
 	return append(starts, len(t.reqs))
 }
 
-func hasBackwardAfter(t *timeline, ph []phase, from int) bool {
-	for k := len(t.lives) - 1; k >= 0 && int(t.lives[k].alloc) >= from; k-- {
-		if ph[k] == phBackward || ph[k] == phUnknown {
-			return true
+// gradientsFreed reports whether the gradients made since life from are
+// all but freed (under a tenth of the parameter bytes alive) when life to
+// is allocated: zero_grad(set_to_none=True) released them, which
+// accumulation micro-steps do not. Gradients are the backward allocations
+// of exactly a parameter's size; other long-lived backward allocations
+// (cuBLAS workspaces) are not evidence either way.
+func gradientsFreed(t *timeline, ph []phase, from, to int, params *paramSet) bool {
+	end := t.lives[to].alloc
+	var alive int64
+	for k := from; k < to; k++ {
+		if l := &t.lives[k]; ph[k] == phBackward && l.free > end && params.sizes[l.size] {
+			alive += l.block
 		}
 	}
-	return false
+	return 10*alive <= params.bytes
+}
+
+// paramSet is what the persistent prefix of the trace holds: the
+// allocations made before the first forward pass and never freed.
+type paramSet struct {
+	sizes map[int64]bool
+	bytes int64
+}
+
+func persistentPrefix(t *timeline, ph []phase) *paramSet {
+	p := &paramSet{sizes: map[int64]bool{}}
+	for k := range t.lives {
+		if ph[k] == phForward {
+			break
+		}
+		if l := &t.lives[k]; l.free == never {
+			p.sizes[l.size] = true
+			p.bytes += l.block
+		}
+	}
+	return p
 }

@@ -1,5 +1,7 @@
 package analyze
 
+import "sort"
+
 // iterationsFromLevels finds iterations without frames, from the allocated
 // bytes alone. A training step climbs (forward activations), falls
 // (backward frees them, zero_grad frees the gradients) and ends back at a
@@ -60,7 +62,9 @@ func iterationsFromLevels(t *timeline, o Options) []int {
 	}
 	// Keep valleys at least as low as every later one.
 	var bounds []int
-	suffixMin := int64(1 << 62)
+	// The trace usually ends on a floor too (after the last step), which
+	// rules out valleys inside the last iterations.
+	suffixMin := t.level[n-1]
 	keep := make([]bool, len(vs))
 	for i := len(vs) - 1; i >= 0; i-- {
 		keep[i] = vs[i].level <= suffixMin+tol
@@ -73,12 +77,38 @@ func iterationsFromLevels(t *timeline, o Options) []int {
 		}
 	}
 	starts = append(starts, bounds...)
+	starts = mergeShort(starts, o.MinIterationShare)
 	// The stretch after the last boundary is an iteration only if it
 	// climbs like one.
 	last := starts[len(starts)-1]
 	if len(starts) > 1 && t.level[t.argmax(last, n)]-t.level[last] < h {
 		starts = starts[:len(starts)-1]
-		return append(starts, n)
 	}
 	return append(starts, n)
+}
+
+// mergeShort joins boundaries that would make an iteration much shorter
+// (in requests) than the median one to the iteration before: a training
+// step runs the same operations every time, whatever the shapes, so a
+// stretch of a fraction of a step is a valley inside one — typically the
+// first step's optimizer, which creates the optimizer state and so dips
+// lower than any later floor.
+func mergeShort(starts []int, share float64) []int {
+	if len(starts) < 3 {
+		return starts
+	}
+	lens := make([]int, 0, len(starts)-1)
+	for i := 1; i < len(starts); i++ {
+		lens = append(lens, starts[i]-starts[i-1])
+	}
+	sort.Ints(lens)
+	med := lens[len(lens)/2]
+	out := []int{starts[0]}
+	for i := 1; i < len(starts); i++ {
+		if float64(starts[i]-out[len(out)-1]) < share*float64(med) {
+			continue
+		}
+		out = append(out, starts[i])
+	}
+	return out
 }
