@@ -77,7 +77,12 @@ func analyzeDevice(s *snapshot.Snapshot, id int, o Options) (Device, error) {
 	}
 	out.PeakReservedAt = d.moment(resPeak)
 	out.IterationPeaks = d.iterPeaks()
-	out.Categories, out.TopSites = d.breakdown(peak)
+	steady := peak
+	if len(d.starts) > 2 {
+		steady = d.t.argmax(d.starts[1], len(d.t.reqs))
+	}
+	out.CategoriesAt, out.CategoriesBytes = d.moment(steady), d.t.level[steady]
+	out.Categories, out.TopSites = d.breakdown(steady)
 	out.CategoryConfidence = "high: phases from stack frames"
 	if !d.frames {
 		out.CategoryConfidence = "low: the trace has no stack frames, so categories come from lifetimes " +

@@ -124,7 +124,8 @@ func (d *dev) breakdown(i int) (Categories, []Site) {
 	for _, k := range d.t.liveAt(i) {
 		l := &d.t.lives[k]
 		cat := d.category(k)
-		addCat(&c, cat, l.block)
+		addCat(&c, cat, l.size)
+		c.BlockRounding += l.block - l.size
 		key, frames, label := d.siteOf(k, cat)
 		a := sites[key]
 		if a == nil {

@@ -27,7 +27,13 @@ type Device struct {
 	IterationSource string     `json:"iteration_source"`
 	IterationPeaks  []IterPeak `json:"iteration_peaks"`
 
+	// Categories are taken at the steady-state peak: the highest point of
+	// iterations after the first, which is the step the program repeats
+	// (the first one has no optimizer state yet and runs warm-up work).
+	// With one iteration it is the peak itself.
 	Categories         Categories `json:"categories_at_peak"`
+	CategoriesAt       Moment     `json:"categories_at"`
+	CategoriesBytes    int64      `json:"categories_allocated_bytes"`
 	CategoryConfidence string     `json:"category_confidence"`
 	TopSites           []Site     `json:"top_sites"`
 
@@ -57,7 +63,9 @@ type IterPeak struct {
 	EndAllocated int64 `json:"end_allocated_bytes"`
 }
 
-// Categories splits the live bytes at peak allocated; they sum to it.
+// Categories splits the live bytes at a moment into requested bytes per
+// category plus the allocator's rounding (blocks are larger than the
+// requests they serve); together they sum to allocated bytes.
 type Categories struct {
 	Parameters     int64 `json:"parameters"`
 	Gradients      int64 `json:"gradients"`
@@ -65,6 +73,7 @@ type Categories struct {
 	Activations    int64 `json:"activations"`
 	Temporaries    int64 `json:"temporaries"`
 	Other          int64 `json:"other"`
+	BlockRounding  int64 `json:"block_rounding"`
 }
 
 // Site is the allocations of one collapsed stack that are live at a
