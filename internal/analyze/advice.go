@@ -57,7 +57,9 @@ func (d *dev) advise(out *Device) []Advice {
 				bytesStr(o.DeviceFree), bytesStr(o.Reserved))})
 	}
 	act := c.Activations
-	if tr.Training && act*10 >= peak*3 {
+	// A run that died in its first forward is training we did not see.
+	train := tr.Training || out.OOM != nil
+	if train && act*10 >= peak*3 {
 		if !tr.AMP {
 			adv = append(adv, Advice{Action: "train with automatic mixed precision (torch.autocast bf16)",
 				Saving: int64(ampActivationShare * float64(act)),
@@ -95,7 +97,7 @@ func (d *dev) advise(out *Device) []Advice {
 			Detail: fmt.Sprintf("%s of peak reserved sits unused in the cache; vramkit tune replayed this trace under its "+
 				"grid of settings and this one reserves least", bytesStr(f.ReservedMinusAllocated))})
 	}
-	if !tr.Training && out.Iterations > 0 && act*2 >= peak-c.Parameters && act > 0 {
+	if !train && out.Iterations > 0 && act*2 >= peak-c.Parameters && act > 0 {
 		adv = append(adv, Advice{Action: "run evaluation under torch.no_grad() or torch.inference_mode()",
 			Saving: act, Detail: fmt.Sprintf("the forward passes keep %s of tensors saved for a backward pass that never "+
 				"runs, freed only when the outputs are dropped", bytesStr(act))})

@@ -135,16 +135,25 @@ func (d *dev) breakdown(i int) (Categories, []Site) {
 		a.site.Bytes += l.block
 		a.site.Count++
 	}
-	list := make([]Site, 0, len(sites))
+	aggs := make([]*agg, 0, len(sites))
 	for _, a := range sites {
+		aggs = append(aggs, a)
+	}
+	// Ties broken by the site key so reports are reproducible.
+	sort.Slice(aggs, func(a, b int) bool {
+		x, y := &aggs[a].site, &aggs[b].site
+		if x.Bytes != y.Bytes {
+			return x.Bytes > y.Bytes
+		}
+		if x.Count != y.Count {
+			return x.Count > y.Count
+		}
+		return aggs[a].key < aggs[b].key
+	})
+	list := make([]Site, 0, len(aggs))
+	for _, a := range aggs {
 		list = append(list, a.site)
 	}
-	sort.Slice(list, func(a, b int) bool {
-		if list[a].Bytes != list[b].Bytes {
-			return list[a].Bytes > list[b].Bytes
-		}
-		return list[a].Count > list[b].Count
-	})
 	if len(list) > d.o.Top {
 		list = list[:d.o.Top]
 	}

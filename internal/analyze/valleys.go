@@ -105,7 +105,10 @@ func mergeShort(starts []int, share float64) []int {
 	med := lens[len(lens)/2]
 	out := []int{starts[0]}
 	for i := 1; i < len(starts); i++ {
-		if float64(starts[i]-out[len(out)-1]) < share*float64(med) {
+		if len(out) > 1 && float64(starts[i]-out[len(out)-1]) < share*float64(med) {
+			// The short stretch ends its iteration: drop the boundary
+			// before it, not after.
+			out[len(out)-1] = starts[i]
 			continue
 		}
 		out = append(out, starts[i])
