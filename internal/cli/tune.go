@@ -3,44 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
 	"github.com/vramkit/vramkit/internal/units"
 )
-
-// tuneGrid lists the PYTORCH_CUDA_ALLOC_CONF settings tune tries. GC
-// thresholds only act under a memory fraction, so they join the grid only
-// when one is given.
-func tuneGrid(fraction float64) []string {
-	g := []string{"", "expandable_segments:True"}
-	for _, mb := range []int{20, 64, 128, 256, 512} {
-		g = append(g, fmt.Sprintf("max_split_size_mb:%d", mb))
-	}
-	for _, d := range []int{2, 4, 8, 16} {
-		g = append(g, fmt.Sprintf("roundup_power2_divisions:%d", d))
-	}
-	g = append(g, "roundup_power2_divisions:[256:1,>:4]", "expandable_segments:True,roundup_power2_divisions:4")
-	if fraction < 1 {
-		for _, mb := range []int{128, 512} {
-			g = append(g, fmt.Sprintf("max_split_size_mb:%d,garbage_collection_threshold:0.8", mb),
-				fmt.Sprintf("max_split_size_mb:%d,garbage_collection_threshold:0.6", mb))
-		}
-	}
-	return g
-}
-
-type tuneRow struct {
-	AllocConf     string `json:"alloc_conf"`
-	PeakReserved  int64  `json:"peak_reserved_bytes"`
-	PeakAllocated int64  `json:"peak_allocated_bytes"`
-	Retries       int64  `json:"num_alloc_retries"`
-	OOMs          int64  `json:"num_ooms"`
-	OOMAt         *int   `json:"oom_at_event"`
-	DeviceAllocs  int64  `json:"num_device_alloc"`
-	DeviceFrees   int64  `json:"num_device_free"`
-	Feasible      bool   `json:"feasible"`
-}
 
 func tuneCommand() *Command {
 	c := &Command{
@@ -65,14 +31,14 @@ differ by a few small tensors.`,
 			return err
 		}
 		type devOut struct {
-			Device           int       `json:"device"`
-			CapacityBytes    int64     `json:"capacity_bytes"`
-			CapacitySource   string    `json:"capacity_source"`
-			RecordedConf     string    `json:"recorded_alloc_conf"`
-			RecordedReserved int64     `json:"recorded_peak_reserved_bytes"`
-			Best             *tuneRow  `json:"best"`
-			SavingBytes      int64     `json:"saving_bytes"`
-			Rows             []tuneRow `json:"results"`
+			Device           int                `json:"device"`
+			CapacityBytes    int64              `json:"capacity_bytes"`
+			CapacitySource   string             `json:"capacity_source"`
+			RecordedConf     string             `json:"recorded_alloc_conf"`
+			RecordedReserved int64              `json:"recorded_peak_reserved_bytes"`
+			Best             *allocsim.TuneRow  `json:"best"`
+			SavingBytes      int64              `json:"saving_bytes"`
+			Rows             []allocsim.TuneRow `json:"results"`
 		}
 		var out struct {
 			Path    string   `json:"path"`
@@ -93,33 +59,11 @@ differ by a few small tensors.`,
 			}
 			o := devOut{Device: dev, CapacityBytes: capBytes, CapacitySource: src,
 				RecordedConf: d.Config.String(), RecordedReserved: d.Result.Stats.ReservedBytes.All.Peak}
-			for _, conf := range tuneGrid(w.fraction) {
-				cfg, err := allocsim.ParseConfig(conf)
-				if err != nil {
-					return fmt.Errorf("internal grid entry %q: %w", conf, err)
-				}
-				cfg.MemoryFraction = w.fraction
-				r := allocsim.Simulate(d.Result.Requests, cfg, allocsim.NewDevice(capBytes))
-				row := tuneRow{AllocConf: conf, PeakReserved: r.Stats.ReservedBytes.All.Peak,
-					PeakAllocated: r.Stats.AllocatedBytes.All.Peak, Retries: r.Stats.NumAllocRetries,
-					OOMs: r.Stats.NumOOMs, DeviceAllocs: r.Stats.NumDeviceAlloc, DeviceFrees: r.Stats.NumDeviceFree}
-				if r.OOMAt >= 0 {
-					at := r.OOMAt
-					row.OOMAt = &at
-				}
-				row.Feasible = row.OOMs == 0 && row.Retries == 0
-				o.Rows = append(o.Rows, row)
+			rows, err := allocsim.Tune(d.Result.Requests, capBytes, w.fraction)
+			if err != nil {
+				return err
 			}
-			sort.SliceStable(o.Rows, func(i, j int) bool {
-				a, b := o.Rows[i], o.Rows[j]
-				if a.Feasible != b.Feasible {
-					return a.Feasible
-				}
-				if a.PeakReserved != b.PeakReserved {
-					return a.PeakReserved < b.PeakReserved
-				}
-				return a.DeviceAllocs+a.DeviceFrees < b.DeviceAllocs+b.DeviceFrees
-			})
+			o.Rows = rows
 			if o.Rows[0].Feasible {
 				best := o.Rows[0]
 				o.Best = &best
