@@ -6,6 +6,7 @@ import (
 
 	"github.com/vramkit/vramkit/internal/allocsim"
 	"github.com/vramkit/vramkit/internal/snapshot"
+	"github.com/vramkit/vramkit/internal/units"
 )
 
 // ContextBytes is the CUDA context assumed for the NVML estimate: the
@@ -89,6 +90,16 @@ func analyzeDevice(s *snapshot.Snapshot, id int, o Options) (Device, error) {
 			"alone (expect ±20% per category; gradients kept by zero_grad(set_to_none=False) count as optimizer state)"
 	}
 	out.Traits = d.traits(out.Categories)
+	if t := out.Traits; t.Training && t.AMPEvidence == "GradScaler calls (fp16 autocast)" && out.Categories.OptimizerState < out.Categories.Parameters/100 &&
+		out.Categories.Parameters > 0 {
+		// GradScaler skips optimizer.step() while gradients overflow at the
+		// starting loss scale; a short trace can end before the first real
+		// step, and then the optimizer's state is still to come.
+		out.Notes = append(out.Notes, fmt.Sprintf("GradScaler skipped every optimizer step in this trace (inf/NaN gradients at the "+
+			"initial loss scale, normal for the first steps of fp16 training), so the optimizer has created no state yet; "+
+			"once steps go through, Adam-like optimizers add about twice the parameter memory (%s) to every later iteration",
+			units.Bytes(2*out.Categories.Parameters)))
+	}
 	out.Fragmentation = d.fragmentation(resPeak)
 	out.Leaks = d.leaks()
 	out.OOM = d.oom()
