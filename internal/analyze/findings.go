@@ -93,6 +93,8 @@ func (d *dev) fragmentation(resPeak int) Fragmentation {
 		f.TuneSkipped = "disabled"
 	case res == 0 || float64(f.ReservedMinusAllocated) < d.o.TuneMinWaste*float64(res):
 		f.TuneSkipped = fmt.Sprintf("the cache holds under %.0f%% of peak reserved unused", 100*d.o.TuneMinWaste)
+	case d.o.TuneMaxRequests > 0 && len(d.t.reqs) > d.o.TuneMaxRequests:
+		f.TuneSkipped = fmt.Sprintf("the trace has %d requests, too many for a quick search; run vramkit tune for it", len(d.t.reqs))
 	default:
 		rows, err := allocsim.Tune(d.t.reqs, d.capacity(), 1)
 		if err == nil && len(rows) > 0 && rows[0].Feasible && rows[0].AllocConf != d.rep.Config.Source {

@@ -30,10 +30,14 @@ type Options struct {
 	// Tune enables the allocator-settings search of the fragmentation
 	// section.
 	Tune bool `json:"tune"`
+	// TuneMaxRequests skips the search on traces with more requests than
+	// this: the grid is a dozen full replays, which would dwarf the rest of
+	// the analysis; vramkit tune runs it on demand.
+	TuneMaxRequests int `json:"tune_max_requests"`
 }
 
 // DefaultOptions returns the settings vramkit analyze uses.
 func DefaultOptions() Options {
 	return Options{Top: 8, ValleyProminence: 0.02, FloorTolerance: 0.001, MinIterationShare: 0.5, LeakMinBytes: 1 << 20,
-		TuneMinWaste: 0.10, Tune: true}
+		TuneMinWaste: 0.10, Tune: true, TuneMaxRequests: 200_000}
 }
