@@ -174,10 +174,15 @@ func (d *Decoder) memoPut(idx uint64, v any) {
 		return
 	}
 	if idx == d.memoDense && idx < math.MaxInt32 {
-		if d.memoDense&memoMask == 0 {
-			d.memo = append(d.memo, make([]any, 1<<memoShift))
+		if idx&memoMask == 0 {
+			c := 1 << memoShift
+			if idx == 0 {
+				c = 64 // the first chunk grows by append: small pickles stay cheap
+			}
+			d.memo = append(d.memo, make([]any, 0, c))
 		}
-		d.memo[idx>>memoShift][idx&memoMask] = v
+		last := &d.memo[len(d.memo)-1]
+		*last = append(*last, v)
 		d.memoDense++
 		if _, ok := d.bigMem[idx]; ok {
 			delete(d.bigMem, idx) // was defined out of order: not a new entry
