@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/vramkit/vramkit/internal/pickle"
 )
@@ -79,6 +80,9 @@ func Load(r io.Reader) (*Snapshot, error) {
 		var corrupt flate.CorruptInputError
 		if errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) ||
 			errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &corrupt) {
+			if strings.HasPrefix(err.Error(), "gzip: ") { // gzip.ErrChecksum says so itself
+				return nil, err
+			}
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
 		return nil, err
