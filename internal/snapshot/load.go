@@ -49,7 +49,7 @@ func Load(r io.Reader) (*Snapshot, error) {
 	if gz {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrNotSnapshot, err)
+			return nil, fmt.Errorf("%w: %v", ErrNotSnapshot, gzipMsg(err))
 		}
 		zr.Multistream(false)
 		inner := bufio.NewReaderSize(zr, 64<<10)
@@ -76,6 +76,9 @@ func Load(r io.Reader) (*Snapshot, error) {
 		// damage that still decodes must not pass silently.
 		_, err = io.Copy(io.Discard, src)
 	}
+	if err != nil && gz && errors.Is(err, pickle.ErrTruncated) {
+		return nil, fmt.Errorf("gzip stream cut short: %w", err)
+	}
 	if err != nil {
 		var corrupt flate.CorruptInputError
 		if errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) ||
@@ -91,6 +94,14 @@ func Load(r io.Reader) (*Snapshot, error) {
 		return nil, b.err
 	}
 	return b.finish(v)
+}
+
+// gzipMsg makes sure a gzip error says it is one, once.
+func gzipMsg(err error) string {
+	if m := err.Error(); strings.HasPrefix(m, "gzip: ") {
+		return m
+	}
+	return "gzip: " + err.Error()
 }
 
 // builder converts generic pickle values into a Snapshot. Trace entries are
