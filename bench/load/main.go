@@ -176,12 +176,13 @@ func generate(fixture, out string, target int64) (int, int, error) {
 	e.op('}')
 	e.memoize(top)
 	e.op('(')
+	// device_traces goes first (key order does not matter to either
+	// reader) so that the segments can be written for the last repetition.
 	for _, it := range top.Items {
-		e.value(it.Key)
 		if k, _ := it.Key.(string); k != "device_traces" {
-			e.value(it.Value)
 			continue
 		}
+		e.value(it.Key)
 		devs := it.Value.(*pickle.List)
 		e.op(']')
 		e.memoize(devs)
@@ -189,6 +190,18 @@ func generate(fixture, out string, target int64) (int, int, error) {
 			r, n := e.trace(devs.Items[i].(*pickle.List), target)
 			reps, events = max(reps, r), events+n
 		})
+	}
+	for _, it := range top.Items {
+		k, _ := it.Key.(string)
+		if k == "device_traces" {
+			continue
+		}
+		e.value(it.Key)
+		if k == "segments" && reps > 1 {
+			e.value(shiftSegments(it.Value, int64(reps-1)<<40))
+			continue
+		}
+		e.value(it.Value)
 	}
 	e.op('u')
 	if err := e.finish(); err != nil {
@@ -217,19 +230,31 @@ func (e *emitter) trace(l *pickle.List, target int64) (reps, events int) {
 		t1 = max(t1, ti)
 	}
 	span := t1 - t0 + 1000
+	closing := closingEntries(l, t1+1)
 	inBatch := 0
+	emit := func(d *pickle.Dict, rep int) {
+		if inBatch == 0 {
+			e.op('(')
+		}
+		e.entry(d, rep, span)
+		events++
+		if inBatch++; inBatch == 1000 {
+			e.op('e')
+			inBatch = 0
+		}
+	}
 	for reps = 0; reps == 0 || e.written+int64(len(e.frame)) < target; reps++ {
 		e.newRepetition()
 		e.inTrace = true
 		for _, it := range l.Items {
-			if inBatch == 0 {
-				e.op('(')
-			}
-			e.entry(it.(*pickle.Dict), reps, span)
-			events++
-			if inBatch++; inBatch == 1000 {
-				e.op('e')
-				inBatch = 0
+			emit(it.(*pickle.Dict), reps)
+		}
+		if e.written+int64(len(e.frame)) < target {
+			// Not the last repetition: free what is still live and empty
+			// the cache, so the next one starts from an empty allocator
+			// and the whole file replays as one run.
+			for _, d := range closing {
+				emit(d, reps)
 			}
 		}
 		e.inTrace = false
