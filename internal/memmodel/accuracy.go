@@ -27,6 +27,9 @@ type MeasuredRow struct {
 	Status       string  `json:"status"`
 	MaxAllocated int64   `json:"max_allocated"`
 	MaxReserved  int64   `json:"max_reserved"`
+	// IterS is the wall time of each training step (timing.jsonl), the
+	// first of which includes warm-up.
+	IterS []float64 `json:"iter_s"`
 }
 
 // ReadMeasured parses measured.jsonl.
