@@ -108,6 +108,9 @@ type Comparison struct {
 	ErrAlloc  float64 `json:"allocated_error"` // signed, (pred-meas)/meas
 	ErrResv   float64 `json:"reserved_error"`
 	VarLen    bool    `json:"varlen"`
+	// InBands says whether both measurements fall inside the predicted
+	// uncertainty bands.
+	InBands bool `json:"in_bands"`
 }
 
 // Compare predicts every training row.
@@ -125,10 +128,13 @@ func Compare(rows []MeasuredRow) ([]Comparison, error) {
 		}
 		out = append(out, Comparison{Name: m.Name, PredAlloc: r.PeakAllocated, MeasAlloc: m.MaxAllocated,
 			PredResv: r.PeakReserved, MeasResv: m.MaxReserved,
-			ErrAlloc: rel(r.PeakAllocated, m.MaxAllocated), ErrResv: rel(r.PeakReserved, m.MaxReserved), VarLen: m.VarLen()})
+			ErrAlloc: rel(r.PeakAllocated, m.MaxAllocated), ErrResv: rel(r.PeakReserved, m.MaxReserved), VarLen: m.VarLen(),
+			InBands: inBand(m.MaxAllocated, r.AllocatedBand) && inBand(m.MaxReserved, r.ReservedBand)})
 	}
 	return out, nil
 }
+
+func inBand(v int64, b Band) bool { return v >= b.Low && v <= b.High }
 
 func rel(pred, meas int64) float64 { return float64(pred-meas) / float64(meas) }
 

@@ -179,29 +179,39 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	return r, nil
 }
 
-// bands sets uncertainty bands: tight for families and techniques checked
-// against measurements, wider for the rest.
+// bands sets uncertainty bands. For the families and techniques captured
+// on the H200 they are the spread of the signed errors against
+// measured.jsonl with a margin: peak allocated within ±5% (measured
+// errors -2.1%..+3.2%), peak reserved within -8%..+10% because the replay
+// under-estimates reserved memory more often than not (real runs make
+// thousands of small requests that the generated stream merges, so the
+// simulated allocator fragments less; worst measured -7.8%). Everything
+// else widens them, as does a custom allocator configuration.
+// TestAccuracyAgainstMeasured checks that every measurement falls inside.
 func (c *config) bands(r *Result) {
-	aErr, rErr := 0.05, 0.08
+	aLo, aHi, rLo, rHi := 0.05, 0.05, 0.08, 0.10
+	widen := func(by float64) { aLo, aHi, rLo, rHi = aLo+by, aHi+by, rLo+by, rHi+by }
 	switch c.arch.Family {
 	case "resnet", "vit", "bert", "gpt2":
 	default:
-		aErr, rErr = 0.12, 0.15
+		widen(0.07)
 		r.Notes = append(r.Notes, fmt.Sprintf("%s has no ground-truth capture yet: wider uncertainty band", c.arch.Family))
 	}
 	if c.spec.Parallel.Strategy != "none" || c.spec.LoRA != nil || c.selective ||
 		c.spec.Optimizer == "adafactor" || c.spec.Optimizer == "adamw-8bit" {
-		aErr, rErr = aErr+0.08, rErr+0.08
+		widen(0.08)
 		r.Notes = append(r.Notes, "parallelism, LoRA, selective checkpointing and 8-bit/Adafactor optimizers are modelled from formulas, not captures")
 	}
 	if c.spec.AllocConf != "" {
-		rErr += 0.05
+		rHi += 0.05
 	}
-	band := func(v int64, e float64) Band {
-		return Band{int64(float64(v) * (1 - e)), int64(float64(v) * (1 + e))}
+	band := func(v int64, lo, hi float64) Band {
+		return Band{int64(float64(v) * (1 - lo)), int64(float64(v) * (1 + hi))}
 	}
-	r.AllocatedBand = band(r.PeakAllocated, aErr)
-	r.ReservedBand = band(r.PeakReserved, rErr)
+	r.AllocatedBand = band(r.PeakAllocated, aLo, aHi)
+	r.ReservedBand = band(r.PeakReserved, rLo, rHi)
+	// the context estimate is the H200's measured NVML-minus-reserved
+	// (0.80 GB); other GPUs and driver versions differ by ~150 MB
 	ctxErr := int64(150 << 20)
 	r.ProcessBand = Band{r.ReservedBand.Low + r.Context - ctxErr, r.ReservedBand.High + r.Context + ctxErr}
 }
