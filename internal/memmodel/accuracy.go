@@ -30,6 +30,19 @@ type MeasuredRow struct {
 	// IterS is the wall time of each training step (timing.jsonl), the
 	// first of which includes warm-up.
 	IterS []float64 `json:"iter_s"`
+	// Lengths are the sample lengths in the order the capture fed them,
+	// for dynamic-padding rows (not in measured.jsonl; see LengthsKey).
+	Lengths []int `json:"lengths,omitempty"`
+}
+
+// LengthsKey names a dynamic-padding workload's length schedule by what
+// generated it: model, batch, seq and padding mode.
+func (m MeasuredRow) LengthsKey() string {
+	mode := ""
+	if m.Mode != nil {
+		mode = *m.Mode
+	}
+	return fmt.Sprintf("%s/b%d/s%d/%s", m.Model, m.B, m.Seq, mode)
 }
 
 // ReadMeasured parses measured.jsonl.
@@ -95,6 +108,13 @@ func (m MeasuredRow) Spec() Spec {
 	}
 	s.AllocConf = m.AllocConf
 	s.KeepGrads = m.Mode != nil && *m.Mode == "zero-keep"
+	if len(m.Lengths) > 0 {
+		// the lengths are in fed order, batches already formed
+		s.Lengths, s.Padding = m.Lengths, "longest"
+		if *m.Mode == "pad-max" {
+			s.Padding = "max"
+		}
+	}
 	return s
 }
 
