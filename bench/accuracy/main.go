@@ -7,6 +7,7 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -17,14 +18,15 @@ import (
 
 func main() {
 	path := flag.String("measured", "internal/memmodel/testdata/measured.jsonl", "ground-truth measured.jsonl")
+	lengths := flag.String("lengths", "internal/memmodel/testdata/capture_lengths.json", "length schedules of the dynamic-padding rows (model/bBATCH/sSEQ/mode → lengths)")
 	flag.Parse()
-	if err := run(*path); err != nil {
+	if err := run(*path, *lengths); err != nil {
 		fmt.Fprintln(os.Stderr, "accuracy:", err)
 		os.Exit(1)
 	}
 }
 
-func run(path string) error {
+func run(path, lengthsPath string) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -33,6 +35,17 @@ func run(path string) error {
 	rows, err := memmodel.ReadMeasured(f)
 	if err != nil {
 		return err
+	}
+	if data, err := os.ReadFile(lengthsPath); err == nil {
+		var schedules map[string][]int
+		if err := json.Unmarshal(data, &schedules); err != nil {
+			return fmt.Errorf("%s: %w", lengthsPath, err)
+		}
+		for i := range rows {
+			if rows[i].Mode != nil {
+				rows[i].Lengths = schedules[rows[i].LengthsKey()]
+			}
+		}
 	}
 	cmp, err := memmodel.Compare(rows)
 	if err != nil {
@@ -43,7 +56,7 @@ func run(path string) error {
 	for _, c := range cmp {
 		mark := ""
 		if c.VarLen {
-			mark = "  (variable length: planned at the longest batch)"
+			mark = "  (variable length: schedule replayed)"
 		} else {
 			eaFixed = append(eaFixed, c.ErrAlloc)
 			erFixed = append(erFixed, c.ErrResv)

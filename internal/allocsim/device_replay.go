@@ -89,8 +89,9 @@ func ReplayDeviceWith(s *snapshot.Snapshot, dev int, o ReplayOptions) DeviceRepl
 	d.TraceComplete = d.Result.Reproduced && d.StateMismatch == ""
 	switch {
 	case !d.Result.Reproduced:
-		d.Notes = append(d.Notes, "the trace could not be replayed from the start ("+d.Result.FirstDivergence+
-			"); figures cover events up to that point only")
+		d.Notes = append(d.Notes, "the trace could not be replayed ("+d.Result.FirstDivergence+
+			"); usually the trace does not start with the process: history was enabled late, or the ring buffer "+
+			"(max_entries) overflowed and dropped the oldest events")
 		if cfg.GCThreshold > 0 && cfg.MemoryFraction >= 1 {
 			d.Notes = append(d.Notes, "garbage_collection_threshold is set: if the run used "+
 				"torch.cuda.set_per_process_memory_fraction, pass that fraction (--memory-fraction) so garbage collection can be replayed")

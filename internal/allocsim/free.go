@@ -135,3 +135,12 @@ func (a *Allocator) tryMerge(dst, src *block, pool *blockPool) int64 {
 	a.recycle(src)
 	return n
 }
+
+// BlockSize returns the size of the allocated block at ptr, or 0 when no
+// block is allocated there.
+func (a *Allocator) BlockSize(ptr int64) int64 {
+	if b := a.active[ptr]; b != nil && b.allocated {
+		return b.size
+	}
+	return 0
+}

@@ -228,6 +228,9 @@ func (r *replayer) malloc(k int) {
 		}
 	case err == nil:
 		r.ids[ptr] = id
+		if r.keep {
+			r.res.Requests[len(r.res.Requests)-1].Block = r.a.BlockSize(ptr)
+		}
 	}
 }
 

@@ -19,6 +19,11 @@ type Request struct {
 	ID       int32
 	Stream   int64
 	Size     int64
+	// Block is the size of the block the recorded replay handed out for an
+	// allocation (Size after rounding, or a whole unsplit block); 0 when
+	// the request failed or came from a what-if. Analyses use it to track
+	// allocated bytes without replaying the allocator a second time.
+	Block int64
 	// Event is the index of the trace event this request came from.
 	Event int32
 }

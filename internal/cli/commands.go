@@ -6,6 +6,7 @@ func commands() []*Command {
 		statsCommand(),
 		simulateCommand(),
 		tuneCommand(),
+		analyzeCommand(),
 		planCommand(),
 		reportCommand(),
 		exportPprofCommand(),

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -40,4 +41,22 @@ func plural(n int, one, many string) string {
 		return fmt.Sprintf("%d %s", n, one)
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// snapshotArgs parses the flags of a command that reads one snapshot:
+// --format text|json, whatever setup declares, and the SNAPSHOT argument.
+func snapshotArgs(c *Command, env *Env, args []string, setup func(fs *flag.FlagSet)) (path, format string, fs *flag.FlagSet, err error) {
+	fs = newFlagSet(c, env.Stderr)
+	f := addFormat(fs, "text", "json")
+	if setup != nil {
+		setup(fs)
+	}
+	if err = parseFlags(fs, args); err != nil {
+		return "", "", fs, err
+	}
+	if err = checkFormat(*f, "text", "json"); err != nil {
+		return "", "", fs, err
+	}
+	path, err = oneArg(fs.Args(), "SNAPSHOT")
+	return path, *f, fs, err
 }

@@ -202,6 +202,10 @@ func writePlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 	if r.SteadyProcess != r.Process {
 		fmt.Fprintf(w, "steady state    %10s   process memory once optimizer steps succeed\n", units.Bytes(r.SteadyProcess))
 	}
+	if d := r.Dynamic; d != nil {
+		fmt.Fprintf(w, "worst batch     %10s   peak allocated of the longest batch (%d tokens) alone; fixed-shape reserved %s\n",
+			units.Bytes(d.FixedAllocated), d.MaxLen, units.Bytes(d.FixedReserved))
+	}
 	fmt.Fprintf(w, "step time       %10.3f s (%.3f – %.3f s), %.1f samples/s\n", r.StepTime, r.StepTimeBand[0], r.StepTimeBand[1], r.SamplesPerSec)
 	verdict := "fits"
 	if !r.Fits {

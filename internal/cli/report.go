@@ -53,27 +53,29 @@ SNAPSHOT's name with .html.`,
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		capBytes, src, err := w.resolve(trace)
+		capBytes, _, err := w.resolve(trace)
 		if err != nil {
 			return err
 		}
-		tu, err := tuneDevice(rep, capBytes, src, w.fraction)
+		rows, err := allocsim.Tune(rep.Result.Requests, capBytes, w.fraction)
 		if err != nil {
 			return err
 		}
-		in.Tune = htmlTune(tu)
+		in.Tune = htmlTune(rep, capBytes, rows)
 		page := html.Build(in)
 		return writeFile(env, *out, func(wr io.Writer) error { return html.Render(wr, page) })
 	}
 	return c
 }
 
-func htmlTune(t tuneDev) *html.Tune {
-	h := &html.Tune{RecordedConf: t.RecordedConf, RecordedReserved: t.RecordedReserved, Capacity: t.CapacityBytes}
-	if t.Best != nil && t.SavingBytes > 0 {
-		h.Best = t.Best.AllocConf
+// htmlTune is tune's table for the report: the rows come ranked, best
+// first, from allocsim.Tune.
+func htmlTune(d allocsim.DeviceReplay, capBytes int64, rows []allocsim.TuneRow) *html.Tune {
+	h := &html.Tune{RecordedConf: d.Config.String(), RecordedReserved: d.Result.Stats.ReservedBytes.All.Peak, Capacity: capBytes}
+	if len(rows) > 0 && rows[0].Feasible && rows[0].PeakReserved < h.RecordedReserved {
+		h.Best = rows[0].AllocConf
 	}
-	for _, r := range t.Rows {
+	for _, r := range rows {
 		row := html.TuneRow{Conf: r.AllocConf, PeakReserved: r.PeakReserved, PeakAllocated: r.PeakAllocated,
 			Retries: r.Retries, OOMAt: -1, Feasible: r.Feasible}
 		if r.OOMAt != nil {

@@ -82,18 +82,12 @@ reproduced. With --alloc-conf (a PYTORCH_CUDA_ALLOC_CONF string), --capacity or
 peak reserved and allocated memory, cudaMalloc retries and out-of-memory errors.`,
 	}
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
-		fs := newFlagSet(c, env.Stderr)
-		format := addFormat(fs, "text", "json")
-		conf := fs.String("alloc-conf", "", "PYTORCH_CUDA_ALLOC_CONF to simulate (default: as recorded)")
+		var conf *string
 		var w whatIf
-		w.add(fs)
-		if err := parseFlags(fs, args); err != nil {
-			return err
-		}
-		if err := checkFormat(*format, "text", "json"); err != nil {
-			return err
-		}
-		path, err := oneArg(fs.Args(), "SNAPSHOT")
+		path, format, fs, err := snapshotArgs(c, env, args, func(fs *flag.FlagSet) {
+			conf = fs.String("alloc-conf", "", "PYTORCH_CUDA_ALLOC_CONF to simulate (default: as recorded)")
+			w.add(fs)
+		})
 		if err != nil {
 			return err
 		}
@@ -149,7 +143,7 @@ peak reserved and allocated memory, cudaMalloc retries and out-of-memory errors.
 			}
 			out.Devices = append(out.Devices, o)
 		}
-		if *format == "json" {
+		if format == "json" {
 			return writeJSON(env.Stdout, out)
 		}
 		for _, o := range out.Devices {

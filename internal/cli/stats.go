@@ -2,10 +2,14 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
+	"io"
+	"strings"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
 	"github.com/vramkit/vramkit/internal/report"
+	"github.com/vramkit/vramkit/internal/units"
 )
 
 func statsCommand() *Command {
@@ -20,17 +24,11 @@ If the trace did not start with the process (ring buffer overflow, history enabl
 vramkit says so and reports what the recorded segments still tell.`,
 	}
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
-		fs := newFlagSet(c, env.Stderr)
-		format := addFormat(fs, "text", "json")
-		fraction := fs.Float64("memory-fraction", 1, "the per-process memory fraction the run set "+
-			"(snapshots do not record it; garbage_collection_threshold only acts under one)")
-		if err := parseFlags(fs, args); err != nil {
-			return err
-		}
-		if err := checkFormat(*format, "text", "json"); err != nil {
-			return err
-		}
-		path, err := oneArg(fs.Args(), "SNAPSHOT")
+		var fraction *float64
+		path, format, _, err := snapshotArgs(c, env, args, func(fs *flag.FlagSet) {
+			fraction = fs.Float64("memory-fraction", 1, "the per-process memory fraction the run set "+
+				"(snapshots do not record it; garbage_collection_threshold only acts under one)")
+		})
 		if err != nil {
 			return err
 		}
@@ -56,16 +54,24 @@ vramkit says so and reports what the recorded segments still tell.`,
 		out.Path = path
 		for _, dev := range s.DeviceIDs() {
 			d := allocsim.ReplayDeviceWith(s, dev, allocsim.ReplayOptions{MemoryFraction: *fraction})
-			st := d.Result.Stats
+			m := d.Result.Stats.Map()
+			if !d.TraceComplete {
+				// Only the dump's own state is certain: keep the current
+				// values the segment list gives and drop peaks and totals.
+				seg := allocsim.SegmentStats(s.Segments, dev)
+				m = currentOnly(seg.Map())
+				d.Notes = append(d.Notes, "stats below are the allocator's state at the dump, read from the snapshot's segments; "+
+					"peaks and cumulative totals cannot be known from an incomplete trace and are left out")
+			}
 			out.Devices = append(out.Devices, devOut{
 				Device: dev, TraceComplete: d.TraceComplete, Events: d.Events,
-				AllocConf: d.Config.Source, Notes: d.Notes, Stats: st.Map(),
+				AllocConf: d.Config.Source, Notes: d.Notes, Stats: m,
 			})
 		}
 		if len(out.Devices) == 0 {
 			return fmt.Errorf("%s: the snapshot holds no segments and no trace (was CUDA used?)", path)
 		}
-		if *format == "json" {
+		if format == "json" {
 			return writeJSON(env.Stdout, out)
 		}
 		for _, d := range out.Devices {
@@ -77,6 +83,10 @@ vramkit says so and reports what the recorded segments still tell.`,
 			for _, n := range d.Notes {
 				fmt.Fprintf(env.Stdout, "note: %s\n", n)
 			}
+			if !d.TraceComplete {
+				printCurrent(env.Stdout, d.Stats)
+				continue
+			}
 			if err := report.MemorySummary(env.Stdout, d.Stats, d.Device, false); err != nil {
 				return err
 			}
@@ -84,4 +94,31 @@ vramkit says so and reports what the recorded segments still tell.`,
 		return nil
 	}
 	return c
+}
+
+// currentOnly keeps the ".current" counters of a memory_stats() map.
+func currentOnly(m map[string]int64) map[string]int64 {
+	out := map[string]int64{}
+	for k, v := range m {
+		if strings.HasSuffix(k, ".current") {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func printCurrent(w io.Writer, m map[string]int64) {
+	rows := []struct{ key, name string }{
+		{"allocated_bytes", "allocated"}, {"active_bytes", "active"}, {"requested_bytes", "requested"},
+		{"reserved_bytes", "reserved"}, {"inactive_split_bytes", "non-releasable (inactive split)"},
+	}
+	fmt.Fprintf(w, "  %-32s %14s %14s %14s\n", "at the dump", "all", "large pool", "small pool")
+	for _, r := range rows {
+		fmt.Fprintf(w, "  %-32s %14s %14s %14s\n", r.name, units.Bytes(m[r.key+".all.current"]),
+			units.Bytes(m[r.key+".large_pool.current"]), units.Bytes(m[r.key+".small_pool.current"]))
+	}
+	fmt.Fprintf(w, "  %-32s %14d %14d %14d\n", "allocations", m["allocation.all.current"],
+		m["allocation.large_pool.current"], m["allocation.small_pool.current"])
+	fmt.Fprintf(w, "  %-32s %14d %14d %14d\n", "segments", m["segment.all.current"],
+		m["segment.large_pool.current"], m["segment.small_pool.current"])
 }

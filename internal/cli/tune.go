@@ -3,44 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
 	"github.com/vramkit/vramkit/internal/units"
 )
-
-// tuneGrid lists the PYTORCH_CUDA_ALLOC_CONF settings tune tries. GC
-// thresholds only act under a memory fraction, so they join the grid only
-// when one is given.
-func tuneGrid(fraction float64) []string {
-	g := []string{"", "expandable_segments:True"}
-	for _, mb := range []int{20, 64, 128, 256, 512} {
-		g = append(g, fmt.Sprintf("max_split_size_mb:%d", mb))
-	}
-	for _, d := range []int{2, 4, 8, 16} {
-		g = append(g, fmt.Sprintf("roundup_power2_divisions:%d", d))
-	}
-	g = append(g, "roundup_power2_divisions:[256:1,>:4]", "expandable_segments:True,roundup_power2_divisions:4")
-	if fraction < 1 {
-		for _, mb := range []int{128, 512} {
-			g = append(g, fmt.Sprintf("max_split_size_mb:%d,garbage_collection_threshold:0.8", mb),
-				fmt.Sprintf("max_split_size_mb:%d,garbage_collection_threshold:0.6", mb))
-		}
-	}
-	return g
-}
-
-type tuneRow struct {
-	AllocConf     string `json:"alloc_conf"`
-	PeakReserved  int64  `json:"peak_reserved_bytes"`
-	PeakAllocated int64  `json:"peak_allocated_bytes"`
-	Retries       int64  `json:"num_alloc_retries"`
-	OOMs          int64  `json:"num_ooms"`
-	OOMAt         *int   `json:"oom_at_event"`
-	DeviceAllocs  int64  `json:"num_device_alloc"`
-	DeviceFrees   int64  `json:"num_device_free"`
-	Feasible      bool   `json:"feasible"`
-}
 
 func tuneCommand() *Command {
 	c := &Command{
@@ -55,17 +21,8 @@ The request stream is the recorded one: a program whose allocations depend on ti
 differ by a few small tensors.`,
 	}
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
-		fs := newFlagSet(c, env.Stderr)
-		format := addFormat(fs, "text", "json")
 		var w whatIf
-		w.add(fs)
-		if err := parseFlags(fs, args); err != nil {
-			return err
-		}
-		if err := checkFormat(*format, "text", "json"); err != nil {
-			return err
-		}
-		path, err := oneArg(fs.Args(), "SNAPSHOT")
+		path, format, _, err := snapshotArgs(c, env, args, w.add)
 		if err != nil {
 			return err
 		}
@@ -73,9 +30,19 @@ differ by a few small tensors.`,
 		if err != nil {
 			return err
 		}
+		type devOut struct {
+			Device           int                `json:"device"`
+			CapacityBytes    int64              `json:"capacity_bytes"`
+			CapacitySource   string             `json:"capacity_source"`
+			RecordedConf     string             `json:"recorded_alloc_conf"`
+			RecordedReserved int64              `json:"recorded_peak_reserved_bytes"`
+			Best             *allocsim.TuneRow  `json:"best"`
+			SavingBytes      int64              `json:"saving_bytes"`
+			Rows             []allocsim.TuneRow `json:"results"`
+		}
 		var out struct {
-			Path    string    `json:"path"`
-			Devices []tuneDev `json:"devices"`
+			Path    string   `json:"path"`
+			Devices []devOut `json:"devices"`
 		}
 		out.Path = path
 		for _, dev := range s.DeviceIDs() {
@@ -90,13 +57,21 @@ differ by a few small tensors.`,
 			if err != nil {
 				return err
 			}
-			o, err := tuneDevice(d, capBytes, src, w.fraction)
+			o := devOut{Device: dev, CapacityBytes: capBytes, CapacitySource: src,
+				RecordedConf: d.Config.String(), RecordedReserved: d.Result.Stats.ReservedBytes.All.Peak}
+			rows, err := allocsim.Tune(d.Result.Requests, capBytes, w.fraction)
 			if err != nil {
 				return err
 			}
+			o.Rows = rows
+			if o.Rows[0].Feasible {
+				best := o.Rows[0]
+				o.Best = &best
+				o.SavingBytes = o.RecordedReserved - best.PeakReserved
+			}
 			out.Devices = append(out.Devices, o)
 		}
-		if *format == "json" {
+		if format == "json" {
 			return writeJSON(env.Stdout, out)
 		}
 		for _, o := range out.Devices {
@@ -138,56 +113,4 @@ differ by a few small tensors.`,
 		return nil
 	}
 	return c
-}
-
-// tuneDev is tune's result for one device.
-type tuneDev struct {
-	Device           int       `json:"device"`
-	CapacityBytes    int64     `json:"capacity_bytes"`
-	CapacitySource   string    `json:"capacity_source"`
-	RecordedConf     string    `json:"recorded_alloc_conf"`
-	RecordedReserved int64     `json:"recorded_peak_reserved_bytes"`
-	Best             *tuneRow  `json:"best"`
-	SavingBytes      int64     `json:"saving_bytes"`
-	Rows             []tuneRow `json:"results"`
-}
-
-// tuneDevice runs a replayed device's request stream under every setting
-// of the grid and ranks the results; tune and report share it.
-func tuneDevice(d allocsim.DeviceReplay, capBytes int64, src string, fraction float64) (tuneDev, error) {
-	o := tuneDev{Device: d.Device, CapacityBytes: capBytes, CapacitySource: src,
-		RecordedConf: d.Config.String(), RecordedReserved: d.Result.Stats.ReservedBytes.All.Peak}
-	for _, conf := range tuneGrid(fraction) {
-		cfg, err := allocsim.ParseConfig(conf)
-		if err != nil {
-			return o, fmt.Errorf("internal grid entry %q: %w", conf, err)
-		}
-		cfg.MemoryFraction = fraction
-		r := allocsim.Simulate(d.Result.Requests, cfg, allocsim.NewDevice(capBytes))
-		row := tuneRow{AllocConf: conf, PeakReserved: r.Stats.ReservedBytes.All.Peak,
-			PeakAllocated: r.Stats.AllocatedBytes.All.Peak, Retries: r.Stats.NumAllocRetries,
-			OOMs: r.Stats.NumOOMs, DeviceAllocs: r.Stats.NumDeviceAlloc, DeviceFrees: r.Stats.NumDeviceFree}
-		if r.OOMAt >= 0 {
-			at := r.OOMAt
-			row.OOMAt = &at
-		}
-		row.Feasible = row.OOMs == 0 && row.Retries == 0
-		o.Rows = append(o.Rows, row)
-	}
-	sort.SliceStable(o.Rows, func(i, j int) bool {
-		a, b := o.Rows[i], o.Rows[j]
-		if a.Feasible != b.Feasible {
-			return a.Feasible
-		}
-		if a.PeakReserved != b.PeakReserved {
-			return a.PeakReserved < b.PeakReserved
-		}
-		return a.DeviceAllocs+a.DeviceFrees < b.DeviceAllocs+b.DeviceFrees
-	})
-	if o.Rows[0].Feasible {
-		best := o.Rows[0]
-		o.Best = &best
-		o.SavingBytes = o.RecordedReserved - best.PeakReserved
-	}
-	return o, nil
 }

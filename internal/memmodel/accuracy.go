@@ -27,6 +27,22 @@ type MeasuredRow struct {
 	Status       string  `json:"status"`
 	MaxAllocated int64   `json:"max_allocated"`
 	MaxReserved  int64   `json:"max_reserved"`
+	// IterS is the wall time of each training step (timing.jsonl), the
+	// first of which includes warm-up.
+	IterS []float64 `json:"iter_s"`
+	// Lengths are the sample lengths in the order the capture fed them,
+	// for dynamic-padding rows (not in measured.jsonl; see LengthsKey).
+	Lengths []int `json:"lengths,omitempty"`
+}
+
+// LengthsKey names a dynamic-padding workload's length schedule by what
+// generated it: model, batch, seq and padding mode.
+func (m MeasuredRow) LengthsKey() string {
+	mode := ""
+	if m.Mode != nil {
+		mode = *m.Mode
+	}
+	return fmt.Sprintf("%s/b%d/s%d/%s", m.Model, m.B, m.Seq, mode)
 }
 
 // ReadMeasured parses measured.jsonl.
@@ -92,6 +108,13 @@ func (m MeasuredRow) Spec() Spec {
 	}
 	s.AllocConf = m.AllocConf
 	s.KeepGrads = m.Mode != nil && *m.Mode == "zero-keep"
+	if len(m.Lengths) > 0 {
+		// the lengths are in fed order, batches already formed
+		s.Lengths, s.Padding = m.Lengths, "longest"
+		if *m.Mode == "pad-max" {
+			s.Padding = "max"
+		}
+	}
 	return s
 }
 
@@ -105,6 +128,9 @@ type Comparison struct {
 	ErrAlloc  float64 `json:"allocated_error"` // signed, (pred-meas)/meas
 	ErrResv   float64 `json:"reserved_error"`
 	VarLen    bool    `json:"varlen"`
+	// InBands says whether both measurements fall inside the predicted
+	// uncertainty bands.
+	InBands bool `json:"in_bands"`
 }
 
 // Compare predicts every training row.
@@ -122,10 +148,13 @@ func Compare(rows []MeasuredRow) ([]Comparison, error) {
 		}
 		out = append(out, Comparison{Name: m.Name, PredAlloc: r.PeakAllocated, MeasAlloc: m.MaxAllocated,
 			PredResv: r.PeakReserved, MeasResv: m.MaxReserved,
-			ErrAlloc: rel(r.PeakAllocated, m.MaxAllocated), ErrResv: rel(r.PeakReserved, m.MaxReserved), VarLen: m.VarLen()})
+			ErrAlloc: rel(r.PeakAllocated, m.MaxAllocated), ErrResv: rel(r.PeakReserved, m.MaxReserved), VarLen: m.VarLen(),
+			InBands: inBand(m.MaxAllocated, r.AllocatedBand) && inBand(m.MaxReserved, r.ReservedBand)})
 	}
 	return out, nil
 }
+
+func inBand(v int64, b Band) bool { return v >= b.Low && v <= b.High }
 
 func rel(pred, meas int64) float64 { return float64(pred-meas) / float64(meas) }
 

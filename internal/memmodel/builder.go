@@ -159,7 +159,25 @@ func (b *builder) linearWith(x, w, bp Tensor, in, outF int64) Tensor {
 		o.bwdFlops += o.flops
 	}
 	o.matmul = true
+	if bp >= 0 && b.rg(bp) {
+		o.bwdTemp = biasGradScratch(n, outF)
+	}
 	return y
+}
+
+// biasGradScratch is the scratch of a bias gradient, grad.sum(0) over n
+// rows of outF columns. With few output columns PyTorch's reduction kernel
+// splits the rows across CTAs and stages float32 partial sums of every
+// CTA-row (128 lanes per CTA, one CTA per 64 rows) in a global buffer plus
+// one semaphore per column block: the H200 traces show 8·outF bytes per 64
+// rows for 768 (BERT, GPT-2) and 1024 (ViT-L) columns, the same under
+// AMP, and none for 2304 columns and up, so the split is assumed for
+// outF ≤ 2048 only.
+func biasGradScratch(n, outF int64) []int64 {
+	if outF > 2048 || n < 64 {
+		return nil
+	}
+	return []int64{4 * outF * 128 * ((n + 63) / 64), 4 * ((outF + 127) / 128)}
 }
 
 // loraBranch adds PEFT's y + B(A(x))·scale to a frozen linear.

@@ -42,6 +42,8 @@ type Result struct {
 	Fits            bool             `json:"fits"`
 	Headroom        int64            `json:"headroom_bytes"`
 	Notes           []string         `json:"notes,omitempty"`
+	// Dynamic is set when the spec gives a length distribution.
+	Dynamic *DynamicResult `json:"dynamic,omitempty"`
 }
 
 // ErrSpec marks an invalid spec; the message names the field.

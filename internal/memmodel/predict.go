@@ -1,6 +1,7 @@
 package memmodel
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
@@ -89,13 +90,28 @@ func (c *config) fsdpMixed() bool {
 // gradient overflow in the model (at least the three the capture ran).
 const scalerSkippedSteps = 3
 
-// replay runs the stream through the caching-allocator simulator.
-func replay(st *Stream, allocConf string) (allocated, reserved int64, err error) {
+// replay runs the stream through the caching-allocator simulator on a
+// device of the GPU's memory less the CUDA context, so that, as on the
+// real GPU, a cache that outgrows the device is released and retried
+// rather than growing without bound. A stream that does not fit even then
+// is replayed on an unlimited device, to say by how much it misses.
+func (c *config) replay(st *Stream, allocConf string) (allocated, reserved int64, err error) {
+	capacity := c.gpu.MemoryBytes - c.gpu.ContextBytes
+	allocated, reserved, err = replayOn(st, allocConf, capacity, c.gpu.MemoryBytes)
+	if errors.Is(err, allocsim.ErrOOM) {
+		return replayOn(st, allocConf, 0, c.gpu.MemoryBytes)
+	}
+	return allocated, reserved, err
+}
+
+func replayOn(st *Stream, allocConf string, capacity, total int64) (allocated, reserved int64, err error) {
 	cfg, err := allocsim.ParseConfig(allocConf)
 	if err != nil {
 		return 0, 0, fmt.Errorf("alloc_conf: %w", err)
 	}
-	a := allocsim.New(cfg, allocsim.NewDevice(0))
+	dev := allocsim.NewDevice(capacity)
+	dev.TotalMem = total
+	a := allocsim.New(cfg, dev)
 	ptrs := make(map[int32]int64, 1024)
 	for _, e := range st.Events {
 		if e.Size > 0 {
@@ -126,6 +142,20 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	if opts.Steps <= 0 {
 		opts.Steps = DefaultOptions().Steps
 	}
+	var dyn *DynamicResult
+	var schedule []int
+	if len(s.Lengths) > 0 {
+		var eff float64
+		var pad string
+		if schedule, eff, pad, err = c.dynSchedule(s); err != nil {
+			return nil, err
+		}
+		dyn = &DynamicResult{Padding: pad, Efficiency: eff}
+		for _, l := range schedule {
+			dyn.MaxLen = max(dyn.MaxLen, l)
+		}
+		c.seq = int64(dyn.MaxLen) // the fixed-shape plan is the worst batch
+	}
 	g := c.buildGraph()
 	cfg := c.stepConfig(g, opts.Steps)
 	cfg.warm = opts.Warm
@@ -141,9 +171,18 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	if !opts.SkipReserved {
 		// the simulator's allocated peak applies the configured rounding
 		// (roundup_power2_divisions), which the plain 512-byte count does not
-		if allocated, reserved, err = replay(st, s.AllocConf); err != nil {
+		if allocated, reserved, err = c.replay(st, s.AllocConf); err != nil {
 			return nil, err
 		}
+	}
+	var dynTime float64
+	if dyn != nil {
+		dyn.FixedAllocated, dyn.FixedReserved = allocated, reserved
+		a, rs, t, err := c.replayDynamic(schedule, s.AllocConf, dyn)
+		if err != nil {
+			return nil, err
+		}
+		allocated, reserved, dynTime = max(allocated, a), max(reserved, rs), t
 	}
 	// 1F1B keeps up to pp micro-batches of activations in flight on the
 	// first stage
@@ -172,36 +211,58 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	if steady > allocated {
 		r.Notes = append(r.Notes, fmt.Sprintf("fp16 GradScaler skips the first steps of BatchNorm CNNs (gradient overflow); once steps succeed, optimizer state adds %d bytes: steady-state peak allocated %d bytes", steady-allocated, steady))
 	}
+	r.Dynamic = dyn
 	c.bands(r)
 	c.stepTime(g, cfg, r)
+	if dyn != nil {
+		r.StepTime = dynTime
+		r.StepTimeBand = [2]float64{dynTime * 0.75, dynTime * 1.33}
+		r.SamplesPerSec = float64(s.Batch*s.Accum*c.dp()) / dynTime
+		r.Notes = append(r.Notes, fmt.Sprintf("dynamic padding (%s): %d steps replayed, batch length mean %.0f, max %d tokens; %.0f%% of padded tokens are real; reserved memory depends on the order lengths arrive in",
+			dyn.Padding, dyn.Steps, dyn.MeanLen, dyn.MaxLen, 100*dyn.Efficiency))
+	}
 	r.Headroom = r.Capacity - r.Process
 	r.Fits = r.ProcessBand.High+(r.SteadyProcess-r.Process) <= r.Capacity
 	return r, nil
 }
 
-// bands sets uncertainty bands: tight for families and techniques checked
-// against measurements, wider for the rest.
+// bands sets uncertainty bands. For the families and techniques captured
+// on the H200 they are the spread of the signed errors against
+// measured.jsonl with a margin: peak allocated within ±5% (measured
+// errors -2.1%..+3.2%), peak reserved within -8%..+10% because the replay
+// under-estimates reserved memory more often than not (real runs make
+// thousands of small requests that the generated stream merges, so the
+// simulated allocator fragments less; worst measured -7.8%). Everything
+// else widens them, as does a custom allocator configuration.
+// TestAccuracyAgainstMeasured checks that every measurement falls inside.
 func (c *config) bands(r *Result) {
-	aErr, rErr := 0.05, 0.08
+	aLo, aHi, rLo, rHi := 0.05, 0.05, 0.08, 0.10
+	widen := func(by float64) { aLo, aHi, rLo, rHi = aLo+by, aHi+by, rLo+by, rHi+by }
 	switch c.arch.Family {
 	case "resnet", "vit", "bert", "gpt2":
 	default:
-		aErr, rErr = 0.12, 0.15
+		widen(0.07)
 		r.Notes = append(r.Notes, fmt.Sprintf("%s has no ground-truth capture yet: wider uncertainty band", c.arch.Family))
 	}
 	if c.spec.Parallel.Strategy != "none" || c.spec.LoRA != nil || c.selective ||
 		c.spec.Optimizer == "adafactor" || c.spec.Optimizer == "adamw-8bit" {
-		aErr, rErr = aErr+0.08, rErr+0.08
+		widen(0.08)
 		r.Notes = append(r.Notes, "parallelism, LoRA, selective checkpointing and 8-bit/Adafactor optimizers are modelled from formulas, not captures")
 	}
 	if c.spec.AllocConf != "" {
-		rErr += 0.05
+		rHi += 0.05
 	}
-	band := func(v int64, e float64) Band {
-		return Band{int64(float64(v) * (1 - e)), int64(float64(v) * (1 + e))}
+	if r.Dynamic != nil && r.Dynamic.Padding != "max" {
+		// the order lengths arrive in moves reserved memory (see dynamic.go)
+		rLo, rHi = rLo+0.05, rHi+0.25
 	}
-	r.AllocatedBand = band(r.PeakAllocated, aErr)
-	r.ReservedBand = band(r.PeakReserved, rErr)
+	band := func(v int64, lo, hi float64) Band {
+		return Band{int64(float64(v) * (1 - lo)), int64(float64(v) * (1 + hi))}
+	}
+	r.AllocatedBand = band(r.PeakAllocated, aLo, aHi)
+	r.ReservedBand = band(r.PeakReserved, rLo, rHi)
+	// the context estimate is the H200's measured NVML-minus-reserved
+	// (0.80 GB); other GPUs and driver versions differ by ~150 MB
 	ctxErr := int64(150 << 20)
 	r.ProcessBand = Band{r.ReservedBand.Low + r.Context - ctxErr, r.ReservedBand.High + r.Context + ctxErr}
 }

@@ -82,6 +82,13 @@ func newGenerator(g *Graph, cfg stepConfig) *generator {
 	return gen
 }
 
+// use switches the generator to graph g (same parameters, other shapes)
+// between steps.
+func (gen *generator) use(g *Graph) {
+	gen.g, gen.regions, gen.prod = g, nil, nil
+	gen.analyse()
+}
+
 // analyse computes last uses and recompute regions.
 func (gen *generator) analyse() {
 	g := gen.g

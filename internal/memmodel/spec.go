@@ -53,9 +53,11 @@ type Spec struct {
 	AllocConf  string   `json:"alloc_conf"`
 	// KeepGrads is zero_grad(set_to_none=False).
 	KeepGrads bool `json:"keep_grads,omitempty"`
-	// Lengths, when set, is a distribution of sequence lengths for dynamic
-	// padding: the plan reports memory at its maximum (the worst batch).
-	Lengths []int `json:"lengths,omitempty"`
+	// Lengths, when set, are the samples' sequence lengths in loader order
+	// for dynamic padding (see dynamic.go); Padding is max | longest
+	// (default) | bucket.
+	Lengths []int  `json:"lengths,omitempty"`
+	Padding string `json:"padding,omitempty"`
 }
 
 // DefaultSpec is the configuration missing keys take.

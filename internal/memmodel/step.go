@@ -5,7 +5,14 @@ import "math"
 // generate produces the stream of cfg.steps training steps of graph g,
 // starting from an empty allocator: model load, then per step accum
 // micro-batches of forward+backward, the optimizer step and zero_grad.
-func generate(g *Graph, cfg stepConfig) *Stream {
+func generate(g *Graph, cfg stepConfig) *Stream { return generateSchedule([]*Graph{g}, cfg) }
+
+// generateSchedule is generate with step i running graph gs[i%len(gs)]:
+// the same model at a different input shape (dynamic padding), so
+// parameters, gradients and optimizer state carry over while activations
+// change size from step to step.
+func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
+	g := gs[0]
 	gen := newGenerator(g, cfg)
 	gen.paramGrad = make([]*gbuf, len(g.params))
 	gen.paramID = make([]int32, len(g.params))
@@ -28,6 +35,9 @@ func generate(g *Graph, cfg stepConfig) *Stream {
 	}
 	st := &Stream{}
 	for step := 0; step < cfg.steps; step++ {
+		if g = gs[step%len(gs)]; g != gen.g {
+			gen.use(g)
+		}
 		st.StepStart = append(st.StepStart, len(gen.ev))
 		for micro := 0; micro < cfg.accum; micro++ {
 			gen.phase = PhaseForward

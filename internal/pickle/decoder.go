@@ -44,15 +44,25 @@ type AppendHook func(l *List, item any) (keep bool, err error)
 
 // Decoder decodes one pickle from a stream.
 type Decoder struct {
-	r       *reader
-	stack   []any
-	marks   []int
-	memo    [][]any
-	memoLen uint64
-	bigMem  map[uint64]any // sparse memo indices far past the end
-	hook    AppendHook
-	opOff   int64
+	r     *reader
+	stack []any
+	marks []int
+	// The memo: indices 0..memoDense-1 live in fixed-size chunks, any
+	// index past that in bigMem, so a forged index costs one map entry,
+	// not a run of empty slots. memoCount is Python's len(memo), the
+	// index MEMOIZE uses.
+	memo      [][]any
+	memoDense uint64
+	memoCount uint64
+	bigMem    map[uint64]any
+	hook      AppendHook
+	opOff     int64
+	started   bool
 }
+
+// consumed marks a memo slot whose object a caller released through
+// Replace(old, nil).
+type consumed struct{}
 
 // NewDecoder returns a decoder reading from r.
 func NewDecoder(r io.Reader) *Decoder {
@@ -73,10 +83,16 @@ func (d *Decoder) Replace(old, repl any) {
 	case *Dict:
 		idx = o.memo
 	}
-	if idx >= 0 {
-		if p := d.memoSlot(uint64(idx)); p != nil && *p == old {
-			*p = repl
-		}
+	if idx < 0 {
+		return
+	}
+	if repl == nil {
+		repl = consumed{}
+	}
+	if p := d.memoSlot(uint64(idx)); p != nil && *p == old {
+		*p = repl
+	} else if v, ok := d.bigMem[uint64(idx)]; ok && v == old {
+		d.bigMem[uint64(idx)] = repl
 	}
 }
 
@@ -141,6 +157,7 @@ func (d *Decoder) below() any {
 	return nil
 }
 
+// memoPut stores v under idx as BINPUT, LONG_BINPUT and MEMOIZE do.
 func (d *Decoder) memoPut(idx uint64, v any) {
 	switch o := v.(type) {
 	case *List:
@@ -152,18 +169,36 @@ func (d *Decoder) memoPut(idx uint64, v any) {
 			o.memo = int32(idx)
 		}
 	}
-	if idx < d.memoLen+1024 && idx < math.MaxInt32 {
-		for uint64(len(d.memo))<<memoShift <= idx {
-			d.memo = append(d.memo, make([]any, 1<<memoShift))
+	if p := d.memoSlot(idx); p != nil {
+		if *p == nil {
+			d.memoCount++
 		}
-		d.memo[idx>>memoShift][idx&memoMask] = v
-		if idx >= d.memoLen {
-			d.memoLen = idx + 1
+		*p = v
+		return
+	}
+	if idx == d.memoDense && idx < math.MaxInt32 {
+		if idx&memoMask == 0 {
+			c := 1 << memoShift
+			if idx == 0 {
+				c = 64 // the first chunk grows by append: small pickles stay cheap
+			}
+			d.memo = append(d.memo, make([]any, 0, c))
+		}
+		last := &d.memo[len(d.memo)-1]
+		*last = append(*last, v)
+		d.memoDense++
+		if _, ok := d.bigMem[idx]; ok {
+			delete(d.bigMem, idx) // was defined out of order: not a new entry
+		} else {
+			d.memoCount++
 		}
 		return
 	}
 	if d.bigMem == nil {
 		d.bigMem = map[uint64]any{}
+	}
+	if _, ok := d.bigMem[idx]; !ok {
+		d.memoCount++
 	}
 	d.bigMem[idx] = v
 }
@@ -176,19 +211,26 @@ const (
 )
 
 func (d *Decoder) memoSlot(idx uint64) *any {
-	if idx < d.memoLen {
+	if idx < d.memoDense {
 		return &d.memo[idx>>memoShift][idx&memoMask]
 	}
 	return nil
 }
 
 func (d *Decoder) memoGet(idx uint64) (any, error) {
-	if p := d.memoSlot(idx); p != nil && *p != nil {
-		return *p, nil
-	} else if v, ok := d.bigMem[idx]; ok {
-		return v, nil
+	var v any
+	if p := d.memoSlot(idx); p != nil {
+		v = *p
+	} else {
+		v = d.bigMem[idx]
 	}
-	return nil, fmt.Errorf("memo index %d not defined", idx)
+	switch v.(type) {
+	case nil:
+		return nil, fmt.Errorf("memo index %d not defined", idx)
+	case consumed:
+		return nil, fmt.Errorf("memo index %d refers to an object already consumed", idx)
+	}
+	return v, nil
 }
 
 func (d *Decoder) appendItems(l *List, items ...any) error {

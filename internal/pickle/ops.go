@@ -79,6 +79,14 @@ func (d *Decoder) run() (any, error) {
 		if err != nil {
 			return nil, err
 		}
+		if !d.started {
+			// Protocols 0 and 1 have no PROTO opcode; they are refused
+			// here rather than half-decoded.
+			d.started = true
+			if op != opProto {
+				return nil, &OpError{d.opOff, op, opName(op), errNoProto}
+			}
+		}
 		if err := d.step(op); err != nil {
 			if errors.Is(err, errStop) {
 				v, perr := d.pop()
@@ -96,6 +104,8 @@ func (d *Decoder) run() (any, error) {
 }
 
 var errStop = errors.New("stop")
+
+var errNoProto = errors.New("no PROTO opcode first: not a pickle of protocol 2 to 5")
 
 func opName(op byte) string {
 	if n, ok := forbidden[op]; ok {
@@ -117,6 +127,11 @@ var names = map[byte]string{
 	opLongBinPut: "LONG_BINPUT", opMemoize: "MEMOIZE", opProto: "PROTO", opTuple1: "TUPLE1",
 	opTuple2: "TUPLE2", opTuple3: "TUPLE3", opLong1: "LONG1", opLong4: "LONG4",
 	opBinUnicode8: "BINUNICODE8", opBinBytes8: "BINBYTES8", opFrame: "FRAME",
+	opStop: "STOP", opNone: "NONE", opBinInt: "BININT", opBinInt1: "BININT1",
+	opBinInt2: "BININT2", opBinFloat: "BINFLOAT", opBinUnicode: "BINUNICODE",
+	opShortBinUni: "SHORT_BINUNICODE", opShortBinBytes: "SHORT_BINBYTES", opBinBytes: "BINBYTES",
+	opEmptyList: "EMPTY_LIST", opEmptyTuple: "EMPTY_TUPLE", opEmptyDict: "EMPTY_DICT",
+	opNewTrue: "NEWTRUE", opNewFalse: "NEWFALSE",
 }
 
 func (d *Decoder) step(op byte) error {
@@ -127,7 +142,7 @@ func (d *Decoder) step(op byte) error {
 		if err != nil {
 			return err
 		}
-		d.memoPut(d.memoLen, v)
+		d.memoPut(d.memoCount, v)
 	case opBinGet, opLongBinGet:
 		var idx uint64
 		if op == opBinGet {

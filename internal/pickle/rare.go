@@ -99,6 +99,11 @@ func (d *Decoder) stepRare(op byte) error {
 		}
 		d.push(dict)
 	case opPop:
+		// As in CPython, POP right after MARK discards the mark.
+		if n := len(d.marks); n > 0 && d.marks[n-1] == len(d.stack) {
+			d.marks = d.marks[:n-1]
+			return nil
+		}
 		if _, err := d.pop(); err != nil {
 			return err
 		}

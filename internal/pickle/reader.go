@@ -16,10 +16,15 @@ type reader struct {
 	err  error
 }
 
-const bufSize = 256 << 10
+// The buffer starts small, so that decoding a small pickle costs little,
+// and doubles up to bufSize as input is consumed.
+const (
+	bufSize      = 256 << 10
+	firstBufSize = 4 << 10
+)
 
 func newReader(r io.Reader) *reader {
-	return &reader{r: r, buf: make([]byte, bufSize)}
+	return &reader{r: r, buf: make([]byte, firstBufSize)}
 }
 
 // offset is the input offset of the next unread byte.
@@ -36,6 +41,12 @@ func (r *reader) fill(n int) error {
 		r.base += int64(r.pos)
 		r.end -= r.pos
 		r.pos = 0
+	}
+	if size := len(r.buf); size < bufSize && (n > size || r.base >= int64(size)) {
+		size = min(max(2*size, n), bufSize)
+		nb := make([]byte, size)
+		copy(nb, r.buf[:r.end])
+		r.buf = nb
 	}
 	for r.end < n {
 		if r.err != nil {

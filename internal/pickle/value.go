@@ -2,7 +2,10 @@ package pickle
 
 import (
 	"fmt"
+	"math"
 	"math/big"
+	"strconv"
+	"strings"
 )
 
 // Decoded values are plain Go values:
@@ -47,10 +50,23 @@ type Item struct {
 type Dict struct {
 	Items []Item
 	memo  int32
+	// index maps keys to Items positions once the dict is large, so
+	// building a dict stays linear in its size.
+	strIndex   map[string]int
+	otherIndex map[string]int
 }
+
+// indexFrom is the size past which a Dict indexes its keys.
+const indexFrom = 16
 
 // Get returns the value stored under the string key k.
 func (d *Dict) Get(k string) (any, bool) {
+	if d.strIndex != nil {
+		if i, ok := d.strIndex[k]; ok {
+			return d.Items[i].Value, true
+		}
+		return nil, false
+	}
 	for i := range d.Items {
 		if s, ok := d.Items[i].Key.(string); ok && s == k {
 			return d.Items[i].Value, true
@@ -59,17 +75,108 @@ func (d *Dict) Get(k string) (any, bool) {
 	return nil, false
 }
 
-// set stores v under k, replacing an existing equal key as Python would.
+// set stores v under k. As in Python, a key equal to an existing one (1,
+// True and 1.0 are equal) replaces that entry's value and keeps its key.
 func (d *Dict) set(k, v any) {
 	if ks, ok := k.(string); ok {
-		for i := range d.Items {
-			if s, ok := d.Items[i].Key.(string); ok && s == ks {
+		if d.strIndex != nil {
+			if i, ok := d.strIndex[ks]; ok {
 				d.Items[i].Value = v
 				return
+			}
+			d.strIndex[ks] = len(d.Items)
+		} else {
+			for i := range d.Items {
+				if s, ok := d.Items[i].Key.(string); ok && s == ks {
+					d.Items[i].Value = v
+					return
+				}
+			}
+		}
+	} else if hk, ok := hashKey(k); ok {
+		if d.otherIndex != nil {
+			if i, ok := d.otherIndex[hk]; ok {
+				d.Items[i].Value = v
+				return
+			}
+			d.otherIndex[hk] = len(d.Items)
+		} else {
+			for i := range d.Items {
+				if _, isStr := d.Items[i].Key.(string); isStr {
+					continue
+				}
+				if h, ok := hashKey(d.Items[i].Key); ok && h == hk {
+					d.Items[i].Value = v
+					return
+				}
 			}
 		}
 	}
 	d.Items = append(d.Items, Item{k, v})
+	if len(d.Items) == indexFrom {
+		d.buildIndex()
+	}
+}
+
+func (d *Dict) buildIndex() {
+	d.strIndex = make(map[string]int, 2*indexFrom)
+	d.otherIndex = map[string]int{}
+	for i, it := range d.Items {
+		if s, ok := it.Key.(string); ok {
+			d.strIndex[s] = i
+		} else if h, ok := hashKey(it.Key); ok {
+			d.otherIndex[h] = i
+		}
+	}
+}
+
+// hashKey encodes a non-str key so that keys Python treats as equal encode
+// the same: ints, bools and integral floats by their integer value. ok is
+// false for keys never equal to another (NaN, unhashable or unknown).
+func hashKey(k any) (string, bool) {
+	switch x := k.(type) {
+	case int64:
+		return "i" + strconv.FormatInt(x, 10), true
+	case *big.Int:
+		return "i" + x.String(), true
+	case bool:
+		if x {
+			return "i1", true
+		}
+		return "i0", true
+	case float64:
+		if math.IsNaN(x) {
+			return "", false
+		}
+		if !math.IsInf(x, 0) && x == math.Trunc(x) {
+			if math.Abs(x) < 1<<63 {
+				return "i" + strconv.FormatInt(int64(x), 10), true
+			}
+			n, _ := big.NewFloat(x).Int(nil)
+			return "i" + n.String(), true
+		}
+		return "f" + strconv.FormatUint(math.Float64bits(x), 16), true
+	case string:
+		return "s" + x, true
+	case []byte:
+		return "b" + string(x), true
+	case None:
+		return "n", true
+	case Tuple:
+		var sb strings.Builder
+		sb.WriteString("t")
+		for _, e := range x {
+			h, ok := hashKey(e)
+			if !ok {
+				return "", false
+			}
+			sb.WriteString(strconv.Itoa(len(h)))
+			sb.WriteByte(':')
+			sb.WriteString(h)
+		}
+		return sb.String(), true
+	}
+	return "", false
 }
 
 // Int returns v as an int64 when it is an integer (or bool) that fits.

@@ -139,8 +139,11 @@ func (b *builder) stack(v any) (StackID, error) {
 				if err != nil {
 					return 0, err
 				}
-				id = int32(len(b.frames))
-				b.frames = append(b.frames, f)
+				if id, ok = b.frameIdx[f]; !ok {
+					id = int32(len(b.frames))
+					b.frames = append(b.frames, f)
+					b.frameIdx[f] = id
+				}
 				b.frameID[fd] = id
 			}
 			key = binary.LittleEndian.AppendUint32(key, uint32(id))

@@ -2,11 +2,13 @@ package snapshot
 
 import (
 	"bufio"
+	"compress/flate"
 	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/vramkit/vramkit/internal/pickle"
 )
@@ -43,22 +45,25 @@ func Load(r io.Reader) (*Snapshot, error) {
 		return nil, err
 	}
 	var src io.Reader = br
-	if len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
+	gz := len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b
+	if gz {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrNotSnapshot, err)
+			return nil, fmt.Errorf("%w: %v", ErrNotSnapshot, gzipMsg(err))
 		}
 		zr.Multistream(false)
-		src = zr
 		inner := bufio.NewReaderSize(zr, 64<<10)
-		h, _ := inner.Peek(1)
+		h, err := inner.Peek(1)
 		if len(h) == 0 {
-			return nil, fmt.Errorf("%w: empty gzip stream", ErrNotSnapshot)
+			if err == nil || errors.Is(err, io.EOF) {
+				return nil, fmt.Errorf("%w: empty gzip stream", ErrNotSnapshot)
+			}
+			return nil, fmt.Errorf("gzip: %w", err)
 		}
 		head = h
 		src = inner
 	}
-	if head[0] != 0x80 && head[0] != '(' && head[0] != '}' && head[0] != ']' {
+	if head[0] != 0x80 {
 		return nil, fmt.Errorf("%w: the data is neither a pickle (protocol 2–5) nor gzip", ErrNotSnapshot)
 	}
 	b := newBuilder()
@@ -66,8 +71,21 @@ func Load(r io.Reader) (*Snapshot, error) {
 	b.dec = dec
 	dec.SetAppendHook(b.hook)
 	v, err := dec.Decode()
+	if err == nil && gz {
+		// Read the gzip member to its end so that its CRC is checked:
+		// damage that still decodes must not pass silently.
+		_, err = io.Copy(io.Discard, src)
+	}
+	if err != nil && gz && errors.Is(err, pickle.ErrTruncated) {
+		return nil, fmt.Errorf("gzip stream cut short: %w", err)
+	}
 	if err != nil {
-		if errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.Is(err, io.ErrUnexpectedEOF) {
+		var corrupt flate.CorruptInputError
+		if errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) ||
+			errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &corrupt) {
+			if strings.HasPrefix(err.Error(), "gzip: ") { // gzip.ErrChecksum says so itself
+				return nil, err
+			}
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
 		return nil, err
@@ -78,18 +96,29 @@ func Load(r io.Reader) (*Snapshot, error) {
 	return b.finish(v)
 }
 
+// gzipMsg makes sure a gzip error says it is one, once.
+func gzipMsg(err error) string {
+	if m := err.Error(); strings.HasPrefix(m, "gzip: ") {
+		return m
+	}
+	return "gzip: " + err.Error()
+}
+
 // builder converts generic pickle values into a Snapshot. Trace entries are
 // converted by the append hook as the decoder produces them.
 type builder struct {
-	dec     *pickle.Decoder
-	snap    *Snapshot
-	traces  map[*pickle.List]*eventChunks
-	frameID map[*pickle.Dict]int32
-	frames  []Frame
-	stackID map[string]StackID
-	strID   map[string]int32
-	keyBuf  []byte
-	err     error
+	dec      *pickle.Decoder
+	snap     *Snapshot
+	traces   map[*pickle.List]*eventChunks
+	listKind map[*pickle.List]bool // isTraceList's answers for lists in lists
+	walk     []*pickle.List
+	frameID  map[*pickle.Dict]int32
+	frameIdx map[Frame]int32 // equal frames from distinct dicts share an id
+	frames   []Frame
+	stackID  map[string]StackID
+	strID    map[string]int32
+	keyBuf   []byte
+	err      error
 }
 
 // stackRef replaces a consumed frames list in the decoder's memo.
@@ -97,34 +126,57 @@ type stackRef struct{ id StackID }
 
 func newBuilder() *builder {
 	return &builder{
-		snap:    &Snapshot{Stacks: [][]Frame{nil}, Strings: []string{""}},
-		traces:  map[*pickle.List]*eventChunks{},
-		frameID: map[*pickle.Dict]int32{},
-		stackID: map[string]StackID{"": 0},
-		strID:   map[string]int32{"": 0},
+		snap:     &Snapshot{Stacks: [][]Frame{nil}, Strings: []string{""}},
+		traces:   map[*pickle.List]*eventChunks{},
+		listKind: map[*pickle.List]bool{},
+		frameID:  map[*pickle.Dict]int32{},
+		frameIdx: map[Frame]int32{},
+		stackID:  map[string]StackID{"": 0},
+		strID:    map[string]int32{"": 0},
 	}
 }
 
-// isTraceList reports whether l is one device's list in device_traces: its
-// parent is the outer list (or a sibling device list), whose parent is the
-// key "device_traces".
-func isTraceList(l *pickle.List) bool {
+// isTraceList reports whether l is one device's list in device_traces.
+// The device lists are pushed one after another above one MARK, so each
+// one's Parent is the previous device's list, and only the first one's is
+// the outer list, whose Parent is the key "device_traces". The answer is
+// cached for every list on the walk, so a long chain is walked once.
+func (b *builder) isTraceList(l *pickle.List) bool {
+	if _, ok := b.traces[l]; ok {
+		return true
+	}
 	p, ok := l.Parent.(*pickle.List)
 	if !ok {
 		return false
 	}
-	if k, ok := p.Parent.(string); ok {
-		return k == "device_traces"
+	walked := append(b.walk[:0], l)
+	res := false
+	for {
+		if k, ok := p.Parent.(string); ok {
+			res = k == "device_traces" // p is the outer list
+			break
+		}
+		if r, ok := b.listKind[p]; ok {
+			res = r
+			break
+		}
+		walked = append(walked, p)
+		pp, ok := p.Parent.(*pickle.List)
+		if !ok {
+			break
+		}
+		p = pp
 	}
-	if pp, ok := p.Parent.(*pickle.List); ok {
-		k, ok := pp.Parent.(string)
-		return ok && k == "device_traces"
+	for i, w := range walked {
+		b.listKind[w] = res
+		walked[i] = nil
 	}
-	return false
+	b.walk = walked[:0]
+	return res
 }
 
 func (b *builder) hook(l *pickle.List, item any) (bool, error) {
-	if !isTraceList(l) {
+	if !b.isTraceList(l) {
 		return true, nil
 	}
 	d, ok := item.(*pickle.Dict)
@@ -156,7 +208,9 @@ func (b *builder) intern(s string) int32 {
 }
 
 // eventChunks collects events in fixed-size chunks: appending to one huge
-// slice would copy it again and again as it grows.
+// slice would copy it again and again as it grows. The first chunk grows
+// by append, so a short trace (or a forged input with thousands of device
+// lists) does not cost a whole chunk per list.
 type eventChunks struct {
 	full [][]TraceEvent
 	cur  []TraceEvent
@@ -166,10 +220,8 @@ type eventChunks struct {
 const chunkEvents = 1 << 16
 
 func (c *eventChunks) add(ev TraceEvent) {
-	if len(c.cur) == cap(c.cur) {
-		if c.cur != nil {
-			c.full = append(c.full, c.cur)
-		}
+	if len(c.cur) == cap(c.cur) && cap(c.cur) >= chunkEvents {
+		c.full = append(c.full, c.cur)
 		c.cur = make([]TraceEvent, 0, chunkEvents)
 	}
 	c.cur = append(c.cur, ev)

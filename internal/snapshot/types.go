@@ -7,7 +7,10 @@
 // stored once.
 package snapshot
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Action is a trace event's kind, as parseTraceEntryAction names it.
 type Action uint8
@@ -207,14 +210,6 @@ func (s *Snapshot) DeviceIDs() []int {
 	if len(ids) == 0 && len(s.Devices) > 0 {
 		add(s.Devices[0].Device)
 	}
-	sortInts(ids)
+	slices.Sort(ids)
 	return ids
-}
-
-func sortInts(a []int) {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && a[j] < a[j-1]; j-- {
-			a[j], a[j-1] = a[j-1], a[j]
-		}
-	}
 }

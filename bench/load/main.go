@@ -1,0 +1,311 @@
+// Command load is vramkit's snapshot-load benchmark (issue 2, benchmark a).
+//
+// It builds a snapshot pickle of at least -size bytes by repeating one
+// fixture's trace with shifted addresses and times, written as CPython's
+// pickler would write it (see emit.go), then, in the same run, times
+// loading it with vramkit (snapshot.LoadFile plus counting, in a child
+// process, or `VRAMKIT stats F` with -vramkit) against CPython's C
+// unpickler alone (python3 -c "import pickle; pickle.load(open(F,'rb'))"),
+// and prints wall time, peak RSS and their ratios.
+//
+//	go run ./bench/load [-fixture F.pickle.gz] [-size 1GiB] [-out FILE] [-keep]
+//
+// bench/load.sh wraps it. It is a program, not a test: `go test ./...`
+// never runs it.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"flag"
+	"fmt"
+	"io"
+	"math/big"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/vramkit/vramkit/internal/pickle"
+	"github.com/vramkit/vramkit/internal/snapshot"
+	"github.com/vramkit/vramkit/internal/units"
+)
+
+func main() {
+	if len(os.Args) == 3 && os.Args[1] == "-child-load" {
+		os.Exit(childLoad(os.Args[2]))
+	}
+	fixture := flag.String("fixture", defaultFixture(), "snapshot whose trace is repeated")
+	size := flag.String("size", "1GiB", "minimum size of the generated pickle")
+	out := flag.String("out", filepath.Join(os.TempDir(), "vramkit-bench-load.pickle"), "where to write it")
+	keep := flag.Bool("keep", false, "keep the generated file (and reuse it if present)")
+	vramkit := flag.String("vramkit", "", "time `BINARY stats FILE --format json` instead of an in-tree load")
+	python := flag.String("python", "python3", "the CPython to compare with")
+	flag.Parse()
+
+	target, err := units.ParseBytes(*size)
+	if err != nil {
+		fail(err)
+	}
+	if st, err := os.Stat(*out); !*keep || err != nil || st.Size() < target {
+		t0 := time.Now()
+		reps, events, err := generate(*fixture, *out, target)
+		if err != nil {
+			fail(err)
+		}
+		fmt.Printf("generated %s: %d repetitions of %s, %d events, in %.1fs\n",
+			*out, reps, filepath.Base(*fixture), events, time.Since(t0).Seconds())
+	}
+	if !*keep {
+		defer os.Remove(*out)
+	}
+	st, err := os.Stat(*out)
+	if err != nil {
+		fail(err)
+	}
+	fmt.Printf("file: %s (%d bytes)\n\n", units.Bytes(st.Size()), st.Size())
+
+	self, err := os.Executable()
+	if err != nil {
+		fail(err)
+	}
+	vk := exec.Command(self, "-child-load", *out)
+	name := "vramkit (snapshot.LoadFile)"
+	if *vramkit != "" {
+		vk = exec.Command(*vramkit, "stats", *out, "--format", "json")
+		name = "vramkit stats"
+	}
+	py := exec.Command(*python, "-c", "import pickle,sys; pickle.load(open(sys.argv[1],'rb'))", *out)
+	g, err := measure(vk)
+	if err != nil {
+		fail(fmt.Errorf("%s: %w", name, err))
+	}
+	p, err := measure(py)
+	if err != nil {
+		fail(fmt.Errorf("python: %w", err))
+	}
+	fmt.Printf("%-34s %9s %12s\n", "", "wall", "peak RSS")
+	fmt.Printf("%-34s %8.2fs %12s   %s\n", name, g.wall.Seconds(), units.Bytes(int64(g.rss)), g.note)
+	fmt.Printf("%-34s %8.2fs %12s\n", "python3 pickle.load (C unpickler)", p.wall.Seconds(), units.Bytes(int64(p.rss)))
+	fmt.Printf("\nspeed-up (python time / vramkit time): %.2fx\n", p.wall.Seconds()/g.wall.Seconds())
+	fmt.Printf("memory (vramkit RSS / python RSS):     %.2f\n", float64(g.rss)/float64(p.rss))
+	fmt.Printf("vramkit throughput: %.0f MB/s\n", float64(st.Size())/1e6/g.wall.Seconds())
+}
+
+type result struct {
+	wall time.Duration
+	rss  uint64
+	note string
+}
+
+// measure runs cmd and reports its wall time and peak resident set size
+// (getrusage of the child).
+func measure(cmd *exec.Cmd) (result, error) {
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	t0 := time.Now()
+	err := cmd.Run()
+	wall := time.Since(t0)
+	if err != nil {
+		return result{}, fmt.Errorf("%v: %s", err, stderr.Bytes())
+	}
+	ru, _ := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	var rss uint64
+	if ru != nil {
+		rss = uint64(ru.Maxrss) << 10 // KiB on Linux
+	}
+	note := stdout.String()
+	if len(note) > 120 {
+		note = note[:120] + "…"
+	}
+	return result{wall, rss, string(bytes.TrimSpace([]byte(note)))}, nil
+}
+
+// childLoad is the vramkit side: load and count, as `vramkit stats` must.
+func childLoad(path string) int {
+	s, err := snapshot.LoadFile(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	var n int
+	var per [16]int
+	for _, d := range s.Devices {
+		n += len(d.Events)
+		for _, e := range d.Events {
+			per[e.Action&15]++
+		}
+	}
+	fmt.Printf("%d events (%d alloc), %d segments, %d stacks", n, per[snapshot.ActionAlloc], len(s.Segments), len(s.Stacks))
+	return 0
+}
+
+// generate writes the benchmark pickle and returns the repetitions and
+// events written.
+func generate(fixture, out string, target int64) (int, int, error) {
+	raw, err := os.ReadFile(fixture)
+	if err != nil {
+		return 0, 0, err
+	}
+	if len(raw) > 2 && raw[0] == 0x1f && raw[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(raw))
+		if err != nil {
+			return 0, 0, err
+		}
+		if raw, err = io.ReadAll(zr); err != nil {
+			return 0, 0, err
+		}
+	}
+	v, err := pickle.NewDecoder(bytes.NewReader(raw)).Decode()
+	if err != nil {
+		return 0, 0, err
+	}
+	top, ok := v.(*pickle.Dict)
+	if !ok {
+		return 0, 0, fmt.Errorf("%s: not a snapshot dict", fixture)
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer f.Close()
+	e := newEmitter(bufio.NewWriterSize(f, 1<<20))
+	reps, events := 0, 0
+	e.op('}')
+	e.memoize(top)
+	e.op('(')
+	// device_traces goes first (key order does not matter to either
+	// reader) so that the segments can be written for the last repetition.
+	for _, it := range top.Items {
+		if k, _ := it.Key.(string); k != "device_traces" {
+			continue
+		}
+		e.value(it.Key)
+		devs := it.Value.(*pickle.List)
+		e.op(']')
+		e.memoize(devs)
+		e.batch(len(devs.Items), 'a', 'e', func(i int) {
+			r, n := e.trace(devs.Items[i].(*pickle.List), target)
+			reps, events = max(reps, r), events+n
+		})
+	}
+	for _, it := range top.Items {
+		k, _ := it.Key.(string)
+		if k == "device_traces" {
+			continue
+		}
+		e.value(it.Key)
+		if k == "segments" && reps > 1 {
+			e.value(shiftSegments(it.Value, int64(reps-1)<<40))
+			continue
+		}
+		e.value(it.Value)
+	}
+	e.op('u')
+	if err := e.finish(); err != nil {
+		return 0, 0, err
+	}
+	return reps, events, f.Close()
+}
+
+// trace writes one device's trace list, repeated with addresses shifted
+// by 1 TiB and times by the trace's span each time, until the file
+// reaches target bytes. Entries stream out in APPENDS batches of 1000
+// that run across repetitions, as one long list would.
+func (e *emitter) trace(l *pickle.List, target int64) (reps, events int) {
+	e.op(']')
+	e.memoize(l)
+	if len(l.Items) == 0 {
+		return 0, 0
+	}
+	var t0, t1 int64
+	for i, it := range l.Items {
+		t, _ := it.(*pickle.Dict).Get("time_us")
+		ti, _ := pickle.Int(t)
+		if i == 0 || ti < t0 {
+			t0 = ti
+		}
+		t1 = max(t1, ti)
+	}
+	span := t1 - t0 + 1000
+	closing := closingEntries(l, t1+1)
+	inBatch := 0
+	emit := func(d *pickle.Dict, rep int) {
+		if inBatch == 0 {
+			e.op('(')
+		}
+		e.entry(d, rep, span)
+		events++
+		if inBatch++; inBatch == 1000 {
+			e.op('e')
+			inBatch = 0
+		}
+	}
+	for reps = 0; reps == 0 || e.written+int64(len(e.frame)) < target; reps++ {
+		e.newRepetition()
+		e.inTrace = true
+		for _, it := range l.Items {
+			emit(it.(*pickle.Dict), reps)
+		}
+		if e.written+int64(len(e.frame)) < target {
+			// Not the last repetition: free what is still live and empty
+			// the cache, so the next one starts from an empty allocator
+			// and the whole file replays as one run.
+			for _, d := range closing {
+				emit(d, reps)
+			}
+		}
+		e.inTrace = false
+	}
+	if inBatch > 0 {
+		e.op('e') // CPython writes a last batch of one as item, APPEND: same value
+	}
+	return reps, events
+}
+
+func (e *emitter) entry(d *pickle.Dict, rep int, span int64) {
+	items := make([]pickle.Item, len(d.Items))
+	copy(items, d.Items)
+	for i := range items {
+		k, _ := items[i].Key.(string)
+		switch k {
+		case "addr":
+			items[i].Value = shift(items[i].Value, int64(rep)<<40)
+		case "time_us":
+			items[i].Value = shift(items[i].Value, int64(rep)*span)
+		}
+	}
+	e.dict(nil, items)
+	e.boundary()
+}
+
+func shift(v any, by int64) any {
+	switch x := v.(type) {
+	case int64:
+		if x != 0 { // addr 0 (snapshot entries) stays 0
+			return x + by
+		}
+	case *big.Int:
+		return new(big.Int).Add(x, big.NewInt(by))
+	}
+	return v
+}
+
+// defaultFixture is a real 34k-event trace with Python stacks from the
+// shared fixtures, or, in a clone without them, the committed ResNet one.
+func defaultFixture() string {
+	for _, p := range []string{"../shared/fixtures/h200/bert-base-s512-b8x4-fp32-accum.pickle.gz",
+		"testdata/snapshots/resnet50-b64-fp32.pickle.gz"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return "testdata/snapshots/resnet50-b64-fp32.pickle.gz"
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "bench/load:", err)
+	os.Exit(1)
+}

@@ -1,0 +1,78 @@
+package allocsim
+
+import (
+	"fmt"
+	"sort"
+)
+
+// TuneGrid lists the PYTORCH_CUDA_ALLOC_CONF settings vramkit tune tries.
+// GC thresholds only act under a memory fraction, so they join the grid
+// only when one is given.
+func TuneGrid(fraction float64) []string {
+	g := []string{"", "expandable_segments:True"}
+	for _, mb := range []int{20, 64, 128, 256, 512} {
+		g = append(g, fmt.Sprintf("max_split_size_mb:%d", mb))
+	}
+	for _, d := range []int{2, 4, 8, 16} {
+		g = append(g, fmt.Sprintf("roundup_power2_divisions:%d", d))
+	}
+	g = append(g, "roundup_power2_divisions:[256:1,>:4]", "expandable_segments:True,roundup_power2_divisions:4")
+	if fraction < 1 {
+		for _, mb := range []int{128, 512} {
+			g = append(g, fmt.Sprintf("max_split_size_mb:%d,garbage_collection_threshold:0.8", mb),
+				fmt.Sprintf("max_split_size_mb:%d,garbage_collection_threshold:0.6", mb))
+		}
+	}
+	return g
+}
+
+// TuneRow is one setting's outcome on a request stream.
+type TuneRow struct {
+	AllocConf     string `json:"alloc_conf"`
+	PeakReserved  int64  `json:"peak_reserved_bytes"`
+	PeakAllocated int64  `json:"peak_allocated_bytes"`
+	Retries       int64  `json:"num_alloc_retries"`
+	OOMs          int64  `json:"num_ooms"`
+	OOMAt         *int   `json:"oom_at_event"`
+	DeviceAllocs  int64  `json:"num_device_alloc"`
+	DeviceFrees   int64  `json:"num_device_free"`
+	// Feasible: the setting ran the stream with no OOM and no cudaMalloc
+	// retry (a retry frees the whole cache and stalls the step).
+	Feasible bool `json:"feasible"`
+}
+
+// Tune replays reqs under every setting of TuneGrid(fraction) on a device
+// of capacity bytes (0 = unlimited) and returns the rows ranked: feasible
+// first, then by peak reserved memory, then by fewer cudaMalloc/cudaFree
+// calls.
+func Tune(reqs []Request, capacity int64, fraction float64) ([]TuneRow, error) {
+	var rows []TuneRow
+	for _, conf := range TuneGrid(fraction) {
+		cfg, err := ParseConfig(conf)
+		if err != nil {
+			return nil, fmt.Errorf("allocsim: tune grid entry %q: %w", conf, err)
+		}
+		cfg.MemoryFraction = fraction
+		r := Simulate(reqs, cfg, NewDevice(capacity))
+		row := TuneRow{AllocConf: conf, PeakReserved: r.Stats.ReservedBytes.All.Peak,
+			PeakAllocated: r.Stats.AllocatedBytes.All.Peak, Retries: r.Stats.NumAllocRetries,
+			OOMs: r.Stats.NumOOMs, DeviceAllocs: r.Stats.NumDeviceAlloc, DeviceFrees: r.Stats.NumDeviceFree}
+		if r.OOMAt >= 0 {
+			at := r.OOMAt
+			row.OOMAt = &at
+		}
+		row.Feasible = row.OOMs == 0 && row.Retries == 0
+		rows = append(rows, row)
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if a.Feasible != b.Feasible {
+			return a.Feasible
+		}
+		if a.PeakReserved != b.PeakReserved {
+			return a.PeakReserved < b.PeakReserved
+		}
+		return a.DeviceAllocs+a.DeviceFrees < b.DeviceAllocs+b.DeviceFrees
+	})
+	return rows, nil
+}

@@ -1,0 +1,114 @@
+package analyze
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/vramkit/vramkit/internal/units"
+)
+
+func bytesStr(n int64) string { return units.Bytes(n) }
+
+// Savings rules of thumb. They come from the H200 fixtures' families
+// (fixtures/README.md) and are quoted as estimates:
+const (
+	// ampActivationShare: autocast stores most saved activations at half
+	// size; measured peak cuts were 14–48%, so credit half the activations.
+	ampActivationShare = 0.5
+	// ckptActivationShare: per-block checkpointing kept a quarter to a
+	// half of activations (peak cuts of 53–74%).
+	ckptActivationShare = 0.65
+	// eightBitStateShare: 8-bit Adam stores 2 bytes per parameter instead
+	// of 8.
+	eightBitStateShare = 0.75
+	// zeroWorld is the data-parallel width quoted for ZeRO/FSDP.
+	zeroWorld = 8
+)
+
+// advise lists the changes that apply to this trace, biggest saving
+// first. Nothing already in use is suggested.
+func (d *dev) advise(out *Device) []Advice {
+	adv := []Advice{}
+	c := out.Categories
+	peak := out.PeakAllocated
+	tr := out.Traits
+	if peak <= 0 {
+		return adv
+	}
+	for _, l := range out.Leaks {
+		where := "the site below"
+		if len(l.Frames) > 1 {
+			where = ""
+			for i, f := range l.Frames[1:min(len(l.Frames), 3)] {
+				if i > 0 {
+					where += ", called from "
+				}
+				where += fmt.Sprintf("%s:%d (%s)", f.Filename, f.Line, f.Name)
+			}
+		}
+		adv = append(adv, Advice{Action: "fix the leak: stop keeping these tensors across iterations",
+			Saving: l.BytesPerIteration * int64(l.Iterations-1),
+			Detail: fmt.Sprintf("%s per iteration survive every step, allocated at %s; keep .detach().cpu() copies or "+
+				".item() values instead of the tensors (they also pin autograd graphs)", bytesStr(l.BytesPerIteration), where)})
+	}
+	if o := out.OOM; o != nil && o.Cause == CauseFractionCap {
+		adv = append(adv, Advice{Action: "raise or remove torch.cuda.set_per_process_memory_fraction",
+			Saving: o.Requested, Detail: fmt.Sprintf("the device had %s free when the process hit its cap at %s reserved",
+				bytesStr(o.DeviceFree), bytesStr(o.Reserved))})
+	}
+	act := c.Activations
+	// A run that died in its first forward is training we did not see.
+	train := tr.Training || out.OOM != nil
+	if train && act*10 >= peak*3 {
+		if !tr.AMP {
+			adv = append(adv, Advice{Action: "train with automatic mixed precision (torch.autocast bf16)",
+				Saving: int64(ampActivationShare * float64(act)),
+				Detail: fmt.Sprintf("activations are %s (%.0f%% of the peak) and stored in fp32; autocast keeps most of them "+
+					"at half size (estimate: half the activations, ±50%%)", bytesStr(act), pct(act, peak))})
+		}
+		if !tr.Checkpointing {
+			det := fmt.Sprintf("activations are %s (%.0f%% of the peak); checkpointing each block keeps only block "+
+				"inputs and recomputes the rest in backward (estimate ±30%%; costs 25–130%% more step time)", bytesStr(act), pct(act, peak))
+			if !d.frames {
+				det += "; this trace has no frames, so vramkit cannot tell whether checkpointing is already on"
+			}
+			adv = append(adv, Advice{Action: "checkpoint the heaviest blocks (torch.utils.checkpoint)",
+				Saving: int64(ckptActivationShare * float64(act)), Detail: det})
+		}
+	}
+	state := c.Parameters + c.Gradients + c.OptimizerState
+	if tr.Training && state*2 >= peak {
+		if c.OptimizerState >= c.Parameters*3/2 {
+			adv = append(adv, Advice{Action: "use an 8-bit or factored optimizer (bitsandbytes AdamW8bit, Adafactor)",
+				Saving: int64(eightBitStateShare * float64(c.OptimizerState)),
+				Detail: fmt.Sprintf("optimizer state is %s, %.1f× the parameters (Adam keeps two fp32 moments)",
+					bytesStr(c.OptimizerState), float64(c.OptimizerState)/float64(max(c.Parameters, 1)))})
+		}
+		shard := c.OptimizerState + c.Gradients
+		if shard > 0 {
+			adv = append(adv, Advice{Action: fmt.Sprintf("shard optimizer state and gradients over %d GPUs (FSDP / ZeRO-2)", zeroWorld),
+				Saving: shard * (zeroWorld - 1) / zeroWorld,
+				Detail: fmt.Sprintf("parameters, gradients and optimizer state are %s (%.0f%% of the peak); each GPU keeps 1/%d "+
+					"of gradients and optimizer state", bytesStr(state), pct(state, peak), zeroWorld)})
+		}
+	}
+	if f := out.Fragmentation; f.TuneSaving > 0 {
+		adv = append(adv, Advice{Action: "set PYTORCH_CUDA_ALLOC_CONF=" + f.TuneConf, Saving: f.TuneSaving,
+			Detail: fmt.Sprintf("%s of peak reserved sits unused in the cache; vramkit tune replayed this trace under its "+
+				"grid of settings and this one reserves least", bytesStr(f.ReservedMinusAllocated))})
+	}
+	if !train && out.Iterations > 0 && act*2 >= peak-c.Parameters && act > 0 {
+		adv = append(adv, Advice{Action: "run evaluation under torch.no_grad() or torch.inference_mode()",
+			Saving: act, Detail: fmt.Sprintf("the forward passes keep %s of tensors saved for a backward pass that never "+
+				"runs, freed only when the outputs are dropped", bytesStr(act))})
+	}
+	sort.SliceStable(adv, func(i, j int) bool { return adv[i].Saving > adv[j].Saving })
+	return adv
+}
+
+func pct(a, b int64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
+}

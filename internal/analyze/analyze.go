@@ -1,0 +1,246 @@
+package analyze
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/snapshot"
+	"github.com/vramkit/vramkit/internal/units"
+)
+
+// ContextBytes is the CUDA context assumed for the NVML estimate: the
+// fixtures measured 740–770 MiB on an H200 with CUDA 13; it varies with the
+// driver, GPU and loaded kernels.
+const ContextBytes = 760 << 20
+
+// Analyze explains every device of s that has an allocation trace.
+func Analyze(s *snapshot.Snapshot, o Options) (*Report, error) {
+	rep := &Report{}
+	for _, dev := range s.DeviceIDs() {
+		d, err := analyzeDevice(s, dev, o)
+		if err != nil {
+			return nil, fmt.Errorf("analyze: device %d: %w", dev, err)
+		}
+		rep.Devices = append(rep.Devices, d)
+	}
+	if len(rep.Devices) == 0 {
+		return nil, fmt.Errorf("analyze: the snapshot holds no segments and no trace")
+	}
+	return rep, nil
+}
+
+// dev is the working state of one device's analysis.
+type dev struct {
+	s      *snapshot.Snapshot
+	o      Options
+	trace  []snapshot.TraceEvent
+	rep    *allocsim.DeviceReplay
+	t      *timeline
+	facts  []frameFacts
+	ph     []phase // resolved phase of each life
+	at     []phase // phase at each request index
+	starts []int   // iteration starts, plus len(reqs) at the end
+	// per iteration: has a backward phase; request of its last allocation
+	iterBwd  []bool
+	iterLast []int
+	frames   bool
+}
+
+func analyzeDevice(s *snapshot.Snapshot, id int, o Options) (Device, error) {
+	rp := allocsim.ReplayDevice(s, id)
+	out := Device{Device: id, TraceComplete: rp.TraceComplete, Notes: append([]string(nil), rp.Notes...),
+		ContextBytes: ContextBytes, Leaks: []Leak{}, Advice: []Advice{}, TopSites: []Site{}}
+	st := rp.Result.Stats
+	out.PeakAllocated = st.AllocatedBytes.All.Peak
+	out.PeakReserved = st.ReservedBytes.All.Peak
+	out.NVMLEstimate = out.PeakReserved + ContextBytes
+	if rp.Events == 0 {
+		return out, nil
+	}
+	d := &dev{s: s, o: o, trace: s.Trace(id), rep: &rp}
+	d.t = buildTimeline(rp.Result.Requests, d.trace)
+	if len(d.t.reqs) == 0 {
+		return out, nil
+	}
+	d.labelFrames()
+	d.findIterations(&out)
+	d.phaseTimeline()
+	d.indexIterations()
+
+	peak := d.t.argmax(0, len(d.t.reqs))
+	out.PeakAllocatedAt = d.moment(peak)
+	resPeak := 0
+	for i, r := range d.t.reserved {
+		if r > d.t.reserved[resPeak] {
+			resPeak = i
+		}
+	}
+	out.PeakReservedAt = d.moment(resPeak)
+	out.IterationPeaks = d.iterPeaks()
+	steady := peak
+	if len(d.starts) > 2 {
+		steady = d.t.argmax(d.starts[1], len(d.t.reqs))
+	}
+	out.CategoriesAt, out.CategoriesBytes = d.moment(steady), d.t.level[steady]
+	out.Categories, out.TopSites = d.breakdown(steady)
+	out.CategoryConfidence = "high: phases from stack frames"
+	if !d.frames {
+		out.CategoryConfidence = "low: the trace has no stack frames, so categories come from lifetimes " +
+			"alone (expect ±20% per category; gradients kept by zero_grad(set_to_none=False) count as optimizer state)"
+	}
+	out.Traits = d.traits(out.Categories)
+	if t := out.Traits; t.Training && t.AMPEvidence == "GradScaler calls (fp16 autocast)" && out.Categories.OptimizerState < out.Categories.Parameters/100 &&
+		out.Categories.Parameters > 0 {
+		// GradScaler skips optimizer.step() while gradients overflow at the
+		// starting loss scale; a short trace can end before the first real
+		// step, and then the optimizer's state is still to come.
+		out.Notes = append(out.Notes, fmt.Sprintf("GradScaler skipped every optimizer step in this trace (inf/NaN gradients at the "+
+			"initial loss scale, normal for the first steps of fp16 training), so the optimizer has created no state yet; "+
+			"once steps go through, Adam-like optimizers add about twice the parameter memory (%s) to every later iteration",
+			units.Bytes(2*out.Categories.Parameters)))
+	}
+	out.Fragmentation = d.fragmentation(resPeak)
+	out.Leaks = d.leaks()
+	out.OOM = d.oom()
+	out.Advice = d.advise(&out)
+	return out, nil
+}
+
+// labelFrames gives each allocation the phase its stack shows. An empty
+// stack in a trace that has frames is the autograd engine's thread (it
+// runs no Python), so after a forward it means backward.
+func (d *dev) labelFrames() {
+	d.facts = make([]frameFacts, len(d.s.Stacks))
+	for i := range d.s.Stacks {
+		d.facts[i] = classifyStack(d.s.Stacks[i])
+	}
+	d.ph = make([]phase, len(d.t.lives))
+	for k := range d.t.lives {
+		if d.t.lives[k].stack > 0 {
+			d.frames = true
+			break
+		}
+	}
+	if !d.frames {
+		return
+	}
+	prev := phSetup
+	for k := range d.t.lives {
+		p := d.facts[d.t.lives[k].stack].phase
+		if d.t.lives[k].stack == 0 {
+			p = phSetup
+			switch prev {
+			case phForward, phBackward:
+				p = phBackward
+			case phOptim:
+				p = phOptim
+			}
+		}
+		d.ph[k] = p
+		d.t.lives[k].phase = p
+		prev = p
+	}
+}
+
+func (d *dev) findIterations(out *Device) {
+	if d.frames {
+		d.starts = iterationsFromFrames(d.t, d.ph)
+		out.IterationSource = "frames: one iteration per optimizer step (or per forward when there is none)"
+	}
+	if d.starts == nil {
+		d.starts = iterationsFromLevels(d.t, d.o)
+		out.IterationSource = "lifetimes: the allocated-memory curve returns to the same floor once per iteration"
+	}
+	if d.starts == nil {
+		d.starts = []int{0, len(d.t.reqs)}
+		out.IterationSource = "none found: the whole trace is treated as one iteration"
+	}
+	out.Iterations = len(d.starts) - 1
+}
+
+// iterOf returns the 1-based iteration of request i, 0 before the first.
+func (d *dev) iterOf(i int) int {
+	return sort.Search(len(d.starts), func(k int) bool { return d.starts[k] > i })
+}
+
+// phaseTimeline sets the phase at every request: from the latest
+// allocation's label with frames; without them, forward until the
+// iteration's peak and backward after it (the optimizer step is not
+// separable from backward by lifetimes alone).
+func (d *dev) phaseTimeline() {
+	n := len(d.t.reqs)
+	d.at = make([]phase, n)
+	if d.frames {
+		cur := phSetup
+		for i := 0; i < n; i++ {
+			if k := d.t.byReq[i]; k >= 0 {
+				cur = d.ph[k]
+			}
+			d.at[i] = cur
+		}
+		return
+	}
+	for i := 0; i < d.starts[0]; i++ {
+		d.at[i] = phSetup
+	}
+	for it := 0; it+1 < len(d.starts); it++ {
+		lo, hi := d.starts[it], d.starts[it+1]
+		top := d.t.argmax(lo, hi)
+		for i := lo; i < hi; i++ {
+			d.at[i] = phForward
+			if i > top {
+				d.at[i] = phBackward
+			}
+		}
+	}
+	for k := range d.t.lives {
+		d.ph[k] = d.at[d.t.lives[k].alloc]
+	}
+}
+
+func (d *dev) moment(i int) Moment {
+	ev := int(d.t.reqs[i].Event)
+	m := Moment{TraceEvent: ev, Iteration: d.iterOf(i), Phase: d.at[i].String()}
+	if ev < len(d.trace) {
+		m.TimeUS = d.trace[ev].TimeUS
+	}
+	return m
+}
+
+func (d *dev) iterPeaks() []IterPeak {
+	var out []IterPeak
+	for it := 0; it+1 < len(d.starts); it++ {
+		lo, hi := d.starts[it], d.starts[it+1]
+		top := d.t.argmax(lo, hi)
+		out = append(out, IterPeak{Iteration: it + 1, PeakAllocated: d.t.level[top], Phase: d.at[top].String(),
+			EndAllocated: d.floorEnd(it)})
+	}
+	return out
+}
+
+// floorEnd is what survives iteration it (0-based): the lowest allocated
+// level after its last allocation of the step itself (forward, backward or
+// optimizer), before the next batch arrives — what
+// torch.cuda.memory_allocated() reports after the step.
+func (d *dev) floorEnd(it int) int64 {
+	lo, hi := d.starts[it], d.starts[it+1]
+	last := lo
+	for i := hi - 1; i >= lo; i-- {
+		if k := d.t.byReq[i]; k >= 0 && d.ph[k] != phSetup {
+			last = i
+			break
+		}
+	}
+	f := d.t.level[last]
+	for i := last; i < hi; i++ {
+		f = min(f, d.t.level[i])
+	}
+	return f
+}
+
+// tol is how close two allocated levels must be to count as the same
+// floor: 1 MiB plus FloorTolerance of the peak.
+func (d *dev) tol() int64 {
+	return 1<<20 + int64(d.o.FloorTolerance*float64(d.t.level[d.t.argmax(0, len(d.t.level))]))
+}

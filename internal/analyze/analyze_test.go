@@ -1,0 +1,131 @@
+package analyze
+
+import (
+	"bufio"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/vramkit/vramkit/internal/snapshot"
+)
+
+// measured is a row of the fixtures' measured.jsonl: what PyTorch itself
+// reported on the GPU, independent of vramkit.
+type measured struct {
+	Name         string  `json:"name"`
+	Params       int64   `json:"params"`
+	Iters        int     `json:"iters"`
+	Opt          string  `json:"opt"`
+	Prec         string  `json:"prec"`
+	Ckpt         string  `json:"ckpt"`
+	Mode         *string `json:"mode"`
+	Ctx          *string `json:"ctx"`
+	MaxAllocated int64   `json:"max_allocated"`
+	AfterIter    []int64 `json:"alloc_after_iter"`
+}
+
+const dataDir = "../../testdata/analyze"
+
+func loadMeasured(t *testing.T) []measured {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dataDir, "measured.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var rows []measured
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var m measured
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, m)
+	}
+	return rows
+}
+
+func mode(m measured) string {
+	if m.Mode == nil {
+		return ""
+	}
+	return *m.Mode
+}
+
+// TestAgainstMeasured checks the analysis against facts measured on the
+// GPU: the peak, the iteration count of the spec, 4 bytes per fp32
+// parameter, Adam's two fp32 moments, what survives each iteration, and
+// that only the leaking run is flagged.
+func TestAgainstMeasured(t *testing.T) {
+	for _, m := range loadMeasured(t) {
+		t.Run(m.Name, func(t *testing.T) {
+			s, err := snapshot.LoadFile(filepath.Join(dataDir, m.Name+".pickle.gz"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := Analyze(s, DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := rep.Devices[0]
+			if d.PeakAllocated != m.MaxAllocated {
+				t.Errorf("peak allocated %d, measured %d", d.PeakAllocated, m.MaxAllocated)
+			}
+			md := mode(m)
+			if md != "oom" && d.Iterations != m.Iters {
+				t.Errorf("iterations %d, spec %d", d.Iterations, m.Iters)
+			}
+			if (md == "leak") != (len(d.Leaks) > 0) {
+				t.Errorf("leaks %+v on mode %q", d.Leaks, md)
+			}
+			if md == "oom" && (d.OOM == nil || d.OOM.Cause != CauseFractionCap) {
+				t.Errorf("oom %+v, want cause %s", d.OOM, CauseFractionCap)
+			}
+			if md != "oom" && len(m.AfterIter) == len(d.IterationPeaks) {
+				for i, p := range d.IterationPeaks {
+					if e := relErr(p.EndAllocated, m.AfterIter[i]); e > 0.02 {
+						t.Errorf("iteration %d keeps %d, memory_allocated() after it was %d (%.1f%%)", i+1, p.EndAllocated, m.AfterIter[i], 100*e)
+					}
+				}
+			}
+			if m.Ctx == nil || (md != "" && md != "zero-keep") {
+				return
+			}
+			pb := 4 * m.Params
+			c := d.Categories
+			if e := relErr(c.Parameters, pb); e > 0.03 {
+				t.Errorf("parameters %d, 4×params %d (%.1f%%)", c.Parameters, pb, 100*e)
+			}
+			if m.Opt == "adamw" {
+				if e := relErr(c.OptimizerState, 2*pb); e > 0.05 {
+					t.Errorf("optimizer state %d, 8×params %d (%.1f%%)", c.OptimizerState, 2*pb, 100*e)
+				}
+			}
+			for _, a := range d.Advice {
+				if m.Prec != "fp32" && contains(a.Action, "mixed precision") {
+					t.Errorf("advises AMP on a %s run", m.Prec)
+				}
+				if m.Ckpt != "none" && contains(a.Action, "checkpoint") {
+					t.Errorf("advises checkpointing on a checkpointed run")
+				}
+			}
+			t.Logf("parameters %+.2f%%, optimizer state %+.2f%%", 100*(float64(c.Parameters)/float64(pb)-1),
+				100*(float64(c.OptimizerState)/float64(2*pb)-1))
+		})
+	}
+}
+
+func relErr(got, want int64) float64 {
+	return math.Abs(float64(got-want)) / math.Max(1, float64(want))
+}
+
+func contains(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,176 @@
+package analyze
+
+import (
+	"fmt"
+
+	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/snapshot"
+)
+
+// traits reads how the program trained from the trace: AMP from GradScaler
+// frames or from forward-pass copies of the weights at half their size
+// (autocast's weight cache); checkpointing from torch.utils.checkpoint
+// frames; the optimizer from the state its first step keeps.
+func (d *dev) traits(c Categories) Traits {
+	var tr Traits
+	for _, p := range d.ph {
+		if p == phBackward {
+			tr.Training = true
+			break
+		}
+	}
+	used := make([]bool, len(d.facts))
+	for k := range d.t.lives {
+		used[d.t.lives[k].stack] = true
+	}
+	for id, f := range d.facts {
+		if !used[id] {
+			continue
+		}
+		if f.checkpoint {
+			tr.Checkpointing = true
+		}
+		if f.scaler {
+			tr.AMP, tr.AMPEvidence = true, "GradScaler calls (fp16 autocast)"
+		}
+	}
+	if !tr.AMP {
+		params := map[int64]bool{}
+		for k := range d.t.lives {
+			l := &d.t.lives[k]
+			if int(l.alloc) >= d.starts[0] {
+				break
+			}
+			if l.free == never && l.size >= 64<<10 {
+				params[l.size] = true
+			}
+		}
+		halves := map[int64]bool{}
+		for k := range d.t.lives {
+			l := &d.t.lives[k]
+			if d.ph[k] == phForward && l.size%2 == 0 && params[2*l.size] {
+				halves[2*l.size] = true
+			}
+		}
+		if len(params) > 0 && 10*len(halves) >= 3*len(params) {
+			tr.AMP = true
+			tr.AMPEvidence = fmt.Sprintf("the forward pass copies %d of %d weight shapes at half their size (autocast to fp16/bf16)",
+				len(halves), len(params))
+		}
+	}
+	switch {
+	case c.Parameters == 0:
+		tr.Optimizer = "unknown"
+	case !tr.Training:
+		tr.Optimizer = "none (no backward pass)"
+	case c.OptimizerState >= c.Parameters*3/2:
+		tr.Optimizer = "Adam-like (two states per parameter)"
+	case c.OptimizerState >= c.Parameters/2:
+		tr.Optimizer = "one state per parameter (SGD with momentum or similar)"
+	default:
+		tr.Optimizer = "stateless at the peak (SGD without momentum or similar)"
+	}
+	return tr
+}
+
+// fragmentation measures the cache's unused memory at peak reserved and,
+// when it is worth a grid of replays, what vramkit tune would save.
+func (d *dev) fragmentation(resPeak int) Fragmentation {
+	f := Fragmentation{ReservedMinusAllocated: d.t.reserved[resPeak] - d.t.level[resPeak],
+		InactiveSplitPeak: d.rep.Result.Stats.InactiveSplitBytes.All.Peak}
+	if a := d.rep.Result.Allocator; a != nil {
+		for _, g := range a.Segments() {
+			for _, b := range g.Blocks {
+				if !b.Allocated && !b.Pending && b.Size > f.LargestFreeBlock {
+					f.LargestFreeBlock = b.Size
+				}
+			}
+		}
+	}
+	res := d.rep.Result.Stats.ReservedBytes.All.Peak
+	switch {
+	case !d.o.Tune:
+		f.TuneSkipped = "disabled"
+	case res == 0 || float64(f.ReservedMinusAllocated) < d.o.TuneMinWaste*float64(res):
+		f.TuneSkipped = fmt.Sprintf("the cache holds under %.0f%% of peak reserved unused", 100*d.o.TuneMinWaste)
+	case d.o.TuneMaxRequests > 0 && len(d.t.reqs) > d.o.TuneMaxRequests:
+		f.TuneSkipped = fmt.Sprintf("the trace has %d requests, too many for a quick search; run vramkit tune for it", len(d.t.reqs))
+	default:
+		rows, err := allocsim.Tune(d.t.reqs, d.capacity(), 1)
+		if err == nil && len(rows) > 0 && rows[0].Feasible && rows[0].AllocConf != d.rep.Config.Source {
+			if s := d.rep.Result.Stats.ReservedBytes.All.Peak - rows[0].PeakReserved; s > 0 {
+				f.TuneConf, f.TuneSaving = rows[0].AllocConf, s
+			}
+		}
+	}
+	return f
+}
+
+// capacity is the memory the process may use: the option, else reserved
+// plus free device memory at a recorded OOM, else an H200's total.
+func (d *dev) capacity() int64 {
+	if d.o.CapacityBytes > 0 {
+		return d.o.CapacityBytes
+	}
+	var res int64
+	for i := range d.trace {
+		e := &d.trace[i]
+		switch e.Action {
+		case snapshot.ActionSegmentAlloc, snapshot.ActionSegmentMap:
+			res += int64(e.Size)
+		case snapshot.ActionSegmentFree, snapshot.ActionSegmentUnmap:
+			res -= int64(e.Size)
+		case snapshot.ActionOOM:
+			return res + int64(e.DeviceFree())
+		}
+	}
+	return allocsim.H200Total
+}
+
+// leaks looks for memory that every iteration leaves behind. The first
+// iteration is compared too: its floor already holds the optimizer state.
+// A leak needs at least three iterations (two growths) and growth in every
+// one of them.
+func (d *dev) leaks() []Leak {
+	n := len(d.starts) - 1
+	if n < 3 {
+		return []Leak{}
+	}
+	ends := make([]int64, n)
+	for it := 0; it < n; it++ {
+		ends[it] = d.floorEnd(it)
+	}
+	for it := 1; it < n; it++ {
+		if ends[it]-ends[it-1] < d.o.LeakMinBytes {
+			return []Leak{}
+		}
+	}
+	per := (ends[n-1] - ends[0]) / int64(n-1)
+	// The site: what iterations 2..n-1 allocated and never freed.
+	bytes := map[string]int64{}
+	var best string
+	var frames []snapshot.Frame
+	var label string
+	for k := range d.t.lives {
+		l := &d.t.lives[k]
+		it := d.iterOf(int(l.alloc))
+		if it < 2 || it >= n || l.free != never {
+			continue
+		}
+		key, fr, lb := d.siteOf(k, "kept")
+		bytes[key] += l.block
+		if best == "" || bytes[key] > bytes[best] {
+			best, frames, label = key, fr, lb
+		}
+	}
+	capBytes := d.capacity()
+	left := capBytes - d.rep.Result.Stats.ReservedBytes.All.Peak
+	lk := Leak{BytesPerIteration: per, Iterations: n, CapacityBytes: capBytes, Frames: frames, Label: label}
+	if per > 0 && left > 0 {
+		lk.IterationsToFull = left / per
+	}
+	if lk.Frames == nil {
+		lk.Frames = []snapshot.Frame{}
+	}
+	return []Leak{lk}
+}

@@ -1,0 +1,43 @@
+package analyze
+
+// Options tune the analysis. The zero value is not useful; start from
+// DefaultOptions.
+type Options struct {
+	// Top is how many allocation sites to list at the peak and at an OOM.
+	Top int `json:"top"`
+	// CapacityBytes is the memory the process may use, for "iterations
+	// until the GPU is full"; 0 takes it from an OOM record in the trace,
+	// else assumes an H200 (allocsim.H200Total) and says so.
+	CapacityBytes int64 `json:"capacity_bytes"`
+	// ValleyProminence is how far, as a fraction of peak allocated, the
+	// curve must climb on both sides of a valley for the valley to count
+	// as a possible iteration boundary (traces without frames).
+	ValleyProminence float64 `json:"valley_prominence"`
+	// FloorTolerance is how much higher than the later floor, as a
+	// fraction of peak allocated (plus 1 MiB), a valley may be and still
+	// be an iteration boundary.
+	FloorTolerance float64 `json:"floor_tolerance"`
+	// MinIterationShare: without frames, an iteration shorter (in
+	// requests) than this share of the median one is merged into the one
+	// before it.
+	MinIterationShare float64 `json:"min_iteration_share"`
+	// LeakMinBytes is the smallest per-iteration growth reported as a leak.
+	LeakMinBytes int64 `json:"leak_min_bytes"`
+	// TuneMinWaste is the share of peak reserved memory that must sit
+	// unused in the cache before analyze runs vramkit tune's grid (each
+	// grid entry is a full replay, so it is skipped when little can be won).
+	TuneMinWaste float64 `json:"tune_min_waste"`
+	// Tune enables the allocator-settings search of the fragmentation
+	// section.
+	Tune bool `json:"tune"`
+	// TuneMaxRequests skips the search on traces with more requests than
+	// this: the grid is a dozen full replays, which would dwarf the rest of
+	// the analysis; vramkit tune runs it on demand.
+	TuneMaxRequests int `json:"tune_max_requests"`
+}
+
+// DefaultOptions returns the settings vramkit analyze uses.
+func DefaultOptions() Options {
+	return Options{Top: 8, ValleyProminence: 0.02, FloorTolerance: 0.001, MinIterationShare: 0.5, LeakMinBytes: 1 << 20,
+		TuneMinWaste: 0.10, Tune: true, TuneMaxRequests: 200_000}
+}

@@ -1,0 +1,141 @@
+package analyze
+
+import "github.com/vramkit/vramkit/internal/snapshot"
+
+// Report is the analysis of one snapshot.
+type Report struct {
+	Devices []Device `json:"devices"`
+}
+
+// Device is the analysis of one device's trace. JSON field names are a
+// contract (issue 3): fields may be added, never renamed.
+type Device struct {
+	Device        int  `json:"device"`
+	TraceComplete bool `json:"trace_complete"`
+	HasFrames     bool `json:"has_frames"`
+
+	PeakAllocated int64 `json:"peak_allocated_bytes"`
+	PeakReserved  int64 `json:"peak_reserved_bytes"`
+	// NVMLEstimate is peak reserved plus the CUDA context, what nvidia-smi
+	// would show at the peak; the context size is assumed (ContextBytes).
+	NVMLEstimate    int64  `json:"nvml_estimate_bytes"`
+	ContextBytes    int64  `json:"cuda_context_bytes_assumed"`
+	PeakAllocatedAt Moment `json:"peak_allocated_at"`
+	PeakReservedAt  Moment `json:"peak_reserved_at"`
+
+	Iterations      int        `json:"iterations"`
+	IterationSource string     `json:"iteration_source"`
+	IterationPeaks  []IterPeak `json:"iteration_peaks"`
+
+	// Categories are taken at the steady-state peak: the highest point of
+	// iterations after the first, which is the step the program repeats
+	// (the first one has no optimizer state yet and runs warm-up work).
+	// With one iteration it is the peak itself.
+	Categories         Categories `json:"categories_at_peak"`
+	CategoriesAt       Moment     `json:"categories_at"`
+	CategoriesBytes    int64      `json:"categories_allocated_bytes"`
+	CategoryConfidence string     `json:"category_confidence"`
+	TopSites           []Site     `json:"top_sites"`
+
+	Fragmentation Fragmentation `json:"fragmentation"`
+	Leaks         []Leak        `json:"leaks"`
+	OOM           *OOM          `json:"oom"`
+	Advice        []Advice      `json:"advice"`
+	Traits        Traits        `json:"traits"`
+	Notes         []string      `json:"notes"`
+}
+
+// Moment places a request on the trace and in the step structure.
+type Moment struct {
+	TraceEvent int    `json:"trace_event"`
+	TimeUS     int64  `json:"time_us"`
+	Iteration  int    `json:"iteration"` // 1-based; 0 = before the first
+	Phase      string `json:"phase"`
+}
+
+// IterPeak is one iteration's peak allocated memory.
+type IterPeak struct {
+	Iteration     int    `json:"iteration"`
+	PeakAllocated int64  `json:"peak_allocated_bytes"`
+	Phase         string `json:"phase"`
+	// EndAllocated is allocated bytes when the iteration ends: what
+	// survives it (torch.cuda.memory_allocated() after the step).
+	EndAllocated int64 `json:"end_allocated_bytes"`
+}
+
+// Categories splits the live bytes at a moment into requested bytes per
+// category plus the allocator's rounding (blocks are larger than the
+// requests they serve); together they sum to allocated bytes.
+type Categories struct {
+	Parameters     int64 `json:"parameters"`
+	Gradients      int64 `json:"gradients"`
+	OptimizerState int64 `json:"optimizer_state"`
+	Activations    int64 `json:"activations"`
+	Temporaries    int64 `json:"temporaries"`
+	Other          int64 `json:"other"`
+	BlockRounding  int64 `json:"block_rounding"`
+}
+
+// Site is the allocations of one collapsed stack that are live at a
+// moment.
+type Site struct {
+	Bytes    int64            `json:"bytes"`
+	Count    int              `json:"count"`
+	Category string           `json:"category"`
+	Frames   []snapshot.Frame `json:"frames"`
+	// Label names the site when there are no frames (the autograd
+	// engine's thread, or a trace recorded without stacks).
+	Label string `json:"label,omitempty"`
+}
+
+// Fragmentation is the cache's waste at peak reserved.
+type Fragmentation struct {
+	ReservedMinusAllocated int64 `json:"reserved_minus_allocated_bytes"`
+	LargestFreeBlock       int64 `json:"largest_free_block_bytes"`
+	InactiveSplitPeak      int64 `json:"inactive_split_bytes_peak"`
+	// TuneConf is the PYTORCH_CUDA_ALLOC_CONF vramkit tune ranks first and
+	// TuneSaving its saving in peak reserved bytes; empty/0 when tune was
+	// not run or found nothing better.
+	TuneConf    string `json:"tune_alloc_conf,omitempty"`
+	TuneSaving  int64  `json:"tune_saving_bytes"`
+	TuneSkipped string `json:"tune_skipped,omitempty"`
+}
+
+// Leak is memory that survives every iteration and grows.
+type Leak struct {
+	BytesPerIteration int64            `json:"bytes_per_iteration"`
+	Iterations        int              `json:"iterations"`
+	IterationsToFull  int64            `json:"iterations_until_full"`
+	CapacityBytes     int64            `json:"capacity_bytes"`
+	Frames            []snapshot.Frame `json:"frames"`
+	Label             string           `json:"label,omitempty"`
+}
+
+// OOM explains an out-of-memory error recorded in the trace.
+type OOM struct {
+	TraceEvent int    `json:"trace_event"`
+	Requested  int64  `json:"requested_bytes"`
+	Allocated  int64  `json:"allocated_bytes"`
+	Reserved   int64  `json:"reserved_bytes"`
+	CachedFree int64  `json:"cached_free_bytes"`
+	DeviceFree int64  `json:"device_free_bytes"`
+	Cause      string `json:"cause"`
+	Explain    string `json:"explanation"`
+	Holders    []Site `json:"holders"`
+}
+
+// Advice is one change, with what it would save.
+type Advice struct {
+	Action string `json:"action"`
+	Saving int64  `json:"estimated_saving_bytes"`
+	Detail string `json:"detail"`
+}
+
+// Traits are what the trace shows about how the program trained.
+type Traits struct {
+	AMP           bool   `json:"amp"`
+	AMPEvidence   string `json:"amp_evidence,omitempty"`
+	Checkpointing bool   `json:"checkpointing"`
+	Optimizer     string `json:"optimizer"` // "adam-like", "sgd-momentum", "none seen", ...
+	Training      bool   `json:"training"`  // a backward pass was seen
+}

@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/vramkit/vramkit/internal/analyze"
+	"github.com/vramkit/vramkit/internal/units"
+)
+
+// analyzeFile is one file's report in analyze's JSON.
+type analyzeFile struct {
+	Path    string           `json:"path"`
+	Devices []analyze.Device `json:"devices"`
+}
+
+func analyzeCommand() *Command {
+	c := &Command{
+		Name:  "analyze",
+		Usage: "analyze [--format text|json] [--top N] [--capacity BYTES] [--tune=false] SNAPSHOT...",
+		Short: "explain the peak, find leaks, explain OOMs and say what to change",
+		Long: `Replays each snapshot's allocation trace and explains it: peak allocated and reserved
+memory and when they happen, the training iterations found in the trace, what the memory at
+the peak is (parameters, gradients, optimizer state, activations, temporaries) and which
+lines allocated it, how much the allocator's cache wastes, memory that leaks from one
+iteration to the next, the cause of an out-of-memory error, and the changes that would save
+the most, each with its estimated saving. Snapshots recorded without stack frames are
+analyzed from allocation lifetimes alone, with lower confidence.`,
+	}
+	c.Run = func(ctx context.Context, env *Env, args []string) error {
+		fs := newFlagSet(c, env.Stderr)
+		format := addFormat(fs, "text", "json")
+		o := analyze.DefaultOptions()
+		fs.IntVar(&o.Top, "top", o.Top, "allocation sites to list")
+		capS := fs.String("capacity", "", "memory the process may use (e.g. 80GiB), for iterations-until-full; "+
+			"default: from an OOM record, else an H200")
+		fs.BoolVar(&o.Tune, "tune", o.Tune, "replay the trace under tune's grid of allocator settings when the cache wastes memory")
+		if err := parseFlags(fs, args); err != nil {
+			return err
+		}
+		if err := checkFormat(*format, "text", "json"); err != nil {
+			return err
+		}
+		if o.Top < 1 {
+			return usagef("--top must be at least 1")
+		}
+		if *capS != "" {
+			n, err := units.ParseBytes(*capS)
+			if err != nil {
+				return usagef("--capacity: %v", err)
+			}
+			o.CapacityBytes = n
+		}
+		if len(fs.Args()) == 0 {
+			return usagef("missing SNAPSHOT")
+		}
+		var out struct {
+			Files []analyzeFile `json:"files"`
+		}
+		for _, path := range fs.Args() {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			s, err := loadSnapshot(path)
+			if err != nil {
+				return err
+			}
+			rep, err := analyze.Analyze(s, o)
+			if err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			out.Files = append(out.Files, analyzeFile{Path: path, Devices: rep.Devices})
+		}
+		if *format == "json" {
+			return writeJSON(env.Stdout, out)
+		}
+		for i, f := range out.Files {
+			if i > 0 {
+				fmt.Fprintln(env.Stdout)
+			}
+			for _, d := range f.Devices {
+				printAnalysis(env.Stdout, f.Path, &d)
+			}
+		}
+		return nil
+	}
+	return c
+}

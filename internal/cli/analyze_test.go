@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// goldenFixtures are one snapshot per workload family. Their golden
+// reports' numbers were checked against measured.jsonl: the peaks are
+// max_memory_allocated()/max_memory_reserved() to the byte, the memory
+// kept after each iteration is alloc_after_iter, parameters are 4 bytes
+// per parameter (params × 4) and Adam's state 8 bytes per parameter.
+var goldenFixtures = []string{
+	"resnet50-b64-fp32", "bert-base-s512-b32-fp32", "gpt2-s1024-b8-bf16", "vitl16-b32-fp32",
+	"bert-dyn-pad-batch", "leak-gpt2-keep-logits", "oom-vitl16-b96-fp32", "bert-base-s512-b32-eval-grad",
+}
+
+func TestAnalyzeGolden(t *testing.T) {
+	for _, name := range goldenFixtures {
+		t.Run(name, func(t *testing.T) {
+			in := filepath.Join("..", "..", "testdata", "analyze", name+".pickle.gz")
+			var out, errb bytes.Buffer
+			if code := Main(context.Background(), []string{"analyze", in}, nil, &out, &errb); code != 0 {
+				t.Fatalf("exit %d: %s", code, errb.String())
+			}
+			golden := filepath.Join("..", "..", "testdata", "analyze", "golden", name+".txt")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update)", err)
+			}
+			if !bytes.Equal(out.Bytes(), want) {
+				t.Errorf("analyze output differs from %s (run go test -update and review the diff)\n%s", golden, out.String())
+			}
+		})
+	}
+}
+
+// TestAnalyzeJSONContract checks the field names issue 3 fixes.
+func TestAnalyzeJSONContract(t *testing.T) {
+	in := filepath.Join("..", "..", "testdata", "analyze", "oom-vitl16-b96-fp32.pickle.gz")
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"analyze", "--format", "json", in}, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var v struct {
+		Files []struct {
+			Path    string                       `json:"path"`
+			Devices []map[string]json.RawMessage `json:"devices"`
+		} `json:"files"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+		t.Fatal(err)
+	}
+	d := v.Files[0].Devices[0]
+	for _, k := range []string{"device", "peak_allocated_bytes", "peak_reserved_bytes", "iterations", "categories_at_peak",
+		"top_sites", "fragmentation", "leaks", "oom", "advice"} {
+		if _, ok := d[k]; !ok {
+			t.Errorf("missing %q", k)
+		}
+	}
+	var oom map[string]any
+	if err := json.Unmarshal(d["oom"], &oom); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"requested_bytes", "allocated_bytes", "reserved_bytes", "device_free_bytes", "cause"} {
+		if _, ok := oom[k]; !ok {
+			t.Errorf("oom: missing %q", k)
+		}
+	}
+}
