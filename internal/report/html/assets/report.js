@@ -2,7 +2,7 @@
 // network; everything it needs is in the page.
 (function () {
   'use strict';
-  // Errors are recorded on <body data-errors> as well as the console, so a
+  // Errors are recorded in the body's data-errors attribute as well as the console, so a
   // headless browser test (and a user's bug report) can read them.
   var errors = [];
   function recordError(msg) { errors.push(msg); document.body.setAttribute('data-errors', errors.join(' | ')); }
@@ -22,7 +22,7 @@
   }
   function fmtTime(us) {
     var a = Math.abs(us);
-    if (a >= 1e6) return (us / 1e6).toFixed(a >= 1e8 ? 0 : 3) + ' s';
+    if (a >= 1e6) return (us / 1e6).toFixed(a >= 1e7 ? 1 : 2) + ' s';
     if (a >= 1e3) return (us / 1e3).toFixed(1) + ' ms';
     return us.toFixed(0) + ' µs';
   }
@@ -497,4 +497,5 @@
   window.addEventListener('hashchange', show);
   show();
   document.body.setAttribute('data-ready', '1');
+  document.body.setAttribute('data-render-ms', String(Math.round(performance.now())));
 })();
