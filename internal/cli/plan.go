@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/vramkit/vramkit/internal/report/html"
 	"io"
 	"os"
 	"sort"
@@ -18,7 +19,7 @@ import (
 func planCommand() *Command {
 	c := &Command{
 		Name:  "plan",
-		Usage: "plan [--spec SPEC.json | --model M ...] [--fit --global-batch B | --sweep batch=1..512] [--format text|json]",
+		Usage: "plan [--spec SPEC.json | --model M ...] [--fit --global-batch B | --sweep batch=1..512] [--format text|json|html]",
 		Short: "predict training memory and step time; find the fastest configuration that fits",
 		Long: `Plan predicts, without a GPU, the peak allocated and reserved memory, the
 process memory nvidia-smi will show (reserved + CUDA context) and the step
@@ -72,12 +73,15 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.IntVar(&f.global, "global-batch", 0, "global batch size for --fit")
 	fs.Float64Var(&f.margin, "margin", 0.1, "safety margin for --fit and --sweep (fraction of GPU memory)")
 	fs.StringVar(&f.sweep, "sweep", "", "memory curve: batch=LO..HI or seq=LO..HI")
-	format := addFormat(fs, "text", "json")
+	format := addFormat(fs, "text", "json", "html")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := checkFormat(*format, "text", "json"); err != nil {
+	if err := checkFormat(*format, "text", "json", "html"); err != nil {
 		return err
+	}
+	if *format == "html" && f.sweep == "" {
+		return usagef("--format html draws a --sweep; other plans print as text or json")
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
@@ -109,6 +113,9 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 		res, err := plan.Sweep(ctx, spec, opts)
 		if err != nil {
 			return err
+		}
+		if *format == "html" {
+			return html.RenderSweep(env.Stdout, sweepPage(res))
 		}
 		return writeOut(env.Stdout, *format, res, func(w io.Writer) { plan.WriteSweepText(w, res) })
 	}
@@ -234,4 +241,15 @@ func count(n int64) string {
 		return fmt.Sprintf("%.1fM", float64(n)/1e6)
 	}
 	return fmt.Sprint(n)
+}
+
+// sweepPage is a --sweep curve as the HTML report's sweep view draws it.
+func sweepPage(r *plan.SweepResult) *html.Sweep {
+	name := map[string]string{"batch": "batch size", "seq": "sequence length"}[r.Key]
+	sw := &html.Sweep{Title: fmt.Sprintf("Predicted peak memory against %s on %s", name, r.GPU), XLabel: name, Limit: r.Budget, Largest: r.Largest}
+	for _, p := range r.Points {
+		sw.Points = append(sw.Points, html.SweepPoint{X: p.Value, Reserved: p.Reserved, Allocated: p.Allocated,
+			Process: p.ProcessHi, Fits: p.Fits})
+	}
+	return sw
 }

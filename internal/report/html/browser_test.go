@@ -60,9 +60,15 @@ func TestBrowser(t *testing.T) {
 		t.Skip("browser test is opt-in: run scripts/browser-test.sh (or go test -args -browser)")
 	}
 	dir := t.TempDir()
-	for i, name := range families {
-		file := filepath.Join(dir, strings.NewReplacer("/", "-", ".pickle.gz", ".html").Replace(name))
-		if err := os.WriteFile(file, renderAll(t)[name], 0o644); err != nil {
+	all := renderAll(t)
+	var sweep bytes.Buffer
+	if err := RenderSweep(&sweep, testSweep()); err != nil {
+		t.Fatal(err)
+	}
+	all["sweep"] = sweep.Bytes()
+	for i, name := range append(families, "sweep") {
+		file := filepath.Join(dir, strings.NewReplacer("/", "-", ".pickle.gz", ".html").Replace(name)+".html")
+		if err := os.WriteFile(file, all[name], 0o644); err != nil {
 			t.Fatal(err)
 		}
 		dom, logs := runChromium(t, bin, "--dump-dom", "file://"+file+"#all")
@@ -77,6 +83,10 @@ func TestBrowser(t *testing.T) {
 			if strings.Contains(l, ":CONSOLE") {
 				t.Errorf("%s: console: %s", name, l)
 			}
+		}
+		if *screenshots != "" && name == "sweep" {
+			png := filepath.Join(*screenshots, "plan-sweep.png")
+			runChromium(t, bin, "--window-size=1400,700", "--screenshot="+png, "file://"+file)
 		}
 		if *screenshots != "" && i == 0 {
 			if *shotPage != "" {

@@ -239,6 +239,8 @@ type Sweep struct {
 	XLabel string       `json:"xlabel"`
 	Limit  int64        `json:"limit"` // bytes; 0 when unknown
 	Points []SweepPoint `json:"points"`
+	// Largest is the largest value that fits (0: none).
+	Largest int `json:"largest"`
 }
 
 // SweepPoint is one prediction of a sweep.
@@ -246,5 +248,8 @@ type SweepPoint struct {
 	X         int   `json:"x"`
 	Reserved  int64 `json:"reserved"`
 	Allocated int64 `json:"allocated"`
-	Fits      bool  `json:"fits"`
+	// Process is the whole process's memory (CUDA context and workspaces
+	// included, upper band), what must fit under Limit.
+	Process int64 `json:"process"`
+	Fits    bool  `json:"fits"`
 }

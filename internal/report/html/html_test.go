@@ -130,3 +130,26 @@ func TestFlamePrunes(t *testing.T) {
 		t.Errorf("small stack not folded: %+v", other)
 	}
 }
+
+// testSweep is a small plan --sweep curve crossing its limit.
+func testSweep() *Sweep {
+	s := &Sweep{Title: "Predicted peak memory against batch size on h200", XLabel: "batch size", Limit: 40 << 30, Largest: 128}
+	for _, x := range []int{1, 2, 4, 8, 16, 32, 64, 128, 256} {
+		b := int64(x) << 28
+		s.Points = append(s.Points, SweepPoint{X: x, Allocated: 1<<30 + b, Reserved: 1<<30 + b*11/10, Process: 2<<30 + b*11/10,
+			Fits: 2<<30+b*11/10 <= 40<<30})
+	}
+	return s
+}
+
+func TestSweepPage(t *testing.T) {
+	var buf bytes.Buffer
+	if err := RenderSweep(&buf, testSweep()); err != nil {
+		t.Fatal(err)
+	}
+	m := dataRE.FindSubmatch(buf.Bytes())
+	var d Data
+	if m == nil || json.Unmarshal(m[1], &d) != nil || d.Sweep == nil || len(d.Sweep.Points) != 9 || d.Timeline != nil {
+		t.Fatalf("sweep page data: %s", m)
+	}
+}

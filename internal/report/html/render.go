@@ -52,3 +52,8 @@ func renderPage(w io.Writer, title, source string, data []byte) error {
 	}
 	return t.Execute(w, page{Title: title, Source: source, CSS: template.CSS(css), JS: template.JS(js), Data: template.JS(data)})
 }
+
+// RenderSweep writes a page holding only a plan --sweep curve.
+func RenderSweep(w io.Writer, s *Sweep) error {
+	return Render(w, &Data{Title: "vramkit plan — " + s.Title, Frames: []Frame{}, Stacks: [][]int{}, Sweep: s})
+}

@@ -112,7 +112,7 @@
   var views = [];
   function view(id, title, build) { views.push({ id: id, title: title, build: build, built: false }); }
 
-  view('overview', 'Overview', function (root) {
+  if (D.headline) view('overview', 'Overview', function (root) {
     var figs = el('div', { cls: 'figures' });
     (D.headline || []).forEach(function (f) {
       figs.appendChild(el('div', { cls: 'figure' }, el('div', { cls: 'l', text: f.label }), el('div', { cls: 'v', text: f.value }),
@@ -231,7 +231,7 @@
         ctx.setLineDash(m.kind === 'iteration' ? [3, 3] : []); ctx.lineWidth = m.kind === 'iteration' ? 1 : 2;
         ctx.beginPath(); ctx.moveTo(px, TOP); ctx.lineTo(px, TOP + H); ctx.stroke();
         ctx.setLineDash([]); ctx.lineWidth = 1;
-        if (m.kind !== 'iteration') { ctx.fillStyle = ctx.strokeStyle; ctx.textAlign = 'left'; ctx.fillText(m.kind.toUpperCase(), px + 3, TOP + 10); }
+        if (m.kind !== 'iteration') { ctx.fillStyle = ctx.strokeStyle; var right = px > L + W - 40; ctx.textAlign = right ? 'right' : 'left'; ctx.fillText(m.kind.toUpperCase(), right ? px - 4 : px + 3, TOP + 10); }
       });
       ctx.strokeStyle = color('muted'); ctx.strokeRect(L + 0.5, TOP + 0.5, W, H);
       g.W = W; g.H = H; g.cb = cb;
@@ -433,7 +433,8 @@
 
   if (D.sweep) view('sweep', 'Sweep', function (root) {
     var S = D.sweep, p = panel(S.title);
-    p.appendChild(legend([['predicted peak reserved', color('reserved')], ['predicted peak allocated', color('alloc')], ['usable GPU memory', color('oom')]]));
+    p.appendChild(el('p', { text: S.largest ? 'Largest ' + S.xlabel + ' that fits: ' + S.largest + ' (process memory, upper band, under ' + fmtBytes(S.limit) + ').' : 'No ' + S.xlabel + ' in the range fits under ' + fmtBytes(S.limit) + '.' }));
+    p.appendChild(legend([['process (upper band)', '#8e5cc4'], ['peak reserved', color('reserved')], ['peak allocated', color('alloc')], ['usable GPU memory', color('oom')]]));
     var holder = el('div', { cls: 'plot' }), cv = el('canvas');
     holder.appendChild(cv); p.appendChild(holder); root.appendChild(p);
     sweepPlot(cv, S);
@@ -445,7 +446,7 @@
       var g = sizeCanvas(cv, 380), ctx = g.ctx, W = g.w - L - R, H = g.h - TOP - B;
       var xs = pts.map(function (q) { return q.x; }), lo = Math.min.apply(null, xs), hi = Math.max.apply(null, xs);
       var logx = hi / Math.max(lo, 1) > 8, ymax = S.limit || 1;
-      pts.forEach(function (q) { ymax = Math.max(ymax, q.reserved || 0, q.allocated || 0); });
+      pts.forEach(function (q) { ymax = Math.max(ymax, q.process || 0, q.reserved || 0, q.allocated || 0); });
       ymax *= 1.08;
       function X(v) { return L + (hi === lo ? W / 2 : logx ? Math.log(v / lo) / Math.log(hi / lo) * W : (v - lo) / (hi - lo) * W); }
       function Y(v) { return TOP + H - v / ymax * H; }
@@ -464,7 +465,7 @@
         ctx.beginPath(); ctx.moveTo(L, Y(S.limit)); ctx.lineTo(L + W, Y(S.limit)); ctx.stroke(); ctx.setLineDash([]);
         ctx.fillStyle = color('oom'); ctx.textAlign = 'left'; ctx.fillText('limit ' + fmtBytes(S.limit), L + 4, Y(S.limit) - 4);
       }
-      [['reserved', color('reserved')], ['allocated', color('alloc')]].forEach(function (s) {
+      [['process', '#8e5cc4'], ['reserved', color('reserved')], ['allocated', color('alloc')]].forEach(function (s) {
         ctx.strokeStyle = s[1]; ctx.lineWidth = 2; ctx.beginPath();
         pts.forEach(function (q, i) { var f = i ? 'lineTo' : 'moveTo'; ctx[f](X(q.x), Y(q[s[0]])); });
         ctx.stroke(); ctx.lineWidth = 1;
