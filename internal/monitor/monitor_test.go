@@ -190,3 +190,19 @@ func TestGPUSeriesSince(t *testing.T) {
 		t.Errorf("since 40 s: %d points from %v to %v, want 9 (GPU down at 45)", len(pts), pts[0].V, pts[len(pts)-1].V)
 	}
 }
+
+// A GPU that is lost after Start keeps the identity it had, so its series
+// keep their labels.
+func TestGPULostAfterStart(t *testing.T) {
+	lib := testLib()
+	lib.Update(func(g []nvml.FakeGPU) { g[1].Err = nil })
+	s := NewSampler(lib, nil, time.Now)
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lib.Update(func(g []nvml.FakeGPU) { g[1].Err = nvml.ErrGPULost })
+	g := s.Sample().GPUs[1]
+	if g.Up || g.UUID != "GPU-b" {
+		t.Errorf("lost GPU = up %v uuid %q, want down with uuid GPU-b", g.Up, g.UUID)
+	}
+}
