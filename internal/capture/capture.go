@@ -127,7 +127,7 @@ func (s *Session) Run(ctx context.Context) (*Result, error) {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = s.Stdin, s.Stdout, s.Stderr
 	cmd.Env = childEnv(os.Environ(), shimDir, out, s.Opt)
 
-	res := &Result{Command: s.Argv, Out: out, Options: s.Opt}
+	res := &Result{Command: s.Argv, Out: out, Options: s.Opt, GPUs: []GPUPeak{}, Ranks: []ShimReport{}, Files: []File{}}
 	rec, err := newRecorder(out, s.Argv, s.Opt.Interval)
 	if err != nil {
 		return nil, err

@@ -25,7 +25,8 @@ func WriteSummary(w io.Writer, r *Result, summarize Summarizer) {
 
 	switch {
 	case r.NVMLError != "":
-		fmt.Fprintf(w, "GPU memory (NVML): not sampled: %s\n", r.NVMLError)
+		short, _, _ := strings.Cut(r.NVMLError, ";")
+		fmt.Fprintf(w, "GPU memory (NVML): not sampled: %s\n", short)
 	case len(r.GPUs) == 0:
 		fmt.Fprintf(w, "GPU memory (NVML): the command's processes held no GPU memory in %d samples (every %s)\n", r.Samples, r.Options.Interval)
 	default:

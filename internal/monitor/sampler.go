@@ -63,10 +63,14 @@ func NewSampler(lib nvml.Lib, procs Procs, now func() time.Time) *Sampler {
 }
 
 // Start initialises NVML and finds the devices. Its error is the one to
-// show a user: no driver, no cgo, no GPUs.
+// show a user: no driver, no cgo, no GPUs. Once it has succeeded, further
+// calls do nothing; after a failure they try again.
 func (s *Sampler) Start() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.started {
+		return nil
+	}
 	if err := s.lib.Init(); err != nil {
 		return err
 	}
