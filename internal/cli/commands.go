@@ -8,5 +8,8 @@ func commands() []*Command {
 		tuneCommand(),
 		analyzeCommand(),
 		planCommand(),
+		runCommand(summarizeSnapshot),
+		watchCommand(),
+		exportCommand(),
 	}
 }
