@@ -11,5 +11,8 @@ func commands() []*Command {
 		reportCommand(),
 		exportPprofCommand(),
 		exportPerfettoCommand(),
+		runCommand(summarizeSnapshot),
+		watchCommand(),
+		exportCommand(),
 	}
 }

@@ -1,148 +1,91 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
-	"os"
+	"log/slog"
+	"strings"
+	"time"
 
-	"github.com/vramkit/vramkit/internal/allocsim"
-	"github.com/vramkit/vramkit/internal/report"
-	"github.com/vramkit/vramkit/internal/snapshot"
+	"github.com/prometheus/exporter-toolkit/web"
+
+	"github.com/vramkit/vramkit/internal/exporter"
+	"github.com/vramkit/vramkit/internal/monitor"
 )
 
-// timelineBuckets is how many points the exports and the report keep of a
-// timeline: enough for a 4K screen zoomed in tenfold, few enough that a
-// million-event trace gives a file of a few MB.
-const timelineBuckets = 20000
+// listFlag is a repeatable string flag.
+type listFlag []string
 
-func exportPprofCommand() *Command {
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+func exportCommand() *Command {
 	c := &Command{
-		Name:  "export-pprof",
-		Usage: "export-pprof [--device N] [--at peak|end|TIME] -o FILE.pb.gz SNAPSHOT",
-		Short: "write live memory by stack as a pprof profile (go tool pprof, speedscope)",
-		Long: `Writes a gzipped pprof profile of the device's memory by allocation stack: inuse_space and
-inuse_objects are the bytes and tensors alive at --at (peak: where allocated memory peaked;
-end: the end of the trace; or a time since the first event such as 1.5s), alloc_space the
-bytes allocated over the whole trace. Sizes are the bytes the program requested. Open it
-with 'go tool pprof -http=: FILE' for flame graphs.`,
+		Name:  "export",
+		Usage: "export [--listen ADDR]... [--web.config.file FILE] [--no-process-metrics] [--fake-gpu] [--format text|json]",
+		Short: "serve GPU and per-process memory as Prometheus metrics (bytes)",
+		Long: `Serves /metrics for Prometheus: per GPU vramkit_gpu_memory_{total,used,free,reserved}_bytes,
+vramkit_gpu_utilization_ratio, vramkit_gpu_up and vramkit_gpu_info; per process
+vramkit_process_gpu_memory_used_bytes{gpu,uuid,pid,command,user}; plus
+vramkit_nvml_up and vramkit_scrape_duration_seconds. NVML is read on each scrape.
+
+Listens on ` + exporter.DefaultListen + ` (localhost only) unless told otherwise; to
+expose it, pass --listen :9947 together with --web.config.file, an
+exporter-toolkit web configuration (TLS, client certificates, bcrypt basic-auth
+users): https://github.com/prometheus/exporter-toolkit/blob/master/docs/web-configuration.md
+Without a driver it keeps serving vramkit_nvml_up 0 and retries on each scrape.
+--format picks the log format (text or json, on stderr).`,
 	}
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		fs := newFlagSet(c, env.Stderr)
-		out := fs.String("o", "", "output file (- for stdout)")
-		at := fs.String("at", "peak", "peak, end, or a time since the first event (e.g. 1.5s)")
-		dev := fs.Int("device", -1, "CUDA device (default: the first with a trace)")
+		var listen listFlag
+		fs.Var(&listen, "listen", "address to listen on, repeatable (default "+exporter.DefaultListen+")")
+		webConfig := fs.String("web.config.file", "", "exporter-toolkit web config file for TLS and basic auth")
+		noProc := fs.Bool("no-process-metrics", false, "do not export per-process series (limits cardinality)")
+		fake := fs.Bool("fake-gpu", false, "serve a demo machine of fake GPUs instead of NVML")
+		format := addFormat(fs, "text", "json")
 		if err := parseFlags(fs, args); err != nil {
 			return err
 		}
-		path, err := oneArg(fs.Args(), "SNAPSHOT")
+		if err := checkFormat(*format, "text", "json"); err != nil {
+			return err
+		}
+		if fs.NArg() > 0 {
+			return usagef("unexpected argument %q", fs.Arg(0))
+		}
+		if len(listen) == 0 {
+			listen = listFlag{exporter.DefaultListen}
+		}
+		if *webConfig != "" {
+			if err := web.Validate(*webConfig); err != nil {
+				return fmt.Errorf("web config %s: %w", *webConfig, err)
+			}
+		}
+		var log *slog.Logger
+		if *format == "json" {
+			log = slog.New(slog.NewJSONHandler(env.Stderr, nil))
+		} else {
+			log = slog.New(slog.NewTextHandler(env.Stderr, nil))
+		}
+
+		lib, procs := openGPU(*fake)
+		sampler := monitor.NewSampler(lib, procs, time.Now)
+		defer sampler.Close()
+		opt := exporter.DefaultOptions()
+		opt.ProcessMetrics = !*noProc
+		col := exporter.NewCollector(sampler, opt, Version, log, time.Now)
+		if err := sampler.Start(); err != nil {
+			log.Warn("NVML not ready; serving vramkit_nvml_up 0 until it is", "err", err)
+		}
+		h, err := exporter.Handler(exporter.Registry(col), Version)
 		if err != nil {
 			return err
 		}
-		if *out == "" {
-			return usagef("missing -o FILE")
-		}
-		s, d, err := loadTraced(path, *dev)
+		ls, err := exporter.Listen(listen)
 		if err != nil {
 			return err
 		}
-		trace := s.Trace(d)
-		peak := -1
-		if *at == "peak" {
-			tl, _ := report.BuildTimeline(s, d, allocsim.ReplayOptions{}, 1)
-			peak = tl.PeakAllocatedAt
-		}
-		idx, err := report.ResolveAt(*at, trace, peak)
-		if err != nil {
-			return &UsageError{err}
-		}
-		return writeFile(env, *out, func(w io.Writer) error { return report.WritePprof(w, s, trace, idx) })
+		return exporter.Serve(ctx, ls, h, *webConfig, log)
 	}
 	return c
-}
-
-func exportPerfettoCommand() *Command {
-	c := &Command{
-		Name:  "export-perfetto",
-		Usage: "export-perfetto [--device N] -o FILE.json SNAPSHOT",
-		Short: "write memory counters as Chrome trace-event JSON (Perfetto, chrome://tracing)",
-		Long: `Writes a Chrome trace-event JSON file with counter tracks for allocated and reserved bytes
-and instant events at out-of-memory errors and optimizer steps. Timestamps are the snapshot's
-own microseconds, so the file can be opened next to a torch.profiler trace of the same run
-in https://ui.perfetto.dev (which runs locally in the browser). Long traces are reduced to
-each interval's lowest and highest values, so peaks are exact.`,
-	}
-	c.Run = func(ctx context.Context, env *Env, args []string) error {
-		fs := newFlagSet(c, env.Stderr)
-		out := fs.String("o", "", "output file (- for stdout)")
-		dev := fs.Int("device", -1, "CUDA device (default: the first with a trace)")
-		if err := parseFlags(fs, args); err != nil {
-			return err
-		}
-		path, err := oneArg(fs.Args(), "SNAPSHOT")
-		if err != nil {
-			return err
-		}
-		if *out == "" {
-			return usagef("missing -o FILE")
-		}
-		s, d, err := loadTraced(path, *dev)
-		if err != nil {
-			return err
-		}
-		tl, _ := report.BuildTimeline(s, d, allocsim.ReplayOptions{}, timelineBuckets*2)
-		marks := append(report.OOMMarkers(s.Trace(d)), report.IterationMarkers(s, d)...)
-		return writeFile(env, *out, func(w io.Writer) error { return report.WritePerfetto(w, tl, nil, marks) })
-	}
-	return c
-}
-
-// loadTraced loads a snapshot and picks the device to draw: dev, or the
-// first one with a trace when dev < 0.
-func loadTraced(path string, dev int) (*snapshot.Snapshot, int, error) {
-	s, err := loadSnapshot(path)
-	if err != nil {
-		return nil, 0, err
-	}
-	if dev >= 0 {
-		if len(s.Trace(dev)) == 0 {
-			return nil, 0, fmt.Errorf("%s: device %d has no allocation trace", path, dev)
-		}
-		return s, dev, nil
-	}
-	for _, id := range s.DeviceIDs() {
-		if len(s.Trace(id)) > 0 {
-			return s, id, nil
-		}
-	}
-	return nil, 0, fmt.Errorf("%s: no allocation trace (enable torch.cuda.memory._record_memory_history before the run)", path)
-}
-
-// writeFile writes through fn to the file name, or to stdout for "-",
-// removing a half-written file on error.
-func writeFile(env *Env, name string, fn func(io.Writer) error) error {
-	if name == "-" {
-		bw := bufio.NewWriter(env.Stdout)
-		if err := fn(bw); err != nil {
-			return err
-		}
-		return bw.Flush()
-	}
-	f, err := os.Create(name)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriterSize(f, 1<<16)
-	err = fn(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(name)
-	}
-	return err
 }

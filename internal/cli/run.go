@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/vramkit/vramkit/internal/capture"
+	"github.com/vramkit/vramkit/internal/monitor"
+	"github.com/vramkit/vramkit/internal/nvml"
+)
+
+// runCommand is `vramkit run`. summarize, when not nil, adds the snapshot
+// analysis to the end-of-run summary (wired to the snapshot reader by the
+// command table).
+func runCommand(summarize capture.Summarizer) *Command {
+	c := &Command{
+		Name:  "run",
+		Usage: "run [--out DIR] [--interval D] [--context alloc|all|none] [--stacks python|all] [--max-entries N] [--format text|json] [--] CMD [ARGS...]",
+		Short: "run a training command and capture its GPU memory: snapshots at exit/OOM/SIGTERM + NVML timeline",
+		Long: `Runs CMD with a small Python shim on PYTHONPATH (your own sitecustomize still
+runs). When the program initialises CUDA through PyTorch, the shim turns on
+torch.cuda.memory._record_memory_history and writes a snapshot pickle into
+--out at exit (also after Ctrl-C), at the moment of an out-of-memory error, and
+on SIGTERM; under torchrun one snapshot per rank (snapshot-rankN.pickle).
+Meanwhile vramkit samples NVML for CMD's process tree (nvml-timeline.csv/json).
+CMD need not be Python; then only the NVML timeline is recorded.
+
+CMD's stdin, stdout and stderr are its own; vramkit prints its summary on
+stderr when CMD ends and exits with CMD's status (128+N if signal N killed
+it). Signals sent to vramkit are forwarded to CMD (SIGINT/SIGQUIT only when
+they did not already come from the terminal). python -I or -E ignores
+PYTHONPATH and so the shim.`,
+	}
+	c.Run = func(ctx context.Context, env *Env, args []string) error {
+		fs := newFlagSet(c, env.Stderr)
+		opt := capture.DefaultOptions()
+		fs.StringVar(&opt.Out, "out", "", "output directory (default vramkit-run-YYYYMMDD-HHMMSS)")
+		fs.DurationVar(&opt.Interval, "interval", opt.Interval, "NVML sampling interval")
+		fs.StringVar(&opt.Context, "context", opt.Context, "stack traces PyTorch records: alloc|all|none")
+		fs.StringVar(&opt.Stacks, "stacks", opt.Stacks, "frames in those traces: python|all (all adds C++, much slower)")
+		fs.IntVar(&opt.MaxEntries, "max-entries", opt.MaxEntries, "alloc/free events PyTorch keeps per device")
+		format := addFormat(fs, "text", "json")
+		// Flags stop at CMD: everything after it is CMD's own.
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return err
+			}
+			return &UsageError{err}
+		}
+		if err := checkFormat(*format, "text", "json"); err != nil {
+			return err
+		}
+		argv := fs.Args()
+		if len(argv) == 0 {
+			return usagef("no command to run")
+		}
+		if opt.Out == "" {
+			opt.Out = "vramkit-run-" + time.Now().Format("20060102-150405")
+		}
+		if err := opt.Validate(); err != nil {
+			return usagef("%v", err)
+		}
+
+		sigs := make(chan os.Signal, 8)
+		signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2)
+		defer signal.Stop(sigs)
+
+		procs := monitor.NewProcFS("/proc")
+		s := &capture.Session{
+			Opt: opt, Argv: argv, Lib: nvml.Open(), Procs: procs, Now: time.Now, NewTicker: monitor.NewTicker,
+			Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr, Log: env.Stderr,
+			Signals: sigs, ForwardTerminalSignals: !inForeground(env.Stdin),
+		}
+		res, err := s.Run(ctx)
+		if errors.Is(err, capture.ErrStart) {
+			fmt.Fprintf(env.Stderr, "vramkit run: %v\n", err)
+			return &ExitError{Code: 127}
+		}
+		if err != nil {
+			return err
+		}
+		js, _ := json.MarshalIndent(res, "", "  ")
+		if werr := os.WriteFile(filepath.Join(res.Out, "summary.json"), append(js, '\n'), 0o644); werr != nil {
+			fmt.Fprintf(env.Stderr, "vramkit run: %v\n", werr)
+		}
+		if *format == "json" {
+			fmt.Fprintf(env.Stderr, "%s\n", js)
+		} else {
+			capture.WriteSummary(env.Stderr, res, summarize)
+		}
+		if res.ExitCode != 0 {
+			return &ExitError{Code: res.ExitCode}
+		}
+		return nil
+	}
+	return c
+}
+
+// inForeground reports whether vramkit shares the terminal's foreground
+// process group, in which case the terminal delivers Ctrl-C and Ctrl-\ to
+// the command itself.
+func inForeground(stdin any) bool {
+	f, ok := stdin.(*os.File)
+	if !ok {
+		return false
+	}
+	pgrp, err := unix.IoctlGetInt(int(f.Fd()), unix.TIOCGPGRP)
+	return err == nil && pgrp == syscall.Getpgrp()
+}
