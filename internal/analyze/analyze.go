@@ -104,6 +104,9 @@ func analyzeDevice(s *snapshot.Snapshot, id int, o Options) (Device, error) {
 	out.Leaks = d.leaks()
 	out.OOM = d.oom()
 	out.Advice = d.advise(&out)
+	if len(o.CurveAt) > 0 {
+		out.CategoryCurve = d.categoryCurve(o.CurveAt)
+	}
 	return out, nil
 }
 
@@ -213,7 +216,9 @@ func (d *dev) iterPeaks() []IterPeak {
 	for it := 0; it+1 < len(d.starts); it++ {
 		lo, hi := d.starts[it], d.starts[it+1]
 		top := d.t.argmax(lo, hi)
+		start := d.moment(lo)
 		out = append(out, IterPeak{Iteration: it + 1, PeakAllocated: d.t.level[top], Phase: d.at[top].String(),
+			StartEvent: start.TraceEvent, StartUS: start.TimeUS,
 			EndAllocated: d.floorEnd(it)})
 	}
 	return out

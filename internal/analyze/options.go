@@ -34,6 +34,9 @@ type Options struct {
 	// this: the grid is a dozen full replays, which would dwarf the rest of
 	// the analysis; vramkit tune runs it on demand.
 	TuneMaxRequests int `json:"tune_max_requests"`
+	// CurveAt lists trace indices, ascending, at which to report the live
+	// bytes per category (Device.CategoryCurve), for plots over time.
+	CurveAt []int `json:"-"`
 }
 
 // DefaultOptions returns the settings vramkit analyze uses.

@@ -43,6 +43,8 @@ type Device struct {
 	Advice        []Advice      `json:"advice"`
 	Traits        Traits        `json:"traits"`
 	Notes         []string      `json:"notes"`
+	// CategoryCurve holds the categories at each of Options.CurveAt.
+	CategoryCurve []Categories `json:"category_curve,omitempty"`
 }
 
 // Moment places a request on the trace and in the step structure.
@@ -58,6 +60,10 @@ type IterPeak struct {
 	Iteration     int    `json:"iteration"`
 	PeakAllocated int64  `json:"peak_allocated_bytes"`
 	Phase         string `json:"phase"`
+	// StartEvent and StartUS place the iteration's first request on the
+	// trace (index, and time in µs).
+	StartEvent int   `json:"start_trace_event"`
+	StartUS    int64 `json:"start_time_us"`
 	// EndAllocated is allocated bytes when the iteration ends: what
 	// survives it (torch.cuda.memory_allocated() after the step).
 	EndAllocated int64 `json:"end_allocated_bytes"`
