@@ -68,7 +68,9 @@ func exportPerfettoCommand() *Command {
 		Usage: "export-perfetto [--device N] -o FILE.json SNAPSHOT",
 		Short: "write memory counters as Chrome trace-event JSON (Perfetto, chrome://tracing)",
 		Long: `Writes a Chrome trace-event JSON file with counter tracks for allocated and reserved bytes
-and instant events at out-of-memory errors and optimizer steps. Timestamps are the snapshot's
+and for each memory category of vramkit analyze (parameters, gradients, optimizer state,
+activations, temporaries, other, block rounding), and instant events where iterations start
+and at analyze's leak and out-of-memory findings. Timestamps are the snapshot's
 own microseconds, so the file can be opened next to a torch.profiler trace of the same run
 in https://ui.perfetto.dev (which runs locally in the browser). Long traces are reduced to
 each interval's lowest and highest values, so peaks are exact.`,
@@ -92,8 +94,13 @@ each interval's lowest and highest values, so peaks are exact.`,
 			return err
 		}
 		tl, _ := report.BuildTimeline(s, d, allocsim.ReplayOptions{}, timelineBuckets*2)
-		marks := append(report.OOMMarkers(s.Trace(d)), report.IterationMarkers(s, d)...)
-		return writeFile(env, *out, func(w io.Writer) error { return report.WritePerfetto(w, tl, nil, marks) })
+		trace := s.Trace(d)
+		ad, err := analyzeFor(s, d, tl)
+		if err != nil {
+			return err
+		}
+		marks := analysisMarkers(ad, trace)
+		return writeFile(env, *out, func(w io.Writer) error { return report.WritePerfetto(w, tl, categorySeries(ad), marks) })
 	}
 	return c
 }

@@ -2,10 +2,12 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"path/filepath"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/analyze"
 	"github.com/vramkit/vramkit/internal/report"
 	"github.com/vramkit/vramkit/internal/report/html"
 )
@@ -13,12 +15,13 @@ import (
 func reportCommand() *Command {
 	c := &Command{
 		Name:  "report",
-		Usage: "report [--device N] [--capacity BYTES|auto] [--memory-fraction F] [-o FILE.html] SNAPSHOT",
-		Short: "write a self-contained HTML report: timeline, allocator state, sites, what-ifs",
+		Usage: "report [--device N] [--tune auto|always|never] [--capacity BYTES|auto] [--memory-fraction F] [-o FILE.html] SNAPSHOT",
+		Short: "write a self-contained HTML report: analysis, timeline, allocator state, sites, what-ifs",
 		Long: `Writes one HTML file, with its scripts and data inline, that opens in a browser from disk
-without a network: allocated and reserved memory over the trace (zoom, and hover for the
-largest allocation and its stack), the allocator's segments and blocks at peak reserved
-memory, the top allocation sites and an icicle chart of live memory at peak, and the
+without a network: vramkit analyze's summary and advice; allocated and reserved memory over
+the trace, stacked by category, with iterations, leaks and OOMs marked (zoom, and hover for
+the largest allocation and its stack); the allocator's segments and blocks at peak reserved
+memory; analyze's top allocation sites and an icicle chart of live memory at peak; and the
 PYTORCH_CUDA_ALLOC_CONF what-if table of 'vramkit tune'. The default output is
 SNAPSHOT's name with .html.`,
 	}
@@ -26,6 +29,8 @@ SNAPSHOT's name with .html.`,
 		fs := newFlagSet(c, env.Stderr)
 		out := fs.String("o", "", "output file (- for stdout; default: SNAPSHOT's name with .html)")
 		dev := fs.Int("device", -1, "CUDA device (default: the first with a trace)")
+		tune := fs.String("tune", "auto", "the allocator-settings table: auto (skipped past "+
+			fmt.Sprint(analyze.DefaultOptions().TuneMaxRequests)+" requests, as analyze does), always or never")
 		var w whatIf
 		w.add(fs)
 		if err := parseFlags(fs, args); err != nil {
@@ -38,6 +43,9 @@ SNAPSHOT's name with .html.`,
 		if *out == "" {
 			*out = defaultHTMLName(path)
 		}
+		if *tune != "auto" && *tune != "always" && *tune != "never" {
+			return usagef("--tune must be auto, always or never, not %q", *tune)
+		}
 		s, d, err := loadTraced(path, *dev)
 		if err != nil {
 			return err
@@ -47,8 +55,13 @@ SNAPSHOT's name with .html.`,
 		live := report.LiveAt(trace, max(tl.PeakAllocatedAt, 0))
 		in := html.Input{
 			Title: "vramkit report — " + filepath.Base(path), Source: path, Snapshot: s, Timeline: tl,
-			Live: live, Sites: report.TopSites(s, live), Notes: rep.Notes, Stats: rep.Result.Stats,
-			Markers: append(report.OOMMarkers(trace), report.IterationMarkers(s, d)...),
+			Live: live, Notes: rep.Notes, Stats: rep.Result.Stats,
+		}
+		if ad, err := analyzeFor(s, d, tl); err != nil {
+			in.Notes = append(in.Notes, "analyze failed, so the report has no summary, categories or sites: "+oneLine(err))
+			in.Markers = append(report.OOMMarkers(trace), report.IterationMarkers(s, d)...)
+		} else {
+			in.Analysis, in.Sites, in.Markers = htmlAnalysis(path, ad), ad.TopSites, analysisMarkers(ad, trace)
 		}
 		if err := ctx.Err(); err != nil {
 			return err
@@ -57,11 +70,17 @@ SNAPSHOT's name with .html.`,
 		if err != nil {
 			return err
 		}
-		rows, err := allocsim.Tune(rep.Result.Requests, capBytes, w.fraction)
-		if err != nil {
-			return err
+		switch n := len(rep.Result.Requests); {
+		case *tune == "always" || *tune == "auto" && n <= analyze.DefaultOptions().TuneMaxRequests:
+			rows, err := allocsim.Tune(rep.Result.Requests, capBytes, w.fraction)
+			if err != nil {
+				return err
+			}
+			in.Tune = htmlTune(rep, capBytes, rows)
+		case *tune == "auto":
+			in.Notes = append(in.Notes, fmt.Sprintf("the allocator-settings table was skipped: the trace has %d requests and each "+
+				"setting is a full replay (run vramkit tune, or report --tune always)", n))
 		}
-		in.Tune = htmlTune(rep, capBytes, rows)
 		page := html.Build(in)
 		return writeFile(env, *out, func(wr io.Writer) error { return html.Render(wr, page) })
 	}

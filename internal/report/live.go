@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/vramkit/vramkit/internal/snapshot"
@@ -64,96 +63,5 @@ func ResolveAt(spec string, trace []snapshot.TraceEvent, peakAt int) (int, error
 	return max(i-1, 0), nil
 }
 
-// Site is an allocation site: the innermost frame of the allocations'
-// stacks, where PyTorch asked for the memory.
-type Site struct {
-	Frame snapshot.Frame
-	// User is the innermost frame outside PyTorch and site-packages: the
-	// line of the user's program responsible, when there is one.
-	User   snapshot.Frame
-	Bytes  int64
-	Count  int
-	Stacks []snapshot.StackID // distinct stacks, largest first
-}
-
 // noFrame names allocations recorded without a stack.
 var noFrame = snapshot.Frame{Name: "(no stack recorded)"}
-
-// TopSites groups allocations by site, largest first.
-func TopSites(s *snapshot.Snapshot, live []Live) []Site {
-	type acc struct {
-		site    Site
-		byStack map[snapshot.StackID]int64
-	}
-	idx := map[snapshot.Frame]*acc{}
-	var order []*acc
-	for _, l := range live {
-		fr := s.Frames(l.Stack)
-		f := noFrame
-		if len(fr) > 0 {
-			f = fr[0]
-		}
-		a := idx[f]
-		if a == nil {
-			a = &acc{site: Site{Frame: f, User: UserFrame(fr)}, byStack: map[snapshot.StackID]int64{}}
-			idx[f] = a
-			order = append(order, a)
-		}
-		a.site.Bytes += l.Size
-		a.site.Count++
-		a.byStack[l.Stack] += l.Size
-	}
-	out := make([]Site, len(order))
-	for i, a := range order {
-		for st := range a.byStack {
-			a.site.Stacks = append(a.site.Stacks, st)
-		}
-		sort.Slice(a.site.Stacks, func(x, y int) bool {
-			bx, by := a.byStack[a.site.Stacks[x]], a.byStack[a.site.Stacks[y]]
-			return bx > by || bx == by && a.site.Stacks[x] < a.site.Stacks[y]
-		})
-		out[i] = a.site
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Bytes != b.Bytes {
-			return a.Bytes > b.Bytes
-		}
-		return a.Count > b.Count
-	})
-	return out
-}
-
-// UserFrame returns the innermost frame of fr that belongs to the user's
-// program rather than to Python's libraries, or the zero Frame.
-func UserFrame(fr []snapshot.Frame) snapshot.Frame {
-	for _, f := range fr {
-		if f.Filename == "" || strings.HasPrefix(f.Filename, "<") || strings.Contains(f.Filename, "site-packages/") ||
-			strings.Contains(f.Filename, "dist-packages/") || strings.Contains(f.Filename, "/lib/python") {
-			continue
-		}
-		return f
-	}
-	return snapshot.Frame{}
-}
-
-// FormatFrame prints a frame as "name (file:line)".
-func FormatFrame(f snapshot.Frame) string {
-	if f.Filename == "" {
-		return f.Name
-	}
-	return fmt.Sprintf("%s (%s:%d)", f.Name, shortPath(f.Filename), f.Line)
-}
-
-// shortPath keeps the part of a path a reader recognises: what follows
-// site-packages/, or the last two elements.
-func shortPath(p string) string {
-	if i := strings.LastIndex(p, "site-packages/"); i >= 0 {
-		return p[i+len("site-packages/"):]
-	}
-	parts := strings.Split(p, "/")
-	if len(parts) > 2 {
-		return strings.Join(parts[len(parts)-2:], "/")
-	}
-	return p
-}

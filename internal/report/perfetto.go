@@ -19,7 +19,8 @@ type Marker struct {
 }
 
 // CounterSeries is an extra counter track, such as one memory category,
-// sampled at the timeline's buckets (Values[i] is bytes at bucket i).
+// sampled where each timeline bucket's allocated memory peaks (Values[i]
+// is bytes at bucket i's AllocMaxAt).
 type CounterSeries struct {
 	Name   string
 	Values []int64
@@ -81,7 +82,7 @@ func WritePerfetto(w io.Writer, tl *Timeline, extra []CounterSeries, markers []M
 	for _, c := range extra {
 		for i, v := range c.Values {
 			if i < len(tl.Buckets) {
-				counter(c.Name, tl.Buckets[i].TimeUS, v)
+				counter(c.Name, tl.Buckets[i].AllocMaxUS, v)
 			}
 		}
 	}

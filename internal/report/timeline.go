@@ -17,6 +17,9 @@ type Bucket struct {
 	// Trace times (µs) at which each extreme was first reached, so an
 	// export can replay the envelope in the order it happened.
 	AllocMinUS, AllocMaxUS, ResMinUS, ResMaxUS int64
+	// AllocMaxAt is the trace index where AllocMax was reached, where a
+	// breakdown by category tops out at the curve.
+	AllocMaxAt int
 	// Big is the trace index of the bucket's largest allocation (-1: none),
 	// so hovering a bucket can name an allocation and its stack.
 	Big int
@@ -70,7 +73,7 @@ func BuildTimeline(s *snapshot.Snapshot, dev int, o allocsim.ReplayOptions, maxB
 		t := trace[k].TimeUS
 		if cur == nil || k/per != cur.First/per {
 			tl.Buckets = append(tl.Buckets, Bucket{First: k, TimeUS: t, AllocMin: al, AllocMax: al, ResMin: rs, ResMax: rs,
-				AllocMinUS: t, AllocMaxUS: t, ResMinUS: t, ResMaxUS: t, Big: -1})
+				AllocMinUS: t, AllocMaxUS: t, ResMinUS: t, ResMaxUS: t, AllocMaxAt: k, Big: -1})
 			cur = &tl.Buckets[len(tl.Buckets)-1]
 		}
 		cur.Last = k
@@ -78,7 +81,7 @@ func BuildTimeline(s *snapshot.Snapshot, dev int, o allocsim.ReplayOptions, maxB
 			cur.AllocMin, cur.AllocMinUS = al, t
 		}
 		if al > cur.AllocMax {
-			cur.AllocMax, cur.AllocMaxUS = al, t
+			cur.AllocMax, cur.AllocMaxUS, cur.AllocMaxAt = al, t, k
 		}
 		if rs < cur.ResMin {
 			cur.ResMin, cur.ResMinUS = rs, t

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/analyze"
 	"github.com/vramkit/vramkit/internal/report"
 	"github.com/vramkit/vramkit/internal/snapshot"
 	"github.com/vramkit/vramkit/internal/units"
@@ -16,10 +17,10 @@ type Input struct {
 	Source   string
 	Snapshot *snapshot.Snapshot
 	Timeline *report.Timeline
-	// Live are the allocations alive at peak allocated memory; Sites
-	// groups them (report.TopSites, or analyze's).
+	// Live are the allocations alive at peak allocated memory, for the
+	// icicle chart; Sites are analyze's top allocation sites.
 	Live     []report.Live
-	Sites    []report.Site
+	Sites    []analyze.Site
 	Markers  []report.Marker
 	Notes    []string
 	Stats    allocsim.Stats
@@ -55,12 +56,9 @@ func Build(in Input) *Data {
 		if i == maxSites {
 			break
 		}
-		row := Site{Frame: it.frame(s.Frame), User: -1, Bytes: s.Bytes, Count: s.Count, Stack: -1}
-		if s.User.Name != "" {
-			row.User = it.frame(s.User)
-		}
-		if len(s.Stacks) > 0 {
-			row.Stack = it.stack(s.Stacks[0])
+		row := Site{Label: s.Label, Category: s.Category, Bytes: s.Bytes, Count: s.Count, Frames: []int{}}
+		for _, f := range s.Frames {
+			row.Frames = append(row.Frames, it.frame(f))
 		}
 		d.Sites = append(d.Sites, row)
 	}
@@ -90,10 +88,6 @@ func buildTimeline(it *interner, tl *report.Timeline, trace []snapshot.TraceEven
 	}
 	if a := in.Analysis; a != nil {
 		t.Categories = a.Categories
-		for _, m := range a.Markers {
-			m.TimeUS -= tl.StartUS
-			t.Markers = append(t.Markers, m)
-		}
 	}
 	return t
 }

@@ -94,13 +94,14 @@ type Segment struct {
 	Blocks     [][4]int64 `json:"blocks"`
 }
 
-// Site is one row of the top allocation sites table.
+// Site is one row of the top allocation sites table: analyze's collapsed
+// stack (the library call that allocated, then the user's frames).
 type Site struct {
-	Frame int   `json:"f"`
-	User  int   `json:"u"` // -1 when no user frame
-	Bytes int64 `json:"b"`
-	Count int   `json:"c"`
-	Stack int   `json:"k"` // the site's largest stack
+	Frames   []int  `json:"fr"` // indices into Data.Frames, innermost first
+	Label    string `json:"label,omitempty"`
+	Category string `json:"cat"`
+	Bytes    int64  `json:"b"`
+	Count    int    `json:"c"`
 }
 
 // FlameNode is a node of the icicle chart: a frame (index into Frames, or
@@ -131,14 +132,23 @@ type TuneRow struct {
 	Feasible      bool   `json:"ok"`
 }
 
-// Analysis carries what vramkit analyze found, for the page's summary,
-// category stacking and leak markers. The CLI fills it; the renderer only
-// draws it.
+// Analysis carries what vramkit analyze found: its text report, its
+// advice, the categories to stack the timeline by and its markers
+// (iterations, leaks) come in Input.Markers. The CLI fills it; the
+// renderer only draws it.
 type Analysis struct {
-	Summary    []string        `json:"summary,omitempty"`
-	Advice     []string        `json:"advice,omitempty"`
-	Categories []Series        `json:"-"` // moved into Timeline
-	Markers    []report.Marker `json:"-"` // moved into Timeline
+	Text       string          `json:"text,omitempty"`
+	Advice     []AdviceItem    `json:"advice,omitempty"`
+	SitesAt    string          `json:"sites_at,omitempty"` // when the sites were taken, in words
+	Categories []Series        `json:"-"`                  // moved into Timeline
+	Markers    []report.Marker `json:"-"`                  // moved into Timeline
+}
+
+// AdviceItem is one of analyze's changes, with its estimated saving.
+type AdviceItem struct {
+	Action string `json:"action"`
+	Saving int64  `json:"saving"` // bytes
+	Detail string `json:"detail"`
 }
 
 // interner numbers frames and stacks as the page refers to them.

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/analyze"
 	"github.com/vramkit/vramkit/internal/report"
 	"github.com/vramkit/vramkit/internal/snapshot"
 )
@@ -48,16 +49,33 @@ func renderAll(t testing.TB) map[string][]byte {
 	return pages
 }
 
-// input is what the report command assembles, minus the what-if grid.
+// input is what the report command assembles, minus the what-if grid,
+// with analyze's sites and categories.
 func input(s *snapshot.Snapshot, name string) Input {
 	tl, d := report.BuildTimeline(s, 0, allocsim.ReplayOptions{KeepRequests: true}, 2000)
 	tr := s.Trace(0)
-	live := report.LiveAt(tr, tl.PeakAllocatedAt)
-	return Input{Title: "report — " + name, Source: name, Snapshot: s, Timeline: tl, Live: live,
-		Sites: report.TopSites(s, live), Notes: d.Notes, Stats: d.Result.Stats,
-		Markers:  append(report.OOMMarkers(tr), report.IterationMarkers(s, 0)...),
-		Tune:     &Tune{RecordedReserved: d.Result.Stats.ReservedBytes.All.Peak, Rows: []TuneRow{{Conf: "", PeakReserved: 1, OOMAt: -1, Feasible: true}}},
-		Analysis: &Analysis{Summary: []string{"</script><script>alert(1)</script>"}, Advice: []string{"a & b"}}}
+	o := analyze.DefaultOptions()
+	o.Tune = false
+	for _, b := range tl.Buckets {
+		o.CurveAt = append(o.CurveAt, b.AllocMaxAt)
+	}
+	rep, err := analyze.Analyze(s, o)
+	if err != nil {
+		panic(err)
+	}
+	ad := rep.Devices[0]
+	a := &Analysis{Text: "</script><script>alert(1)</script>", Advice: []AdviceItem{{Action: "a & b", Saving: 1 << 30}}}
+	cats := Series{Name: "parameters"}
+	other := Series{Name: "everything else"}
+	for _, c := range ad.CategoryCurve {
+		cats.Values = append(cats.Values, c.Parameters)
+		other.Values = append(other.Values, c.Gradients+c.OptimizerState+c.Activations+c.Temporaries+c.Other+c.BlockRounding)
+	}
+	a.Categories = []Series{cats, other}
+	return Input{Title: "report — " + name, Source: name, Snapshot: s, Timeline: tl,
+		Live: report.LiveAt(tr, tl.PeakAllocatedAt), Sites: ad.TopSites, Notes: d.Notes, Stats: d.Result.Stats,
+		Markers: append(report.OOMMarkers(tr), report.IterationMarkers(s, 0)...), Analysis: a,
+		Tune: &Tune{RecordedReserved: d.Result.Stats.ReservedBytes.All.Peak, Rows: []TuneRow{{Conf: "", PeakReserved: 1, OOMAt: -1, Feasible: true}}}}
 }
 
 var dataRE = regexp.MustCompile(`(?s)<script type="application/json" id="vramkit-data">(.*?)</script>`)
@@ -96,8 +114,15 @@ func TestStructure(t *testing.T) {
 		if amax != d.Timeline.Peaks["allocated"] {
 			t.Errorf("%s: drawn peak %d, peak allocated %d", name, amax, d.Timeline.Peaks["allocated"])
 		}
-		if d.Analysis.Summary[0] != "</script><script>alert(1)</script>" {
-			t.Errorf("%s: summary text changed on the way: %q", name, d.Analysis.Summary[0])
+		if d.Analysis.Text != "</script><script>alert(1)</script>" {
+			t.Errorf("%s: analysis text changed on the way: %q", name, d.Analysis.Text)
+		}
+		// The stacked categories top out at the allocated curve.
+		for i := range d.Timeline.AMax {
+			if sum := d.Timeline.Categories[0].Values[i] + d.Timeline.Categories[1].Values[i]; sum != d.Timeline.AMax[i] {
+				t.Errorf("%s: bucket %d: categories sum to %d, allocated %d", name, i, sum, d.Timeline.AMax[i])
+				break
+			}
 		}
 		if strings.Contains(name, "oom") && !hasMarker(d.Timeline.Markers, "oom") {
 			t.Errorf("%s: no OOM marker", name)

@@ -121,15 +121,12 @@
     root.appendChild(figs);
     (D.notes || []).forEach(function (n) { root.appendChild(el('div', { cls: 'note', text: n })); });
     var a = D.analysis;
-    if (a && a.summary && a.summary.length) {
-      var p = panel('Summary');
-      a.summary.forEach(function (s) { p.appendChild(el('p', { text: s })); });
-      root.appendChild(p);
-    }
     if (a && a.advice && a.advice.length) {
-      var q = panel('Advice'), ul = el('ul', { cls: 'advice' });
-      a.advice.forEach(function (s) { ul.appendChild(el('li', { text: s })); });
-      q.appendChild(ul); root.appendChild(q);
+      var q = panel('Advice, biggest estimated saving first'), ol = el('ol', { cls: 'advice' });
+      a.advice.forEach(function (v) {
+        ol.appendChild(el('li', {}, el('b', { text: v.action }), ' — saves about ' + fmtBytes(v.saving), el('div', { cls: 'muted', text: v.detail })));
+      });
+      q.appendChild(ol); root.appendChild(q);
     }
     if (D.timeline) {
       var t = panel('Memory over the trace');
@@ -138,6 +135,11 @@
       t.appendChild(el('div', { cls: 'muted', text: 'Open the Timeline tab to zoom and inspect allocations.' }));
       root.appendChild(t);
       timelinePlot(cv, 180, false);
+    }
+    if (a && a.text) {
+      var r = panel('vramkit analyze');
+      r.appendChild(el('pre', { cls: 'stack', style: 'max-height:none', text: a.text }));
+      root.appendChild(r);
     }
   });
 
@@ -151,7 +153,7 @@
     var items = [['reserved', color('reserved')], ['allocated', color('alloc')]];
     var cats = D.timeline.categories || [];
     if (cats.length) items = [['reserved', color('reserved')]].concat(cats.map(function (c, i) { return [c.name, catColor(i)]; }));
-    items.push(['iteration', color('iter')], ['OOM', color('oom')]);
+    items.push(['iteration', color('iter')], ['leak', color('leak')], ['OOM', color('oom')]);
     p.appendChild(legend(items));
     var holder = el('div', { cls: 'plot' }), cv = el('canvas');
     holder.appendChild(cv); p.appendChild(holder);
@@ -341,21 +343,22 @@
   if (D.sites || D.flame) view('sites', 'Allocation sites', function (root) {
     var total = D.flame ? D.flame.v : 0;
     if (D.sites) {
-      var p = panel('Top allocation sites at peak allocated memory');
-      var detail = el('div', { cls: 'stack muted', text: 'Click a row for its largest stack.' });
+      var p = panel('Top allocation sites ' + ((D.analysis && D.analysis.sites_at) || ''));
+      var detail = el('div', { cls: 'stack muted', text: 'Click a row for its frames (the library call that allocated, then your code).' });
       var t = el('table'), hr = el('tr');
-      ['#', 'site (where PyTorch allocated)', 'your code', 'bytes', '', 'tensors'].forEach(function (h, i) { hr.appendChild(el('th', { text: h, cls: i >= 3 && i !== 4 ? 'num' : '' })); });
+      ['#', 'site (where PyTorch allocated)', 'your code', 'category', 'bytes', '', 'tensors'].forEach(function (h, i) { hr.appendChild(el('th', { text: h, cls: i >= 4 && i !== 5 ? 'num' : '' })); });
       t.appendChild(hr);
       var top = D.sites.length ? D.sites[0].b : 1;
       D.sites.forEach(function (s, i) {
         var tr = el('tr', { cls: 'click' });
         tr.appendChild(el('td', { cls: 'num', text: String(i + 1) }));
-        tr.appendChild(el('td', { cls: 'mono', text: frameStr(s.f) }));
-        tr.appendChild(el('td', { cls: 'mono', text: s.u >= 0 ? frameStr(s.u) : '' }));
+        tr.appendChild(el('td', { cls: 'mono', text: s.fr.length ? frameStr(s.fr[0]) : (s.label || '') }));
+        tr.appendChild(el('td', { cls: 'mono', text: s.fr.length > 1 ? frameStr(s.fr[1]) : '' }));
+        tr.appendChild(el('td', { text: (s.cat || '').replace('_', ' ') }));
         tr.appendChild(el('td', { cls: 'num', text: fmtBytes(s.b) + (total ? '  ' + (100 * s.b / total).toFixed(1) + '%' : '') }));
         tr.appendChild(el('td', { style: 'width:140px' }, el('div', { cls: 'bar', style: 'width:' + (100 * s.b / top).toFixed(1) + '%' })));
         tr.appendChild(el('td', { cls: 'num', text: String(s.c) }));
-        tr.onclick = function () { detail.className = 'stack'; detail.textContent = stackStr(s.k); };
+        tr.onclick = function () { detail.className = 'stack'; detail.textContent = s.fr.length ? s.fr.map(frameStr).join('\n') : s.label; };
         t.appendChild(tr);
       });
       p.appendChild(t); p.appendChild(detail); root.appendChild(p);
