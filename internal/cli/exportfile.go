@@ -93,7 +93,7 @@ each interval's lowest and highest values, so peaks are exact.`,
 		if err != nil {
 			return err
 		}
-		tl, _ := report.BuildTimeline(s, d, allocsim.ReplayOptions{}, timelineBuckets*2)
+		tl, _ := report.BuildTimeline(s, d, allocsim.ReplayOptions{}, timelineBuckets)
 		trace := s.Trace(d)
 		ad, err := analyzeFor(s, d, tl)
 		if err != nil {
