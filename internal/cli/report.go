@@ -46,42 +46,10 @@ SNAPSHOT's name with .html.`,
 		if *tune != "auto" && *tune != "always" && *tune != "never" {
 			return usagef("--tune must be auto, always or never, not %q", *tune)
 		}
-		s, d, err := loadTraced(path, *dev)
+		page, err := buildReport(ctx, path, *dev, *tune, w)
 		if err != nil {
 			return err
 		}
-		tl, rep := report.BuildTimeline(s, d, allocsim.ReplayOptions{MemoryFraction: w.fraction, KeepRequests: true}, timelineBuckets)
-		trace := s.Trace(d)
-		live := report.LiveAt(trace, max(tl.PeakAllocatedAt, 0))
-		in := html.Input{
-			Title: "vramkit report — " + filepath.Base(path), Source: path, Snapshot: s, Timeline: tl,
-			Live: live, Notes: rep.Notes, Stats: rep.Result.Stats,
-		}
-		if ad, err := analyzeFor(s, d, tl); err != nil {
-			in.Notes = append(in.Notes, "analyze failed, so the report has no summary, categories or sites: "+oneLine(err))
-			in.Markers = append(report.OOMMarkers(trace), report.IterationMarkers(s, d)...)
-		} else {
-			in.Analysis, in.Sites, in.Markers = htmlAnalysis(path, ad), ad.TopSites, analysisMarkers(ad, trace)
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		capBytes, _, err := w.resolve(trace)
-		if err != nil {
-			return err
-		}
-		switch n := len(rep.Result.Requests); {
-		case *tune == "always" || *tune == "auto" && n <= analyze.DefaultOptions().TuneMaxRequests:
-			rows, err := allocsim.Tune(rep.Result.Requests, capBytes, w.fraction)
-			if err != nil {
-				return err
-			}
-			in.Tune = htmlTune(rep, capBytes, rows)
-		case *tune == "auto":
-			in.Notes = append(in.Notes, fmt.Sprintf("the allocator-settings table was skipped: the trace has %d requests and each "+
-				"setting is a full replay (run vramkit tune, or report --tune always)", n))
-		}
-		page := html.Build(in)
 		return writeFile(env, *out, func(wr io.Writer) error { return html.Render(wr, page) })
 	}
 	return c
@@ -117,4 +85,45 @@ func defaultHTMLName(path string) string {
 		}
 	}
 	return base + ".html"
+}
+
+// buildReport makes the report page of one snapshot: device dev (-1: the
+// first with a trace), tune auto|always|never, and w for the what-ifs.
+func buildReport(ctx context.Context, path string, dev int, tune string, w whatIf) (*html.Data, error) {
+	s, d, err := loadTraced(path, dev)
+	if err != nil {
+		return nil, err
+	}
+	tl, rep := report.BuildTimeline(s, d, allocsim.ReplayOptions{MemoryFraction: w.fraction, KeepRequests: true}, timelineBuckets)
+	trace := s.Trace(d)
+	live := report.LiveAt(trace, max(tl.PeakAllocatedAt, 0))
+	in := html.Input{
+		Title: "vramkit report — " + filepath.Base(path), Source: path, Snapshot: s, Timeline: tl,
+		Live: live, Notes: rep.Notes, Stats: rep.Result.Stats,
+	}
+	if ad, err := analyzeFor(s, d, tl); err != nil {
+		in.Notes = append(in.Notes, "analyze failed, so the report has no summary, categories or sites: "+oneLine(err))
+		in.Markers = append(report.OOMMarkers(trace), report.IterationMarkers(s, d)...)
+	} else {
+		in.Analysis, in.Sites, in.Markers = htmlAnalysis(path, ad), ad.TopSites, analysisMarkers(ad, trace)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	capBytes, _, err := w.resolve(trace)
+	if err != nil {
+		return nil, err
+	}
+	switch n := len(rep.Result.Requests); {
+	case tune == "always" || tune == "auto" && n <= analyze.DefaultOptions().TuneMaxRequests:
+		rows, err := allocsim.Tune(rep.Result.Requests, capBytes, w.fraction)
+		if err != nil {
+			return nil, err
+		}
+		in.Tune = htmlTune(rep, capBytes, rows)
+	case tune == "auto":
+		in.Notes = append(in.Notes, fmt.Sprintf("the allocator-settings table was skipped: the trace has %d requests and each "+
+			"setting is a full replay (run vramkit tune, or report --tune always)", n))
+	}
+	return html.Build(in), nil
 }

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -115,5 +117,30 @@ func TestDefaultHTMLName(t *testing.T) {
 		if got := defaultHTMLName(in); got != want {
 			t.Errorf("defaultHTMLName(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestRunReports: run --html writes a page beside each snapshot and only
+// reports, on stderr, a snapshot it cannot draw.
+func TestRunReports(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join(testdata, "h200", "oom-vitl16-b96-fp32.pickle.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, bad := filepath.Join(dir, "snapshot-oom.pickle"), filepath.Join(dir, "broken.pickle")
+	if err := os.WriteFile(good, src, 0o644); err != nil { // gzip is detected by content
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte("not a pickle"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var errb bytes.Buffer
+	writeRunReports(context.Background(), &Env{Stderr: &errb, Stdout: io.Discard}, []string{good, bad})
+	if _, err := os.Stat(filepath.Join(dir, "snapshot-oom.html")); err != nil {
+		t.Errorf("no report: %v (%s)", err, errb.String())
+	}
+	if lines := strings.Split(strings.TrimSpace(errb.String()), "\n"); len(lines) != 2 || !strings.Contains(lines[1], "no report for") {
+		t.Errorf("stderr: %q", errb.String())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"github.com/vramkit/vramkit/internal/capture"
 	"github.com/vramkit/vramkit/internal/monitor"
 	"github.com/vramkit/vramkit/internal/nvml"
+	"github.com/vramkit/vramkit/internal/report/html"
 )
 
 // runCommand is `vramkit run`. summarize, when not nil, adds the snapshot
@@ -49,6 +51,7 @@ PYTHONPATH and so the shim.`,
 		fs.StringVar(&opt.Context, "context", opt.Context, "stack traces PyTorch records: alloc|all|none")
 		fs.StringVar(&opt.Stacks, "stacks", opt.Stacks, "frames in those traces: python|all (all adds C++, much slower)")
 		fs.IntVar(&opt.MaxEntries, "max-entries", opt.MaxEntries, "alloc/free events PyTorch keeps per device")
+		htmlOut := fs.Bool("html", false, "also write an HTML report (vramkit report) next to each snapshot")
 		format := addFormat(fs, "text", "json")
 		// Flags stop at CMD: everything after it is CMD's own.
 		if err := fs.Parse(args); err != nil {
@@ -98,6 +101,9 @@ PYTHONPATH and so the shim.`,
 		} else {
 			capture.WriteSummary(env.Stderr, res, summarize)
 		}
+		if *htmlOut {
+			writeRunReports(ctx, env, res.Snapshots())
+		}
 		if res.ExitCode != 0 {
 			return &ExitError{Code: res.ExitCode}
 		}
@@ -116,4 +122,21 @@ func inForeground(stdin any) bool {
 	}
 	pgrp, err := unix.IoctlGetInt(int(f.Fd()), unix.TIOCGPGRP)
 	return err == nil && pgrp == syscall.Getpgrp()
+}
+
+// writeRunReports writes vramkit report's page beside each snapshot. A
+// failure is a line on stderr, not the run's exit status, which stays the
+// command's own.
+func writeRunReports(ctx context.Context, env *Env, snaps []string) {
+	for _, p := range snaps {
+		page, err := buildReport(ctx, p, -1, "auto", whatIf{capacity: "auto", fraction: 1})
+		if err == nil {
+			out := defaultHTMLName(p)
+			if err = writeFile(env, out, func(w io.Writer) error { return html.Render(w, page) }); err == nil {
+				fmt.Fprintf(env.Stderr, "vramkit run: report %s\n", out)
+				continue
+			}
+		}
+		fmt.Fprintf(env.Stderr, "vramkit run: no report for %s: %s\n", p, oneLine(err))
+	}
 }
