@@ -144,3 +144,16 @@ func TestRunReports(t *testing.T) {
 		t.Errorf("stderr: %q", errb.String())
 	}
 }
+
+func TestPlanSweepHTML(t *testing.T) {
+	code, out, errs := runCLI(t, "plan", "--sweep", "batch=1..64", "--model", "resnet50", "--gpu", "a100-40", "--format", "html")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, `"sweep":{"title":"Predicted peak memory against batch size on a100-40"`) || strings.Contains(out, "https://") {
+		t.Errorf("sweep page: %.300s", out)
+	}
+	if code, _, _ := runCLI(t, "plan", "--model", "resnet50", "--format", "html"); code != 2 {
+		t.Errorf("plan --format html without --sweep: exit %d, want 2", code)
+	}
+}
