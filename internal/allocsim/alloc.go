@@ -36,6 +36,8 @@ type Allocator struct {
 	allowed int64
 	// OnEvent, if set, receives every trace entry the allocator records.
 	OnEvent func(Event)
+	// nextTag is stamped on the next allocated block; see tagOf.
+	nextTag int32
 	// spare holds dead block structs for reuse: a replay splits and merges
 	// blocks millions of times.
 	spare []*block
@@ -252,6 +254,7 @@ func (a *Allocator) allocFoundBlock(b *block, size, orig int64) int64 {
 	}
 	b.allocated = true
 	b.requested = orig
+	b.tag = a.nextTag
 	a.active[b.ptr] = b
 	a.record(snapshot.ActionAlloc, b.ptr, orig, b.stream)
 	a.stats.Allocation.increase(small, 1)
@@ -263,4 +266,15 @@ func (a *Allocator) allocFoundBlock(b *block, size, orig int64) int64 {
 		a.stats.OversizeAllocations.increase(1)
 	}
 	return b.ptr
+}
+
+// tagOf returns the tag of the allocated (or pending) block at ptr: Replay
+// names allocations by request ID this way instead of keeping a second map
+// keyed by address.
+func (a *Allocator) tagOf(ptr int64) (int32, bool) {
+	b, ok := a.active[ptr]
+	if !ok {
+		return 0, false
+	}
+	return b.tag, true
 }

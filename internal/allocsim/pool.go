@@ -14,6 +14,7 @@ type block struct {
 	streamUses []int64
 	gcBase     int64
 	seg        *expSegment // non-nil for expandable segments
+	tag        int32       // the caller's name for the allocation (Replay's request ID)
 }
 
 func (b *block) isSplit() bool { return b.prev != nil || b.next != nil }

@@ -67,7 +67,6 @@ func replayWith(trace []snapshot.TraceEvent, cfg Config, total int64, keep bool,
 	if keep {
 		r.res.Requests = make([]Request, 0, len(trace)/2+16)
 	}
-	r.ids = make(map[int64]int32, 1024)
 	r.a = New(cfg, &traceDevice{r})
 	r.a.OnEvent = r.observe
 	r.run()
@@ -84,7 +83,6 @@ type replayer struct {
 	skip  map[int]bool // free_completed events matched out of order
 	a     *Allocator
 	res   *ReplayResult
-	ids   map[int64]int32 // live block address -> allocation ID
 	next  int32
 	total int64
 	keep  bool // collect the request stream

@@ -80,12 +80,12 @@ func (r *replayer) completeLeading(start, k int) {
 		if i < r.peek() {
 			continue
 		}
+		id, _ := r.a.tagOf(int64(e.Addr))
 		if !r.a.CompleteEvents(int64(e.Addr)) {
 			r.diverge(i, "free_completed for %#x, which is not waiting on stream events", e.Addr)
 			return
 		}
-		r.request(Request{Kind: ReqComplete, ID: r.ids[int64(e.Addr)], Event: int32(i)})
-		delete(r.ids, int64(e.Addr))
+		r.request(Request{Kind: ReqComplete, ID: id, Event: int32(i)})
 	}
 }
 
@@ -129,25 +129,20 @@ func (r *replayer) cudaMallocCouldNotFail(k int) bool {
 type replayState struct {
 	cur          int
 	skip         map[int]bool
-	ids          map[int64]int32
 	next         int32
 	nreq, nempty int
 }
 
 func (r *replayer) save() replayState {
-	st := replayState{cur: r.cur, skip: copySkip(r.skip), ids: make(map[int64]int32, len(r.ids)), next: r.next,
+	return replayState{cur: r.cur, skip: copySkip(r.skip), next: r.next,
 		nreq: len(r.res.Requests), nempty: r.res.EmptyCacheCalls}
-	for p, id := range r.ids {
-		st.ids[p] = id
-	}
-	return st
 }
 
 func (r *replayer) restore(a *Allocator, st replayState) {
 	a.OnEvent = r.observe
 	a.dev = &traceDevice{r}
 	r.a = a
-	r.cur, r.skip, r.ids, r.next = st.cur, st.skip, st.ids, st.next
+	r.cur, r.skip, r.next = st.cur, st.skip, st.next
 	r.res.Requests = r.res.Requests[:st.nreq]
 	r.res.EmptyCacheCalls = st.nempty
 	r.res.DivergedAt, r.res.FirstDivergence = -1, ""
@@ -217,6 +212,7 @@ func (r *replayer) malloc(k int) {
 		r.diverge(k, "alloc of 0 bytes: PyTorch never traces these")
 		return
 	}
+	r.a.nextTag = id
 	ptr, err := r.a.Malloc(size, stream)
 	switch {
 	case r.failed():
@@ -227,7 +223,6 @@ func (r *replayer) malloc(k int) {
 			r.diverge(k, "trace allocates %d bytes; the simulator ran out of memory", size)
 		}
 	case err == nil:
-		r.ids[ptr] = id
 		if r.keep {
 			r.res.Requests[len(r.res.Requests)-1].Block = r.a.BlockSize(ptr)
 		}
@@ -245,8 +240,8 @@ func (r *replayer) free(k int) {
 		j++
 	}
 	immediate := j < len(r.tr) && r.tr[j].Action == snapshot.ActionFreeCompleted && r.tr[j].Addr == t.Addr
-	id, known := r.ids[ptr]
-	if !known {
+	id, known := r.a.tagOf(ptr)
+	if !known || !r.a.active[ptr].allocated {
 		r.diverge(k, "free of %#x, which the trace never allocated (history started late or the ring buffer overflowed)", ptr)
 		return
 	}
@@ -260,8 +255,5 @@ func (r *replayer) free(k int) {
 	if err := r.a.Free(ptr); err != nil {
 		r.diverge(k, "%v", err)
 		return
-	}
-	if immediate {
-		delete(r.ids, ptr)
 	}
 }

@@ -200,8 +200,13 @@ func (s *Snapshot) DeviceIDs() []int {
 		}
 	}
 	for _, d := range s.Devices {
-		if len(d.Events) > 0 {
-			add(d.Device)
+		// A device whose trace holds only the markers of earlier
+		// _snapshot() calls saw no memory traffic.
+		for i := range d.Events {
+			if d.Events[i].Action != ActionSnapshot {
+				add(d.Device)
+				break
+			}
 		}
 	}
 	for _, g := range s.Segments {
