@@ -2,5 +2,7 @@ package cli
 
 // commands is vramkit's command table. Each command lives in its own file.
 func commands() []*Command {
-	return []*Command{}
+	return []*Command{
+		newLintCommand(),
+	}
 }

@@ -18,10 +18,12 @@ import (
 var ParseError = &Rule{
 	Code: "VK000", Name: "parse-error", Severity: Error,
 	Summary: "the file is not valid Python 3 (or not a valid notebook), so it was not checked",
-	Doc: `vramkit parses Python 3.8–3.13 (and 3.14 t-strings) with tree-sitter. Python 2
-code (print statements, backticks), unbalanced brackets, merge-conflict markers,
-or an .ipynb that is not JSON stop the check of that one file; every other file
-is still checked. The message names the first line tree-sitter could not read.
+	Doc: `vramkit parses Python 3.8–3.13 (and 3.14 t-strings) with tree-sitter.
+Unbalanced brackets, a broken def, merge-conflict markers, binary data, or an
+.ipynb that is not JSON stop the check of that one file; every other file is
+still checked. The message names the first line tree-sitter could not read.
+(The grammar is lenient: much Python 2 code, such as print statements,
+parses and is checked.)
 
 Disable it (disable = ["VK000"]) to let such files pass silently.`,
 }
@@ -34,6 +36,9 @@ type Options struct {
 	// Config, when set, is used for every file instead of the nearest
 	// pyproject.toml.
 	Config *Config
+	// Disable lists rule codes or names turned off on top of each file's
+	// pyproject.toml (the CLI's --disable).
+	Disable []string
 	// Jobs is the number of files checked at once; 0 means GOMAXPROCS.
 	Jobs int
 }
@@ -135,6 +140,11 @@ func Check(opts Options, cfg *Config, path string, src []byte) ([]Diagnostic, *F
 	if cfg == nil {
 		cfg = &Config{}
 	}
+	if len(opts.Disable) > 0 {
+		c := *cfg
+		c.Disable = append(append([]string(nil), cfg.Disable...), opts.Disable...)
+		cfg = &c
+	}
 	var f *File
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".sh", ".bash":
@@ -162,18 +172,17 @@ func Check(opts Options, cfg *Config, path string, src []byte) ([]Diagnostic, *F
 		}
 	}
 	sup := readSuppressions(f)
-	var diags []Diagnostic
+	var active []*Rule
 	for _, r := range opts.Rules {
-		if cfg.Disabled(r) || (f.Root == nil && !r.Shell) {
-			continue
+		if !cfg.Disabled(r) && (f.Root != nil || r.Shell) {
+			active = append(active, r)
 		}
-		p := &Pass{File: f, Rule: r, AllocConf: opts.AllocConf}
-		if err := runRule(r, p); err != nil {
-			diags = append(diags, fileError(path, err))
-			continue
-		}
-		for _, d := range p.diags {
-			if !sup.covers(r, f.Line(d.off)) {
+	}
+	found := runRules(opts, f, active)
+	var diags []Diagnostic
+	for i, r := range active {
+		for _, d := range found[i] {
+			if d.Code != r.Code || !sup.covers(r, f.Line(d.off)) {
 				diags = append(diags, d)
 			}
 		}
@@ -204,6 +213,48 @@ func slicesDelete(diags []Diagnostic, code string) []Diagnostic {
 		}
 	}
 	return out
+}
+
+// parallelRulesFrom is the source size from which one file's rules run
+// on several goroutines: big files are where a single file's latency
+// matters, and small ones are already checked in parallel with each other.
+const parallelRulesFrom = 64 << 10
+
+// runRules runs the rules over f and returns each rule's findings.
+func runRules(opts Options, f *File, rules []*Rule) [][]Diagnostic {
+	found := make([][]Diagnostic, len(rules))
+	run := func(i int) {
+		p := &Pass{File: f, Rule: rules[i], AllocConf: opts.AllocConf}
+		if err := runRule(rules[i], p); err != nil {
+			found[i] = []Diagnostic{fileError(f.Path, err)}
+			return
+		}
+		found[i] = p.diags
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if len(f.Src) < parallelRulesFrom || workers < 2 {
+		for i := range rules {
+			run(i)
+		}
+		return found
+	}
+	var wg sync.WaitGroup
+	next := make(chan int, len(rules))
+	for i := range rules {
+		next <- i
+	}
+	close(next)
+	for range min(workers, len(rules)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				run(i)
+			}
+		}()
+	}
+	wg.Wait()
+	return found
 }
 
 // runRule runs one rule and turns a panic into an error, so that a rule

@@ -18,9 +18,13 @@ type File struct {
 	// notebook (which the Python source holds commented out).
 	Shell []Span
 
-	lines   []int              // byte offset of each line start
-	kinds   map[string][]*Node // every node by kind, in source order
-	imports map[string]string  // local name → qualified name
+	lines     []int              // byte offset of each line start
+	kinds     map[string][]*Node // every node by kind, in source order
+	imports   map[string]string  // local name → qualified name
+	gradOffAt map[*Node]int      // scope → first set_grad_enabled(False)
+
+	// A File is read-only once NewFile returns, so rules may share it
+	// across goroutines.
 }
 
 // Span is a line of shell code at Src[Start:End]. Text is the line as the
@@ -61,6 +65,7 @@ func NewFile(path string, src []byte, root *Node) *File {
 		index(root)
 	}
 	f.imports = buildImports(f)
+	f.gradOffAt = gradOffStatements(f)
 	return f
 }
 

@@ -179,22 +179,28 @@ func (f *File) GradDisabled(n *Node) bool {
 				}
 			}
 		case "function_definition", "module":
-			off := false
-			WalkScope(p, func(c *Node) bool {
-				if c.Start >= n.Start {
-					return false
-				}
-				if c.Kind == "call" && f.calleeName(c) == "set_grad_enabled" && f.gradOff(c) {
-					off = true
-				}
-				return !off
-			})
-			if off {
+			if off, ok := f.gradOffAt[p]; ok && off < n.Start {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// gradOffStatements maps each scope to the offset of its first
+// torch.set_grad_enabled(False) statement.
+func gradOffStatements(f *File) map[*Node]int {
+	m := map[*Node]int{}
+	for _, c := range f.Nodes("call") {
+		if f.calleeName(c) != "set_grad_enabled" || !f.gradOff(c) || c.Parent.Kind != "expression_statement" {
+			continue
+		}
+		s := Scope(c)
+		if old, ok := m[s]; !ok || c.Start < old {
+			m[s] = c.Start
+		}
+	}
+	return m
 }
 
 // Backward is one call that runs autograd's backward pass.

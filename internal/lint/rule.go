@@ -100,7 +100,7 @@ type Pass struct {
 	Rule *Rule
 	// AllocConf validates PYTORCH_CUDA_ALLOC_CONF values; nil skips that check.
 	AllocConf AllocConfValidator
-	diags []Diagnostic
+	diags     []Diagnostic
 }
 
 // AllocConfValidator checks a PYTORCH_CUDA_ALLOC_CONF string the way

@@ -93,3 +93,22 @@ func insertKeyword(f *lint.File, call *lint.Node, kw string) (lint.Edit, bool) {
 	}
 	return lint.Edit{Start: last.End, End: last.End, New: ", " + kw}, true
 }
+
+// memo caches a per-node computation for the length of one rule run.
+type memo[T any] struct {
+	m  map[*lint.Node]T
+	fn func(*lint.Node) T
+}
+
+func newMemo[T any](fn func(*lint.Node) T) *memo[T] {
+	return &memo[T]{m: map[*lint.Node]T{}, fn: fn}
+}
+
+func (c *memo[T]) get(n *lint.Node) T {
+	v, ok := c.m[n]
+	if !ok {
+		v = c.fn(n)
+		c.m[n] = v
+	}
+	return v
+}

@@ -38,21 +38,22 @@ backward in another; a graph-attached tensor that is not the loss (see VK002).`,
 
 func runLossAccumulated(p *lint.Pass) {
 	f := p.File
+	losses := newMemo(func(loop *lint.Node) map[string]bool { return lossVars(f, loop) })
 	for _, n := range f.Nodes("augmented_assignment") {
 		if f.TextIs(n.Child("operator"), "+=") {
-			checkAccumulation(p, n, n.Child("left"), n.Child("right"))
+			checkAccumulation(p, losses, n, n.Child("left"), n.Child("right"))
 		}
 	}
 	for _, n := range f.Nodes("assignment") {
 		left, right := n.Child("left"), lint.Unparen(n.Child("right"))
 		if right.Is("binary_operator") && f.TextIs(right.Child("operator"), "+") && left != nil &&
 			f.Text(lint.Unparen(right.Child("left"))) == f.Text(left) {
-			checkAccumulation(p, n, left, right.Child("right"))
+			checkAccumulation(p, losses, n, left, right.Child("right"))
 		}
 	}
 }
 
-func checkAccumulation(p *lint.Pass, stmt, target, rhs *lint.Node) {
+func checkAccumulation(p *lint.Pass, lossesOf *memo[map[string]bool], stmt, target, rhs *lint.Node) {
 	f := p.File
 	inner, outer := lint.Loop(stmt), lint.OutermostLoop(stmt)
 	if outer == nil || target == nil || !target.Is("identifier", "attribute", "subscript") || f.GradDisabled(stmt) {
@@ -62,7 +63,7 @@ func checkAccumulation(p *lint.Pass, stmt, target, rhs *lint.Node) {
 	if resetIn(f, inner.Child("body"), acc) {
 		return // reset every iteration: building a loss, not a running total
 	}
-	losses := lossVars(f, outer)
+	losses := lossesOf.get(outer)
 	if _, ok := losses[acc]; ok {
 		return // loss = loss + aux: still building the loss
 	}

@@ -35,6 +35,7 @@ func runGraphAppended(p *lint.Pass) {
 	f := p.File
 	seen := map[string]bool{}
 	models := modelNames(f)
+	graphs := newMemo(func(loop *lint.Node) map[string]string { return graphVars(f, loop, models) })
 	check := func(stmt, container, elem *lint.Node) {
 		inner, outer := lint.Loop(stmt), lint.OutermostLoop(stmt)
 		if outer == nil || container == nil || f.GradDisabled(stmt) {
@@ -44,7 +45,7 @@ func runGraphAppended(p *lint.Pass) {
 		if resetIn(f, inner.Child("body"), list) {
 			return // a fresh list every iteration
 		}
-		graph := graphVars(f, outer, models)
+		graph := graphs.get(outer)
 		root, ok := plainChain(f, elem)
 		if !ok {
 			return
