@@ -28,7 +28,8 @@ recursively, honouring .gitignore); the default is the current directory.
 
 Each finding names a rule (VK001...), its memory effect and a one-line fix.
 --fix applies the safe rewrites in place and --diff prints them as a diff
-without writing; a file whose rewrite would not parse is left alone.
+without writing; a file whose rewrite would not parse is left alone, and
+notebooks are never rewritten.
 
 Rules are turned off with "# vramkit: ignore[VK003]" on (or just above) a
 line, "# vramkit: ignore-file[VK003]" anywhere in a file, or in

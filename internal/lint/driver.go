@@ -47,13 +47,13 @@ type Options struct {
 type Result struct {
 	Diagnostics []Diagnostic `json:"diagnostics"`
 	Files       int          `json:"files"`
-	// Sources keeps each checked file's text and tree for --fix; only
-	// filled by Run when keepSources is set.
+	// sources keeps, for RunFiles with keep, the parsed files that have
+	// something to fix.
 	sources map[string]*File
 }
 
 // Source returns the parsed file for a path checked by RunFiles with keep
-// set, or nil.
+// set, or nil when the file has nothing to fix.
 func (r *Result) Source(path string) *File { return r.sources[path] }
 
 // Run checks the paths (files or directories, walked recursively honouring
@@ -99,7 +99,7 @@ func RunFiles(ctx context.Context, opts Options, files []string, keep bool) (*Re
 				}
 				d, f := Check(opts, cfg, path, src)
 				results[i] = out{diags: d}
-				if keep {
+				if keep && fixable(d) {
 					results[i].file = f
 				}
 			}
@@ -203,6 +203,15 @@ func Check(opts Options, cfg *Config, path string, src []byte) ([]Diagnostic, *F
 		diags = slicesDelete(diags, ParseError.Code)
 	}
 	return diags, f
+}
+
+func fixable(diags []Diagnostic) bool {
+	for _, d := range diags {
+		if len(d.Edits) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func slicesDelete(diags []Diagnostic, code string) []Diagnostic {

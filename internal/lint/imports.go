@@ -131,14 +131,3 @@ func (f *File) CallTo(call *Node, names ...string) (string, bool) {
 
 // ImportedAs returns the qualified name a local name was imported as, or "".
 func (f *File) ImportedAs(local string) string { return f.imports[local] }
-
-// Imports reports whether any import binds a name under the module prefix
-// (e.g. "torch").
-func (f *File) Imports(module string) bool {
-	for _, q := range f.imports {
-		if q == module || len(q) > len(module) && q[:len(module)] == module && q[len(module)] == '.' {
-			return true
-		}
-	}
-	return false
-}

@@ -68,11 +68,6 @@ func (n *Node) Walk(fn func(*Node) bool) {
 	}
 }
 
-// Inside reports whether n lies within the byte range of outer.
-func (n *Node) Inside(outer *Node) bool {
-	return outer != nil && n.Start >= outer.Start && n.End <= outer.End
-}
-
 // Ancestor returns the closest proper ancestor of one of the kinds, or nil.
 func (n *Node) Ancestor(kinds ...string) *Node {
 	for p := n.Parent; p != nil; p = p.Parent {

@@ -73,9 +73,9 @@ func Calls(n *Node) []*Node {
 	return out
 }
 
-// calleeName is the last name of a call's function: "no_grad" for
+// CalleeName is the last name of a call's function: "no_grad" for
 // torch.no_grad(), "model" for model(x).
-func (f *File) calleeName(call *Node) string {
+func (f *File) CalleeName(call *Node) string {
 	fn := Unparen(call.Child("function"))
 	switch {
 	case fn == nil:
@@ -87,9 +87,6 @@ func (f *File) calleeName(call *Node) string {
 	}
 	return ""
 }
-
-// CalleeName is the last dotted name of the function a call calls.
-func (f *File) CalleeName(call *Node) string { return f.calleeName(call) }
 
 // gradOff reports whether a with-item or decorator expression turns autograd
 // off: torch.no_grad(), torch.inference_mode(), torch.set_grad_enabled(False)
@@ -192,7 +189,7 @@ func (f *File) GradDisabled(n *Node) bool {
 func gradOffStatements(f *File) map[*Node]int {
 	m := map[*Node]int{}
 	for _, c := range f.Nodes("call") {
-		if f.calleeName(c) != "set_grad_enabled" || !f.gradOff(c) || c.Parent.Kind != "expression_statement" {
+		if f.CalleeName(c) != "set_grad_enabled" || !f.gradOff(c) || c.Parent.Kind != "expression_statement" {
 			continue
 		}
 		s := Scope(c)
@@ -238,7 +235,7 @@ func (f *File) BackwardOf(call *Node) (Backward, bool) {
 	pos, kw, star := f.Args(call)
 	b := Backward{Call: call, RetainGraph: kw["retain_graph"]}
 	switch {
-	case name == "manual_backward" || f.isModule(recv, "torch.autograd") || len(pos) > 0 && f.lossLike(pos[0]):
+	case name == "manual_backward" || f.QualifiedName(recv) == "torch.autograd" || len(pos) > 0 && f.lossLike(pos[0]):
 		// self.manual_backward(loss), torch.autograd.backward(loss),
 		// accelerator.backward(loss), engine.backward(loss)
 		if len(pos) == 0 {
@@ -260,8 +257,6 @@ func (f *File) lossLike(n *Node) bool {
 	n = Unparen(n)
 	return n.Kind == "identifier" && strings.Contains(strings.ToLower(f.Text(n)), "loss")
 }
-
-func (f *File) isModule(n *Node, q string) bool { return f.QualifiedName(n) == q }
 
 // reduced reports whether a backward receiver is x.mean()/x.sum(): the
 // result is scalar but x itself need not be.
@@ -295,37 +290,6 @@ func (f *File) lossNames(e *Node) []*Node {
 		}
 	}
 	return nil
-}
-
-// AssignedIn reports whether name (an identifier's text) is the target of a
-// plain assignment, a for target or a with target under region.
-func (f *File) AssignedIn(region *Node, name string) bool {
-	found := false
-	WalkScope(region, func(c *Node) bool {
-		if found {
-			return false
-		}
-		var target *Node
-		switch c.Kind {
-		case "assignment":
-			target = c.Child("left")
-		case "for_statement":
-			target = c.Child("left")
-		}
-		if target != nil {
-			target.Walk(func(t *Node) bool {
-				if t.Kind == "identifier" && f.TextIs(t, name) && t.Field != "attribute" {
-					found = true
-				}
-				return !found && t.Kind != "subscript" && t.Kind != "attribute"
-			})
-			if target.Kind != "identifier" && f.TextIs(target, name) {
-				found = true
-			}
-		}
-		return true
-	})
-	return found
 }
 
 // Detaching reports whether a method or attribute gives something that

@@ -25,14 +25,21 @@ filled by a kernel (tuning guide: "create tensors directly on the target
 device").
 
 Fix (--fix): torch.zeros(n).to(device) → torch.zeros(n, device=device); .cuda()
-becomes device="cuda". Not rewritten: .cuda(i), .to() with more than a device
-(a dtype, copy=), and creation calls that pass **kwargs.
+becomes device="cuda". Not rewritten: rand, randn, randint and randperm (on the
+GPU they draw from the CUDA generator, so a seeded run would get other
+numbers), .cuda(i), .to() with more than a device (a dtype, copy=), and
+creation calls that pass **kwargs.
 
 Blind spots: the tensor created in one statement and moved in the next
 (x = torch.zeros(n); x = x.cuda()), devices held in names without "device" in
 them (.to(rank)), and torch.from_numpy (which has no device argument).`,
 	Run: runCreatedThenMoved,
 }
+
+// randomCreators draw from the CPU generator when built on the CPU and
+// from the CUDA generator with device=: the rewrite would change the
+// numbers a seeded run produces, so it is not offered.
+var randomCreators = map[string]bool{"rand": true, "randn": true, "randint": true, "randperm": true}
 
 var creators = map[string]bool{
 	"zeros": true, "ones": true, "empty": true, "full": true, "rand": true, "randn": true, "randint": true,
@@ -83,7 +90,7 @@ func runCreatedThenMoved(p *lint.Pass) {
 			}
 		}
 		var edits []lint.Edit
-		if simple && !cstar {
+		if simple && !cstar && !randomCreators[q[len("torch."):]] {
 			if ins, ok := insertKeyword(f, recv, "device="+device); ok {
 				edits = []lint.Edit{ins, {Start: recv.End, End: call.End}}
 			}
