@@ -162,7 +162,6 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return fs.Parse(append([]string{"--"}, pos...))
 }
 
-
 func addFormat(fs *flag.FlagSet, allowed ...string) *string {
 	return fs.String("format", "text", "output format: "+strings.Join(allowed, "|"))
 }
