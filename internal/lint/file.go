@@ -7,24 +7,23 @@ import (
 )
 
 // File is one parsed Python source: a .py file, or the code cells of a
-// notebook joined into one source (Cells maps lines back to cells).
+// notebook joined into one source (Cells maps lines back to cells). A File
+// is read-only once NewFile (and the notebook or shell set-up in Check)
+// returns, so rules may share it across goroutines.
 type File struct {
 	Path  string
 	Src   []byte
 	Root  *Node
 	Cells []Cell // notebooks only
-	// Shell lists the byte ranges of shell code: every line of a shell
-	// script (whose Root is nil), or the IPython magics and ! lines of a
-	// notebook (which the Python source holds commented out).
+	// Shell lists the lines of shell code: every line of a shell script
+	// (whose Root is nil), or the IPython magics and ! lines of a notebook
+	// (which the Python source holds blanked out).
 	Shell []Span
 
 	lines     []int              // byte offset of each line start
 	kinds     map[string][]*Node // every node by kind, in source order
 	imports   map[string]string  // local name → qualified name
 	gradOffAt map[*Node]int      // scope → first set_grad_enabled(False)
-
-	// A File is read-only once NewFile returns, so rules may share it
-	// across goroutines.
 }
 
 // Span is a line of shell code at Src[Start:End]. Text is the line as the
