@@ -11,5 +11,6 @@ func commands() []*Command {
 		runCommand(summarizeSnapshot),
 		watchCommand(),
 		exportCommand(),
+		newLintCommand(),
 	}
 }
