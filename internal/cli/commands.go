@@ -14,5 +14,6 @@ func commands() []*Command {
 		runCommand(summarizeSnapshot),
 		watchCommand(),
 		exportCommand(),
+		newLintCommand(),
 	}
 }

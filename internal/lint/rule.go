@@ -1,0 +1,139 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Severity orders findings; --fail-on picks the lowest that fails a run.
+type Severity int
+
+const (
+	Info Severity = iota + 1
+	Warning
+	Error
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Info:
+		return "info"
+	case Warning:
+		return "warning"
+	case Error:
+		return "error"
+	}
+	return fmt.Sprintf("severity(%d)", int(s))
+}
+
+// MarshalText makes severities print as words in JSON.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// ParseSeverity reads "info", "warning" or "error".
+func ParseSeverity(s string) (Severity, error) {
+	switch strings.ToLower(s) {
+	case "info":
+		return Info, nil
+	case "warning", "warn":
+		return Warning, nil
+	case "error":
+		return Error, nil
+	}
+	return 0, fmt.Errorf("unknown severity %q (want info, warning or error)", s)
+}
+
+// DocsURL is where each rule's section of docs/lint.md lives; the anchor is
+// the lower-cased code followed by the name.
+const DocsURL = "https://github.com/vramkit/vramkit/blob/main/docs/lint.md"
+
+// Rule is one check. Rules are plain values so the set is a slice the CLI,
+// the docs generator and the tests all share.
+type Rule struct {
+	Code     string   // stable code, "VK001"
+	Name     string   // kebab-case name, "loss-accumulated-with-graph"
+	Severity Severity // default severity
+	Summary  string   // one line: what is flagged and its memory effect
+	// Doc is the long explanation: the pattern, why it costs memory, the
+	// fix, and the known blind spots (what the rule does not see).
+	Doc string
+	// Fixable is true when some findings carry a safe automatic rewrite.
+	Fixable bool
+	// Shell is true for rules that also read shell code: .sh files and
+	// notebook magics (File.Shell). Other rules never see a shell script.
+	Shell bool
+	Run   func(p *Pass)
+}
+
+// URL is the rule's section in the docs.
+func (r *Rule) URL() string {
+	return DocsURL + "#" + strings.ToLower(r.Code) + "-" + r.Name
+}
+
+// Edit replaces Src[Start:End] with New.
+type Edit struct {
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+	New   string `json:"new"`
+}
+
+// Diagnostic is one finding.
+type Diagnostic struct {
+	Path     string   `json:"path"`
+	Start    Position `json:"start"`
+	End      Position `json:"end"`
+	Code     string   `json:"code"`
+	Rule     string   `json:"rule"`
+	Severity Severity `json:"severity"`
+	Message  string   `json:"message"`
+	// Fix is a one-line human fix ("write total_loss += loss.item()").
+	Fix string `json:"fix,omitempty"`
+	// Edits, when present, are the safe rewrite --fix applies.
+	Edits []Edit `json:"edits,omitempty"`
+	URL   string `json:"url"`
+
+	off int // byte offset in Src, for suppression and sorting
+}
+
+// Pass is what a rule sees while it runs over one file.
+type Pass struct {
+	File *File
+	Rule *Rule
+	// AllocConf validates PYTORCH_CUDA_ALLOC_CONF values; nil skips that check.
+	AllocConf AllocConfValidator
+	diags     []Diagnostic
+}
+
+// AllocConfValidator checks a PYTORCH_CUDA_ALLOC_CONF string the way
+// PyTorch's parser does, returning its error.
+type AllocConfValidator func(conf string) error
+
+// Report records a finding on n. fix is the one-line suggestion; edits, if
+// any, are the safe rewrite.
+func (p *Pass) Report(n *Node, msg, fix string, edits ...Edit) {
+	p.ReportRange(n.Start, n.End, msg, fix, edits...)
+}
+
+// ReportRange records a finding on Src[start:end].
+func (p *Pass) ReportRange(start, end int, msg, fix string, edits ...Edit) {
+	d := Diagnostic{
+		Code: p.Rule.Code, Rule: p.Rule.Name, Severity: p.Rule.Severity,
+		Message: msg, Fix: fix, Edits: edits, URL: p.Rule.URL(), off: start,
+	}
+	d.Path = p.File.Path
+	d.Start, d.End = p.File.Pos(start), p.File.Pos(end)
+	p.diags = append(p.diags, d)
+}
+
+// SyntaxError says where a file stopped being Python. The driver reports
+// it as VK000 and runs no rules on that file: rules on a broken tree would
+// guess.
+type SyntaxError struct {
+	Offset int    // byte offset of the first error
+	Msg    string // e.g. `unexpected "print x"`
+}
+
+func (e *SyntaxError) Error() string { return e.Msg }
+
+// ParseFunc parses Python source. On a syntax error it returns a
+// *SyntaxError (the tree may then be nil).
+type ParseFunc func(src []byte) (*Node, error)

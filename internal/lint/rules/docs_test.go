@@ -1,0 +1,72 @@
+package rules
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vramkit/vramkit/internal/lint"
+)
+
+// docsPath is the rule reference that each rule's URL points into.
+var docsPath = filepath.Join("..", "..", "..", "docs", "lint.md")
+
+// TestDocs keeps docs/lint.md in step with the rules' own documentation
+// (go test -update rewrites it).
+func TestDocs(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`# vramkit lint rules
+
+Generated from the rules' documentation by ` + "`go test ./internal/lint/rules -update`" + `; do not edit.
+
+` + "`vramkit lint [PATH...]`" + ` checks Python files, Jupyter notebooks and shell scripts for
+patterns that waste or leak GPU memory in PyTorch training. Turn a rule off on one line
+with ` + "`# vramkit: ignore[VK003]`" + ` (on the line or alone on the line above), in a whole
+file with ` + "`# vramkit: ignore-file[VK003]`" + `, or for a project in ` + "`pyproject.toml`" + `:
+
+` + "```toml" + `
+[tool.vramkit]
+disable = ["VK007", "dataloader-num-workers"]   # codes or names
+fail-on = "error"                               # info | warning | error | none
+exclude = ["legacy/"]                          # gitignore-style patterns
+` + "```" + `
+
+| code | name | severity | --fix | summary |
+|---|---|---|---|---|
+`)
+	rules := append(All(), lint.ParseError)
+	for _, r := range rules {
+		fix := ""
+		if r.Fixable {
+			fix = "yes"
+		}
+		fmt.Fprintf(&b, "| [%s](#%s-%s) | %s | %s | %s | %s |\n", r.Code, strings.ToLower(r.Code), r.Name, r.Name, r.Severity, fix, r.Summary)
+	}
+	for _, r := range rules {
+		fmt.Fprintf(&b, "\n## %s %s\n\n", r.Code, r.Name)
+		fix := ""
+		if r.Fixable {
+			fix = "; safe rewrite with `--fix`"
+		}
+		fmt.Fprintf(&b, "Severity: %s%s.\n\n%s.\n\n", r.Severity, fix, r.Summary)
+		for _, para := range strings.Split(r.Doc, "\n\n") {
+			b.WriteString(strings.Join(strings.Fields(para), " ") + "\n\n")
+		}
+	}
+	got := strings.TrimRight(b.String(), "\n") + "\n"
+	if *update {
+		if err := os.WriteFile(docsPath, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(docsPath)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/lint/rules -update)", err)
+	}
+	if string(want) != got {
+		t.Errorf("docs/lint.md is out of date: run go test ./internal/lint/rules -update\n%s", lint.UnifiedDiff("docs/lint.md", want, []byte(got)))
+	}
+}

@@ -1,0 +1,37 @@
+import torch
+
+
+def train_then_validate(model, train_loader, val_loader, optimizer, criterion):
+    model.train()
+    for x, y in train_loader:
+        out = model(x)  # want "VK012 out \(a model output\) stays referenced after the loop ends"
+        loss = criterion(out, y)
+        loss.backward()
+        optimizer.step()
+    model.eval()
+    with torch.no_grad():
+        for x, y in val_loader:
+            pred = model(x).argmax(1)
+
+
+def clean_deleted(model, train_loader, val_loader, optimizer):
+    for x, y in train_loader:
+        out = model(x)
+        out.sum().backward()
+    del out
+    for x, y in val_loader:
+        model(x)
+
+
+def clean_nothing_after(model, loader, optimizer):
+    for x, y in loader:
+        out = model(x)
+        out.sum().backward()
+    return None
+
+
+def clean_used_after(model, loader):
+    for x in loader:
+        logits = model(x)
+    model(x)
+    return logits

@@ -1,0 +1,10 @@
+import torch
+
+ckpt = torch.load("model.pt")  # want "VK013 torch.load without map_location"
+state = torch.load(args.resume, weights_only=True)  # want "VK013"
+
+ok1 = torch.load("model.pt", map_location="cpu")
+ok2 = torch.load("model.pt", "cpu")
+ok3 = torch.load("model.pt", map_location=lambda s, loc: s)
+ok4 = torch.load(path, **load_kwargs)
+ok5 = np.load("x.npy")

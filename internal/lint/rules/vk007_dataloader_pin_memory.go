@@ -1,0 +1,83 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/vramkit/vramkit/internal/lint"
+)
+
+// DataLoaderPinMemory is M7 (performance tuning guide).
+var DataLoaderPinMemory = &lint.Rule{
+	Code: "VK007", Name: "dataloader-without-pin-memory", Severity: lint.Info,
+	Summary: "a DataLoader feeding a GPU without pin_memory=True makes every batch copy synchronous",
+	Doc: `Flags torch.utils.data.DataLoader(...) calls without pin_memory=True (missing
+or False) in a file that moves data to a CUDA device (.cuda(), .to(device),
+"cuda" strings).
+
+Memory: batches live in pageable host memory, so each host-to-GPU copy is
+staged through a pinned bounce buffer by the driver and blocks; the copy cannot
+overlap compute and non_blocking=True does nothing (tuning guide: "use
+pin_memory=True when using a GPU"). Pinning costs page-locked host RAM for
+the batches in flight, not GPU memory.
+
+Fix: DataLoader(..., pin_memory=True), and .to(device, non_blocking=True).
+
+Blind spots: loaders built from **kwargs or a config dict, subclasses and
+wrappers of DataLoader, and datasets that already return CUDA tensors (then
+pinning is wrong, and this file should suppress the rule).`,
+	Run: runPinMemory,
+}
+
+// dataLoaderCalls returns the calls of torch.utils.data.DataLoader.
+func dataLoaderCalls(f *lint.File) []*lint.Node {
+	var out []*lint.Node
+	for _, call := range f.Nodes("call") {
+		if _, ok := f.CallTo(call, "torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"); ok {
+			out = append(out, call)
+		}
+	}
+	return out
+}
+
+// usesCUDA reports whether the file moves anything to a CUDA device.
+func usesCUDA(f *lint.File) bool {
+	for _, call := range f.Nodes("call") {
+		name, _ := f.Method(call)
+		if name == "cuda" {
+			return true
+		}
+		if name == "to" {
+			pos, kw, _ := f.Args(call)
+			if kw["device"] != nil {
+				return true
+			}
+			for _, a := range pos {
+				if strings.Contains(strings.ToLower(f.Text(a)), "device") || strings.Contains(f.Text(a), "cuda") {
+					return true
+				}
+			}
+		}
+	}
+	for _, s := range f.Nodes("string_content") {
+		if t := f.Text(s); strings.HasPrefix(t, "cuda") {
+			return true
+		}
+	}
+	return false
+}
+
+func runPinMemory(p *lint.Pass) {
+	f := p.File
+	calls := dataLoaderCalls(f)
+	if len(calls) == 0 || !usesCUDA(f) {
+		return
+	}
+	for _, call := range calls {
+		_, kw, star := f.Args(call)
+		pin, ok := kw["pin_memory"]
+		if (!ok && !star) || f.IsFalse(pin) {
+			p.Report(call, "DataLoader without pin_memory=True in a script that copies batches to the GPU: each copy is staged through pageable memory and blocks, so it cannot overlap compute",
+				"pass pin_memory=True and copy with .to(device, non_blocking=True)")
+		}
+	}
+}

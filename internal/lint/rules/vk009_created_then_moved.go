@@ -1,0 +1,121 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vramkit/vramkit/internal/lint"
+)
+
+// CreatedThenMoved is M9 (tuning guide; the profiler's
+// ExtraCUDACopyPattern).
+var CreatedThenMoved = &lint.Rule{
+	Code: "VK009", Name: "tensor-created-then-moved", Severity: lint.Warning, Fixable: true,
+	Summary: "a tensor created on the CPU and then moved with .cuda()/.to(device) costs a host buffer, a copy and a sync",
+	Doc: `Flags torch.zeros/ones/empty/full/rand/randn/randint/randperm/arange/linspace/
+logspace/eye/tensor/as_tensor(...) immediately followed by .cuda() or
+.to(device), where device is a "cuda..." string, torch.device(...), or a
+name such as device, self.device, args.device.
+
+Memory: the tensor is first allocated and filled in host memory, then a
+second buffer of the same size is allocated on the GPU and filled by a
+host-to-device copy that synchronises with the host; the CPU tensor is garbage
+right after. Created with device=, it is allocated once, on the GPU, and
+filled by a kernel (tuning guide: "create tensors directly on the target
+device").
+
+Fix (--fix): torch.zeros(n).to(device) → torch.zeros(n, device=device); .cuda()
+becomes device="cuda". Not rewritten: rand, randn, randint and randperm (on the
+GPU they draw from the CUDA generator, so a seeded run would get other
+numbers), .cuda(i), .to() with more than a device (a dtype, copy=), and
+creation calls that pass **kwargs.
+
+Blind spots: the tensor created in one statement and moved in the next
+(x = torch.zeros(n); x = x.cuda()), devices held in names without "device" in
+them (.to(rank)), and torch.from_numpy (which has no device argument).`,
+	Run: runCreatedThenMoved,
+}
+
+// randomCreators draw from the CPU generator when built on the CPU and
+// from the CUDA generator with device=: the rewrite would change the
+// numbers a seeded run produces, so it is not offered.
+var randomCreators = map[string]bool{"rand": true, "randn": true, "randint": true, "randperm": true}
+
+var creators = map[string]bool{
+	"zeros": true, "ones": true, "empty": true, "full": true, "rand": true, "randn": true, "randint": true,
+	"randperm": true, "arange": true, "linspace": true, "logspace": true, "eye": true, "tensor": true, "as_tensor": true,
+}
+
+func runCreatedThenMoved(p *lint.Pass) {
+	f := p.File
+	for _, call := range f.Nodes("call") {
+		name, recv := f.Method(call)
+		recv = lint.Unparen(recv)
+		if name != "cuda" && name != "to" || !recv.Is("call") {
+			continue
+		}
+		q := f.QualifiedName(recv.Child("function"))
+		if !strings.HasPrefix(q, "torch.") || !creators[q[len("torch."):]] {
+			continue
+		}
+		_, ckw, cstar := f.Args(recv)
+		if ckw["device"] != nil {
+			continue
+		}
+		pos, kw, star := f.Args(call)
+		device, simple := "", !star
+		switch name {
+		case "cuda":
+			if len(pos) > 0 || kw["device"] != nil {
+				simple = false
+				device = "cuda"
+			} else {
+				device = `"cuda"`
+			}
+			for k := range kw {
+				simple = simple && k == "non_blocking"
+			}
+		case "to":
+			d := kw["device"]
+			if len(pos) > 0 {
+				d = pos[0]
+			}
+			if d == nil || !isDevice(f, d) {
+				continue
+			}
+			simple = simple && len(pos) <= 1
+			device = f.Text(d)
+			for k := range kw {
+				simple = simple && (k == "non_blocking" || k == "device")
+			}
+		}
+		var edits []lint.Edit
+		if simple && !cstar && !randomCreators[q[len("torch."):]] {
+			if ins, ok := insertKeyword(f, recv, "device="+device); ok {
+				edits = []lint.Edit{ins, {Start: recv.End, End: call.End}}
+			}
+		}
+		fn := f.Text(recv.Child("function"))
+		p.Report(call, fmt.Sprintf("%s(...) is built in host memory and then copied to the GPU: an extra CPU buffer, a host-to-device copy and a sync; create it on the device", fn),
+			fmt.Sprintf("pass device=%s to %s(...)", strings.Trim(device, " "), fn), edits...)
+	}
+}
+
+// isDevice reports whether e certainly names a CUDA device (not a dtype or
+// a tensor): a "cuda..." string, torch.device(...), or a name containing
+// "device".
+func isDevice(f *lint.File, e *lint.Node) bool {
+	e = lint.Unparen(e)
+	if s, ok := f.StringValue(e); ok {
+		return strings.HasPrefix(s, "cuda")
+	}
+	if e.Kind == "call" {
+		_, ok := f.CallTo(e, "torch.device")
+		return ok
+	}
+	if e.Is("identifier", "attribute") {
+		t := f.Text(e)
+		return strings.Contains(strings.ToLower(t[strings.LastIndexByte(t, '.')+1:]), "device")
+	}
+	return false
+}

@@ -1,0 +1,41 @@
+package rules
+
+import (
+	"github.com/vramkit/vramkit/internal/lint"
+)
+
+// LoadWithoutMapLocation is M13.
+var LoadWithoutMapLocation = &lint.Rule{
+	Code: "VK013", Name: "load-without-map-location", Severity: lint.Info,
+	Summary: "torch.load without map_location restores every tensor onto the GPU it was saved from",
+	Doc: `Flags torch.load(...) calls that pass no map_location (by keyword, as the
+second argument, or through **kwargs).
+
+Memory: a checkpoint saved from GPU tensors is restored onto the same device
+index. Loading it to fill a model that is already on the GPU holds two copies
+(weights and optimizer state) at once; in a multi-process job every rank
+loads onto cuda:0, which runs out of memory or is slowed by the other ranks'
+copies; on a machine with fewer GPUs the load fails.
+
+Fix: torch.load(path, map_location="cpu") (load_state_dict then copies into
+the model), or map_location=device for the process's own GPU.
+
+Blind spots: wrappers around torch.load, and files known to contain only CPU
+tensors (then the finding is harmless; suppress it).`,
+	Run: runLoad,
+}
+
+func runLoad(p *lint.Pass) {
+	f := p.File
+	for _, call := range f.Nodes("call") {
+		if _, ok := f.CallTo(call, "torch.load"); !ok {
+			continue
+		}
+		pos, kw, star := f.Args(call)
+		if kw["map_location"] != nil || len(pos) >= 2 || star {
+			continue
+		}
+		p.Report(call, "torch.load without map_location restores every tensor onto the GPU it was saved from: a second copy next to the model, and in multi-process jobs every rank loads onto that one GPU",
+			`pass map_location="cpu" (or the process's own device)`)
+	}
+}

@@ -1,0 +1,36 @@
+package rules
+
+import (
+	"github.com/vramkit/vramkit/internal/lint"
+)
+
+// DataParallel is M14.
+var DataParallel = &lint.Rule{
+	Code: "VK014", Name: "data-parallel", Severity: lint.Info,
+	Summary: "nn.DataParallel gathers outputs and keeps optimizer state on the first GPU, which runs out of memory first",
+	Doc: `Flags calls of torch.nn.DataParallel (and torch.nn.parallel.DataParallel).
+
+Memory: DataParallel replicates the model from cuda:0 on every step, scatters
+the batch, and gathers all outputs back onto cuda:0, where the loss, the
+gradients' reduction and the optimizer state also live. The first GPU needs
+noticeably more memory than the others, so the usable batch size is set by
+it; the single process is also slower than one process per GPU (CUDA best
+practices recommend DistributedDataParallel).
+
+Fix: DistributedDataParallel launched with torchrun (one process per GPU,
+balanced memory). There is no automatic rewrite.
+
+Blind spots: DataParallel reached through a wrapper or a variable
+(Wrapper = nn.DataParallel) is not flagged.`,
+	Run: runDataParallel,
+}
+
+func runDataParallel(p *lint.Pass) {
+	f := p.File
+	for _, call := range f.Nodes("call") {
+		if _, ok := f.CallTo(call, "torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.data_parallel.DataParallel"); ok {
+			p.Report(call, "nn.DataParallel gathers every step's outputs, the loss and the optimizer state on the first GPU, so that GPU runs out of memory first and limits the batch size",
+				"use DistributedDataParallel (one process per GPU, launched with torchrun)")
+		}
+	}
+}
