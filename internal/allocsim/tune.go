@@ -26,16 +26,33 @@ func TuneGrid(fraction float64) []string {
 	return g
 }
 
+// Outcome is what a run of a request stream comes to, in the figures
+// simulate and tune print (JSON names as in their contracts).
+type Outcome struct {
+	PeakReserved  int64 `json:"peak_reserved_bytes"`
+	PeakAllocated int64 `json:"peak_allocated_bytes"`
+	Retries       int64 `json:"num_alloc_retries"`
+	OOMs          int64 `json:"num_ooms"`
+	OOMAt         *int  `json:"oom_at_event"`
+	DeviceAllocs  int64 `json:"num_device_alloc"`
+	DeviceFrees   int64 `json:"num_device_free"`
+}
+
+// OutcomeOf reads an Outcome from final stats and the trace index of the
+// first OOM (-1 for none).
+func OutcomeOf(st Stats, oomAt int) Outcome {
+	o := Outcome{PeakReserved: st.ReservedBytes.All.Peak, PeakAllocated: st.AllocatedBytes.All.Peak,
+		Retries: st.NumAllocRetries, OOMs: st.NumOOMs, DeviceAllocs: st.NumDeviceAlloc, DeviceFrees: st.NumDeviceFree}
+	if oomAt >= 0 {
+		o.OOMAt = &oomAt
+	}
+	return o
+}
+
 // TuneRow is one setting's outcome on a request stream.
 type TuneRow struct {
-	AllocConf     string `json:"alloc_conf"`
-	PeakReserved  int64  `json:"peak_reserved_bytes"`
-	PeakAllocated int64  `json:"peak_allocated_bytes"`
-	Retries       int64  `json:"num_alloc_retries"`
-	OOMs          int64  `json:"num_ooms"`
-	OOMAt         *int   `json:"oom_at_event"`
-	DeviceAllocs  int64  `json:"num_device_alloc"`
-	DeviceFrees   int64  `json:"num_device_free"`
+	AllocConf string `json:"alloc_conf"`
+	Outcome
 	// Feasible: the setting ran the stream with no OOM and no cudaMalloc
 	// retry (a retry frees the whole cache and stalls the step).
 	Feasible bool `json:"feasible"`
@@ -54,13 +71,7 @@ func Tune(reqs []Request, capacity int64, fraction float64) ([]TuneRow, error) {
 		}
 		cfg.MemoryFraction = fraction
 		r := Simulate(reqs, cfg, NewDevice(capacity))
-		row := TuneRow{AllocConf: conf, PeakReserved: r.Stats.ReservedBytes.All.Peak,
-			PeakAllocated: r.Stats.AllocatedBytes.All.Peak, Retries: r.Stats.NumAllocRetries,
-			OOMs: r.Stats.NumOOMs, DeviceAllocs: r.Stats.NumDeviceAlloc, DeviceFrees: r.Stats.NumDeviceFree}
-		if r.OOMAt >= 0 {
-			at := r.OOMAt
-			row.OOMAt = &at
-		}
+		row := TuneRow{AllocConf: conf, Outcome: OutcomeOf(r.Stats, r.OOMAt)}
 		row.Feasible = row.OOMs == 0 && row.Retries == 0
 		rows = append(rows, row)
 	}

@@ -52,22 +52,16 @@ func (w *whatIf) resolve(events []snapshot.TraceEvent) (int64, string, error) {
 }
 
 type simOut struct {
-	Device           int     `json:"device"`
-	AllocConf        string  `json:"alloc_conf"`
-	CapacityBytes    int64   `json:"capacity_bytes"`
-	CapacitySource   string  `json:"capacity_source"`
-	MemoryFraction   float64 `json:"memory_fraction"`
-	Reproduced       *bool   `json:"reproduced"`
-	FirstDivergence  *string `json:"first_divergence"`
-	PeakReserved     int64   `json:"peak_reserved_bytes"`
-	PeakAllocated    int64   `json:"peak_allocated_bytes"`
-	Retries          int64   `json:"num_alloc_retries"`
-	OOMs             int64   `json:"num_ooms"`
-	OOMAt            *int    `json:"oom_at_event"`
-	DeviceAllocs     int64   `json:"num_device_alloc"`
-	DeviceFrees      int64   `json:"num_device_free"`
-	RecordedReserved int64   `json:"recorded_peak_reserved_bytes"`
-	Requests         int     `json:"requests"`
+	Device          int     `json:"device"`
+	AllocConf       string  `json:"alloc_conf"`
+	CapacityBytes   int64   `json:"capacity_bytes"`
+	CapacitySource  string  `json:"capacity_source"`
+	MemoryFraction  float64 `json:"memory_fraction"`
+	Reproduced      *bool   `json:"reproduced"`
+	FirstDivergence *string `json:"first_divergence"`
+	allocsim.Outcome
+	RecordedReserved int64 `json:"recorded_peak_reserved_bytes"`
+	Requests         int   `json:"requests"`
 }
 
 func simulateCommand() *Command {
@@ -130,7 +124,7 @@ peak reserved and allocated memory, cudaMalloc retries and out-of-memory errors.
 				}
 				o.AllocConf = d.Config.String()
 				o.CapacitySource = "the recorded trace"
-				fill(&o, rec, -1)
+				o.Outcome = allocsim.OutcomeOf(rec, -1)
 			} else {
 				capBytes, src, err := w.resolve(s.Trace(dev))
 				if err != nil {
@@ -139,7 +133,7 @@ peak reserved and allocated memory, cudaMalloc retries and out-of-memory errors.
 				cfg.MemoryFraction = w.fraction
 				o.AllocConf, o.CapacityBytes, o.CapacitySource = cfg.Source, capBytes, src
 				r := allocsim.Simulate(d.Result.Requests, cfg, allocsim.NewDevice(capBytes))
-				fill(&o, r.Stats, r.OOMAt)
+				o.Outcome = allocsim.OutcomeOf(r.Stats, r.OOMAt)
 			}
 			out.Devices = append(out.Devices, o)
 		}
@@ -152,18 +146,6 @@ peak reserved and allocated memory, cudaMalloc retries and out-of-memory errors.
 		return nil
 	}
 	return c
-}
-
-func fill(o *simOut, st allocsim.Stats, oomAt int) {
-	o.PeakReserved = st.ReservedBytes.All.Peak
-	o.PeakAllocated = st.AllocatedBytes.All.Peak
-	o.Retries = st.NumAllocRetries
-	o.OOMs = st.NumOOMs
-	o.DeviceAllocs = st.NumDeviceAlloc
-	o.DeviceFrees = st.NumDeviceFree
-	if oomAt >= 0 {
-		o.OOMAt = &oomAt
-	}
 }
 
 func printSim(w io.Writer, path string, o *simOut) {

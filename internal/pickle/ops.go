@@ -144,19 +144,9 @@ func (d *Decoder) step(op byte) error {
 		}
 		d.memoPut(d.memoCount, v)
 	case opBinGet, opLongBinGet:
-		var idx uint64
-		if op == opBinGet {
-			c, err := r.byte()
-			if err != nil {
-				return err
-			}
-			idx = uint64(c)
-		} else {
-			b, err := r.next(4)
-			if err != nil {
-				return err
-			}
-			idx = uint64(binary.LittleEndian.Uint32(b))
+		idx, err := d.memoIndex(op == opLongBinGet)
+		if err != nil {
+			return err
 		}
 		v, err := d.memoGet(idx)
 		if err != nil {
@@ -363,6 +353,20 @@ func (d *Decoder) length(eight bool) (uint64, error) {
 			return 0, err
 		}
 		return le64(b), nil
+	}
+	b, err := d.r.next(4)
+	if err != nil {
+		return 0, err
+	}
+	return uint64(binary.LittleEndian.Uint32(b)), nil
+}
+
+// memoIndex reads the memo index of BINGET/BINPUT (one byte) or
+// LONG_BINGET/LONG_BINPUT (four bytes, little-endian).
+func (d *Decoder) memoIndex(long bool) (uint64, error) {
+	if !long {
+		c, err := d.r.byte()
+		return uint64(c), err
 	}
 	b, err := d.r.next(4)
 	if err != nil {

@@ -1,7 +1,6 @@
 package pickle
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 )
@@ -28,19 +27,9 @@ func (d *Decoder) stepRare(op byte) error {
 			return err
 		}
 	case opBinPut, opLongBinPut:
-		var idx uint64
-		if op == opBinPut {
-			c, err := r.byte()
-			if err != nil {
-				return err
-			}
-			idx = uint64(c)
-		} else {
-			b, err := r.next(4)
-			if err != nil {
-				return err
-			}
-			idx = uint64(binary.LittleEndian.Uint32(b))
+		idx, err := d.memoIndex(op == opLongBinPut)
+		if err != nil {
+			return err
 		}
 		v, err := d.top()
 		if err != nil {
