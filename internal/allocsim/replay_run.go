@@ -122,11 +122,12 @@ type replayState struct {
 	ids          map[int64]int32
 	next         int32
 	nreq, nempty int
+	peak         CacheState
 }
 
 func (r *replayer) save() replayState {
 	st := replayState{cur: r.cur, skip: copySkip(r.skip), ids: make(map[int64]int32, len(r.ids)), next: r.next,
-		nreq: len(r.res.Requests), nempty: r.res.EmptyCacheCalls}
+		nreq: len(r.res.Requests), nempty: r.res.EmptyCacheCalls, peak: r.res.AtPeakReserved}
 	for p, id := range r.ids {
 		st.ids[p] = id
 	}
@@ -140,6 +141,7 @@ func (r *replayer) restore(a *Allocator, st replayState) {
 	r.cur, r.skip, r.ids, r.next = st.cur, st.skip, st.ids, st.next
 	r.res.Requests = r.res.Requests[:st.nreq]
 	r.res.EmptyCacheCalls = st.nempty
+	r.res.AtPeakReserved = st.peak
 	r.res.DivergedAt, r.res.FirstDivergence = -1, ""
 }
 
@@ -220,6 +222,13 @@ func (r *replayer) malloc(k int) {
 		r.ids[ptr] = id
 		if r.keep {
 			r.res.Requests[len(r.res.Requests)-1].Block = r.a.BlockSize(ptr)
+		}
+		// Reserved memory only grows inside a malloc, so checking here
+		// catches every new peak; there are few (one per new segment on
+		// the way up), so the scan of the free blocks costs nothing.
+		if res := r.a.stats.ReservedBytes.All.Current; res > r.res.AtPeakReserved.Reserved {
+			r.res.AtPeakReserved = CacheState{Event: k, Reserved: res,
+				Allocated: r.a.stats.AllocatedBytes.All.Current, LargestFree: r.a.LargestFreeBlock()}
 		}
 	}
 }
