@@ -70,12 +70,7 @@ func analyzeDevice(s *snapshot.Snapshot, id int, o Options) (Device, error) {
 
 	peak := d.t.argmax(0, len(d.t.reqs))
 	out.PeakAllocatedAt = d.moment(peak)
-	resPeak := 0
-	for i, r := range d.t.reserved {
-		if r > d.t.reserved[resPeak] {
-			resPeak = i
-		}
-	}
+	resPeak := d.t.resPeak
 	out.PeakReservedAt = d.moment(resPeak)
 	out.IterationPeaks = d.iterPeaks()
 	steady := peak
@@ -172,10 +167,11 @@ func (d *dev) phaseTimeline() {
 	n := len(d.t.reqs)
 	d.at = make([]phase, n)
 	if d.frames {
-		cur := phSetup
+		cur, k := phSetup, 0
 		for i := 0; i < n; i++ {
-			if k := d.t.byReq[i]; k >= 0 {
+			if k < len(d.t.lives) && int(d.t.lives[k].alloc) == i {
 				cur = d.ph[k]
+				k++
 			}
 			d.at[i] = cur
 		}
@@ -226,9 +222,10 @@ func (d *dev) iterPeaks() []IterPeak {
 func (d *dev) floorEnd(it int) int64 {
 	lo, hi := d.starts[it], d.starts[it+1]
 	last := lo
-	for i := hi - 1; i >= lo; i-- {
-		if k := d.t.byReq[i]; k >= 0 && d.ph[k] != phSetup {
-			last = i
+	a, b := d.t.lifeRange(lo, hi)
+	for k := b - 1; k >= a; k-- {
+		if d.ph[k] != phSetup {
+			last = int(d.t.lives[k].alloc)
 			break
 		}
 	}

@@ -87,10 +87,11 @@ func (d *dev) indexIterations() {
 		for i := lo; i < hi; i++ {
 			if d.at[i] == phBackward {
 				d.iterBwd[it] = true
+				break
 			}
-			if d.t.byReq[i] >= 0 {
-				d.iterLast[it] = i
-			}
+		}
+		if a, b := d.t.lifeRange(lo, hi); b > a {
+			d.iterLast[it] = int(d.t.lives[b-1].alloc)
 		}
 	}
 }

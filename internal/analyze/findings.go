@@ -76,17 +76,11 @@ func (d *dev) traits(c Categories) Traits {
 // fragmentation measures the cache's unused memory at peak reserved and,
 // when it is worth a grid of replays, what vramkit tune would save.
 func (d *dev) fragmentation(resPeak int) Fragmentation {
-	f := Fragmentation{ReservedMinusAllocated: d.t.reserved[resPeak] - d.t.level[resPeak],
-		InactiveSplitPeak: d.rep.Result.Stats.InactiveSplitBytes.All.Peak}
-	if a := d.rep.Result.Allocator; a != nil {
-		for _, g := range a.Segments() {
-			for _, b := range g.Blocks {
-				if !b.Allocated && !b.Pending && b.Size > f.LargestFreeBlock {
-					f.LargestFreeBlock = b.Size
-				}
-			}
-		}
-	}
+	f := Fragmentation{ReservedMinusAllocated: d.t.resPeakBytes - d.t.level[resPeak],
+		InactiveSplitPeak: d.rep.Result.Stats.InactiveSplitBytes.All.Peak,
+		// The replay kept the cache's state when it first reached peak
+		// reserved, the same request as resPeak.
+		LargestFreeBlock: d.rep.Result.AtPeakReserved.LargestFree}
 	res := d.rep.Result.Stats.ReservedBytes.All.Peak
 	switch {
 	case !d.o.Tune:

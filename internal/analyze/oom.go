@@ -34,7 +34,7 @@ func (d *dev) oom() *OOM {
 	}
 	e := &d.trace[d.t.reqs[at].Event]
 	o := &OOM{TraceEvent: int(d.t.reqs[at].Event), Requested: int64(e.Size), Allocated: d.t.level[at],
-		Reserved: d.t.reserved[at], DeviceFree: int64(e.DeviceFree())}
+		Reserved: d.t.reservedAt(at), DeviceFree: int64(e.DeviceFree())}
 	o.CachedFree = o.Reserved - o.Allocated
 	// The allocator asks the device for a whole segment, at least the
 	// request rounded up to 2 MiB (20 MiB for mid-sized requests).
