@@ -41,14 +41,21 @@ type dev struct {
 	ph     []phase // resolved phase of each life
 	at     []phase // phase at each request index
 	starts []int   // iteration starts, plus len(reqs) at the end
-	// per iteration: has a backward phase; request of its last allocation
-	iterBwd  []bool
-	iterLast []int
-	frames   bool
+	// per iteration: has a backward phase; request of its last forward
+	// allocation
+	iterBwd     []bool
+	iterLastFwd []int
+	frames      bool
+	// capBytes is the memory the process may use; capSource says whether
+	// it was given, measured or assumed.
+	capBytes  int64
+	capSource string
+	oomAt     int // request index of the first OOM, or -1
 }
 
 func analyzeDevice(s *snapshot.Snapshot, id int, o Options) (Device, error) {
-	rp := allocsim.ReplayDevice(s, id)
+	rp := allocsim.ReplayDeviceWith(s, id, allocsim.ReplayOptions{MemoryFraction: o.MemoryFraction,
+		TotalMemory: o.CapacityBytes, KeepRequests: true})
 	out := Device{Device: id, TraceComplete: rp.TraceComplete, Notes: append([]string(nil), rp.Notes...),
 		ContextBytes: ContextBytes, Leaks: []Leak{}, Advice: []Advice{}, TopSites: []Site{}}
 	st := rp.Result.Stats
@@ -59,6 +66,7 @@ func analyzeDevice(s *snapshot.Snapshot, id int, o Options) (Device, error) {
 		return out, nil
 	}
 	d := &dev{s: s, o: o, trace: s.Trace(id), rep: &rp}
+	d.capBytes, d.capSource = d.capacity()
 	d.t = buildTimeline(rp.Result.Requests, d.trace)
 	if len(d.t.reqs) == 0 {
 		return out, nil
@@ -67,6 +75,7 @@ func analyzeDevice(s *snapshot.Snapshot, id int, o Options) (Device, error) {
 	d.findIterations(&out)
 	d.phaseTimeline()
 	d.indexIterations()
+	d.oomAt = d.firstOOM()
 
 	peak := d.t.argmax(0, len(d.t.reqs))
 	out.PeakAllocatedAt = d.moment(peak)
@@ -85,7 +94,7 @@ func analyzeDevice(s *snapshot.Snapshot, id int, o Options) (Device, error) {
 			"alone (expect ±20% per category; gradients kept by zero_grad(set_to_none=False) count as optimizer state)"
 	}
 	out.Traits = d.traits(out.Categories)
-	if t := out.Traits; t.Training && t.AMPEvidence == "GradScaler calls (fp16 autocast)" && out.Categories.OptimizerState < out.Categories.Parameters/100 &&
+	if t := out.Traits; t.Training != nil && *t.Training && t.AMPEvidence == "GradScaler calls (fp16 autocast)" && out.Categories.OptimizerState < out.Categories.Parameters/100 &&
 		out.Categories.Parameters > 0 {
 		// GradScaler skips optimizer.step() while gradients overflow at the
 		// starting loss scale; a short trace can end before the first real
@@ -141,11 +150,11 @@ func (d *dev) labelFrames() {
 func (d *dev) findIterations(out *Device) {
 	if d.frames {
 		d.starts = iterationsFromFrames(d.t, d.ph)
-		out.IterationSource = "frames: one iteration per optimizer step (or per forward when there is none)"
+		out.IterationSource = "stack frames: one per optimizer step, or per forward pass when there is none"
 	}
 	if d.starts == nil {
 		d.starts = iterationsFromLevels(d.t, d.o)
-		out.IterationSource = "lifetimes: the allocated-memory curve returns to the same floor once per iteration"
+		out.IterationSource = "allocation lifetimes: allocated memory returns to the same floor once per iteration"
 	}
 	if d.starts == nil {
 		d.starts = []int{0, len(d.t.reqs)}
