@@ -94,15 +94,17 @@ func analyzeDevice(s *snapshot.Snapshot, id int, o Options) (Device, error) {
 			"alone (expect ±20% per category; gradients kept by zero_grad(set_to_none=False) count as optimizer state)"
 	}
 	out.Traits = d.traits(out.Categories)
-	if t := out.Traits; t.Training != nil && *t.Training && t.AMPEvidence == "GradScaler calls (fp16 autocast)" && out.Categories.OptimizerState < out.Categories.Parameters/100 &&
+	if t := out.Traits; t.IsTraining() && t.GradScaler && out.Categories.OptimizerState < out.Categories.Parameters/100 &&
 		out.Categories.Parameters > 0 {
 		// GradScaler skips optimizer.step() while gradients overflow at the
 		// starting loss scale; a short trace can end before the first real
 		// step, and then the optimizer's state is still to come.
-		out.Notes = append(out.Notes, fmt.Sprintf("GradScaler skipped every optimizer step in this trace (inf/NaN gradients at the "+
-			"initial loss scale, normal for the first steps of fp16 training), so the optimizer has created no state yet; "+
-			"once steps go through, Adam-like optimizers add about twice the parameter memory (%s) to every later iteration",
+		out.Notes = append(out.Notes, fmt.Sprintf("the optimizer holds no state although GradScaler is in use: most likely "+
+			"GradScaler skipped every optimizer step in this trace (inf/NaN gradients at the initial loss scale, normal for "+
+			"the first steps of fp16 training), unless the optimizer is stateless (SGD without momentum); once steps go "+
+			"through, Adam-like optimizers add about twice the parameter memory (%s) to every later iteration",
 			units.Bytes(2*out.Categories.Parameters)))
+		out.Traits.Optimizer = "unknown: no state yet, most likely because GradScaler skipped every step (see the note)"
 	}
 	out.Fragmentation = d.fragmentation(resPeak)
 	out.Leaks = d.leaks()

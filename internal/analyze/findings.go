@@ -39,7 +39,7 @@ func (d *dev) traits(c Categories) Traits {
 			tr.Checkpointing = true
 		}
 		if f.scaler {
-			tr.AMP, tr.AMPEvidence = true, "GradScaler calls (fp16 autocast)"
+			tr.AMP, tr.GradScaler, tr.AMPEvidence = true, true, "GradScaler calls, which fp16 autocast needs"
 		}
 	}
 	if !tr.AMP {
@@ -62,7 +62,7 @@ func (d *dev) traits(c Categories) Traits {
 		}
 		if len(params) > 0 && 10*len(halves) >= 3*len(params) {
 			tr.AMP = true
-			tr.AMPEvidence = fmt.Sprintf("the forward pass copies %d of %d weight shapes at half their size (autocast to fp16/bf16)",
+			tr.AMPEvidence = fmt.Sprintf("the forward pass copies %d of %d weight shapes at half their size, as autocast to fp16/bf16 does",
 				len(halves), len(params))
 		}
 	}

@@ -141,8 +141,10 @@ type Advice struct {
 
 // Traits are what the trace shows about how the program trained.
 type Traits struct {
-	AMP           bool   `json:"amp"`
-	AMPEvidence   string `json:"amp_evidence,omitempty"`
+	AMP         bool   `json:"amp"`
+	AMPEvidence string `json:"amp_evidence,omitempty"`
+	// GradScaler: the trace shows torch.amp.GradScaler at work (fp16).
+	GradScaler    bool   `json:"grad_scaler"`
 	Checkpointing bool   `json:"checkpointing"`
 	Optimizer     string `json:"optimizer"` // "adam-like", "sgd-momentum", "none seen", ...
 	// Training is true when a backward pass was seen, false for

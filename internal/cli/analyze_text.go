@@ -74,8 +74,8 @@ func printSummary(w io.Writer, d *analyze.Device) {
 		lo, hi = min(lo, p.PeakAllocated), max(hi, p.PeakAllocated)
 		klo, khi = min(klo, p.EndAllocated), max(khi, p.EndAllocated)
 	}
-	fmt.Fprintf(w, "    %-9s  %14s  %-14s  %13s\n", fmt.Sprintf("%d–%d", mid[0].Iteration, mid[len(mid)-1].Iteration),
-		span(lo, hi), "", span(klo, khi))
+	fmt.Fprintf(w, "    %-9s  peaks %s, %s kept after each\n", fmt.Sprintf("%d–%d", mid[0].Iteration, mid[len(mid)-1].Iteration),
+		span(lo, hi), span(klo, khi))
 	for _, p := range tail {
 		row(p)
 	}
@@ -185,12 +185,15 @@ func printTraits(w io.Writer, t analyze.Traits) {
 	if t.Training != nil {
 		training = yesNo(*t.Training)
 	}
-	fmt.Fprintf(w, "\nWhat the trace shows about the run\n")
-	fmt.Fprintf(w, "  training: %s; mixed precision: %s", training, yesNo(t.AMP))
+	amp := yesNo(t.AMP)
 	if t.AMP && t.AMPEvidence != "" {
-		fmt.Fprintf(w, " (%s)", t.AMPEvidence)
+		amp += ": " + t.AMPEvidence
 	}
-	fmt.Fprintf(w, "; activation checkpointing: %s; optimizer: %s\n", yesNo(t.Checkpointing), t.Optimizer)
+	fmt.Fprintf(w, "\nWhat the trace shows about the run\n")
+	fmt.Fprintf(w, "  training                  %s\n", training)
+	fmt.Fprintf(w, "  mixed precision           %s\n", amp)
+	fmt.Fprintf(w, "  activation checkpointing  %s\n", yesNo(t.Checkpointing))
+	fmt.Fprintf(w, "  optimizer                 %s\n", t.Optimizer)
 }
 
 func yesNo(v bool) string {
