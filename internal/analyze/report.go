@@ -88,8 +88,13 @@ type Site struct {
 	Label string `json:"label,omitempty"`
 }
 
-// Fragmentation is the cache's waste at peak reserved.
+// Fragmentation is the cache's waste at peak reserved: the moment the
+// cache is biggest, when a request no free block could serve made it
+// grow.
 type Fragmentation struct {
+	// ReservedMinusAllocated is cached but unused memory then, and
+	// LargestFreeBlock the largest block among it that a request could
+	// reuse (blocks waiting on other streams' events are not counted).
 	ReservedMinusAllocated int64 `json:"reserved_minus_allocated_bytes"`
 	LargestFreeBlock       int64 `json:"largest_free_block_bytes"`
 	InactiveSplitPeak      int64 `json:"inactive_split_bytes_peak"`
