@@ -7,6 +7,7 @@
 #
 #   bench/load.sh -size 256MiB
 #   bench/load.sh -vramkit ./vramkit     # time `vramkit stats` instead
+#   bench/load.sh -vramkit ./vramkit -analyze -python '' -runs 2   # analyze / stats ratio (issue 3)
 #
 # The generated file is deleted afterwards unless -keep is given.
 set -eu

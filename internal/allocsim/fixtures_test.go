@@ -77,6 +77,9 @@ func TestReplayMatchesPyTorch(t *testing.T) {
 			if !d.TraceComplete {
 				t.Errorf("trace judged incomplete: %v", d.Notes)
 			}
+			if p := d.Result.AtPeakReserved; p.Reserved != d.Result.Stats.ReservedBytes.All.Peak || p.LargestFree > p.Reserved-p.Allocated {
+				t.Errorf("state at peak reserved %+v, peak reserved %d", p, d.Result.Stats.ReservedBytes.All.Peak)
+			}
 			got := d.Result.Stats.Map()
 			for k, v := range row.Stats {
 				if v != nil && got[k] != *v {

@@ -13,7 +13,7 @@ import (
 // values of memory_stats() equal what the block list adds up to.
 func checkInvariants(a *Allocator, dev *SimDevice) error {
 	segs := a.Segments()
-	var reserved, allocated, requested, nAlloc, active int64
+	var reserved, allocated, requested, nAlloc, active, largestFree int64
 	var prevEnd int64 = -1
 	for _, s := range segs {
 		if s.Addr < prevEnd {
@@ -37,6 +37,8 @@ func checkInvariants(a *Allocator, dev *SimDevice) error {
 			if b.Allocated || b.Pending {
 				requested += b.Requested
 				active += b.Size
+			} else {
+				largestFree = max(largestFree, b.Size)
 			}
 			if !s.Expandable && i > 0 && !b.Allocated && !b.Pending && !s.Blocks[i-1].Allocated && !s.Blocks[i-1].Pending {
 				return fmt.Errorf("free blocks %#x and %#x were not merged", s.Blocks[i-1].Addr, b.Addr)
@@ -62,6 +64,8 @@ func checkInvariants(a *Allocator, dev *SimDevice) error {
 		return fmt.Errorf("requested_bytes %d, blocks %d", st.RequestedBytes.All.Current, requested)
 	case st.AllocatedBytes.All.Current != st.AllocatedBytes.Large.Current+st.AllocatedBytes.Small.Current:
 		return fmt.Errorf("pool split of allocated_bytes does not add up")
+	case a.LargestFreeBlock() != largestFree:
+		return fmt.Errorf("LargestFreeBlock %d, segments' largest free block %d", a.LargestFreeBlock(), largestFree)
 	case st.ReservedBytes.All.Peak < st.ReservedBytes.All.Current || st.AllocatedBytes.All.Peak < st.AllocatedBytes.All.Current:
 		return fmt.Errorf("a peak is below its current value")
 	}

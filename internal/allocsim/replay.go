@@ -26,6 +26,22 @@ type ReplayResult struct {
 	EmptyCacheCalls int
 	// Allocator is the simulator's final state.
 	Allocator *Allocator
+	// AtPeakReserved is the cache right after the request that first took
+	// reserved memory to its peak: fragmentation is judged there, when
+	// the cache is biggest, not at the end of the trace.
+	AtPeakReserved CacheState
+}
+
+// CacheState is a summary of the allocator's cache at one moment.
+type CacheState struct {
+	// Event is the trace index of the request after which it was taken
+	// (-1 before any request).
+	Event     int
+	Reserved  int64
+	Allocated int64
+	// LargestFree is the largest cached block free for reuse (blocks
+	// still waiting on stream events are not).
+	LargestFree int64
 }
 
 // Replay replays a device's trace through an allocator with configuration
@@ -64,8 +80,18 @@ func replayWith(trace []snapshot.TraceEvent, cfg Config, total int64, keep bool,
 			break
 		}
 	}
+	r.res.AtPeakReserved.Event = -1
 	if keep {
-		r.res.Requests = make([]Request, 0, len(trace)/2+16)
+		// One request per alloc, oom and free_requested, plus the rare
+		// deferred completions and empty_cache calls: sized up front, a
+		// growing slice of millions of requests costs more than the replay.
+		n := 16
+		for i := range trace {
+			if isRequest(trace[i].Action) {
+				n++
+			}
+		}
+		r.res.Requests = make([]Request, 0, n+n/64)
 	}
 	r.a = New(cfg, &traceDevice{r})
 	r.a.OnEvent = r.observe

@@ -131,11 +131,12 @@ type replayState struct {
 	skip         map[int]bool
 	next         int32
 	nreq, nempty int
+	peak         CacheState
 }
 
 func (r *replayer) save() replayState {
 	return replayState{cur: r.cur, skip: copySkip(r.skip), next: r.next,
-		nreq: len(r.res.Requests), nempty: r.res.EmptyCacheCalls}
+		nreq: len(r.res.Requests), nempty: r.res.EmptyCacheCalls, peak: r.res.AtPeakReserved}
 }
 
 func (r *replayer) restore(a *Allocator, st replayState) {
@@ -145,6 +146,7 @@ func (r *replayer) restore(a *Allocator, st replayState) {
 	r.cur, r.skip, r.next = st.cur, st.skip, st.next
 	r.res.Requests = r.res.Requests[:st.nreq]
 	r.res.EmptyCacheCalls = st.nempty
+	r.res.AtPeakReserved = st.peak
 	r.res.DivergedAt, r.res.FirstDivergence = -1, ""
 }
 
@@ -225,6 +227,13 @@ func (r *replayer) malloc(k int) {
 	case err == nil:
 		if r.keep {
 			r.res.Requests[len(r.res.Requests)-1].Block = r.a.BlockSize(ptr)
+		}
+		// Reserved memory only grows inside a malloc, so checking here
+		// catches every new peak; there are few (one per new segment on
+		// the way up), so the scan of the free blocks costs nothing.
+		if res := r.a.stats.ReservedBytes.All.Current; res > r.res.AtPeakReserved.Reserved {
+			r.res.AtPeakReserved = CacheState{Event: k, Reserved: res,
+				Allocated: r.a.stats.AllocatedBytes.All.Current, LargestFree: r.a.LargestFreeBlock()}
 		}
 	}
 }

@@ -107,3 +107,20 @@ func CompareSegments(sim []SegmentState, recorded []snapshot.Segment, device int
 	}
 	return ""
 }
+
+// LargestFreeBlock is the size of the largest cached block that a request
+// could reuse now: free, mapped, and not waiting on stream events. The
+// free sets are ordered by (stream, size), so each stream's largest is the
+// last of its run, and the segments need not be walked.
+func (a *Allocator) LargestFreeBlock() int64 {
+	var best int64
+	for _, p := range []*blockPool{a.large, a.small} {
+		it := p.blocks.items
+		for i, b := range it {
+			if (i+1 == len(it) || it[i+1].stream != b.stream) && b.size > best {
+				best = b.size
+			}
+		}
+	}
+	return best
+}

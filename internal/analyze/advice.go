@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/vramkit/vramkit/internal/allocsim"
 	"github.com/vramkit/vramkit/internal/units"
 )
 
@@ -53,12 +54,15 @@ func (d *dev) advise(out *Device) []Advice {
 	}
 	if o := out.OOM; o != nil && o.Cause == CauseFractionCap {
 		adv = append(adv, Advice{Action: "raise or remove torch.cuda.set_per_process_memory_fraction",
-			Saving: o.Requested, Detail: fmt.Sprintf("the device had %s free when the process hit its cap at %s reserved",
-				bytesStr(o.DeviceFree), bytesStr(o.Reserved))})
+			Saving: o.DeviceFree, FixesFailure: true,
+			Detail: fmt.Sprintf("this is what stopped the run: the process hit its cap at %s reserved while the GPU "+
+				"still had %s free, which raising the cap makes available", bytesStr(o.Reserved), bytesStr(o.DeviceFree))})
 	}
 	act := c.Activations
-	// A run that died in its first forward is training we did not see.
-	train := tr.Training || out.OOM != nil
+	// A run that died in its first forward may be training we did not
+	// see: advise as for training, since that is what the activations
+	// would be kept for.
+	train := tr.MayTrain()
 	if train && act*10 >= peak*3 {
 		if !tr.AMP {
 			adv = append(adv, Advice{Action: "train with automatic mixed precision (torch.autocast bf16)",
@@ -77,7 +81,7 @@ func (d *dev) advise(out *Device) []Advice {
 		}
 	}
 	state := c.Parameters + c.Gradients + c.OptimizerState
-	if tr.Training && state*2 >= peak {
+	if tr.IsTraining() && state*2 >= peak {
 		if c.OptimizerState >= c.Parameters*3/2 {
 			adv = append(adv, Advice{Action: "use an 8-bit or factored optimizer (bitsandbytes AdamW8bit, Adafactor)",
 				Saving: int64(eightBitStateShare * float64(c.OptimizerState)),
@@ -94,15 +98,21 @@ func (d *dev) advise(out *Device) []Advice {
 	}
 	if f := out.Fragmentation; f.TuneSaving > 0 {
 		adv = append(adv, Advice{Action: "set PYTORCH_CUDA_ALLOC_CONF=" + f.TuneConf, Saving: f.TuneSaving,
-			Detail: fmt.Sprintf("%s of peak reserved sits unused in the cache; vramkit tune replayed this trace under its "+
-				"grid of settings and this one reserves least", bytesStr(f.ReservedMinusAllocated))})
+			Detail: fmt.Sprintf("peak reserved is %s above peak allocated; vramkit tune replayed this trace under %d "+
+				"allocator settings and this one reserves least (the same requests through the allocator's own algorithm)",
+				bytesStr(out.PeakReserved-out.PeakAllocated), len(allocsim.TuneGrid(d.fraction())))})
 	}
 	if !train && out.Iterations > 0 && act*2 >= peak-c.Parameters && act > 0 {
 		adv = append(adv, Advice{Action: "run evaluation under torch.no_grad() or torch.inference_mode()",
 			Saving: act, Detail: fmt.Sprintf("the forward passes keep %s of tensors saved for a backward pass that never "+
 				"runs, freed only when the outputs are dropped", bytesStr(act))})
 	}
-	sort.SliceStable(adv, func(i, j int) bool { return adv[i].Saving > adv[j].Saving })
+	sort.SliceStable(adv, func(i, j int) bool {
+		if adv[i].FixesFailure != adv[j].FixesFailure {
+			return adv[i].FixesFailure
+		}
+		return adv[i].Saving > adv[j].Saving
+	})
 	return adv
 }
 

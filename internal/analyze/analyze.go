@@ -41,14 +41,21 @@ type dev struct {
 	ph     []phase // resolved phase of each life
 	at     []phase // phase at each request index
 	starts []int   // iteration starts, plus len(reqs) at the end
-	// per iteration: has a backward phase; request of its last allocation
-	iterBwd  []bool
-	iterLast []int
-	frames   bool
+	// per iteration: has a backward phase; request of its last forward
+	// allocation
+	iterBwd     []bool
+	iterLastFwd []int
+	frames      bool
+	// capBytes is the memory the process may use; capSource says whether
+	// it was given, measured or assumed.
+	capBytes  int64
+	capSource string
+	oomAt     int // request index of the first OOM, or -1
 }
 
 func analyzeDevice(s *snapshot.Snapshot, id int, o Options) (Device, error) {
-	rp := allocsim.ReplayDevice(s, id)
+	rp := allocsim.ReplayDeviceWith(s, id, allocsim.ReplayOptions{MemoryFraction: o.MemoryFraction,
+		TotalMemory: o.CapacityBytes, KeepRequests: true})
 	out := Device{Device: id, TraceComplete: rp.TraceComplete, Notes: append([]string(nil), rp.Notes...),
 		ContextBytes: ContextBytes, Leaks: []Leak{}, Advice: []Advice{}, TopSites: []Site{}}
 	st := rp.Result.Stats
@@ -59,6 +66,7 @@ func analyzeDevice(s *snapshot.Snapshot, id int, o Options) (Device, error) {
 		return out, nil
 	}
 	d := &dev{s: s, o: o, trace: s.Trace(id), rep: &rp}
+	d.capBytes, d.capSource = d.capacity()
 	d.t = buildTimeline(rp.Result.Requests, d.trace)
 	if len(d.t.reqs) == 0 {
 		return out, nil
@@ -67,15 +75,11 @@ func analyzeDevice(s *snapshot.Snapshot, id int, o Options) (Device, error) {
 	d.findIterations(&out)
 	d.phaseTimeline()
 	d.indexIterations()
+	d.oomAt = d.firstOOM()
 
 	peak := d.t.argmax(0, len(d.t.reqs))
 	out.PeakAllocatedAt = d.moment(peak)
-	resPeak := 0
-	for i, r := range d.t.reserved {
-		if r > d.t.reserved[resPeak] {
-			resPeak = i
-		}
-	}
+	resPeak := d.t.resPeak
 	out.PeakReservedAt = d.moment(resPeak)
 	out.IterationPeaks = d.iterPeaks()
 	steady := peak
@@ -90,15 +94,17 @@ func analyzeDevice(s *snapshot.Snapshot, id int, o Options) (Device, error) {
 			"alone (expect ±20% per category; gradients kept by zero_grad(set_to_none=False) count as optimizer state)"
 	}
 	out.Traits = d.traits(out.Categories)
-	if t := out.Traits; t.Training && t.AMPEvidence == "GradScaler calls (fp16 autocast)" && out.Categories.OptimizerState < out.Categories.Parameters/100 &&
+	if t := out.Traits; t.IsTraining() && t.GradScaler && out.Categories.OptimizerState < out.Categories.Parameters/100 &&
 		out.Categories.Parameters > 0 {
 		// GradScaler skips optimizer.step() while gradients overflow at the
 		// starting loss scale; a short trace can end before the first real
 		// step, and then the optimizer's state is still to come.
-		out.Notes = append(out.Notes, fmt.Sprintf("GradScaler skipped every optimizer step in this trace (inf/NaN gradients at the "+
-			"initial loss scale, normal for the first steps of fp16 training), so the optimizer has created no state yet; "+
-			"once steps go through, Adam-like optimizers add about twice the parameter memory (%s) to every later iteration",
+		out.Notes = append(out.Notes, fmt.Sprintf("the optimizer holds no state although GradScaler is in use: most likely "+
+			"GradScaler skipped every optimizer step in this trace (inf/NaN gradients at the initial loss scale, normal for "+
+			"the first steps of fp16 training), unless the optimizer is stateless (SGD without momentum); once steps go "+
+			"through, Adam-like optimizers add about twice the parameter memory (%s) to every later iteration",
 			units.Bytes(2*out.Categories.Parameters)))
+		out.Traits.Optimizer = "unknown: no state yet, most likely because GradScaler skipped every step (see the note)"
 	}
 	out.Fragmentation = d.fragmentation(resPeak)
 	out.Leaks = d.leaks()
@@ -149,11 +155,11 @@ func (d *dev) labelFrames() {
 func (d *dev) findIterations(out *Device) {
 	if d.frames {
 		d.starts = iterationsFromFrames(d.t, d.ph)
-		out.IterationSource = "frames: one iteration per optimizer step (or per forward when there is none)"
+		out.IterationSource = "stack frames: one per optimizer step, or per forward pass when there is none"
 	}
 	if d.starts == nil {
 		d.starts = iterationsFromLevels(d.t, d.o)
-		out.IterationSource = "lifetimes: the allocated-memory curve returns to the same floor once per iteration"
+		out.IterationSource = "allocation lifetimes: allocated memory returns to the same floor once per iteration"
 	}
 	if d.starts == nil {
 		d.starts = []int{0, len(d.t.reqs)}
@@ -175,10 +181,11 @@ func (d *dev) phaseTimeline() {
 	n := len(d.t.reqs)
 	d.at = make([]phase, n)
 	if d.frames {
-		cur := phSetup
+		cur, k := phSetup, 0
 		for i := 0; i < n; i++ {
-			if k := d.t.byReq[i]; k >= 0 {
+			if k < len(d.t.lives) && int(d.t.lives[k].alloc) == i {
 				cur = d.ph[k]
+				k++
 			}
 			d.at[i] = cur
 		}
@@ -231,9 +238,10 @@ func (d *dev) iterPeaks() []IterPeak {
 func (d *dev) floorEnd(it int) int64 {
 	lo, hi := d.starts[it], d.starts[it+1]
 	last := lo
-	for i := hi - 1; i >= lo; i-- {
-		if k := d.t.byReq[i]; k >= 0 && d.ph[k] != phSetup {
-			last = i
+	a, b := d.t.lifeRange(lo, hi)
+	for k := b - 1; k >= a; k-- {
+		if d.ph[k] != phSetup {
+			last = int(d.t.lives[k].alloc)
 			break
 		}
 	}

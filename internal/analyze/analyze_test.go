@@ -129,3 +129,81 @@ func contains(s, sub string) bool {
 	}
 	return false
 }
+
+func analyzeFixture(t *testing.T, name string, o Options) Device {
+	t.Helper()
+	s, err := snapshot.LoadFile(filepath.Join(dataDir, name+".pickle.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Analyze(s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep.Devices[0]
+}
+
+// TestEarlyOOMTrainingUnknown: a run that died in its first forward pass
+// cannot be told from an evaluation, so it must not claim either, and
+// the fix for the OOM's cause comes first.
+func TestEarlyOOMTrainingUnknown(t *testing.T) {
+	d := analyzeFixture(t, "oom-vitl16-b96-fp32", DefaultOptions())
+	if d.Traits.Training != nil || d.Traits.TrainingNote == "" {
+		t.Errorf("training %v (%q), want unknown", d.Traits.Training, d.Traits.TrainingNote)
+	}
+	if len(d.Advice) == 0 || !d.Advice[0].FixesFailure {
+		t.Errorf("first advice %+v, want the fix of the OOM's cause", d.Advice)
+	}
+	if d.OOM == nil || d.OOM.At.Iteration != 1 || d.OOM.At.Phase != "forward" {
+		t.Errorf("oom at %+v, want iteration 1, forward", d.OOM)
+	}
+}
+
+// TestEvalWithoutNoGrad: forward tensors alive when the forward pass ends
+// are the graph an eval without no_grad keeps; the no_grad advice must
+// fire and its saving match the measured difference with no_grad
+// (max_allocated 10301200384 vs 1027459072 bytes: 8.64 GiB) within 10%.
+func TestEvalWithoutNoGrad(t *testing.T) {
+	d := analyzeFixture(t, "bert-base-s512-b32-eval-grad", DefaultOptions())
+	if d.Traits.IsTraining() || d.Traits.Training == nil {
+		t.Errorf("training %v, want false", d.Traits.Training)
+	}
+	var saving int64
+	for _, a := range d.Advice {
+		if contains(a.Action, "no_grad") {
+			saving = a.Saving
+		}
+	}
+	if e := relErr(saving, 10301200384-1027459072); e > 0.10 {
+		t.Errorf("no_grad advice saves %d, measured difference %d (%.0f%%)", saving, 10301200384-1027459072, 100*e)
+	}
+}
+
+// TestCapacityAssumptions: time-to-full says where its capacity comes
+// from, and --capacity / --memory-fraction change it.
+func TestCapacityAssumptions(t *testing.T) {
+	o := DefaultOptions()
+	d := analyzeFixture(t, "leak-gpt2-keep-logits", o)
+	if len(d.Leaks) != 1 || !contains(d.Leaks[0].CapacitySource, "assumed") {
+		t.Fatalf("leaks %+v: capacity source must say it is assumed", d.Leaks)
+	}
+	o.CapacityBytes, o.MemoryFraction = 80<<30, 0.5
+	d2 := analyzeFixture(t, "leak-gpt2-keep-logits", o)
+	if l := d2.Leaks[0]; l.CapacityBytes != 40<<30 || contains(l.CapacitySource, "assumed") {
+		t.Errorf("with --capacity 80GiB --memory-fraction 0.5: capacity %d (%s)", l.CapacityBytes, l.CapacitySource)
+	}
+	if d2.Leaks[0].IterationsToFull >= d.Leaks[0].IterationsToFull {
+		t.Errorf("a smaller capacity should fill sooner: %d vs %d", d2.Leaks[0].IterationsToFull, d.Leaks[0].IterationsToFull)
+	}
+}
+
+// TestLargestFreeAtPeakReserved: the largest free block is taken when the
+// cache is biggest, so it fits in what was cached but unused then.
+func TestLargestFreeAtPeakReserved(t *testing.T) {
+	for _, name := range []string{"resnet50-b64-fp32", "gpt2-s1024-b8-bf16", "vitl16-b32-fp32"} {
+		f := analyzeFixture(t, name, DefaultOptions()).Fragmentation
+		if f.LargestFreeBlock <= 0 || f.LargestFreeBlock > f.ReservedMinusAllocated {
+			t.Errorf("%s: largest free block %d, cached but unused at peak reserved %d", name, f.LargestFreeBlock, f.ReservedMinusAllocated)
+		}
+	}
+}

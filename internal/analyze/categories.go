@@ -23,8 +23,9 @@ const (
 //   - made by an optimizer step and outliving its iteration: optimizer state;
 //   - made by backward and outliving backward: gradients;
 //   - made by forward and freed by backward: activations saved for it
-//     (also, in an iteration with no backward, forward tensors freed only
-//     when the iteration ends: the graph an eval without no_grad keeps);
+//     (also, in an iteration with no backward, forward tensors still alive
+//     when the forward pass ends: the graph an eval without no_grad keeps
+//     until its output is dropped);
 //   - freed in the phase that made them: temporaries;
 //   - the rest (inputs, outputs kept across iterations): other.
 func (d *dev) category(k int) string {
@@ -63,7 +64,7 @@ func (d *dev) category(k int) string {
 			return catActivations
 		case freedLater:
 			return catOther
-		case !d.iterHasBackward(it) && int(l.free) >= d.lastAlloc(it):
+		case !d.iterHasBackward(it) && int(l.free) > d.lastForward(it):
 			return catActivations
 		}
 		return catTemporaries
@@ -73,23 +74,30 @@ func (d *dev) category(k int) string {
 
 func (d *dev) iterHasBackward(it int) bool { return d.iterBwd[it-1] }
 
-// lastAlloc is the request index of iteration it's last allocation.
-func (d *dev) lastAlloc(it int) int { return d.iterLast[it-1] }
+// lastForward is the request index of iteration it's last forward-pass
+// allocation (its start when it has none). Without frames the phases come
+// from the curve, so this is the last allocation before the curve falls.
+func (d *dev) lastForward(it int) int { return d.iterLastFwd[it-1] }
 
 // indexIterations precomputes, per iteration, whether it has a backward
-// phase and where its last allocation is.
+// phase and where its forward pass allocated last.
 func (d *dev) indexIterations() {
 	n := len(d.starts) - 1
-	d.iterBwd, d.iterLast = make([]bool, n), make([]int, n)
+	d.iterBwd, d.iterLastFwd = make([]bool, n), make([]int, n)
 	for it := 0; it < n; it++ {
 		lo, hi := d.starts[it], d.starts[it+1]
-		d.iterLast[it] = lo
+		d.iterLastFwd[it] = lo
 		for i := lo; i < hi; i++ {
 			if d.at[i] == phBackward {
 				d.iterBwd[it] = true
+				break
 			}
-			if d.t.byReq[i] >= 0 {
-				d.iterLast[it] = i
+		}
+		a, b := d.t.lifeRange(lo, hi)
+		for k := b - 1; k >= a; k-- {
+			if d.ph[k] == phForward {
+				d.iterLastFwd[it] = int(d.t.lives[k].alloc)
+				break
 			}
 		}
 	}
@@ -168,11 +176,11 @@ func (d *dev) siteOf(k int, cat string) (key string, frames []snapshot.Frame, la
 	l := &d.t.lives[k]
 	fr := d.s.Frames(l.stack)
 	if len(fr) == 0 {
-		label = cat + " allocated in " + d.ph[k].String()
+		label = "allocated in " + d.ph[k].String() + " (the trace has no stack for it)"
 		if d.frames && d.ph[k] == phBackward {
-			label = cat + " allocated by the autograd engine (backward, no Python frames)"
+			label = "allocated by the autograd engine (backward, which runs no Python code)"
 		}
-		return "\x00" + label, nil, label
+		return "\x00" + cat + "|" + label, nil, label
 	}
 	frames = collapse(fr)
 	var b strings.Builder

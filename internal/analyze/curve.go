@@ -25,14 +25,14 @@ func (d *dev) categoryCurve(at []int) []Categories {
 	}
 	sort.Slice(freed, func(a, b int) bool { return d.t.lives[freed[a]].free < d.t.lives[freed[b]].free })
 	var cur Categories
-	j, f := 0, 0
+	j, f, next := 0, 0, 0 // next: the first life not yet added (lives are in request order)
 	for j < len(at) && at[j] < int(reqs[0].Event) {
 		j++
 	}
 	for i := range reqs {
-		if k := d.t.byReq[i]; k >= 0 {
-			l := &d.t.lives[k]
-			addCat(&cur, cats[k], l.size)
+		for ; next < len(d.t.lives) && int(d.t.lives[next].alloc) == i; next++ {
+			l := &d.t.lives[next]
+			addCat(&cur, cats[next], l.size)
 			cur.BlockRounding += l.block - l.size
 		}
 		for ; f < len(freed) && int(d.t.lives[freed[f]].free) == i; f++ {

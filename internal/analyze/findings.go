@@ -13,11 +13,19 @@ import (
 // frames; the optimizer from the state its first step keeps.
 func (d *dev) traits(c Categories) Traits {
 	var tr Traits
+	training := false
 	for _, p := range d.ph {
 		if p == phBackward {
-			tr.Training = true
+			training = true
 			break
 		}
+	}
+	tr.Training = &training
+	if !training && d.oomAt >= 0 && d.iterOf(d.oomAt) <= 1 {
+		// Died in its first forward pass: a training run and an
+		// evaluation look the same until backward would have started.
+		tr.Training = nil
+		tr.TrainingNote = "unknown (the trace ends before the first backward)"
 	}
 	used := make([]bool, len(d.facts))
 	for k := range d.t.lives {
@@ -31,7 +39,7 @@ func (d *dev) traits(c Categories) Traits {
 			tr.Checkpointing = true
 		}
 		if f.scaler {
-			tr.AMP, tr.AMPEvidence = true, "GradScaler calls (fp16 autocast)"
+			tr.AMP, tr.GradScaler, tr.AMPEvidence = true, true, "GradScaler calls, which fp16 autocast needs"
 		}
 	}
 	if !tr.AMP {
@@ -54,14 +62,16 @@ func (d *dev) traits(c Categories) Traits {
 		}
 		if len(params) > 0 && 10*len(halves) >= 3*len(params) {
 			tr.AMP = true
-			tr.AMPEvidence = fmt.Sprintf("the forward pass copies %d of %d weight shapes at half their size (autocast to fp16/bf16)",
+			tr.AMPEvidence = fmt.Sprintf("the forward pass copies %d of %d weight shapes at half their size, as autocast to fp16/bf16 does",
 				len(halves), len(params))
 		}
 	}
 	switch {
 	case c.Parameters == 0:
 		tr.Optimizer = "unknown"
-	case !tr.Training:
+	case tr.Training == nil:
+		tr.Optimizer = "unknown (the trace ends before the first optimizer step)"
+	case !training:
 		tr.Optimizer = "none (no backward pass)"
 	case c.OptimizerState >= c.Parameters*3/2:
 		tr.Optimizer = "Adam-like (two states per parameter)"
@@ -76,17 +86,11 @@ func (d *dev) traits(c Categories) Traits {
 // fragmentation measures the cache's unused memory at peak reserved and,
 // when it is worth a grid of replays, what vramkit tune would save.
 func (d *dev) fragmentation(resPeak int) Fragmentation {
-	f := Fragmentation{ReservedMinusAllocated: d.t.reserved[resPeak] - d.t.level[resPeak],
-		InactiveSplitPeak: d.rep.Result.Stats.InactiveSplitBytes.All.Peak}
-	if a := d.rep.Result.Allocator; a != nil {
-		for _, g := range a.Segments() {
-			for _, b := range g.Blocks {
-				if !b.Allocated && !b.Pending && b.Size > f.LargestFreeBlock {
-					f.LargestFreeBlock = b.Size
-				}
-			}
-		}
-	}
+	f := Fragmentation{ReservedMinusAllocated: d.t.resPeakBytes - d.t.level[resPeak],
+		InactiveSplitPeak: d.rep.Result.Stats.InactiveSplitBytes.All.Peak,
+		// The replay kept the cache's state when it first reached peak
+		// reserved, the same request as resPeak.
+		LargestFreeBlock: d.rep.Result.AtPeakReserved.LargestFree}
 	res := d.rep.Result.Stats.ReservedBytes.All.Peak
 	switch {
 	case !d.o.Tune:
@@ -96,7 +100,7 @@ func (d *dev) fragmentation(resPeak int) Fragmentation {
 	case d.o.TuneMaxRequests > 0 && len(d.t.reqs) > d.o.TuneMaxRequests:
 		f.TuneSkipped = fmt.Sprintf("the trace has %d requests, too many for a quick search; run vramkit tune for it", len(d.t.reqs))
 	default:
-		rows, err := allocsim.Tune(d.t.reqs, d.capacity(), 1)
+		rows, err := allocsim.Tune(d.t.reqs, d.capBytes, d.fraction())
 		if err == nil && len(rows) > 0 && rows[0].Feasible && rows[0].AllocConf != d.rep.Config.Source {
 			if s := d.rep.Result.Stats.ReservedBytes.All.Peak - rows[0].PeakReserved; s > 0 {
 				f.TuneConf, f.TuneSaving = rows[0].AllocConf, s
@@ -104,27 +108,6 @@ func (d *dev) fragmentation(resPeak int) Fragmentation {
 		}
 	}
 	return f
-}
-
-// capacity is the memory the process may use: the option, else reserved
-// plus free device memory at a recorded OOM, else an H200's total.
-func (d *dev) capacity() int64 {
-	if d.o.CapacityBytes > 0 {
-		return d.o.CapacityBytes
-	}
-	var res int64
-	for i := range d.trace {
-		e := &d.trace[i]
-		switch e.Action {
-		case snapshot.ActionSegmentAlloc, snapshot.ActionSegmentMap:
-			res += int64(e.Size)
-		case snapshot.ActionSegmentFree, snapshot.ActionSegmentUnmap:
-			res -= int64(e.Size)
-		case snapshot.ActionOOM:
-			return res + int64(e.DeviceFree())
-		}
-	}
-	return allocsim.H200Total
 }
 
 // leaks looks for memory that every iteration leaves behind. The first
@@ -163,9 +146,9 @@ func (d *dev) leaks() []Leak {
 			best, frames, label = key, fr, lb
 		}
 	}
-	capBytes := d.capacity()
-	left := capBytes - d.rep.Result.Stats.ReservedBytes.All.Peak
-	lk := Leak{BytesPerIteration: per, Iterations: n, CapacityBytes: capBytes, Frames: frames, Label: label}
+	left := d.capBytes - d.rep.Result.Stats.ReservedBytes.All.Peak
+	lk := Leak{BytesPerIteration: per, Iterations: n, CapacityBytes: d.capBytes, CapacitySource: d.capSource,
+		Frames: frames, Label: label}
 	if per > 0 && left > 0 {
 		lk.IterationsToFull = left / per
 	}

@@ -21,20 +21,13 @@ const (
 // blocks plus the device's free memory would have held it, the memory
 // was there in pieces (fragmentation); otherwise the GPU was full.
 func (d *dev) oom() *OOM {
-	at := -1
-	for i := range d.t.reqs {
-		r := &d.t.reqs[i]
-		if r.Kind == allocsim.ReqAlloc && int(r.Event) < len(d.trace) && d.trace[r.Event].Action == snapshot.ActionOOM {
-			at = i
-			break
-		}
-	}
+	at := d.oomAt
 	if at < 0 {
 		return nil
 	}
 	e := &d.trace[d.t.reqs[at].Event]
-	o := &OOM{TraceEvent: int(d.t.reqs[at].Event), Requested: int64(e.Size), Allocated: d.t.level[at],
-		Reserved: d.t.reserved[at], DeviceFree: int64(e.DeviceFree())}
+	o := &OOM{TraceEvent: int(d.t.reqs[at].Event), At: d.moment(at), Requested: int64(e.Size), Allocated: d.t.level[at],
+		Reserved: d.t.reservedAt(at), DeviceFree: int64(e.DeviceFree())}
 	o.CachedFree = o.Reserved - o.Allocated
 	// The allocator asks the device for a whole segment, at least the
 	// request rounded up to 2 MiB (20 MiB for mid-sized requests).
@@ -57,4 +50,16 @@ func (d *dev) oom() *OOM {
 	}
 	_, o.Holders = d.breakdown(at)
 	return o
+}
+
+// firstOOM is the request index of the trace's first out-of-memory
+// error, or -1.
+func (d *dev) firstOOM() int {
+	for i := range d.t.reqs {
+		r := &d.t.reqs[i]
+		if r.Kind == allocsim.ReqAlloc && int(r.Event) < len(d.trace) && d.trace[r.Event].Action == snapshot.ActionOOM {
+			return i
+		}
+	}
+	return -1
 }

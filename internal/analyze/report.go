@@ -94,8 +94,13 @@ type Site struct {
 	Label string `json:"label,omitempty"`
 }
 
-// Fragmentation is the cache's waste at peak reserved.
+// Fragmentation is the cache's waste at peak reserved: the moment the
+// cache is biggest, when a request no free block could serve made it
+// grow.
 type Fragmentation struct {
+	// ReservedMinusAllocated is cached but unused memory then, and
+	// LargestFreeBlock the largest block among it that a request could
+	// reuse (blocks waiting on other streams' events are not counted).
 	ReservedMinusAllocated int64 `json:"reserved_minus_allocated_bytes"`
 	LargestFreeBlock       int64 `json:"largest_free_block_bytes"`
 	InactiveSplitPeak      int64 `json:"inactive_split_bytes_peak"`
@@ -109,17 +114,21 @@ type Fragmentation struct {
 
 // Leak is memory that survives every iteration and grows.
 type Leak struct {
-	BytesPerIteration int64            `json:"bytes_per_iteration"`
-	Iterations        int              `json:"iterations"`
-	IterationsToFull  int64            `json:"iterations_until_full"`
-	CapacityBytes     int64            `json:"capacity_bytes"`
-	Frames            []snapshot.Frame `json:"frames"`
-	Label             string           `json:"label,omitempty"`
+	BytesPerIteration int64 `json:"bytes_per_iteration"`
+	Iterations        int   `json:"iterations"`
+	IterationsToFull  int64 `json:"iterations_until_full"`
+	CapacityBytes     int64 `json:"capacity_bytes"`
+	// CapacitySource says where CapacityBytes comes from; it starts with
+	// "assumed" when no measurement or flag gave it.
+	CapacitySource string           `json:"capacity_source"`
+	Frames         []snapshot.Frame `json:"frames"`
+	Label          string           `json:"label,omitempty"`
 }
 
 // OOM explains an out-of-memory error recorded in the trace.
 type OOM struct {
 	TraceEvent int    `json:"trace_event"`
+	At         Moment `json:"at"`
 	Requested  int64  `json:"requested_bytes"`
 	Allocated  int64  `json:"allocated_bytes"`
 	Reserved   int64  `json:"reserved_bytes"`
@@ -135,13 +144,30 @@ type Advice struct {
 	Action string `json:"action"`
 	Saving int64  `json:"estimated_saving_bytes"`
 	Detail string `json:"detail"`
+	// FixesFailure marks the change that removes the recorded OOM's
+	// cause; it is listed first whatever its saving, and Saving is the
+	// memory it makes available instead.
+	FixesFailure bool `json:"fixes_failure,omitempty"`
 }
 
 // Traits are what the trace shows about how the program trained.
 type Traits struct {
-	AMP           bool   `json:"amp"`
-	AMPEvidence   string `json:"amp_evidence,omitempty"`
+	AMP         bool   `json:"amp"`
+	AMPEvidence string `json:"amp_evidence,omitempty"`
+	// GradScaler: the trace shows torch.amp.GradScaler at work (fp16).
+	GradScaler    bool   `json:"grad_scaler"`
 	Checkpointing bool   `json:"checkpointing"`
 	Optimizer     string `json:"optimizer"` // "adam-like", "sgd-momentum", "none seen", ...
-	Training      bool   `json:"training"`  // a backward pass was seen
+	// Training is true when a backward pass was seen, false for
+	// forward-only runs, and null when the trace cannot tell: it ends in
+	// an out-of-memory error before any backward (TrainingNote says so).
+	Training     *bool  `json:"training"`
+	TrainingNote string `json:"training_note,omitempty"`
 }
+
+// IsTraining reports whether a backward pass was seen.
+func (t Traits) IsTraining() bool { return t.Training != nil && *t.Training }
+
+// MayTrain reports whether the run trains or might: a backward pass was
+// seen, or the trace ended before one could be.
+func (t Traits) MayTrain() bool { return t.Training == nil || *t.Training }

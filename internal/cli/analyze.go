@@ -17,7 +17,7 @@ type analyzeFile struct {
 func analyzeCommand() *Command {
 	c := &Command{
 		Name:  "analyze",
-		Usage: "analyze [--format text|json] [--top N] [--capacity BYTES] [--tune=false] SNAPSHOT...",
+		Usage: "analyze [--format text|json] [--top N] [--capacity BYTES] [--memory-fraction F] [--tune=false] SNAPSHOT...",
 		Short: "explain the peak, find leaks, explain OOMs and say what to change",
 		Long: `Replays each snapshot's allocation trace and explains it: peak allocated and reserved
 memory and when they happen, the training iterations found in the trace, what the memory at
@@ -32,14 +32,19 @@ analyzed from allocation lifetimes alone, with lower confidence.`,
 		format := addFormat(fs, "text", "json")
 		o := analyze.DefaultOptions()
 		fs.IntVar(&o.Top, "top", o.Top, "allocation sites to list")
-		capS := fs.String("capacity", "", "memory the process may use (e.g. 80GiB), for iterations-until-full; "+
-			"default: from an OOM record, else an H200")
+		capS := fs.String("capacity", "", "the GPU's memory (e.g. 80GiB): the replay takes --memory-fraction of it and "+
+			"leaks count iterations until it is full; default: measured at an OOM record, else an H200's (assumed)")
+		fs.Float64Var(&o.MemoryFraction, "memory-fraction", 1, "the per-process memory fraction the run set "+
+			"(snapshots do not record it; it caps reserved memory and garbage_collection_threshold only acts under one)")
 		fs.BoolVar(&o.Tune, "tune", o.Tune, "replay the trace under tune's grid of allocator settings when the cache wastes memory")
 		if err := parseFlags(fs, args); err != nil {
 			return err
 		}
 		if err := checkFormat(*format, "text", "json"); err != nil {
 			return err
+		}
+		if o.MemoryFraction <= 0 || o.MemoryFraction > 1 {
+			return usagef("--memory-fraction must be in (0, 1], not %v", o.MemoryFraction)
 		}
 		if o.Top < 1 {
 			return usagef("--top must be at least 1")

@@ -84,3 +84,27 @@ func TestAnalyzeJSONContract(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeFlags: the replay's settings a snapshot does not record can
+// be given, and bad values are usage errors.
+func TestAnalyzeFlags(t *testing.T) {
+	in := filepath.Join("..", "..", "testdata", "analyze", "leak-gpt2-keep-logits.pickle.gz")
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"--memory-fraction", "0"}, 2},
+		{[]string{"--memory-fraction", "1.5"}, 2},
+		{[]string{"--capacity", "lots"}, 2},
+		{[]string{"--capacity", "80GiB", "--memory-fraction", "0.5"}, 0},
+	} {
+		var out, errb bytes.Buffer
+		args := append(append([]string{"analyze"}, tc.args...), in)
+		if code := Main(context.Background(), args, nil, &out, &errb); code != tc.code {
+			t.Errorf("%v: exit %d, want %d: %s", tc.args, code, tc.code, errb.String())
+		}
+		if tc.code == 0 && !bytes.Contains(out.Bytes(), []byte("40.0 GiB (the --capacity given × memory fraction 0.5)")) {
+			t.Errorf("%v: the leak's capacity does not follow the flags:\n%s", tc.args, out.String())
+		}
+	}
+}

@@ -10,88 +10,208 @@ import (
 	"github.com/vramkit/vramkit/internal/units"
 )
 
+// maxIterationRows is how many iterations the text lists one per line; a
+// long trace shows its first and last ones and a range for the rest.
+const maxIterationRows = 8
+
 // printAnalysis renders one device's analysis for a reader who has never
-// seen a snapshot: every figure with its unit, and what it means.
+// seen a snapshot: every figure with its unit, what it means, and where a
+// figure rests on an assumption, that it does.
 func printAnalysis(w io.Writer, path string, d *analyze.Device) {
-	b := units.Bytes
 	fmt.Fprintf(w, "%s — device %d\n", path, d.Device)
 	for _, n := range d.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
-	fmt.Fprintf(w, "\nSummary\n")
-	fmt.Fprintf(w, "  peak allocated  %10s  memory held by live tensors (iteration %d, %s)\n", b(d.PeakAllocated),
-		d.PeakAllocatedAt.Iteration, d.PeakAllocatedAt.Phase)
-	fmt.Fprintf(w, "  peak reserved   %10s  memory PyTorch's cache took from the GPU (iteration %d)\n", b(d.PeakReserved), d.PeakReservedAt.Iteration)
-	fmt.Fprintf(w, "  nvidia-smi      %10s  estimate: reserved + %s CUDA context (assumed, ±50 MiB)\n", b(d.NVMLEstimate), b(d.ContextBytes))
-	fmt.Fprintf(w, "  iterations      %10d  found by %s\n", d.Iterations, d.IterationSource)
-	for _, p := range d.IterationPeaks {
-		fmt.Fprintf(w, "    iteration %-3d peak %10s in %-14s  %10s kept after it\n", p.Iteration, b(p.PeakAllocated), p.Phase, b(p.EndAllocated))
+	printSummary(w, d)
+	printCategories(w, d)
+	printCache(w, d)
+	printLeaks(w, d)
+	printOOM(w, d)
+	printTraits(w, d.Traits)
+	fmt.Fprintf(w, "\nAdvice, biggest estimated saving first\n")
+	if len(d.Advice) == 0 {
+		fmt.Fprintf(w, "  nothing that applies stands out\n")
 	}
+	for i, a := range d.Advice {
+		gain := "saves about " + units.Bytes(a.Saving)
+		if a.FixesFailure {
+			gain = "fixes the out-of-memory error"
+		}
+		fmt.Fprintf(w, "  %d. %s — %s\n     %s\n", i+1, a.Action, gain, a.Detail)
+	}
+}
+
+func printSummary(w io.Writer, d *analyze.Device) {
+	b := units.Bytes
+	fmt.Fprintf(w, "\nSummary\n")
+	fmt.Fprintf(w, "  peak allocated  %10s  memory held by live tensors, at %s\n", b(d.PeakAllocated), when(d.PeakAllocatedAt))
+	fmt.Fprintf(w, "  peak reserved   %10s  memory PyTorch's caching allocator took from the GPU, at %s\n",
+		b(d.PeakReserved), when(d.PeakReservedAt))
+	fmt.Fprintf(w, "  nvidia-smi      %10s  estimate: peak reserved + %s for the CUDA context (assumed, ±50 MiB)\n",
+		b(d.NVMLEstimate), b(d.ContextBytes))
+	fmt.Fprintf(w, "  iterations      %10d  found from %s\n", d.Iterations, d.IterationSource)
+	if len(d.IterationPeaks) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "    %-9s  %14s  %-14s  %13s\n", "iteration", "peak allocated", "in phase", "kept after it")
+	row := func(p analyze.IterPeak) {
+		fmt.Fprintf(w, "    %-9d  %14s  %-14s  %13s\n", p.Iteration, b(p.PeakAllocated), p.Phase, b(p.EndAllocated))
+	}
+	ps := d.IterationPeaks
+	if len(ps) <= maxIterationRows {
+		for _, p := range ps {
+			row(p)
+		}
+		return
+	}
+	head, tail := ps[:3], ps[len(ps)-2:]
+	for _, p := range head {
+		row(p)
+	}
+	mid := ps[3 : len(ps)-2]
+	lo, hi, klo, khi := mid[0].PeakAllocated, mid[0].PeakAllocated, mid[0].EndAllocated, mid[0].EndAllocated
+	for _, p := range mid {
+		lo, hi = min(lo, p.PeakAllocated), max(hi, p.PeakAllocated)
+		klo, khi = min(klo, p.EndAllocated), max(khi, p.EndAllocated)
+	}
+	fmt.Fprintf(w, "    %-9s  peaks %s, %s kept after each\n", fmt.Sprintf("%d–%d", mid[0].Iteration, mid[len(mid)-1].Iteration),
+		span(lo, hi), span(klo, khi))
+	for _, p := range tail {
+		row(p)
+	}
+}
+
+// span prints a byte range compactly, or one figure when it is one.
+func span(lo, hi int64) string {
+	if units.Bytes(lo) == units.Bytes(hi) {
+		return units.Bytes(lo)
+	}
+	return units.Bytes(lo) + "–" + units.Bytes(hi)
+}
+
+// when places a moment for a reader: the iteration and the phase.
+func when(m analyze.Moment) string {
+	if m.Iteration == 0 {
+		return "setup, before the first iteration"
+	}
+	return fmt.Sprintf("iteration %d (%s)", m.Iteration, m.Phase)
+}
+
+func printCategories(w io.Writer, d *analyze.Device) {
+	b := units.Bytes
 	c := d.Categories
-	fmt.Fprintf(w, "\nWhat the memory is, at the steady-state peak (%s at iteration %d, %s)\n", b(d.CategoriesBytes),
-		d.CategoriesAt.Iteration, d.CategoriesAt.Phase)
+	fmt.Fprintf(w, "\nWhat the memory is at the steady-state peak: %s at %s\n", b(d.CategoriesBytes), when(d.CategoriesAt))
+	if d.Iterations > 1 {
+		fmt.Fprintf(w, "  (the highest point after the first iteration: the step the run repeats; the first has no optimizer state yet)\n")
+	}
 	fmt.Fprintf(w, "  confidence: %s\n", d.CategoryConfidence)
 	for _, r := range []struct {
 		name string
 		n    int64
 		what string
 	}{
-		{"parameters", c.Parameters, "model weights and buffers, loaded before the first step"},
+		{"parameters", c.Parameters, "model weights and buffers, loaded before the first iteration"},
 		{"gradients", c.Gradients, "made by backward, kept for the optimizer"},
-		{"optimizer state", c.OptimizerState, "kept by the optimizer across steps (Adam: two per weight)"},
+		{"optimizer state", c.OptimizerState, "kept by the optimizer across steps (Adam keeps two values per weight)"},
 		{"activations", c.Activations, "saved by forward for backward"},
 		{"temporaries", c.Temporaries, "freed in the phase that made them"},
-		{"other", c.Other, "inputs, outputs, anything kept across steps"},
-		{"block rounding", c.BlockRounding, "allocator blocks are larger than the requests"},
+		{"other", c.Other, "inputs, outputs, anything else kept across steps"},
+		{"block rounding", c.BlockRounding, "the allocator hands out blocks a little larger than requested"},
 	} {
-		fmt.Fprintf(w, "  %-16s %10s  %5.1f%%  %s\n", r.name, b(r.n), pct(r.n, d.CategoriesBytes), r.what)
+		fmt.Fprintf(w, "  %-16s %10s  %5s  %s\n", r.name, b(r.n), pctStr(r.n, d.CategoriesBytes), r.what)
 	}
-	fmt.Fprintf(w, "\nTop allocation sites at that moment\n")
+	fmt.Fprintf(w, "\nWhere it was allocated, biggest first (library call ← your code)\n")
 	for _, s := range d.TopSites {
-		fmt.Fprintf(w, "  %10s  %5d× %-15s %s\n", b(s.Bytes), s.Count, s.Category, siteString(s.Frames, s.Label))
+		fmt.Fprintf(w, "  %10s  %s in %s  %s\n", b(s.Bytes), tensors(s.Count), catName(s.Category), siteString(s.Frames, s.Label))
 	}
+}
+
+func printCache(w io.Writer, d *analyze.Device) {
+	b := units.Bytes
 	f := d.Fragmentation
-	fmt.Fprintf(w, "\nFragmentation (at peak reserved)\n")
-	fmt.Fprintf(w, "  reserved − allocated  %10s  cached but unused\n", b(f.ReservedMinusAllocated))
-	fmt.Fprintf(w, "  largest free block    %10s  at the end of the trace\n", b(f.LargestFreeBlock))
-	fmt.Fprintf(w, "  inactive split peak   %10s  free pieces of partly used blocks\n", b(f.InactiveSplitPeak))
+	fmt.Fprintf(w, "\nAllocator cache (fragmentation)\n")
+	fmt.Fprintf(w, "  peak reserved − peak allocated  %10s  the cache's cost at its worst; no allocator setting saves more\n",
+		b(d.PeakReserved-d.PeakAllocated))
+	fmt.Fprintf(w, "  at peak reserved, %s:\n", when(d.PeakReservedAt))
+	fmt.Fprintf(w, "    cached but unused             %10s  of %s reserved\n", b(f.ReservedMinusAllocated), b(d.PeakReserved))
+	fmt.Fprintf(w, "    largest free block            %10s  a bigger request then needed a new segment from the GPU\n",
+		b(f.LargestFreeBlock))
+	fmt.Fprintf(w, "  inactive split, peak            %10s  free pieces of partly used blocks, reusable only by smaller requests\n",
+		b(f.InactiveSplitPeak))
 	switch {
 	case f.TuneConf != "":
-		fmt.Fprintf(w, "  vramkit tune: PYTORCH_CUDA_ALLOC_CONF=%s saves %s of peak reserved\n", f.TuneConf, b(f.TuneSaving))
+		fmt.Fprintf(w, "  vramkit tune: PYTORCH_CUDA_ALLOC_CONF=%s lowers peak reserved by %s\n", f.TuneConf, b(f.TuneSaving))
 	case f.TuneSkipped != "":
 		fmt.Fprintf(w, "  vramkit tune: not run (%s)\n", f.TuneSkipped)
 	default:
-		fmt.Fprintf(w, "  vramkit tune: no setting in its grid reserves less\n")
-	}
-	fmt.Fprintf(w, "\nLeaks\n")
-	if len(d.Leaks) == 0 {
-		fmt.Fprintf(w, "  none: what each iteration keeps does not grow\n")
-	}
-	for _, l := range d.Leaks {
-		fmt.Fprintf(w, "  %s per iteration survive every step (over %d iterations); the GPU (%s) is full in about %d more iterations\n",
-			b(l.BytesPerIteration), l.Iterations, b(l.CapacityBytes), l.IterationsToFull)
-		fmt.Fprintf(w, "  allocated at: %s\n", siteString(l.Frames, l.Label))
-	}
-	if o := d.OOM; o != nil {
-		fmt.Fprintf(w, "\nOut of memory (trace event %d)\n", o.TraceEvent)
-		fmt.Fprintf(w, "  requested %s; allocated %s, reserved %s, cached free %s, device free %s\n",
-			b(o.Requested), b(o.Allocated), b(o.Reserved), b(o.CachedFree), b(o.DeviceFree))
-		fmt.Fprintf(w, "  cause: %s — %s\n", o.Cause, o.Explain)
-		for _, s := range o.Holders {
-			fmt.Fprintf(w, "  holder %10s  %5d× %-15s %s\n", b(s.Bytes), s.Count, s.Category, siteString(s.Frames, s.Label))
-		}
-	}
-	t := d.Traits
-	fmt.Fprintf(w, "\nWhat the trace shows about the run: training=%v, mixed precision=%v, checkpointing=%v, optimizer: %s\n",
-		t.Training, t.AMP, t.Checkpointing, t.Optimizer)
-	fmt.Fprintf(w, "\nAdvice, biggest estimated saving first\n")
-	if len(d.Advice) == 0 {
-		fmt.Fprintf(w, "  nothing that applies stands out\n")
-	}
-	for i, a := range d.Advice {
-		fmt.Fprintf(w, "  %d. %s — saves about %s\n     %s\n", i+1, a.Action, b(a.Saving), a.Detail)
+		fmt.Fprintf(w, "  vramkit tune: no allocator setting in its grid reserves less\n")
 	}
 }
+
+func printLeaks(w io.Writer, d *analyze.Device) {
+	b := units.Bytes
+	fmt.Fprintf(w, "\nLeaks\n")
+	if len(d.Leaks) == 0 {
+		fmt.Fprintf(w, "  none: the memory kept after each iteration does not grow\n")
+	}
+	for _, l := range d.Leaks {
+		fmt.Fprintf(w, "  %s more survives each iteration (growth seen over all %d iterations)\n", b(l.BytesPerIteration), l.Iterations)
+		fmt.Fprintf(w, "  at that rate the GPU is full after about %d more iterations: the process may use %s (%s)\n",
+			l.IterationsToFull, b(l.CapacityBytes), l.CapacitySource)
+		fmt.Fprintf(w, "  allocated at: %s\n", siteString(l.Frames, l.Label))
+	}
+}
+
+func printOOM(w io.Writer, d *analyze.Device) {
+	o := d.OOM
+	if o == nil {
+		return
+	}
+	b := units.Bytes
+	fmt.Fprintf(w, "\nOut of memory in %s, trace event %d\n", when(o.At), o.TraceEvent)
+	fmt.Fprintf(w, "  requested    %10s\n", b(o.Requested))
+	fmt.Fprintf(w, "  allocated    %10s  held by live tensors\n", b(o.Allocated))
+	fmt.Fprintf(w, "  reserved     %10s  of which %s cached but unused\n", b(o.Reserved), b(o.CachedFree))
+	fmt.Fprintf(w, "  device free  %10s  free on the GPU outside this process's cache\n", b(o.DeviceFree))
+	fmt.Fprintf(w, "  cause: %s — %s\n", o.Cause, o.Explain)
+	fmt.Fprintf(w, "  biggest holders at that moment:\n")
+	for _, s := range o.Holders {
+		fmt.Fprintf(w, "  %10s  %s in %s  %s\n", b(s.Bytes), tensors(s.Count), catName(s.Category), siteString(s.Frames, s.Label))
+	}
+}
+
+func printTraits(w io.Writer, t analyze.Traits) {
+	training := t.TrainingNote
+	if t.Training != nil {
+		training = yesNo(*t.Training)
+	}
+	amp := yesNo(t.AMP)
+	if t.AMP && t.AMPEvidence != "" {
+		amp += ": " + t.AMPEvidence
+	}
+	fmt.Fprintf(w, "\nWhat the trace shows about the run\n")
+	fmt.Fprintf(w, "  training                  %s\n", training)
+	fmt.Fprintf(w, "  mixed precision           %s\n", amp)
+	fmt.Fprintf(w, "  activation checkpointing  %s\n", yesNo(t.Checkpointing))
+	fmt.Fprintf(w, "  optimizer                 %s\n", t.Optimizer)
+}
+
+func yesNo(v bool) string {
+	if v {
+		return "yes"
+	}
+	return "no"
+}
+
+func tensors(n int) string {
+	if n == 1 {
+		return "    1 tensor "
+	}
+	return fmt.Sprintf("%5d tensors", n)
+}
+
+// catName prints a category as a phrase, not a JSON key.
+func catName(c string) string { return fmt.Sprintf("%-15s", strings.ReplaceAll(c, "_", " ")) }
 
 func siteString(fr []snapshot.Frame, label string) string {
 	if len(fr) == 0 {
@@ -121,9 +241,19 @@ func shortPath(p string) string {
 	return p
 }
 
-func pct(a, b int64) float64 {
+// pctStr is a share of the whole, to the precision a reader needs.
+func pctStr(a, b int64) string {
 	if b == 0 {
-		return 0
+		return "–"
 	}
-	return 100 * float64(a) / float64(b)
+	p := 100 * float64(a) / float64(b)
+	switch {
+	case a == 0:
+		return "0%"
+	case p < 0.1:
+		return "<0.1%"
+	case p < 10:
+		return fmt.Sprintf("%.1f%%", p)
+	}
+	return fmt.Sprintf("%.0f%%", p)
 }
