@@ -38,7 +38,7 @@ func (c *config) buildGraph() *Graph {
 	case "llama":
 		buildLlama(b, &a, c.batch, c.seq, cache)
 	case "t5":
-		buildT5(b, &a, c.batch, c.seq)
+		buildT5(b, &a, c.batch, c.seq, cache)
 	default:
 		panic("memmodel: no builder for family " + a.Family)
 	}
