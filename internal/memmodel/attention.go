@@ -98,6 +98,35 @@ func (b *builder) sdpaMath(q, k, v, mask Tensor, s attnShape, vContig bool) Tens
 	return b.copy(b.cast(o, dt))
 }
 
+// cacheKV is DynamicCache.update in a training forward with use_cache on:
+// keys and values are concatenated onto empty tensors created in the
+// keys' dtype, so both are copied, values promoted to the keys' dtype (in
+// LLaMA the rotary embedding leaves keys in float32 while values are
+// bf16), and the copies stay referenced by the returned cache until the
+// forward pass ends, whether or not attention saved them.
+func (b *builder) cacheKV(k, v Tensor) (Tensor, Tensor) {
+	kc := b.copy(k)
+	vc := b.out(b.numel(v), promote(b.dt(k), b.dt(v)), v)
+	o := b.op("copy", []Tensor{v}, []Tensor{vc}, nil)
+	o.passGrad = []bool{b.dt(vc) == b.dt(v)}
+	o.hold = true
+	b.g.ops[len(b.g.ops)-2].hold = true
+	return kc, vc
+}
+
+// holdOutput keeps x referenced until the forward pass ends (returned in
+// the model output).
+func (b *builder) holdOutput(x Tensor) {
+	for i := len(b.g.ops) - 1; i >= 0; i-- {
+		for _, t := range b.g.ops[i].out {
+			if t == x {
+				b.g.ops[i].hold = true
+				return
+			}
+		}
+	}
+}
+
 // addInPlace is x.add_(y) on a tensor whose producer saved nothing of it:
 // no allocation, the gradient passes through to x and is summed down to
 // y's shape when y broadcasts.

@@ -10,8 +10,10 @@ func (b *builder) textInput(batch, seq int64, labels int64) Tensor {
 }
 
 // lmLoss is Hugging Face's ForCausalLMLoss: logits.float(), labels padded
-// and shifted, cross entropy over the vocabulary.
+// and shifted, cross entropy over the vocabulary. The half logits stay
+// referenced by the model output while the loss runs.
 func (b *builder) lmLoss(logits Tensor, batch, seq, vocab int64) {
+	b.holdOutput(logits)
 	l := b.cast(logits, F32)
 	b.g.loss = b.crossEntropy(l, vocab)
 }
@@ -132,7 +134,7 @@ func buildLlama(b *builder, a *Arch, batch, seq int64, cache bool) {
 		b.sel = true
 		q, k = rope(q, heads), rope(k, kvh)
 		if cache {
-			k, v = b.copy(k), b.copy(v)
+			k, v = b.cacheKV(k, v)
 		}
 		att := b.sdpa(q, k, v, batch, heads, seq, seq, hd, true)
 		b.sel = false
@@ -170,7 +172,7 @@ func (b *builder) t5Attention(x, kv Tensor, a *Arch, batch, sq, sk int64, bias T
 	v := b.linear(kv, d, inner, false, "v")
 	b.sel = true
 	if cache {
-		k, v = b.copy(k), b.copy(v)
+		k, v = b.cacheKV(k, v)
 	}
 	s := attnShape{batch: batch, heads: heads, sq: sq, sk: sk, hd: hd, dropout: a.Dropout}
 	var o Tensor
