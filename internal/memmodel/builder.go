@@ -16,6 +16,9 @@ type builder struct {
 	sel    bool // ops created now are attention internals (selective checkpointing)
 	// workspace scales the cuDNN/cuBLAS scratch estimate.
 	workspace float64
+	// ctaLimit is how many CTAs one reduction launches at most (a
+	// resident grid of the GPU); 0 for no limit.
+	ctaLimit int64
 }
 
 func newBuilder(amp, pdt DType) *builder {
@@ -160,24 +163,32 @@ func (b *builder) linearWith(x, w, bp Tensor, in, outF int64) Tensor {
 	}
 	o.matmul = true
 	if bp >= 0 && b.rg(bp) {
-		o.bwdTemp = biasGradScratch(n, outF)
+		o.bwdTemp = biasGradScratch(n, outF, b.ctaLimit)
 	}
 	return y
 }
 
 // biasGradScratch is the scratch of a bias gradient, grad.sum(0) over n
 // rows of outF columns. With few output columns PyTorch's reduction kernel
-// splits the rows across CTAs and stages float32 partial sums of every
-// CTA-row (128 lanes per CTA, one CTA per 64 rows) in a global buffer plus
-// one semaphore per column block: the H200 traces show 8·outF bytes per 64
-// rows for 768 (BERT, GPT-2) and 1024 (ViT-L) columns, the same under
-// AMP, and none for 2304 columns and up, so the split is assumed for
-// outF ≤ 2048 only.
-func biasGradScratch(n, outF int64) []int64 {
+// splits the rows across CTAs (one per 64 rows, 128 lanes each, a grid of
+// ceil(outF/128) CTAs per row block) and stages float32 partial sums of
+// every CTA-row in a global buffer plus one semaphore per column block:
+// the H200 traces show 4·outF·128 bytes per 64 rows for 768 (BERT, GPT-2)
+// and 1024 (ViT-L) columns, the same under AMP, and none for 2304 columns
+// and up, so the split is assumed for outF ≤ 2048 only. The grid is capped
+// at what the GPU keeps resident (limit CTAs in all): ConvNeXt-tiny's
+// 200,704-row gradients stage 352 CTA-rows for 768 columns and 704 for 384
+// on the H200 (16 per SM), not 3,136. Narrower outputs (96 columns) were
+// seen to stage fewer still; the cap over-estimates them.
+func biasGradScratch(n, outF, limit int64) []int64 {
 	if outF > 2048 || n < 64 {
 		return nil
 	}
-	return []int64{4 * outF * 128 * ((n + 63) / 64), 4 * ((outF + 127) / 128)}
+	ctas := (n + 63) / 64
+	if limit > 0 {
+		ctas = min(ctas, max(limit/((outF+127)/128), 1))
+	}
+	return []int64{4 * outF * 128 * ctas, 4 * ((outF + 127) / 128)}
 }
 
 // loraBranch adds PEFT's y + B(A(x))·scale to a frozen linear.
