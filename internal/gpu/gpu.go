@@ -33,6 +33,9 @@ type GPU struct {
 	// (the forward thread and autograd's device thread): 32 MiB from
 	// Hopper on, 4096 KiB×2 + 16 KiB×8 before.
 	CublasWorkspaceBytes int64 `json:"cublas_workspace_bytes"`
+	// SMs is the number of streaming multiprocessors (compute units on
+	// AMD), which bounds how many CTAs a reduction kernel launches.
+	SMs int `json:"sms"`
 	// InterconnectGBps is the per-GPU bandwidth to its peers (NVLink or PCIe).
 	InterconnectGBps float64 `json:"interconnect_gbps"`
 }

@@ -16,6 +16,9 @@ type builder struct {
 	sel    bool // ops created now are attention internals (selective checkpointing)
 	// workspace scales the cuDNN/cuBLAS scratch estimate.
 	workspace float64
+	// ctaLimit is how many CTAs one reduction launches at most (a
+	// resident grid of the GPU); 0 for no limit.
+	ctaLimit int64
 }
 
 func newBuilder(amp, pdt DType) *builder {
@@ -160,24 +163,32 @@ func (b *builder) linearWith(x, w, bp Tensor, in, outF int64) Tensor {
 	}
 	o.matmul = true
 	if bp >= 0 && b.rg(bp) {
-		o.bwdTemp = biasGradScratch(n, outF)
+		o.bwdTemp = biasGradScratch(n, outF, b.ctaLimit)
 	}
 	return y
 }
 
 // biasGradScratch is the scratch of a bias gradient, grad.sum(0) over n
 // rows of outF columns. With few output columns PyTorch's reduction kernel
-// splits the rows across CTAs and stages float32 partial sums of every
-// CTA-row (128 lanes per CTA, one CTA per 64 rows) in a global buffer plus
-// one semaphore per column block: the H200 traces show 8·outF bytes per 64
-// rows for 768 (BERT, GPT-2) and 1024 (ViT-L) columns, the same under
-// AMP, and none for 2304 columns and up, so the split is assumed for
-// outF ≤ 2048 only.
-func biasGradScratch(n, outF int64) []int64 {
+// splits the rows across CTAs (one per 64 rows, 128 lanes each, a grid of
+// ceil(outF/128) CTAs per row block) and stages float32 partial sums of
+// every CTA-row in a global buffer plus one semaphore per column block:
+// the H200 traces show 4·outF·128 bytes per 64 rows for 768 (BERT, GPT-2)
+// and 1024 (ViT-L) columns, the same under AMP, and none for 2304 columns
+// and up, so the split is assumed for outF ≤ 2048 only. The grid is capped
+// at what the GPU keeps resident (limit CTAs in all): ConvNeXt-tiny's
+// 200,704-row gradients stage 352 CTA-rows for 768 columns and 704 for 384
+// on the H200 (16 per SM), not 3,136. Narrower outputs (96 columns) were
+// seen to stage fewer still; the cap over-estimates them.
+func biasGradScratch(n, outF, limit int64) []int64 {
 	if outF > 2048 || n < 64 {
 		return nil
 	}
-	return []int64{4 * outF * 128 * ((n + 63) / 64), 4 * ((outF + 127) / 128)}
+	ctas := (n + 63) / 64
+	if limit > 0 {
+		ctas = min(ctas, max(limit/((outF+127)/128), 1))
+	}
+	return []int64{4 * outF * 128 * ctas, 4 * ((outF + 127) / 128)}
 }
 
 // loraBranch adds PEFT's y + B(A(x))·scale to a frozen linear.
@@ -341,40 +352,19 @@ func (b *builder) geluTanhPy(x Tensor) Tensor {
 	return b.mul(half, t)
 }
 
-// sdpa is F.scaled_dot_product_attention with a fused kernel (flash or
-// memory-efficient): it saves q, k, v, the output and the log-sum-exp.
-func (b *builder) sdpa(q, k, v Tensor, batch, heads, sq, sk, hd int64, causal bool) Tensor {
-	q, k, v = b.lowp(q), b.lowp(k), b.lowp(v)
-	outN := batch * heads * sq * hd
-	y := b.out(outN, b.dt(q), q, k, v)
-	lseRows := sq
-	if b.dt(q) == F32 { // memory-efficient kernel pads the row count to 32
-		lseRows = (sq + 31) / 32 * 32
-	}
-	lse := b.g.newTensor(batch*heads*lseRows, F32, false)
-	seed := b.g.newTensor(1, I64, false)
-	off := b.g.newTensor(1, I64, false)
-	o := b.op("sdpa", []Tensor{q, k, v}, []Tensor{seed, off, y, lse}, []Tensor{q, k, v, y, lse, seed, off})
-	o.fwdTemp = []int64{256}
-	f := 4 * float64(batch*heads*sq*sk*hd)
-	if causal {
-		f /= 2
-	}
-	o.flops, o.bwdFlops, o.matmul = f, 2.5*f, true
-	// backward keeps a float32 delta row-sum and, for packed q/k/v, one buffer
-	o.bwdTemp = []int64{batch * heads * sq * 4}
-	return y
-}
-
 // crossEntropy is F.cross_entropy over rows of width classes: log_softmax
-// (saved) then nll_loss. Returns the scalar loss.
+// in the logits' dtype (its output saved), then nll_loss, which autocast
+// runs in float32 and which saves its input. Half logits are thus kept
+// twice until backward: once as half log-probabilities, once cast to
+// float32 (T5-small bf16 snapshot: 526 MB then 1,053 MB). Returns the
+// scalar loss.
 func (b *builder) crossEntropy(logits Tensor, classes int64) Tensor {
-	x := b.fp32(logits)
-	lp := b.unary("log_softmax", x, b.dt(x), false, true)
+	lp := b.unary("log_softmax", logits, b.dt(logits), false, true)
+	x := b.fp32(lp)
 	rows := b.numel(logits) / classes
-	loss := b.out(1, b.dt(lp), lp)
-	tw := b.g.newTensor(1, b.dt(lp), false)
-	o := b.op("nll_loss", []Tensor{lp}, []Tensor{loss, tw}, []Tensor{tw})
+	loss := b.out(1, b.dt(x), x)
+	tw := b.g.newTensor(1, b.dt(x), false)
+	o := b.op("nll_loss", []Tensor{x}, []Tensor{loss, tw}, []Tensor{x, tw})
 	o.flops = float64(rows)
 	return loss
 }

@@ -36,6 +36,10 @@ type op struct {
 	bytes      float64 // forward memory traffic
 	matmul     bool    // runs on the tensor cores (FLOPs-bound)
 	noBackward bool    // integer ops and the like
+	// hold keeps the outputs referenced until the forward pass ends (a
+	// key/value cache returned with the model output), whether or not
+	// autograd saved them.
+	hold bool
 }
 
 type paramInfo struct {

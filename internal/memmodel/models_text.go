@@ -10,8 +10,10 @@ func (b *builder) textInput(batch, seq int64, labels int64) Tensor {
 }
 
 // lmLoss is Hugging Face's ForCausalLMLoss: logits.float(), labels padded
-// and shifted, cross entropy over the vocabulary.
+// and shifted, cross entropy over the vocabulary. The half logits stay
+// referenced by the model output while the loss runs.
 func (b *builder) lmLoss(logits Tensor, batch, seq, vocab int64) {
+	b.holdOutput(logits)
 	l := b.cast(logits, F32)
 	b.g.loss = b.crossEntropy(l, vocab)
 }
@@ -132,7 +134,7 @@ func buildLlama(b *builder, a *Arch, batch, seq int64, cache bool) {
 		b.sel = true
 		q, k = rope(q, heads), rope(k, kvh)
 		if cache {
-			k, v = b.copy(k), b.copy(v)
+			k, v = b.cacheKV(k, v)
 		}
 		att := b.sdpa(q, k, v, batch, heads, seq, seq, hd, true)
 		b.sel = false
@@ -157,39 +159,50 @@ func buildLlama(b *builder, a *Arch, batch, seq int64, cache bool) {
 	b.lmLoss(logits, batch, seq, vocab)
 }
 
-// t5Attention is T5's eager attention: q·kᵀ plus the relative position
-// bias, softmax in float32, dropout, ·v; saves the full score matrices.
-func (b *builder) t5Attention(x, kv Tensor, a *Arch, batch, sq, sk int64, bias Tensor) Tensor {
+// t5Attention is transformers' T5Attention with the SDPA backend: q, k, v
+// projections, in the decoder the key/value cache copies (use_cache is on
+// unless checkpointing), and SDPA with the position bias as additive mask.
+// The self-attention bias is learned, so its mask requires grad and SDPA
+// runs the math path; the cross-attention bias is a constant (fused kernel).
+func (b *builder) t5Attention(x, kv Tensor, a *Arch, batch, sq, sk int64, bias Tensor, cache bool) Tensor {
 	d, heads, hd := int64(a.Hidden), int64(a.Heads), a.headDim()
 	inner := heads * hd
 	q := b.linear(x, d, inner, false, "q")
 	k := b.linear(kv, d, inner, false, "k")
 	v := b.linear(kv, d, inner, false, "v")
 	b.sel = true
-	s := b.matmul(q, k, batch*heads*sq*sk, 2*float64(batch*heads*sq*sk*hd))
-	s = b.add(s, bias)
-	s = b.softmax(s)
-	s = b.cast(s, b.dt(q))
-	s = b.dropout(s, a.Dropout)
-	o := b.matmul(s, v, batch*heads*sq*hd, 2*float64(batch*heads*sq*sk*hd))
+	if cache {
+		k, v = b.cacheKV(k, v)
+	}
+	s := attnShape{batch: batch, heads: heads, sq: sq, sk: sk, hd: hd, dropout: a.Dropout}
+	var o Tensor
+	if b.rg(bias) {
+		// a cached value is contiguous in [B, H, S, hd]: bmm takes it as is
+		o = b.sdpaMath(q, k, v, bias, s, cache)
+	} else {
+		o = b.sdpaMask(q, k, v, bias, s)
+	}
 	b.sel = false
 	return b.linear(o, inner, d, false, "o")
 }
 
 // buildT5 follows transformers' T5ForConditionalGeneration (seq2seq with
 // labels as decoder inputs, tied embeddings rescaled before the LM head).
-func buildT5(b *builder, a *Arch, batch, seq int64) {
+func buildT5(b *builder, a *Arch, batch, seq int64, cache bool) {
 	ids := b.textInput(batch, seq, batch*seq)
 	d, ff, vocab, heads := int64(a.Hidden), int64(a.FFN), int64(a.Vocab), int64(a.Heads)
 	wte := b.param(vocab * d)
 	ffn := func(h Tensor) Tensor {
 		y := b.rmsNorm(h, d)
 		var z Tensor
+		// the activation runs in the projection's dtype (bf16 under
+		// autocast), not the float32 of the residual stream
 		if a.GatedFFN {
-			g := b.unary("gelu", b.linear(y, d, ff, false, "wi_0"), b.dt(y), true, false)
-			z = b.mul(g, b.linear(y, d, ff, false, "wi_1"))
+			z = b.gelu(b.linear(y, d, ff, false, "wi_0"))
+			z = b.mul(z, b.linear(y, d, ff, false, "wi_1"))
 		} else {
-			z = b.unary("relu", b.linear(y, d, ff, false, "wi"), b.dt(y), false, true)
+			z = b.linear(y, d, ff, false, "wi")
+			z = b.unary("relu", z, b.dt(z), false, true)
 		}
 		z = b.dropout(z, a.Dropout)
 		z = b.linear(z, ff, d, false, "wo")
@@ -206,27 +219,35 @@ func buildT5(b *builder, a *Arch, batch, seq int64) {
 	for l := 0; l < a.Layers; l++ {
 		b.block = l
 		y := b.rmsNorm(h, d)
-		h = b.add(h, b.dropout(b.t5Attention(y, y, a, batch, seq, seq, eb), a.Dropout))
+		h = b.add(h, b.dropout(b.t5Attention(y, y, a, batch, seq, seq, eb, false), a.Dropout))
 		h = ffn(h)
 	}
 	enc := b.dropout(b.rmsNorm(h, d), a.Dropout)
 	h = b.dropout(b.embedding(ids, wte, vocab, d), a.Dropout)
 	db := relBias()
+	// the cross-attention bias is zeros, made once, needing no gradient
+	xb := b.g.newTensor(heads*seq*seq, F32, false)
+	b.op("zeros", nil, []Tensor{xb}, nil).noBackward = true
 	for l := 0; l < a.DecLayers; l++ {
 		b.block = a.Layers + l
 		y := b.rmsNorm(h, d)
-		h = b.add(h, b.dropout(b.t5Attention(y, y, a, batch, seq, seq, db), a.Dropout))
+		// create_position_bias_mask: bias + causal mask, a fresh tensor
+		m := b.unary("add_mask", db, F32, false, false)
+		h = b.add(h, b.dropout(b.t5Attention(y, y, a, batch, seq, seq, m, cache), a.Dropout))
 		y = b.rmsNorm(h, d)
-		h = b.add(h, b.dropout(b.t5Attention(y, enc, a, batch, seq, seq, db), a.Dropout))
+		h = b.add(h, b.dropout(b.t5Attention(y, enc, a, batch, seq, seq, xb, cache), a.Dropout))
 		h = ffn(h)
 	}
 	b.block = -1
 	b.g.blocks = a.Layers + a.DecLayers
 	h = b.dropout(b.rmsNorm(h, d), a.Dropout)
+	var logits Tensor
 	if a.Tied {
-		h = b.scale(h)
-		b.lmLoss(b.linearWith(h, wte, -1, d, vocab), batch, seq, vocab)
-		return
+		logits = b.linearWith(b.scale(h), wte, -1, d, vocab)
+	} else {
+		logits = b.linear(h, d, vocab, false, "lm_head")
 	}
-	b.lmLoss(b.linear(h, d, vocab, false, "lm_head"), batch, seq, vocab)
+	// CrossEntropyLoss on the logits as they are (no .float() as in the
+	// causal-LM loss)
+	b.g.loss = b.crossEntropy(logits, vocab)
 }

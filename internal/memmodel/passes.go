@@ -34,7 +34,7 @@ func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
 		}
 	}
 	// an autocast-cached weight cast lives until the forward (or recompute) ends
-	if o.kind == "to" && g.tensors[o.in[0]].param >= 0 && g.tensors[o.in[0]].grad {
+	if o.hold || (o.kind == "to" && g.tensors[o.in[0]].param >= 0 && g.tensors[o.in[0]].grad) {
 		*held = append(*held, o.out[0])
 	}
 	for _, t := range o.in {

@@ -17,6 +17,7 @@ func (c *config) buildGraph() *Graph {
 		amp, pdt = F32, BF16
 	}
 	b := newBuilder(amp, pdt)
+	b.ctaLimit = int64(c.gpu.SMs) * ctasPerSM
 	if c.spec.LoRA != nil {
 		b.lora = c.spec.LoRA
 		b.frozen = true
@@ -38,7 +39,7 @@ func (c *config) buildGraph() *Graph {
 	case "llama":
 		buildLlama(b, &a, c.batch, c.seq, cache)
 	case "t5":
-		buildT5(b, &a, c.batch, c.seq)
+		buildT5(b, &a, c.batch, c.seq, cache)
 	default:
 		panic("memmodel: no builder for family " + a.Family)
 	}
@@ -85,6 +86,12 @@ func (c *config) fsdpMixed() bool {
 	st := c.spec.Parallel.Strategy
 	return (st == "fsdp" || st == "zero3") && c.amp != F32
 }
+
+// ctasPerSM is how many reduction CTAs one SM keeps resident: 2048
+// threads over 128-thread blocks, as read from the H200 traces (see
+// biasGradScratch); GPUs with 1536 or 1024 threads per SM hold fewer, which
+// this over-estimates (more scratch, the safe side).
+const ctasPerSM = 16
 
 // scalerSkippedSteps is how many first fp16 steps a BatchNorm CNN loses to
 // gradient overflow in the model (at least the three the capture ran).

@@ -18,6 +18,9 @@ type stepConfig struct {
 	// (communication buckets of DDP, gathered FSDP units ...).
 	extraPersistent int64
 	extraTransient  int64
+	// rebuildPersistent: the persistent buffers are reallocated before the
+	// second step and the first set freed after its backward (DDP buckets).
+	rebuildPersistent bool
 	// paramBytes / gradBytes override the element size of stored
 	// parameters and gradients (fp32 shards under FSDP mixed precision).
 	paramBytes, gradBytes int64

@@ -27,18 +27,32 @@ func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
 	for _, n := range g.buffers {
 		gen.alloc(n, CatParameters, "buffer")
 	}
+	var comm int32
 	if cfg.extraPersistent > 0 {
-		gen.alloc(cfg.extraPersistent, CatTemporaries, "comm_buffers")
+		comm = gen.alloc(cfg.extraPersistent, CatTemporaries, "comm_buffers")
 	}
 	if cfg.warm {
 		gen.optimizerState()
 	}
 	st := &Stream{}
+	rebuildAt := 1
+	if cfg.warm {
+		rebuildAt = 0
+	}
 	for step := 0; step < cfg.steps; step++ {
 		if g = gs[step%len(gs)]; g != gen.g {
 			gen.use(g)
 		}
 		st.StepStart = append(st.StepStart, len(gen.ev))
+		var oldComm int32
+		if cfg.rebuildPersistent && step == rebuildAt && comm != 0 {
+			// DDP rebuilds its buckets in gradient-ready order before the
+			// second forward; the construction-time ones go during that
+			// backward, so both sets are live across its peak (a warm
+			// start stands for that second step)
+			gen.phase = PhaseForward
+			oldComm, comm = comm, gen.alloc(cfg.extraPersistent, CatTemporaries, "comm_buffers")
+		}
 		for micro := 0; micro < cfg.accum; micro++ {
 			gen.phase = PhaseForward
 			for _, in := range g.inputs {
@@ -65,6 +79,9 @@ func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
 				s.py, s.saves = false, 0
 				gen.maybeFree(b)
 			}
+		}
+		if oldComm != 0 {
+			gen.free(oldComm)
 		}
 		if step >= cfg.skipSteps {
 			gen.optimizerStep(step == cfg.skipSteps && !cfg.warm)

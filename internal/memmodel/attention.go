@@ -1,0 +1,140 @@
+package memmodel
+
+// Attention through F.scaled_dot_product_attention. PyTorch picks one of
+// three implementations per call, and what autograd keeps differs by an
+// order of magnitude between them:
+//
+//   - flash (half precision, no mask): saves q, k, v, the output and a
+//     float32 log-sum-exp per row;
+//   - memory-efficient (float32, or any additive mask that needs no
+//     gradient): the same, with the row count padded to 32;
+//   - math (a mask that requires grad, e.g. T5's learned relative position
+//     bias): the eager decomposition, which keeps the full score matrices.
+//
+// The choice for the mask case was read from torch 2.11 snapshots of
+// T5-small (testdata/unseen): the encoder and decoder self-attention, whose
+// mask carries the bias gradient, allocate B·H·S·S float32 softmax and
+// dropout outputs; the cross-attention, whose zero bias needs no gradient,
+// allocates only a padded log-sum-exp.
+
+// attnShape is the geometry of one attention call.
+type attnShape struct {
+	batch, heads, sq, sk, hd int64
+	causal                   bool
+	dropout                  float64 // attention-probability dropout (math path only)
+}
+
+// sdpa is F.scaled_dot_product_attention without a mask (fused kernel).
+func (b *builder) sdpa(q, k, v Tensor, batch, heads, sq, sk, hd int64, causal bool) Tensor {
+	return b.sdpaMask(q, k, v, -1, attnShape{batch: batch, heads: heads, sq: sq, sk: sk, hd: hd, causal: causal})
+}
+
+// sdpaMask is F.scaled_dot_product_attention with an optional additive
+// mask (-1 for none). A mask that requires grad forces the math path.
+func (b *builder) sdpaMask(q, k, v, mask Tensor, s attnShape) Tensor {
+	if mask >= 0 && b.rg(mask) {
+		return b.sdpaMath(q, k, v, mask, s, false)
+	}
+	q, k, v = b.lowp(q), b.lowp(k), b.lowp(v)
+	ins := []Tensor{q, k, v}
+	// flash attention takes no mask: a masked call runs memory-efficient
+	efficient := b.dt(q) == F32
+	if mask >= 0 {
+		mask = b.lowp(mask)
+		ins = append(ins, mask)
+		efficient = true
+	}
+	outN := s.batch * s.heads * s.sq * s.hd
+	y := b.out(outN, b.dt(q), q, k, v)
+	lseRows := s.sq
+	if efficient { // memory-efficient kernel pads the row count to 32
+		lseRows = (s.sq + 31) / 32 * 32
+	}
+	lse := b.g.newTensor(s.batch*s.heads*lseRows, F32, false)
+	seed := b.g.newTensor(1, I64, false)
+	off := b.g.newTensor(1, I64, false)
+	save := append(append([]Tensor{}, ins...), y, lse, seed, off)
+	o := b.op("sdpa", ins, []Tensor{seed, off, y, lse}, save)
+	o.fwdTemp = []int64{256}
+	f := 4 * float64(s.batch*s.heads*s.sq*s.sk*s.hd)
+	if s.causal {
+		f /= 2
+	}
+	o.flops, o.bwdFlops, o.matmul = f, 2.5*f, true
+	// backward keeps a float32 delta row-sum and, for packed q/k/v, one buffer
+	o.bwdTemp = []int64{s.batch * s.heads * s.sq * 4}
+	return y
+}
+
+// sdpaMath is ATen's _scaled_dot_product_attention_math as it allocates on
+// CUDA: inputs cast by autocast, then upcast to float32 "for accuracy",
+// q and k scaled by √scale and made contiguous for bmm (both saved), the
+// score matrix with the mask added in place, a safe softmax (its output
+// saved; -inf row checks as scratch), dropout (mask and output saved), v
+// made contiguous (saved) unless it already is, the second bmm, the cast
+// back, and the caller's transpose(1, 2).contiguous().
+func (b *builder) sdpaMath(q, k, v, mask Tensor, s attnShape, vContig bool) Tensor {
+	q, k, v, mask = b.lowp(q), b.lowp(k), b.lowp(v), b.lowp(mask)
+	dt := b.dt(q)
+	amp := b.amp
+	b.amp = F32 // the decomposition runs below the autocast dispatch key
+	defer func() { b.amp = amp }()
+	q32, k32, v32 := b.cast(q, F32), b.cast(k, F32), b.cast(v, F32)
+	qc := b.copy(b.scale(q32))
+	kc := b.copy(b.scale(k32))
+	scores := s.batch * s.heads * s.sq * s.sk
+	f := 2 * float64(scores*s.hd)
+	sc := b.matmul(qc, kc, scores, f)
+	sc = b.addInPlace(sc, mask) // a half mask adds into float32 without a copy
+	p := b.softmax(sc)
+	// _safe_softmax: x == -inf (bool), all() per row (bool), a scalar
+	b.g.ops[len(b.g.ops)-1].fwdTemp = []int64{scores, s.batch * s.heads * s.sq, 4}
+	p = b.dropout(p, s.dropout)
+	vc := v32
+	if !vContig {
+		vc = b.copy(v32)
+	}
+	o := b.matmul(p, vc, s.batch*s.heads*s.sq*s.hd, f)
+	return b.copy(b.cast(o, dt))
+}
+
+// cacheKV is DynamicCache.update in a training forward with use_cache on:
+// keys and values are concatenated onto empty tensors created in the
+// keys' dtype, so both are copied, values promoted to the keys' dtype (in
+// LLaMA the rotary embedding leaves keys in float32 while values are
+// bf16), and the copies stay referenced by the returned cache until the
+// forward pass ends, whether or not attention saved them.
+func (b *builder) cacheKV(k, v Tensor) (Tensor, Tensor) {
+	kc := b.copy(k)
+	vc := b.out(b.numel(v), promote(b.dt(k), b.dt(v)), v)
+	o := b.op("copy", []Tensor{v}, []Tensor{vc}, nil)
+	o.passGrad = []bool{b.dt(vc) == b.dt(v)}
+	o.hold = true
+	b.g.ops[len(b.g.ops)-2].hold = true
+	return kc, vc
+}
+
+// holdOutput keeps x referenced until the forward pass ends (returned in
+// the model output).
+func (b *builder) holdOutput(x Tensor) {
+	for i := len(b.g.ops) - 1; i >= 0; i-- {
+		for _, t := range b.g.ops[i].out {
+			if t == x {
+				b.g.ops[i].hold = true
+				return
+			}
+		}
+	}
+}
+
+// addInPlace is x.add_(y) on a tensor whose producer saved nothing of it:
+// no allocation, the gradient passes through to x and is summed down to
+// y's shape when y broadcasts.
+func (b *builder) addInPlace(x, y Tensor) Tensor {
+	z := b.alias(x)
+	b.tt(z).grad = b.rg(x) || b.rg(y)
+	o := b.op("add_", []Tensor{x, y}, []Tensor{z}, nil)
+	o.passGrad = []bool{true, b.numel(y) == b.numel(x)}
+	o.flops = float64(b.numel(x))
+	return z
+}

@@ -1,0 +1,100 @@
+package memmodel
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// unseenDir holds workloads captured on the H200 after the planner was
+// written (GPT-2 medium, a small LLaMA with checkpointing and LoRA,
+// T5-small, ConvNeXt-tiny, EfficientNet-B0, ViT-B/16 with SGD, BERT at
+// another shape, GPT-2 under DDP and FSDP2): new families and strategies,
+// with their plan specs in specs/.
+const unseenDir = "../../testdata/unseen"
+
+// unseenRow is one measurement: results.jsonl rows and the dist/ rank-0
+// files share these fields.
+type unseenRow struct {
+	Name         string `json:"name"`
+	MaxAllocated int64  `json:"max_allocated"`
+	MaxReserved  int64  `json:"max_reserved"`
+}
+
+func readUnseen(t *testing.T) []unseenRow {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(unseenDir, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []unseenRow
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var r unseenRow
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, r)
+	}
+	dist, _ := filepath.Glob(filepath.Join(unseenDir, "dist", "*-r0.json"))
+	for _, f := range dist {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r unseenRow
+		if err := json.Unmarshal(data, &r); err != nil {
+			t.Fatal(err)
+		}
+		r.Name = "dist-" + r.Name
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// TestAccuracyUnseen holds the acceptance targets (median |error| ≤ 5%,
+// max ≤ 10% on peak allocated and reserved) on workloads that were not
+// used to build the per-op rules, so that a rule fitted to the fixtures
+// but wrong in general shows up here.
+func TestAccuracyUnseen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays 16 workloads")
+	}
+	rows := readUnseen(t)
+	if len(rows) < 16 {
+		t.Fatalf("only %d unseen rows", len(rows))
+	}
+	var ea, er []float64
+	for _, m := range rows {
+		f, err := os.Open(filepath.Join(unseenDir, "specs", m.Name+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := ParseSpec(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", m.Name, err)
+		}
+		r, err := Estimate(s, DefaultOptions())
+		if err != nil {
+			t.Fatalf("%s: %v", m.Name, err)
+		}
+		a, rs := rel(r.PeakAllocated, m.MaxAllocated), rel(r.PeakReserved, m.MaxReserved)
+		ea, er = append(ea, a), append(er, rs)
+		t.Logf("%-34s allocated %+6.1f%%  reserved %+6.1f%%", m.Name, 100*a, 100*rs)
+		if !inBand(m.MaxAllocated, r.AllocatedBand) || !inBand(m.MaxReserved, r.ReservedBand) {
+			t.Errorf("%s: measurement outside the predicted band", m.Name)
+		}
+	}
+	for _, s := range []struct {
+		what string
+		errs []float64
+	}{{"allocated", ea}, {"reserved", er}} {
+		st := Summarize(s.errs)
+		t.Logf("%s: median |err| %.1f%%, max %.1f%%, under-estimates %.0f%%", s.what, 100*st.MedianAbs, 100*st.MaxAbs, 100*st.UnderRate)
+		if st.MedianAbs > 0.05 || st.MaxAbs > 0.10 {
+			t.Errorf("%s: median |err| %.1f%% (target 5%%), max %.1f%% (target 10%%)", s.what, 100*st.MedianAbs, 100*st.MaxAbs)
+		}
+	}
+}
