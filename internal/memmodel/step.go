@@ -14,6 +14,10 @@ func generate(g *Graph, cfg stepConfig) *Stream { return generateSchedule([]*Gra
 func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
 	g := gs[0]
 	gen := newGenerator(g, cfg)
+	// Presize the event list: a step emits a few events per op (outputs,
+	// saved tensors, gradients) and growing a slice of millions of events
+	// by appending dominated --fit's profile.
+	gen.ev = make([]Event, 0, (8*len(g.ops)+4*len(g.params)+64)*max(cfg.steps, 1)*max(cfg.accum, 1))
 	gen.paramGrad = make([]*gbuf, len(g.params))
 	gen.paramID = make([]int32, len(g.params))
 	gen.phase = PhaseLoad
