@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -29,21 +30,10 @@ bytes allocated over the whole trace. Sizes are the bytes the program requested.
 with 'go tool pprof -http=: FILE' for flame graphs.`,
 	}
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
-		fs := newFlagSet(c, env.Stderr)
-		out := fs.String("o", "", "output file (- for stdout)")
-		at := fs.String("at", "peak", "peak, end, or a time since the first event (e.g. 1.5s)")
-		dev := fs.Int("device", -1, "CUDA device (default: the first with a trace)")
-		if err := parseFlags(fs, args); err != nil {
-			return err
-		}
-		path, err := oneArg(fs.Args(), "SNAPSHOT")
-		if err != nil {
-			return err
-		}
-		if *out == "" {
-			return usagef("missing -o FILE")
-		}
-		s, d, err := loadTraced(path, *dev)
+		var at *string
+		out, s, d, err := exportArgs(c, env, args, func(fs *flag.FlagSet) {
+			at = fs.String("at", "peak", "peak, end, or a time since the first event (e.g. 1.5s)")
+		})
 		if err != nil {
 			return err
 		}
@@ -57,7 +47,7 @@ with 'go tool pprof -http=: FILE' for flame graphs.`,
 		if err != nil {
 			return &UsageError{err}
 		}
-		return writeFile(env, *out, func(w io.Writer) error { return report.WritePprof(w, s, trace, idx) })
+		return writeFile(env, out, func(w io.Writer) error { return report.WritePprof(w, s, trace, idx) })
 	}
 	return c
 }
@@ -76,20 +66,7 @@ in https://ui.perfetto.dev (which runs locally in the browser). Long traces are 
 each interval's lowest and highest values, so peaks are exact.`,
 	}
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
-		fs := newFlagSet(c, env.Stderr)
-		out := fs.String("o", "", "output file (- for stdout)")
-		dev := fs.Int("device", -1, "CUDA device (default: the first with a trace)")
-		if err := parseFlags(fs, args); err != nil {
-			return err
-		}
-		path, err := oneArg(fs.Args(), "SNAPSHOT")
-		if err != nil {
-			return err
-		}
-		if *out == "" {
-			return usagef("missing -o FILE")
-		}
-		s, d, err := loadTraced(path, *dev)
+		out, s, d, err := exportArgs(c, env, args, nil)
 		if err != nil {
 			return err
 		}
@@ -100,9 +77,32 @@ each interval's lowest and highest values, so peaks are exact.`,
 			return err
 		}
 		marks := analysisMarkers(ad, trace)
-		return writeFile(env, *out, func(w io.Writer) error { return report.WritePerfetto(w, tl, categorySeries(ad), marks) })
+		return writeFile(env, out, func(w io.Writer) error { return report.WritePerfetto(w, tl, categorySeries(ad), marks) })
 	}
 	return c
+}
+
+// exportArgs parses the flags the export commands share (-o, --device,
+// plus what setup declares) and loads the snapshot and device to export.
+func exportArgs(c *Command, env *Env, args []string, setup func(*flag.FlagSet)) (out string, s *snapshot.Snapshot, dev int, err error) {
+	fs := newFlagSet(c, env.Stderr)
+	o := fs.String("o", "", "output file (- for stdout)")
+	d := fs.Int("device", -1, "CUDA device (default: the first with a trace)")
+	if setup != nil {
+		setup(fs)
+	}
+	if err = parseFlags(fs, args); err != nil {
+		return "", nil, 0, err
+	}
+	path, err := oneArg(fs.Args(), "SNAPSHOT")
+	if err != nil {
+		return "", nil, 0, err
+	}
+	if *o == "" {
+		return "", nil, 0, usagef("missing -o FILE")
+	}
+	s, dev, err = loadTraced(path, *d)
+	return *o, s, dev, err
 }
 
 // loadTraced loads a snapshot and picks the device to draw: dev, or the
