@@ -90,10 +90,11 @@ func (d *dev) advise(out *Device) []Advice {
 		}
 		shard := c.OptimizerState + c.Gradients
 		if shard > 0 {
-			adv = append(adv, Advice{Action: fmt.Sprintf("shard optimizer state and gradients over %d GPUs (FSDP / ZeRO-2)", zeroWorld),
+			adv = append(adv, Advice{Action: "if you train on several GPUs, shard optimizer state and gradients (FSDP / ZeRO-2)",
 				Saving: shard * (zeroWorld - 1) / zeroWorld,
-				Detail: fmt.Sprintf("parameters, gradients and optimizer state are %s (%.0f%% of the peak); each GPU keeps 1/%d "+
-					"of gradients and optimizer state", bytesStr(state), pct(state, peak), zeroWorld)})
+				Detail: fmt.Sprintf("parameters, gradients and optimizer state are %s (%.0f%% of the peak); with N GPUs each keeps 1/N "+
+					"of gradients and optimizer state (saving shown for N = %d, assumed; vramkit plan --parallel fsdp --gpus N "+
+					"predicts your case)", bytesStr(state), pct(state, peak), zeroWorld)})
 		}
 	}
 	if f := out.Fragmentation; f.TuneSaving > 0 {
