@@ -62,7 +62,10 @@ func analyzeDevice(s *snapshot.Snapshot, id int, o Options) (Device, error) {
 	out.PeakAllocated = st.AllocatedBytes.All.Peak
 	out.PeakReserved = st.ReservedBytes.All.Peak
 	out.NVMLEstimate = out.PeakReserved + ContextBytes
-	if rp.Events == 0 {
+	if rp.Events == 0 || !rp.Result.Reproduced {
+		// No history, or one that does not start with the allocator: only
+		// the dump's own state is certain.
+		stateOnly(s, id, o.Top, &out)
 		return out, nil
 	}
 	d := &dev{s: s, o: o, trace: s.Trace(id), rep: &rp}

@@ -12,6 +12,10 @@ type Report struct {
 type Device struct {
 	Device        int  `json:"device"`
 	TraceComplete bool `json:"trace_complete"`
+	// StateOnly: the snapshot has no allocation history, so the figures
+	// are the allocator's state at the dump (peaks are that state, a lower
+	// bound) and iterations, categories and leaks are unknown.
+	StateOnly bool `json:"state_only"`
 	HasFrames     bool `json:"has_frames"`
 
 	PeakAllocated int64 `json:"peak_allocated_bytes"`

@@ -22,6 +22,10 @@ func printAnalysis(w io.Writer, path string, d *analyze.Device) {
 	for _, n := range d.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
+	if d.StateOnly {
+		printStateOnly(w, d)
+		return
+	}
 	printSummary(w, d)
 	printCategories(w, d)
 	printCache(w, d)
@@ -256,4 +260,23 @@ func pctStr(a, b int64) string {
 		return fmt.Sprintf("%.1f%%", p)
 	}
 	return fmt.Sprintf("%.0f%%", p)
+}
+
+// printStateOnly renders a snapshot without allocation history: what the
+// segment list proves, and how to record what it cannot.
+func printStateOnly(w io.Writer, d *analyze.Device) {
+	b := units.Bytes
+	fmt.Fprintf(w, "\nAt the dump (no usable allocation history: peaks, iterations, categories and leaks are unknown)\n")
+	fmt.Fprintf(w, "  allocated         %10s  memory held by live tensors when the snapshot was taken\n", b(d.PeakAllocated))
+	fmt.Fprintf(w, "  reserved          %10s  memory PyTorch's caching allocator held from the GPU\n", b(d.PeakReserved))
+	fmt.Fprintf(w, "  cached but unused %10s\n", b(d.Fragmentation.ReservedMinusAllocated))
+	if len(d.TopSites) > 0 {
+		fmt.Fprintf(w, "\nWho holds the live memory\n")
+		for _, s := range d.TopSites {
+			fmt.Fprintf(w, "  %10s  %5d tensors  %s\n", b(s.Bytes), s.Count, siteString(s.Frames, s.Label))
+		}
+	}
+	fmt.Fprintf(w, "\nTo see the peak and where it comes from, record the history from the start of the run:\n"+
+		"  torch.cuda.memory._record_memory_history(max_entries=1_000_000)  # before the first CUDA allocation\n"+
+		"or run the script under `vramkit run -- python train.py`.\n")
 }

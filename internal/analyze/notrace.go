@@ -1,0 +1,61 @@
+package analyze
+
+import (
+	"sort"
+
+	"github.com/vramkit/vramkit/internal/snapshot"
+)
+
+// stateOnly fills what a snapshot without a usable allocation history
+// (none recorded, or one that began after the allocator did) still tells:
+// the allocator's state at the dump (the segment list) and, when the run
+// recorded stacks for live blocks (context "state" or more), which lines
+// hold that memory. Peaks, iterations, leaks and categories need the trace.
+func stateOnly(s *snapshot.Snapshot, id int, top int, out *Device) {
+	out.StateOnly = true
+	type agg struct {
+		bytes  int64
+		count  int
+		frames []snapshot.Frame
+	}
+	by := map[snapshot.StackID]*agg{}
+	var allocated, reserved int64
+	for _, g := range s.Segments {
+		if g.Device != id {
+			continue
+		}
+		reserved += int64(g.TotalSize)
+		for _, b := range g.Blocks {
+			if b.State != snapshot.BlockActiveAllocated {
+				continue
+			}
+			allocated += int64(b.Size)
+			a := by[b.Stack]
+			if a == nil {
+				a = &agg{}
+				if fr := s.Frames(b.Stack); len(fr) > 0 {
+					a.frames = collapse(fr)
+				}
+				by[b.Stack] = a
+			}
+			a.bytes += int64(b.Size)
+			a.count++
+		}
+	}
+	out.PeakAllocated, out.PeakReserved = allocated, reserved
+	out.NVMLEstimate = reserved + out.ContextBytes
+	out.Fragmentation.ReservedMinusAllocated = reserved - allocated
+	sites := make([]Site, 0, len(by))
+	for _, a := range by {
+		st := Site{Bytes: a.bytes, Count: a.count, Category: "unknown", Frames: a.frames}
+		if len(a.frames) == 0 {
+			st.Label = "no stack recorded for these blocks"
+		}
+		sites = append(sites, st)
+	}
+	sort.Slice(sites, func(i, j int) bool { return sites[i].Bytes > sites[j].Bytes })
+	if len(sites) > top {
+		sites = sites[:top]
+	}
+	out.TopSites = sites
+}
