@@ -15,7 +15,13 @@ import (
 // EfficientNet, ViT-B, BERT under fp16) and compares every memory_stats()
 // value PyTorch recorded.
 func TestUnseenWorkloads(t *testing.T) {
-	f, err := os.Open(filepath.Join(root, "unseen", "results.jsonl"))
+	replayResults(t, filepath.Join(root, "unseen"))
+}
+
+// replayResults replays every snapshot a results.jsonl in dir describes and
+// compares the memory_stats() values PyTorch recorded.
+func replayResults(t *testing.T, dir string) {
+	f, err := os.Open(filepath.Join(dir, "results.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +36,7 @@ func TestUnseenWorkloads(t *testing.T) {
 		}
 		n++
 		t.Run(row.Name, func(t *testing.T) {
-			s, err := snapshot.LoadFile(filepath.Join(root, "unseen", row.Name+".pickle.gz"))
+			s, err := snapshot.LoadFile(filepath.Join(dir, row.Name+".pickle.gz"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -47,6 +53,11 @@ func TestUnseenWorkloads(t *testing.T) {
 		})
 	}
 	if n < 10 {
-		t.Fatalf("only %d unseen workloads", n)
+		t.Fatalf("only %d workloads in %s", n, dir)
 	}
+}
+
+// TestBlindWorkloads does the same for the second held-out set.
+func TestBlindWorkloads(t *testing.T) {
+	replayResults(t, filepath.Join(root, "blind"))
 }

@@ -44,7 +44,14 @@ func classifyStack(fr []snapshot.Frame) frameFacts {
 		case strings.Contains(fn, "torch/optim/"):
 			optim = true
 		case strings.Contains(fn, "torch/amp/grad_scaler") || strings.Contains(fn, "cuda/amp/grad_scaler"):
-			optim, f.scaler = true, true
+			f.scaler = true
+			// scaler.scale(loss) runs in every accumulation micro-step;
+			// only unscaling, stepping and updating belong to the
+			// optimizer step, which marks an iteration.
+			switch x.Name {
+			case "step", "unscale_", "_unscale_grads_", "update", "_maybe_opt_step":
+				optim = true
+			}
 		case strings.Contains(fn, "torch/utils/checkpoint"):
 			f.checkpoint = true
 			// Recomputation runs inside backward, from the unpack hook.
