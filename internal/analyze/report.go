@@ -16,7 +16,7 @@ type Device struct {
 	// are the allocator's state at the dump (peaks are that state, a lower
 	// bound) and iterations, categories and leaks are unknown.
 	StateOnly bool `json:"state_only"`
-	HasFrames     bool `json:"has_frames"`
+	HasFrames bool `json:"has_frames"`
 
 	PeakAllocated int64 `json:"peak_allocated_bytes"`
 	PeakReserved  int64 `json:"peak_reserved_bytes"`
