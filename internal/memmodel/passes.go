@@ -37,9 +37,21 @@ func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
 	if o.hold || (o.kind == "to" && g.tensors[o.in[0]].param >= 0 && g.tensors[o.in[0]].grad) {
 		*held = append(*held, o.out[0])
 	}
+	// a recomputed tensor that forward kept past the region (the block's
+	// output) is needed only until its last use inside the region: an
+	// in-place chain (ResNet's bn3 → add_ → relu_) keeps it alive until
+	// relu_ saves it, and the saved result lives until relu's backward
+	var rg *region
+	if recompute {
+		rg = &gen.regions[gen.inReg[i]]
+	}
 	for _, t := range o.in {
 		b := g.tensors[t].base
-		if gen.lastUse[b] == i && !g.tensors[b].input && !gen.isHeld(b, *held) {
+		last := gen.lastUse[b] == i
+		if rg != nil && gen.lastUse[b] > regEnd && rg.lastIn[b] == i && gen.producer(b) >= rg.start {
+			last = true
+		}
+		if last && !g.tensors[b].input && !gen.isHeld(b, *held) {
 			gen.release(b)
 		}
 	}
@@ -49,7 +61,7 @@ func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
 			continue
 		}
 		lu := gen.lastUse[b]
-		if lu <= i || (recompute && lu > regEnd) {
+		if lu <= i || (rg != nil && lu > regEnd && rg.lastIn[b] <= i) {
 			gen.release(b)
 		}
 	}

@@ -55,6 +55,10 @@ type gbuf struct {
 type region struct {
 	start, end int
 	ext        []Tensor
+	// lastIn is, per base tensor, the last op of the region that uses it
+	// (as input or as an in-place/view output): a recomputed tensor that
+	// outlives the region in forward is dropped there, not when produced.
+	lastIn map[Tensor]int
 }
 
 type generator struct {
@@ -136,7 +140,14 @@ func (gen *generator) analyse() {
 	for r := range gen.regions {
 		rg := &gen.regions[r]
 		seen := map[Tensor]bool{}
+		rg.lastIn = map[Tensor]int{}
 		for i := rg.start; i <= rg.end; i++ {
+			for _, t := range g.ops[i].out {
+				rg.lastIn[g.tensors[t].base] = i
+			}
+			for _, t := range g.ops[i].in {
+				rg.lastIn[g.tensors[t].base] = i
+			}
 			for _, t := range g.ops[i].in {
 				b := g.tensors[t].base
 				if seen[b] || g.tensors[b].param >= 0 {
