@@ -164,6 +164,7 @@ func (b *builder) linearWith(x, w, bp Tensor, in, outF int64) Tensor {
 	o.matmul = true
 	if bp >= 0 && b.rg(bp) {
 		o.bwdTemp = biasGradScratch(n, outF, b.ctaLimit)
+		o.bwdTempLate = true
 	}
 	return y
 }

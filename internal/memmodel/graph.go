@@ -25,6 +25,12 @@ type op struct {
 	save    []Tensor
 	fwdTemp []int64 // scratch allocated and freed inside the forward kernel (cuDNN workspace ...)
 	bwdTemp []int64 // scratch of its backward
+	// bwdTempLate: when the op was recomputed under checkpointing, its
+	// backward scratch (a bias-gradient reduction) comes after the
+	// recomputed saved tensors are dropped; ViT-B/16 bf16's fc2 frees the
+	// 155 MB GELU output before its 138 MB scratch, while BERT-tiny fp32
+	// without checkpointing takes the scratch first.
+	bwdTempLate bool
 	// passGrad lists inputs whose gradient is the output gradient itself
 	// (add, views): no allocation when the types match.
 	passGrad []bool

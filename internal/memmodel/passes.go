@@ -91,9 +91,25 @@ func (gen *generator) forward() {
 // recompute re-runs a checkpointed region ahead of its backward.
 func (gen *generator) recompute(r int) {
 	rg := gen.regions[r]
+	g := gen.g
 	var held []Tensor
-	for i := rg.start; i <= rg.end; i++ {
+	for i := rg.start; i <= rg.stop; i++ {
+		if i == rg.stop && rg.stopBeforeRun {
+			for _, t := range g.ops[i].save {
+				gen.save(t)
+			}
+			break
+		}
 		gen.runOp(i, true, rg.end, &held)
+	}
+	// stopping unwinds the recomputation: what it produced and nothing saved
+	// goes at once
+	for i := rg.start; i <= rg.stop; i++ {
+		for _, t := range g.ops[i].out {
+			if b := g.tensors[t].base; gen.producer(b) >= rg.start {
+				gen.release(b)
+			}
+		}
 	}
 	for _, h := range held {
 		gen.release(h)
@@ -173,6 +189,13 @@ func (gen *generator) backward() {
 	}
 }
 
+// scratch emits op o's backward scratch, each freed at once.
+func (gen *generator) scratch(o *op) {
+	for _, n := range o.bwdTemp {
+		gen.free(gen.alloc(n, CatTemporaries, o.kind+"_backward"))
+	}
+}
+
 func (gen *generator) backOp(i int) {
 	g := gen.g
 	o := &g.ops[i]
@@ -202,12 +225,16 @@ func (gen *generator) backOp(i int) {
 			}
 			gen.deliver(in, gen.newGrad(tin.bytes(), CatTemporaries, o.kind+"_backward"))
 		}
-		for _, n := range o.bwdTemp {
-			gen.free(gen.alloc(n, CatTemporaries, o.kind+"_backward"))
-		}
+	}
+	late := o.bwdTempLate && !gen.saving[i]
+	if gout != nil && !o.noBackward && !late {
+		gen.scratch(o)
 	}
 	for _, t := range o.save {
 		gen.unsave(g.tensors[t].base)
+	}
+	if gout != nil && !o.noBackward && late {
+		gen.scratch(o)
 	}
 	for _, t := range o.out {
 		if b := gen.grads[t]; b != nil {

@@ -59,6 +59,13 @@ type region struct {
 	// (as input or as an in-place/view output): a recomputed tensor that
 	// outlives the region in forward is dropped there, not when produced.
 	lastIn map[Tensor]int
+	// stop is the last op that saves anything: non-reentrant checkpoint
+	// stops recomputing once every saved tensor is back (early stop, on by
+	// default). When that op saves only its inputs it stops before the
+	// kernel (saved inputs are packed before the op runs): ViT's recompute
+	// ends at fc2's packed input, without fc2's output or the residual add.
+	stop          int
+	stopBeforeRun bool
 }
 
 type generator struct {
@@ -141,7 +148,11 @@ func (gen *generator) analyse() {
 		rg := &gen.regions[r]
 		seen := map[Tensor]bool{}
 		rg.lastIn = map[Tensor]int{}
+		rg.stop = rg.start - 1
 		for i := rg.start; i <= rg.end; i++ {
+			if len(g.ops[i].save) > 0 {
+				rg.stop = i
+			}
 			for _, t := range g.ops[i].out {
 				rg.lastIn[g.tensors[t].base] = i
 			}
@@ -159,7 +170,20 @@ func (gen *generator) analyse() {
 				}
 			}
 		}
+		rg.stopBeforeRun = rg.stop >= rg.start && savesInputsOnly(g, &g.ops[rg.stop])
 	}
+}
+
+// savesInputsOnly reports whether o saves none of its own outputs.
+func savesInputsOnly(g *Graph, o *op) bool {
+	for _, s := range o.save {
+		for _, t := range o.out {
+			if g.tensors[s].base == g.tensors[t].base {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // producer is the op that allocated base tensor b, -1 for leaves.
