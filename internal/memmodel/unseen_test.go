@@ -23,9 +23,9 @@ type unseenRow struct {
 	MaxReserved  int64  `json:"max_reserved"`
 }
 
-func readUnseen(t *testing.T) []unseenRow {
+func readUnseen(t *testing.T, dir string) []unseenRow {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(unseenDir, "results.jsonl"))
+	data, err := os.ReadFile(filepath.Join(dir, "results.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func readUnseen(t *testing.T) []unseenRow {
 		}
 		rows = append(rows, r)
 	}
-	dist, _ := filepath.Glob(filepath.Join(unseenDir, "dist", "*-r0.json"))
+	dist, _ := filepath.Glob(filepath.Join(dir, "dist", "*-r0.json"))
 	for _, f := range dist {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -61,13 +61,20 @@ func TestAccuracyUnseen(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 16 workloads")
 	}
-	rows := readUnseen(t)
-	if len(rows) < 16 {
-		t.Fatalf("only %d unseen rows", len(rows))
+	checkHeldOut(t, unseenDir, 16)
+}
+
+// checkHeldOut replays every row of a held-out directory (results.jsonl,
+// dist/, specs/) and holds the acceptance targets and the bands.
+func checkHeldOut(t *testing.T, dir string, want int) {
+	t.Helper()
+	rows := readUnseen(t, dir)
+	if len(rows) < want {
+		t.Fatalf("only %d rows in %s", len(rows), dir)
 	}
 	var ea, er []float64
 	for _, m := range rows {
-		f, err := os.Open(filepath.Join(unseenDir, "specs", m.Name+".json"))
+		f, err := os.Open(filepath.Join(dir, "specs", m.Name+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}
