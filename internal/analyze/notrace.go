@@ -3,6 +3,8 @@ package analyze
 import (
 	"sort"
 
+	"github.com/vramkit/vramkit/internal/allocsim"
+
 	"github.com/vramkit/vramkit/internal/snapshot"
 )
 
@@ -45,6 +47,11 @@ func stateOnly(s *snapshot.Snapshot, id int, top int, out *Device) {
 	out.PeakAllocated, out.PeakReserved = allocated, reserved
 	out.NVMLEstimate = reserved + out.ContextBytes
 	out.Fragmentation.ReservedMinusAllocated = reserved - allocated
+	if tr := s.Trace(id); len(tr) > 0 {
+		cfg, _ := allocsim.FromSettings(s.Settings)
+		w := allocsim.TraceWindow(tr, s.Segments, id, cfg)
+		out.Window = &w
+	}
 	sites := make([]Site, 0, len(by))
 	for _, a := range by {
 		st := Site{Bytes: a.bytes, Count: a.count, Category: "unknown", Frames: a.frames}

@@ -1,6 +1,9 @@
 package analyze
 
-import "github.com/vramkit/vramkit/internal/snapshot"
+import (
+	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/snapshot"
+)
 
 // Report is the analysis of one snapshot.
 type Report struct {
@@ -16,7 +19,10 @@ type Device struct {
 	// are the allocator's state at the dump (peaks are that state, a lower
 	// bound) and iterations, categories and leaks are unknown.
 	StateOnly bool `json:"state_only"`
-	HasFrames bool `json:"has_frames"`
+	// Window is what an incomplete trace proves about the stretch it
+	// covers (exact reserved, reconstructed allocated).
+	Window    *allocsim.Window `json:"trace_window,omitempty"`
+	HasFrames bool             `json:"has_frames"`
 
 	PeakAllocated int64 `json:"peak_allocated_bytes"`
 	PeakReserved  int64 `json:"peak_reserved_bytes"`

@@ -266,10 +266,20 @@ func pctStr(a, b int64) string {
 // segment list proves, and how to record what it cannot.
 func printStateOnly(w io.Writer, d *analyze.Device) {
 	b := units.Bytes
-	fmt.Fprintf(w, "\nAt the dump (no usable allocation history: peaks, iterations, categories and leaks are unknown)\n")
+	if d.Window != nil {
+		fmt.Fprintf(w, "\nAt the dump (the history does not reach back to the start: iterations, categories and leaks are unknown)\n")
+	} else {
+		fmt.Fprintf(w, "\nAt the dump (no allocation history: peaks, iterations, categories and leaks are unknown)\n")
+	}
 	fmt.Fprintf(w, "  allocated         %10s  memory held by live tensors when the snapshot was taken\n", b(d.PeakAllocated))
 	fmt.Fprintf(w, "  reserved          %10s  memory PyTorch's caching allocator held from the GPU\n", b(d.PeakReserved))
 	fmt.Fprintf(w, "  cached but unused %10s\n", b(d.Fragmentation.ReservedMinusAllocated))
+	if win := d.Window; win != nil {
+		fmt.Fprintf(w, "\nOver the %d events the trace kept (%.1f s; the earlier history is gone)\n", win.Events,
+			float64(win.EndUS-win.StartUS)/1e6)
+		fmt.Fprintf(w, "  peak reserved     %10s  exact: segment events carry their sizes\n", b(win.ReservedPeak))
+		fmt.Fprintf(w, "  peak allocated    %10s  reconstructed back from the dump; may read up to ~1%% low\n", b(win.AllocatedPeak))
+	}
 	if len(d.TopSites) > 0 {
 		fmt.Fprintf(w, "\nWho holds the live memory\n")
 		for _, s := range d.TopSites {

@@ -46,6 +46,9 @@ vramkit says so and reports what the recorded segments still tell.`,
 			AllocConf     string           `json:"alloc_conf"`
 			Notes         []string         `json:"notes,omitempty"`
 			Stats         map[string]int64 `json:"stats"`
+			// Window is what an incomplete trace proves about the
+			// stretch it covers.
+			Window *allocsim.Window `json:"trace_window,omitempty"`
 		}
 		var out struct {
 			Path    string   `json:"path"`
@@ -55,6 +58,11 @@ vramkit says so and reports what the recorded segments still tell.`,
 		for _, dev := range s.DeviceIDs() {
 			d := allocsim.ReplayDeviceWith(s, dev, allocsim.ReplayOptions{MemoryFraction: *fraction})
 			m := d.Result.Stats.Map()
+			var win *allocsim.Window
+			if !d.TraceComplete && d.Events > 0 {
+				w := allocsim.TraceWindow(s.Trace(dev), s.Segments, dev, d.Config)
+				win = &w
+			}
 			if !d.TraceComplete {
 				// Only the dump's own state is certain: keep the current
 				// values the segment list gives and drop peaks and totals.
@@ -65,7 +73,7 @@ vramkit says so and reports what the recorded segments still tell.`,
 			}
 			out.Devices = append(out.Devices, devOut{
 				Device: dev, TraceComplete: d.TraceComplete, Events: d.Events,
-				AllocConf: d.Config.Source, Notes: d.Notes, Stats: m,
+				AllocConf: d.Config.Source, Notes: d.Notes, Stats: m, Window: win,
 			})
 		}
 		if len(out.Devices) == 0 {
@@ -85,6 +93,9 @@ vramkit says so and reports what the recorded segments still tell.`,
 			}
 			if !d.TraceComplete {
 				printCurrent(env.Stdout, d.Stats)
+				if w := d.Window; w != nil {
+					printWindow(env.Stdout, w)
+				}
 				continue
 			}
 			if err := report.MemorySummary(env.Stdout, d.Stats, d.Device, false); err != nil {
@@ -121,4 +132,14 @@ func printCurrent(w io.Writer, m map[string]int64) {
 		m["allocation.large_pool.current"], m["allocation.small_pool.current"])
 	fmt.Fprintf(w, "  %-32s %14d %14d %14d\n", "segments", m["segment.all.current"],
 		m["segment.large_pool.current"], m["segment.small_pool.current"])
+}
+
+// printWindow shows what an incomplete trace proves about its own stretch.
+func printWindow(w io.Writer, win *allocsim.Window) {
+	secs := float64(win.EndUS-win.StartUS) / 1e6
+	fmt.Fprintf(w, "\n  over the %d recorded events (%.1f s) — earlier history is gone:\n", win.Events, secs)
+	fmt.Fprintf(w, "  %-32s %14s  (exact: segment events carry their sizes)\n", "peak reserved in the window", units.Bytes(win.ReservedPeak))
+	fmt.Fprintf(w, "  %-32s %14s  (block sizes of blocks freed in the window are inferred; may read up to ~1%% low)\n",
+		"peak allocated in the window", units.Bytes(win.AllocatedPeak))
+	fmt.Fprintf(w, "  %-32s %14s reserved, %s allocated\n", "at the window's start", units.Bytes(win.ReservedStart), units.Bytes(win.AllocatedStart))
 }
