@@ -88,14 +88,22 @@ func ReplayDeviceWith(s *snapshot.Snapshot, dev int, o ReplayOptions) DeviceRepl
 	}
 	d.TraceComplete = d.Result.Reproduced && d.StateMismatch == ""
 	switch {
+	case !d.Result.Reproduced && cfg.GCThreshold > 0 && cfg.MemoryFraction >= 1:
+		d.Notes = append(d.Notes, "the trace could not be replayed ("+d.Result.FirstDivergence+"); "+
+			"garbage_collection_threshold is set: if the run used torch.cuda.set_per_process_memory_fraction, pass that "+
+			"fraction (--memory-fraction) so garbage collection can be replayed")
+	case !d.Result.Reproduced && usesPrivatePools(s.Segments, dev):
+		d.Notes = append(d.Notes, "this snapshot uses private memory pools (CUDA graph capture or torch.cuda.MemPool), "+
+			"which vramkit's allocator simulator does not model yet: the exact replay stopped at "+d.Result.FirstDivergence+
+			"; figures that need it are left out, and what the trace itself proves is reported instead")
+	case !d.Result.Reproduced && startsEmpty(ev):
+		d.Notes = append(d.Notes, "the trace starts with the allocator, yet vramkit could not reproduce it ("+d.Result.FirstDivergence+
+			"): the run probably used something the simulator does not model yet (private pools for CUDA graph capture or "+
+			"torch.cuda.MemPool, whose segments are gone from the dump); what the trace itself proves is reported instead")
 	case !d.Result.Reproduced:
 		d.Notes = append(d.Notes, "the trace could not be replayed ("+d.Result.FirstDivergence+
 			"); usually the trace does not start with the process: history was enabled late, or the ring buffer "+
 			"(max_entries) overflowed and dropped the oldest events")
-		if cfg.GCThreshold > 0 && cfg.MemoryFraction >= 1 {
-			d.Notes = append(d.Notes, "garbage_collection_threshold is set: if the run used "+
-				"torch.cuda.set_per_process_memory_fraction, pass that fraction (--memory-fraction) so garbage collection can be replayed")
-		}
 	case d.StateMismatch != "":
 		d.Notes = append(d.Notes, "the replay does not end in the recorded state ("+d.StateMismatch+
 			"): the trace probably began after the allocator did, so peaks and totals may be low")
@@ -141,4 +149,31 @@ func SegmentStats(segs []snapshot.Segment, dev int) Stats {
 // String summarises a replay in one line.
 func (d DeviceReplay) String() string {
 	return fmt.Sprintf("device %d: %d events, reproduced=%v, complete=%v", d.Device, d.Events, d.Result.Reproduced, d.TraceComplete)
+}
+
+// usesPrivatePools reports whether any of device dev's segments belongs to
+// a private pool (segment_pool_id other than (0, 0)).
+func usesPrivatePools(segs []snapshot.Segment, dev int) bool {
+	for _, g := range segs {
+		if g.Device == dev && g.PoolID != [2]int64{} {
+			return true
+		}
+	}
+	return false
+}
+
+// startsEmpty reports whether a trace begins by creating memory, as one
+// recorded from the allocator's first request does (a late start begins
+// with traffic on memory that already exists).
+func startsEmpty(ev []snapshot.TraceEvent) bool {
+	for i := range ev {
+		switch ev[i].Action {
+		case snapshot.ActionSnapshot:
+			continue
+		case snapshot.ActionSegmentAlloc, snapshot.ActionSegmentMap:
+			return true
+		}
+		return false
+	}
+	return false
 }

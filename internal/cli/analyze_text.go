@@ -267,7 +267,7 @@ func pctStr(a, b int64) string {
 func printStateOnly(w io.Writer, d *analyze.Device) {
 	b := units.Bytes
 	if d.Window != nil {
-		fmt.Fprintf(w, "\nAt the dump (the history does not reach back to the start: iterations, categories and leaks are unknown)\n")
+		fmt.Fprintf(w, "\nAt the dump (without an exact replay, iterations, categories and leaks are unknown)\n")
 	} else {
 		fmt.Fprintf(w, "\nAt the dump (no allocation history: peaks, iterations, categories and leaks are unknown)\n")
 	}
@@ -275,10 +275,13 @@ func printStateOnly(w io.Writer, d *analyze.Device) {
 	fmt.Fprintf(w, "  reserved          %10s  memory PyTorch's caching allocator held from the GPU\n", b(d.PeakReserved))
 	fmt.Fprintf(w, "  cached but unused %10s\n", b(d.Fragmentation.ReservedMinusAllocated))
 	if win := d.Window; win != nil {
-		fmt.Fprintf(w, "\nOver the %d events the trace kept (%.1f s; the earlier history is gone)\n", win.Events,
-			float64(win.EndUS-win.StartUS)/1e6)
+		span := "the earlier history is gone"
+		if win.FromStart() {
+			span = "the whole run"
+		}
+		fmt.Fprintf(w, "\nOver the %d events the trace kept (%.1f s; %s)\n", win.Events, float64(win.EndUS-win.StartUS)/1e6, span)
 		fmt.Fprintf(w, "  peak reserved     %10s  exact: segment events carry their sizes\n", b(win.ReservedPeak))
-		fmt.Fprintf(w, "  peak allocated    %10s  reconstructed back from the dump; may read up to ~1%% low\n", b(win.AllocatedPeak))
+		fmt.Fprintf(w, "  peak allocated    %10s  a lower bound, rebuilt back from the dump (typically within 1%%)\n", b(win.AllocatedPeak))
 	}
 	if len(d.TopSites) > 0 {
 		fmt.Fprintf(w, "\nWho holds the live memory\n")

@@ -69,7 +69,7 @@ vramkit says so and reports what the recorded segments still tell.`,
 				seg := allocsim.SegmentStats(s.Segments, dev)
 				m = currentOnly(seg.Map())
 				d.Notes = append(d.Notes, "stats below are the allocator's state at the dump, read from the snapshot's segments; "+
-					"peaks and cumulative totals cannot be known from an incomplete trace and are left out")
+					"the counters' peaks and cumulative totals need an exact replay and are left out")
 			}
 			out.Devices = append(out.Devices, devOut{
 				Device: dev, TraceComplete: d.TraceComplete, Events: d.Events,
@@ -137,9 +137,13 @@ func printCurrent(w io.Writer, m map[string]int64) {
 // printWindow shows what an incomplete trace proves about its own stretch.
 func printWindow(w io.Writer, win *allocsim.Window) {
 	secs := float64(win.EndUS-win.StartUS) / 1e6
-	fmt.Fprintf(w, "\n  over the %d recorded events (%.1f s) — earlier history is gone:\n", win.Events, secs)
+	if win.FromStart() {
+		fmt.Fprintf(w, "\n  over the whole trace (%d events, %.1f s):\n", win.Events, secs)
+	} else {
+		fmt.Fprintf(w, "\n  over the %d recorded events (%.1f s) — earlier history is gone:\n", win.Events, secs)
+	}
 	fmt.Fprintf(w, "  %-32s %14s  (exact: segment events carry their sizes)\n", "peak reserved in the window", units.Bytes(win.ReservedPeak))
-	fmt.Fprintf(w, "  %-32s %14s  (block sizes of blocks freed in the window are inferred; may read up to ~1%% low)\n",
+	fmt.Fprintf(w, "  %-32s %14s  (a lower bound: blocks freed in the window count at their rounded request size; typically within 1%%)\n",
 		"peak allocated in the window", units.Bytes(win.AllocatedPeak))
 	fmt.Fprintf(w, "  %-32s %14s reserved, %s allocated\n", "at the window's start", units.Bytes(win.ReservedStart), units.Bytes(win.AllocatedStart))
 }
