@@ -42,7 +42,7 @@ func TestPrivatePoolsReportedHonestly(t *testing.T) {
 		if d.TraceComplete {
 			t.Errorf("%s: replay claims to be exact", info.Name)
 		}
-		if !strings.Contains(strings.Join(d.Notes, " "), "private pools") {
+		if !strings.Contains(strings.Join(d.Notes, " "), "private") {
 			t.Errorf("%s: notes do not name private pools: %v", info.Name, d.Notes)
 		}
 		cfg, _ := FromSettings(s.Settings)
