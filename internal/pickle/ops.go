@@ -154,11 +154,7 @@ func (d *Decoder) step(op byte) error {
 		}
 		d.push(v)
 	case opShortBinUni:
-		n, err := r.byte()
-		if err != nil {
-			return err
-		}
-		b, err := r.next(int(n))
+		b, err := r.short()
 		if err != nil {
 			return err
 		}
@@ -200,11 +196,7 @@ func (d *Decoder) step(op byte) error {
 		}
 		d.push(int64(int32(binary.LittleEndian.Uint32(b))))
 	case opLong1:
-		n, err := r.byte()
-		if err != nil {
-			return err
-		}
-		b, err := r.next(int(n))
+		b, err := r.short()
 		if err != nil {
 			return err
 		}

@@ -90,6 +90,16 @@ func (r *reader) byte() (byte, error) {
 	return b[0], nil
 }
 
+// short reads a one-byte length and that many bytes (SHORT_BINUNICODE,
+// LONG1); the slice is valid until the next read.
+func (r *reader) short() ([]byte, error) {
+	n, err := r.byte()
+	if err != nil {
+		return nil, err
+	}
+	return r.next(int(n))
+}
+
 // long reads n bytes into a fresh slice. n comes from the input and is not
 // trusted: the copy grows in chunks as data actually arrives, so a forged
 // length fails with ErrTruncated after allocating about what was read.
