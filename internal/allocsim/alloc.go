@@ -38,6 +38,11 @@ type Allocator struct {
 	OnEvent func(Event)
 	// nextTag is stamped on the next allocated block; see tagOf.
 	nextTag int32
+	// nextPool is the MempoolId the next Malloc allocates from; (0, 0) is
+	// the default pool. See SetPool.
+	nextPool [2]int64
+	// private holds the PrivatePools by MempoolId.
+	private map[[2]int64]*privatePool
 	// spare holds dead block structs for reuse: a replay splits and merges
 	// blocks millions of times.
 	spare []*block
@@ -109,9 +114,10 @@ func (a *Allocator) Malloc(size, stream int64) (int64, error) {
 		return 0, fmt.Errorf("%w: tried to allocate more than 1EB memory", ErrOOM)
 	}
 	rounded := a.cfg.RoundSize(size)
-	pool := a.large
+	small, large := a.pools(a.nextPool)
+	pool := large
 	if rounded <= SmallSize {
-		pool = a.small
+		pool = small
 	}
 	allocSize := a.cfg.AllocationSize(rounded)
 	b := a.getFreeBlock(pool, rounded, stream)
@@ -194,7 +200,7 @@ func (a *Allocator) allocBlock(pool *blockPool, size, allocSize, stream int64, r
 	if a.allowed > 0 && a.totalAllocated+allocSize > a.allowed {
 		return nil
 	}
-	if a.cfg.Expandable {
+	if a.cfg.Expandable && !pool.private {
 		return a.tryAllocateExpandable(pool, size, stream)
 	}
 	ptr, ok := a.dev.Malloc(allocSize, stream)
@@ -277,4 +283,42 @@ func (a *Allocator) tagOf(ptr int64) (int32, bool) {
 		return 0, false
 	}
 	return b.tag, true
+}
+
+// privatePool is a PrivatePool: the small and large pools of one MempoolId,
+// used by CUDA graph capture and torch.cuda.MemPool.
+type privatePool struct {
+	small, large *blockPool
+}
+
+// SetPool makes the following Mallocs allocate from the private pool id
+// ((0, 0), the default, ends that), as beginAllocateToPool does for a
+// graph capture or a MemPool context.
+func (a *Allocator) SetPool(id [2]int64) { a.nextPool = id }
+
+// pools returns the small and large pool of MempoolId id.
+func (a *Allocator) pools(id [2]int64) (small, large *blockPool) {
+	if id == [2]int64{} {
+		return a.small, a.large
+	}
+	p := a.private[id]
+	if p == nil {
+		if a.private == nil {
+			a.private = map[[2]int64]*privatePool{}
+		}
+		p = &privatePool{small: newPool(true), large: newPool(false)}
+		p.small.private, p.large.private = true, true
+		a.private[id] = p
+	}
+	return p.small, p.large
+}
+
+// allPools lists every block pool: the default large and small pools, then
+// the private ones.
+func (a *Allocator) allPools() []*blockPool {
+	out := []*blockPool{a.large, a.small}
+	for _, p := range a.private {
+		out = append(out, p.small, p.large)
+	}
+	return out
 }

@@ -54,6 +54,17 @@ func (a *Allocator) clone() *Allocator {
 	}
 	n.large = clonePool(a.large)
 	n.small = clonePool(a.small)
+	newPool := map[*blockPool]*blockPool{a.large: n.large, a.small: n.small}
+	for id, p := range a.private {
+		if n.private == nil {
+			n.private = map[[2]int64]*privatePool{}
+		}
+		q := &privatePool{small: clonePool(p.small), large: clonePool(p.large)}
+		q.small.private, q.large.private = true, true
+		n.private[id] = q
+		newPool[p.small], newPool[p.large] = q.small, q.large
+	}
+	n.nextPool, n.nextTag = a.nextPool, a.nextTag
 	for k, b := range a.active {
 		n.active[k] = cp(b)
 	}
@@ -71,11 +82,7 @@ func (a *Allocator) clone() *Allocator {
 	}
 	// blocks point to their pool; repoint them to the copies
 	for old, c := range m {
-		if old.pool == a.large {
-			c.pool = n.large
-		} else {
-			c.pool = n.small
-		}
+		c.pool = newPool[old.pool]
 	}
 	return n
 }

@@ -82,7 +82,7 @@ func ReplayDeviceWith(s *snapshot.Snapshot, dev int, o ReplayOptions) DeviceRepl
 			}
 		}
 		return false
-	})
+	}, poolRouting(ev, s.Segments, dev))
 	if d.Result.Reproduced {
 		d.StateMismatch = CompareSegments(d.Result.Allocator.Segments(), s.Segments, dev)
 	}

@@ -108,6 +108,10 @@ type blockPool struct {
 	blocks   blockSet // free mapped blocks, by size
 	unmapped blockSet // unmapped ranges of expandable segments, by address
 	isSmall  bool
+	// private is set for the pools of a PrivatePool (CUDA graph capture,
+	// torch.cuda.MemPool): they never use expandable segments and are not
+	// released by empty_cache while the pool is in use.
+	private bool
 	// getFreeBlocksCalls counts get_free_block calls while GC is active; a
 	// block's age is the difference to its gcBase.
 	getFreeBlocksCalls int64

@@ -10,14 +10,17 @@ import (
 	"github.com/vramkit/vramkit/internal/snapshot"
 )
 
-// TestPrivatePoolsReportedHonestly: CUDA graph capture and torch.cuda.MemPool
-// put memory in private pools, which the simulator does not model. Such a
-// replay must say so rather than pass for exact, and the trace window must
-// still give PyTorch's peak reserved memory exactly and peak allocated as
+// TestPrivatePools: CUDA graph capture and torch.cuda.MemPool put memory in
+// private pools. Trace entries carry no pool id, so allocations are routed
+// by the segment that holds them, whose pool the dump lists. When the
+// pool's segments survive to the dump (graph-mlp) the replay is exact and
+// every memory_stats() value equals PyTorch's. When they were released
+// before it, the replay cannot attribute them; it must say so rather than
+// pass for exact, and the trace window must still give PyTorch's peak reserved memory exactly and peak allocated as
 // a lower bound, within 1% where blocks are split as usual (a no_split pool
 // hands whole segments to small requests, which the rounded request sizes
 // cannot know) (bench/gpu/pool_probes.py on the H200).
-func TestPrivatePoolsReportedHonestly(t *testing.T) {
+func TestPrivatePools(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(root, "pools", "*.json"))
 	if len(files) < 4 {
 		t.Fatalf("pool probes missing: %v", files)
@@ -39,6 +42,18 @@ func TestPrivatePoolsReportedHonestly(t *testing.T) {
 			t.Fatal(err)
 		}
 		d := ReplayDeviceStats(s, 0)
+		if info.Name == "graph-mlp" {
+			if !d.TraceComplete {
+				t.Fatalf("%s: not reproduced: %s %v", info.Name, d.Result.FirstDivergence, d.Notes)
+			}
+			got := d.Result.Stats.Map()
+			for k, v := range info.Stats {
+				if g, ok := got[k]; ok && g != v {
+					t.Errorf("%s: %s = %d, PyTorch %d", info.Name, k, g, v)
+				}
+			}
+			continue
+		}
 		if d.TraceComplete {
 			t.Errorf("%s: replay claims to be exact", info.Name)
 		}

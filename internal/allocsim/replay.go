@@ -61,19 +61,19 @@ func ReplayStats(trace []snapshot.TraceEvent, cfg Config, total int64) *ReplayRe
 }
 
 func replay(trace []snapshot.TraceEvent, cfg Config, total int64, keep bool) *ReplayResult {
-	return replayWith(trace, cfg, total, keep, nil, nil)
+	return replayWith(trace, cfg, total, keep, nil, nil, nil)
 }
 
 // replayWith takes, besides Replay's arguments, an observer called after
 // each request and a test for stacks that come
 // from torch.cuda.empty_cache() (nil when frames are unknown).
 func replayWith(trace []snapshot.TraceEvent, cfg Config, total int64, keep bool, after func(int, *Allocator),
-	emptyCacheStack func(snapshot.StackID) bool) *ReplayResult {
+	emptyCacheStack func(snapshot.StackID) bool, poolOf map[int][2]int64) *ReplayResult {
 	if total <= 0 {
 		total = H200Total
 	}
 	r := &replayer{tr: trace, skip: map[int]bool{}, res: &ReplayResult{DivergedAt: -1}, total: total, keep: keep,
-		emptyCacheStack: emptyCacheStack, after: after}
+		emptyCacheStack: emptyCacheStack, after: after, poolOf: poolOf}
 	for i := range trace {
 		if trace[i].Action == snapshot.ActionAlloc {
 			r.framed = trace[i].Stack != 0
@@ -112,6 +112,8 @@ type replayer struct {
 	next  int32
 	total int64
 	keep  bool // collect the request stream
+	// poolOf routes trace allocations to private pools; see poolRouting.
+	poolOf map[int][2]int64
 	// framed: the trace records stacks on allocations (context "alloc" or
 	// "all"); emptyCacheStack recognises empty_cache()'s own stack.
 	framed          bool

@@ -209,12 +209,14 @@ func (r *replayer) malloc(k int) {
 	stream := int64(t.Stream)
 	id := r.next
 	r.next++
-	r.request(Request{Kind: ReqAlloc, ID: id, Stream: stream, Size: size, Event: int32(k)})
+	pool := r.poolOf[k]
+	r.request(Request{Kind: ReqAlloc, ID: id, Stream: stream, Size: size, Event: int32(k), Pool: pool})
 	if size == 0 && t.Action == snapshot.ActionAlloc {
 		r.diverge(k, "alloc of 0 bytes: PyTorch never traces these")
 		return
 	}
 	r.a.nextTag = id
+	r.a.SetPool(pool)
 	ptr, err := r.a.Malloc(size, stream)
 	switch {
 	case r.failed():

@@ -19,6 +19,8 @@ type Request struct {
 	ID       int32
 	Stream   int64
 	Size     int64
+	// Pool is the MempoolId an allocation went to; (0, 0) is the default.
+	Pool [2]int64
 	// Block is the size of the block the recorded replay handed out for an
 	// allocation (Size after rounding, or a whole unsplit block); 0 when
 	// the request failed or came from a what-if. Analyses use it to track
@@ -54,6 +56,7 @@ func Simulate(reqs []Request, cfg Config, dev Device) SimResult {
 			if r.Size == 0 {
 				continue
 			}
+			a.SetPool(r.Pool)
 			p, err := a.Malloc(r.Size, r.Stream)
 			if err != nil {
 				res.OOMAt = int(r.Event)

@@ -40,7 +40,7 @@ func (a *Allocator) Segments() []SegmentState {
 	for _, b := range a.pending {
 		visit(b)
 	}
-	for _, p := range []*blockPool{a.large, a.small} {
+	for _, p := range a.allPools() {
 		for _, b := range p.blocks.items {
 			visit(b)
 		}
