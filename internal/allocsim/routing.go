@@ -47,7 +47,9 @@ func poolRouting(trace []snapshot.TraceEvent, segs []snapshot.Segment, dev int) 
 		pool      [2]int64
 	}
 	var live []span // by address
-	find := func(addr uint64) int { return sort.Search(len(live), func(j int) bool { return live[j].addr > addr }) - 1 }
+	find := func(addr uint64) int {
+		return sort.Search(len(live), func(j int) bool { return live[j].addr > addr }) - 1
+	}
 	out := map[int][2]int64{}
 	for i := range trace {
 		e := &trace[i]
