@@ -308,6 +308,7 @@ func (a *Allocator) pools(id [2]int64) (small, large *blockPool) {
 		}
 		p = &privatePool{small: newPool(true), large: newPool(false)}
 		p.small.private, p.large.private = true, true
+		p.small.id, p.large.id = id, id
 		a.private[id] = p
 	}
 	return p.small, p.large

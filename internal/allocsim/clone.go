@@ -61,6 +61,7 @@ func (a *Allocator) clone() *Allocator {
 		}
 		q := &privatePool{small: clonePool(p.small), large: clonePool(p.large)}
 		q.small.private, q.large.private = true, true
+		q.small.id, q.large.id = id, id
 		n.private[id] = q
 		newPool[p.small], newPool[p.large] = q.small, q.large
 	}

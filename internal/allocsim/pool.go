@@ -112,6 +112,7 @@ type blockPool struct {
 	// torch.cuda.MemPool): they never use expandable segments and are not
 	// released by empty_cache while the pool is in use.
 	private bool
+	id      [2]int64 // the MempoolId, (0, 0) for the default pool
 	// getFreeBlocksCalls counts get_free_block calls while GC is active; a
 	// block's age is the difference to its gcBase.
 	getFreeBlocksCalls int64

@@ -21,6 +21,7 @@ type SegmentState struct {
 	Stream     int64
 	Small      bool
 	Expandable bool
+	Pool       [2]int64 // MempoolId; (0, 0) is the default pool
 	Blocks     []BlockState
 }
 
@@ -60,7 +61,7 @@ func (a *Allocator) Segments() []SegmentState {
 				continue
 			}
 			if cur == nil {
-				cur = &SegmentState{Addr: b.ptr, Stream: b.stream, Small: b.pool.isSmall, Expandable: b.seg != nil}
+				cur = &SegmentState{Addr: b.ptr, Stream: b.stream, Small: b.pool.isSmall, Expandable: b.seg != nil, Pool: b.pool.id}
 			}
 			cur.Size += b.size
 			cur.Blocks = append(cur.Blocks, BlockState{Addr: b.ptr, Size: b.size, Requested: b.requested,
@@ -108,7 +109,8 @@ func CompareSegments(sim []SegmentState, recorded []snapshot.Segment, device int
 	return ""
 }
 
-// LargestFreeBlock is the size of the largest cached block that a request
+// LargestFreeBlock is the size of the largest cached block of the default
+// pool that a request
 // could reuse now: free, mapped, and not waiting on stream events. The
 // free sets are ordered by (stream, size), so each stream's largest is the
 // last of its run, and the segments need not be walked.
