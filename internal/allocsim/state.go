@@ -110,10 +110,10 @@ func CompareSegments(sim []SegmentState, recorded []snapshot.Segment, device int
 }
 
 // LargestFreeBlock is the size of the largest cached block of the default
-// pool that a request
-// could reuse now: free, mapped, and not waiting on stream events. The
-// free sets are ordered by (stream, size), so each stream's largest is the
-// last of its run, and the segments need not be walked.
+// pool that a request could reuse now: free, mapped, and not waiting on
+// stream events. The free sets are ordered by (stream, size), so each
+// stream's largest is the last of its run, and the segments need not be
+// walked.
 func (a *Allocator) LargestFreeBlock() int64 {
 	var best int64
 	for _, p := range []*blockPool{a.large, a.small} {
