@@ -99,6 +99,12 @@ var aliases = map[string]string{
 	"meta-llama/llama-2-7b-hf": "llama2-7b", "meta-llama/meta-llama-3-8b": "llama3-8b",
 	"meta-llama/llama-3.2-1b": "llama3.2-1b", "mistralai/mistral-7b-v0.1": "mistral-7b",
 	"qwen/qwen2-0.5b": "qwen2-0.5b", "qwen/qwen2-1.5b": "qwen2-1.5b", "qwen/qwen2-7b": "qwen2-7b",
+	// names people type for the same checkpoints
+	"llama-7b": "llama2-7b", "llama-2-7b": "llama2-7b", "llama-2-7b-hf": "llama2-7b", "meta-llama/llama-2-7b": "llama2-7b",
+	"llama-13b": "llama2-13b", "llama-2-13b": "llama2-13b", "llama-2-13b-hf": "llama2-13b",
+	"meta-llama/llama-2-13b-hf": "llama2-13b", "llama-3-8b": "llama3-8b", "llama3.1-8b": "llama3-8b",
+	"meta-llama/llama-3.1-8b": "llama3-8b", "llama-3.2-1b": "llama3.2-1b", "mistral-7b-v0.1": "mistral-7b",
+	"microsoft/resnet-50": "resnet50", "resnet-50": "resnet50", "vit-base": "vit-b16", "vit-large": "vit-l16",
 }
 
 func init() {
