@@ -1,3 +1,5 @@
+//go:build cgo
+
 // Package pyparse is the tree-sitter glue of vramkit lint: it parses
 // Python 3 source with tree-sitter-python and copies the tree into
 // lint.Node values, so that the rules never see cgo or tree-sitter's API.
