@@ -21,39 +21,18 @@ import (
 // and num_alloc_retries can count one retry for an empty_cache() followed
 // by a malloc that looks exactly like a failed cudaMalloc and its retry.
 func TestEngineProbes(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(root, "probes", "*.json"))
-	if len(files) < 8 {
-		t.Fatalf("probes missing: %v", files)
-	}
-	for _, jf := range files {
-		name := strings.TrimSuffix(filepath.Base(jf), ".json")
-		t.Run(name, func(t *testing.T) {
-			b, err := os.ReadFile(jf)
-			if err != nil {
-				t.Fatal(err)
+	for _, pr := range loadProbes(t, "probes", 8) {
+		t.Run(pr.name, func(t *testing.T) {
+			o := ReplayOptions{TotalMemory: pr.TotalMemory}
+			if pr.MemoryFraction != nil {
+				o.MemoryFraction = *pr.MemoryFraction
 			}
-			var info struct {
-				MemoryFraction *float64         `json:"memory_fraction"`
-				TotalMemory    int64            `json:"total_memory"`
-				Stats          map[string]int64 `json:"stats"`
-			}
-			if err := json.Unmarshal(b, &info); err != nil {
-				t.Fatal(err)
-			}
-			s, err := snapshot.LoadFile(strings.TrimSuffix(jf, ".json") + ".pickle.gz")
-			if err != nil {
-				t.Fatal(err)
-			}
-			o := ReplayOptions{TotalMemory: info.TotalMemory}
-			if info.MemoryFraction != nil {
-				o.MemoryFraction = *info.MemoryFraction
-			}
-			d := ReplayDeviceWith(s, 0, o)
+			d := ReplayDeviceWith(pr.snap, 0, o)
 			if !d.TraceComplete {
 				t.Fatalf("not reproduced: %s %v", d.Result.FirstDivergence, d.Notes)
 			}
 			got := d.Result.Stats.Map()
-			for k, v := range info.Stats {
+			for k, v := range pr.Stats {
 				switch k {
 				case "num_sync_all_streams":
 					if got[k] > v {
@@ -71,6 +50,43 @@ func TestEngineProbes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// probe is one scripted run captured on the H200: its snapshot and what
+// bench/gpu/*_probes.py recorded beside it (PyTorch's memory_stats() at
+// the end, and the settings snapshots do not carry).
+type probe struct {
+	name           string
+	snap           *snapshot.Snapshot
+	MemoryFraction *float64         `json:"memory_fraction"`
+	TotalMemory    int64            `json:"total_memory"`
+	Stats          map[string]int64 `json:"stats"`
+}
+
+// loadProbes reads every NAME.json + NAME.pickle.gz pair of testdata/dir,
+// failing when fewer than min are there.
+func loadProbes(t *testing.T, dir string, min int) []probe {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(root, dir, "*.json"))
+	if len(files) < min {
+		t.Fatalf("%s: want at least %d probes, found %v", dir, min, files)
+	}
+	var out []probe
+	for _, jf := range files {
+		b, err := os.ReadFile(jf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr := probe{name: strings.TrimSuffix(filepath.Base(jf), ".json")}
+		if err := json.Unmarshal(b, &pr); err != nil {
+			t.Fatalf("%s: %v", jf, err)
+		}
+		if pr.snap, err = snapshot.LoadFile(strings.TrimSuffix(jf, ".json") + ".pickle.gz"); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, pr)
+	}
+	return out
 }
 
 // TestGCNeedsFraction: snapshots do not record the memory fraction, and
