@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -37,22 +38,19 @@ Without a driver it keeps serving vramkit_nvml_up 0 and retries on each scrape.
 --format picks the log format (text or json, on stderr).`,
 	}
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
-		fs := newFlagSet(c, env.Stderr)
 		var listen listFlag
-		fs.Var(&listen, "listen", "address to listen on, repeatable (default "+exporter.DefaultListen+")")
-		webConfig := fs.String("web.config.file", "", "exporter-toolkit web config file for TLS and basic auth")
-		noProc := fs.Bool("no-process-metrics", false, "do not export per-process series (limits cardinality)")
-		fake := fs.Bool("fake-gpu", false, "serve a demo machine of fake GPUs instead of NVML")
-		format := addFormat(fs, "text", "json")
-		if err := parseFlags(fs, args); err != nil {
+		var webConfig *string
+		var noProc, fake *bool
+		fmtName, err := noArgs(c, env, args, func(fs *flag.FlagSet) {
+			fs.Var(&listen, "listen", "address to listen on, repeatable (default "+exporter.DefaultListen+")")
+			webConfig = fs.String("web.config.file", "", "exporter-toolkit web config file for TLS and basic auth")
+			noProc = fs.Bool("no-process-metrics", false, "do not export per-process series (limits cardinality)")
+			fake = fs.Bool("fake-gpu", false, "serve a demo machine of fake GPUs instead of NVML")
+		})
+		if err != nil {
 			return err
 		}
-		if err := checkFormat(*format, "text", "json"); err != nil {
-			return err
-		}
-		if fs.NArg() > 0 {
-			return usagef("unexpected argument %q", fs.Arg(0))
-		}
+		format := &fmtName
 		if len(listen) == 0 {
 			listen = listFlag{exporter.DefaultListen}
 		}

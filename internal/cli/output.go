@@ -43,20 +43,35 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// snapshotArgs parses the flags of a command that reads one snapshot:
-// --format text|json, whatever setup declares, and the SNAPSHOT argument.
-func snapshotArgs(c *Command, env *Env, args []string, setup func(fs *flag.FlagSet)) (path, format string, fs *flag.FlagSet, err error) {
+// formatFlags parses a command's flags (declared by setup) plus --format
+// text|json, leaving positional arguments in fs.Args().
+func formatFlags(c *Command, env *Env, args []string, setup func(fs *flag.FlagSet)) (format string, fs *flag.FlagSet, err error) {
 	fs = newFlagSet(c, env.Stderr)
 	f := addFormat(fs, "text", "json")
 	if setup != nil {
 		setup(fs)
 	}
 	if err = parseFlags(fs, args); err != nil {
-		return "", "", fs, err
+		return "", fs, err
 	}
-	if err = checkFormat(*f, "text", "json"); err != nil {
+	return *f, fs, checkFormat(*f, "text", "json")
+}
+
+// noArgs is formatFlags for commands that take no positional argument.
+func noArgs(c *Command, env *Env, args []string, setup func(fs *flag.FlagSet)) (format string, err error) {
+	format, fs, err := formatFlags(c, env, args, setup)
+	if err == nil && fs.NArg() > 0 {
+		err = usagef("unexpected argument %q", fs.Arg(0))
+	}
+	return format, err
+}
+
+// snapshotArgs parses the flags of a command that reads one snapshot:
+// --format text|json, whatever setup declares, and the SNAPSHOT argument.
+func snapshotArgs(c *Command, env *Env, args []string, setup func(fs *flag.FlagSet)) (path, format string, fs *flag.FlagSet, err error) {
+	if format, fs, err = formatFlags(c, env, args, setup); err != nil {
 		return "", "", fs, err
 	}
 	path, err = oneArg(fs.Args(), "SNAPSHOT")
-	return path, *f, fs, err
+	return path, format, fs, err
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"time"
@@ -31,21 +32,19 @@ r reverse, / filter by text (enter keeps it, esc clears), q quit.
 the host PID namespace, NVML's PIDs are the host's and show as "?".`,
 	}
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
-		fs := newFlagSet(c, env.Stderr)
-		interval := fs.Duration("interval", time.Second, "sampling interval")
-		history := fs.Int("history", 3600, "samples kept for sparklines and trends")
-		once := fs.Bool("once", false, "print one sample and exit")
-		fake := fs.Bool("fake-gpu", false, "watch a demo machine of fake GPUs instead of NVML")
-		format := addFormat(fs, "text", "json")
-		if err := parseFlags(fs, args); err != nil {
+		var interval *time.Duration
+		var history *int
+		var once, fake *bool
+		fmtName, err := noArgs(c, env, args, func(fs *flag.FlagSet) {
+			interval = fs.Duration("interval", time.Second, "sampling interval")
+			history = fs.Int("history", 3600, "samples kept for sparklines and trends")
+			once = fs.Bool("once", false, "print one sample and exit")
+			fake = fs.Bool("fake-gpu", false, "watch a demo machine of fake GPUs instead of NVML")
+		})
+		if err != nil {
 			return err
 		}
-		if err := checkFormat(*format, "text", "json"); err != nil {
-			return err
-		}
-		if fs.NArg() > 0 {
-			return usagef("unexpected argument %q", fs.Arg(0))
-		}
+		format := &fmtName
 		if *interval <= 0 || *history < 1 {
 			return usagef("--interval and --history must be positive")
 		}
