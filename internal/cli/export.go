@@ -41,7 +41,7 @@ Without a driver it keeps serving vramkit_nvml_up 0 and retries on each scrape.
 		var listen listFlag
 		var webConfig *string
 		var noProc, fake *bool
-		fmtName, err := noArgs(c, env, args, func(fs *flag.FlagSet) {
+		format, err := noArgs(c, env, args, func(fs *flag.FlagSet) {
 			fs.Var(&listen, "listen", "address to listen on, repeatable (default "+exporter.DefaultListen+")")
 			webConfig = fs.String("web.config.file", "", "exporter-toolkit web config file for TLS and basic auth")
 			noProc = fs.Bool("no-process-metrics", false, "do not export per-process series (limits cardinality)")
@@ -50,7 +50,6 @@ Without a driver it keeps serving vramkit_nvml_up 0 and retries on each scrape.
 		if err != nil {
 			return err
 		}
-		format := &fmtName
 		if len(listen) == 0 {
 			listen = listFlag{exporter.DefaultListen}
 		}
@@ -60,7 +59,7 @@ Without a driver it keeps serving vramkit_nvml_up 0 and retries on each scrape.
 			}
 		}
 		var log *slog.Logger
-		if *format == "json" {
+		if format == "json" {
 			log = slog.New(slog.NewJSONHandler(env.Stderr, nil))
 		} else {
 			log = slog.New(slog.NewTextHandler(env.Stderr, nil))

@@ -35,7 +35,7 @@ the host PID namespace, NVML's PIDs are the host's and show as "?".`,
 		var interval *time.Duration
 		var history *int
 		var once, fake *bool
-		fmtName, err := noArgs(c, env, args, func(fs *flag.FlagSet) {
+		format, err := noArgs(c, env, args, func(fs *flag.FlagSet) {
 			interval = fs.Duration("interval", time.Second, "sampling interval")
 			history = fs.Int("history", 3600, "samples kept for sparklines and trends")
 			once = fs.Bool("once", false, "print one sample and exit")
@@ -44,11 +44,10 @@ the host PID namespace, NVML's PIDs are the host's and show as "?".`,
 		if err != nil {
 			return err
 		}
-		format := &fmtName
 		if *interval <= 0 || *history < 1 {
 			return usagef("--interval and --history must be positive")
 		}
-		if *format == "json" && !*once {
+		if format == "json" && !*once {
 			return usagef("--format json needs --once")
 		}
 		lib, procs := openGPU(*fake)
@@ -59,7 +58,7 @@ the host PID namespace, NVML's PIDs are the host's and show as "?".`,
 		defer s.Close()
 		if *once {
 			x := s.Sample()
-			if *format == "json" {
+			if format == "json" {
 				e := json.NewEncoder(env.Stdout)
 				e.SetIndent("", "  ")
 				return e.Encode(x)
