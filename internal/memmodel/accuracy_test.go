@@ -14,15 +14,7 @@ func TestAccuracyAgainstMeasured(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays ~35 workloads")
 	}
-	f, err := os.Open("testdata/measured.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := ReadMeasured(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readRows(t, "testdata/measured.jsonl")
 	cmp, err := Compare(rows)
 	if err != nil {
 		t.Fatal(err)
@@ -61,4 +53,19 @@ func TestSummarize(t *testing.T) {
 	if st.MaxAbs != 0.1 || st.UnderRate != 0.5 || st.MedianAbs < 0.0349 || st.MedianAbs > 0.0351 {
 		t.Errorf("Summarize = %+v", st)
 	}
+}
+
+// readRows reads a measured.jsonl-style file of ground-truth rows.
+func readRows(t *testing.T, path string) []MeasuredRow {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := ReadMeasured(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
 }

@@ -16,15 +16,7 @@ func TestDynamicPaddingAgainstMeasured(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 24-step schedules")
 	}
-	f, err := os.Open("testdata/measured.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := ReadMeasured(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readRows(t, "testdata/measured.jsonl")
 	data, err := os.ReadFile("testdata/capture_lengths.json")
 	if err != nil {
 		t.Fatal(err)

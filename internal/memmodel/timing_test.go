@@ -2,7 +2,6 @@ package memmodel
 
 import (
 	"math"
-	"os"
 	"testing"
 )
 
@@ -11,15 +10,7 @@ import (
 // accumulation to one large batch is within 25% of the ratio measured on
 // the H200 (testdata/timing.jsonl, copied from shared/fixtures/h200).
 func TestStepTimeRatios(t *testing.T) {
-	f, err := os.Open("testdata/timing.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := ReadMeasured(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readRows(t, "testdata/timing.jsonl")
 	pairs, err := StepTimeRatios(rows)
 	if err != nil {
 		t.Fatal(err)
