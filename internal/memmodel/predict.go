@@ -23,49 +23,21 @@ func (c *config) buildGraph() *Graph {
 		b.frozen = true
 	}
 	cache := c.ckptEvery == 0 // transformers turns the KV cache off under gradient checkpointing
-	switch a.Family {
-	case "resnet":
-		buildResNet(b, &a, c.batch, c.image)
-	case "vit":
-		buildViT(b, &a, c.batch, c.image)
-	case "convnext":
-		buildConvNeXt(b, &a, c.batch, c.image)
-	case "efficientnet":
-		buildEfficientNet(b, &a, c.batch, c.image)
-	case "bert":
-		buildBERT(b, &a, c.batch, c.seq)
-	case "gpt2":
-		buildGPT2(b, &a, c.batch, c.seq, cache)
-	case "llama":
-		buildLlama(b, &a, c.batch, c.seq, cache)
-	case "t5":
-		buildT5(b, &a, c.batch, c.seq, cache)
-	default:
-		panic("memmodel: no builder for family " + a.Family)
-	}
+	a.family().Build(b, &a, Input{Batch: c.batch, Seq: c.seq, Image: c.image, Cache: cache})
 	return b.g
 }
 
 // stepConfig derives the stream generator's settings.
 func (c *config) stepConfig(g *Graph, steps int) stepConfig {
 	cfg := stepConfig{accum: c.spec.Accum, steps: steps, selective: c.selective,
-		optimizer: c.spec.Optimizer, stateDT: c.stateDT, scaler: c.scaler, keepGrads: c.spec.KeepGrads,
+		optimizer: c.opt, stateDT: c.stateDT, scaler: c.scaler, keepGrads: c.spec.KeepGrads,
 		ckpt: map[int]bool{}, cublasWorkspace: c.gpu.CublasWorkspaceBytes}
-	if c.spec.Optimizer == "sgd-momentum" || c.spec.Optimizer == "sgd" {
-		if c.spec.Optimizer == "sgd" {
-			cfg.optimizer = "sgd"
-		}
-	}
 	if c.ckptEvery > 0 {
 		for i := 0; i < g.blocks; i++ {
 			if i%c.ckptEvery == 0 {
 				cfg.ckpt[i] = true
 			}
 		}
-	}
-	if c.spec.Parallel.PP > 1 {
-		// 1F1B: each pipeline micro-batch is a separate forward/backward
-		cfg.accum *= 1
 	}
 	if c.scaler && c.arch.usesBatchNorm() {
 		// GradScaler starts at 2^16; BatchNorm CNNs at default init overflow
@@ -245,14 +217,11 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 func (c *config) bands(r *Result) {
 	aLo, aHi, rLo, rHi := 0.05, 0.05, 0.08, 0.10
 	widen := func(by float64) { aLo, aHi, rLo, rHi = aLo+by, aHi+by, rLo+by, rHi+by }
-	switch c.arch.Family {
-	case "resnet", "vit", "bert", "gpt2":
-	default:
+	if !c.arch.family().Captured {
 		widen(0.07)
 		r.Notes = append(r.Notes, fmt.Sprintf("%s has no ground-truth capture yet: wider uncertainty band", c.arch.Family))
 	}
-	if c.spec.Parallel.Strategy != "none" || c.spec.LoRA != nil || c.selective ||
-		c.spec.Optimizer == "adafactor" || c.spec.Optimizer == "adamw-8bit" {
+	if c.spec.Parallel.Strategy != "none" || c.spec.LoRA != nil || c.selective || c.opt.Formula {
 		widen(0.08)
 		r.Notes = append(r.Notes, "parallelism, LoRA, selective checkpointing and 8-bit/Adafactor optimizers are modelled from formulas, not captures")
 	}

@@ -6,7 +6,7 @@ type stepConfig struct {
 	steps     int
 	ckpt      map[int]bool // blocks recomputed in backward
 	selective bool         // recompute attention internals only
-	optimizer string
+	optimizer *Optimizer
 	stateDT   DType
 	scaler    bool // fp16 GradScaler
 	// gradShard/stateShard: fraction of gradients / optimizer state this rank
