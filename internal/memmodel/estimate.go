@@ -73,6 +73,7 @@ type config struct {
 	spec      Spec
 	arch      Arch
 	opt       *Optimizer
+	allocConf allocsim.Config // parsed once from spec.AllocConf
 	gpu       gpu.GPU
 	amp, pdt  DType
 	stateDT   DType
@@ -182,7 +183,7 @@ func resolve(s Spec) (*config, error) {
 	if task := c.arch.family().Task; s.Task != nil && *s.Task != "" && *s.Task != task {
 		return nil, specErr("task", "%q is not supported for %s (supported: %s)", *s.Task, c.arch.Family, task)
 	}
-	if _, err := allocsim.ParseConfig(s.AllocConf); err != nil {
+	if c.allocConf, err = allocsim.ParseConfig(s.AllocConf); err != nil {
 		return nil, specErr("alloc_conf", "%v", err)
 	}
 	if err := c.checkParallel(); err != nil {

@@ -1,6 +1,10 @@
 package memmodel
 
-import "math"
+import (
+	"math"
+
+	"github.com/vramkit/vramkit/internal/allocsim"
+)
 
 // generate produces the stream of cfg.steps training steps of graph g,
 // starting from an empty allocator: model load, then per step accum
@@ -17,7 +21,9 @@ func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
 	// Presize the event list: a step emits a few events per op (outputs,
 	// saved tensors, gradients) and growing a slice of millions of events
 	// by appending dominated --fit's profile.
-	gen.ev = make([]Event, 0, (8*len(g.ops)+4*len(g.params)+64)*max(cfg.steps, 1)*max(cfg.accum, 1))
+	n := (8*len(g.ops) + 4*len(g.params) + 64) * max(cfg.steps, 1) * max(cfg.accum, 1)
+	gen.ev = make([]allocsim.Request, 0, n)
+	gen.tags = make([]Tag, 1, n/2+1)
 	gen.paramGrad = make([]*gbuf, len(g.params))
 	gen.paramID = make([]int32, len(g.params))
 	gen.phase = PhaseLoad
@@ -99,7 +105,7 @@ func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
 			}
 		}
 	}
-	st.Events = gen.ev
+	st.Requests, st.Tags = gen.ev, gen.tags
 	return st
 }
 
