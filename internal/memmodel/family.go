@@ -131,6 +131,7 @@ func Lookup(name string) (Arch, error) {
 		n = a
 	}
 	if a, ok := registry.models[n]; ok {
+		// a copy: rankArch splits the stage lists of a pipeline stage in place
 		a.Blocks = append([]int(nil), a.Blocks...)
 		a.Widths = append([]int(nil), a.Widths...)
 		return a, nil

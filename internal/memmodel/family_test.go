@@ -226,3 +226,24 @@ func TestNoNameSwitches(t *testing.T) {
 		}
 	}
 }
+
+// TestCatalogNotMutated: planning a pipeline stage of a CNN splits its
+// blocks on a copy; the catalog entry (and so the next plan in the same
+// process, as in --fit or --sweep) keeps the full depth.
+func TestCatalogNotMutated(t *testing.T) {
+	m := "resnet50"
+	s := DefaultSpec()
+	s.Model, s.Batch = &m, 2
+	s.Parallel = Parallel{Strategy: "pp", GPUs: 2, TP: 1, PP: 1, MicroBatches: 2}
+	first, err := Estimate(s, Options{Steps: 1, SkipReserved: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := Estimate(s, Options{Steps: 1, SkipReserved: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, _ := Lookup(m); a.Blocks[2] != 6 || first.PeakAllocated != second.PeakAllocated {
+		t.Errorf("catalog blocks %v after two plans; peaks %d then %d", a.Blocks, first.PeakAllocated, second.PeakAllocated)
+	}
+}
