@@ -116,8 +116,7 @@ func replayOn(st *Stream, allocConf string, capacity, total int64) (allocated, r
 	if err != nil {
 		return 0, 0, fmt.Errorf("alloc_conf: %w", err)
 	}
-	dev := allocsim.NewDevice(capacity)
-	dev.TotalMem = total
+	dev := allocsim.NewDevice(capacity, total)
 	a := allocsim.New(cfg, dev)
 	ptrs := make(map[int32]int64, 1024)
 	for _, e := range st.Events {
