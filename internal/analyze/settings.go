@@ -102,6 +102,7 @@ func Resolve(s *snapshot.Snapshot, dev int, f Flags) (Settings, error) {
 		return st, err
 	}
 
+	st.AllocConf = cfg.String() // the fraction, when set by a flag, is reported on its own
 	st.MemoryFraction, st.FractionSource = 1, FromDefault
 	if cfg.MemoryFraction < 1 {
 		st.MemoryFraction, st.FractionSource = cfg.MemoryFraction, st.AllocConfSource
@@ -117,7 +118,7 @@ func Resolve(s *snapshot.Snapshot, dev int, f Flags) (Settings, error) {
 		st.MemoryFraction, st.FractionSource = fr, FromFlag
 	}
 	cfg.MemoryFraction = st.MemoryFraction
-	st.Config, st.AllocConf = cfg, cfg.String()
+	st.Config = cfg
 
 	st.TotalBytes, st.TotalSource = g.MemoryBytes, FromGPUTable
 	if f.TotalBytes > 0 {
