@@ -56,5 +56,9 @@ func (d *dev) fraction() float64 { return d.st.MemoryFraction }
 
 // Flags are the settings flags these options carry, for Resolve.
 func (o Options) Flags() Flags {
-	return Flags{MemoryFraction: o.MemoryFraction, TotalBytes: o.CapacityBytes}
+	f := Flags{TotalBytes: o.CapacityBytes}
+	if o.MemoryFraction > 0 && o.MemoryFraction < 1 { // 1 is none, the flag's default
+		f.MemoryFraction = o.MemoryFraction
+	}
+	return f
 }

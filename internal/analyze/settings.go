@@ -185,7 +185,7 @@ func (st *Settings) String() string {
 	if conf == "" {
 		conf = "(defaults)"
 	}
-	return fmt.Sprintf("PYTORCH_CUDA_ALLOC_CONF %s (%s); memory fraction %g (%s); total memory %s (%s: %s); capacity %s (%s)",
+	return fmt.Sprintf("PYTORCH_CUDA_ALLOC_CONF=%s [%s], memory fraction %g [%s], total memory %s [%s: %s], capacity %s [%s]",
 		conf, st.AllocConfSource, st.MemoryFraction, st.FractionSource, bytesStr(st.TotalBytes), st.TotalSource, st.GPU,
 		bytesStr(st.CapacityBytes), st.CapacitySource)
 }

@@ -81,7 +81,7 @@ func TestReportFractionReachesAnalysis(t *testing.T) {
 	if strings.Contains(string(b), "could not be replayed") {
 		t.Error("the page says the trace could not be replayed under the fraction given")
 	}
-	if !strings.Contains(string(b), "memory fraction 0.02 (flag)") {
+	if !strings.Contains(string(b), "memory fraction 0.02 [flag]") {
 		t.Error("the page does not say where the memory fraction came from")
 	}
 	// Without the fraction the GC cannot be replayed, and the page says so.

@@ -193,7 +193,7 @@ func printSim(w io.Writer, path string, o *simOut) {
 		}
 		fmt.Fprintf(w, "device capacity: %s — %s\n", capS, o.CapacitySource)
 		if o.MemoryFraction < 1 {
-			fmt.Fprintf(w, "memory fraction: %g (%s)\n", o.MemoryFraction, o.Settings.FractionSource)
+			fmt.Fprintf(w, "memory fraction: %g [%s]\n", o.MemoryFraction, o.Settings.FractionSource)
 		}
 	}
 	fmt.Fprintf(w, "settings: %s\n", o.Settings.String())
