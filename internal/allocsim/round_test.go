@@ -87,6 +87,23 @@ func BenchmarkReplayStats(b *testing.B) {
 	b.ReportMetric(float64(len(ev)*b.N)/b.Elapsed().Seconds(), "events/s")
 }
 
+// BenchmarkReplayTimeline is the replay behind `vramkit report`: the
+// request stream, a 2000-bucket timeline and the segments at peak
+// reserved, in the one pass.
+func BenchmarkReplayTimeline(b *testing.B) {
+	s := load(b, "h200/gpt2-dyn-pad-batch-default.pickle.gz")
+	ev := s.Devices[0].Events
+	o := DefaultReplayOptions()
+	o.TimelineBuckets, o.KeepPeakSegments = 2000, true
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if r := mustReplay(b, s, o); !r.TraceComplete {
+			b.Fatal(r.Notes)
+		}
+	}
+	b.ReportMetric(float64(len(ev)*b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
 // BenchmarkSimulate measures what-if runs in requests per second.
 func BenchmarkSimulate(b *testing.B) {
 	s := load(b, "h200/gpt2-dyn-pad-batch-default.pickle.gz")
