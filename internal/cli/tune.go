@@ -55,12 +55,15 @@ differ by a few small tensors.`,
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			_, d, err := replayResolved(s, dev, analyze.Flags{}, nil)
+			rec, d, err := replayResolved(s, dev, analyze.Flags{}, nil)
 			if err != nil {
 				return err
 			}
 			if d.Events == 0 {
 				return fmt.Errorf("%s: device %d has no allocation trace to replay", path, dev)
+			}
+			if err := rec.Config.Simulable(); err != nil {
+				return fmt.Errorf("%s: device %d: %w", path, dev, err)
 			}
 			st, err := resolve(s, dev, flags)
 			if err != nil {
