@@ -1,6 +1,7 @@
 package measured
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -32,6 +33,9 @@ func (p TechniquePair) Err() float64 { return p.Predicted/p.Measured - 1 }
 // StepEval is the step-time acceptance figures of one set of workloads.
 type StepEval struct {
 	Rows  []StepRow       `json:"rows"`
+	// Skipped names the workloads the planner rejected (a family it does
+	// not know) with the reason.
+	Skipped []string `json:"skipped,omitempty"`
 	Pairs []TechniquePair `json:"pairs"`
 	// Ordered and Compared count configuration pairs of one model (same
 	// file) whose measured times differ by more than OrderNoise, and how
@@ -49,18 +53,34 @@ const OrderNoise = 0.05
 // EvalStepTime predicts every workload and computes the acceptance
 // figures.
 func EvalStepTime(ws []Timed) (StepEval, error) {
+	return EvalStepTimeWith(ws, memmodel.DefaultOptions().Host)
+}
+
+// EvalStepTimeWith is EvalStepTime for a host other than the calibration
+// machine's.
+func EvalStepTimeWith(ws []Timed, host memmodel.HostCosts) (StepEval, error) {
 	var ev StepEval
-	pred := make([]float64, len(ws))
-	for i, w := range ws {
+	var kept []Timed
+	for _, w := range ws {
 		opts := memmodel.DefaultOptions()
 		opts.SkipReserved = true
+		opts.Host = host
 		r, err := memmodel.Estimate(w.Spec, opts)
+		if errors.Is(err, memmodel.ErrSpec) {
+			ev.Skipped = append(ev.Skipped, w.Name+": "+err.Error())
+			continue
+		}
 		if err != nil {
 			return ev, fmt.Errorf("%s: %w", w.Name, err)
 		}
-		pred[i] = r.StepTime
+		kept = append(kept, w)
 		ev.Rows = append(ev.Rows, StepRow{Name: w.Name, Source: w.Source, Measured: w.StepS,
 			Predicted: r.StepTime, Err: r.StepTime/w.StepS - 1})
+	}
+	ws = kept
+	pred := make([]float64, len(ws))
+	for i, r := range ev.Rows {
+		pred[i] = r.Predicted
 	}
 	for i, a := range ws {
 		for j, b := range ws {

@@ -22,6 +22,7 @@ import (
 )
 
 func main() {
+	fit := flag.Bool("fit-host", false, "fit the host costs (memmodel.HostCosts) to the files instead of printing")
 	flag.Parse()
 	files := flag.Args()
 	if len(files) == 0 {
@@ -30,27 +31,47 @@ func main() {
 		more, _ := filepath.Glob("testdata/captures/timing/*.jsonl")
 		files = append(files, more...)
 	}
+	if *fit {
+		if err := fitHost(files); err != nil {
+			fmt.Fprintln(os.Stderr, "steptime:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(files); err != nil {
 		fmt.Fprintln(os.Stderr, "steptime:", err)
 		os.Exit(1)
 	}
 }
 
-func run(files []string) error {
+func read(files []string, verbose bool) ([]measured.Timed, error) {
 	var ws []measured.Timed
 	for _, f := range files {
 		w, skipped, err := measured.ReadTimed(f)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, s := range skipped {
-			fmt.Printf("skipped %s\n", s)
+			if verbose {
+				fmt.Printf("skipped %s\n", s)
+			}
 		}
 		ws = append(ws, w...)
+	}
+	return ws, nil
+}
+
+func run(files []string) error {
+	ws, err := read(files, true)
+	if err != nil {
+		return err
 	}
 	ev, err := measured.EvalStepTime(ws)
 	if err != nil {
 		return err
+	}
+	for _, s := range ev.Skipped {
+		fmt.Printf("skipped %s\n", s)
 	}
 	fmt.Printf("%-44s %-22s %9s %9s %8s\n", "workload", "file", "measured", "predicted", "err")
 	for _, r := range ev.Rows {

@@ -37,11 +37,14 @@ type Result struct {
 	PeakPhase       string           `json:"peak_phase"`
 	StepTime        float64          `json:"step_time_s"`
 	StepTimeBand    [2]float64       `json:"step_time_band_s"`
-	SamplesPerSec   float64          `json:"samples_per_s"`
-	Capacity        int64            `json:"capacity_bytes"`
-	Fits            bool             `json:"fits"`
-	Headroom        int64            `json:"headroom_bytes"`
-	Notes           []string         `json:"notes,omitempty"`
+	// StepTimeSource says which figures the step time rests on: rates
+	// measured on this GPU, or another GPU's scaled.
+	StepTimeSource string   `json:"step_time_source"`
+	SamplesPerSec  float64  `json:"samples_per_s"`
+	Capacity       int64    `json:"capacity_bytes"`
+	Fits           bool     `json:"fits"`
+	Headroom       int64    `json:"headroom_bytes"`
+	Notes          []string `json:"notes,omitempty"`
 	// Dynamic is set when the spec gives a length distribution.
 	Dynamic *DynamicResult `json:"dynamic,omitempty"`
 }
@@ -63,10 +66,13 @@ type Options struct {
 	// Warm starts from a steady state (optimizer state exists), so one
 	// step shows the peak; for searches.
 	Warm bool `json:"warm"`
+	// Host is what the training process's CPU spends issuing work; the
+	// default is the calibration machine's (see HostCosts).
+	Host HostCosts `json:"host"`
 }
 
 // DefaultOptions replays three steps, as the fixtures measured.
-func DefaultOptions() Options { return Options{Steps: 3} }
+func DefaultOptions() Options { return Options{Steps: 3, Host: DefaultHostCosts()} }
 
 // config is a Spec resolved against the catalog.
 type config struct {
