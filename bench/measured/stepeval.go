@@ -32,17 +32,19 @@ func (p TechniquePair) Err() float64 { return p.Predicted/p.Measured - 1 }
 
 // StepEval is the step-time acceptance figures of one set of workloads.
 type StepEval struct {
-	Rows  []StepRow       `json:"rows"`
+	Rows []StepRow `json:"rows"`
 	// Skipped names the workloads the planner rejected (a family it does
 	// not know) with the reason.
-	Skipped []string `json:"skipped,omitempty"`
-	Pairs []TechniquePair `json:"pairs"`
+	Skipped []string        `json:"skipped,omitempty"`
+	Pairs   []TechniquePair `json:"pairs"`
 	// Ordered and Compared count configuration pairs of one model (same
 	// file) whose measured times differ by more than OrderNoise, and how
 	// many of them the prediction puts in the measured order.
-	Ordered, Compared int `json:"ordered"`
+	Ordered  int `json:"ordered"`
+	Compared int `json:"compared"`
 	// AllOrdered/AllCompared do the same over every pair of one file.
-	AllOrdered, AllCompared int `json:"all_ordered"`
+	AllOrdered  int `json:"all_ordered"`
+	AllCompared int `json:"all_compared"`
 }
 
 // OrderNoise is the relative difference below which two measured step
