@@ -198,10 +198,15 @@ func (b *builder) loraBranch(x, y Tensor, in, outF int64) Tensor {
 	r := int64(b.lora.Rank)
 	a := b.param(in * r)
 	bb := b.param(r * outF)
+	first := len(b.g.ops)
 	h := b.linearWith(x, a, -1, in, r)
 	h = b.linearWith(h, bb, -1, r, outF)
 	h = b.scale(h)
-	return b.add(y, h)
+	h = b.add(y, h)
+	for i := first; i < len(b.g.ops); i++ {
+		b.g.ops[i].light = true
+	}
+	return h
 }
 
 // matmul multiplies a [.., m, k] by c [.., k, n] giving outNumel elements.

@@ -51,6 +51,9 @@ type op struct {
 	gemm *gemmShape
 	conv *convShape
 	attn *attnCost
+	// light marks ops issued by a thin Python wrapper (PEFT's LoRA
+	// branch): the host pays the dispatcher, not a model layer's Python.
+	light bool
 }
 
 // gemmShape is a (batch of) m×k by k×n product. Backward runs the data

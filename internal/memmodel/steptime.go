@@ -53,7 +53,7 @@ type HostCosts struct {
 // DefaultHostCosts is the calibration machine's host (the lent H200's
 // CPU), fitted once across every development timing.
 func DefaultHostCosts() HostCosts {
-	return HostCosts{Op: 80e-6, Small: 6.3e-6, Cast: 19e-6, Bwd: 34e-6, Hook: 6.3e-6, Param: 25e-6, Step: 0}
+	return HostCosts{Op: 80e-6, Small: 6.3e-6, Cast: 20e-6, Bwd: 32e-6, Hook: 6.3e-6, Param: 26e-6}
 }
 
 // newTimeModel is the calibrated model of GPU g with host costs h (the
@@ -148,6 +148,9 @@ func (tm *timeModel) cubeGEMM(dt DType, flops float64) float64 {
 // runs Python hooks and the module's own forward (views, reshapes) around
 // its kernel; an arithmetic op inside a forward is one dispatcher call.
 func (tm *timeModel) hostTime(o *op) float64 {
+	if o.light {
+		return tm.Small
+	}
 	switch o.kind {
 	case "to":
 		return tm.Cast

@@ -253,7 +253,7 @@ func (r *rates) conv(c *convShape, dt DType) (fwd, bwd float64) {
 // tiles). Depthwise convolutions move bytes: input, output and, backward,
 // their gradients, at the calibrated copy bandwidth slowed likewise.
 func (r *rates) convAsGEMM(c *convShape, dtype, class string) (fwd, bwd float64) {
-	slow := convSlowdown[dtype+"/"+class]
+	slow := convSlowdown(dtype, class, c.k)
 	if class == "depthwise" {
 		inB := float64(c.n * c.cin * c.h * c.h)
 		outB := float64(c.n * c.cout * c.ho * c.ho)
@@ -287,14 +287,32 @@ func (r *rates) convAsGEMM(c *convShape, dtype, class string) (fwd, bwd float64)
 	return fwd, bwd
 }
 
-// convSlowdown is how much slower than the same-shape GEMM cuDNN ran
-// torchvision's NCHW convolutions (cudnn.benchmark off), by dtype and
-// class. The calibration run timed no convolution, so these were fitted
-// once across all development vision timings together (ResNet-50,
-// ConvNeXt-T, EfficientNet-B0, ViT patchify), not per model.
-var convSlowdown = map[string]float64{
-	"bf16/dense": 2.5, "bf16/pointwise": 2.5, "bf16/stem": 4, "bf16/depthwise": 4,
-	"fp32/dense": 1.5, "fp32/pointwise": 1.5, "fp32/stem": 2, "fp32/depthwise": 4,
+// convSlowdown is how much slower than the same-shape GEMM (or, for
+// depthwise, the same bytes copied) cuDNN and ATen ran torchvision's NCHW
+// convolutions (cudnn.benchmark off), by dtype and class. The calibration
+// run timed no convolution, so these were fitted once across all
+// development vision timings together (ResNet-50, ConvNeXt-T,
+// EfficientNet-B0, ViT patchify), not per workload. Depthwise convolutions
+// split three ways, as ATen dispatches them: half-precision 3×3 and 5×5
+// go to cuDNN's depthwise kernels (slow in NCHW, the backward above all),
+// other half-precision ones and every float32 one to ATen's own
+// conv_depthwise2d.
+func convSlowdown(dtype, class string, k int64) float64 {
+	switch {
+	case class == "depthwise" && dtype == "bf16" && (k == 3 || k == 5):
+		return 30
+	case class == "depthwise" && dtype == "bf16":
+		return 4
+	case class == "depthwise":
+		return 8
+	case dtype == "bf16" && class == "stem":
+		return 4
+	case dtype == "bf16":
+		return 2.5
+	case class == "stem":
+		return 2
+	}
+	return 1.5
 }
 
 func convFlops(n, cin, cout, ho, k, groups int64) float64 {
