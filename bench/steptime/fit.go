@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 
@@ -66,5 +67,10 @@ func fitHost(files []string) error {
 	for _, f := range fields {
 		fmt.Printf("%-6s %.2f µs\n", f.name, *f.p*1e6)
 	}
+	enc, err := json.Marshal(h)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("-host '%s'\n", enc)
 	return nil
 }

@@ -12,6 +12,7 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
@@ -19,11 +20,20 @@ import (
 	"path/filepath"
 
 	"github.com/vramkit/vramkit/bench/measured"
+	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
 func main() {
 	fit := flag.Bool("fit-host", false, "fit the host costs (memmodel.HostCosts) to the files instead of printing")
+	hostJSON := flag.String("host", "", "host costs as memmodel.HostCosts JSON (default: the calibration machine's)")
 	flag.Parse()
+	host := memmodel.DefaultHostCosts()
+	if *hostJSON != "" {
+		if err := json.Unmarshal([]byte(*hostJSON), &host); err != nil {
+			fmt.Fprintln(os.Stderr, "steptime: -host:", err)
+			os.Exit(2)
+		}
+	}
 	files := flag.Args()
 	if len(files) == 0 {
 		files = []string{"internal/memmodel/testdata/timing.jsonl", "testdata/unseen/timing.jsonl",
@@ -38,7 +48,7 @@ func main() {
 		}
 		return
 	}
-	if err := run(files); err != nil {
+	if err := run(files, host); err != nil {
 		fmt.Fprintln(os.Stderr, "steptime:", err)
 		os.Exit(1)
 	}
@@ -61,12 +71,12 @@ func read(files []string, verbose bool) ([]measured.Timed, error) {
 	return ws, nil
 }
 
-func run(files []string) error {
+func run(files []string, host memmodel.HostCosts) error {
 	ws, err := read(files, true)
 	if err != nil {
 		return err
 	}
-	ev, err := measured.EvalStepTime(ws)
+	ev, err := measured.EvalStepTimeWith(ws, host)
 	if err != nil {
 		return err
 	}

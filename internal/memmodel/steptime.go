@@ -53,7 +53,7 @@ type HostCosts struct {
 // DefaultHostCosts is the calibration machine's host (the lent H200's
 // CPU), fitted once across every development timing.
 func DefaultHostCosts() HostCosts {
-	return HostCosts{Op: 80e-6, Small: 6.3e-6, Cast: 20e-6, Bwd: 32e-6, Hook: 6.3e-6, Param: 26e-6}
+	return HostCosts{Op: 76e-6, Small: 6.3e-6, Cast: 22e-6, Bwd: 29e-6, Hook: 6.3e-6, Param: 29e-6}
 }
 
 // newTimeModel is the calibrated model of GPU g with host costs h (the
@@ -160,13 +160,15 @@ func (tm *timeModel) hostTime(o *op) float64 {
 	return tm.Op
 }
 
-// pipeline is the two clocks of the walk.
-type pipeline struct{ host, gpu float64 }
+// pipeline is the two clocks of the walk; busy sums the GPU's kernel
+// time alone.
+type pipeline struct{ host, gpu, busy float64 }
 
 // issue charges h to the host, then runs a kernel of d seconds on the GPU.
 func (p *pipeline) issue(h, d float64) {
 	p.host += h
 	p.gpu = maxF(p.gpu, p.host) + d
+	p.busy += d
 }
 
 // sync makes the host wait for the GPU (.item(), synchronize).

@@ -33,6 +33,18 @@ func (c *config) setStepTime(r *Result, step float64, tm timeModel) {
 
 // walkStep is the predicted seconds of one steady training step.
 func (c *config) walkStep(g *Graph, cfg stepConfig, tm timeModel) float64 {
+	p, bwdGPU := c.walk(g, cfg, tm)
+	step := p.host + c.commTime(g, bwdGPU)
+	if pp := c.spec.Parallel; pp.PP > 1 {
+		// 1F1B bubble: (pp-1)/micro_batches of idle time
+		step *= 1 + float64(pp.PP-1)/float64(pp.MicroBatches)
+	}
+	return step
+}
+
+// walk runs one step through the pipeline and returns its clocks and
+// the GPU time the backward passes took.
+func (c *config) walk(g *Graph, cfg stepConfig, tm timeModel) (pipeline, float64) {
 	gen := newGenerator(g, cfg)
 	var p pipeline
 	var nParams, pElems float64
@@ -64,12 +76,7 @@ func (c *config) walkStep(g *Graph, cfg stepConfig, tm timeModel) float64 {
 	}
 	p.issue(tm.Step+2*nParams*tm.Param, c.optimizerTime(tm, pElems*cfg.stateShard, nParams))
 	p.sync()
-	step := p.host + c.commTime(g, bwdGPU)
-	if pp := c.spec.Parallel; pp.PP > 1 {
-		// 1F1B bubble: (pp-1)/micro_batches of idle time
-		step *= 1 + float64(pp.PP-1)/float64(pp.MicroBatches)
-	}
-	return step
+	return p, bwdGPU
 }
 
 // optimizerTime is the GPU time of optimizer.step(): PyTorch's default
@@ -101,7 +108,11 @@ func (c *config) walkForward(g *Graph, gen *generator, tm timeModel, p *pipeline
 
 // walkBackward issues the backward nodes in reverse; entering a
 // checkpointed region from its end first recomputes the region's forward.
+// A tensor that fed several ops receives several gradients, which the
+// autograd engine sums with one add kernel per extra use (the residual
+// stream, a Python GELU's x used three times).
 func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipeline) {
+	graded := map[Tensor]bool{}
 	for i := len(g.ops) - 1; i >= 0; i-- {
 		if r := gen.inReg[i]; r >= 0 && gen.regions[r].end == i {
 			for j := gen.regions[r].start; j <= i; j++ {
@@ -123,6 +134,14 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 			h = tm.Cast
 		}
 		p.issue(h, tm.backward(o, g))
+		for _, t := range o.in {
+			if x := &g.tensors[t]; x.grad && x.param < 0 {
+				if graded[t] {
+					p.issue(tm.Small, tm.r.stream("add", x.dt, 3*float64(x.bytes())))
+				}
+				graded[t] = true
+			}
+		}
 	}
 }
 
