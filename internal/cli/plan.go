@@ -214,6 +214,9 @@ func writePlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 			units.Bytes(d.FixedAllocated), d.MaxLen, units.Bytes(d.FixedReserved))
 	}
 	fmt.Fprintf(w, "step time       %10.3f s (%.3f – %.3f s), %.1f samples/s\n", r.StepTime, r.StepTimeBand[0], r.StepTimeBand[1], r.SamplesPerSec)
+	if r.StepTimeSource != "" {
+		fmt.Fprintf(w, "                %s\n", r.StepTimeSource)
+	}
 	verdict := "fits"
 	if !r.Fits {
 		verdict = "does NOT fit"

@@ -38,7 +38,8 @@ type Candidate struct {
 	Throughput float64 `json:"samples_per_s"`
 	Fits       bool    `json:"fits"`
 	Exact      bool    `json:"exact"` // reserved memory from the allocator replay
-	spec       memmodel.Spec
+	// Spec is the candidate as a plan spec, to run or time it as is.
+	Spec memmodel.Spec `json:"spec"`
 }
 
 // FitResult is the outcome of a search.
@@ -136,11 +137,11 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 			continue
 		}
 		// two steps: the second is steady (optimizer state exists)
-		r, err := memmodel.Estimate(all[i].spec, memmodel.Options{Steps: 2})
+		r, err := memmodel.Estimate(all[i].Spec, memmodel.Options{Steps: 2})
 		if err != nil {
 			continue
 		}
-		all[i] = candidate(all[i].spec, r)
+		all[i] = candidate(all[i].Spec, r)
 		all[i].Exact = true
 		all[i].Fits = all[i].ProcessHi <= budget
 		exact++
@@ -171,7 +172,7 @@ func candidate(s memmodel.Spec, r *memmodel.Result) Candidate {
 	hi := r.ProcessBand.High + (r.SteadyProcess - r.Process)
 	return Candidate{Precision: s.Precision, Checkpoint: s.Checkpoint, MicroBatch: s.Batch, Accum: s.Accum,
 		Strategy: s.Parallel.Strategy, Process: r.SteadyProcess, ProcessHi: hi, StepTime: r.StepTime,
-		Throughput: r.SamplesPerSec, Fits: r.Fits, spec: s}
+		Throughput: r.SamplesPerSec, Fits: r.Fits, Spec: s}
 }
 
 func smallest(all []Candidate) int64 {
