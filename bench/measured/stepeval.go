@@ -15,6 +15,7 @@ type StepRow struct {
 	Measured  float64 `json:"measured_s"`
 	Predicted float64 `json:"predicted_s"`
 	Err       float64 `json:"error"` // signed, (pred-meas)/meas
+	InBand    bool    `json:"in_band"`
 }
 
 // TechniquePair is two workloads of one model, timed in one file, that
@@ -77,7 +78,8 @@ func EvalStepTimeWith(ws []Timed, host memmodel.HostCosts) (StepEval, error) {
 		}
 		kept = append(kept, w)
 		ev.Rows = append(ev.Rows, StepRow{Name: w.Name, Source: w.Source, Measured: w.StepS,
-			Predicted: r.StepTime, Err: r.StepTime/w.StepS - 1})
+			Predicted: r.StepTime, Err: r.StepTime/w.StepS - 1,
+			InBand: w.StepS >= r.StepTimeBand[0] && w.StepS <= r.StepTimeBand[1]})
 	}
 	ws = kept
 	pred := make([]float64, len(ws))

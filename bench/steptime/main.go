@@ -92,6 +92,12 @@ func run(files []string, host memmodel.HostCosts) error {
 		fmt.Printf("%-13s %-40s %-34s %8.2f %8.2f %+7.1f%%\n", p.Kind, p.Num, p.Den, p.Measured, p.Predicted, 100*p.Err())
 	}
 	st, pt := measured.Summarize(ev.Errs()), measured.Summarize(ev.PairErrs())
+	inBand := 0
+	for _, r := range ev.Rows {
+		if r.InBand {
+			inBand++
+		}
+	}
 	within := 0
 	for _, e := range ev.PairErrs() {
 		if math.Abs(e) <= 0.10 {
@@ -100,6 +106,7 @@ func run(files []string, host memmodel.HostCosts) error {
 	}
 	fmt.Printf("\nstep time: %d workloads, median |err| %.1f%% (target ≤10%%), max %.1f%% (≤25%%), under-estimates %.0f%%\n",
 		st.N, 100*st.MedianAbs, 100*st.MaxAbs, 100*st.UnderRate)
+	fmt.Printf("band: %d of %d measurements inside the predicted step-time band\n", inBand, len(ev.Rows))
 	fmt.Printf("technique ratios: %d pairs, %d within 10%% (target all), median |err| %.1f%%, max %.1f%%\n",
 		pt.N, within, 100*pt.MedianAbs, 100*pt.MaxAbs)
 	fmt.Printf("ordering (pairs differing by > %.0f%%): same model %d/%d (%.0f%%, target ≥95%%), any two %d/%d (%.0f%%)\n",
