@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/vramkit/vramkit/internal/gpu"
 )
@@ -78,6 +79,34 @@ func ratesFrom(cal *gpu.Calibration, ref *gpu.GPU, g gpu.GPU) *rates {
 		sort.Slice(v, func(i, j int) bool { return v[i].Bytes < v[j].Bytes })
 	}
 	return r
+}
+
+// describe says which figures the rates rest on, for GPU name: the kernel
+// classes the calibration measured, those derived from them, and whether
+// they were scaled from another GPU.
+func (r *rates) describe(name string) string {
+	var measured, derived []string
+	add := func(ok bool, what string) {
+		if ok {
+			measured = append(measured, what)
+		} else {
+			derived = append(derived, what)
+		}
+	}
+	add(len(r.cal.GEMM) > 0, "GEMM")
+	add(len(r.cal.SDPA) > 0, "attention")
+	add(len(r.cal.Stream) > 0, "memory-bound")
+	add(len(r.cal.Conv) > 0, "convolution")
+	add(len(r.cal.Optim) > 0, "optimizer")
+	cal := r.cal
+	s := fmt.Sprintf("%s rates measured on %s (%s, torch %s)", strings.Join(measured, ", "), cal.GPU, cal.Device, cal.Torch)
+	if len(derived) > 0 {
+		s += "; " + strings.Join(derived, ", ") + " derived from them (not calibrated)"
+	}
+	if r.scaled {
+		s += fmt.Sprintf("; all scaled to %s by peak FLOP/s and memory bandwidth", name)
+	}
+	return s + "; host costs of the calibration machine"
 }
 
 // launch is the GPU floor of one kernel queued behind others. The

@@ -1,7 +1,5 @@
 package memmodel
 
-import "fmt"
-
 // Step-time band: the spread of the signed errors on the development
 // timings of the calibration machine (−21% … +11%, bench/steptime) with a
 // margin, the measurement being up to 1/(1−0.21) ≈ 1.27× the prediction;
@@ -17,12 +15,9 @@ const (
 // the rates came from.
 func (c *config) setStepTime(r *Result, step float64, tm timeModel) {
 	lo, hi := bandLow, bandHigh
-	cal := tm.r.cal
-	r.StepTimeSource = fmt.Sprintf("kernel rates measured on %s (%s, torch %s)", cal.GPU, cal.Device, cal.Torch)
+	r.StepTimeSource = tm.r.describe(c.gpu.Name)
 	if tm.r.scaled {
 		lo, hi = lo+bandScaled, hi+bandScaled
-		r.StepTimeSource = fmt.Sprintf("kernel rates measured on %s, scaled to %s by peak FLOP/s and memory bandwidth; host costs are the %s host's",
-			cal.GPU, c.gpu.Name, cal.GPU)
 	}
 	if c.spec.Parallel.GPUs > 1 {
 		lo, hi = lo+bandParallel, hi+bandParallel

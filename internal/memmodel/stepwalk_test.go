@@ -163,7 +163,7 @@ func TestOtherGPUsAreScaled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(h.StepTimeSource, "measured on h200") || strings.Contains(h.StepTimeSource, "scaled") {
+	if !strings.Contains(h.StepTimeSource, "GEMM, attention, memory-bound rates measured on h200") || strings.Contains(h.StepTimeSource, "scaled") {
 		t.Errorf("h200 source: %q", h.StepTimeSource)
 	}
 	if !strings.Contains(a.StepTimeSource, "scaled to a100-80") {
