@@ -5,14 +5,9 @@ import (
 	"fmt"
 
 	"github.com/vramkit/vramkit/internal/analyze"
+	"github.com/vramkit/vramkit/internal/report"
 	"github.com/vramkit/vramkit/internal/units"
 )
-
-// analyzeFile is one file's report in analyze's JSON.
-type analyzeFile struct {
-	Path    string           `json:"path"`
-	Devices []analyze.Device `json:"devices"`
-}
 
 func analyzeCommand() *Command {
 	c := &Command{
@@ -60,7 +55,7 @@ analyzed from allocation lifetimes alone, with lower confidence.`,
 			return usagef("missing SNAPSHOT")
 		}
 		var out struct {
-			Files []analyzeFile `json:"files"`
+			Files []report.AnalysisFile `json:"files"`
 		}
 		for _, path := range fs.Args() {
 			if err := ctx.Err(); err != nil {
@@ -74,19 +69,12 @@ analyzed from allocation lifetimes alone, with lower confidence.`,
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
-			out.Files = append(out.Files, analyzeFile{Path: path, Devices: rep.Devices})
+			out.Files = append(out.Files, report.AnalysisFile{Path: path, Devices: rep.Devices})
 		}
 		if *format == "json" {
 			return writeJSON(env.Stdout, out)
 		}
-		for i, f := range out.Files {
-			if i > 0 {
-				fmt.Fprintln(env.Stdout)
-			}
-			for _, d := range f.Devices {
-				printAnalysis(env.Stdout, f.Path, &d)
-			}
-		}
+		report.AnalysisText(env.Stdout, out.Files)
 		return nil
 	}
 	return c

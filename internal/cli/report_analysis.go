@@ -69,7 +69,7 @@ func analysisMarkers(d *analyze.Device, trace []snapshot.TraceEvent) []report.Ma
 		for _, l := range d.Leaks {
 			out = append(out, report.Marker{TimeUS: d.IterationPeaks[n-1].StartUS, Kind: "leak", Bytes: l.BytesPerIteration,
 				Label: fmt.Sprintf("leak: %s per iteration survive every step, allocated at %s", units.Bytes(l.BytesPerIteration),
-					siteString(l.Frames, l.Label))})
+					report.SiteString(l.Frames, l.Label))})
 		}
 	}
 	if o := d.OOM; o != nil && o.TraceEvent < len(trace) {
@@ -82,7 +82,7 @@ func analysisMarkers(d *analyze.Device, trace []snapshot.TraceEvent) []report.Ma
 // htmlAnalysis is what the report's overview shows of analyze.
 func htmlAnalysis(path string, d *analyze.Device) *html.Analysis {
 	var text bytes.Buffer
-	printAnalysis(&text, path, d)
+	report.DeviceText(&text, path, d)
 	a := &html.Analysis{Text: text.String(),
 		SitesAt: fmt.Sprintf("at the steady-state peak: %s allocated, iteration %d, %s", units.Bytes(d.CategoriesBytes),
 			d.CategoriesAt.Iteration, d.CategoriesAt.Phase)}

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/vramkit/vramkit/internal/analyze"
+	"github.com/vramkit/vramkit/internal/report"
 	"github.com/vramkit/vramkit/internal/units"
 )
 
@@ -39,7 +40,7 @@ func summarizeSnapshot(path string, w io.Writer) error {
 			site := ""
 			if len(l.Frames) > 0 {
 				f := l.Frames[0]
-				site = fmt.Sprintf(" at %s:%d", shortPath(f.Filename), f.Line)
+				site = fmt.Sprintf(" at %s:%d", report.ShortPath(f.Filename), f.Line)
 			}
 			fmt.Fprintf(w, "  LEAK: %s more kept every iteration%s\n", units.Bytes(l.BytesPerIteration), site)
 		}
