@@ -76,8 +76,8 @@ each interval's lowest and highest values, so peaks are exact.`,
 		if err != nil {
 			return err
 		}
-		marks := analysisMarkers(ad, trace)
-		return writeFile(env, out, func(w io.Writer) error { return report.WritePerfetto(w, tl, categorySeries(ad), marks) })
+		marks := report.AnalysisMarkers(ad, trace)
+		return writeFile(env, out, func(w io.Writer) error { return report.WritePerfetto(w, tl, report.CategorySeries(ad), marks) })
 	}
 	return c
 }

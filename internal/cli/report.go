@@ -55,24 +55,6 @@ SNAPSHOT's name with .html.`,
 	return c
 }
 
-// htmlTune is tune's table for the report: the rows come ranked, best
-// first, from allocsim.Tune.
-func htmlTune(d allocsim.DeviceReplay, capBytes int64, rows []allocsim.TuneRow) *html.Tune {
-	h := &html.Tune{RecordedConf: d.Config.String(), RecordedReserved: d.Result.Stats.ReservedBytes.All.Peak, Capacity: capBytes}
-	if len(rows) > 0 && rows[0].Feasible && rows[0].PeakReserved < h.RecordedReserved {
-		h.Best = rows[0].AllocConf
-	}
-	for _, r := range rows {
-		row := html.TuneRow{Conf: r.AllocConf, PeakReserved: r.PeakReserved, PeakAllocated: r.PeakAllocated,
-			Retries: r.Retries, OOMAt: -1, Feasible: r.Feasible}
-		if r.OOMAt != nil {
-			row.OOMAt = *r.OOMAt
-		}
-		h.Rows = append(h.Rows, row)
-	}
-	return h
-}
-
 // defaultHTMLName turns run.pickle.gz into run.html, next to it.
 func defaultHTMLName(path string) string {
 	if path == "-" {
@@ -105,7 +87,7 @@ func buildReport(ctx context.Context, path string, dev int, tune string, w whatI
 		in.Notes = append(in.Notes, "analyze failed, so the report has no summary, categories or sites: "+oneLine(err))
 		in.Markers = append(report.OOMMarkers(trace), report.IterationMarkers(s, d)...)
 	} else {
-		in.Analysis, in.Sites, in.Markers = htmlAnalysis(path, ad), ad.TopSites, analysisMarkers(ad, trace)
+		in.Analysis, in.Sites, in.Markers = html.AnalysisOf(path, ad), ad.TopSites, report.AnalysisMarkers(ad, trace)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -120,7 +102,7 @@ func buildReport(ctx context.Context, path string, dev int, tune string, w whatI
 		if err != nil {
 			return nil, err
 		}
-		in.Tune = htmlTune(rep, capBytes, rows)
+		in.Tune = html.TuneOf(rep, capBytes, rows)
 	case tune == "auto":
 		in.Notes = append(in.Notes, fmt.Sprintf("the allocator-settings table was skipped: the trace has %d requests and each "+
 			"setting is a full replay (run vramkit tune, or report --tune always)", n))
