@@ -72,7 +72,7 @@ Without a driver it keeps serving vramkit_nvml_up 0 and retries on each scrape.
 		opt.ProcessMetrics = !*noProc
 		col := exporter.NewCollector(sampler, opt, Version, log, time.Now)
 		if err := sampler.Start(); err != nil {
-			log.Warn("NVML not ready; serving vramkit_nvml_up 0 until it is", "err", err)
+			log.Warn("NVML not ready; serving vramkit_nvml_up 0 until it is", "err", demoHint(err))
 		}
 		h, err := exporter.Handler(exporter.Registry(col), Version)
 		if err != nil {

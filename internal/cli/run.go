@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -46,7 +45,7 @@ PYTHONPATH and so the shim.`,
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		fs := newFlagSet(c, env.Stderr)
 		opt := capture.DefaultOptions()
-		fs.StringVar(&opt.Out, "out", "", "output directory (default vramkit-run-YYYYMMDD-HHMMSS)")
+		fs.StringVar(&opt.Out, "out", "", "output directory (default: a new vramkit-run-YYYYMMDD-HHMMSS, with -2, -3… when that is taken)")
 		fs.DurationVar(&opt.Interval, "interval", opt.Interval, "NVML sampling interval")
 		fs.StringVar(&opt.Context, "context", opt.Context, "stack traces PyTorch records: alloc|all|none")
 		fs.StringVar(&opt.Stacks, "stacks", opt.Stacks, "frames in those traces: python|all (all adds C++, much slower)")
@@ -54,11 +53,8 @@ PYTHONPATH and so the shim.`,
 		htmlOut := fs.Bool("html", false, "also write an HTML report (vramkit report) next to each snapshot")
 		format := addFormat(fs, "text", "json")
 		// Flags stop at CMD: everything after it is CMD's own.
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return err
-			}
-			return &UsageError{err}
+		if err := parseFlagsUntilArg(fs, args); err != nil {
+			return err
 		}
 		if err := checkFormat(*format, "text", "json"); err != nil {
 			return err
@@ -68,7 +64,11 @@ PYTHONPATH and so the shim.`,
 			return usagef("no command to run")
 		}
 		if opt.Out == "" {
-			opt.Out = "vramkit-run-" + time.Now().Format("20060102-150405")
+			dir, err := newRunDir(".", time.Now())
+			if err != nil {
+				return err
+			}
+			opt.Out = dir
 		}
 		if err := opt.Validate(); err != nil {
 			return usagef("%v", err)
@@ -139,4 +139,25 @@ func writeRunReports(ctx context.Context, env *Env, snaps []string) {
 		}
 		fmt.Fprintf(env.Stderr, "vramkit run: no report for %s: %s\n", p, oneLine(err))
 	}
+}
+
+// newRunDir creates a fresh output directory under parent named for the
+// moment t, adding -2, -3… when another run took the name in the same
+// second. Mkdir is atomic, so two runs never share a directory.
+func newRunDir(parent string, t time.Time) (string, error) {
+	base := filepath.Join(parent, "vramkit-run-"+t.Format("20060102-150405"))
+	for i := 1; i < 1000; i++ {
+		dir := base
+		if i > 1 {
+			dir = fmt.Sprintf("%s-%d", base, i)
+		}
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			return dir, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return "", fmt.Errorf("output directory: %w", err)
+		}
+	}
+	return "", fmt.Errorf("output directory: %s-2 to -999 are all taken", base)
 }

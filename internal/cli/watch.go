@@ -53,7 +53,7 @@ the host PID namespace, NVML's PIDs are the host's and show as "?".`,
 		lib, procs := openGPU(*fake)
 		s := monitor.NewSampler(lib, procs, time.Now)
 		if err := s.Start(); err != nil {
-			return err
+			return demoHint(err)
 		}
 		defer s.Close()
 		if *once {
