@@ -55,4 +55,7 @@ require (
 	google.golang.org/protobuf v1.36.12 // indirect
 )
 
-require github.com/mattn/go-pointer v0.0.1 // indirect
+require (
+	github.com/mattn/go-pointer v0.0.1 // indirect
+	github.com/rogpeppe/go-internal v1.16.0 // indirect
+)

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/vramkit/vramkit/internal/analyze"
 	"github.com/vramkit/vramkit/internal/report"
@@ -57,25 +58,43 @@ analyzed from allocation lifetimes alone, with lower confidence.`,
 		var out struct {
 			Files []report.AnalysisFile `json:"files"`
 		}
+		failed := 0
 		for _, path := range fs.Args() {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			s, err := loadSnapshot(path)
+			rep, err := analyzeFile(path, o)
 			if err != nil {
-				return err
-			}
-			rep, err := analyze.Analyze(s, o)
-			if err != nil {
-				return fmt.Errorf("%s: %w", path, err)
+				// One bad file must not hide the others' reports.
+				fmt.Fprintf(env.Stderr, "vramkit analyze: %s\n", oneLine(err))
+				failed++
+				continue
 			}
 			out.Files = append(out.Files, report.AnalysisFile{Path: path, Devices: rep.Devices})
 		}
-		if *format == "json" {
-			return writeJSON(env.Stdout, out)
+		if failed > 0 && len(out.Files) == 0 {
+			return &ExitError{Code: 1}
 		}
-		report.AnalysisText(env.Stdout, out.Files)
+		if err := report.Write(env.Stdout, *format, out, func(w io.Writer) { report.AnalysisText(w, out.Files) }); err != nil {
+			return err
+		}
+		if failed > 0 {
+			return &ExitError{Code: 1}
+		}
 		return nil
 	}
 	return c
+}
+
+// analyzeFile loads and analyzes one snapshot; errors name the file.
+func analyzeFile(path string, o analyze.Options) (*analyze.Report, error) {
+	s, err := loadSnapshot(path)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := analyze.Analyze(s, o)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rep, nil
 }

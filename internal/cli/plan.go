@@ -2,9 +2,9 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/vramkit/vramkit/internal/report"
 	"github.com/vramkit/vramkit/internal/report/html"
 	"io"
 	"os"
@@ -103,7 +103,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 		if err != nil {
 			return err
 		}
-		return writeOut(env.Stdout, *format, res, func(w io.Writer) { plan.WriteFitText(w, res) })
+		return report.Write(env.Stdout, *format, res, func(w io.Writer) { plan.WriteFitText(w, res) })
 	case f.sweep != "":
 		opts, err := plan.ParseSweep(f.sweep)
 		if err != nil {
@@ -117,23 +117,13 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 		if *format == "html" {
 			return html.RenderSweep(env.Stdout, sweepPage(res))
 		}
-		return writeOut(env.Stdout, *format, res, func(w io.Writer) { plan.WriteSweepText(w, res) })
+		return report.Write(env.Stdout, *format, res, func(w io.Writer) { plan.WriteSweepText(w, res) })
 	}
 	r, err := memmodel.Estimate(spec, memmodel.DefaultOptions())
 	if err != nil {
 		return err
 	}
-	return writeOut(env.Stdout, *format, r, func(w io.Writer) { writePlanText(w, spec, r) })
-}
-
-func writeOut(w io.Writer, format string, v any, text func(io.Writer)) error {
-	if format == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(v)
-	}
-	text(w)
-	return nil
+	return report.Write(env.Stdout, *format, r, func(w io.Writer) { writePlanText(w, spec, r) })
 }
 
 // buildSpec reads --spec (if any) and lays the explicitly set flags over it.

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/report"
 	"github.com/vramkit/vramkit/internal/snapshot"
 	"github.com/vramkit/vramkit/internal/units"
 )
@@ -138,7 +139,7 @@ peak reserved and allocated memory, cudaMalloc retries and out-of-memory errors.
 			out.Devices = append(out.Devices, o)
 		}
 		if format == "json" {
-			return writeJSON(env.Stdout, out)
+			return report.JSON(env.Stdout, out)
 		}
 		for _, o := range out.Devices {
 			printSim(env.Stdout, path, &o)

@@ -80,7 +80,7 @@ vramkit says so and reports what the recorded segments still tell.`,
 			return fmt.Errorf("%s: the snapshot holds no segments and no trace (was CUDA used?)", path)
 		}
 		if format == "json" {
-			return writeJSON(env.Stdout, out)
+			return report.JSON(env.Stdout, out)
 		}
 		for _, d := range out.Devices {
 			status := "complete trace: figures are exact"

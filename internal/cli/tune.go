@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/report"
 	"github.com/vramkit/vramkit/internal/units"
 )
 
@@ -72,7 +73,7 @@ differ by a few small tensors.`,
 			out.Devices = append(out.Devices, o)
 		}
 		if format == "json" {
-			return writeJSON(env.Stdout, out)
+			return report.JSON(env.Stdout, out)
 		}
 		for _, o := range out.Devices {
 			rc := o.RecordedConf

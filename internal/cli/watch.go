@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/vramkit/vramkit/internal/monitor"
+	"github.com/vramkit/vramkit/internal/report"
 	"github.com/vramkit/vramkit/internal/tui"
 )
 
@@ -59,9 +59,7 @@ the host PID namespace, NVML's PIDs are the host's and show as "?".`,
 		if *once {
 			x := s.Sample()
 			if format == "json" {
-				e := json.NewEncoder(env.Stdout)
-				e.SetIndent("", "  ")
-				return e.Encode(x)
+				return report.JSON(env.Stdout, x)
 			}
 			tui.WriteText(env.Stdout, x)
 			return nil
