@@ -90,6 +90,13 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	notes, err := checkNames(spec)
+	if err != nil {
+		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintf(env.Stderr, "vramkit plan: note: %s\n", n)
+	}
 	switch {
 	case f.fit && f.sweep != "":
 		return usagef("--fit and --sweep are exclusive")
@@ -101,7 +108,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 		}
 		res, err := plan.Fit(ctx, spec, opts)
 		if err != nil {
-			return err
+			return specError(err)
 		}
 		return report.Write(env.Stdout, *format, res, func(w io.Writer) { plan.WriteFitText(w, res) })
 	case f.sweep != "":
@@ -112,7 +119,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 		opts.Margin = f.margin
 		res, err := plan.Sweep(ctx, spec, opts)
 		if err != nil {
-			return err
+			return specError(err)
 		}
 		if *format == "html" {
 			return html.RenderSweep(env.Stdout, sweepPage(res))
@@ -121,7 +128,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	}
 	r, err := memmodel.Estimate(spec, memmodel.DefaultOptions())
 	if err != nil {
-		return err
+		return specError(err)
 	}
 	return report.Write(env.Stdout, *format, r, func(w io.Writer) { writePlanText(w, spec, r) })
 }
@@ -204,11 +211,20 @@ func writePlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 			units.Bytes(d.FixedAllocated), d.MaxLen, units.Bytes(d.FixedReserved))
 	}
 	fmt.Fprintf(w, "step time       %10.3f s (%.3f – %.3f s), %.1f samples/s\n", r.StepTime, r.StepTimeBand[0], r.StepTimeBand[1], r.SamplesPerSec)
-	verdict := "fits"
-	if !r.Fits {
-		verdict = "does NOT fit"
+	if r.Fits {
+		fmt.Fprintf(w, "fits in %s (headroom %s)\n", units.Bytes(r.Capacity), units.Bytes(r.Headroom))
+	} else {
+		// Fits is decided by the top of the uncertainty band, not the
+		// estimate: say so, or a positive headroom reads as a contradiction.
+		top := r.ProcessBand.High + r.SteadyProcess - r.Process
+		if r.Headroom >= 0 {
+			fmt.Fprintf(w, "does NOT fit in %s: the estimate leaves %s free, but the top of its uncertainty band needs %s (%s over)\n",
+				units.Bytes(r.Capacity), units.Bytes(r.Headroom), units.Bytes(top), units.Bytes(top-r.Capacity))
+		} else {
+			fmt.Fprintf(w, "does NOT fit in %s: the estimate alone needs %s (%s over)\n",
+				units.Bytes(r.Capacity), units.Bytes(r.Capacity-r.Headroom), units.Bytes(-r.Headroom))
+		}
 	}
-	fmt.Fprintf(w, "%s in %s (headroom %s)\n", verdict, units.Bytes(r.Capacity), units.Bytes(r.Headroom))
 	fmt.Fprintf(w, "\nbreakdown at peak (%s):\n", r.PeakPhase)
 	keys := make([]string, 0, len(r.Breakdown))
 	for k := range r.Breakdown {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/units"
 )
 
 // buildGraph records one rank's forward pass of one micro-batch.
@@ -216,7 +217,7 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	r.SteadyAllocated = max(steady, allocated)
 	r.SteadyProcess = r.Process + r.SteadyAllocated - allocated
 	if steady > allocated {
-		r.Notes = append(r.Notes, fmt.Sprintf("fp16 GradScaler skips the first steps of BatchNorm CNNs (gradient overflow); once steps succeed, optimizer state adds %d bytes: steady-state peak allocated %d bytes", steady-allocated, steady))
+		r.Notes = append(r.Notes, fmt.Sprintf("fp16 GradScaler skips the first steps of BatchNorm CNNs (gradient overflow); once steps succeed, optimizer state adds %s: steady-state peak allocated %s", units.Bytes(steady-allocated), units.Bytes(steady)))
 	}
 	r.Dynamic = dyn
 	c.bands(r)
@@ -249,7 +250,7 @@ func (c *config) bands(r *Result) {
 	case "resnet", "vit", "bert", "gpt2":
 	default:
 		widen(0.07)
-		r.Notes = append(r.Notes, fmt.Sprintf("%s has no ground-truth capture yet: wider uncertainty band", c.arch.Family))
+		r.Notes = append(r.Notes, fmt.Sprintf("%s is checked against a few captures, not the full sweeps resnet, vit, bert and gpt2 have: wider uncertainty band", c.arch.Family))
 	}
 	if c.spec.Parallel.Strategy != "none" || c.spec.LoRA != nil || c.selective ||
 		c.spec.Optimizer == "adafactor" || c.spec.Optimizer == "adamw-8bit" {
