@@ -49,7 +49,7 @@ func (w *whatIf) resolve(events []snapshot.TraceEvent) (int64, string, error) {
 			return reserved + int64(e.DeviceFree()), "reserved plus free device memory at the recorded OOM", nil
 		}
 	}
-	return 0, "unlimited (no OOM in the trace to infer it from; pass --capacity)", nil
+	return 0, "no OOM in the trace to infer it from; pass --capacity", nil
 }
 
 type simOut struct {

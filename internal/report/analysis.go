@@ -197,7 +197,7 @@ func printOOM(w io.Writer, d *analyze.Device) {
 	fmt.Fprintf(w, "  allocated    %10s  held by live tensors\n", b(o.Allocated))
 	fmt.Fprintf(w, "  reserved     %10s  of which %s cached but unused\n", b(o.Reserved), b(o.CachedFree))
 	fmt.Fprintf(w, "  device free  %10s  free on the GPU outside this process's cache\n", b(o.DeviceFree))
-	fmt.Fprintf(w, "  cause: %s — %s\n", o.Cause, o.Explain)
+	fmt.Fprintf(w, "  cause: %s — %s\n", CauseName(o.Cause), o.Explain)
 	fmt.Fprintf(w, "  biggest holders at that moment:\n")
 	for _, s := range o.Holders {
 		fmt.Fprintf(w, "  %10s  %s in %s  %s\n", b(s.Bytes), tensors(s.Count), catName(s.Category), SiteString(s.Frames, s.Label))
@@ -218,6 +218,14 @@ func printTraits(w io.Writer, t analyze.Traits) {
 	fmt.Fprintf(w, "  mixed precision           %s\n", amp)
 	fmt.Fprintf(w, "  activation checkpointing  %s\n", yesNo(t.Checkpointing))
 	fmt.Fprintf(w, "  optimizer                 %s\n", t.Optimizer)
+}
+
+// CauseName is an OOM cause in words; JSON keeps analyze's codes.
+func CauseName(code string) string {
+	if code == analyze.CauseFractionCap {
+		return "memory fraction cap"
+	}
+	return strings.ReplaceAll(code, "_", " ")
 }
 
 func yesNo(v bool) string {

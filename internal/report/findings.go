@@ -47,7 +47,7 @@ func AnalysisMarkers(d *analyze.Device, trace []snapshot.TraceEvent) []Marker {
 	}
 	if o := d.OOM; o != nil && o.TraceEvent < len(trace) {
 		out = append(out, Marker{TimeUS: trace[o.TraceEvent].TimeUS, Kind: "oom", Bytes: o.Requested,
-			Label: fmt.Sprintf("CUDA out of memory requesting %s: %s — %s", units.Bytes(o.Requested), o.Cause, o.Explain)})
+			Label: fmt.Sprintf("CUDA out of memory requesting %s: %s — %s", units.Bytes(o.Requested), CauseName(o.Cause), o.Explain)})
 	}
 	return out
 }
@@ -69,7 +69,7 @@ func RunSummary(w io.Writer, path string, devices []analyze.Device) {
 		fmt.Fprintf(w, "  device %d: peak allocated %s, peak reserved %s (%s), %s\n", d.Device,
 			units.Bytes(d.PeakAllocated), units.Bytes(d.PeakReserved), exact, iters)
 		if d.OOM != nil {
-			fmt.Fprintf(w, "  out of memory asking for %s: %s — %s\n", units.Bytes(d.OOM.Requested), d.OOM.Cause, d.OOM.Explain)
+			fmt.Fprintf(w, "  out of memory asking for %s: %s — %s\n", units.Bytes(d.OOM.Requested), CauseName(d.OOM.Cause), d.OOM.Explain)
 		}
 		for _, l := range d.Leaks {
 			site := ""
