@@ -143,7 +143,7 @@ func (f *planFlags) buildSpec(fs *flag.FlagSet) (memmodel.Spec, error) {
 		}
 		defer fh.Close()
 		if spec, err = memmodel.ParseSpec(fh); err != nil {
-			return spec, fmt.Errorf("%s: %w", f.spec, err)
+			return spec, &UsageError{fmt.Errorf("%s: %w", f.spec, err)}
 		}
 	}
 	set := map[string]bool{}

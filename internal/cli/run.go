@@ -63,15 +63,21 @@ PYTHONPATH and so the shim.`,
 		if len(argv) == 0 {
 			return usagef("no command to run")
 		}
+		// Check the flags before creating the default folder, so a usage
+		// error leaves nothing behind.
+		check := opt
+		if check.Out == "" {
+			check.Out = "."
+		}
+		if err := check.Validate(); err != nil {
+			return usagef("%v", err)
+		}
 		if opt.Out == "" {
 			dir, err := newRunDir(".", time.Now())
 			if err != nil {
 				return err
 			}
 			opt.Out = dir
-		}
-		if err := opt.Validate(); err != nil {
-			return usagef("%v", err)
 		}
 
 		sigs := make(chan os.Signal, 8)
