@@ -75,7 +75,7 @@ analyzed from allocation lifetimes alone, with lower confidence.`,
 		if failed > 0 && len(out.Files) == 0 {
 			return &ExitError{Code: 1}
 		}
-		if err := report.Write(env.Stdout, *format, out, func(w io.Writer) { report.AnalysisText(w, out.Files) }); err != nil {
+		if err := report.Write(env.Stdout, *format, out, func(w io.Writer) error { report.AnalysisText(w, out.Files); return nil }); err != nil {
 			return err
 		}
 		if failed > 0 {

@@ -110,7 +110,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 		if err != nil {
 			return specError(err)
 		}
-		return report.Write(env.Stdout, *format, res, func(w io.Writer) { plan.WriteFitText(w, res) })
+		return report.Write(env.Stdout, *format, res, func(w io.Writer) error { plan.WriteFitText(w, res); return nil })
 	case f.sweep != "":
 		opts, err := plan.ParseSweep(f.sweep)
 		if err != nil {
@@ -124,13 +124,13 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 		if *format == "html" {
 			return html.RenderSweep(env.Stdout, sweepPage(res))
 		}
-		return report.Write(env.Stdout, *format, res, func(w io.Writer) { plan.WriteSweepText(w, res) })
+		return report.Write(env.Stdout, *format, res, func(w io.Writer) error { plan.WriteSweepText(w, res); return nil })
 	}
 	r, err := memmodel.Estimate(spec, memmodel.DefaultOptions())
 	if err != nil {
 		return specError(err)
 	}
-	return report.Write(env.Stdout, *format, r, func(w io.Writer) { writePlanText(w, spec, r) })
+	return report.Write(env.Stdout, *format, r, func(w io.Writer) error { writePlanText(w, spec, r); return nil })
 }
 
 // buildSpec reads --spec (if any) and lays the explicitly set flags over it.

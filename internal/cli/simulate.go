@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
 	"github.com/vramkit/vramkit/internal/report"
@@ -52,19 +51,6 @@ func (w *whatIf) resolve(events []snapshot.TraceEvent) (int64, string, error) {
 	return 0, "no OOM in the trace to infer it from; pass --capacity", nil
 }
 
-type simOut struct {
-	Device          int     `json:"device"`
-	AllocConf       string  `json:"alloc_conf"`
-	CapacityBytes   int64   `json:"capacity_bytes"`
-	CapacitySource  string  `json:"capacity_source"`
-	MemoryFraction  float64 `json:"memory_fraction"`
-	Reproduced      *bool   `json:"reproduced"`
-	FirstDivergence *string `json:"first_divergence"`
-	allocsim.Outcome
-	RecordedReserved int64 `json:"recorded_peak_reserved_bytes"`
-	Requests         int   `json:"requests"`
-}
-
 func simulateCommand() *Command {
 	c := &Command{
 		Name:  "simulate",
@@ -103,10 +89,7 @@ peak reserved and allocated memory, cudaMalloc retries and out-of-memory errors.
 		if err != nil {
 			return err
 		}
-		var out struct {
-			Path    string   `json:"path"`
-			Devices []simOut `json:"devices"`
-		}
+		var out report.Simulation
 		out.Path = path
 		for _, dev := range s.DeviceIDs() {
 			d := allocsim.ReplayDevice(s, dev)
@@ -114,7 +97,7 @@ peak reserved and allocated memory, cudaMalloc retries and out-of-memory errors.
 				return fmt.Errorf("%s: device %d has no allocation trace to replay (record it with torch.cuda.memory._record_memory_history)", path, dev)
 			}
 			rec := d.Result.Stats
-			o := simOut{Device: dev, RecordedReserved: rec.ReservedBytes.All.Peak, MemoryFraction: w.fraction,
+			o := report.SimDevice{Device: dev, RecordedReserved: rec.ReservedBytes.All.Peak, MemoryFraction: w.fraction,
 				Requests: len(d.Result.Requests)}
 			if !whatIfMode {
 				ok := d.Result.Reproduced
@@ -138,57 +121,7 @@ peak reserved and allocated memory, cudaMalloc retries and out-of-memory errors.
 			}
 			out.Devices = append(out.Devices, o)
 		}
-		if format == "json" {
-			return report.JSON(env.Stdout, out)
-		}
-		for _, o := range out.Devices {
-			printSim(env.Stdout, path, &o)
-		}
-		return nil
+		return report.Write(env.Stdout, format, out, func(w io.Writer) error { report.SimulationText(w, &out); return nil })
 	}
 	return c
-}
-
-func printSim(w io.Writer, path string, o *simOut) {
-	conf := o.AllocConf
-	if conf == "" {
-		conf = "(defaults)"
-	}
-	fmt.Fprintf(w, "%s — device %d, PYTORCH_CUDA_ALLOC_CONF=%s\n", path, o.Device, conf)
-	if o.Reproduced != nil {
-		if *o.Reproduced {
-			fmt.Fprintln(w, "replay: reproduced every segment event and block address of the trace")
-		} else {
-			fmt.Fprintf(w, "replay: DIVERGED at %s\n", *o.FirstDivergence)
-		}
-	} else {
-		capS := "unlimited"
-		if o.CapacityBytes > 0 {
-			capS = units.Bytes(o.CapacityBytes) + " (" + strconv.FormatInt(o.CapacityBytes, 10) + " B)"
-		}
-		fmt.Fprintf(w, "device capacity: %s — %s\n", capS, o.CapacitySource)
-		if o.MemoryFraction < 1 {
-			fmt.Fprintf(w, "memory fraction: %g\n", o.MemoryFraction)
-		}
-	}
-	fmt.Fprintf(w, "  peak reserved    %12s  (%d B)\n", units.Bytes(o.PeakReserved), o.PeakReserved)
-	fmt.Fprintf(w, "  peak allocated   %12s  (%d B)\n", units.Bytes(o.PeakAllocated), o.PeakAllocated)
-	fmt.Fprintf(w, "  cudaMalloc calls %12d  (segments allocated or mapped)\n", o.DeviceAllocs)
-	fmt.Fprintf(w, "  cudaFree calls   %12d  (segments released or unmapped)\n", o.DeviceFrees)
-	fmt.Fprintf(w, "  alloc retries    %12d\n", o.Retries)
-	fmt.Fprintf(w, "  OOM errors       %12d\n", o.OOMs)
-	if o.OOMAt != nil {
-		fmt.Fprintf(w, "  first OOM at trace event %d: the run would have died there\n", *o.OOMAt)
-	}
-	if o.Reproduced == nil && o.RecordedReserved > 0 {
-		d := o.PeakReserved - o.RecordedReserved
-		fmt.Fprintf(w, "  vs recorded run: peak reserved %s (%+.1f%%)\n", signedBytes(d), 100*float64(d)/float64(o.RecordedReserved))
-	}
-}
-
-func signedBytes(d int64) string {
-	if d >= 0 {
-		return "+" + units.Bytes(d)
-	}
-	return units.Bytes(d)
 }

@@ -3,10 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
 	"github.com/vramkit/vramkit/internal/report"
-	"github.com/vramkit/vramkit/internal/units"
 )
 
 func tuneCommand() *Command {
@@ -31,20 +31,7 @@ differ by a few small tensors.`,
 		if err != nil {
 			return err
 		}
-		type devOut struct {
-			Device           int                `json:"device"`
-			CapacityBytes    int64              `json:"capacity_bytes"`
-			CapacitySource   string             `json:"capacity_source"`
-			RecordedConf     string             `json:"recorded_alloc_conf"`
-			RecordedReserved int64              `json:"recorded_peak_reserved_bytes"`
-			Best             *allocsim.TuneRow  `json:"best"`
-			SavingBytes      int64              `json:"saving_bytes"`
-			Rows             []allocsim.TuneRow `json:"results"`
-		}
-		var out struct {
-			Path    string   `json:"path"`
-			Devices []devOut `json:"devices"`
-		}
+		var out report.Tuning
 		out.Path = path
 		for _, dev := range s.DeviceIDs() {
 			if err := ctx.Err(); err != nil {
@@ -58,7 +45,7 @@ differ by a few small tensors.`,
 			if err != nil {
 				return err
 			}
-			o := devOut{Device: dev, CapacityBytes: capBytes, CapacitySource: src,
+			o := report.TuneDevice{Device: dev, CapacityBytes: capBytes, CapacitySource: src,
 				RecordedConf: d.Config.String(), RecordedReserved: d.Result.Stats.ReservedBytes.All.Peak}
 			rows, err := allocsim.Tune(d.Result.Requests, capBytes, w.fraction)
 			if err != nil {
@@ -72,46 +59,7 @@ differ by a few small tensors.`,
 			}
 			out.Devices = append(out.Devices, o)
 		}
-		if format == "json" {
-			return report.JSON(env.Stdout, out)
-		}
-		for _, o := range out.Devices {
-			rc := o.RecordedConf
-			if rc == "" {
-				rc = "(defaults)"
-			}
-			capS := "unlimited"
-			if o.CapacityBytes > 0 {
-				capS = units.Bytes(o.CapacityBytes)
-			}
-			fmt.Fprintf(env.Stdout, "%s — device %d: recorded with %s, peak reserved %s; capacity %s (%s)\n\n",
-				path, o.Device, rc, units.Bytes(o.RecordedReserved), capS, o.CapacitySource)
-			fmt.Fprintf(env.Stdout, "  %-52s %14s %9s %8s %8s\n", "PYTORCH_CUDA_ALLOC_CONF", "peak reserved", "vs rec.", "retries", "OOM")
-			for _, r := range o.Rows {
-				conf := r.AllocConf
-				if conf == "" {
-					conf = "(defaults)"
-				}
-				oom := "-"
-				if r.OOMAt != nil {
-					oom = fmt.Sprintf("ev %d", *r.OOMAt)
-				}
-				fmt.Fprintf(env.Stdout, "  %-52s %14s %+8.1f%% %8d %8s\n", conf, units.Bytes(r.PeakReserved),
-					100*float64(r.PeakReserved-o.RecordedReserved)/float64(max(o.RecordedReserved, 1)), r.Retries, oom)
-			}
-			fmt.Fprintln(env.Stdout)
-			switch {
-			case o.Best == nil:
-				fmt.Fprintln(env.Stdout, "no setting runs this trace without an OOM or a cudaMalloc retry at this capacity")
-			case o.Best.AllocConf == "" || o.SavingBytes <= 0:
-				fmt.Fprintf(env.Stdout, "keep the current settings: no setting in the grid reserves less (best: %s)\n", units.Bytes(o.Best.PeakReserved))
-			default:
-				fmt.Fprintf(env.Stdout, "use: PYTORCH_CUDA_ALLOC_CONF=%s\n", o.Best.AllocConf)
-				fmt.Fprintf(env.Stdout, "saves %s of peak reserved memory (%.1f%% of %s recorded)\n", units.Bytes(o.SavingBytes),
-					100*float64(o.SavingBytes)/float64(o.RecordedReserved), units.Bytes(o.RecordedReserved))
-			}
-		}
-		return nil
+		return report.Write(env.Stdout, format, out, func(w io.Writer) error { report.TuningText(w, &out); return nil })
 	}
 	return c
 }

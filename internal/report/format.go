@@ -15,12 +15,11 @@ const (
 // Write renders v in format: FormatJSON writes v itself as indented JSON,
 // the machine-readable form that keeps codes and raw bytes; any other
 // format calls text, the human form with units and words.
-func Write(w io.Writer, format string, v any, text func(io.Writer)) error {
+func Write(w io.Writer, format string, v any, text func(io.Writer) error) error {
 	if format == FormatJSON {
 		return JSON(w, v)
 	}
-	text(w)
-	return nil
+	return text(w)
 }
 
 // JSON writes v as indented JSON followed by a newline.
