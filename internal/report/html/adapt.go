@@ -6,6 +6,7 @@ import (
 
 	"github.com/vramkit/vramkit/internal/allocsim"
 	"github.com/vramkit/vramkit/internal/analyze"
+	"github.com/vramkit/vramkit/internal/plan"
 	"github.com/vramkit/vramkit/internal/report"
 	"github.com/vramkit/vramkit/internal/units"
 )
@@ -44,4 +45,15 @@ func TuneOf(d allocsim.DeviceReplay, capBytes int64, rows []allocsim.TuneRow) *T
 		h.Rows = append(h.Rows, row)
 	}
 	return h
+}
+
+// SweepOf is a plan --sweep curve as the sweep page draws it.
+func SweepOf(r *plan.SweepResult) *Sweep {
+	name := map[string]string{"batch": "batch size", "seq": "sequence length"}[r.Key]
+	sw := &Sweep{Title: fmt.Sprintf("Predicted peak memory against %s on %s", name, r.GPU), XLabel: name, Limit: r.Budget, Largest: r.Largest}
+	for _, p := range r.Points {
+		sw.Points = append(sw.Points, SweepPoint{X: p.Value, Reserved: p.Reserved, Allocated: p.Allocated,
+			Process: p.ProcessHi, Fits: p.Fits})
+	}
+	return sw
 }
