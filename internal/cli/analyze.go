@@ -12,9 +12,10 @@ import (
 
 func analyzeCommand() *Command {
 	c := &Command{
-		Name:  "analyze",
-		Usage: "analyze [--format text|json] [--top N] [--capacity BYTES] [--memory-fraction F] [--tune=false] SNAPSHOT...",
-		Short: "explain the peak, find leaks, explain OOMs and say what to change",
+		Name:    "analyze",
+		Formats: "text (default) or json, on stdout",
+		Usage:   "analyze [--format text|json] [--top N] [--capacity BYTES] [--memory-fraction F] [--tune=false] SNAPSHOT...",
+		Short:   "explain the peak, find leaks, explain OOMs and say what to change",
 		Long: `Replays each snapshot's allocation trace and explains it: peak allocated and reserved
 memory and when they happen, the training iterations found in the trace, what the memory at
 the peak is (parameters, gradients, optimizer state, activations, temporaries) and which

@@ -27,6 +27,9 @@ type Command struct {
 	Usage string // e.g. "stats [--format text|json] SNAPSHOT"
 	Short string
 	Long  string
+	// Formats says what the command writes, where and in which formats;
+	// help prints it and the README's table repeats it word for word.
+	Formats string
 	// Run executes the command with its own arguments (after the name).
 	Run func(ctx context.Context, env *Env, args []string) error
 }
@@ -58,7 +61,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 				fmt.Fprintf(stderr, "vramkit help: unknown command %q%s (run 'vramkit help')\n", args[1], didYouMean(args[1], names(cmds)))
 				return 2
 			}
-			fmt.Fprintf(stdout, "usage: vramkit %s\n\n%s\n", c.Usage, strings.TrimSpace(c.Long))
+			fmt.Fprintf(stdout, "usage: vramkit %s\n\n%s\n\noutput: %s\n", c.Usage, strings.TrimSpace(c.Long), c.Formats)
 			return 0
 		}
 		printUsage(stdout, cmds)
@@ -136,7 +139,7 @@ func newFlagSet(c *Command, w io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(c.Name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
-		fmt.Fprintf(w, "usage: vramkit %s\n\n%s\n\nflags:\n", c.Usage, strings.TrimSpace(c.Long))
+		fmt.Fprintf(w, "usage: vramkit %s\n\n%s\n\noutput: %s\n\nflags:\n", c.Usage, strings.TrimSpace(c.Long), c.Formats)
 		fs.SetOutput(w)
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)

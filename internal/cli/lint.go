@@ -15,9 +15,10 @@ import (
 
 func newLintCommand() *Command {
 	c := &Command{
-		Name:  "lint",
-		Usage: "lint [--format text|json|sarif] [--fail-on error|warning|info|none] [--fix] [--diff] [--select CODES] [--disable CODES] [PATH...]",
-		Short: "find GPU-memory pitfalls in PyTorch training scripts",
+		Name:    "lint",
+		Formats: "text (default), json or sarif, on stdout",
+		Usage:   "lint [--format text|json|sarif] [--fail-on error|warning|info|none] [--fix] [--diff] [--select CODES] [--disable CODES] [PATH...]",
+		Short:   "find GPU-memory pitfalls in PyTorch training scripts",
 		Long: `lint checks Python files, Jupyter notebooks (.ipynb, reported as cell:line) and
 shell scripts (for PYTORCH_CUDA_ALLOC_CONF values) for patterns that waste or
 leak GPU memory: a loss summed with its graph, evaluation without no_grad,

@@ -16,9 +16,10 @@ import (
 
 func planCommand() *Command {
 	c := &Command{
-		Name:  "plan",
-		Usage: "plan [--spec SPEC.json | --model M ...] [--fit --global-batch B | --sweep batch=1..512] [--format text|json|html]",
-		Short: "predict training memory and step time; find the fastest configuration that fits",
+		Name:    "plan",
+		Formats: "text (default) or json, on stdout; html for --sweep",
+		Usage:   "plan [--spec SPEC.json | --model M ...] [--fit --global-batch B | --sweep batch=1..512] [--format text|json|html]",
+		Short:   "predict training memory and step time; find the fastest configuration that fits",
 		Long: `Plan predicts, without a GPU, the peak allocated and reserved memory, the
 process memory nvidia-smi will show (reserved + CUDA context) and the step
 time of one training configuration, from a layer-level model of the network

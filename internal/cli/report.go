@@ -14,9 +14,10 @@ import (
 
 func reportCommand() *Command {
 	c := &Command{
-		Name:  "report",
-		Usage: "report [--device N] [--tune auto|always|never] [--capacity BYTES|auto] [--memory-fraction F] [-o FILE.html] SNAPSHOT",
-		Short: "write a self-contained HTML report: analysis, timeline, allocator state, sites, what-ifs",
+		Name:    "report",
+		Formats: "html, to -o FILE (default: the snapshot's name with .html; - for stdout)",
+		Usage:   "report [--device N] [--tune auto|always|never] [--capacity BYTES|auto] [--memory-fraction F] [-o FILE.html] SNAPSHOT",
+		Short:   "write a self-contained HTML report: analysis, timeline, allocator state, sites, what-ifs",
 		Long: `Writes one HTML file, with its scripts and data inline, that opens in a browser from disk
 without a network: vramkit analyze's summary and advice; allocated and reserved memory over
 the trace, stacked by category, with iterations, leaks and OOMs marked (zoom, and hover for

@@ -25,9 +25,10 @@ import (
 // command table).
 func runCommand(summarize capture.Summarizer) *Command {
 	c := &Command{
-		Name:  "run",
-		Usage: "run [--out DIR] [--interval D] [--context alloc|all|none] [--stacks python|all] [--max-entries N] [--format text|json] [--] CMD [ARGS...]",
-		Short: "run a training command and capture its GPU memory: snapshots at exit/OOM/SIGTERM + NVML timeline",
+		Name:    "run",
+		Formats: "the command's own output; vramkit's summary on stderr as text (default) or json, and summary.json in --out",
+		Usage:   "run [--out DIR] [--interval D] [--context alloc|all|none] [--stacks python|all] [--max-entries N] [--format text|json] [--] CMD [ARGS...]",
+		Short:   "run a training command and capture its GPU memory: snapshots at exit/OOM/SIGTERM + NVML timeline",
 		Long: `Runs CMD with a small Python shim on PYTHONPATH (your own sitecustomize still
 runs). When the program initialises CUDA through PyTorch, the shim turns on
 torch.cuda.memory._record_memory_history and writes a snapshot pickle into

@@ -53,9 +53,10 @@ func (w *whatIf) resolve(events []snapshot.TraceEvent) (int64, string, error) {
 
 func simulateCommand() *Command {
 	c := &Command{
-		Name:  "simulate",
-		Usage: "simulate [--alloc-conf STR] [--capacity BYTES|auto] [--memory-fraction F] [--format text|json] SNAPSHOT",
-		Short: "replay a trace through the allocator, as recorded or under other settings",
+		Name:    "simulate",
+		Formats: "text (default) or json, on stdout",
+		Usage:   "simulate [--alloc-conf STR] [--capacity BYTES|auto] [--memory-fraction F] [--format text|json] SNAPSHOT",
+		Short:   "replay a trace through the allocator, as recorded or under other settings",
 		Long: `Without settings flags, replays the trace under the settings it was recorded with and
 reports whether every segment allocation, free, map and unmap and every block address was
 reproduced. With --alloc-conf (a PYTORCH_CUDA_ALLOC_CONF string), --capacity or

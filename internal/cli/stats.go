@@ -13,9 +13,10 @@ import (
 
 func statsCommand() *Command {
 	c := &Command{
-		Name:  "stats",
-		Usage: "stats [--memory-fraction F] [--format text|json] SNAPSHOT",
-		Short: "the memory_stats() and memory_summary() a snapshot's trace determines",
+		Name:    "stats",
+		Formats: "text (default) or json, on stdout",
+		Usage:   "stats [--memory-fraction F] [--format text|json] SNAPSHOT",
+		Short:   "the memory_stats() and memory_summary() a snapshot's trace determines",
 		Long: `Replays the snapshot's allocation trace through vramkit's copy of PyTorch's caching
 allocator and prints what torch.cuda.memory_stats() and memory_summary() reported at the end
 of the run. SNAPSHOT is the pickle from torch.cuda.memory._dump_snapshot(), plain or gzipped.

@@ -11,9 +11,10 @@ import (
 
 func tuneCommand() *Command {
 	c := &Command{
-		Name:  "tune",
-		Usage: "tune [--capacity BYTES|auto] [--memory-fraction F] [--format text|json] SNAPSHOT",
-		Short: "find the PYTORCH_CUDA_ALLOC_CONF that needs the least reserved memory",
+		Name:    "tune",
+		Formats: "text (default) or json, on stdout",
+		Usage:   "tune [--capacity BYTES|auto] [--memory-fraction F] [--format text|json] SNAPSHOT",
+		Short:   "find the PYTORCH_CUDA_ALLOC_CONF that needs the least reserved memory",
 		Long: `Replays the snapshot's request stream under a grid of allocator settings (expandable
 segments, max_split_size_mb, roundup_power2_divisions, and garbage collection when a memory
 fraction is given), ranks those with no OOM and no cudaMalloc retry by peak reserved memory,

@@ -17,9 +17,10 @@ import (
 
 func watchCommand() *Command {
 	c := &Command{
-		Name:  "watch",
-		Usage: "watch [--interval D] [--history N] [--once] [--fake-gpu] [--format text|json]",
-		Short: "live view of GPU memory per GPU and per process, with leak flags",
+		Name:    "watch",
+		Formats: "a live terminal view; with --once, text (default) or json on stdout",
+		Usage:   "watch [--interval D] [--history N] [--once] [--fake-gpu] [--format text|json]",
+		Short:   "live view of GPU memory per GPU and per process, with leak flags",
 		Long: `Shows every GPU's memory (bar and history sparkline) and the processes holding
 it (pid, user, GPU memory, share of the GPU, growth rate, command). A GPU or
 process whose memory has grown steadily for a minute or more (at least
