@@ -24,10 +24,14 @@ func TestMain(m *testing.M) {
 }
 
 // TestScripts runs testdata/script/*.txtar. $TESTDATA is the repository's
-// testdata folder (real H200 snapshots). "exits CODE CMD ARGS..." runs
+// testdata folder (real H200 snapshots), $CLIDATA this package's. "exits CODE CMD ARGS..." runs
 // CMD and checks its exact exit status, which exec and ! exec cannot.
 func TestScripts(t *testing.T) {
 	td, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cd, err := filepath.Abs("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,6 +39,7 @@ func TestScripts(t *testing.T) {
 		Dir: filepath.Join("testdata", "script"),
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("TESTDATA", td)
+			e.Setenv("CLIDATA", cd)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -92,6 +92,9 @@ peak reserved and allocated memory, cudaMalloc retries and out-of-memory errors.
 		}
 		var out report.Simulation
 		out.Path = path
+		if len(s.DeviceIDs()) == 0 {
+			return fmt.Errorf("%s: the snapshot holds no segments and no trace (was CUDA used?)", path)
+		}
 		for _, dev := range s.DeviceIDs() {
 			d := allocsim.ReplayDevice(s, dev)
 			if d.Events == 0 {

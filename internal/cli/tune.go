@@ -34,6 +34,9 @@ differ by a few small tensors.`,
 		}
 		var out report.Tuning
 		out.Path = path
+		if len(s.DeviceIDs()) == 0 {
+			return fmt.Errorf("%s: the snapshot holds no segments and no trace (was CUDA used?)", path)
+		}
 		for _, dev := range s.DeviceIDs() {
 			if err := ctx.Err(); err != nil {
 				return err
