@@ -24,16 +24,17 @@ If the trace did not start with the process (ring buffer overflow, history enabl
 vramkit says so and reports what the recorded segments still tell.`,
 	}
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
-		var fraction *float64
-		path, format, _, err := snapshotArgs(c, env, args, func(fs *flag.FlagSet) {
-			fraction = fs.Float64("memory-fraction", 1, "the per-process memory fraction the run set "+
+		w := whatIf{capacity: "auto"}
+		path, format, fs, err := snapshotArgs(c, env, args, func(fs *flag.FlagSet) {
+			fs.Float64Var(&w.fraction, "memory-fraction", 1, "the per-process memory fraction the run set "+
 				"(snapshots do not record it; garbage_collection_threshold only acts under one)")
 		})
 		if err != nil {
 			return err
 		}
-		if *fraction <= 0 || *fraction > 1 {
-			return usagef("--memory-fraction must be in (0, 1], not %v", *fraction)
+		flags, err := w.flags(fs)
+		if err != nil {
+			return err
 		}
 		s, err := loadSnapshot(path)
 		if err != nil {
@@ -42,7 +43,13 @@ vramkit says so and reports what the recorded segments still tell.`,
 		var out report.Stats
 		out.Path = path
 		for _, dev := range s.DeviceIDs() {
-			d := allocsim.ReplayDeviceWith(s, dev, allocsim.ReplayOptions{MemoryFraction: *fraction})
+			st, d, err := replayResolved(s, dev, flags, func(o allocsim.ReplayOptions) allocsim.ReplayOptions {
+				o.KeepRequests = false
+				return o
+			})
+			if err != nil {
+				return err
+			}
 			m := d.Result.Stats.Map()
 			var win *allocsim.Window
 			if !d.TraceComplete && d.Events > 0 {
@@ -59,7 +66,7 @@ vramkit says so and reports what the recorded segments still tell.`,
 			}
 			out.Devices = append(out.Devices, report.StatsDevice{
 				Device: dev, TraceComplete: d.TraceComplete, Events: d.Events,
-				AllocConf: d.Config.Source, Notes: d.Notes, Stats: m, Window: win,
+				AllocConf: d.Config.Source, Notes: d.Notes, Stats: m, Window: win, Settings: st,
 			})
 		}
 		if len(out.Devices) == 0 {

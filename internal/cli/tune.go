@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/analyze"
 	"github.com/vramkit/vramkit/internal/report"
 )
 
@@ -24,7 +25,11 @@ differ by a few small tensors.`,
 	}
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		var w whatIf
-		path, format, _, err := snapshotArgs(c, env, args, w.add)
+		path, format, fs, err := snapshotArgs(c, env, args, w.add)
+		if err != nil {
+			return err
+		}
+		flags, err := w.flags(fs)
 		if err != nil {
 			return err
 		}
@@ -41,17 +46,23 @@ differ by a few small tensors.`,
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			d := allocsim.ReplayDevice(s, dev)
-			if d.Events == 0 {
-				return fmt.Errorf("%s: device %d has no allocation trace to replay", path, dev)
-			}
-			capBytes, src, err := w.resolve(s.Trace(dev))
+			rec, d, err := replayResolved(s, dev, analyze.Flags{}, nil)
 			if err != nil {
 				return err
 			}
-			o := report.TuneDevice{Device: dev, CapacityBytes: capBytes, CapacitySource: src,
+			if d.Events == 0 {
+				return fmt.Errorf("%s: device %d has no allocation trace to replay", path, dev)
+			}
+			if err := rec.Config.Simulable(); err != nil {
+				return fmt.Errorf("%s: device %d: %w", path, dev, err)
+			}
+			st, err := resolve(s, dev, flags)
+			if err != nil {
+				return err
+			}
+			o := report.TuneDevice{Device: dev, CapacityBytes: st.CapacityBytes, CapacitySource: st.CapacityDetail, Settings: st,
 				RecordedConf: d.Config.String(), RecordedReserved: d.Result.Stats.ReservedBytes.All.Peak}
-			rows, err := allocsim.Tune(d.Result.Requests, capBytes, w.fraction)
+			rows, err := allocsim.Tune(d.Result.Requests, st.CapacityBytes, st.TotalBytes, st.MemoryFraction)
 			if err != nil {
 				return err
 			}

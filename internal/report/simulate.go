@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/analyze"
 	"github.com/vramkit/vramkit/internal/units"
 )
 
@@ -28,6 +29,8 @@ type SimDevice struct {
 	allocsim.Outcome
 	RecordedReserved int64 `json:"recorded_peak_reserved_bytes"`
 	Requests         int   `json:"requests"`
+	// Settings are the resolved settings, each with its source.
+	Settings analyze.Settings `json:"settings"`
 }
 
 // SimulationText prints each device's replay: whether it reproduced the
@@ -57,9 +60,10 @@ func simDeviceText(w io.Writer, path string, o *SimDevice) {
 		}
 		fmt.Fprintf(w, "device capacity: %s — %s\n", capS, o.CapacitySource)
 		if o.MemoryFraction < 1 {
-			fmt.Fprintf(w, "memory fraction: %g\n", o.MemoryFraction)
+			fmt.Fprintf(w, "memory fraction: %g [%s]\n", o.MemoryFraction, o.Settings.FractionSource)
 		}
 	}
+	fmt.Fprintf(w, "settings: %s\n", o.Settings.String())
 	fmt.Fprintf(w, "  peak reserved    %12s  (%d B)\n", units.Bytes(o.PeakReserved), o.PeakReserved)
 	fmt.Fprintf(w, "  peak allocated   %12s  (%d B)\n", units.Bytes(o.PeakAllocated), o.PeakAllocated)
 	fmt.Fprintf(w, "  cudaMalloc calls %12d  (segments allocated or mapped)\n", o.DeviceAllocs)

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/analyze"
 	"github.com/vramkit/vramkit/internal/units"
 )
 
@@ -26,6 +27,8 @@ type StatsDevice struct {
 	// Window is what an incomplete trace proves about the
 	// stretch it covers.
 	Window *allocsim.Window `json:"trace_window,omitempty"`
+	// Settings are the resolved settings, each with its source.
+	Settings analyze.Settings `json:"settings"`
 }
 
 // StatsText prints each device's memory_summary() table, or for an
@@ -41,6 +44,7 @@ func StatsText(w io.Writer, r *Stats) error {
 			events = "1 trace event"
 		}
 		fmt.Fprintf(w, "%s — device %d, %s, %s\n", r.Path, d.Device, events, status)
+		fmt.Fprintf(w, "settings: %s\n", d.Settings.String())
 		for _, n := range d.Notes {
 			fmt.Fprintf(w, "note: %s\n", n)
 		}

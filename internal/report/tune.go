@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/analyze"
 	"github.com/vramkit/vramkit/internal/units"
 )
 
@@ -25,6 +26,7 @@ type TuneDevice struct {
 	Best             *allocsim.TuneRow  `json:"best"`
 	SavingBytes      int64              `json:"saving_bytes"`
 	Rows             []allocsim.TuneRow `json:"results"`
+	Settings         analyze.Settings   `json:"settings"`
 }
 
 // TuningText prints tune's table and the line to use.
@@ -38,8 +40,9 @@ func TuningText(w io.Writer, r *Tuning) {
 		if o.CapacityBytes > 0 {
 			capS = units.Bytes(o.CapacityBytes)
 		}
-		fmt.Fprintf(w, "%s — device %d: recorded with %s, peak reserved %s; capacity %s (%s)\n\n",
+		fmt.Fprintf(w, "%s — device %d: recorded with %s, peak reserved %s; capacity %s (%s)\n",
 			r.Path, o.Device, rc, units.Bytes(o.RecordedReserved), capS, o.CapacitySource)
+		fmt.Fprintf(w, "settings: %s\n\n", o.Settings.String())
 		fmt.Fprintf(w, "  %-52s %14s %9s %8s %8s\n", "PYTORCH_CUDA_ALLOC_CONF", "peak reserved", "vs rec.", "retries", "OOM")
 		for _, row := range o.Rows {
 			conf := row.AllocConf

@@ -31,7 +31,7 @@ func AnalysisOf(path string, d *analyze.Device) *Analysis {
 
 // TuneOf is tune's table for the report: the rows come ranked, best
 // first, from allocsim.Tune.
-func TuneOf(d allocsim.DeviceReplay, capBytes int64, rows []allocsim.TuneRow) *Tune {
+func TuneOf(d *allocsim.DeviceReplay, capBytes int64, rows []allocsim.TuneRow) *Tune {
 	h := &Tune{RecordedConf: d.Config.String(), RecordedReserved: d.Result.Stats.ReservedBytes.All.Peak, Capacity: capBytes}
 	if len(rows) > 0 && rows[0].Feasible && rows[0].PeakReserved < h.RecordedReserved {
 		h.Best = rows[0].AllocConf
