@@ -33,6 +33,9 @@ func TestStepTimeDev(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, s := range ev.Skipped {
+		t.Logf("not modelled: %s", s)
+	}
 	checkStepEval(t, ev, 15, stepTargets{median: 0.10, max: 0.25, ratioMedian: 0.10, ratioMax: 0.20, order: 0.95})
 	kinds := map[string]int{}
 	for _, p := range ev.Pairs {
