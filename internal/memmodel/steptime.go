@@ -95,6 +95,8 @@ func (tm *timeModel) forward(o *op, g *Graph) float64 {
 	case o.gemm != nil:
 		s := o.gemm
 		t = r.gemm(calDtype(dt, false), s.batch, s.m, s.n, s.k)
+	case o.kind == "grouped_mm":
+		t, _ = tm.groupedGEMM(o, g)
 	case o.matmul:
 		t = tm.cubeGEMM(dt, o.flops)
 	default:
@@ -125,6 +127,9 @@ func (tm *timeModel) backward(o *op, g *Graph) float64 {
 			t += math.Max(r.gemm(d, s.batch, s.k, s.n, s.m), r.launch())
 		}
 		return t
+	case o.kind == "grouped_mm" && o.bwdFlops > 0:
+		_, t := tm.groupedGEMM(o, g)
+		return t
 	case o.matmul:
 		if o.bwdFlops == 0 {
 			return 0
@@ -136,6 +141,40 @@ func (tm *timeModel) backward(o *op, g *Graph) float64 {
 	}
 	return math.Max(r.stream(streamOp(o.kind, len(o.in)), dt, 2*o.bytes), r.launch())
 }
+
+// groupedGEMM times torch._grouped_mm of rows x [n, in] against e
+// experts' weights w [e, in, out] (a mixture-of-experts MLP): e GEMMs of
+// n/e rows each (a balanced router), forward and backward (data and,
+// unless frozen, weight gradients). The shape is recovered from the
+// tensors: n·in = |x|, n·out = |y|, e·in·out = |w|. The calibration has no
+// grouped GEMM; groupedSlowdown is fitted across the development MoE
+// timings (Mixtral, Qwen2-MoE), whose float32 experts (no autocast rule
+// for _grouped_mm) ran slower than e plain float32 GEMMs of that shape.
+func (tm *timeModel) groupedGEMM(o *op, g *Graph) (fwd, bwd float64) {
+	if len(o.in) < 2 || len(o.out) < 1 || o.flops == 0 {
+		return tm.cubeGEMM(inDtype(o, g), o.flops), tm.cubeGEMM(inDtype(o, g), o.bwdFlops)
+	}
+	x, w, y := &g.tensors[o.in[0]], &g.tensors[o.in[1]], &g.tensors[o.out[0]]
+	nio := o.flops / 2 // n·in·out
+	in, out := nio/float64(y.numel), nio/float64(x.numel)
+	n := float64(x.numel) / in
+	e := math.Max(math.Round(float64(w.numel)/(in*out)), 1)
+	m := int64(math.Max(n/e, 1))
+	d := calDtype(promote(x.dt, w.dt), false)
+	r := tm.r
+	one := func(mm, nn, kk int64) float64 { return math.Max(r.gemm(d, 1, mm, nn, kk), r.launch()) }
+	fwd = groupedSlowdown * e * one(m, int64(out), int64(in))
+	if x.grad {
+		bwd += groupedSlowdown * e * one(m, int64(in), int64(out))
+	}
+	if w.grad {
+		bwd += groupedSlowdown * e * one(int64(in), int64(out), m)
+	}
+	return fwd, bwd
+}
+
+// groupedSlowdown: see groupedGEMM.
+const groupedSlowdown = 1.5
 
 // cubeGEMM times a tensor-core op whose shape was not recorded as a
 // square GEMM of the same FLOPs.

@@ -178,3 +178,27 @@ func TestOtherGPUsAreScaled(t *testing.T) {
 		t.Errorf("scaled band ±%.0f%% not wider than measured ±%.0f%%", 50*wa, 50*wh)
 	}
 }
+
+// TestGroupedGEMMPerExpert: torch._grouped_mm over e experts costs e
+// GEMMs of n/e rows, its shape recovered from the tensors alone.
+func TestGroupedGEMMPerExpert(t *testing.T) {
+	_, _, _, tm, _ := walkOf(t, llamaSpec())
+	g := &Graph{}
+	const n, in, out, e = 8192, 1024, 4096, 8
+	x := g.newTensor(n*in, F32, true)
+	w := g.newTensor(e*in*out, F32, true)
+	y := g.newTensor(n*out, F32, true)
+	o := &op{kind: "grouped_mm", in: []Tensor{x, w}, out: []Tensor{y}, flops: 2 * n * in * out, bwdFlops: 4 * n * in * out, matmul: true}
+	one := func(m, nn, k int64) float64 { return math.Max(tm.r.gemm("fp32", 1, m, nn, k), tm.r.launch()) }
+	if got, want := tm.forward(o, g), groupedSlowdown*e*one(n/e, out, in); !closeTo(got, want) {
+		t.Errorf("forward %g s, want %g s", got, want)
+	}
+	want := groupedSlowdown * e * (one(n/e, in, out) + one(in, out, n/e))
+	if got := tm.backward(o, g); !closeTo(got, want) {
+		t.Errorf("backward %g s, want %g s", got, want)
+	}
+	g.tensors[w].grad = false // frozen experts: no weight gradient
+	if got, want := tm.backward(o, g), groupedSlowdown*e*one(n/e, in, out); !closeTo(got, want) {
+		t.Errorf("frozen backward %g s, want %g s", got, want)
+	}
+}
