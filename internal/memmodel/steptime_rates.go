@@ -329,7 +329,7 @@ func (r *rates) convAsGEMM(c *convShape, dtype, class string) (fwd, bwd float64)
 func convSlowdown(dtype, class string, k int64) float64 {
 	switch {
 	case class == "depthwise" && dtype == "bf16" && (k == 3 || k == 5):
-		return 30
+		return 40
 	case class == "depthwise" && dtype == "bf16":
 		return 4
 	case class == "depthwise":
