@@ -154,8 +154,19 @@ func (r *rates) gemm(dtype string, batch, m, n, k int64) float64 {
 	sort.Slice(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
 	rate := idw(len(cs), func(i int) (float64, float64) { return cs[i].d, math.Log(cs[i].tflops) })
 	flops := 2 * float64(batch*m*n*k)
-	return flops / math.Exp(rate) / r.flopScale[dtype]
+	t := flops / math.Exp(rate) / r.flopScale[dtype]
+	if dtype == "bf16" && (m%8 != 0 || n%8 != 0 || k%8 != 0) {
+		t *= unalignedSlowdown
+	}
+	return t
 }
+
+// unalignedSlowdown: a half-precision GEMM with a dimension that is not a
+// multiple of 8 (rows not 16-byte aligned, GPT-2's 50,257-token
+// vocabulary) cannot use cuBLAS's vectorised tensor-core kernels. The
+// calibration timed aligned shapes only (it pads GPT-2's vocabulary to
+// 50,304, as nanoGPT does for speed); 2× is an estimate.
+const unalignedSlowdown = 2.0
 
 // idw is the inverse-squared-distance mean of the nearest (up to) four
 // values, exact on a measured point.
