@@ -52,7 +52,7 @@ func TestStepTimeDev(t *testing.T) {
 // about 1.5× slower than the calibration machine's: the same GEMM-bound
 // workloads took the same time on both, the host-bound ones did not).
 func oldHost() memmodel.HostCosts {
-	return memmodel.HostCosts{Op: 89e-6, Small: 6.3e-6, Cast: 60e-6, Bwd: 50e-6, Hook: 22e-6, Param: 8.7e-6}
+	return memmodel.HostCosts{Op: 86e-6, Small: 6.3e-6, Cast: 59e-6, Bwd: 55e-6, Hook: 26e-6, Param: 6.4e-6}
 }
 
 // TestStepTimeOtherHost: the same kernel rates predict the older timings
