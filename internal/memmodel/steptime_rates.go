@@ -344,7 +344,7 @@ func convSlowdown(dtype, class string, k int64) float64 {
 	case class == "depthwise" && dtype == "bf16":
 		return 4
 	case class == "depthwise":
-		return 8
+		return 16
 	case dtype == "bf16" && class == "stem":
 		return 4
 	case dtype == "bf16":
