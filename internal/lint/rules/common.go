@@ -2,6 +2,7 @@ package rules
 
 import (
 	"regexp"
+	"strings"
 
 	"github.com/vramkit/vramkit/internal/lint"
 )
@@ -111,4 +112,29 @@ func (c *memo[T]) get(n *lint.Node) T {
 		c.m[n] = v
 	}
 	return v
+}
+
+// stepLooper returns the test PerStep uses for "a loop of training or
+// sampling steps": a loop whose body runs a model, a backward pass or an
+// optimizer step, and whose variable is not an epoch counter (once per
+// epoch is setup, not a step).
+func stepLooper(f *lint.File, models map[string]bool) func(*lint.Node) bool {
+	return newMemo(func(loop *lint.Node) bool {
+		if l := loop.Child("left"); l != nil && strings.Contains(strings.ToLower(f.Text(l)), "epoch") {
+			return false
+		}
+		step := false
+		lint.WalkScope(loop.Child("body"), func(n *lint.Node) bool {
+			if step || n.Kind != "call" {
+				return !step
+			}
+			if _, ok := f.BackwardOf(n); ok || modelCall(f, n, models) {
+				step = true
+			} else if m, r := f.Method(n); m == "step" && r != nil && strings.Contains(strings.ToLower(f.Text(r)), "optim") {
+				step = true
+			}
+			return !step
+		})
+		return step
+	}).get
 }

@@ -43,11 +43,13 @@ var randomCreators = map[string]bool{"rand": true, "randn": true, "randint": tru
 
 var creators = map[string]bool{
 	"zeros": true, "ones": true, "empty": true, "full": true, "rand": true, "randn": true, "randint": true,
-	"randperm": true, "arange": true, "linspace": true, "logspace": true, "eye": true, "tensor": true, "as_tensor": true,
+	"randperm": true, "arange": true, "linspace": true, "logspace": true, "eye": true,
 }
 
 func runCreatedThenMoved(p *lint.Pass) {
 	f := p.File
+	step := stepLooper(f, modelNames(f))
+	numpyToCUDA(p, step)
 	for _, call := range f.Nodes("call") {
 		name, recv := f.Method(call)
 		recv = lint.Unparen(recv)
@@ -55,7 +57,7 @@ func runCreatedThenMoved(p *lint.Pass) {
 			continue
 		}
 		q := f.QualifiedName(recv.Child("function"))
-		if !strings.HasPrefix(q, "torch.") || !creators[q[len("torch."):]] {
+		if !strings.HasPrefix(q, "torch.") || !creators[q[len("torch."):]] || !f.PerStep(call, step) {
 			continue
 		}
 		_, ckw, cstar := f.Args(recv)
@@ -118,4 +120,57 @@ func isDevice(f *lint.File, e *lint.Node) bool {
 		return strings.Contains(strings.ToLower(t[strings.LastIndexByte(t, '.')+1:]), "device")
 	}
 	return false
+}
+
+// cudaTensorTypes are the legacy constructors that copy their argument to
+// the GPU.
+var cudaTensorTypes = map[string]bool{
+	"torch.cuda.FloatTensor": true, "torch.cuda.LongTensor": true, "torch.cuda.DoubleTensor": true,
+	"torch.cuda.HalfTensor": true, "torch.cuda.IntTensor": true, "torch.cuda.ByteTensor": true,
+	"torch.cuda.BoolTensor": true,
+}
+
+// numpyToCUDA flags Tensor(np.random.normal(...)) once per step, where
+// Tensor is torch.cuda.FloatTensor (often through the alias
+// Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor): the
+// numbers are drawn into a NumPy array, wrapped, and copied to the GPU.
+func numpyToCUDA(p *lint.Pass, step func(*lint.Node) bool) {
+	f := p.File
+	aliases := map[string]bool{}
+	for _, a := range f.Nodes("assignment") {
+		left, right := a.Child("left"), lint.Unparen(a.Child("right"))
+		if !left.Is("identifier") || right == nil {
+			continue
+		}
+		cand := []*lint.Node{right}
+		if right.Kind == "conditional_expression" {
+			cand = right.NamedChildren()[:1]
+		}
+		for _, c := range cand {
+			if cudaTensorTypes[f.QualifiedName(c)] {
+				aliases[f.Text(left)] = true
+			}
+		}
+	}
+	for _, call := range f.Nodes("call") {
+		fn := call.Child("function")
+		if !(fn.Is("identifier") && aliases[f.Text(fn)] || cudaTensorTypes[f.QualifiedName(fn)]) {
+			continue
+		}
+		pos, kw, _ := f.Args(call)
+		if len(pos) != 1 || len(kw) > 0 {
+			continue
+		}
+		arg := lint.Unparen(pos[0])
+		if !arg.Is("call") {
+			continue
+		}
+		q := f.QualifiedName(arg.Child("function"))
+		if !strings.HasPrefix(q, "numpy.random.") || !f.PerStep(call, step) {
+			continue
+		}
+		p.Report(call, fmt.Sprintf("%s(%s(...)) draws the numbers into a NumPy array in host memory and copies them to the GPU at every step: a host buffer, a copy and a sync each time",
+			f.Text(fn), f.Text(arg.Child("function"))),
+			"draw them on the device: torch.randn(shape, device=...) for normal(0, 1), torch.randint(low, high, shape, device=...) for randint")
+	}
 }
