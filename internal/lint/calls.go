@@ -140,3 +140,19 @@ func (f *File) perStep(n *Node, stepLoop func(*Node) bool, depth int, seen map[*
 	}
 	return false
 }
+
+// Used reports whether code outside fn (a function_definition) calls or
+// mentions it by name: a helper nobody in the file uses does not say how
+// this program runs.
+func (f *File) Used(fn *Node) bool {
+	name := f.Text(fn.Child("name"))
+	if f.calls.refs[name] > 0 {
+		return true
+	}
+	for _, c := range f.calls.calls[name] {
+		if c.Start < fn.Start || c.End > fn.End {
+			return true
+		}
+	}
+	return false
+}

@@ -1,14 +1,12 @@
 package rules
 
 import (
-	"strings"
-
 	"github.com/vramkit/vramkit/internal/lint"
 )
 
 // DataLoaderPinMemory is M7 (performance tuning guide).
 var DataLoaderPinMemory = &lint.Rule{
-	Code: "VK007", Name: "dataloader-without-pin-memory", Severity: lint.Info,
+	Code: "VK007", Name: "dataloader-without-pin-memory", Severity: lint.Info, Hint: true,
 	Summary: "a DataLoader feeding a GPU without pin_memory=True makes every batch copy synchronous",
 	Doc: `Flags torch.utils.data.DataLoader(...) calls without pin_memory=True (missing
 or False) in a file that moves data to a CUDA device (.cuda(), .to(device),
@@ -39,41 +37,16 @@ func dataLoaderCalls(f *lint.File) []*lint.Node {
 	return out
 }
 
-// usesCUDA reports whether the file moves anything to a CUDA device.
-func usesCUDA(f *lint.File) bool {
-	for _, call := range f.Nodes("call") {
-		name, _ := f.Method(call)
-		if name == "cuda" {
-			return true
-		}
-		if name == "to" {
-			pos, kw, _ := f.Args(call)
-			if kw["device"] != nil {
-				return true
-			}
-			for _, a := range pos {
-				if strings.Contains(strings.ToLower(f.Text(a)), "device") || strings.Contains(f.Text(a), "cuda") {
-					return true
-				}
-			}
-		}
-	}
-	for _, s := range f.Nodes("string_content") {
-		if t := f.Text(s); strings.HasPrefix(t, "cuda") {
-			return true
-		}
-	}
-	return false
-}
-
 func runPinMemory(p *lint.Pass) {
 	f := p.File
-	calls := dataLoaderCalls(f)
-	if len(calls) == 0 || !usesCUDA(f) {
-		return
-	}
-	for _, call := range calls {
+	for _, call := range dataLoaderCalls(f) {
+		if !gpuTrainingLoader(f, call) {
+			continue
+		}
 		_, kw, star := f.Args(call)
+		if _, ok := kw["num_workers"]; !ok && !star {
+			continue // VK008 reports this loader, pinning included
+		}
 		pin, ok := kw["pin_memory"]
 		if (!ok && !star) || f.IsFalse(pin) {
 			p.Report(call, "DataLoader without pin_memory=True in a script that copies batches to the GPU: each copy is staged through pageable memory and blocks, so it cannot overlap compute",

@@ -92,7 +92,12 @@ func runCreatedThenMoved(p *lint.Pass) {
 			}
 		}
 		var edits []lint.Edit
-		if simple && !cstar && !randomCreators[q[len("torch."):]] {
+		// requires_grad=True on the CPU tensor makes the moved copy a
+		// non-leaf whose .grad stays None; built on the device it would be
+		// a leaf that gets gradients. out= and pin_memory= do not combine
+		// with device=. Rewriting those would change the program.
+		keeps := ckw["requires_grad"] != nil || ckw["out"] != nil || ckw["pin_memory"] != nil
+		if simple && !cstar && !keeps && !randomCreators[q[len("torch."):]] {
 			if ins, ok := insertKeyword(f, recv, "device="+device); ok {
 				edits = []lint.Edit{ins, {Start: recv.End, End: call.End}}
 			}

@@ -74,3 +74,11 @@ def export(weights_list, model, data):
         # the rewrite would save nothing.
         t = torch.tensor(batch).to(device)
         model(t)
+
+
+def step_with_leaf(model, data):
+    for x in data:
+        # requires_grad on the CPU tensor: the moved copy is a non-leaf. The
+        # rewrite would make it a leaf, so it is reported but not rewritten.
+        w = torch.zeros(3, requires_grad=True).to(device)  # want "VK009"
+        model(x * w).sum().backward()

@@ -1,0 +1,69 @@
+# The GAN and sampling styles of real training scripts.
+import torch
+from torchvision.utils import save_image
+from utils.torch_utils import smart_inference_mode
+
+cuda = torch.cuda.is_available()
+Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor
+generator = Generator()
+discriminator = Discriminator()
+G_AB = GeneratorResNet()
+optimizer_G = torch.optim.Adam(G_AB.parameters())
+
+
+def sample_image(n_row, batches_done):
+    """Saves a grid of generated digits"""
+    z = Tensor(torch.randn(n_row ** 2, 100))
+    gen_imgs = generator(z)  # want "VK003 generator\(...\) runs a forward pass with autograd on, and nothing in sample_image\(\) calls backward"
+    save_image(gen_imgs.data, "images/%d.png" % batches_done, nrow=n_row, normalize=True)
+
+
+def sample_images(batches_done, val_dataloader):
+    imgs = next(iter(val_dataloader))
+    fake_B = G_AB(imgs["A"].type(Tensor))  # want "VK003 G_AB\(...\)"
+    save_image(fake_B, "images/%s.png" % batches_done)
+
+
+def evaluate(loader):
+    # Only caller runs it under inference_mode: fine.
+    return [generator(x) for x in loader]
+
+
+def validate(loader):
+    # Only caller runs it under no_grad, two calls up.
+    return evaluate(loader)
+
+
+@smart_inference_mode()
+def run_val(model, loader):
+    return [model(x) for x in loader]
+
+
+def sample_and_train(z):
+    # Trains: backward follows.
+    out = generator(z)
+    out.mean().backward()
+
+
+for epoch in range(10):
+    for i, imgs in enumerate(dataloader):
+        loss = discriminator(generator(imgs)).mean()
+        loss.backward()
+        optimizer_G.step()
+        if i % 100 == 0:
+            sample_image(10, i)
+            sample_images(i, val_dataloader)
+    with torch.inference_mode():
+        evaluate(val_dataloader)
+    with torch.no_grad():
+        validate(val_dataloader)
+
+    # eval() chained onto the constructor, then a forward with autograd on.
+    teacher = Teacher().cuda().eval()
+    preds = teacher(imgs)  # want "VK003 teacher\(...\) runs with autograd on after teacher.eval\(\)"
+
+
+def test_generator_shapes():
+    # A unit test: not the program's memory.
+    generator.eval()
+    assert generator(torch.zeros(1, 100)).shape[0] == 1
