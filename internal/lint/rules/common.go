@@ -10,8 +10,16 @@ import (
 // modelNames returns the expressions (as text) that the file treats as
 // models: receivers of .train(), .eval(), .parameters() and
 // .named_parameters().
+//
+// Functions the file defines are recorded as "def NAME" so that modelCall
+// can tell validate_network(...) (a helper) from network(...) (a model).
 func modelNames(f *lint.File) map[string]bool {
 	m := map[string]bool{}
+	for _, fn := range f.Nodes("function_definition") {
+		if lint.Scope(fn).Is("module") {
+			m["def "+f.Text(fn.Child("name"))] = true
+		}
+	}
 	for _, call := range f.Nodes("call") {
 		switch name, recv := f.Method(call); name {
 		case "train", "eval", "parameters", "named_parameters":
@@ -40,6 +48,9 @@ func modelCall(f *lint.File, e *lint.Node, models map[string]bool) bool {
 		fn = fn.Child("object")
 	}
 	t := f.Text(fn)
+	if fn.Kind == "identifier" && models["def "+t] {
+		return false
+	}
 	return models[t] || modelLikeName.MatchString(t)
 }
 

@@ -68,12 +68,24 @@ func runEvalWithGrad(p *lint.Pass) {
 	// Sampling and evaluation helpers that run a model without no_grad.
 	for _, fn := range f.Nodes("function_definition") {
 		name := f.Text(fn.Child("name"))
-		if done[fn] || !evalHelperName.MatchString(name) || strings.Contains(strings.ToLower(name), "loss") || unitTest(f, fn) {
+		if done[fn] || !evalHelperName.MatchString(name) || strings.Contains(strings.ToLower(name), "loss") || unitTest(f, fn) || moduleMethod(f, fn) {
 			continue
 		}
 		if fwd := helperForward(f, fn, models); fwd != nil {
 			report(fn, fwd, fmt.Sprintf("%s(...) runs a forward pass with autograd on, and nothing in %s() calls backward: activations are saved for a backward pass that never comes",
 				f.Text(fwd.Child("function")), name))
+		}
+	}
+	// A forward whose output is only saved as an image (the GAN "fake =
+	// netG(fixed_noise); save_image(fake.detach())" inside training).
+	for _, a := range f.Nodes("assignment") {
+		scope := lint.Scope(a)
+		if done[scope] || scope.Kind == "lambda" || unitTest(f, scope) {
+			continue
+		}
+		if fwd, ok := savedOnlyForward(f, scope, a, models); ok {
+			report(scope, fwd, fmt.Sprintf("%s(...) runs with autograd on, but its output is only saved as an image: activations are saved for a backward pass that never comes",
+				f.Text(fwd.Child("function"))))
 		}
 	}
 }
@@ -146,11 +158,42 @@ func helperForward(f *lint.File, fn *lint.Node, models map[string]bool) *lint.No
 		switch {
 		case m == "backward" || m == "manual_backward" || m == "grad" || m == "step" && r != nil && strings.Contains(strings.ToLower(f.Text(r)), "optim"):
 			return nil
-		case fwd == nil && modelCall(f, c, models) && !f.RunsGradOff(c):
+		case fwd == nil && modelCall(f, c, models) && !f.RunsGradOff(c) && !smokeTest(f, fn, c):
 			fwd = c
 		}
 	}
 	return fwd
+}
+
+// smokeTest reports whether fwd, in fn, runs a model that fn itself builds
+// on a synthetic input — net = ResNet18(); y = net(torch.randn(2, 3, 32,
+// 32)) — the shape check model files end with, not a program's memory.
+func smokeTest(f *lint.File, fn, fwd *lint.Node) bool {
+	callee := lint.Unparen(fwd.Child("function"))
+	built := false
+	lint.WalkScope(fn.Child("body"), func(n *lint.Node) bool {
+		if n.Kind == "assignment" && f.Text(n.Child("left")) == f.Text(callee) && lint.Unparen(n.Child("right")).Is("call") {
+			built = true
+		}
+		return !built
+	})
+	if !built {
+		return false
+	}
+	pos, _, _ := f.Args(fwd)
+	for _, a := range pos {
+		a = lint.Unparen(a)
+		if a.Is("identifier") {
+			a = lastAssigned(f, fn, a)
+		}
+		if a.Is("call") {
+			switch q := f.QualifiedName(a.Child("function")); q {
+			case "torch.randn", "torch.rand", "torch.zeros", "torch.ones", "torch.empty", "torch.randint":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // unitTest reports whether scope is a unit test (test_* functions and
@@ -159,6 +202,90 @@ func helperForward(f *lint.File, fn *lint.Node, models map[string]bool) *lint.No
 func unitTest(f *lint.File, scope *lint.Node) bool {
 	for s := scope; s != nil; s = s.Parent {
 		if s.Kind == "function_definition" && strings.HasPrefix(f.Text(s.Child("name")), "test_") {
+			return true
+		}
+	}
+	return false
+}
+
+// saveLike matches calls that write or log images.
+var saveLike = regexp.MustCompile(`(?i)(save_image|imsave|imwrite|make_grid|add_image|log_image|savefig|imshow)`)
+
+// savedOnlyForward reports whether assignment a binds one name to a model
+// call that runs with autograd on and every later use of that name in
+// scope (until it is assigned again) only feeds an image writer, directly
+// or through .detach(), .data, .cpu() or indexing.
+func savedOnlyForward(f *lint.File, scope, a *lint.Node, models map[string]bool) (*lint.Node, bool) {
+	left, right := a.Child("left"), lint.Unparen(a.Child("right"))
+	if !left.Is("identifier") || !modelCall(f, right, models) || constructor(f, right, models) || f.RunsGradOff(a) {
+		return nil, false
+	}
+	name := f.Text(left)
+	uses, ok := 0, true
+	lint.WalkScope(scope, func(n *lint.Node) bool {
+		if !ok || n.End <= a.End {
+			return ok
+		}
+		if n.Kind == "assignment" && n.Start > a.End {
+			for _, t := range targets(n.Child("left")) {
+				if f.TextIs(t, name) {
+					ok = ok && uses > 0
+					return false
+				}
+			}
+		}
+		if n.Kind != "identifier" || !f.TextIs(n, name) || n.Field == "attribute" {
+			return true
+		}
+		uses++
+		u := n
+		for {
+			par := u.Parent
+			if par.Is("attribute") && u.Field == "object" && lint.Detaching(f.Text(par.Child("attribute"))) {
+				u = par
+			} else if par.Is("call") && u.Field == "function" {
+				u = par
+			} else if par.Is("subscript") && u.Field == "value" {
+				u = par
+			} else {
+				break
+			}
+		}
+		if !u.Parent.Is("argument_list") || !saveLike.MatchString(f.CalleeName(u.Parent.Parent)) {
+			ok = false
+		}
+		return true
+	})
+	return right, ok && uses > 0
+}
+
+// lastAssigned returns the value last assigned to id in fn before id, or
+// nil.
+func lastAssigned(f *lint.File, fn, id *lint.Node) *lint.Node {
+	var v *lint.Node
+	lint.WalkScope(fn.Child("body"), func(n *lint.Node) bool {
+		if n.Start >= id.Start {
+			return false
+		}
+		if n.Kind == "assignment" && f.TextIs(n.Child("left"), f.Text(id)) {
+			v = lint.Unparen(n.Child("right"))
+		}
+		return true
+	})
+	return v
+}
+
+// moduleMethod reports whether fn is a method of a class that defines
+// forward: a module's own sample()/generate() is an API whose callers, in
+// other files, choose the grad mode (diffusion and VAE libraries run it
+// under no_grad from their trainers).
+func moduleMethod(f *lint.File, fn *lint.Node) bool {
+	cls := fn.Ancestor("class_definition", "function_definition")
+	if cls == nil || cls.Kind != "class_definition" {
+		return false
+	}
+	for _, d := range f.Nodes("function_definition") {
+		if d.Ancestor("class_definition") == cls && f.TextIs(d.Child("name"), "forward") {
 			return true
 		}
 	}

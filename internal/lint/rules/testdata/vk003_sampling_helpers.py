@@ -67,3 +67,55 @@ def test_generator_shapes():
     # A unit test: not the program's memory.
     generator.eval()
     assert generator(torch.zeros(1, 100)).shape[0] == 1
+
+
+def test():
+    # The shape check at the end of a model file: a model built here on a
+    # synthetic input.
+    net = ResNet18()
+    y = net(torch.randn(2, 3, 32, 32))
+    print(y.size())
+
+
+def validate_network(loader, model):
+    with torch.no_grad():
+        return [model(x) for x in loader]
+
+
+def eval_linear(loader, model):
+    # validate_network is a helper defined above, not a model.
+    return validate_network(loader, model)
+
+
+@torch.no_grad()
+def sample_grid(netG, fixed_noise):
+    return netG(fixed_noise)
+
+
+def train_dcgan(netG, netD, dataloader, fixed_noise):
+    optimizerG = torch.optim.Adam(netG.parameters())
+    for i, data in enumerate(dataloader):
+        errG = netD(netG(data)).mean()
+        errG.backward()
+        optimizerG.step()
+        if i % 100 == 0:
+            fake = netG(fixed_noise)  # want "VK003 netG\(...\) runs with autograd on, but its output is only saved as an image"
+            vutils.save_image(fake.detach(), "fake_samples.png", normalize=True)
+
+
+class LadderVAE(BaseVAE):
+    def forward(self, x):
+        return self.decoder(self.encoder(x))
+
+    def sample(self, num_samples, device):
+        # A module's sampling API: its callers (a trainer in another file)
+        # pick the grad mode.
+        z = torch.randn(num_samples, 16, device=device)
+        return self.decoder(z)
+
+
+class GANTrainer:
+    def visualize_results(self, epoch):
+        self.G.eval()
+        samples = self.G(self.sample_z_)  # want "VK003 self.G\(...\) runs with autograd on after self.G.eval\(\)"
+        save_image(samples, "%03d.png" % epoch)
