@@ -78,7 +78,11 @@ func runEvalWithGrad(p *lint.Pass) {
 	}
 	// A forward whose output is only saved as an image (the GAN "fake =
 	// netG(fixed_noise); save_image(fake.detach())" inside training).
+	saved := savedNames(f)
 	for _, a := range f.Nodes("assignment") {
+		if !saved[f.Text(a.Child("left"))] {
+			continue
+		}
 		scope := lint.Scope(a)
 		if done[scope] || scope.Kind == "lambda" || unitTest(f, scope) {
 			continue
@@ -210,6 +214,26 @@ func unitTest(f *lint.File, scope *lint.Node) bool {
 
 // saveLike matches calls that write or log images.
 var saveLike = regexp.MustCompile(`(?i)(save_image|imsave|imwrite|make_grid|add_image|log_image|savefig|imshow)`)
+
+// savedNames lists the identifiers that appear in the arguments of image
+// writers anywhere in the file: only assignments to those names can be
+// forwards whose output is only saved.
+func savedNames(f *lint.File) map[string]bool {
+	m := map[string]bool{}
+	for _, c := range f.Nodes("call") {
+		name := f.CalleeName(c)
+		if len(name) < 6 || !saveLike.MatchString(name) {
+			continue
+		}
+		c.Child("arguments").Walk(func(n *lint.Node) bool {
+			if n.Kind == "identifier" && n.Field != "attribute" {
+				m[f.Text(n)] = true
+			}
+			return true
+		})
+	}
+	return m
+}
 
 // savedOnlyForward reports whether assignment a binds one name to a model
 // call that runs with autograd on and every later use of that name in

@@ -60,9 +60,9 @@ func runCreatedThenMoved(p *lint.Pass) {
 		if !strings.HasPrefix(q, "torch.") || !creators[q[len("torch."):]] || !f.PerStep(call, step) {
 			continue
 		}
-		_, ckw, cstar := f.Args(recv)
-		if ckw["device"] != nil {
-			continue
+		cpos, ckw, cstar := f.Args(recv)
+		if ckw["device"] != nil || len(cpos) > 0 && f.TextIs(cpos[0], "0") {
+			continue // an empty(0) placeholder copies nothing
 		}
 		pos, kw, star := f.Args(call)
 		device, simple := "", !star
