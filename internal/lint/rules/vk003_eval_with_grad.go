@@ -11,29 +11,45 @@ import (
 // EvalWithGrad is M3: evaluation that still records autograd graphs.
 var EvalWithGrad = &lint.Rule{
 	Code: "VK003", Name: "eval-without-no-grad", Severity: lint.Warning,
-	Summary: "a forward pass after model.eval() runs with autograd on and keeps activations for a backward that never comes",
-	Doc: `Flags the first forward call model(...) that follows model.eval() in the same
-function (or module), when it is not inside with torch.no_grad() /
-torch.inference_mode() / torch.set_grad_enabled(False), the function is not
-decorated with one of them, and nothing in between switches back with
-model.train().
+	Summary: "an evaluation or sampling forward (after model.eval(), in a sample/eval helper) runs with autograd on and keeps activations for a backward that never comes",
+	Doc: `Flags a model forward that runs with autograd on where no backward pass
+follows, in three shapes real code shows:
+
+- after model.eval() (or model = Net(...).eval()) in the same function or
+  module, with no backward or optimizer step after the eval() and no
+  model.train() before the forward;
+- in a sampling or evaluation helper — a function named sample*, eval*,
+  valid*, generat*, predict*, infer*, visuali[sz]e*, reconstruct*,
+  save_sample*, test — that calls a model and never backward (the
+  sample_images(batches_done) of GAN scripts);
+- a forward whose output is only written as an image (fake = netG(fixed_noise);
+  save_image(fake.detach())) inside a training loop.
+
+Grad mode is followed through calls in the same file: a forward is fine when
+it sits in with torch.no_grad() / torch.inference_mode() /
+torch.set_grad_enabled(False), in a function decorated with one of them (or
+with a project wrapper named like them, such as @smart_inference_mode()),
+or in a helper whose every caller in the file runs under one of them (a few
+calls up).
 
 Memory: eval() only changes dropout and batch-norm behaviour; it does not turn
 off autograd. Every activation a backward pass would need is saved, so an
-evaluation step costs about as much memory as a training step, and a loop that
-keeps outputs keeps their graphs (tuning guide: "use torch.no_grad() for
-validation or inference").
+evaluation or sampling step costs about as much memory as a training step, and
+outputs that are kept keep their graphs (tuning guide: "use torch.no_grad()
+for validation or inference").
 
 Fix: wrap the evaluation in with torch.inference_mode(): (or
 torch.no_grad()), or decorate the function with @torch.no_grad().
 
-Functions that also call .backward() are skipped (eval() is then used to
-freeze batch norm or dropout while fine-tuning).
+Not flagged: unit tests (test_* functions), the shape check at the end of a
+model file (a model built in the function and run on torch.randn input),
+and sample()/generate() methods of modules (classes with a forward): their
+callers, usually in other files, choose the grad mode.
 
-Blind spots: a caller that wraps the whole evaluation in no_grad is not seen,
-so such a function may be flagged when called only from there — suppress it
-with "# vramkit: ignore[VK003]"; forward calls through another name or a
-helper (predict(model, x)), model.generate() and pipelines are not checked.`,
+Blind spots: callers in other files are not seen, so a helper called only
+from another file under no_grad may be flagged (suppress it with
+"# vramkit: ignore[VK003]"); forwards through names that do not look like
+models, model.generate() and pipelines are not checked.`,
 	Run: runEvalWithGrad,
 }
 

@@ -21,6 +21,11 @@ re-created by the next backward, so the memory is free for activations during
 the forward pass, and backward writes instead of accumulating (tuning guide).
 
 Fix (--fix): drop the argument; zero_grad() sets the gradients to None.
+
+Not flagged: files that update .grad in place (p.grad += g, p.grad /= n,
+p.grad.add_(g), p.grad.data.copy_(g)), as parameter servers and manual
+gradient averaging do. They need the zeroed tensors set_to_none=False keeps:
+with the default, .grad is None there and the program fails.
 Code that reads p.grad after zero_grad() must then handle None.
 
 Blind spots: the flag passed through a variable (zero_grad(set_to_none=flag)),

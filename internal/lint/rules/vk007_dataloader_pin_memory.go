@@ -8,9 +8,17 @@ import (
 var DataLoaderPinMemory = &lint.Rule{
 	Code: "VK007", Name: "dataloader-without-pin-memory", Severity: lint.Info, Hint: true,
 	Summary: "a DataLoader feeding a GPU without pin_memory=True makes every batch copy synchronous",
-	Doc: `Flags torch.utils.data.DataLoader(...) calls without pin_memory=True (missing
-or False) in a file that moves data to a CUDA device (.cuda(), .to(device),
-"cuda" strings).
+	Doc: `A hint (opt-in: --hints, or --select VK007). Flags a training DataLoader
+that is given num_workers but not pin_memory=True (missing or False), when
+the file shows its batches going to a CUDA device (.cuda(), .to(device))
+in a loop over it that runs backward or an optimizer step. Loaders without
+num_workers are left to VK008, which then names pinning too, so each loader
+gets one hint.
+
+Not flagged: evaluation and test loaders (named val, test, eval...), a
+one-shot next(iter(DataLoader(...))), loaders over an in-memory
+TensorDataset, loaders whose batches never reach the GPU, and CPU-only
+scripts (a "cuda" string elsewhere in the file does not count).
 
 Memory: batches live in pageable host memory, so each host-to-GPU copy is
 staged through a pinned bounce buffer by the driver and blocks; the copy cannot
@@ -21,8 +29,9 @@ the batches in flight, not GPU memory.
 Fix: DataLoader(..., pin_memory=True), and .to(device, non_blocking=True).
 
 Blind spots: loaders built from **kwargs or a config dict, subclasses and
-wrappers of DataLoader, and datasets that already return CUDA tensors (then
-pinning is wrong, and this file should suppress the rule).`,
+wrappers of DataLoader, loaders passed to a framework (Lightning, a Trainer)
+whose loop is not in the file, and datasets that already return CUDA tensors
+(then pinning is wrong, and this file should suppress the rule).`,
 	Run: runPinMemory,
 }
 

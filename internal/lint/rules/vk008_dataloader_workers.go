@@ -8,8 +8,16 @@ import (
 var DataLoaderWorkers = &lint.Rule{
 	Code: "VK008", Name: "dataloader-num-workers", Severity: lint.Info, Hint: true,
 	Summary: "a DataLoader with num_workers missing or 0 loads every batch in the training process",
-	Doc: `Flags torch.utils.data.DataLoader(...) calls whose num_workers is missing or the
-literal 0.
+	Doc: `A hint (opt-in: --hints, or --select VK008). Flags a training DataLoader
+without num_workers, when the file shows its batches going to a CUDA device
+in a loop over it that runs backward or an optimizer step. It is reported
+once per loader: when pin_memory is missing too, the fix says so and VK007
+stays quiet.
+
+Not flagged: an explicit num_workers=0 (a choice: debugging, a dataset that
+cannot be pickled), evaluation and test loaders, a one-shot
+next(iter(DataLoader(...))), loaders over an in-memory TensorDataset,
+loaders whose batches never reach the GPU, and CPU-only scripts.
 
 Memory: none on the GPU. Loading and collating happen in the main process
 between steps, so the GPU idles while the next batch is prepared (the

@@ -11,11 +11,20 @@ import (
 // ExtraCUDACopyPattern).
 var CreatedThenMoved = &lint.Rule{
 	Code: "VK009", Name: "tensor-created-then-moved", Severity: lint.Warning, Fixable: true,
-	Summary: "a tensor created on the CPU and then moved with .cuda()/.to(device) costs a host buffer, a copy and a sync",
-	Doc: `Flags torch.zeros/ones/empty/full/rand/randn/randint/randperm/arange/linspace/
-logspace/eye/tensor/as_tensor(...) immediately followed by .cuda() or
-.to(device), where device is a "cuda..." string, torch.device(...), or a
-name such as device, self.device, args.device.
+	Summary: "a tensor created on the CPU and then moved with .cuda()/.to(device) at every step costs a host buffer, a copy and a sync",
+	Doc: `Flags, where it runs once per step, torch.zeros/ones/empty/full/rand/randn/
+randint/randperm/arange/linspace/logspace/eye(...) immediately followed by
+.cuda() or .to(device) (device a "cuda..." string, torch.device(...), or a
+name such as device, self.device, args.device), and the GAN idiom
+Tensor(np.random.normal(...)) where Tensor is torch.cuda.FloatTensor (often
+through Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor).
+
+"Once per step" means inside a loop that runs a model, backward or an
+optimizer step (not an epoch loop, not a loop over files), in a forward
+method, or in a function that such code calls (calls are followed inside the
+file). One-off setup is not flagged: it costs one copy. Neither is
+torch.tensor(data).to(device): torch.tensor(data, device=...) also builds
+on the host and copies, so there is nothing to gain.
 
 Memory: the tensor is first allocated and filled in host memory, then a
 second buffer of the same size is allocated on the GPU and filled by a
@@ -27,12 +36,15 @@ device").
 Fix (--fix): torch.zeros(n).to(device) → torch.zeros(n, device=device); .cuda()
 becomes device="cuda". Not rewritten: rand, randn, randint and randperm (on the
 GPU they draw from the CUDA generator, so a seeded run would get other
-numbers), .cuda(i), .to() with more than a device (a dtype, copy=), and
-creation calls that pass **kwargs.
+numbers), the NumPy idiom (same reason), requires_grad=True (the moved copy is
+a non-leaf whose .grad stays None; built on the device it would be a leaf),
+out= and pin_memory=, .cuda(i), .to() with more than a device (a dtype,
+copy=), and creation calls that pass **kwargs.
 
 Blind spots: the tensor created in one statement and moved in the next
 (x = torch.zeros(n); x = x.cuda()), devices held in names without "device" in
-them (.to(rank)), and torch.from_numpy (which has no device argument).`,
+them (.to(rank)), torch.from_numpy (which has no device argument), and
+per-step code reached only from other files.`,
 	Run: runCreatedThenMoved,
 }
 

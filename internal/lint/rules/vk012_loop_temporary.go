@@ -27,6 +27,9 @@ after the loop).
 
 Fix: del out, loss after the loop (or move the loop into its own function).
 
+Not flagged: __init__ methods and constructors (Encoder(...) building a
+submodule is not a model output), and outputs computed with autograd off.
+
 Blind spots: only model calls count as large (big tensors from other ops are
 not seen), only the outermost loop in a function is considered, module-level
 scripts are not checked, and a name reused after the loop counts as used even

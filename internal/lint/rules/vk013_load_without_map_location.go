@@ -22,8 +22,12 @@ copies; on a machine with fewer GPUs the load fails.
 Fix: torch.load(path, map_location="cpu") (load_state_dict then copies into
 the model), or map_location=device for the process's own GPU.
 
-Blind spots: wrappers around torch.load, and files known to contain only CPU
-tensors (then the finding is harmless; suppress it).`,
+Not flagged: CPU-only scripts (nothing in the file goes to a CUDA device),
+and files whose torch.save calls store host data (.cpu(), .numpy() or NumPy
+values): what they load back is on the CPU.
+
+Blind spots: wrappers around torch.load, and files saved as CPU tensors by
+another script (then the finding is harmless; suppress it).`,
 	Run: runLoad,
 }
 

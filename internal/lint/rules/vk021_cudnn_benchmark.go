@@ -23,6 +23,9 @@ workspaces, some algorithms needing large workspaces), so with variable
 shapes the setting costs more than it gains. This is informational: with few
 distinct shapes it is still a win.
 
+Only padding that runs counts: at module level, or in a function the file
+calls or passes on (collate_fn=collate); a helper nothing uses is ignored.
+
 Fix: pad to a few fixed lengths (bucketing), or leave benchmark off.
 
 Blind spots: variable shapes from other sources (random resizing, the
