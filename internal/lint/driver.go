@@ -55,9 +55,6 @@ const MaxSource = 2 << 20
 // It is checked before parsing, so a binary or huge file costs one look
 // at its first bytes, not a parse.
 func notSource(src []byte) string {
-	if len(src) > MaxSource {
-		return fmt.Sprintf("%d bytes is more than the %d MiB vramkit reads as source; generated or data file?", len(src), MaxSource>>20)
-	}
 	head := src[:min(len(src), 8<<10)]
 	ctl := 0
 	for _, c := range head {
@@ -67,6 +64,9 @@ func notSource(src []byte) string {
 	}
 	if bytes.IndexByte(head, 0) >= 0 || ctl*20 > len(head) {
 		return "binary data, not text"
+	}
+	if len(src) > MaxSource {
+		return fmt.Sprintf("%d bytes is more than the %d MiB vramkit reads as source; generated or data file?", len(src), MaxSource>>20)
 	}
 	return ""
 }
