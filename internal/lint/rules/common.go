@@ -51,6 +51,11 @@ func modelCall(f *lint.File, e *lint.Node, models map[string]bool) bool {
 	if fn.Kind == "identifier" && models["def "+t] {
 		return false
 	}
+	if !models[t] && f.QualifiedName(fn) != "" {
+		// idist.auto_model(model), torchvision.models.resnet50(): a
+		// library function reached through an import, not a forward.
+		return false
+	}
 	return models[t] || modelLikeName.MatchString(t)
 }
 

@@ -257,6 +257,14 @@ func savedNames(f *lint.File) map[string]bool {
 // or through .detach(), .data, .cpu() or indexing.
 func savedOnlyForward(f *lint.File, scope, a *lint.Node, models map[string]bool) (*lint.Node, bool) {
 	left, right := a.Child("left"), lint.Unparen(a.Child("right"))
+	// fake = net_G(z).cpu(): look through detaching calls to the forward.
+	for right.Is("call") && !modelCall(f, right, models) {
+		m, recv := f.Method(right)
+		if recv == nil || !lint.Detaching(m) {
+			break
+		}
+		right = lint.Unparen(recv)
+	}
 	if !left.Is("identifier") || !modelCall(f, right, models) || constructor(f, right, models) || f.RunsGradOff(a) {
 		return nil, false
 	}

@@ -119,3 +119,25 @@ class GANTrainer:
         self.G.eval()
         samples = self.G(self.sample_z_)  # want "VK003 self.G\(...\) runs with autograd on after self.G.eval\(\)"
         save_image(samples, "%03d.png" % epoch)
+
+
+def train_sngan(net_G, net_D, looper, sample_z, writer):
+    optim_G = torch.optim.Adam(net_G.parameters())
+    for step in range(1000):
+        loss = net_D(net_G(next(looper))).mean()
+        optim_G.zero_grad()
+        loss.backward()
+        optim_G.step()
+        if step % 500 == 0:
+            fake = net_G(sample_z).cpu()  # want "VK003 net_G\(...\) runs with autograd on, but its output is only saved"
+            grid = (make_grid(fake) + 1) / 2
+            writer.add_image("sample", grid, step)
+
+
+def evaluation(config):
+    import ignite.distributed as idist
+    model = config.model
+    model.eval()
+    # A wrapper from a library, not a forward.
+    model = idist.auto_model(model)
+    return model
