@@ -46,15 +46,21 @@ type Options struct {
 	Hints bool
 }
 
-// MaxSource is the largest file checked. Real training scripts are far
-// smaller; anything bigger is generated or data, and parsing it would cost
-// seconds and hundreds of megabytes.
+// MaxSource is the largest source checked: a .py file, or the code cells
+// of a notebook. Real training scripts are far smaller; anything bigger is
+// generated or data, and parsing it would cost seconds and hundreds of
+// megabytes.
 const MaxSource = 2 << 20
+
+// MaxNotebook is the largest .ipynb file read. Notebooks carry their
+// outputs (images, tables) in the file, so the file may be much larger
+// than its code; the code is held to MaxSource once extracted.
+const MaxNotebook = 64 << 20
 
 // notSource says why src cannot be Python source (or a notebook), or "".
 // It is checked before parsing, so a binary or huge file costs one look
 // at its first bytes, not a parse.
-func notSource(src []byte) string {
+func notSource(src []byte, limit int) string {
 	head := src[:min(len(src), 8<<10)]
 	ctl := 0
 	for _, c := range head {
@@ -65,8 +71,8 @@ func notSource(src []byte) string {
 	if bytes.IndexByte(head, 0) >= 0 || ctl*20 > len(head) {
 		return "binary data, not text"
 	}
-	if len(src) > MaxSource {
-		return fmt.Sprintf("%d bytes is more than the %d MiB vramkit reads as source; generated or data file?", len(src), MaxSource>>20)
+	if len(src) > limit {
+		return fmt.Sprintf("%d bytes is more than the %d MiB vramkit reads as source; generated or data file?", len(src), limit>>20)
 	}
 	return ""
 }
@@ -173,7 +179,11 @@ func Check(opts Options, cfg *Config, path string, src []byte) ([]Diagnostic, *F
 		c.Disable = append(append([]string(nil), cfg.Disable...), opts.Disable...)
 		cfg = &c
 	}
-	if why := notSource(src); why != "" {
+	limit := MaxSource
+	if strings.EqualFold(filepath.Ext(path), ".ipynb") {
+		limit = MaxNotebook
+	}
+	if why := notSource(src, limit); why != "" {
 		if cfg.Disabled(ParseError) {
 			return nil, nil
 		}
@@ -189,6 +199,9 @@ func Check(opts Options, cfg *Config, path string, src []byte) ([]Diagnostic, *F
 		}
 	case ".ipynb":
 		nb, err := loadNotebook(src)
+		if err == nil && len(nb.src) > MaxSource {
+			err = fmt.Errorf("its code cells hold %d bytes, more than the %d MiB vramkit reads as source", len(nb.src), MaxSource>>20)
+		}
 		if err != nil {
 			return []Diagnostic{fileError(path, err)}, nil
 		}

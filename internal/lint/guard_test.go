@@ -27,6 +27,14 @@ func TestBinaryAndHugeFilesRefusedFast(t *testing.T) {
 			t.Errorf("%s: want one one-line VK000 and no parse, got %v (parsed: %v)", name, diags, f != nil)
 		}
 	}
+	// A notebook is big because of its outputs, not its code: checked.
+	img := strings.Repeat("A", 3<<20)
+	nb := `{"cells": [{"cell_type": "code", "source": ["import torch\n", "x = torch.zeros(3)\n"],
+	  "outputs": [{"data": {"image/png": "` + img + `"}, "output_type": "display_data"}]}],
+	  "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`
+	if diags, f := lint.Check(opts(), nil, "demo.ipynb", []byte(nb)); f == nil || len(diags) != 0 {
+		t.Errorf("3 MB notebook with 2 lines of code: %v (parsed: %v)", diags, f != nil)
+	}
 	// Non-ASCII text is still source.
 	diags, _ := lint.Check(opts(), nil, "ok.py", []byte("# café\nx = 'naïve'\n"))
 	for _, d := range diags {

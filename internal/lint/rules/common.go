@@ -33,6 +33,10 @@ func modelNames(f *lint.File) map[string]bool {
 
 var modelLikeName = regexp.MustCompile(`(?i)(^|[._])(model|net|network|module|encoder|decoder|generator|discriminator|backbone|transformer|policy|critic|unet|vae)$`)
 
+// verbName matches helper names that merely mention a model: save_model,
+// load_network, build_generator, get_model...
+var verbName = regexp.MustCompile(`(?i)^_*(save|load|build|get|create|make|init|initiali[sz]e|print|update|freeze|unfreeze|unwrap|wrap|prepare|setup|set|copy|export|restore|reset|count|log|summari[sz]e|validate|evaluate|test|train)_`)
+
 // modelCall reports whether e calls a model: a name from modelNames, one
 // named like a model (model, net, self.encoder, ...), or its forward.
 func modelCall(f *lint.File, e *lint.Node, models map[string]bool) bool {
@@ -50,6 +54,9 @@ func modelCall(f *lint.File, e *lint.Node, models map[string]bool) bool {
 	t := f.Text(fn)
 	if fn.Kind == "identifier" && models["def "+t] {
 		return false
+	}
+	if !models[t] && verbName.MatchString(t[strings.LastIndexByte(t, '.')+1:]) {
+		return false // self.save_model(), load_model(...): helpers, not forwards
 	}
 	if !models[t] && f.QualifiedName(fn) != "" {
 		// idist.auto_model(model), torchvision.models.resnet50(): a

@@ -43,8 +43,10 @@ torch.no_grad()), or decorate the function with @torch.no_grad().
 
 Not flagged: unit tests (test_* functions), the shape check at the end of a
 model file (a model built in the function and run on torch.randn input),
-and sample()/generate() methods of modules (classes with a forward): their
-callers, usually in other files, choose the grad mode.
+sample()/generate() methods of modules (classes with a forward), and
+closures that return the forward's output to code elsewhere
+(get_model_fn returning model_fn): their callers, usually in other files,
+choose the grad mode.
 
 Blind spots: callers in other files are not seen, so a helper called only
 from another file under no_grad may be flagged (suppress it with
@@ -103,7 +105,7 @@ func runEvalWithGrad(p *lint.Pass) {
 		if done[scope] || scope.Kind == "lambda" || unitTest(f, scope) {
 			continue
 		}
-		if fwd, ok := savedOnlyForward(f, scope, a, models); ok {
+		if fwd, ok := savedOnlyForward(f, scope, a, models, saved); ok {
 			report(scope, fwd, fmt.Sprintf("%s(...) runs with autograd on, but its output is only saved as an image: activations are saved for a backward pass that never comes",
 				f.Text(fwd.Child("function"))))
 		}
@@ -152,7 +154,7 @@ func forwardAfterEval(f *lint.File, scope, eval *lint.Node, model string) *lint.
 			if fwd == nil {
 				return nil // back to training before any forward
 			}
-		case fwd == nil && isForwardOf(f, c, model) && !f.RunsGradOff(c):
+		case fwd == nil && isForwardOf(f, c, model) && !f.RunsGradOff(c) && !handedBack(f, c):
 			fwd = c
 		}
 	}
@@ -178,7 +180,7 @@ func helperForward(f *lint.File, fn *lint.Node, models map[string]bool) *lint.No
 		switch {
 		case m == "backward" || m == "manual_backward" || m == "grad" || m == "step" && r != nil && strings.Contains(strings.ToLower(f.Text(r)), "optim"):
 			return nil
-		case fwd == nil && modelCall(f, c, models) && !f.RunsGradOff(c) && !smokeTest(f, fn, c):
+		case fwd == nil && modelCall(f, c, models) && !f.RunsGradOff(c) && !smokeTest(f, fn, c) && !handedBack(f, c):
 			fwd = c
 		}
 	}
@@ -255,7 +257,7 @@ func savedNames(f *lint.File) map[string]bool {
 // call that runs with autograd on and every later use of that name in
 // scope (until it is assigned again) only feeds an image writer, directly
 // or through .detach(), .data, .cpu() or indexing.
-func savedOnlyForward(f *lint.File, scope, a *lint.Node, models map[string]bool) (*lint.Node, bool) {
+func savedOnlyForward(f *lint.File, scope, a *lint.Node, models, saved map[string]bool) (*lint.Node, bool) {
 	left, right := a.Child("left"), lint.Unparen(a.Child("right"))
 	// fake = net_G(z).cpu(): look through detaching calls to the forward.
 	for right.Is("call") && !modelCall(f, right, models) {
@@ -274,32 +276,35 @@ func savedOnlyForward(f *lint.File, scope, a *lint.Node, models map[string]bool)
 		if !ok || n.End <= a.End {
 			return ok
 		}
-		if n.Kind == "assignment" && n.Start > a.End {
-			for _, t := range targets(n.Child("left")) {
-				if f.TextIs(t, name) {
-					ok = ok && uses > 0
-					return false
-				}
-			}
+		if n.Kind == "assignment" && n.Start > a.End && assigns(f, n, name) && !mentions(f, n.Child("right"), name) {
+			ok = ok && uses > 0 // name now holds something else
+			return false
 		}
-		if n.Kind != "identifier" || !f.TextIs(n, name) || n.Field == "attribute" {
+		if n.Kind != "identifier" || !f.TextIs(n, name) || n.Field == "attribute" || n.Field == "left" && n.Parent.Is("assignment") {
 			return true
 		}
 		uses++
 		u := n
 		for {
 			par := u.Parent
-			if par.Is("attribute") && u.Field == "object" && lint.Detaching(f.Text(par.Child("attribute"))) {
-				u = par
+			if par.Is("attribute") && u.Field == "object" {
+				u = par // .detach(), .data, .cpu(), .mul(0.5)...
 			} else if par.Is("call") && u.Field == "function" {
 				u = par
 			} else if par.Is("subscript") && u.Field == "value" {
 				u = par
+			} else if par.Is("binary_operator", "parenthesized_expression") {
+				u = par // (samples + 1) / 2
 			} else {
 				break
 			}
 		}
-		if !u.Parent.Is("argument_list") || !saveLike.MatchString(f.CalleeName(u.Parent.Parent)) {
+		switch par := u.Parent; {
+		case par.Is("assignment") && u.Field == "right" && (assigns(f, par, name) || saved[f.Text(par.Child("left"))] && sameScope(par, a)):
+			// samples = samples.mul(0.5); grid = make_grid(samples) is
+			// checked at the call, or grid = (samples + 1) / 2 then saved.
+		case par.Is("argument_list") && saveLike.MatchString(f.CalleeName(par.Parent)):
+		default:
 			ok = false
 		}
 		return true
@@ -338,4 +343,44 @@ func moduleMethod(f *lint.File, fn *lint.Node) bool {
 		}
 	}
 	return false
+}
+
+// assigns reports whether assignment a binds name.
+func assigns(f *lint.File, a *lint.Node, name string) bool {
+	for _, t := range targets(a.Child("left")) {
+		if f.TextIs(t, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// mentions reports whether name occurs in e.
+func mentions(f *lint.File, e *lint.Node, name string) bool {
+	found := false
+	e.Walk(func(n *lint.Node) bool {
+		if n.Kind == "identifier" && n.Field != "attribute" && f.TextIs(n, name) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func sameScope(a, b *lint.Node) bool { return lint.Scope(a) == lint.Scope(b) }
+
+// handedBack reports whether fwd's output is returned as is (return
+// model(x)) from a closure that its factory hands out (get_model_fn
+// returning model_fn): the code that calls it, which vramkit cannot see,
+// decides the grad mode (losses with it, sampling under no_grad).
+func handedBack(f *lint.File, fwd *lint.Node) bool {
+	if !fwd.Parent.Is("return_statement") {
+		return false
+	}
+	fn := lint.Scope(fwd)
+	if !fn.Is("function_definition") || !lint.Scope(fn).Is("function_definition") {
+		return false
+	}
+	_, complete := f.Callers(fn)
+	return !complete
 }

@@ -22,7 +22,9 @@ through Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor).
 "Once per step" means inside a loop that runs a model, backward or an
 optimizer step (not an epoch loop, not a loop over files), in a forward
 method, or in a function that such code calls (calls are followed inside the
-file). One-off setup is not flagged: it costs one copy. Neither is
+file). One-off setup is not flagged: it costs one copy; nor is code under
+"if step % N == 0" inside the loop (sample grids, logging), which pays it
+rarely. Neither is
 torch.tensor(data).to(device): torch.tensor(data, device=...) also builds
 on the host and copies, so there is nothing to gain.
 
@@ -60,7 +62,8 @@ var creators = map[string]bool{
 
 func runCreatedThenMoved(p *lint.Pass) {
 	f := p.File
-	step := stepLooper(f, modelNames(f))
+	looper := stepLooper(f, modelNames(f))
+	step := func(loop *lint.Node) bool { return looper(loop) }
 	numpyToCUDA(p, step)
 	for _, call := range f.Nodes("call") {
 		name, recv := f.Method(call)
@@ -69,7 +72,7 @@ func runCreatedThenMoved(p *lint.Pass) {
 			continue
 		}
 		q := f.QualifiedName(recv.Child("function"))
-		if !strings.HasPrefix(q, "torch.") || !creators[q[len("torch."):]] || !f.PerStep(call, step) {
+		if !strings.HasPrefix(q, "torch.") || !creators[q[len("torch."):]] || !f.PerStep(call, step) || periodic(f, call) {
 			continue
 		}
 		cpos, ckw, cstar := f.Args(recv)
@@ -183,11 +186,34 @@ func numpyToCUDA(p *lint.Pass, step func(*lint.Node) bool) {
 			continue
 		}
 		q := f.QualifiedName(arg.Child("function"))
-		if !strings.HasPrefix(q, "numpy.random.") || !f.PerStep(call, step) {
+		if !strings.HasPrefix(q, "numpy.random.") || !f.PerStep(call, step) || periodic(f, call) {
 			continue
 		}
 		p.Report(call, fmt.Sprintf("%s(%s(...)) draws the numbers into a NumPy array in host memory and copies them to the GPU at every step: a host buffer, a copy and a sync each time",
 			f.Text(fn), f.Text(arg.Child("function"))),
 			"draw them on the device: torch.randn(shape, device=...) for normal(0, 1), torch.randint(low, high, shape, device=...) for randint")
 	}
+}
+
+// periodic reports whether n sits, inside its loop, under a test like
+// "if step % 1000 == 0": logging and sample grids that run every N steps
+// pay the copy rarely.
+func periodic(f *lint.File, n *lint.Node) bool {
+	loop := lint.Loop(n)
+	for p := n.Parent; p != nil && p != loop; p = p.Parent {
+		if !p.Is("if_statement") {
+			continue
+		}
+		found := false
+		p.Child("condition").Walk(func(c *lint.Node) bool {
+			if c.Kind == "binary_operator" && f.TextIs(c.Child("operator"), "%") {
+				found = true
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }

@@ -20,10 +20,10 @@ practices recommend DistributedDataParallel).
 Fix: DistributedDataParallel launched with torchrun (one process per GPU,
 balanced memory). There is no automatic rewrite.
 
-Not flagged: files that never train (no backward, no optimizer step) and
-networks wrapped for inference (nn.DataParallel(net).eval(),
+Not flagged: networks wrapped for inference (nn.DataParallel(net).eval(),
 nn.DataParallel(Net().eval())): without gradients and optimizer state the
-imbalance is only the gathered outputs.
+imbalance is only the gathered outputs. (Whether a file trains says
+little: models are often wrapped in one file and trained in another.)
 
 Blind spots: DataParallel reached through a wrapper or a variable
 (Wrapper = nn.DataParallel) is not flagged.`,
@@ -32,9 +32,6 @@ Blind spots: DataParallel reached through a wrapper or a variable
 
 func runDataParallel(p *lint.Pass) {
 	f := p.File
-	if f.Root == nil || !trains(f, f.Root) {
-		return // inference only: no optimizer state or gradients on cuda:0
-	}
 	for _, call := range f.Nodes("call") {
 		if _, ok := f.CallTo(call, "torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.data_parallel.DataParallel"); ok {
 			if evalOnly(f, call) {

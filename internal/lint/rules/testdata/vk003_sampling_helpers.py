@@ -141,3 +141,34 @@ def evaluation(config):
     # A wrapper from a library, not a forward.
     model = idist.auto_model(model)
     return model
+
+
+class WGAN:
+    def __init__(self):
+        self.g_optimizer = torch.optim.Adam(self.G.parameters())
+
+    def train(self, train_loader):
+        for g_iter in range(self.generator_iters):
+            fake_images = self.G(self.z)
+            g_loss = self.D(fake_images).mean()
+            g_loss.backward()
+            self.g_optimizer.step()
+            if g_iter % 1000 == 0:
+                self.save_model()
+                samples = self.G(self.z)  # want "VK003 self.G\(...\) runs with autograd on, but its output is only saved"
+                samples = samples.mul(0.5).add(0.5)
+                samples = samples.data.cpu()[:64]
+                grid = make_grid(samples)
+                save_image(grid, "img_%d.png" % g_iter)
+
+
+def get_model_fn(model, train=False):
+    def model_fn(x, labels):
+        # The output is handed back to callers in other files, which pick
+        # the grad mode (losses with it, sampling under no_grad).
+        if not train:
+            model.eval()
+            return model(x, labels)
+        model.train()
+        return model(x, labels)
+    return model_fn

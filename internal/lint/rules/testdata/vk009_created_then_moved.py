@@ -82,3 +82,13 @@ def step_with_leaf(model, data):
         # rewrite would make it a leaf, so it is reported but not rewritten.
         w = torch.zeros(3, requires_grad=True).to(device)  # want "VK009"
         model(x * w).sum().backward()
+
+
+def train_with_samples(model, data, optimizer):
+    for i, x in enumerate(data):
+        model(x).sum().backward()
+        optimizer.step()
+        if i % 1000 == 0:
+            # Every 1000 steps: the copy is paid rarely.
+            z = torch.randn(64, 100).cuda()
+            save_image(model(z), "sample.png")
