@@ -52,7 +52,11 @@ func renderAll(t testing.TB) map[string][]byte {
 // input is what the report command assembles, minus the what-if grid,
 // with analyze's sites and categories.
 func input(s *snapshot.Snapshot, name string) Input {
-	tl, d := report.BuildTimeline(s, 0, allocsim.ReplayOptions{KeepRequests: true}, 2000)
+	d, err := allocsim.ReplayDevice(s, 0, report.TimelineOptions(allocsim.DefaultReplayOptions(), 2000))
+	if err != nil {
+		panic(err)
+	}
+	tl := report.NewTimeline(s, &d)
 	tr := s.Trace(0)
 	o := analyze.DefaultOptions()
 	o.Tune = false
@@ -176,5 +180,23 @@ func TestSweepPage(t *testing.T) {
 	var d Data
 	if m == nil || json.Unmarshal(m[1], &d) != nil || d.Sweep == nil || len(d.Sweep.Points) != 9 || d.Timeline != nil {
 		t.Fatalf("sweep page data: %s", m)
+	}
+}
+
+// TestNoScript: with JavaScript off the page is not blank; it says why
+// nothing is drawn and where to get the findings instead.
+func TestNoScript(t *testing.T) {
+	scripts := regexp.MustCompile(`(?s)<script.*?</script>`)
+	noscript := regexp.MustCompile(`(?s)<noscript>(.*?)</noscript>`)
+	for name, page := range renderAll(t) {
+		m := noscript.FindSubmatch(scripts.ReplaceAll(page, nil))
+		if m == nil {
+			t.Fatalf("%s: no <noscript>", name)
+		}
+		for _, want := range []string{"JavaScript", "vramkit analyze"} {
+			if !bytes.Contains(m[1], []byte(want)) {
+				t.Errorf("%s: <noscript> does not mention %q: %s", name, want, m[1])
+			}
+		}
 	}
 }
