@@ -35,7 +35,7 @@ var modelLikeName = regexp.MustCompile(`(?i)(^|[._])(model|net|network|module|en
 
 // verbName matches helper names that merely mention a model: save_model,
 // load_network, build_generator, get_model...
-var verbName = regexp.MustCompile(`(?i)^_*(save|load|build|get|create|make|init|initiali[sz]e|print|update|freeze|unfreeze|unwrap|wrap|prepare|setup|set|copy|export|restore|reset|count|log|summari[sz]e|validate|evaluate|test|train)_`)
+var verbName = regexp.MustCompile(`(?i)^_*(add|register|save|load|build|get|create|make|init|initiali[sz]e|print|update|freeze|unfreeze|unwrap|wrap|prepare|setup|set|copy|export|restore|reset|count|log|summari[sz]e|validate|evaluate|test|train)_`)
 
 // modelCall reports whether e calls a model: a name from modelNames, one
 // named like a model (model, net, self.encoder, ...), or its forward.

@@ -43,10 +43,13 @@ torch.no_grad()), or decorate the function with @torch.no_grad().
 
 Not flagged: unit tests (test_* functions), the shape check at the end of a
 model file (a model built in the function and run on torch.randn input),
-sample()/generate() methods of modules (classes with a forward), and
-closures that return the forward's output to code elsewhere
-(get_model_fn returning model_fn): their callers, usually in other files,
-choose the grad mode.
+sample()/generate()/log_images() methods of modules (classes with a
+forward, or subclasses of nn.Module, LightningModule or a module class of
+the file) that nothing in the file calls, and closures that return the
+forward's output to code elsewhere (get_model_fn returning model_fn): their
+callers, in other files, choose the grad mode. Builders named like
+samplers (_generate_network) and helpers named like models (add_module,
+save_model) are not forwards.
 
 Blind spots: callers in other files are not seen, so a helper called only
 from another file under no_grad may be flagged (suppress it with
@@ -59,6 +62,10 @@ models, model.generate() and pipelines are not checked.`,
 // sample: sample_images, evaluate, validate, generate, predict, visualize,
 // reconstruct, inference, test (but not test_* unit tests).
 var evalHelperName = regexp.MustCompile(`(?i)^_*(sample|eval|valid|generat|predict|infer|visuali[sz]|reconstruct|save_sample|log_image|plot_sample|show_sample|test$|test_model|test_epoch|run_test)`)
+
+// builderName matches helpers that build rather than run a network:
+// _generate_network, generate_model, generate_layers.
+var builderName = regexp.MustCompile(`(?i)^_*generat\w*(network|model|layer|module|block|net)s?$`)
 
 func runEvalWithGrad(p *lint.Pass) {
 	f := p.File
@@ -86,7 +93,7 @@ func runEvalWithGrad(p *lint.Pass) {
 	// Sampling and evaluation helpers that run a model without no_grad.
 	for _, fn := range f.Nodes("function_definition") {
 		name := f.Text(fn.Child("name"))
-		if done[fn] || !evalHelperName.MatchString(name) || strings.Contains(strings.ToLower(name), "loss") || unitTest(f, fn) || moduleMethod(f, fn) {
+		if done[fn] || !evalHelperName.MatchString(name) || strings.Contains(strings.ToLower(name), "loss") || builderName.MatchString(name) || unitTest(f, fn) || moduleMethod(f, fn) && !calledHere(f, fn) {
 			continue
 		}
 		if fwd := helperForward(f, fn, models); fwd != nil {
@@ -98,7 +105,7 @@ func runEvalWithGrad(p *lint.Pass) {
 	// netG(fixed_noise); save_image(fake.detach())" inside training).
 	saved := savedNames(f)
 	for _, a := range f.Nodes("assignment") {
-		if !saved[f.Text(a.Child("left"))] {
+		if ts := targets(a.Child("left")); len(ts) == 0 || !saved[f.Text(ts[0])] {
 			continue
 		}
 		scope := lint.Scope(a)
@@ -259,6 +266,12 @@ func savedNames(f *lint.File) map[string]bool {
 // or through .detach(), .data, .cpu() or indexing.
 func savedOnlyForward(f *lint.File, scope, a *lint.Node, models, saved map[string]bool) (*lint.Node, bool) {
 	left, right := a.Child("left"), lint.Unparen(a.Child("right"))
+	if left.Is("pattern_list", "tuple_pattern") {
+		// fake, _, _ = self.G(z): follow the first output.
+		if ts := targets(left); len(ts) > 0 {
+			left = ts[0]
+		}
+	}
 	// fake = net_G(z).cpu(): look through detaching calls to the forward.
 	for right.Is("call") && !modelCall(f, right, models) {
 		m, recv := f.Method(right)
@@ -295,6 +308,8 @@ func savedOnlyForward(f *lint.File, scope, a *lint.Node, models, saved map[strin
 				u = par
 			} else if par.Is("binary_operator", "parenthesized_expression") {
 				u = par // (samples + 1) / 2
+			} else if par.Is("argument_list") && !saveLike.MatchString(f.CalleeName(par.Parent)) && !modelCall(f, par.Parent, models) && len(par.NamedChildren()) == 1 {
+				u = par.Parent // denorm(samples), a one-argument transform
 			} else {
 				break
 			}
@@ -328,18 +343,36 @@ func lastAssigned(f *lint.File, fn, id *lint.Node) *lint.Node {
 	return v
 }
 
-// moduleMethod reports whether fn is a method of a class that defines
-// forward: a module's own sample()/generate() is an API whose callers, in
-// other files, choose the grad mode (diffusion and VAE libraries run it
-// under no_grad from their trainers).
+// moduleMethod reports whether fn is a method of a module class: one that
+// defines forward, or whose base classes (nn.Module, LightningModule, or a
+// class of this file that is a module) do. A module's own
+// sample()/generate()/log_images() is an API whose callers, usually in
+// other files, choose the grad mode (unless the file shows them all) (diffusion and VAE libraries run it under
+// no_grad from their trainers).
 func moduleMethod(f *lint.File, fn *lint.Node) bool {
 	cls := fn.Ancestor("class_definition", "function_definition")
-	if cls == nil || cls.Kind != "class_definition" {
-		return false
-	}
+	return cls != nil && cls.Kind == "class_definition" && moduleClass(f, cls, 5)
+}
+
+func moduleClass(f *lint.File, cls *lint.Node, depth int) bool {
 	for _, d := range f.Nodes("function_definition") {
 		if d.Ancestor("class_definition") == cls && f.TextIs(d.Child("name"), "forward") {
 			return true
+		}
+	}
+	if depth == 0 {
+		return false
+	}
+	for _, b := range cls.Child("superclasses").NamedChildren() {
+		t := f.Text(b)
+		t = t[strings.LastIndexByte(t, '.')+1:]
+		if t == "Module" || t == "LightningModule" {
+			return true
+		}
+		for _, c := range f.Nodes("class_definition") {
+			if c != cls && f.TextIs(c.Child("name"), t) && moduleClass(f, c, depth-1) {
+				return true
+			}
 		}
 	}
 	return false
@@ -383,4 +416,11 @@ func handedBack(f *lint.File, fwd *lint.Node) bool {
 	}
 	_, complete := f.Callers(fn)
 	return !complete
+}
+
+// calledHere reports whether all of fn's callers are in this file, so
+// that the grad mode they run it under is known.
+func calledHere(f *lint.File, fn *lint.Node) bool {
+	_, complete := f.Callers(fn)
+	return complete
 }

@@ -172,3 +172,42 @@ def get_model_fn(model, train=False):
         model.train()
         return model(x, labels)
     return model_fn
+
+
+class SAGANTrainer:
+    def __init__(self):
+        self.g_optimizer = torch.optim.Adam(self.G.parameters())
+
+    def train(self):
+        for step in range(self.total_step):
+            fake, gf1, gf2 = self.G(self.z)
+            g_loss = -self.D(fake).mean()
+            g_loss.backward()
+            self.g_optimizer.step()
+            if (step + 1) % self.sample_step == 0:
+                fake_images, _, _ = self.G(self.fixed_z)  # want "VK003 self.G\(...\) runs with autograd on, but its output is only saved"
+                save_image(denorm(fake_images.data), "%d_fake.png" % (step + 1))
+
+
+class VQModel(pl.LightningModule):
+    def forward(self, x):
+        return self.decode(self.encode(x))
+
+
+class GumbelVQ(VQModel):
+    def log_images(self, batch):
+        # Inherits forward: a module; its logger callback picks the grad mode.
+        h = self.encoder(batch)
+        return {"rec": self.decoder(h)}
+
+
+class FAN(nn.Module):
+    def __init__(self):
+        self._generate_network(4)
+
+    def _generate_network(self, level):
+        # Builds submodules: a generator of networks, not a sampler.
+        self.add_module("b2b_" + str(level), ConvBlock(256, 256))
+
+    def forward(self, x):
+        return self.b2b_4(x)
