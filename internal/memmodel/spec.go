@@ -32,6 +32,10 @@ type Parallel struct {
 	TP           int    `json:"tp"`
 	PP           int    `json:"pp"`
 	MicroBatches int    `json:"micro_batches"`
+	// ReshardAfterForward is FSDP2's reshard_after_forward (default true):
+	// false keeps each unit's gathered parameters from its forward to its
+	// backward.
+	ReshardAfterForward *bool `json:"reshard_after_forward,omitempty"`
 }
 
 // Spec is one training configuration: the contract of `vramkit plan --spec`.
