@@ -23,7 +23,7 @@ func evaluate(dirs []string) error {
 	}
 	all := &evalStats{}
 	by := map[string]*evalStats{}
-	fmt.Printf("%-46s %8s %8s %8s  %s\n", "row", "err", "band lo", "band hi", "inside")
+	fmt.Printf("%-46s %8s %8s %8s %8s  %s\n", "row", "alloc", "reserved", "band lo", "band hi", "inside")
 	for _, p := range ps {
 		if p.Reserved <= 0 {
 			continue
@@ -33,7 +33,8 @@ func evaluate(dirs []string) error {
 		b := p.res.ReservedBand
 		in := p.Reserved >= b.Low && p.Reserved <= b.High
 		half := float64(b.High-b.Low) / 2 / pred
-		fmt.Printf("%-46s %+7.1f%% %+7.1f%% %+7.1f%%  %v\n", p.Name, 100*e, 100*(float64(b.Low)/pred-1), 100*(float64(b.High)/pred-1), in)
+		ea := float64(p.res.PeakAllocated-p.Allocated) / float64(p.Allocated)
+		fmt.Printf("%-46s %+7.1f%% %+7.1f%% %+7.1f%% %+7.1f%%  %v\n", p.Name, 100*ea, 100*e, 100*(float64(b.Low)/pred-1), 100*(float64(b.High)/pred-1), in)
 		groups := append([]string{""}, p.classes...)
 		for _, g := range groups {
 			s := all

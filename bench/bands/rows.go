@@ -43,6 +43,7 @@ type gtRow struct {
 	Strategy     string          `json:"strategy"`
 	Reshard      *bool           `json:"reshard"`
 	Compile      bool            `json:"compile"`
+	UseCache     *bool           `json:"use_cache"`
 	Script       string          `json:"script"`
 	Fraction     float64         `json:"fraction"`
 	Status       string          `json:"status"`
@@ -227,6 +228,11 @@ func gtSpec(r gtRow) (memmodel.Spec, string) {
 	}
 	if r.Opt != "" {
 		s.Optimizer = r.Opt
+	}
+	s.UseCache = r.UseCache
+	if r.Kind == "sharded" {
+		off := false
+		s.UseCache = &off // gt_work.py's sharded() sets model.config.use_cache = False
 	}
 	if r.Strategy != "" {
 		st := map[string]string{"fsdp2": "fsdp", "tp": "tp", "zero1": "zero1", "ddp": "ddp"}[r.Strategy]

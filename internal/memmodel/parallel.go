@@ -86,6 +86,9 @@ func (c *config) rankArch() Arch {
 	return a
 }
 
+// fsdpReduceStream stands for FSDP2's reduce-scatter stream.
+const fsdpReduceStream = 1
+
 // applySharding sets what each rank keeps of parameters, gradients and
 // optimizer state.
 func (c *config) applySharding(g *Graph, cfg *stepConfig) {
@@ -99,14 +102,15 @@ func (c *config) applySharding(g *Graph, cfg *stepConfig) {
 	}
 	switch c.spec.Parallel.Strategy {
 	case "ddp":
-		if dp > 1 {
-			// DDP's flat gradient buckets, rebuilt once in gradient-ready
-			// order at the second iteration (GPT-2 DDP snapshot: 498 MB at
-			// construction, a second 498 MB in _pre_forward of iteration 2,
-			// the first freed during its backward)
-			cfg.extraPersistent = gradBytes
-			cfg.rebuildPersistent = true
-		}
+		// DDP's flat gradient buckets (fp32, every trainable parameter),
+		// also at world size 1, rebuilt once in gradient-ready order at
+		// the second iteration. On two GPUs (GPT-2 snapshot, rank 0) the
+		// construction-time set (498 MB) lives on into that iteration's
+		// backward; at world size 1 (LLaMA snapshot) _pre_forward frees
+		// it right after allocating the new one.
+		cfg.extraPersistent = gradBytes
+		cfg.rebuildPersistent = true
+		cfg.rebuildOverlap = dp > 1
 	case "zero1":
 		cfg.stateShard = 1 / dp
 	case "zero2":
@@ -117,12 +121,25 @@ func (c *config) applySharding(g *Graph, cfg *stepConfig) {
 		for i := range g.params {
 			g.params[i].shard = 1 / dp
 		}
-		// all-gathered parameters of the current and the prefetched block
 		var full int64
 		for _, p := range g.params {
 			full += p.numel * p.dt.Size()
 		}
 		blocks := int64(max(g.blocks, 1))
+		// all-gathered parameters of the current and the prefetched unit,
+		// and the all-gather buffer of one in flight
 		cfg.extraTransient = 2*full/blocks + full/blocks/2
+		if r := c.spec.Parallel.ReshardAfterForward; r != nil && !*r {
+			// reshard_after_forward=False: every unit's gathered
+			// parameters stay from its forward to its backward
+			cfg.extraTransient = full + full/blocks/2
+		}
+		if c.spec.Parallel.Strategy == "fsdp" {
+			// FSDP2 (fully_shard) makes each sharded gradient a view of
+			// its unit's reduce-scatter output, allocated on the
+			// reduce-scatter stream: kept until zero_grad in that
+			// stream's own segments (ws1 LLaMA snapshot: 1.43 GB there)
+			cfg.gradStream = fsdpReduceStream
+		}
 	}
 }

@@ -152,7 +152,14 @@ func (gen *generator) deliver(t Tensor, b *gbuf) {
 			gen.paramGrad[p] = b
 			return
 		}
-		gen.paramGrad[p] = gen.newGrad(maxI64(keep, 1), CatGradients, "grad")
+		if gen.cfg.gradStream != 0 {
+			// FSDP2: the sharded gradient is a view of the reduce-scatter
+			// output, allocated on the reduce-scatter stream
+			id := gen.allocOn(maxI64(keep, 1), CatGradients, "grad", gen.cfg.gradStream)
+			gen.paramGrad[p] = &gbuf{id: id, refs: 1, bytes: keep}
+		} else {
+			gen.paramGrad[p] = gen.newGrad(maxI64(keep, 1), CatGradients, "grad")
+		}
 		gen.dropRef(b)
 		return
 	}

@@ -22,6 +22,9 @@ func (c *config) buildGraph() *Graph {
 		b.frozen = true
 	}
 	cache := c.ckptEvery == 0 // transformers turns the KV cache off under gradient checkpointing
+	if u := c.spec.UseCache; u != nil && !*u {
+		cache = false
+	}
 	a.family().Build(b, &a, Input{Batch: c.batch, Seq: c.seq, Image: c.image, Cache: cache})
 	return b.g
 }

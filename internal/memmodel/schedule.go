@@ -23,6 +23,12 @@ type stepConfig struct {
 	// rebuildPersistent: the persistent buffers are reallocated before the
 	// second step and the first set freed after its backward (DDP buckets).
 	rebuildPersistent bool
+	// rebuildOverlap: the construction-time buffers outlive the rebuilt
+	// ones' first backward (DDP on two GPUs); otherwise they go at once.
+	rebuildOverlap bool
+	// gradStream, when not 0, is the stream gradients are allocated on
+	// (FSDP2's reduce-scatter stream).
+	gradStream int64
 	// paramBytes / gradBytes override the element size of stored
 	// parameters and gradients (fp32 shards under FSDP mixed precision).
 	paramBytes, gradBytes int64
@@ -211,6 +217,14 @@ func (gen *generator) alloc(size int64, cat Category, opName string) int32 {
 	gen.ev = append(gen.ev, allocsim.Request{Kind: allocsim.ReqAlloc, ID: gen.next, Size: size, Event: int32(len(gen.ev))})
 	gen.tags = append(gen.tags, Tag{Cat: cat, Phase: gen.phase, Op: opName})
 	return gen.next
+}
+
+// allocOn allocates on another CUDA stream, whose cached blocks the
+// allocator keeps apart from the default stream's.
+func (gen *generator) allocOn(size int64, cat Category, opName string, stream int64) int32 {
+	id := gen.alloc(size, cat, opName)
+	gen.ev[len(gen.ev)-1].Stream = stream
+	return id
 }
 
 func (gen *generator) free(id int32) {

@@ -55,6 +55,9 @@ type Spec struct {
 	Parallel   Parallel `json:"parallel"`
 	GPU        string   `json:"gpu"`
 	AllocConf  string   `json:"alloc_conf"`
+	// UseCache is transformers' use_cache in the training forward: unset
+	// follows transformers (on, but off under gradient checkpointing).
+	UseCache *bool `json:"use_cache,omitempty"`
 	// KeepGrads is zero_grad(set_to_none=False).
 	KeepGrads bool `json:"keep_grads,omitempty"`
 	// Lengths, when set, are the samples' sequence lengths in loader order

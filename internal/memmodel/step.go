@@ -62,6 +62,10 @@ func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
 			// start stands for that second step)
 			gen.phase = PhaseForward
 			oldComm, comm = comm, gen.alloc(cfg.extraPersistent, CatTemporaries, "comm_buffers")
+			if !cfg.rebuildOverlap {
+				gen.free(oldComm)
+				oldComm = 0
+			}
 		}
 		for micro := 0; micro < cfg.accum; micro++ {
 			gen.phase = PhaseForward
