@@ -126,7 +126,7 @@ func build(path string, conf float64, minRows int) error {
 				byClass[c] = append(byClass[c], i)
 			}
 			if p.Process > 0 {
-				ctx = append(ctx, p.Process-p.Reserved-p.res.Context)
+				ctx = append(ctx, p.Process-p.Reserved-p.res.Context-p.res.NCCL)
 			}
 		}
 		if p.StepS > 0 && p.res.StepTime > 0 {

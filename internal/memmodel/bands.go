@@ -157,11 +157,17 @@ func (c *config) bandClasses() []string {
 }
 
 // bandFor is the envelope of the bands of the classes that set a
-// configuration apart, and the reasons for any widening. A class holding
-// more than half of all rows (a default value: no LoRA, no parallelism,
-// the GPU everything was measured on) says little about this
-// configuration and is left out; when nothing is left, the pooled band
-// applies.
+// configuration apart, and the reasons for any widening: the least certain
+// thing about a configuration sets its band. A class holding more than
+// half of all rows (a default value: no LoRA, no parallelism, the GPU
+// everything was measured on) says little about the configuration and is
+// left out; when no class is left, the pooled band applies. A dimension
+// value with too few held-out rows adds the pooled band widened by a
+// stated amount.
+//
+// Taking only the most specific class instead narrowed the median band
+// from 5.6% to 4.5% but covered 93% of the rows the table was built from
+// (98% with the envelope), which promised less than 90% on new ones.
 func (t *BandTable) bandFor(classes []string) (cb ClassBand, used []string, why []string) {
 	first := true
 	take := func(r, a [2]float64) {
@@ -221,7 +227,8 @@ func (c *config) bandsFrom(t *BandTable, r *Result) {
 	if _, measured := t.Classes["gpu="+c.gpu.Name]; !measured {
 		ctxLo, ctxHi = min(ctxLo, -scaledContextErr), max(ctxHi, scaledContextErr)
 	}
-	r.ProcessBand = Band{r.ReservedBand.Low + r.Context + ctxLo, r.ReservedBand.High + r.Context + ctxHi}
+	fixed := r.Context + r.NCCL
+	r.ProcessBand = Band{r.ReservedBand.Low + fixed + ctxLo, r.ReservedBand.High + fixed + ctxHi}
 	if len(why) > 0 {
 		r.Notes = append(r.Notes, "uncertainty: "+strings.Join(why, "; "))
 	}

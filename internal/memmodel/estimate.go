@@ -25,7 +25,10 @@ type Result struct {
 	PeakAllocated   int64  `json:"peak_allocated_bytes"`
 	PeakReserved    int64  `json:"peak_reserved_bytes"`
 	Context         int64  `json:"cuda_context_bytes"`
-	Process         int64  `json:"process_bytes"`
+	// NCCL is what NCCL holds outside the caching allocator (buffers of
+	// its communicators): part of process memory, not of reserved.
+	NCCL    int64 `json:"nccl_bytes"`
+	Process int64 `json:"process_bytes"`
 	// SteadyAllocated / SteadyProcess include optimizer state even when
 	// the first steps are skipped by GradScaler; fits is judged on them.
 	SteadyAllocated int64            `json:"steady_allocated_bytes"`

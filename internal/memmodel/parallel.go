@@ -89,6 +89,9 @@ func (c *config) rankArch() Arch {
 // fsdpReduceStream stands for FSDP2's reduce-scatter stream.
 const fsdpReduceStream = 1
 
+// fsdpGatherStream stands for FSDP2's all-gather stream.
+const fsdpGatherStream = 2
+
 // applySharding sets what each rank keeps of parameters, gradients and
 // optimizer state.
 func (c *config) applySharding(g *Graph, cfg *stepConfig) {
@@ -134,6 +137,14 @@ func (c *config) applySharding(g *Graph, cfg *stepConfig) {
 			// parameters stay from its forward to its backward
 			cfg.extraTransient = full + full/blocks/2
 		}
+		if dp > 1 {
+			// the all-gather inputs and outputs of the unit in flight and
+			// the prefetched one live on the all-gather stream (GPT-2
+			// FSDP2 on two GPUs: 114 MiB of segments there); at world size
+			// 1 FSDP2 copies instead of gathering
+			cfg.sideTransient = int64(float64(2*full/blocks) * (1 + 1/dp))
+			cfg.sideStream = fsdpGatherStream
+		}
 		if c.spec.Parallel.Strategy == "fsdp" {
 			// FSDP2 (fully_shard) makes each sharded gradient a view of
 			// its unit's reduce-scatter output, allocated on the
@@ -142,4 +153,45 @@ func (c *config) applySharding(g *Graph, cfg *stepConfig) {
 			cfg.gradStream = fsdpReduceStream
 		}
 	}
+}
+
+// NCCL's memory outside PyTorch's allocator, measured on the H200 at world
+// size 1 as NVML process memory minus peak reserved minus the CUDA context
+// of an undistributed run (794.8 MB): a process group adds 70 MiB; its
+// first collective creates the communicator, which adds 488 MiB more (DDP,
+// tensor parallelism and ZeRO-1 broadcast at construction; FSDP2 at world
+// size 1 copies instead of gathering and never creates it).
+const (
+	ncclGroupBytes = 70 << 20
+	ncclCommBytes  = 488 << 20
+)
+
+// ncclBytes is what NCCL holds outside the caching allocator on one rank.
+func (c *config) ncclBytes() int64 {
+	p := c.spec.Parallel
+	switch {
+	case p.Strategy == "none" && p.GPUs == 1:
+		return 0
+	case (p.Strategy == "fsdp" || p.Strategy == "zero3") && c.dp() == 1 && p.TP == 1 && p.PP == 1:
+		return ncclGroupBytes
+	}
+	return ncclGroupBytes + ncclCommBytes
+}
+
+// rankNotes says how ranks differ and what was not measured.
+func (c *config) rankNotes() []string {
+	p := c.spec.Parallel
+	var out []string
+	if p.GPUs > 1 {
+		out = append(out, "NCCL's buffers outside the allocator were measured at world size 1 only; with more peers each channel adds buffers (NCCL_BUFFSIZE, 4 MiB by default), so process memory may be higher")
+	}
+	switch {
+	case p.Strategy == "ddp" && c.dp() > 1:
+		out = append(out, "figures are rank 0's: on two GPUs rank 0 kept DDP's construction-time buckets through the second step's backward (GPT-2: rank 1 peaked 498 MB lower)")
+	case p.PP > 1:
+		out = append(out, "figures are the first pipeline stage's, which holds the most micro-batches in flight under 1F1B; later stages hold fewer")
+	case p.GPUs > 1:
+		out = append(out, "ranks hold the same memory under this strategy (FSDP2 on two GPUs: within 2 KB)")
+	}
+	return out
 }

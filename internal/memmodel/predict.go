@@ -141,7 +141,12 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	}
 	r.Breakdown["allocator_overhead"] = reserved - allocated
 	r.Breakdown["cuda_context"] = c.gpu.ContextBytes
-	r.Process = reserved + c.gpu.ContextBytes
+	r.NCCL = c.ncclBytes()
+	if r.NCCL > 0 {
+		r.Breakdown["nccl"] = r.NCCL
+	}
+	r.Notes = append(r.Notes, c.rankNotes()...)
+	r.Process = reserved + c.gpu.ContextBytes + r.NCCL
 	r.SteadyAllocated = max(steady, allocated)
 	r.SteadyProcess = r.Process + r.SteadyAllocated - allocated
 	if steady > allocated {

@@ -29,6 +29,10 @@ type stepConfig struct {
 	// gradStream, when not 0, is the stream gradients are allocated on
 	// (FSDP2's reduce-scatter stream).
 	gradStream int64
+	// sideTransient bytes live during each micro-step on sideStream
+	// (FSDP's all-gather buffers).
+	sideTransient int64
+	sideStream    int64
 	// paramBytes / gradBytes override the element size of stored
 	// parameters and gradients (fp32 shards under FSDP mixed precision).
 	paramBytes, gradBytes int64

@@ -73,14 +73,20 @@ func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
 				id := gen.alloc(g.tensors[in].bytes(), CatInputs, "input")
 				gen.store[in] = &storage{id: id, py: true}
 			}
-			var tr int32
+			var tr, side int32
 			if cfg.extraTransient > 0 {
 				tr = gen.alloc(cfg.extraTransient, CatTemporaries, "gathered_params")
+			}
+			if cfg.sideTransient > 0 {
+				side = gen.allocOn(cfg.sideTransient, CatTemporaries, "all_gather_buffers", cfg.sideStream)
 			}
 			gen.forward()
 			gen.backward()
 			if tr != 0 {
 				gen.free(tr)
+			}
+			if side != 0 {
+				gen.free(side)
 			}
 			gen.release(g.loss)
 			for _, in := range g.inputs {
