@@ -71,7 +71,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.StringVar(&f.allocConf, "alloc-conf", "", "PYTORCH_CUDA_ALLOC_CONF to simulate")
 	fs.BoolVar(&f.fit, "fit", false, "search all configurations for the fastest that fits")
 	fs.IntVar(&f.global, "global-batch", 0, "global batch size for --fit")
-	fs.Float64Var(&f.margin, "margin", 0.1, "safety margin for --fit and --sweep (fraction of GPU memory)")
+	fs.Float64Var(&f.margin, "margin", 0, "fraction of GPU memory --fit and --sweep keep free beyond the band's top (which already holds the stated confidence)")
 	fs.StringVar(&f.sweep, "sweep", "", "memory curve: batch=LO..HI or seq=LO..HI")
 	format := addFormat(fs, "text", "json", "html")
 	if err := parseFlags(fs, args); err != nil {
@@ -202,7 +202,9 @@ func writePlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 	fmt.Fprintf(w, "model %s (%s params, %s trainable) on %s\n", r.Model, count(r.Params), count(r.TrainableParams), r.GPU)
 	fmt.Fprintf(w, "  batch %d, precision %s, checkpoint %s, accum %d, optimizer %s, parallel %s\n",
 		spec.Batch, spec.Precision, spec.Checkpoint, spec.Accum, spec.Optimizer, spec.Parallel.Strategy)
-	band := func(b memmodel.Band) string { return units.Bytes(b.Low) + " – " + units.Bytes(b.High) }
+	band := func(b memmodel.Band) string {
+		return fmt.Sprintf("%s – %s, %.0f%%", units.Bytes(b.Low), units.Bytes(b.High), 100*r.Confidence)
+	}
 	fmt.Fprintf(w, "\npeak allocated  %10s   (%s)\n", units.Bytes(r.PeakAllocated), band(r.AllocatedBand))
 	fmt.Fprintf(w, "peak reserved   %10s   (%s)\n", units.Bytes(r.PeakReserved), band(r.ReservedBand))
 	fmt.Fprintf(w, "process (smi)   %10s   (%s), CUDA context ≈ %s\n", units.Bytes(r.Process), band(r.ProcessBand), units.Bytes(r.Context))
@@ -214,11 +216,7 @@ func writePlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 			units.Bytes(d.FixedAllocated), d.MaxLen, units.Bytes(d.FixedReserved))
 	}
 	fmt.Fprintf(w, "step time       %10.3f s (%.3f – %.3f s), %.1f samples/s\n", r.StepTime, r.StepTimeBand[0], r.StepTimeBand[1], r.SamplesPerSec)
-	verdict := "fits"
-	if !r.Fits {
-		verdict = "does NOT fit"
-	}
-	fmt.Fprintf(w, "%s in %s (headroom %s)\n", verdict, units.Bytes(r.Capacity), units.Bytes(r.Headroom))
+	fmt.Fprintf(w, "%s (headroom %s)\n", r.Verdict.Text, units.Bytes(r.Headroom))
 	fmt.Fprintf(w, "\nbreakdown at peak (%s):\n", r.PeakPhase)
 	keys := make([]string, 0, len(r.Breakdown))
 	for k := range r.Breakdown {
