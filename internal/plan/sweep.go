@@ -57,6 +57,8 @@ type SweepResult struct {
 	Confidence float64      `json:"confidence"`
 	Points     []SweepPoint `json:"points"`
 	Largest    int          `json:"largest_fitting"` // 0 when none fits
+	// LargestVerdict is the decision at Largest.
+	LargestVerdict memmodel.Verdict `json:"largest_verdict"`
 }
 
 // Sweep predicts memory at powers of two across the range, then bisects
@@ -88,6 +90,7 @@ func Sweep(ctx context.Context, base memmodel.Spec, o SweepOptions) (*SweepResul
 	}
 	vals = append(vals, o.Hi)
 	lastFit, firstMiss := 0, 0
+	var lastVerdict memmodel.Verdict
 	for _, v := range vals {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -98,7 +101,7 @@ func Sweep(ctx context.Context, base memmodel.Spec, o SweepOptions) (*SweepResul
 		}
 		res.Points = append(res.Points, p)
 		if p.Fits {
-			lastFit = v
+			lastFit, lastVerdict = v, p.Verdict
 		} else if firstMiss == 0 {
 			firstMiss = v
 			break
@@ -111,12 +114,12 @@ func Sweep(ctx context.Context, base memmodel.Spec, o SweepOptions) (*SweepResul
 			return nil, err
 		}
 		if p.Fits {
-			lastFit = mid
+			lastFit, lastVerdict = mid, p.Verdict
 		} else {
 			firstMiss = mid
 		}
 	}
-	res.Largest = lastFit
+	res.Largest, res.LargestVerdict = lastFit, lastVerdict
 	return res, nil
 }
 
@@ -137,10 +140,5 @@ func WriteSweepText(w io.Writer, r *SweepResult) {
 		fmt.Fprintf(w, "nothing in the range fits on %s with %s confidence\n", r.GPU, pct)
 		return
 	}
-	for _, p := range r.Points {
-		if p.Value == r.Largest {
-			fmt.Fprintf(w, "largest %s that fits on %s: %d — %s\n", r.Key, r.GPU, r.Largest, p.Verdict.Text)
-			return
-		}
-	}
+	fmt.Fprintf(w, "largest %s that fits on %s: %d — %s\n", r.Key, r.GPU, r.Largest, r.LargestVerdict.Text)
 }
