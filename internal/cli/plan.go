@@ -33,7 +33,13 @@ replayed through the caching-allocator simulator.
 
 --batch is the per-GPU micro-batch. Spec files take the keys model,
 hf_config, task, batch, seq, image, precision, checkpoint, accum, optimizer,
-lora, parallel{strategy,gpus,tp,pp,micro_batches}, gpu, alloc_conf.`,
+lora, parallel{strategy,gpus,tp,pp,micro_batches,schedule,
+reshard_after_forward}, gpu, alloc_conf, use_cache.
+
+Bands are where the measured value of runs vramkit was not built on fell,
+at the stated confidence, per class of workload; "fits" is judged on the
+top of the process band, and the headroom is the GPU's memory less that
+top. Classes without such runs get a wider band and say why.`,
 	}
 	c.Run = func(ctx context.Context, env *Env, args []string) error { return runPlan(ctx, env, c, args) }
 	return c

@@ -16,6 +16,11 @@ func (c *config) checkParallel() error {
 	if p.GPUs < 1 || p.TP < 1 || p.PP < 1 || p.MicroBatches < 1 {
 		return specErr("parallel", "gpus, tp, pp and micro_batches must be at least 1")
 	}
+	switch p.Schedule {
+	case "", "1f1b", "gpipe":
+	default:
+		return specErr("parallel.schedule", "want 1f1b|gpipe, got %q", p.Schedule)
+	}
 	if p.Strategy == "tp" && p.TP == 1 {
 		p.TP = p.GPUs
 	}
@@ -188,8 +193,10 @@ func (c *config) rankNotes() []string {
 	switch {
 	case p.Strategy == "ddp" && c.dp() > 1:
 		out = append(out, "figures are rank 0's: on two GPUs rank 0 kept DDP's construction-time buckets through the second step's backward (GPT-2: rank 1 peaked 498 MB lower)")
+	case p.PP > 1 && p.Schedule == "gpipe":
+		out = append(out, "figures are the heaviest pipeline stage's; under GPipe every stage holds all micro-batches' activations, the first stage also the embedding")
 	case p.PP > 1:
-		out = append(out, "figures are the first pipeline stage's, which holds the most micro-batches in flight under 1F1B; later stages hold fewer")
+		out = append(out, "figures are the first pipeline stage's, which holds pp micro-batches in flight under 1F1B; stage k holds pp-k")
 	case p.GPUs > 1:
 		out = append(out, "ranks hold the same memory under this strategy (FSDP2 on two GPUs: within 2 KB)")
 	}

@@ -123,7 +123,11 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	// 1F1B keeps up to pp micro-batches of activations in flight on the
 	// first stage
 	if p := c.spec.Parallel; p.PP > 1 {
-		extra := int64(minI64(int64(p.PP), int64(p.MicroBatches))-1) * cats[CatActivations]
+		inFlight := minI64(int64(p.PP), int64(p.MicroBatches))
+		if p.Schedule == "gpipe" {
+			inFlight = int64(p.MicroBatches)
+		}
+		extra := (inFlight - 1) * cats[CatActivations]
 		allocated += extra
 		reserved += extra
 		cats[CatActivations] += extra

@@ -32,6 +32,11 @@ type Parallel struct {
 	TP           int    `json:"tp"`
 	PP           int    `json:"pp"`
 	MicroBatches int    `json:"micro_batches"`
+	// Schedule is the pipeline schedule: 1f1b (default) keeps at most pp
+	// micro-batches' activations in flight on the first stage, gpipe all
+	// of them on every stage (torch.distributed.pipelining's
+	// ScheduleGPipe runs every forward before any backward).
+	Schedule string `json:"schedule,omitempty"`
 	// ReshardAfterForward is FSDP2's reshard_after_forward (default true):
 	// false keeps each unit's gathered parameters from its forward to its
 	// backward.
