@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/units"
 )
 
 // buildGraph records one rank's forward pass of one micro-batch.
@@ -154,7 +155,7 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	r.SteadyAllocated = max(steady, allocated)
 	r.SteadyProcess = r.Process + r.SteadyAllocated - allocated
 	if steady > allocated {
-		r.Notes = append(r.Notes, fmt.Sprintf("fp16 GradScaler skips the first steps of BatchNorm CNNs (gradient overflow); once steps succeed, optimizer state adds %d bytes: steady-state peak allocated %d bytes", steady-allocated, steady))
+		r.Notes = append(r.Notes, fmt.Sprintf("fp16 GradScaler skips the first steps of BatchNorm CNNs (gradient overflow); once steps succeed, optimizer state adds %s: steady-state peak allocated %s", units.Bytes(steady-allocated), units.Bytes(steady)))
 	}
 	r.Dynamic = dyn
 	c.bands(r)
