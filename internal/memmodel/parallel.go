@@ -150,6 +150,13 @@ func (c *config) applySharding(g *Graph, cfg *stepConfig) {
 			cfg.sideTransient = int64(float64(2*full/blocks) * (1 + 1/dp))
 			cfg.sideStream = fsdpGatherStream
 		}
+		if c.spec.Parallel.Strategy == "fsdp" && g.blocks > 0 {
+			// FSDP2 gathers unit by unit (fsdp.go)
+			cfg.extraTransient = 0
+			cfg.fsdpUnits = true
+			r := c.spec.Parallel.ReshardAfterForward
+			cfg.fsdpReshard = r == nil || *r
+		}
 		if c.spec.Parallel.Strategy == "fsdp" {
 			// FSDP2 (fully_shard) makes each sharded gradient a view of
 			// its unit's reduce-scatter output, allocated on the

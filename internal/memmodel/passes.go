@@ -81,6 +81,7 @@ func (gen *generator) forward() {
 	gen.phase = PhaseForward
 	var held []Tensor
 	for i := range gen.g.ops {
+		gen.enterUnit(i, false)
 		gen.runOp(i, false, len(gen.g.ops), &held)
 	}
 	for _, h := range held {
@@ -184,6 +185,7 @@ func (gen *generator) backward() {
 	gen.grads = map[Tensor]*gbuf{}
 	gen.grads[g.loss] = gen.newGrad(4, CatTemporaries, "ones_like")
 	for i := len(g.ops) - 1; i >= 0; i-- {
+		gen.enterUnit(i, true)
 		if r := gen.inReg[i]; r >= 0 && gen.regions[r].end == i {
 			gen.recompute(r)
 		}

@@ -33,6 +33,9 @@ type stepConfig struct {
 	// (FSDP's all-gather buffers).
 	sideTransient int64
 	sideStream    int64
+	// fsdpUnits gathers FSDP's units block by block (fsdp.go) instead of
+	// extraTransient; fsdpReshard is reshard_after_forward.
+	fsdpUnits, fsdpReshard bool
 	// paramBytes / gradBytes override the element size of stored
 	// parameters and gradients (fp32 shards under FSDP mixed precision).
 	paramBytes, gradBytes int64
@@ -100,10 +103,17 @@ type generator struct {
 	state     [][]int32
 	wsFwd     bool
 	wsBwd     bool
+	// units are FSDP's gathered units (nil without FSDP unit gathers);
+	// unitAt is the block the last op ran in (-2 before a pass).
+	units  *fsdpUnits
+	unitAt int
 }
 
 func newGenerator(g *Graph, cfg stepConfig) *generator {
-	gen := &generator{g: g, cfg: cfg, store: map[Tensor]*storage{}}
+	gen := &generator{g: g, cfg: cfg, store: map[Tensor]*storage{}, unitAt: -2}
+	if cfg.fsdpUnits {
+		gen.units = newFSDPUnits(g, cfg.fsdpReshard)
+	}
 	gen.analyse()
 	return gen
 }

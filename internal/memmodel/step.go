@@ -82,6 +82,7 @@ func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
 			}
 			gen.forward()
 			gen.backward()
+			gen.endUnits()
 			if tr != 0 {
 				gen.free(tr)
 			}
