@@ -63,8 +63,8 @@ func (c *config) dp() int {
 	return p.GPUs / (p.TP * p.PP)
 }
 
-// rankArch is the architecture one rank holds: heads, FFN and vocabulary
-// split by tp, the layers of the heaviest pipeline stage.
+// rankArch is the architecture one rank holds: heads and FFN split by
+// tp, the layers of the heaviest pipeline stage.
 func (c *config) rankArch() Arch {
 	a := c.arch
 	p := c.spec.Parallel
@@ -77,7 +77,13 @@ func (c *config) rankArch() Arch {
 			a.KVHeads /= p.TP
 		}
 		a.FFN /= p.TP
-		a.Vocab = (a.Vocab + p.TP - 1) / p.TP
+		// the vocabulary stays whole: transformers' _tp_plan makes
+		// lm_head "colwise_rep", whose output is gathered (Replicate),
+		// so every rank holds the full logits and their gradient, which
+		// dominate with checkpointing. The head's weight, its gradient
+		// and optimizer state are then counted whole although sharded:
+		// (1-1/tp)·vocab·hidden·16 bytes too many under AdamW, the safe
+		// side.
 	}
 	if p.PP > 1 {
 		a.Layers = (a.Layers + p.PP - 1) / p.PP
