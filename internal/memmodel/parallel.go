@@ -1,5 +1,7 @@
 package memmodel
 
+import "github.com/vramkit/vramkit/internal/allocsim"
+
 // Parallel strategies are modelled per rank: the graph of one rank's
 // micro-batch (heads, FFN and vocabulary split for tensor parallelism, a
 // pipeline stage's layers for pipeline parallelism) plus the sharding of
@@ -214,4 +216,57 @@ func (c *config) rankNotes() []string {
 		out = append(out, "ranks hold the same memory under this strategy (FSDP2 on two GPUs: within 2 KB)")
 	}
 	return out
+}
+
+// pipelineInFlight adds the activations of the micro-batches a pipeline
+// stage holds besides the one the stream models: 1F1B keeps up to pp in
+// flight on the first stage, GPipe all of them. They are live where this
+// micro-batch's activations peak (end of forward), which need not be the
+// step's peak (an optimizer step), so the peak is whichever is higher.
+func (c *config) pipelineInFlight(st *Stream, allocated, reserved int64, round allocsim.Config, cats *[numCategories]int64) (int64, int64) {
+	p := c.spec.Parallel
+	inFlight := minI64(int64(p.PP), int64(p.MicroBatches))
+	if p.Schedule == "gpipe" {
+		inFlight = int64(p.MicroBatches)
+	}
+	act, liveAt := st.activationPeak(round)
+	extra := (inFlight - 1) * act
+	if at := liveAt + extra; at > allocated {
+		reserved += at - allocated
+		allocated = at
+		cats[CatActivations] = act * inFlight
+	}
+	return allocated, reserved
+}
+
+// activationPeak is the most activation bytes live at once and the total
+// live bytes at that moment.
+func (s *Stream) activationPeak(cfg allocsim.Config) (act, liveAt int64) {
+	live := make(map[int32]int64, 1024)
+	var cur, curAct int64
+	for _, r := range s.Requests {
+		switch r.Kind {
+		case allocsim.ReqAlloc:
+			n := cfg.RoundSize(r.Size)
+			live[r.ID] = n
+			cur += n
+			if s.Tags[r.ID].Cat == CatActivations {
+				curAct += n
+				if curAct > act {
+					act, liveAt = curAct, cur
+				}
+			}
+		case allocsim.ReqFree:
+			n, ok := live[r.ID]
+			if !ok {
+				continue
+			}
+			delete(live, r.ID)
+			cur -= n
+			if s.Tags[r.ID].Cat == CatActivations {
+				curAct -= n
+			}
+		}
+	}
+	return act, liveAt
 }

@@ -121,17 +121,8 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 		a, rs, t := c.replayDynamic(schedule, dyn)
 		allocated, reserved, dynTime = max(allocated, a), max(reserved, rs), t
 	}
-	// 1F1B keeps up to pp micro-batches of activations in flight on the
-	// first stage
 	if p := c.spec.Parallel; p.PP > 1 {
-		inFlight := minI64(int64(p.PP), int64(p.MicroBatches))
-		if p.Schedule == "gpipe" {
-			inFlight = int64(p.MicroBatches)
-		}
-		extra := (inFlight - 1) * cats[CatActivations]
-		allocated += extra
-		reserved += extra
-		cats[CatActivations] += extra
+		allocated, reserved = c.pipelineInFlight(st, allocated, reserved, live, &cats)
 	}
 	total, trainable := g.ParamCount()
 	r := &Result{
