@@ -36,6 +36,9 @@ type Family struct {
 	// AnyLength families (rotary positions) accept sequences longer than
 	// Arch.MaxPos.
 	AnyLength bool
+	// Decoder families are recorded by buildDecoder: the spec's attn
+	// key and architecture overrides apply to them.
+	Decoder bool
 	// Captured families have ground-truth captures on the H200 (see
 	// testdata/measured.jsonl) and get the narrow uncertainty band.
 	Captured bool

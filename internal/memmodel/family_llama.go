@@ -1,12 +1,12 @@
 package memmodel
 
 // The LLaMA family: transformers' LlamaForCausalLM and the models built
-// the same way (Mistral, Qwen2, Qwen3 without its q/k norms).
+// the same way (Mistral, Qwen2), recorded by buildDecoder with no quirks.
 
 func init() {
 	register(&Family{
-		Name: "llama", Task: "causal-lm", Attention: true, AnyLength: true,
-		ModelTypes:  []string{"llama", "mistral", "qwen2", "qwen3"},
+		Name: "llama", Task: "causal-lm", Attention: true, AnyLength: true, Decoder: true,
+		ModelTypes:  []string{"llama", "mistral", "qwen2"},
 		LoRATargets: []string{"q_proj", "v_proj"},
 		Models: []Arch{
 			llama("llama-small", 1024, 24, 16, 16, 2816, 32000, false, false),
@@ -29,7 +29,7 @@ func init() {
 			"meta-llama/llama-2-13b-hf": "llama2-13b", "llama-3-8b": "llama3-8b", "llama3.1-8b": "llama3-8b",
 			"meta-llama/llama-3.1-8b": "llama3-8b", "llama-3.2-1b": "llama3.2-1b", "mistral-7b-v0.1": "mistral-7b",
 		},
-		Build:  func(b *builder, a *Arch, in Input) { buildLlama(b, a, in.Batch, in.Seq, in.Cache) },
+		Build:  func(b *builder, a *Arch, in Input) { buildDecoder(b, a, in.Batch, in.Seq, in.Cache) },
 		FromHF: llamaFromHF,
 	})
 }
@@ -70,57 +70,3 @@ func llamaFromHF(modelType string, data []byte) (Arch, error) {
 	return a, nil
 }
 
-// buildLlama follows transformers' LlamaForCausalLM (also Mistral, Qwen2):
-// RMSNorm in float32, rotary embeddings applied in the hidden dtype, GQA
-// through SDPA, SwiGLU MLP, tied or untied LM head.
-func buildLlama(b *builder, a *Arch, batch, seq int64, cache bool) {
-	ids := b.textInput(batch, seq, batch*seq)
-	d, heads, kvh, hd, ff, vocab := int64(a.Hidden), int64(a.Heads), a.kvHeads(), a.headDim(), int64(a.FFN), int64(a.Vocab)
-	wte := b.param(vocab * d)
-	h := b.embedding(ids, wte, vocab, d)
-	// rotary cos/sin, shared by all layers, in the hidden dtype
-	cos := b.g.newTensor(batch*seq*hd, b.dt(h), false)
-	sin := b.g.newTensor(batch*seq*hd, b.dt(h), false)
-	b.op("rotary", []Tensor{ids}, []Tensor{cos, sin}, nil).noBackward = true
-	rope := func(x Tensor, nh int64) Tensor {
-		n := batch * nh * seq * hd
-		xc := b.mul(x, cos)
-		b.tt(xc).numel = n
-		rot := b.copy(x) // rotate_half: cat(-x2, x1)
-		r := b.mul(rot, sin)
-		b.tt(r).numel = n
-		return b.add(xc, r)
-	}
-	for l := 0; l < a.Layers; l++ {
-		b.block = l
-		y := b.rmsNorm(h, d)
-		q := b.linear(y, d, heads*hd, a.AttnBias, "q_proj")
-		k := b.linear(y, d, kvh*hd, a.AttnBias, "k_proj")
-		v := b.linear(y, d, kvh*hd, a.AttnBias, "v_proj")
-		b.sel = true
-		q, k = rope(q, heads), rope(k, kvh)
-		if cache {
-			k, v = b.cacheKV(k, v)
-		}
-		att := b.sdpa(q, k, v, batch, heads, seq, seq, hd, true)
-		b.sel = false
-		att = b.linear(att, heads*hd, d, false, "o_proj")
-		h = b.add(h, att)
-		y = b.rmsNorm(h, d)
-		g := b.linear(y, d, ff, false, "gate_proj")
-		u := b.linear(y, d, ff, false, "up_proj")
-		y = b.mul(b.silu(g), u)
-		y = b.linear(y, ff, d, false, "down_proj")
-		h = b.add(h, y)
-	}
-	b.block = -1
-	b.g.blocks = a.Layers
-	h = b.rmsNorm(h, d)
-	var logits Tensor
-	if a.Tied {
-		logits = b.linearWith(h, wte, -1, d, vocab)
-	} else {
-		logits = b.linear(h, d, vocab, false, "lm_head")
-	}
-	b.lmLoss(logits, batch, seq, vocab)
-}

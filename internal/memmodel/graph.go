@@ -46,6 +46,8 @@ type op struct {
 	// key/value cache returned with the model output), whether or not
 	// autograd saved them.
 	hold bool
+	// module is the model module that recorded the op (--by-module).
+	module string
 }
 
 type paramInfo struct {
@@ -54,6 +56,10 @@ type paramInfo struct {
 	dt        DType
 	trainable bool
 	shard     float64 // fraction of the parameter held by this rank (FSDP/ZeRO-3, TP)
+	module    string  // the module that owns it (--by-module)
+	// quant is the bytes per element of a quantised frozen weight
+	// (QLoRA's 4-bit NF4 with its constants); 0 stores it in dt.
+	quant float64
 }
 
 // Graph is the forward computation of one micro-batch, in execution order.

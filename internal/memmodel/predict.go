@@ -21,6 +21,11 @@ func (c *config) buildGraph() *Graph {
 		b.lora = c.spec.LoRA
 		b.frozen = true
 	}
+	b.attn, b.compiled = c.attn, c.spec.Compile
+	b.quant4 = c.spec.Quant != ""
+	if o := c.spec.Override; o != nil {
+		b.lowRank = int64(o.LowRank)
+	}
 	cache := c.ckptEvery == 0 // transformers turns the KV cache off under gradient checkpointing
 	a.family().Build(b, &a, Input{Batch: c.batch, Seq: c.seq, Image: c.image, Cache: cache})
 	return b.g
@@ -145,6 +150,9 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 		r.Notes = append(r.Notes, fmt.Sprintf("fp16 GradScaler skips the first steps of BatchNorm CNNs (gradient overflow); once steps succeed, optimizer state adds %d bytes: steady-state peak allocated %d bytes", steady-allocated, steady))
 	}
 	r.Dynamic = dyn
+	if opts.ByModule {
+		r.Modules = c.byModule(g, cfg)
+	}
 	c.bands(r)
 	c.stepTime(g, cfg, r)
 	if dyn != nil {
@@ -182,6 +190,9 @@ func (c *config) bands(r *Result) {
 	if c.spec.AllocConf != "" {
 		rHi += 0.05
 	}
+	notes, w := c.techniqueNotes()
+	widen(w)
+	r.Notes = append(r.Notes, notes...)
 	if r.Dynamic != nil && r.Dynamic.Padding != "max" {
 		// the order lengths arrive in moves reserved memory (see dynamic.go)
 		rLo, rHi = rLo+0.05, rHi+0.25
