@@ -69,4 +69,3 @@ func llamaFromHF(modelType string, data []byte) (Arch, error) {
 	}
 	return a, nil
 }
-

@@ -136,7 +136,7 @@ func buildWhisper(b *builder, a *Arch, batch, seq int64, cache bool) {
 	d, ff, vocab := int64(a.Hidden), int64(a.FFN), int64(a.Vocab)
 	src := int64(a.SourcePos)
 	feats := b.input(batch*int64(a.MelBins)*2*src, b.pdt) // input features in the weights' dtype
-	b.input(batch*seq, I64) // labels
+	b.input(batch*seq, I64)                               // labels
 	ids := b.input(batch*seq, I64)
 	b.module = "encoder.conv"
 	x, l := b.conv1d(feats, batch, int64(a.MelBins), 2*src, d, 3, 1, 1)
