@@ -48,6 +48,9 @@ type op struct {
 	hold bool
 	// module is the model module that recorded the op (--by-module).
 	module string
+	// fused: under torch.compile the op runs inside a fused kernel and
+	// materialises neither its outputs nor its gradients (compile.go).
+	fused bool
 }
 
 type paramInfo struct {
@@ -74,6 +77,9 @@ type Graph struct {
 	// selective marks, per block, the ops that selective checkpointing
 	// recomputes (attention internals).
 	selective map[int]bool
+	// compiled: the graph runs under torch.compile (compile.go): no
+	// autocast weight-cast cache, pointwise gradients fused.
+	compiled bool
 }
 
 func (g *Graph) t(x Tensor) *tensor { return &g.tensors[x] }

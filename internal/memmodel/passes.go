@@ -19,7 +19,7 @@ func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
 	}
 	for _, t := range o.out {
 		tt := &g.tensors[t]
-		if tt.base != t {
+		if tt.base != t || o.fused {
 			continue
 		}
 		id := gen.alloc(tt.bytes(), CatActivations, o.kind)
@@ -34,7 +34,7 @@ func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
 		}
 	}
 	// an autocast-cached weight cast lives until the forward (or recompute) ends
-	if o.hold || (o.kind == "to" && g.tensors[o.in[0]].param >= 0 && g.tensors[o.in[0]].grad) {
+	if o.hold || (!g.compiled && o.kind == "to" && g.tensors[o.in[0]].param >= 0 && g.tensors[o.in[0]].grad) {
 		*held = append(*held, o.out[0])
 	}
 	// a recomputed tensor that forward kept past the region (the block's
@@ -218,7 +218,8 @@ func (gen *generator) backOp(i int) {
 			}
 			tin := &g.tensors[in]
 			tout := &g.tensors[goutT]
-			if j < len(o.passGrad) && o.passGrad[j] && tin.dt == tout.dt && tin.numel == tout.numel {
+			fusedGrad := g.compiled && pointwise[o.kind] && tin.numel == tout.numel
+			if fusedGrad || (j < len(o.passGrad) && o.passGrad[j] && tin.dt == tout.dt && tin.numel == tout.numel) {
 				gout.refs++
 				gen.deliver(in, gout)
 				continue

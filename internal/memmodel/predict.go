@@ -28,6 +28,10 @@ func (c *config) buildGraph() *Graph {
 	}
 	cache := c.ckptEvery == 0 // transformers turns the KV cache off under gradient checkpointing
 	a.family().Build(b, &a, Input{Batch: c.batch, Seq: c.seq, Image: c.image, Cache: cache})
+	if b.compiled {
+		b.g.compiled = true
+		compileGraph(b.g)
+	}
 	return b.g
 }
 

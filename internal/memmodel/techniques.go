@@ -131,8 +131,8 @@ func (c *config) techniqueNotes() (notes []string, widen float64) {
 		notes = append(notes, fmt.Sprintf("4-bit base weights (%s, blocksize 64, double quantisation) are modelled from bitsandbytes' source, not measured: wider band", c.spec.Quant))
 		widen += 0.08
 	}
-	if c.opt.Name == "adamw-8bit" {
-		notes = append(notes, "the 8-bit optimizer's state layout (uint8 moments, float32 absmax per 256 values, 256-entry code maps) is modelled from bitsandbytes' source, not measured")
+	if c.opt.Source != "" {
+		notes = append(notes, c.opt.Source)
 	}
 	if o := c.spec.Override; o != nil && o.LowRank > 0 {
 		notes = append(notes, fmt.Sprintf("projections factorised at rank %d (override.low_rank): a what-if model, not measured", o.LowRank))
