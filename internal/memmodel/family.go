@@ -129,17 +129,14 @@ func (a *Arch) family() *Family {
 
 // Lookup finds a catalog model by name or alias (case-insensitive).
 func Lookup(name string) (Arch, error) {
-	n := strings.ToLower(strings.TrimSpace(name))
-	if a, ok := registry.aliases[n]; ok {
-		n = a
-	}
+	n := canonicalName(name)
 	if a, ok := registry.models[n]; ok {
 		// a copy: rankArch splits the stage lists of a pipeline stage in place
 		a.Blocks = append([]int(nil), a.Blocks...)
 		a.Widths = append([]int(nil), a.Widths...)
 		return a, nil
 	}
-	return Arch{}, fmt.Errorf("unknown model %q%s (known: %s)", name, suggest(n, Names()), strings.Join(Names(), ", "))
+	return Arch{}, fmt.Errorf("unknown model %q%s (known: %s)", name, nearestModel(n), strings.Join(Names(), ", "))
 }
 
 // Names lists the catalog's model names, sorted.
@@ -161,7 +158,7 @@ func ParseHFConfig(data []byte) (Arch, error) {
 	if !ok || f.FromHF == nil {
 		types := sortedKeys(registry.modelType)
 		return Arch{}, fmt.Errorf("config.json: model_type %q is not supported%s (supported: %s)",
-			h.ModelType, suggest(h.ModelType, types), strings.Join(types, ", "))
+			h.ModelType, nearestModelType(h.ModelType, data), strings.Join(types, ", "))
 	}
 	a, err := f.FromHF(h.ModelType, data)
 	if err != nil {
