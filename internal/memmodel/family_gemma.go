@@ -1,5 +1,7 @@
 package memmodel
 
+import "encoding/json"
+
 // The Gemma family: transformers' GemmaForCausalLM, Gemma2ForCausalLM and
 // Gemma3ForCausalLM (text), recorded by buildDecoder. What sets them
 // apart from LLaMA: a 256k-token vocabulary (the logits dominate at short
@@ -62,12 +64,14 @@ func gemmaFromHF(modelType string, data []byte) (Arch, error) {
 		return Arch{}, err
 	}
 	var extra struct {
-		Final   *float64 `json:"final_logit_softcapping"`
-		Attn    *float64 `json:"attn_logit_softcapping"`
-		Window  *int     `json:"sliding_window"`
-		Pattern int      `json:"sliding_window_pattern"`
+		Window  *int `json:"sliding_window"`
+		Pattern int  `json:"sliding_window_pattern"`
 	}
+	var keys map[string]json.RawMessage
 	if err := decodeHF(data, &extra); err != nil {
+		return Arch{}, err
+	}
+	if err := decodeHF(data, &keys); err != nil {
 		return Arch{}, err
 	}
 	a.Decoder = gemmaQuirks(modelType)
@@ -75,11 +79,11 @@ func gemmaFromHF(modelType string, data []byte) (Arch, error) {
 		a.HeadDim = 256 // GemmaConfig's default, not hidden/heads
 	}
 	// keys given (null included) replace the generation's defaults
-	if extra.Final != nil || h.FinalSoftcap != 0 {
-		a.Decoder.FinalSoftcap = orF64(extra.Final, 0)
+	if _, ok := keys["final_logit_softcapping"]; ok {
+		a.Decoder.FinalSoftcap = h.FinalSoftcap
 	}
-	if extra.Attn != nil || h.AttnSoftcap != 0 {
-		a.Decoder.AttnSoftcap = orF64(extra.Attn, 0)
+	if _, ok := keys["attn_logit_softcapping"]; ok {
+		a.Decoder.AttnSoftcap = h.AttnSoftcap
 	}
 	if a.Decoder.SlidingWindow > 0 && extra.Window != nil {
 		a.Decoder.SlidingWindow = *extra.Window
