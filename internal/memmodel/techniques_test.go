@@ -118,8 +118,8 @@ func TestOverrideReplans(t *testing.T) {
 		delta    int64
 	}{
 		{`{"tie_word_embeddings": true}`, -vocab * d},
-		{`{"num_key_value_heads": 4}`, -layers * 2 * d * 4 * hd},            // 8 → 4 kv heads
-		{`{"intermediate_size": 7168}`, -layers * 3 * d * 7168},             // 14336 → 7168
+		{`{"num_key_value_heads": 4}`, -layers * 2 * d * 4 * hd},           // 8 → 4 kv heads
+		{`{"intermediate_size": 7168}`, -layers * 3 * d * 7168},            // 14336 → 7168
 		{`{"num_hidden_layers": 16}`, -16 * (2*d*d + 2*d*d/4 + 3*d*14336)}, // half the layers (q, o full; k, v a quarter)
 	} {
 		r := estimate(t, `{"model": "llama3-8b", "batch": 1, "seq": 128, "precision": "bf16", "override": `+c.override+`}`,
