@@ -42,6 +42,10 @@ type Family struct {
 	// Captured families have ground-truth captures on the H200 (see
 	// testdata/measured.jsonl) and get the narrow uncertainty band.
 	Captured bool
+	// Unmeasured, when set, says where the family's graph was modelled
+	// from when no capture of it exists (printed as a note; the band
+	// widens further).
+	Unmeasured string
 	// Models are the family's catalog entries; Aliases map other names
 	// (torchvision, Hugging Face hub ids) to them, in lower case.
 	Models  []Arch

@@ -187,6 +187,10 @@ func (c *config) bands(r *Result) {
 		widen(0.07)
 		r.Notes = append(r.Notes, fmt.Sprintf("%s has no ground-truth capture yet: wider uncertainty band", c.arch.Family))
 	}
+	if u := c.arch.family().Unmeasured; u != "" {
+		widen(0.05)
+		r.Notes = append(r.Notes, u)
+	}
 	if c.spec.Parallel.Strategy != "none" || c.spec.LoRA != nil || c.selective || c.opt.Formula {
 		widen(0.08)
 		r.Notes = append(r.Notes, "parallelism, LoRA, selective checkpointing and 8-bit/Adafactor optimizers are modelled from formulas, not captures")
