@@ -1,24 +1,24 @@
 package memmodel
 
 // The sparse mixture-of-experts MLP of transformers' Mixtral, Qwen2-MoE
-// and Qwen3-MoE (v5, experts stored as one 3-D gate_up_proj and one 3-D
-// down_proj parameter, all resident on every rank). Per token the router
-// picks TopK experts; the experts then run on the T·TopK (token, expert)
-// rows. Whether the rows are processed one expert at a time (the eager
-// loop) or in one grouped GEMM, autograd ends up holding the same tensors
-// for backward, summed over experts:
+// and Qwen3-MoE (v5: experts stored as one 3-D gate_up_proj and one 3-D
+// down_proj parameter, all resident on every rank), run by the default
+// experts implementation, grouped_mm (integrations/moe.py), as the H200
+// snapshots of Mixtral and Qwen2-MoE (transformers 5.17) show it:
 //
-//   - the gathered rows cast to the compute dtype (saved by gate_up),
-//   - the gate_up output (its gate half saved by the activation, its up
-//     half by the product), the activation output and the product (saved
-//     by down_proj),
-//   - down_proj's output (saved by the product with the routing weights,
-//     which are float32, so that product is float32 too),
-//   - under autocast, the compute-dtype copies of every hit expert's
-//     weights (saved by the expert matmuls for the input gradient).
-//
-// The weighted rows are summed back into a zero tensor of the hidden
-// size with index_add_; backward gathers the gradient rows again.
+//   - the router (an autocast linear) picks TopK experts per token; the
+//     T·TopK (token, expert) rows are gathered, sorted by expert;
+//   - torch._grouped_mm has no autocast rule, so the experts run in the
+//     hidden dtype, float32 under bf16 autocast: no weight casts, and
+//     every expert activation is float32;
+//   - gate_up and down outputs are each copied once more by a
+//     masked_fill that zeroes sentinel rows; the masked copies are what
+//     the activation and the routing-weight product save;
+//   - saved per layer: the gathered rows (for the weight gradient), the
+//     masked gate_up output (its halves saved by the activation and the
+//     product), the activation and the product (saved by down), the
+//     masked down output (saved by the product with the float32 routing
+//     weights); the weighted rows are unsorted and summed per token.
 
 // moeBlock is one sparse MoE MLP over tokens rows of y.
 func (b *builder) moeBlock(y Tensor, a *Arch, tokens int64) Tensor {
@@ -36,14 +36,15 @@ func (b *builder) moeBlock(y Tensor, a *Arch, tokens int64) Tensor {
 	b.op("index", []Tensor{y, idx}, []Tensor{x}, []Tensor{idx})
 	wgu := b.param(e * 2 * ff * d)
 	wd := b.param(e * d * ff)
-	gu := b.linearWith(x, wgu, -1, d, 2*ff)
+	gu := b.maskedFill(b.groupedMM(x, wgu, d, 2*ff))
 	g, u := b.view(gu, rows*ff), b.view(gu, rows*ff)
 	h := b.mul(b.activation(a.Decoder.Act, g), u)
-	h = b.linearWith(h, wd, -1, ff, d)
+	h = b.maskedFill(b.groupedMM(h, wd, ff, d))
 	h = b.mul(h, w)
-	out := b.out(tokens*d, b.dt(y), h)
-	o := b.op("index_add", []Tensor{h, idx}, []Tensor{out}, nil)
-	o.fwdTemp = []int64{tokens * d * b.dt(y).Size()} // zeros_like before index_add_
+	hp := b.out(rows*d, b.dt(h), h) // [inv_perm]: back to token order
+	b.op("index", []Tensor{h, idx}, []Tensor{hp}, []Tensor{idx})
+	out := b.out(tokens*d, b.dt(y), hp) // view(tokens, k, d).sum(1)
+	b.op("sum", []Tensor{hp}, []Tensor{out}, nil)
 	if m.SharedFFN > 0 {
 		s := b.gatedMLP(y, d, int64(m.SharedFFN), &a.Decoder)
 		if m.SharedGate {
@@ -53,6 +54,32 @@ func (b *builder) moeBlock(y Tensor, a *Arch, tokens int64) Tensor {
 		out = b.add(out, s)
 	}
 	return out
+}
+
+// groupedMM is torch._grouped_mm of rows of x (in features each) with
+// the experts' stacked weights w: no autocast cast, so the product runs
+// in x's dtype; it saves x for the weight gradient.
+func (b *builder) groupedMM(x, w Tensor, in, outF int64) Tensor {
+	n := b.numel(x) / in
+	dt := promote(b.dt(x), b.dt(w))
+	y := b.out(n*outF, dt, x, w)
+	var save []Tensor
+	if b.rg(w) {
+		save = append(save, x)
+	}
+	o := b.op("grouped_mm", []Tensor{x, w}, []Tensor{y}, save)
+	o.flops = 2 * float64(n*in*outF)
+	o.bwdFlops = 2 * o.flops
+	o.matmul = true
+	return y
+}
+
+// maskedFill is an out-of-place masked_fill: a copy whose gradient is
+// the incoming one with the masked rows zeroed.
+func (b *builder) maskedFill(x Tensor) Tensor {
+	y := b.out(b.numel(x), b.dt(x), x)
+	b.op("masked_fill", []Tensor{x}, []Tensor{y}, nil)
+	return y
 }
 
 // auxLoss is load_balancing_loss_func over every layer's router logits

@@ -132,6 +132,16 @@ func (gen *generator) newGrad(bytes int64, cat Category, opName string) *gbuf {
 // .grad (AccumulateGrad) or into the input buffer of t's producer.
 func (gen *generator) deliver(t Tensor, b *gbuf) {
 	g := gen.g
+	if base := g.tensors[t].base; base != t && gen.producer(t) < 0 {
+		// a pure view (a chunk or slice of a fused projection): its
+		// backward (split/slice backward) writes the gradient into one of
+		// the base's size, which the base's producer then consumes
+		if gen.grads[base] == nil {
+			gen.grads[base] = gen.newGrad(g.tensors[base].bytes(), CatTemporaries, "view_backward")
+		}
+		gen.dropRef(b)
+		return
+	}
 	if p := g.tensors[t].param; p >= 0 {
 		pi := g.params[p]
 		if !pi.trainable {
