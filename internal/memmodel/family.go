@@ -40,7 +40,8 @@ type Family struct {
 	// key and architecture overrides apply to them.
 	Decoder bool
 	// Captured families have ground-truth captures on the H200 (see
-	// testdata/measured.jsonl) and get the narrow uncertainty band.
+	// testdata/measured.jsonl, testdata/captures) and get the narrow
+	// uncertainty band.
 	Captured bool
 	// Unmeasured, when set, says where the family's graph was modelled
 	// from when no capture of it exists (printed as a note; the band

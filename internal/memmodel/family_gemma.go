@@ -14,7 +14,7 @@ import "encoding/json"
 
 func init() {
 	register(&Family{
-		Name: "gemma", Task: "causal-lm", Attention: true, AnyLength: true, Decoder: true,
+		Name: "gemma", Task: "causal-lm", Attention: true, AnyLength: true, Decoder: true, Captured: true,
 		ModelTypes:  []string{"gemma", "gemma2", "gemma3_text"},
 		LoRATargets: []string{"q_proj", "v_proj"},
 		Models: []Arch{

@@ -7,7 +7,7 @@ package memmodel
 
 func init() {
 	register(&Family{
-		Name: "mixtral", Task: "causal-lm", Attention: true, AnyLength: true, Decoder: true,
+		Name: "mixtral", Task: "causal-lm", Attention: true, AnyLength: true, Decoder: true, Captured: true,
 		ModelTypes:  []string{"mixtral"},
 		LoRATargets: []string{"q_proj", "v_proj"},
 		Models: []Arch{

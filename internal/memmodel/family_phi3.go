@@ -9,7 +9,7 @@ package memmodel
 
 func init() {
 	register(&Family{
-		Name: "phi3", Task: "causal-lm", Attention: true, AnyLength: true, Decoder: true,
+		Name: "phi3", Task: "causal-lm", Attention: true, AnyLength: true, Decoder: true, Captured: true,
 		ModelTypes:  []string{"phi3"},
 		LoRATargets: []string{"qkv_proj"},
 		Models: []Arch{

@@ -6,7 +6,7 @@ package memmodel
 
 func init() {
 	register(&Family{
-		Name: "qwen3", Task: "causal-lm", Attention: true, AnyLength: true, Decoder: true,
+		Name: "qwen3", Task: "causal-lm", Attention: true, AnyLength: true, Decoder: true, Captured: true,
 		ModelTypes:  []string{"qwen3"},
 		LoRATargets: []string{"q_proj", "v_proj"},
 		Models: []Arch{

@@ -9,7 +9,7 @@ package memmodel
 
 func init() {
 	register(&Family{
-		Name: "qwen-moe", Task: "causal-lm", Attention: true, AnyLength: true, Decoder: true,
+		Name: "qwen-moe", Task: "causal-lm", Attention: true, AnyLength: true, Decoder: true, Captured: true,
 		ModelTypes:  []string{"qwen2_moe", "qwen3_moe"},
 		LoRATargets: []string{"q_proj", "v_proj"},
 		Models: []Arch{
