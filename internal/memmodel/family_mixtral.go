@@ -33,7 +33,11 @@ func mixtralFromHF(modelType string, data []byte) (Arch, error) {
 	if err != nil {
 		return Arch{}, err
 	}
-	a.MoE = MoE{Experts: h.LocalExperts, TopK: h.TopK, FFN: h.Intermediate, AuxLoss: h.RouterLogits}
+	experts := h.LocalExperts
+	if experts == 0 {
+		experts = h.Experts
+	}
+	a.MoE = MoE{Experts: experts, TopK: h.TopK, FFN: h.Intermediate, AuxLoss: h.RouterLogits}
 	if a.MoE.Experts == 0 {
 		a.MoE.Experts = 8
 	}

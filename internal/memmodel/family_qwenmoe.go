@@ -42,7 +42,12 @@ func qwenMoEFromHF(modelType string, data []byte) (Arch, error) {
 	if err != nil {
 		return Arch{}, err
 	}
-	a.MoE = MoE{Experts: h.Experts, TopK: h.TopK, FFN: h.MoEFFN, AuxLoss: h.RouterLogits}
+	// transformers 5 writes Qwen3-MoE's num_experts as num_local_experts
+	experts := h.Experts
+	if experts == 0 {
+		experts = h.LocalExperts
+	}
+	a.MoE = MoE{Experts: experts, TopK: h.TopK, FFN: h.MoEFFN, AuxLoss: h.RouterLogits}
 	if modelType == "qwen2_moe" {
 		a.AttnBias = orBool(h.QKVBias, true)
 		a.MoE.SharedFFN, a.MoE.SharedGate = h.SharedFFN, h.SharedFFN > 0
@@ -52,7 +57,7 @@ func qwenMoEFromHF(modelType string, data []byte) (Arch, error) {
 			a.HeadDim = 128
 		}
 	}
-	if err := needPositive(hfKey{"num_experts", h.Experts}, hfKey{"num_experts_per_tok", h.TopK},
+	if err := needPositive(hfKey{"num_experts", experts}, hfKey{"num_experts_per_tok", h.TopK},
 		hfKey{"moe_intermediate_size", h.MoEFFN}); err != nil {
 		return Arch{}, err
 	}
