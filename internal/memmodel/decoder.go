@@ -152,7 +152,7 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		var qs, ks, vs Tensor
 		if q.FusedQKV {
 			qkv := b.linear(y, d, (heads+2*kvh)*hd, a.AttnBias, "qkv_proj")
-			qs, ks, vs = b.view(qkv, batch*seq*heads*hd), b.view(qkv, batch*seq*kvh*hd), b.view(qkv, batch*seq*kvh*hd)
+			qs, ks, vs = b.slice(qkv, batch*seq*heads*hd), b.slice(qkv, batch*seq*kvh*hd), b.slice(qkv, batch*seq*kvh*hd)
 		} else {
 			qs = b.linear(y, d, heads*hd, a.AttnBias, "q_proj")
 			ks = b.linear(y, d, kvh*hd, a.AttnBias, "k_proj")
@@ -297,10 +297,17 @@ func (b *builder) layerNormPlain(x Tensor, dim int64) Tensor {
 	return b.cast(y, in)
 }
 
-// view is a view of numel elements of x's storage (a slice, a chunk).
+// view is a view of numel elements of x's storage (a chunk, a reshape).
 func (b *builder) view(x Tensor, numel int64) Tensor {
 	y := b.alias(x)
 	b.tt(y).numel = numel
+	return y
+}
+
+// slice is a view of numel elements of x cut out by indexing.
+func (b *builder) slice(x Tensor, numel int64) Tensor {
+	y := b.view(x, numel)
+	b.tt(y).slice = true
 	return y
 }
 

@@ -12,6 +12,10 @@ type tensor struct {
 	grad  bool   // requires grad
 	param int    // index into Graph.params, -1 when not a parameter
 	input bool   // a data input (batch), allocated by the step, not by an op
+	// slice: a view made by slicing (x[..., a:b]), whose backward
+	// scatters into zeros of the base's size; chunks (split) are
+	// concatenated instead.
+	slice bool
 }
 
 func (t *tensor) bytes() int64 { return t.numel * t.dt.Size() }

@@ -138,6 +138,10 @@ func (gen *generator) deliver(t Tensor, b *gbuf) {
 		// the base's size, which the base's producer then consumes
 		if gen.grads[base] == nil {
 			gen.grads[base] = gen.newGrad(g.tensors[base].bytes(), CatTemporaries, "view_backward")
+		} else if g.tensors[t].slice {
+			// SliceBackward's own zeros of the base's size, added into
+			// the gradient the first slice left
+			gen.free(gen.alloc(g.tensors[base].bytes(), CatTemporaries, "slice_backward"))
 		}
 		gen.dropRef(b)
 		return
