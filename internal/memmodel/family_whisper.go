@@ -7,8 +7,7 @@ import "fmt"
 // Conv1d (k=3; the second halves the 2·max_source_positions frames) each
 // followed by GELU, plus frozen sinusoidal positions; encoder and decoder
 // layers are pre-LayerNorm transformer layers whose attention scales q
-// after its projection (one more tensor) and makes q, k, v contiguous
-// per head; each decoder layer cross-attends over the encoder's
+// after its projection (one more tensor); each decoder layer cross-attends over the encoder's
 // max_source_positions outputs; the LM head is tied to the token
 // embedding and the loss is CrossEntropyLoss on the logits as they are.
 // The decoder fills its self- and cross-attention caches in training
@@ -114,13 +113,14 @@ func (b *builder) conv1d(x Tensor, n, cin, l, cout, k, stride, pad int64) (Tenso
 }
 
 // whisperAttention is WhisperAttention with SDPA: q projected (with
-// bias) and scaled, k (no bias) and v (bias) projected from kv, each made
-// contiguous per head, the cache copies in the decoder, SDPA, out_proj.
+// bias) and scaled before the heads are split (the original order of
+// scaling), k (no bias) and v (bias) projected from kv, all passed to SDPA
+// as transposed views, the cache copies in the decoder, out_proj.
 func (b *builder) whisperAttention(x, kv Tensor, a *Arch, batch, sq, sk int64, causal, cache bool) Tensor {
 	d, heads := int64(a.Hidden), int64(a.Heads)
-	q := b.copy(b.scale(b.linear(x, d, d, true, "q_proj")))
-	k := b.copy(b.linear(kv, d, d, false, "k_proj"))
-	v := b.copy(b.linear(kv, d, d, true, "v_proj"))
+	q := b.scale(b.linear(x, d, d, true, "q_proj"))
+	k := b.linear(kv, d, d, false, "k_proj")
+	v := b.linear(kv, d, d, true, "v_proj")
 	b.sel = true
 	if cache {
 		k, v = b.cacheKV(k, v)
