@@ -134,6 +134,10 @@ func (c *config) techniqueNotes() (notes []string, widen float64) {
 	if c.opt.Source != "" {
 		notes = append(notes, c.opt.Source)
 	}
+	if c.attn == "eager" || c.attn == "math" {
+		notes = append(notes, fmt.Sprintf("%s attention is modelled from the transformers/PyTorch source (score matrices kept for backward), not measured: wider band", c.attn))
+		widen += 0.05
+	}
 	if c.spec.Compile {
 		notes = append(notes, "torch.compile is modelled from AOTAutograd's partitioner rules (fused pointwise ops, their saved tensors recomputed); measured within ±6% on two compiled captures: wider band")
 		widen += compileBand
