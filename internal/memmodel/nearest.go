@@ -93,6 +93,17 @@ func canonicalName(name string) string {
 	}
 }
 
+// NearestModel is the catalog model whose name or an alias of it is
+// closest to name (by edit distance), and whether it is close enough to
+// be a plausible misspelling.
+func NearestModel(name string) (model string, close bool) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	s := nearestModel(n)
+	_, q, _ := strings.Cut(s, "\"")
+	model, _, _ = strings.Cut(q, "\"")
+	return model, strings.HasPrefix(s, "; did you mean")
+}
+
 // nearestModel is "; did you mean X?" for the catalog model whose name
 // or alias is closest to n, and names the nearest one even when no name
 // is a plausible typo (the nearest supported alternative).

@@ -62,7 +62,7 @@ func TestCommonSpellings(t *testing.T) {
 		"Qwen/Qwen2.5-7B": "qwen2.5-7b", "Qwen/Qwen2.5-0.5B-Instruct": "qwen2.5-0.5b",
 		"mistralai/Mistral-7B-v0.1": "mistral-7b", "google/gemma-2-9b": "gemma-2-9b",
 		"microsoft/Phi-3-mini-4k-instruct": "phi-3-mini", "mistralai/Mixtral-8x7B-v0.1": "mixtral-8x7b",
-		"Qwen/Qwen3-8B": "qwen3-8b", "openai/whisper-small": "whisper-small", "allenai/OLMo-2-1124-7B": "olmo-2-7b",
+		"Qwen/Qwen3-8B": "qwen3-8b", "Qwen/Qwen2.5-72B-Instruct": "qwen2.5-72b", "openai/whisper-small": "whisper-small", "allenai/OLMo-2-1124-7B": "olmo-2-7b",
 	} {
 		a, err := memmodel.Lookup(name)
 		if err != nil || a.Name != want {
