@@ -14,7 +14,7 @@ func init() {
 			llama("llama2-13b", 5120, 40, 40, 40, 13824, 32000, false, false),
 			llama("llama3-8b", 4096, 32, 32, 8, 14336, 128256, false, false),
 			llama("llama3.2-1b", 2048, 16, 32, 8, 8192, 128256, true, false),
-			llama("mistral-7b", 4096, 32, 32, 8, 14336, 32000, false, false),
+			mistral7b(),
 			llama("qwen2-0.5b", 896, 24, 14, 2, 4864, 151936, true, true),
 			llama("qwen2-1.5b", 1536, 28, 12, 2, 8960, 151936, true, true),
 			llama("qwen2-7b", 3584, 28, 28, 4, 18944, 152064, false, true),
@@ -56,6 +56,14 @@ func llama(name string, hidden, layers, heads, kv, ffn, vocab int, tied, bias bo
 		Vocab: vocab, Tied: tied, AttnBias: bias, MaxPos: 4096, DefaultSeq: 2048}
 }
 
+// mistral7b is Mistral-7B-v0.1, which attends within 4096 tokens.
+func mistral7b() Arch {
+	a := llama("mistral-7b", 4096, 32, 32, 8, 14336, 32000, false, false)
+	a.MaxPos = 32768
+	a.Decoder.SlidingWindow, a.Decoder.SlidingEvery = 4096, 1
+	return a
+}
+
 func llamaFromHF(modelType string, data []byte) (Arch, error) {
 	var h struct {
 		HiddenSize   int   `json:"hidden_size"`
@@ -68,6 +76,8 @@ func llamaFromHF(modelType string, data []byte) (Arch, error) {
 		MaxPos       int   `json:"max_position_embeddings"`
 		Tie          *bool `json:"tie_word_embeddings"`
 		AttnBias     *bool `json:"attention_bias"`
+		Window       *int  `json:"sliding_window"`
+		UseWindow    *bool `json:"use_sliding_window"`
 	}
 	if err := decodeHF(data, &h); err != nil {
 		return Arch{}, err
@@ -77,6 +87,11 @@ func llamaFromHF(modelType string, data []byte) (Arch, error) {
 	a := llama(modelType, h.HiddenSize, h.Layers, h.Heads, h.KVHeads, h.Intermediate, h.Vocab,
 		orBool(h.Tie, false), orBool(h.AttnBias, bias))
 	a.HeadDim = h.HeadDim
+	// Mistral attends within sliding_window tokens (Qwen2 only with
+	// use_sliding_window): beyond it SDPA gets a mask
+	if h.Window != nil && *h.Window > 0 && (modelType == "mistral" || orBool(h.UseWindow, false)) {
+		a.Decoder.SlidingWindow, a.Decoder.SlidingEvery = *h.Window, 1
+	}
 	if h.MaxPos > 0 {
 		a.MaxPos = h.MaxPos
 	}
