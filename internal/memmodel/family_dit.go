@@ -14,11 +14,12 @@ package memmodel
 // residual; the same around a GELU-tanh MLP of 4·hidden. The output
 // (8 channels: noise and variance) is unpatchified and the loss is the
 // MSE against the noise in float32. The frozen VAE's weights stay
-// resident; encoding latents runs under no_grad before the step.
+// resident; its no-grad encoding of the latents before the step is not
+// modelled (the latents are taken as inputs).
 
 func init() {
 	register(&Family{
-		Unmeasured: "DiT is modelled from the diffusers source; no measurement of it exists, so the band is wider still",
+		Unmeasured: "DiT is modelled from the diffusers source; no measurement of it exists, so the band is wider still (the frozen VAE's weights are counted; its no-grad encoding of the latents is not)",
 		Name:       "dit", Task: "diffusion", Vision: true, Attention: true,
 		LoRATargets: []string{"to_q", "to_v"},
 		Models: []Arch{

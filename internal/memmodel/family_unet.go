@@ -19,7 +19,7 @@ package memmodel
 
 func init() {
 	register(&Family{
-		Unmeasured: "the Stable Diffusion UNet is modelled from the diffusers source; no measurement of it exists, so the band is wider still",
+		Unmeasured: "the Stable Diffusion UNet is modelled from the diffusers source; no measurement of it exists, so the band is wider still (the frozen VAE's and text encoder's weights are counted; their no-grad encoding of latents and prompts is not)",
 		Name:       "unet", Task: "diffusion", Vision: true,
 		LoRATargets: []string{"to_q", "to_k", "to_v", "to_out"},
 		Models: []Arch{
