@@ -130,6 +130,9 @@ func (c *config) techniqueNotes() (notes []string, widen float64) {
 	if c.spec.Quant != "" {
 		notes = append(notes, fmt.Sprintf("4-bit base weights (%s, blocksize 64, double quantisation) are modelled from bitsandbytes' source, not measured: wider band", c.spec.Quant))
 		widen += 0.08
+		if c.arch.MoE.Experts > 0 {
+			notes = append(notes, "the experts are 3-D parameters, not nn.Linear modules, so bitsandbytes leaves them unquantised: only attention, shared experts and routers take 4 bits")
+		}
 	}
 	if c.opt.Source != "" {
 		notes = append(notes, c.opt.Source)
