@@ -219,6 +219,17 @@ func (c *config) bands(r *Result) { c.bandsFrom(embeddedBands(), r) }
 
 func (c *config) bandsFrom(t *BandTable, r *Result) {
 	cb, used, why := t.bandFor(c.bandClasses())
+	// techniques modelled from library source (4-bit weights, eager
+	// attention, compile, low-rank what-ifs) are no class of the table:
+	// their stated widening goes on top of the class band
+	notes, w := c.techniqueNotes()
+	if w > 0 {
+		cb.Reserved, cb.Allocated = widen(cb.Reserved, w), widen(cb.Allocated, w)
+	}
+	if u := c.arch.family().Unmeasured; u != "" {
+		notes = append(notes, u)
+	}
+	r.Notes = append(r.Notes, notes...)
 	r.Confidence = t.Confidence
 	r.BandClasses = used
 	r.AllocatedBand = scale(r.PeakAllocated, cb.Allocated)

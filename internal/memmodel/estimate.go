@@ -56,6 +56,8 @@ type Result struct {
 	Notes       []string `json:"notes,omitempty"`
 	// Dynamic is set when the spec gives a length distribution.
 	Dynamic *DynamicResult `json:"dynamic,omitempty"`
+	// Modules is the per-module view (Options.ByModule).
+	Modules []ModuleRow `json:"modules,omitempty"`
 }
 
 // ErrSpec marks an invalid spec; the message names the field.
@@ -75,6 +77,8 @@ type Options struct {
 	// Warm starts from a steady state (optimizer state exists), so one
 	// step shows the peak; for searches.
 	Warm bool `json:"warm"`
+	// ByModule fills Result.Modules.
+	ByModule bool `json:"by_module"`
 }
 
 // DefaultOptions replays three steps, as the fixtures measured.
@@ -95,6 +99,7 @@ type config struct {
 	batch     int64
 	seq       int64
 	image     int64
+	attn      string // attention implementation (AttnImpls)
 }
 
 // resolve validates s and looks its model and GPU up.
@@ -197,6 +202,9 @@ func resolve(s Spec) (*config, error) {
 	}
 	if c.allocConf, err = allocsim.ParseConfig(s.AllocConf); err != nil {
 		return nil, specErr("alloc_conf", "%v", err)
+	}
+	if err := c.resolveTechniques(); err != nil {
+		return nil, err
 	}
 	if err := c.checkParallel(); err != nil {
 		return nil, err

@@ -22,11 +22,20 @@ func (c *config) buildGraph() *Graph {
 		b.lora = c.spec.LoRA
 		b.frozen = true
 	}
+	b.attn, b.compiled = c.attn, c.spec.Compile
+	b.quant4 = c.spec.Quant != ""
+	if o := c.spec.Override; o != nil {
+		b.lowRank = int64(o.LowRank)
+	}
 	cache := c.ckptEvery == 0 // transformers turns the KV cache off under gradient checkpointing
 	if u := c.spec.UseCache; u != nil && !*u {
 		cache = false
 	}
 	a.family().Build(b, &a, Input{Batch: c.batch, Seq: c.seq, Image: c.image, Cache: cache})
+	if b.compiled {
+		b.g.compiled = true
+		compileGraph(b.g)
+	}
 	return b.g
 }
 
@@ -149,6 +158,9 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 		r.Notes = append(r.Notes, fmt.Sprintf("fp16 GradScaler skips the first steps of BatchNorm CNNs (gradient overflow); once steps succeed, optimizer state adds %s: steady-state peak allocated %s", units.Bytes(steady-allocated), units.Bytes(steady)))
 	}
 	r.Dynamic = dyn
+	if opts.ByModule {
+		r.Modules = c.byModule(g, cfg)
+	}
 	c.bands(r)
 	c.stepTime(g, cfg, r)
 	if dyn != nil {

@@ -70,6 +70,33 @@ type Spec struct {
 	// (default) | bucket.
 	Lengths []int  `json:"lengths,omitempty"`
 	Padding string `json:"padding,omitempty"`
+	// Attn is the attention implementation: sdpa (transformers' default)
+	// | eager | flash | mem_efficient | math; empty for the family's
+	// default.
+	Attn string `json:"attn,omitempty"`
+	// Compile is torch.compile(model): see compile.go.
+	Compile bool `json:"compile,omitempty"`
+	// Quant "nf4" loads the frozen base weights in 4 bits (QLoRA, with
+	// lora): see quant.go.
+	Quant string `json:"quant,omitempty"`
+	// Override changes architecture keys of the model before planning:
+	// "what if" weights were shared, heads grouped, layers narrower or
+	// factorised.
+	Override *Override `json:"override,omitempty"`
+}
+
+// Override holds the config.json keys a spec may change on its model
+// (the Llama-like decoders), and a low-rank factorisation of every
+// projection.
+type Override struct {
+	TieWordEmbeddings *bool `json:"tie_word_embeddings,omitempty"`
+	NumKeyValueHeads  int   `json:"num_key_value_heads,omitempty"`
+	IntermediateSize  int   `json:"intermediate_size,omitempty"`
+	NumHiddenLayers   int   `json:"num_hidden_layers,omitempty"`
+	// LowRank replaces each projection W (in×out) by two of rank
+	// LowRank (in×r, r×out) where that has fewer parameters; the LM head
+	// and MoE routers stay dense.
+	LowRank int `json:"low_rank,omitempty"`
 }
 
 // DefaultSpec is the configuration missing keys take.

@@ -32,7 +32,11 @@ func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
 		if cfg.paramBytes > 0 {
 			el = cfg.paramBytes
 		}
-		gen.paramID[i] = gen.alloc(maxI64(int64(float64(p.numel)*p.shard)*el, 1), CatParameters, "param")
+		n := maxI64(int64(float64(p.numel)*p.shard)*el, 1)
+		if p.quant > 0 {
+			n = maxI64(int64(math.Ceil(float64(p.numel)*p.shard*p.quant)), 1)
+		}
+		gen.paramID[i] = gen.alloc(n, CatParameters, "param")
 	}
 	for _, n := range g.buffers {
 		gen.alloc(n, CatParameters, "buffer")

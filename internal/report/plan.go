@@ -46,6 +46,20 @@ func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
+	if len(r.Modules) > 0 {
+		modulesText(w, r.Modules)
+	}
+}
+
+// modulesText prints the per-module view (plan --by-module), identical
+// layers merged.
+func modulesText(w io.Writer, rows []memmodel.ModuleRow) {
+	fmt.Fprintf(w, "\nper module (identical layers merged, figures per layer):\n")
+	fmt.Fprintf(w, "  %-28s %9s %10s %10s %10s %12s\n", "module", "params", "weights", "gradients", "optimizer", "activations")
+	for _, m := range memmodel.CollapseLayers(rows) {
+		fmt.Fprintf(w, "  %-28s %9s %10s %10s %10s %12s\n", m.Module, count(m.Params), units.Bytes(m.ParamBytes),
+			units.Bytes(m.GradientBytes), units.Bytes(m.OptimizerBytes), units.Bytes(m.ActivationByte))
+	}
 }
 
 func count(n int64) string {
