@@ -25,7 +25,10 @@ type Result struct {
 	PeakAllocated   int64  `json:"peak_allocated_bytes"`
 	PeakReserved    int64  `json:"peak_reserved_bytes"`
 	Context         int64  `json:"cuda_context_bytes"`
-	Process         int64  `json:"process_bytes"`
+	// NCCL is what NCCL holds outside the caching allocator (buffers of
+	// its communicators): part of process memory, not of reserved.
+	NCCL    int64 `json:"nccl_bytes"`
+	Process int64 `json:"process_bytes"`
 	// SteadyAllocated / SteadyProcess include optimizer state even when
 	// the first steps are skipped by GradScaler; fits is judged on them.
 	SteadyAllocated int64            `json:"steady_allocated_bytes"`
@@ -37,16 +40,27 @@ type Result struct {
 	PeakPhase       string           `json:"peak_phase"`
 	StepTime        float64          `json:"step_time_s"`
 	StepTimeBand    [2]float64       `json:"step_time_band_s"`
-	// StepTimeSource says which figures the step time rests on: rates
-	// measured on this GPU, or another GPU's scaled.
-	StepTimeSource string   `json:"step_time_source"`
-	SamplesPerSec  float64  `json:"samples_per_s"`
-	Capacity       int64    `json:"capacity_bytes"`
-	Fits           bool     `json:"fits"`
-	Headroom       int64    `json:"headroom_bytes"`
-	Notes          []string `json:"notes,omitempty"`
+	// StepTimeSource says which figures the step time rests on: the
+	// kernel classes measured on this GPU or another GPU scaled.
+	StepTimeSource string  `json:"step_time_source"`
+	SamplesPerSec  float64 `json:"samples_per_s"`
+	Capacity       int64   `json:"capacity_bytes"`
+	// Confidence is the probability the bands are built to cover (from
+	// held-out captures, see bands.go); BandClasses are the classes of
+	// workload whose measured error set them.
+	Confidence  float64  `json:"confidence"`
+	BandClasses []string `json:"band_classes"`
+	// ProcessHigh is the top of the steady-state process band: what Fits,
+	// Headroom (Capacity − ProcessHigh) and Verdict are judged on.
+	ProcessHigh int64    `json:"process_high_bytes"`
+	Fits        bool     `json:"fits"`
+	Headroom    int64    `json:"headroom_bytes"`
+	Verdict     Verdict  `json:"verdict"`
+	Notes       []string `json:"notes,omitempty"`
 	// Dynamic is set when the spec gives a length distribution.
 	Dynamic *DynamicResult `json:"dynamic,omitempty"`
+	// Modules is the per-module view (Options.ByModule).
+	Modules []ModuleRow `json:"modules,omitempty"`
 }
 
 // ErrSpec marks an invalid spec; the message names the field.
@@ -69,6 +83,8 @@ type Options struct {
 	// Host is what the training process's CPU spends issuing work; the
 	// default is the calibration machine's (see HostCosts).
 	Host HostCosts `json:"host"`
+	// ByModule fills Result.Modules.
+	ByModule bool `json:"by_module"`
 }
 
 // DefaultOptions replays three steps, as the fixtures measured.
@@ -89,6 +105,7 @@ type config struct {
 	batch     int64
 	seq       int64
 	image     int64
+	attn      string // attention implementation (AttnImpls)
 }
 
 // resolve validates s and looks its model and GPU up.
@@ -191,6 +208,9 @@ func resolve(s Spec) (*config, error) {
 	}
 	if c.allocConf, err = allocsim.ParseConfig(s.AllocConf); err != nil {
 		return nil, specErr("alloc_conf", "%v", err)
+	}
+	if err := c.resolveTechniques(); err != nil {
+		return nil, err
 	}
 	if err := c.checkParallel(); err != nil {
 		return nil, err
