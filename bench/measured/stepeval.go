@@ -21,7 +21,7 @@ type StepRow struct {
 // TechniquePair is two workloads of one model, timed in one file, that
 // differ in exactly one technique.
 type TechniquePair struct {
-	Kind      string  `json:"kind"` // amp | checkpoint | lora | accumulation
+	Kind      string  `json:"kind"` // amp | checkpoint | lora | accumulation | compile
 	Num       string  `json:"num"`  // the variant
 	Den       string  `json:"den"`  // the baseline
 	Measured  float64 `json:"measured_ratio"`
@@ -122,8 +122,10 @@ func techniqueKind(a, b memmodel.Spec) string {
 	}
 	sameBatch := a.Batch == b.Batch && a.Accum == b.Accum
 	sameLoRA := (a.LoRA == nil) == (b.LoRA == nil)
-	same := sameBatch && sameLoRA
+	same := sameBatch && sameLoRA && a.Compile == b.Compile
 	switch {
+	case sameBatch && sameLoRA && a.Precision == b.Precision && a.Checkpoint == b.Checkpoint && a.Compile && !b.Compile:
+		return "compile"
 	case same && a.Checkpoint == b.Checkpoint && a.Precision != "fp32" && b.Precision == "fp32":
 		return "amp"
 	case same && a.Precision == b.Precision && a.Checkpoint != "none" && b.Checkpoint == "none":

@@ -51,7 +51,7 @@ type captureRow struct {
 // repository: the fixtures' (capture.py rows, catalog model names), the
 // unseen/blind sets' (the same rows, with plan specs in specs/NAME.json
 // next to the file) and the gt_work.py captures'. Rows that did not
-// complete, and workloads the planner does not model (torch.compile), are
+// complete, and workloads the planner does not model (eager attention), are
 // returned in skipped with the reason.
 func ReadTimed(path string) (ws []Timed, skipped []string, err error) {
 	data, err := os.ReadFile(path)
@@ -126,8 +126,6 @@ func fromCapture(line []byte) (Timed, string, error) {
 	switch {
 	case c.Status != "ok" || w.StepS == 0:
 		return w, "not completed", nil
-	case c.Compile:
-		return w, "torch.compile is not modelled", nil
 	}
 	s := memmodel.DefaultSpec()
 	if tv, ok := strings.CutPrefix(c.Model, "tv:"); ok {
@@ -168,6 +166,7 @@ func fromCapture(line []byte) (Timed, string, error) {
 		}
 		s.LoRA = &memmodel.LoRA{Rank: c.LoRA, Alpha: float64(2 * c.LoRA), Targets: targets}
 	}
+	s.Compile = c.Compile
 	if c.Attn == "eager" {
 		return w, "eager attention is not modelled", nil
 	}

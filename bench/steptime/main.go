@@ -8,7 +8,7 @@
 //	go run ./bench/steptime [FILE.jsonl ...]
 //
 // Without arguments it reads the development timings (the fixtures', the
-// unseen and blind sets', testdata/captures/timing).
+// unseen and blind sets', testdata/captures/timing and compile).
 package main
 
 import (
@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 
 	"github.com/vramkit/vramkit/bench/measured"
 	"github.com/vramkit/vramkit/internal/memmodel"
@@ -38,8 +37,7 @@ func main() {
 	if len(files) == 0 {
 		files = []string{"internal/memmodel/testdata/timing.jsonl", "testdata/unseen/timing.jsonl",
 			"testdata/blind/timing.jsonl"}
-		more, _ := filepath.Glob("testdata/captures/timing/*.jsonl")
-		files = append(files, more...)
+		files = append(files, "testdata/captures/timing/timing.jsonl", "testdata/captures/compile/timing.jsonl")
 	}
 	if *fit {
 		if err := fitHost(files); err != nil {

@@ -90,11 +90,20 @@ func (c *config) optimizerTime(tm timeModel, elems, tensors float64) float64 {
 }
 
 // walkForward issues the forward ops; checkpointed regions additionally pack
-// every saved tensor through a Python hook.
+// every saved tensor through a Python hook. Under torch.compile (compiled)
+// Inductor's generated wrapper issues the kernels, a dispatcher call each
+// and no module Python, and fused pointwise ops run inside their
+// neighbours' kernels: their bytes are not charged again.
 func (c *config) walkForward(g *Graph, gen *generator, tm timeModel, p *pipeline) {
 	for i := range g.ops {
 		o := &g.ops[i]
+		if o.fused {
+			continue // inside a neighbour's Inductor kernel (see compiled)
+		}
 		h := tm.hostTime(o)
+		if g.compiled {
+			h = tm.Small
+		}
 		if gen.inReg[i] >= 0 {
 			h += float64(len(o.save)) * tm.Hook
 		}
@@ -119,14 +128,17 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 			}
 		}
 		o := &g.ops[i]
-		if o.noBackward || o.bwdFlops+o.bytes == 0 {
+		if o.noBackward || o.bwdFlops+o.bytes == 0 || o.fused {
 			continue
 		}
 		if !c.needsGrad(o, g) {
 			continue
 		}
 		h := tm.Bwd
-		if o.kind == "to" {
+		switch {
+		case g.compiled:
+			h = tm.Small
+		case o.kind == "to":
 			h = tm.Cast
 		}
 		p.issue(h, tm.backward(o, g))
