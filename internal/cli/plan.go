@@ -30,10 +30,16 @@ replayed through the caching-allocator simulator.
   vramkit plan --model gpt2 --batch 8 --seq 1024 --precision bf16-amp --gpu h100
   vramkit plan --fit --gpu rtx3090 --model bert-base --seq 512 --global-batch 64
   vramkit plan --sweep batch=1..512 --model resnet50 --gpu a100-40
+  vramkit plan --task generate --model llama3-8b --precision bf16 --batch 8 --seq 2048 --new-tokens 256
+  vramkit plan --task generate --fit --model llama3-8b --precision bf16 --seq 2048 --new-tokens 256
+  vramkit plan --task serve --model llama3-8b --precision bf16 --gpu a100-80 --context 8192
 
 --batch is the per-GPU micro-batch. Spec files take the keys model,
 hf_config, task, batch, seq, image, precision, checkpoint, accum, optimizer,
-lora, parallel{strategy,gpus,tp,pp,micro_batches}, gpu, alloc_conf.`,
+lora, parallel{strategy,gpus,tp,pp,micro_batches}, gpu, alloc_conf; for
+--task generate|serve (docs/inference.md) also new_tokens, kv_dtype, cache,
+attention, gpu_memory_utilization, block_size, max_num_seqs,
+max_num_batched_tokens, context.`,
 	}
 	c.Run = func(ctx context.Context, env *Env, args []string) error { return runPlan(ctx, env, c, args) }
 	return c
@@ -45,6 +51,7 @@ type planFlags struct {
 	batch, seq, image, accum, loraRank, gpus, tp, pp, micro, global      int
 	fit                                                                  bool
 	margin                                                               float64
+	inf                                                                  inferFlags
 }
 
 func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
@@ -73,12 +80,25 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.IntVar(&f.global, "global-batch", 0, "global batch size for --fit")
 	fs.Float64Var(&f.margin, "margin", 0.1, "safety margin for --fit and --sweep (fraction of GPU memory)")
 	fs.StringVar(&f.sweep, "sweep", "", "memory curve: batch=LO..HI or seq=LO..HI")
+	f.inf.register(fs)
 	format := addFormat(fs, "text", "json", "html")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if err := checkFormat(*format, "text", "json", "html"); err != nil {
 		return err
+	}
+	if f.inf.task != "" || f.spec != "" {
+		spec, err := f.buildSpec(fs)
+		if err != nil {
+			return err
+		}
+		if f.inf.apply(fs, &spec); spec.Inference() {
+			if fs.NArg() > 0 {
+				return usagef("unexpected argument %q", fs.Arg(0))
+			}
+			return runInference(ctx, env, spec, &f, *format)
+		}
 	}
 	if *format == "html" && f.sweep == "" {
 		return usagef("--format html draws a --sweep; other plans print as text or json")

@@ -58,6 +58,32 @@ type Spec struct {
 	// (default) | bucket.
 	Lengths []int  `json:"lengths,omitempty"`
 	Padding string `json:"padding,omitempty"`
+
+	// Inference keys, read by package infer when Task is "generate" or
+	// "serve" (precision then names the weights: fp32|fp16|bf16|int8|int4).
+	// NewTokens is how many tokens generate produces after the seq-token
+	// prompt; KVDType is the cache's element type ("" = the model dtype,
+	// or fp8); Cache is dynamic (DynamicCache) or static (StaticCache);
+	// Attention is sdpa or eager.
+	NewTokens int    `json:"new_tokens,omitempty"`
+	KVDType   string `json:"kv_dtype,omitempty"`
+	Cache     string `json:"cache,omitempty"`
+	Attention string `json:"attention,omitempty"`
+	// GPUMemoryUtilization, BlockSize, MaxNumSeqs and MaxNumBatchedTokens
+	// are vLLM's engine arguments of the same names, for task serve;
+	// Context is the per-sequence context length concurrency is counted at
+	// (vLLM's max_model_len).
+	GPUMemoryUtilization float64 `json:"gpu_memory_utilization,omitempty"`
+	BlockSize            int     `json:"block_size,omitempty"`
+	MaxNumSeqs           int     `json:"max_num_seqs,omitempty"`
+	MaxNumBatchedTokens  int     `json:"max_num_batched_tokens,omitempty"`
+	Context              int     `json:"context,omitempty"`
+}
+
+// Inference reports whether the spec asks for an inference task, which
+// package infer plans instead of Estimate.
+func (s Spec) Inference() bool {
+	return s.Task != nil && (*s.Task == "generate" || *s.Task == "serve")
 }
 
 // DefaultSpec is the configuration missing keys take.

@@ -1,0 +1,168 @@
+package infer
+
+// llamaBlock is LlamaDecoderLayer (also Mistral, Qwen2): RMSNorm, q/k/v
+// projections, rotary, cache update, attention, o_proj, residual add,
+// RMSNorm, SwiGLU MLP, residual add. It returns the new hidden states and
+// frees the old.
+func (m *model) llamaBlock(l int, x int32, q int64, kv *cache, kvLen int64, mask, cos, sin int32) int32 {
+	c, s := m.c, m.s
+	b, h := c.batch, c.hidden
+	T := b * q
+	qd, kd := c.heads*c.headDim, c.kvHeads*c.headDim
+	y := m.norm(x, T)
+	qs := m.linear(y, T, h, qd)
+	ks := m.linear(y, T, h, kd)
+	vs := m.linear(y, T, h, kd)
+	s.free(y)
+	qe := m.rope(qs, T*qd)
+	s.free(qs)
+	ke := m.rope(ks, T*kd)
+	s.free(ks)
+	k, v := m.update(l, ke, vs, q, kv)
+	s.free(ke, vs)
+	o := m.attend(qe, k, v, q, kvLen, mask)
+	s.free(qe)
+	p := m.linear(o, T, qd, h)
+	s.free(o)
+	r := s.alloc(T*h*c.dt, CatActivations) // residual + hidden_states
+	s.free(p, x)
+	y = m.norm(r, T)
+	g := m.linear(y, T, h, c.ffn)
+	a := s.alloc(T*c.ffn*c.dt, CatActivations) // act_fn(gate)
+	s.free(g)
+	u := m.linear(y, T, h, c.ffn)
+	pr := s.alloc(T*c.ffn*c.dt, CatActivations) // act * up
+	s.free(a, u)
+	d := m.linear(pr, T, c.ffn, h)
+	s.free(pr, y)
+	out := s.alloc(T*h*c.dt, CatActivations)
+	s.free(d, r)
+	return out
+}
+
+// gpt2Block is GPT2Block: LayerNorm, c_attn (q, k, v are views of one
+// output), cache update, attention, c_proj, residual, LayerNorm, c_fc,
+// the Python tanh GELU (NewGELUActivation: one kernel per operator),
+// c_proj, residual.
+func (m *model) gpt2Block(l int, x int32, q int64, kv *cache, kvLen int64, mask int32) int32 {
+	c, s := m.c, m.s
+	b, h, dt := c.batch, c.hidden, c.dt
+	T := b * q
+	act := func(n int64) int32 { return s.alloc(n, CatActivations) }
+	y := m.norm(x, T)
+	qkv := m.linear(y, T, h, 3*h)
+	s.free(y)
+	k, v := m.update(l, -1, -1, q, kv)
+	o := m.attend(qkv, k, v, q, kvLen, mask)
+	s.free(qkv)
+	p := m.linear(o, T, h, h)
+	s.free(o)
+	r := act(T * h * dt)
+	s.free(p, x)
+	y = m.norm(r, T)
+	f := m.linear(y, T, h, c.ffn)
+	s.free(y)
+	n := T * c.ffn * dt
+	half := act(n) // 0.5 * x
+	p3 := act(n)   // pow(x, 3)
+	c3 := act(n)   // 0.044715 * ...
+	s.free(p3)
+	sum := act(n) // x + ...
+	s.free(c3)
+	sc := act(n) // sqrt(2/pi) * ...
+	s.free(sum)
+	th := act(n) // tanh
+	s.free(sc)
+	one := act(n) // 1 + tanh
+	s.free(th)
+	g := act(n) // half * (...)
+	s.free(half, one, f)
+	d := m.linear(g, T, c.ffn, h)
+	s.free(g)
+	out := act(T * h * dt)
+	s.free(d, r)
+	return out
+}
+
+// update is Cache.update for layer l with q new tokens. DynamicLayer
+// concatenates: torch.cat([keys, key_states], dim=-2) allocates the grown
+// tensor and the old one is freed when the attribute is rebound (keys
+// first, then values). StaticLayer allocates both full-length tensors
+// (torch.zeros) at its first update and then writes in place. For gpt2,
+// ke/vs are -1: its key and value states are views of c_attn's output.
+func (m *model) update(l int, ke, vs int32, q int64, kv *cache) (k, v int32) {
+	c, s := m.c, m.s
+	per := c.batch * c.kvHeads * c.headDim * c.kv
+	if c.kv != c.dt {
+		// the new states cast to the cache dtype before they are stored
+		ck, cv := s.alloc(per*q, CatTemporaries), s.alloc(per*q, CatTemporaries)
+		defer s.free(ck, cv)
+	}
+	if c.static {
+		if kv.k[l] < 0 {
+			kv.k[l] = s.alloc(per*kv.max, CatKVCache)
+			kv.v[l] = s.alloc(per*kv.max, CatKVCache)
+		}
+		return kv.k[l], kv.v[l]
+	}
+	nk := s.alloc(per*(kv.n+q), CatKVCache)
+	s.free(kv.k[l])
+	kv.k[l] = nk
+	nv := s.alloc(per*(kv.n+q), CatKVCache)
+	s.free(kv.v[l])
+	kv.v[l] = nv
+	return nk, nv
+}
+
+// attend is the attention interface's core for q queries over kvLen keys
+// and returns the output (b×q×heads×head_dim). SDPA without a mask runs a
+// fused kernel with GQA built in (transformers' use_gqa_in_sdpa); with a
+// mask, repeat_kv first expands K and V to all heads, and SDPA turns the
+// boolean mask into an additive one of the query dtype (attention.cpp
+// convert_boolean_attn_mask). Eager attention materialises the scores and
+// a float32 softmax.
+func (m *model) attend(qe, k, v int32, q, kvLen int64, mask int32) int32 {
+	c, s := m.c, m.s
+	b, nh, hd, dt := c.batch, c.heads, c.headDim, c.dt
+	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
+	var held []int32
+	if c.kv != c.dt {
+		// a cache stored in fewer bytes is read back in the compute dtype
+		per := b * c.kvHeads * kvLen * hd * dt
+		held = append(held, tmp(per), tmp(per))
+	}
+	if (mask >= 0 || c.eager) && nh != c.kvHeads {
+		rep := b * nh * kvLen * hd * dt
+		held = append(held, tmp(rep), tmp(rep)) // repeat_kv(key), repeat_kv(value)
+	}
+	T := b * q
+	if c.eager {
+		sc := b * nh * q * kvLen
+		w := tmp(sc * dt) // matmul(q, k^T)
+		ws := tmp(sc * dt)
+		s.free(w) // * scaling
+		wm := tmp(sc * dt)
+		s.free(ws) // + causal_mask
+		sm := tmp(sc * 4)
+		s.free(wm) // softmax(dtype=float32)
+		wl := tmp(sc * dt)
+		s.free(sm) // .to(query.dtype)
+		o := tmp(T * nh * hd * dt)
+		s.free(wl)
+		out := s.alloc(T*nh*hd*dt, CatActivations) // transpose(1, 2).contiguous()
+		s.free(o)
+		s.free(held...)
+		return out
+	}
+	if mask >= 0 {
+		nm := tmp(b * q * kvLen)                         // logical_not
+		am := tmp(b * q * ((kvLen + 15) / 16 * 16) * dt) // where(-inf, 0), padded to 16
+		s.free(nm)
+		held = append(held, am)
+	}
+	out := s.alloc(T*nh*hd*dt, CatActivations)
+	lse := tmp(b * nh * ((q + 31) / 32 * 32) * 4) // logsumexp, dropped
+	s.free(lse)
+	s.free(held...)
+	return out
+}
