@@ -24,8 +24,10 @@ func (m *model) llamaBlock(l int, x int32, q int64, kv *cache, kvLen int64, mask
 	s.free(qe)
 	p := m.linear(o, T, qd, h)
 	s.free(o)
+	// the layer's input stays alive until the layer returns: the model's
+	// loop still holds it
 	r := s.alloc(T*h*c.dt, CatActivations) // residual + hidden_states
-	s.free(p, x)
+	s.free(p)
 	y = m.norm(r, T)
 	g := m.linear(y, T, h, c.ffn)
 	a := s.alloc(T*c.ffn*c.dt, CatActivations) // act_fn(gate)
@@ -37,6 +39,7 @@ func (m *model) llamaBlock(l int, x int32, q int64, kv *cache, kvLen int64, mask
 	s.free(pr, y)
 	out := s.alloc(T*h*c.dt, CatActivations)
 	s.free(d, r)
+	m.release(x)
 	return out
 }
 
@@ -58,7 +61,7 @@ func (m *model) gpt2Block(l int, x int32, q int64, kv *cache, kvLen int64, mask 
 	p := m.linear(o, T, h, h)
 	s.free(o)
 	r := act(T * h * dt)
-	s.free(p, x)
+	s.free(p)
 	y = m.norm(r, T)
 	f := m.linear(y, T, h, c.ffn)
 	s.free(y)
@@ -81,7 +84,16 @@ func (m *model) gpt2Block(l int, x int32, q int64, kv *cache, kvLen int64, mask 
 	s.free(g)
 	out := act(T * h * dt)
 	s.free(d, r)
+	m.release(x)
 	return out
+}
+
+// release frees a block's input once the block returns, unless the
+// model's forward still holds it (inputs_embeds).
+func (m *model) release(x int32) {
+	if x != m.held {
+		m.s.free(x)
+	}
 }
 
 // update is Cache.update for layer l with q new tokens. DynamicLayer

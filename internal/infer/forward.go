@@ -51,23 +51,27 @@ func (m *model) forward(q int64, kv *cache) int32 {
 		}
 	}
 
-	x := act(T * h * dt) // embed_tokens / wte
-	var cos, sin int32 = -1, -1
+	// inputs_embeds (and GPT-2's position_embeds) stay referenced by the
+	// model's forward until it returns
+	emb := act(T * h * dt) // embed_tokens / wte
+	x := emb
+	m.held = emb
+	var cos, sin, pe int32 = -1, -1, -1
 	if c.arch.Family == "gpt2" {
-		pe := act(b * q * h * dt) // wpe(position_ids)
-		y := act(T * h * dt)
-		s.free(x, pe)
-		x = y
+		pe = act(b * q * h * dt) // wpe(position_ids)
+		x = act(T * h * dt)
 	} else {
 		cos, sin = m.rotary(q)
 	}
 
 	for l := 0; l < int(c.layers); l++ {
+		var y int32
 		if c.arch.Family == "gpt2" {
-			x = m.gpt2Block(l, x, q, kv, kvLen, mask)
+			y = m.gpt2Block(l, x, q, kv, kvLen, mask)
 		} else {
-			x = m.llamaBlock(l, x, q, kv, kvLen, mask, cos, sin)
+			y = m.llamaBlock(l, x, q, kv, kvLen, mask, cos, sin)
 		}
+		x = y
 	}
 	kv.n += q
 	s.free(cos, sin, mask)
@@ -75,9 +79,10 @@ func (m *model) forward(q int64, kv *cache) int32 {
 	// final norm over every token, then the LM head on the last one only
 	// (generate sets logits_to_keep=1)
 	y := m.norm(x, T)
+	s.free(x)
 	last := act(b * h * dt) // hidden_states[:, -1:, :] made contiguous for the matmul
 	logits := s.alloc(b*c.vocab*dt, CatLogits)
-	s.free(last, y, x)
+	s.free(last, y, emb, pe)
 	return logits
 }
 

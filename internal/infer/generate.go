@@ -18,6 +18,9 @@ type model struct {
 	// traffic[i] is the bytes forward i allocated outside weights and
 	// cache: written once and read back about once.
 	traffic []int64
+	// held is the tensor the model's forward keeps referenced across its
+	// layers (the input embeddings), which a block must not free.
+	held int32
 }
 
 // generate writes what transformers' GenerationMixin.generate does for

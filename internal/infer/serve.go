@@ -127,13 +127,16 @@ func vllmWeights(c *config, w *weights) int64 {
 }
 
 // profilePeak is the torch allocated peak of vLLM's profile_run above the
-// weights. The forward of T tokens keeps the residual and the normed
-// hidden states and, at the MLP, the fused gate_up output (2·ffn) and the
-// SiluAndMul output (ffn) — attention with fused kernels stays below
-// that. The dummy sampler then runs on S rows of logits with top-p and
-// top-k set: logits in the model dtype, a float32 copy, sort (values and
-// int64 indices), softmax and cumulative sum — about dt + 32 bytes per
-// logit.
+// weights: the larger of one forward of T tokens and the dummy sampler.
+// In the forward, LlamaModel's loop keeps each layer's input alive while
+// the layer runs (the caller still holds it; fused_add_rms_norm rewrites
+// it in place), so at the MLP there live the input, the residual, the
+// attention output normed in place, the fused gate_up output (2·ffn) and
+// the SiluAndMul output (ffn): T·dt·(3·hidden + 3·ffn); GPT-2's fused
+// GELU keeps 2·ffn. The dummy sampler runs on S rows of logits with top-p
+// and top-k set: logits in the model dtype, a float32 copy, sort (values
+// and int64 indices), softmax and cumulative sum — about dt + 32 bytes
+// per logit; it runs after the forward has freed its intermediates.
 func profilePeak(c *config, T, S int64) int64 {
 	h, dt := c.hidden, c.dt
 	qd, kd := c.heads*c.headDim, c.kvHeads*c.headDim
@@ -142,7 +145,7 @@ func profilePeak(c *config, T, S int64) int64 {
 	if c.arch.Family == "gpt2" {
 		mlp = 2 * c.ffn
 	}
-	fwd := T * dt * (2*h + max(attn, mlp))
+	fwd := T * dt * (3*h + max(attn, mlp))
 	sampler := T*h*dt + S*c.vocab*(dt+32)
 	return max(fwd, sampler)
 }
