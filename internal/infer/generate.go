@@ -55,22 +55,30 @@ func (m *model) generate() {
 		}
 		s.step = int(step)
 		before, traffic0 := len(s.reqs), s.trafficBytes
-		cs := tmp(q * 8)        // cache_position
-		cum := tmp(b * cur * 8) // attention_mask.long().cumsum(-1)
-		pos := tmp(b * cur * 8) // - 1, masked_fill_
-		s.free(cum)
+		// prepare_inputs_for_generation: cache_position, input_ids[:, -q:]
+		// cloned contiguous, position_ids from the attention-mask cumsum
+		// (the slice keeps the whole tensor alive)
+		cs := tmp(q * 8)
+		in := tmp(b * q * 8)
+		cum := tmp(b * cur * 8)
+		pos := tmp(b * cur * 8)
+		eq := tmp(b * cur) // attention_mask == 0 for masked_fill_
+		s.free(cum, eq)
 		logits := m.forward(q, kv)
-		l32 := s.alloc(b*c.vocab*4, CatLogits) // logits[:, -1, :].to(copy=True, dtype=float32)
-		s.free(logits)                         // del outputs
-		next := tmp(b * 8)                     // argmax
-		s.free(l32)
-		ni := tmp(b * (cur + 1) * 8) // torch.cat([input_ids, next_tokens[:, None]])
-		s.free(ids)
-		ids = ni
-		na := tmp(b * (cur + 1) * 8) // attention_mask grown by one column
+		// _update_model_kwargs_for_generation grows the attention mask by
+		// one column before the logits are read
+		na := tmp(b * (cur + 1) * 8)
 		s.free(am)
 		am = na
-		s.free(cs, pos, next)
+		// next_token_logits = outputs.logits[:, -1, :].to(copy=True,
+		// dtype=float32); argmax; input_ids grown by torch.cat; outputs
+		// (and its logits) dropped at the end of the iteration
+		l32 := s.alloc(b*c.vocab*4, CatLogits)
+		next := tmp(b * 8)
+		ni := tmp(b * (cur + 1) * 8)
+		s.free(ids)
+		ids = ni
+		s.free(logits, l32, cs, in, pos, next)
 		cur++
 		if step < 2 {
 			m.kernels = append(m.kernels, (len(s.reqs)-before)/2)
