@@ -166,6 +166,9 @@ func (m *model) attend(qe, k, v int32, q, kvLen int64, mask int32) int32 {
 		s.free(held...)
 		return out
 	}
+	if mask < 0 && c.mathSDPA() {
+		return m.attendMath(q, kvLen, held)
+	}
 	if mask >= 0 {
 		nm := tmp(b * q * kvLen)                         // logical_not
 		am := tmp(b * q * ((kvLen + 15) / 16 * 16) * dt) // where(-inf, 0), padded to 16
@@ -176,5 +179,43 @@ func (m *model) attend(qe, k, v int32, q, kvLen int64, mask int32) int32 {
 	lse := tmp(b * nh * ((q + 31) / 32 * 32) * 4) // logsumexp, dropped
 	s.free(lse)
 	s.free(held...)
+	return out
+}
+
+// attendMath is SDPA's math backend, which PyTorch 2.11 picks for float32
+// grouped-query attention: flash and cuDNN attention take only fp16/bf16,
+// and memory-efficient attention has no grouped K/V until after 2.11
+// (pytorch#191085), so enable_gqa=True falls through to
+// _scaled_dot_product_attention_math. It repeats K and V to all heads,
+// scales the query and the keys, builds the causal mask (ones().tril(),
+// turned into an additive float mask), materialises the scores and their
+// softmax, and returns b×heads×q×head_dim, which transformers then copies
+// with transpose(1, 2).contiguous().
+func (m *model) attendMath(q, kvLen int64, held []int32) int32 {
+	c, s := m.c, m.s
+	b, nh, hd, dt := c.batch, c.heads, c.headDim, c.dt
+	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
+	kv := b * nh * kvLen * hd * dt
+	held = append(held, tmp(kv), tmp(kv))  // repeat_interleave(key), (value)
+	held = append(held, tmp(b*nh*q*hd*dt)) // query * sqrt(scale)
+	if q > 1 {                             // is_causal
+		ones := tmp(q * kvLen)
+		tril := tmp(q * kvLen)
+		s.free(ones)
+		nm := tmp(q * kvLen)
+		fm := tmp(q * kvLen * dt)
+		s.free(nm, tril)
+		held = append(held, fm)
+	}
+	ks := tmp(kv) // key.transpose(-2, -1) * sqrt(scale)
+	sc := tmp(b * nh * q * kvLen * dt)
+	s.free(ks)
+	sm := tmp(b * nh * q * kvLen * dt) // softmax
+	s.free(sc)
+	o := tmp(b * nh * q * hd * dt)
+	s.free(sm)
+	s.free(held...)
+	out := s.alloc(b*q*nh*hd*dt, CatActivations) // transpose(1, 2).contiguous()
+	s.free(o)
 	return out
 }

@@ -34,6 +34,10 @@ func (c *config) peakFLOPs() float64 {
 	return c.gpu.BF16TFLOPs * 1e12
 }
 
+// mathSDPA reports whether SDPA falls back to its math backend (float32
+// grouped-query attention, see attendMath).
+func (c *config) mathSDPA() bool { return c.dt == 4 && c.heads != c.kvHeads && !c.static && !c.eager }
+
 // attnFLOPs is the attention matmuls (QKᵀ and PV) of q queries over keys:
 // causal fused kernels skip the upper triangle; a StaticCache mask or
 // eager attention computes every score.
@@ -44,7 +48,7 @@ func (c *config) attnFLOPs(q, past int64) float64 {
 		keys = float64(c.seq + c.gen)
 	}
 	pairs := float64(q) * keys
-	if !c.static && !c.eager && q > 1 {
+	if !c.static && !c.eager && !c.mathSDPA() && q > 1 {
 		pairs = float64(q) * (float64(q)/2 + float64(past))
 	}
 	return 4 * b * nh * hd * pairs * float64(c.layers)
