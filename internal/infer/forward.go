@@ -38,11 +38,17 @@ func (m *model) forward(q int64, kv *cache) int32 {
 	mask := int32(-1)
 	masked := c.static || c.eager
 	if masked {
+		// sdpa_mask without vmap: the causal function broadcast to q×kv,
+		// and_masks' running result, the padding mask indexed to b×kv,
+		// and the final b×1×q×kv
 		am := tmp(b * (kv.n + q)) // attention_mask.to(bool)
 		pm := tmp(b * kvLen)      // prepare_padding_mask pads to kv_length
-		cm := tmp(q * kvLen)      // causal q_idx >= kv_idx, broadcast
-		mask = tmp(b * q * kvLen) // and_masks
-		s.free(am, pm, cm)
+		cm := tmp(q * kvLen)      // kv_idx <= q_idx
+		r1 := tmp(q * kvLen)      // ones & causal
+		s.free(cm)
+		pi := tmp(b * kvLen) // padding_mask[batch_idx, kv_idx]
+		mask = tmp(b * q * kvLen)
+		s.free(am, pm, r1, pi)
 		if c.eager {
 			// eager_mask: the boolean mask turned into a dtype mask of min values
 			fm := tmp(b * q * kvLen * dt)
