@@ -1,0 +1,140 @@
+package infer
+
+import (
+	"bufio"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
+
+// captureRow is one Hugging Face generate point measured on the H200
+// (bench/gpu: gt_work.py gen): the model's config, the point, and
+// torch.cuda.max_memory_* after reset_peak_memory_stats (weights included).
+type captureRow struct {
+	Name      string          `json:"name"`
+	Status    string          `json:"status"`
+	Kind      string          `json:"kind"`
+	DType     string          `json:"dtype"`
+	Cache     string          `json:"cache"`
+	GradMode  string          `json:"grad_mode"`
+	HFConfig  json.RawMessage `json:"hf_config"`
+	Batch     int             `json:"b"`
+	Prompt    int             `json:"prompt"`
+	NewTokens int             `json:"new_tokens"`
+	Weights   int64           `json:"weights_bytes"`
+	Allocated int64           `json:"max_allocated"`
+	Reserved  int64           `json:"max_reserved"`
+	Decode    float64         `json:"decode_tok_s"`
+	Prefill   float64         `json:"prefill_s"`
+}
+
+// loadCaptures reads the generate rows of a results.jsonl that ran.
+func loadCaptures(t *testing.T, path string) []captureRow {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var rows []captureRow
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var r captureRow
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if r.Kind == "gen" && r.Status == "ok" && r.Batch > 0 && len(r.HFConfig) > 0 {
+			rows = append(rows, r)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// spec turns a capture row into the inference spec that describes it.
+func (r captureRow) spec() memmodel.Spec {
+	task := "generate"
+	s := memmodel.DefaultSpec()
+	s.Task, s.HFConfig = &task, r.HFConfig
+	s.Batch, s.Seq, s.NewTokens, s.Precision, s.Cache = r.Batch, r.Prompt, r.NewTokens, r.DType, r.Cache
+	return s
+}
+
+type evalRow struct {
+	row                     captureRow
+	res                     *Result
+	alloc, resv, decode     float64 // signed relative errors
+	inAllocBand, inResvBand bool
+}
+
+func evaluate(t *testing.T, rows []captureRow) []evalRow {
+	t.Helper()
+	var out []evalRow
+	for _, r := range rows {
+		res, err := Estimate(r.spec())
+		if err != nil {
+			t.Fatalf("%s: %v", r.Name, err)
+		}
+		e := evalRow{row: r, res: res,
+			alloc: rel(res.PeakAllocated, r.Allocated), resv: rel(res.PeakReserved, r.Reserved),
+			inAllocBand: res.AllocatedBand.Low <= r.Allocated && r.Allocated <= res.AllocatedBand.High,
+			inResvBand:  res.ReservedBand.Low <= r.Reserved && r.Reserved <= res.ReservedBand.High}
+		if r.Decode > 0 {
+			e.decode = (res.DecodeTokensPerSec - r.Decode) / r.Decode
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func rel(pred, meas int64) float64 { return float64(pred-meas) / float64(meas) }
+
+func medianAbs(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	a := make([]float64, len(v))
+	for i, x := range v {
+		a[i] = math.Abs(x)
+	}
+	sort.Float64s(a)
+	if len(a)%2 == 1 {
+		return a[len(a)/2]
+	}
+	return (a[len(a)/2-1] + a[len(a)/2]) / 2
+}
+
+func maxAbs(v []float64) float64 {
+	m := 0.0
+	for _, x := range v {
+		m = math.Max(m, math.Abs(x))
+	}
+	return m
+}
+
+// summarize logs every row and returns the reserved and decode errors.
+func summarize(t *testing.T, ev []evalRow) (resv, alloc, decode []float64) {
+	t.Helper()
+	for _, e := range ev {
+		t.Logf("%-48s alloc %+6.1f%%  reserved %+6.1f%% (pred %.2f GiB, meas %.2f GiB)  decode %+6.1f%%",
+			e.row.Name, 100*e.alloc, 100*e.resv, float64(e.res.PeakReserved)/(1<<30), float64(e.row.Reserved)/(1<<30), 100*e.decode)
+		resv = append(resv, e.resv)
+		alloc = append(alloc, e.alloc)
+		if e.row.Decode > 0 {
+			decode = append(decode, e.decode)
+		}
+	}
+	t.Logf("%d points: reserved median |err| %.1f%% max %.1f%%; allocated median %.1f%% max %.1f%%; decode tokens/s median %.1f%% over %d",
+		len(ev), 100*medianAbs(resv), 100*maxAbs(resv), 100*medianAbs(alloc), 100*maxAbs(alloc), 100*medianAbs(decode), len(decode))
+	return resv, alloc, decode
+}
+
+var capturesDir = filepath.Join("..", "..", "testdata", "captures")
