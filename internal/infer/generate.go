@@ -40,6 +40,9 @@ func (m *model) generate() {
 	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
 	ids := tmp(b * c.seq * 8)
 	am := tmp(b * c.seq * 8)
+	// cuBLAS takes its workspace from the caching allocator at the first
+	// matmul and keeps it for the life of the handle (GPU table)
+	tmp(c.gpu.CublasWorkspaceBytes)
 	kv := newCache(int(c.layers))
 	if c.static {
 		kv.max = c.seq + c.gen
