@@ -114,10 +114,7 @@ func (s *stream) replay(allocConf string, capacity, total int64) (allocated, res
 	if err != nil {
 		return 0, 0, -1, err
 	}
-	dev := allocsim.NewDevice(capacity)
-	if total > 0 {
-		dev.TotalMem = total
-	}
+	dev := allocsim.NewDevice(capacity, total)
 	res := allocsim.Simulate(s.reqs, cfg, dev)
 	return res.Stats.AllocatedBytes.All.Peak, res.Stats.ReservedBytes.All.Peak, res.OOMAt, nil
 }
