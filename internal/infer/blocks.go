@@ -9,21 +9,20 @@ func (m *model) llamaBlock(l int, x int32, q int64, kv *cache, kvLen int64, mask
 	b, h := c.batch, c.hidden
 	T := b * q
 	qd, kd := c.heads*c.headDim, c.kvHeads*c.headDim
+	// the normed input stays referenced by the layer until self_attn
+	// returns, q_embed until the attention's locals go (after o_proj)
 	y := m.norm(x, T)
 	qs := m.linear(y, T, h, qd)
 	ks := m.linear(y, T, h, kd)
 	vs := m.linear(y, T, h, kd)
-	s.free(y)
 	qe := m.rope(qs, T*qd)
-	s.free(qs)
 	ke := m.rope(ks, T*kd)
-	s.free(ks)
+	s.free(qs, ks)
 	k, v := m.update(l, ke, vs, q, kv)
 	s.free(ke, vs)
 	o := m.attend(qe, k, v, q, kvLen, mask)
-	s.free(qe)
 	p := m.linear(o, T, qd, h)
-	s.free(o)
+	s.free(o, qe, y)
 	// the layer's input stays alive until the layer returns: the model's
 	// loop still holds it
 	r := s.alloc(T*h*c.dt, CatActivations) // residual + hidden_states
@@ -52,19 +51,19 @@ func (m *model) gpt2Block(l int, x int32, q int64, kv *cache, kvLen int64, mask 
 	b, h, dt := c.batch, c.hidden, c.dt
 	T := b * q
 	act := func(n int64) int32 { return s.alloc(n, CatActivations) }
+	// GPT2Block keeps its locals to the end: attn_output (the c_proj
+	// output) and feed_forward_hidden_states live until it returns; the
+	// ln_1 output until the first residual add
 	y := m.norm(x, T)
 	qkv := m.linear(y, T, h, 3*h)
-	s.free(y)
 	k, v := m.update(l, -1, -1, q, kv)
 	o := m.attend(qkv, k, v, q, kvLen, mask)
-	s.free(qkv)
 	p := m.linear(o, T, h, h)
-	s.free(o)
-	r := act(T * h * dt)
-	s.free(p)
+	s.free(o, qkv)
+	r := act(T * h * dt) // attn_output + residual
+	s.free(y)
 	y = m.norm(r, T)
 	f := m.linear(y, T, h, c.ffn)
-	s.free(y)
 	n := T * c.ffn * dt
 	half := act(n) // 0.5 * x
 	p3 := act(n)   // pow(x, 3)
@@ -82,8 +81,8 @@ func (m *model) gpt2Block(l int, x int32, q int64, kv *cache, kvLen int64, mask 
 	s.free(half, one, f)
 	d := m.linear(g, T, c.ffn, h)
 	s.free(g)
-	out := act(T * h * dt)
-	s.free(d, r)
+	out := act(T * h * dt) // residual + feed_forward_hidden_states
+	s.free(y, p, d, r)
 	m.release(x)
 	return out
 }
@@ -175,9 +174,9 @@ func (m *model) attend(qe, k, v int32, q, kvLen int64, mask int32) int32 {
 		s.free(nm)
 		held = append(held, am)
 	}
+	// the fused kernels allocate only their output: without autograd no
+	// logsumexp is kept (should_compute_logsumexp), as the traces show
 	out := s.alloc(T*nh*hd*dt, CatActivations)
-	lse := tmp(b * nh * ((q + 31) / 32 * 32) * 4) // logsumexp, dropped
-	s.free(lse)
 	s.free(held...)
 	return out
 }
@@ -186,17 +185,19 @@ func (m *model) attend(qe, k, v int32, q, kvLen int64, mask int32) int32 {
 // grouped-query attention: flash and cuDNN attention take only fp16/bf16,
 // and memory-efficient attention has no grouped K/V until after 2.11
 // (pytorch#191085), so enable_gqa=True falls through to
-// _scaled_dot_product_attention_math. It repeats K and V to all heads,
-// scales the query and the keys, builds the causal mask (ones().tril(),
-// turned into an additive float mask), materialises the scores and their
-// softmax, and returns b×heads×q×head_dim, which transformers then copies
-// with transpose(1, 2).contiguous().
+// _scaled_dot_product_attention_math, in its order: the query scaled; under
+// is_causal a ones(L, S).tril() mask turned into an additive float mask
+// (logical_not, where); K and V repeat_interleave'd to all heads; the keys
+// scaled; the scores (matmul), the mask added in place; _safe_softmax (the
+// softmax and the boolean `eq(-inf)` mask of the scores — the captures
+// show no third score-sized tensor for its final where); the output
+// matmul, which transformers copies with transpose(1, 2).contiguous().
 func (m *model) attendMath(q, kvLen int64, held []int32) int32 {
 	c, s := m.c, m.s
 	b, nh, hd, dt := c.batch, c.heads, c.headDim, c.dt
 	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
 	kv := b * nh * kvLen * hd * dt
-	held = append(held, tmp(kv), tmp(kv))  // repeat_interleave(key), (value)
+	scores := b * nh * q * kvLen
 	held = append(held, tmp(b*nh*q*hd*dt)) // query * sqrt(scale)
 	if q > 1 {                             // is_causal
 		ones := tmp(q * kvLen)
@@ -207,11 +208,14 @@ func (m *model) attendMath(q, kvLen int64, held []int32) int32 {
 		s.free(nm, tril)
 		held = append(held, fm)
 	}
-	ks := tmp(kv) // key.transpose(-2, -1) * sqrt(scale)
-	sc := tmp(b * nh * q * kvLen * dt)
+	held = append(held, tmp(kv), tmp(kv)) // repeat_interleave(key), (value)
+	ks := tmp(kv)                         // key.transpose(-2, -1) * sqrt(scale)
+	sc := tmp(scores * dt)
 	s.free(ks)
-	sm := tmp(b * nh * q * kvLen * dt) // softmax
-	s.free(sc)
+	sm := tmp(scores * dt) // softmax
+	eq := tmp(scores)      // eq(-inf)
+	rows := tmp(b * nh * q)
+	s.free(eq, rows, sc)
 	o := tmp(b * nh * q * hd * dt)
 	s.free(sm)
 	s.free(held...)

@@ -138,3 +138,16 @@ func summarize(t *testing.T, ev []evalRow) (resv, alloc, decode []float64) {
 }
 
 var capturesDir = filepath.Join("..", "..", "testdata", "captures")
+
+func TestGenerateCapturesDev(t *testing.T) {
+	rows := loadCaptures(t, filepath.Join(capturesDir, "generate", "results.jsonl"))
+	for _, r := range rows {
+		c, err := resolve(r.spec())
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := buildWeights(c)
+		t.Logf("%s weights pred %d meas %d diff %d", r.Name, w.bytes, r.Weights, w.bytes-r.Weights)
+	}
+	summarize(t, evaluate(t, rows))
+}

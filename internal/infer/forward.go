@@ -27,16 +27,20 @@ func (m *model) forward(q int64, kv *cache) int32 {
 	act := func(n int64) int32 { return s.alloc(n, CatActivations) }
 	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
 
+	// the keys attended: a StaticCache's full length once it holds tokens
+	// (its prefill attends the prompt's own keys: the transformers 5.17
+	// trace shows neither a mask nor repeated K/V there)
 	kvLen := kv.n + q
-	if c.static {
+	staticDecode := c.static && kv.n > 0
+	if staticDecode {
 		kvLen = kv.max
 	}
 	// the 4-D mask: skipped (is_causal) when nothing is padded and the
 	// query covers the keys or is one token (masking_utils
 	// _ignore_causal_mask_sdpa); a StaticCache pads the keys to its full
-	// length, so its mask is materialised as b×1×q×kv booleans
+	// length, so its decode mask is materialised as b×1×q×kv booleans
 	mask := int32(-1)
-	masked := c.static || c.eager
+	masked := staticDecode || c.eager
 	if masked {
 		// sdpa_mask without vmap: the causal function broadcast to q×kv,
 		// and_masks' running result, the padding mask indexed to b×kv,
@@ -80,15 +84,14 @@ func (m *model) forward(q int64, kv *cache) int32 {
 		x = y
 	}
 	kv.n += q
-	s.free(cos, sin, mask)
 
-	// final norm over every token, then the LM head on the last one only
-	// (generate sets logits_to_keep=1)
+	// final norm over every token; the model returns (its embeddings,
+	// rotary tables and mask go), then the LM head runs on the last token
+	// only (generate sets logits_to_keep=1)
 	y := m.norm(x, T)
-	s.free(x)
-	last := act(b * h * dt) // hidden_states[:, -1:, :] made contiguous for the matmul
+	s.free(x, emb, pe, cos, sin, mask)
 	logits := s.alloc(b*c.vocab*dt, CatLogits)
-	s.free(last, y, emb, pe)
+	s.free(y)
 	return logits
 }
 
@@ -119,13 +122,14 @@ func (m *model) norm(x int32, T int64) int32 {
 	if up != x {
 		s.free(up)
 	}
-	if dt != 4 {
-		low := act(T * h * dt) // .to(input_dtype)
+	if dt == 4 {
+		y := act(T * h * dt) // weight * hidden_states
 		s.free(n)
-		n = low
+		return y
 	}
-	y := act(T * h * dt) // weight * hidden_states
-	s.free(n)
+	low := act(T * h * dt) // .to(input_dtype)
+	y := act(T * h * dt)   // weight * ...
+	s.free(low, n)
 	return y
 }
 

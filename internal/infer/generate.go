@@ -45,7 +45,7 @@ func (m *model) generate() {
 	tmp(c.gpu.CublasWorkspaceBytes)
 	kv := newCache(int(c.layers))
 	if c.static {
-		kv.max = c.seq + c.gen
+		kv.max = c.cacheTokens()
 	}
 	cur := c.seq
 	steps := max(c.gen, 1)
@@ -134,11 +134,9 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 }
 
 // cacheTokens is how many tokens the cache holds at the end: the prompt
-// and every generated token but the last (StaticCache: its full length).
+// and every generated token but the last, which is never fed back. A
+// StaticCache is allocated to that length up front (max_length − 1).
 func (c *config) cacheTokens() int64 {
-	if c.static {
-		return c.seq + c.gen
-	}
 	return c.seq + max(c.gen, 1) - 1
 }
 

@@ -10,17 +10,26 @@ import "fmt"
 type timeModel struct {
 	effLowp  float64 // achieved share of peak bf16/fp16 tensor-core FLOPs (GEMM)
 	effF32   float64 // fp32 GEMM (PyTorch leaves TF32 off for matmul)
+	effAttn  float64 // fused attention forward, FLOPs counted on every score pair
+	causal   float64 // a causal kernel's time over the same shape's full one
 	effBW    float64 // achieved share of memory bandwidth
 	launch   float64 // GPU-side floor per kernel, seconds
 	hostOp   float64 // host time per operator of an eager forward, seconds
 	hostStep float64 // per generate step: logits processors, stopping criteria, the .item() sync
 }
 
-// defaultTimeModel shares memmodel's GEMM efficiencies (calibrated on the
-// H200 training captures); the host costs describe transformers' eager
-// forward on the capture machine.
+// defaultTimeModel takes the device shares from the H200 calibration run
+// (testdata/captures/calibration/calibration.json, measured apart from any
+// generate timing): large bf16 GEMMs reach 613–681 of 989 TFLOP/s, fp32
+// GEMMs 49–51 of 67; flash attention's forward 0.27–0.35 of the bf16 peak
+// counted on all score pairs, a causal one 0.5–0.65 of the full one's time;
+// pointwise kernels 4.0–4.4 of 4.8 TB/s; a tiny kernel 6.3 µs. The host
+// costs are a prior for transformers' eager forward (one operator issued
+// every 15 µs from Python, 1 ms per generate step); docs/inference.md
+// compares them with the captured decode speeds.
 func defaultTimeModel() timeModel {
-	return timeModel{effLowp: 0.5, effF32: 0.65, effBW: 0.75, launch: 3e-6, hostOp: 15e-6, hostStep: 1e-3}
+	return timeModel{effLowp: 0.65, effF32: 0.75, effAttn: 0.3, causal: 0.6, effBW: 0.85,
+		launch: 6e-6, hostOp: 15e-6, hostStep: 1e-3}
 }
 
 // peakFLOPs is the dense matmul peak of the compute dtype.
@@ -38,20 +47,30 @@ func (c *config) peakFLOPs() float64 {
 // grouped-query attention, see attendMath).
 func (c *config) mathSDPA() bool { return c.dt == 4 && c.heads != c.kvHeads && !c.static && !c.eager }
 
-// attnFLOPs is the attention matmuls (QKᵀ and PV) of q queries over keys:
-// causal fused kernels skip the upper triangle; a StaticCache mask or
-// eager attention computes every score.
-func (c *config) attnFLOPs(q, past int64) float64 {
-	b, nh, hd := float64(c.batch), float64(c.heads), float64(c.headDim)
+// attnPairs is the score pairs (query × key) attention computes for q
+// queries after past cached tokens, per layer and head: a StaticCache's
+// decode attends its full length; fused causal kernels skip the upper
+// triangle, at the cost tm.causal says.
+func (c *config) attnPairs(tm timeModel, q, past int64) float64 {
 	keys := float64(past + q)
-	if c.static {
-		keys = float64(c.seq + c.gen)
+	if c.static && past > 0 {
+		keys = float64(c.cacheTokens())
 	}
 	pairs := float64(q) * keys
-	if !c.static && !c.eager && !c.mathSDPA() && q > 1 {
-		pairs = float64(q) * (float64(q)/2 + float64(past))
+	if !c.eager && !c.mathSDPA() && q > 1 && past == 0 {
+		pairs *= tm.causal
 	}
-	return 4 * b * nh * hd * pairs * float64(c.layers)
+	return pairs
+}
+
+// attnTime is the attention matmuls (QKᵀ and PV) of one forward: fused
+// kernels at their own rate, eager and math attention as GEMMs.
+func (c *config) attnTime(tm timeModel, q, past int64, gemmRate float64) float64 {
+	flops := 4 * float64(c.batch*c.heads*c.headDim) * c.attnPairs(tm, q, past) * float64(c.layers)
+	if c.eager || c.mathSDPA() {
+		return flops / gemmRate
+	}
+	return flops / (c.peakFLOPs() * tm.effAttn)
 }
 
 // times fills the prefill and decode predictions.
@@ -70,9 +89,9 @@ func (m *model) times(r *Result) {
 
 	// prefill: GEMMs over the whole prompt, the weights read once, the
 	// intermediates written and read back, the cache written
-	pf := 2*b*float64(c.seq)*macs + head + c.attnFLOPs(c.seq, 0)
+	pf := 2*b*float64(c.seq)*macs + head
 	pb := float64(m.w.bytes) + 2*float64(m.traffic[0]) + perTok*b*float64(c.seq)
-	gpuP := pf/rate + pb/bw + float64(m.kernels[0])*tm.launch
+	gpuP := pf/rate + c.attnTime(tm, c.seq, 0, rate) + pb/bw + float64(m.kernels[0])*tm.launch
 	hostP := float64(m.kernels[0])*tm.hostOp + tm.hostStep
 	r.PrefillTime = max(gpuP, hostP)
 	r.PrefillBand = [2]float64{r.PrefillTime * 0.7, r.PrefillTime * 1.4}
@@ -91,7 +110,7 @@ func (m *model) times(r *Result) {
 	var kvRead float64
 	switch {
 	case c.static:
-		full := perTok * b * float64(c.seq+c.gen)
+		full := perTok * b * float64(c.cacheTokens())
 		kvRead = full
 		if c.heads != c.kvHeads {
 			kvRead += full * float64(c.heads/c.kvHeads) * float64(c.dt) / float64(c.kv) * 2
@@ -100,8 +119,8 @@ func (m *model) times(r *Result) {
 		kvRead = 3 * cacheB
 	}
 	db := float64(m.w.decodeRead()) + kvRead + 2*float64(m.traffic[1])
-	df := 2*b*macs + head + c.attnFLOPs(1, int64(mid))
-	gpuD := db/bw + df/rate + float64(m.kernels[1])*tm.launch
+	df := 2*b*macs + head
+	gpuD := db/bw + df/rate + c.attnTime(tm, 1, int64(mid), rate) + float64(m.kernels[1])*tm.launch
 	hostD := float64(m.kernels[1])*tm.hostOp + tm.hostStep
 	r.DecodeStep = max(gpuD, hostD)
 	r.DecodeRead = int64(db)
