@@ -82,7 +82,10 @@ func (m *model) gpt2Block(l int, x int32, q int64, kv *cache, kvLen int64, mask 
 	d := m.linear(g, T, c.ffn, h)
 	s.free(g)
 	out := act(T * h * dt) // residual + feed_forward_hidden_states
-	s.free(y, p, d, r)
+	s.free(y)
+	// at return CPython clears the frame's locals in slot order:
+	// residual, attn_output, feed_forward_hidden_states
+	s.free(r, p, d)
 	m.release(x)
 	return out
 }
