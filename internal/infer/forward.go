@@ -22,9 +22,8 @@ func newCache(layers int) *cache {
 // the logits tensor (batch × vocab, logits_to_keep=1).
 func (m *model) forward(q int64, kv *cache) int32 {
 	c, s := m.c, m.s
-	b, h, dt := c.batch, c.hidden, c.dt
+	b, dt := c.batch, c.dt
 	T := b * q
-	act := func(n int64) int32 { return s.alloc(n, CatActivations) }
 	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
 
 	// the keys attended: a StaticCache's full length once it holds tokens
@@ -61,76 +60,30 @@ func (m *model) forward(q int64, kv *cache) int32 {
 		}
 	}
 
-	// inputs_embeds (and GPT-2's position_embeds) stay referenced by the
-	// model's forward until it returns
-	emb := act(T * h * dt) // embed_tokens / wte
-	x := emb
-	m.held = emb
-	var cos, sin, pe int32 = -1, -1, -1
-	if c.arch.Family == "gpt2" {
-		pe = act(b * q * h * dt) // wpe(position_ids)
-		x = act(T * h * dt)
-	} else {
-		cos, sin = m.rotary(q)
-	}
-
-	for l := 0; l < int(c.layers); l++ {
-		var y int32
-		if c.arch.Family == "gpt2" {
-			y = m.gpt2Block(l, x, q, kv, kvLen, mask)
-		} else {
-			y = m.llamaBlock(l, x, q, kv, kvLen, mask, cos, sin)
+	in := layerIn{q: q, kv: kv, kvLen: kvLen, mask: mask, cos: -1, sin: -1}
+	x, keep := c.dec.embed(m, q, &in)
+	// the embeddings are held by the model's forward, not by the first
+	// block: it must not free its input when that is one of them
+	m.held = -1
+	for _, k := range keep {
+		if k == x {
+			m.held = x
 		}
-		x = y
+	}
+	for l := 0; l < int(c.layers); l++ {
+		x = c.dec.block(m, l, x, in)
 	}
 	kv.n += q
 
 	// final norm over every token; the model returns (its embeddings,
 	// rotary tables and mask go), then the LM head runs on the last token
 	// only (generate sets logits_to_keep=1)
-	y := m.norm(x, T)
-	s.free(x, emb, pe, cos, sin, mask)
+	y := c.dec.norm(m, x, T)
+	s.free(x, mask)
+	s.free(keep...)
 	logits := s.alloc(b*c.vocab*dt, CatLogits)
 	s.free(y)
 	return logits
-}
-
-// norm is RMSNorm (llama: float32 upcast, pow, mean, rsqrt, scale, cast
-// back, weight) or LayerNorm (gpt2: one kernel, mean and rstd returned).
-func (m *model) norm(x int32, T int64) int32 {
-	c, s := m.c, m.s
-	h, dt := c.hidden, c.dt
-	act := func(n int64) int32 { return s.alloc(n, CatActivations) }
-	if c.arch.Family == "gpt2" {
-		y := act(T * h * dt)
-		mean, rstd := act(T*4), act(T*4)
-		s.free(mean, rstd)
-		return y
-	}
-	up := x
-	if dt != 4 {
-		up = act(T * h * 4) // hidden_states.to(torch.float32)
-	}
-	sq := act(T * h * 4) // pow(2)
-	v := act(T * 4)      // mean(-1, keepdim=True)
-	s.free(sq)
-	ve := act(T * 4) // + eps
-	r := act(T * 4)  // rsqrt
-	s.free(v, ve)
-	n := act(T * h * 4) // hidden_states * rsqrt
-	s.free(r)
-	if up != x {
-		s.free(up)
-	}
-	if dt == 4 {
-		y := act(T * h * dt) // weight * hidden_states
-		s.free(n)
-		return y
-	}
-	low := act(T * h * dt) // .to(input_dtype)
-	y := act(T * h * dt)   // weight * ...
-	s.free(low, n)
-	return y
 }
 
 // linear is one projection of T rows from in to out features.
@@ -159,46 +112,10 @@ func (m *model) linear(x int32, T, in, out int64) int32 {
 	return s.alloc(T*out*c.dt, CatActivations)
 }
 
-// rotary is LlamaRotaryEmbedding: float32 frequencies for position_ids
-// (b×q, from generate's attention-mask cumsum), cat, cos and sin scaled
-// by attention_scaling, cast to the hidden dtype.
-func (m *model) rotary(q int64) (cos, sin int32) {
-	c, s := m.c, m.s
-	n := c.batch * q
-	act := func(k int64) int32 { return s.alloc(k, CatActivations) }
-	pos := act(n * 4)
-	fr := act(n * c.headDim / 2 * 4)
-	emb := act(n * c.headDim * 4)
-	s.free(pos, fr)
-	one := func() int32 {
-		t := act(n * c.headDim * 4)
-		sc := act(n * c.headDim * 4) // * attention_scaling
-		s.free(t)
-		if c.dt != 4 {
-			low := act(n * c.headDim * c.dt)
-			s.free(sc)
-			return low
-		}
-		return sc
-	}
-	cos = one()
-	sin = one()
-	s.free(emb)
-	return cos, sin
-}
-
-// rope is apply_rotary_pos_emb on n elements: x*cos + rotate_half(x)*sin,
-// rotate_half being cat(-x2, x1).
-func (m *model) rope(x int32, n int64) int32 {
-	s, dt := m.s, m.c.dt
-	act := func(k int64) int32 { return s.alloc(k, CatActivations) }
-	xc := act(n * dt)
-	neg := act(n / 2 * dt)
-	rot := act(n * dt)
-	s.free(neg)
-	rs := act(n * dt)
-	s.free(rot)
-	y := act(n * dt)
-	s.free(xc, rs)
-	return y
+// layerIn is what every decoder layer of one forward reads.
+type layerIn struct {
+	q, kvLen int64 // new tokens per sequence; keys attended
+	kv       *cache
+	mask     int32 // the materialised 4-D mask, or -1
+	cos, sin int32 // rotary tables (LLaMA family), or -1
 }

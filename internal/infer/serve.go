@@ -141,10 +141,7 @@ func profilePeak(c *config, T, S int64) int64 {
 	h, dt := c.hidden, c.dt
 	qd, kd := c.heads*c.headDim, c.kvHeads*c.headDim
 	attn := qd + 2*kd + qd
-	mlp := 3 * c.ffn
-	if c.arch.Family == "gpt2" {
-		mlp = 2 * c.ffn
-	}
+	mlp := c.dec.servedMLP * c.ffn
 	fwd := T * dt * (3*h + max(attn, mlp))
 	sampler := T*h*dt + S*c.vocab*(dt+32)
 	return max(fwd, sampler)

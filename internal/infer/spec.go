@@ -49,6 +49,7 @@ func (q quant) bytes(in, out int64) int64 {
 type config struct {
 	spec  memmodel.Spec
 	arch  memmodel.Arch
+	dec   *decoder
 	gpu   gpu.GPU
 	batch int64
 	seq   int64 // prompt tokens
@@ -83,10 +84,8 @@ func resolve(s memmodel.Spec) (*config, error) {
 	default:
 		return nil, specErr("model", "missing: give a catalog name or hf_config")
 	}
-	switch c.arch.Family {
-	case "llama", "gpt2":
-	default:
-		return nil, specErr("model", "%s is a %s model; inference is planned for decoder LMs (llama, mistral, qwen2, gpt2 families)", c.arch.Name, c.arch.Family)
+	if c.dec = decoders[c.arch.Family]; c.dec == nil {
+		return nil, specErr("model", "%s is a %s model; inference is planned for the decoder families %s", c.arch.Name, c.arch.Family, decoderFamilies())
 	}
 	if c.gpu, err = gpu.Lookup(s.GPU); err != nil {
 		return nil, specErr("gpu", "%v", err)
@@ -106,8 +105,10 @@ func resolve(s memmodel.Spec) (*config, error) {
 		return nil, specErr("new_tokens", "must not be negative, got %d", s.NewTokens)
 	}
 	c.gen = int64(s.NewTokens)
-	if c.arch.Family == "gpt2" && c.seq+c.gen > int64(c.arch.MaxPos) {
-		return nil, specErr("seq", "prompt %d + new tokens %d exceed GPT-2's %d positions", c.seq, c.gen, c.arch.MaxPos)
+	// learned position tables end at max_positions; rotary ones do not
+	if fam, err := memmodel.LookupFamily(c.arch.Family); err == nil && !fam.AnyLength &&
+		c.arch.MaxPos > 0 && c.seq+c.gen > int64(c.arch.MaxPos) {
+		return nil, specErr("seq", "prompt %d + new tokens %d exceed the model's %d positions", c.seq, c.gen, c.arch.MaxPos)
 	}
 	c.q = quantNone
 	switch s.Precision {

@@ -35,57 +35,6 @@ func (w *weights) dense(c *config, in, out int64, bias bool) {
 	w.linear = append(w.linear, [2]int64{in, out})
 }
 
-// buildWeights lists the parameters of the model in c.
-func buildWeights(c *config) *weights {
-	w := &weights{}
-	h, v, dt := c.hidden, c.vocab, c.dt
-	switch c.arch.Family {
-	case "gpt2":
-		w.add(v*h, v*h*dt) // wte, tied to the LM head
-		p := int64(c.arch.MaxPos)
-		w.add(p*h, p*h*dt)   // wpe
-		w.embed = p * h * dt // the tied table is read whole by the head
-		for l := int64(0); l < c.layers; l++ {
-			w.add(h, h*dt) // ln_1
-			w.add(h, h*dt)
-			w.dense(c, h, 3*h, true) // c_attn
-			w.dense(c, h, h, true)   // attn.c_proj
-			w.add(h, h*dt)           // ln_2
-			w.add(h, h*dt)
-			w.dense(c, h, c.ffn, true) // c_fc
-			w.dense(c, c.ffn, h, true) // mlp.c_proj
-		}
-		w.add(h, h*dt) // ln_f
-		w.add(h, h*dt)
-		w.head = v * h * dt
-	default: // llama, mistral, qwen2
-		w.add(v*h, v*h*dt) // embed_tokens
-		qd, kd := c.heads*c.headDim, c.kvHeads*c.headDim
-		bias := c.arch.AttnBias
-		for l := int64(0); l < c.layers; l++ {
-			w.add(h, h*dt) // input_layernorm
-			w.dense(c, h, qd, bias)
-			w.dense(c, h, kd, bias)
-			w.dense(c, h, kd, bias)
-			w.dense(c, qd, h, false) // o_proj
-			w.add(h, h*dt)           // post_attention_layernorm
-			w.dense(c, h, c.ffn, false)
-			w.dense(c, h, c.ffn, false)
-			w.dense(c, c.ffn, h, false)
-		}
-		w.add(h, h*dt) // norm
-		// rotary inv_freq and original_inv_freq buffers (float32)
-		w.tensors = append(w.tensors, c.headDim/2*4, c.headDim/2*4)
-		w.bytes += c.headDim * 4
-		w.head = v * h * dt
-		if !c.arch.Tied {
-			w.add(v*h, v*h*dt) // lm_head
-			w.embed = v * h * dt
-		}
-	}
-	return w
-}
-
 // decodeRead is the weight bytes one decode step reads.
 func (w *weights) decodeRead() int64 { return w.bytes - w.embed }
 
@@ -97,4 +46,12 @@ func (w *weights) layerMACs() int64 {
 		n += l[0] * l[1]
 	}
 	return n
+}
+
+// buildWeights lists the parameters of the model in c, as its family's
+// loader allocates them.
+func buildWeights(c *config) *weights {
+	w := &weights{}
+	c.dec.weights(c, w)
+	return w
 }
