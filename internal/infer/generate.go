@@ -23,12 +23,13 @@ type model struct {
 	held int32
 }
 
-// generate writes what transformers' GenerationMixin.generate does for
-// greedy search with max_new_tokens = min_new_tokens = gen: the prompt
-// and its attention mask on the device, then per step the position ids
-// (attention-mask cumsum), one forward, the last token's logits copied to
-// float32, argmax, and input_ids and attention_mask grown by torch.cat.
-// gen new tokens take gen forwards (the prefill yields the first).
+// generate writes what transformers' GenerationMixin.generate (5.17) does
+// for greedy search with max_new_tokens = min_new_tokens = gen: the prompt
+// and its attention mask on the device, position ids prepared once, then
+// per step one forward, the attention mask and position ids grown by a
+// column, the last token's logits copied to float32, argmax, and
+// input_ids grown by torch.cat. gen new tokens take gen forwards (the
+// prefill yields the first).
 func (m *model) generate() {
 	c, s := m.c, m.s
 	b := c.batch
@@ -40,6 +41,11 @@ func (m *model) generate() {
 	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
 	ids := tmp(b * c.seq * 8)
 	am := tmp(b * c.seq * 8)
+	// _prepare_position_ids_for_generation: attention_mask.cumsum(-1) - 1
+	// once for the prompt; each step then appends a column
+	cum := tmp(b * c.seq * 8)
+	pos := tmp(b * c.seq * 8)
+	s.free(cum)
 	// cuBLAS takes its workspace from the caching allocator at the first
 	// matmul and keeps it for the life of the handle (GPU table)
 	tmp(c.gpu.CublasWorkspaceBytes)
@@ -58,21 +64,19 @@ func (m *model) generate() {
 		}
 		s.step = int(step)
 		before, traffic0 := len(s.reqs), s.trafficBytes
-		// prepare_inputs_for_generation: cache_position, input_ids[:, -q:]
-		// cloned contiguous, position_ids from the attention-mask cumsum
-		// (the slice keeps the whole tensor alive)
-		cs := tmp(q * 8)
+		// prepare_inputs_for_generation: input_ids[:, -q:] cloned
+		// contiguous, cache_position
 		in := tmp(b * q * 8)
-		cum := tmp(b * cur * 8)
-		pos := tmp(b * cur * 8)
-		eq := tmp(b * cur) // attention_mask == 0 for masked_fill_
-		s.free(cum, eq)
+		cs := tmp(q * 8)
 		logits := m.forward(q, kv)
 		// _update_model_kwargs_for_generation grows the attention mask by
 		// one column before the logits are read
 		na := tmp(b * (cur + 1) * 8)
 		s.free(am)
 		am = na
+		np := tmp(b * (cur + 1) * 8) // position_ids grown likewise
+		s.free(pos)
+		pos = np
 		// next_token_logits = outputs.logits[:, -1, :].to(copy=True,
 		// dtype=float32); argmax; input_ids grown by torch.cat; outputs
 		// (and its logits) dropped at the end of the iteration
@@ -81,7 +85,7 @@ func (m *model) generate() {
 		ni := tmp(b * (cur + 1) * 8)
 		s.free(ids)
 		ids = ni
-		s.free(logits, l32, cs, in, pos, next)
+		s.free(logits, l32, cs, in, next)
 		cur++
 		if step < 2 {
 			m.kernels = append(m.kernels, (len(s.reqs)-before)/2)

@@ -50,9 +50,9 @@ func TestStreamLeavesWeightsAndCache(t *testing.T) {
 		if want := c.kvBytesPerToken() * c.batch * c.cacheTokens(); kv != want {
 			t.Errorf("%v: live cache %d bytes, want %d", tc, kv, want)
 		}
-		// input_ids and attention_mask, grown to prompt + new tokens, and
-		// the cuBLAS workspace
-		if want := 2*8*c.batch*(c.seq+c.gen) + c.gpu.CublasWorkspaceBytes; other != want {
+		// input_ids, attention_mask and position_ids, grown to prompt +
+		// new tokens, and the cuBLAS workspace
+		if want := 3*8*c.batch*(c.seq+c.gen) + c.gpu.CublasWorkspaceBytes; other != want {
 			t.Errorf("%v: %d other bytes live at the end, want %d (ids and mask)", tc, other, want)
 		}
 	}
