@@ -87,7 +87,11 @@ func WriteFitText(w io.Writer, r *FitResult) {
 		if r.Maximize == "seq" {
 			v = n.Prompt
 		}
-		fmt.Fprintf(w, "  at %d: process %s — over the budget\n", v, units.Bytes(n.Process))
+		why := "over the budget"
+		if n.Process <= r.Budget {
+			why = fmt.Sprintf("the band's high end (%s) passes the GPU's %s", units.Bytes(n.ProcessBand.High), units.Bytes(n.Capacity))
+		}
+		fmt.Fprintf(w, "  at %d: process %s — %s\n", v, units.Bytes(n.Process), why)
 	}
 	fmt.Fprintf(w, "  (%d predictions)\n", r.Probes)
 }
