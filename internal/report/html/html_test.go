@@ -182,3 +182,21 @@ func TestSweepPage(t *testing.T) {
 		t.Fatalf("sweep page data: %s", m)
 	}
 }
+
+// TestNoScript: with JavaScript off the page is not blank; it says why
+// nothing is drawn and where to get the findings instead.
+func TestNoScript(t *testing.T) {
+	scripts := regexp.MustCompile(`(?s)<script.*?</script>`)
+	noscript := regexp.MustCompile(`(?s)<noscript>(.*?)</noscript>`)
+	for name, page := range renderAll(t) {
+		m := noscript.FindSubmatch(scripts.ReplaceAll(page, nil))
+		if m == nil {
+			t.Fatalf("%s: no <noscript>", name)
+		}
+		for _, want := range []string{"JavaScript", "vramkit analyze"} {
+			if !bytes.Contains(m[1], []byte(want)) {
+				t.Errorf("%s: <noscript> does not mention %q: %s", name, want, m[1])
+			}
+		}
+	}
+}
