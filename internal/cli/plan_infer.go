@@ -7,6 +7,7 @@ import (
 
 	"github.com/vramkit/vramkit/internal/infer"
 	"github.com/vramkit/vramkit/internal/memmodel"
+	"github.com/vramkit/vramkit/internal/report"
 )
 
 // inferFlags are plan's flags for --task generate|serve.
@@ -75,22 +76,22 @@ func runInference(ctx context.Context, env *Env, spec memmodel.Spec, f *planFlag
 		}
 		r, err := infer.Serve(spec)
 		if err != nil {
-			return err
+			return specError(err)
 		}
-		return writeOut(env.Stdout, format, r, func(w io.Writer) { infer.WriteServeText(w, r) })
+		return report.Write(env.Stdout, format, r, func(w io.Writer) error { report.ServeText(w, r); return nil })
 	}
 	if f.fit {
 		opts := infer.DefaultFitOptions()
 		opts.Maximize, opts.Margin = f.inf.maximize, f.margin
 		r, err := infer.Fit(ctx, spec, opts)
 		if err != nil {
-			return err
+			return specError(err)
 		}
-		return writeOut(env.Stdout, format, r, func(w io.Writer) { infer.WriteFitText(w, r) })
+		return report.Write(env.Stdout, format, r, func(w io.Writer) error { report.InferFitText(w, r); return nil })
 	}
 	r, err := infer.Estimate(spec)
 	if err != nil {
-		return err
+		return specError(err)
 	}
-	return writeOut(env.Stdout, format, r, func(w io.Writer) { infer.WriteText(w, r) })
+	return report.Write(env.Stdout, format, r, func(w io.Writer) error { report.InferText(w, r); return nil })
 }

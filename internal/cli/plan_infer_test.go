@@ -33,13 +33,13 @@ func TestPlanInferenceScript(t *testing.T) {
 			0, []string{"# GPU blocks", "KV cache tokens", "max concurrency", "8192 tokens"}},
 		{[]string{"plan", "--task", "generate", "--fit", "--model", "gpt2", "--precision", "bf16", "--seq", "512", "--new-tokens", "32", "--gpu", "t4", "--precision", "fp16"},
 			0, []string{"largest batch that fits t4"}},
-		// bad input: one line, exit 1 for a bad spec, 2 for bad usage
-		{[]string{"plan", "--task", "generate", "--model", "llama3.2-1b", "--cache", "paged"}, 1, []string{"cache"}},
-		{[]string{"plan", "--task", "generate", "--model", "resnet50"}, 1, []string{"decoder"}},
-		{[]string{"plan", "--task", "generate", "--model", "llama3.2-1b", "--new-tokens", "-3"}, 1, []string{"new_tokens"}},
+		// bad input: one line, exit 2 (a bad spec is bad usage, as for training plans)
+		{[]string{"plan", "--task", "generate", "--model", "llama3.2-1b", "--cache", "paged"}, 2, []string{"cache"}},
+		{[]string{"plan", "--task", "generate", "--model", "resnet50"}, 2, []string{"decoder"}},
+		{[]string{"plan", "--task", "generate", "--model", "llama3.2-1b", "--new-tokens", "-3"}, 2, []string{"new_tokens"}},
 		{[]string{"plan", "--task", "serve", "--model", "llama3.2-1b", "--fit"}, 2, []string{"--fit"}},
 		{[]string{"plan", "--task", "generate", "--model", "llama3.2-1b", "--format", "html"}, 2, []string{"html"}},
-		{[]string{"plan", "--task", "serve", "--model", "llama3.2-1b", "--gpu-memory-utilization", "2"}, 1, []string{"gpu_memory_utilization"}},
+		{[]string{"plan", "--task", "serve", "--model", "llama3.2-1b", "--gpu-memory-utilization", "2"}, 2, []string{"gpu_memory_utilization"}},
 	}
 	for _, st := range script {
 		code, out, errs := runCLI(t, st.args...)

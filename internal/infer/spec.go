@@ -1,7 +1,6 @@
 package infer
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/vramkit/vramkit/internal/gpu"
@@ -9,7 +8,8 @@ import (
 )
 
 // ErrSpec marks an invalid inference spec; the message names the field.
-var ErrSpec = errors.New("invalid spec")
+// It is memmodel's sentinel, so callers test one error for every plan.
+var ErrSpec = memmodel.ErrSpec
 
 func specErr(field, format string, a ...any) error {
 	return fmt.Errorf("%w: %s: %s", ErrSpec, field, fmt.Sprintf(format, a...))

@@ -1,24 +1,27 @@
-package infer
+package report
 
 import (
 	"fmt"
 	"io"
 	"sort"
 
+	"github.com/vramkit/vramkit/internal/infer"
 	"github.com/vramkit/vramkit/internal/memmodel"
 	"github.com/vramkit/vramkit/internal/units"
 )
 
-func bandText(b memmodel.Band) string { return units.Bytes(b.Low) + " – " + units.Bytes(b.High) }
+func inferBand(b memmodel.Band) string { return units.Bytes(b.Low) + " – " + units.Bytes(b.High) }
 
-// WriteText prints a generate prediction.
-func WriteText(w io.Writer, r *Result) {
+// InferText prints a `plan --task generate` prediction: memory with its
+// bands, the KV cache, prefill and decode speed with what bounds decoding,
+// the verdict and the breakdown at the peak.
+func InferText(w io.Writer, r *infer.Result) {
 	fmt.Fprintf(w, "generate: %s (%s params) on %s\n", r.Model, count(r.Params), r.GPU)
 	fmt.Fprintf(w, "  batch %d, prompt %d tokens, %d new tokens, weights %s (compute %s), KV cache %s %s, attention %s\n",
 		r.Batch, r.Prompt, r.NewTokens, r.Precision, r.ComputeDType, r.Cache, r.KVDType, r.Attention)
-	fmt.Fprintf(w, "\npeak allocated  %10s   (%s)\n", units.Bytes(r.PeakAllocated), bandText(r.AllocatedBand))
-	fmt.Fprintf(w, "peak reserved   %10s   (%s)\n", units.Bytes(r.PeakReserved), bandText(r.ReservedBand))
-	fmt.Fprintf(w, "process (smi)   %10s   (%s), CUDA context ≈ %s\n", units.Bytes(r.Process), bandText(r.ProcessBand), units.Bytes(r.Context))
+	fmt.Fprintf(w, "\npeak allocated  %10s   (%s)\n", units.Bytes(r.PeakAllocated), inferBand(r.AllocatedBand))
+	fmt.Fprintf(w, "peak reserved   %10s   (%s)\n", units.Bytes(r.PeakReserved), inferBand(r.ReservedBand))
+	fmt.Fprintf(w, "process (smi)   %10s   (%s), CUDA context ≈ %s\n", units.Bytes(r.Process), inferBand(r.ProcessBand), units.Bytes(r.Context))
 	fmt.Fprintf(w, "weights         %10s\n", units.Bytes(r.Weights))
 	fmt.Fprintf(w, "KV cache        %10s   at the end of generation\n", units.Bytes(r.KVCache))
 	fmt.Fprintf(w, "prefill         %10.4f s (%.4f – %.4f s)\n", r.PrefillTime, r.PrefillBand[0], r.PrefillBand[1])
@@ -55,8 +58,9 @@ func WriteText(w io.Writer, r *Result) {
 	}
 }
 
-// WriteServeText prints a serving capacity.
-func WriteServeText(w io.Writer, r *ServeResult) {
+// ServeText prints a `plan --task serve` capacity: the memory budget cut
+// the way vLLM cuts it, the blocks and the concurrency.
+func ServeText(w io.Writer, r *infer.ServeResult) {
 	fmt.Fprintf(w, "serve (vLLM paged KV cache): %s (%s params) on %s, weights %s, KV cache %s\n",
 		r.Model, count(r.Params), r.GPU, r.Precision, r.KVDType)
 	fmt.Fprintf(w, "  gpu_memory_utilization %.2f, block_size %d, max_num_seqs %d, profiled batch %d tokens\n\n",
@@ -75,13 +79,14 @@ func WriteServeText(w io.Writer, r *ServeResult) {
 	}
 }
 
-// WriteFitText prints a --fit answer.
-func WriteFitText(w io.Writer, r *FitResult) {
+// InferFitText prints a `plan --task generate --fit` answer and the
+// prediction just above it.
+func InferFitText(w io.Writer, r *infer.FitResult) {
 	b := r.Best
 	fmt.Fprintf(w, "largest %s that fits %s with %.0f%% kept free (budget %s): %d\n",
 		r.Maximize, b.GPU, 100*r.Margin, units.Bytes(r.Budget), r.Value)
 	fmt.Fprintf(w, "  at %d: peak reserved %s, process %s (%s), decode %.0f tokens/s\n",
-		r.Value, units.Bytes(b.PeakReserved), units.Bytes(b.Process), bandText(b.ProcessBand), b.DecodeTokensPerSec)
+		r.Value, units.Bytes(b.PeakReserved), units.Bytes(b.Process), inferBand(b.ProcessBand), b.DecodeTokensPerSec)
 	if n := r.Next; n != nil {
 		v := n.Batch
 		if r.Maximize == "seq" {
@@ -94,14 +99,4 @@ func WriteFitText(w io.Writer, r *FitResult) {
 		fmt.Fprintf(w, "  at %d: process %s — %s\n", v, units.Bytes(n.Process), why)
 	}
 	fmt.Fprintf(w, "  (%d predictions)\n", r.Probes)
-}
-
-func count(n int64) string {
-	switch {
-	case n >= 1e9:
-		return fmt.Sprintf("%.2fB", float64(n)/1e9)
-	case n >= 1e6:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	}
-	return fmt.Sprint(n)
 }
