@@ -40,6 +40,10 @@ func (f *inferFlags) apply(fs *flag.FlagSet, spec *memmodel.Spec) {
 		t := f.task
 		spec.Task = &t
 	}
+	if spec.Inference() && !set["precision"] && !set["spec"] {
+		// the training default (fp32) is not what inference loads
+		spec.Precision = "auto"
+	}
 	strs := map[string]*string{"kv-dtype": &spec.KVDType, "cache": &spec.Cache, "attention": &spec.Attention}
 	svals := map[string]string{"kv-dtype": f.kvDType, "cache": f.cache, "attention": f.attention}
 	for k, p := range strs {

@@ -31,6 +31,9 @@ func TestPlanInferenceScript(t *testing.T) {
 			0, []string{"fp32", "peak allocated"}},
 		{[]string{"plan", "--task", "serve", "--model", "llama3-8b", "--precision", "bf16", "--gpu", "h100", "--context", "8192"},
 			0, []string{"# GPU blocks", "KV cache tokens", "max concurrency", "8192 tokens"}},
+		// without --precision inference loads half precision, fp16 where the GPU has no bf16
+		{[]string{"plan", "--task", "serve", "--model", "llama3-8b", "--gpu", "v100-32"}, 0, []string{"weights fp16"}},
+		{[]string{"plan", "--task", "generate", "--model", "llama3.2-1b", "--batch", "1", "--seq", "64", "--new-tokens", "4"}, 0, []string{"weights bf16"}},
 		{[]string{"plan", "--task", "generate", "--fit", "--model", "gpt2", "--precision", "bf16", "--seq", "512", "--new-tokens", "32", "--gpu", "t4", "--precision", "fp16"},
 			0, []string{"largest batch that fits t4"}},
 		// bad input: one line, exit 2 (a bad spec is bad usage, as for training plans)

@@ -115,7 +115,7 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 	r := &Result{
 		Task: "generate", Model: c.arch.Name, GPU: c.gpu.Name, Params: m.w.params,
 		Batch: int(c.batch), Prompt: int(c.seq), NewTokens: int(c.gen),
-		Precision: spec.Precision, ComputeDType: c.dtype, KVDType: kvName(c), Cache: cacheName(c), Attention: attnName(c),
+		Precision: c.prec, ComputeDType: c.dtype, KVDType: kvName(c), Cache: cacheName(c), Attention: attnName(c),
 		Weights: m.w.bytes, KVCache: c.kvBytesPerToken() * c.batch * c.cacheTokens(),
 		PeakAllocated: allocated, PeakReserved: reserved, Context: c.gpu.ContextBytes,
 		Process: reserved + c.gpu.ContextBytes, Capacity: c.gpu.MemoryBytes,

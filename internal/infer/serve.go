@@ -61,7 +61,7 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &ServeResult{Task: "serve", Model: c.arch.Name, GPU: c.gpu.Name, Precision: spec.Precision, KVDType: kvName(c),
+	r := &ServeResult{Task: "serve", Model: c.arch.Name, GPU: c.gpu.Name, Precision: c.prec, KVDType: kvName(c),
 		Utilization: spec.GPUMemoryUtilization, BlockSize: spec.BlockSize, MaxNumSeqs: spec.MaxNumSeqs,
 		MaxNumBatchedTokens: spec.MaxNumBatchedTokens, Context: spec.Context}
 	if r.Utilization == 0 {

@@ -56,6 +56,7 @@ type config struct {
 	gen   int64 // new tokens
 	dt    int64 // bytes per element of the compute dtype
 	dtype string
+	prec  string // the weights' precision, "auto" resolved
 	q     quant
 	kv    int64 // bytes per cache element
 	// static is a StaticCache preallocated to seq+gen; eager is the
@@ -111,22 +112,32 @@ func resolve(s memmodel.Spec) (*config, error) {
 		return nil, specErr("seq", "prompt %d + new tokens %d exceed the model's %d positions", c.seq, c.gen, c.arch.MaxPos)
 	}
 	c.q = quantNone
-	switch s.Precision {
+	prec := s.Precision
+	if prec == "" || prec == "auto" {
+		// what inference stacks load by default: the checkpoint's half
+		// precision (bf16 where the GPU has it)
+		prec = "bf16"
+		if !c.gpu.BF16 {
+			prec = "fp16"
+		}
+	}
+	c.prec = prec
+	switch prec {
 	case "fp32":
 		c.dt, c.dtype = 4, "fp32"
 	case "bf16", "fp16":
-		c.dt, c.dtype = 2, s.Precision
+		c.dt, c.dtype = 2, prec
 	case "int8", "int4":
 		c.dt, c.dtype = 2, "bf16"
 		if !c.gpu.BF16 {
 			c.dtype = "fp16"
 		}
 		c.q = quantInt8
-		if s.Precision == "int4" {
+		if prec == "int4" {
 			c.q = quantInt4
 		}
 	default:
-		return nil, specErr("precision", "inference weights are fp32|fp16|bf16|int8|int4, got %q", s.Precision)
+		return nil, specErr("precision", "inference weights are auto|fp32|fp16|bf16|int8|int4, got %q", s.Precision)
 	}
 	if c.dtype == "bf16" && !c.gpu.BF16 {
 		return nil, specErr("precision", "%s has no bfloat16 support; use fp16", c.gpu.Name)
