@@ -55,6 +55,7 @@ func (m *model) generate() {
 	}
 	cur := c.seq
 	steps := max(c.gen, 1)
+	prevL32 := int32(-1)
 	for step := int64(0); step < steps; step++ {
 		q := int64(1)
 		if step == 0 {
@@ -80,18 +81,22 @@ func (m *model) generate() {
 		// next_token_logits = outputs.logits[:, -1, :].to(copy=True,
 		// dtype=float32); argmax; input_ids grown by torch.cat; outputs
 		// (and its logits) dropped at the end of the iteration
+		// the previous step's copy lives until this one rebinds the name
 		l32 := s.alloc(b*c.vocab*4, CatLogits)
+		s.free(prevL32)
+		prevL32 = l32
 		next := tmp(b * 8)
 		ni := tmp(b * (cur + 1) * 8)
 		s.free(ids)
 		ids = ni
-		s.free(logits, l32, cs, in, next)
+		s.free(logits, cs, in, next)
 		cur++
 		if step < 2 {
 			m.kernels = append(m.kernels, (len(s.reqs)-before)/2)
 			m.traffic = append(m.traffic, s.trafficBytes-traffic0)
 		}
 	}
+	s.free(prevL32)
 }
 
 // Estimate predicts peak memory and speed of generate for an inference
