@@ -89,7 +89,8 @@ func Fit(ctx context.Context, spec memmodel.Spec, opts FitOptions) (*FitResult, 
 	for v := 2; v <= fitLimit; v *= 2 {
 		r, ok, err := probe(v)
 		if errors.Is(err, ErrSpec) {
-			break // e.g. past GPT-2's positions
+			hi = v // e.g. past GPT-2's positions: bisect below it
+			break
 		}
 		if err != nil {
 			return nil, err
@@ -103,6 +104,10 @@ func Fit(ctx context.Context, spec memmodel.Spec, opts FitOptions) (*FitResult, 
 	for hi > 0 && hi-lo > 1 {
 		mid := lo + (hi-lo)/2
 		r, ok, err := probe(mid)
+		if errors.Is(err, ErrSpec) {
+			hi = mid
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
