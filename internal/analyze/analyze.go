@@ -91,6 +91,7 @@ func analyzeDevice(s *snapshot.Snapshot, id int, o Options) (Device, error) {
 	}
 	out.CategoriesAt, out.CategoriesBytes = d.moment(steady), d.t.level[steady]
 	out.Categories, out.TopSites = d.breakdown(steady)
+	out.HasFrames, out.BytesDefinition = d.frames, BytesDefinition
 	out.CategoryConfidence = "high: phases from stack frames"
 	if !d.frames {
 		out.CategoryConfidence = "low: the trace has no stack frames, so categories come from lifetimes " +
@@ -140,7 +141,7 @@ func (d *dev) labelFrames() {
 	prev := phSetup
 	for k := range d.t.lives {
 		p := d.facts[d.t.lives[k].stack].phase
-		if d.t.lives[k].stack == 0 {
+		if d.t.lives[k].stack == 0 || d.facts[d.t.lives[k].stack].lib.hookThread {
 			p = phSetup
 			switch prev {
 			case phForward, phBackward:

@@ -119,12 +119,20 @@ func printCategories(w io.Writer, d *analyze.Device) {
 		{"optimizer state", c.OptimizerState, "kept by the optimizer across steps (Adam keeps two values per weight)"},
 		{"activations", c.Activations, "saved by forward for backward"},
 		{"temporaries", c.Temporaries, "freed in the phase that made them"},
+		{"kv cache", c.KVCache, "keys and values a Hugging Face model caches (transformers' cache_utils)"},
+		{"unsharded params", c.UnshardedParameters, "FSDP's all-gathered parameters, alive while their block runs"},
+		{"communication", c.Communication, "collective buffers: FSDP all-gather/reduce-scatter, DDP buckets, DTensor"},
+		{"library workspace", c.LibraryWorkspace, "cuBLAS workspaces, one per thread at its first matmul"},
 		{"other", c.Other, "inputs, outputs, anything else kept across steps"},
 		{"block rounding", c.BlockRounding, "the allocator hands out blocks a little larger than requested"},
 	} {
-		fmt.Fprintf(w, "  %-16s %10s  %5s  %s\n", r.name, b(r.n), pctStr(r.n, d.CategoriesBytes), r.what)
+		if r.n == 0 && (r.name == "kv cache" || r.name == "unsharded params" || r.name == "communication" ||
+			r.name == "library workspace") {
+			continue
+		}
+		fmt.Fprintf(w, "  %-17s %10s  %5s  %s\n", r.name, b(r.n), pctStr(r.n, d.CategoriesBytes), r.what)
 	}
-	fmt.Fprintf(w, "\nWhere it was allocated, biggest first (library call ← your code)\n")
+	fmt.Fprintf(w, "\nWhere it was allocated, biggest first, in requested bytes as above (library call ← your code)\n")
 	for _, s := range d.TopSites {
 		fmt.Fprintf(w, "  %10s  %s in %s  %s\n", b(s.Bytes), tensors(s.Count), catName(s.Category), siteString(s.Frames, s.Label))
 	}
@@ -189,14 +197,31 @@ func printTraits(w io.Writer, t analyze.Traits) {
 	if t.Training != nil {
 		training = yesNo(*t.Training)
 	}
-	amp := yesNo(t.AMP)
-	if t.AMP && t.AMPEvidence != "" {
-		amp += ": " + t.AMPEvidence
+	if t.Inference {
+		training = "no: inference (generation with a KV cache)"
+	}
+	prec := map[string]string{analyze.PrecisionAMP: "mixed (autocast over fp32 weights)",
+		analyze.PrecisionAMPFP16: "mixed (fp16 autocast over fp32 weights, GradScaler)",
+		analyze.PrecisionFSDPMixed: "mixed (FSDP MixedPrecisionPolicy over fp32 shards)",
+		analyze.PrecisionHalf: "half-precision weights (no autocast, no fp32 master copy)",
+		analyze.PrecisionFP32: "fp32", analyze.PrecisionUnknown: "fp32 or half-precision weights (not told apart)"}[t.Precision]
+	if prec == "" {
+		prec = t.Precision
+	}
+	if t.PrecisionEvidence != "" {
+		prec += ": " + t.PrecisionEvidence
 	}
 	fmt.Fprintf(w, "\nWhat the trace shows about the run\n")
 	fmt.Fprintf(w, "  training                  %s\n", training)
-	fmt.Fprintf(w, "  mixed precision           %s\n", amp)
+	fmt.Fprintf(w, "  precision                 %s\n", prec)
 	fmt.Fprintf(w, "  activation checkpointing  %s\n", yesNo(t.Checkpointing))
+	if len(t.Sharding) > 0 {
+		sh := strings.Join(t.Sharding, ", ")
+		if t.WorldSize > 0 {
+			sh += fmt.Sprintf(" over %d ranks", t.WorldSize)
+		}
+		fmt.Fprintf(w, "  parallelism               %s\n", sh)
+	}
 	fmt.Fprintf(w, "  optimizer                 %s\n", t.Optimizer)
 }
 
@@ -215,7 +240,14 @@ func tensors(n int) string {
 }
 
 // catName prints a category as a phrase, not a JSON key.
-func catName(c string) string { return fmt.Sprintf("%-15s", strings.ReplaceAll(c, "_", " ")) }
+func catName(c string) string {
+	short := map[string]string{"unsharded_parameters": "unsharded params", "communication_buffers": "communication",
+		"library_workspace": "lib workspace"}
+	if s, ok := short[c]; ok {
+		c = s
+	}
+	return fmt.Sprintf("%-15s", strings.ReplaceAll(c, "_", " "))
+}
 
 func siteString(fr []snapshot.Frame, label string) string {
 	if len(fr) == 0 {
@@ -227,7 +259,11 @@ func siteString(fr []snapshot.Frame, label string) string {
 			parts = append(parts, fmt.Sprintf("%s (%s:%d)", f.Name, shortPath(f.Filename), f.Line))
 			continue
 		}
-		if f.Name == "<module>" || f.Name == "main" && i == len(fr)-2 {
+		// The script's entry points add nothing once a deeper user frame
+		// is shown; the innermost user frame is always shown, whatever its
+		// function is called (a training loop at module level is
+		// "<module>").
+		if i > 1 && (f.Name == "<module>" || f.Name == "main" && i == len(fr)-2) {
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("%s:%d %s", shortPath(f.Filename), f.Line, f.Name))
