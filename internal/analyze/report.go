@@ -230,12 +230,12 @@ type Traits struct {
 
 // Precision values.
 const (
-	PrecisionAMP       = "amp"            // autocast (bf16 or fp16) over fp32 weights
-	PrecisionAMPFP16   = "amp-fp16"       // autocast fp16 with GradScaler
-	PrecisionFSDPMixed = "fsdp-mixed"     // FSDP MixedPrecisionPolicy: fp32 shards, half all-gathered weights
-	PrecisionHalf      = "half"           // bf16/fp16 weights, no fp32 master copy
-	PrecisionFP32      = "fp32"           // no half-precision compute seen
-	PrecisionUnknown   = "fp32-or-half"   // no autocast seen, and nothing tells fp32 weights from half ones
+	PrecisionAMP       = "amp"          // autocast (bf16 or fp16) over fp32 weights
+	PrecisionAMPFP16   = "amp-fp16"     // autocast fp16 with GradScaler
+	PrecisionFSDPMixed = "fsdp-mixed"   // FSDP MixedPrecisionPolicy: fp32 shards, half all-gathered weights
+	PrecisionHalf      = "half"         // bf16/fp16 weights, no fp32 master copy
+	PrecisionFP32      = "fp32"         // no half-precision compute seen
+	PrecisionUnknown   = "fp32-or-half" // no autocast seen, and nothing tells fp32 weights from half ones
 )
 
 // IsTraining reports whether a backward pass was seen.

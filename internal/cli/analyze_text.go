@@ -201,10 +201,10 @@ func printTraits(w io.Writer, t analyze.Traits) {
 		training = "no: inference (generation with a KV cache)"
 	}
 	prec := map[string]string{analyze.PrecisionAMP: "mixed (autocast over fp32 weights)",
-		analyze.PrecisionAMPFP16: "mixed (fp16 autocast over fp32 weights, GradScaler)",
+		analyze.PrecisionAMPFP16:   "mixed (fp16 autocast over fp32 weights, GradScaler)",
 		analyze.PrecisionFSDPMixed: "mixed (FSDP MixedPrecisionPolicy over fp32 shards)",
-		analyze.PrecisionHalf: "half-precision weights (no autocast, no fp32 master copy)",
-		analyze.PrecisionFP32: "fp32", analyze.PrecisionUnknown: "fp32 or half-precision weights (not told apart)"}[t.Precision]
+		analyze.PrecisionHalf:      "half-precision weights (no autocast, no fp32 master copy)",
+		analyze.PrecisionFP32:      "fp32", analyze.PrecisionUnknown: "fp32 or half-precision weights (not told apart)"}[t.Precision]
 	if prec == "" {
 		prec = t.Precision
 	}
