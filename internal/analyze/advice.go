@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
@@ -64,7 +65,7 @@ func (d *dev) advise(out *Device) []Advice {
 	// would be kept for.
 	train := tr.MayTrain()
 	if train && act*10 >= peak*3 {
-		if !tr.AMP {
+		if !tr.AMP && tr.Precision != PrecisionHalf {
 			adv = append(adv, Advice{Action: "train with automatic mixed precision (torch.autocast bf16)",
 				Saving: int64(ampActivationShare * float64(act)),
 				Detail: fmt.Sprintf("activations are %s (%.0f%% of the peak) and stored in fp32; autocast keeps most of them "+
@@ -89,14 +90,25 @@ func (d *dev) advise(out *Device) []Advice {
 					bytesStr(c.OptimizerState), float64(c.OptimizerState)/float64(max(c.Parameters, 1)))})
 		}
 		shard := c.OptimizerState + c.Gradients
+		action := "if you train on several GPUs, shard optimizer state and gradients (FSDP / ZeRO-2)"
+		switch {
+		case slices.Contains(tr.Sharding, "fsdp2"):
+			shard = 0 // already sharded
+		case slices.Contains(tr.Sharding, "zero-1"):
+			shard, action = c.Gradients, "shard the gradients too (FSDP2 fully_shard, or ZeRO-2): ZeroRedundancyOptimizer shards only the optimizer state"
+		case slices.Contains(tr.Sharding, "ddp"):
+			action = "replace DDP with FSDP2 (fully_shard) to shard optimizer state and gradients across the ranks"
+		}
 		if shard > 0 {
-			adv = append(adv, Advice{Action: "if you train on several GPUs, shard optimizer state and gradients (FSDP / ZeRO-2)",
+			adv = append(adv, Advice{Action: action,
 				Saving: shard * (zeroWorld - 1) / zeroWorld,
 				Detail: fmt.Sprintf("parameters, gradients and optimizer state are %s (%.0f%% of the peak); with N GPUs each keeps 1/N "+
 					"of gradients and optimizer state (saving shown for N = %d, assumed; vramkit plan --parallel fsdp --gpus N "+
 					"predicts your case)", bytesStr(state), pct(state, peak), zeroWorld)})
 		}
 	}
+	adv = append(adv, d.shardedAdvice(out)...)
+	adv = append(adv, d.llmAdvice(out, d.steady)...)
 	if f := out.Fragmentation; f.TuneSaving > 0 {
 		adv = append(adv, Advice{Action: "set PYTORCH_CUDA_ALLOC_CONF=" + f.TuneConf, Saving: f.TuneSaving,
 			Detail: fmt.Sprintf("peak reserved is %s above peak allocated; vramkit tune replayed this trace under %d "+

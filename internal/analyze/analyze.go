@@ -51,6 +51,7 @@ type dev struct {
 	capBytes  int64
 	capSource string
 	oomAt     int // request index of the first OOM, or -1
+	steady    int // request index of the steady-state peak (the categories' moment)
 }
 
 func analyzeDevice(s *snapshot.Snapshot, id int, o Options) (Device, error) {
@@ -89,6 +90,7 @@ func analyzeDevice(s *snapshot.Snapshot, id int, o Options) (Device, error) {
 	if len(d.starts) > 2 {
 		steady = d.t.argmax(d.starts[1], len(d.t.reqs))
 	}
+	d.steady = steady
 	out.CategoriesAt, out.CategoriesBytes = d.moment(steady), d.t.level[steady]
 	out.Categories, out.TopSites = d.breakdown(steady)
 	out.HasFrames, out.BytesDefinition = d.frames, BytesDefinition

@@ -63,11 +63,18 @@ func classifyLibrary(fr []snapshot.Frame) libFacts {
 	if len(fr) == 0 {
 		return f
 	}
+	// Roles come from the frames inside the innermost module call: a
+	// wrapper around the whole forward (DistributedDataParallel.forward)
+	// does not make every activation its own.
+	inner := true
 	for i, x := range fr {
 		fn := x.Filename
+		if strings.Contains(fn, "torch/nn/modules/module.py") {
+			inner = false
+		}
 		switch {
 		case strings.Contains(fn, "transformers/cache_utils.py"):
-			if f.role == roleNone {
+			if f.role == roleNone && inner {
 				f.role = roleKVCache
 			}
 		case strings.Contains(fn, "torch/distributed/fsdp/"):
@@ -86,18 +93,18 @@ func classifyLibrary(fr []snapshot.Frame) libFacts {
 				}
 			}
 		case strings.Contains(fn, "torch/nn/parallel/distributed.py"):
-			if f.role == roleNone {
+			if f.role == roleNone && inner {
 				f.role = roleDDPBucket
 			}
 		case strings.Contains(fn, "torch/distributed/optim/zero_redundancy_optimizer"):
 			f.zero = true
 		case strings.Contains(fn, "torch/distributed/tensor/") || strings.Contains(fn, "torch/distributed/_tensor/"):
 			f.dtensor = true
-			if f.role == roleNone && i < 6 {
+			if f.role == roleNone && inner && i < 6 {
 				f.role = roleCollective
 			}
 		case strings.Contains(fn, "torch/distributed/"):
-			if f.role == roleNone && i < 4 {
+			if f.role == roleNone && inner && i < 4 {
 				f.role = roleCollective
 			}
 		case strings.Contains(fn, "/peft/"):
@@ -106,7 +113,7 @@ func classifyLibrary(fr []snapshot.Frame) libFacts {
 			f.generate = true
 		case strings.Contains(fn, "transformers/loss/") ||
 			strings.Contains(fn, "torch/nn/functional.py") && (x.Name == "cross_entropy" || x.Name == "nll_loss"):
-			if f.role == roleNone {
+			if f.role == roleNone && inner {
 				f.role = roleLoss
 			}
 		}
