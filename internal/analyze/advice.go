@@ -59,12 +59,14 @@ func (d *dev) advise(out *Device) []Advice {
 			Detail: fmt.Sprintf("this is what stopped the run: the process hit its cap at %s reserved while the GPU "+
 				"still had %s free, which raising the cap makes available", bytesStr(o.Reserved), bytesStr(o.DeviceFree))})
 	}
+	first := d.firstStepAdvice(out)
+	adv = append(adv, first...)
 	act := c.Activations
 	// A run that died in its first forward may be training we did not
 	// see: advise as for training, since that is what the activations
 	// would be kept for.
 	train := tr.MayTrain()
-	if train && act*10 >= peak*3 {
+	if train && act*10 >= peak*3 && len(first) == 0 {
 		if !tr.AMP && tr.Precision != PrecisionHalf {
 			adv = append(adv, Advice{Action: "train with automatic mixed precision (torch.autocast bf16)",
 				Saving: int64(ampActivationShare * float64(act)),

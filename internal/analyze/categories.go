@@ -94,6 +94,12 @@ func (d *dev) lifetimeCategory(k int) string {
 		}
 		return catTemporaries
 	case phForward:
+		// The forward pass an OOM cut short: what it made and still held
+		// is its saved tensors and outputs (the snapshot may be dumped
+		// before anything is freed).
+		if d.oomAt >= 0 && it == d.iterOf(d.oomAt) && !d.iterHasBackward(it) && int(l.free) > d.oomAt {
+			return catActivations
+		}
 		switch {
 		case fp == phBackward && !freedLater:
 			return catActivations

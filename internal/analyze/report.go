@@ -170,6 +170,9 @@ type OOM struct {
 	Cause      string `json:"cause"`
 	Explain    string `json:"explanation"`
 	Holders    []Site `json:"holders"`
+	// FirstStep explains an OOM in the first forward pass: how much the
+	// whole pass needs and what batch fits.
+	FirstStep *FirstStep `json:"first_step,omitempty"`
 }
 
 // Advice is one change, with what it would save.

@@ -186,6 +186,26 @@ func printOOM(w io.Writer, d *analyze.Device) {
 	fmt.Fprintf(w, "  reserved     %10s  of which %s cached but unused\n", b(o.Reserved), b(o.CachedFree))
 	fmt.Fprintf(w, "  device free  %10s  free on the GPU outside this process's cache\n", b(o.DeviceFree))
 	fmt.Fprintf(w, "  cause: %s — %s\n", o.Cause, o.Explain)
+	if fs := o.FirstStep; fs != nil {
+		fmt.Fprintf(w, "  the first forward pass did not fit: the batch's activations are what grows\n")
+		fmt.Fprintf(w, "    fixed (weights, workspaces)   %10s\n", b(fs.FixedBytes))
+		fmt.Fprintf(w, "    activations when it failed    %10s  after %.1f of %d repeated blocks\n", b(fs.ActivationsSoFar), fs.BlocksDone, fs.Blocks)
+		bound := "estimate, extrapolated over the blocks still to run"
+		if fs.LowerBound {
+			bound = "a lower bound: no repeated blocks to extrapolate from"
+		}
+		fmt.Fprintf(w, "    whole forward pass            %10s  %s\n", b(fs.Activations), bound)
+		if fs.PerSample > 0 {
+			fmt.Fprintf(w, "    per sample                    %10s  at batch %d\n", b(fs.PerSample), fs.Batch)
+		}
+		fmt.Fprintf(w, "    optimizer state to come       %10s  assumed AdamW (two fp32 moments per weight)\n", b(fs.StateBytes))
+		fmt.Fprintf(w, "    the process may use           %10s\n", b(fs.UsableBytes))
+		if fs.LargestBatch > 0 {
+			fmt.Fprintf(w, "    largest batch that fits       %10d  (%.0f%% of %d, with 10%% headroom)\n", fs.LargestBatch, 100*fs.FitShare, fs.Batch)
+		} else {
+			fmt.Fprintf(w, "    share of the batch that fits  %9.0f%%  (pass --batch to get batch sizes)\n", 100*fs.FitShare)
+		}
+	}
 	fmt.Fprintf(w, "  biggest holders at that moment:\n")
 	for _, s := range o.Holders {
 		fmt.Fprintf(w, "  %10s  %s in %s  %s\n", b(s.Bytes), tensors(s.Count), catName(s.Category), siteString(s.Frames, s.Label))
