@@ -117,7 +117,8 @@ func (d *dev) advise(out *Device) []Advice {
 				"allocator settings and this one reserves least (the same requests through the allocator's own algorithm)",
 				bytesStr(out.PeakReserved-out.PeakAllocated), len(allocsim.TuneGrid(d.fraction())))})
 	}
-	if !train && out.Iterations > 0 && act*2 >= peak-c.Parameters && act > 0 {
+	adv = append(adv, d.generationAdvice(out)...)
+	if !train && !tr.Inference && out.Iterations > 0 && act*2 >= peak-c.Parameters && act > 0 {
 		adv = append(adv, Advice{Action: "run evaluation under torch.no_grad() or torch.inference_mode()",
 			Saving: act, Detail: fmt.Sprintf("the forward passes keep %s of tensors saved for a backward pass that never "+
 				"runs, freed only when the outputs are dropped", bytesStr(act))})

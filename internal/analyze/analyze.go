@@ -87,7 +87,9 @@ func analyzeDevice(s *snapshot.Snapshot, id int, o Options) (Device, error) {
 	out.PeakReservedAt = d.moment(resPeak)
 	out.IterationPeaks = d.iterPeaks()
 	steady := peak
-	if len(d.starts) > 2 {
+	if len(d.starts) > 2 && !d.isInference() {
+		// Generation has no steady state: its passes differ (prefill,
+		// then ever longer decodes), so the categories are the peak's.
 		steady = d.t.argmax(d.starts[1], len(d.t.reqs))
 	}
 	d.steady = steady
@@ -115,6 +117,7 @@ func analyzeDevice(s *snapshot.Snapshot, id int, o Options) (Device, error) {
 	out.Fragmentation = d.fragmentation(resPeak)
 	out.Leaks = d.leaks()
 	out.OOM = d.oom()
+	out.Generation = d.generation(&out)
 	out.Advice = d.advise(&out)
 	if len(o.CurveAt) > 0 {
 		out.CategoryCurve = d.categoryCurve(o.CurveAt)

@@ -53,6 +53,9 @@ type Device struct {
 	Fragmentation Fragmentation `json:"fragmentation"`
 	Leaks         []Leak        `json:"leaks"`
 	OOM           *OOM          `json:"oom"`
+	// Generation describes an inference trace's prefill and decode passes
+	// and its KV cache; nil for training.
+	Generation *Generation `json:"generation,omitempty"`
 	Advice        []Advice      `json:"advice"`
 	Traits        Traits        `json:"traits"`
 	Notes         []string      `json:"notes"`

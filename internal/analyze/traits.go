@@ -32,7 +32,7 @@ func (d *dev) traits(c Categories) Traits {
 	for k := range d.t.lives {
 		used[d.t.lives[k].stack] = true
 	}
-	var fsdp, ddp, dtensor, zero, generate, kv bool
+	var fsdp, ddp, dtensor, zero bool
 	for id, f := range d.facts {
 		if !used[id] {
 			continue
@@ -46,7 +46,6 @@ func (d *dev) traits(c Categories) Traits {
 		l := f.lib
 		fsdp, dtensor, zero = fsdp || l.fsdp, dtensor || l.dtensor, zero || l.zero
 		ddp = ddp || l.role == roleDDPBucket
-		generate, kv = generate || l.generate, kv || l.role == roleKVCache
 		tr.Adapters = tr.Adapters || l.peft
 	}
 	for _, s := range []struct {
@@ -60,7 +59,7 @@ func (d *dev) traits(c Categories) Traits {
 	if fsdp {
 		tr.WorldSize = d.worldSize()
 	}
-	tr.Inference = !training && tr.Training != nil && (generate || kv)
+	tr.Inference = d.isInference()
 	d.precision(&tr, c, fsdp)
 	d.optimizerTraits(&tr, c, training, zero, fsdp)
 	return tr
@@ -328,4 +327,24 @@ func (d *dev) worldSize() int {
 		}
 	}
 	return 0
+}
+
+// isInference reports whether the trace generates rather than trains: no
+// backward pass, no OOM that cut the first step short, and forward passes
+// inside transformers' generate or growing a KV cache.
+func (d *dev) isInference() bool {
+	for _, p := range d.ph {
+		if p == phBackward {
+			return false
+		}
+	}
+	if d.oomAt >= 0 && d.iterOf(d.oomAt) <= 1 {
+		return false
+	}
+	for k := range d.t.lives {
+		if f := d.facts[d.t.lives[k].stack].lib; f.generate || f.role == roleKVCache {
+			return true
+		}
+	}
+	return false
 }

@@ -31,6 +31,7 @@ func printAnalysis(w io.Writer, path string, d *analyze.Device) {
 	printCache(w, d)
 	printLeaks(w, d)
 	printOOM(w, d)
+	printGeneration(w, d.Generation)
 	printTraits(w, d.Traits)
 	fmt.Fprintf(w, "\nAdvice, biggest estimated saving first\n")
 	if len(d.Advice) == 0 {
@@ -210,6 +211,25 @@ func printOOM(w io.Writer, d *analyze.Device) {
 	for _, s := range o.Holders {
 		fmt.Fprintf(w, "  %10s  %s in %s  %s\n", b(s.Bytes), tensors(s.Count), catName(s.Category), siteString(s.Frames, s.Label))
 	}
+}
+
+func printGeneration(w io.Writer, g *analyze.Generation) {
+	if g == nil {
+		return
+	}
+	b := units.Bytes
+	fmt.Fprintf(w, "\nGeneration (inference: no backward pass)\n")
+	fmt.Fprintf(w, "  prefill passes  %10d  peak %s (the prompt's activations and logits)\n", g.Calls, b(g.PrefillPeak))
+	fmt.Fprintf(w, "  decode steps    %10d  peak %s\n", g.DecodeSteps, b(g.DecodePeak))
+	kind := fmt.Sprintf("dynamic: grows %s per decode step", b(g.KVGrowthPerStep))
+	if g.KVPerToken > 0 {
+		kind += fmt.Sprintf(" (%s per token of each sequence)", b(g.KVPerToken))
+	}
+	if g.StaticCache {
+		kind = "static: allocated once at full length"
+	}
+	fmt.Fprintf(w, "  KV cache        %10s  at most; %s\n", b(g.KVCacheMax), kind)
+	fmt.Fprintf(w, "  the peak is in %s, with %s of KV cache alive\n", g.PeakIn, b(g.PeakKVCache))
 }
 
 func printTraits(w io.Writer, t analyze.Traits) {
