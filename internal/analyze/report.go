@@ -56,9 +56,9 @@ type Device struct {
 	// Generation describes an inference trace's prefill and decode passes
 	// and its KV cache; nil for training.
 	Generation *Generation `json:"generation,omitempty"`
-	Advice        []Advice      `json:"advice"`
-	Traits        Traits        `json:"traits"`
-	Notes         []string      `json:"notes"`
+	Advice     []Advice    `json:"advice"`
+	Traits     Traits      `json:"traits"`
+	Notes      []string    `json:"notes"`
 	// CategoryCurve holds the categories at each of Options.CurveAt.
 	CategoryCurve []Categories `json:"category_curve,omitempty"`
 }
