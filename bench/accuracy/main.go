@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/vramkit/vramkit/internal/memmodel"
+	"github.com/vramkit/vramkit/bench/measured"
 	"github.com/vramkit/vramkit/internal/units"
 )
 
@@ -32,7 +32,7 @@ func run(path, lengthsPath string) error {
 		return err
 	}
 	defer f.Close()
-	rows, err := memmodel.ReadMeasured(f)
+	rows, err := measured.ReadMeasured(f)
 	if err != nil {
 		return err
 	}
@@ -47,7 +47,7 @@ func run(path, lengthsPath string) error {
 			}
 		}
 	}
-	cmp, err := memmodel.Compare(rows)
+	cmp, err := measured.Compare(rows)
 	if err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func run(path, lengthsPath string) error {
 		errs     []float64
 		fixedErr []float64
 	}{{"allocated", ea, eaFixed}, {"reserved", er, erFixed}} {
-		all, fixed := memmodel.Summarize(s.errs), memmodel.Summarize(s.fixedErr)
+		all, fixed := measured.Summarize(s.errs), measured.Summarize(s.fixedErr)
 		fmt.Printf("%-9s all %d rows: median |err| %.1f%%, max %.1f%%, under-estimates %.0f%%; fixed-shape %d rows: median %.1f%%, max %.1f%%, under %.0f%%\n",
 			s.what, all.N, 100*all.MedianAbs, 100*all.MaxAbs, 100*all.UnderRate, fixed.N, 100*fixed.MedianAbs, 100*fixed.MaxAbs, 100*fixed.UnderRate)
 	}

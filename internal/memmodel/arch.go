@@ -4,7 +4,7 @@ package memmodel
 // entry is an Arch; Hugging Face config.json files parse into one.
 type Arch struct {
 	Name   string `json:"name"`
-	Family string `json:"family"` // resnet|vit|convnext|efficientnet|bert|gpt2|llama|t5
+	Family string `json:"family"` // a registered Family's name (FamilyNames)
 
 	// vision
 	Blocks     []int   `json:"blocks,omitempty"`     // blocks per stage
@@ -38,13 +38,11 @@ type Arch struct {
 }
 
 // Vision reports whether the model takes images.
-func (a *Arch) Vision() bool {
-	switch a.Family {
-	case "resnet", "vit", "convnext", "efficientnet":
-		return true
-	}
-	return false
-}
+func (a *Arch) Vision() bool { return a.family().Vision }
+
+// Attention reports whether the model is a stack of attention blocks, so
+// that selective checkpointing and tensor parallelism apply to it.
+func (a *Arch) Attention() bool { return a.family().Attention }
 
 func (a *Arch) headDim() int64 {
 	if a.HeadDim > 0 {
@@ -61,4 +59,4 @@ func (a *Arch) kvHeads() int64 {
 }
 
 // usesBatchNorm reports whether the model normalises with BatchNorm.
-func (a *Arch) usesBatchNorm() bool { return a.Family == "resnet" || a.Family == "efficientnet" }
+func (a *Arch) usesBatchNorm() bool { return a.family().BatchNorm }

@@ -138,3 +138,21 @@ func (b *builder) addInPlace(x, y Tensor) Tensor {
 	o.flops = float64(b.numel(x))
 	return z
 }
+
+// textInput allocates token ids (and the labels the task needs).
+func (b *builder) textInput(batch, seq int64, labels int64) Tensor {
+	ids := b.input(batch*seq, I64)
+	if labels > 0 {
+		b.input(labels, I64)
+	}
+	return ids
+}
+
+// lmLoss is Hugging Face's ForCausalLMLoss: logits.float(), labels padded
+// and shifted, cross entropy over the vocabulary. The half logits stay
+// referenced by the model output while the loss runs.
+func (b *builder) lmLoss(logits Tensor, batch, seq, vocab int64) {
+	b.holdOutput(logits)
+	l := b.cast(logits, F32)
+	b.g.loss = b.crossEntropy(l, vocab)
+}

@@ -1,4 +1,4 @@
-package memmodel
+package memmodel_test
 
 import "testing"
 

@@ -12,6 +12,12 @@
 // simulator to obtain peak allocated and peak reserved memory. Rules per op
 // were calibrated against real torch 2.11 snapshots (see testdata/).
 //
+// Model families and optimizers are registered values, one file each
+// (family_*.go, optimizer_*.go): a Family holds its graph builder, catalog
+// entries, Hugging Face model_types, LoRA targets and task; an Optimizer
+// its per-parameter state, step scratch and step-time traffic. The stream
+// is a sequence of allocsim.Request values replayed by allocsim.Simulate.
+//
 // Numbers the stream cannot know (cuDNN workspace choice, CUDA context) are
 // estimates; Estimate reports an uncertainty band with every prediction.
 package memmodel

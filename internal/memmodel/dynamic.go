@@ -111,7 +111,7 @@ func (c *config) dynSchedule(s Spec) ([]int, float64, string, error) {
 // replayDynamic replays the schedule of batch lengths (after one step on
 // the first batch that creates optimizer state) and returns its peaks and
 // mean step time; d is filled with the schedule's statistics.
-func (c *config) replayDynamic(steps []int, allocConf string, d *DynamicResult) (alloc, resv int64, stepTime float64, err error) {
+func (c *config) replayDynamic(steps []int, d *DynamicResult) (alloc, resv int64, stepTime float64) {
 	graphs := map[int]*Graph{}
 	var gs []*Graph
 	var mean float64
@@ -132,6 +132,6 @@ func (c *config) replayDynamic(steps []int, allocConf string, d *DynamicResult) 
 	for _, l := range steps {
 		stepTime += c.walkStep(graphs[l], cfg, tm)
 	}
-	alloc, resv, err = c.replay(generateSchedule(gs, cfg), allocConf)
-	return alloc, resv, stepTime / float64(len(steps)), err
+	alloc, resv = c.replay(generateSchedule(gs, cfg))
+	return alloc, resv, stepTime / float64(len(steps))
 }

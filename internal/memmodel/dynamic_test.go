@@ -1,51 +1,9 @@
 package memmodel
 
 import (
-	"encoding/json"
 	"math"
-	"os"
 	"testing"
 )
-
-// TestDynamicPaddingAgainstMeasured replays the capture's own length
-// schedules (testdata/capture_lengths.json, regenerated from capture.py's
-// lengths()) for the bert-dyn-* and gpt2-dyn-* rows of measured.jsonl:
-// peak allocated within 5%, reserved within 10% (the order-dependent
-// growth of the cache included), each inside its band.
-func TestDynamicPaddingAgainstMeasured(t *testing.T) {
-	if testing.Short() {
-		t.Skip("replays 24-step schedules")
-	}
-	rows := readRows(t, "testdata/measured.jsonl")
-	data, err := os.ReadFile("testdata/capture_lengths.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var schedules map[string][]int
-	if err := json.Unmarshal(data, &schedules); err != nil {
-		t.Fatal(err)
-	}
-	var dyn []MeasuredRow
-	for _, m := range rows {
-		if l := schedules[m.LengthsKey()]; l != nil && m.Mode != nil {
-			m.Lengths = l
-			dyn = append(dyn, m)
-		}
-	}
-	if len(dyn) < 8 {
-		t.Fatalf("only %d dynamic-padding rows", len(dyn))
-	}
-	cmp, err := Compare(dyn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cmp {
-		t.Logf("%-34s allocated %+6.1f%%  reserved %+6.1f%%", c.Name, 100*c.ErrAlloc, 100*c.ErrResv)
-		if math.Abs(c.ErrAlloc) > 0.05 || math.Abs(c.ErrResv) > 0.10 || !c.InBands {
-			t.Errorf("%s: allocated %+.1f%%, reserved %+.1f%%, in bands %v", c.Name, 100*c.ErrAlloc, 100*c.ErrResv, c.InBands)
-		}
-	}
-}
 
 func TestBatchLengths(t *testing.T) {
 	ls := []int{10, 50, 20, 30, 40, 60}

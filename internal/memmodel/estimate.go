@@ -72,6 +72,8 @@ func DefaultOptions() Options { return Options{Steps: 3} }
 type config struct {
 	spec      Spec
 	arch      Arch
+	opt       *Optimizer
+	allocConf allocsim.Config // parsed once from spec.AllocConf
 	gpu       gpu.GPU
 	amp, pdt  DType
 	stateDT   DType
@@ -103,6 +105,9 @@ func resolve(s Spec) (*config, error) {
 	default:
 		return nil, specErr("model", "missing: give a catalog name or hf_config")
 	}
+	if _, err := LookupFamily(c.arch.Family); err != nil {
+		return nil, specErr("model", "%v", err)
+	}
 	c.gpu, err = gpu.Lookup(s.GPU)
 	if err != nil {
 		return nil, specErr("gpu", "%v", err)
@@ -130,7 +135,7 @@ func resolve(s Spec) (*config, error) {
 		if c.seq <= 0 {
 			return nil, specErr("seq", "must be at least 1, got %d", s.Seq)
 		}
-		if c.arch.MaxPos > 0 && c.arch.Family != "llama" && c.seq > int64(c.arch.MaxPos) {
+		if c.arch.MaxPos > 0 && !c.arch.family().AnyLength && c.seq > int64(c.arch.MaxPos) {
 			return nil, specErr("seq", "%d exceeds the model's %d positions", c.seq, c.arch.MaxPos)
 		}
 	}
@@ -164,55 +169,27 @@ func resolve(s Spec) (*config, error) {
 	default:
 		return nil, specErr("checkpoint", "want none|block|every:K|selective, got %q", ck)
 	}
-	switch s.Optimizer {
-	case "adamw", "adam", "sgd", "sgd-momentum", "adafactor", "adamw-8bit":
-	default:
-		return nil, specErr("optimizer", "want adamw|adam|sgd|sgd-momentum|adafactor|adamw-8bit, got %q", s.Optimizer)
+	if c.opt, err = LookupOptimizer(s.Optimizer); err != nil {
+		return nil, specErr("optimizer", "%v", err)
 	}
 	if l := s.LoRA; l != nil {
 		if l.Rank <= 0 {
 			return nil, specErr("lora.rank", "must be at least 1, got %d", l.Rank)
 		}
 		if len(l.Targets) == 0 {
-			l.Targets = defaultLoRATargets(c.arch.Family)
+			l.Targets = append([]string(nil), c.arch.family().LoRATargets...)
 		}
 	}
-	if s.Task != nil && *s.Task != "" && *s.Task != defaultTask(c.arch.Family) {
-		return nil, specErr("task", "%q is not supported for %s (supported: %s)", *s.Task, c.arch.Family, defaultTask(c.arch.Family))
+	if task := c.arch.family().Task; s.Task != nil && *s.Task != "" && *s.Task != task {
+		return nil, specErr("task", "%q is not supported for %s (supported: %s)", *s.Task, c.arch.Family, task)
 	}
-	if _, err := allocsim.ParseConfig(s.AllocConf); err != nil {
+	if c.allocConf, err = allocsim.ParseConfig(s.AllocConf); err != nil {
 		return nil, specErr("alloc_conf", "%v", err)
 	}
 	if err := c.checkParallel(); err != nil {
 		return nil, err
 	}
 	return c, nil
-}
-
-func defaultTask(family string) string {
-	switch family {
-	case "bert":
-		return "sequence-classification"
-	case "gpt2", "llama":
-		return "causal-lm"
-	case "t5":
-		return "seq2seq"
-	}
-	return "image-classification"
-}
-
-func defaultLoRATargets(family string) []string {
-	switch family {
-	case "bert":
-		return []string{"query", "value"}
-	case "gpt2":
-		return []string{"c_attn"}
-	case "t5":
-		return []string{"q", "v"}
-	case "vit":
-		return []string{"qkv"}
-	}
-	return []string{"q_proj", "v_proj"}
 }
 
 // Describe resolves spec's model and reports whether its GPU supports bf16.

@@ -30,7 +30,7 @@ func (c *config) checkParallel() error {
 	}
 	a := &c.arch
 	if p.TP > 1 {
-		if a.Vision() && a.Family != "vit" {
+		if !a.Attention() {
 			return specErr("parallel.tp", "tensor parallelism is not supported for %s", a.Family)
 		}
 		if a.Heads%p.TP != 0 {
@@ -42,14 +42,8 @@ func (c *config) checkParallel() error {
 	}
 	if p.PP > 1 {
 		layers := a.Layers + a.DecLayers
-		if a.Vision() && a.Family != "vit" {
-			layers = 0
-			for _, n := range a.Blocks {
-				layers += n
-			}
-			if a.Family == "efficientnet" {
-				layers = 16
-			}
+		if f := a.family(); f.PipelineLayers != nil {
+			layers = f.PipelineLayers(a)
 		}
 		if p.PP > layers {
 			return specErr("parallel.pp", "pp=%d is more than the model's %d layers", p.PP, layers)

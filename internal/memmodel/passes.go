@@ -125,7 +125,7 @@ func (gen *generator) dropRef(b *gbuf) {
 
 func (gen *generator) newGrad(bytes int64, cat Category, opName string) *gbuf {
 	id := gen.alloc(bytes, cat, opName)
-	return &gbuf{id: id, refs: 1, bytes: bytes, ev: len(gen.ev) - 1}
+	return &gbuf{id: id, refs: 1, bytes: bytes}
 }
 
 // deliver hands a gradient to tensor t: accumulates it into a parameter's
@@ -148,7 +148,7 @@ func (gen *generator) deliver(t Tensor, b *gbuf) {
 			keep = int64(float64(pi.numel) * gen.cfg.gradShard * float64(gen.cfg.gradBytes))
 		}
 		if b.refs == 1 && keep == full {
-			gen.ev[b.ev].Cat = CatGradients // stolen as .grad
+			gen.tags[b.id].Cat = CatGradients // stolen as .grad
 			gen.paramGrad[p] = b
 			return
 		}

@@ -1,7 +1,6 @@
 package memmodel
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
@@ -23,49 +22,21 @@ func (c *config) buildGraph() *Graph {
 		b.frozen = true
 	}
 	cache := c.ckptEvery == 0 // transformers turns the KV cache off under gradient checkpointing
-	switch a.Family {
-	case "resnet":
-		buildResNet(b, &a, c.batch, c.image)
-	case "vit":
-		buildViT(b, &a, c.batch, c.image)
-	case "convnext":
-		buildConvNeXt(b, &a, c.batch, c.image)
-	case "efficientnet":
-		buildEfficientNet(b, &a, c.batch, c.image)
-	case "bert":
-		buildBERT(b, &a, c.batch, c.seq)
-	case "gpt2":
-		buildGPT2(b, &a, c.batch, c.seq, cache)
-	case "llama":
-		buildLlama(b, &a, c.batch, c.seq, cache)
-	case "t5":
-		buildT5(b, &a, c.batch, c.seq, cache)
-	default:
-		panic("memmodel: no builder for family " + a.Family)
-	}
+	a.family().Build(b, &a, Input{Batch: c.batch, Seq: c.seq, Image: c.image, Cache: cache})
 	return b.g
 }
 
 // stepConfig derives the stream generator's settings.
 func (c *config) stepConfig(g *Graph, steps int) stepConfig {
 	cfg := stepConfig{accum: c.spec.Accum, steps: steps, selective: c.selective,
-		optimizer: c.spec.Optimizer, stateDT: c.stateDT, scaler: c.scaler, keepGrads: c.spec.KeepGrads,
+		optimizer: c.opt, stateDT: c.stateDT, scaler: c.scaler, keepGrads: c.spec.KeepGrads,
 		ckpt: map[int]bool{}, cublasWorkspace: c.gpu.CublasWorkspaceBytes}
-	if c.spec.Optimizer == "sgd-momentum" || c.spec.Optimizer == "sgd" {
-		if c.spec.Optimizer == "sgd" {
-			cfg.optimizer = "sgd"
-		}
-	}
 	if c.ckptEvery > 0 {
 		for i := 0; i < g.blocks; i++ {
 			if i%c.ckptEvery == 0 {
 				cfg.ckpt[i] = true
 			}
 		}
-	}
-	if c.spec.Parallel.PP > 1 {
-		// 1F1B: each pipeline micro-batch is a separate forward/backward
-		cfg.accum *= 1
 	}
 	if c.scaler && c.arch.usesBatchNorm() {
 		// GradScaler starts at 2^16; BatchNorm CNNs at default init overflow
@@ -97,49 +68,6 @@ const ctasPerSM = 16
 // gradient overflow in the model (at least the three the capture ran).
 const scalerSkippedSteps = 3
 
-// replay runs the stream through the caching-allocator simulator on a
-// device of the GPU's memory less the CUDA context, so that, as on the
-// real GPU, a cache that outgrows the device is released and retried
-// rather than growing without bound. A stream that does not fit even then
-// is replayed on an unlimited device, to say by how much it misses.
-func (c *config) replay(st *Stream, allocConf string) (allocated, reserved int64, err error) {
-	capacity := c.gpu.MemoryBytes - c.gpu.ContextBytes
-	allocated, reserved, err = replayOn(st, allocConf, capacity, c.gpu.MemoryBytes)
-	if errors.Is(err, allocsim.ErrOOM) {
-		return replayOn(st, allocConf, 0, c.gpu.MemoryBytes)
-	}
-	return allocated, reserved, err
-}
-
-func replayOn(st *Stream, allocConf string, capacity, total int64) (allocated, reserved int64, err error) {
-	cfg, err := allocsim.ParseConfig(allocConf)
-	if err != nil {
-		return 0, 0, fmt.Errorf("alloc_conf: %w", err)
-	}
-	dev := allocsim.NewDevice(capacity)
-	dev.TotalMem = total
-	a := allocsim.New(cfg, dev)
-	ptrs := make(map[int32]int64, 1024)
-	for _, e := range st.Events {
-		if e.Size > 0 {
-			p, err := a.Malloc(e.Size, 0)
-			if err != nil {
-				return 0, 0, fmt.Errorf("replay: %w", err)
-			}
-			ptrs[e.ID] = p
-			continue
-		}
-		if p, ok := ptrs[e.ID]; ok {
-			if err := a.Free(p); err != nil {
-				return 0, 0, fmt.Errorf("replay: %w", err)
-			}
-			delete(ptrs, e.ID)
-		}
-	}
-	s := a.Stats()
-	return s.AllocatedBytes.All.Peak, s.ReservedBytes.All.Peak, nil
-}
-
 // Estimate predicts peak memory and step time of spec on its GPU.
 func Estimate(s Spec, opts Options) (*Result, error) {
 	c, err := resolve(s)
@@ -167,28 +95,26 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	cfg := c.stepConfig(g, opts.Steps)
 	cfg.warm = opts.Warm
 	st := generate(g, cfg)
-	peak, at, cats := st.LivePeak()
+	// the live count rounds requests as the default allocator does; the
+	// replay below applies alloc_conf's roundup_power2_divisions
+	live := allocsim.DefaultConfig()
+	peak, at, cats := st.LivePeak(live)
 	steady := peak
 	if cfg.skipSteps > 0 {
 		sc := cfg
 		sc.skipSteps = 0
-		steady, _, _ = generate(g, sc).LivePeak()
+		steady, _, _ = generate(g, sc).LivePeak(live)
 	}
 	allocated, reserved := peak, peak
 	if !opts.SkipReserved {
 		// the simulator's allocated peak applies the configured rounding
 		// (roundup_power2_divisions), which the plain 512-byte count does not
-		if allocated, reserved, err = c.replay(st, s.AllocConf); err != nil {
-			return nil, err
-		}
+		allocated, reserved = c.replay(st)
 	}
 	var dynTime float64
 	if dyn != nil {
 		dyn.FixedAllocated, dyn.FixedReserved = allocated, reserved
-		a, rs, t, err := c.replayDynamic(schedule, s.AllocConf, dyn)
-		if err != nil {
-			return nil, err
-		}
+		a, rs, t := c.replayDynamic(schedule, dyn)
 		allocated, reserved, dynTime = max(allocated, a), max(reserved, rs), t
 	}
 	// 1F1B keeps up to pp micro-batches of activations in flight on the
@@ -203,7 +129,7 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	r := &Result{
 		Model: c.arch.Name, GPU: c.gpu.Name, Params: total, TrainableParams: trainable,
 		PeakAllocated: allocated, PeakReserved: reserved, Context: c.gpu.ContextBytes,
-		PeakPhase: st.Events[at].Phase.String(),
+		PeakPhase: st.Tags[st.Requests[at].ID].Phase.String(),
 		Breakdown: map[string]int64{},
 		Capacity:  c.gpu.MemoryBytes,
 	}
@@ -245,14 +171,11 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 func (c *config) bands(r *Result) {
 	aLo, aHi, rLo, rHi := 0.05, 0.05, 0.08, 0.10
 	widen := func(by float64) { aLo, aHi, rLo, rHi = aLo+by, aHi+by, rLo+by, rHi+by }
-	switch c.arch.Family {
-	case "resnet", "vit", "bert", "gpt2":
-	default:
+	if !c.arch.family().Captured {
 		widen(0.07)
 		r.Notes = append(r.Notes, fmt.Sprintf("%s has no ground-truth capture yet: wider uncertainty band", c.arch.Family))
 	}
-	if c.spec.Parallel.Strategy != "none" || c.spec.LoRA != nil || c.selective ||
-		c.spec.Optimizer == "adafactor" || c.spec.Optimizer == "adamw-8bit" {
+	if c.spec.Parallel.Strategy != "none" || c.spec.LoRA != nil || c.selective || c.opt.Formula {
 		widen(0.08)
 		r.Notes = append(r.Notes, "parallelism, LoRA, selective checkpointing and 8-bit/Adafactor optimizers are modelled from formulas, not captures")
 	}

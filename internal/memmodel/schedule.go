@@ -1,12 +1,14 @@
 package memmodel
 
+import "github.com/vramkit/vramkit/internal/allocsim"
+
 // stepConfig is what the stream generator needs to know of a configuration.
 type stepConfig struct {
 	accum     int
 	steps     int
 	ckpt      map[int]bool // blocks recomputed in backward
 	selective bool         // recompute attention internals only
-	optimizer string
+	optimizer *Optimizer
 	stateDT   DType
 	scaler    bool // fp16 GradScaler
 	// gradShard/stateShard: fraction of gradients / optimizer state this rank
@@ -47,7 +49,6 @@ type gbuf struct {
 	id    int32
 	refs  int
 	bytes int64
-	ev    int // index of its allocation event
 }
 
 // region is a run of ops whose saved tensors are dropped in forward and
@@ -71,7 +72,8 @@ type region struct {
 type generator struct {
 	g     *Graph
 	cfg   stepConfig
-	ev    []Event
+	ev    []allocsim.Request
+	tags  []Tag // per allocation id; tags[0] unused
 	next  int32
 	phase Phase
 
@@ -206,12 +208,13 @@ func (gen *generator) producer(b Tensor) int {
 
 func (gen *generator) alloc(size int64, cat Category, opName string) int32 {
 	gen.next++
-	gen.ev = append(gen.ev, Event{ID: gen.next, Size: size, Cat: cat, Phase: gen.phase, Op: opName})
+	gen.ev = append(gen.ev, allocsim.Request{Kind: allocsim.ReqAlloc, ID: gen.next, Size: size, Event: int32(len(gen.ev))})
+	gen.tags = append(gen.tags, Tag{Cat: cat, Phase: gen.phase, Op: opName})
 	return gen.next
 }
 
 func (gen *generator) free(id int32) {
-	gen.ev = append(gen.ev, Event{ID: id, Phase: gen.phase})
+	gen.ev = append(gen.ev, allocsim.Request{Kind: allocsim.ReqFree, ID: id, Event: int32(len(gen.ev))})
 }
 
 // maybeFree frees a forward storage once Python and autograd both let go.

@@ -1,6 +1,10 @@
 package memmodel
 
-import "math"
+import (
+	"math"
+
+	"github.com/vramkit/vramkit/internal/allocsim"
+)
 
 // generate produces the stream of cfg.steps training steps of graph g,
 // starting from an empty allocator: model load, then per step accum
@@ -17,7 +21,9 @@ func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
 	// Presize the event list: a step emits a few events per op (outputs,
 	// saved tensors, gradients) and growing a slice of millions of events
 	// by appending dominated --fit's profile.
-	gen.ev = make([]Event, 0, (8*len(g.ops)+4*len(g.params)+64)*max(cfg.steps, 1)*max(cfg.accum, 1))
+	n := (8*len(g.ops) + 4*len(g.params) + 64) * max(cfg.steps, 1) * max(cfg.accum, 1)
+	gen.ev = make([]allocsim.Request, 0, n)
+	gen.tags = make([]Tag, 1, n/2+1)
 	gen.paramGrad = make([]*gbuf, len(g.params))
 	gen.paramID = make([]int32, len(g.params))
 	gen.phase = PhaseLoad
@@ -99,7 +105,7 @@ func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
 			}
 		}
 	}
-	st.Events = gen.ev
+	st.Requests, st.Tags = gen.ev, gen.tags
 	return st
 }
 
@@ -114,76 +120,65 @@ func (gen *generator) optimizerStep(first bool) {
 		gen.free(a)
 		gen.free(b)
 	}
-	dt := gen.cfg.stateDT
 	var trainable []int
 	for i, p := range g.params {
 		if p.trainable {
 			trainable = append(trainable, i)
 		}
 	}
-	size := gen.stateSize
 	if first {
 		gen.optimizerState()
 	}
-	switch gen.cfg.optimizer {
-	case "adamw", "adam":
-		// _multi_tensor_adam: one scratch tensor per parameter (the
-		// denominator sqrt(v)), all alive at once
-		var ids []int32
-		for _, i := range trainable {
-			ids = append(ids, gen.alloc(size(i, float64(dt.Size())), CatTemporaries, "adam_denom"))
+	opt := gen.cfg.optimizer
+	if opt.Scratch == nil {
+		return
+	}
+	scratch := opt.Scratch(gen.cfg.stateDT)
+	var ids []int32
+	for _, i := range trainable {
+		for _, t := range scratch {
+			ids = append(ids, gen.alloc(gen.tensorSize(i, t), CatTemporaries, t.Name))
 		}
-		for _, id := range ids {
-			gen.free(id)
-		}
-	case "adafactor":
-		// per-parameter loop: the update and grad² live one parameter at a time
-		for _, i := range trainable {
-			a := gen.alloc(size(i, 4), CatTemporaries, "adafactor_update")
-			b := gen.alloc(size(i, 4), CatTemporaries, "adafactor_update")
-			gen.free(a)
-			gen.free(b)
+		if !opt.Foreach {
+			ids = gen.freeAll(ids)
 		}
 	}
+	gen.freeAll(ids)
+}
+
+// freeAll frees ids in order and returns the emptied slice.
+func (gen *generator) freeAll(ids []int32) []int32 {
+	for _, id := range ids {
+		gen.free(id)
+	}
+	return ids[:0]
 }
 
 // optimizerState allocates the optimizer's per-parameter state, as the
 // first successful step (or a warm start) does.
 func (gen *generator) optimizerState() {
 	g := gen.g
-	dt := gen.cfg.stateDT
-	size := gen.stateSize
 	gen.state = make([][]int32, len(g.params))
+	opt := gen.cfg.optimizer
+	if !opt.Stateful() {
+		return
+	}
 	for i, p := range g.params {
 		if !p.trainable {
 			continue
 		}
-		switch gen.cfg.optimizer {
-		case "adamw", "adam":
-			gen.state[i] = []int32{
-				gen.alloc(size(i, float64(dt.Size())), CatOptimizer, "exp_avg"),
-				gen.alloc(size(i, float64(dt.Size())), CatOptimizer, "exp_avg_sq"),
-			}
-		case "sgd-momentum":
-			gen.state[i] = []int32{gen.alloc(size(i, float64(dt.Size())), CatOptimizer, "momentum_buffer")}
-		case "adamw-8bit":
-			if g.params[i].numel >= 4096 {
-				gen.state[i] = []int32{
-					gen.alloc(size(i, 1), CatOptimizer, "state1"),
-					gen.alloc(size(i, 1), CatOptimizer, "state2"),
-					gen.alloc(size(i, 8.0/256), CatOptimizer, "absmax"),
-				}
-			} else {
-				gen.state[i] = []int32{
-					gen.alloc(size(i, 4), CatOptimizer, "state1"),
-					gen.alloc(size(i, 4), CatOptimizer, "state2"),
-				}
-			}
-		case "adafactor":
-			n := float64(g.params[i].numel)
-			gen.state[i] = []int32{gen.alloc(maxI64(int64(2*math.Sqrt(n)*4), 4), CatOptimizer, "exp_avg_sq_factored")}
+		for _, t := range opt.State(p.numel, gen.cfg.stateDT) {
+			gen.state[i] = append(gen.state[i], gen.alloc(gen.tensorSize(i, t), CatOptimizer, t.Name))
 		}
 	}
+}
+
+// tensorSize is the bytes of optimizer tensor t of parameter i on this rank.
+func (gen *generator) tensorSize(i int, t StateTensor) int64 {
+	if t.Fixed > 0 {
+		return t.Fixed
+	}
+	return gen.stateSize(i, t.PerElem)
 }
 
 // stateSize is the bytes of a state tensor of parameter i at bytesPerElem.

@@ -39,14 +39,7 @@ func (c *config) walkStep(g *Graph, cfg stepConfig, tm timeModel) float64 {
 		p.sync()
 	}
 	// foreach optimizer: reads param, grad and state, writes param and state
-	stateBytes := 28.0
-	switch cfg.optimizer {
-	case "sgd":
-		stateBytes = 12
-	case "sgd-momentum":
-		stateBytes = 20
-	}
-	p.issue(tm.hostStep+2*nParams*tm.hostParam, pBytes*stateBytes*cfg.stateShard/bw)
+	p.issue(tm.hostStep+2*nParams*tm.hostParam, pBytes*cfg.optimizer.Traffic*cfg.stateShard/bw)
 	p.sync()
 	step := p.host + c.commTime(g)
 	if pp := c.spec.Parallel; pp.PP > 1 {

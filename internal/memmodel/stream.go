@@ -1,6 +1,8 @@
 package memmodel
 
-// Phase is the part of a training step an event belongs to.
+import "github.com/vramkit/vramkit/internal/allocsim"
+
+// Phase is the part of a training step an allocation belongs to.
 type Phase uint8
 
 // Phases of a training step.
@@ -15,56 +17,75 @@ var phaseNames = [...]string{"load", "forward", "backward", "optimizer"}
 
 func (p Phase) String() string { return phaseNames[p] }
 
-// Event is one allocation (Size > 0) or free (Size == 0) of the stream.
-type Event struct {
-	ID    int32
-	Size  int64 // requested bytes; 0 for a free
+// Tag is what the model knows of one allocation beyond its request: the
+// memory category, the step phase and the op (or step stage) that made it.
+type Tag struct {
 	Cat   Category
 	Phase Phase
-	Op    string // the op (or step stage) that allocated it
+	Op    string
 }
 
-// Stream is the allocation/free sequence of whole training steps.
+// Stream is the allocation/free sequence of whole training steps, in
+// allocsim's request type so that allocsim replays it as it replays a
+// snapshot's trace.
 type Stream struct {
-	Events []Event
-	// StepStart[i] is the index of the first event of step i.
+	Requests []allocsim.Request
+	// Tags[id] describes allocation id (ids start at 1).
+	Tags []Tag
+	// StepStart[i] is the index of the first request of step i.
 	StepStart []int
 }
 
-// roundAlloc is the caching allocator's request rounding (kMinBlockSize).
-func roundAlloc(n int64) int64 {
-	if n < 512 {
-		return 512
-	}
-	return (n + 511) / 512 * 512
-}
-
-// LivePeak replays the stream without an allocator and returns the peak of
-// allocated bytes (rounded as the allocator rounds) and the bytes per
-// category at that moment.
-func (s *Stream) LivePeak() (peak int64, at int, cats [numCategories]int64) {
-	size := map[int32]Event{}
+// LivePeak counts the stream without an allocator and returns the peak of
+// allocated bytes (each request rounded by cfg as the allocator rounds it),
+// the index of the request that reached it and the bytes per category then.
+func (s *Stream) LivePeak(cfg allocsim.Config) (peak int64, at int, cats [numCategories]int64) {
+	live := make(map[int32]int64, 1024)
 	var cur int64
 	var byCat [numCategories]int64
-	for i, e := range s.Events {
-		if e.Size > 0 {
-			size[e.ID] = e
-			r := roundAlloc(e.Size)
-			cur += r
-			byCat[e.Cat] += r
+	for i, r := range s.Requests {
+		switch r.Kind {
+		case allocsim.ReqAlloc:
+			if r.Size == 0 {
+				continue
+			}
+			n := cfg.RoundSize(r.Size)
+			live[r.ID] = n
+			cur += n
+			byCat[s.Tags[r.ID].Cat] += n
 			if cur > peak {
 				peak, at, cats = cur, i, byCat
 			}
-			continue
+		case allocsim.ReqFree:
+			n, ok := live[r.ID]
+			if !ok {
+				continue
+			}
+			delete(live, r.ID)
+			cur -= n
+			byCat[s.Tags[r.ID].Cat] -= n
 		}
-		a, ok := size[e.ID]
-		if !ok {
-			continue
-		}
-		delete(size, e.ID)
-		r := roundAlloc(a.Size)
-		cur -= r
-		byCat[a.Cat] -= r
 	}
 	return peak, at, cats
+}
+
+// replay runs the stream through the caching-allocator simulator on a
+// device of the GPU's memory less the CUDA context, so that, as on the
+// real GPU, a cache that outgrows the device is released and retried
+// rather than growing without bound. A stream that does not fit even then
+// is replayed on an unlimited device, to say by how much it misses.
+func (c *config) replay(st *Stream) (allocated, reserved int64) {
+	res := allocsim.Simulate(st.Requests, c.allocConf, c.device(c.gpu.MemoryBytes-c.gpu.ContextBytes))
+	if res.OOMAt >= 0 {
+		res = allocsim.Simulate(st.Requests, c.allocConf, c.device(0))
+	}
+	return res.Stats.AllocatedBytes.All.Peak, res.Stats.ReservedBytes.All.Peak
+}
+
+// device is a simulated device of capacity bytes (0: unlimited) reporting
+// the GPU's total memory, which memory fractions apply to.
+func (c *config) device(capacity int64) allocsim.Device {
+	d := allocsim.NewDevice(capacity)
+	d.TotalMem = c.gpu.MemoryBytes
+	return d
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"testing"
+
+	"github.com/vramkit/vramkit/internal/allocsim"
 )
 
 func resnetStream(t *testing.T) (*Stream, *config) {
@@ -24,23 +26,26 @@ func resnetStream(t *testing.T) (*Stream, *config) {
 // buffers, optimizer state, cuBLAS workspaces).
 func TestStreamInvariants(t *testing.T) {
 	st, c := resnetStream(t)
-	live := map[int32]Event{}
-	for i, e := range st.Events {
-		if e.Size > 0 {
+	live := map[int32]allocsim.Request{}
+	for i, e := range st.Requests {
+		if e.Kind == allocsim.ReqAlloc {
 			if _, dup := live[e.ID]; dup {
-				t.Fatalf("event %d: id %d allocated twice", i, e.ID)
+				t.Fatalf("request %d: id %d allocated twice", i, e.ID)
 			}
 			live[e.ID] = e
 			continue
 		}
+		if e.Kind != allocsim.ReqFree {
+			t.Fatalf("request %d: kind %d, want only allocations and frees", i, e.Kind)
+		}
 		if _, ok := live[e.ID]; !ok {
-			t.Fatalf("event %d: free of id %d that is not live", i, e.ID)
+			t.Fatalf("request %d: free of id %d that is not live", i, e.ID)
 		}
 		delete(live, e.ID)
 	}
 	var left [numCategories]int64
 	for _, e := range live {
-		left[e.Cat] += e.Size
+		left[st.Tags[e.ID].Cat] += e.Size
 	}
 	g := c.buildGraph()
 	var params int64
@@ -74,8 +79,8 @@ func TestStreamResemblesResNetTrace(t *testing.T) {
 	}
 	st, _ := resnetStream(t)
 	var ours []int64
-	for _, e := range st.Events[st.StepStart[1]:st.StepStart[2]] {
-		if e.Size > 0 {
+	for _, e := range st.Requests[st.StepStart[1]:st.StepStart[2]] {
+		if e.Kind == allocsim.ReqAlloc {
 			ours = append(ours, e.Size)
 		}
 	}

@@ -1,8 +1,10 @@
-package memmodel
+package memmodel_test
 
 import (
 	"math"
 	"testing"
+
+	"github.com/vramkit/vramkit/bench/measured"
 )
 
 // TestStepTimeRatios holds the step-time acceptance criterion: within a
@@ -11,7 +13,7 @@ import (
 // the H200 (testdata/timing.jsonl, copied from shared/fixtures/h200).
 func TestStepTimeRatios(t *testing.T) {
 	rows := readRows(t, "testdata/timing.jsonl")
-	pairs, err := StepTimeRatios(rows)
+	pairs, err := measured.StepTimeRatios(rows)
 	if err != nil {
 		t.Fatal(err)
 	}

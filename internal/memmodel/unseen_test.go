@@ -1,4 +1,4 @@
-package memmodel
+package memmodel_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vramkit/vramkit/bench/measured"
+	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
 // unseenDir holds workloads captured on the H200 after the planner was
@@ -78,19 +81,19 @@ func checkHeldOut(t *testing.T, dir string, want int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := ParseSpec(f)
+		s, err := memmodel.ParseSpec(f)
 		f.Close()
 		if err != nil {
 			t.Fatalf("%s: %v", m.Name, err)
 		}
-		r, err := Estimate(s, DefaultOptions())
+		r, err := memmodel.Estimate(s, memmodel.DefaultOptions())
 		if err != nil {
 			t.Fatalf("%s: %v", m.Name, err)
 		}
-		a, rs := rel(r.PeakAllocated, m.MaxAllocated), rel(r.PeakReserved, m.MaxReserved)
+		a, rs := measured.Rel(r.PeakAllocated, m.MaxAllocated), measured.Rel(r.PeakReserved, m.MaxReserved)
 		ea, er = append(ea, a), append(er, rs)
 		t.Logf("%-34s allocated %+6.1f%%  reserved %+6.1f%%", m.Name, 100*a, 100*rs)
-		if !inBand(m.MaxAllocated, r.AllocatedBand) || !inBand(m.MaxReserved, r.ReservedBand) {
+		if !measured.InBand(m.MaxAllocated, r.AllocatedBand) || !measured.InBand(m.MaxReserved, r.ReservedBand) {
 			t.Errorf("%s: measurement outside the predicted band", m.Name)
 		}
 	}
@@ -98,7 +101,7 @@ func checkHeldOut(t *testing.T, dir string, want int) {
 		what string
 		errs []float64
 	}{{"allocated", ea}, {"reserved", er}} {
-		st := Summarize(s.errs)
+		st := measured.Summarize(s.errs)
 		t.Logf("%s: median |err| %.1f%%, max %.1f%%, under-estimates %.0f%%", s.what, 100*st.MedianAbs, 100*st.MaxAbs, 100*st.UnderRate)
 		if st.MedianAbs > 0.05 || st.MaxAbs > 0.10 {
 			t.Errorf("%s: median |err| %.1f%% (target 5%%), max %.1f%% (target 10%%)", s.what, 100*st.MedianAbs, 100*st.MaxAbs)

@@ -161,3 +161,16 @@ func (b *builder) addMap_(x, y fmap) fmap {
 	x.t = z
 	return x
 }
+
+// imageInput allocates the batch of images and labels.
+func (b *builder) imageInput(batch, image int64) (fmap, Tensor) {
+	x := b.input(batch*3*image*image, F32)
+	y := b.input(batch, I64)
+	return fmap{x, batch, 3, image, image}, y
+}
+
+// classify ends a vision model: linear head on pooled features and the loss.
+func (b *builder) classify(x fmap, classes int64) {
+	logits := b.linear(x.t, x.c, classes, true, "fc")
+	b.g.loss = b.crossEntropy(logits, classes)
+}

@@ -65,7 +65,7 @@ func space(base memmodel.Spec, arch memmodel.Arch, globalBatch int, bf16 bool) [
 		precs = []string{"fp32", "bf16-amp", "fp16-amp"}
 	}
 	ckpts := []string{"none", "block"}
-	if !arch.Vision() || arch.Family == "vit" {
+	if arch.Attention() {
 		ckpts = []string{"none", "selective", "block"}
 	}
 	gpus := base.Parallel.GPUs

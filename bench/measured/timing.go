@@ -1,8 +1,10 @@
-package memmodel
+package measured
 
 import (
 	"fmt"
 	"sort"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
 // StepTimeS is the row's steady step time in seconds: the median of its
@@ -66,9 +68,9 @@ func StepTimeRatios(rows []MeasuredRow) ([]RatioPair, error) {
 		if m.Status != "ok" || m.StepTimeS() == 0 {
 			continue
 		}
-		opts := DefaultOptions()
+		opts := memmodel.DefaultOptions()
 		opts.SkipReserved = true
-		r, err := Estimate(m.Spec(), opts)
+		r, err := memmodel.Estimate(m.Spec(), opts)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", m.Name, err)
 		}

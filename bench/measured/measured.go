@@ -1,4 +1,8 @@
-package memmodel
+// Package measured compares vramkit's memory and step-time predictions with
+// ground-truth H200 measurements (measured.jsonl, timing.jsonl rows as
+// shared/fixtures/README.md describes them). It serves the memmodel tests
+// and bench/accuracy; the production packages do not import it.
+package measured
 
 import (
 	"bufio"
@@ -7,6 +11,8 @@ import (
 	"io"
 	"math"
 	"sort"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
 // MeasuredRow is one line of a ground-truth measured.jsonl (see
@@ -84,8 +90,8 @@ func (m MeasuredRow) VarLen() bool {
 }
 
 // Spec translates the row into a plan spec.
-func (m MeasuredRow) Spec() Spec {
-	s := DefaultSpec()
+func (m MeasuredRow) Spec() memmodel.Spec {
+	s := memmodel.DefaultSpec()
 	model := m.Model
 	s.Model = &model
 	s.Batch, s.Seq, s.Accum = m.B, m.Seq, max(m.Accum, 1)
@@ -140,23 +146,25 @@ func Compare(rows []MeasuredRow) ([]Comparison, error) {
 		if !m.Training() {
 			continue
 		}
-		opts := DefaultOptions()
+		opts := memmodel.DefaultOptions()
 		opts.Steps = max(3, min(m.Iters, 3))
-		r, err := Estimate(m.Spec(), opts)
+		r, err := memmodel.Estimate(m.Spec(), opts)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", m.Name, err)
 		}
 		out = append(out, Comparison{Name: m.Name, PredAlloc: r.PeakAllocated, MeasAlloc: m.MaxAllocated,
 			PredResv: r.PeakReserved, MeasResv: m.MaxReserved,
-			ErrAlloc: rel(r.PeakAllocated, m.MaxAllocated), ErrResv: rel(r.PeakReserved, m.MaxReserved), VarLen: m.VarLen(),
-			InBands: inBand(m.MaxAllocated, r.AllocatedBand) && inBand(m.MaxReserved, r.ReservedBand)})
+			ErrAlloc: Rel(r.PeakAllocated, m.MaxAllocated), ErrResv: Rel(r.PeakReserved, m.MaxReserved), VarLen: m.VarLen(),
+			InBands: InBand(m.MaxAllocated, r.AllocatedBand) && InBand(m.MaxReserved, r.ReservedBand)})
 	}
 	return out, nil
 }
 
-func inBand(v int64, b Band) bool { return v >= b.Low && v <= b.High }
+// InBand reports whether v lies inside band b.
+func InBand(v int64, b memmodel.Band) bool { return v >= b.Low && v <= b.High }
 
-func rel(pred, meas int64) float64 { return float64(pred-meas) / float64(meas) }
+// Rel is the signed relative error of a prediction, (pred-meas)/meas.
+func Rel(pred, meas int64) float64 { return float64(pred-meas) / float64(meas) }
 
 // ErrorStats summarises signed relative errors.
 type ErrorStats struct {

@@ -1,0 +1,180 @@
+package memmodel
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Family is one model family: everything memmodel (and the planners built
+// on it) knows about the family is in its Family value, and each family
+// lives in its own family_<name>.go file, which registers it from init (as
+// go/analysis registers analyzers). Adding a family is adding such a file,
+// its tests and its testdata; nothing else switches on family names.
+type Family struct {
+	// Name is the value of Arch.Family for this family's architectures.
+	Name string
+	// Task is the Hugging Face task the graph models (the only one
+	// supported for the family).
+	Task string
+	// ModelTypes are the Hugging Face config.json model_type values
+	// FromHF accepts.
+	ModelTypes []string
+	// LoRATargets are the module names PEFT adapts when a LoRA spec names
+	// none.
+	LoRATargets []string
+	// Vision families take images; the others take token sequences.
+	Vision bool
+	// BatchNorm families normalise with BatchNorm (fp16 GradScaler skips
+	// their first steps, see scalerSkippedSteps).
+	BatchNorm bool
+	// Attention families are stacks of attention blocks: tensor
+	// parallelism splits their heads and FFN, and selective checkpointing
+	// recomputes their attention internals.
+	Attention bool
+	// AnyLength families (rotary positions) accept sequences longer than
+	// Arch.MaxPos.
+	AnyLength bool
+	// Captured families have ground-truth captures on the H200 (see
+	// testdata/measured.jsonl) and get the narrow uncertainty band.
+	Captured bool
+	// Models are the family's catalog entries; Aliases map other names
+	// (torchvision, Hugging Face hub ids) to them, in lower case.
+	Models  []Arch
+	Aliases map[string]string
+	// Build records one rank's forward pass of one micro-batch of a.
+	Build func(b *builder, a *Arch, in Input)
+	// FromHF parses a config.json whose model_type is one of ModelTypes.
+	FromHF func(modelType string, data []byte) (Arch, error)
+	// PipelineLayers is how many layers pipeline parallelism can split a
+	// among; nil counts Layers + DecLayers.
+	PipelineLayers func(a *Arch) int
+}
+
+// Input is the shape of one micro-batch a graph is built for.
+type Input struct {
+	Batch int64
+	Seq   int64 // text families
+	Image int64 // vision families: image side in pixels
+	// Cache is transformers' use_cache, which it turns off under gradient
+	// checkpointing.
+	Cache bool
+}
+
+// registry holds the registered families and the catalog they contribute;
+// it is filled by init functions only and read-only afterwards.
+var registry = struct {
+	families  map[string]*Family
+	modelType map[string]*Family
+	models    map[string]Arch
+	aliases   map[string]string
+}{map[string]*Family{}, map[string]*Family{}, map[string]Arch{}, map[string]string{}}
+
+// register adds f; a duplicate name is a programming error.
+func register(f *Family) {
+	r := &registry
+	if f.Name == "" || f.Build == nil || f.Task == "" {
+		panic("memmodel: family " + f.Name + " needs a name, a task and a builder")
+	}
+	if _, dup := r.families[f.Name]; dup {
+		panic("memmodel: family " + f.Name + " registered twice")
+	}
+	r.families[f.Name] = f
+	for _, t := range f.ModelTypes {
+		if _, dup := r.modelType[t]; dup {
+			panic("memmodel: model_type " + t + " registered twice")
+		}
+		r.modelType[t] = f
+	}
+	for _, a := range f.Models {
+		if a.Family != f.Name {
+			panic("memmodel: model " + a.Name + " is not of family " + f.Name)
+		}
+		if _, dup := r.models[a.Name]; dup {
+			panic("memmodel: model " + a.Name + " registered twice")
+		}
+		r.models[a.Name] = a
+	}
+	for k, v := range f.Aliases {
+		r.aliases[k] = v
+	}
+}
+
+// LookupFamily finds a registered family by name.
+func LookupFamily(name string) (*Family, error) {
+	if f, ok := registry.families[name]; ok {
+		return f, nil
+	}
+	return nil, fmt.Errorf("unknown model family %q%s", name, suggest(name, FamilyNames()))
+}
+
+// FamilyNames lists the registered families, sorted.
+func FamilyNames() []string { return sortedKeys(registry.families) }
+
+// noFamily answers for an Arch whose family is not registered (one built
+// by hand): no capability; resolve rejects such an Arch before building.
+var noFamily = &Family{}
+
+// family is a's registered family, or noFamily.
+func (a *Arch) family() *Family {
+	if f, ok := registry.families[a.Family]; ok {
+		return f
+	}
+	return noFamily
+}
+
+// Lookup finds a catalog model by name or alias (case-insensitive).
+func Lookup(name string) (Arch, error) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if a, ok := registry.aliases[n]; ok {
+		n = a
+	}
+	if a, ok := registry.models[n]; ok {
+		// a copy: rankArch splits the stage lists of a pipeline stage in place
+		a.Blocks = append([]int(nil), a.Blocks...)
+		a.Widths = append([]int(nil), a.Widths...)
+		return a, nil
+	}
+	return Arch{}, fmt.Errorf("unknown model %q%s (known: %s)", name, suggest(n, Names()), strings.Join(Names(), ", "))
+}
+
+// Names lists the catalog's model names, sorted.
+func Names() []string { return sortedKeys(registry.models) }
+
+// ParseHFConfig turns a Hugging Face config.json into an Arch through the
+// family that registered its model_type.
+func ParseHFConfig(data []byte) (Arch, error) {
+	var h struct {
+		ModelType string `json:"model_type"`
+	}
+	if err := json.Unmarshal(data, &h); err != nil {
+		return Arch{}, fmt.Errorf("config.json: %w", err)
+	}
+	if h.ModelType == "" {
+		return Arch{}, fmt.Errorf("config.json: model_type missing")
+	}
+	f, ok := registry.modelType[h.ModelType]
+	if !ok || f.FromHF == nil {
+		types := sortedKeys(registry.modelType)
+		return Arch{}, fmt.Errorf("config.json: model_type %q is not supported%s (supported: %s)",
+			h.ModelType, suggest(h.ModelType, types), strings.Join(types, ", "))
+	}
+	a, err := f.FromHF(h.ModelType, data)
+	if err != nil {
+		return Arch{}, err
+	}
+	if a.Heads > 0 && a.HeadDim == 0 && a.Hidden%a.Heads != 0 {
+		return Arch{}, fmt.Errorf("config.json: hidden size %d is not divisible by %d heads", a.Hidden, a.Heads)
+	}
+	return a, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

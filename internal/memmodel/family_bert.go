@@ -1,0 +1,98 @@
+package memmodel
+
+// The BERT family: transformers' BertForSequenceClassification (also
+// RoBERTa configs).
+
+func init() {
+	register(&Family{
+		Name: "bert", Task: "sequence-classification", Attention: true, Captured: true,
+		ModelTypes:  []string{"bert", "roberta"},
+		LoRATargets: []string{"query", "value"},
+		Models:      []Arch{bert("bert-base", 768, 12, 12), bert("bert-large", 1024, 24, 16)},
+		Aliases: map[string]string{
+			"bert-base-uncased": "bert-base", "bert-base-cased": "bert-base",
+			"bert-large-uncased": "bert-large", "bert-large-cased": "bert-large",
+			"google-bert/bert-base-uncased": "bert-base", "google-bert/bert-large-uncased": "bert-large",
+		},
+		Build:  func(b *builder, a *Arch, in Input) { buildBERT(b, a, in.Batch, in.Seq) },
+		FromHF: bertFromHF,
+	})
+}
+
+func bert(name string, hidden, layers, heads int) Arch {
+	return Arch{Name: name, Family: "bert", Hidden: hidden, Layers: layers, Heads: heads, FFN: 4 * hidden,
+		Vocab: 30522, MaxPos: 512, TypeVocab: 2, Dropout: 0.1, Labels: 2, DefaultSeq: 512}
+}
+
+func bertFromHF(modelType string, data []byte) (Arch, error) {
+	var h struct {
+		HiddenSize   int               `json:"hidden_size"`
+		Layers       int               `json:"num_hidden_layers"`
+		Heads        int               `json:"num_attention_heads"`
+		Intermediate int               `json:"intermediate_size"`
+		Vocab        int               `json:"vocab_size"`
+		MaxPos       int               `json:"max_position_embeddings"`
+		TypeVocab    int               `json:"type_vocab_size"`
+		HiddenDrop   *float64          `json:"hidden_dropout_prob"`
+		NumLabels    int               `json:"num_labels"`
+		ID2Label     map[string]string `json:"id2label"`
+	}
+	if err := decodeHF(data, &h); err != nil {
+		return Arch{}, err
+	}
+	a := Arch{Name: modelType, Family: "bert", Hidden: h.HiddenSize, Layers: h.Layers, Heads: h.Heads,
+		FFN: h.Intermediate, Vocab: h.Vocab, MaxPos: h.MaxPos, TypeVocab: h.TypeVocab,
+		Dropout: orF64(h.HiddenDrop, 0.1), Labels: max(h.NumLabels, len(h.ID2Label), 2), DefaultSeq: 512}
+	if err := needPositive(hfKey{"hidden_size", h.HiddenSize}, hfKey{"num_hidden_layers", h.Layers},
+		hfKey{"num_attention_heads", h.Heads}, hfKey{"intermediate_size", h.Intermediate}, hfKey{"vocab_size", h.Vocab}); err != nil {
+		return Arch{}, err
+	}
+	if a.MaxPos == 0 {
+		a.MaxPos = 512
+	}
+	return a, nil
+}
+
+// buildBERT follows transformers' BertForSequenceClassification with SDPA.
+func buildBERT(b *builder, a *Arch, batch, seq int64) {
+	ids := b.textInput(batch, seq, batch)
+	d, heads, ff := int64(a.Hidden), int64(a.Heads), int64(a.FFN)
+	wte := b.param(int64(a.Vocab) * d)
+	h := b.embedding(ids, wte, int64(a.Vocab), d)
+	tt := b.param(int64(max(a.TypeVocab, 1)) * d)
+	h = b.add(h, b.embedding(ids, tt, int64(max(a.TypeVocab, 1)), d))
+	pos := b.param(int64(a.MaxPos) * d)
+	pe := b.out(seq*d, b.dt(pos), pos)
+	b.op("embedding", []Tensor{pos}, []Tensor{pe}, nil)
+	h = b.add(h, pe)
+	h = b.layerNorm(h, d, true)
+	h = b.dropout(h, a.Dropout)
+	for l := 0; l < a.Layers; l++ {
+		b.block = l
+		q := b.linear(h, d, d, true, "query")
+		k := b.linear(h, d, d, true, "key")
+		v := b.linear(h, d, d, true, "value")
+		b.sel = true
+		att := b.sdpa(q, k, v, batch, heads, seq, seq, d/heads, false)
+		b.sel = false
+		att = b.linear(att, d, d, true, "dense")
+		att = b.dropout(att, a.Dropout)
+		h = b.layerNorm(b.add(att, h), d, true)
+		y := b.linear(h, d, ff, true, "intermediate")
+		y = b.gelu(y)
+		y = b.linear(y, ff, d, true, "output")
+		y = b.dropout(y, a.Dropout)
+		h = b.layerNorm(b.add(y, h), d, true)
+	}
+	b.block = -1
+	b.g.blocks = a.Layers
+	// pooler on the [CLS] token, dropout, classifier
+	c := b.copy(h)
+	b.tt(c).numel = batch * d
+	c = b.linear(c, d, d, true, "pooler")
+	c = b.unary("tanh", c, b.dt(c), false, true)
+	c = b.dropout(c, a.Dropout)
+	labels := int64(max(a.Labels, 2))
+	logits := b.linear(c, d, labels, true, "classifier")
+	b.g.loss = b.crossEntropy(logits, labels)
+}

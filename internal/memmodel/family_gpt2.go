@@ -1,0 +1,102 @@
+package memmodel
+
+// The GPT-2 family: transformers' GPT2LMHeadModel.
+
+func init() {
+	register(&Family{
+		Name: "gpt2", Task: "causal-lm", Attention: true, Captured: true,
+		ModelTypes:  []string{"gpt2"},
+		LoRATargets: []string{"c_attn"},
+		Models: []Arch{
+			gpt2("gpt2", 768, 12, 12),
+			gpt2("gpt2-medium", 1024, 24, 16),
+			gpt2("gpt2-large", 1280, 36, 20),
+			gpt2("gpt2-xl", 1600, 48, 25),
+		},
+		Aliases: map[string]string{
+			"openai-community/gpt2": "gpt2", "gpt2-small": "gpt2", "openai-community/gpt2-medium": "gpt2-medium",
+			"openai-community/gpt2-large": "gpt2-large", "openai-community/gpt2-xl": "gpt2-xl",
+		},
+		Build:  func(b *builder, a *Arch, in Input) { buildGPT2(b, a, in.Batch, in.Seq, in.Cache) },
+		FromHF: gpt2FromHF,
+	})
+}
+
+func gpt2(name string, hidden, layers, heads int) Arch {
+	return Arch{Name: name, Family: "gpt2", Hidden: hidden, Layers: layers, Heads: heads, FFN: 4 * hidden,
+		Vocab: 50257, MaxPos: 1024, Dropout: 0.1, Tied: true, DefaultSeq: 1024}
+}
+
+func gpt2FromHF(_ string, data []byte) (Arch, error) {
+	var h struct {
+		NEmbd      int      `json:"n_embd"`
+		NLayer     int      `json:"n_layer"`
+		NHead      int      `json:"n_head"`
+		NInner     *int     `json:"n_inner"`
+		NPositions int      `json:"n_positions"`
+		Vocab      int      `json:"vocab_size"`
+		ResidDrop  *float64 `json:"resid_pdrop"`
+		Tie        *bool    `json:"tie_word_embeddings"`
+	}
+	if err := decodeHF(data, &h); err != nil {
+		return Arch{}, err
+	}
+	a := gpt2("gpt2", h.NEmbd, h.NLayer, h.NHead)
+	if h.NInner != nil && *h.NInner > 0 {
+		a.FFN = *h.NInner
+	}
+	if h.Vocab > 0 {
+		a.Vocab = h.Vocab
+	}
+	if h.NPositions > 0 {
+		a.MaxPos, a.DefaultSeq = h.NPositions, h.NPositions
+	}
+	a.Dropout = orF64(h.ResidDrop, 0.1)
+	a.Tied = orBool(h.Tie, true)
+	if err := needPositive(hfKey{"n_embd", h.NEmbd}, hfKey{"n_layer", h.NLayer}, hfKey{"n_head", h.NHead}); err != nil {
+		return Arch{}, err
+	}
+	return a, nil
+}
+
+// buildGPT2 follows transformers' GPT2LMHeadModel with SDPA, the Python
+// NewGELU, a DynamicCache filled in training (use_cache is on unless
+// checkpointing), and the LM head tied to the token embedding.
+func buildGPT2(b *builder, a *Arch, batch, seq int64, cache bool) {
+	ids := b.textInput(batch, seq, batch*seq)
+	d, heads, ff, vocab := int64(a.Hidden), int64(a.Heads), int64(a.FFN), int64(a.Vocab)
+	wte := b.param(vocab * d)
+	h := b.embedding(ids, wte, vocab, d)
+	wpe := b.param(int64(a.MaxPos) * d)
+	pe := b.out(seq*d, b.dt(wpe), wpe)
+	b.op("embedding", []Tensor{wpe}, []Tensor{pe}, nil)
+	h = b.add(h, pe)
+	h = b.dropout(h, a.Dropout)
+	for l := 0; l < a.Layers; l++ {
+		b.block = l
+		y := b.layerNorm(h, d, true)
+		qkv := b.linear(y, d, 3*d, true, "c_attn")
+		k, v := qkv, qkv
+		if cache {
+			k, v = b.copy(b.lowp(qkv)), b.copy(b.lowp(qkv))
+			b.tt(k).numel, b.tt(v).numel = batch*seq*d, batch*seq*d
+		}
+		b.sel = true
+		att := b.sdpa(qkv, k, v, batch, heads, seq, seq, d/heads, true)
+		b.sel = false
+		att = b.linear(att, d, d, true, "c_proj")
+		att = b.dropout(att, a.Dropout)
+		h = b.add(att, h)
+		y = b.layerNorm(h, d, true)
+		y = b.linear(y, d, ff, true, "c_fc")
+		y = b.geluTanhPy(y)
+		y = b.linear(y, ff, d, true, "c_proj")
+		y = b.dropout(y, a.Dropout)
+		h = b.add(h, y)
+	}
+	b.block = -1
+	b.g.blocks = a.Layers
+	h = b.layerNorm(h, d, true)
+	logits := b.linearWith(h, wte, -1, d, vocab)
+	b.lmLoss(logits, batch, seq, vocab)
+}

@@ -1,0 +1,157 @@
+package memmodel
+
+// The T5 family: transformers' T5ForConditionalGeneration (v1.0 and the
+// gated-gelu v1.1).
+
+func init() {
+	register(&Family{
+		Name: "t5", Task: "seq2seq", Attention: true,
+		ModelTypes:  []string{"t5"},
+		LoRATargets: []string{"q", "v"},
+		Models: []Arch{
+			t5("t5-small", 512, 2048, 8, 6),
+			t5("t5-base", 768, 3072, 12, 12),
+			t5("t5-large", 1024, 4096, 16, 24),
+		},
+		Aliases: map[string]string{"google-t5/t5-small": "t5-small", "google-t5/t5-base": "t5-base", "google-t5/t5-large": "t5-large"},
+		Build:   func(b *builder, a *Arch, in Input) { buildT5(b, a, in.Batch, in.Seq, in.Cache) },
+		FromHF:  t5FromHF,
+	})
+}
+
+func t5(name string, hidden, ffn, heads, layers int) Arch {
+	return Arch{Name: name, Family: "t5", Hidden: hidden, FFN: ffn, Heads: heads, HeadDim: 64, Layers: layers,
+		DecLayers: layers, Vocab: 32128, Dropout: 0.1, Tied: true, RelBuckets: 32, DefaultSeq: 512}
+}
+
+func t5FromHF(_ string, data []byte) (Arch, error) {
+	var h struct {
+		DModel     int      `json:"d_model"`
+		DFF        int      `json:"d_ff"`
+		DKV        int      `json:"d_kv"`
+		NumHeads   int      `json:"num_heads"`
+		NumLayers  int      `json:"num_layers"`
+		DecLayers  int      `json:"num_decoder_layers"`
+		Vocab      int      `json:"vocab_size"`
+		DropRate   *float64 `json:"dropout_rate"`
+		FFProj     string   `json:"feed_forward_proj"`
+		RelBuckets int      `json:"relative_attention_num_buckets"`
+		Tie        *bool    `json:"tie_word_embeddings"`
+	}
+	if err := decodeHF(data, &h); err != nil {
+		return Arch{}, err
+	}
+	a := t5("t5", h.DModel, h.DFF, h.NumHeads, h.NumLayers)
+	if h.DKV > 0 {
+		a.HeadDim = h.DKV
+	}
+	if h.DecLayers > 0 {
+		a.DecLayers = h.DecLayers
+	}
+	if h.Vocab > 0 {
+		a.Vocab = h.Vocab
+	}
+	if h.RelBuckets > 0 {
+		a.RelBuckets = h.RelBuckets
+	}
+	a.Dropout = orF64(h.DropRate, 0.1)
+	a.GatedFFN = h.FFProj == "gated-gelu"
+	a.Tied = orBool(h.Tie, !a.GatedFFN)
+	if err := needPositive(hfKey{"d_model", h.DModel}, hfKey{"d_ff", h.DFF}, hfKey{"num_heads", h.NumHeads}, hfKey{"num_layers", h.NumLayers}); err != nil {
+		return Arch{}, err
+	}
+	return a, nil
+}
+
+// t5Attention is transformers' T5Attention with the SDPA backend: q, k, v
+// projections, in the decoder the key/value cache copies (use_cache is on
+// unless checkpointing), and SDPA with the position bias as additive mask.
+// The self-attention bias is learned, so its mask requires grad and SDPA
+// runs the math path; the cross-attention bias is a constant (fused kernel).
+func (b *builder) t5Attention(x, kv Tensor, a *Arch, batch, sq, sk int64, bias Tensor, cache bool) Tensor {
+	d, heads, hd := int64(a.Hidden), int64(a.Heads), a.headDim()
+	inner := heads * hd
+	q := b.linear(x, d, inner, false, "q")
+	k := b.linear(kv, d, inner, false, "k")
+	v := b.linear(kv, d, inner, false, "v")
+	b.sel = true
+	if cache {
+		k, v = b.cacheKV(k, v)
+	}
+	s := attnShape{batch: batch, heads: heads, sq: sq, sk: sk, hd: hd, dropout: a.Dropout}
+	var o Tensor
+	if b.rg(bias) {
+		// a cached value is contiguous in [B, H, S, hd]: bmm takes it as is
+		o = b.sdpaMath(q, k, v, bias, s, cache)
+	} else {
+		o = b.sdpaMask(q, k, v, bias, s)
+	}
+	b.sel = false
+	return b.linear(o, inner, d, false, "o")
+}
+
+// buildT5 follows transformers' T5ForConditionalGeneration (seq2seq with
+// labels as decoder inputs, tied embeddings rescaled before the LM head).
+func buildT5(b *builder, a *Arch, batch, seq int64, cache bool) {
+	ids := b.textInput(batch, seq, batch*seq)
+	d, ff, vocab, heads := int64(a.Hidden), int64(a.FFN), int64(a.Vocab), int64(a.Heads)
+	wte := b.param(vocab * d)
+	ffn := func(h Tensor) Tensor {
+		y := b.rmsNorm(h, d)
+		var z Tensor
+		// the activation runs in the projection's dtype (bf16 under
+		// autocast), not the float32 of the residual stream
+		if a.GatedFFN {
+			z = b.gelu(b.linear(y, d, ff, false, "wi_0"))
+			z = b.mul(z, b.linear(y, d, ff, false, "wi_1"))
+		} else {
+			z = b.linear(y, d, ff, false, "wi")
+			z = b.unary("relu", z, b.dt(z), false, true)
+		}
+		z = b.dropout(z, a.Dropout)
+		z = b.linear(z, ff, d, false, "wo")
+		return b.add(h, b.dropout(z, a.Dropout))
+	}
+	relBias := func() Tensor {
+		w := b.param(int64(max(a.RelBuckets, 32)) * heads)
+		t := b.out(heads*seq*seq, b.dt(w), w)
+		b.op("embedding", []Tensor{w}, []Tensor{t}, nil)
+		return t
+	}
+	h := b.dropout(b.embedding(ids, wte, vocab, d), a.Dropout)
+	eb := relBias()
+	for l := 0; l < a.Layers; l++ {
+		b.block = l
+		y := b.rmsNorm(h, d)
+		h = b.add(h, b.dropout(b.t5Attention(y, y, a, batch, seq, seq, eb, false), a.Dropout))
+		h = ffn(h)
+	}
+	enc := b.dropout(b.rmsNorm(h, d), a.Dropout)
+	h = b.dropout(b.embedding(ids, wte, vocab, d), a.Dropout)
+	db := relBias()
+	// the cross-attention bias is zeros, made once, needing no gradient
+	xb := b.g.newTensor(heads*seq*seq, F32, false)
+	b.op("zeros", nil, []Tensor{xb}, nil).noBackward = true
+	for l := 0; l < a.DecLayers; l++ {
+		b.block = a.Layers + l
+		y := b.rmsNorm(h, d)
+		// create_position_bias_mask: bias + causal mask, a fresh tensor
+		m := b.unary("add_mask", db, F32, false, false)
+		h = b.add(h, b.dropout(b.t5Attention(y, y, a, batch, seq, seq, m, cache), a.Dropout))
+		y = b.rmsNorm(h, d)
+		h = b.add(h, b.dropout(b.t5Attention(y, enc, a, batch, seq, seq, xb, cache), a.Dropout))
+		h = ffn(h)
+	}
+	b.block = -1
+	b.g.blocks = a.Layers + a.DecLayers
+	h = b.dropout(b.rmsNorm(h, d), a.Dropout)
+	var logits Tensor
+	if a.Tied {
+		logits = b.linearWith(b.scale(h), wte, -1, d, vocab)
+	} else {
+		logits = b.linear(h, d, vocab, false, "lm_head")
+	}
+	// CrossEntropyLoss on the logits as they are (no .float() as in the
+	// causal-LM loss)
+	b.g.loss = b.crossEntropy(logits, vocab)
+}

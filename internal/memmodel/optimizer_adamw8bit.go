@@ -1,0 +1,19 @@
+package memmodel
+
+// AdamW 8-bit (bitsandbytes): both moments quantised to one byte per
+// element with a float32 absmax per 256-element block each; parameters under
+// 4096 elements keep float32 state (bitsandbytes' min_8bit_size).
+
+func init() {
+	registerOptimizer(&Optimizer{
+		Name: "adamw-8bit",
+		State: func(numel int64, _ DType) []StateTensor {
+			if numel >= 4096 {
+				return []StateTensor{{Name: "state1", PerElem: 1}, {Name: "state2", PerElem: 1}, {Name: "absmax", PerElem: 8.0 / 256}}
+			}
+			return []StateTensor{{Name: "state1", PerElem: 4}, {Name: "state2", PerElem: 4}}
+		},
+		Traffic: 28,
+		Formula: true,
+	})
+}
