@@ -43,6 +43,13 @@ type FirstStep struct {
 	LargestBatch int     `json:"largest_batch,omitempty"`
 }
 
+// Bounds of the block search: a block allocates (or holds) at most
+// maxPeriod tensors, and the last maxPeriodSeq are searched.
+const (
+	maxPeriod    = 2000
+	maxPeriodSeq = 20000
+)
+
 // headroom is the share added to activations for what the estimate leaves
 // out: the step's temporaries and the allocator's cache around them.
 const headroom = 1.10
@@ -217,8 +224,13 @@ func (d *dev) blocksRun(at int) (float64, int64) {
 // without a break of more than one pattern. It returns 0, 0 when fewer
 // than two repeats are found.
 func period(seq []int64) (p, n int) {
+	// The end of a long sequence is enough, and keeps this O(n·p) search
+	// to a few million comparisons.
+	if len(seq) > maxPeriodSeq {
+		seq = seq[len(seq)-maxPeriodSeq:]
+	}
 	best := 0
-	for q := 2; q <= len(seq)/3; q++ {
+	for q := 2; q <= len(seq)/3 && q <= maxPeriod; q++ {
 		m := 0
 		for j := q; j < len(seq); j++ {
 			if seq[j] == seq[j-q] {

@@ -60,24 +60,25 @@ func (d *dev) generation(out *Device) *Generation {
 		}
 	}
 	sort.Slice(evs, func(i, j int) bool { return evs[i].at < evs[j].at })
-	kvAt := func(i int) int64 { // cache bytes before request i
-		var s int64
-		for _, e := range evs {
-			if e.at >= i {
-				break
-			}
-			s += e.delta
+	// Cache bytes before request i; i never decreases between calls, so
+	// one cursor walks the events once.
+	var cur int64
+	next := 0
+	kvAt := func(i int) int64 {
+		for ; next < len(evs) && evs[next].at < i; next++ {
+			cur += evs[next].delta
 		}
-		return s
+		return cur
 	}
 	g := &Generation{}
 	var growth []int64
 	peakIter := d.iterOf(d.t.argmax(0, len(d.t.reqs)))
 	for it := 0; it < n; it++ {
 		lo, hi := d.starts[it], d.starts[it+1]
-		before, after := kvAt(lo), kvAt(hi)
+		topAt := d.t.argmax(lo, hi)
+		before, atTop, after := kvAt(lo), kvAt(topAt+1), kvAt(hi)
 		g.KVCacheMax = max(g.KVCacheMax, after)
-		top := d.t.level[d.t.argmax(lo, hi)]
+		top := d.t.level[topAt]
 		prefill := before == 0
 		if prefill {
 			g.Calls++
@@ -92,7 +93,7 @@ func (d *dev) generation(out *Device) *Generation {
 			if prefill {
 				g.PeakIn = "prefill"
 			}
-			g.PeakKVCache = kvAt(d.t.argmax(lo, hi) + 1)
+			g.PeakKVCache = atTop
 		}
 	}
 	if len(growth) > 0 {
