@@ -79,6 +79,10 @@ func (d *dev) advise(out *Device) []Advice {
 			if !d.frames {
 				det += "; this trace has no frames, so vramkit cannot tell whether checkpointing is already on"
 			}
+			if slices.Contains(tr.Sharding, "fsdp2") {
+				det += "; with FSDP2, wrap each block (checkpoint_wrapper) before fully_shard, or call a Hugging Face " +
+					"model's gradient_checkpointing_enable()"
+			}
 			adv = append(adv, Advice{Action: "checkpoint the heaviest blocks (torch.utils.checkpoint)",
 				Saving: int64(ckptActivationShare * float64(act)), Detail: det})
 		}
