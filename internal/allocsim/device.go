@@ -22,11 +22,6 @@ type Device interface {
 	Total() int64
 }
 
-// H200Total is totalGlobalMem of an NVIDIA H200 (139.80 GiB) as CUDA
-// reports it (torch.cuda.get_device_properties(0).total_memory on the
-// fixtures' machine); used where a device size is needed and none is given.
-const H200Total = 150109880320
-
 // SimDevice is a synthetic GPU: segments are carved from a flat address
 // space and fail once the bytes in use would pass the capacity.
 type SimDevice struct {
@@ -41,9 +36,10 @@ type SimDevice struct {
 }
 
 // NewDevice returns a synthetic device with the given capacity in bytes
-// (0 = unlimited) and an H200's totalGlobalMem.
-func NewDevice(capacity int64) *SimDevice {
-	return &SimDevice{Capacity: capacity, TotalMem: H200Total, next: 0x7f0000000000}
+// (0 = unlimited) and total memory (as cudaMemGetInfo reports it: what a
+// memory fraction multiplies and expandable segments reserve against).
+func NewDevice(capacity, total int64) *SimDevice {
+	return &SimDevice{Capacity: capacity, TotalMem: total, next: 0x7f0000000000}
 }
 
 func (d *SimDevice) fits(size int64) bool {

@@ -1,13 +1,15 @@
 package allocsim
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/vramkit/vramkit/internal/snapshot"
 )
 
-// DeviceReplay is one device of a snapshot replayed with its recorded
-// settings.
+// DeviceReplay is one device of a snapshot replayed once, with everything
+// its consumers read (stats, request stream, timeline, state at peak
+// reserved, OOM records) filled in the same pass.
 type DeviceReplay struct {
 	Device int
 	Events int
@@ -22,49 +24,72 @@ type DeviceReplay struct {
 	StateMismatch string
 	// Notes say what limits the figures, in plain words.
 	Notes []string
+	// Timeline is allocated and reserved memory after every request, in at
+	// most ReplayOptions.TimelineBuckets buckets (empty when none asked).
+	Timeline []Bucket
+	// PeakAllocated and PeakReserved are the highest values after a
+	// request, first reached at trace indices PeakAllocatedAt and
+	// PeakReservedAt (-1 unless a timeline or the peak segments were
+	// asked for).
+	PeakAllocated, PeakReserved     int64
+	PeakAllocatedAt, PeakReservedAt int
+	// PeakSegments is the allocator's state when reserved memory first
+	// reached its peak (ReplayOptions.KeepPeakSegments).
+	PeakSegments []SegmentState
+	// OOMs are the trace's out-of-memory errors, as the replay met them.
+	OOMs []OOMRecord
 }
 
-// ReplayOptions supplies what a snapshot does not record.
+// ReplayOptions say what a replay runs under that the snapshot does not
+// record, and what it keeps besides the counters.
 type ReplayOptions struct {
 	// MemoryFraction is the per-process memory fraction the run used
 	// (torch.cuda.set_per_process_memory_fraction); snapshots do not record
-	// it, yet it decides garbage collection. 0 or 1 means none.
+	// it, yet it decides garbage collection. 0 or 1 keeps the recorded
+	// configuration's (none unless PYTORCH_CUDA_ALLOC_CONF set one).
 	MemoryFraction float64 `json:"memory_fraction"`
-	// TotalMemory is the device's totalGlobalMem; 0 means an H200's.
-	TotalMemory int64 `json:"total_memory"`
+	// TotalMemory is the device's total memory as cudaMemGetInfo reports
+	// it, which a memory fraction multiplies; required under a fraction.
+	// Resolve fills it from the GPU table.
+	TotalMemory int64 `json:"total_memory_bytes"`
 	// KeepRequests keeps the address-free request stream for what-ifs.
-	KeepRequests bool `json:"-"`
-	// Observe, if set, is called after each request of the trace (alloc,
-	// free_requested, oom) has been replayed, with its trace index and the
-	// allocator, so a caller can follow memory over time (the report's
-	// timeline) from the exact replay rather than a second simulation.
-	Observe func(event int, a *Allocator) `json:"-"`
+	KeepRequests bool `json:"keep_requests"`
+	// TimelineBuckets, when positive, samples memory after every request
+	// into at most this many buckets (DeviceReplay.Timeline).
+	TimelineBuckets int `json:"timeline_buckets"`
+	// KeepPeakSegments keeps the allocator's segments at peak reserved.
+	KeepPeakSegments bool `json:"keep_peak_segments"`
 }
 
-// DefaultReplayOptions keeps the request stream and assumes no fraction.
+// DefaultReplayOptions keeps the request stream, assumes no fraction and
+// samples no timeline.
 func DefaultReplayOptions() ReplayOptions { return ReplayOptions{KeepRequests: true} }
 
-// ReplayDevice replays device dev of s under its recorded settings and
-// keeps the request stream for what-if runs.
-func ReplayDevice(s *snapshot.Snapshot, dev int) DeviceReplay {
-	return ReplayDeviceWith(s, dev, DefaultReplayOptions())
-}
+// ErrNoTotal is returned when a memory fraction applies and the device's
+// total memory is unknown.
+var ErrNoTotal = errors.New("allocsim: a memory fraction needs the device's total memory")
 
-// ReplayDeviceStats is ReplayDevice without the request stream.
-func ReplayDeviceStats(s *snapshot.Snapshot, dev int) DeviceReplay {
-	return ReplayDeviceWith(s, dev, ReplayOptions{})
-}
-
-// ReplayDeviceWith replays device dev of s with options o.
-func ReplayDeviceWith(s *snapshot.Snapshot, dev int, o ReplayOptions) DeviceReplay {
-	d := DeviceReplay{Device: dev}
-	keep := o.KeepRequests
+// ReplayDevice replays device dev of s under its recorded settings and o.
+// It is the one way to replay a snapshot: every command reads the value it
+// returns.
+func ReplayDevice(s *snapshot.Snapshot, dev int, o ReplayOptions) (DeviceReplay, error) {
+	d := DeviceReplay{Device: dev, PeakAllocatedAt: -1, PeakReservedAt: -1}
 	cfg, err := FromSettings(s.Settings)
 	if err != nil {
 		d.Notes = append(d.Notes, err.Error()+"; replaying with the recorded settings dict instead")
 	}
 	if o.MemoryFraction > 0 && o.MemoryFraction < 1 {
 		cfg.MemoryFraction = o.MemoryFraction
+	}
+	if cfg.MemoryFraction < 1 && o.TotalMemory <= 0 {
+		return d, ErrNoTotal
+	}
+	if err := cfg.Simulable(); err != nil {
+		d.Notes = append(d.Notes, err.Error()+": the figures below are the snapshot's recorded state only")
+		d.Config = cfg
+		d.Events = len(s.Trace(dev))
+		d.Result = &ReplayResult{DivergedAt: -1, Stats: SegmentStats(s.Segments, dev)}
+		return d, nil
 	}
 	d.Config = cfg
 	ev := s.Trace(dev)
@@ -73,16 +98,21 @@ func ReplayDeviceWith(s *snapshot.Snapshot, dev int, o ReplayOptions) DeviceRepl
 		d.Notes = append(d.Notes, "no allocation history was recorded (enable torch.cuda.memory._record_memory_history before the run): "+
 			"figures are the snapshot's current state only; peaks and totals are unknown")
 		d.Result = &ReplayResult{DivergedAt: -1, Stats: SegmentStats(s.Segments, dev)}
-		return d
+		return d, nil
 	}
-	d.Result = replayWith(ev, cfg, o.TotalMemory, keep, o.Observe, func(id snapshot.StackID) bool {
+	if o.TotalMemory <= 0 {
+		// No fraction applies, so the total only sizes the address range
+		// expandable segments reserve: what the trace maps is enough.
+		o.TotalMemory = mappedBytes(ev)
+	}
+	d.Result = replayTrace(ev, cfg, o, func(id snapshot.StackID) bool {
 		for _, f := range s.Frames(id) {
 			if f.Name == "empty_cache" {
 				return true
 			}
 		}
 		return false
-	}, poolRouting(ev, s.Segments, dev))
+	}, poolRouting(ev, s.Segments, dev), &d)
 	if d.Result.Reproduced {
 		d.StateMismatch = CompareSegments(d.Result.Allocator.Segments(), s.Segments, dev)
 	}
@@ -108,7 +138,7 @@ func ReplayDeviceWith(s *snapshot.Snapshot, dev int, o ReplayOptions) DeviceRepl
 		d.Notes = append(d.Notes, "the replay does not end in the recorded state ("+d.StateMismatch+
 			"): the trace probably began after the allocator did, so peaks and totals may be low")
 	}
-	return d
+	return d, nil
 }
 
 // SegmentStats derives the current-value counters that a snapshot's segment
@@ -176,4 +206,16 @@ func startsEmpty(ev []snapshot.TraceEvent) bool {
 		return false
 	}
 	return false
+}
+
+// mappedBytes is every byte the trace allocates or maps as segments, a
+// bound on the device memory it ever holds.
+func mappedBytes(ev []snapshot.TraceEvent) int64 {
+	n := int64(RoundLarge)
+	for i := range ev {
+		if a := ev[i].Action; a == snapshot.ActionSegmentAlloc || a == snapshot.ActionSegmentMap {
+			n += int64(ev[i].Size)
+		}
+	}
+	return n
 }

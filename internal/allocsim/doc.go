@@ -8,8 +8,14 @@
 //
 // The allocator never touches a device: cudaMalloc and friends go to a
 // Device, which is either a synthetic GPU of some capacity (what-if
-// questions) or, in Replay, the recorded trace itself, so a replay with the
-// recorded settings reproduces the trace event for event.
+// questions) or, in ReplayDevice, the recorded trace itself, so a replay
+// with the recorded settings reproduces the trace event for event.
+//
+// ReplayDevice is the one way to replay a snapshot: one call fills one
+// DeviceReplay (counters, request stream, timeline, state at peak reserved,
+// OOM records) in a single pass, and every command reads that value. The
+// package knows no GPU: the total memory a fraction multiplies is given
+// (ReplayOptions.TotalMemory, from analyze.Resolve and the gpu table).
 //
 // The reference is ../shared/design/allocator.md §2–4; names follow
 // CUDACachingAllocator.cpp so the two can be read side by side.

@@ -15,10 +15,11 @@ import (
 const root = "../../testdata"
 
 type measuredRow struct {
-	Name        string            `json:"name"`
-	AllocConf   string            `json:"alloc_conf"`
-	MaxReserved int64             `json:"max_reserved"`
-	Stats       map[string]*int64 `json:"stats"`
+	Name         string            `json:"name"`
+	AllocConf    string            `json:"alloc_conf"`
+	MaxReserved  int64             `json:"max_reserved"`
+	MaxAllocated int64             `json:"max_allocated"`
+	Stats        map[string]*int64 `json:"stats"`
 }
 
 func measured(t testing.TB) map[string]measuredRow {
@@ -39,6 +40,21 @@ func measured(t testing.TB) map[string]measuredRow {
 		rows[r.Name] = r
 	}
 	return rows
+}
+
+// h200Total is the fixtures' H200 total memory as CUDA reports it
+// (torch.cuda.get_device_properties().total_memory, recorded by every
+// probe in testdata/probes/*.json).
+const h200Total = 150109880320
+
+// mustReplay is ReplayDevice of device 0, failing the test on an error.
+func mustReplay(t testing.TB, s *snapshot.Snapshot, o ReplayOptions) DeviceReplay {
+	t.Helper()
+	d, err := ReplayDevice(s, 0, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
 
 func load(t testing.TB, rel string) *snapshot.Snapshot {
@@ -70,7 +86,7 @@ func TestReplayMatchesPyTorch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d := ReplayDevice(s, 0)
+			d := mustReplay(t, s, DefaultReplayOptions())
 			if !d.Result.Reproduced {
 				t.Fatalf("not reproduced: %s", d.Result.FirstDivergence)
 			}
@@ -114,7 +130,7 @@ func probeLog(t *testing.T) (map[string]int64, string) {
 func TestProbeDefault(t *testing.T) {
 	want, _ := probeLog(t)
 	s := load(t, "unit/probe-default.pickle")
-	d := ReplayDevice(s, 0)
+	d := mustReplay(t, s, DefaultReplayOptions())
 	if !d.Result.Reproduced || !d.TraceComplete {
 		t.Fatalf("reproduced=%v complete=%v %s %v", d.Result.Reproduced, d.TraceComplete, d.Result.FirstDivergence, d.Notes)
 	}
@@ -137,7 +153,7 @@ func TestProbeDefault(t *testing.T) {
 // yet flag it as not starting with the allocator.
 func TestProbeExpandable(t *testing.T) {
 	s := load(t, "unit/probe-expandable.pickle")
-	d := ReplayDevice(s, 0)
+	d := mustReplay(t, s, DefaultReplayOptions())
 	if !d.Result.Reproduced {
 		t.Fatalf("not reproduced: %s", d.Result.FirstDivergence)
 	}
@@ -189,8 +205,8 @@ func TestConfigErrorsMatchPyTorch(t *testing.T) {
 func TestWhatIfFromOneTrace(t *testing.T) {
 	rows := measured(t)
 	s := load(t, "h200/gpt2-dyn-pad-batch-default.pickle.gz")
-	d := ReplayDevice(s, 0)
-	capacity := int64(H200Total - 800<<20)
+	d := mustReplay(t, s, DefaultReplayOptions())
+	capacity := int64(h200Total - 800<<20)
 	for _, tc := range []struct{ name, conf string }{
 		{"expandable", "expandable_segments:True"},
 		{"split128", "max_split_size_mb:128"},
@@ -201,7 +217,7 @@ func TestWhatIfFromOneTrace(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := Simulate(d.Result.Requests, cfg, NewDevice(capacity))
+		r := Simulate(d.Result.Requests, cfg, NewDevice(capacity, h200Total))
 		got, want := r.Stats.ReservedBytes.All.Peak, row.MaxReserved
 		if diff := float64(got-want) / float64(want); diff > 0.02 || diff < -0.02 {
 			t.Errorf("%s: predicted peak reserved %d, measured %d (%+.2f%%)", tc.name, got, want, 100*diff)

@@ -125,7 +125,7 @@ func runOps(t *testing.T, data []byte) {
 		t.Fatal(err)
 	}
 	capacity := int64(data[1]%8) * (256 << 20) // 0 = unlimited
-	dev := NewDevice(capacity)
+	dev := NewDevice(capacity, h200Total)
 	a := New(cfg, dev)
 	var live []int64
 	data = data[2:]

@@ -19,7 +19,7 @@ import (
 func TestPrivatePools(t *testing.T) {
 	for _, pr := range loadProbes(t, "pools", 4) {
 		name, s, stats := pr.name, pr.snap, pr.Stats
-		d := ReplayDeviceStats(s, 0)
+		d := mustReplay(t, s, ReplayOptions{})
 		if name == "graph-mlp" {
 			if !d.TraceComplete {
 				t.Fatalf("%s: not reproduced: %s %v", name, d.Result.FirstDivergence, d.Notes)

@@ -27,7 +27,7 @@ func TestEngineProbes(t *testing.T) {
 			if pr.MemoryFraction != nil {
 				o.MemoryFraction = *pr.MemoryFraction
 			}
-			d := ReplayDeviceWith(pr.snap, 0, o)
+			d := mustReplay(t, pr.snap, o)
 			if !d.TraceComplete {
 				t.Fatalf("not reproduced: %s %v", d.Result.FirstDivergence, d.Notes)
 			}
@@ -94,7 +94,7 @@ func loadProbes(t *testing.T, dir string, min int) []probe {
 // it could not follow the trace and ask for the fraction.
 func TestGCNeedsFraction(t *testing.T) {
 	s := load(t, "probes/gc-fraction.pickle.gz")
-	d := ReplayDevice(s, 0)
+	d := mustReplay(t, s, DefaultReplayOptions())
 	if d.TraceComplete {
 		t.Fatal("replayed GC without knowing the fraction")
 	}

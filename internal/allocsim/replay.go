@@ -44,36 +44,17 @@ type CacheState struct {
 	LargestFree int64
 }
 
-// Replay replays a device's trace through an allocator with configuration
-// cfg. The trace itself stands in for the GPU: a cudaMalloc succeeds when
-// the trace shows the segment being allocated next, with the recorded
-// address. Every other decision — which cached block serves a request,
-// where it is split, which segments are released — is the simulator's own
-// and is checked against the trace.
-func Replay(trace []snapshot.TraceEvent, cfg Config, total int64) *ReplayResult {
-	return replay(trace, cfg, total, true)
-}
-
-// ReplayStats is Replay without collecting the request stream, for callers
-// that only need the counters (it is faster and lighter on big traces).
-func ReplayStats(trace []snapshot.TraceEvent, cfg Config, total int64) *ReplayResult {
-	return replay(trace, cfg, total, false)
-}
-
-func replay(trace []snapshot.TraceEvent, cfg Config, total int64, keep bool) *ReplayResult {
-	return replayWith(trace, cfg, total, keep, nil, nil, nil)
-}
-
-// replayWith takes, besides Replay's arguments, an observer called after
-// each request and a test for stacks that come
-// from torch.cuda.empty_cache() (nil when frames are unknown).
-func replayWith(trace []snapshot.TraceEvent, cfg Config, total int64, keep bool, after func(int, *Allocator),
-	emptyCacheStack func(snapshot.StackID) bool, poolOf map[int][2]int64) *ReplayResult {
-	if total <= 0 {
-		total = H200Total
-	}
-	r := &replayer{tr: trace, skip: map[int]bool{}, res: &ReplayResult{DivergedAt: -1}, total: total, keep: keep,
-		emptyCacheStack: emptyCacheStack, after: after, poolOf: poolOf}
+// replayTrace replays a device's trace through an allocator with
+// configuration cfg. The trace itself stands in for the GPU: a cudaMalloc
+// succeeds when the trace shows the segment being allocated next, with the
+// recorded address. Every other decision — which cached block serves a
+// request, where it is split, which segments are released — is the
+// simulator's own and is checked against the trace. ReplayDevice is the
+// one public way in; this is its engine.
+func replayTrace(trace []snapshot.TraceEvent, cfg Config, o ReplayOptions, emptyCacheStack func(snapshot.StackID) bool,
+	poolOf map[int][2]int64, out *DeviceReplay) *ReplayResult {
+	r := &replayer{tr: trace, skip: map[int]bool{}, res: &ReplayResult{DivergedAt: -1}, total: o.TotalMemory,
+		keep: o.KeepRequests, emptyCacheStack: emptyCacheStack, poolOf: poolOf, out: out}
 	for i := range trace {
 		if trace[i].Action == snapshot.ActionAlloc {
 			r.framed = trace[i].Stack != 0
@@ -81,7 +62,7 @@ func replayWith(trace []snapshot.TraceEvent, cfg Config, total int64, keep bool,
 		}
 	}
 	r.res.AtPeakReserved.Event = -1
-	if keep {
+	if keep := o.KeepRequests; keep {
 		// One request per alloc, oom and free_requested, plus the rare
 		// deferred completions and empty_cache calls: sized up front, a
 		// growing slice of millions of requests costs more than the replay.
@@ -93,6 +74,7 @@ func replayWith(trace []snapshot.TraceEvent, cfg Config, total int64, keep bool,
 		}
 		r.res.Requests = make([]Request, 0, n+n/64)
 	}
+	r.sampler = newSampler(trace, o)
 	r.a = New(cfg, &traceDevice{r})
 	r.a.OnEvent = r.observe
 	r.run()
@@ -118,7 +100,11 @@ type replayer struct {
 	// "all"); emptyCacheStack recognises empty_cache()'s own stack.
 	framed          bool
 	emptyCacheStack func(snapshot.StackID) bool
-	after           func(int, *Allocator) // ReplayOptions.Observe
+	// sampler follows memory over time for the timeline (nil when no
+	// timeline is asked for); out receives what it and the OOM records
+	// find.
+	sampler *sampler
+	out     *DeviceReplay
 }
 
 func (r *replayer) request(q Request) {

@@ -55,8 +55,16 @@ func (r *replayer) run() {
 // observeAfter reports the state after trace event k to the caller's
 // observer, once the replay has settled on an explanation of it.
 func (r *replayer) observeAfter(k int) {
-	if r.after != nil && !r.failed() {
-		r.after(k, r.a)
+	if r.failed() {
+		return
+	}
+	if r.sampler != nil {
+		r.sampler.after(k, r.a, r.out)
+	}
+	if e := &r.tr[k]; e.Action == snapshot.ActionOOM && r.out != nil {
+		st := &r.a.stats
+		r.out.OOMs = append(r.out.OOMs, OOMRecord{Event: k, Size: int64(e.Size), DeviceFree: int64(e.DeviceFree()),
+			Reserved: st.ReservedBytes.All.Current, Allocated: st.AllocatedBytes.All.Current})
 	}
 }
 

@@ -64,11 +64,10 @@ func TestParseConfig(t *testing.T) {
 func BenchmarkReplay(b *testing.B) {
 	s := load(b, "h200/gpt2-dyn-pad-batch-default.pickle.gz")
 	ev := s.Devices[0].Events
-	cfg, _ := FromSettings(s.Settings)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if r := Replay(ev, cfg, 0); !r.Reproduced {
-			b.Fatal(r.FirstDivergence)
+		if r := mustReplay(b, s, DefaultReplayOptions()); !r.TraceComplete {
+			b.Fatal(r.Notes)
 		}
 	}
 	b.ReportMetric(float64(len(ev)*b.N)/b.Elapsed().Seconds(), "events/s")
@@ -79,11 +78,27 @@ func BenchmarkReplay(b *testing.B) {
 func BenchmarkReplayStats(b *testing.B) {
 	s := load(b, "h200/gpt2-dyn-pad-batch-default.pickle.gz")
 	ev := s.Devices[0].Events
-	cfg, _ := FromSettings(s.Settings)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if r := ReplayStats(ev, cfg, 0); !r.Reproduced {
-			b.Fatal(r.FirstDivergence)
+		if r := mustReplay(b, s, ReplayOptions{}); !r.TraceComplete {
+			b.Fatal(r.Notes)
+		}
+	}
+	b.ReportMetric(float64(len(ev)*b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkReplayTimeline is the replay behind `vramkit report`: the
+// request stream, a 2000-bucket timeline and the segments at peak
+// reserved, in the one pass.
+func BenchmarkReplayTimeline(b *testing.B) {
+	s := load(b, "h200/gpt2-dyn-pad-batch-default.pickle.gz")
+	ev := s.Devices[0].Events
+	o := DefaultReplayOptions()
+	o.TimelineBuckets, o.KeepPeakSegments = 2000, true
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if r := mustReplay(b, s, o); !r.TraceComplete {
+			b.Fatal(r.Notes)
 		}
 	}
 	b.ReportMetric(float64(len(ev)*b.N)/b.Elapsed().Seconds(), "events/s")
@@ -93,10 +108,10 @@ func BenchmarkReplayStats(b *testing.B) {
 func BenchmarkSimulate(b *testing.B) {
 	s := load(b, "h200/gpt2-dyn-pad-batch-default.pickle.gz")
 	cfg, _ := FromSettings(s.Settings)
-	reqs := Replay(s.Devices[0].Events, cfg, 0).Requests
+	reqs := mustReplay(b, s, DefaultReplayOptions()).Result.Requests
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		Simulate(reqs, cfg, NewDevice(0))
+		Simulate(reqs, cfg, NewDevice(0, h200Total))
 	}
 	b.ReportMetric(float64(len(reqs)*b.N)/b.Elapsed().Seconds(), "requests/s")
 }

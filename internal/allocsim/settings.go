@@ -1,6 +1,7 @@
 package allocsim
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/vramkit/vramkit/internal/snapshot"
@@ -29,4 +30,15 @@ func FromSettings(s snapshot.Settings) (Config, error) {
 	c.GCThreshold = s.GCThreshold
 	c.RoundupDivisions = s.RoundupDivisions
 	return c, nil
+}
+
+// Simulable reports why c cannot be simulated, or nil: the
+// cudaMallocAsync backend hands every allocation to CUDA's own pool,
+// bypassing the caching allocator vramkit models.
+func (c Config) Simulable() error {
+	if c.Backend == "cudaMallocAsync" {
+		return errors.New("backend:cudaMallocAsync bypasses PyTorch's caching allocator (CUDA's stream-ordered pool " +
+			"serves every allocation), which vramkit does not simulate")
+	}
+	return nil
 }

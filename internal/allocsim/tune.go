@@ -59,10 +59,11 @@ type TuneRow struct {
 }
 
 // Tune replays reqs under every setting of TuneGrid(fraction) on a device
-// of capacity bytes (0 = unlimited) and returns the rows ranked: feasible
+// of capacity bytes (0 = unlimited) and total memory total (what the
+// fraction multiplies) and returns the rows ranked: feasible
 // first, then by peak reserved memory, then by fewer cudaMalloc/cudaFree
 // calls.
-func Tune(reqs []Request, capacity int64, fraction float64) ([]TuneRow, error) {
+func Tune(reqs []Request, capacity, total int64, fraction float64) ([]TuneRow, error) {
 	var rows []TuneRow
 	for _, conf := range TuneGrid(fraction) {
 		cfg, err := ParseConfig(conf)
@@ -70,7 +71,7 @@ func Tune(reqs []Request, capacity int64, fraction float64) ([]TuneRow, error) {
 			return nil, fmt.Errorf("allocsim: tune grid entry %q: %w", conf, err)
 		}
 		cfg.MemoryFraction = fraction
-		r := Simulate(reqs, cfg, NewDevice(capacity))
+		r := Simulate(reqs, cfg, NewDevice(capacity, total))
 		row := TuneRow{AllocConf: conf, Outcome: OutcomeOf(r.Stats, r.OOMAt)}
 		row.Feasible = row.OOMs == 0 && row.Retries == 0
 		rows = append(rows, row)

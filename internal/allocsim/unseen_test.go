@@ -40,7 +40,7 @@ func replayResults(t *testing.T, dir string) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d := ReplayDeviceStats(s, 0)
+			d := mustReplay(t, s, ReplayOptions{})
 			if !d.TraceComplete {
 				t.Fatalf("not reproduced: %s %v", d.Result.FirstDivergence, d.Notes)
 			}

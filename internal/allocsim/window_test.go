@@ -17,14 +17,14 @@ func TestTraceWindow(t *testing.T) {
 		full := s.Devices[0].Events
 		cut := len(full) * 2 / 3
 		var resPeak, allocPeak int64
-		d := ReplayDeviceWith(s, 0, ReplayOptions{Observe: func(ev int, a *Allocator) {
-			if ev < cut {
-				return
+		// One bucket per trace event: the timeline is then memory after
+		// every request, exactly.
+		d := mustReplay(t, s, ReplayOptions{TimelineBuckets: len(full)})
+		for _, b := range d.Timeline {
+			if b.First >= cut {
+				resPeak, allocPeak = max(resPeak, b.ResMax), max(allocPeak, b.AllocMax)
 			}
-			st := a.Stats()
-			resPeak = max(resPeak, st.ReservedBytes.All.Current)
-			allocPeak = max(allocPeak, st.AllocatedBytes.All.Current)
-		}})
+		}
 		if !d.TraceComplete {
 			t.Fatalf("%s: %v", name, d.Notes)
 		}

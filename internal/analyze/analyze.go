@@ -9,16 +9,20 @@ import (
 	"github.com/vramkit/vramkit/internal/units"
 )
 
-// ContextBytes is the CUDA context assumed for the NVML estimate: the
-// fixtures measured 740–770 MiB on an H200 with CUDA 13; it varies with the
-// driver, GPU and loaded kernels.
-const ContextBytes = 760 << 20
-
-// Analyze explains every device of s that has an allocation trace.
+// Analyze explains every device of s that has an allocation trace: it
+// resolves each device's settings, replays it once and explains the replay.
 func Analyze(s *snapshot.Snapshot, o Options) (*Report, error) {
 	rep := &Report{}
 	for _, dev := range s.DeviceIDs() {
-		d, err := analyzeDevice(s, dev, o)
+		st, err := Resolve(s, dev, o.Flags())
+		if err != nil {
+			return nil, fmt.Errorf("analyze: device %d: %w", dev, err)
+		}
+		rp, err := allocsim.ReplayDevice(s, dev, st.ReplayOptions())
+		if err != nil {
+			return nil, fmt.Errorf("analyze: device %d: %w", dev, err)
+		}
+		d, err := Replayed(s, &rp, st, o)
 		if err != nil {
 			return nil, fmt.Errorf("analyze: device %d: %w", dev, err)
 		}
@@ -36,6 +40,7 @@ type dev struct {
 	o      Options
 	trace  []snapshot.TraceEvent
 	rep    *allocsim.DeviceReplay
+	st     Settings
 	t      *timeline
 	facts  []frameFacts
 	ph     []phase // resolved phase of each life
@@ -54,23 +59,29 @@ type dev struct {
 	steady    int // request index of the steady-state peak (the categories' moment)
 }
 
-func analyzeDevice(s *snapshot.Snapshot, id int, o Options) (Device, error) {
-	rp := allocsim.ReplayDeviceWith(s, id, allocsim.ReplayOptions{MemoryFraction: o.MemoryFraction,
-		TotalMemory: o.CapacityBytes, KeepRequests: true})
+// Replayed explains one device from its replay rp (which must keep the
+// request stream) under the settings st it was replayed with: a caller
+// that needs the replay for more (report's timeline) replays once and
+// hands it here.
+func Replayed(s *snapshot.Snapshot, rp *allocsim.DeviceReplay, set Settings, o Options) (Device, error) {
+	id := rp.Device
+	if rp.Events > 0 && rp.Result.Reproduced && rp.Result.Requests == nil {
+		return Device{}, fmt.Errorf("the replay of device %d did not keep its request stream", id)
+	}
 	out := Device{Device: id, TraceComplete: rp.TraceComplete, Notes: append([]string(nil), rp.Notes...),
-		ContextBytes: ContextBytes, Leaks: []Leak{}, Advice: []Advice{}, TopSites: []Site{}}
+		ContextBytes: set.ContextBytes, Leaks: []Leak{}, Advice: []Advice{}, TopSites: []Site{}, Settings: &set}
 	st := rp.Result.Stats
 	out.PeakAllocated = st.AllocatedBytes.All.Peak
 	out.PeakReserved = st.ReservedBytes.All.Peak
-	out.NVMLEstimate = out.PeakReserved + ContextBytes
+	out.NVMLEstimate = out.PeakReserved + set.ContextBytes
 	if rp.Events == 0 || !rp.Result.Reproduced {
 		// No history, or one that does not start with the allocator: only
 		// the dump's own state is certain.
 		stateOnly(s, id, o.Top, &out)
 		return out, nil
 	}
-	d := &dev{s: s, o: o, trace: s.Trace(id), rep: &rp}
-	d.capBytes, d.capSource = d.capacity()
+	d := &dev{s: s, o: o, trace: s.Trace(id), rep: rp, st: set}
+	d.capBytes, d.capSource = set.Usable(), set.UsableDetail()
 	d.t = buildTimeline(rp.Result.Requests, d.trace)
 	if len(d.t.reqs) == 0 {
 		return out, nil

@@ -11,4 +11,11 @@
 // relative to the iterations found in the trace — and the report says its
 // confidence is lower. The package prints nothing: Analyze returns a
 // Report that internal/cli renders as text or JSON.
+//
+// Resolve is the one place where a snapshot's run settings (allocator
+// configuration, memory fraction, total memory, usable capacity) are
+// decided, from flags, the snapshot and the gpu table, each with its
+// source; every command calls it before its one replay. It lives here,
+// not in allocsim, so that the allocator simulator stays free of GPU
+// facts (allocsim imports no gpu); analyze already sits above both.
 package analyze

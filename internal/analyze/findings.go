@@ -24,7 +24,7 @@ func (d *dev) fragmentation(resPeak int) Fragmentation {
 	case d.o.TuneMaxRequests > 0 && len(d.t.reqs) > d.o.TuneMaxRequests:
 		f.TuneSkipped = fmt.Sprintf("the trace has %d requests, too many for a quick search; run vramkit tune for it", len(d.t.reqs))
 	default:
-		rows, err := allocsim.Tune(d.t.reqs, d.capBytes, d.fraction())
+		rows, err := allocsim.Tune(d.t.reqs, d.st.CapacityBytes, d.st.TotalBytes, d.fraction())
 		if err == nil && len(rows) > 0 && rows[0].Feasible && rows[0].AllocConf != d.rep.Config.Source {
 			if s := d.rep.Result.Stats.ReservedBytes.All.Peak - rows[0].PeakReserved; s > 0 {
 				f.TuneConf, f.TuneSaving = rows[0].AllocConf, s

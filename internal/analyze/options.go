@@ -1,12 +1,5 @@
 package analyze
 
-import (
-	"fmt"
-
-	"github.com/vramkit/vramkit/internal/allocsim"
-	"github.com/vramkit/vramkit/internal/snapshot"
-)
-
 // Options tune the analysis. The zero value is not useful; start from
 // DefaultOptions.
 type Options struct {
@@ -15,7 +8,7 @@ type Options struct {
 	// CapacityBytes is the GPU's memory (totalGlobalMem). The replay takes
 	// a memory fraction of it, and "iterations until the GPU is full"
 	// counts against it; 0 takes the usable memory from an OOM record in
-	// the trace, else assumes an H200 (allocsim.H200Total) and says so.
+	// the trace, else assumes DefaultGPU and says so (see Resolve).
 	CapacityBytes int64 `json:"capacity_bytes"`
 	// MemoryFraction is the torch.cuda.set_per_process_memory_fraction the
 	// run used; 0 means none. Snapshots do not record it, yet it caps
@@ -62,46 +55,14 @@ func DefaultOptions() Options {
 		TuneMinWaste: 0.10, Tune: true, TuneMaxRequests: 200_000}
 }
 
-// fraction is the memory fraction in allocsim's terms: 1 for none.
-func (d *dev) fraction() float64 {
-	if f := d.o.MemoryFraction; f > 0 && f < 1 {
-		return f
-	}
-	return 1
-}
+// fraction is the memory fraction in force (1 for none).
+func (d *dev) fraction() float64 { return d.st.MemoryFraction }
 
-// capacity is the memory the process may use and where that figure comes
-// from. A recorded OOM measures it (reserved plus the device's free
-// memory at that moment); otherwise it is the GPU's memory, given or
-// assumed, times the memory fraction, or less the CUDA context (assumed
-// too) when there is no fraction, since the context lives on the device.
-func (d *dev) capacity() (int64, string) {
-	f := d.fraction()
-	total, src, hint := d.o.CapacityBytes, "the --capacity given", ""
-	if total <= 0 {
-		if usable, ok := oomUsable(d.trace); ok {
-			if f < 1 {
-				usable = min(usable, int64(f*float64(allocsim.H200Total)))
-			}
-			return usable, "measured: reserved plus free device memory at the recorded OOM"
-		}
-		total, src, hint = allocsim.H200Total, "assumed: an H200's "+bytesStr(allocsim.H200Total), "; pass --capacity for another GPU"
+// Flags are the settings flags these options carry, for Resolve.
+func (o Options) Flags() Flags {
+	f := Flags{TotalBytes: o.CapacityBytes}
+	if o.MemoryFraction > 0 && o.MemoryFraction < 1 { // 1 is none, the flag's default
+		f.MemoryFraction = o.MemoryFraction
 	}
-	if f < 1 {
-		return int64(f * float64(total)), fmt.Sprintf("%s × memory fraction %g%s", src, f, hint)
-	}
-	return total - ContextBytes, fmt.Sprintf("%s less a %s CUDA context (assumed)%s", src, bytesStr(ContextBytes), hint)
-}
-
-// oomUsable is reserved plus free device memory at the trace's first OOM.
-func oomUsable(trace []snapshot.TraceEvent) (int64, bool) {
-	var res int64
-	for i := range trace {
-		e := &trace[i]
-		if e.Action == snapshot.ActionOOM {
-			return res + int64(e.DeviceFree()), true
-		}
-		res += reservedDelta(e)
-	}
-	return 0, false
+	return f
 }

@@ -27,11 +27,14 @@ type Device struct {
 	PeakAllocated int64 `json:"peak_allocated_bytes"`
 	PeakReserved  int64 `json:"peak_reserved_bytes"`
 	// NVMLEstimate is peak reserved plus the CUDA context, what nvidia-smi
-	// would show at the peak; the context size is assumed (ContextBytes).
-	NVMLEstimate    int64  `json:"nvml_estimate_bytes"`
-	ContextBytes    int64  `json:"cuda_context_bytes_assumed"`
-	PeakAllocatedAt Moment `json:"peak_allocated_at"`
-	PeakReservedAt  Moment `json:"peak_reserved_at"`
+	// would show at the peak; the context size is assumed (the GPU
+	// table's, see Settings).
+	NVMLEstimate int64 `json:"nvml_estimate_bytes"`
+	ContextBytes int64 `json:"cuda_context_bytes_assumed"`
+	// Settings are the run settings the replay used, each with its source.
+	Settings        *Settings `json:"settings,omitempty"`
+	PeakAllocatedAt Moment    `json:"peak_allocated_at"`
+	PeakReservedAt  Moment    `json:"peak_reserved_at"`
 
 	Iterations      int        `json:"iterations"`
 	IterationSource string     `json:"iteration_source"`

@@ -19,6 +19,9 @@ const maxIterationRows = 8
 // figure rests on an assumption, that it does.
 func printAnalysis(w io.Writer, path string, d *analyze.Device) {
 	fmt.Fprintf(w, "%s — device %d\n", path, d.Device)
+	if d.Settings != nil {
+		fmt.Fprintf(w, "settings: %s\n", d.Settings.String())
+	}
 	for _, n := range d.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}

@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/analyze"
 	"github.com/vramkit/vramkit/internal/report"
 	"github.com/vramkit/vramkit/internal/snapshot"
 )
@@ -40,7 +40,10 @@ with 'go tool pprof -http=: FILE' for flame graphs.`,
 		trace := s.Trace(d)
 		peak := -1
 		if *at == "peak" {
-			tl, _ := report.BuildTimeline(s, d, allocsim.ReplayOptions{}, 1)
+			_, _, tl, err := replayTimeline(s, d, analyze.Flags{}, 1)
+			if err != nil {
+				return err
+			}
 			peak = tl.PeakAllocatedAt
 		}
 		idx, err := report.ResolveAt(*at, trace, peak)
@@ -70,9 +73,12 @@ each interval's lowest and highest values, so peaks are exact.`,
 		if err != nil {
 			return err
 		}
-		tl, _ := report.BuildTimeline(s, d, allocsim.ReplayOptions{}, timelineBuckets)
+		st, rep, tl, err := replayTimeline(s, d, analyze.Flags{}, timelineBuckets)
+		if err != nil {
+			return err
+		}
 		trace := s.Trace(d)
-		ad, err := analyzeFor(s, d, tl)
+		ad, err := analyzeFor(s, st, &rep, tl)
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/vramkit/vramkit/internal/analyze"
 	"github.com/vramkit/vramkit/internal/report"
 	"github.com/vramkit/vramkit/internal/report/html"
+	"github.com/vramkit/vramkit/internal/snapshot"
 )
 
 func reportCommand() *Command {
@@ -36,6 +37,10 @@ SNAPSHOT's name with .html.`,
 		if err := parseFlags(fs, args); err != nil {
 			return err
 		}
+		flags, err := w.flags(fs)
+		if err != nil {
+			return err
+		}
 		path, err := oneArg(fs.Args(), "SNAPSHOT")
 		if err != nil {
 			return err
@@ -46,7 +51,7 @@ SNAPSHOT's name with .html.`,
 		if *tune != "auto" && *tune != "always" && *tune != "never" {
 			return usagef("--tune must be auto, always or never, not %q", *tune)
 		}
-		page, err := buildReport(ctx, path, *dev, *tune, w)
+		page, err := buildReport(ctx, path, *dev, *tune, flags)
 		if err != nil {
 			return err
 		}
@@ -57,7 +62,7 @@ SNAPSHOT's name with .html.`,
 
 // htmlTune is tune's table for the report: the rows come ranked, best
 // first, from allocsim.Tune.
-func htmlTune(d allocsim.DeviceReplay, capBytes int64, rows []allocsim.TuneRow) *html.Tune {
+func htmlTune(d *allocsim.DeviceReplay, capBytes int64, rows []allocsim.TuneRow) *html.Tune {
 	h := &html.Tune{RecordedConf: d.Config.String(), RecordedReserved: d.Result.Stats.ReservedBytes.All.Peak, Capacity: capBytes}
 	if len(rows) > 0 && rows[0].Feasible && rows[0].PeakReserved < h.RecordedReserved {
 		h.Best = rows[0].AllocConf
@@ -87,21 +92,38 @@ func defaultHTMLName(path string) string {
 	return base + ".html"
 }
 
+// replayTimeline resolves device dev's settings from f and replays it once,
+// keeping the request stream and a timeline of at most buckets buckets.
+func replayTimeline(s *snapshot.Snapshot, dev int, f analyze.Flags, buckets int) (analyze.Settings, allocsim.DeviceReplay, *report.Timeline, error) {
+	st, rep, err := replayResolved(s, dev, f, func(o allocsim.ReplayOptions) allocsim.ReplayOptions {
+		return report.TimelineOptions(o, buckets)
+	})
+	if err != nil {
+		return st, rep, nil, err
+	}
+	return st, rep, report.NewTimeline(s, &rep), nil
+}
+
 // buildReport makes the report page of one snapshot: device dev (-1: the
-// first with a trace), tune auto|always|never, and w for the what-ifs.
-func buildReport(ctx context.Context, path string, dev int, tune string, w whatIf) (*html.Data, error) {
+// first with a trace), tune auto|always|never, and f for the settings. The
+// trace is replayed once; the timeline, the analysis and the what-ifs all
+// read that replay.
+func buildReport(ctx context.Context, path string, dev int, tune string, f analyze.Flags) (*html.Data, error) {
 	s, d, err := loadTraced(path, dev)
 	if err != nil {
 		return nil, err
 	}
-	tl, rep := report.BuildTimeline(s, d, allocsim.ReplayOptions{MemoryFraction: w.fraction, KeepRequests: true}, timelineBuckets)
+	st, rep, tl, err := replayTimeline(s, d, f, timelineBuckets)
+	if err != nil {
+		return nil, err
+	}
 	trace := s.Trace(d)
 	live := report.LiveAt(trace, max(tl.PeakAllocatedAt, 0))
 	in := html.Input{
 		Title: "vramkit report — " + filepath.Base(path), Source: path, Snapshot: s, Timeline: tl,
-		Live: live, Notes: rep.Notes, Stats: rep.Result.Stats,
+		Live: live, Notes: append(append([]string(nil), rep.Notes...), "settings: "+st.String()), Stats: rep.Result.Stats,
 	}
-	if ad, err := analyzeFor(s, d, tl); err != nil {
+	if ad, err := analyzeFor(s, st, &rep, tl); err != nil {
 		in.Notes = append(in.Notes, "analyze failed, so the report has no summary, categories or sites: "+oneLine(err))
 		in.Markers = append(report.OOMMarkers(trace), report.IterationMarkers(s, d)...)
 	} else {
@@ -110,17 +132,13 @@ func buildReport(ctx context.Context, path string, dev int, tune string, w whatI
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	capBytes, _, err := w.resolve(trace)
-	if err != nil {
-		return nil, err
-	}
 	switch n := len(rep.Result.Requests); {
 	case tune == "always" || tune == "auto" && n <= analyze.DefaultOptions().TuneMaxRequests:
-		rows, err := allocsim.Tune(rep.Result.Requests, capBytes, w.fraction)
+		rows, err := allocsim.Tune(rep.Result.Requests, st.CapacityBytes, st.TotalBytes, st.MemoryFraction)
 		if err != nil {
 			return nil, err
 		}
-		in.Tune = htmlTune(rep, capBytes, rows)
+		in.Tune = htmlTune(&rep, st.CapacityBytes, rows)
 	case tune == "auto":
 		in.Notes = append(in.Notes, fmt.Sprintf("the allocator-settings table was skipped: the trace has %d requests and each "+
 			"setting is a full replay (run vramkit tune, or report --tune always)", n))

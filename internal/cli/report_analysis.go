@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/vramkit/vramkit/internal/allocsim"
 	"github.com/vramkit/vramkit/internal/analyze"
 	"github.com/vramkit/vramkit/internal/report"
 	"github.com/vramkit/vramkit/internal/report/html"
@@ -17,23 +18,18 @@ const reportSites = 30
 // analyzeFor runs vramkit analyze on device dev of s for the pictures: its
 // category breakdown sampled where each timeline bucket peaks, and top
 // sites. Tune's grid is left to the caller, which shows the whole table.
-func analyzeFor(s *snapshot.Snapshot, dev int, tl *report.Timeline) (*analyze.Device, error) {
+func analyzeFor(s *snapshot.Snapshot, st analyze.Settings, rep *allocsim.DeviceReplay, tl *report.Timeline) (*analyze.Device, error) {
 	o := analyze.DefaultOptions()
 	o.Tune, o.Top = false, reportSites
 	o.CurveAt = make([]int, len(tl.Buckets))
 	for i, b := range tl.Buckets {
 		o.CurveAt[i] = b.AllocMaxAt
 	}
-	rep, err := analyze.Analyze(s, o)
+	d, err := analyze.Replayed(s, rep, st, o)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("analyze: device %d: %w", rep.Device, err)
 	}
-	for i := range rep.Devices {
-		if rep.Devices[i].Device == dev {
-			return &rep.Devices[i], nil
-		}
-	}
-	return nil, fmt.Errorf("analyze: no result for device %d", dev)
+	return &d, nil
 }
 
 // categorySeries turns analyze's category curve into counter tracks, in

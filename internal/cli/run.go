@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/vramkit/vramkit/internal/analyze"
 	"github.com/vramkit/vramkit/internal/capture"
 	"github.com/vramkit/vramkit/internal/monitor"
 	"github.com/vramkit/vramkit/internal/nvml"
@@ -129,7 +130,7 @@ func inForeground(stdin any) bool {
 // command's own.
 func writeRunReports(ctx context.Context, env *Env, snaps []string) {
 	for _, p := range snaps {
-		page, err := buildReport(ctx, p, -1, "auto", whatIf{capacity: "auto", fraction: 1})
+		page, err := buildReport(ctx, p, -1, "auto", analyze.Flags{})
 		if err == nil {
 			out := defaultHTMLName(p)
 			if err = writeFile(env, out, func(w io.Writer) error { return html.Render(w, page) }); err == nil {

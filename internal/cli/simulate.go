@@ -8,47 +8,73 @@ import (
 	"strconv"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/analyze"
 	"github.com/vramkit/vramkit/internal/snapshot"
 	"github.com/vramkit/vramkit/internal/units"
 )
 
-// whatIf holds the flags shared by simulate and tune.
+// whatIf holds the settings flags of simulate, tune, stats and report;
+// analyze.Resolve turns them, the snapshot and the GPU table into the
+// settings every output reports with their sources.
 type whatIf struct {
 	capacity string
 	fraction float64
+	conf     string
+	// given records which flags were set on the command line.
+	given map[string]bool
 }
 
 func (w *whatIf) add(fs *flag.FlagSet) {
 	fs.StringVar(&w.capacity, "capacity", "auto", "device memory the process may use, in bytes (e.g. 139GiB), or auto "+
-		"(from the trace's OOM record when it has one, else unlimited)")
+		"(from the trace's OOM record when it has one, else the GPU table's H200 less its CUDA context)")
 	fs.Float64Var(&w.fraction, "memory-fraction", 1, "per-process memory fraction, as torch.cuda.set_per_process_memory_fraction")
 }
 
-// resolve returns the capacity in bytes (0 = unlimited) and how it was found.
-func (w *whatIf) resolve(events []snapshot.TraceEvent) (int64, string, error) {
+// flags reads the parsed flag set fs into analyze.Flags.
+func (w *whatIf) flags(fs *flag.FlagSet) (analyze.Flags, error) {
+	w.given = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { w.given[f.Name] = true })
+	f := analyze.Flags{AllocConf: w.conf, AllocConfSet: w.given["alloc-conf"]}
 	if w.fraction <= 0 || w.fraction > 1 {
-		return 0, "", usagef("--memory-fraction must be in (0, 1], not %v", w.fraction)
+		return f, usagef("--memory-fraction must be in (0, 1], not %v", w.fraction)
+	}
+	if w.given["memory-fraction"] {
+		f.MemoryFraction = w.fraction
 	}
 	if w.capacity != "auto" {
 		n, err := units.ParseBytes(w.capacity)
 		if err != nil {
-			return 0, "", usagef("--capacity: %v", err)
+			return f, usagef("--capacity: %v", err)
 		}
-		return n, "given", nil
+		f.CapacityBytes = n
 	}
-	var reserved int64
-	for i := range events {
-		e := &events[i]
-		switch e.Action {
-		case snapshot.ActionSegmentAlloc, snapshot.ActionSegmentMap:
-			reserved += int64(e.Size)
-		case snapshot.ActionSegmentFree, snapshot.ActionSegmentUnmap:
-			reserved -= int64(e.Size)
-		case snapshot.ActionOOM:
-			return reserved + int64(e.DeviceFree()), "reserved plus free device memory at the recorded OOM", nil
-		}
+	return f, nil
+}
+
+// resolve is analyze.Resolve with its errors, all caused by flags, made
+// usage errors.
+func resolve(s *snapshot.Snapshot, dev int, f analyze.Flags) (analyze.Settings, error) {
+	st, err := analyze.Resolve(s, dev, f)
+	if err != nil {
+		return st, usagef("%v", err)
 	}
-	return 0, "unlimited (no OOM in the trace to infer it from; pass --capacity)", nil
+	return st, nil
+}
+
+// replayResolved resolves device dev's settings from f and replays it
+// once under them, with the options more adds.
+func replayResolved(s *snapshot.Snapshot, dev int, f analyze.Flags,
+	more func(allocsim.ReplayOptions) allocsim.ReplayOptions) (analyze.Settings, allocsim.DeviceReplay, error) {
+	st, err := resolve(s, dev, f)
+	if err != nil {
+		return st, allocsim.DeviceReplay{}, err
+	}
+	o := st.ReplayOptions()
+	if more != nil {
+		o = more(o)
+	}
+	d, err := allocsim.ReplayDevice(s, dev, o)
+	return st, d, err
 }
 
 type simOut struct {
@@ -62,6 +88,8 @@ type simOut struct {
 	allocsim.Outcome
 	RecordedReserved int64 `json:"recorded_peak_reserved_bytes"`
 	Requests         int   `json:"requests"`
+	// Settings are the resolved settings, each with its source.
+	Settings analyze.Settings `json:"settings"`
 }
 
 func simulateCommand() *Command {
@@ -76,28 +104,19 @@ reproduced. With --alloc-conf (a PYTORCH_CUDA_ALLOC_CONF string), --capacity or
 peak reserved and allocated memory, cudaMalloc retries and out-of-memory errors.`,
 	}
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
-		var conf *string
 		var w whatIf
 		path, format, fs, err := snapshotArgs(c, env, args, func(fs *flag.FlagSet) {
-			conf = fs.String("alloc-conf", "", "PYTORCH_CUDA_ALLOC_CONF to simulate (default: as recorded)")
+			fs.StringVar(&w.conf, "alloc-conf", "", "PYTORCH_CUDA_ALLOC_CONF to simulate (default: as recorded)")
 			w.add(fs)
 		})
 		if err != nil {
 			return err
 		}
-		whatIfMode := false
-		fs.Visit(func(f *flag.Flag) {
-			switch f.Name {
-			case "alloc-conf", "capacity", "memory-fraction":
-				whatIfMode = true
-			}
-		})
-		var cfg allocsim.Config
-		if whatIfMode {
-			if cfg, err = allocsim.ParseConfig(*conf); err != nil {
-				return usagef("--alloc-conf: %v", err)
-			}
+		flags, err := w.flags(fs)
+		if err != nil {
+			return err
 		}
+		whatIfMode := w.given["alloc-conf"] || w.given["capacity"] || w.given["memory-fraction"]
 		s, err := loadSnapshot(path)
 		if err != nil {
 			return err
@@ -108,13 +127,20 @@ peak reserved and allocated memory, cudaMalloc retries and out-of-memory errors.
 		}
 		out.Path = path
 		for _, dev := range s.DeviceIDs() {
-			d := allocsim.ReplayDevice(s, dev)
+			// The request stream comes from the replay under the recorded
+			// settings; the flags say what to run it under.
+			rec, d, err := replayResolved(s, dev, analyze.Flags{}, nil)
+			if err != nil {
+				return err
+			}
 			if d.Events == 0 {
 				return fmt.Errorf("%s: device %d has no allocation trace to replay (record it with torch.cuda.memory._record_memory_history)", path, dev)
 			}
-			rec := d.Result.Stats
-			o := simOut{Device: dev, RecordedReserved: rec.ReservedBytes.All.Peak, MemoryFraction: w.fraction,
-				Requests: len(d.Result.Requests)}
+			if err := rec.Config.Simulable(); err != nil {
+				return fmt.Errorf("%s: device %d: %w", path, dev, err)
+			}
+			recStats := d.Result.Stats
+			o := simOut{Device: dev, RecordedReserved: recStats.ReservedBytes.All.Peak, Requests: len(d.Result.Requests)}
 			if !whatIfMode {
 				ok := d.Result.Reproduced
 				o.Reproduced = &ok
@@ -122,17 +148,17 @@ peak reserved and allocated memory, cudaMalloc retries and out-of-memory errors.
 					msg := d.Result.FirstDivergence
 					o.FirstDivergence = &msg
 				}
-				o.AllocConf = d.Config.String()
+				o.AllocConf, o.MemoryFraction, o.Settings = d.Config.String(), rec.MemoryFraction, rec
 				o.CapacitySource = "the recorded trace"
-				o.Outcome = allocsim.OutcomeOf(rec, -1)
+				o.Outcome = allocsim.OutcomeOf(recStats, -1)
 			} else {
-				capBytes, src, err := w.resolve(s.Trace(dev))
+				st, err := resolve(s, dev, flags)
 				if err != nil {
 					return err
 				}
-				cfg.MemoryFraction = w.fraction
-				o.AllocConf, o.CapacityBytes, o.CapacitySource = cfg.Source, capBytes, src
-				r := allocsim.Simulate(d.Result.Requests, cfg, allocsim.NewDevice(capBytes))
+				o.AllocConf, o.CapacityBytes, o.CapacitySource = st.Config.Source, st.CapacityBytes, st.CapacityDetail
+				o.MemoryFraction, o.Settings = st.MemoryFraction, st
+				r := allocsim.Simulate(d.Result.Requests, st.Config, allocsim.NewDevice(st.CapacityBytes, st.TotalBytes))
 				o.Outcome = allocsim.OutcomeOf(r.Stats, r.OOMAt)
 			}
 			out.Devices = append(out.Devices, o)
@@ -167,9 +193,10 @@ func printSim(w io.Writer, path string, o *simOut) {
 		}
 		fmt.Fprintf(w, "device capacity: %s — %s\n", capS, o.CapacitySource)
 		if o.MemoryFraction < 1 {
-			fmt.Fprintf(w, "memory fraction: %g\n", o.MemoryFraction)
+			fmt.Fprintf(w, "memory fraction: %g [%s]\n", o.MemoryFraction, o.Settings.FractionSource)
 		}
 	}
+	fmt.Fprintf(w, "settings: %s\n", o.Settings.String())
 	fmt.Fprintf(w, "  peak reserved    %12s  (%d B)\n", units.Bytes(o.PeakReserved), o.PeakReserved)
 	fmt.Fprintf(w, "  peak allocated   %12s  (%d B)\n", units.Bytes(o.PeakAllocated), o.PeakAllocated)
 	fmt.Fprintf(w, "  cudaMalloc calls %12d  (segments allocated or mapped)\n", o.DeviceAllocs)

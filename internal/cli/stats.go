@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/analyze"
 	"github.com/vramkit/vramkit/internal/report"
 	"github.com/vramkit/vramkit/internal/units"
 )
@@ -24,16 +25,17 @@ If the trace did not start with the process (ring buffer overflow, history enabl
 vramkit says so and reports what the recorded segments still tell.`,
 	}
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
-		var fraction *float64
-		path, format, _, err := snapshotArgs(c, env, args, func(fs *flag.FlagSet) {
-			fraction = fs.Float64("memory-fraction", 1, "the per-process memory fraction the run set "+
+		w := whatIf{capacity: "auto"}
+		path, format, fs, err := snapshotArgs(c, env, args, func(fs *flag.FlagSet) {
+			fs.Float64Var(&w.fraction, "memory-fraction", 1, "the per-process memory fraction the run set "+
 				"(snapshots do not record it; garbage_collection_threshold only acts under one)")
 		})
 		if err != nil {
 			return err
 		}
-		if *fraction <= 0 || *fraction > 1 {
-			return usagef("--memory-fraction must be in (0, 1], not %v", *fraction)
+		flags, err := w.flags(fs)
+		if err != nil {
+			return err
 		}
 		s, err := loadSnapshot(path)
 		if err != nil {
@@ -49,6 +51,8 @@ vramkit says so and reports what the recorded segments still tell.`,
 			// Window is what an incomplete trace proves about the
 			// stretch it covers.
 			Window *allocsim.Window `json:"trace_window,omitempty"`
+			// Settings are the resolved settings, each with its source.
+			Settings analyze.Settings `json:"settings"`
 		}
 		var out struct {
 			Path    string   `json:"path"`
@@ -56,7 +60,13 @@ vramkit says so and reports what the recorded segments still tell.`,
 		}
 		out.Path = path
 		for _, dev := range s.DeviceIDs() {
-			d := allocsim.ReplayDeviceWith(s, dev, allocsim.ReplayOptions{MemoryFraction: *fraction})
+			st, d, err := replayResolved(s, dev, flags, func(o allocsim.ReplayOptions) allocsim.ReplayOptions {
+				o.KeepRequests = false
+				return o
+			})
+			if err != nil {
+				return err
+			}
 			m := d.Result.Stats.Map()
 			var win *allocsim.Window
 			if !d.TraceComplete && d.Events > 0 {
@@ -73,7 +83,7 @@ vramkit says so and reports what the recorded segments still tell.`,
 			}
 			out.Devices = append(out.Devices, devOut{
 				Device: dev, TraceComplete: d.TraceComplete, Events: d.Events,
-				AllocConf: d.Config.Source, Notes: d.Notes, Stats: m, Window: win,
+				AllocConf: d.Config.Source, Notes: d.Notes, Stats: m, Window: win, Settings: st,
 			})
 		}
 		if len(out.Devices) == 0 {
@@ -88,6 +98,7 @@ vramkit says so and reports what the recorded segments still tell.`,
 				status = "INCOMPLETE trace: see notes"
 			}
 			fmt.Fprintf(env.Stdout, "%s — device %d, %s, %s\n", path, d.Device, plural(d.Events, "trace event", "trace events"), status)
+			fmt.Fprintf(env.Stdout, "settings: %s\n", d.Settings.String())
 			for _, n := range d.Notes {
 				fmt.Fprintf(env.Stdout, "note: %s\n", n)
 			}

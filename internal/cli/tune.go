@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/analyze"
 	"github.com/vramkit/vramkit/internal/units"
 )
 
@@ -22,7 +23,11 @@ differ by a few small tensors.`,
 	}
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		var w whatIf
-		path, format, _, err := snapshotArgs(c, env, args, w.add)
+		path, format, fs, err := snapshotArgs(c, env, args, w.add)
+		if err != nil {
+			return err
+		}
+		flags, err := w.flags(fs)
 		if err != nil {
 			return err
 		}
@@ -39,6 +44,7 @@ differ by a few small tensors.`,
 			Best             *allocsim.TuneRow  `json:"best"`
 			SavingBytes      int64              `json:"saving_bytes"`
 			Rows             []allocsim.TuneRow `json:"results"`
+			Settings         analyze.Settings   `json:"settings"`
 		}
 		var out struct {
 			Path    string   `json:"path"`
@@ -49,17 +55,23 @@ differ by a few small tensors.`,
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			d := allocsim.ReplayDevice(s, dev)
-			if d.Events == 0 {
-				return fmt.Errorf("%s: device %d has no allocation trace to replay", path, dev)
-			}
-			capBytes, src, err := w.resolve(s.Trace(dev))
+			rec, d, err := replayResolved(s, dev, analyze.Flags{}, nil)
 			if err != nil {
 				return err
 			}
-			o := devOut{Device: dev, CapacityBytes: capBytes, CapacitySource: src,
+			if d.Events == 0 {
+				return fmt.Errorf("%s: device %d has no allocation trace to replay", path, dev)
+			}
+			if err := rec.Config.Simulable(); err != nil {
+				return fmt.Errorf("%s: device %d: %w", path, dev, err)
+			}
+			st, err := resolve(s, dev, flags)
+			if err != nil {
+				return err
+			}
+			o := devOut{Device: dev, CapacityBytes: st.CapacityBytes, CapacitySource: st.CapacityDetail, Settings: st,
 				RecordedConf: d.Config.String(), RecordedReserved: d.Result.Stats.ReservedBytes.All.Peak}
-			rows, err := allocsim.Tune(d.Result.Requests, capBytes, w.fraction)
+			rows, err := allocsim.Tune(d.Result.Requests, st.CapacityBytes, st.TotalBytes, st.MemoryFraction)
 			if err != nil {
 				return err
 			}
@@ -83,8 +95,9 @@ differ by a few small tensors.`,
 			if o.CapacityBytes > 0 {
 				capS = units.Bytes(o.CapacityBytes)
 			}
-			fmt.Fprintf(env.Stdout, "%s — device %d: recorded with %s, peak reserved %s; capacity %s (%s)\n\n",
+			fmt.Fprintf(env.Stdout, "%s — device %d: recorded with %s, peak reserved %s; capacity %s (%s)\n",
 				path, o.Device, rc, units.Bytes(o.RecordedReserved), capS, o.CapacitySource)
+			fmt.Fprintf(env.Stdout, "settings: %s\n\n", o.Settings.String())
 			fmt.Fprintf(env.Stdout, "  %-52s %14s %9s %8s %8s\n", "PYTORCH_CUDA_ALLOC_CONF", "peak reserved", "vs rec.", "retries", "OOM")
 			for _, r := range o.Rows {
 				conf := r.AllocConf

@@ -85,7 +85,5 @@ func (c *config) replay(st *Stream) (allocated, reserved int64) {
 // device is a simulated device of capacity bytes (0: unlimited) reporting
 // the GPU's total memory, which memory fractions apply to.
 func (c *config) device(capacity int64) allocsim.Device {
-	d := allocsim.NewDevice(capacity)
-	d.TotalMem = c.gpu.MemoryBytes
-	return d
+	return allocsim.NewDevice(capacity, c.gpu.MemoryBytes)
 }

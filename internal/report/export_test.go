@@ -38,13 +38,23 @@ func load(t testing.TB, name string) *snapshot.Snapshot {
 	return s
 }
 
+// timeline replays device 0 of s once, keeping a timeline of n buckets.
+func timeline(t *testing.T, s *snapshot.Snapshot, n int) (*Timeline, allocsim.DeviceReplay) {
+	t.Helper()
+	d, err := allocsim.ReplayDevice(s, 0, TimelineOptions(allocsim.ReplayOptions{}, n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewTimeline(s, &d), d
+}
+
 // TestTimelinePeaks: however few buckets the timeline keeps, its maxima
 // are memory_stats()' peaks, and the state at peak reserved adds up.
 func TestTimelinePeaks(t *testing.T) {
 	for _, f := range fixtures {
 		s := load(t, f)
 		for _, n := range []int{7, 1 << 20} {
-			tl, d := BuildTimeline(s, 0, allocsim.ReplayOptions{}, n)
+			tl, d := timeline(t, s, n)
 			want := d.Result.Stats
 			if !d.Result.Reproduced {
 				t.Fatalf("%s: %s", f, d.Result.FirstDivergence)
@@ -76,7 +86,7 @@ func TestTimelinePeaks(t *testing.T) {
 func TestPerfetto(t *testing.T) {
 	for _, f := range fixtures {
 		s := load(t, f)
-		tl, d := BuildTimeline(s, 0, allocsim.ReplayOptions{}, 500)
+		tl, d := timeline(t, s, 500)
 		var buf bytes.Buffer
 		if err := WritePerfetto(&buf, tl, []CounterSeries{{Name: "activations", Values: []int64{1, 2}}},
 			append(OOMMarkers(s.Trace(0)), Marker{TimeUS: tl.StartUS, Kind: "leak", Label: "a \"quoted\" finding"})); err != nil {
@@ -120,7 +130,7 @@ func TestPprof(t *testing.T) {
 	for _, f := range fixtures {
 		s := load(t, f)
 		trace := s.Trace(0)
-		tl, _ := BuildTimeline(s, 0, allocsim.ReplayOptions{}, 1)
+		tl, _ := timeline(t, s, 1)
 		var buf bytes.Buffer
 		if err := WritePprof(&buf, s, trace, tl.PeakAllocatedAt); err != nil {
 			t.Fatal(err)

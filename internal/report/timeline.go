@@ -5,25 +5,9 @@ import (
 	"github.com/vramkit/vramkit/internal/snapshot"
 )
 
-// Bucket is one point of a downsampled memory timeline: the trace events
-// [First, Last], with the extremes of allocated and reserved
-// bytes over them, so a peak survives any amount of downsampling.
-type Bucket struct {
-	First, Last    int   // trace indices
-	TimeUS         int64 // trace time of the bucket's first request, µs
-	AllocMin       int64 // bytes
-	AllocMax       int64 // bytes
-	ResMin, ResMax int64 // bytes
-	// Trace times (µs) at which each extreme was first reached, so an
-	// export can replay the envelope in the order it happened.
-	AllocMinUS, AllocMaxUS, ResMinUS, ResMaxUS int64
-	// AllocMaxAt is the trace index where AllocMax was reached, where a
-	// breakdown by category tops out at the curve.
-	AllocMaxAt int
-	// Big is the trace index of the bucket's largest allocation (-1: none),
-	// so hovering a bucket can name an allocation and its stack.
-	Big int
-}
+// Bucket is one point of a downsampled memory timeline (allocsim samples
+// it during the replay).
+type Bucket = allocsim.Bucket
 
 // Timeline is a device's allocated and reserved memory over its trace,
 // as the allocator simulator saw them, and the allocator's state at peak
@@ -44,67 +28,39 @@ type Timeline struct {
 	PeakBlocks [][]int
 }
 
-// BuildTimeline replays device dev of s with options o (its Observe is
-// taken over) and samples allocated and reserved memory after every
-// request into at most maxBuckets buckets of equal event counts. It
-// returns the replay too, whose request stream the what-ifs reuse, so a
-// report replays the trace once.
-func BuildTimeline(s *snapshot.Snapshot, dev int, o allocsim.ReplayOptions, maxBuckets int) (*Timeline, allocsim.DeviceReplay) {
-	trace := s.Trace(dev)
-	tl := &Timeline{Device: dev, PeakAllocatedAt: -1, PeakReservedAt: -1}
+// TimelineOptions are the replay options a timeline of at most maxBuckets
+// buckets needs, on top of o.
+func TimelineOptions(o allocsim.ReplayOptions, maxBuckets int) allocsim.ReplayOptions {
+	o.TimelineBuckets, o.KeepPeakSegments = max(maxBuckets, 1), true
+	return o
+}
+
+// NewTimeline reads device d's timeline out of its replay, which must have
+// been run with TimelineOptions.
+func NewTimeline(s *snapshot.Snapshot, d *allocsim.DeviceReplay) *Timeline {
+	trace := s.Trace(d.Device)
+	tl := &Timeline{Device: d.Device, Buckets: d.Timeline, PeakAllocated: d.PeakAllocated, PeakReserved: d.PeakReserved,
+		PeakAllocatedAt: d.PeakAllocatedAt, PeakReservedAt: d.PeakReservedAt, PeakState: d.PeakSegments}
 	if len(trace) > 0 {
 		tl.StartUS, tl.EndUS = trace[0].TimeUS, trace[len(trace)-1].TimeUS
 	}
-	per := max((len(trace)+max(maxBuckets, 1)-1)/max(maxBuckets, 1), 1)
-	// origin maps a block address to the trace index of the latest alloc
-	// there: the replay reproduces the recorded addresses, so for a live
-	// block that is the allocation it holds.
+	if tl.PeakReservedAt >= 0 {
+		tl.PeakBlocks = blockOrigins(tl.PeakState, origins(trace[:tl.PeakReservedAt+1]))
+	}
+	return tl
+}
+
+// origins maps a block address to the trace index of the latest alloc
+// there: the replay reproduces the recorded addresses, so for a block live
+// at the end of trace that is the allocation it holds.
+func origins(trace []snapshot.TraceEvent) map[int64]int32 {
 	origin := make(map[int64]int32, 1024)
-	scanned := 0
-	var cur *Bucket
-	o.Observe = func(k int, a *allocsim.Allocator) {
-		for ; scanned <= k; scanned++ {
-			if e := &trace[scanned]; e.Action == snapshot.ActionAlloc {
-				origin[int64(e.Addr)] = int32(scanned)
-			}
-		}
-		st := a.Stats()
-		al, rs := st.AllocatedBytes.All.Current, st.ReservedBytes.All.Current
-		t := trace[k].TimeUS
-		if cur == nil || k/per != cur.First/per {
-			tl.Buckets = append(tl.Buckets, Bucket{First: k, TimeUS: t, AllocMin: al, AllocMax: al, ResMin: rs, ResMax: rs,
-				AllocMinUS: t, AllocMaxUS: t, ResMinUS: t, ResMaxUS: t, AllocMaxAt: k, Big: -1})
-			cur = &tl.Buckets[len(tl.Buckets)-1]
-		}
-		cur.Last = k
-		if al < cur.AllocMin {
-			cur.AllocMin, cur.AllocMinUS = al, t
-		}
-		if al > cur.AllocMax {
-			cur.AllocMax, cur.AllocMaxUS, cur.AllocMaxAt = al, t, k
-		}
-		if rs < cur.ResMin {
-			cur.ResMin, cur.ResMinUS = rs, t
-		}
-		if rs > cur.ResMax {
-			cur.ResMax, cur.ResMaxUS = rs, t
-		}
-		if trace[k].Action == snapshot.ActionAlloc && (cur.Big < 0 || trace[cur.Big].Size < trace[k].Size) {
-			cur.Big = k
-		}
-		if al > tl.PeakAllocated {
-			tl.PeakAllocated, tl.PeakAllocatedAt = al, k
-		}
-		if rs > tl.PeakReserved {
-			// Reserved memory rises only at cudaMalloc, a few hundred times
-			// a run, so copying the state at each new high is cheap.
-			tl.PeakReserved, tl.PeakReservedAt = rs, k
-			tl.PeakState = a.Segments()
-			tl.PeakBlocks = blockOrigins(tl.PeakState, origin)
+	for i := range trace {
+		if e := &trace[i]; e.Action == snapshot.ActionAlloc {
+			origin[int64(e.Addr)] = int32(i)
 		}
 	}
-	d := allocsim.ReplayDeviceWith(s, dev, o)
-	return tl, d
+	return origin
 }
 
 func blockOrigins(segs []allocsim.SegmentState, origin map[int64]int32) [][]int {

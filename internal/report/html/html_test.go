@@ -52,7 +52,11 @@ func renderAll(t testing.TB) map[string][]byte {
 // input is what the report command assembles, minus the what-if grid,
 // with analyze's sites and categories.
 func input(s *snapshot.Snapshot, name string) Input {
-	tl, d := report.BuildTimeline(s, 0, allocsim.ReplayOptions{KeepRequests: true}, 2000)
+	d, err := allocsim.ReplayDevice(s, 0, report.TimelineOptions(allocsim.DefaultReplayOptions(), 2000))
+	if err != nil {
+		panic(err)
+	}
+	tl := report.NewTimeline(s, &d)
 	tr := s.Trace(0)
 	o := analyze.DefaultOptions()
 	o.Tune = false
