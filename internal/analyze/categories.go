@@ -44,7 +44,12 @@ func (d *dev) category(k int) string {
 	}
 	switch d.facts[d.t.lives[k].stack].lib.role {
 	case roleKVCache:
-		return catKVCache
+		// In training, a cache tensor that backward frees is the keys or
+		// values attention saved for it: the cache only refers to it, and
+		// use_cache=False would not free it. It is an activation.
+		if base != catActivations || !d.iterHasBackward(d.iterOf(int(d.t.lives[k].alloc))) {
+			return catKVCache
+		}
 	case roleUnshard:
 		if base != catParameters {
 			return catUnsharded

@@ -131,23 +131,31 @@ func TestWhatTheRunUsed(t *testing.T) {
 }
 
 // TestKVCacheKeptInTraining: Hugging Face models build a DynamicCache in
-// training when use_cache is on. Its size follows from the config: keys
-// and values of every layer for every token, 2 × layers × batch × seq ×
-// hidden × bytes (GPT-2 medium keeps bf16 ones under autocast; LLaMA's
-// rotary embedding upcasts keys to fp32, and values come out fp32 too).
-// The advice to turn it off must save exactly that.
+// training when use_cache is on. Where attention saves the same key and
+// value tensors for backward, the cache costs nothing: the captured LoRA
+// run with pure-bf16 weights peaked at exactly the same 6,525,448,192 B
+// with use_cache on and off, so no saving may be claimed there. Under
+// autocast, LLaMA's cache holds fp32 keys and values (the rotary
+// embedding upcasts) that attention does not save — 2 × 24 layers × batch
+// 4 × 1024 tokens × width 1024 × 4 B by the config — alive until the
+// outputs are dropped: that is cache-only memory, and turning it off saves
+// at most all of it.
 func TestKVCacheKeptInTraining(t *testing.T) {
-	for _, tc := range []struct {
-		path  string
-		bytes int64
-	}{
-		{"../../testdata/unseen/gpt2-medium-s1024-b4-bf16.pickle.gz", 2 * 24 * 4 * 1024 * 1024 * 2},
-		{"../../testdata/unseen/llama-small-s1024-b4-bf16.pickle.gz", 2 * 24 * 4 * 1024 * 1024 * 4},
-		{"../../testdata/unseen/llama-small-s1024-b4-bf16-lora16.pickle.gz", 2 * 24 * 4 * 1024 * 1024 * 4},
-	} {
-		d := analyzePath(t, tc.path, DefaultOptions())
-		if d.Categories.KVCache != tc.bytes {
-			t.Errorf("%s: kv cache %d, config says %d", filepath.Base(tc.path), d.Categories.KVCache, tc.bytes)
+	const measured = 6525448192
+	for _, name := range []string{"cache-on", "cache-off"} {
+		d := analyzePath(t, "../../testdata/captures/optim/llama-small-s1024-b4-bf16w-lora16-"+name+".pickle.gz", DefaultOptions())
+		if d.PeakAllocated != measured {
+			t.Errorf("%s: peak %d, PyTorch %d", name, d.PeakAllocated, measured)
+		}
+		if d.Categories.KVCache != 0 || hasAdvice(d, "use_cache") {
+			t.Errorf("%s: kv cache %d at the peak, advice %+v: use_cache=False saved nothing here", name, d.Categories.KVCache, d.Advice)
+		}
+	}
+	for _, name := range []string{"llama-small-s1024-b4-bf16", "llama-small-s1024-b4-bf16-lora16"} {
+		d := analyzePath(t, "../../testdata/unseen/"+name+".pickle.gz", DefaultOptions())
+		const kv = 2 * 24 * 4 * 1024 * 1024 * 4
+		if d.Categories.KVCache != kv {
+			t.Errorf("%s: kv cache %d, config says %d", name, d.Categories.KVCache, kv)
 		}
 		var saving int64
 		for _, a := range d.Advice {
@@ -155,8 +163,8 @@ func TestKVCacheKeptInTraining(t *testing.T) {
 				saving = a.Saving
 			}
 		}
-		if saving != tc.bytes {
-			t.Errorf("%s: use_cache=False advice saves %d, want %d", filepath.Base(tc.path), saving, tc.bytes)
+		if saving <= 0 || saving > kv {
+			t.Errorf("%s: use_cache=False advice saves %d, want (0, %d]", name, saving, kv)
 		}
 	}
 }
