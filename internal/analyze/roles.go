@@ -88,7 +88,9 @@ func classifyLibrary(fr []snapshot.Frame) libFacts {
 					f.role = roleUnshard
 				case "foreach_all_gather", "all_gather_copy_in":
 					f.role, f.agOut = roleUnshard, true
-				case "_get_param_all_gather_inputs":
+				case "_get_param_all_gather_inputs", "all_gather_inputs":
+					// The shard cast to the all-gather dtype
+					// (MixedPrecisionPolicy's param_dtype).
 					f.role, f.agIn = roleCollective, true
 				}
 			}

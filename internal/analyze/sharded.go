@@ -19,6 +19,11 @@ func (d *dev) shardedAdvice(out *Device) []Advice {
 	}
 	u := out.Categories.UnshardedParameters
 	total, largest, block, groups := d.allGathers()
+	if d.hasAllGatherOutput() {
+		// The all-gather output and the parameters copied out of it are
+		// both unshard memory: count each group once.
+		total, largest, block = total/2, largest/2, block/2
+	}
 	if u <= 0 || block <= 0 || groups < 4 {
 		return nil
 	}
@@ -26,7 +31,7 @@ func (d *dev) shardedAdvice(out *Device) []Advice {
 	// and backward by design; the blocks are what reshard.
 	var adv []Advice
 	switch {
-	case 3*u >= total:
+	case 2*u >= total && u > largest+2*block:
 		keep := largest + 2*block
 		adv = append(adv, Advice{Action: "let FSDP reshard after forward: fully_shard(block, reshard_after_forward=True)",
 			Saving: max(u-keep, 0),
@@ -46,23 +51,54 @@ func (d *dev) shardedAdvice(out *Device) []Advice {
 	return adv
 }
 
-// allGathers sums the FSDP all-gather outputs of the reference
-// iteration's forward pass (every group's unsharded parameters once), and
-// gives the largest, the median (a block's) and their count.
+// allGathers measures what one forward pass unshards: FSDP's unsharded
+// parameters (all-gather outputs, or at one rank the storage the shards
+// are copied into) made in the reference iteration's forward, grouped in
+// bursts — one per fully_shard group, as its pre-forward hook unshards
+// it. It returns their total, the largest and median group, and the
+// group count.
 func (d *dev) allGathers() (total, largest, median int64, n int) {
 	lo, hi := d.refIter()
 	a, b := d.t.lifeRange(lo, hi)
-	var sizes []int64
+	var groups []int64
+	prev := false
 	for k := a; k < b; k++ {
-		if l := &d.t.lives[k]; d.ph[k] == phForward && d.facts[l.stack].lib.agOut {
-			sizes = append(sizes, l.size)
-			total += l.size
-			largest = max(largest, l.size)
+		if d.ph[k] != phForward {
+			continue
 		}
+		l := &d.t.lives[k]
+		f := d.facts[l.stack].lib
+		un := f.role == roleUnshard
+		if f.agIn {
+			continue // the cast shard copied in: part of the same burst
+		}
+		if un {
+			if !prev {
+				groups = append(groups, 0)
+			}
+			groups[len(groups)-1] += l.size
+			total += l.size
+		}
+		prev = un
 	}
-	if len(sizes) == 0 {
+	if len(groups) == 0 {
 		return 0, 0, 0, 0
 	}
-	slices.Sort(sizes)
-	return total, largest, sizes[len(sizes)/2], len(sizes)
+	for _, g := range groups {
+		largest = max(largest, g)
+	}
+	slices.Sort(groups)
+	return total, largest, groups[len(groups)/2], len(groups)
+}
+
+// hasAllGatherOutput reports whether FSDP all-gathers (more than one
+// rank): then each group's unshard burst holds the all-gather output and
+// the per-parameter storage it is copied into.
+func (d *dev) hasAllGatherOutput() bool {
+	for k := range d.t.lives {
+		if d.facts[d.t.lives[k].stack].lib.agOut {
+			return true
+		}
+	}
+	return false
 }

@@ -58,6 +58,9 @@ func (d *dev) traits(c Categories) Traits {
 	}
 	if fsdp {
 		tr.WorldSize = d.worldSize()
+		if tr.WorldSize == 0 && !d.hasAllGatherOutput() {
+			tr.WorldSize = 1 // FSDP all-gathers nothing on one rank
+		}
 	}
 	tr.Inference = d.isInference()
 	d.precision(&tr, c, fsdp)
@@ -90,13 +93,6 @@ func (d *dev) precision(tr *Traits, c Categories, fsdp bool) {
 		tr.PrecisionEvidence = tr.AMPEvidence
 		return
 	}
-	if copied, shapes, share := d.autocastCopies(); share >= 0.5 {
-		tr.AMP, tr.Precision = true, PrecisionAMP
-		tr.AMPEvidence = fmt.Sprintf("the forward pass copies %d of %d weight shapes (%.0f%% of the weight bytes) "+
-			"at half their size, once per weight, as autocast to bf16/fp16 does", copied, shapes, 100*share)
-		tr.PrecisionEvidence = tr.AMPEvidence
-		return
-	}
 	lo, hi := d.refIter()
 	a, b := d.t.lifeRange(lo, hi)
 	var agIn, upcast int64
@@ -111,13 +107,24 @@ func (d *dev) precision(tr *Traits, c Categories, fsdp bool) {
 			upcast = max(upcast, l.size)
 		}
 	}
-	switch {
-	case fsdp && agIn > 0 && c.Parameters > 0 && agIn*4 <= c.Parameters*3:
+	// FSDP's cast comes first: its half-size copies of the shards would
+	// otherwise read as autocast's weight copies.
+	if fsdp && agIn > 0 && c.Parameters > 0 && agIn*4 <= c.Parameters*3 {
 		tr.AMP, tr.Precision = true, PrecisionFSDPMixed
 		tr.AMPEvidence = fmt.Sprintf("FSDP casts each shard before its all-gather (%s per forward pass, %.2f× the sharded "+
 			"parameters): a MixedPrecisionPolicy with a half-precision param_dtype over fp32 shards",
 			bytesStr(agIn), float64(agIn)/float64(c.Parameters))
 		tr.PrecisionEvidence = tr.AMPEvidence
+		return
+	}
+	if copied, shapes, share := d.autocastCopies(); share >= 0.5 {
+		tr.AMP, tr.Precision = true, PrecisionAMP
+		tr.AMPEvidence = fmt.Sprintf("the forward pass copies %d of %d weight shapes (%.0f%% of the weight bytes) "+
+			"at half their size, once per weight, as autocast to bf16/fp16 does", copied, shapes, 100*share)
+		tr.PrecisionEvidence = tr.AMPEvidence
+		return
+	}
+	switch {
 	case upcast > 0:
 		tr.Precision = PrecisionHalf
 		tr.PrecisionEvidence = fmt.Sprintf("no autocast seen, yet the loss copies %s of half-precision logits to fp32: "+

@@ -260,7 +260,10 @@ func printTraits(w io.Writer, t analyze.Traits) {
 	fmt.Fprintf(w, "  activation checkpointing  %s\n", yesNo(t.Checkpointing))
 	if len(t.Sharding) > 0 {
 		sh := strings.Join(t.Sharding, ", ")
-		if t.WorldSize > 0 {
+		switch {
+		case t.WorldSize == 1:
+			sh += " on one rank"
+		case t.WorldSize > 1:
 			sh += fmt.Sprintf(" over %d ranks", t.WorldSize)
 		}
 		fmt.Fprintf(w, "  parallelism               %s\n", sh)
