@@ -119,7 +119,7 @@ func (d *dev) firstStepAdvice(out *Device) []Advice {
 		if fs.Batch > 0 {
 			return fmt.Sprintf("batch %d", int(math.Floor(share*float64(fs.Batch))))
 		}
-		return fmt.Sprintf("%.0f%% of the current batch (pass --batch for the number)", 100*min(share, 1))
+		return fmt.Sprintf("%.0f%% of the current batch", 100*min(share, 1))
 	}
 	est := fmt.Sprintf("the forward pass needs about %s of activations at this batch (%s so far, %.1f of %d blocks run)",
 		bytesStr(fs.Activations), bytesStr(fs.ActivationsSoFar), fs.BlocksDone, fs.Blocks)
@@ -129,6 +129,8 @@ func (d *dev) firstStepAdvice(out *Device) []Advice {
 	}
 	if fs.PerSample > 0 {
 		est += fmt.Sprintf(", %s per sample", bytesStr(fs.PerSample))
+	} else {
+		est += " (pass --batch N for batch sizes and the cost per sample)"
 	}
 	base := fmt.Sprintf("; %s is fixed (weights) and an AdamW step adds %s of state (assumed); the process may use %s",
 		bytesStr(fs.FixedBytes), bytesStr(fs.StateBytes), bytesStr(fs.UsableBytes))
@@ -160,7 +162,10 @@ func (d *dev) fitAdvice(fs *FirstStep, action string, share, saved float64, batc
 	a := Advice{Action: action, Saving: int64(saved * float64(fs.Activations))}
 	if share >= 1 {
 		a.FixesFailure = !fs.LowerBound
-		a.Detail = fmt.Sprintf("%s; the current batch then fits (up to %s)", why, batchOf(share))
+		a.Detail = fmt.Sprintf("%s; the current batch then fits", why)
+		if fs.Batch > 0 {
+			a.Detail += fmt.Sprintf(" (up to %s)", batchOf(share))
+		}
 		return a
 	}
 	a.Detail = fmt.Sprintf("%s; alone it is not enough: up to %s fits", why, batchOf(share))
