@@ -252,3 +252,41 @@ func TestFirstStepOOMExtrapolates(t *testing.T) {
 		t.Errorf("largest batch %d, advice %+v", fs.LargestBatch, d.Advice)
 	}
 }
+
+// TestGeneration reads the captured Hugging Face generate traces
+// (TinyLlama-1.1B config, bf16 weights, batch 4, prompt 256, 64 new
+// tokens): one prefill and 63 decode passes; a DynamicCache growing by
+// 2 (keys, values) × 22 layers × 4 KV heads × 64 head dim × 2 B = 22,528 B
+// per token of each sequence; a StaticCache allocated once for the whole
+// length. Neither is training, autocast, or an eval missing no_grad.
+func TestGeneration(t *testing.T) {
+	const perToken = 2 * 22 * 4 * 64 * 2
+	o := DefaultOptions()
+	o.Batch = 4
+	for _, cache := range []string{"dynamic", "static"} {
+		d := analyzePath(t, "../../testdata/captures/generate/gentrace-tinyllama-bf16-"+cache+".pickle.gz", o)
+		g := d.Generation
+		if g == nil || !d.Traits.Inference || d.Traits.IsTraining() || d.Traits.AMP {
+			t.Fatalf("%s: generation %+v, traits %+v", cache, g, d.Traits)
+		}
+		if g.Calls != 1 || g.DecodeSteps != 63 {
+			t.Errorf("%s: %d prefills, %d decode steps; generate ran 1 and 63", cache, g.Calls, g.DecodeSteps)
+		}
+		if g.StaticCache != (cache == "static") {
+			t.Errorf("%s: static cache %v", cache, g.StaticCache)
+		}
+		// The cache holds every position but the last generated token's.
+		if e := relErr(g.KVCacheMax, 4*(256+62)*perToken); e > 0.01 {
+			t.Errorf("%s: KV cache at most %d, config says about %d", cache, g.KVCacheMax, 4*(256+62)*perToken)
+		}
+		if cache == "dynamic" && g.KVPerToken != perToken {
+			t.Errorf("dynamic: %d B per token, config says %d", g.KVPerToken, perToken)
+		}
+		if g.PeakIn != "prefill" || d.PeakAllocatedAt.Iteration != 1 {
+			t.Errorf("%s: peak in %s (pass %d), want the prefill", cache, g.PeakIn, d.PeakAllocatedAt.Iteration)
+		}
+		if hasAdvice(d, "no_grad") {
+			t.Errorf("%s: no_grad advice on generate, which runs under no_grad", cache)
+		}
+	}
+}

@@ -108,8 +108,13 @@ func when(m analyze.Moment) string {
 func printCategories(w io.Writer, d *analyze.Device) {
 	b := units.Bytes
 	c := d.Categories
-	fmt.Fprintf(w, "\nWhat the memory is at the steady-state peak: %s at %s\n", b(d.CategoriesBytes), when(d.CategoriesAt))
-	if d.Iterations > 1 {
+	if d.Generation != nil {
+		fmt.Fprintf(w, "\nWhat the memory is at the peak: %s at %s (forward pass %d of the generation)\n", b(d.CategoriesBytes),
+			d.CategoriesAt.Phase, d.CategoriesAt.Iteration)
+	} else {
+		fmt.Fprintf(w, "\nWhat the memory is at the steady-state peak: %s at %s\n", b(d.CategoriesBytes), when(d.CategoriesAt))
+	}
+	if d.Iterations > 1 && d.Generation == nil {
 		fmt.Fprintf(w, "  (the highest point after the first iteration: the step the run repeats; the first has no optimizer state yet)\n")
 	}
 	fmt.Fprintf(w, "  confidence: %s\n", d.CategoryConfidence)
