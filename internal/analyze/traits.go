@@ -174,12 +174,18 @@ func (d *dev) autocastCopies() (copied, shapes int, share float64) {
 	}
 	var bytes int64
 	for size, cnt := range n {
-		if half[size/2] >= cnt && size%2 == 0 {
+		if h := half[size/2]; size%2 == 0 && h >= cnt {
 			copied++
 			bytes += size * int64(cnt)
 		}
 	}
-	return copied, len(n), float64(bytes) / float64(total)
+	share = float64(bytes) / float64(total)
+	if 2*copied < len(n) {
+		// Most weight shapes must be cast: one shape alone is too easily
+		// matched by chance.
+		share = 0
+	}
+	return copied, len(n), share
 }
 
 // optimizerStates names known optimizers by module: what their state is
@@ -234,7 +240,7 @@ func (d *dev) optimizerTraits(tr *Traits, c Categories, training, zero, fsdp boo
 	}
 	grads := d.gradientsAtStep()
 	if grads > 0 {
-		tr.StateBytesPerGradByte = math.Round(100*float64(c.OptimizerState)/float64(grads)) / 100
+		tr.StateBytesPerGradByte = math.Round(1e4*float64(c.OptimizerState)/float64(grads)) / 1e4
 		tr.TrainedShare = math.Round(1000*float64(grads)/float64(c.Parameters)) / 1000
 		// Gradients of an autocast run are fp32 like the weights; a share
 		// well under a half is a frozen base, not a precision effect.
@@ -258,6 +264,8 @@ func (d *dev) optimizerTraits(tr *Traits, c Categories, training, zero, fsdp boo
 	switch {
 	case name != "" && c.OptimizerState == 0:
 		desc = name + ", holding no state at the peak"
+	case name != "" && r < 0.1:
+		desc = fmt.Sprintf("%s (%s): %s, %.1f%% of the gradients' bytes", name, tr.OptimizerModule, state, 100*r)
 	case name != "":
 		desc = fmt.Sprintf("%s (%s): %s, %.2f× the gradients", name, tr.OptimizerModule, state, r)
 	case r >= 1.5:
