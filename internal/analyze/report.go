@@ -117,6 +117,13 @@ type Categories struct {
 	LibraryWorkspace int64 `json:"library_workspace"`
 }
 
+// Total is the sum of every category and the block rounding: the
+// allocated bytes at the moment they were taken.
+func (c Categories) Total() int64 {
+	return c.Parameters + c.Gradients + c.OptimizerState + c.Activations + c.Temporaries + c.Other + c.BlockRounding +
+		c.KVCache + c.UnshardedParameters + c.Communication + c.LibraryWorkspace
+}
+
 // BytesDefinition says what byte counts categories and sites use.
 const BytesDefinition = "requested bytes (what the program asked for); the allocator's rounding of each request " +
 	"up to its block is block_rounding, so categories plus block_rounding sum to allocated bytes"

@@ -2,25 +2,24 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/vramkit/vramkit/internal/report/html"
 	"io"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
 	"github.com/vramkit/vramkit/internal/plan"
-	"github.com/vramkit/vramkit/internal/units"
+	"github.com/vramkit/vramkit/internal/report"
+	"github.com/vramkit/vramkit/internal/report/html"
 )
 
 func planCommand() *Command {
 	c := &Command{
-		Name:  "plan",
-		Usage: "plan [--spec SPEC.json | --model M ...] [--fit --global-batch B | --sweep batch=1..512] [--format text|json|html]",
-		Short: "predict training memory and step time; find the fastest configuration that fits",
+		Name:    "plan",
+		Formats: "text (default) or json, on stdout; html for --sweep",
+		Usage:   "plan [--spec SPEC.json | --model M ...] [--fit --global-batch B | --sweep batch=1..512] [--format text|json|html]",
+		Short:   "predict training memory and step time; find the fastest configuration that fits",
 		Long: `Plan predicts, without a GPU, the peak allocated and reserved memory, the
 process memory nvidia-smi will show (reserved + CUDA context) and the step
 time of one training configuration, from a layer-level model of the network
@@ -56,7 +55,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.IntVar(&f.batch, "batch", 0, "per-GPU micro-batch size")
 	fs.IntVar(&f.seq, "seq", 0, "sequence length (text models)")
 	fs.IntVar(&f.image, "image", 0, "image side in pixels (vision models)")
-	fs.StringVar(&f.precision, "precision", "", "fp32|fp16-amp|bf16-amp|bf16")
+	fs.StringVar(&f.precision, "precision", "", "fp32|fp16-amp|bf16-amp|bf16 (fp16 is accepted as fp16-amp)")
 	fs.StringVar(&f.checkpoint, "checkpoint", "", "activation checkpointing: none|block|every:K|selective")
 	fs.IntVar(&f.accum, "accum", 0, "gradient accumulation micro-steps")
 	fs.StringVar(&f.optimizer, "optimizer", "", "adamw|adam|sgd|sgd-momentum|adafactor|adamw-8bit")
@@ -67,7 +66,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.IntVar(&f.tp, "tp", 0, "tensor-parallel degree")
 	fs.IntVar(&f.pp, "pp", 0, "pipeline-parallel degree")
 	fs.IntVar(&f.micro, "micro-batches", 0, "pipeline micro-batches")
-	fs.StringVar(&f.gpu, "gpu", "", "GPU (default h200)")
+	fs.StringVar(&f.gpu, "gpu", "", "GPU (default h200; an alias such as a100 picks one variant, a100-80, and says so)")
 	fs.StringVar(&f.allocConf, "alloc-conf", "", "PYTORCH_CUDA_ALLOC_CONF to simulate")
 	fs.BoolVar(&f.fit, "fit", false, "search all configurations for the fastest that fits")
 	fs.IntVar(&f.global, "global-batch", 0, "global batch size for --fit")
@@ -90,6 +89,13 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	notes, err := checkNames(spec)
+	if err != nil {
+		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintf(env.Stderr, "vramkit plan: note: %s\n", n)
+	}
 	switch {
 	case f.fit && f.sweep != "":
 		return usagef("--fit and --sweep are exclusive")
@@ -101,9 +107,9 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 		}
 		res, err := plan.Fit(ctx, spec, opts)
 		if err != nil {
-			return err
+			return specError(err)
 		}
-		return writeOut(env.Stdout, *format, res, func(w io.Writer) { plan.WriteFitText(w, res) })
+		return report.Write(env.Stdout, *format, res, func(w io.Writer) error { plan.WriteFitText(w, res); return nil })
 	case f.sweep != "":
 		opts, err := plan.ParseSweep(f.sweep)
 		if err != nil {
@@ -112,28 +118,18 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 		opts.Margin = f.margin
 		res, err := plan.Sweep(ctx, spec, opts)
 		if err != nil {
-			return err
+			return specError(err)
 		}
 		if *format == "html" {
-			return html.RenderSweep(env.Stdout, sweepPage(res))
+			return html.RenderSweep(env.Stdout, html.SweepOf(res))
 		}
-		return writeOut(env.Stdout, *format, res, func(w io.Writer) { plan.WriteSweepText(w, res) })
+		return report.Write(env.Stdout, *format, res, func(w io.Writer) error { plan.WriteSweepText(w, res); return nil })
 	}
 	r, err := memmodel.Estimate(spec, memmodel.DefaultOptions())
 	if err != nil {
-		return err
+		return specError(err)
 	}
-	return writeOut(env.Stdout, *format, r, func(w io.Writer) { writePlanText(w, spec, r) })
-}
-
-func writeOut(w io.Writer, format string, v any, text func(io.Writer)) error {
-	if format == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(v)
-	}
-	text(w)
-	return nil
+	return report.Write(env.Stdout, *format, r, func(w io.Writer) error { report.PlanText(w, spec, r); return nil })
 }
 
 // buildSpec reads --spec (if any) and lays the explicitly set flags over it.
@@ -146,7 +142,7 @@ func (f *planFlags) buildSpec(fs *flag.FlagSet) (memmodel.Spec, error) {
 		}
 		defer fh.Close()
 		if spec, err = memmodel.ParseSpec(fh); err != nil {
-			return spec, fmt.Errorf("%s: %w", f.spec, err)
+			return spec, &UsageError{fmt.Errorf("%s: %w", f.spec, err)}
 		}
 	}
 	set := map[string]bool{}
@@ -196,60 +192,4 @@ func (f *planFlags) buildSpec(fs *flag.FlagSet) (memmodel.Spec, error) {
 		return spec, usagef("give --spec, --model or --hf-config")
 	}
 	return spec, nil
-}
-
-func writePlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
-	fmt.Fprintf(w, "model %s (%s params, %s trainable) on %s\n", r.Model, count(r.Params), count(r.TrainableParams), r.GPU)
-	fmt.Fprintf(w, "  batch %d, precision %s, checkpoint %s, accum %d, optimizer %s, parallel %s\n",
-		spec.Batch, spec.Precision, spec.Checkpoint, spec.Accum, spec.Optimizer, spec.Parallel.Strategy)
-	band := func(b memmodel.Band) string { return units.Bytes(b.Low) + " – " + units.Bytes(b.High) }
-	fmt.Fprintf(w, "\npeak allocated  %10s   (%s)\n", units.Bytes(r.PeakAllocated), band(r.AllocatedBand))
-	fmt.Fprintf(w, "peak reserved   %10s   (%s)\n", units.Bytes(r.PeakReserved), band(r.ReservedBand))
-	fmt.Fprintf(w, "process (smi)   %10s   (%s), CUDA context ≈ %s\n", units.Bytes(r.Process), band(r.ProcessBand), units.Bytes(r.Context))
-	if r.SteadyProcess != r.Process {
-		fmt.Fprintf(w, "steady state    %10s   process memory once optimizer steps succeed\n", units.Bytes(r.SteadyProcess))
-	}
-	if d := r.Dynamic; d != nil {
-		fmt.Fprintf(w, "worst batch     %10s   peak allocated of the longest batch (%d tokens) alone; fixed-shape reserved %s\n",
-			units.Bytes(d.FixedAllocated), d.MaxLen, units.Bytes(d.FixedReserved))
-	}
-	fmt.Fprintf(w, "step time       %10.3f s (%.3f – %.3f s), %.1f samples/s\n", r.StepTime, r.StepTimeBand[0], r.StepTimeBand[1], r.SamplesPerSec)
-	verdict := "fits"
-	if !r.Fits {
-		verdict = "does NOT fit"
-	}
-	fmt.Fprintf(w, "%s in %s (headroom %s)\n", verdict, units.Bytes(r.Capacity), units.Bytes(r.Headroom))
-	fmt.Fprintf(w, "\nbreakdown at peak (%s):\n", r.PeakPhase)
-	keys := make([]string, 0, len(r.Breakdown))
-	for k := range r.Breakdown {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return r.Breakdown[keys[i]] > r.Breakdown[keys[j]] })
-	for _, k := range keys {
-		fmt.Fprintf(w, "  %-20s %10s\n", k, units.Bytes(r.Breakdown[k]))
-	}
-	for _, n := range r.Notes {
-		fmt.Fprintf(w, "note: %s\n", n)
-	}
-}
-
-func count(n int64) string {
-	switch {
-	case n >= 1e9:
-		return fmt.Sprintf("%.2fB", float64(n)/1e9)
-	case n >= 1e6:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	}
-	return fmt.Sprint(n)
-}
-
-// sweepPage is a --sweep curve as the HTML report's sweep view draws it.
-func sweepPage(r *plan.SweepResult) *html.Sweep {
-	name := map[string]string{"batch": "batch size", "seq": "sequence length"}[r.Key]
-	sw := &html.Sweep{Title: fmt.Sprintf("Predicted peak memory against %s on %s", name, r.GPU), XLabel: name, Limit: r.Budget, Largest: r.Largest}
-	for _, p := range r.Points {
-		sw.Points = append(sw.Points, html.SweepPoint{X: p.Value, Reserved: p.Reserved, Allocated: p.Allocated,
-			Process: p.ProcessHi, Fits: p.Fits})
-	}
-	return sw
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/units"
 )
 
 // buildGraph records one rank's forward pass of one micro-batch.
@@ -142,7 +143,7 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	r.SteadyAllocated = max(steady, allocated)
 	r.SteadyProcess = r.Process + r.SteadyAllocated - allocated
 	if steady > allocated {
-		r.Notes = append(r.Notes, fmt.Sprintf("fp16 GradScaler skips the first steps of BatchNorm CNNs (gradient overflow); once steps succeed, optimizer state adds %d bytes: steady-state peak allocated %d bytes", steady-allocated, steady))
+		r.Notes = append(r.Notes, fmt.Sprintf("fp16 GradScaler skips the first steps of BatchNorm CNNs (gradient overflow); once steps succeed, optimizer state adds %s: steady-state peak allocated %s", units.Bytes(steady-allocated), units.Bytes(steady)))
 	}
 	r.Dynamic = dyn
 	c.bands(r)
@@ -173,7 +174,7 @@ func (c *config) bands(r *Result) {
 	widen := func(by float64) { aLo, aHi, rLo, rHi = aLo+by, aHi+by, rLo+by, rHi+by }
 	if !c.arch.family().Captured {
 		widen(0.07)
-		r.Notes = append(r.Notes, fmt.Sprintf("%s has no ground-truth capture yet: wider uncertainty band", c.arch.Family))
+		r.Notes = append(r.Notes, fmt.Sprintf("%s is checked against a few captures but not calibrated on full sweeps as the captured families are: wider uncertainty band", c.arch.Family))
 	}
 	if c.spec.Parallel.Strategy != "none" || c.spec.LoRA != nil || c.selective || c.opt.Formula {
 		widen(0.08)

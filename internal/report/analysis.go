@@ -1,4 +1,4 @@
-package cli
+package report
 
 import (
 	"fmt"
@@ -14,10 +14,30 @@ import (
 // long trace shows its first and last ones and a range for the rest.
 const maxIterationRows = 8
 
-// printAnalysis renders one device's analysis for a reader who has never
+// AnalysisFile is one snapshot file's analysis: what analyze's JSON lists
+// per file and what the text renderer prints one after another.
+type AnalysisFile struct {
+	Path    string           `json:"path"`
+	Devices []analyze.Device `json:"devices"`
+}
+
+// AnalysisText writes the analyses of several files, a blank line between
+// files, as `vramkit analyze` prints them.
+func AnalysisText(w io.Writer, files []AnalysisFile) {
+	for i, f := range files {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		for _, d := range f.Devices {
+			DeviceText(w, f.Path, &d)
+		}
+	}
+}
+
+// DeviceText renders one device's analysis for a reader who has never
 // seen a snapshot: every figure with its unit, what it means, and where a
 // figure rests on an assumption, that it does.
-func printAnalysis(w io.Writer, path string, d *analyze.Device) {
+func DeviceText(w io.Writer, path string, d *analyze.Device) {
 	fmt.Fprintf(w, "%s — device %d\n", path, d.Device)
 	if d.Settings != nil {
 		fmt.Fprintf(w, "settings: %s\n", d.Settings.String())
@@ -143,7 +163,7 @@ func printCategories(w io.Writer, d *analyze.Device) {
 	}
 	fmt.Fprintf(w, "\nWhere it was allocated, biggest first, in requested bytes as above (library call ← your code)\n")
 	for _, s := range d.TopSites {
-		fmt.Fprintf(w, "  %10s  %s in %s  %s\n", b(s.Bytes), tensors(s.Count), catName(s.Category), siteString(s.Frames, s.Label))
+		fmt.Fprintf(w, "  %10s  %s in %s  %s\n", b(s.Bytes), tensors(s.Count), catName(s.Category), SiteString(s.Frames, s.Label))
 	}
 }
 
@@ -179,7 +199,7 @@ func printLeaks(w io.Writer, d *analyze.Device) {
 		fmt.Fprintf(w, "  %s more survives each iteration (growth seen over all %d iterations)\n", b(l.BytesPerIteration), l.Iterations)
 		fmt.Fprintf(w, "  at that rate the GPU is full after about %d more iterations: the process may use %s (%s)\n",
 			l.IterationsToFull, b(l.CapacityBytes), l.CapacitySource)
-		fmt.Fprintf(w, "  allocated at: %s\n", siteString(l.Frames, l.Label))
+		fmt.Fprintf(w, "  allocated at: %s\n", SiteString(l.Frames, l.Label))
 	}
 }
 
@@ -194,7 +214,7 @@ func printOOM(w io.Writer, d *analyze.Device) {
 	fmt.Fprintf(w, "  allocated    %10s  held by live tensors\n", b(o.Allocated))
 	fmt.Fprintf(w, "  reserved     %10s  of which %s cached but unused\n", b(o.Reserved), b(o.CachedFree))
 	fmt.Fprintf(w, "  device free  %10s  free on the GPU outside this process's cache\n", b(o.DeviceFree))
-	fmt.Fprintf(w, "  cause: %s — %s\n", o.Cause, o.Explain)
+	fmt.Fprintf(w, "  cause: %s — %s\n", CauseName(o.Cause), o.Explain)
 	if fs := o.FirstStep; fs != nil {
 		fmt.Fprintf(w, "  the first forward pass did not fit: the batch's activations are what grows\n")
 		fmt.Fprintf(w, "    fixed (weights, workspaces)   %10s\n", b(fs.FixedBytes))
@@ -217,7 +237,7 @@ func printOOM(w io.Writer, d *analyze.Device) {
 	}
 	fmt.Fprintf(w, "  biggest holders at that moment:\n")
 	for _, s := range o.Holders {
-		fmt.Fprintf(w, "  %10s  %s in %s  %s\n", b(s.Bytes), tensors(s.Count), catName(s.Category), siteString(s.Frames, s.Label))
+		fmt.Fprintf(w, "  %10s  %s in %s  %s\n", b(s.Bytes), tensors(s.Count), catName(s.Category), SiteString(s.Frames, s.Label))
 	}
 }
 
@@ -276,6 +296,14 @@ func printTraits(w io.Writer, t analyze.Traits) {
 	fmt.Fprintf(w, "  optimizer                 %s\n", t.Optimizer)
 }
 
+// CauseName is an OOM cause in words; JSON keeps analyze's codes.
+func CauseName(code string) string {
+	if code == analyze.CauseFractionCap {
+		return "memory fraction cap"
+	}
+	return strings.ReplaceAll(code, "_", " ")
+}
+
 func yesNo(v bool) string {
 	if v {
 		return "yes"
@@ -300,14 +328,16 @@ func catName(c string) string {
 	return fmt.Sprintf("%-15s", strings.ReplaceAll(c, "_", " "))
 }
 
-func siteString(fr []snapshot.Frame, label string) string {
+// SiteString prints a call stack as "library call ← your code", dropping
+// module-level and main frames that say nothing.
+func SiteString(fr []snapshot.Frame, label string) string {
 	if len(fr) == 0 {
 		return label
 	}
 	parts := make([]string, 0, len(fr))
 	for i, f := range fr {
 		if i == 0 {
-			parts = append(parts, fmt.Sprintf("%s (%s:%d)", f.Name, shortPath(f.Filename), f.Line))
+			parts = append(parts, fmt.Sprintf("%s (%s:%d)", f.Name, ShortPath(f.Filename), f.Line))
 			continue
 		}
 		// The script's entry points add nothing once a deeper user frame
@@ -317,13 +347,13 @@ func siteString(fr []snapshot.Frame, label string) string {
 		if i > 1 && (f.Name == "<module>" || f.Name == "main" && i == len(fr)-2) {
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s:%d %s", shortPath(f.Filename), f.Line, f.Name))
+		parts = append(parts, fmt.Sprintf("%s:%d %s", ShortPath(f.Filename), f.Line, f.Name))
 	}
 	return strings.Join(parts, " ← ")
 }
 
-// shortPath trims an installed package's path to the package part.
-func shortPath(p string) string {
+// ShortPath trims an installed package's path to the package part.
+func ShortPath(p string) string {
 	for _, m := range []string{"site-packages/", "dist-packages/"} {
 		if i := strings.LastIndex(p, m); i >= 0 {
 			return p[i+len(m):]
@@ -373,7 +403,7 @@ func printStateOnly(w io.Writer, d *analyze.Device) {
 	if len(d.TopSites) > 0 {
 		fmt.Fprintf(w, "\nWho holds the live memory\n")
 		for _, s := range d.TopSites {
-			fmt.Fprintf(w, "  %10s  %5d tensors  %s\n", b(s.Bytes), s.Count, siteString(s.Frames, s.Label))
+			fmt.Fprintf(w, "  %10s  %5d tensors  %s\n", b(s.Bytes), s.Count, SiteString(s.Frames, s.Label))
 		}
 	}
 	fmt.Fprintf(w, "\nTo see the peak and where it comes from, record the history from the start of the run:\n"+
