@@ -85,6 +85,9 @@ func TestWhatTheRunUsed(t *testing.T) {
 		}
 		t.Run(r.Name, func(t *testing.T) {
 			d := analyzePath(t, path, DefaultOptions())
+			if d.Categories.Total() != d.CategoriesBytes {
+				t.Errorf("categories sum to %d, allocated %d then", d.Categories.Total(), d.CategoriesBytes)
+			}
 			tr := d.Traits
 			frames := !strings.Contains(r.Name, "dyn")
 			if d.HasFrames != frames {
