@@ -226,4 +226,3 @@ func hasAdvice(d Device, sub string) bool {
 	}
 	return false
 }
-
