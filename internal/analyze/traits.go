@@ -346,7 +346,9 @@ func (d *dev) worldSize() int {
 
 // isInference reports whether the trace generates rather than trains: no
 // backward pass, no OOM that cut the first step short, and forward passes
-// inside transformers' generate or growing a KV cache.
+// inside transformers' generate or a KV cache carried from one forward
+// pass to the next (an evaluation loop that builds a cache per pass and
+// drops it is not generation).
 func (d *dev) isInference() bool {
 	for _, p := range d.ph {
 		if p == phBackward {
@@ -357,7 +359,13 @@ func (d *dev) isInference() bool {
 		return false
 	}
 	for k := range d.t.lives {
-		if f := d.facts[d.t.lives[k].stack].lib; f.generate || f.role == roleKVCache {
+		l := &d.t.lives[k]
+		f := d.facts[l.stack].lib
+		if f.generate {
+			return true
+		}
+		if f.role == roleKVCache && int(l.alloc) >= d.starts[0] &&
+			(l.free == never || d.iterOf(int(l.free)) > d.iterOf(int(l.alloc))) {
 			return true
 		}
 	}
