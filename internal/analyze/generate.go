@@ -72,7 +72,7 @@ func (d *dev) generation(out *Device) *Generation {
 	}
 	g := &Generation{}
 	var growth []int64
-	peakIter := d.iterOf(d.t.argmax(0, len(d.t.reqs)))
+	var best int64 = -1
 	for it := 0; it < n; it++ {
 		lo, hi := d.starts[it], d.starts[it+1]
 		topAt := d.t.argmax(lo, hi)
@@ -88,7 +88,10 @@ func (d *dev) generation(out *Device) *Generation {
 			g.DecodePeak = max(g.DecodePeak, top)
 			growth = append(growth, after-before)
 		}
-		if it+1 == peakIter {
+		// The pass that reaches the highest level sets the peak (the
+		// trace's argmax may sit before the first pass at the same level).
+		if top > best {
+			best = top
 			g.PeakIn = "decode"
 			if prefill {
 				g.PeakIn = "prefill"

@@ -172,17 +172,26 @@ func (d *dev) autocastCopies() (copied, shapes int, share float64) {
 			half[l.size]++
 		}
 	}
+	// Autocast casts the weights of the ops on its list (linear, conv,
+	// matmul), not embeddings or norms: a size shared by an embedding and
+	// a linear layer (an untied LM head) gets fewer copies than weights,
+	// so each shape is credited with the copies seen, up to its weights.
 	var bytes int64
 	for size, cnt := range n {
-		if h := half[size/2]; size%2 == 0 && h >= cnt {
-			copied++
-			bytes += size * int64(cnt)
+		h := half[size/2]
+		if size%2 != 0 || h == 0 {
+			continue
 		}
+		if h >= cnt {
+			copied++
+		}
+		bytes += size * int64(min(h, cnt))
 	}
 	share = float64(bytes) / float64(total)
-	if 2*copied < len(n) {
-		// Most weight shapes must be cast: one shape alone is too easily
-		// matched by chance.
+	if 3*copied < 2*len(n) {
+		// Two thirds of the weight shapes must be cast once per weight:
+		// a shape or two is too easily matched by chance (BERT-large in
+		// fp32 has as many 8 MiB dropout masks as 16 MiB weights).
 		share = 0
 	}
 	return copied, len(n), share
