@@ -58,8 +58,8 @@ const headroom = 1.10
 // pass of its first iteration; nil otherwise.
 func (d *dev) firstStep(o *OOM) *FirstStep {
 	at := d.oomAt
-	if at < 0 || d.iterOf(at) != 1 || d.iterHasBackward(1) || d.at[at] != phForward {
-		return nil
+	if at < 0 || d.iterOf(at) != 1 || d.iterHasBackward(1) || d.at[at] != phForward || d.isInference() {
+		return nil // generation has no batch of activations to trade for accumulation
 	}
 	fs := &FirstStep{Batch: d.o.Batch, UsableBytes: d.capBytes}
 	if o.Cause == CauseFractionCap {

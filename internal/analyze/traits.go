@@ -22,7 +22,7 @@ func (d *dev) traits(c Categories) Traits {
 		}
 	}
 	tr.Training = &training
-	if !training && d.oomAt >= 0 && d.iterOf(d.oomAt) <= 1 {
+	if !training && d.oomAt >= 0 && d.iterOf(d.oomAt) <= 1 && !d.isInference() {
 		// Died in its first forward pass: a training run and an
 		// evaluation look the same until backward would have started.
 		tr.Training = nil
@@ -364,16 +364,14 @@ func (d *dev) isInference() bool {
 			return false
 		}
 	}
-	if d.oomAt >= 0 && d.iterOf(d.oomAt) <= 1 {
-		return false
-	}
+	early := d.oomAt >= 0 && d.iterOf(d.oomAt) <= 1
 	for k := range d.t.lives {
 		l := &d.t.lives[k]
 		f := d.facts[l.stack].lib
 		if f.generate {
-			return true
+			return true // even when it died in its prefill
 		}
-		if f.role == roleKVCache && int(l.alloc) >= d.starts[0] &&
+		if !early && f.role == roleKVCache && int(l.alloc) >= d.starts[0] &&
 			(l.free == never || d.iterOf(int(l.free)) > d.iterOf(int(l.alloc))) {
 			return true
 		}
