@@ -51,8 +51,8 @@ func TestGeneration(t *testing.T) {
 	for _, cache := range []string{"dynamic", "static"} {
 		d := analyzePath(t, "../../testdata/captures/generate/gentrace-tinyllama-bf16-"+cache+".pickle.gz", o)
 		g := d.Generation
-		if g == nil || !d.Traits.Inference || d.Traits.IsTraining() || d.Traits.AMP {
-			t.Fatalf("%s: generation %+v, traits %+v", cache, g, d.Traits)
+		if g == nil || !d.Traits.Inference || d.Traits.IsTraining() || d.Traits.AMP || d.Traits.Precision != PrecisionHalf {
+			t.Fatalf("%s: generation %+v, traits %+v (the weights are bf16)", cache, g, d.Traits)
 		}
 		if g.Calls != 1 || g.DecodeSteps != 63 {
 			t.Errorf("%s: %d prefills, %d decode steps; generate ran 1 and 63", cache, g.Calls, g.DecodeSteps)

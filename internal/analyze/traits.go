@@ -124,6 +124,17 @@ func (d *dev) precision(tr *Traits, c Categories, fsdp bool) {
 		tr.PrecisionEvidence = tr.AMPEvidence
 		return
 	}
+	if half, ok := d.generateLogits(); ok {
+		if half {
+			tr.Precision = PrecisionHalf
+			tr.PrecisionEvidence = "generate copies each step's last-token logits to fp32 from logits half that size: " +
+				"the model computes in bf16/fp16, and no autocast is seen"
+		} else {
+			tr.Precision = PrecisionFP32
+			tr.PrecisionEvidence = "generate copies each step's last-token logits to fp32 from fp32 logits of the same size"
+		}
+		return
+	}
 	switch {
 	case upcast > 0:
 		tr.Precision = PrecisionHalf
@@ -377,4 +388,47 @@ func (d *dev) isInference() bool {
 		}
 	}
 	return false
+}
+
+// generateLogits reads the model's dtype from transformers' generate:
+// every step it copies the last position's logits to fp32 (size b × vocab
+// × 4). The forward's own logits are half that size when the model
+// computes in bf16/fp16, the same size in fp32. ok is false when the
+// trace has no such copies, or the forward shows neither size.
+func (d *dev) generateLogits() (half, ok bool) {
+	var copySize int64
+	copies := 0
+	for k := range d.t.lives {
+		l := &d.t.lives[k]
+		fr := d.s.Frames(l.stack)
+		if len(fr) > 0 && strings.Contains(fr[0].Filename, "transformers/generation/") && l.size >= 16000 && l.size%4 == 0 {
+			if l.size > copySize {
+				copySize, copies = l.size, 0
+			}
+			if l.size == copySize {
+				copies++
+			}
+		}
+	}
+	if copies < 2 {
+		return false, false
+	}
+	var halves, fulls int
+	for k := range d.t.lives {
+		if l := &d.t.lives[k]; d.ph[k] == phForward {
+			switch l.size {
+			case copySize / 2:
+				halves++
+			case copySize:
+				fulls++
+			}
+		}
+	}
+	switch {
+	case 2*halves >= copies:
+		return true, true
+	case 2*fulls >= copies:
+		return false, true
+	}
+	return false, false
 }
