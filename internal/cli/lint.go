@@ -17,7 +17,7 @@ func newLintCommand() *Command {
 	c := &Command{
 		Name:    "lint",
 		Formats: "text (default), json or sarif, on stdout",
-		Usage:   "lint [--format text|json|sarif] [--fail-on error|warning|info|none] [--fix] [--diff] [--select CODES] [--disable CODES] [PATH...]",
+		Usage:   "lint [--format text|json|sarif] [--fail-on error|warning|info|none] [--fix] [--diff] [--select CODES] [--disable CODES] [--hints] [PATH...]",
 		Short:   "find GPU-memory pitfalls in PyTorch training scripts",
 		Long: `lint checks Python files, Jupyter notebooks (.ipynb, reported as cell:line) and
 shell scripts (for PYTORCH_CUDA_ALLOC_CONF values) for patterns that waste or
@@ -27,6 +27,8 @@ allocator settings, and more. PATHs are files or directories (walked
 recursively, honouring .gitignore); the default is the current directory.
 
 Each finding names a rule (VK001...), its memory effect and a one-line fix.
+Hints (DataLoader tuning, VK007 and VK008) are opt-in: --hints, or name them
+in --select.
 --fix applies the safe rewrites in place and --diff prints them as a diff
 without writing; a file whose rewrite would not parse is left alone, and
 notebooks are never rewritten.
@@ -66,6 +68,7 @@ func runLint(ctx context.Context, env *Env, c *Command, args []string) error {
 	listRules := fs.Bool("list-rules", false, "list the rules and exit")
 	explain := fs.String("explain", "", "print the documentation of one rule (code or name) and exit")
 	jobs := fs.Int("jobs", 0, "files checked in parallel (default: number of CPUs)")
+	hints := fs.Bool("hints", false, "also run the opt-in hints (DataLoader tuning: VK007, VK008)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -96,7 +99,8 @@ func runLint(ctx context.Context, env *Env, c *Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := lint.Options{Rules: selected, Parse: pyparse.Parse, AllocConf: allocConfValidator, Jobs: *jobs, Disable: splitList(*disable)}
+	opts := lint.Options{Rules: selected, Parse: pyparse.Parse, AllocConf: allocConfValidator, Jobs: *jobs, Disable: splitList(*disable),
+		Hints: *hints || *selectCodes != ""} // a rule named in --select runs
 	files, err := lint.Collect(paths)
 	if err != nil {
 		return err
