@@ -320,7 +320,7 @@ func tensors(n int) string {
 
 // catName prints a category as a phrase, not a JSON key.
 func catName(c string) string {
-	short := map[string]string{"unsharded_parameters": "unsharded params", "communication_buffers": "communication",
+	short := map[string]string{"unsharded_parameters": "unsharded", "communication_buffers": "communication",
 		"library_workspace": "lib workspace"}
 	if s, ok := short[c]; ok {
 		c = s
