@@ -32,7 +32,13 @@ replayed through the caching-allocator simulator.
 
 --batch is the per-GPU micro-batch. Spec files take the keys model,
 hf_config, task, batch, seq, image, precision, checkpoint, accum, optimizer,
-lora, parallel{strategy,gpus,tp,pp,micro_batches}, gpu, alloc_conf.`,
+lora, parallel{strategy,gpus,tp,pp,micro_batches,schedule,
+reshard_after_forward}, gpu, alloc_conf, use_cache.
+
+Bands are where the measured value of runs vramkit was not built on fell,
+at the stated confidence, per class of workload; "fits" is judged on the
+top of the process band, and the headroom is the GPU's memory less that
+top. Classes without such runs get a wider band and say why.`,
 	}
 	c.Run = func(ctx context.Context, env *Env, args []string) error { return runPlan(ctx, env, c, args) }
 	return c
@@ -70,7 +76,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.StringVar(&f.allocConf, "alloc-conf", "", "PYTORCH_CUDA_ALLOC_CONF to simulate")
 	fs.BoolVar(&f.fit, "fit", false, "search all configurations for the fastest that fits")
 	fs.IntVar(&f.global, "global-batch", 0, "global batch size for --fit")
-	fs.Float64Var(&f.margin, "margin", 0.1, "safety margin for --fit and --sweep (fraction of GPU memory)")
+	fs.Float64Var(&f.margin, "margin", 0, "fraction of GPU memory --fit and --sweep keep free beyond the band's top (which already holds the stated confidence)")
 	fs.StringVar(&f.sweep, "sweep", "", "memory curve: batch=LO..HI or seq=LO..HI")
 	format := addFormat(fs, "text", "json", "html")
 	if err := parseFlags(fs, args); err != nil {

@@ -25,7 +25,10 @@ type Result struct {
 	PeakAllocated   int64  `json:"peak_allocated_bytes"`
 	PeakReserved    int64  `json:"peak_reserved_bytes"`
 	Context         int64  `json:"cuda_context_bytes"`
-	Process         int64  `json:"process_bytes"`
+	// NCCL is what NCCL holds outside the caching allocator (buffers of
+	// its communicators): part of process memory, not of reserved.
+	NCCL    int64 `json:"nccl_bytes"`
+	Process int64 `json:"process_bytes"`
 	// SteadyAllocated / SteadyProcess include optimizer state even when
 	// the first steps are skipped by GradScaler; fits is judged on them.
 	SteadyAllocated int64            `json:"steady_allocated_bytes"`
@@ -39,9 +42,18 @@ type Result struct {
 	StepTimeBand    [2]float64       `json:"step_time_band_s"`
 	SamplesPerSec   float64          `json:"samples_per_s"`
 	Capacity        int64            `json:"capacity_bytes"`
-	Fits            bool             `json:"fits"`
-	Headroom        int64            `json:"headroom_bytes"`
-	Notes           []string         `json:"notes,omitempty"`
+	// Confidence is the probability the bands are built to cover (from
+	// held-out captures, see bands.go); BandClasses are the classes of
+	// workload whose measured error set them.
+	Confidence  float64  `json:"confidence"`
+	BandClasses []string `json:"band_classes"`
+	// ProcessHigh is the top of the steady-state process band: what Fits,
+	// Headroom (Capacity − ProcessHigh) and Verdict are judged on.
+	ProcessHigh int64    `json:"process_high_bytes"`
+	Fits        bool     `json:"fits"`
+	Headroom    int64    `json:"headroom_bytes"`
+	Verdict     Verdict  `json:"verdict"`
+	Notes       []string `json:"notes,omitempty"`
 	// Dynamic is set when the spec gives a length distribution.
 	Dynamic *DynamicResult `json:"dynamic,omitempty"`
 }

@@ -36,8 +36,9 @@ type Family struct {
 	// AnyLength families (rotary positions) accept sequences longer than
 	// Arch.MaxPos.
 	AnyLength bool
-	// Captured families have ground-truth captures on the H200 (see
-	// testdata/measured.jsonl) and get the narrow uncertainty band.
+	// Captured families were calibrated on the full H200 sweeps
+	// (testdata/measured.jsonl). Documentation only: a family's band comes
+	// from its held-out error in bands.json (see bands.go).
 	Captured bool
 	// Models are the family's catalog entries; Aliases map other names
 	// (torchvision, Hugging Face hub ids) to them, in lower case.

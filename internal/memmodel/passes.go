@@ -81,6 +81,7 @@ func (gen *generator) forward() {
 	gen.phase = PhaseForward
 	var held []Tensor
 	for i := range gen.g.ops {
+		gen.enterUnit(i, false)
 		gen.runOp(i, false, len(gen.g.ops), &held)
 	}
 	for _, h := range held {
@@ -152,7 +153,14 @@ func (gen *generator) deliver(t Tensor, b *gbuf) {
 			gen.paramGrad[p] = b
 			return
 		}
-		gen.paramGrad[p] = gen.newGrad(maxI64(keep, 1), CatGradients, "grad")
+		if gen.cfg.gradStream != 0 {
+			// FSDP2: the sharded gradient is a view of the reduce-scatter
+			// output, allocated on the reduce-scatter stream
+			id := gen.allocOn(maxI64(keep, 1), CatGradients, "grad", gen.cfg.gradStream)
+			gen.paramGrad[p] = &gbuf{id: id, refs: 1, bytes: keep}
+		} else {
+			gen.paramGrad[p] = gen.newGrad(maxI64(keep, 1), CatGradients, "grad")
+		}
 		gen.dropRef(b)
 		return
 	}
@@ -177,6 +185,7 @@ func (gen *generator) backward() {
 	gen.grads = map[Tensor]*gbuf{}
 	gen.grads[g.loss] = gen.newGrad(4, CatTemporaries, "ones_like")
 	for i := len(g.ops) - 1; i >= 0; i-- {
+		gen.enterUnit(i, true)
 		if r := gen.inReg[i]; r >= 0 && gen.regions[r].end == i {
 			gen.recompute(r)
 		}

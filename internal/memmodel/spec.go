@@ -32,6 +32,15 @@ type Parallel struct {
 	TP           int    `json:"tp"`
 	PP           int    `json:"pp"`
 	MicroBatches int    `json:"micro_batches"`
+	// Schedule is the pipeline schedule: 1f1b (default) keeps at most pp
+	// micro-batches' activations in flight on the first stage, gpipe all
+	// of them on every stage (torch.distributed.pipelining's
+	// ScheduleGPipe runs every forward before any backward).
+	Schedule string `json:"schedule,omitempty"`
+	// ReshardAfterForward is FSDP2's reshard_after_forward (default true):
+	// false keeps each unit's gathered parameters from its forward to its
+	// backward.
+	ReshardAfterForward *bool `json:"reshard_after_forward,omitempty"`
 }
 
 // Spec is one training configuration: the contract of `vramkit plan --spec`.
@@ -51,6 +60,9 @@ type Spec struct {
 	Parallel   Parallel `json:"parallel"`
 	GPU        string   `json:"gpu"`
 	AllocConf  string   `json:"alloc_conf"`
+	// UseCache is transformers' use_cache in the training forward: unset
+	// follows transformers (on, but off under gradient checkpointing).
+	UseCache *bool `json:"use_cache,omitempty"`
 	// KeepGrads is zero_grad(set_to_none=False).
 	KeepGrads bool `json:"keep_grads,omitempty"`
 	// Lengths, when set, are the samples' sequence lengths in loader order
