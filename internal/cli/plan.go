@@ -29,6 +29,9 @@ replayed through the caching-allocator simulator.
   vramkit plan --model gpt2 --batch 8 --seq 1024 --precision bf16-amp --gpu h100
   vramkit plan --fit --gpu rtx3090 --model bert-base --seq 512 --global-batch 64
   vramkit plan --sweep batch=1..512 --model resnet50 --gpu a100-40
+  vramkit plan --task generate --model llama3-8b --precision bf16 --batch 8 --seq 2048 --new-tokens 256
+  vramkit plan --task generate --fit --model llama3-8b --precision bf16 --seq 2048 --new-tokens 256
+  vramkit plan --task serve --model llama3-8b --precision bf16 --gpu a100-80 --context 8192
 
   vramkit plan --model mixtral-8x7b --precision bf16 --lora-rank 16 --quant nf4
   vramkit plan --hf-config config.json --batch 4 --seq 2048 --attn eager --by-module
@@ -38,7 +41,10 @@ hf_config, task, batch, seq, image, precision, checkpoint, accum, optimizer,
 lora, parallel{strategy,gpus,tp,pp,micro_batches,schedule,
 reshard_after_forward}, gpu, alloc_conf, use_cache, attn, compile, quant and
 override{tie_word_embeddings, num_key_value_heads, intermediate_size,
-num_hidden_layers, low_rank} (what-if architecture changes, re-planned).
+num_hidden_layers, low_rank} (what-if architecture changes, re-planned); for
+--task generate|serve (docs/inference.md) also new_tokens, kv_dtype, cache,
+gpu_memory_utilization, block_size, max_num_seqs, max_num_batched_tokens,
+context.
 
 Bands are where the measured value of runs vramkit was not built on fell,
 at the stated confidence, per class of workload; "fits" is judged on the
@@ -55,6 +61,7 @@ type planFlags struct {
 	batch, seq, image, accum, loraRank, gpus, tp, pp, micro, global      int
 	fit, compile, byModule                                               bool
 	margin                                                               float64
+	inf                                                                  inferFlags
 }
 
 func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
@@ -87,12 +94,25 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.BoolVar(&f.compile, "compile", false, "the model runs under torch.compile")
 	fs.StringVar(&f.quant, "quant", "", "nf4: 4-bit frozen base weights (QLoRA, with --lora-rank)")
 	fs.BoolVar(&f.byModule, "by-module", false, "list parameters, gradients, optimizer state and saved activations per module")
+	f.inf.register(fs)
 	format := addFormat(fs, "text", "json", "html")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if err := checkFormat(*format, "text", "json", "html"); err != nil {
 		return err
+	}
+	if f.inf.task != "" || f.spec != "" {
+		spec, err := f.buildSpec(fs)
+		if err != nil {
+			return err
+		}
+		if f.inf.apply(fs, &spec); spec.Inference() {
+			if fs.NArg() > 0 {
+				return usagef("unexpected argument %q", fs.Arg(0))
+			}
+			return runInference(ctx, env, spec, &f, *format)
+		}
 	}
 	if *format == "html" && f.sweep == "" {
 		return usagef("--format html draws a --sweep; other plans print as text or json")

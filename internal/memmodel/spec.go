@@ -70,6 +70,26 @@ type Spec struct {
 	// (default) | bucket.
 	Lengths []int  `json:"lengths,omitempty"`
 	Padding string `json:"padding,omitempty"`
+
+	// Inference keys, read by package infer when Task is "generate" or
+	// "serve" (precision then names the weights: fp32|fp16|bf16|int8|int4).
+	// NewTokens is how many tokens generate produces after the seq-token
+	// prompt; KVDType is the cache's element type ("" = the model dtype,
+	// or fp8); Cache is dynamic (DynamicCache) or static (StaticCache).
+	// Attention is the Attn key below, shared with training.
+	NewTokens int    `json:"new_tokens,omitempty"`
+	KVDType   string `json:"kv_dtype,omitempty"`
+	Cache     string `json:"cache,omitempty"`
+	// GPUMemoryUtilization, BlockSize, MaxNumSeqs and MaxNumBatchedTokens
+	// are vLLM's engine arguments of the same names, for task serve;
+	// Context is the per-sequence context length concurrency is counted at
+	// (vLLM's max_model_len).
+	GPUMemoryUtilization float64 `json:"gpu_memory_utilization,omitempty"`
+	BlockSize            int     `json:"block_size,omitempty"`
+	MaxNumSeqs           int     `json:"max_num_seqs,omitempty"`
+	MaxNumBatchedTokens  int     `json:"max_num_batched_tokens,omitempty"`
+	Context              int     `json:"context,omitempty"`
+
 	// Attn is the attention implementation: sdpa (transformers' default)
 	// | eager | flash | mem_efficient | math; empty for the family's
 	// default.
@@ -83,6 +103,12 @@ type Spec struct {
 	// "what if" weights were shared, heads grouped, layers narrower or
 	// factorised.
 	Override *Override `json:"override,omitempty"`
+}
+
+// Inference reports whether the spec asks for an inference task, which
+// package infer plans instead of Estimate.
+func (s Spec) Inference() bool {
+	return s.Task != nil && (*s.Task == "generate" || *s.Task == "serve")
 }
 
 // Override holds the config.json keys a spec may change on its model
