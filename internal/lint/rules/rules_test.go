@@ -228,3 +228,20 @@ func TestRuleMetadata(t *testing.T) {
 	}
 	_ = fmt.Sprint
 }
+
+// TestEvalWithGradSeverity pins the severity VK003 gives: a warning when
+// the file shows the grad mode the forward runs under, a note (info) when
+// the helper's callers live in other files and may run it under no_grad.
+func TestEvalWithGradSeverity(t *testing.T) {
+	diags := checkWants(t, filepath.Join("testdata", "vk003_frozen_and_callers.py"), EvalWithGrad)
+	got := map[int]lint.Severity{}
+	for _, d := range diags {
+		got[d.Start.Line] = d.Severity
+	}
+	want := map[int]lint.Severity{31: lint.Info, 40: lint.Warning}
+	for line, sev := range want {
+		if got[line] != sev {
+			t.Errorf("line %d: severity %v, want %v", line, got[line], sev)
+		}
+	}
+}

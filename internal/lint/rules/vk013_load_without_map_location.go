@@ -22,7 +22,11 @@ copies; on a machine with fewer GPUs the load fails.
 Fix: torch.load(path, map_location="cpu") (load_state_dict then copies into
 the model), or map_location=device for the process's own GPU.
 
-Not flagged: CPU-only scripts (nothing in the file goes to a CUDA device),
+Not flagged: a load in one branch of an if statement whose other branch
+calls torch.load with a map_location (if args.gpu is None:
+torch.load(path) else: torch.load(path, map_location=loc): the author
+chose per branch),
+CPU-only scripts (nothing in the file goes to a CUDA device),
 and files whose torch.save calls store host data (.cpu(), .numpy() or NumPy
 values): what they load back is on the CPU.
 
@@ -38,12 +42,22 @@ func runLoad(p *lint.Pass) {
 		// .cpu() copies (or NumPy arrays) loads back CPU tensors.
 		return
 	}
+	var loads, mapped []*lint.Node
 	for _, call := range f.Nodes("call") {
 		if _, ok := f.CallTo(call, "torch.load"); !ok {
 			continue
 		}
 		pos, kw, star := f.Args(call)
 		if kw["map_location"] != nil || len(pos) >= 2 || star {
+			mapped = append(mapped, call)
+			continue
+		}
+		loads = append(loads, call)
+	}
+	for _, call := range loads {
+		if branchMaps(call, mapped) {
+			// if args.gpu is None: torch.load(path) else: torch.load(path,
+			// map_location=loc): the author chose where each branch loads.
 			continue
 		}
 		p.Report(call, "torch.load without map_location restores every tensor onto the GPU it was saved from: a second copy next to the model, and in multi-process jobs every rank loads onto that one GPU",
@@ -72,6 +86,21 @@ func savesHostCopies(f *lint.File) bool {
 			return !host
 		})
 		if host {
+			return true
+		}
+	}
+	return false
+}
+
+// branchMaps reports whether another branch of the if statement around
+// load calls torch.load with a map_location.
+func branchMaps(load *lint.Node, mapped []*lint.Node) bool {
+	ifs := load.Ancestor("if_statement", "function_definition", "class_definition")
+	if !ifs.Is("if_statement") {
+		return false
+	}
+	for _, m := range mapped {
+		if m.Start >= ifs.Start && m.End <= ifs.End {
 			return true
 		}
 	}
