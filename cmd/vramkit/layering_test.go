@@ -23,7 +23,7 @@ var core = map[string]int{
 	"internal/snapshot": 2,
 	"internal/allocsim": 3,
 	"internal/analyze":  4, "internal/memmodel": 4,
-	"internal/plan": 5,
+	"internal/plan": 5, "internal/infer": 5,
 }
 
 // thirdParty are the only packages that may import modules from outside

@@ -14,7 +14,7 @@ func analyzeCommand() *Command {
 	c := &Command{
 		Name:    "analyze",
 		Formats: "text (default) or json, on stdout",
-		Usage:   "analyze [--format text|json] [--top N] [--capacity BYTES] [--memory-fraction F] [--tune=false] SNAPSHOT...",
+		Usage:   "analyze [--format text|json] [--top N] [--capacity BYTES] [--memory-fraction F] [--batch N] [--tune=false] SNAPSHOT...",
 		Short:   "explain the peak, find leaks, explain OOMs and say what to change",
 		Long: `Replays each snapshot's allocation trace and explains it: peak allocated and reserved
 memory and when they happen, the training iterations found in the trace, what the memory at
@@ -33,6 +33,8 @@ analyzed from allocation lifetimes alone, with lower confidence.`,
 			"leaks count iterations until it is full; default: measured at an OOM record, else an H200's (assumed)")
 		fs.Float64Var(&o.MemoryFraction, "memory-fraction", 1, "the per-process memory fraction the run set "+
 			"(snapshots do not record it; it caps reserved memory and garbage_collection_threshold only acts under one)")
+		fs.IntVar(&o.Batch, "batch", 0, "the run's batch size, when known: a first-step OOM is then explained per sample "+
+			"and in batch sizes")
 		fs.BoolVar(&o.Tune, "tune", o.Tune, "replay the trace under tune's grid of allocator settings when the cache wastes memory")
 		if err := parseFlags(fs, args); err != nil {
 			return err

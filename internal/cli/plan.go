@@ -29,10 +29,27 @@ replayed through the caching-allocator simulator.
   vramkit plan --model gpt2 --batch 8 --seq 1024 --precision bf16-amp --gpu h100
   vramkit plan --fit --gpu rtx3090 --model bert-base --seq 512 --global-batch 64
   vramkit plan --sweep batch=1..512 --model resnet50 --gpu a100-40
+  vramkit plan --task generate --model llama3-8b --precision bf16 --batch 8 --seq 2048 --new-tokens 256
+  vramkit plan --task generate --fit --model llama3-8b --precision bf16 --seq 2048 --new-tokens 256
+  vramkit plan --task serve --model llama3-8b --precision bf16 --gpu a100-80 --context 8192
+
+  vramkit plan --model mixtral-8x7b --precision bf16 --lora-rank 16 --quant nf4
+  vramkit plan --hf-config config.json --batch 4 --seq 2048 --attn eager --by-module
 
 --batch is the per-GPU micro-batch. Spec files take the keys model,
 hf_config, task, batch, seq, image, precision, checkpoint, accum, optimizer,
-lora, parallel{strategy,gpus,tp,pp,micro_batches}, gpu, alloc_conf.`,
+lora, parallel{strategy,gpus,tp,pp,micro_batches,schedule,
+reshard_after_forward}, gpu, alloc_conf, use_cache, attn, compile, quant and
+override{tie_word_embeddings, num_key_value_heads, intermediate_size,
+num_hidden_layers, low_rank} (what-if architecture changes, re-planned); for
+--task generate|serve (docs/inference.md) also new_tokens, kv_dtype, cache,
+gpu_memory_utilization, block_size, max_num_seqs, max_num_batched_tokens,
+context.
+
+Bands are where the measured value of runs vramkit was not built on fell,
+at the stated confidence, per class of workload; "fits" is judged on the
+top of the process band, and the headroom is the GPU's memory less that
+top. Classes without such runs get a wider band and say why.`,
 	}
 	c.Run = func(ctx context.Context, env *Env, args []string) error { return runPlan(ctx, env, c, args) }
 	return c
@@ -40,10 +57,11 @@ lora, parallel{strategy,gpus,tp,pp,micro_batches}, gpu, alloc_conf.`,
 
 type planFlags struct {
 	spec, model, hfConfig, precision, checkpoint, optimizer, loraTargets string
-	parallel, gpu, allocConf, sweep, format                              string
+	parallel, gpu, allocConf, sweep, format, attn, quant                 string
 	batch, seq, image, accum, loraRank, gpus, tp, pp, micro, global      int
-	fit                                                                  bool
+	fit, compile, byModule                                               bool
 	margin                                                               float64
+	inf                                                                  inferFlags
 }
 
 func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
@@ -70,14 +88,31 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.StringVar(&f.allocConf, "alloc-conf", "", "PYTORCH_CUDA_ALLOC_CONF to simulate")
 	fs.BoolVar(&f.fit, "fit", false, "search all configurations for the fastest that fits")
 	fs.IntVar(&f.global, "global-batch", 0, "global batch size for --fit")
-	fs.Float64Var(&f.margin, "margin", 0.1, "safety margin for --fit and --sweep (fraction of GPU memory)")
+	fs.Float64Var(&f.margin, "margin", 0, "fraction of GPU memory --fit and --sweep keep free beyond the band's top (which already holds the stated confidence)")
 	fs.StringVar(&f.sweep, "sweep", "", "memory curve: batch=LO..HI or seq=LO..HI")
+	fs.StringVar(&f.attn, "attn", "", "attention implementation: "+strings.Join(memmodel.AttnImpls, "|")+" (default: what transformers picks, sdpa)")
+	fs.BoolVar(&f.compile, "compile", false, "the model runs under torch.compile")
+	fs.StringVar(&f.quant, "quant", "", "nf4: 4-bit frozen base weights (QLoRA, with --lora-rank)")
+	fs.BoolVar(&f.byModule, "by-module", false, "list parameters, gradients, optimizer state and saved activations per module")
+	f.inf.register(fs)
 	format := addFormat(fs, "text", "json", "html")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if err := checkFormat(*format, "text", "json", "html"); err != nil {
 		return err
+	}
+	if f.inf.task != "" || f.spec != "" {
+		spec, err := f.buildSpec(fs)
+		if err != nil {
+			return err
+		}
+		if f.inf.apply(fs, &spec); spec.Inference() {
+			if fs.NArg() > 0 {
+				return usagef("unexpected argument %q", fs.Arg(0))
+			}
+			return runInference(ctx, env, spec, &f, *format)
+		}
 	}
 	if *format == "html" && f.sweep == "" {
 		return usagef("--format html draws a --sweep; other plans print as text or json")
@@ -125,7 +160,9 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 		}
 		return report.Write(env.Stdout, *format, res, func(w io.Writer) error { plan.WriteSweepText(w, res); return nil })
 	}
-	r, err := memmodel.Estimate(spec, memmodel.DefaultOptions())
+	opts := memmodel.DefaultOptions()
+	opts.ByModule = f.byModule
+	r, err := memmodel.Estimate(spec, opts)
 	if err != nil {
 		return specError(err)
 	}
@@ -168,9 +205,13 @@ func (f *planFlags) buildSpec(fs *flag.FlagSet) (memmodel.Spec, error) {
 		}
 	}
 	strs := map[string]*string{"precision": &spec.Precision, "checkpoint": &spec.Checkpoint,
-		"optimizer": &spec.Optimizer, "parallel": &spec.Parallel.Strategy, "gpu": &spec.GPU, "alloc-conf": &spec.AllocConf}
+		"optimizer": &spec.Optimizer, "parallel": &spec.Parallel.Strategy, "gpu": &spec.GPU, "alloc-conf": &spec.AllocConf,
+		"attn": &spec.Attn, "quant": &spec.Quant}
 	svals := map[string]string{"precision": f.precision, "checkpoint": f.checkpoint, "optimizer": f.optimizer,
-		"parallel": f.parallel, "gpu": f.gpu, "alloc-conf": f.allocConf}
+		"parallel": f.parallel, "gpu": f.gpu, "alloc-conf": f.allocConf, "attn": f.attn, "quant": f.quant}
+	if set["compile"] {
+		spec.Compile = f.compile
+	}
 	for k, p := range strs {
 		if set[k] {
 			*p = svals[k]

@@ -19,8 +19,13 @@ func checkNames(spec memmodel.Spec) (notes []string, err error) {
 		m := *spec.Model
 		a, err := memmodel.Lookup(m)
 		if err != nil {
-			return nil, usagef("unknown model %q%s; known: %s", m, didYouMean(m, memmodel.Names()),
-				strings.Join(memmodel.Names(), ", "))
+			hint := didYouMean(m, memmodel.Names())
+			if near, close := memmodel.NearestModel(m); hint == "" && close {
+				hint = fmt.Sprintf(" (did you mean %q?)", near)
+			} else if hint == "" {
+				hint = fmt.Sprintf(" (nearest: %q, or pass its config.json with --hf-config)", near)
+			}
+			return nil, usagef("unknown model %q%s; known: %s", m, hint, strings.Join(memmodel.Names(), ", "))
 		}
 		if a.Name != strings.ToLower(strings.TrimSpace(m)) {
 			notes = append(notes, fmt.Sprintf("model %q is %s", m, a.Name))

@@ -15,13 +15,15 @@ func CategorySeries(d *analyze.Device) []CounterSeries {
 	if len(d.CategoryCurve) == 0 {
 		return nil
 	}
-	names := []string{"parameters", "gradients", "optimizer state", "activations", "temporaries", "other", "block rounding"}
+	names := []string{"parameters", "gradients", "optimizer state", "activations", "temporaries", "kv cache",
+		"unsharded parameters", "communication buffers", "library workspace", "other", "block rounding"}
 	out := make([]CounterSeries, len(names))
 	for i, n := range names {
 		out[i] = CounterSeries{Name: n, Values: make([]int64, len(d.CategoryCurve))}
 	}
 	for j, c := range d.CategoryCurve {
-		for i, v := range []int64{c.Parameters, c.Gradients, c.OptimizerState, c.Activations, c.Temporaries, c.Other, c.BlockRounding} {
+		for i, v := range []int64{c.Parameters, c.Gradients, c.OptimizerState, c.Activations, c.Temporaries, c.KVCache,
+			c.UnshardedParameters, c.Communication, c.LibraryWorkspace, c.Other, c.BlockRounding} {
 			out[i].Values[j] = v
 		}
 	}

@@ -9,13 +9,16 @@ import (
 	"github.com/vramkit/vramkit/internal/units"
 )
 
-// PlanText prints one configuration's predicted memory, step time and
-// verdict, the breakdown at the peak and the estimate's notes.
+// PlanText prints one configuration's predicted memory with its bands at
+// the stated confidence, step time and verdict, the breakdown at the peak
+// and the estimate's notes.
 func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 	fmt.Fprintf(w, "model %s (%s params, %s trainable) on %s\n", r.Model, count(r.Params), count(r.TrainableParams), r.GPU)
 	fmt.Fprintf(w, "  batch %d, precision %s, checkpoint %s, accum %d, optimizer %s, parallel %s\n",
 		spec.Batch, spec.Precision, spec.Checkpoint, spec.Accum, spec.Optimizer, spec.Parallel.Strategy)
-	band := func(b memmodel.Band) string { return units.Bytes(b.Low) + " – " + units.Bytes(b.High) }
+	band := func(b memmodel.Band) string {
+		return fmt.Sprintf("%s – %s, %.0f%%", units.Bytes(b.Low), units.Bytes(b.High), 100*r.Confidence)
+	}
 	fmt.Fprintf(w, "\npeak allocated  %10s   (%s)\n", units.Bytes(r.PeakAllocated), band(r.AllocatedBand))
 	fmt.Fprintf(w, "peak reserved   %10s   (%s)\n", units.Bytes(r.PeakReserved), band(r.ReservedBand))
 	fmt.Fprintf(w, "process (smi)   %10s   (%s), CUDA context ≈ %s\n", units.Bytes(r.Process), band(r.ProcessBand), units.Bytes(r.Context))
@@ -27,20 +30,10 @@ func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 			units.Bytes(d.FixedAllocated), d.MaxLen, units.Bytes(d.FixedReserved))
 	}
 	fmt.Fprintf(w, "step time       %10.3f s (%.3f – %.3f s), %.1f samples/s\n", r.StepTime, r.StepTimeBand[0], r.StepTimeBand[1], r.SamplesPerSec)
-	if r.Fits {
-		fmt.Fprintf(w, "fits in %s (headroom %s)\n", units.Bytes(r.Capacity), units.Bytes(r.Headroom))
-	} else {
-		// Fits is decided by the top of the uncertainty band, not the
-		// estimate: say so, or a positive headroom reads as a contradiction.
-		top := r.ProcessBand.High + r.SteadyProcess - r.Process
-		if r.Headroom >= 0 {
-			fmt.Fprintf(w, "does NOT fit in %s: the estimate leaves %s free, but the top of its uncertainty band needs %s (%s over)\n",
-				units.Bytes(r.Capacity), units.Bytes(r.Headroom), units.Bytes(top), units.Bytes(top-r.Capacity))
-		} else {
-			fmt.Fprintf(w, "does NOT fit in %s: the estimate alone needs %s (%s over)\n",
-				units.Bytes(r.Capacity), units.Bytes(r.Capacity-r.Headroom), units.Bytes(-r.Headroom))
-		}
-	}
+	// one line, made on the top of the band (memmodel.Decide): the
+	// headroom is the capacity less that top, so it is negative exactly
+	// when the run does not fit
+	fmt.Fprintf(w, "%s (headroom %s)\n", r.Verdict.Text, units.Bytes(r.Headroom))
 	fmt.Fprintf(w, "\nbreakdown at peak (%s):\n", r.PeakPhase)
 	keys := make([]string, 0, len(r.Breakdown))
 	for k := range r.Breakdown {
@@ -52,6 +45,20 @@ func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	if len(r.Modules) > 0 {
+		modulesText(w, r.Modules)
+	}
+}
+
+// modulesText prints the per-module view (plan --by-module), identical
+// layers merged.
+func modulesText(w io.Writer, rows []memmodel.ModuleRow) {
+	fmt.Fprintf(w, "\nper module (identical layers merged, figures per layer):\n")
+	fmt.Fprintf(w, "  %-28s %9s %10s %10s %10s %12s\n", "module", "params", "weights", "gradients", "optimizer", "activations")
+	for _, m := range memmodel.CollapseLayers(rows) {
+		fmt.Fprintf(w, "  %-28s %9s %10s %10s %10s %12s\n", m.Module, count(m.Params), units.Bytes(m.ParamBytes),
+			units.Bytes(m.GradientBytes), units.Bytes(m.OptimizerBytes), units.Bytes(m.ActivationByte))
 	}
 }
 

@@ -73,7 +73,7 @@ func input(s *snapshot.Snapshot, name string) Input {
 	other := Series{Name: "everything else"}
 	for _, c := range ad.CategoryCurve {
 		cats.Values = append(cats.Values, c.Parameters)
-		other.Values = append(other.Values, c.Gradients+c.OptimizerState+c.Activations+c.Temporaries+c.Other+c.BlockRounding)
+		other.Values = append(other.Values, c.Total()-c.Parameters)
 	}
 	a.Categories = []Series{cats, other}
 	return Input{Title: "report — " + name, Source: name, Snapshot: s, Timeline: tl,
