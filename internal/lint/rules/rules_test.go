@@ -245,3 +245,24 @@ func TestEvalWithGradSeverity(t *testing.T) {
 		}
 	}
 }
+
+// TestLossAccumulatedSeverity pins VK001's severity: backward frees each
+// step's saved activations, so a total of losses grows host memory (info)
+// unless backward retains the graph (warning: GPU memory grows).
+func TestLossAccumulatedSeverity(t *testing.T) {
+	diags := checkWants(t, filepath.Join("testdata", "vk001_loss_accumulated.py"), LossAccumulated)
+	var warn, info int
+	for _, d := range diags {
+		switch {
+		case d.Severity == lint.Warning && strings.Contains(d.Message, "saved activations stay alive"):
+			warn++
+		case d.Severity == lint.Info && strings.Contains(d.Message, "host memory"):
+			info++
+		default:
+			t.Errorf("line %d: %v %q", d.Start.Line, d.Severity, d.Message)
+		}
+	}
+	if warn != 1 || info == 0 {
+		t.Errorf("%d warnings (want 1, the retain_graph loop) and %d notes (want some)", warn, info)
+	}
+}
