@@ -56,6 +56,11 @@ or p.requires_grad = False over net.parameters(), never set back) or
 unpickles whole (pickle.load: EMA and evaluation copies are saved frozen):
 they record no graph whatever the grad mode.
 
+Nor is a helper named like an evaluation whose every caller in the file
+builds the loss it runs backward on from the helper's outputs (PPO's
+logprobs, values, entropy = policy.evaluate(states, actions)): that is the
+update's forward.
+
 Severity: a warning when the file shows the grad mode the forward runs
 under (module-level code, a function that also trains, or one whose every
 caller is in the file); info when the helper is called only from other
@@ -113,6 +118,9 @@ func runEvalWithGrad(p *lint.Pass) {
 		name := f.Text(fn.Child("name"))
 		if done[fn] || !evalHelperName.MatchString(name) || strings.Contains(strings.ToLower(name), "loss") || builderName.MatchString(name) || unitTest(f, fn) || moduleMethod(f, fn) && !calledHere(f, fn) {
 			continue
+		}
+		if feedsLoss(f, fn) {
+			continue // its callers build a loss from its outputs
 		}
 		if fwd := helperForward(f, fn, models, frozen); fwd != nil {
 			report(fn, fwd, fmt.Sprintf("%s(...) runs a forward pass with autograd on, and nothing in %s() calls backward: activations are saved for a backward pass that never comes",

@@ -24,8 +24,8 @@ class Trainer:
         # The EMA generator is frozen: its forward records no graph.
         return self.ema_net(z)
 
-    def evaluate(self, z):
-        # Nothing in this file calls evaluate(): its callers elsewhere pick
+    def evaluate_fid(self, z):
+        # Nothing in this file calls evaluate_fid(): its callers elsewhere pick
         # the grad mode, so this is a note, not a warning.
         self.G.eval()
         return self.G(z)  # want "VK003 .*\(unless its callers, in other files, run it under no_grad\)"
@@ -41,3 +41,35 @@ class Trainer:
 
     def train(self, z):
         self.generate(z)
+
+
+class ActorCritic(nn.Module):
+    def evaluate(self, state, action):
+        # Named like an evaluation, but its only caller builds the loss
+        # from its outputs and calls backward: a training forward.
+        return self.actor(state), self.critic(state)
+
+    def act(self, state):
+        return self.actor(state)
+
+
+class PPO:
+    def update(self, states, actions, rewards):
+        logprobs, values = self.policy.evaluate(states, actions)
+        ratios = torch.exp(logprobs)
+        loss = -(ratios * rewards).mean() + ((values - rewards) ** 2).mean()
+        loss.backward()
+        self.optimizer.step()
+
+
+class GAN:
+    def generate_img(self, z):
+        return self.generator(z)  # want "VK003 self.generator\(...\) runs a forward pass"
+
+    def train(self, z, real):
+        # Samples for the inception score: computed in the training
+        # function, but not part of its loss.
+        samples = self.generate_img(z)
+        score = inception_score(samples)
+        loss = self.D(real).mean()
+        loss.backward()
