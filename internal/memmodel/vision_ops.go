@@ -33,6 +33,8 @@ func (b *builder) conv2d(x fmap, cout, k, stride, pad, groups int64, bias bool) 
 		o.bwdFlops += o.flops
 	}
 	o.matmul = groups == 1
+	o.conv = &convShape{n: x.n, cin: x.c, cout: cout, h: x.h, ho: ho, k: k, stride: stride, groups: groups,
+		dgrad: b.rg(xc), wgrad: b.rg(wc)}
 	outB := b.tt(y).bytes()
 	inB := b.tt(xc).bytes()
 	if groups == 1 && b.dt(xc).Size() == 2 {
