@@ -266,3 +266,19 @@ func TestLossAccumulatedSeverity(t *testing.T) {
 		t.Errorf("%d warnings (want 1, the retain_graph loop) and %d notes (want some)", warn, info)
 	}
 }
+
+// TestGraphAppendedSeverity pins VK002's severity: a kept model output
+// stays on the GPU every step (warning); a kept loss is one element whose
+// saved activations backward already freed (info).
+func TestGraphAppendedSeverity(t *testing.T) {
+	diags := checkWants(t, filepath.Join("testdata", "vk002_graph_appended.py"), GraphAppended)
+	got := map[int]lint.Severity{}
+	for _, d := range diags {
+		got[d.Start.Line] = d.Severity
+	}
+	for line, want := range map[int]lint.Severity{13: lint.Info, 14: lint.Warning} {
+		if got[line] != want {
+			t.Errorf("line %d: severity %v, want %v", line, got[line], want)
+		}
+	}
+}
