@@ -114,3 +114,35 @@ func TestRatesScaled(t *testing.T) {
 		t.Errorf("stream ratio %g, want %g", s1/s0, h200.BandwidthGBps/a100.BandwidthGBps)
 	}
 }
+
+// TestRatesConvFromCalibration: on the embedded H200 table a convolution
+// at a calibrated shape takes the measured forward time of its memory
+// format (depthwise 7×7, 96 channels at 56², batch 64, bf16: 142.5 µs in
+// channels_last, 667.8 µs in NCHW), and a dense one its implicit GEMMs
+// times the measured slowdown, which at a calibrated shape is the measured
+// time again.
+func TestRatesConvFromCalibration(t *testing.T) {
+	h200, _ := gpu.Lookup("h200")
+	cal, err := gpu.Calibrated("h200")
+	if err != nil || cal == nil || len(cal.Conv) == 0 {
+		t.Fatalf("no convolutions in the H200 table (%v)", err)
+	}
+	r := ratesFrom(cal, nil, h200)
+	dw := &convShape{n: 64, cin: 96, cout: 96, h: 56, ho: 56, k: 7, stride: 1, groups: 96, dgrad: true, wgrad: true}
+	nchw, _ := r.conv(dw, BF16)
+	dw.channelsLast = true
+	cl, _ := r.conv(dw, BF16)
+	if math.Abs(cl-142.5e-6) > 0.5e-6 || math.Abs(nchw-667.8e-6) > 0.5e-6 {
+		t.Errorf("depthwise: channels_last %.1f µs, NCHW %.1f µs; want 142.5 and 667.8", 1e6*cl, 1e6*nchw)
+	}
+	dense := &convShape{n: 64, cin: 128, cout: 128, h: 28, ho: 28, k: 3, stride: 1, groups: 1, dgrad: true, wgrad: true}
+	f, b := r.conv(dense, F32)
+	if math.Abs(f-91.4e-6) > 0.5e-6 {
+		t.Errorf("dense fp32 forward %.1f µs, want the measured 91.4", 1e6*f)
+	}
+	// the measured forward+backward less the forward, less the .grad
+	// accumulation of the input (64·128·28²·4 bytes, ×3) the calibration added
+	if timed := 348.1e-6 - 91.4e-6; b >= timed || b < timed-3*float64(64*128*28*28*4)/1e12 {
+		t.Errorf("dense fp32 backward %.1f µs, want a little under the timed %.1f", 1e6*b, 1e6*timed)
+	}
+}

@@ -202,3 +202,34 @@ func TestGroupedGEMMPerExpert(t *testing.T) {
 		t.Errorf("frozen backward %g s, want %g s", got, want)
 	}
 }
+
+// TestConvNeXtRunsChannelsLast: torchvision's LayerNorm2d permutes to NHWC
+// and back, so every ConvNeXt convolution after the stem reads NHWC-strided
+// tensors (cuDNN's channels_last kernels); ResNet's stay NCHW.
+func TestConvNeXtRunsChannelsLast(t *testing.T) {
+	for _, tc := range []struct {
+		model  string
+		wantCL int // convolutions in channels_last; -1: all but the stem
+	}{{"convnext-tiny", -1}, {"resnet50", 0}} {
+		s := DefaultSpec()
+		m := tc.model
+		s.Model, s.Batch, s.Precision = &m, 8, "bf16-amp"
+		_, g, _, _, _ := walkOf(t, s)
+		var convs, cl int
+		for i := range g.ops {
+			if c := g.ops[i].conv; c != nil {
+				convs++
+				if c.channelsLast {
+					cl++
+				}
+			}
+		}
+		want := tc.wantCL
+		if want < 0 {
+			want = convs - 1
+		}
+		if convs == 0 || cl != want {
+			t.Errorf("%s: %d of %d convolutions channels_last, want %d", tc.model, cl, convs, want)
+		}
+	}
+}
