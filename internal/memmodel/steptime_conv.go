@@ -184,8 +184,9 @@ func (r *rates) convAsGEMM(c *convShape, dtype, class string) (fwd, bwd float64)
 
 // convSlowdown is how much slower than the same-shape GEMM (or, for
 // depthwise, the same bytes copied) cuDNN and ATen ran torchvision's NCHW
-// convolutions (cudnn.benchmark off), by dtype and class. The calibration
-// run timed no convolution, so these were fitted once across all
+// convolutions (cudnn.benchmark off), by dtype and class. Used only for a
+// table without convolutions of the class (the first H200 run had none);
+// round 1 fitted them once across all
 // development vision timings together (ResNet-50, ConvNeXt-T,
 // EfficientNet-B0, ViT patchify), not per workload. Depthwise convolutions
 // split three ways, as ATen dispatches them: half-precision 3×3 and 5×5
