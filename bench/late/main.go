@@ -158,17 +158,20 @@ func genTable(w io.Writer, rows []measured.GTRow) error {
 	return nil
 }
 
-// fitTable prints, per model, infer.Fit's answer (what `plan --task
-// generate --fit` prints) and, per batch that ran, the point prediction
-// next to what the GPU did.
+// fitTable prints, per model, infer.Fit's answer as `plan --task generate
+// --fit` gives it (margin 0, the CLI's default: the answer is the largest
+// batch whose process band's top fits the GPU) and, per batch that ran,
+// the point prediction next to what the GPU did.
 func fitTable(w io.Writer, rows []measured.GTRow) error {
-	fmt.Fprintln(w, "## Inference --fit (fit/) — infer.Fit with the default 10% margin, and each batch that ran")
+	fmt.Fprintln(w, "## Inference --fit (fit/) — infer.Fit as `plan --task generate --fit` runs it (margin 0), and each batch that ran")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| row | batch | fit answer | pred resv GiB | resv band GiB | pred process GiB | budget GiB | pred fits GPU | GPU | meas resv GiB | resv err |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---|---:|---:|:-:|:-:|---:|---:|")
+	fmt.Fprintln(w, "| row | batch | fit answer | pred resv GiB | meas resv GiB | resv err | pred process GiB (band) | NVML process GiB | capacity GiB | predicted fits | GPU |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---|---:|---:|:-:|:-:|")
+	opts := infer.DefaultFitOptions()
+	opts.Margin = 0
 	for _, r := range rows {
 		s := measured.GenSpec(r)
-		fr, err := infer.Fit(context.Background(), s, infer.DefaultFitOptions())
+		fr, err := infer.Fit(context.Background(), s, opts)
 		if err != nil {
 			return fmt.Errorf("%s: fit: %w", r.Name, err)
 		}
@@ -176,12 +179,12 @@ func fitTable(w io.Writer, rows []measured.GTRow) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", r.Name, err)
 		}
-		fmt.Fprintf(w, "| %s | %d | %d | %.2f | %.2f–%.2f | %.2f | %.2f | %v | %s | %.2f | %+.2f%% |\n",
-			r.Name, r.B, fr.Value, gib(res.PeakReserved), gib(res.ReservedBand.Low), gib(res.ReservedBand.High),
-			gib(res.Process), gib(fr.Budget), res.Fits, r.Status, gib(r.MaxReserved), 100*measured.Rel(res.PeakReserved, r.MaxReserved))
+		fmt.Fprintf(w, "| %s | %d | %d | %.2f | %.2f | %+.2f%% | %.2f (%.2f–%.2f) | %.2f | %.2f | %v | %s |\n",
+			r.Name, r.B, fr.Value, gib(res.PeakReserved), gib(r.MaxReserved), 100*measured.Rel(res.PeakReserved, r.MaxReserved),
+			gib(res.Process), gib(res.ProcessBand.Low), gib(res.ProcessBand.High), gib(r.NVMLUsed), gib(res.Capacity), res.Fits, r.Status)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "An oom row's max_reserved is what the process held when the allocation failed, not the peak it needed.")
+	fmt.Fprintln(w, "An oom row's max_reserved and NVML figure are what the process held when the allocation failed, not the peak it needed.")
 	fmt.Fprintln(w)
 	return nil
 }
