@@ -106,13 +106,11 @@ func run(args []string, w io.Writer) error {
 		best = min(best, time.Since(start))
 		bestCPU = min(bestCPU, cpuTime()-cpu0)
 	}
-	hints := map[string]bool{}
-	for _, r := range rules.All() {
-		hints[r.Code] = r.Hint
-	}
 	findings := make([]finding, 0, len(res.Diagnostics))
 	for _, d := range res.Diagnostics {
-		findings = append(findings, newFinding(*corpus, d, hints[d.Code]))
+		// A hint rule's findings and a rule's per-finding hints are both
+		// marked on the diagnostic.
+		findings = append(findings, newFinding(*corpus, d, d.Hint))
 	}
 	if *unjudged {
 		for _, f := range findings {
