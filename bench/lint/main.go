@@ -55,7 +55,7 @@ func run(args []string, w io.Writer) error {
 	unjudged := fs.Bool("unjudged", false, "print findings without a verdict as rows for verdicts.tsv")
 	repeat := fs.Int("repeat", 3, "timed runs (the fastest is reported)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the timed runs to this file")
-	sets := fs.String("sets", "dev,unseen1,unseen2,unseen3,unseen4", "comma-separated corpus sets to report")
+	sets := fs.String("sets", "dev,unseen1,unseen2,unseen3,unseen4,unseen5", "comma-separated corpus sets to report")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
