@@ -40,6 +40,9 @@ func main() {
 	if len(os.Args) == 3 && os.Args[1] == "-child-load" {
 		os.Exit(childLoad(os.Args[2]))
 	}
+	if len(os.Args) > 3 && os.Args[1] == "-profile" {
+		os.Exit(profileCommand(os.Args[2], os.Args[3:]))
+	}
 	fixture := flag.String("fixture", defaultFixture(), "snapshot whose trace is repeated")
 	size := flag.String("size", "1GiB", "minimum size of the generated pickle")
 	out := flag.String("out", filepath.Join(os.TempDir(), "vramkit-bench-load.pickle"), "where to write it")

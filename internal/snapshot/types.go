@@ -54,8 +54,10 @@ func ParseAction(s string) (Action, bool) {
 type StackID int32
 
 // TraceEvent is one entry of a device's allocator trace.
+//
+// Fields are ordered so that the struct packs into 48 bytes: a large
+// snapshot holds tens of millions of these.
 type TraceEvent struct {
-	Action Action
 	// Addr is the block or segment address; for ActionOOM it holds the
 	// device's free bytes (the entry's device_free) instead.
 	Addr uint64
@@ -68,6 +70,7 @@ type TraceEvent struct {
 	// CompileContext and UserMetadata index Snapshot.Strings; 0 is "".
 	CompileContext int32
 	UserMetadata   int32
+	Action         Action
 }
 
 // DeviceFree returns the free device memory recorded with an oom event.

@@ -1,0 +1,207 @@
+package pickle
+
+import (
+	"math"
+	"reflect"
+)
+
+// memo is the unpickler's memo. A snapshot memoizes two or three objects
+// per trace entry (the entry dict, its fresh "N/A" string, its frames
+// list), tens of millions in a large file, so slots are 4-byte indexes
+// into a table of distinct values rather than interfaces:
+//
+//   - equal strings share one value (Python would hold equal objects; a
+//     decoded string is immutable, so sharing is invisible);
+//   - a consumed container's value is freed for reuse (Replace), and its
+//     slots point at the one "consumed" marker;
+//   - replacement values (a caller's stand-in for a consumed list) are
+//     interned, so a million frames lists that became the same stack
+//     cost a million slots and one value.
+//
+// Slots 0..dense-1 live in fixed-size chunks (one growing slice would be
+// copied every time it grows); an index past that, which only a forged
+// input uses, goes to a map, so it costs one entry, not a run of slots.
+type memo struct {
+	chunks [][]uint32
+	dense  uint64
+	sparse map[uint64]uint32
+	count  uint64 // Python's len(memo): the index MEMOIZE uses
+
+	vals  []any // vals[valUndefined] is nil, vals[valConsumed] is consumed{}
+	free  []uint32
+	strs  map[string]uint32
+	repls map[any]uint32
+}
+
+// Slot values with a fixed meaning.
+const (
+	valUndefined = 0
+	valConsumed  = 1
+)
+
+// consumed marks a memo value whose object a caller released through
+// Replace(old, nil).
+type consumed struct{}
+
+const (
+	memoShift = 14
+	memoMask  = 1<<memoShift - 1
+	// maxStrCache bounds how many distinct strings are interned when they
+	// are merely pushed (memoized strings are always interned).
+	maxStrCache = 1 << 20
+)
+
+func newMemo() memo {
+	return memo{vals: []any{nil, consumed{}}, strs: map[string]uint32{}}
+}
+
+// slot returns the slot of a dense index, or nil.
+func (m *memo) slot(idx uint64) *uint32 {
+	if idx < m.dense {
+		return &m.chunks[idx>>memoShift][idx&memoMask]
+	}
+	return nil
+}
+
+// get returns the value stored under idx (nil when undefined).
+func (m *memo) get(idx uint64) any {
+	if p := m.slot(idx); p != nil {
+		return m.vals[*p]
+	}
+	return m.vals[m.sparse[idx]]
+}
+
+// put stores v under idx, as BINPUT, LONG_BINPUT and MEMOIZE do.
+func (m *memo) put(idx uint64, v any) {
+	if idx < math.MaxInt32 {
+		switch o := v.(type) {
+		case *List:
+			o.memo = memoOnce(o.memo, idx)
+		case *Dict:
+			o.memo = memoOnce(o.memo, idx)
+		}
+	}
+	vi := m.index(v)
+	if p := m.slot(idx); p != nil {
+		if *p == valUndefined {
+			m.count++
+		}
+		*p = vi
+		return
+	}
+	if idx == m.dense && idx < math.MaxInt32 {
+		if idx&memoMask == 0 {
+			c := 1 << memoShift
+			if idx == 0 {
+				c = 64 // the first chunk grows by append: small pickles stay cheap
+			}
+			m.chunks = append(m.chunks, make([]uint32, 0, c))
+		}
+		last := &m.chunks[len(m.chunks)-1]
+		*last = append(*last, vi)
+		m.dense++
+		if _, ok := m.sparse[idx]; ok {
+			delete(m.sparse, idx) // was defined out of order: not a new entry
+		} else {
+			m.count++
+		}
+		return
+	}
+	if m.sparse == nil {
+		m.sparse = map[uint64]uint32{}
+	}
+	if _, ok := m.sparse[idx]; !ok {
+		m.count++
+	}
+	m.sparse[idx] = vi
+}
+
+// memoOnce records a container's memo index; one memoized twice is
+// marked -2, and Replace leaves it alone (its other slot would go on
+// naming it).
+func memoOnce(cur int32, idx uint64) int32 {
+	if cur == -1 {
+		return int32(idx)
+	}
+	return -2
+}
+
+// index returns the value-table index for v, interning strings.
+func (m *memo) index(v any) uint32 {
+	if s, ok := v.(string); ok {
+		if vi, ok := m.strs[s]; ok {
+			return vi
+		}
+		vi := m.add(v)
+		m.strs[s] = vi
+		return vi
+	}
+	return m.add(v)
+}
+
+func (m *memo) add(v any) uint32 {
+	if n := len(m.free); n > 0 {
+		vi := m.free[n-1]
+		m.free = m.free[:n-1]
+		m.vals[vi] = v
+		return vi
+	}
+	m.vals = append(m.vals, v)
+	return uint32(len(m.vals) - 1)
+}
+
+// str returns the string b as a boxed value, interned while the table of
+// strings is not too large, so that the keys and repeated values of
+// millions of dicts cost no allocation.
+func (m *memo) str(b []byte) any {
+	if vi, ok := m.strs[string(b)]; ok {
+		return m.vals[vi]
+	}
+	var v any = string(b)
+	if len(m.strs) < maxStrCache {
+		vi := m.add(v)
+		m.strs[v.(string)] = vi
+	}
+	return v
+}
+
+// replace makes the slot that holds old yield repl (consumed when nil) and
+// frees old's value.
+func (m *memo) replace(idx uint64, old, repl any) {
+	p := m.slot(idx)
+	var vi uint32
+	if p != nil {
+		vi = *p
+	} else {
+		vi = m.sparse[idx]
+	}
+	if vi == valUndefined || m.vals[vi] != old {
+		return
+	}
+	var ri uint32 = valConsumed
+	if repl != nil {
+		ri = m.internRepl(repl)
+	}
+	if p != nil {
+		*p = ri
+	} else {
+		m.sparse[idx] = ri
+	}
+	m.vals[vi] = nil
+	m.free = append(m.free, vi)
+}
+
+func (m *memo) internRepl(v any) uint32 {
+	if !reflect.TypeOf(v).Comparable() {
+		return m.add(v)
+	}
+	if vi, ok := m.repls[v]; ok {
+		return vi
+	}
+	if m.repls == nil {
+		m.repls = map[any]uint32{}
+	}
+	vi := m.add(v)
+	m.repls[v] = vi
+	return vi
+}
