@@ -127,7 +127,8 @@ type builder struct {
 	frameIdx map[Frame]int32 // equal frames from distinct dicts share an id
 	frames   []Frame
 	stackID  map[string]StackID
-	strID    map[string]int32
+	streamID map[uint64]uint32
+	ctxID    map[EventContext]int32
 	keyBuf   []byte
 	err      error
 	// size is the input's size in bytes (0: unknown); see eventChunks.
@@ -139,13 +140,14 @@ type stackRef struct{ id StackID }
 
 func newBuilder() *builder {
 	return &builder{
-		snap:     &Snapshot{Stacks: [][]Frame{nil}, Strings: []string{""}},
+		snap:     &Snapshot{Stacks: [][]Frame{nil}, Streams: []uint64{0}, Contexts: []EventContext{{}}},
 		traces:   map[*pickle.List]*eventChunks{},
 		listKind: map[*pickle.List]bool{},
 		frameID:  map[*pickle.Dict]int32{},
 		frameIdx: map[Frame]int32{},
 		stackID:  map[string]StackID{"": 0},
-		strID:    map[string]int32{"": 0},
+		streamID: map[uint64]uint32{0: 0},
+		ctxID:    map[EventContext]int32{{}: 0},
 	}
 }
 
@@ -213,13 +215,23 @@ func (b *builder) hook(l *pickle.List, item any) (bool, error) {
 	return false, nil
 }
 
-func (b *builder) intern(s string) int32 {
-	if id, ok := b.strID[s]; ok {
+func (b *builder) stream(h uint64) uint32 {
+	if id, ok := b.streamID[h]; ok {
 		return id
 	}
-	id := int32(len(b.snap.Strings))
-	b.snap.Strings = append(b.snap.Strings, s)
-	b.strID[s] = id
+	id := uint32(len(b.snap.Streams))
+	b.snap.Streams = append(b.snap.Streams, h)
+	b.streamID[h] = id
+	return id
+}
+
+func (b *builder) context(c EventContext) int32 {
+	if id, ok := b.ctxID[c]; ok {
+		return id
+	}
+	id := int32(len(b.snap.Contexts))
+	b.snap.Contexts = append(b.snap.Contexts, c)
+	b.ctxID[c] = id
 	return id
 }
 
