@@ -21,8 +21,11 @@ import (
 // Slots 0..dense-1 live in fixed-size chunks (one growing slice would be
 // copied every time it grows); an index past that, which only a forged
 // input uses, goes to a map, so it costs one entry, not a run of slots.
+// A chunk two behind the newest, whose trace entries have long been
+// consumed, usually holds few distinct values (consumed, "N/A", a few
+// stacks) and is packed to one byte a slot.
 type memo struct {
-	chunks [][]uint32
+	chunks []memoChunk
 	dense  uint64
 	sparse map[uint64]uint32
 	count  uint64 // Python's len(memo): the index MEMOIZE uses
@@ -55,18 +58,71 @@ func newMemo() memo {
 	return memo{vals: []any{nil, consumed{}}, strs: map[string]uint32{}}
 }
 
-// slot returns the slot of a dense index, or nil.
-func (m *memo) slot(idx uint64) *uint32 {
-	if idx < m.dense {
-		return &m.chunks[idx>>memoShift][idx&memoMask]
+// memoChunk holds 1<<memoShift slots: as values (full), or, once packed,
+// as one-byte codes into a table of at most 256 values.
+type memoChunk struct {
+	full  []uint32
+	codes []uint8
+	table []uint32
+}
+
+func (c *memoChunk) get(i uint64) uint32 {
+	if c.full != nil {
+		return c.full[i]
 	}
-	return nil
+	return c.table[c.codes[i]]
+}
+
+func (c *memoChunk) set(i uint64, vi uint32) {
+	if c.full == nil {
+		for k, t := range c.table {
+			if t == vi {
+				c.codes[i] = uint8(k)
+				return
+			}
+		}
+		if len(c.table) < 256 {
+			c.table = append(c.table, vi)
+			c.codes[i] = uint8(len(c.table) - 1)
+			return
+		}
+		c.unpack()
+	}
+	c.full[i] = vi
+}
+
+// pack turns a full chunk into codes when its values are few.
+func (c *memoChunk) pack() {
+	var table []uint32
+	codes := make([]uint8, len(c.full))
+	for i, vi := range c.full {
+		k := 0
+		for k < len(table) && table[k] != vi {
+			k++
+		}
+		if k == len(table) {
+			if k == 256 {
+				return
+			}
+			table = append(table, vi)
+		}
+		codes[i] = uint8(k)
+	}
+	c.full, c.codes, c.table = nil, codes, table
+}
+
+func (c *memoChunk) unpack() {
+	c.full = make([]uint32, len(c.codes))
+	for i, k := range c.codes {
+		c.full[i] = c.table[k]
+	}
+	c.codes, c.table = nil, nil
 }
 
 // get returns the value stored under idx (nil when undefined).
 func (m *memo) get(idx uint64) any {
-	if p := m.slot(idx); p != nil {
-		return m.vals[*p]
+	if idx < m.dense {
+		return m.vals[m.chunks[idx>>memoShift].get(idx&memoMask)]
 	}
 	return m.vals[m.sparse[idx]]
 }
@@ -82,11 +138,12 @@ func (m *memo) put(idx uint64, v any) {
 		}
 	}
 	vi := m.index(v)
-	if p := m.slot(idx); p != nil {
-		if *p == valUndefined {
+	if idx < m.dense {
+		c := &m.chunks[idx>>memoShift]
+		if c.get(idx&memoMask) == valUndefined {
 			m.count++
 		}
-		*p = vi
+		c.set(idx&memoMask, vi)
 		return
 	}
 	if idx == m.dense && idx < math.MaxInt32 {
@@ -95,9 +152,12 @@ func (m *memo) put(idx uint64, v any) {
 			if idx == 0 {
 				c = 64 // the first chunk grows by append: small pickles stay cheap
 			}
-			m.chunks = append(m.chunks, make([]uint32, 0, c))
+			m.chunks = append(m.chunks, memoChunk{full: make([]uint32, 0, c)})
+			if n := len(m.chunks); n >= 3 {
+				m.chunks[n-3].pack()
+			}
 		}
-		last := &m.chunks[len(m.chunks)-1]
+		last := &m.chunks[len(m.chunks)-1].full
 		*last = append(*last, vi)
 		m.dense++
 		if _, ok := m.sparse[idx]; ok {
@@ -168,10 +228,9 @@ func (m *memo) str(b []byte) any {
 // replace makes the slot that holds old yield repl (consumed when nil) and
 // frees old's value.
 func (m *memo) replace(idx uint64, old, repl any) {
-	p := m.slot(idx)
 	var vi uint32
-	if p != nil {
-		vi = *p
+	if idx < m.dense {
+		vi = m.chunks[idx>>memoShift].get(idx & memoMask)
 	} else {
 		vi = m.sparse[idx]
 	}
@@ -182,8 +241,8 @@ func (m *memo) replace(idx uint64, old, repl any) {
 	if repl != nil {
 		ri = m.internRepl(repl)
 	}
-	if p != nil {
-		*p = ri
+	if idx < m.dense {
+		m.chunks[idx>>memoShift].set(idx&memoMask, ri)
 	} else {
 		m.sparse[idx] = ri
 	}
