@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
@@ -58,13 +59,15 @@ func (d *dev) advise(out *Device) []Advice {
 			Detail: fmt.Sprintf("this is what stopped the run: the process hit its cap at %s reserved while the GPU "+
 				"still had %s free, which raising the cap makes available", bytesStr(o.Reserved), bytesStr(o.DeviceFree))})
 	}
+	first := d.firstStepAdvice(out)
+	adv = append(adv, first...)
 	act := c.Activations
 	// A run that died in its first forward may be training we did not
 	// see: advise as for training, since that is what the activations
 	// would be kept for.
 	train := tr.MayTrain()
-	if train && act*10 >= peak*3 {
-		if !tr.AMP {
+	if train && act*10 >= peak*3 && len(first) == 0 {
+		if !tr.AMP && tr.Precision != PrecisionHalf {
 			adv = append(adv, Advice{Action: "train with automatic mixed precision (torch.autocast bf16)",
 				Saving: int64(ampActivationShare * float64(act)),
 				Detail: fmt.Sprintf("activations are %s (%.0f%% of the peak) and stored in fp32; autocast keeps most of them "+
@@ -75,6 +78,10 @@ func (d *dev) advise(out *Device) []Advice {
 				"inputs and recomputes the rest in backward (estimate ±30%%; costs 25–130%% more step time)", bytesStr(act), pct(act, peak))
 			if !d.frames {
 				det += "; this trace has no frames, so vramkit cannot tell whether checkpointing is already on"
+			}
+			if slices.Contains(tr.Sharding, "fsdp2") {
+				det += "; with FSDP2, wrap each block (checkpoint_wrapper) before fully_shard, or call a Hugging Face " +
+					"model's gradient_checkpointing_enable()"
 			}
 			adv = append(adv, Advice{Action: "checkpoint the heaviest blocks (torch.utils.checkpoint)",
 				Saving: int64(ckptActivationShare * float64(act)), Detail: det})
@@ -89,21 +96,33 @@ func (d *dev) advise(out *Device) []Advice {
 					bytesStr(c.OptimizerState), float64(c.OptimizerState)/float64(max(c.Parameters, 1)))})
 		}
 		shard := c.OptimizerState + c.Gradients
+		action := "if you train on several GPUs, shard optimizer state and gradients (FSDP / ZeRO-2)"
+		switch {
+		case slices.Contains(tr.Sharding, "fsdp2"):
+			shard = 0 // already sharded
+		case slices.Contains(tr.Sharding, "zero-1"):
+			shard, action = c.Gradients, "shard the gradients too (FSDP2 fully_shard, or ZeRO-2): ZeroRedundancyOptimizer shards only the optimizer state"
+		case slices.Contains(tr.Sharding, "ddp"):
+			action = "replace DDP with FSDP2 (fully_shard) to shard optimizer state and gradients across the ranks"
+		}
 		if shard > 0 {
-			adv = append(adv, Advice{Action: "if you train on several GPUs, shard optimizer state and gradients (FSDP / ZeRO-2)",
+			adv = append(adv, Advice{Action: action,
 				Saving: shard * (zeroWorld - 1) / zeroWorld,
 				Detail: fmt.Sprintf("parameters, gradients and optimizer state are %s (%.0f%% of the peak); with N GPUs each keeps 1/N "+
 					"of gradients and optimizer state (saving shown for N = %d, assumed; vramkit plan --parallel fsdp --gpus N "+
 					"predicts your case)", bytesStr(state), pct(state, peak), zeroWorld)})
 		}
 	}
+	adv = append(adv, d.shardedAdvice(out)...)
+	adv = append(adv, d.llmAdvice(out, d.steady)...)
 	if f := out.Fragmentation; f.TuneSaving > 0 {
 		adv = append(adv, Advice{Action: "set PYTORCH_CUDA_ALLOC_CONF=" + f.TuneConf, Saving: f.TuneSaving,
 			Detail: fmt.Sprintf("peak reserved is %s above peak allocated; vramkit tune replayed this trace under %d "+
 				"allocator settings and this one reserves least (the same requests through the allocator's own algorithm)",
 				bytesStr(out.PeakReserved-out.PeakAllocated), len(allocsim.TuneGrid(d.fraction())))})
 	}
-	if !train && out.Iterations > 0 && act*2 >= peak-c.Parameters && act > 0 {
+	adv = append(adv, d.generationAdvice(out)...)
+	if !train && !tr.Inference && out.Iterations > 0 && act*2 >= peak-c.Parameters && act > 0 {
 		adv = append(adv, Advice{Action: "run evaluation under torch.no_grad() or torch.inference_mode()",
 			Saving: act, Detail: fmt.Sprintf("the forward passes keep %s of tensors saved for a backward pass that never "+
 				"runs, freed only when the outputs are dropped", bytesStr(act))})

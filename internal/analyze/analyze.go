@@ -56,6 +56,7 @@ type dev struct {
 	capBytes  int64
 	capSource string
 	oomAt     int // request index of the first OOM, or -1
+	steady    int // request index of the steady-state peak (the categories' moment)
 }
 
 // Replayed explains one device from its replay rp (which must keep the
@@ -97,11 +98,15 @@ func Replayed(s *snapshot.Snapshot, rp *allocsim.DeviceReplay, set Settings, o O
 	out.PeakReservedAt = d.moment(resPeak)
 	out.IterationPeaks = d.iterPeaks()
 	steady := peak
-	if len(d.starts) > 2 {
+	if len(d.starts) > 2 && !d.isInference() {
+		// Generation has no steady state: its passes differ (prefill,
+		// then ever longer decodes), so the categories are the peak's.
 		steady = d.t.argmax(d.starts[1], len(d.t.reqs))
 	}
+	d.steady = steady
 	out.CategoriesAt, out.CategoriesBytes = d.moment(steady), d.t.level[steady]
 	out.Categories, out.TopSites = d.breakdown(steady)
+	out.HasFrames, out.BytesDefinition = d.frames, BytesDefinition
 	out.CategoryConfidence = "high: phases from stack frames"
 	if !d.frames {
 		out.CategoryConfidence = "low: the trace has no stack frames, so categories come from lifetimes " +
@@ -123,6 +128,7 @@ func Replayed(s *snapshot.Snapshot, rp *allocsim.DeviceReplay, set Settings, o O
 	out.Fragmentation = d.fragmentation(resPeak)
 	out.Leaks = d.leaks()
 	out.OOM = d.oom()
+	out.Generation = d.generation(&out)
 	out.Advice = d.advise(&out)
 	if len(o.CurveAt) > 0 {
 		out.CategoryCurve = d.categoryCurve(o.CurveAt)
@@ -151,7 +157,7 @@ func (d *dev) labelFrames() {
 	prev := phSetup
 	for k := range d.t.lives {
 		p := d.facts[d.t.lives[k].stack].phase
-		if d.t.lives[k].stack == 0 {
+		if d.t.lives[k].stack == 0 || d.facts[d.t.lives[k].stack].lib.hookThread {
 			p = phSetup
 			switch prev {
 			case phForward, phBackward:

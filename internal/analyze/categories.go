@@ -15,10 +15,16 @@ const (
 	catActivations = "activations"
 	catTemporaries = "temporaries"
 	catOther       = "other"
+	catKVCache     = "kv_cache"
+	catUnsharded   = "unsharded_parameters"
+	catComm        = "communication_buffers"
+	catWorkspace   = "library_workspace"
 )
 
-// category decides what life k is, from the phase that allocated it and
-// the phase that freed it:
+// category decides what life k is. Library roles come first (a cuBLAS
+// workspace, a KV cache, FSDP's unsharded parameters, collective
+// buffers); the rest follows from the phase that allocated it and the
+// phase that freed it:
 //   - before the first iteration and never freed: parameters (and buffers);
 //   - made by an optimizer step and outliving its iteration: optimizer state;
 //   - made by backward and outliving backward: gradients;
@@ -29,6 +35,40 @@ const (
 //   - freed in the phase that made them: temporaries;
 //   - the rest (inputs, outputs kept across iterations): other.
 func (d *dev) category(k int) string {
+	if d.isWorkspace(k) {
+		return catWorkspace
+	}
+	base := d.lifetimeCategory(k)
+	if !d.frames {
+		return base
+	}
+	switch d.facts[d.t.lives[k].stack].lib.role {
+	case roleKVCache:
+		// In training, a cache tensor that backward frees is the keys or
+		// values attention saved for it: the cache only refers to it, and
+		// use_cache=False would not free it. It is an activation.
+		if base != catActivations || !d.iterHasBackward(d.iterOf(int(d.t.lives[k].alloc))) {
+			return catKVCache
+		}
+	case roleUnshard:
+		if base != catParameters {
+			return catUnsharded
+		}
+	case roleDDPBucket:
+		if base != catParameters {
+			return catComm
+		}
+	case roleCollective, roleReduceScatter:
+		if base == catTemporaries || base == catOther {
+			return catComm
+		}
+	}
+	return base
+}
+
+// lifetimeCategory is the category life k's phases and lifetime give,
+// before what its library frames add.
+func (d *dev) lifetimeCategory(k int) string {
 	l := &d.t.lives[k]
 	a := int(l.alloc)
 	if a < d.starts[0] {
@@ -59,6 +99,12 @@ func (d *dev) category(k int) string {
 		}
 		return catTemporaries
 	case phForward:
+		// The forward pass an OOM cut short: what it made and still held
+		// is its saved tensors and outputs (the snapshot may be dumped
+		// before anything is freed).
+		if d.oomAt >= 0 && it == d.iterOf(d.oomAt) && !d.iterHasBackward(it) && int(l.free) > d.oomAt {
+			return catActivations
+		}
 		switch {
 		case fp == phBackward && !freedLater:
 			return catActivations
@@ -115,6 +161,14 @@ func addCat(c *Categories, cat string, n int64) {
 		c.Activations += n
 	case catTemporaries:
 		c.Temporaries += n
+	case catKVCache:
+		c.KVCache += n
+	case catUnsharded:
+		c.UnshardedParameters += n
+	case catComm:
+		c.Communication += n
+	case catWorkspace:
+		c.LibraryWorkspace += n
 	default:
 		c.Other += n
 	}
@@ -140,7 +194,7 @@ func (d *dev) breakdown(i int) (Categories, []Site) {
 			a = &agg{site: Site{Category: cat, Frames: frames, Label: label}, key: key}
 			sites[key] = a
 		}
-		a.site.Bytes += l.block
+		a.site.Bytes += l.size
 		a.site.Count++
 	}
 	aggs := make([]*agg, 0, len(sites))

@@ -15,6 +15,7 @@ import (
 // hold that memory. Peaks, iterations, leaks and categories need the trace.
 func stateOnly(s *snapshot.Snapshot, id int, top int, out *Device) {
 	out.StateOnly = true
+	out.BytesDefinition = "allocated block bytes at the dump (without a trace there is no category table to match)"
 	type agg struct {
 		bytes  int64
 		count  int

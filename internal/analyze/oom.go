@@ -49,6 +49,7 @@ func (d *dev) oom() *OOM {
 			bytesStr(o.Allocated), bytesStr(o.CachedFree), bytesStr(o.DeviceFree))
 	}
 	_, o.Holders = d.breakdown(at)
+	o.FirstStep = d.firstStep(o)
 	return o
 }
 

@@ -40,6 +40,10 @@ type Options struct {
 	// this: the grid is a dozen full replays, which would dwarf the rest of
 	// the analysis; vramkit tune runs it on demand.
 	TuneMaxRequests int `json:"tune_max_requests"`
+	// Batch is the run's batch size, when known (vramkit analyze --batch):
+	// a first-step OOM's explanation then gives per-sample costs and batch
+	// sizes; without it, shares of the batch.
+	Batch int `json:"batch"`
 	// CurveAt lists trace indices, ascending, at which to report the live
 	// bytes per category (Device.CategoryCurve), for plots over time.
 	CurveAt []int `json:"-"`

@@ -28,6 +28,7 @@ type frameFacts struct {
 	checkpoint bool // inside torch.utils.checkpoint
 	scaler     bool // inside torch.amp GradScaler (fp16 AMP)
 	toDevice   bool // Module.to()/cuda()/Tensor.to
+	lib        libFacts
 }
 
 // classifyStack labels a stack (innermost frame first). Library paths are
@@ -37,6 +38,7 @@ func classifyStack(fr []snapshot.Frame) frameFacts {
 	if len(fr) == 0 {
 		return f
 	}
+	f.lib = classifyLibrary(fr)
 	var optim, fwd, bwd bool
 	for _, x := range fr {
 		fn := x.Filename

@@ -49,13 +49,19 @@ type Device struct {
 	CategoriesBytes    int64      `json:"categories_allocated_bytes"`
 	CategoryConfidence string     `json:"category_confidence"`
 	TopSites           []Site     `json:"top_sites"`
+	// BytesDefinition states the one definition of bytes that categories
+	// and sites share.
+	BytesDefinition string `json:"bytes_definition"`
 
 	Fragmentation Fragmentation `json:"fragmentation"`
 	Leaks         []Leak        `json:"leaks"`
 	OOM           *OOM          `json:"oom"`
-	Advice        []Advice      `json:"advice"`
-	Traits        Traits        `json:"traits"`
-	Notes         []string      `json:"notes"`
+	// Generation describes an inference trace's prefill and decode passes
+	// and its KV cache; nil for training.
+	Generation *Generation `json:"generation,omitempty"`
+	Advice     []Advice    `json:"advice"`
+	Traits     Traits      `json:"traits"`
+	Notes      []string    `json:"notes"`
 	// CategoryCurve holds the categories at each of Options.CurveAt.
 	CategoryCurve []Categories `json:"category_curve,omitempty"`
 }
@@ -84,7 +90,8 @@ type IterPeak struct {
 
 // Categories splits the live bytes at a moment into requested bytes per
 // category plus the allocator's rounding (blocks are larger than the
-// requests they serve); together they sum to allocated bytes.
+// requests they serve); together they sum to allocated bytes. Sites count
+// the same requested bytes (BytesDefinition).
 type Categories struct {
 	Parameters     int64 `json:"parameters"`
 	Gradients      int64 `json:"gradients"`
@@ -93,7 +100,33 @@ type Categories struct {
 	Temporaries    int64 `json:"temporaries"`
 	Other          int64 `json:"other"`
 	BlockRounding  int64 `json:"block_rounding"`
+	// KVCache is the key/value cache of a Hugging Face model
+	// (transformers' cache_utils): generation's, or one a training
+	// forward builds because use_cache is on.
+	KVCache int64 `json:"kv_cache"`
+	// UnshardedParameters are FSDP's all-gathered (unsharded) parameters
+	// and the all-gather outputs they are copied from.
+	UnshardedParameters int64 `json:"unsharded_parameters"`
+	// Communication is collective buffers: FSDP all-gather inputs and
+	// reduce-scatter buffers, DDP gradient buckets, DTensor
+	// redistribution, other c10d calls.
+	Communication int64 `json:"communication_buffers"`
+	// LibraryWorkspace is what libraries keep for themselves: the cuBLAS
+	// workspace PyTorch allocates per thread and stream at the first
+	// matmul (32 MiB on Hopper: the forward's and the autograd engine's).
+	LibraryWorkspace int64 `json:"library_workspace"`
 }
+
+// Total is the sum of every category and the block rounding: the
+// allocated bytes at the moment they were taken.
+func (c Categories) Total() int64 {
+	return c.Parameters + c.Gradients + c.OptimizerState + c.Activations + c.Temporaries + c.Other + c.BlockRounding +
+		c.KVCache + c.UnshardedParameters + c.Communication + c.LibraryWorkspace
+}
+
+// BytesDefinition says what byte counts categories and sites use.
+const BytesDefinition = "requested bytes (what the program asked for); the allocator's rounding of each request " +
+	"up to its block is block_rounding, so categories plus block_rounding sum to allocated bytes"
 
 // Site is the allocations of one collapsed stack that are live at a
 // moment.
@@ -150,6 +183,9 @@ type OOM struct {
 	Cause      string `json:"cause"`
 	Explain    string `json:"explanation"`
 	Holders    []Site `json:"holders"`
+	// FirstStep explains an OOM in the first forward pass: how much the
+	// whole pass needs and what batch fits.
+	FirstStep *FirstStep `json:"first_step,omitempty"`
 }
 
 // Advice is one change, with what it would save.
@@ -165,18 +201,58 @@ type Advice struct {
 
 // Traits are what the trace shows about how the program trained.
 type Traits struct {
+	// AMP: the run computes in half precision from fp32 weights —
+	// torch.autocast, or FSDP's MixedPrecisionPolicy (Precision says
+	// which). False for pure half-precision weights and for fp32.
 	AMP         bool   `json:"amp"`
 	AMPEvidence string `json:"amp_evidence,omitempty"`
+	// Precision is one of PrecisionAMP, PrecisionAMPFP16,
+	// PrecisionFSDPMixed, PrecisionHalf, PrecisionFP32 or
+	// PrecisionUnknown; PrecisionEvidence says what showed it.
+	Precision         string `json:"precision"`
+	PrecisionEvidence string `json:"precision_evidence,omitempty"`
 	// GradScaler: the trace shows torch.amp.GradScaler at work (fp16).
 	GradScaler    bool   `json:"grad_scaler"`
 	Checkpointing bool   `json:"checkpointing"`
 	Optimizer     string `json:"optimizer"` // "adam-like", "sgd-momentum", "none seen", ...
+	// OptimizerModule is the optimizer's source file from the frames that
+	// made its state (torch/optim/adam.py, transformers/optimization.py,
+	// bitsandbytes/optim/...); empty without frames.
+	OptimizerModule string `json:"optimizer_module,omitempty"`
+	// StateBytesPerGradByte is optimizer state over the gradients the
+	// optimizer stepped: 2 for Adam's two moments, 1 for momentum, well
+	// under 1 for factored (Adafactor) or 8-bit states.
+	StateBytesPerGradByte float64 `json:"state_bytes_per_gradient_byte,omitempty"`
+	// TrainedShare is the share of parameter bytes that get gradients:
+	// well under 1 when a frozen base trains adapters (LoRA/PEFT).
+	TrainedShare float64 `json:"trained_share,omitempty"`
+	FrozenBase   bool    `json:"frozen_base"`
+	Adapters     bool    `json:"adapters"` // peft frames (LoRA and other adapters)
+	// Sharding names the data/model-parallel code the frames show: "fsdp2",
+	// "ddp", "dtensor" (tensor parallelism), "zero-1"
+	// (ZeroRedundancyOptimizer); empty for none. WorldSize is the ranks
+	// measured from FSDP's all-gather (output over input), 0 when unknown.
+	Sharding  []string `json:"sharding"`
+	WorldSize int      `json:"world_size,omitempty"`
+	// Inference: the run generates (transformers' generate, or forward
+	// passes that grow a KV cache) rather than trains.
+	Inference bool `json:"inference"`
 	// Training is true when a backward pass was seen, false for
 	// forward-only runs, and null when the trace cannot tell: it ends in
 	// an out-of-memory error before any backward (TrainingNote says so).
 	Training     *bool  `json:"training"`
 	TrainingNote string `json:"training_note,omitempty"`
 }
+
+// Precision values.
+const (
+	PrecisionAMP       = "amp"          // autocast (bf16 or fp16) over fp32 weights
+	PrecisionAMPFP16   = "amp-fp16"     // autocast fp16 with GradScaler
+	PrecisionFSDPMixed = "fsdp-mixed"   // FSDP MixedPrecisionPolicy: fp32 shards, half all-gathered weights
+	PrecisionHalf      = "half"         // bf16/fp16 weights, no fp32 master copy
+	PrecisionFP32      = "fp32"         // no half-precision compute seen
+	PrecisionUnknown   = "fp32-or-half" // no autocast seen, and nothing tells fp32 weights from half ones
+)
 
 // IsTraining reports whether a backward pass was seen.
 func (t Traits) IsTraining() bool { return t.Training != nil && *t.Training }

@@ -143,7 +143,7 @@ func (st *Settings) resolveCapacity(trace []snapshot.TraceEvent, f Flags, g gpu.
 		st.CapacityDetail = fmt.Sprintf("the --capacity given less a %s CUDA context (assumed)", bytesStr(st.ContextBytes))
 	default:
 		st.CapacityBytes, st.CapacitySource = st.TotalBytes-st.ContextBytes, FromGPUTable
-		st.CapacityDetail = fmt.Sprintf("assumed: an %s's %s less a %s CUDA context (assumed); pass --capacity for another GPU",
+		st.CapacityDetail = fmt.Sprintf("assumed: an %s's %s less a %s CUDA context; pass --capacity for another GPU",
 			gpuTitle(g.Name), bytesStr(st.TotalBytes), bytesStr(st.ContextBytes))
 	}
 }

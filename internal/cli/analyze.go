@@ -3,22 +3,19 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/vramkit/vramkit/internal/analyze"
+	"github.com/vramkit/vramkit/internal/report"
 	"github.com/vramkit/vramkit/internal/units"
 )
 
-// analyzeFile is one file's report in analyze's JSON.
-type analyzeFile struct {
-	Path    string           `json:"path"`
-	Devices []analyze.Device `json:"devices"`
-}
-
 func analyzeCommand() *Command {
 	c := &Command{
-		Name:  "analyze",
-		Usage: "analyze [--format text|json] [--top N] [--capacity BYTES] [--memory-fraction F] [--tune=false] SNAPSHOT...",
-		Short: "explain the peak, find leaks, explain OOMs and say what to change",
+		Name:    "analyze",
+		Formats: "text (default) or json, on stdout",
+		Usage:   "analyze [--format text|json] [--top N] [--capacity BYTES] [--memory-fraction F] [--batch N] [--tune=false] SNAPSHOT...",
+		Short:   "explain the peak, find leaks, explain OOMs and say what to change",
 		Long: `Replays each snapshot's allocation trace and explains it: peak allocated and reserved
 memory and when they happen, the training iterations found in the trace, what the memory at
 the peak is (parameters, gradients, optimizer state, activations, temporaries) and which
@@ -36,6 +33,8 @@ analyzed from allocation lifetimes alone, with lower confidence.`,
 			"leaks count iterations until it is full; default: measured at an OOM record, else an H200's (assumed)")
 		fs.Float64Var(&o.MemoryFraction, "memory-fraction", 1, "the per-process memory fraction the run set "+
 			"(snapshots do not record it; it caps reserved memory and garbage_collection_threshold only acts under one)")
+		fs.IntVar(&o.Batch, "batch", 0, "the run's batch size, when known: a first-step OOM is then explained per sample "+
+			"and in batch sizes")
 		fs.BoolVar(&o.Tune, "tune", o.Tune, "replay the trace under tune's grid of allocator settings when the cache wastes memory")
 		if err := parseFlags(fs, args); err != nil {
 			return err
@@ -60,34 +59,45 @@ analyzed from allocation lifetimes alone, with lower confidence.`,
 			return usagef("missing SNAPSHOT")
 		}
 		var out struct {
-			Files []analyzeFile `json:"files"`
+			Files []report.AnalysisFile `json:"files"`
 		}
+		failed := 0
 		for _, path := range fs.Args() {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			s, err := loadSnapshot(path)
+			rep, err := analyzeFile(path, o)
 			if err != nil {
-				return err
+				// One bad file must not hide the others' reports.
+				fmt.Fprintf(env.Stderr, "vramkit analyze: %s\n", oneLine(err))
+				failed++
+				continue
 			}
-			rep, err := analyze.Analyze(s, o)
-			if err != nil {
-				return fmt.Errorf("%s: %w", path, err)
-			}
-			out.Files = append(out.Files, analyzeFile{Path: path, Devices: rep.Devices})
+			out.Files = append(out.Files, report.AnalysisFile{Path: path, Devices: rep.Devices})
 		}
-		if *format == "json" {
-			return writeJSON(env.Stdout, out)
+		if failed > 0 && len(out.Files) == 0 {
+			return &ExitError{Code: 1}
 		}
-		for i, f := range out.Files {
-			if i > 0 {
-				fmt.Fprintln(env.Stdout)
-			}
-			for _, d := range f.Devices {
-				printAnalysis(env.Stdout, f.Path, &d)
-			}
+		if err := report.Write(env.Stdout, *format, out, func(w io.Writer) error { report.AnalysisText(w, out.Files); return nil }); err != nil {
+			return err
+		}
+		if failed > 0 {
+			return &ExitError{Code: 1}
 		}
 		return nil
 	}
 	return c
+}
+
+// analyzeFile loads and analyzes one snapshot; errors name the file.
+func analyzeFile(path string, o analyze.Options) (*analyze.Report, error) {
+	s, err := loadSnapshot(path)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := analyze.Analyze(s, o)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rep, nil
 }

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -105,6 +106,41 @@ func TestAnalyzeFlags(t *testing.T) {
 		}
 		if tc.code == 0 && !bytes.Contains(out.Bytes(), []byte("40.0 GiB (the --capacity given × memory fraction 0.5)")) {
 			t.Errorf("%v: the leak's capacity does not follow the flags:\n%s", tc.args, out.String())
+		}
+	}
+}
+
+// TestAnalyzeModuleLevelFrames: in a script whose training loop runs at
+// module level (nanoGPT style, captured on the H200), the user's own line
+// must show on every site that has one, even when its function is
+// "<module>": the parameters and optimizer state were made by lines 68
+// and 81 of the script itself.
+func TestAnalyzeModuleLevelFrames(t *testing.T) {
+	in := filepath.Join("..", "..", "testdata", "captures", "scripts", "nanogpt-b8-bf16.pickle.gz")
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"analyze", "--tune=false", "--top", "20", in}, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	text := out.String()
+	for _, want := range []string{"nanogpt_train.py:68 <module>", "nanogpt_train.py:81 <module>"} {
+		if !bytes.Contains(out.Bytes(), []byte(want)) {
+			t.Errorf("missing %q in:\n%s", want, text)
+		}
+	}
+	sites := false
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "Where it was allocated") {
+			sites = true
+			continue
+		}
+		if sites && line == "" {
+			break
+		}
+		// A site with frames names its library call "name (file:line)";
+		// unless the allocation came from the autograd engine, a user
+		// frame must follow.
+		if sites && strings.Contains(line, ".py:") && !strings.Contains(line, "nanogpt_train.py") {
+			t.Errorf("site without the user's line: %s", line)
 		}
 	}
 }

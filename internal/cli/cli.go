@@ -27,6 +27,9 @@ type Command struct {
 	Usage string // e.g. "stats [--format text|json] SNAPSHOT"
 	Short string
 	Long  string
+	// Formats says what the command writes, where and in which formats;
+	// help prints it and the README's table repeats it word for word.
+	Formats string
 	// Run executes the command with its own arguments (after the name).
 	Run func(ctx context.Context, env *Env, args []string) error
 }
@@ -53,10 +56,13 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	cmds := commands()
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		if len(args) > 1 {
-			if c := find(cmds, args[1]); c != nil {
-				fmt.Fprintf(stdout, "usage: vramkit %s\n\n%s\n", c.Usage, strings.TrimSpace(c.Long))
-				return 0
+			c := find(cmds, args[1])
+			if c == nil {
+				fmt.Fprintf(stderr, "vramkit help: unknown command %q%s (run 'vramkit help')\n", args[1], didYouMean(args[1], names(cmds)))
+				return 2
 			}
+			fmt.Fprintf(stdout, "usage: vramkit %s\n\n%s\n\noutput: %s\n", c.Usage, strings.TrimSpace(c.Long), c.Formats)
+			return 0
 		}
 		printUsage(stdout, cmds)
 		if len(args) == 0 {
@@ -70,7 +76,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	}
 	c := find(cmds, args[0])
 	if c == nil {
-		fmt.Fprintf(stderr, "vramkit: unknown command %q (run 'vramkit help')\n", args[0])
+		fmt.Fprintf(stderr, "vramkit: unknown command %q%s (run 'vramkit help')\n", args[0], didYouMean(args[0], names(cmds)))
 		return 2
 	}
 	err := c.Run(ctx, env, args[1:])
@@ -126,13 +132,17 @@ func printUsage(w io.Writer, cmds []*Command) {
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting and
-// writes its help to w.
+// writes its help (-h) to w. The flag package's own error output is
+// discarded: parseFlags returns the error and Main prints it once, with
+// the usage line, instead of the message plus the whole help.
 func newFlagSet(c *Command, w io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(c.Name, flag.ContinueOnError)
-	fs.SetOutput(w)
+	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
-		fmt.Fprintf(w, "usage: vramkit %s\n\n%s\n\nflags:\n", c.Usage, strings.TrimSpace(c.Long))
+		fmt.Fprintf(w, "usage: vramkit %s\n\n%s\n\noutput: %s\n\nflags:\n", c.Usage, strings.TrimSpace(c.Long), c.Formats)
+		fs.SetOutput(w)
 		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
 	}
 	return fs
 }
@@ -140,13 +150,17 @@ func newFlagSet(c *Command, w io.Writer) *flag.FlagSet {
 // parseFlags parses args into fs, turning flag errors into usage errors. It
 // allows flags after positional arguments ("stats FILE --format json").
 func parseFlags(fs *flag.FlagSet, args []string) error {
+	help := fs.Usage
+	fs.Usage = func() {} // the flag package calls it on every error too
+	defer func() { fs.Usage = help }()
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				help()
 				return err
 			}
-			return &UsageError{err}
+			return &UsageError{flagError(fs, err)}
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -160,6 +174,22 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		args = rest[1:]
 	}
 	return fs.Parse(append([]string{"--"}, pos...))
+}
+
+// parseFlagsUntilArg parses flags up to the first positional argument,
+// leaving it and everything after it (a command line to run) in fs.Args().
+func parseFlagsUntilArg(fs *flag.FlagSet, args []string) error {
+	help := fs.Usage
+	fs.Usage = func() {}
+	defer func() { fs.Usage = help }()
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			help()
+			return err
+		}
+		return &UsageError{flagError(fs, err)}
+	}
+	return nil
 }
 
 func addFormat(fs *flag.FlagSet, allowed ...string) *string {

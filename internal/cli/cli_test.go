@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -126,5 +127,28 @@ func TestUsageErrors(t *testing.T) {
 	}
 	if code, out, _ := runCLI(t, "help", "stats"); code != 0 || !strings.Contains(out, "usage: vramkit stats") {
 		t.Errorf("help stats: %d %q", code, out)
+	}
+}
+
+// TestREADMEFormats: the README's output table says, word for word, what
+// each command's help says it writes, and lists every command.
+func TestREADMEFormats(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range commands() {
+		if c.Formats == "" {
+			t.Errorf("%s: no Formats", c.Name)
+			continue
+		}
+		row := "| `" + c.Name + "` | " + c.Formats + " |"
+		if !strings.Contains(string(readme), row) {
+			t.Errorf("README.md lacks the row %s", row)
+		}
+		code, out, _ := runCLI(t, "help", c.Name)
+		if code != 0 || !strings.Contains(out, "\noutput: "+c.Formats+"\n") {
+			t.Errorf("help %s does not say its output: %q", c.Name, out)
+		}
 	}
 }

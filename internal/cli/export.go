@@ -22,9 +22,10 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 func exportCommand() *Command {
 	c := &Command{
-		Name:  "export",
-		Usage: "export [--listen ADDR]... [--web.config.file FILE] [--no-process-metrics] [--fake-gpu] [--format text|json]",
-		Short: "serve GPU and per-process memory as Prometheus metrics (bytes)",
+		Name:    "export",
+		Formats: "Prometheus metrics over HTTP; log lines on stderr as text (default) or json",
+		Usage:   "export [--listen ADDR]... [--web.config.file FILE] [--no-process-metrics] [--fake-gpu] [--format text|json]",
+		Short:   "serve GPU and per-process memory as Prometheus metrics (bytes)",
 		Long: `Serves /metrics for Prometheus: per GPU vramkit_gpu_memory_{total,used,free,reserved}_bytes,
 vramkit_gpu_utilization_ratio, vramkit_gpu_up and vramkit_gpu_info; per process
 vramkit_process_gpu_memory_used_bytes{gpu,uuid,pid,command,user}; plus
@@ -72,7 +73,7 @@ Without a driver it keeps serving vramkit_nvml_up 0 and retries on each scrape.
 		opt.ProcessMetrics = !*noProc
 		col := exporter.NewCollector(sampler, opt, Version, log, time.Now)
 		if err := sampler.Start(); err != nil {
-			log.Warn("NVML not ready; serving vramkit_nvml_up 0 until it is", "err", err)
+			log.Warn("NVML not ready; serving vramkit_nvml_up 0 until it is", "err", demoHint(err))
 		}
 		h, err := exporter.Handler(exporter.Registry(col), Version)
 		if err != nil {

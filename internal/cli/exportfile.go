@@ -20,9 +20,10 @@ const timelineBuckets = 20000
 
 func exportPprofCommand() *Command {
 	c := &Command{
-		Name:  "export-pprof",
-		Usage: "export-pprof [--device N] [--at peak|end|TIME] -o FILE.pb.gz SNAPSHOT",
-		Short: "write live memory by stack as a pprof profile (go tool pprof, speedscope)",
+		Name:    "export-pprof",
+		Formats: "pprof (gzipped protocol buffer), to -o FILE",
+		Usage:   "export-pprof [--device N] [--at peak|end|TIME] -o FILE.pb.gz SNAPSHOT",
+		Short:   "write live memory by stack as a pprof profile (go tool pprof, speedscope)",
 		Long: `Writes a gzipped pprof profile of the device's memory by allocation stack: inuse_space and
 inuse_objects are the bytes and tensors alive at --at (peak: where allocated memory peaked;
 end: the end of the trace; or a time since the first event such as 1.5s), alloc_space the
@@ -57,9 +58,10 @@ with 'go tool pprof -http=: FILE' for flame graphs.`,
 
 func exportPerfettoCommand() *Command {
 	c := &Command{
-		Name:  "export-perfetto",
-		Usage: "export-perfetto [--device N] -o FILE.json SNAPSHOT",
-		Short: "write memory counters as Chrome trace-event JSON (Perfetto, chrome://tracing)",
+		Name:    "export-perfetto",
+		Formats: "Chrome trace-event JSON, to -o FILE",
+		Usage:   "export-perfetto [--device N] -o FILE.json SNAPSHOT",
+		Short:   "write memory counters as Chrome trace-event JSON (Perfetto, chrome://tracing)",
 		Long: `Writes a Chrome trace-event JSON file with counter tracks for allocated and reserved bytes
 and for each memory category of vramkit analyze (parameters, gradients, optimizer state,
 activations, temporaries, other, block rounding), and instant events where iterations start
@@ -82,8 +84,8 @@ each interval's lowest and highest values, so peaks are exact.`,
 		if err != nil {
 			return err
 		}
-		marks := analysisMarkers(ad, trace)
-		return writeFile(env, out, func(w io.Writer) error { return report.WritePerfetto(w, tl, categorySeries(ad), marks) })
+		marks := report.AnalysisMarkers(ad, trace)
+		return writeFile(env, out, func(w io.Writer) error { return report.WritePerfetto(w, tl, report.CategorySeries(ad), marks) })
 	}
 	return c
 }

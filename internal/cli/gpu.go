@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/vramkit/vramkit/internal/monitor"
@@ -32,4 +34,13 @@ func indexSpace(s string) int {
 		}
 	}
 	return -1
+}
+
+// demoHint points a user without NVML at --fake-gpu, for the commands
+// that have that flag (watch, export); nvml's errors do not name flags.
+func demoHint(err error) error {
+	if errors.Is(err, nvml.ErrNoDriver) || errors.Is(err, nvml.ErrNoCgo) {
+		return fmt.Errorf("%w (try --fake-gpu for a demo)", err)
+	}
+	return err
 }

@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"github.com/vramkit/vramkit/internal/allocsim"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/vramkit/vramkit/internal/lint"
 	"github.com/vramkit/vramkit/internal/lint/pyparse"
@@ -17,9 +15,10 @@ import (
 
 func newLintCommand() *Command {
 	c := &Command{
-		Name:  "lint",
-		Usage: "lint [--format text|json|sarif] [--fail-on error|warning|info|none] [--fix] [--diff] [--select CODES] [--disable CODES] [PATH...]",
-		Short: "find GPU-memory pitfalls in PyTorch training scripts",
+		Name:    "lint",
+		Formats: "text (default), json or sarif, on stdout",
+		Usage:   "lint [--format text|json|sarif] [--fail-on error|warning|info|none] [--fix] [--diff] [--select CODES] [--disable CODES] [--hints] [PATH...]",
+		Short:   "find GPU-memory pitfalls in PyTorch training scripts",
 		Long: `lint checks Python files, Jupyter notebooks (.ipynb, reported as cell:line) and
 shell scripts (for PYTORCH_CUDA_ALLOC_CONF values) for patterns that waste or
 leak GPU memory: a loss summed with its graph, evaluation without no_grad,
@@ -28,6 +27,8 @@ allocator settings, and more. PATHs are files or directories (walked
 recursively, honouring .gitignore); the default is the current directory.
 
 Each finding names a rule (VK001...), its memory effect and a one-line fix.
+Hints (DataLoader tuning, VK007 and VK008) are opt-in: --hints, or name them
+in --select.
 --fix applies the safe rewrites in place and --diff prints them as a diff
 without writing; a file whose rewrite would not parse is left alone, and
 notebooks are never rewritten.
@@ -67,6 +68,7 @@ func runLint(ctx context.Context, env *Env, c *Command, args []string) error {
 	listRules := fs.Bool("list-rules", false, "list the rules and exit")
 	explain := fs.String("explain", "", "print the documentation of one rule (code or name) and exit")
 	jobs := fs.Int("jobs", 0, "files checked in parallel (default: number of CPUs)")
+	hints := fs.Bool("hints", false, "also run the opt-in hints (DataLoader tuning: VK007, VK008)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -75,12 +77,12 @@ func runLint(ctx context.Context, env *Env, c *Command, args []string) error {
 	}
 	all := rules.All()
 	if *listRules {
-		return printRules(env.Stdout, all)
+		return lint.WriteRules(env.Stdout, all)
 	}
 	if *explain != "" {
 		for _, r := range append(all, lint.ParseError) {
 			if strings.EqualFold(r.Code, *explain) || r.Name == *explain {
-				return explainRule(env.Stdout, r)
+				return lint.WriteExplain(env.Stdout, r)
 			}
 		}
 		return usagef("no rule %q (see --list-rules)", *explain)
@@ -97,7 +99,8 @@ func runLint(ctx context.Context, env *Env, c *Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := lint.Options{Rules: selected, Parse: pyparse.Parse, AllocConf: allocConfValidator, Jobs: *jobs, Disable: splitList(*disable)}
+	opts := lint.Options{Rules: selected, Parse: pyparse.Parse, AllocConf: allocConfValidator, Jobs: *jobs, Disable: splitList(*disable),
+		Hints: *hints || *selectCodes != ""} // a rule named in --select runs
 	files, err := lint.Collect(paths)
 	if err != nil {
 		return err
@@ -263,26 +266,4 @@ func failThreshold(flagValue, firstPath string) (lint.Severity, error) {
 		return 0, usagef("--fail-on: %v", err)
 	}
 	return s, nil
-}
-
-func printRules(w io.Writer, all []*lint.Rule) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CODE\tSEVERITY\tFIX\tNAME\tSUMMARY")
-	for _, r := range append(all, lint.ParseError) {
-		fixable := ""
-		if r.Fixable {
-			fixable = "yes"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Code, r.Severity, fixable, r.Name, r.Summary)
-	}
-	return tw.Flush()
-}
-
-func explainRule(w io.Writer, r *lint.Rule) error {
-	fixable := ""
-	if r.Fixable {
-		fixable = ", fixable with --fix"
-	}
-	_, err := fmt.Fprintf(w, "%s %s (%s%s)\n%s\n\n%s\n\n%s\n", r.Code, r.Name, r.Severity, fixable, r.Summary, r.Doc, r.URL())
-	return err
 }

@@ -1,21 +1,12 @@
 package cli
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/vramkit/vramkit/internal/snapshot"
 )
-
-// writeJSON writes v as indented JSON.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
 
 // loadSnapshot reads a snapshot file, with errors that name the file once.
 func loadSnapshot(path string) (*snapshot.Snapshot, error) {

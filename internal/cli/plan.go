@@ -2,25 +2,24 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/vramkit/vramkit/internal/report/html"
 	"io"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
 	"github.com/vramkit/vramkit/internal/plan"
-	"github.com/vramkit/vramkit/internal/units"
+	"github.com/vramkit/vramkit/internal/report"
+	"github.com/vramkit/vramkit/internal/report/html"
 )
 
 func planCommand() *Command {
 	c := &Command{
-		Name:  "plan",
-		Usage: "plan [--spec SPEC.json | --model M ...] [--fit --global-batch B | --sweep batch=1..512] [--format text|json|html]",
-		Short: "predict training memory and step time; find the fastest configuration that fits",
+		Name:    "plan",
+		Formats: "text (default) or json, on stdout; html for --sweep",
+		Usage:   "plan [--spec SPEC.json | --model M ...] [--fit --global-batch B | --sweep batch=1..512] [--format text|json|html]",
+		Short:   "predict training memory and step time; find the fastest configuration that fits",
 		Long: `Plan predicts, without a GPU, the peak allocated and reserved memory, the
 process memory nvidia-smi will show (reserved + CUDA context) and the step
 time of one training configuration, from a layer-level model of the network
@@ -30,10 +29,27 @@ replayed through the caching-allocator simulator.
   vramkit plan --model gpt2 --batch 8 --seq 1024 --precision bf16-amp --gpu h100
   vramkit plan --fit --gpu rtx3090 --model bert-base --seq 512 --global-batch 64
   vramkit plan --sweep batch=1..512 --model resnet50 --gpu a100-40
+  vramkit plan --task generate --model llama3-8b --precision bf16 --batch 8 --seq 2048 --new-tokens 256
+  vramkit plan --task generate --fit --model llama3-8b --precision bf16 --seq 2048 --new-tokens 256
+  vramkit plan --task serve --model llama3-8b --precision bf16 --gpu a100-80 --context 8192
+
+  vramkit plan --model mixtral-8x7b --precision bf16 --lora-rank 16 --quant nf4
+  vramkit plan --hf-config config.json --batch 4 --seq 2048 --attn eager --by-module
 
 --batch is the per-GPU micro-batch. Spec files take the keys model,
 hf_config, task, batch, seq, image, precision, checkpoint, accum, optimizer,
-lora, parallel{strategy,gpus,tp,pp,micro_batches}, gpu, alloc_conf.`,
+lora, parallel{strategy,gpus,tp,pp,micro_batches,schedule,
+reshard_after_forward}, gpu, alloc_conf, use_cache, attn, compile, quant and
+override{tie_word_embeddings, num_key_value_heads, intermediate_size,
+num_hidden_layers, low_rank} (what-if architecture changes, re-planned); for
+--task generate|serve (docs/inference.md) also new_tokens, kv_dtype, cache,
+gpu_memory_utilization, block_size, max_num_seqs, max_num_batched_tokens,
+context.
+
+Bands are where the measured value of runs vramkit was not built on fell,
+at the stated confidence, per class of workload; "fits" is judged on the
+top of the process band, and the headroom is the GPU's memory less that
+top. Classes without such runs get a wider band and say why.`,
 	}
 	c.Run = func(ctx context.Context, env *Env, args []string) error { return runPlan(ctx, env, c, args) }
 	return c
@@ -41,10 +57,11 @@ lora, parallel{strategy,gpus,tp,pp,micro_batches}, gpu, alloc_conf.`,
 
 type planFlags struct {
 	spec, model, hfConfig, precision, checkpoint, optimizer, loraTargets string
-	parallel, gpu, allocConf, sweep, format                              string
+	parallel, gpu, allocConf, sweep, format, attn, quant                 string
 	batch, seq, image, accum, loraRank, gpus, tp, pp, micro, global      int
-	fit                                                                  bool
+	fit, compile, byModule                                               bool
 	margin                                                               float64
+	inf                                                                  inferFlags
 }
 
 func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
@@ -56,7 +73,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.IntVar(&f.batch, "batch", 0, "per-GPU micro-batch size")
 	fs.IntVar(&f.seq, "seq", 0, "sequence length (text models)")
 	fs.IntVar(&f.image, "image", 0, "image side in pixels (vision models)")
-	fs.StringVar(&f.precision, "precision", "", "fp32|fp16-amp|bf16-amp|bf16")
+	fs.StringVar(&f.precision, "precision", "", "fp32|fp16-amp|bf16-amp|bf16 (fp16 is accepted as fp16-amp)")
 	fs.StringVar(&f.checkpoint, "checkpoint", "", "activation checkpointing: none|block|every:K|selective")
 	fs.IntVar(&f.accum, "accum", 0, "gradient accumulation micro-steps")
 	fs.StringVar(&f.optimizer, "optimizer", "", "adamw|adam|sgd|sgd-momentum|adafactor|adamw-8bit")
@@ -67,18 +84,35 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.IntVar(&f.tp, "tp", 0, "tensor-parallel degree")
 	fs.IntVar(&f.pp, "pp", 0, "pipeline-parallel degree")
 	fs.IntVar(&f.micro, "micro-batches", 0, "pipeline micro-batches")
-	fs.StringVar(&f.gpu, "gpu", "", "GPU (default h200)")
+	fs.StringVar(&f.gpu, "gpu", "", "GPU (default h200; an alias such as a100 picks one variant, a100-80, and says so)")
 	fs.StringVar(&f.allocConf, "alloc-conf", "", "PYTORCH_CUDA_ALLOC_CONF to simulate")
 	fs.BoolVar(&f.fit, "fit", false, "search all configurations for the fastest that fits")
 	fs.IntVar(&f.global, "global-batch", 0, "global batch size for --fit")
-	fs.Float64Var(&f.margin, "margin", 0.1, "safety margin for --fit and --sweep (fraction of GPU memory)")
+	fs.Float64Var(&f.margin, "margin", 0, "fraction of GPU memory --fit and --sweep keep free beyond the band's top (which already holds the stated confidence)")
 	fs.StringVar(&f.sweep, "sweep", "", "memory curve: batch=LO..HI or seq=LO..HI")
+	fs.StringVar(&f.attn, "attn", "", "attention implementation: "+strings.Join(memmodel.AttnImpls, "|")+" (default: what transformers picks, sdpa)")
+	fs.BoolVar(&f.compile, "compile", false, "the model runs under torch.compile")
+	fs.StringVar(&f.quant, "quant", "", "nf4: 4-bit frozen base weights (QLoRA, with --lora-rank)")
+	fs.BoolVar(&f.byModule, "by-module", false, "list parameters, gradients, optimizer state and saved activations per module")
+	f.inf.register(fs)
 	format := addFormat(fs, "text", "json", "html")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if err := checkFormat(*format, "text", "json", "html"); err != nil {
 		return err
+	}
+	if f.inf.task != "" || f.spec != "" {
+		spec, err := f.buildSpec(fs)
+		if err != nil {
+			return err
+		}
+		if f.inf.apply(fs, &spec); spec.Inference() {
+			if fs.NArg() > 0 {
+				return usagef("unexpected argument %q", fs.Arg(0))
+			}
+			return runInference(ctx, env, spec, &f, *format)
+		}
 	}
 	if *format == "html" && f.sweep == "" {
 		return usagef("--format html draws a --sweep; other plans print as text or json")
@@ -89,6 +123,13 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	spec, err := f.buildSpec(fs)
 	if err != nil {
 		return err
+	}
+	notes, err := checkNames(spec)
+	if err != nil {
+		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintf(env.Stderr, "vramkit plan: note: %s\n", n)
 	}
 	switch {
 	case f.fit && f.sweep != "":
@@ -101,9 +142,9 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 		}
 		res, err := plan.Fit(ctx, spec, opts)
 		if err != nil {
-			return err
+			return specError(err)
 		}
-		return writeOut(env.Stdout, *format, res, func(w io.Writer) { plan.WriteFitText(w, res) })
+		return report.Write(env.Stdout, *format, res, func(w io.Writer) error { plan.WriteFitText(w, res); return nil })
 	case f.sweep != "":
 		opts, err := plan.ParseSweep(f.sweep)
 		if err != nil {
@@ -112,28 +153,20 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 		opts.Margin = f.margin
 		res, err := plan.Sweep(ctx, spec, opts)
 		if err != nil {
-			return err
+			return specError(err)
 		}
 		if *format == "html" {
-			return html.RenderSweep(env.Stdout, sweepPage(res))
+			return html.RenderSweep(env.Stdout, html.SweepOf(res))
 		}
-		return writeOut(env.Stdout, *format, res, func(w io.Writer) { plan.WriteSweepText(w, res) })
+		return report.Write(env.Stdout, *format, res, func(w io.Writer) error { plan.WriteSweepText(w, res); return nil })
 	}
-	r, err := memmodel.Estimate(spec, memmodel.DefaultOptions())
+	opts := memmodel.DefaultOptions()
+	opts.ByModule = f.byModule
+	r, err := memmodel.Estimate(spec, opts)
 	if err != nil {
-		return err
+		return specError(err)
 	}
-	return writeOut(env.Stdout, *format, r, func(w io.Writer) { writePlanText(w, spec, r) })
-}
-
-func writeOut(w io.Writer, format string, v any, text func(io.Writer)) error {
-	if format == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(v)
-	}
-	text(w)
-	return nil
+	return report.Write(env.Stdout, *format, r, func(w io.Writer) error { report.PlanText(w, spec, r); return nil })
 }
 
 // buildSpec reads --spec (if any) and lays the explicitly set flags over it.
@@ -146,7 +179,7 @@ func (f *planFlags) buildSpec(fs *flag.FlagSet) (memmodel.Spec, error) {
 		}
 		defer fh.Close()
 		if spec, err = memmodel.ParseSpec(fh); err != nil {
-			return spec, fmt.Errorf("%s: %w", f.spec, err)
+			return spec, &UsageError{fmt.Errorf("%s: %w", f.spec, err)}
 		}
 	}
 	set := map[string]bool{}
@@ -172,9 +205,13 @@ func (f *planFlags) buildSpec(fs *flag.FlagSet) (memmodel.Spec, error) {
 		}
 	}
 	strs := map[string]*string{"precision": &spec.Precision, "checkpoint": &spec.Checkpoint,
-		"optimizer": &spec.Optimizer, "parallel": &spec.Parallel.Strategy, "gpu": &spec.GPU, "alloc-conf": &spec.AllocConf}
+		"optimizer": &spec.Optimizer, "parallel": &spec.Parallel.Strategy, "gpu": &spec.GPU, "alloc-conf": &spec.AllocConf,
+		"attn": &spec.Attn, "quant": &spec.Quant}
 	svals := map[string]string{"precision": f.precision, "checkpoint": f.checkpoint, "optimizer": f.optimizer,
-		"parallel": f.parallel, "gpu": f.gpu, "alloc-conf": f.allocConf}
+		"parallel": f.parallel, "gpu": f.gpu, "alloc-conf": f.allocConf, "attn": f.attn, "quant": f.quant}
+	if set["compile"] {
+		spec.Compile = f.compile
+	}
 	for k, p := range strs {
 		if set[k] {
 			*p = svals[k]
@@ -196,60 +233,4 @@ func (f *planFlags) buildSpec(fs *flag.FlagSet) (memmodel.Spec, error) {
 		return spec, usagef("give --spec, --model or --hf-config")
 	}
 	return spec, nil
-}
-
-func writePlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
-	fmt.Fprintf(w, "model %s (%s params, %s trainable) on %s\n", r.Model, count(r.Params), count(r.TrainableParams), r.GPU)
-	fmt.Fprintf(w, "  batch %d, precision %s, checkpoint %s, accum %d, optimizer %s, parallel %s\n",
-		spec.Batch, spec.Precision, spec.Checkpoint, spec.Accum, spec.Optimizer, spec.Parallel.Strategy)
-	band := func(b memmodel.Band) string { return units.Bytes(b.Low) + " – " + units.Bytes(b.High) }
-	fmt.Fprintf(w, "\npeak allocated  %10s   (%s)\n", units.Bytes(r.PeakAllocated), band(r.AllocatedBand))
-	fmt.Fprintf(w, "peak reserved   %10s   (%s)\n", units.Bytes(r.PeakReserved), band(r.ReservedBand))
-	fmt.Fprintf(w, "process (smi)   %10s   (%s), CUDA context ≈ %s\n", units.Bytes(r.Process), band(r.ProcessBand), units.Bytes(r.Context))
-	if r.SteadyProcess != r.Process {
-		fmt.Fprintf(w, "steady state    %10s   process memory once optimizer steps succeed\n", units.Bytes(r.SteadyProcess))
-	}
-	if d := r.Dynamic; d != nil {
-		fmt.Fprintf(w, "worst batch     %10s   peak allocated of the longest batch (%d tokens) alone; fixed-shape reserved %s\n",
-			units.Bytes(d.FixedAllocated), d.MaxLen, units.Bytes(d.FixedReserved))
-	}
-	fmt.Fprintf(w, "step time       %10.3f s (%.3f – %.3f s), %.1f samples/s\n", r.StepTime, r.StepTimeBand[0], r.StepTimeBand[1], r.SamplesPerSec)
-	verdict := "fits"
-	if !r.Fits {
-		verdict = "does NOT fit"
-	}
-	fmt.Fprintf(w, "%s in %s (headroom %s)\n", verdict, units.Bytes(r.Capacity), units.Bytes(r.Headroom))
-	fmt.Fprintf(w, "\nbreakdown at peak (%s):\n", r.PeakPhase)
-	keys := make([]string, 0, len(r.Breakdown))
-	for k := range r.Breakdown {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return r.Breakdown[keys[i]] > r.Breakdown[keys[j]] })
-	for _, k := range keys {
-		fmt.Fprintf(w, "  %-20s %10s\n", k, units.Bytes(r.Breakdown[k]))
-	}
-	for _, n := range r.Notes {
-		fmt.Fprintf(w, "note: %s\n", n)
-	}
-}
-
-func count(n int64) string {
-	switch {
-	case n >= 1e9:
-		return fmt.Sprintf("%.2fB", float64(n)/1e9)
-	case n >= 1e6:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	}
-	return fmt.Sprint(n)
-}
-
-// sweepPage is a --sweep curve as the HTML report's sweep view draws it.
-func sweepPage(r *plan.SweepResult) *html.Sweep {
-	name := map[string]string{"batch": "batch size", "seq": "sequence length"}[r.Key]
-	sw := &html.Sweep{Title: fmt.Sprintf("Predicted peak memory against %s on %s", name, r.GPU), XLabel: name, Limit: r.Budget, Largest: r.Largest}
-	for _, p := range r.Points {
-		sw.Points = append(sw.Points, html.SweepPoint{X: p.Value, Reserved: p.Reserved, Allocated: p.Allocated,
-			Process: p.ProcessHi, Fits: p.Fits})
-	}
-	return sw
 }

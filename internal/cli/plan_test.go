@@ -78,3 +78,50 @@ func TestPlanSweepAndFit(t *testing.T) {
 		t.Fatalf("fit exit %d: %s %s", code, out, errs)
 	}
 }
+
+// TestPlanVerdictLine is issue 18's example: LLaMA-3-8B with LoRA r16,
+// pure bf16 and checkpointing on a 24 GB RTX 4090. The verdict is one
+// line made on the band's top at the stated confidence; the text's
+// headroom and the JSON's fits, headroom and band agree with it.
+func TestPlanVerdictLine(t *testing.T) {
+	args := []string{"plan", "--model", "llama3-8b", "--precision", "bf16", "--lora-rank", "16", "--checkpoint", "block",
+		"--batch", "1", "--seq", "2048", "--gpu", "rtx4090"}
+	code, out, errs := runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var verdict []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "fit") && strings.Contains(l, "confidence") {
+			verdict = append(verdict, l)
+		}
+	}
+	if len(verdict) != 1 || !strings.HasPrefix(verdict[0], "fits with 95% confidence: ") ||
+		!strings.Contains(verdict[0], ", at most ") || !strings.Contains(verdict[0], "of 23.6 GiB (headroom ") ||
+		strings.Contains(verdict[0], "headroom -") {
+		t.Errorf("verdict lines %q in:\n%s", verdict, out)
+	}
+	code, out, errs = runCLI(t, append(args, "--format", "json")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r struct {
+		Fits        bool    `json:"fits"`
+		Headroom    int64   `json:"headroom_bytes"`
+		Capacity    int64   `json:"capacity_bytes"`
+		ProcessHigh int64   `json:"process_high_bytes"`
+		Confidence  float64 `json:"confidence"`
+		Verdict     struct {
+			Fits     bool   `json:"fits"`
+			Headroom int64  `json:"headroom_bytes"`
+			Text     string `json:"text"`
+		} `json:"verdict"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if !r.Fits || r.Verdict.Fits != r.Fits || r.Headroom != r.Capacity-r.ProcessHigh || r.Verdict.Headroom != r.Headroom ||
+		r.Confidence != 0.95 || !strings.HasPrefix(r.Verdict.Text, "fits with 95%") {
+		t.Errorf("JSON verdict disagrees: %+v", r)
+	}
+}

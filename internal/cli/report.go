@@ -15,9 +15,10 @@ import (
 
 func reportCommand() *Command {
 	c := &Command{
-		Name:  "report",
-		Usage: "report [--device N] [--tune auto|always|never] [--capacity BYTES|auto] [--memory-fraction F] [-o FILE.html] SNAPSHOT",
-		Short: "write a self-contained HTML report: analysis, timeline, allocator state, sites, what-ifs",
+		Name:    "report",
+		Formats: "html, to -o FILE (default: the snapshot's name with .html; - for stdout)",
+		Usage:   "report [--device N] [--tune auto|always|never] [--capacity BYTES|auto] [--memory-fraction F] [-o FILE.html] SNAPSHOT",
+		Short:   "write a self-contained HTML report: analysis, timeline, allocator state, sites, what-ifs",
 		Long: `Writes one HTML file, with its scripts and data inline, that opens in a browser from disk
 without a network: vramkit analyze's summary and advice; allocated and reserved memory over
 the trace, stacked by category, with iterations, leaks and OOMs marked (zoom, and hover for
@@ -58,24 +59,6 @@ SNAPSHOT's name with .html.`,
 		return writeFile(env, *out, func(wr io.Writer) error { return html.Render(wr, page) })
 	}
 	return c
-}
-
-// htmlTune is tune's table for the report: the rows come ranked, best
-// first, from allocsim.Tune.
-func htmlTune(d *allocsim.DeviceReplay, capBytes int64, rows []allocsim.TuneRow) *html.Tune {
-	h := &html.Tune{RecordedConf: d.Config.String(), RecordedReserved: d.Result.Stats.ReservedBytes.All.Peak, Capacity: capBytes}
-	if len(rows) > 0 && rows[0].Feasible && rows[0].PeakReserved < h.RecordedReserved {
-		h.Best = rows[0].AllocConf
-	}
-	for _, r := range rows {
-		row := html.TuneRow{Conf: r.AllocConf, PeakReserved: r.PeakReserved, PeakAllocated: r.PeakAllocated,
-			Retries: r.Retries, OOMAt: -1, Feasible: r.Feasible}
-		if r.OOMAt != nil {
-			row.OOMAt = *r.OOMAt
-		}
-		h.Rows = append(h.Rows, row)
-	}
-	return h
 }
 
 // defaultHTMLName turns run.pickle.gz into run.html, next to it.
@@ -127,7 +110,7 @@ func buildReport(ctx context.Context, path string, dev int, tune string, f analy
 		in.Notes = append(in.Notes, "analyze failed, so the report has no summary, categories or sites: "+oneLine(err))
 		in.Markers = append(report.OOMMarkers(trace), report.IterationMarkers(s, d)...)
 	} else {
-		in.Analysis, in.Sites, in.Markers = htmlAnalysis(path, ad), ad.TopSites, analysisMarkers(ad, trace)
+		in.Analysis, in.Sites, in.Markers = html.AnalysisOf(path, ad), ad.TopSites, report.AnalysisMarkers(ad, trace)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -138,7 +121,7 @@ func buildReport(ctx context.Context, path string, dev int, tune string, f analy
 		if err != nil {
 			return nil, err
 		}
-		in.Tune = htmlTune(&rep, st.CapacityBytes, rows)
+		in.Tune = html.TuneOf(&rep, st.CapacityBytes, rows)
 	case tune == "auto":
 		in.Notes = append(in.Notes, fmt.Sprintf("the allocator-settings table was skipped: the trace has %d requests and each "+
 			"setting is a full replay (run vramkit tune, or report --tune always)", n))

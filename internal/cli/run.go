@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -27,9 +26,10 @@ import (
 // command table).
 func runCommand(summarize capture.Summarizer) *Command {
 	c := &Command{
-		Name:  "run",
-		Usage: "run [--out DIR] [--interval D] [--context alloc|all|none] [--stacks python|all] [--max-entries N] [--format text|json] [--] CMD [ARGS...]",
-		Short: "run a training command and capture its GPU memory: snapshots at exit/OOM/SIGTERM + NVML timeline",
+		Name:    "run",
+		Formats: "the command's own output; vramkit's summary on stderr as text (default) or json, and summary.json in --out",
+		Usage:   "run [--out DIR] [--interval D] [--context alloc|all|none] [--stacks python|all] [--max-entries N] [--format text|json] [--] CMD [ARGS...]",
+		Short:   "run a training command and capture its GPU memory: snapshots at exit/OOM/SIGTERM + NVML timeline",
 		Long: `Runs CMD with a small Python shim on PYTHONPATH (your own sitecustomize still
 runs). When the program initialises CUDA through PyTorch, the shim turns on
 torch.cuda.memory._record_memory_history and writes a snapshot pickle into
@@ -47,7 +47,7 @@ PYTHONPATH and so the shim.`,
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		fs := newFlagSet(c, env.Stderr)
 		opt := capture.DefaultOptions()
-		fs.StringVar(&opt.Out, "out", "", "output directory (default vramkit-run-YYYYMMDD-HHMMSS)")
+		fs.StringVar(&opt.Out, "out", "", "output directory (default: a new vramkit-run-YYYYMMDD-HHMMSS, with -2, -3… when that is taken)")
 		fs.DurationVar(&opt.Interval, "interval", opt.Interval, "NVML sampling interval")
 		fs.StringVar(&opt.Context, "context", opt.Context, "stack traces PyTorch records: alloc|all|none")
 		fs.StringVar(&opt.Stacks, "stacks", opt.Stacks, "frames in those traces: python|all (all adds C++, much slower)")
@@ -55,11 +55,8 @@ PYTHONPATH and so the shim.`,
 		htmlOut := fs.Bool("html", false, "also write an HTML report (vramkit report) next to each snapshot")
 		format := addFormat(fs, "text", "json")
 		// Flags stop at CMD: everything after it is CMD's own.
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return err
-			}
-			return &UsageError{err}
+		if err := parseFlagsUntilArg(fs, args); err != nil {
+			return err
 		}
 		if err := checkFormat(*format, "text", "json"); err != nil {
 			return err
@@ -68,11 +65,21 @@ PYTHONPATH and so the shim.`,
 		if len(argv) == 0 {
 			return usagef("no command to run")
 		}
-		if opt.Out == "" {
-			opt.Out = "vramkit-run-" + time.Now().Format("20060102-150405")
+		// Check the flags before creating the default folder, so a usage
+		// error leaves nothing behind.
+		check := opt
+		if check.Out == "" {
+			check.Out = "."
 		}
-		if err := opt.Validate(); err != nil {
+		if err := check.Validate(); err != nil {
 			return usagef("%v", err)
+		}
+		if opt.Out == "" {
+			dir, err := newRunDir(".", time.Now())
+			if err != nil {
+				return err
+			}
+			opt.Out = dir
 		}
 
 		sigs := make(chan os.Signal, 8)
@@ -140,4 +147,25 @@ func writeRunReports(ctx context.Context, env *Env, snaps []string) {
 		}
 		fmt.Fprintf(env.Stderr, "vramkit run: no report for %s: %s\n", p, oneLine(err))
 	}
+}
+
+// newRunDir creates a fresh output directory under parent named for the
+// moment t, adding -2, -3… when another run took the name in the same
+// second. Mkdir is atomic, so two runs never share a directory.
+func newRunDir(parent string, t time.Time) (string, error) {
+	base := filepath.Join(parent, "vramkit-run-"+t.Format("20060102-150405"))
+	for i := 1; i < 1000; i++ {
+		dir := base
+		if i > 1 {
+			dir = fmt.Sprintf("%s-%d", base, i)
+		}
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			return dir, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return "", fmt.Errorf("output directory: %w", err)
+		}
+	}
+	return "", fmt.Errorf("output directory: %s-2 to -999 are all taken", base)
 }

@@ -1,11 +1,10 @@
 package cli
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/vramkit/vramkit/internal/analyze"
-	"github.com/vramkit/vramkit/internal/units"
+	"github.com/vramkit/vramkit/internal/report"
 )
 
 // summarizeSnapshot is what `vramkit run` prints for each snapshot the
@@ -24,32 +23,6 @@ func summarizeSnapshot(path string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	for _, d := range rep.Devices {
-		exact := "exact"
-		if !d.TraceComplete {
-			exact = "incomplete trace"
-		}
-		fmt.Fprintf(w, "  device %d: peak allocated %s, peak reserved %s (%s), %s\n", d.Device,
-			units.Bytes(d.PeakAllocated), units.Bytes(d.PeakReserved), exact,
-			plural(d.Iterations, "iteration", "iterations"))
-		if d.OOM != nil {
-			fmt.Fprintf(w, "  out of memory asking for %s: %s — %s\n", units.Bytes(d.OOM.Requested), d.OOM.Cause, d.OOM.Explain)
-		}
-		for _, l := range d.Leaks {
-			site := ""
-			if len(l.Frames) > 0 {
-				f := l.Frames[0]
-				site = fmt.Sprintf(" at %s:%d", shortPath(f.Filename), f.Line)
-			}
-			fmt.Fprintf(w, "  LEAK: %s more kept every iteration%s\n", units.Bytes(l.BytesPerIteration), site)
-		}
-		for i, a := range d.Advice {
-			if i == 3 {
-				break
-			}
-			fmt.Fprintf(w, "  %d. %s — saves about %s\n", i+1, a.Action, units.Bytes(a.Saving))
-		}
-	}
-	fmt.Fprintf(w, "  details: vramkit analyze %s\n", path)
+	report.RunSummary(w, path, rep.Devices)
 	return nil
 }

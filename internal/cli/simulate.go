@@ -5,10 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
 	"github.com/vramkit/vramkit/internal/analyze"
+	"github.com/vramkit/vramkit/internal/report"
 	"github.com/vramkit/vramkit/internal/snapshot"
 	"github.com/vramkit/vramkit/internal/units"
 )
@@ -77,26 +77,12 @@ func replayResolved(s *snapshot.Snapshot, dev int, f analyze.Flags,
 	return st, d, err
 }
 
-type simOut struct {
-	Device          int     `json:"device"`
-	AllocConf       string  `json:"alloc_conf"`
-	CapacityBytes   int64   `json:"capacity_bytes"`
-	CapacitySource  string  `json:"capacity_source"`
-	MemoryFraction  float64 `json:"memory_fraction"`
-	Reproduced      *bool   `json:"reproduced"`
-	FirstDivergence *string `json:"first_divergence"`
-	allocsim.Outcome
-	RecordedReserved int64 `json:"recorded_peak_reserved_bytes"`
-	Requests         int   `json:"requests"`
-	// Settings are the resolved settings, each with its source.
-	Settings analyze.Settings `json:"settings"`
-}
-
 func simulateCommand() *Command {
 	c := &Command{
-		Name:  "simulate",
-		Usage: "simulate [--alloc-conf STR] [--capacity BYTES|auto] [--memory-fraction F] [--format text|json] SNAPSHOT",
-		Short: "replay a trace through the allocator, as recorded or under other settings",
+		Name:    "simulate",
+		Formats: "text (default) or json, on stdout",
+		Usage:   "simulate [--alloc-conf STR] [--capacity BYTES|auto] [--memory-fraction F] [--format text|json] SNAPSHOT",
+		Short:   "replay a trace through the allocator, as recorded or under other settings",
 		Long: `Without settings flags, replays the trace under the settings it was recorded with and
 reports whether every segment allocation, free, map and unmap and every block address was
 reproduced. With --alloc-conf (a PYTORCH_CUDA_ALLOC_CONF string), --capacity or
@@ -121,11 +107,11 @@ peak reserved and allocated memory, cudaMalloc retries and out-of-memory errors.
 		if err != nil {
 			return err
 		}
-		var out struct {
-			Path    string   `json:"path"`
-			Devices []simOut `json:"devices"`
-		}
+		var out report.Simulation
 		out.Path = path
+		if len(s.DeviceIDs()) == 0 {
+			return fmt.Errorf("%s: the snapshot holds no segments and no trace (was CUDA used?)", path)
+		}
 		for _, dev := range s.DeviceIDs() {
 			// The request stream comes from the replay under the recorded
 			// settings; the flags say what to run it under.
@@ -140,7 +126,7 @@ peak reserved and allocated memory, cudaMalloc retries and out-of-memory errors.
 				return fmt.Errorf("%s: device %d: %w", path, dev, err)
 			}
 			recStats := d.Result.Stats
-			o := simOut{Device: dev, RecordedReserved: recStats.ReservedBytes.All.Peak, Requests: len(d.Result.Requests)}
+			o := report.SimDevice{Device: dev, RecordedReserved: recStats.ReservedBytes.All.Peak, Requests: len(d.Result.Requests)}
 			if !whatIfMode {
 				ok := d.Result.Reproduced
 				o.Reproduced = &ok
@@ -163,58 +149,7 @@ peak reserved and allocated memory, cudaMalloc retries and out-of-memory errors.
 			}
 			out.Devices = append(out.Devices, o)
 		}
-		if format == "json" {
-			return writeJSON(env.Stdout, out)
-		}
-		for _, o := range out.Devices {
-			printSim(env.Stdout, path, &o)
-		}
-		return nil
+		return report.Write(env.Stdout, format, out, func(w io.Writer) error { report.SimulationText(w, &out); return nil })
 	}
 	return c
-}
-
-func printSim(w io.Writer, path string, o *simOut) {
-	conf := o.AllocConf
-	if conf == "" {
-		conf = "(defaults)"
-	}
-	fmt.Fprintf(w, "%s — device %d, PYTORCH_CUDA_ALLOC_CONF=%s\n", path, o.Device, conf)
-	if o.Reproduced != nil {
-		if *o.Reproduced {
-			fmt.Fprintln(w, "replay: reproduced every segment event and block address of the trace")
-		} else {
-			fmt.Fprintf(w, "replay: DIVERGED at %s\n", *o.FirstDivergence)
-		}
-	} else {
-		capS := "unlimited"
-		if o.CapacityBytes > 0 {
-			capS = units.Bytes(o.CapacityBytes) + " (" + strconv.FormatInt(o.CapacityBytes, 10) + " B)"
-		}
-		fmt.Fprintf(w, "device capacity: %s — %s\n", capS, o.CapacitySource)
-		if o.MemoryFraction < 1 {
-			fmt.Fprintf(w, "memory fraction: %g [%s]\n", o.MemoryFraction, o.Settings.FractionSource)
-		}
-	}
-	fmt.Fprintf(w, "settings: %s\n", o.Settings.String())
-	fmt.Fprintf(w, "  peak reserved    %12s  (%d B)\n", units.Bytes(o.PeakReserved), o.PeakReserved)
-	fmt.Fprintf(w, "  peak allocated   %12s  (%d B)\n", units.Bytes(o.PeakAllocated), o.PeakAllocated)
-	fmt.Fprintf(w, "  cudaMalloc calls %12d  (segments allocated or mapped)\n", o.DeviceAllocs)
-	fmt.Fprintf(w, "  cudaFree calls   %12d  (segments released or unmapped)\n", o.DeviceFrees)
-	fmt.Fprintf(w, "  alloc retries    %12d\n", o.Retries)
-	fmt.Fprintf(w, "  OOM errors       %12d\n", o.OOMs)
-	if o.OOMAt != nil {
-		fmt.Fprintf(w, "  first OOM at trace event %d: the run would have died there\n", *o.OOMAt)
-	}
-	if o.Reproduced == nil && o.RecordedReserved > 0 {
-		d := o.PeakReserved - o.RecordedReserved
-		fmt.Fprintf(w, "  vs recorded run: peak reserved %s (%+.1f%%)\n", signedBytes(d), 100*float64(d)/float64(o.RecordedReserved))
-	}
-}
-
-func signedBytes(d int64) string {
-	if d >= 0 {
-		return "+" + units.Bytes(d)
-	}
-	return units.Bytes(d)
 }

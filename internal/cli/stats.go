@@ -8,16 +8,15 @@ import (
 	"strings"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
-	"github.com/vramkit/vramkit/internal/analyze"
 	"github.com/vramkit/vramkit/internal/report"
-	"github.com/vramkit/vramkit/internal/units"
 )
 
 func statsCommand() *Command {
 	c := &Command{
-		Name:  "stats",
-		Usage: "stats [--memory-fraction F] [--format text|json] SNAPSHOT",
-		Short: "the memory_stats() and memory_summary() a snapshot's trace determines",
+		Name:    "stats",
+		Formats: "text (default) or json, on stdout",
+		Usage:   "stats [--memory-fraction F] [--format text|json] SNAPSHOT",
+		Short:   "the memory_stats() and memory_summary() a snapshot's trace determines",
 		Long: `Replays the snapshot's allocation trace through vramkit's copy of PyTorch's caching
 allocator and prints what torch.cuda.memory_stats() and memory_summary() reported at the end
 of the run. SNAPSHOT is the pickle from torch.cuda.memory._dump_snapshot(), plain or gzipped.
@@ -41,23 +40,7 @@ vramkit says so and reports what the recorded segments still tell.`,
 		if err != nil {
 			return err
 		}
-		type devOut struct {
-			Device        int              `json:"device"`
-			TraceComplete bool             `json:"trace_complete"`
-			Events        int              `json:"events"`
-			AllocConf     string           `json:"alloc_conf"`
-			Notes         []string         `json:"notes,omitempty"`
-			Stats         map[string]int64 `json:"stats"`
-			// Window is what an incomplete trace proves about the
-			// stretch it covers.
-			Window *allocsim.Window `json:"trace_window,omitempty"`
-			// Settings are the resolved settings, each with its source.
-			Settings analyze.Settings `json:"settings"`
-		}
-		var out struct {
-			Path    string   `json:"path"`
-			Devices []devOut `json:"devices"`
-		}
+		var out report.Stats
 		out.Path = path
 		for _, dev := range s.DeviceIDs() {
 			st, d, err := replayResolved(s, dev, flags, func(o allocsim.ReplayOptions) allocsim.ReplayOptions {
@@ -81,7 +64,7 @@ vramkit says so and reports what the recorded segments still tell.`,
 				d.Notes = append(d.Notes, "stats below are the allocator's state at the dump, read from the snapshot's segments; "+
 					"the counters' peaks and cumulative totals need an exact replay and are left out")
 			}
-			out.Devices = append(out.Devices, devOut{
+			out.Devices = append(out.Devices, report.StatsDevice{
 				Device: dev, TraceComplete: d.TraceComplete, Events: d.Events,
 				AllocConf: d.Config.Source, Notes: d.Notes, Stats: m, Window: win, Settings: st,
 			})
@@ -89,31 +72,7 @@ vramkit says so and reports what the recorded segments still tell.`,
 		if len(out.Devices) == 0 {
 			return fmt.Errorf("%s: the snapshot holds no segments and no trace (was CUDA used?)", path)
 		}
-		if format == "json" {
-			return writeJSON(env.Stdout, out)
-		}
-		for _, d := range out.Devices {
-			status := "complete trace: figures are exact"
-			if !d.TraceComplete {
-				status = "INCOMPLETE trace: see notes"
-			}
-			fmt.Fprintf(env.Stdout, "%s — device %d, %s, %s\n", path, d.Device, plural(d.Events, "trace event", "trace events"), status)
-			fmt.Fprintf(env.Stdout, "settings: %s\n", d.Settings.String())
-			for _, n := range d.Notes {
-				fmt.Fprintf(env.Stdout, "note: %s\n", n)
-			}
-			if !d.TraceComplete {
-				printCurrent(env.Stdout, d.Stats)
-				if w := d.Window; w != nil {
-					printWindow(env.Stdout, w)
-				}
-				continue
-			}
-			if err := report.MemorySummary(env.Stdout, d.Stats, d.Device, false); err != nil {
-				return err
-			}
-		}
-		return nil
+		return report.Write(env.Stdout, format, out, func(w io.Writer) error { return report.StatsText(w, &out) })
 	}
 	return c
 }
@@ -127,34 +86,4 @@ func currentOnly(m map[string]int64) map[string]int64 {
 		}
 	}
 	return out
-}
-
-func printCurrent(w io.Writer, m map[string]int64) {
-	rows := []struct{ key, name string }{
-		{"allocated_bytes", "allocated"}, {"active_bytes", "active"}, {"requested_bytes", "requested"},
-		{"reserved_bytes", "reserved"}, {"inactive_split_bytes", "non-releasable (inactive split)"},
-	}
-	fmt.Fprintf(w, "  %-32s %14s %14s %14s\n", "at the dump", "all", "large pool", "small pool")
-	for _, r := range rows {
-		fmt.Fprintf(w, "  %-32s %14s %14s %14s\n", r.name, units.Bytes(m[r.key+".all.current"]),
-			units.Bytes(m[r.key+".large_pool.current"]), units.Bytes(m[r.key+".small_pool.current"]))
-	}
-	fmt.Fprintf(w, "  %-32s %14d %14d %14d\n", "allocations", m["allocation.all.current"],
-		m["allocation.large_pool.current"], m["allocation.small_pool.current"])
-	fmt.Fprintf(w, "  %-32s %14d %14d %14d\n", "segments", m["segment.all.current"],
-		m["segment.large_pool.current"], m["segment.small_pool.current"])
-}
-
-// printWindow shows what an incomplete trace proves about its own stretch.
-func printWindow(w io.Writer, win *allocsim.Window) {
-	secs := float64(win.EndUS-win.StartUS) / 1e6
-	if win.FromStart() {
-		fmt.Fprintf(w, "\n  over the whole trace (%d events, %.1f s):\n", win.Events, secs)
-	} else {
-		fmt.Fprintf(w, "\n  over the %d recorded events (%.1f s) — earlier history is gone:\n", win.Events, secs)
-	}
-	fmt.Fprintf(w, "  %-32s %14s  (exact: segment events carry their sizes)\n", "peak reserved in the window", units.Bytes(win.ReservedPeak))
-	fmt.Fprintf(w, "  %-32s %14s  (a lower bound: blocks freed in the window count at their rounded request size; typically within 1%%)\n",
-		"peak allocated in the window", units.Bytes(win.AllocatedPeak))
-	fmt.Fprintf(w, "  %-32s %14s reserved, %s allocated\n", "at the window's start", units.Bytes(win.ReservedStart), units.Bytes(win.AllocatedStart))
 }

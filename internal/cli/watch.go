@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -12,14 +11,16 @@ import (
 	"golang.org/x/term"
 
 	"github.com/vramkit/vramkit/internal/monitor"
+	"github.com/vramkit/vramkit/internal/report"
 	"github.com/vramkit/vramkit/internal/tui"
 )
 
 func watchCommand() *Command {
 	c := &Command{
-		Name:  "watch",
-		Usage: "watch [--interval D] [--history N] [--once] [--fake-gpu] [--format text|json]",
-		Short: "live view of GPU memory per GPU and per process, with leak flags",
+		Name:    "watch",
+		Formats: "a live terminal view; with --once, text (default) or json on stdout",
+		Usage:   "watch [--interval D] [--history N] [--once] [--fake-gpu] [--format text|json]",
+		Short:   "live view of GPU memory per GPU and per process, with leak flags",
 		Long: `Shows every GPU's memory (bar and history sparkline) and the processes holding
 it (pid, user, GPU memory, share of the GPU, growth rate, command). A GPU or
 process whose memory has grown steadily for a minute or more (at least
@@ -53,15 +54,13 @@ the host PID namespace, NVML's PIDs are the host's and show as "?".`,
 		lib, procs := openGPU(*fake)
 		s := monitor.NewSampler(lib, procs, time.Now)
 		if err := s.Start(); err != nil {
-			return err
+			return demoHint(err)
 		}
 		defer s.Close()
 		if *once {
 			x := s.Sample()
 			if format == "json" {
-				e := json.NewEncoder(env.Stdout)
-				e.SetIndent("", "  ")
-				return e.Encode(x)
+				return report.JSON(env.Stdout, x)
 			}
 			tui.WriteText(env.Stdout, x)
 			return nil

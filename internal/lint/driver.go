@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -41,6 +42,39 @@ type Options struct {
 	Disable []string
 	// Jobs is the number of files checked at once; 0 means GOMAXPROCS.
 	Jobs int
+	// Hints turns on the opt-in rules (Rule.Hint) among Rules.
+	Hints bool
+}
+
+// MaxSource is the largest source checked: a .py file, or the code cells
+// of a notebook. Real training scripts are far smaller; anything bigger is
+// generated or data, and parsing it would cost seconds and hundreds of
+// megabytes.
+const MaxSource = 2 << 20
+
+// MaxNotebook is the largest .ipynb file read. Notebooks carry their
+// outputs (images, tables) in the file, so the file may be much larger
+// than its code; the code is held to MaxSource once extracted.
+const MaxNotebook = 64 << 20
+
+// notSource says why src cannot be Python source (or a notebook), or "".
+// It is checked before parsing, so a binary or huge file costs one look
+// at its first bytes, not a parse.
+func notSource(src []byte, limit int) string {
+	head := src[:min(len(src), 8<<10)]
+	ctl := 0
+	for _, c := range head {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' {
+			ctl++
+		}
+	}
+	if bytes.IndexByte(head, 0) >= 0 || ctl*20 > len(head) {
+		return "binary data, not text"
+	}
+	if len(src) > limit {
+		return fmt.Sprintf("%d bytes is more than the %d MiB vramkit reads as source; generated or data file?", len(src), limit>>20)
+	}
+	return ""
 }
 
 // Result is the outcome of a run.
@@ -145,6 +179,16 @@ func Check(opts Options, cfg *Config, path string, src []byte) ([]Diagnostic, *F
 		c.Disable = append(append([]string(nil), cfg.Disable...), opts.Disable...)
 		cfg = &c
 	}
+	limit := MaxSource
+	if strings.EqualFold(filepath.Ext(path), ".ipynb") {
+		limit = MaxNotebook
+	}
+	if why := notSource(src, limit); why != "" {
+		if cfg.Disabled(ParseError) {
+			return nil, nil
+		}
+		return []Diagnostic{fileError(path, errors.New(why))}, nil
+	}
 	var f *File
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".sh", ".bash":
@@ -155,6 +199,9 @@ func Check(opts Options, cfg *Config, path string, src []byte) ([]Diagnostic, *F
 		}
 	case ".ipynb":
 		nb, err := loadNotebook(src)
+		if err == nil && len(nb.src) > MaxSource {
+			err = fmt.Errorf("its code cells hold %d bytes, more than the %d MiB vramkit reads as source", len(nb.src), MaxSource>>20)
+		}
 		if err != nil {
 			return []Diagnostic{fileError(path, err)}, nil
 		}
@@ -174,7 +221,7 @@ func Check(opts Options, cfg *Config, path string, src []byte) ([]Diagnostic, *F
 	sup := readSuppressions(f)
 	var active []*Rule
 	for _, r := range opts.Rules {
-		if !cfg.Disabled(r) && (f.Root != nil || r.Shell) {
+		if !cfg.Disabled(r) && (f.Root != nil || r.Shell) && (!r.Hint || opts.Hints) {
 			active = append(active, r)
 		}
 	}

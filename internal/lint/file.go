@@ -24,6 +24,7 @@ type File struct {
 	kinds     map[string][]*Node // every node by kind, in source order
 	imports   map[string]string  // local name → qualified name
 	gradOffAt map[*Node]int      // scope → first set_grad_enabled(False)
+	calls     callIndex          // calls and other references by name
 }
 
 // Span is a line of shell code at Src[Start:End]. Text is the line as the
@@ -65,6 +66,7 @@ func NewFile(path string, src []byte, root *Node) *File {
 	}
 	f.imports = buildImports(f)
 	f.gradOffAt = gradOffStatements(f)
+	f.calls = buildCallIndex(f)
 	return f
 }
 

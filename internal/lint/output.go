@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"text/tabwriter"
 )
 
 // Summary counts findings by severity.
@@ -129,4 +130,29 @@ func WriteJSON(w io.Writer, diags []Diagnostic, files int, rules []*Rule, versio
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(rep)
+}
+
+// WriteRules prints the rule table of --list-rules, the parse-error
+// pseudo-rule last.
+func WriteRules(w io.Writer, all []*Rule) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CODE\tSEVERITY\tFIX\tNAME\tSUMMARY")
+	for _, r := range append(all, ParseError) {
+		fixable := ""
+		if r.Fixable {
+			fixable = "yes"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Code, r.Severity, fixable, r.Name, r.Summary)
+	}
+	return tw.Flush()
+}
+
+// WriteExplain prints one rule's documentation, as --explain shows it.
+func WriteExplain(w io.Writer, r *Rule) error {
+	fixable := ""
+	if r.Fixable {
+		fixable = ", fixable with --fix"
+	}
+	_, err := fmt.Fprintf(w, "%s %s (%s%s)\n%s\n\n%s\n\n%s\n", r.Code, r.Name, r.Severity, fixable, r.Summary, r.Doc, r.URL())
+	return err
 }

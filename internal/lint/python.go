@@ -169,7 +169,7 @@ func (f *File) GradDisabled(n *Node) bool {
 			for _, d := range p.NamedChildren() {
 				if d.Kind == "decorator" {
 					for _, e := range d.NamedChildren() {
-						if f.gradOff(e) {
+						if f.gradOff(e) || gradOffDecorator(f, e) {
 							return true
 						}
 					}
@@ -182,6 +182,23 @@ func (f *File) GradDisabled(n *Node) bool {
 		}
 	}
 	return false
+}
+
+// gradOffDecorator reports whether a decorator is a project's own wrapper
+// of no_grad or inference_mode, recognised by its name
+// (@smart_inference_mode(), @torch_no_grad): the wrapper lives in another
+// file, and its name is all vramkit can read of it.
+func gradOffDecorator(f *File, e *Node) bool {
+	e = Unparen(e)
+	if e.Kind == "call" {
+		e = e.Child("function")
+	}
+	if !e.Is("identifier", "attribute") {
+		return false
+	}
+	t := strings.ToLower(f.Text(e))
+	t = t[strings.LastIndexByte(t, '.')+1:]
+	return strings.Contains(t, "inference_mode") || strings.Contains(t, "no_grad")
 }
 
 // gradOffStatements maps each scope to the offset of its first

@@ -61,7 +61,11 @@ type Rule struct {
 	// Shell is true for rules that also read shell code: .sh files and
 	// notebook magics (File.Shell). Other rules never see a shell script.
 	Shell bool
-	Run   func(p *Pass)
+	// Hint marks an opt-in rule: advice that is right for some programs
+	// and noise for others (DataLoader tuning). It runs only when
+	// Options.Hints is set (--hints) or the rule is selected by name.
+	Hint bool
+	Run  func(p *Pass)
 }
 
 // URL is the rule's section in the docs.

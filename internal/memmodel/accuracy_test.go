@@ -12,8 +12,9 @@ import (
 // TestAccuracyAgainstMeasured predicts every fixed-shape training row of the
 // H200 ground truth (testdata/measured.jsonl, copied from
 // shared/fixtures/h200) and holds the acceptance targets: median |error| ≤ 5%
-// and max ≤ 10% on peak allocated and on peak reserved, and every
-// measurement inside the predicted uncertainty band.
+// and max ≤ 10% on peak allocated and on peak reserved, and at least 90%
+// of the measurements inside the predicted 95% bands (issue 18: bands from
+// held-out error, not wide enough to hold every row).
 func TestAccuracyAgainstMeasured(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays ~35 workloads")
@@ -24,22 +25,26 @@ func TestAccuracyAgainstMeasured(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ea, er []float64
+	inside := 0
 	for _, c := range cmp {
 		if c.VarLen {
 			continue // planned at the longest batch; fragmentation of changing shapes not modelled
 		}
 		ea = append(ea, c.ErrAlloc)
 		er = append(er, c.ErrResv)
-		if !c.InBands {
+		if c.InBands {
+			inside++
+		} else {
 			// fits is judged on the band's upper edge: a measurement
 			// above it means fits: true could OOM
-			t.Errorf("%s: measurement outside the predicted band", c.Name)
+			t.Logf("%s: measurement outside the predicted band", c.Name)
 		}
 		t.Logf("%-32s allocated %+6.1f%%  reserved %+6.1f%%", c.Name, 100*c.ErrAlloc, 100*c.ErrResv)
 	}
 	if len(ea) < 30 {
 		t.Fatalf("only %d fixed-shape training rows compared", len(ea))
 	}
+	checkCoverage(t, inside, len(ea))
 	for _, s := range []struct {
 		what string
 		errs []float64

@@ -35,6 +35,16 @@ type Arch struct {
 	DefaultSeq int     `json:"default_seq,omitempty"`
 	RelBuckets int     `json:"relative_buckets,omitempty"`
 	AttnBias   bool    `json:"attention_bias,omitempty"` // LLaMA-style q/k/v bias (Qwen2)
+
+	// Decoder holds what sets a Llama-like decoder apart from LLaMA
+	// (Gemma, Phi-3, Qwen3, OLMo, Granite, the MoE decoders); zero for LLaMA.
+	Decoder DecoderQuirks `json:"decoder,omitzero"`
+	// MoE is the mixture-of-experts MLP; zero for a dense model.
+	MoE MoE `json:"moe,omitzero"`
+	// Whisper: mel bins of the input features and encoder positions
+	// (the encoder sees 2·SourcePos frames).
+	MelBins   int `json:"mel_bins,omitempty"`
+	SourcePos int `json:"source_positions,omitempty"`
 }
 
 // Vision reports whether the model takes images.

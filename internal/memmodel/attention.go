@@ -22,6 +22,8 @@ type attnShape struct {
 	batch, heads, sq, sk, hd int64
 	causal                   bool
 	dropout                  float64 // attention-probability dropout (math path only)
+	kvHeads                  int64   // key/value heads (GQA); 0 means heads
+	softcap                  float64 // attention logit soft-capping (eager only)
 }
 
 // sdpa is F.scaled_dot_product_attention without a mask (fused kernel).
@@ -38,7 +40,7 @@ func (b *builder) sdpaMask(q, k, v, mask Tensor, s attnShape) Tensor {
 	q, k, v = b.lowp(q), b.lowp(k), b.lowp(v)
 	ins := []Tensor{q, k, v}
 	// flash attention takes no mask: a masked call runs memory-efficient
-	efficient := b.dt(q) == F32
+	efficient := b.dt(q) == F32 || b.attn == "mem_efficient"
 	if mask >= 0 {
 		mask = b.lowp(mask)
 		ins = append(ins, mask)

@@ -19,6 +19,20 @@ type builder struct {
 	// ctaLimit is how many CTAs one reduction launches at most (a
 	// resident grid of the GPU); 0 for no limit.
 	ctaLimit int64
+	// attn is the attention implementation: sdpa | eager | flash |
+	// mem_efficient | math (see attend).
+	attn string
+	// module names the module ops and parameters are recorded for.
+	module string
+	// quant4 stores frozen linear weights in 4 bits (QLoRA) and
+	// dequantises them around every use.
+	quant4 bool
+	// lowRank factorises every projection W (in×out) into two of rank
+	// lowRank when that is smaller.
+	lowRank int64
+	// compiled records the step as torch.compile's partitioner saves it
+	// (see compile.go).
+	compiled bool
 }
 
 func newBuilder(amp, pdt DType) *builder {
@@ -36,7 +50,7 @@ func (b *builder) param(numel int64) Tensor {
 	trainable := !b.frozen
 	x := b.g.newTensor(numel, b.pdt, trainable)
 	b.tt(x).param = len(b.g.params)
-	b.g.params = append(b.g.params, paramInfo{t: x, numel: numel, dt: b.pdt, trainable: trainable, shard: 1})
+	b.g.params = append(b.g.params, paramInfo{t: x, numel: numel, dt: b.pdt, trainable: trainable, shard: 1, module: b.module})
 	return x
 }
 
@@ -53,7 +67,7 @@ func (b *builder) input(numel int64, dt DType) Tensor {
 
 // op records an op. outs are fresh tensors the caller created with out().
 func (b *builder) op(kind string, in []Tensor, out []Tensor, save []Tensor) *op {
-	b.g.ops = append(b.g.ops, op{kind: kind, in: in, out: out, save: save, block: b.block})
+	b.g.ops = append(b.g.ops, op{kind: kind, in: in, out: out, save: save, block: b.block, module: b.module})
 	o := &b.g.ops[len(b.g.ops)-1]
 	if b.sel && b.block >= 0 {
 		b.g.selective[len(b.g.ops)-1] = true
@@ -121,12 +135,26 @@ func (b *builder) fp32(x Tensor) Tensor {
 
 // linear is nn.Linear over the last dimension (in → outF).
 func (b *builder) linear(x Tensor, in, outF int64, bias bool, name string) Tensor {
-	w := b.param(in * outF)
-	var bp Tensor = -1
-	if bias {
-		bp = b.param(outF)
+	var y Tensor
+	switch r := b.lowRank; {
+	case r > 0 && r*(in+outF) < in*outF && !denseOnly(name):
+		// a low-rank factorisation (override.low_rank): x·A (in×r) · B (r×out)
+		h := b.linearWith(x, b.param(in*r), -1, in, r)
+		var bp Tensor = -1
+		if bias {
+			bp = b.param(outF)
+		}
+		y = b.linearWith(h, b.param(r*outF), bp, r, outF)
+	case b.quant4 && b.frozen && !denseOnly(name):
+		y = b.linear4bit(x, in, outF, bias)
+	default:
+		w := b.param(in * outF)
+		var bp Tensor = -1
+		if bias {
+			bp = b.param(outF)
+		}
+		y = b.linearWith(x, w, bp, in, outF)
 	}
-	y := b.linearWith(x, w, bp, in, outF)
 	if b.lora != nil && b.lora.targets(name) {
 		fr := b.frozen
 		b.frozen = false
@@ -134,6 +162,12 @@ func (b *builder) linear(x Tensor, in, outF int64, bias bool, name string) Tenso
 		b.frozen = fr
 	}
 	return y
+}
+
+// denseOnly names the projections that stay dense and unquantised: the
+// LM head (bitsandbytes skips it) and the MoE routers.
+func denseOnly(name string) bool {
+	return name == "lm_head" || name == "gate" || name == "shared_expert_gate"
 }
 
 // linearWith applies existing weight w (and bias bp, -1 for none).

@@ -18,6 +18,14 @@
 // its per-parameter state, step scratch and step-time traffic. The stream
 // is a sequence of allocsim.Request values replayed by allocsim.Simulate.
 //
+// The Llama-like decoders (LLaMA, Mistral, Qwen2/3, Gemma, Phi-3, OLMo,
+// Granite and the MoE decoders) share one builder, decoder.go, with
+// per-family quirks (DecoderQuirks) and the MoE block of moe.go.
+// Techniques that change how a step runs rather than the model are spec
+// keys resolved in techniques.go: attn (attend.go), compile (compile.go,
+// AOTAutograd's partitioner rules), quant (quant.go, QLoRA 4-bit weights)
+// and architecture overrides; modules.go attributes memory per module.
+//
 // Numbers the stream cannot know (cuDNN workspace choice, CUDA context) are
 // estimates; Estimate reports an uncertainty band with every prediction.
 package memmodel

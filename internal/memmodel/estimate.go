@@ -25,7 +25,10 @@ type Result struct {
 	PeakAllocated   int64  `json:"peak_allocated_bytes"`
 	PeakReserved    int64  `json:"peak_reserved_bytes"`
 	Context         int64  `json:"cuda_context_bytes"`
-	Process         int64  `json:"process_bytes"`
+	// NCCL is what NCCL holds outside the caching allocator (buffers of
+	// its communicators): part of process memory, not of reserved.
+	NCCL    int64 `json:"nccl_bytes"`
+	Process int64 `json:"process_bytes"`
 	// SteadyAllocated / SteadyProcess include optimizer state even when
 	// the first steps are skipped by GradScaler; fits is judged on them.
 	SteadyAllocated int64            `json:"steady_allocated_bytes"`
@@ -39,11 +42,22 @@ type Result struct {
 	StepTimeBand    [2]float64       `json:"step_time_band_s"`
 	SamplesPerSec   float64          `json:"samples_per_s"`
 	Capacity        int64            `json:"capacity_bytes"`
-	Fits            bool             `json:"fits"`
-	Headroom        int64            `json:"headroom_bytes"`
-	Notes           []string         `json:"notes,omitempty"`
+	// Confidence is the probability the bands are built to cover (from
+	// held-out captures, see bands.go); BandClasses are the classes of
+	// workload whose measured error set them.
+	Confidence  float64  `json:"confidence"`
+	BandClasses []string `json:"band_classes"`
+	// ProcessHigh is the top of the steady-state process band: what Fits,
+	// Headroom (Capacity − ProcessHigh) and Verdict are judged on.
+	ProcessHigh int64    `json:"process_high_bytes"`
+	Fits        bool     `json:"fits"`
+	Headroom    int64    `json:"headroom_bytes"`
+	Verdict     Verdict  `json:"verdict"`
+	Notes       []string `json:"notes,omitempty"`
 	// Dynamic is set when the spec gives a length distribution.
 	Dynamic *DynamicResult `json:"dynamic,omitempty"`
+	// Modules is the per-module view (Options.ByModule).
+	Modules []ModuleRow `json:"modules,omitempty"`
 }
 
 // ErrSpec marks an invalid spec; the message names the field.
@@ -63,6 +77,8 @@ type Options struct {
 	// Warm starts from a steady state (optimizer state exists), so one
 	// step shows the peak; for searches.
 	Warm bool `json:"warm"`
+	// ByModule fills Result.Modules.
+	ByModule bool `json:"by_module"`
 }
 
 // DefaultOptions replays three steps, as the fixtures measured.
@@ -83,6 +99,7 @@ type config struct {
 	batch     int64
 	seq       int64
 	image     int64
+	attn      string // attention implementation (AttnImpls)
 }
 
 // resolve validates s and looks its model and GPU up.
@@ -185,6 +202,9 @@ func resolve(s Spec) (*config, error) {
 	}
 	if c.allocConf, err = allocsim.ParseConfig(s.AllocConf); err != nil {
 		return nil, specErr("alloc_conf", "%v", err)
+	}
+	if err := c.resolveTechniques(); err != nil {
+		return nil, err
 	}
 	if err := c.checkParallel(); err != nil {
 		return nil, err

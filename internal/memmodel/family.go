@@ -36,9 +36,17 @@ type Family struct {
 	// AnyLength families (rotary positions) accept sequences longer than
 	// Arch.MaxPos.
 	AnyLength bool
-	// Captured families have ground-truth captures on the H200 (see
-	// testdata/measured.jsonl) and get the narrow uncertainty band.
+	// Decoder families are recorded by buildDecoder: the spec's attn
+	// key and architecture overrides apply to them.
+	Decoder bool
+	// Captured families were calibrated on the full H200 sweeps
+	// (testdata/measured.jsonl). Documentation only: a family's band comes
+	// from its held-out error in bands.json (see bands.go).
 	Captured bool
+	// Unmeasured, when set, says where the family's graph was modelled
+	// from when no capture of it exists (printed as a note; the band
+	// widens further).
+	Unmeasured string
 	// Models are the family's catalog entries; Aliases map other names
 	// (torchvision, Hugging Face hub ids) to them, in lower case.
 	Models  []Arch
@@ -126,17 +134,14 @@ func (a *Arch) family() *Family {
 
 // Lookup finds a catalog model by name or alias (case-insensitive).
 func Lookup(name string) (Arch, error) {
-	n := strings.ToLower(strings.TrimSpace(name))
-	if a, ok := registry.aliases[n]; ok {
-		n = a
-	}
+	n := canonicalName(name)
 	if a, ok := registry.models[n]; ok {
 		// a copy: rankArch splits the stage lists of a pipeline stage in place
 		a.Blocks = append([]int(nil), a.Blocks...)
 		a.Widths = append([]int(nil), a.Widths...)
 		return a, nil
 	}
-	return Arch{}, fmt.Errorf("unknown model %q%s (known: %s)", name, suggest(n, Names()), strings.Join(Names(), ", "))
+	return Arch{}, fmt.Errorf("unknown model %q%s (known: %s)", name, nearestModel(n), strings.Join(Names(), ", "))
 }
 
 // Names lists the catalog's model names, sorted.
@@ -158,7 +163,7 @@ func ParseHFConfig(data []byte) (Arch, error) {
 	if !ok || f.FromHF == nil {
 		types := sortedKeys(registry.modelType)
 		return Arch{}, fmt.Errorf("config.json: model_type %q is not supported%s (supported: %s)",
-			h.ModelType, suggest(h.ModelType, types), strings.Join(types, ", "))
+			h.ModelType, nearestModelType(h.ModelType, data), strings.Join(types, ", "))
 	}
 	a, err := f.FromHF(h.ModelType, data)
 	if err != nil {

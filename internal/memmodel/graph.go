@@ -12,6 +12,10 @@ type tensor struct {
 	grad  bool   // requires grad
 	param int    // index into Graph.params, -1 when not a parameter
 	input bool   // a data input (batch), allocated by the step, not by an op
+	// slice: a view made by slicing (x[..., a:b]), whose backward
+	// scatters into zeros of the base's size; chunks (split) are
+	// concatenated instead.
+	slice bool
 }
 
 func (t *tensor) bytes() int64 { return t.numel * t.dt.Size() }
@@ -46,6 +50,11 @@ type op struct {
 	// key/value cache returned with the model output), whether or not
 	// autograd saved them.
 	hold bool
+	// module is the model module that recorded the op (--by-module).
+	module string
+	// fused: under torch.compile the op runs inside a fused kernel and
+	// materialises neither its outputs nor its gradients (compile.go).
+	fused bool
 }
 
 type paramInfo struct {
@@ -54,6 +63,10 @@ type paramInfo struct {
 	dt        DType
 	trainable bool
 	shard     float64 // fraction of the parameter held by this rank (FSDP/ZeRO-3, TP)
+	module    string  // the module that owns it (--by-module)
+	// quant is the bytes per element of a quantised frozen weight
+	// (QLoRA's 4-bit NF4 with its constants); 0 stores it in dt.
+	quant float64
 }
 
 // Graph is the forward computation of one micro-batch, in execution order.
@@ -68,6 +81,9 @@ type Graph struct {
 	// selective marks, per block, the ops that selective checkpointing
 	// recomputes (attention internals).
 	selective map[int]bool
+	// compiled: the graph runs under torch.compile (compile.go): no
+	// autocast weight-cast cache, pointwise gradients fused.
+	compiled bool
 }
 
 func (g *Graph) t(x Tensor) *tensor { return &g.tensors[x] }

@@ -1,7 +1,9 @@
 package memmodel
 
 import (
+	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -53,4 +55,134 @@ func editDistance(a, b string) int {
 		}
 	}
 	return rows[len(a)][len(b)]
+}
+
+// canonicalName maps a model name as people type it (any case, a Hugging
+// Face hub id with its organisation, a -hf/-base/-instruct/-chat/-it
+// suffix) to a catalog name or alias target; unknown names come back
+// lower-cased.
+func canonicalName(name string) string {
+	n := strings.ToLower(strings.TrimSpace(name))
+	try := func(s string) (string, bool) {
+		if a, ok := registry.aliases[s]; ok {
+			return a, true
+		}
+		_, ok := registry.models[s]
+		return s, ok
+	}
+	if c, ok := try(n); ok {
+		return c
+	}
+	base := n
+	if i := strings.LastIndex(base, "/"); i >= 0 {
+		base = base[i+1:]
+	}
+	for {
+		if c, ok := try(base); ok {
+			return c
+		}
+		trimmed := false
+		for _, suf := range []string{"-hf", "-base", "-instruct", "-chat", "-it", "-pt", "-v0.1", "-4k", "-128k"} {
+			if strings.HasSuffix(base, suf) {
+				base, trimmed = strings.TrimSuffix(base, suf), true
+			}
+		}
+		if !trimmed {
+			return n
+		}
+	}
+}
+
+// NearestModel is the catalog model whose name or an alias of it is
+// closest to name (by edit distance), and whether it is close enough to
+// be a plausible misspelling.
+func NearestModel(name string) (model string, close bool) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	s := nearestModel(n)
+	_, q, _ := strings.Cut(s, "\"")
+	model, _, _ = strings.Cut(q, "\"")
+	return model, strings.HasPrefix(s, "; did you mean")
+}
+
+// nearestModel is "; did you mean X?" for the catalog model whose name
+// or alias is closest to n, and names the nearest one even when no name
+// is a plausible typo (the nearest supported alternative).
+func nearestModel(n string) string {
+	known := Names()
+	for k := range registry.aliases {
+		known = append(known, k)
+	}
+	sort.Strings(known)
+	target := func(k string) string {
+		if a, ok := registry.aliases[k]; ok {
+			return a
+		}
+		return k
+	}
+	best, bestD := "", -1
+	for _, k := range known {
+		d := editDistance(n, k)
+		if strings.HasPrefix(k, n) && len(n) >= 3 {
+			d = min(d, 1)
+		}
+		if bestD < 0 || d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if bestD <= max(1, len(n)/3) {
+		return fmt.Sprintf("; did you mean %q?", target(best))
+	}
+	return fmt.Sprintf("; nearest in the catalog: %q, or pass the model's config.json with --hf-config", target(best))
+}
+
+// unsupportedTypes name the nearest supported model_type for
+// architectures people ask for that memmodel does not model.
+var unsupportedTypes = map[string]string{
+	"deepseek_v2": "qwen2_moe (shared experts; DeepSeek's multi-head latent attention is not modelled)",
+	"deepseek_v3": "qwen2_moe (shared experts; DeepSeek's multi-head latent attention is not modelled)",
+	"olmoe":       "qwen3_moe (q/k norms, no shared expert)",
+	"phimoe":      "mixtral",
+	"gemma3":      "gemma3_text (pass the text_config of the multimodal checkpoint)",
+	"llama4":      "llama (dense) or qwen3_moe (experts)",
+	"mistral3":    "mistral (pass the text_config)",
+	"phi":         "phi3",
+	"qwen2_5_vl":  "qwen2 (pass the text_config)",
+	"gpt_neox":    "llama (a decoder of the same sizes) or gpt2",
+	"gptj":        "gpt2",
+	"opt":         "gpt2",
+	"falcon":      "llama (a decoder of the same sizes)",
+	"starcoder2":  "llama (a decoder of the same sizes)",
+	"cohere":      "llama (a decoder of the same sizes)",
+	"bart":        "t5",
+	"mbart":       "t5",
+	"roberta":     "bert",
+	"distilbert":  "bert",
+	"deberta-v2":  "bert",
+	"wav2vec2":    "whisper (an encoder-decoder; no CTC encoder-only model)",
+	"clip":        "vit",
+	"swin":        "vit or convnext",
+}
+
+// nearestModelType is "; nearest supported: X" for an unsupported
+// model_type: a known mapping, a close spelling, or what the config's
+// keys look like.
+func nearestModelType(t string, data []byte) string {
+	if alt, ok := unsupportedTypes[t]; ok {
+		return "; nearest supported: " + alt
+	}
+	types := sortedKeys(registry.modelType)
+	if s := suggest(t, types); s != "" {
+		return s
+	}
+	var keys map[string]any
+	_ = json.Unmarshal(data, &keys)
+	switch {
+	case keys["num_local_experts"] != nil || keys["num_experts"] != nil || keys["n_routed_experts"] != nil:
+		return "; nearest supported: mixtral or qwen2_moe (set model_type to the one whose config keys match)"
+	case keys["encoder_layers"] != nil || keys["num_decoder_layers"] != nil:
+		return "; nearest supported: t5 or whisper (encoder-decoders)"
+	case keys["num_channels"] != nil || keys["image_size"] != nil:
+		return "; nearest supported: vit or convnext (the catalog's vision models)"
+	}
+	return "; nearest supported: llama (a Llama-like decoder: set model_type \"llama\" if the sizes match)"
 }

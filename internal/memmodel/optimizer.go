@@ -27,6 +27,9 @@ type Optimizer struct {
 	// Formula marks optimizers modelled from formulas without a ground-
 	// truth capture: they widen the uncertainty band.
 	Formula bool
+	// Source, when set, says which library source the state layout was
+	// modelled from (printed as a note: not measured).
+	Source string
 }
 
 // StateTensor is one per-parameter tensor of an optimizer: PerElem bytes

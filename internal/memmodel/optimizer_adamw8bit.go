@@ -15,5 +15,6 @@ func init() {
 		},
 		Traffic: 28,
 		Formula: true,
+		Source:  "the 8-bit optimizer's state layout (bitsandbytes AdamW8bit: uint8 moments, float32 absmax per 256 values, shared code maps) is modelled from bitsandbytes' source, not measured",
 	})
 }

@@ -1,5 +1,7 @@
 package memmodel
 
+import "github.com/vramkit/vramkit/internal/allocsim"
+
 // Parallel strategies are modelled per rank: the graph of one rank's
 // micro-batch (heads, FFN and vocabulary split for tensor parallelism, a
 // pipeline stage's layers for pipeline parallelism) plus the sharding of
@@ -15,6 +17,11 @@ func (c *config) checkParallel() error {
 	}
 	if p.GPUs < 1 || p.TP < 1 || p.PP < 1 || p.MicroBatches < 1 {
 		return specErr("parallel", "gpus, tp, pp and micro_batches must be at least 1")
+	}
+	switch p.Schedule {
+	case "", "1f1b", "gpipe":
+	default:
+		return specErr("parallel.schedule", "want 1f1b|gpipe, got %q", p.Schedule)
 	}
 	if p.Strategy == "tp" && p.TP == 1 {
 		p.TP = p.GPUs
@@ -58,8 +65,8 @@ func (c *config) dp() int {
 	return p.GPUs / (p.TP * p.PP)
 }
 
-// rankArch is the architecture one rank holds: heads, FFN and vocabulary
-// split by tp, the layers of the heaviest pipeline stage.
+// rankArch is the architecture one rank holds: heads and FFN split by
+// tp, the layers of the heaviest pipeline stage.
 func (c *config) rankArch() Arch {
 	a := c.arch
 	p := c.spec.Parallel
@@ -72,7 +79,13 @@ func (c *config) rankArch() Arch {
 			a.KVHeads /= p.TP
 		}
 		a.FFN /= p.TP
-		a.Vocab = (a.Vocab + p.TP - 1) / p.TP
+		// the vocabulary stays whole: transformers' _tp_plan makes
+		// lm_head "colwise_rep", whose output is gathered (Replicate),
+		// so every rank holds the full logits and their gradient, which
+		// dominate with checkpointing. The head's weight, its gradient
+		// and optimizer state are then counted whole although sharded:
+		// (1-1/tp)·vocab·hidden·16 bytes too many under AdamW, the safe
+		// side.
 	}
 	if p.PP > 1 {
 		a.Layers = (a.Layers + p.PP - 1) / p.PP
@@ -85,6 +98,12 @@ func (c *config) rankArch() Arch {
 	}
 	return a
 }
+
+// fsdpReduceStream stands for FSDP2's reduce-scatter stream.
+const fsdpReduceStream = 1
+
+// fsdpGatherStream stands for FSDP2's all-gather stream.
+const fsdpGatherStream = 2
 
 // applySharding sets what each rank keeps of parameters, gradients and
 // optimizer state.
@@ -99,14 +118,15 @@ func (c *config) applySharding(g *Graph, cfg *stepConfig) {
 	}
 	switch c.spec.Parallel.Strategy {
 	case "ddp":
-		if dp > 1 {
-			// DDP's flat gradient buckets, rebuilt once in gradient-ready
-			// order at the second iteration (GPT-2 DDP snapshot: 498 MB at
-			// construction, a second 498 MB in _pre_forward of iteration 2,
-			// the first freed during its backward)
-			cfg.extraPersistent = gradBytes
-			cfg.rebuildPersistent = true
-		}
+		// DDP's flat gradient buckets (fp32, every trainable parameter),
+		// also at world size 1, rebuilt once in gradient-ready order at
+		// the second iteration. On two GPUs (GPT-2 snapshot, rank 0) the
+		// construction-time set (498 MB) lives on into that iteration's
+		// backward; at world size 1 (LLaMA snapshot) _pre_forward frees
+		// it right after allocating the new one.
+		cfg.extraPersistent = gradBytes
+		cfg.rebuildPersistent = true
+		cfg.rebuildOverlap = dp > 1
 	case "zero1":
 		cfg.stateShard = 1 / dp
 	case "zero2":
@@ -117,12 +137,136 @@ func (c *config) applySharding(g *Graph, cfg *stepConfig) {
 		for i := range g.params {
 			g.params[i].shard = 1 / dp
 		}
-		// all-gathered parameters of the current and the prefetched block
 		var full int64
 		for _, p := range g.params {
 			full += p.numel * p.dt.Size()
 		}
 		blocks := int64(max(g.blocks, 1))
+		// all-gathered parameters of the current and the prefetched unit,
+		// and the all-gather buffer of one in flight
 		cfg.extraTransient = 2*full/blocks + full/blocks/2
+		if r := c.spec.Parallel.ReshardAfterForward; r != nil && !*r {
+			// reshard_after_forward=False: every unit's gathered
+			// parameters stay from its forward to its backward
+			cfg.extraTransient = full + full/blocks/2
+		}
+		if dp > 1 {
+			// the all-gather inputs and outputs of the unit in flight and
+			// the prefetched one live on the all-gather stream (GPT-2
+			// FSDP2 on two GPUs: 114 MiB of segments there); at world size
+			// 1 FSDP2 copies instead of gathering
+			cfg.sideTransient = int64(float64(2*full/blocks) * (1 + 1/dp))
+			cfg.sideStream = fsdpGatherStream
+		}
+		if c.spec.Parallel.Strategy == "fsdp" && g.blocks > 0 {
+			// FSDP2 gathers unit by unit (fsdp.go)
+			cfg.extraTransient = 0
+			cfg.fsdpUnits = true
+			r := c.spec.Parallel.ReshardAfterForward
+			cfg.fsdpReshard = r == nil || *r
+		}
+		if c.spec.Parallel.Strategy == "fsdp" {
+			// FSDP2 (fully_shard) makes each sharded gradient a view of
+			// its unit's reduce-scatter output, allocated on the
+			// reduce-scatter stream: kept until zero_grad in that
+			// stream's own segments (ws1 LLaMA snapshot: 1.43 GB there)
+			cfg.gradStream = fsdpReduceStream
+		}
 	}
+}
+
+// NCCL's memory outside PyTorch's allocator, measured on the H200 at world
+// size 1 as NVML process memory minus peak reserved minus the CUDA context
+// of an undistributed run (794.8 MB): a process group adds 70 MiB; its
+// first collective creates the communicator, which adds 488 MiB more (DDP,
+// tensor parallelism and ZeRO-1 broadcast at construction; FSDP2 at world
+// size 1 copies instead of gathering and never creates it).
+const (
+	ncclGroupBytes = 70 << 20
+	ncclCommBytes  = 488 << 20
+)
+
+// ncclBytes is what NCCL holds outside the caching allocator on one rank.
+func (c *config) ncclBytes() int64 {
+	p := c.spec.Parallel
+	switch {
+	case p.Strategy == "none" && p.GPUs == 1:
+		return 0
+	case (p.Strategy == "fsdp" || p.Strategy == "zero3") && c.dp() == 1 && p.TP == 1 && p.PP == 1:
+		return ncclGroupBytes
+	}
+	return ncclGroupBytes + ncclCommBytes
+}
+
+// rankNotes says how ranks differ and what was not measured.
+func (c *config) rankNotes() []string {
+	p := c.spec.Parallel
+	var out []string
+	if p.GPUs > 1 {
+		out = append(out, "NCCL's buffers outside the allocator were measured at world size 1 only; with more peers each channel adds buffers (NCCL_BUFFSIZE, 4 MiB by default), so process memory may be higher")
+	}
+	switch {
+	case p.Strategy == "ddp" && c.dp() > 1:
+		out = append(out, "figures are rank 0's: on two GPUs rank 0 kept DDP's construction-time buckets through the second step's backward (GPT-2: rank 1 peaked 498 MB lower)")
+	case p.PP > 1 && p.Schedule == "gpipe":
+		out = append(out, "figures are the heaviest pipeline stage's; under GPipe every stage holds all micro-batches' activations, the first stage also the embedding")
+	case p.PP > 1:
+		out = append(out, "figures are the first pipeline stage's, which holds pp micro-batches in flight under 1F1B; stage k holds pp-k")
+	case p.GPUs > 1:
+		out = append(out, "ranks hold the same memory under this strategy (FSDP2 on two GPUs: within 2 KB)")
+	}
+	return out
+}
+
+// pipelineInFlight adds the activations of the micro-batches a pipeline
+// stage holds besides the one the stream models: 1F1B keeps up to pp in
+// flight on the first stage, GPipe all of them. They are live where this
+// micro-batch's activations peak (end of forward), which need not be the
+// step's peak (an optimizer step), so the peak is whichever is higher.
+func (c *config) pipelineInFlight(st *Stream, allocated, reserved int64, round allocsim.Config, cats *[numCategories]int64) (int64, int64) {
+	p := c.spec.Parallel
+	inFlight := minI64(int64(p.PP), int64(p.MicroBatches))
+	if p.Schedule == "gpipe" {
+		inFlight = int64(p.MicroBatches)
+	}
+	act, liveAt := st.activationPeak(round)
+	extra := (inFlight - 1) * act
+	if at := liveAt + extra; at > allocated {
+		reserved += at - allocated
+		allocated = at
+		cats[CatActivations] = act * inFlight
+	}
+	return allocated, reserved
+}
+
+// activationPeak is the most activation bytes live at once and the total
+// live bytes at that moment.
+func (s *Stream) activationPeak(cfg allocsim.Config) (act, liveAt int64) {
+	live := make(map[int32]int64, 1024)
+	var cur, curAct int64
+	for _, r := range s.Requests {
+		switch r.Kind {
+		case allocsim.ReqAlloc:
+			n := cfg.RoundSize(r.Size)
+			live[r.ID] = n
+			cur += n
+			if s.Tags[r.ID].Cat == CatActivations {
+				curAct += n
+				if curAct > act {
+					act, liveAt = curAct, cur
+				}
+			}
+		case allocsim.ReqFree:
+			n, ok := live[r.ID]
+			if !ok {
+				continue
+			}
+			delete(live, r.ID)
+			cur -= n
+			if s.Tags[r.ID].Cat == CatActivations {
+				curAct -= n
+			}
+		}
+	}
+	return act, liveAt
 }

@@ -19,7 +19,7 @@ func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
 	}
 	for _, t := range o.out {
 		tt := &g.tensors[t]
-		if tt.base != t {
+		if tt.base != t || o.fused {
 			continue
 		}
 		id := gen.alloc(tt.bytes(), CatActivations, o.kind)
@@ -34,7 +34,7 @@ func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
 		}
 	}
 	// an autocast-cached weight cast lives until the forward (or recompute) ends
-	if o.hold || (o.kind == "to" && g.tensors[o.in[0]].param >= 0 && g.tensors[o.in[0]].grad) {
+	if o.hold || (!g.compiled && o.kind == "to" && g.tensors[o.in[0]].param >= 0 && g.tensors[o.in[0]].grad) {
 		*held = append(*held, o.out[0])
 	}
 	// a recomputed tensor that forward kept past the region (the block's
@@ -81,6 +81,7 @@ func (gen *generator) forward() {
 	gen.phase = PhaseForward
 	var held []Tensor
 	for i := range gen.g.ops {
+		gen.enterUnit(i, false)
 		gen.runOp(i, false, len(gen.g.ops), &held)
 	}
 	for _, h := range held {
@@ -132,6 +133,20 @@ func (gen *generator) newGrad(bytes int64, cat Category, opName string) *gbuf {
 // .grad (AccumulateGrad) or into the input buffer of t's producer.
 func (gen *generator) deliver(t Tensor, b *gbuf) {
 	g := gen.g
+	if base := g.tensors[t].base; base != t && gen.producer(t) < 0 {
+		// a pure view (a chunk or slice of a fused projection): its
+		// backward (split/slice backward) writes the gradient into one of
+		// the base's size, which the base's producer then consumes
+		if gen.grads[base] == nil {
+			gen.grads[base] = gen.newGrad(g.tensors[base].bytes(), CatTemporaries, "view_backward")
+		} else if g.tensors[t].slice {
+			// SliceBackward's own zeros of the base's size, added into
+			// the gradient the first slice left
+			gen.free(gen.alloc(g.tensors[base].bytes(), CatTemporaries, "slice_backward"))
+		}
+		gen.dropRef(b)
+		return
+	}
 	if p := g.tensors[t].param; p >= 0 {
 		pi := g.params[p]
 		if !pi.trainable {
@@ -152,7 +167,14 @@ func (gen *generator) deliver(t Tensor, b *gbuf) {
 			gen.paramGrad[p] = b
 			return
 		}
-		gen.paramGrad[p] = gen.newGrad(maxI64(keep, 1), CatGradients, "grad")
+		if gen.cfg.gradStream != 0 {
+			// FSDP2: the sharded gradient is a view of the reduce-scatter
+			// output, allocated on the reduce-scatter stream
+			id := gen.allocOn(maxI64(keep, 1), CatGradients, "grad", gen.cfg.gradStream)
+			gen.paramGrad[p] = &gbuf{id: id, refs: 1, bytes: keep}
+		} else {
+			gen.paramGrad[p] = gen.newGrad(maxI64(keep, 1), CatGradients, "grad")
+		}
 		gen.dropRef(b)
 		return
 	}
@@ -177,6 +199,7 @@ func (gen *generator) backward() {
 	gen.grads = map[Tensor]*gbuf{}
 	gen.grads[g.loss] = gen.newGrad(4, CatTemporaries, "ones_like")
 	for i := len(g.ops) - 1; i >= 0; i-- {
+		gen.enterUnit(i, true)
 		if r := gen.inReg[i]; r >= 0 && gen.regions[r].end == i {
 			gen.recompute(r)
 		}
@@ -218,7 +241,8 @@ func (gen *generator) backOp(i int) {
 			}
 			tin := &g.tensors[in]
 			tout := &g.tensors[goutT]
-			if j < len(o.passGrad) && o.passGrad[j] && tin.dt == tout.dt && tin.numel == tout.numel {
+			fusedGrad := g.compiled && pointwise[o.kind] && tin.numel == tout.numel
+			if fusedGrad || (j < len(o.passGrad) && o.passGrad[j] && tin.dt == tout.dt && tin.numel == tout.numel) {
 				gout.refs++
 				gen.deliver(in, gout)
 				continue

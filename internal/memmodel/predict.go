@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/units"
 )
 
 // buildGraph records one rank's forward pass of one micro-batch.
@@ -21,8 +22,20 @@ func (c *config) buildGraph() *Graph {
 		b.lora = c.spec.LoRA
 		b.frozen = true
 	}
+	b.attn, b.compiled = c.attn, c.spec.Compile
+	b.quant4 = c.spec.Quant != ""
+	if o := c.spec.Override; o != nil {
+		b.lowRank = int64(o.LowRank)
+	}
 	cache := c.ckptEvery == 0 // transformers turns the KV cache off under gradient checkpointing
+	if u := c.spec.UseCache; u != nil && !*u {
+		cache = false
+	}
 	a.family().Build(b, &a, Input{Batch: c.batch, Seq: c.seq, Image: c.image, Cache: cache})
+	if b.compiled {
+		b.g.compiled = true
+		compileGraph(b.g)
+	}
 	return b.g
 }
 
@@ -117,13 +130,8 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 		a, rs, t := c.replayDynamic(schedule, dyn)
 		allocated, reserved, dynTime = max(allocated, a), max(reserved, rs), t
 	}
-	// 1F1B keeps up to pp micro-batches of activations in flight on the
-	// first stage
 	if p := c.spec.Parallel; p.PP > 1 {
-		extra := int64(minI64(int64(p.PP), int64(p.MicroBatches))-1) * cats[CatActivations]
-		allocated += extra
-		reserved += extra
-		cats[CatActivations] += extra
+		allocated, reserved = c.pipelineInFlight(st, allocated, reserved, live, &cats)
 	}
 	total, trainable := g.ParamCount()
 	r := &Result{
@@ -138,61 +146,33 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	}
 	r.Breakdown["allocator_overhead"] = reserved - allocated
 	r.Breakdown["cuda_context"] = c.gpu.ContextBytes
-	r.Process = reserved + c.gpu.ContextBytes
+	r.NCCL = c.ncclBytes()
+	if r.NCCL > 0 {
+		r.Breakdown["nccl"] = r.NCCL
+	}
+	r.Notes = append(r.Notes, c.rankNotes()...)
+	r.Process = reserved + c.gpu.ContextBytes + r.NCCL
 	r.SteadyAllocated = max(steady, allocated)
 	r.SteadyProcess = r.Process + r.SteadyAllocated - allocated
 	if steady > allocated {
-		r.Notes = append(r.Notes, fmt.Sprintf("fp16 GradScaler skips the first steps of BatchNorm CNNs (gradient overflow); once steps succeed, optimizer state adds %d bytes: steady-state peak allocated %d bytes", steady-allocated, steady))
+		r.Notes = append(r.Notes, fmt.Sprintf("fp16 GradScaler skips the first steps of BatchNorm CNNs (gradient overflow); once steps succeed, optimizer state adds %s: steady-state peak allocated %s", units.Bytes(steady-allocated), units.Bytes(steady)))
 	}
 	r.Dynamic = dyn
+	if opts.ByModule {
+		r.Modules = c.byModule(g, cfg)
+	}
 	c.bands(r)
 	c.stepTime(g, cfg, r)
 	if dyn != nil {
 		r.StepTime = dynTime
-		r.StepTimeBand = [2]float64{dynTime * 0.75, dynTime * 1.33}
 		r.SamplesPerSec = float64(s.Batch*s.Accum*c.dp()) / dynTime
 		r.Notes = append(r.Notes, fmt.Sprintf("dynamic padding (%s): %d steps replayed, batch length mean %.0f, max %d tokens; %.0f%% of padded tokens are real; reserved memory depends on the order lengths arrive in",
 			dyn.Padding, dyn.Steps, dyn.MeanLen, dyn.MaxLen, 100*dyn.Efficiency))
 	}
-	r.Headroom = r.Capacity - r.Process
-	r.Fits = r.ProcessBand.High+(r.SteadyProcess-r.Process) <= r.Capacity
+	c.stepTimeBand(r)
+	// judged on steady state (optimizer state exists) at the band's top
+	r.ProcessHigh = r.ProcessBand.High + (r.SteadyProcess - r.Process)
+	r.Verdict = Decide(r.SteadyProcess, r.ProcessHigh, r.Capacity, r.Confidence, "")
+	r.Fits, r.Headroom = r.Verdict.Fits, r.Verdict.Headroom
 	return r, nil
-}
-
-// bands sets uncertainty bands. For the families and techniques captured
-// on the H200 they are the spread of the signed errors against
-// measured.jsonl with a margin: peak allocated within ±5% (measured
-// errors -2.1%..+3.2%), peak reserved within -8%..+10% because the replay
-// under-estimates reserved memory more often than not (real runs make
-// thousands of small requests that the generated stream merges, so the
-// simulated allocator fragments less; worst measured -7.8%). Everything
-// else widens them, as does a custom allocator configuration.
-// TestAccuracyAgainstMeasured checks that every measurement falls inside.
-func (c *config) bands(r *Result) {
-	aLo, aHi, rLo, rHi := 0.05, 0.05, 0.08, 0.10
-	widen := func(by float64) { aLo, aHi, rLo, rHi = aLo+by, aHi+by, rLo+by, rHi+by }
-	if !c.arch.family().Captured {
-		widen(0.07)
-		r.Notes = append(r.Notes, fmt.Sprintf("%s has no ground-truth capture yet: wider uncertainty band", c.arch.Family))
-	}
-	if c.spec.Parallel.Strategy != "none" || c.spec.LoRA != nil || c.selective || c.opt.Formula {
-		widen(0.08)
-		r.Notes = append(r.Notes, "parallelism, LoRA, selective checkpointing and 8-bit/Adafactor optimizers are modelled from formulas, not captures")
-	}
-	if c.spec.AllocConf != "" {
-		rHi += 0.05
-	}
-	if r.Dynamic != nil && r.Dynamic.Padding != "max" {
-		// the order lengths arrive in moves reserved memory (see dynamic.go)
-		rLo, rHi = rLo+0.05, rHi+0.25
-	}
-	band := func(v int64, lo, hi float64) Band {
-		return Band{int64(float64(v) * (1 - lo)), int64(float64(v) * (1 + hi))}
-	}
-	r.AllocatedBand = band(r.PeakAllocated, aLo, aHi)
-	r.ReservedBand = band(r.PeakReserved, rLo, rHi)
-	// the context estimate is the H200's measured NVML-minus-reserved
-	// (0.80 GB); other GPUs and driver versions differ by ~150 MB
-	ctxErr := int64(150 << 20)
-	r.ProcessBand = Band{r.ReservedBand.Low + r.Context - ctxErr, r.ReservedBand.High + r.Context + ctxErr}
 }

@@ -23,6 +23,19 @@ type stepConfig struct {
 	// rebuildPersistent: the persistent buffers are reallocated before the
 	// second step and the first set freed after its backward (DDP buckets).
 	rebuildPersistent bool
+	// rebuildOverlap: the construction-time buffers outlive the rebuilt
+	// ones' first backward (DDP on two GPUs); otherwise they go at once.
+	rebuildOverlap bool
+	// gradStream, when not 0, is the stream gradients are allocated on
+	// (FSDP2's reduce-scatter stream).
+	gradStream int64
+	// sideTransient bytes live during each micro-step on sideStream
+	// (FSDP's all-gather buffers).
+	sideTransient int64
+	sideStream    int64
+	// fsdpUnits gathers FSDP's units block by block (fsdp.go) instead of
+	// extraTransient; fsdpReshard is reshard_after_forward.
+	fsdpUnits, fsdpReshard bool
 	// paramBytes / gradBytes override the element size of stored
 	// parameters and gradients (fp32 shards under FSDP mixed precision).
 	paramBytes, gradBytes int64
@@ -90,10 +103,17 @@ type generator struct {
 	state     [][]int32
 	wsFwd     bool
 	wsBwd     bool
+	// units are FSDP's gathered units (nil without FSDP unit gathers);
+	// unitAt is the block the last op ran in (-2 before a pass).
+	units  *fsdpUnits
+	unitAt int
 }
 
 func newGenerator(g *Graph, cfg stepConfig) *generator {
-	gen := &generator{g: g, cfg: cfg, store: map[Tensor]*storage{}}
+	gen := &generator{g: g, cfg: cfg, store: map[Tensor]*storage{}, unitAt: -2}
+	if cfg.fsdpUnits {
+		gen.units = newFSDPUnits(g, cfg.fsdpReshard)
+	}
 	gen.analyse()
 	return gen
 }
@@ -211,6 +231,14 @@ func (gen *generator) alloc(size int64, cat Category, opName string) int32 {
 	gen.ev = append(gen.ev, allocsim.Request{Kind: allocsim.ReqAlloc, ID: gen.next, Size: size, Event: int32(len(gen.ev))})
 	gen.tags = append(gen.tags, Tag{Cat: cat, Phase: gen.phase, Op: opName})
 	return gen.next
+}
+
+// allocOn allocates on another CUDA stream, whose cached blocks the
+// allocator keeps apart from the default stream's.
+func (gen *generator) allocOn(size int64, cat Category, opName string, stream int64) int32 {
+	id := gen.alloc(size, cat, opName)
+	gen.ev[len(gen.ev)-1].Stream = stream
+	return id
 }
 
 func (gen *generator) free(id int32) {

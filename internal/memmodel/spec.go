@@ -32,6 +32,15 @@ type Parallel struct {
 	TP           int    `json:"tp"`
 	PP           int    `json:"pp"`
 	MicroBatches int    `json:"micro_batches"`
+	// Schedule is the pipeline schedule: 1f1b (default) keeps at most pp
+	// micro-batches' activations in flight on the first stage, gpipe all
+	// of them on every stage (torch.distributed.pipelining's
+	// ScheduleGPipe runs every forward before any backward).
+	Schedule string `json:"schedule,omitempty"`
+	// ReshardAfterForward is FSDP2's reshard_after_forward (default true):
+	// false keeps each unit's gathered parameters from its forward to its
+	// backward.
+	ReshardAfterForward *bool `json:"reshard_after_forward,omitempty"`
 }
 
 // Spec is one training configuration: the contract of `vramkit plan --spec`.
@@ -51,6 +60,9 @@ type Spec struct {
 	Parallel   Parallel `json:"parallel"`
 	GPU        string   `json:"gpu"`
 	AllocConf  string   `json:"alloc_conf"`
+	// UseCache is transformers' use_cache in the training forward: unset
+	// follows transformers (on, but off under gradient checkpointing).
+	UseCache *bool `json:"use_cache,omitempty"`
 	// KeepGrads is zero_grad(set_to_none=False).
 	KeepGrads bool `json:"keep_grads,omitempty"`
 	// Lengths, when set, are the samples' sequence lengths in loader order
@@ -58,6 +70,59 @@ type Spec struct {
 	// (default) | bucket.
 	Lengths []int  `json:"lengths,omitempty"`
 	Padding string `json:"padding,omitempty"`
+
+	// Inference keys, read by package infer when Task is "generate" or
+	// "serve" (precision then names the weights: fp32|fp16|bf16|int8|int4).
+	// NewTokens is how many tokens generate produces after the seq-token
+	// prompt; KVDType is the cache's element type ("" = the model dtype,
+	// or fp8); Cache is dynamic (DynamicCache) or static (StaticCache).
+	// Attention is the Attn key below, shared with training.
+	NewTokens int    `json:"new_tokens,omitempty"`
+	KVDType   string `json:"kv_dtype,omitempty"`
+	Cache     string `json:"cache,omitempty"`
+	// GPUMemoryUtilization, BlockSize, MaxNumSeqs and MaxNumBatchedTokens
+	// are vLLM's engine arguments of the same names, for task serve;
+	// Context is the per-sequence context length concurrency is counted at
+	// (vLLM's max_model_len).
+	GPUMemoryUtilization float64 `json:"gpu_memory_utilization,omitempty"`
+	BlockSize            int     `json:"block_size,omitempty"`
+	MaxNumSeqs           int     `json:"max_num_seqs,omitempty"`
+	MaxNumBatchedTokens  int     `json:"max_num_batched_tokens,omitempty"`
+	Context              int     `json:"context,omitempty"`
+
+	// Attn is the attention implementation: sdpa (transformers' default)
+	// | eager | flash | mem_efficient | math; empty for the family's
+	// default.
+	Attn string `json:"attn,omitempty"`
+	// Compile is torch.compile(model): see compile.go.
+	Compile bool `json:"compile,omitempty"`
+	// Quant "nf4" loads the frozen base weights in 4 bits (QLoRA, with
+	// lora): see quant.go.
+	Quant string `json:"quant,omitempty"`
+	// Override changes architecture keys of the model before planning:
+	// "what if" weights were shared, heads grouped, layers narrower or
+	// factorised.
+	Override *Override `json:"override,omitempty"`
+}
+
+// Inference reports whether the spec asks for an inference task, which
+// package infer plans instead of Estimate.
+func (s Spec) Inference() bool {
+	return s.Task != nil && (*s.Task == "generate" || *s.Task == "serve")
+}
+
+// Override holds the config.json keys a spec may change on its model
+// (the Llama-like decoders), and a low-rank factorisation of every
+// projection.
+type Override struct {
+	TieWordEmbeddings *bool `json:"tie_word_embeddings,omitempty"`
+	NumKeyValueHeads  int   `json:"num_key_value_heads,omitempty"`
+	IntermediateSize  int   `json:"intermediate_size,omitempty"`
+	NumHiddenLayers   int   `json:"num_hidden_layers,omitempty"`
+	// LowRank replaces each projection W (in×out) by two of rank
+	// LowRank (in×r, r×out) where that has fewer parameters; the LM head
+	// and MoE routers stay dense.
+	LowRank int `json:"low_rank,omitempty"`
 }
 
 // DefaultSpec is the configuration missing keys take.

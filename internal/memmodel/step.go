@@ -32,7 +32,11 @@ func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
 		if cfg.paramBytes > 0 {
 			el = cfg.paramBytes
 		}
-		gen.paramID[i] = gen.alloc(maxI64(int64(float64(p.numel)*p.shard)*el, 1), CatParameters, "param")
+		n := maxI64(int64(float64(p.numel)*p.shard)*el, 1)
+		if p.quant > 0 {
+			n = maxI64(int64(math.Ceil(float64(p.numel)*p.shard*p.quant)), 1)
+		}
+		gen.paramID[i] = gen.alloc(n, CatParameters, "param")
 	}
 	for _, n := range g.buffers {
 		gen.alloc(n, CatParameters, "buffer")
@@ -62,6 +66,10 @@ func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
 			// start stands for that second step)
 			gen.phase = PhaseForward
 			oldComm, comm = comm, gen.alloc(cfg.extraPersistent, CatTemporaries, "comm_buffers")
+			if !cfg.rebuildOverlap {
+				gen.free(oldComm)
+				oldComm = 0
+			}
 		}
 		for micro := 0; micro < cfg.accum; micro++ {
 			gen.phase = PhaseForward
@@ -69,14 +77,21 @@ func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
 				id := gen.alloc(g.tensors[in].bytes(), CatInputs, "input")
 				gen.store[in] = &storage{id: id, py: true}
 			}
-			var tr int32
+			var tr, side int32
 			if cfg.extraTransient > 0 {
 				tr = gen.alloc(cfg.extraTransient, CatTemporaries, "gathered_params")
 			}
+			if cfg.sideTransient > 0 {
+				side = gen.allocOn(cfg.sideTransient, CatTemporaries, "all_gather_buffers", cfg.sideStream)
+			}
 			gen.forward()
 			gen.backward()
+			gen.endUnits()
 			if tr != 0 {
 				gen.free(tr)
+			}
+			if side != 0 {
+				gen.free(side)
 			}
 			gen.release(g.loss)
 			for _, in := range g.inputs {

@@ -67,6 +67,16 @@ func TestAccuracyUnseen(t *testing.T) {
 	checkHeldOut(t, unseenDir, 16)
 }
 
+// checkCoverage holds issue 18's acceptance: at least 90% of measurements
+// inside the printed 95% bands (allocated and reserved both).
+func checkCoverage(t *testing.T, inside, n int) {
+	t.Helper()
+	t.Logf("%d of %d measurements inside the predicted bands", inside, n)
+	if 10*inside < 9*n {
+		t.Errorf("only %d of %d measurements inside the predicted 95%% bands (want at least 90%%)", inside, n)
+	}
+}
+
 // checkHeldOut replays every row of a held-out directory (results.jsonl,
 // dist/, specs/) and holds the acceptance targets and the bands.
 func checkHeldOut(t *testing.T, dir string, want int) {
@@ -76,6 +86,7 @@ func checkHeldOut(t *testing.T, dir string, want int) {
 		t.Fatalf("only %d rows in %s", len(rows), dir)
 	}
 	var ea, er []float64
+	inside := 0
 	for _, m := range rows {
 		f, err := os.Open(filepath.Join(dir, "specs", m.Name+".json"))
 		if err != nil {
@@ -93,10 +104,13 @@ func checkHeldOut(t *testing.T, dir string, want int) {
 		a, rs := measured.Rel(r.PeakAllocated, m.MaxAllocated), measured.Rel(r.PeakReserved, m.MaxReserved)
 		ea, er = append(ea, a), append(er, rs)
 		t.Logf("%-34s allocated %+6.1f%%  reserved %+6.1f%%", m.Name, 100*a, 100*rs)
-		if !measured.InBand(m.MaxAllocated, r.AllocatedBand) || !measured.InBand(m.MaxReserved, r.ReservedBand) {
-			t.Errorf("%s: measurement outside the predicted band", m.Name)
+		if measured.InBand(m.MaxAllocated, r.AllocatedBand) && measured.InBand(m.MaxReserved, r.ReservedBand) {
+			inside++
+		} else {
+			t.Logf("%s: measurement outside the predicted band", m.Name)
 		}
 	}
+	checkCoverage(t, inside, len(rows))
 	for _, s := range []struct {
 		what string
 		errs []float64

@@ -75,9 +75,9 @@ type Process struct {
 var (
 	// ErrNoDriver means libnvidia-ml could not be loaded: no NVIDIA driver
 	// on this machine, or the container lacks the driver's libraries.
-	ErrNoDriver = errors.New("NVIDIA driver not found (libnvidia-ml.so.1 could not be loaded); is this a GPU machine with the driver installed, and does the container have the NVIDIA runtime? (try --fake-gpu for a demo)")
+	ErrNoDriver = errors.New("NVIDIA driver not found (libnvidia-ml.so.1 could not be loaded); is this a GPU machine with the driver installed, and does the container have the NVIDIA runtime?")
 	// ErrNoCgo means this binary was built without cgo, which go-nvml needs.
-	ErrNoCgo = errors.New("this vramkit was built without cgo, so it cannot talk to NVML; rebuild with CGO_ENABLED=1 (try --fake-gpu for a demo)")
+	ErrNoCgo = errors.New("this vramkit was built without cgo, so it cannot talk to NVML; rebuild with CGO_ENABLED=1")
 	// ErrNotSupported means the device or driver does not support a query.
 	ErrNotSupported = errors.New("not supported by this device or driver")
 	// ErrGPULost means the GPU fell off the bus or needs a reset.

@@ -45,8 +45,8 @@ func explain(res *FitResult, arch memmodel.Arch) []string {
 		if n == 5 {
 			break
 		}
-		out = append(out, fmt.Sprintf("rejected (faster, %.1f samples/s): %s — needs up to %s, budget %s",
-			r.Throughput, describe(r), units.Bytes(r.ProcessHi), units.Bytes(res.Budget)))
+		out = append(out, fmt.Sprintf("rejected (faster, %.1f samples/s): %s — %s",
+			r.Throughput, describe(r), r.Verdict.Text))
 		n++
 	}
 	if len(res.Rejected) > n {
@@ -65,11 +65,11 @@ func describe(c Candidate) string {
 
 // WriteFitText renders a FitResult for people.
 func WriteFitText(w io.Writer, res *FitResult) {
-	fmt.Fprintf(w, "searched %d configurations for global batch %d on %d × %s (budget %s after margin)\n\n",
+	fmt.Fprintf(w, "searched %d configurations for global batch %d on %d × %s (budget %s)\n\n",
 		res.Searched, res.GlobalBatch, res.GPUs, res.GPU, units.Bytes(res.Budget))
 	b := res.Best
-	fmt.Fprintf(w, "best: %s\n  process memory %s (up to %s), step %.3f s, %.1f samples/s\n\n",
-		describe(*b), units.Bytes(b.Process), units.Bytes(b.ProcessHi), b.StepTime, b.Throughput)
+	fmt.Fprintf(w, "best: %s\n  %s\n  step %.3f s, %.1f samples/s\n\n",
+		describe(*b), b.Verdict.Text, b.StepTime, b.Throughput)
 	for _, e := range res.Explanation {
 		fmt.Fprintln(w, e)
 	}

@@ -1,7 +1,8 @@
 // Package plan searches training configurations with memmodel: --fit finds
-// the fastest configuration of a global batch that fits a GPU with a safety
-// margin and explains why faster ones were rejected; --sweep draws the
-// memory curve over batch size or sequence length.
+// the fastest configuration of a global batch whose process memory, at the
+// top of its uncertainty band (memmodel's stated confidence), fits a GPU
+// (less an optional margin) and explains why faster ones were rejected;
+// --sweep draws the memory curve over batch size or sequence length.
 package plan
 
 import (
@@ -15,15 +16,19 @@ import (
 
 // FitOptions tunes Fit.
 type FitOptions struct {
-	GlobalBatch int     `json:"global_batch"`
-	Margin      float64 `json:"margin"` // fraction of GPU memory kept free
+	GlobalBatch int `json:"global_batch"`
+	// Margin is a fraction of GPU memory kept free on top of the band's
+	// top, which already carries the stated confidence.
+	Margin float64 `json:"margin"`
 	// Exact is how many of the best screened candidates are re-checked
 	// with the allocator replay.
 	Exact int `json:"exact"`
 }
 
-// DefaultFitOptions keeps 10% of the GPU free.
-func DefaultFitOptions() FitOptions { return FitOptions{Margin: 0.10, Exact: 6} }
+// DefaultFitOptions keeps no margin beyond the band: the band's top is
+// where the measured process memory of held-out runs fell at the stated
+// confidence, and a further 10% had the planner reject runs that fit.
+func DefaultFitOptions() FitOptions { return FitOptions{Margin: 0, Exact: 6} }
 
 // Candidate is one configuration and its prediction.
 type Candidate struct {
@@ -37,8 +42,11 @@ type Candidate struct {
 	StepTime   float64 `json:"step_time_s"`
 	Throughput float64 `json:"samples_per_s"`
 	Fits       bool    `json:"fits"`
-	Exact      bool    `json:"exact"` // reserved memory from the allocator replay
-	spec       memmodel.Spec
+	// Verdict is the decision on ProcessHi against the budget, with the
+	// confidence it is made at.
+	Verdict memmodel.Verdict `json:"verdict"`
+	Exact   bool             `json:"exact"` // reserved memory from the allocator replay
+	spec    memmodel.Spec
 }
 
 // FitResult is the outcome of a search.
@@ -123,9 +131,9 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 		if err != nil {
 			continue
 		}
-		c := candidate(s, r)
+		c := candidate(s, r, budget, opts.Margin)
 		c.ProcessHi = c.ProcessHi + int64(0.08*float64(r.PeakAllocated))
-		c.Fits = c.ProcessHi <= budget
+		c.decide(budget, opts.Margin)
 		all = append(all, c)
 	}
 	res.Searched = len(all)
@@ -140,9 +148,8 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 		if err != nil {
 			continue
 		}
-		all[i] = candidate(all[i].spec, r)
+		all[i] = candidate(all[i].spec, r, budget, opts.Margin)
 		all[i].Exact = true
-		all[i].Fits = all[i].ProcessHi <= budget
 		exact++
 		if all[i].Fits {
 			break
@@ -167,11 +174,27 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 	return res, nil
 }
 
-func candidate(s memmodel.Spec, r *memmodel.Result) Candidate {
-	hi := r.ProcessBand.High + (r.SteadyProcess - r.Process)
-	return Candidate{Precision: s.Precision, Checkpoint: s.Checkpoint, MicroBatch: s.Batch, Accum: s.Accum,
-		Strategy: s.Parallel.Strategy, Process: r.SteadyProcess, ProcessHi: hi, StepTime: r.StepTime,
-		Throughput: r.SamplesPerSec, Fits: r.Fits, spec: s}
+func candidate(s memmodel.Spec, r *memmodel.Result, budget int64, margin float64) Candidate {
+	c := Candidate{Precision: s.Precision, Checkpoint: s.Checkpoint, MicroBatch: s.Batch, Accum: s.Accum,
+		Strategy: s.Parallel.Strategy, Process: r.SteadyProcess, ProcessHi: r.ProcessHigh, StepTime: r.StepTime,
+		Throughput: r.SamplesPerSec, spec: s}
+	c.Verdict.Confidence = r.Confidence
+	c.decide(budget, margin)
+	return c
+}
+
+// decide judges the candidate on its band's top against the budget.
+func (c *Candidate) decide(budget int64, margin float64) {
+	c.Verdict = memmodel.Decide(c.Process, c.ProcessHi, budget, c.Verdict.Confidence, marginNote(margin))
+	c.Fits = c.Verdict.Fits
+}
+
+// marginNote names the margin a budget was cut by, if any.
+func marginNote(margin float64) string {
+	if margin <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("(GPU less a %.0f%% margin)", 100*margin)
 }
 
 func smallest(all []Candidate) int64 {

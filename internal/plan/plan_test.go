@@ -82,7 +82,7 @@ func TestSweepFindsLargestBatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return e.ProcessBand.High+e.SteadyProcess-e.Process <= r.Budget
+		return e.ProcessHigh <= r.Budget
 	}
 	if !at(r.Largest) || at(r.Largest+1) {
 		t.Errorf("largest %d is not the boundary", r.Largest)

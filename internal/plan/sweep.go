@@ -31,7 +31,7 @@ func ParseSweep(s string) (SweepOptions, error) {
 	if !ok || err1 != nil || err2 != nil || lo < 1 || hi < lo {
 		return SweepOptions{}, fmt.Errorf("range %q: want LO..HI with 1 <= LO <= HI", r)
 	}
-	return SweepOptions{Key: k, Lo: lo, Hi: hi, Margin: 0.1}, nil
+	return SweepOptions{Key: k, Lo: lo, Hi: hi}, nil
 }
 
 // SweepPoint is the prediction at one value of the swept key.
@@ -43,19 +43,27 @@ type SweepPoint struct {
 	ProcessHi int64   `json:"process_high_bytes"`
 	StepTime  float64 `json:"step_time_s"`
 	Fits      bool    `json:"fits"`
+	// Verdict is Fits with its reason, judged on ProcessHi.
+	Verdict memmodel.Verdict `json:"verdict"`
 }
 
 // SweepResult is a memory curve and the largest value that fits.
 type SweepResult struct {
-	Key     string       `json:"key"`
-	GPU     string       `json:"gpu"`
-	Budget  int64        `json:"budget_bytes"`
-	Points  []SweepPoint `json:"points"`
-	Largest int          `json:"largest_fitting"` // 0 when none fits
+	Key    string `json:"key"`
+	GPU    string `json:"gpu"`
+	Budget int64  `json:"budget_bytes"`
+	// Confidence is the probability the band tops the points are judged
+	// on hold.
+	Confidence float64      `json:"confidence"`
+	Points     []SweepPoint `json:"points"`
+	Largest    int          `json:"largest_fitting"` // 0 when none fits
+	// LargestVerdict is the decision at Largest.
+	LargestVerdict memmodel.Verdict `json:"largest_verdict"`
 }
 
 // Sweep predicts memory at powers of two across the range, then bisects
-// for the largest value whose upper band fits the budget.
+// for the largest value whose band top (at memmodel's confidence) fits
+// the budget.
 func Sweep(ctx context.Context, base memmodel.Spec, o SweepOptions) (*SweepResult, error) {
 	res := &SweepResult{Key: o.Key}
 	at := func(v int) (SweepPoint, error) {
@@ -71,9 +79,10 @@ func Sweep(ctx context.Context, base memmodel.Spec, o SweepOptions) (*SweepResul
 		}
 		res.GPU = r.GPU
 		res.Budget = int64(float64(r.Capacity) * (1 - o.Margin))
-		hi := r.ProcessBand.High + r.SteadyProcess - r.Process
+		res.Confidence = r.Confidence
+		vd := memmodel.Decide(r.SteadyProcess, r.ProcessHigh, res.Budget, r.Confidence, marginNote(o.Margin))
 		return SweepPoint{Value: v, Allocated: r.PeakAllocated, Reserved: r.PeakReserved, Process: r.SteadyProcess,
-			ProcessHi: hi, StepTime: r.StepTime, Fits: hi <= res.Budget}, nil
+			ProcessHi: r.ProcessHigh, StepTime: r.StepTime, Fits: vd.Fits, Verdict: vd}, nil
 	}
 	var vals []int
 	for v := o.Lo; v < o.Hi; v *= 2 {
@@ -81,6 +90,7 @@ func Sweep(ctx context.Context, base memmodel.Spec, o SweepOptions) (*SweepResul
 	}
 	vals = append(vals, o.Hi)
 	lastFit, firstMiss := 0, 0
+	var lastVerdict memmodel.Verdict
 	for _, v := range vals {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -91,7 +101,7 @@ func Sweep(ctx context.Context, base memmodel.Spec, o SweepOptions) (*SweepResul
 		}
 		res.Points = append(res.Points, p)
 		if p.Fits {
-			lastFit = v
+			lastFit, lastVerdict = v, p.Verdict
 		} else if firstMiss == 0 {
 			firstMiss = v
 			break
@@ -104,29 +114,31 @@ func Sweep(ctx context.Context, base memmodel.Spec, o SweepOptions) (*SweepResul
 			return nil, err
 		}
 		if p.Fits {
-			lastFit = mid
+			lastFit, lastVerdict = mid, p.Verdict
 		} else {
 			firstMiss = mid
 		}
 	}
-	res.Largest = lastFit
+	res.Largest, res.LargestVerdict = lastFit, lastVerdict
 	return res, nil
 }
 
 // WriteSweepText renders the curve for people.
 func WriteSweepText(w io.Writer, r *SweepResult) {
-	fmt.Fprintf(w, "%-8s %12s %12s %12s %10s  fits in %s\n", r.Key, "allocated", "reserved", "process", "step", units.Bytes(r.Budget))
+	pct := fmt.Sprintf("%.0f%%", 100*r.Confidence)
+	fmt.Fprintf(w, "%-8s %12s %12s %12s %12s %10s  fits in %s with %s confidence\n", r.Key, "allocated", "reserved", "process",
+		"at most", "step", units.Bytes(r.Budget), pct)
 	for _, p := range r.Points {
 		mark := "yes"
 		if !p.Fits {
 			mark = "no"
 		}
-		fmt.Fprintf(w, "%-8d %12s %12s %12s %8.3f s  %s\n", p.Value, units.Bytes(p.Allocated), units.Bytes(p.Reserved),
-			units.Bytes(p.Process), p.StepTime, mark)
+		fmt.Fprintf(w, "%-8d %12s %12s %12s %12s %8.3f s  %s\n", p.Value, units.Bytes(p.Allocated), units.Bytes(p.Reserved),
+			units.Bytes(p.Process), units.Bytes(p.ProcessHi), p.StepTime, mark)
 	}
 	if r.Largest == 0 {
-		fmt.Fprintf(w, "nothing in the range fits on %s\n", r.GPU)
+		fmt.Fprintf(w, "nothing in the range fits on %s with %s confidence\n", r.GPU, pct)
 		return
 	}
-	fmt.Fprintf(w, "largest %s that fits on %s with margin: %d\n", r.Key, r.GPU, r.Largest)
+	fmt.Fprintf(w, "largest %s that fits on %s: %d — %s\n", r.Key, r.GPU, r.Largest, r.LargestVerdict.Text)
 }

@@ -192,7 +192,7 @@ func TestResolveAt(t *testing.T) {
 		want int
 		bad  bool
 	}{{"peak", 1, false}, {"end", 2, false}, {"0s", 0, false}, {"150us", 1, false}, {"1s", 2, false},
-		{"-1s", 0, true}, {"soon", 0, true}} {
+		{"1000001us", 0, true}, {"-1s", 0, true}, {"soon", 0, true}} {
 		got, err := ResolveAt(c.spec, tr, 1)
 		if (err != nil) != c.bad || !c.bad && got != c.want {
 			t.Errorf("ResolveAt(%q) = %d, %v; want %d (error %v)", c.spec, got, err, c.want, c.bad)

@@ -59,6 +59,10 @@ func ResolveAt(spec string, trace []snapshot.TraceEvent, peakAt int) (int, error
 		return 0, fmt.Errorf("--at must be peak, end or a time since the first event such as 1.5s, not %q", spec)
 	}
 	t := trace[0].TimeUS + d.Microseconds()
+	if last := trace[len(trace)-1].TimeUS; t > last {
+		span := time.Duration(last-trace[0].TimeUS) * time.Microsecond
+		return 0, fmt.Errorf("--at %s is past the end of the trace, which spans %s", spec, span.Round(time.Millisecond))
+	}
 	i := sort.Search(len(trace), func(i int) bool { return trace[i].TimeUS > t })
 	return max(i-1, 0), nil
 }

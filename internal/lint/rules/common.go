@@ -2,6 +2,7 @@ package rules
 
 import (
 	"regexp"
+	"strings"
 
 	"github.com/vramkit/vramkit/internal/lint"
 )
@@ -9,8 +10,16 @@ import (
 // modelNames returns the expressions (as text) that the file treats as
 // models: receivers of .train(), .eval(), .parameters() and
 // .named_parameters().
+//
+// Functions the file defines are recorded as "def NAME" so that modelCall
+// can tell validate_network(...) (a helper) from network(...) (a model).
 func modelNames(f *lint.File) map[string]bool {
 	m := map[string]bool{}
+	for _, fn := range f.Nodes("function_definition") {
+		if lint.Scope(fn).Is("module") {
+			m["def "+f.Text(fn.Child("name"))] = true
+		}
+	}
 	for _, call := range f.Nodes("call") {
 		switch name, recv := f.Method(call); name {
 		case "train", "eval", "parameters", "named_parameters":
@@ -23,6 +32,10 @@ func modelNames(f *lint.File) map[string]bool {
 }
 
 var modelLikeName = regexp.MustCompile(`(?i)(^|[._])(model|net|network|module|encoder|decoder|generator|discriminator|backbone|transformer|policy|critic|unet|vae)$`)
+
+// verbName matches helper names that merely mention a model: save_model,
+// load_network, build_generator, get_model...
+var verbName = regexp.MustCompile(`(?i)^_*(add|register|save|load|build|get|create|make|init|initiali[sz]e|print|update|freeze|unfreeze|unwrap|wrap|prepare|setup|set|copy|export|restore|reset|count|log|summari[sz]e|validate|evaluate|test|train)_`)
 
 // modelCall reports whether e calls a model: a name from modelNames, one
 // named like a model (model, net, self.encoder, ...), or its forward.
@@ -39,6 +52,17 @@ func modelCall(f *lint.File, e *lint.Node, models map[string]bool) bool {
 		fn = fn.Child("object")
 	}
 	t := f.Text(fn)
+	if fn.Kind == "identifier" && models["def "+t] {
+		return false
+	}
+	if !models[t] && verbName.MatchString(t[strings.LastIndexByte(t, '.')+1:]) {
+		return false // self.save_model(), load_model(...): helpers, not forwards
+	}
+	if !models[t] && f.QualifiedName(fn) != "" {
+		// idist.auto_model(model), torchvision.models.resnet50(): a
+		// library function reached through an import, not a forward.
+		return false
+	}
 	return models[t] || modelLikeName.MatchString(t)
 }
 
@@ -111,4 +135,29 @@ func (c *memo[T]) get(n *lint.Node) T {
 		c.m[n] = v
 	}
 	return v
+}
+
+// stepLooper returns the test PerStep uses for "a loop of training or
+// sampling steps": a loop whose body runs a model, a backward pass or an
+// optimizer step, and whose variable is not an epoch counter (once per
+// epoch is setup, not a step).
+func stepLooper(f *lint.File, models map[string]bool) func(*lint.Node) bool {
+	return newMemo(func(loop *lint.Node) bool {
+		if l := loop.Child("left"); l != nil && strings.Contains(strings.ToLower(f.Text(l)), "epoch") {
+			return false
+		}
+		step := false
+		lint.WalkScope(loop.Child("body"), func(n *lint.Node) bool {
+			if step || n.Kind != "call" {
+				return !step
+			}
+			if _, ok := f.BackwardOf(n); ok || modelCall(f, n, models) {
+				step = true
+			} else if m, r := f.Method(n); m == "step" && r != nil && strings.Contains(strings.ToLower(f.Text(r)), "optim") {
+				step = true
+			}
+			return !step
+		})
+		return step
+	}).get
 }

@@ -33,6 +33,9 @@ fail-on = "error"                               # info | warning | error | none
 exclude = ["legacy/"]                          # gitignore-style patterns
 ` + "```" + `
 
+Hints — advice that is right for some programs and noise for others (marked
+"hint" below) — are opt-in: run them with ` + "`--hints`" + `, or name them in ` + "`--select`" + `.
+
 | code | name | severity | --fix | summary |
 |---|---|---|---|---|
 `)
@@ -42,7 +45,11 @@ exclude = ["legacy/"]                          # gitignore-style patterns
 		if r.Fixable {
 			fix = "yes"
 		}
-		fmt.Fprintf(&b, "| [%s](#%s-%s) | %s | %s | %s | %s |\n", r.Code, strings.ToLower(r.Code), r.Name, r.Name, r.Severity, fix, r.Summary)
+		sev := r.Severity.String()
+		if r.Hint {
+			sev += " (hint)"
+		}
+		fmt.Fprintf(&b, "| [%s](#%s-%s) | %s | %s | %s | %s |\n", r.Code, strings.ToLower(r.Code), r.Name, r.Name, sev, fix, r.Summary)
 	}
 	for _, r := range rules {
 		fmt.Fprintf(&b, "\n## %s %s\n\n", r.Code, r.Name)
@@ -50,7 +57,11 @@ exclude = ["legacy/"]                          # gitignore-style patterns
 		if r.Fixable {
 			fix = "; safe rewrite with `--fix`"
 		}
-		fmt.Fprintf(&b, "Severity: %s%s.\n\n%s.\n\n", r.Severity, fix, r.Summary)
+		hint := ""
+		if r.Hint {
+			hint = " (hint, opt-in with `--hints`)"
+		}
+		fmt.Fprintf(&b, "Severity: %s%s%s.\n\n%s.\n\n", r.Severity, hint, fix, r.Summary)
 		for _, para := range strings.Split(r.Doc, "\n\n") {
 			b.WriteString(strings.Join(strings.Fields(para), " ") + "\n\n")
 		}

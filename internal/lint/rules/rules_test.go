@@ -18,7 +18,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the .fixed golden files")
 
 func options(rules ...*lint.Rule) lint.Options {
-	return lint.Options{Rules: rules, Parse: pyparse.Parse, AllocConf: func(c string) error { _, err := allocsim.ParseConfig(c); return err }}
+	return lint.Options{Rules: rules, Parse: pyparse.Parse, Hints: true, AllocConf: func(c string) error { _, err := allocsim.ParseConfig(c); return err }}
 }
 
 var (

@@ -51,7 +51,7 @@ func runGraphAppended(p *lint.Pass) {
 			return
 		}
 		kind, ok := graph[f.Text(root)]
-		if !ok {
+		if !ok || madeWithoutGrad(f, inner, stmt, f.Text(root), 2) {
 			return
 		}
 		key := fmt.Sprint(outer.Start, list, f.Text(elem))
@@ -183,4 +183,37 @@ func targets(n *lint.Node) []*lint.Node {
 		return out
 	}
 	return nil
+}
+
+// madeWithoutGrad reports whether name, as stmt sees it, was last assigned
+// in loop's body from a value computed with autograd off: under no_grad
+// itself (outputs = model(x) in a with torch.no_grad() block), or from a
+// name that was (loss = outputs.loss after that block). depth bounds how
+// many assignments back are followed.
+func madeWithoutGrad(f *lint.File, loop, stmt *lint.Node, name string, depth int) bool {
+	var last *lint.Node
+	lint.WalkScope(loop.Child("body"), func(n *lint.Node) bool {
+		if n.Start >= stmt.Start {
+			return false
+		}
+		if n.Kind == "assignment" {
+			for _, t := range targets(n.Child("left")) {
+				if f.TextIs(t, name) {
+					last = n
+				}
+			}
+		}
+		return true
+	})
+	if last == nil {
+		return false
+	}
+	if f.RunsGradOff(last) {
+		return true
+	}
+	if depth == 0 {
+		return false
+	}
+	root, ok := plainChain(f, last.Child("right"))
+	return ok && !f.TextIs(root, name) && madeWithoutGrad(f, loop, last, f.Text(root), depth-1)
 }

@@ -2,6 +2,8 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 
 	"github.com/vramkit/vramkit/internal/lint"
 )
@@ -9,71 +11,416 @@ import (
 // EvalWithGrad is M3: evaluation that still records autograd graphs.
 var EvalWithGrad = &lint.Rule{
 	Code: "VK003", Name: "eval-without-no-grad", Severity: lint.Warning,
-	Summary: "a forward pass after model.eval() runs with autograd on and keeps activations for a backward that never comes",
-	Doc: `Flags the first forward call model(...) that follows model.eval() in the same
-function (or module), when it is not inside with torch.no_grad() /
-torch.inference_mode() / torch.set_grad_enabled(False), the function is not
-decorated with one of them, and nothing in between switches back with
-model.train().
+	Summary: "an evaluation or sampling forward (after model.eval(), in a sample/eval helper) runs with autograd on and keeps activations for a backward that never comes",
+	Doc: `Flags a model forward that runs with autograd on where no backward pass
+follows, in three shapes real code shows:
+
+- after model.eval() (or model = Net(...).eval()) in the same function or
+  module, with no backward or optimizer step after the eval() and no
+  model.train() before the forward;
+- in a sampling or evaluation helper — a function named sample*, eval*,
+  valid*, generat*, predict*, infer*, visuali[sz]e*, reconstruct*,
+  save_sample*, test — that calls a model and never backward (the
+  sample_images(batches_done) of GAN scripts);
+- a forward whose output is only written as an image (fake = netG(fixed_noise);
+  save_image(fake.detach())) inside a training loop.
+
+Grad mode is followed through calls in the same file: a forward is fine when
+it sits in with torch.no_grad() / torch.inference_mode() /
+torch.set_grad_enabled(False), in a function decorated with one of them (or
+with a project wrapper named like them, such as @smart_inference_mode()),
+or in a helper whose every caller in the file runs under one of them (a few
+calls up).
 
 Memory: eval() only changes dropout and batch-norm behaviour; it does not turn
 off autograd. Every activation a backward pass would need is saved, so an
-evaluation step costs about as much memory as a training step, and a loop that
-keeps outputs keeps their graphs (tuning guide: "use torch.no_grad() for
-validation or inference").
+evaluation or sampling step costs about as much memory as a training step, and
+outputs that are kept keep their graphs (tuning guide: "use torch.no_grad()
+for validation or inference").
 
 Fix: wrap the evaluation in with torch.inference_mode(): (or
 torch.no_grad()), or decorate the function with @torch.no_grad().
 
-Functions that also call .backward() are skipped (eval() is then used to
-freeze batch norm or dropout while fine-tuning).
+Not flagged: unit tests (test_* functions), the shape check at the end of a
+model file (a model built in the function and run on torch.randn input),
+sample()/generate()/log_images() methods of modules (classes with a
+forward, or subclasses of nn.Module, LightningModule or a module class of
+the file) that nothing in the file calls, and closures that return the
+forward's output to code elsewhere (get_model_fn returning model_fn): their
+callers, in other files, choose the grad mode. Builders named like
+samplers (_generate_network) and helpers named like models (add_module,
+save_model) are not forwards.
 
-Blind spots: a caller that wraps the whole evaluation in no_grad is not seen,
-so such a function may be flagged when called only from there — suppress it
-with "# vramkit: ignore[VK003]"; forward calls through another name or a
-helper (predict(model, x)), model.generate() and pipelines are not checked.`,
+Blind spots: callers in other files are not seen, so a helper called only
+from another file under no_grad may be flagged (suppress it with
+"# vramkit: ignore[VK003]"); forwards through names that do not look like
+models, model.generate() and pipelines are not checked.`,
 	Run: runEvalWithGrad,
 }
 
+// evalHelperName matches functions whose name says they evaluate or
+// sample: sample_images, evaluate, validate, generate, predict, visualize,
+// reconstruct, inference, test (but not test_* unit tests).
+var evalHelperName = regexp.MustCompile(`(?i)^_*(sample|eval|valid|generat|predict|infer|visuali[sz]|reconstruct|save_sample|log_image|plot_sample|show_sample|test$|test_model|test_epoch|run_test)`)
+
+// builderName matches helpers that build rather than run a network:
+// _generate_network, generate_model, generate_layers.
+var builderName = regexp.MustCompile(`(?i)^_*generat\w*(network|model|layer|module|block|net)s?$`)
+
 func runEvalWithGrad(p *lint.Pass) {
 	f := p.File
+	models := modelNames(f)
 	done := map[*lint.Node]bool{}
+	report := func(scope, fwd *lint.Node, msg string) {
+		done[scope] = true
+		p.Report(fwd, msg, "wrap the evaluation in `with torch.inference_mode():` or decorate the function with @torch.no_grad()")
+	}
+	// After model.eval(), or model = Net(...).eval(), in the same scope.
 	for _, call := range f.Nodes("call") {
-		name, recv := f.Method(call)
-		pos, kw, _ := f.Args(call)
-		if name != "eval" || len(pos)+len(kw) > 0 || !recv.Is("identifier", "attribute") {
-			continue
-		}
-		if st := call.Parent; !st.Is("expression_statement") && !(st.Is("assignment") && f.Text(st.Child("left")) == f.Text(recv)) {
+		model, ok := evalTarget(f, call)
+		if !ok {
 			continue
 		}
 		scope := lint.Scope(call)
-		if done[scope] || scope.Kind == "lambda" {
+		if done[scope] || scope.Kind == "lambda" || unitTest(f, scope) {
 			continue
 		}
-		model := f.Text(recv)
-		var fwd *lint.Node
-		skip := false
-		for _, c := range lint.Calls(scope) {
-			m, r := f.Method(c)
-			switch {
-			case m == "backward" || m == "manual_backward":
-				skip = true
-			case c.Start < call.End:
-			case m == "train" && f.TextIs(r, model):
-				if fwd == nil {
-					skip = true // back to training before any forward
-				}
-			case fwd == nil && f.TextIs(c.Child("function"), model) && !f.GradDisabled(c):
-				fwd = c
+		if fwd := forwardAfterEval(f, scope, call, model); fwd != nil {
+			report(scope, fwd, fmt.Sprintf("%s(...) runs with autograd on after %s.eval() (line %d): eval() does not disable gradients, so activations are saved for a backward pass that never comes",
+				model, model, f.Pos(call.Start).Line))
+		}
+	}
+	// Sampling and evaluation helpers that run a model without no_grad.
+	for _, fn := range f.Nodes("function_definition") {
+		name := f.Text(fn.Child("name"))
+		if done[fn] || !evalHelperName.MatchString(name) || strings.Contains(strings.ToLower(name), "loss") || builderName.MatchString(name) || unitTest(f, fn) || moduleMethod(f, fn) && !calledHere(f, fn) {
+			continue
+		}
+		if fwd := helperForward(f, fn, models); fwd != nil {
+			report(fn, fwd, fmt.Sprintf("%s(...) runs a forward pass with autograd on, and nothing in %s() calls backward: activations are saved for a backward pass that never comes",
+				f.Text(fwd.Child("function")), name))
+		}
+	}
+	// A forward whose output is only saved as an image (the GAN "fake =
+	// netG(fixed_noise); save_image(fake.detach())" inside training).
+	saved := savedNames(f)
+	for _, a := range f.Nodes("assignment") {
+		if ts := targets(a.Child("left")); len(ts) == 0 || !saved[f.Text(ts[0])] {
+			continue
+		}
+		scope := lint.Scope(a)
+		if done[scope] || scope.Kind == "lambda" || unitTest(f, scope) {
+			continue
+		}
+		if fwd, ok := savedOnlyForward(f, scope, a, models, saved); ok {
+			report(scope, fwd, fmt.Sprintf("%s(...) runs with autograd on, but its output is only saved as an image: activations are saved for a backward pass that never comes",
+				f.Text(fwd.Child("function"))))
+		}
+	}
+}
+
+// evalTarget returns the model a call puts in evaluation mode: m in the
+// statement m.eval(), or the name assigned in m = Net(...).eval().
+func evalTarget(f *lint.File, call *lint.Node) (string, bool) {
+	name, recv := f.Method(call)
+	pos, kw, _ := f.Args(call)
+	if name != "eval" || len(pos)+len(kw) > 0 || recv == nil {
+		return "", false
+	}
+	st := call.Parent
+	switch {
+	case st.Is("expression_statement") && recv.Is("identifier", "attribute"):
+		return f.Text(recv), true
+	case st.Is("assignment") && call.Field == "right":
+		left := st.Child("left")
+		if !left.Is("identifier", "attribute") {
+			return "", false
+		}
+		if f.Text(left) == f.Text(recv) || lint.Unparen(recv).Is("call") {
+			return f.Text(left), true
+		}
+	}
+	return "", false
+}
+
+// forwardAfterEval returns the first call of model after the eval() call
+// in scope that runs with autograd on, or nil. Nothing is returned when the
+// scope runs backward after the eval() (eval() then freezes batch norm or
+// dropout for fine-tuning) or switches back with model.train() first.
+func forwardAfterEval(f *lint.File, scope, eval *lint.Node, model string) *lint.Node {
+	var fwd *lint.Node
+	for _, c := range lint.Calls(scope) {
+		if c.Start < eval.End {
+			continue
+		}
+		m, r := f.Method(c)
+		switch {
+		case m == "backward" || m == "manual_backward" || m == "step" && r != nil && strings.Contains(strings.ToLower(f.Text(r)), "optim"):
+			return nil
+		case m == "train" && f.TextIs(r, model):
+			if fwd == nil {
+				return nil // back to training before any forward
+			}
+		case fwd == nil && isForwardOf(f, c, model) && !f.RunsGradOff(c) && !handedBack(f, c):
+			fwd = c
+		}
+	}
+	return fwd
+}
+
+func isForwardOf(f *lint.File, c *lint.Node, model string) bool {
+	fn := lint.Unparen(c.Child("function"))
+	if fn.Is("attribute") && f.TextIs(fn.Child("attribute"), "forward") {
+		fn = fn.Child("object")
+	}
+	return f.TextIs(fn, model)
+}
+
+// helperForward returns the first model call in an evaluation or sampling
+// helper that runs with autograd on, or nil when the helper trains
+// (backward, an optimizer step), is a unit test, or only runs under
+// no_grad as far as its callers in the file show.
+func helperForward(f *lint.File, fn *lint.Node, models map[string]bool) *lint.Node {
+	var fwd *lint.Node
+	for _, c := range lint.Calls(fn.Child("body")) {
+		m, r := f.Method(c)
+		switch {
+		case m == "backward" || m == "manual_backward" || m == "grad" || m == "step" && r != nil && strings.Contains(strings.ToLower(f.Text(r)), "optim"):
+			return nil
+		case fwd == nil && modelCall(f, c, models) && !f.RunsGradOff(c) && !smokeTest(f, fn, c) && !handedBack(f, c):
+			fwd = c
+		}
+	}
+	return fwd
+}
+
+// smokeTest reports whether fwd, in fn, runs a model that fn itself builds
+// on a synthetic input — net = ResNet18(); y = net(torch.randn(2, 3, 32,
+// 32)) — the shape check model files end with, not a program's memory.
+func smokeTest(f *lint.File, fn, fwd *lint.Node) bool {
+	callee := lint.Unparen(fwd.Child("function"))
+	built := false
+	lint.WalkScope(fn.Child("body"), func(n *lint.Node) bool {
+		if n.Kind == "assignment" && f.Text(n.Child("left")) == f.Text(callee) && lint.Unparen(n.Child("right")).Is("call") {
+			built = true
+		}
+		return !built
+	})
+	if !built {
+		return false
+	}
+	pos, _, _ := f.Args(fwd)
+	for _, a := range pos {
+		a = lint.Unparen(a)
+		if a.Is("identifier") {
+			a = lastAssigned(f, fn, a)
+		}
+		if a.Is("call") {
+			switch q := f.QualifiedName(a.Child("function")); q {
+			case "torch.randn", "torch.rand", "torch.zeros", "torch.ones", "torch.empty", "torch.randint":
+				return true
 			}
 		}
-		if skip || fwd == nil {
+	}
+	return false
+}
+
+// unitTest reports whether scope is a unit test (test_* functions and
+// methods): tests run small models once, and their memory is not the
+// program's.
+func unitTest(f *lint.File, scope *lint.Node) bool {
+	for s := scope; s != nil; s = s.Parent {
+		if s.Kind == "function_definition" && strings.HasPrefix(f.Text(s.Child("name")), "test_") {
+			return true
+		}
+	}
+	return false
+}
+
+// saveLike matches calls that write or log images.
+var saveLike = regexp.MustCompile(`(?i)(save_image|imsave|imwrite|make_grid|add_image|log_image|savefig|imshow)`)
+
+// savedNames lists the identifiers that appear in the arguments of image
+// writers anywhere in the file: only assignments to those names can be
+// forwards whose output is only saved.
+func savedNames(f *lint.File) map[string]bool {
+	m := map[string]bool{}
+	for _, c := range f.Nodes("call") {
+		name := f.CalleeName(c)
+		if len(name) < 6 || !saveLike.MatchString(name) {
 			continue
 		}
-		done[scope] = true
-		line := f.Pos(call.Start).Line
-		p.Report(fwd, fmt.Sprintf("%s(...) runs with autograd on after %s.eval() (line %d): eval() does not disable gradients, so activations are saved for a backward pass that never comes", model, model, line),
-			"wrap the evaluation in `with torch.inference_mode():` or decorate the function with @torch.no_grad()")
+		c.Child("arguments").Walk(func(n *lint.Node) bool {
+			if n.Kind == "identifier" && n.Field != "attribute" {
+				m[f.Text(n)] = true
+			}
+			return true
+		})
 	}
+	return m
+}
+
+// savedOnlyForward reports whether assignment a binds one name to a model
+// call that runs with autograd on and every later use of that name in
+// scope (until it is assigned again) only feeds an image writer, directly
+// or through .detach(), .data, .cpu() or indexing.
+func savedOnlyForward(f *lint.File, scope, a *lint.Node, models, saved map[string]bool) (*lint.Node, bool) {
+	left, right := a.Child("left"), lint.Unparen(a.Child("right"))
+	if left.Is("pattern_list", "tuple_pattern") {
+		// fake, _, _ = self.G(z): follow the first output.
+		if ts := targets(left); len(ts) > 0 {
+			left = ts[0]
+		}
+	}
+	// fake = net_G(z).cpu(): look through detaching calls to the forward.
+	for right.Is("call") && !modelCall(f, right, models) {
+		m, recv := f.Method(right)
+		if recv == nil || !lint.Detaching(m) {
+			break
+		}
+		right = lint.Unparen(recv)
+	}
+	if !left.Is("identifier") || !modelCall(f, right, models) || constructor(f, right, models) || f.RunsGradOff(a) {
+		return nil, false
+	}
+	name := f.Text(left)
+	uses, ok := 0, true
+	lint.WalkScope(scope, func(n *lint.Node) bool {
+		if !ok || n.End <= a.End {
+			return ok
+		}
+		if n.Kind == "assignment" && n.Start > a.End && assigns(f, n, name) && !mentions(f, n.Child("right"), name) {
+			ok = ok && uses > 0 // name now holds something else
+			return false
+		}
+		if n.Kind != "identifier" || !f.TextIs(n, name) || n.Field == "attribute" || n.Field == "left" && n.Parent.Is("assignment") {
+			return true
+		}
+		uses++
+		u := n
+		for {
+			par := u.Parent
+			if par.Is("attribute") && u.Field == "object" {
+				u = par // .detach(), .data, .cpu(), .mul(0.5)...
+			} else if par.Is("call") && u.Field == "function" {
+				u = par
+			} else if par.Is("subscript") && u.Field == "value" {
+				u = par
+			} else if par.Is("binary_operator", "parenthesized_expression") {
+				u = par // (samples + 1) / 2
+			} else if par.Is("argument_list") && !saveLike.MatchString(f.CalleeName(par.Parent)) && !modelCall(f, par.Parent, models) && len(par.NamedChildren()) == 1 {
+				u = par.Parent // denorm(samples), a one-argument transform
+			} else {
+				break
+			}
+		}
+		switch par := u.Parent; {
+		case par.Is("assignment") && u.Field == "right" && (assigns(f, par, name) || saved[f.Text(par.Child("left"))] && sameScope(par, a)):
+			// samples = samples.mul(0.5); grid = make_grid(samples) is
+			// checked at the call, or grid = (samples + 1) / 2 then saved.
+		case par.Is("argument_list") && saveLike.MatchString(f.CalleeName(par.Parent)):
+		default:
+			ok = false
+		}
+		return true
+	})
+	return right, ok && uses > 0
+}
+
+// lastAssigned returns the value last assigned to id in fn before id, or
+// nil.
+func lastAssigned(f *lint.File, fn, id *lint.Node) *lint.Node {
+	var v *lint.Node
+	lint.WalkScope(fn.Child("body"), func(n *lint.Node) bool {
+		if n.Start >= id.Start {
+			return false
+		}
+		if n.Kind == "assignment" && f.TextIs(n.Child("left"), f.Text(id)) {
+			v = lint.Unparen(n.Child("right"))
+		}
+		return true
+	})
+	return v
+}
+
+// moduleMethod reports whether fn is a method of a module class: one that
+// defines forward, or whose base classes (nn.Module, LightningModule, or a
+// class of this file that is a module) do. A module's own
+// sample()/generate()/log_images() is an API whose callers, usually in
+// other files, choose the grad mode (unless the file shows them all) (diffusion and VAE libraries run it under
+// no_grad from their trainers).
+func moduleMethod(f *lint.File, fn *lint.Node) bool {
+	cls := fn.Ancestor("class_definition", "function_definition")
+	return cls != nil && cls.Kind == "class_definition" && moduleClass(f, cls, 5)
+}
+
+func moduleClass(f *lint.File, cls *lint.Node, depth int) bool {
+	for _, d := range f.Nodes("function_definition") {
+		if d.Ancestor("class_definition") == cls && f.TextIs(d.Child("name"), "forward") {
+			return true
+		}
+	}
+	if depth == 0 {
+		return false
+	}
+	for _, b := range cls.Child("superclasses").NamedChildren() {
+		t := f.Text(b)
+		t = t[strings.LastIndexByte(t, '.')+1:]
+		if t == "Module" || t == "LightningModule" {
+			return true
+		}
+		for _, c := range f.Nodes("class_definition") {
+			if c != cls && f.TextIs(c.Child("name"), t) && moduleClass(f, c, depth-1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// assigns reports whether assignment a binds name.
+func assigns(f *lint.File, a *lint.Node, name string) bool {
+	for _, t := range targets(a.Child("left")) {
+		if f.TextIs(t, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// mentions reports whether name occurs in e.
+func mentions(f *lint.File, e *lint.Node, name string) bool {
+	found := false
+	e.Walk(func(n *lint.Node) bool {
+		if n.Kind == "identifier" && n.Field != "attribute" && f.TextIs(n, name) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func sameScope(a, b *lint.Node) bool { return lint.Scope(a) == lint.Scope(b) }
+
+// handedBack reports whether fwd's output is returned as is (return
+// model(x)) from a closure that its factory hands out (get_model_fn
+// returning model_fn): the code that calls it, which vramkit cannot see,
+// decides the grad mode (losses with it, sampling under no_grad).
+func handedBack(f *lint.File, fwd *lint.Node) bool {
+	if !fwd.Parent.Is("return_statement") {
+		return false
+	}
+	fn := lint.Scope(fwd)
+	if !fn.Is("function_definition") || !lint.Scope(fn).Is("function_definition") {
+		return false
+	}
+	_, complete := f.Callers(fn)
+	return !complete
+}
+
+// calledHere reports whether all of fn's callers are in this file, so
+// that the grad mode they run it under is known.
+func calledHere(f *lint.File, fn *lint.Node) bool {
+	_, complete := f.Callers(fn)
+	return complete
 }

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"strings"
+
 	"github.com/vramkit/vramkit/internal/lint"
 )
 
@@ -19,6 +21,11 @@ re-created by the next backward, so the memory is free for activations during
 the forward pass, and backward writes instead of accumulating (tuning guide).
 
 Fix (--fix): drop the argument; zero_grad() sets the gradients to None.
+
+Not flagged: files that update .grad in place (p.grad += g, p.grad /= n,
+p.grad.add_(g), p.grad.data.copy_(g)), as parameter servers and manual
+gradient averaging do. They need the zeroed tensors set_to_none=False keeps:
+with the default, .grad is None there and the program fails.
 Code that reads p.grad after zero_grad() must then handle None.
 
 Blind spots: the flag passed through a variable (zero_grad(set_to_none=flag)),
@@ -28,6 +35,12 @@ and manual loops that do p.grad.zero_().`,
 
 func runZeroGrad(p *lint.Pass) {
 	f := p.File
+	if inPlaceGrad(f) != nil {
+		// The program adds into .grad in place (p.grad += g): it needs the
+		// zeroed tensors that set_to_none=False keeps, and with the default
+		// .grad would be None there.
+		return
+	}
 	for _, call := range f.Nodes("call") {
 		name, _ := f.Method(call)
 		if name != "zero_grad" {
@@ -51,4 +64,30 @@ func runZeroGrad(p *lint.Pass) {
 		p.Report(call, "zero_grad(set_to_none=False) keeps every .grad tensor allocated between steps and zeroes it with an extra kernel; the default frees them after each step",
 			"call zero_grad() (set_to_none=True is the default since PyTorch 2.0)", edits...)
 	}
+}
+
+// inPlaceGrad returns the first statement that updates a .grad tensor in
+// place — p.grad += g, p.grad /= n, p.grad.add_(g), p.grad.data.copy_(g) —
+// or nil. Such code needs .grad to be a tensor after zero_grad().
+func inPlaceGrad(f *lint.File) *lint.Node {
+	for _, a := range f.Nodes("attribute") {
+		if !f.TextIs(a.Child("attribute"), "grad") {
+			continue
+		}
+		n := a
+		if par := n.Parent; par.Is("attribute") && f.TextIs(par.Child("attribute"), "data") && n.Field == "object" {
+			n = par
+		}
+		par := n.Parent
+		switch {
+		case par.Is("augmented_assignment") && n.Field == "left":
+			return par
+		case par.Is("attribute") && n.Field == "object":
+			m := f.Text(par.Child("attribute"))
+			if strings.HasSuffix(m, "_") && !strings.HasPrefix(m, "_") && par.Parent.Is("call") {
+				return par.Parent
+			}
+		}
+	}
+	return nil
 }

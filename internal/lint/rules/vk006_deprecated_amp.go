@@ -28,6 +28,9 @@ A from-import is rewritten to "from torch.amp import ..." together with every
 use of the names it binds, only when each use is such a call or decorator.
 Calls with positional arguments are not rewritten: torch.cuda.amp.autocast(True)
 would become torch.amp.autocast("cuda", True), where True lands on dtype.
+Nor are the calls of a class the file also uses as a value
+(isinstance(s, torch.cuda.amp.GradScaler), a subclass, an alias): the new
+object would not be an instance of the old class those checks name.
 A fallback import inside "except ImportError:" is not flagged.
 
 Blind spots: star imports (from torch.cuda.amp import *), names re-exported by
@@ -49,6 +52,15 @@ var deprecatedAMP = map[string]ampAPI{
 func runDeprecatedAMP(p *lint.Pass) {
 	f := p.File
 	torch := torchAlias(f)
+	// A class used as a value (isinstance(s, torch.cuda.amp.GradScaler), a
+	// subclass, an alias) keeps its old name, so rewriting the constructor
+	// calls of that class could make those checks fail: leave them alone.
+	pinned := map[string]bool{}
+	for _, n := range f.Nodes("attribute") {
+		if q := f.QualifiedName(n); deprecatedAMP[q].name != "" && n.Field != "function" && n.Parent.Kind != "decorator" && n.Parent.Kind != "attribute" {
+			pinned[q] = true
+		}
+	}
 	for _, n := range f.Nodes("attribute") {
 		q := f.QualifiedName(n)
 		api, ok := deprecatedAMP[q]
@@ -64,7 +76,7 @@ func runDeprecatedAMP(p *lint.Pass) {
 		if f.ImportedAs(f.Text(root)) == "torch" {
 			torch = f.Text(root) // keep the file's own spelling: T.amp...
 		}
-		if torch != "" {
+		if torch != "" && !pinned[q] {
 			if use, ok := ampUseEdits(f, n, api); ok {
 				edits = append([]lint.Edit{{Start: n.Start, End: n.End, New: torch + ".amp." + api.name}}, use...)
 			}

@@ -1,18 +1,24 @@
 package rules
 
 import (
-	"strings"
-
 	"github.com/vramkit/vramkit/internal/lint"
 )
 
 // DataLoaderPinMemory is M7 (performance tuning guide).
 var DataLoaderPinMemory = &lint.Rule{
-	Code: "VK007", Name: "dataloader-without-pin-memory", Severity: lint.Info,
+	Code: "VK007", Name: "dataloader-without-pin-memory", Severity: lint.Info, Hint: true,
 	Summary: "a DataLoader feeding a GPU without pin_memory=True makes every batch copy synchronous",
-	Doc: `Flags torch.utils.data.DataLoader(...) calls without pin_memory=True (missing
-or False) in a file that moves data to a CUDA device (.cuda(), .to(device),
-"cuda" strings).
+	Doc: `A hint (opt-in: --hints, or --select VK007). Flags a training DataLoader
+that is given num_workers but not pin_memory=True (missing or False), when
+the file shows its batches going to a CUDA device (.cuda(), .to(device))
+in a loop over it that runs backward or an optimizer step. Loaders without
+num_workers are left to VK008, which then names pinning too, so each loader
+gets one hint.
+
+Not flagged: evaluation and test loaders (named val, test, eval...), a
+one-shot next(iter(DataLoader(...))), loaders over an in-memory
+TensorDataset, loaders whose batches never reach the GPU, and CPU-only
+scripts (a "cuda" string elsewhere in the file does not count).
 
 Memory: batches live in pageable host memory, so each host-to-GPU copy is
 staged through a pinned bounce buffer by the driver and blocks; the copy cannot
@@ -23,8 +29,9 @@ the batches in flight, not GPU memory.
 Fix: DataLoader(..., pin_memory=True), and .to(device, non_blocking=True).
 
 Blind spots: loaders built from **kwargs or a config dict, subclasses and
-wrappers of DataLoader, and datasets that already return CUDA tensors (then
-pinning is wrong, and this file should suppress the rule).`,
+wrappers of DataLoader, loaders passed to a framework (Lightning, a Trainer)
+whose loop is not in the file, and datasets that already return CUDA tensors
+(then pinning is wrong, and this file should suppress the rule).`,
 	Run: runPinMemory,
 }
 
@@ -39,41 +46,16 @@ func dataLoaderCalls(f *lint.File) []*lint.Node {
 	return out
 }
 
-// usesCUDA reports whether the file moves anything to a CUDA device.
-func usesCUDA(f *lint.File) bool {
-	for _, call := range f.Nodes("call") {
-		name, _ := f.Method(call)
-		if name == "cuda" {
-			return true
-		}
-		if name == "to" {
-			pos, kw, _ := f.Args(call)
-			if kw["device"] != nil {
-				return true
-			}
-			for _, a := range pos {
-				if strings.Contains(strings.ToLower(f.Text(a)), "device") || strings.Contains(f.Text(a), "cuda") {
-					return true
-				}
-			}
-		}
-	}
-	for _, s := range f.Nodes("string_content") {
-		if t := f.Text(s); strings.HasPrefix(t, "cuda") {
-			return true
-		}
-	}
-	return false
-}
-
 func runPinMemory(p *lint.Pass) {
 	f := p.File
-	calls := dataLoaderCalls(f)
-	if len(calls) == 0 || !usesCUDA(f) {
-		return
-	}
-	for _, call := range calls {
+	for _, call := range dataLoaderCalls(f) {
+		if !gpuTrainingLoader(f, call) {
+			continue
+		}
 		_, kw, star := f.Args(call)
+		if _, ok := kw["num_workers"]; !ok && !star {
+			continue // VK008 reports this loader, pinning included
+		}
 		pin, ok := kw["pin_memory"]
 		if (!ok && !star) || f.IsFalse(pin) {
 			p.Report(call, "DataLoader without pin_memory=True in a script that copies batches to the GPU: each copy is staged through pageable memory and blocks, so it cannot overlap compute",

@@ -2,6 +2,8 @@ package rules
 
 import (
 	"fmt"
+	"strings"
+	"unicode"
 
 	"github.com/vramkit/vramkit/internal/lint"
 )
@@ -25,6 +27,9 @@ after the loop).
 
 Fix: del out, loss after the loop (or move the loop into its own function).
 
+Not flagged: __init__ methods and constructors (Encoder(...) building a
+submodule is not a model output), and outputs computed with autograd off.
+
 Blind spots: only model calls count as large (big tensors from other ops are
 not seen), only the outermost loop in a function is considered, module-level
 scripts are not checked, and a name reused after the loop counts as used even
@@ -36,6 +41,9 @@ func runLoopTemporary(p *lint.Pass) {
 	f := p.File
 	models := modelNames(f)
 	for _, fn := range f.Nodes("function_definition") {
+		if f.TextIs(fn.Child("name"), "__init__") {
+			continue // builds submodules: Encoder(...) there is a constructor
+		}
 		body := fn.Child("body")
 		var loops []*lint.Node
 		lint.WalkScope(body, func(n *lint.Node) bool {
@@ -51,7 +59,8 @@ func runLoopTemporary(p *lint.Pass) {
 			}
 			reported := map[string]bool{}
 			lint.WalkScope(loop.Child("body"), func(n *lint.Node) bool {
-				if n.Kind != "assignment" || !modelCall(f, n.Child("right"), models) {
+				if n.Kind != "assignment" || !modelCall(f, n.Child("right"), models) ||
+					constructor(f, n.Child("right"), models) || f.RunsGradOff(n) {
 					return true
 				}
 				for _, t := range targets(n.Child("left")) {
@@ -96,4 +105,17 @@ func heavyAfter(f *lint.File, fn, loop *lint.Node, models map[string]bool) bool 
 		}
 	}
 	return false
+}
+
+// constructor reports whether call builds an object rather than running a
+// model: a capitalised callee (Encoder(...), nn.Linear(...)) that the file
+// never treats as a model.
+func constructor(f *lint.File, call *lint.Node, models map[string]bool) bool {
+	fn := lint.Unparen(lint.Unparen(call).Child("function"))
+	if !fn.Is("identifier", "attribute") || models[f.Text(fn)] {
+		return false
+	}
+	name := f.Text(fn)
+	name = name[strings.LastIndexByte(name, '.')+1:]
+	return name != "" && unicode.IsUpper(rune(name[0])) && strings.ToUpper(name) != name
 }

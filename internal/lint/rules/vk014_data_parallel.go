@@ -20,6 +20,11 @@ practices recommend DistributedDataParallel).
 Fix: DistributedDataParallel launched with torchrun (one process per GPU,
 balanced memory). There is no automatic rewrite.
 
+Not flagged: networks wrapped for inference (nn.DataParallel(net).eval(),
+nn.DataParallel(Net().eval())): without gradients and optimizer state the
+imbalance is only the gathered outputs. (Whether a file trains says
+little: models are often wrapped in one file and trained in another.)
+
 Blind spots: DataParallel reached through a wrapper or a variable
 (Wrapper = nn.DataParallel) is not flagged.`,
 	Run: runDataParallel,
@@ -29,8 +34,38 @@ func runDataParallel(p *lint.Pass) {
 	f := p.File
 	for _, call := range f.Nodes("call") {
 		if _, ok := f.CallTo(call, "torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.data_parallel.DataParallel"); ok {
+			if evalOnly(f, call) {
+				continue
+			}
 			p.Report(call, "nn.DataParallel gathers every step's outputs, the loss and the optimizer state on the first GPU, so that GPU runs out of memory first and limits the batch size",
 				"use DistributedDataParallel (one process per GPU, launched with torchrun)")
 		}
 	}
+}
+
+// evalOnly reports whether a DataParallel(...) call wraps a network used
+// for inference: nn.DataParallel(net).eval(...) or
+// nn.DataParallel(Net(...).eval()), as metric networks (Inception for FID)
+// are wrapped.
+func evalOnly(f *lint.File, call *lint.Node) bool {
+	for n := call; n.Parent != nil; {
+		par := n.Parent
+		if par.Is("attribute") && n.Field == "object" && par.Parent.Is("call") {
+			if f.TextIs(par.Child("attribute"), "eval") {
+				return true
+			}
+			n = par.Parent
+			continue
+		}
+		break
+	}
+	pos, _, _ := f.Args(call)
+	if len(pos) > 0 {
+		if a := lint.Unparen(pos[0]); a.Is("call") {
+			if m, _ := f.Method(a); m == "eval" {
+				return true
+			}
+		}
+	}
+	return false
 }

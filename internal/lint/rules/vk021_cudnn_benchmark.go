@@ -23,6 +23,9 @@ workspaces, some algorithms needing large workspaces), so with variable
 shapes the setting costs more than it gains. This is informational: with few
 distinct shapes it is still a win.
 
+Only padding that runs counts: at module level, or in a function the file
+calls or passes on (collate_fn=collate); a helper nothing uses is ignored.
+
 Fix: pad to a few fixed lengths (bucketing), or leave benchmark off.
 
 Blind spots: variable shapes from other sources (random resizing, the
@@ -40,6 +43,9 @@ func runCudnnBenchmark(p *lint.Pass) {
 	f := p.File
 	var evidence *lint.Node
 	for _, call := range f.Nodes("call") {
+		if !reachable(f, call) {
+			continue // padding in a helper this file never uses
+		}
 		if padders[f.CalleeName(call)] {
 			evidence = call
 			break
@@ -63,4 +69,15 @@ func runCudnnBenchmark(p *lint.Pass) {
 		p.Report(a, fmt.Sprintf("cudnn.benchmark = True autotunes for every new input shape, and shapes vary here (%s at line %d): each new shape re-runs the search with its trial workspaces", f.CalleeName(evidence), at.Line),
 			"pad to a few fixed lengths, or leave cudnn.benchmark off")
 	}
+}
+
+// reachable reports whether n runs when the file runs: at module level, or
+// in functions (and their enclosing functions) that the file uses.
+func reachable(f *lint.File, n *lint.Node) bool {
+	for s := lint.Scope(n); s != nil && s.Kind != "module"; s = lint.Scope(s) {
+		if s.Kind == "function_definition" && !f.Used(s) && !f.TextIs(s.Child("name"), "main") {
+			return false
+		}
+	}
+	return true
 }

@@ -73,7 +73,7 @@ func input(s *snapshot.Snapshot, name string) Input {
 	other := Series{Name: "everything else"}
 	for _, c := range ad.CategoryCurve {
 		cats.Values = append(cats.Values, c.Parameters)
-		other.Values = append(other.Values, c.Gradients+c.OptimizerState+c.Activations+c.Temporaries+c.Other+c.BlockRounding)
+		other.Values = append(other.Values, c.Total()-c.Parameters)
 	}
 	a.Categories = []Series{cats, other}
 	return Input{Title: "report — " + name, Source: name, Snapshot: s, Timeline: tl,
@@ -180,5 +180,23 @@ func TestSweepPage(t *testing.T) {
 	var d Data
 	if m == nil || json.Unmarshal(m[1], &d) != nil || d.Sweep == nil || len(d.Sweep.Points) != 9 || d.Timeline != nil {
 		t.Fatalf("sweep page data: %s", m)
+	}
+}
+
+// TestNoScript: with JavaScript off the page is not blank; it says why
+// nothing is drawn and where to get the findings instead.
+func TestNoScript(t *testing.T) {
+	scripts := regexp.MustCompile(`(?s)<script.*?</script>`)
+	noscript := regexp.MustCompile(`(?s)<noscript>(.*?)</noscript>`)
+	for name, page := range renderAll(t) {
+		m := noscript.FindSubmatch(scripts.ReplaceAll(page, nil))
+		if m == nil {
+			t.Fatalf("%s: no <noscript>", name)
+		}
+		for _, want := range []string{"JavaScript", "vramkit analyze"} {
+			if !bytes.Contains(m[1], []byte(want)) {
+				t.Errorf("%s: <noscript> does not mention %q: %s", name, want, m[1])
+			}
+		}
 	}
 }

@@ -71,3 +71,17 @@ def clean_no_backward(model, loader):
     for x in loader:
         outs.append(model(x))
     return outs
+
+
+def eval_after_train(model, train_loader, eval_dataloader, accelerator):
+    for epoch in range(3):
+        for batch in train_loader:
+            outputs = model(**batch)
+            loss = outputs.loss
+            accelerator.backward(loss)
+        losses = []
+        for batch in eval_dataloader:
+            with torch.no_grad():
+                outputs = model(**batch)
+            loss = outputs.loss
+            losses.append(loss)

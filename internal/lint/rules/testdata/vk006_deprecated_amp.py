@@ -27,6 +27,8 @@ class MyFn(torch.autograd.Function):
         return g
 
 
+# The old class is also kept as a value here, so isinstance checks against it
+# may follow: the GradScaler(...) call in train() is reported, not rewritten.
 scaler_class = torch.cuda.amp.GradScaler  # want "VK006"
 
 

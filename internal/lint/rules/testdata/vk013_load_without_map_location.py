@@ -1,6 +1,7 @@
 import torch
 
-ckpt = torch.load("model.pt")  # want "VK013 torch.load without map_location"
+model = Net().cuda()
+model.load_state_dict(torch.load("model.pt"))  # want "VK013 torch.load without map_location"
 state = torch.load(args.resume, weights_only=True)  # want "VK013"
 
 ok1 = torch.load("model.pt", map_location="cpu")

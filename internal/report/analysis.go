@@ -1,4 +1,4 @@
-package cli
+package report
 
 import (
 	"fmt"
@@ -14,10 +14,30 @@ import (
 // long trace shows its first and last ones and a range for the rest.
 const maxIterationRows = 8
 
-// printAnalysis renders one device's analysis for a reader who has never
+// AnalysisFile is one snapshot file's analysis: what analyze's JSON lists
+// per file and what the text renderer prints one after another.
+type AnalysisFile struct {
+	Path    string           `json:"path"`
+	Devices []analyze.Device `json:"devices"`
+}
+
+// AnalysisText writes the analyses of several files, a blank line between
+// files, as `vramkit analyze` prints them.
+func AnalysisText(w io.Writer, files []AnalysisFile) {
+	for i, f := range files {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		for _, d := range f.Devices {
+			DeviceText(w, f.Path, &d)
+		}
+	}
+}
+
+// DeviceText renders one device's analysis for a reader who has never
 // seen a snapshot: every figure with its unit, what it means, and where a
 // figure rests on an assumption, that it does.
-func printAnalysis(w io.Writer, path string, d *analyze.Device) {
+func DeviceText(w io.Writer, path string, d *analyze.Device) {
 	fmt.Fprintf(w, "%s — device %d\n", path, d.Device)
 	if d.Settings != nil {
 		fmt.Fprintf(w, "settings: %s\n", d.Settings.String())
@@ -34,6 +54,7 @@ func printAnalysis(w io.Writer, path string, d *analyze.Device) {
 	printCache(w, d)
 	printLeaks(w, d)
 	printOOM(w, d)
+	printGeneration(w, d.Generation)
 	printTraits(w, d.Traits)
 	fmt.Fprintf(w, "\nAdvice, biggest estimated saving first\n")
 	if len(d.Advice) == 0 {
@@ -107,8 +128,13 @@ func when(m analyze.Moment) string {
 func printCategories(w io.Writer, d *analyze.Device) {
 	b := units.Bytes
 	c := d.Categories
-	fmt.Fprintf(w, "\nWhat the memory is at the steady-state peak: %s at %s\n", b(d.CategoriesBytes), when(d.CategoriesAt))
-	if d.Iterations > 1 {
+	if d.Generation != nil {
+		fmt.Fprintf(w, "\nWhat the memory is at the peak: %s at %s (forward pass %d of the generation)\n", b(d.CategoriesBytes),
+			d.CategoriesAt.Phase, d.CategoriesAt.Iteration)
+	} else {
+		fmt.Fprintf(w, "\nWhat the memory is at the steady-state peak: %s at %s\n", b(d.CategoriesBytes), when(d.CategoriesAt))
+	}
+	if d.Iterations > 1 && d.Generation == nil {
 		fmt.Fprintf(w, "  (the highest point after the first iteration: the step the run repeats; the first has no optimizer state yet)\n")
 	}
 	fmt.Fprintf(w, "  confidence: %s\n", d.CategoryConfidence)
@@ -122,14 +148,22 @@ func printCategories(w io.Writer, d *analyze.Device) {
 		{"optimizer state", c.OptimizerState, "kept by the optimizer across steps (Adam keeps two values per weight)"},
 		{"activations", c.Activations, "saved by forward for backward"},
 		{"temporaries", c.Temporaries, "freed in the phase that made them"},
+		{"kv cache", c.KVCache, "keys and values a Hugging Face model caches (transformers' cache_utils)"},
+		{"unsharded params", c.UnshardedParameters, "FSDP's all-gathered parameters, alive while their block runs"},
+		{"communication", c.Communication, "collective buffers: FSDP all-gather/reduce-scatter, DDP buckets, DTensor"},
+		{"library workspace", c.LibraryWorkspace, "cuBLAS workspaces, one per thread at its first matmul"},
 		{"other", c.Other, "inputs, outputs, anything else kept across steps"},
 		{"block rounding", c.BlockRounding, "the allocator hands out blocks a little larger than requested"},
 	} {
-		fmt.Fprintf(w, "  %-16s %10s  %5s  %s\n", r.name, b(r.n), pctStr(r.n, d.CategoriesBytes), r.what)
+		if r.n == 0 && (r.name == "kv cache" || r.name == "unsharded params" || r.name == "communication" ||
+			r.name == "library workspace") {
+			continue
+		}
+		fmt.Fprintf(w, "  %-17s %10s  %5s  %s\n", r.name, b(r.n), pctStr(r.n, d.CategoriesBytes), r.what)
 	}
-	fmt.Fprintf(w, "\nWhere it was allocated, biggest first (library call ← your code)\n")
+	fmt.Fprintf(w, "\nWhere it was allocated, biggest first, in requested bytes as above (library call ← your code)\n")
 	for _, s := range d.TopSites {
-		fmt.Fprintf(w, "  %10s  %s in %s  %s\n", b(s.Bytes), tensors(s.Count), catName(s.Category), siteString(s.Frames, s.Label))
+		fmt.Fprintf(w, "  %10s  %s in %s  %s\n", b(s.Bytes), tensors(s.Count), catName(s.Category), SiteString(s.Frames, s.Label))
 	}
 }
 
@@ -165,7 +199,7 @@ func printLeaks(w io.Writer, d *analyze.Device) {
 		fmt.Fprintf(w, "  %s more survives each iteration (growth seen over all %d iterations)\n", b(l.BytesPerIteration), l.Iterations)
 		fmt.Fprintf(w, "  at that rate the GPU is full after about %d more iterations: the process may use %s (%s)\n",
 			l.IterationsToFull, b(l.CapacityBytes), l.CapacitySource)
-		fmt.Fprintf(w, "  allocated at: %s\n", siteString(l.Frames, l.Label))
+		fmt.Fprintf(w, "  allocated at: %s\n", SiteString(l.Frames, l.Label))
 	}
 }
 
@@ -180,11 +214,50 @@ func printOOM(w io.Writer, d *analyze.Device) {
 	fmt.Fprintf(w, "  allocated    %10s  held by live tensors\n", b(o.Allocated))
 	fmt.Fprintf(w, "  reserved     %10s  of which %s cached but unused\n", b(o.Reserved), b(o.CachedFree))
 	fmt.Fprintf(w, "  device free  %10s  free on the GPU outside this process's cache\n", b(o.DeviceFree))
-	fmt.Fprintf(w, "  cause: %s — %s\n", o.Cause, o.Explain)
+	fmt.Fprintf(w, "  cause: %s — %s\n", CauseName(o.Cause), o.Explain)
+	if fs := o.FirstStep; fs != nil {
+		fmt.Fprintf(w, "  the first forward pass did not fit: the batch's activations are what grows\n")
+		fmt.Fprintf(w, "    fixed (weights, workspaces)   %10s\n", b(fs.FixedBytes))
+		fmt.Fprintf(w, "    activations when it failed    %10s  after %.1f of %d repeated blocks\n", b(fs.ActivationsSoFar), fs.BlocksDone, fs.Blocks)
+		bound := "estimate, extrapolated over the blocks still to run"
+		if fs.LowerBound {
+			bound = "a lower bound: no repeated blocks to extrapolate from"
+		}
+		fmt.Fprintf(w, "    whole forward pass            %10s  %s\n", b(fs.Activations), bound)
+		if fs.PerSample > 0 {
+			fmt.Fprintf(w, "    per sample                    %10s  at batch %d\n", b(fs.PerSample), fs.Batch)
+		}
+		fmt.Fprintf(w, "    optimizer state to come       %10s  assumed AdamW (two fp32 moments per weight)\n", b(fs.StateBytes))
+		fmt.Fprintf(w, "    the process may use           %10s\n", b(fs.UsableBytes))
+		if fs.LargestBatch > 0 {
+			fmt.Fprintf(w, "    largest batch that fits       %10d  (%.0f%% of %d, with 10%% headroom)\n", fs.LargestBatch, 100*fs.FitShare, fs.Batch)
+		} else {
+			fmt.Fprintf(w, "    share of the batch that fits  %9.0f%%  (pass --batch to get batch sizes)\n", 100*fs.FitShare)
+		}
+	}
 	fmt.Fprintf(w, "  biggest holders at that moment:\n")
 	for _, s := range o.Holders {
-		fmt.Fprintf(w, "  %10s  %s in %s  %s\n", b(s.Bytes), tensors(s.Count), catName(s.Category), siteString(s.Frames, s.Label))
+		fmt.Fprintf(w, "  %10s  %s in %s  %s\n", b(s.Bytes), tensors(s.Count), catName(s.Category), SiteString(s.Frames, s.Label))
 	}
+}
+
+func printGeneration(w io.Writer, g *analyze.Generation) {
+	if g == nil {
+		return
+	}
+	b := units.Bytes
+	fmt.Fprintf(w, "\nGeneration (inference: no backward pass)\n")
+	fmt.Fprintf(w, "  prefill passes  %10d  peak %s (the prompt's activations and logits)\n", g.Calls, b(g.PrefillPeak))
+	fmt.Fprintf(w, "  decode steps    %10d  peak %s\n", g.DecodeSteps, b(g.DecodePeak))
+	kind := fmt.Sprintf("dynamic: grows %s per decode step", b(g.KVGrowthPerStep))
+	if g.KVPerToken > 0 {
+		kind += fmt.Sprintf(" (%s per token of each sequence)", b(g.KVPerToken))
+	}
+	if g.StaticCache {
+		kind = "static: allocated once at full length"
+	}
+	fmt.Fprintf(w, "  KV cache        %10s  at most; %s\n", b(g.KVCacheMax), kind)
+	fmt.Fprintf(w, "  the peak is in %s, with %s of KV cache alive\n", g.PeakIn, b(g.PeakKVCache))
 }
 
 func printTraits(w io.Writer, t analyze.Traits) {
@@ -192,15 +265,43 @@ func printTraits(w io.Writer, t analyze.Traits) {
 	if t.Training != nil {
 		training = yesNo(*t.Training)
 	}
-	amp := yesNo(t.AMP)
-	if t.AMP && t.AMPEvidence != "" {
-		amp += ": " + t.AMPEvidence
+	if t.Inference {
+		training = "no: inference (generation with a KV cache)"
+	}
+	prec := map[string]string{analyze.PrecisionAMP: "mixed (autocast over fp32 weights)",
+		analyze.PrecisionAMPFP16:   "mixed (fp16 autocast over fp32 weights, GradScaler)",
+		analyze.PrecisionFSDPMixed: "mixed (FSDP MixedPrecisionPolicy over fp32 shards)",
+		analyze.PrecisionHalf:      "half-precision weights (no autocast, no fp32 master copy)",
+		analyze.PrecisionFP32:      "fp32", analyze.PrecisionUnknown: "fp32 or half-precision weights (not told apart)"}[t.Precision]
+	if prec == "" {
+		prec = t.Precision
+	}
+	if t.PrecisionEvidence != "" {
+		prec += ": " + t.PrecisionEvidence
 	}
 	fmt.Fprintf(w, "\nWhat the trace shows about the run\n")
 	fmt.Fprintf(w, "  training                  %s\n", training)
-	fmt.Fprintf(w, "  mixed precision           %s\n", amp)
+	fmt.Fprintf(w, "  precision                 %s\n", prec)
 	fmt.Fprintf(w, "  activation checkpointing  %s\n", yesNo(t.Checkpointing))
+	if len(t.Sharding) > 0 {
+		sh := strings.Join(t.Sharding, ", ")
+		switch {
+		case t.WorldSize == 1:
+			sh += " on one rank"
+		case t.WorldSize > 1:
+			sh += fmt.Sprintf(" over %d ranks", t.WorldSize)
+		}
+		fmt.Fprintf(w, "  parallelism               %s\n", sh)
+	}
 	fmt.Fprintf(w, "  optimizer                 %s\n", t.Optimizer)
+}
+
+// CauseName is an OOM cause in words; JSON keeps analyze's codes.
+func CauseName(code string) string {
+	if code == analyze.CauseFractionCap {
+		return "memory fraction cap"
+	}
+	return strings.ReplaceAll(code, "_", " ")
 }
 
 func yesNo(v bool) string {
@@ -218,28 +319,41 @@ func tensors(n int) string {
 }
 
 // catName prints a category as a phrase, not a JSON key.
-func catName(c string) string { return fmt.Sprintf("%-15s", strings.ReplaceAll(c, "_", " ")) }
+func catName(c string) string {
+	short := map[string]string{"unsharded_parameters": "unsharded", "communication_buffers": "communication",
+		"library_workspace": "lib workspace"}
+	if s, ok := short[c]; ok {
+		c = s
+	}
+	return fmt.Sprintf("%-15s", strings.ReplaceAll(c, "_", " "))
+}
 
-func siteString(fr []snapshot.Frame, label string) string {
+// SiteString prints a call stack as "library call ← your code", dropping
+// module-level and main frames that say nothing.
+func SiteString(fr []snapshot.Frame, label string) string {
 	if len(fr) == 0 {
 		return label
 	}
 	parts := make([]string, 0, len(fr))
 	for i, f := range fr {
 		if i == 0 {
-			parts = append(parts, fmt.Sprintf("%s (%s:%d)", f.Name, shortPath(f.Filename), f.Line))
+			parts = append(parts, fmt.Sprintf("%s (%s:%d)", f.Name, ShortPath(f.Filename), f.Line))
 			continue
 		}
-		if f.Name == "<module>" || f.Name == "main" && i == len(fr)-2 {
+		// The script's entry points add nothing once a deeper user frame
+		// is shown; the innermost user frame is always shown, whatever its
+		// function is called (a training loop at module level is
+		// "<module>").
+		if i > 1 && (f.Name == "<module>" || f.Name == "main" && i == len(fr)-2) {
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s:%d %s", shortPath(f.Filename), f.Line, f.Name))
+		parts = append(parts, fmt.Sprintf("%s:%d %s", ShortPath(f.Filename), f.Line, f.Name))
 	}
 	return strings.Join(parts, " ← ")
 }
 
-// shortPath trims an installed package's path to the package part.
-func shortPath(p string) string {
+// ShortPath trims an installed package's path to the package part.
+func ShortPath(p string) string {
 	for _, m := range []string{"site-packages/", "dist-packages/"} {
 		if i := strings.LastIndex(p, m); i >= 0 {
 			return p[i+len(m):]
@@ -289,7 +403,7 @@ func printStateOnly(w io.Writer, d *analyze.Device) {
 	if len(d.TopSites) > 0 {
 		fmt.Fprintf(w, "\nWho holds the live memory\n")
 		for _, s := range d.TopSites {
-			fmt.Fprintf(w, "  %10s  %5d tensors  %s\n", b(s.Bytes), s.Count, siteString(s.Frames, s.Label))
+			fmt.Fprintf(w, "  %10s  %5d tensors  %s\n", b(s.Bytes), s.Count, SiteString(s.Frames, s.Label))
 		}
 	}
 	fmt.Fprintf(w, "\nTo see the peak and where it comes from, record the history from the start of the run:\n"+

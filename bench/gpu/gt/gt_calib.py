@@ -1,0 +1,245 @@
+"""Achieved rates of the H200 for a step-time model: GEMM TFLOP/s over M,N,K, SDPA forward /
+forward+backward, convolutions, pointwise/normalisation bandwidth, kernel launch floor and
+optimizer step time per parameter. Run ALONE on the GPU (nothing else), no history.
+
+usage: python3 gt_calib.py OUT.json [--budget SECONDS]
+Each timing: CUDA events around n repetitions after 3 warm-ups; n grows until a batch takes
+>= 20 ms; the median of 5 batches, per repetition, is kept (seconds).
+"""
+import json, sys, time, traceback
+
+import torch
+import torch.nn.functional as F
+
+T0 = time.time()
+BUDGET = float(sys.argv[sys.argv.index("--budget") + 1]) if "--budget" in sys.argv else 90
+
+
+def timeit(fn):
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    n = 1
+    while True:
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        for _ in range(n):
+            fn()
+        e.record()
+        e.synchronize()
+        ms = s.elapsed_time(e)
+        if ms >= 20 or n >= 4096:
+            break
+        n *= 2 if ms > 5 else 8
+    per = []
+    for _ in range(5):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        for _ in range(n):
+            fn()
+        e.record()
+        e.synchronize()
+        per.append(s.elapsed_time(e) / 1000 / n)
+    return sorted(per)[2], n
+
+
+def over():
+    return time.time() - T0 > BUDGET
+
+
+def gemm(res):
+    rows = []
+    sizes = [(256, 256, 256), (512, 512, 512), (1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096),
+             (8192, 8192, 8192), (16, 4096, 4096), (128, 4096, 4096), (1024, 4096, 4096), (4096, 1024, 4096),
+             (4096, 4096, 1024), (8192, 1024, 1024), (32768, 1024, 4096), (32768, 4096, 1024),
+             (8192, 50304, 768), (4096, 32000, 1024), (4096, 151936, 1024), (16384, 2816, 1024),
+             (16384, 1024, 2816), (1024, 1024, 16384)]
+    for name, dt, tf32 in (("bf16", torch.bfloat16, False), ("fp16", torch.float16, False),
+                           ("fp32", torch.float32, False), ("tf32", torch.float32, True)):
+        torch.backends.cuda.matmul.allow_tf32 = tf32
+        for M, N, K in sizes:
+            if over():
+                break
+            if dt == torch.float32 and M * N * K > 2 ** 36:
+                continue
+            a = torch.randn(M, K, device="cuda", dtype=dt)
+            b = torch.randn(K, N, device="cuda", dtype=dt)
+            t, n = timeit(lambda: torch.mm(a, b))
+            rows.append(dict(dtype=name, M=M, N=N, K=K, s=t, reps=n, tflops=2 * M * N * K / t / 1e12))
+            del a, b
+    torch.backends.cuda.matmul.allow_tf32 = False
+    res["gemm"] = rows
+
+
+def sdpa(res):
+    from torch.nn.attention import sdpa_kernel, SDPBackend
+    rows = []
+    shapes = [(8, 12, 1024, 64), (16, 12, 512, 64), (4, 16, 1024, 64), (4, 32, 2048, 128), (2, 16, 4096, 128),
+              (1, 32, 8192, 128), (32, 16, 256, 64)]
+    for bname, be in (("flash", SDPBackend.FLASH_ATTENTION), ("efficient", SDPBackend.EFFICIENT_ATTENTION),
+                      ("math", SDPBackend.MATH)):
+        for (B, H, S, D) in shapes:
+            for causal in (True, False):
+                if over():
+                    break
+                if bname == "math" and S > 2048:
+                    continue
+                try:
+                    q, k, v = (torch.randn(B, H, S, D, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+                               for _ in range(3))
+                    g = torch.randn(B, H, S, D, device="cuda", dtype=torch.bfloat16)
+                    with sdpa_kernel(be):
+                        tf, _ = timeit(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal))
+
+                        def fb():
+                            o = F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+                            o.backward(g)
+                        tfb, _ = timeit(fb)
+                    fl = 4 * B * H * S * S * D * (0.5 if causal else 1.0)
+                    rows.append(dict(backend=bname, B=B, H=H, S=S, D=D, causal=causal, fwd_s=tf, fwdbwd_s=tfb,
+                                     fwd_tflops=fl / tf / 1e12, fwdbwd_tflops=3.5 * fl / tfb / 1e12,
+                                     flops_fwd=fl))
+                    del q, k, v, g
+                except Exception as e:
+                    rows.append(dict(backend=bname, B=B, H=H, S=S, D=D, causal=causal, error=repr(e)[:200]))
+    res["sdpa"] = rows
+    res["sdpa_note"] = "fwdbwd_tflops counts 3.5x forward FLOPs (forward + 2.5x for backward)"
+
+
+def conv(res):
+    rows = []
+    shapes = [  # N, Cin, Cout, H, k, stride, groups
+        (64, 3, 64, 224, 7, 2, 1), (64, 64, 64, 56, 3, 1, 1), (64, 64, 256, 56, 1, 1, 1), (64, 256, 64, 56, 1, 1, 1),
+        (64, 128, 128, 28, 3, 1, 1), (64, 256, 256, 14, 3, 1, 1), (64, 512, 512, 7, 3, 1, 1),
+        (64, 96, 96, 56, 7, 1, 96), (64, 192, 192, 28, 7, 1, 192), (64, 384, 384, 14, 7, 1, 384),
+        (64, 3, 96, 224, 4, 4, 1), (128, 32, 32, 112, 3, 1, 32), (128, 96, 24, 56, 1, 1, 1)]
+    torch.backends.cudnn.benchmark = False
+    for name, dt in (("bf16", torch.bfloat16), ("fp32", torch.float32)):
+        for (N, Ci, Co, Hh, k, s, g) in shapes:
+            if over():
+                break
+            for cl in (False, True):
+                try:
+                    x = torch.randn(N, Ci, Hh, Hh, device="cuda", dtype=dt, requires_grad=True)
+                    w = torch.randn(Co, Ci // g, k, k, device="cuda", dtype=dt, requires_grad=True)
+                    if cl:
+                        x = x.detach().to(memory_format=torch.channels_last).requires_grad_()
+                        w = w.detach().to(memory_format=torch.channels_last).requires_grad_()
+                    tf, _ = timeit(lambda: F.conv2d(x, w, stride=s, padding=k // 2, groups=g))
+                    y = F.conv2d(x, w, stride=s, padding=k // 2, groups=g)
+                    gy = torch.randn_like(y)
+
+                    def fb():
+                        yy = F.conv2d(x, w, stride=s, padding=k // 2, groups=g)
+                        yy.backward(gy)
+                    tfb, _ = timeit(fb)
+                    Ho = y.shape[2]
+                    fl = 2 * N * Co * Ho * Ho * (Ci // g) * k * k
+                    rows.append(dict(dtype=name, channels_last=cl, N=N, Cin=Ci, Cout=Co, H=Hh, k=k, stride=s,
+                                     groups=g, fwd_s=tf, fwdbwd_s=tfb, flops_fwd=fl, fwd_tflops=fl / tf / 1e12,
+                                     fwdbwd_tflops=3 * fl / tfb / 1e12))
+                    del x, w, y, gy
+                except Exception as e:
+                    rows.append(dict(dtype=name, N=N, Cin=Ci, Cout=Co, H=Hh, k=k, error=repr(e)[:200]))
+    res["conv"] = rows
+    res["conv_note"] = "fwdbwd_tflops counts 3x forward FLOPs"
+
+
+def pointwise(res):
+    rows = []
+    for name, dt in (("bf16", torch.bfloat16), ("fp32", torch.float32)):
+        es = torch.finfo(dt).bits // 8
+        for p in range(14, 30, 2):
+            if over():
+                break
+            n = 2 ** p
+            x = torch.randn(n, device="cuda", dtype=dt)
+            y = torch.randn(n, device="cuda", dtype=dt)
+            xr = x.view(-1, 1024) if n >= 1024 else x.view(1, -1)
+            lw = torch.ones(xr.shape[1], device="cuda", dtype=dt)
+            ops = {"add": (lambda: x + y, 3), "mul_": (lambda: x.mul_(1.0), 2), "gelu": (lambda: F.gelu(x), 2),
+                   "copy": (lambda: x.clone(), 2),
+                   "layer_norm": (lambda: F.layer_norm(xr, (xr.shape[1],), lw, lw), 2),
+                   "softmax": (lambda: torch.softmax(xr, -1), 2), "sum": (lambda: x.sum(), 1)}
+            for op, (fn, nb) in ops.items():
+                t, reps = timeit(fn)
+                rows.append(dict(dtype=name, op=op, numel=n, s=t, bytes=nb * n * es, gbps=nb * n * es / t / 1e9))
+            del x, y, xr
+    res["pointwise"] = rows
+
+
+def launch(res):
+    x = torch.zeros(1, device="cuda")
+    t_gpu, _ = timeit(lambda: x.add_(1))
+    torch.cuda.synchronize()
+    n = 2000
+    t = time.perf_counter()
+    for _ in range(n):
+        x.add_(1)
+    cpu = (time.perf_counter() - t) / n
+    torch.cuda.synchronize()
+    res["launch"] = dict(per_kernel_events_s=t_gpu, per_kernel_cpu_enqueue_s=cpu,
+                         note="events: back-to-back tiny add_ kernels (max of launch and GPU floor)")
+
+
+def optim(res):
+    rows = []
+    for total in (10_000_000, 100_000_000, 400_000_000):
+        for ntens in (50, 300):
+            if over():
+                break
+            per = total // ntens
+            ps = [torch.zeros(per, device="cuda", requires_grad=True) for _ in range(ntens)]
+            for p in ps:
+                p.grad = torch.randn_like(p)
+            for impl in ("fused", "foreach", "forloop"):
+                if impl == "forloop" and total > 100_000_000:
+                    continue
+                kw = {"fused": dict(fused=True), "foreach": dict(foreach=True), "forloop": dict(foreach=False)}[impl]
+                for oname, cls in (("adamw", torch.optim.AdamW), ("sgd_momentum", torch.optim.SGD)):
+                    okw = dict(kw, lr=1e-4)
+                    if oname == "sgd_momentum":
+                        okw["momentum"] = 0.9
+                    try:
+                        opt = cls(ps, **okw)
+                        opt.step()
+                        torch.cuda.synchronize()
+                        ts = []
+                        for _ in range(7):
+                            t = time.perf_counter()
+                            opt.step()
+                            torch.cuda.synchronize()
+                            ts.append(time.perf_counter() - t)
+                        tt = sorted(ts)[3]
+                        rows.append(dict(optimizer=oname, impl=impl, params=per * ntens, tensors=ntens, s=tt,
+                                         s_per_param=tt / (per * ntens)))
+                        del opt
+                    except Exception as e:
+                        rows.append(dict(optimizer=oname, impl=impl, params=total, error=repr(e)[:200]))
+            del ps
+            torch.cuda.empty_cache()
+    res["optimizer"] = rows
+
+
+def main():
+    out = sys.argv[1]
+    p = torch.cuda.get_device_properties(0)
+    res = dict(device=p.name, sm_count=p.multi_processor_count, total_memory=p.total_memory,
+               torch=torch.__version__, cuda=torch.version.cuda, cudnn=torch.backends.cudnn.version())
+    for fn in (launch, gemm, sdpa, pointwise, conv, optim):
+        t = time.time()
+        try:
+            fn(res)
+        except Exception:
+            res[fn.__name__ + "_error"] = traceback.format_exc()[-1500:]
+        res[fn.__name__ + "_wall_s"] = round(time.time() - t, 1)
+        print(f"calib {fn.__name__}: {res[fn.__name__ + '_wall_s']}s", flush=True)
+        torch.cuda.empty_cache()
+        with open(out, "w") as f:
+            json.dump(res, f, indent=1)
+    print("RESULT " + json.dumps(dict(name="calibration", status="ok", file=out,
+                                      wall_s=round(time.time() - T0, 1))), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,332 @@
+"""The job lists of the two device calls (see gt_runner.py for a job's fields).
+
+Every job carries heldout=True/False: the hold-out split was fixed here, before any
+result existed (whole workloads: other shapes or models of each group).
+call1: memory captures and snapshots (up to 8 processes on the GPU at once).
+call2: timings (one process at a time, no history): calibration, step times, generate speed.
+"""
+
+LLAMA_SMALL = dict(hidden_size=1024, intermediate_size=2816, num_hidden_layers=24, num_attention_heads=16,
+                   num_key_value_heads=16, vocab_size=32000, max_position_embeddings=2048)
+GPT2 = dict()
+GPT2_MEDIUM = dict(n_embd=1024, n_layer=24, n_head=16)
+
+
+def J(name, group, mem, heldout=False, exclusive=False, timeout=240, **kw):
+    j = dict(name=name, group=group, mem_gb=mem, exclusive=exclusive, timeout=timeout)
+    j.update(kw)
+    if "spec" in j:
+        j["spec"] = dict(j["spec"], heldout=heldout)
+    j.setdefault("env", {})["GT_HELDOUT"] = "1" if heldout else "0"
+    j["heldout"] = heldout
+    return j
+
+
+def T(model, config, cfg, io="lm", **kw):
+    s = dict(kind="train", model=model, config=config, cfg=cfg, io=io, prec="bf16", iters=3,
+             opt="adamw", ckpt="none")
+    s.update(kw)
+    return s
+
+
+def script(name, group, mem, file, env, heldout=False, exclusive=False, timeout=180, vramkit=False):
+    env = dict(env)
+    argv = ["python3", "@HERE/scripts/" + file]
+    if vramkit:
+        argv = ["@HERE/vramkit", "run", "--format", "json", "--out", "@OUT/vk-" + name, "--"] + argv
+        env["GT_SNAP"] = "0"
+    return J(name, group, mem, heldout=heldout, exclusive=exclusive, timeout=timeout, cmd=argv, env=env)
+
+
+# ------------------------------------------------------------------ generate shapes
+GEN_MODELS = {
+    "tinyllama": ("LlamaForCausalLM", "LlamaConfig", dict(
+        hidden_size=2048, intermediate_size=5632, num_hidden_layers=22, num_attention_heads=32,
+        num_key_value_heads=4, vocab_size=32000, max_position_embeddings=8192, tie_word_embeddings=False,
+        rms_norm_eps=1e-5)),
+    "llama32-1b": ("LlamaForCausalLM", "LlamaConfig", dict(
+        hidden_size=2048, intermediate_size=8192, num_hidden_layers=16, num_attention_heads=32,
+        num_key_value_heads=8, head_dim=64, vocab_size=128256, max_position_embeddings=131072,
+        tie_word_embeddings=True, rope_theta=500000.0, rms_norm_eps=1e-5)),
+    "qwen25-05b": ("Qwen2ForCausalLM", "Qwen2Config", dict(
+        hidden_size=896, intermediate_size=4864, num_hidden_layers=24, num_attention_heads=14,
+        num_key_value_heads=2, vocab_size=151936, max_position_embeddings=32768, tie_word_embeddings=True,
+        rope_theta=1000000.0, rms_norm_eps=1e-6)),
+    "gpt2-medium": ("GPT2LMHeadModel", "GPT2Config", dict(n_embd=1024, n_layer=24, n_head=16, n_positions=1024)),
+    "qwen25-15b": ("Qwen2ForCausalLM", "Qwen2Config", dict(
+        hidden_size=1536, intermediate_size=8960, num_hidden_layers=28, num_attention_heads=12,
+        num_key_value_heads=2, vocab_size=151936, max_position_embeddings=32768, tie_word_embeddings=True,
+        rope_theta=1000000.0, rms_norm_eps=1e-6)),
+    "mistral-7b": ("MistralForCausalLM", "MistralConfig", dict(
+        hidden_size=4096, intermediate_size=14336, num_hidden_layers=32, num_attention_heads=32,
+        num_key_value_heads=8, vocab_size=32768, max_position_embeddings=32768, sliding_window=None,
+        rope_theta=1000000.0, tie_word_embeddings=False)),
+}
+P_ALL = [(1, 512, 128), (8, 1024, 256), (4, 4096, 64), (32, 2048, 128), (64, 512, 512)]
+P3 = [(1, 512, 128), (8, 1024, 256), (4, 4096, 64)]
+P_GPT2 = [(1, 512, 128), (8, 512, 256), (32, 768, 128), (4, 960, 64), (64, 256, 512)]
+P_GPT2_3 = [(1, 512, 128), (8, 512, 256), (4, 960, 64)]
+
+
+def G(key, dtype, cache, grad_mode, points, **kw):
+    model, config, cfg = GEN_MODELS[key]
+    s = dict(kind="gen", model=model, config=config, cfg=cfg, dtype=dtype, cache=cache, grad_mode=grad_mode,
+             points=points, gen_model=key)
+    s.update(kw)
+    return s
+
+
+def gen_jobs():
+    out = []
+    held = {"qwen25-15b", "mistral-7b"}
+    for key in ("tinyllama", "llama32-1b", "qwen25-05b", "gpt2-medium", "qwen25-15b", "mistral-7b"):
+        gpt = key.startswith("gpt2")
+        pa, p3 = (P_GPT2, P_GPT2_3) if gpt else (P_ALL, P3)
+        big = key == "mistral-7b"
+        m = 50 if big else 30
+        h = key in held
+        out.append(J(f"gen-{key}-bf16-dynamic-inf", "generate", m, heldout=h, timeout=300,
+                     spec=G(key, "bf16", "dynamic", "inference", pa)))
+        out.append(J(f"gen-{key}-bf16-static-inf", "generate", m, heldout=h, timeout=240,
+                     spec=G(key, "bf16", "static", "inference", p3)))
+        if not big:
+            out.append(J(f"gen-{key}-fp32-dynamic-inf", "generate", m, heldout=h, timeout=240,
+                         spec=G(key, "fp32", "dynamic", "inference", p3)))
+            out.append(J(f"gen-{key}-bf16-dynamic-nograd", "generate", m, heldout=h or key == "tinyllama",
+                         timeout=240, spec=G(key, "bf16", "dynamic", "no_grad", p3)))
+    # traces with snapshots
+    out.append(J("gentrace-tinyllama-bf16-dynamic", "generate", 10, timeout=180,
+                 spec=G("tinyllama", "bf16", "dynamic", "inference", [(4, 256, 64)], snap=True)))
+    out.append(J("gentrace-tinyllama-bf16-static", "generate", 10, timeout=180,
+                 spec=G("tinyllama", "bf16", "static", "inference", [(4, 256, 64)], snap=True)))
+    out.append(J("gentrace-qwen25-05b-bf16-dynamic", "generate", 10, heldout=True, timeout=180,
+                 spec=G("qwen25-05b", "bf16", "dynamic", "inference", [(8, 512, 48)], snap=True)))
+    return out
+
+
+# ------------------------------------------------------------------ families
+FAM = {
+    "mixtral-a": ("MixtralForCausalLM", "MixtralConfig", dict(
+        hidden_size=1024, intermediate_size=2048, num_hidden_layers=8, num_attention_heads=16,
+        num_key_value_heads=4, num_local_experts=8, num_experts_per_tok=2, vocab_size=32000), 8, 512),
+    "mixtral-b": ("MixtralForCausalLM", "MixtralConfig", dict(
+        hidden_size=768, intermediate_size=1536, num_hidden_layers=12, num_attention_heads=12,
+        num_key_value_heads=4, num_local_experts=8, num_experts_per_tok=2, vocab_size=32000), 4, 1024),
+    "qwen2moe-a": ("Qwen2MoeForCausalLM", "Qwen2MoeConfig", dict(
+        hidden_size=1024, intermediate_size=2816, moe_intermediate_size=704, shared_expert_intermediate_size=2816,
+        num_experts=16, num_experts_per_tok=4, num_hidden_layers=8, num_attention_heads=16,
+        num_key_value_heads=4, vocab_size=151936), 4, 1024),
+    "qwen3moe-b": ("Qwen3MoeForCausalLM", "Qwen3MoeConfig", dict(
+        hidden_size=1024, intermediate_size=3072, moe_intermediate_size=768, num_experts=32,
+        num_experts_per_tok=4, num_hidden_layers=8, num_attention_heads=16, num_key_value_heads=4,
+        head_dim=64, vocab_size=151936), 8, 512),
+    "gemma-a": ("GemmaForCausalLM", "GemmaConfig", dict(
+        hidden_size=1024, intermediate_size=4096, num_hidden_layers=8, num_attention_heads=8,
+        num_key_value_heads=1, head_dim=128, vocab_size=256000), 4, 1024),
+    "gemma-b": ("GemmaForCausalLM", "GemmaConfig", dict(
+        hidden_size=768, intermediate_size=3072, num_hidden_layers=12, num_attention_heads=4,
+        num_key_value_heads=1, head_dim=192, vocab_size=256000), 8, 512),
+    "gemma2-a": ("Gemma2ForCausalLM", "Gemma2Config", dict(
+        hidden_size=1024, intermediate_size=4096, num_hidden_layers=8, num_attention_heads=8,
+        num_key_value_heads=4, head_dim=128, vocab_size=256000, sliding_window=512), 4, 1024),
+    "gemma2-b": ("Gemma2ForCausalLM", "Gemma2Config", dict(
+        hidden_size=768, intermediate_size=3072, num_hidden_layers=6, num_attention_heads=8,
+        num_key_value_heads=4, head_dim=96, vocab_size=256000, sliding_window=256), 8, 512),
+    "gemma3-a": ("Gemma3ForCausalLM", "Gemma3TextConfig", dict(
+        hidden_size=1024, intermediate_size=4096, num_hidden_layers=8, num_attention_heads=8,
+        num_key_value_heads=4, head_dim=128, vocab_size=262144, sliding_window=512), 4, 1024),
+    "gemma3-b": ("Gemma3ForCausalLM", "Gemma3TextConfig", dict(
+        hidden_size=640, intermediate_size=2048, num_hidden_layers=12, num_attention_heads=4,
+        num_key_value_heads=1, head_dim=256, vocab_size=262144, sliding_window=256), 8, 512),
+    "phi3-a": ("Phi3ForCausalLM", "Phi3Config", dict(
+        hidden_size=1024, intermediate_size=2816, num_hidden_layers=12, num_attention_heads=16,
+        num_key_value_heads=16, vocab_size=32064), 4, 1024),
+    "phi3-b": ("Phi3ForCausalLM", "Phi3Config", dict(
+        hidden_size=1536, intermediate_size=4096, num_hidden_layers=8, num_attention_heads=16,
+        num_key_value_heads=8, vocab_size=32064), 8, 512),
+    "qwen3-a": ("Qwen3ForCausalLM", "Qwen3Config", dict(
+        hidden_size=1024, intermediate_size=3072, num_hidden_layers=12, num_attention_heads=16,
+        num_key_value_heads=8, head_dim=128, vocab_size=151936), 4, 1024),
+    "qwen3-b": ("Qwen3ForCausalLM", "Qwen3Config", dict(
+        hidden_size=768, intermediate_size=2048, num_hidden_layers=16, num_attention_heads=12,
+        num_key_value_heads=4, head_dim=64, vocab_size=151936), 8, 512),
+    "olmo2-a": ("Olmo2ForCausalLM", "Olmo2Config", dict(
+        hidden_size=1024, intermediate_size=2816, num_hidden_layers=12, num_attention_heads=16,
+        vocab_size=100352), 4, 1024),
+    "olmo2-b": ("Olmo2ForCausalLM", "Olmo2Config", dict(
+        hidden_size=768, intermediate_size=2048, num_hidden_layers=16, num_attention_heads=12,
+        vocab_size=100352), 8, 512),
+    "granite-a": ("GraniteForCausalLM", "GraniteConfig", dict(
+        hidden_size=1024, intermediate_size=2816, num_hidden_layers=12, num_attention_heads=16,
+        num_key_value_heads=4, vocab_size=49155), 4, 1024),
+    "granite-b": ("GraniteForCausalLM", "GraniteConfig", dict(
+        hidden_size=1536, intermediate_size=4096, num_hidden_layers=8, num_attention_heads=12,
+        num_key_value_heads=4, vocab_size=49155), 8, 512),
+    "whisper-a": ("WhisperForConditionalGeneration", "WhisperConfig", dict(
+        d_model=384, encoder_layers=4, decoder_layers=4, encoder_attention_heads=6, decoder_attention_heads=6,
+        encoder_ffn_dim=1536, decoder_ffn_dim=1536, vocab_size=51865, num_mel_bins=80), 16, 128),
+    "whisper-b": ("WhisperForConditionalGeneration", "WhisperConfig", dict(
+        d_model=768, encoder_layers=12, decoder_layers=12, encoder_attention_heads=12, decoder_attention_heads=12,
+        encoder_ffn_dim=3072, decoder_ffn_dim=3072, vocab_size=51865, num_mel_bins=80), 8, 224),
+}
+FAM_HELD = {"olmo2-a", "olmo2-b", "granite-b", "gemma3-b", "phi3-b", "whisper-b", "qwen3moe-b"}
+FAM_SNAP = {"mixtral-a", "qwen2moe-a", "gemma2-a", "whisper-a", "olmo2-a", "gemma3-a"}
+
+
+def F(key, **kw):
+    model, config, cfg, b, seq = FAM[key]
+    io = "whisper" if key.startswith("whisper") else "lm"
+    return T(model, config, cfg, io=io, b=b, seq=seq, family=key.split("-")[0], **kw)
+
+
+def family_jobs():
+    out = []
+    for key in FAM:
+        out.append(J(f"fam-{key}-bf16", "families", 30, heldout=key in FAM_HELD, spec=F(key, snap=key in FAM_SNAP)))
+    V = [("qwen3-a", "bf16w", dict(prec="bf16w"), False, False),
+         ("mixtral-a", "bf16w", dict(prec="bf16w"), False, False),
+         ("qwen3-a", "bf16-ckpt", dict(ckpt="block"), False, False),
+         ("gemma2-a", "bf16-ckpt", dict(ckpt="block"), True, False),
+         ("mixtral-b", "bf16-ckpt", dict(ckpt="block"), True, False),
+         ("qwen3-a", "bf16-lora16", dict(lora=16), False, True),
+         ("mixtral-a", "bf16-lora16", dict(lora=16), True, False),
+         ("qwen3-a", "bf16-eager", dict(attn="eager"), False, False),
+         ("qwen3-b", "bf16-eager", dict(attn="eager"), True, False)]
+    for key, tag, kw, held, snap in V:
+        out.append(J(f"fam-{key}-{tag}", "families", 30, heldout=held, spec=F(key, snap=snap, **kw)))
+    return out
+
+
+# ------------------------------------------------------------------ A.1 scripts and OOMs
+def script_jobs():
+    out = [
+        script("nanogpt-b8-bf16", "scripts", 25, "nanogpt_train.py", dict(GT_SNAP="1", GT_BATCH="8", GT_ITERS="4")),
+        script("nanogpt-b4-bf16-leak", "scripts", 45, "nanogpt_train.py",
+               dict(GT_SNAP="1", GT_BATCH="4", GT_ITERS="5", GT_LEAK="1")),
+        script("nanogpt-b16-bf16", "scripts", 35, "nanogpt_train.py", dict(GT_SNAP="1", GT_BATCH="16", GT_ITERS="3"),
+               heldout=True),
+        script("nanogpt-b2-bf16-leak", "scripts", 30, "nanogpt_train.py",
+               dict(GT_SNAP="1", GT_BATCH="2", GT_ITERS="6", GT_LEAK="1"), heldout=True),
+    ]
+    return out
+
+
+def vit(name, mem, model, b, prec="fp32", ckpt=False, frac=None, snap=False, **kw):
+    env = dict(GT_MODEL=model, GT_BATCH=str(b), GT_PREC=prec, GT_CKPT="1" if ckpt else "0",
+               GT_SNAP="1" if snap else "0", GT_ITERS="2")
+    if frac:
+        env["GT_FRACTION"] = str(frac)
+    return script(name, "oom", mem, "vit_train.py", env, **kw)
+
+
+def oom_exclusive():
+    return [
+        vit("vitl16-b512-fp32", 140, "vit_l_16", 512, snap=True, exclusive=True),
+        vit("vitl16-b512-fp32-vramkit", 140, "vit_l_16", 512, exclusive=True, vramkit=True),
+        vit("vitl16-b768-fp32", 140, "vit_l_16", 768, snap=True, exclusive=True, heldout=True),
+        vit("vitl16-b512-bf16", 140, "vit_l_16", 512, prec="bf16", exclusive=True),
+    ]
+
+
+def oom_shared():
+    return [
+        vit("vitl16-b192-fp32", 75, "vit_l_16", 192, heldout=True),
+        vit("vitl16-b128-fp32", 50, "vit_l_16", 128),
+        vit("vitl16-b512-fp32-ckpt", 50, "vit_l_16", 512, ckpt=True),
+        vit("vitb16-b256-fp32-frac0.1", 16, "vit_b_16", 256, frac=0.1, snap=True),
+        vit("vitb16-b64-fp32-frac0.1", 16, "vit_b_16", 64, frac=0.1),
+        vit("vitb16-b96-fp32-frac0.1", 16, "vit_b_16", 96, frac=0.1),
+        vit("vitb16-b128-fp32-frac0.1", 16, "vit_b_16", 128, frac=0.1),
+        vit("vitb16-b112-fp32-frac0.1", 16, "vit_b_16", 112, frac=0.1, heldout=True),
+        vit("vitb16-b192-fp32-frac0.1", 16, "vit_b_16", 192, frac=0.1, snap=True, heldout=True),
+    ]
+
+
+# ------------------------------------------------------------------ A.2 optimisers / precision
+def optim_jobs():
+    L = ("LlamaForCausalLM", "LlamaConfig", LLAMA_SMALL)
+    out = [
+        J("llama-small-s1024-b4-bf16w-lora16-cache-on", "optim", 25,
+          spec=T(*L, b=4, seq=1024, prec="bf16w", lora=16, snap=True)),
+        J("llama-small-s1024-b4-bf16w-lora16-cache-off", "optim", 25,
+          spec=T(*L, b=4, seq=1024, prec="bf16w", lora=16, use_cache=False, snap=True)),
+        J("llama-small-s512-b8-bf16w-lora8-cache-on", "optim", 25, heldout=True,
+          spec=T(*L, b=8, seq=512, prec="bf16w", lora=8, snap=True)),
+        J("t5-small-s512-b16-fp32-adafactor", "optim", 20,
+          spec=T("T5ForConditionalGeneration", "T5Config", {}, io="s2s", b=16, seq=512, prec="fp32",
+                 opt="adafactor", snap=True)),
+        J("gpt2-s1024-b8-bf16-adafactor", "optim", 25, heldout=True,
+          spec=T("GPT2LMHeadModel", "GPT2Config", GPT2, b=8, seq=1024, opt="adafactor", snap=True)),
+        J("gpt2-s1024-b8-bf16-adamw8bit", "optim", 25,
+          spec=T("GPT2LMHeadModel", "GPT2Config", GPT2, b=8, seq=1024, opt="adamw8bit")),
+        J("llama-small-s1024-b4-bf16w-adamw", "optim", 25,
+          spec=T(*L, b=4, seq=1024, prec="bf16w", snap=True)),
+        J("gpt2-medium-s1024-b4-bf16w-adamw", "optim", 25, heldout=True,
+          spec=T("GPT2LMHeadModel", "GPT2Config", GPT2_MEDIUM, b=4, seq=1024, prec="bf16w", snap=True)),
+        J("bert-large-s512-b16-fp32", "optim", 35,
+          spec=T("BertForSequenceClassification", "BertConfig",
+                 dict(hidden_size=1024, num_hidden_layers=24, num_attention_heads=16, intermediate_size=4096,
+                      num_labels=2), io="cls", b=16, seq=512, prec="fp32", snap=True)),
+        J("convnext-tiny-b64-fp32", "optim", 20, spec=T("tv:convnext_tiny", None, None, io="vision", b=64,
+                                                        prec="fp32", snap=True)),
+        J("convnext-small-b32-fp32", "optim", 20, heldout=True,
+          spec=T("tv:convnext_small", None, None, io="vision", b=32, prec="fp32", snap=True)),
+        J("bert-large-s256-b16-bf16", "optim", 25,
+          spec=T("BertForSequenceClassification", "BertConfig",
+                 dict(hidden_size=1024, num_hidden_layers=24, num_attention_heads=16, intermediate_size=4096,
+                      num_labels=2), io="cls", b=16, seq=256, prec="bf16")),
+    ]
+    return out
+
+
+# ------------------------------------------------------------------ A.3 sharded at world size 1
+def S(strategy, b=4, seq=1024, **kw):
+    s = dict(kind="sharded", model="LlamaForCausalLM", config="LlamaConfig", cfg=LLAMA_SMALL, strategy=strategy,
+             b=b, seq=seq, iters=3, snap=True)
+    s.update(kw)
+    return s
+
+
+def sharded_jobs():
+    return [
+        J("ws1-fsdp2-llama-small-s1024-b4", "sharded1", 25, spec=S("fsdp2")),
+        J("ws1-fsdp2-llama-small-s1024-b4-ckpt", "sharded1", 25, spec=S("fsdp2", ckpt="block")),
+        J("ws1-fsdp2-noreshard-llama-small-s1024-b4", "sharded1", 25, spec=S("fsdp2", reshard=False)),
+        J("ws1-tp-llama-small-s1024-b4", "sharded1", 25, spec=S("tp")),
+        J("ws1-zero1-llama-small-s1024-b4", "sharded1", 25, spec=S("zero1")),
+        J("ws1-ddp-llama-small-s1024-b4", "sharded1", 25, spec=S("ddp")),
+        J("ws1-fsdp2-noreshard-llama-small-s512-b8-ckpt", "sharded1", 25, heldout=True,
+          spec=S("fsdp2", b=8, seq=512, reshard=False, ckpt="block")),
+        J("ws1-tp-llama-small-s1024-b4-ckpt", "sharded1", 25, heldout=True, spec=S("tp", ckpt="block")),
+        J("ws1-zero1-llama-small-s512-b8", "sharded1", 25, heldout=True, spec=S("zero1", b=8, seq=512)),
+        J("ws1-ddp-llama-small-s512-b8-ckpt", "sharded1", 25, heldout=True, spec=S("ddp", b=8, seq=512, ckpt="block")),
+    ]
+
+
+# ------------------------------------------------------------------ C. compile vs eager (memory)
+def compile_jobs():
+    L = ("LlamaForCausalLM", "LlamaConfig", LLAMA_SMALL)
+    g = ("GPT2LMHeadModel", "GPT2Config", GPT2)
+    gm = ("GPT2LMHeadModel", "GPT2Config", GPT2_MEDIUM)
+    return [
+        J("gpt2-s1024-b8-bf16-eager", "compile", 20, spec=T(*g, b=8, seq=1024, iters=4)),
+        J("gpt2-s1024-b8-bf16-compile", "compile", 20, timeout=300, spec=T(*g, b=8, seq=1024, iters=4, compile=True)),
+        J("llama-small-s1024-b4-bf16-eager", "compile", 20, spec=T(*L, b=4, seq=1024, iters=4)),
+        J("llama-small-s1024-b4-bf16-compile", "compile", 20, timeout=300,
+          spec=T(*L, b=4, seq=1024, iters=4, compile=True)),
+        J("gpt2-medium-s1024-b4-bf16-eager", "compile", 20, heldout=True, spec=T(*gm, b=4, seq=1024, iters=4)),
+        J("gpt2-medium-s1024-b4-bf16-compile", "compile", 20, heldout=True, timeout=300,
+          spec=T(*gm, b=4, seq=1024, iters=4, compile=True)),
+    ]
+
+
+def call1():
+    long_first = gen_jobs()[:8] + compile_jobs()[1::2]
+    rest = (script_jobs() + oom_shared() + sharded_jobs() + optim_jobs() + family_jobs()
+            + gen_jobs()[8:] + compile_jobs()[0::2])
+    return oom_exclusive() + long_first + rest
+
+
+def call2():
+    import gt_jobs2
+    return gt_jobs2.jobs()

@@ -1,0 +1,497 @@
+"""One ground-truth workload per process (child side of gt_runner.py).
+
+usage: python3 gt_work.py --out DIR --spec JSON
+Prints one or more lines "RESULT {json}" (generate prints one per point).
+Kinds: train (HF / torchvision training steps), gen (HF generate points),
+sharded (FSDP2 / TP / ZeRO-1 / DDP at world size 1).
+"""
+import argparse, gc, gzip, json, os, shutil, sys, time, traceback
+
+STAT_KEYS = ["allocated_bytes.all.peak", "reserved_bytes.all.peak", "active_bytes.all.peak",
+             "requested_bytes.all.peak", "allocated_bytes.all.current", "reserved_bytes.all.current",
+             "inactive_split_bytes.all.peak", "num_alloc_retries", "num_ooms", "num_device_alloc",
+             "num_device_free", "allocation.all.allocated", "segment.all.peak",
+             "allocated_bytes.large_pool.peak", "allocated_bytes.small_pool.peak",
+             "reserved_bytes.large_pool.peak", "reserved_bytes.small_pool.peak",
+             "oversize_allocations.peak", "num_sync_all_streams"]
+
+
+def emit(res):
+    print("RESULT " + json.dumps(res, default=str), flush=True)
+
+
+def versions():
+    import torch
+    v = {"torch": torch.__version__}
+    try:
+        import transformers
+        v["transformers"] = transformers.__version__
+    except Exception:
+        pass
+    try:
+        import peft
+        v["peft"] = peft.__version__
+    except Exception:
+        pass
+    return v
+
+
+def nvml_used():
+    out = {}
+    try:
+        import pynvml, torch
+        pynvml.nvmlInit()
+        h = pynvml.nvmlDeviceGetHandleByIndex(torch.cuda.current_device())
+        for p in pynvml.nvmlDeviceGetComputeRunningProcesses(h):
+            if p.pid == os.getpid():
+                out["nvml_used"] = p.usedGpuMemory
+        out["nvml_total"] = pynvml.nvmlDeviceGetMemoryInfo(h).total
+    except Exception as e:  # noqa
+        out["nvml_error"] = repr(e)[:300]
+    return out
+
+
+def figures(res):
+    import torch
+    st = torch.cuda.memory_stats()
+    res["stats"] = {k: st.get(k) for k in STAT_KEYS}
+    res["max_allocated"] = torch.cuda.max_memory_allocated()
+    res["max_reserved"] = torch.cuda.max_memory_reserved()
+    res.update(nvml_used())
+    return res
+
+
+def start_record(spec):
+    import torch
+    if spec.get("snap"):
+        torch.cuda.memory._record_memory_history(max_entries=2_000_000, context="alloc", stacks="python")
+
+
+def dump(spec, out, res, suffix=""):
+    import torch
+    if not spec.get("snap"):
+        return
+    p = os.path.join(out, spec["name"] + suffix + ".pickle")
+    try:
+        torch.cuda.memory._dump_snapshot(p)
+        with open(p, "rb") as f, gzip.open(p + ".gz", "wb", compresslevel=6) as g:
+            shutil.copyfileobj(f, g)
+        res["snapshot_bytes"] = os.path.getsize(p)
+        res["snapshot"] = os.path.basename(p) + ".gz"
+        os.remove(p)
+    except Exception as e:
+        res["snapshot_error"] = repr(e)[:500]
+
+
+# ------------------------------------------------------------------ models
+def hf_config(spec):
+    import transformers as tf
+    cls = getattr(tf, spec["config"])
+    return cls(**spec.get("cfg", {}))
+
+
+def build(spec):
+    """Returns (model, kind) on CPU (or on cuda for big generate models)."""
+    m = spec["model"]
+    if m.startswith("tv:"):
+        import torchvision
+        return getattr(torchvision.models, m[3:])(weights=None), "vision"
+    import transformers as tf
+    cfg = hf_config(spec)
+    kw = {}
+    if spec.get("attn"):
+        kw["attn_implementation"] = spec["attn"]
+    cls = getattr(tf, m)
+    model = cls._from_config(cfg, **kw)
+    kind = spec.get("io") or "lm"
+    return model, kind
+
+
+def params_of(model):
+    return sum(p.numel() for p in model.parameters())
+
+
+def enable_ckpt(model, spec):
+    from torch.utils.checkpoint import checkpoint
+    if hasattr(model, "gradient_checkpointing_enable"):
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+        return
+    m = spec["model"]
+    blocks = []
+    if "resnet" in m:
+        for layer in (model.layer1, model.layer2, model.layer3, model.layer4):
+            blocks += list(layer)
+    elif "vit" in m:
+        blocks = list(model.encoder.layers)
+    elif "convnext" in m:
+        for st in model.features:
+            if st.__class__.__name__ == "Sequential":
+                blocks += [b for b in st if b.__class__.__name__ == "CNBlock"]
+    else:
+        raise ValueError("no ckpt for " + m)
+    for blk in blocks:
+        fwd = blk.forward
+        blk.forward = (lambda f: (lambda *a: checkpoint(f, *a, use_reentrant=False)))(fwd)
+
+
+def make_opt(spec, params):
+    import torch
+    o = spec.get("opt", "adamw")
+    if o == "adamw":
+        return torch.optim.AdamW(params, lr=1e-4)
+    if o == "adamw-fused":
+        return torch.optim.AdamW(params, lr=1e-4, fused=True)
+    if o == "sgd":
+        return torch.optim.SGD(params, lr=1e-2, momentum=0.9)
+    if o == "adafactor":
+        from transformers.optimization import Adafactor
+        return Adafactor(params, lr=1e-3, relative_step=False, scale_parameter=False, warmup_init=False)
+    if o == "adamw8bit":
+        try:
+            import bitsandbytes as bnb
+            return bnb.optim.AdamW8bit(params, lr=1e-4)
+        except ImportError:
+            from torchao.optim import AdamW8bit
+            return AdamW8bit(params, lr=1e-4)
+    raise ValueError(o)
+
+
+# ------------------------------------------------------------------ train
+def train(spec, out):
+    import torch
+    res = dict(spec)
+    res["versions"] = versions()
+    dev = torch.device("cuda")
+    torch.manual_seed(0)
+    if spec.get("fraction"):
+        torch.cuda.set_per_process_memory_fraction(spec["fraction"])
+    start_record(spec)
+    if spec.get("build_on_gpu"):
+        with torch.device("cuda"):
+            model, kind = build(spec)
+    else:
+        model, kind = build(spec)
+    res["params"] = params_of(model)
+    if hasattr(model, "config") and hasattr(model.config, "to_dict"):
+        res["hf_config"] = model.config.to_dict()
+        res["attn_used"] = getattr(model.config, "_attn_implementation", None)
+    if spec.get("use_cache") is not None:
+        model.config.use_cache = spec["use_cache"]
+    prec = spec.get("prec", "fp32")
+    if prec == "bf16w":
+        model.to(torch.bfloat16)
+    if spec.get("lora"):
+        import peft
+        lcfg = peft.LoraConfig(r=spec["lora"], lora_alpha=2 * spec["lora"],
+                               target_modules=spec.get("lora_targets", ["q_proj", "v_proj"]),
+                               lora_dropout=0.0)
+        model = peft.get_peft_model(model, lcfg)
+    res["trainable_params"] = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    if spec.get("ckpt") == "block":
+        enable_ckpt(model, spec)
+        if spec.get("lora") and hasattr(model, "enable_input_require_grads"):
+            model.enable_input_require_grads()
+    model.to(dev).train()
+    res["use_cache_config"] = getattr(getattr(model, "config", None), "use_cache", None)
+    opt = make_opt(spec, [p for p in model.parameters() if p.requires_grad])
+    fwd_model = torch.compile(model) if spec.get("compile") else model
+    scaler = torch.amp.GradScaler("cuda") if prec == "fp16" else None
+    ac = {"fp16": torch.float16, "bf16": torch.bfloat16}.get(prec)
+    in_dtype = torch.bfloat16 if prec == "bf16w" else torch.float32
+    b, seq = spec["b"], spec.get("seq", 0)
+    cfg = getattr(model, "config", None)
+    vocab = getattr(cfg, "vocab_size", 0) or 0
+
+    def batch():
+        if kind == "vision":
+            r = spec.get("res", 224)
+            return dict(x=torch.randn(b, 3, r, r, device=dev, dtype=in_dtype)), \
+                torch.randint(0, 1000, (b,), device=dev)
+        if kind == "whisper":
+            feats = torch.randn(b, cfg.num_mel_bins, 2 * cfg.max_source_positions, device=dev, dtype=in_dtype)
+            lab = torch.randint(0, vocab, (b, seq), device=dev)
+            return dict(input_features=feats, labels=lab), None
+        ids = torch.randint(0, vocab, (b, seq), device=dev)
+        if kind == "cls":
+            return dict(input_ids=ids, labels=torch.randint(0, 2, (b,), device=dev)), None
+        if kind == "s2s":
+            return dict(input_ids=ids, labels=ids, decoder_input_ids=ids), None
+        return dict(input_ids=ids, labels=ids), None
+
+    def loss_of(inp, tgt):
+        if kind == "vision":
+            o = fwd_model(inp["x"])
+            return torch.nn.functional.cross_entropy(o.float(), tgt)
+        return fwd_model(**inp).loss
+
+    times = []
+    try:
+        for it in range(spec.get("iters", 3)):
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            for _ in range(spec.get("accum", 1)):
+                inp, tgt = batch()
+                with torch.autocast("cuda", dtype=ac, enabled=ac is not None):
+                    loss = loss_of(inp, tgt) / spec.get("accum", 1)
+                if scaler:
+                    scaler.scale(loss).backward()
+                else:
+                    loss.backward()
+                del loss
+            if scaler:
+                scaler.step(opt)
+                scaler.update()
+            else:
+                opt.step()
+            opt.zero_grad(set_to_none=True)
+            torch.cuda.synchronize()
+            times.append(time.perf_counter() - t0)
+            res.setdefault("alloc_after_iter", []).append(torch.cuda.memory_allocated())
+        res["status"] = "ok"
+    except torch.OutOfMemoryError as e:
+        res["status"] = "oom"
+        res["oom_message"] = str(e)[:1500]
+    res["iter_s"] = times
+    figures(res)
+    dump(spec, out, res)
+    return [res]
+
+
+# ------------------------------------------------------------------ generate
+def gen(spec, out):
+    """Points run one after another in this process; before each: gc, empty_cache,
+    reset_peak_memory_stats (so max_reserved includes the weights' segments)."""
+    import torch
+    import transformers as tf
+    dtype = {"bf16": torch.bfloat16, "fp32": torch.float32, "fp16": torch.float16}[spec["dtype"]]
+    torch.manual_seed(0)
+    start_record(spec)
+    cfg = hf_config(spec)
+    t0 = time.time()
+    cls = getattr(tf, spec["model"])
+    with torch.device("cuda"):
+        try:
+            model = cls._from_config(cfg, dtype=dtype)
+        except TypeError:
+            model = cls._from_config(cfg, torch_dtype=dtype)
+    model.to(dtype).eval()
+    weights = torch.cuda.memory_allocated()
+    base = dict(spec)
+    base.pop("points", None)
+    base["versions"] = versions()
+    base["params"] = params_of(model)
+    base["weights_bytes"] = weights
+    base["weights_reserved"] = torch.cuda.memory_reserved()
+    base["load_s"] = round(time.time() - t0, 2)
+    base["hf_config"] = model.config.to_dict()
+    gc_ = model.generation_config
+    gc_.eos_token_id = None
+    gc_.pad_token_id = 0
+    gc_.bos_token_id = None
+    gc_.disable_compile = True
+    rows = []
+    for i, (b, prompt, new) in enumerate(spec["points"]):
+        res = dict(base, b=b, prompt=prompt, new_tokens=new, point_index=i,
+                   name=f"{spec['name']}-b{b}-p{prompt}-n{new}")
+        gc.collect()
+        torch.cuda.empty_cache()
+        torch.cuda.reset_peak_memory_stats()
+        res["alloc_before"] = torch.cuda.memory_allocated()
+        res["reserved_before"] = torch.cuda.memory_reserved()
+        ids = torch.randint(1, cfg.vocab_size, (b, prompt), device="cuda")
+        kw = dict(max_new_tokens=new, min_new_tokens=new, do_sample=False, attention_mask=torch.ones_like(ids))
+        if spec.get("cache") == "static":
+            kw["cache_implementation"] = "static"
+        ctx = torch.inference_mode() if spec.get("grad_mode", "inference") == "inference" else torch.no_grad()
+        try:
+            torch.cuda.synchronize()
+            t1 = time.perf_counter()
+            with ctx:
+                o = model.generate(ids, **kw)
+            torch.cuda.synchronize()
+            res["gen_s"] = time.perf_counter() - t1
+            res["out_len"] = int(o.shape[1])
+            res["status"] = "ok" if o.shape[1] == prompt + new else "short"
+            del o
+            if spec.get("timing"):
+                res.update(time_point(model, ids, kw, ctx, new))
+        except torch.OutOfMemoryError as e:
+            res["status"] = "oom"
+            res["oom_message"] = str(e)[:800]
+        except Exception:
+            res["status"] = "error"
+            res["error"] = traceback.format_exc()[-1500:]
+        figures(res)
+        del ids
+        if spec.get("snap") and i == len(spec["points"]) - 1:
+            dump(spec, out, res)
+        emit(res)
+        rows.append(res)
+    return []
+
+
+def time_point(model, ids, kw, ctx, new):
+    """Warm-up already done by the measured generate: timed prefill-only forward (x3)
+    and timed full generate (x3), medians."""
+    import torch
+    r = {}
+    pre = []
+    for _ in range(3):
+        torch.cuda.synchronize()
+        t = time.perf_counter()
+        with ctx:
+            try:
+                model(input_ids=ids, use_cache=True, logits_to_keep=1)
+            except TypeError:
+                model(input_ids=ids, use_cache=True)
+        torch.cuda.synchronize()
+        pre.append(time.perf_counter() - t)
+    gen_t = []
+    for _ in range(3):
+        torch.cuda.synchronize()
+        t = time.perf_counter()
+        with ctx:
+            model.generate(ids, **kw)
+        torch.cuda.synchronize()
+        gen_t.append(time.perf_counter() - t)
+    p, g = sorted(pre)[1], sorted(gen_t)[1]
+    r["prefill_s_all"], r["generate_s_all"] = pre, gen_t
+    r["prefill_s"], r["generate_s"] = p, g
+    if g > p and new > 1:
+        r["decode_tok_s"] = ids.shape[0] * (new - 1) / (g - p)
+        r["decode_step_s"] = (g - p) / (new - 1)
+    return r
+
+
+# ------------------------------------------------------------------ sharded (world size 1)
+def sharded(spec, out):
+    import torch
+    import torch.distributed as dist
+    res = dict(spec)
+    res["versions"] = versions()
+    store = os.path.join("/tmp", "pg-" + spec["name"])
+    if os.path.exists(store):
+        os.remove(store)
+    dist.init_process_group("nccl", init_method="file://" + store, rank=0, world_size=1)
+    torch.cuda.set_device(0)
+    dev = torch.device("cuda", 0)
+    torch.manual_seed(0)
+    start_record(spec)
+    model, kind = build(spec)
+    res["params"] = params_of(model)
+    res["hf_config"] = model.config.to_dict()
+    model.config.use_cache = False
+    strat = spec["strategy"]
+    if spec.get("ckpt") == "block":
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+    autocast = spec.get("prec", "bf16") == "bf16"
+    layers = model.model.layers
+    if strat == "fsdp2":
+        from torch.distributed.fsdp import fully_shard, MixedPrecisionPolicy
+        model.to(dev)
+        mp = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)
+        rf = spec.get("reshard", True)
+        for blk in layers:
+            fully_shard(blk, mp_policy=mp, reshard_after_forward=rf)
+        fully_shard(model, mp_policy=mp, reshard_after_forward=rf)
+        autocast = False
+    elif strat == "tp":
+        from torch.distributed.device_mesh import init_device_mesh
+        from torch.distributed.tensor.parallel import (parallelize_module, ColwiseParallel,
+                                                       RowwiseParallel)
+        mesh = init_device_mesh("cuda", (1,))
+        model.to(dev)
+        plan = {"self_attn.q_proj": ColwiseParallel(), "self_attn.k_proj": ColwiseParallel(),
+                "self_attn.v_proj": ColwiseParallel(), "self_attn.o_proj": RowwiseParallel(),
+                "mlp.gate_proj": ColwiseParallel(), "mlp.up_proj": ColwiseParallel(),
+                "mlp.down_proj": RowwiseParallel()}
+        for blk in layers:
+            parallelize_module(blk, mesh, plan)
+    elif strat == "ddp":
+        model.to(dev)
+        model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[0])
+    elif strat in ("zero1", "none"):
+        model.to(dev)
+    model.train()
+    params = [p for p in model.parameters() if p.requires_grad]
+    if strat == "zero1":
+        from torch.distributed.optim import ZeroRedundancyOptimizer
+        opt = ZeroRedundancyOptimizer(params, optimizer_class=torch.optim.AdamW, lr=1e-4)
+    elif strat == "tp":
+        # the foreach path cannot mix DTensor (sharded linears) and plain tensors (norms, embeddings)
+        opt = torch.optim.AdamW(params, lr=1e-4, foreach=False)
+        res["optimizer_note"] = "AdamW(foreach=False): foreach rejects mixed DTensor/Tensor lists"
+    else:
+        opt = torch.optim.AdamW(params, lr=1e-4)
+    vocab = model.config.vocab_size if hasattr(model, "config") else model.module.config.vocab_size
+    times = []
+    try:
+        for it in range(spec.get("iters", 3)):
+            ids = torch.randint(0, vocab, (spec["b"], spec["seq"]), device=dev)
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            with torch.autocast("cuda", dtype=torch.bfloat16, enabled=autocast):
+                loss = model(input_ids=ids, labels=ids).loss
+            loss.backward()
+            del loss
+            opt.step()
+            opt.zero_grad(set_to_none=True)
+            torch.cuda.synchronize()
+            times.append(time.perf_counter() - t0)
+            res.setdefault("alloc_after_iter", []).append(torch.cuda.memory_allocated())
+        res["status"] = "ok"
+    except torch.OutOfMemoryError as e:
+        res["status"] = "oom"
+        res["oom_message"] = str(e)[:1500]
+    res["iter_s"] = times
+    res["rank"], res["world"] = 0, 1
+    figures(res)
+    dump(spec, out, res)
+    try:
+        dist.destroy_process_group()
+    except Exception:
+        pass
+    return [res]
+
+
+def multi(spec, out):
+    """Timing pass: several training specs one after another in this process, no history;
+    each row's iter_s has every step (drop the first ones), step_median_s = median of steps 3..N."""
+    import torch
+    for sub in spec["specs"]:
+        sub = dict(sub, snap=False, build_on_gpu=True)
+        try:
+            rows = train(sub, out)
+        except Exception:
+            rows = [dict(sub, status="error", error=traceback.format_exc()[-1500:])]
+        for r in rows:
+            it = r.get("iter_s") or []
+            tail = sorted(it[2:]) if len(it) > 2 else []
+            if tail:
+                r["step_median_s"] = tail[len(tail) // 2]
+            r["timing"] = True
+            r["heldout"] = sub.get("heldout", False)
+            emit(r)
+        gc.collect()
+        torch.cuda.empty_cache()
+        torch.cuda.reset_peak_memory_stats()
+    return []
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--spec", required=True)
+    a = ap.parse_args()
+    spec = json.loads(a.spec)
+    os.makedirs(a.out, exist_ok=True)
+    fn = {"train": train, "gen": gen, "sharded": sharded, "multi": multi}[spec["kind"]]
+    try:
+        for r in fn(spec, a.out):
+            emit(r)
+    except Exception:
+        emit(dict(spec, status="error", error=traceback.format_exc()[-3000:]))
+
+
+if __name__ == "__main__":
+    main()

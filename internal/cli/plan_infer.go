@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"io"
+
+	"github.com/vramkit/vramkit/internal/infer"
+	"github.com/vramkit/vramkit/internal/memmodel"
+	"github.com/vramkit/vramkit/internal/report"
+)
+
+// inferFlags are plan's flags for --task generate|serve.
+type inferFlags struct {
+	task, kvDType, cache, maximize           string
+	newTokens, blockSize, maxSeqs, maxTokens int
+	context                                  int
+	util                                     float64
+}
+
+func (f *inferFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.task, "task", "", "generate|serve to plan inference (default: training)")
+	fs.IntVar(&f.newTokens, "new-tokens", 0, "generate: tokens produced after the --seq-token prompt")
+	fs.StringVar(&f.kvDType, "kv-dtype", "", "generate/serve: KV-cache dtype (default: the model dtype; fp8)")
+	fs.StringVar(&f.cache, "cache", "", "generate: dynamic (DynamicCache) | static (StaticCache)")
+	fs.StringVar(&f.maximize, "maximize", "batch", "generate --fit: batch | seq")
+	fs.Float64Var(&f.util, "gpu-memory-utilization", 0, "serve: vLLM's fraction of GPU memory (default 0.9)")
+	fs.IntVar(&f.blockSize, "block-size", 0, "serve: tokens per KV block (default 16)")
+	fs.IntVar(&f.maxSeqs, "max-num-seqs", 0, "serve: vLLM max_num_seqs (default 256)")
+	fs.IntVar(&f.maxTokens, "max-num-batched-tokens", 0, "serve: tokens of the profiled forward (default max(context, 2048))")
+	fs.IntVar(&f.context, "context", 0, "serve: per-sequence context length for concurrency (vLLM max_model_len; default --seq or 4096)")
+}
+
+// apply lays the explicitly set inference flags over spec.
+func (f *inferFlags) apply(fs *flag.FlagSet, spec *memmodel.Spec) {
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	if set["task"] {
+		t := f.task
+		spec.Task = &t
+	}
+	if spec.Inference() && !set["precision"] && !set["spec"] {
+		// the training default (fp32) is not what inference loads
+		spec.Precision = "auto"
+	}
+	strs := map[string]*string{"kv-dtype": &spec.KVDType, "cache": &spec.Cache}
+	svals := map[string]string{"kv-dtype": f.kvDType, "cache": f.cache}
+	for k, p := range strs {
+		if set[k] {
+			*p = svals[k]
+		}
+	}
+	ints := map[string]*int{"new-tokens": &spec.NewTokens, "block-size": &spec.BlockSize, "max-num-seqs": &spec.MaxNumSeqs,
+		"max-num-batched-tokens": &spec.MaxNumBatchedTokens, "context": &spec.Context}
+	ivals := map[string]int{"new-tokens": f.newTokens, "block-size": f.blockSize, "max-num-seqs": f.maxSeqs,
+		"max-num-batched-tokens": f.maxTokens, "context": f.context}
+	for k, p := range ints {
+		if set[k] {
+			*p = ivals[k]
+		}
+	}
+	if set["gpu-memory-utilization"] {
+		spec.GPUMemoryUtilization = f.util
+	}
+}
+
+// runInference plans --task generate (optionally --fit) or --task serve.
+func runInference(ctx context.Context, env *Env, spec memmodel.Spec, f *planFlags, format string) error {
+	if format == "html" {
+		return usagef("--format html draws a training --sweep; inference plans print as text or json")
+	}
+	if f.sweep != "" {
+		return usagef("--sweep is for training plans")
+	}
+	switch *spec.Task {
+	case "serve":
+		if f.fit {
+			return usagef("--fit is for --task generate; serve reports its capacity directly")
+		}
+		r, err := infer.Serve(spec)
+		if err != nil {
+			return specError(err)
+		}
+		return report.Write(env.Stdout, format, r, func(w io.Writer) error { report.ServeText(w, r); return nil })
+	}
+	if f.fit {
+		opts := infer.DefaultFitOptions()
+		opts.Maximize, opts.Margin = f.inf.maximize, f.margin
+		r, err := infer.Fit(ctx, spec, opts)
+		if err != nil {
+			return specError(err)
+		}
+		return report.Write(env.Stdout, format, r, func(w io.Writer) error { report.InferFitText(w, r); return nil })
+	}
+	r, err := infer.Estimate(spec)
+	if err != nil {
+		return specError(err)
+	}
+	return report.Write(env.Stdout, format, r, func(w io.Writer) error { report.InferText(w, r); return nil })
+}

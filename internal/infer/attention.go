@@ -1,0 +1,138 @@
+package infer
+
+// release frees a block's input once the block returns, unless the
+// model's forward still holds it (inputs_embeds).
+func (m *model) release(x int32) {
+	if x != m.held {
+		m.s.free(x)
+	}
+}
+
+// update is Cache.update for layer l with q new tokens. DynamicLayer
+// concatenates: torch.cat([keys, key_states], dim=-2) allocates the grown
+// tensor and the old one is freed when the attribute is rebound (keys
+// first, then values). StaticLayer allocates both full-length tensors
+// (torch.zeros) at its first update and then writes in place. For gpt2,
+// ke/vs are -1: its key and value states are views of c_attn's output.
+func (m *model) update(l int, ke, vs int32, q int64, kv *cache) (k, v int32) {
+	c, s := m.c, m.s
+	per := c.batch * c.kvHeads * c.headDim * c.kv
+	if c.kv != c.dt {
+		// the new states cast to the cache dtype before they are stored
+		ck, cv := s.alloc(per*q, CatTemporaries), s.alloc(per*q, CatTemporaries)
+		defer s.free(ck, cv)
+	}
+	if c.static {
+		if kv.k[l] < 0 {
+			kv.k[l] = s.alloc(per*kv.max, CatKVCache)
+			kv.v[l] = s.alloc(per*kv.max, CatKVCache)
+		}
+		return kv.k[l], kv.v[l]
+	}
+	nk := s.alloc(per*(kv.n+q), CatKVCache)
+	s.free(kv.k[l])
+	kv.k[l] = nk
+	nv := s.alloc(per*(kv.n+q), CatKVCache)
+	s.free(kv.v[l])
+	kv.v[l] = nv
+	return nk, nv
+}
+
+// attend is the attention interface's core for q queries over kvLen keys
+// and returns the output (b×q×heads×head_dim). SDPA without a mask runs a
+// fused kernel with GQA built in (transformers' use_gqa_in_sdpa); with a
+// mask, repeat_kv first expands K and V to all heads, and SDPA turns the
+// boolean mask into an additive one of the query dtype (attention.cpp
+// convert_boolean_attn_mask). Eager attention materialises the scores and
+// a float32 softmax.
+func (m *model) attend(qe, k, v int32, q, kvLen int64, mask int32) int32 {
+	c, s := m.c, m.s
+	b, nh, hd, dt := c.batch, c.heads, c.headDim, c.dt
+	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
+	var held []int32
+	if c.kv != c.dt {
+		// a cache stored in fewer bytes is read back in the compute dtype
+		per := b * c.kvHeads * kvLen * hd * dt
+		held = append(held, tmp(per), tmp(per))
+	}
+	if (mask >= 0 || c.eager) && nh != c.kvHeads {
+		rep := b * nh * kvLen * hd * dt
+		held = append(held, tmp(rep), tmp(rep)) // repeat_kv(key), repeat_kv(value)
+	}
+	T := b * q
+	if c.eager {
+		sc := b * nh * q * kvLen
+		w := tmp(sc * dt) // matmul(q, k^T)
+		ws := tmp(sc * dt)
+		s.free(w) // * scaling
+		wm := tmp(sc * dt)
+		s.free(ws) // + causal_mask
+		sm := tmp(sc * 4)
+		s.free(wm) // softmax(dtype=float32)
+		wl := tmp(sc * dt)
+		s.free(sm) // .to(query.dtype)
+		o := tmp(T * nh * hd * dt)
+		s.free(wl)
+		out := s.alloc(T*nh*hd*dt, CatActivations) // transpose(1, 2).contiguous()
+		s.free(o)
+		s.free(held...)
+		return out
+	}
+	if mask < 0 && c.mathSDPA() {
+		return m.attendMath(q, kvLen, held)
+	}
+	if mask >= 0 {
+		nm := tmp(b * q * kvLen)                         // logical_not
+		am := tmp(b * q * ((kvLen + 15) / 16 * 16) * dt) // where(-inf, 0), padded to 16
+		s.free(nm)
+		held = append(held, am)
+	}
+	// the fused kernels allocate only their output: without autograd no
+	// logsumexp is kept (should_compute_logsumexp), as the traces show
+	out := s.alloc(T*nh*hd*dt, CatActivations)
+	s.free(held...)
+	return out
+}
+
+// attendMath is SDPA's math backend, which PyTorch 2.11 picks for float32
+// grouped-query attention: flash and cuDNN attention take only fp16/bf16,
+// and memory-efficient attention has no grouped K/V until after 2.11
+// (pytorch#191085), so enable_gqa=True falls through to
+// _scaled_dot_product_attention_math, in its order: the query scaled; under
+// is_causal a ones(L, S).tril() mask turned into an additive float mask
+// (logical_not, where); K and V repeat_interleave'd to all heads; the keys
+// scaled; the scores (matmul), the mask added in place; _safe_softmax (the
+// softmax and the boolean `eq(-inf)` mask of the scores — the captures
+// show no third score-sized tensor for its final where); the output
+// matmul, which transformers copies with transpose(1, 2).contiguous().
+func (m *model) attendMath(q, kvLen int64, held []int32) int32 {
+	c, s := m.c, m.s
+	b, nh, hd, dt := c.batch, c.heads, c.headDim, c.dt
+	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
+	kv := b * nh * kvLen * hd * dt
+	scores := b * nh * q * kvLen
+	held = append(held, tmp(b*nh*q*hd*dt)) // query * sqrt(scale)
+	if q > 1 {                             // is_causal
+		ones := tmp(q * kvLen)
+		tril := tmp(q * kvLen)
+		s.free(ones)
+		nm := tmp(q * kvLen)
+		fm := tmp(q * kvLen * dt)
+		s.free(nm, tril)
+		held = append(held, fm)
+	}
+	held = append(held, tmp(kv), tmp(kv)) // repeat_interleave(key), (value)
+	ks := tmp(kv)                         // key.transpose(-2, -1) * sqrt(scale)
+	sc := tmp(scores * dt)
+	s.free(ks)
+	sm := tmp(scores * dt) // softmax
+	eq := tmp(scores)      // eq(-inf)
+	rows := tmp(b * nh * q)
+	s.free(eq, rows, sc)
+	o := tmp(b * nh * q * hd * dt)
+	s.free(sm)
+	s.free(held...)
+	out := s.alloc(b*q*nh*hd*dt, CatActivations) // transpose(1, 2).contiguous()
+	s.free(o)
+	return out
+}

@@ -1,0 +1,45 @@
+package infer
+
+import (
+	"sort"
+	"strings"
+)
+
+// decoder is how one model family runs under generate: its parameters,
+// its embedding, one decoder layer and its norm. Each family registers
+// one from its own file (family_*.go), keyed by memmodel's family name;
+// nothing else in the package switches on family names.
+type decoder struct {
+	family  string
+	weights func(c *config, w *weights)
+	// embed allocates the input embeddings of q tokens per sequence,
+	// fills in what every layer reads (rotary tables), and returns the
+	// residual stream's start and the tensors the model's forward holds
+	// until it returns.
+	embed func(m *model, q int64, in *layerIn) (x int32, keep []int32)
+	block func(m *model, l int, x int32, in layerIn) int32
+	norm  func(m *model, x int32, T int64) int32
+	// servedMLP is the widest MLP intermediate of vLLM's fused forward in
+	// units of ffn (see profilePeak).
+	servedMLP int64
+}
+
+// decoders holds the registered families; filled by init functions only.
+var decoders = map[string]*decoder{}
+
+func registerDecoder(d *decoder) {
+	if decoders[d.family] != nil {
+		panic("infer: decoder registered twice: " + d.family)
+	}
+	decoders[d.family] = d
+}
+
+// decoderFamilies lists the families inference is planned for.
+func decoderFamilies() string {
+	var names []string
+	for n := range decoders {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}

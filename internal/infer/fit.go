@@ -1,0 +1,122 @@
+package infer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
+
+// FitOptions tunes Fit.
+type FitOptions struct {
+	// Maximize is "batch" (the largest batch for the prompt and output
+	// lengths) or "seq" (the longest prompt for the batch and output).
+	Maximize string `json:"maximize"`
+	// Margin is the fraction of GPU memory kept free.
+	Margin float64 `json:"margin"`
+}
+
+// DefaultFitOptions maximises the batch and keeps 10% of the GPU free.
+func DefaultFitOptions() FitOptions { return FitOptions{Maximize: "batch", Margin: 0.10} }
+
+// FitResult is the outcome of Fit.
+type FitResult struct {
+	Maximize string  `json:"maximize"`
+	Value    int     `json:"value"`
+	Margin   float64 `json:"margin"`
+	Budget   int64   `json:"budget_bytes"`
+	// Best is the prediction at Value; Next at the smallest value that
+	// does not fit (nil when the search hit its upper limit).
+	Best   *Result `json:"best"`
+	Next   *Result `json:"next,omitempty"`
+	Probes int     `json:"probes"`
+}
+
+// ErrNothingFits is returned when even the smallest value does not fit.
+var ErrNothingFits = errors.New("nothing fits")
+
+// fitLimit bounds the search: vramkit does not plan batches or prompts
+// beyond it.
+const fitLimit = 1 << 20
+
+// Fit finds the largest batch or prompt length whose predicted process
+// memory (peak reserved plus CUDA context) stays within the GPU's memory
+// less the margin, and whose replay does not run out of memory. Reserved
+// memory is not strictly monotone in either (segment sizes round), so the
+// answer is the bisection's boundary: Value fits and Value+1 does not.
+func Fit(ctx context.Context, spec memmodel.Spec, opts FitOptions) (*FitResult, error) {
+	if opts.Margin < 0 || opts.Margin >= 1 {
+		return nil, specErr("margin", "must be in [0, 1), got %g", opts.Margin)
+	}
+	if _, err := resolve(spec); err != nil {
+		return nil, err
+	}
+	set := func(s *memmodel.Spec, v int) {}
+	switch opts.Maximize {
+	case "", "batch":
+		opts.Maximize = "batch"
+		set = func(s *memmodel.Spec, v int) { s.Batch = v }
+	case "seq":
+		set = func(s *memmodel.Spec, v int) { s.Seq = v }
+	default:
+		return nil, specErr("maximize", "want batch|seq, got %q", opts.Maximize)
+	}
+	res := &FitResult{Maximize: opts.Maximize, Margin: opts.Margin}
+	probe := func(v int) (*Result, bool, error) {
+		if err := ctx.Err(); err != nil {
+			return nil, false, err
+		}
+		s := spec
+		set(&s, v)
+		r, err := Estimate(s)
+		if err != nil {
+			return nil, false, err
+		}
+		res.Probes++
+		res.Budget = int64(float64(r.Capacity) * (1 - opts.Margin))
+		return r, r.Fits && r.Process <= res.Budget, nil
+	}
+	best, ok, err := probe(1)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("%w: %s 1 needs %d bytes, the budget is %d", ErrNothingFits, opts.Maximize, best.Process, res.Budget)
+	}
+	lo, hi := 1, 0 // lo fits; hi (when set) does not
+	var next *Result
+	for v := 2; v <= fitLimit; v *= 2 {
+		r, ok, err := probe(v)
+		if errors.Is(err, ErrSpec) {
+			hi = v // e.g. past GPT-2's positions: bisect below it
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			hi, next = v, r
+			break
+		}
+		lo, best = v, r
+	}
+	for hi > 0 && hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		r, ok, err := probe(mid)
+		if errors.Is(err, ErrSpec) {
+			hi = mid
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			lo, best = mid, r
+		} else {
+			hi, next = mid, r
+		}
+	}
+	res.Value, res.Best, res.Next = lo, best, next
+	return res, nil
+}

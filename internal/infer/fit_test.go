@@ -1,0 +1,40 @@
+package infer
+
+import (
+	"context"
+	"errors"
+	"testing"
+)
+
+// TestFitBoundary checks --fit's answer is a boundary: the value fits the
+// budget, the next one does not (or is past the model's positions).
+func TestFitBoundary(t *testing.T) {
+	s := genSpec("gpt2", 1, 512, 32, "fp16", "")
+	s.GPU = "t4"
+	r, err := Fit(context.Background(), s, FitOptions{Maximize: "batch", Margin: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Best.Fits || r.Best.Process > r.Budget || r.Best.Batch != r.Value {
+		t.Errorf("answer %d does not fit: process %d, budget %d", r.Value, r.Best.Process, r.Budget)
+	}
+	if r.Next == nil || r.Next.Batch != r.Value+1 || (r.Next.Fits && r.Next.Process <= r.Budget) {
+		t.Errorf("batch %d+1 should not fit: %+v", r.Value, r.Next)
+	}
+	// GPT-2's learned positions end at 1024: the longest prompt with 32
+	// new tokens is 992, whatever the memory
+	s.Batch = 8
+	r, err = Fit(context.Background(), s, FitOptions{Maximize: "seq", Margin: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Value != 1024-32 {
+		t.Errorf("longest GPT-2 prompt with 32 new tokens: %d, want 992", r.Value)
+	}
+	// nothing fits: a 13B model in fp16 (26 GB of weights) on a 16 GB card
+	s = genSpec("llama2-13b", 1, 512, 32, "fp16", "")
+	s.GPU = "v100-16"
+	if _, err := Fit(context.Background(), s, DefaultFitOptions()); !errors.Is(err, ErrNothingFits) {
+		t.Errorf("13B fp16 on 16 GB: want ErrNothingFits, got %v", err)
+	}
+}

@@ -1,0 +1,121 @@
+package infer
+
+// cache is the key/value cache of every layer as generate keeps it.
+type cache struct {
+	k, v []int32
+	n    int64 // tokens held
+	max  int64 // StaticCache length (0 for DynamicCache)
+}
+
+func newCache(layers int) *cache {
+	c := &cache{k: make([]int32, layers), v: make([]int32, layers)}
+	for i := range c.k {
+		c.k[i], c.v[i] = -1, -1
+	}
+	return c
+}
+
+// forward writes one model forward of q new tokens per sequence, with
+// kv.n tokens already cached, to the stream: what transformers 5's
+// LlamaForCausalLM / GPT2LMHeadModel allocate under torch.no_grad or
+// inference_mode with the SDPA (or eager) attention interface. It returns
+// the logits tensor (batch × vocab, logits_to_keep=1).
+func (m *model) forward(q int64, kv *cache) int32 {
+	c, s := m.c, m.s
+	b, dt := c.batch, c.dt
+	T := b * q
+	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
+
+	// the keys attended: a StaticCache's full length once it holds tokens
+	// (its prefill attends the prompt's own keys: the transformers 5.17
+	// trace shows neither a mask nor repeated K/V there)
+	kvLen := kv.n + q
+	staticDecode := c.static && kv.n > 0
+	if staticDecode {
+		kvLen = kv.max
+	}
+	// the 4-D mask: skipped (is_causal) when nothing is padded and the
+	// query covers the keys or is one token (masking_utils
+	// _ignore_causal_mask_sdpa); a StaticCache pads the keys to its full
+	// length, so its decode mask is materialised as b×1×q×kv booleans
+	mask := int32(-1)
+	masked := staticDecode || c.eager
+	if masked {
+		// sdpa_mask without vmap: the causal function broadcast to q×kv,
+		// and_masks' running result, the padding mask indexed to b×kv,
+		// and the final b×1×q×kv
+		am := tmp(b * (kv.n + q)) // attention_mask.to(bool)
+		pm := tmp(b * kvLen)      // prepare_padding_mask pads to kv_length
+		cm := tmp(q * kvLen)      // kv_idx <= q_idx
+		r1 := tmp(q * kvLen)      // ones & causal
+		s.free(cm)
+		pi := tmp(b * kvLen) // padding_mask[batch_idx, kv_idx]
+		mask = tmp(b * q * kvLen)
+		s.free(am, pm, r1, pi)
+		if c.eager {
+			// eager_mask: the boolean mask turned into a dtype mask of min values
+			fm := tmp(b * q * kvLen * dt)
+			s.free(mask)
+			mask = fm
+		}
+	}
+
+	in := layerIn{q: q, kv: kv, kvLen: kvLen, mask: mask, cos: -1, sin: -1}
+	x, keep := c.dec.embed(m, q, &in)
+	// the embeddings are held by the model's forward, not by the first
+	// block: it must not free its input when that is one of them
+	m.held = -1
+	for _, k := range keep {
+		if k == x {
+			m.held = x
+		}
+	}
+	for l := 0; l < int(c.layers); l++ {
+		x = c.dec.block(m, l, x, in)
+	}
+	kv.n += q
+
+	// final norm over every token; the model returns (its embeddings,
+	// rotary tables and mask go), then the LM head runs on the last token
+	// only (generate sets logits_to_keep=1)
+	y := c.dec.norm(m, x, T)
+	s.free(x, mask)
+	s.free(keep...)
+	logits := s.alloc(b*c.vocab*dt, CatLogits)
+	s.free(y)
+	return logits
+}
+
+// linear is one projection of T rows from in to out features.
+func (m *model) linear(x int32, T, in, out int64) int32 {
+	c, s := m.c, m.s
+	switch c.q {
+	case quantInt4:
+		// bitsandbytes 4-bit: batches of more than one row dequantise the
+		// whole weight to the compute dtype first
+		if T > 1 {
+			w := s.alloc(in*out*c.dt, CatTemporaries)
+			y := s.alloc(T*out*c.dt, CatActivations)
+			s.free(w)
+			return y
+		}
+	case quantInt8:
+		// LLM.int8: the input quantised to int8 (with row scales), an
+		// int32 product, then the dequantised output
+		a := s.alloc(T*in, CatTemporaries)
+		st := s.alloc(T*4, CatTemporaries)
+		p := s.alloc(T*out*4, CatTemporaries)
+		y := s.alloc(T*out*c.dt, CatActivations)
+		s.free(a, st, p)
+		return y
+	}
+	return s.alloc(T*out*c.dt, CatActivations)
+}
+
+// layerIn is what every decoder layer of one forward reads.
+type layerIn struct {
+	q, kvLen int64 // new tokens per sequence; keys attended
+	kv       *cache
+	mask     int32 // the materialised 4-D mask, or -1
+	cos, sin int32 // rotary tables (LLaMA family), or -1
+}

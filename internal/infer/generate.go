@@ -1,0 +1,179 @@
+package infer
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
+
+// model writes the allocation stream of one generate call.
+type model struct {
+	c *config
+	s *stream
+	w *weights
+	// kernels[i] counts the allocations (a proxy for kernels and host
+	// operations) of forward i: 0 is the prefill, 1 the first decode step.
+	kernels []int
+	// traffic[i] is the bytes forward i allocated outside weights and
+	// cache: written once and read back about once.
+	traffic []int64
+	// held is the tensor the model's forward keeps referenced across its
+	// layers (the input embeddings), which a block must not free.
+	held int32
+}
+
+// generate writes what transformers' GenerationMixin.generate (5.17) does
+// for greedy search with max_new_tokens = min_new_tokens = gen: the prompt
+// and its attention mask on the device, position ids prepared once, then
+// per step one forward, the attention mask and position ids grown by a
+// column, the last token's logits copied to float32, argmax, and
+// input_ids grown by torch.cat. gen new tokens take gen forwards (the
+// prefill yields the first).
+func (m *model) generate() {
+	c, s := m.c, m.s
+	b := c.batch
+	s.phase = PhaseLoad
+	for _, t := range m.w.tensors {
+		s.alloc(t, CatWeights)
+	}
+	s.phase = PhasePrefill
+	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
+	ids := tmp(b * c.seq * 8)
+	am := tmp(b * c.seq * 8)
+	// _prepare_position_ids_for_generation: attention_mask.cumsum(-1) - 1
+	// once for the prompt; each step then appends a column
+	cum := tmp(b * c.seq * 8)
+	pos := tmp(b * c.seq * 8)
+	s.free(cum)
+	// cuBLAS takes its workspace from the caching allocator at the first
+	// matmul and keeps it for the life of the handle (GPU table)
+	tmp(c.gpu.CublasWorkspaceBytes)
+	kv := newCache(int(c.layers))
+	if c.static {
+		kv.max = c.cacheTokens()
+	}
+	cur := c.seq
+	steps := max(c.gen, 1)
+	prevL32 := int32(-1)
+	for step := int64(0); step < steps; step++ {
+		q := int64(1)
+		if step == 0 {
+			q = c.seq
+		} else {
+			s.phase = PhaseDecode
+		}
+		s.step = int(step)
+		before, traffic0 := len(s.reqs), s.trafficBytes
+		// prepare_inputs_for_generation: input_ids[:, -q:] cloned
+		// contiguous, cache_position
+		in := tmp(b * q * 8)
+		cs := tmp(q * 8)
+		logits := m.forward(q, kv)
+		// _update_model_kwargs_for_generation grows the attention mask by
+		// one column before the logits are read
+		na := tmp(b * (cur + 1) * 8)
+		s.free(am)
+		am = na
+		np := tmp(b * (cur + 1) * 8) // position_ids grown likewise
+		s.free(pos)
+		pos = np
+		// next_token_logits = outputs.logits[:, -1, :].to(copy=True,
+		// dtype=float32); argmax; input_ids grown by torch.cat; outputs
+		// (and its logits) dropped at the end of the iteration
+		// the previous step's copy lives until this one rebinds the name
+		l32 := s.alloc(b*c.vocab*4, CatLogits)
+		s.free(prevL32)
+		prevL32 = l32
+		next := tmp(b * 8)
+		ni := tmp(b * (cur + 1) * 8)
+		s.free(ids)
+		ids = ni
+		s.free(logits, cs, in, next)
+		cur++
+		if step < 2 {
+			m.kernels = append(m.kernels, (len(s.reqs)-before)/2)
+			m.traffic = append(m.traffic, s.trafficBytes-traffic0)
+		}
+	}
+	s.free(prevL32)
+}
+
+// Estimate predicts peak memory and speed of generate for an inference
+// spec (task "generate").
+func Estimate(spec memmodel.Spec) (*Result, error) {
+	c, err := resolve(spec)
+	if err != nil {
+		return nil, err
+	}
+	m := &model{c: c, s: newStream(), w: buildWeights(c)}
+	m.generate()
+	capacity := c.gpu.MemoryBytes - c.gpu.ContextBytes
+	allocated, reserved, oomAt, err := m.s.replay(spec.AllocConf, capacity, c.gpu.MemoryBytes)
+	if err != nil {
+		return nil, specErr("alloc_conf", "%v", err)
+	}
+	if oomAt >= 0 {
+		// replay on an unlimited device to say by how much it misses
+		allocated, reserved, _, _ = m.s.replay(spec.AllocConf, 0, c.gpu.MemoryBytes)
+	}
+	r := &Result{
+		Task: "generate", Model: c.arch.Name, GPU: c.gpu.Name, Params: m.w.params,
+		Batch: int(c.batch), Prompt: int(c.seq), NewTokens: int(c.gen),
+		Precision: c.prec, ComputeDType: c.dtype, KVDType: kvName(c), Cache: cacheName(c), Attention: attnName(c),
+		Weights: m.w.bytes, KVCache: c.kvBytesPerToken() * c.batch * c.cacheTokens(),
+		PeakAllocated: allocated, PeakReserved: reserved, Context: c.gpu.ContextBytes,
+		Process: reserved + c.gpu.ContextBytes, Capacity: c.gpu.MemoryBytes,
+		PeakPhase: m.s.peakPhase.String(), PeakStep: m.s.peakStep,
+		Breakdown: map[string]int64{},
+	}
+	for i, v := range m.s.peakCats {
+		r.Breakdown[Category(i).String()] = v
+	}
+	r.Breakdown["allocator_overhead"] = reserved - allocated
+	r.Breakdown["cuda_context"] = c.gpu.ContextBytes
+	bands(c, r)
+	m.times(r)
+	r.Headroom = r.Capacity - r.Process
+	r.Fits = oomAt < 0 && r.ProcessBand.High <= r.Capacity
+	if oomAt >= 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("the caching allocator runs out of memory in the replay on %s; the figures are what it would need", c.gpu.Name))
+	}
+	return r, nil
+}
+
+// cacheTokens is how many tokens the cache holds at the end: the prompt
+// and every generated token but the last, which is never fed back. A
+// StaticCache is allocated to that length up front (max_length − 1).
+func (c *config) cacheTokens() int64 {
+	return c.seq + max(c.gen, 1) - 1
+}
+
+func kvName(c *config) string {
+	switch c.kv {
+	case 1:
+		return "fp8"
+	case c.dt:
+		return c.dtype
+	case 4:
+		return "fp32"
+	}
+	return "bf16"
+}
+
+func cacheName(c *config) string {
+	if c.static {
+		return "static"
+	}
+	return "dynamic"
+}
+
+func attnName(c *config) string {
+	if c.eager {
+		return "eager"
+	}
+	return "sdpa"
+}
+
+// IsSpecError reports whether err is a bad inference spec.
+func IsSpecError(err error) bool { return errors.Is(err, ErrSpec) }

@@ -1,0 +1,187 @@
+package infer
+
+import (
+	"fmt"
+
+	"github.com/vramkit/vramkit/internal/gpu"
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
+
+// ErrSpec marks an invalid inference spec; the message names the field.
+// It is memmodel's sentinel, so callers test one error for every plan.
+var ErrSpec = memmodel.ErrSpec
+
+func specErr(field, format string, a ...any) error {
+	return fmt.Errorf("%w: %s: %s", ErrSpec, field, fmt.Sprintf(format, a...))
+}
+
+// quant is a weight-only quantisation scheme for the linear layers.
+type quant struct {
+	name string
+	// bits per weight and the bytes of scales per group of weights
+	bits       int64
+	group      int64
+	scaleBytes int64
+}
+
+// Weight-only schemes as bitsandbytes stores them: LLM.int8 keeps one
+// float32 scale per output row (SCB); NF4 one float32 absmax per block of
+// 64 weights (no double quantisation). Embeddings, norms and the LM head
+// stay in the compute dtype, as transformers' bnb integration leaves them.
+var (
+	quantNone = quant{name: "none"}
+	quantInt8 = quant{name: "int8", bits: 8, group: 0, scaleBytes: 4}
+	quantInt4 = quant{name: "int4", bits: 4, group: 64, scaleBytes: 4}
+)
+
+// bytes is the storage of an in×out linear weight under q.
+func (q quant) bytes(in, out int64) int64 {
+	switch q.name {
+	case "int8":
+		return in*out + out*q.scaleBytes
+	case "int4":
+		return in*out/2 + (in*out+q.group-1)/q.group*q.scaleBytes
+	}
+	panic("infer: bytes of unquantised weight")
+}
+
+// config is a spec resolved against the model catalog and the GPU table.
+type config struct {
+	spec  memmodel.Spec
+	arch  memmodel.Arch
+	dec   *decoder
+	gpu   gpu.GPU
+	batch int64
+	seq   int64 // prompt tokens
+	gen   int64 // new tokens
+	dt    int64 // bytes per element of the compute dtype
+	dtype string
+	prec  string // the weights' precision, "auto" resolved
+	q     quant
+	kv    int64 // bytes per cache element
+	// static is a StaticCache preallocated to seq+gen; eager is the
+	// eager attention implementation (materialised scores).
+	static bool
+	eager  bool
+	// model shape
+	hidden, layers, heads, kvHeads, headDim, ffn, vocab int64
+}
+
+// resolve validates an inference spec (task generate or serve).
+func resolve(s memmodel.Spec) (*config, error) {
+	c := &config{spec: s}
+	var err error
+	switch {
+	case s.Model != nil && *s.Model != "" && len(s.HFConfig) > 0:
+		return nil, specErr("model", "give either model or hf_config, not both")
+	case len(s.HFConfig) > 0:
+		if c.arch, err = memmodel.ParseHFConfig(s.HFConfig); err != nil {
+			return nil, specErr("hf_config", "%v", err)
+		}
+	case s.Model != nil && *s.Model != "":
+		if c.arch, err = memmodel.Lookup(*s.Model); err != nil {
+			return nil, specErr("model", "%v", err)
+		}
+	default:
+		return nil, specErr("model", "missing: give a catalog name or hf_config")
+	}
+	if c.dec = decoders[c.arch.Family]; c.dec == nil {
+		return nil, specErr("model", "%s is a %s model; inference is planned for the decoder families %s", c.arch.Name, c.arch.Family, decoderFamilies())
+	}
+	if c.gpu, err = gpu.Lookup(s.GPU); err != nil {
+		return nil, specErr("gpu", "%v", err)
+	}
+	if s.Batch <= 0 {
+		return nil, specErr("batch", "must be at least 1, got %d", s.Batch)
+	}
+	c.batch = int64(s.Batch)
+	c.seq = int64(s.Seq)
+	if c.seq == 0 {
+		c.seq = 512
+	}
+	if c.seq < 1 {
+		return nil, specErr("seq", "must be at least 1, got %d", s.Seq)
+	}
+	if s.NewTokens < 0 {
+		return nil, specErr("new_tokens", "must not be negative, got %d", s.NewTokens)
+	}
+	c.gen = int64(s.NewTokens)
+	// learned position tables end at max_positions; rotary ones do not
+	if fam, err := memmodel.LookupFamily(c.arch.Family); err == nil && !fam.AnyLength &&
+		c.arch.MaxPos > 0 && c.seq+c.gen > int64(c.arch.MaxPos) {
+		return nil, specErr("seq", "prompt %d + new tokens %d exceed the model's %d positions", c.seq, c.gen, c.arch.MaxPos)
+	}
+	c.q = quantNone
+	prec := s.Precision
+	if prec == "" || prec == "auto" {
+		// what inference stacks load by default: the checkpoint's half
+		// precision (bf16 where the GPU has it)
+		prec = "bf16"
+		if !c.gpu.BF16 {
+			prec = "fp16"
+		}
+	}
+	c.prec = prec
+	switch prec {
+	case "fp32":
+		c.dt, c.dtype = 4, "fp32"
+	case "bf16", "fp16":
+		c.dt, c.dtype = 2, prec
+	case "int8", "int4":
+		c.dt, c.dtype = 2, "bf16"
+		if !c.gpu.BF16 {
+			c.dtype = "fp16"
+		}
+		c.q = quantInt8
+		if prec == "int4" {
+			c.q = quantInt4
+		}
+	default:
+		return nil, specErr("precision", "inference weights are auto|fp32|fp16|bf16|int8|int4, got %q", s.Precision)
+	}
+	if c.dtype == "bf16" && !c.gpu.BF16 {
+		return nil, specErr("precision", "%s has no bfloat16 support; use fp16", c.gpu.Name)
+	}
+	switch s.KVDType {
+	case "", "auto", "model":
+		c.kv = c.dt
+	case "fp8", "fp8_e4m3", "fp8_e5m2":
+		c.kv = 1
+	case "fp16", "bf16":
+		c.kv = 2
+	case "fp32":
+		c.kv = 4
+	default:
+		return nil, specErr("kv_dtype", "want the model dtype (empty), fp8, fp16, bf16 or fp32, got %q", s.KVDType)
+	}
+	switch s.Cache {
+	case "", "dynamic":
+	case "static":
+		c.static = true
+	default:
+		return nil, specErr("cache", "want dynamic|static, got %q", s.Cache)
+	}
+	switch s.Attn {
+	case "", "sdpa":
+	case "eager":
+		c.eager = true
+	default:
+		return nil, specErr("attn", "generate plans sdpa or eager attention, got %q", s.Attn)
+	}
+	a := c.arch
+	c.hidden, c.layers, c.heads, c.ffn, c.vocab = int64(a.Hidden), int64(a.Layers), int64(a.Heads), int64(a.FFN), int64(a.Vocab)
+	c.kvHeads = int64(a.KVHeads)
+	if c.kvHeads == 0 {
+		c.kvHeads = c.heads
+	}
+	c.headDim = int64(a.HeadDim)
+	if c.headDim == 0 {
+		c.headDim = c.hidden / c.heads
+	}
+	return c, nil
+}
+
+// kvBytesPerToken is the cache one token occupies across all layers.
+func (c *config) kvBytesPerToken() int64 {
+	return 2 * c.layers * c.kvHeads * c.headDim * c.kv
+}

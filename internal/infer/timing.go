@@ -1,0 +1,141 @@
+package infer
+
+import "fmt"
+
+// timeModel holds the rates of the roofline. A kernel costs its FLOPs at
+// an achieved share of the GPU's peak plus its bytes at an achieved share
+// of memory bandwidth; the host issues one operator at a time (eager
+// PyTorch under Python), so a forward costs the larger of the GPU's time
+// and the host's.
+type timeModel struct {
+	effLowp  float64 // achieved share of peak bf16/fp16 tensor-core FLOPs (GEMM)
+	effF32   float64 // fp32 GEMM (PyTorch leaves TF32 off for matmul)
+	effAttn  float64 // fused attention forward, FLOPs counted on every score pair
+	causal   float64 // a causal kernel's time over the same shape's full one
+	effBW    float64 // achieved share of memory bandwidth
+	launch   float64 // GPU-side floor per kernel, seconds
+	hostOp   float64 // host time per operator of an eager forward, seconds
+	hostStep float64 // per generate step: logits processors, stopping criteria, the .item() sync
+}
+
+// defaultTimeModel takes the device shares from the H200 calibration run
+// (testdata/captures/calibration/calibration.json, measured apart from any
+// generate timing): large bf16 GEMMs reach 613–681 of 989 TFLOP/s, fp32
+// GEMMs 49–51 of 67; flash attention's forward 0.27–0.35 of the bf16 peak
+// counted on all score pairs, a causal one 0.5–0.65 of the full one's time;
+// pointwise kernels 4.0–4.4 of 4.8 TB/s; a tiny kernel 6.3 µs. The host
+// costs are a prior for transformers' eager forward (one operator issued
+// every 15 µs from Python, 1 ms per generate step); docs/inference.md
+// compares them with the captured decode speeds.
+func defaultTimeModel() timeModel {
+	return timeModel{effLowp: 0.65, effF32: 0.75, effAttn: 0.3, causal: 0.6, effBW: 0.85,
+		launch: 6e-6, hostOp: 15e-6, hostStep: 1e-3}
+}
+
+// peakFLOPs is the dense matmul peak of the compute dtype.
+func (c *config) peakFLOPs() float64 {
+	switch c.dtype {
+	case "fp32":
+		return c.gpu.FP32TFLOPs * 1e12
+	case "fp16":
+		return c.gpu.FP16TFLOPs * 1e12
+	}
+	return c.gpu.BF16TFLOPs * 1e12
+}
+
+// mathSDPA reports whether SDPA falls back to its math backend (float32
+// grouped-query attention, see attendMath).
+func (c *config) mathSDPA() bool { return c.dt == 4 && c.heads != c.kvHeads && !c.static && !c.eager }
+
+// attnPairs is the score pairs (query × key) attention computes for q
+// queries after past cached tokens, per layer and head: a StaticCache's
+// decode attends its full length; fused causal kernels skip the upper
+// triangle, at the cost tm.causal says.
+func (c *config) attnPairs(tm timeModel, q, past int64) float64 {
+	keys := float64(past + q)
+	if c.static && past > 0 {
+		keys = float64(c.cacheTokens())
+	}
+	pairs := float64(q) * keys
+	if !c.eager && !c.mathSDPA() && q > 1 && past == 0 {
+		pairs *= tm.causal
+	}
+	return pairs
+}
+
+// attnTime is the attention matmuls (QKᵀ and PV) of one forward: fused
+// kernels at their own rate, eager and math attention as GEMMs.
+func (c *config) attnTime(tm timeModel, q, past int64, gemmRate float64) float64 {
+	flops := 4 * float64(c.batch*c.heads*c.headDim) * c.attnPairs(tm, q, past) * float64(c.layers)
+	if c.eager || c.mathSDPA() {
+		return flops / gemmRate
+	}
+	return flops / (c.peakFLOPs() * tm.effAttn)
+}
+
+// times fills the prefill and decode predictions.
+func (m *model) times(r *Result) {
+	c, tm := m.c, defaultTimeModel()
+	eff := tm.effLowp
+	if c.dtype == "fp32" {
+		eff = tm.effF32
+	}
+	rate := c.peakFLOPs() * eff
+	bw := c.gpu.BandwidthGBps * 1e9 * tm.effBW
+	b := float64(c.batch)
+	macs := float64(m.w.layerMACs())
+	head := 2 * b * float64(c.hidden*c.vocab)
+	perTok := float64(c.kvBytesPerToken())
+
+	// prefill: GEMMs over the whole prompt, the weights read once, the
+	// intermediates written and read back, the cache written
+	pf := 2*b*float64(c.seq)*macs + head
+	pb := float64(m.w.bytes) + 2*float64(m.traffic[0]) + perTok*b*float64(c.seq)
+	gpuP := pf/rate + c.attnTime(tm, c.seq, 0, rate) + pb/bw + float64(m.kernels[0])*tm.launch
+	hostP := float64(m.kernels[0])*tm.hostOp + tm.hostStep
+	r.PrefillTime = max(gpuP, hostP)
+	r.PrefillBand = [2]float64{r.PrefillTime * 0.7, r.PrefillTime * 1.4}
+	r.BandwidthGBps = c.gpu.BandwidthGBps
+	if c.gen <= 1 || len(m.kernels) < 2 {
+		r.TotalTime = r.PrefillTime
+		return
+	}
+
+	// decode, at the cache's mean length: every step reads all weights
+	// but the embedding rows; DynamicCache's cat reads the cache and writes
+	// it grown, then attention reads it again; a StaticCache is read at
+	// full length (and copied once more per head group under its mask)
+	mid := float64(c.seq) + float64(c.gen)/2
+	cacheB := perTok * b * mid
+	var kvRead float64
+	switch {
+	case c.static:
+		full := perTok * b * float64(c.cacheTokens())
+		kvRead = full
+		if c.heads != c.kvHeads {
+			kvRead += full * float64(c.heads/c.kvHeads) * float64(c.dt) / float64(c.kv) * 2
+		}
+	default:
+		kvRead = 3 * cacheB
+	}
+	db := float64(m.w.decodeRead()) + kvRead + 2*float64(m.traffic[1])
+	df := 2*b*macs + head
+	gpuD := db/bw + df/rate + c.attnTime(tm, 1, int64(mid), rate) + float64(m.kernels[1])*tm.launch
+	hostD := float64(m.kernels[1])*tm.hostOp + tm.hostStep
+	r.DecodeStep = max(gpuD, hostD)
+	r.DecodeRead = int64(db)
+	r.DecodeBound = "memory"
+	if hostD > gpuD {
+		r.DecodeBound = "host"
+	}
+	r.DecodeTokensPerSec = b / r.DecodeStep
+	r.DecodeBand = [2]float64{r.DecodeTokensPerSec * 0.75, r.DecodeTokensPerSec * 1.25}
+	r.TotalTime = r.PrefillTime + float64(c.gen-1)*r.DecodeStep
+	if r.DecodeBound == "memory" {
+		r.Notes = append(r.Notes, fmt.Sprintf("decode is memory-bound: each step reads %.2f GB (weights and KV cache) at %.0f GB/s × %.0f%% achieved",
+			db/1e9, c.gpu.BandwidthGBps, 100*tm.effBW))
+	} else {
+		r.Notes = append(r.Notes, fmt.Sprintf("decode is host-bound: %d eager operators per step cost more than reading %.2f GB at %.0f GB/s; CUDA graphs or torch.compile would lift it",
+			m.kernels[1], db/1e9, c.gpu.BandwidthGBps))
+	}
+}

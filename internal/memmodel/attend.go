@@ -1,0 +1,92 @@
+package memmodel
+
+// The attention implementations a spec can name (attn), as transformers
+// dispatches them (config._attn_implementation) for the Llama-like
+// decoders:
+//
+//   - sdpa (the library's default): F.scaled_dot_product_attention with
+//     is_causal and no mask, so PyTorch runs flash attention on half
+//     inputs and the memory-efficient kernel on float32 (see attention.go);
+//   - flash / mem_efficient: SDPA with that kernel forced;
+//   - math: SDPA's math fallback (the full score matrices in float32);
+//   - eager: transformers' eager_attention_forward, which materialises a
+//     float causal mask of batch·seq² once per forward, repeats the
+//     key/value heads for GQA, and keeps the float32 softmax and its cast
+//     to the query dtype for backward.
+
+// AttnImpls are the values the spec's attn key takes.
+var AttnImpls = []string{"sdpa", "eager", "flash", "mem_efficient", "math"}
+
+// attend runs causal self-attention of q, k, v with the builder's
+// attention implementation; mask is the eager causal mask (-1 for none).
+func (b *builder) attend(q, k, v, mask Tensor, s attnShape) Tensor {
+	switch b.attn {
+	case "eager":
+		return b.eagerAttention(q, k, v, mask, s)
+	case "math":
+		m := b.g.newTensor(s.sq*s.sk, F32, false)
+		o := b.op("causal_mask", nil, []Tensor{m}, nil)
+		o.noBackward = true
+		o.fwdTemp = []int64{s.sq * s.sk}
+		return b.sdpaMath(q, k, v, m, s, false)
+	}
+	return b.sdpaMask(q, k, v, -1, s)
+}
+
+// causalMask is the float mask eager attention adds to its scores,
+// [batch, 1, seq, seq] in the hidden dtype (made from a bool mask of the
+// same shape), alive until the forward pass ends. Only the eager
+// implementation materialises one.
+func (b *builder) causalMask(batch, seq int64, dt DType) Tensor {
+	if b.attn != "eager" {
+		return -1
+	}
+	m := b.g.newTensor(batch*seq*seq, dt, false)
+	o := b.op("causal_mask", nil, []Tensor{m}, nil)
+	o.noBackward, o.hold = true, true
+	o.fwdTemp = []int64{batch * seq * seq}
+	return m
+}
+
+// eagerAttention is transformers' eager_attention_forward: repeat_kv
+// copies for grouped queries, q·kᵀ (autocast's dtype) times the scale,
+// Gemma 2's tanh soft-capping, the mask added (promoting to the mask's
+// float32 under autocast), softmax in float32 cast back to the query
+// dtype, the product with v, and the caller's transpose().contiguous().
+func (b *builder) eagerAttention(q, k, v, mask Tensor, s attnShape) Tensor {
+	if s.kvHeads > 0 && s.kvHeads < s.heads {
+		n := s.batch * s.heads * s.sk * s.hd
+		k, v = b.copy(k), b.copy(v)
+		b.tt(k).numel, b.tt(v).numel = n, n
+	}
+	scores := s.batch * s.heads * s.sq * s.sk
+	f := 2 * float64(scores*s.hd)
+	sc := b.matmul(q, k, scores, f)
+	sc = b.scale(sc)
+	if s.softcap > 0 {
+		sc = b.scale(sc)
+		sc = b.unary("tanh", sc, b.dt(sc), false, true)
+		sc = b.scale(sc)
+	}
+	if mask >= 0 {
+		sc = b.add(sc, mask)
+	}
+	p := b.unary("softmax", sc, F32, false, true)
+	p = b.cast(p, b.dt(q)) // .to(query.dtype): float32 queries under autocast (rotary)
+	o := b.matmul(p, v, s.batch*s.heads*s.sq*s.hd, f)
+	return b.copy(o)
+}
+
+// boolBias is SDPA's conversion of a boolean mask to an additive bias in
+// the query dtype (where(!mask, -inf, 0)), a new tensor per call.
+func (b *builder) boolBias(mask Tensor) Tensor {
+	dt := b.pdt
+	if b.amp != F32 {
+		dt = b.amp
+	}
+	y := b.g.newTensor(b.numel(mask), dt, false)
+	o := b.op("where", []Tensor{mask}, []Tensor{y}, nil)
+	o.noBackward = true
+	o.fwdTemp = []int64{b.numel(mask)}
+	return y
+}

@@ -1,0 +1,51 @@
+package memmodel_test
+
+import (
+	"testing"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
+
+// TestCatalogParamCounts checks the new families' graphs parameter by
+// parameter against the counts PyTorch reports for the released
+// checkpoints (transformers' / diffusers' num_parameters() as given on
+// the model cards): a missing norm, bias or tied head shows up here.
+func TestCatalogParamCounts(t *testing.T) {
+	for name, want := range map[string]int64{
+		"gemma-2b":          2_506_172_416,
+		"gemma-7b":          8_537_680_896,
+		"gemma-2-9b":        9_241_705_984,
+		"phi-3-mini":        3_821_079_552,
+		"mixtral-8x7b":      46_702_792_704,
+		"qwen1.5-moe-a2.7b": 14_315_784_192,
+		"qwen3-30b-a3b":     30_532_122_624,
+		"qwen3-0.6b":        596_049_920,
+		"qwen3-8b":          8_190_735_360,
+		"olmo-2-7b":         7_298_617_344,
+		"whisper-tiny":      37_760_640,
+		"whisper-base":      72_593_920,
+		"whisper-small":     241_734_912,
+		"llama2-7b":         6_738_415_616,
+	} {
+		r, err := memmodel.Estimate(memmodel.Spec{Model: &name, Batch: 1, Seq: 16, Precision: "bf16", Checkpoint: "none",
+			Accum: 1, Optimizer: "sgd", Parallel: memmodel.Parallel{Strategy: "none", GPUs: 1, TP: 1, PP: 1, MicroBatches: 1},
+			GPU: "h200"}, memmodel.Options{Steps: 1, SkipReserved: true})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if r.Params != want {
+			t.Errorf("%s: %d params, PyTorch counts %d", name, r.Params, want)
+		}
+	}
+	// the SD 1.5 UNet's own parameters; VAE and text encoder are frozen
+	unet := "sd15-unet"
+	r, err := memmodel.Estimate(memmodel.Spec{Model: &unet, Batch: 1, Image: 256, Precision: "bf16", Checkpoint: "none",
+		Accum: 1, Optimizer: "sgd", Parallel: memmodel.Parallel{Strategy: "none", GPUs: 1, TP: 1, PP: 1, MicroBatches: 1},
+		GPU: "h200"}, memmodel.Options{Steps: 1, SkipReserved: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.TrainableParams != 859_520_964 {
+		t.Errorf("sd15-unet: %d trainable params, diffusers counts 859,520,964", r.TrainableParams)
+	}
+}

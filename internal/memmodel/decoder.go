@@ -1,0 +1,376 @@
+package memmodel
+
+import "strconv"
+
+// One builder for every Llama-like decoder. LLaMA itself is the zero
+// DecoderQuirks; the families that differ from it (Gemma, Phi-3, Qwen3,
+// OLMo, Granite, the MoE decoders) each set the few quirks that change
+// what their transformers modeling file allocates, in their own
+// family_*.go file, instead of copying the builder.
+
+// DecoderQuirks are the ways a Llama-like decoder departs from
+// transformers' LlamaForCausalLM, as far as memory is concerned.
+type DecoderQuirks struct {
+	// Norm is the RMSNorm flavour: "" (LLaMA: weight applied to the
+	// normalised value cast back to the input dtype), "f32w" (OLMo2: the
+	// weight applied in float32, then cast), "f32w1p" (Gemma: x·(1+w) in
+	// float32, then cast) or "ln" (OLMo: LayerNorm without parameters).
+	Norm string `json:"norm,omitempty"`
+	// NormPlace is where the block norms sit: "" (before attention and
+	// MLP), "post" (after them, OLMo2) or "sandwich" (both, Gemma 2/3).
+	NormPlace string `json:"norm_place,omitempty"`
+	// Act is the MLP activation: "" (SiLU) or "gelu_tanh" (Gemma).
+	Act string `json:"act,omitempty"`
+	// QKNorm normalises queries and keys before the rotary embedding:
+	// "head" (per head, Qwen3 and Gemma 3) or "full" (over the whole
+	// projection, OLMo2).
+	QKNorm string `json:"qk_norm,omitempty"`
+	// EmbedScale multiplies the token embeddings by a constant (Gemma's
+	// √hidden, Granite's embedding_multiplier): one more activation.
+	EmbedScale bool `json:"embed_scale,omitempty"`
+	// ResidScale multiplies each block's output before the residual add
+	// (Granite's residual_multiplier).
+	ResidScale bool `json:"resid_scale,omitempty"`
+	// LogitScale divides the logits by a constant (Granite's
+	// logits_scaling).
+	LogitScale bool `json:"logit_scale,omitempty"`
+	// FinalSoftcap is Gemma 2's final_logit_softcapping (logits/c, tanh,
+	// ·c: two more vocabulary-wide tensors, the tanh output saved).
+	FinalSoftcap float64 `json:"final_softcap,omitempty"`
+	// AttnSoftcap is Gemma 2's attn_logit_softcapping: applied only by
+	// the eager attention (SDPA ignores it).
+	AttnSoftcap float64 `json:"attn_softcap,omitempty"`
+	// FusedQKV and FusedGateUp are Phi-3's qkv_proj and gate_up_proj:
+	// one projection whose slices are views of one output.
+	FusedQKV    bool `json:"fused_qkv,omitempty"`
+	FusedGateUp bool `json:"fused_gate_up,omitempty"`
+	// RopeCat: apply_rotary_pos_emb concatenates the rotated part with
+	// the pass-through part (Phi-3's partial rotary), one more copy of q
+	// and k.
+	RopeCat bool `json:"rope_cat,omitempty"`
+	// SlidingWindow limits the attention of sliding layers to that many
+	// tokens; every SlidingEvery-th layer (1-based) attends globally
+	// (Gemma 2: 2, Gemma 3: 6). Beyond the window SDPA gets a boolean
+	// mask, which it converts to a bias in the query dtype per call and
+	// which runs (and is saved by) the memory-efficient kernel.
+	SlidingWindow int `json:"sliding_window,omitempty"`
+	SlidingEvery  int `json:"sliding_every,omitempty"`
+	// LayerTypes, when config.json lists them, say per layer
+	// "sliding_attention" or "full_attention" instead of SlidingEvery.
+	LayerTypes []string `json:"layer_types,omitempty"`
+}
+
+// sliding reports whether layer l attends within the sliding window.
+func (q *DecoderQuirks) sliding(l int) bool {
+	if q.SlidingWindow <= 0 {
+		return false
+	}
+	if l < len(q.LayerTypes) {
+		return q.LayerTypes[l] == "sliding_attention"
+	}
+	return q.SlidingEvery <= 1 || (l+1)%q.SlidingEvery != 0
+}
+
+// MoE is a sparse mixture-of-experts MLP (Mixtral, Qwen2-MoE, Qwen3-MoE).
+type MoE struct {
+	Experts int `json:"experts"`
+	TopK    int `json:"top_k"`
+	// FFN is the width of one expert (moe_intermediate_size).
+	FFN int `json:"ffn"`
+	// SharedFFN is the width of the shared expert that every token runs
+	// through (Qwen2-MoE, DeepSeek style), 0 for none; SharedGate scales
+	// its output by a learned sigmoid gate.
+	SharedFFN  int  `json:"shared_ffn,omitempty"`
+	SharedGate bool `json:"shared_gate,omitempty"`
+	// AuxLoss: output_router_logits is on, so the forward pass computes
+	// the load-balancing loss over every layer's router logits.
+	AuxLoss bool `json:"aux_loss,omitempty"`
+	// DenseLayers keep a dense MLP of the model's FFN width.
+	DenseLayers []int `json:"dense_layers,omitempty"`
+}
+
+// sparse reports whether layer l runs the MoE block.
+func (m *MoE) sparse(l int) bool {
+	if m.Experts == 0 {
+		return false
+	}
+	for _, d := range m.DenseLayers {
+		if d == l {
+			return false
+		}
+	}
+	return true
+}
+
+// buildDecoder records transformers' <Family>ForCausalLM for a Llama-like
+// decoder: embeddings, rotary cos/sin shared by all layers (in the hidden
+// dtype), per layer attention (GQA) and a gated MLP or a MoE block, the
+// final norm, the LM head (tied or not) and the causal-LM loss. With zero
+// quirks it is LlamaForCausalLM (also Mistral and Qwen2).
+func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
+	q := &a.Decoder
+	ids := b.textInput(batch, seq, batch*seq)
+	d, heads, kvh, hd, vocab := int64(a.Hidden), int64(a.Heads), a.kvHeads(), a.headDim(), int64(a.Vocab)
+	b.module = "embed_tokens"
+	wte := b.param(vocab * d)
+	h := b.embedding(ids, wte, vocab, d)
+	if q.EmbedScale {
+		h = b.scale(h)
+	}
+	cos := b.g.newTensor(batch*seq*hd, b.dt(h), false)
+	sin := b.g.newTensor(batch*seq*hd, b.dt(h), false)
+	b.op("rotary", []Tensor{ids}, []Tensor{cos, sin}, nil).noBackward = true
+	rope := func(x Tensor, nh int64) Tensor {
+		n := batch * nh * seq * hd
+		xc := b.mul(x, cos)
+		b.tt(xc).numel = n
+		rot := b.copy(x) // rotate_half: cat(-x2, x1)
+		b.tt(rot).numel = n
+		r := b.mul(rot, sin)
+		b.tt(r).numel = n
+		y := b.add(xc, r)
+		if q.RopeCat {
+			y = b.copy(y)
+		}
+		return y
+	}
+	mask := b.causalMask(batch, seq, b.dt(h))
+	var slideMask Tensor = -1
+	if q.SlidingWindow > 0 && int64(q.SlidingWindow) < seq && b.attn != "eager" {
+		slideMask = b.g.newTensor(batch*seq*seq, U8, false)
+		o := b.op("sliding_mask", nil, []Tensor{slideMask}, nil)
+		o.noBackward, o.hold = true, true
+	}
+	norm := func(x Tensor, dim int64) Tensor { return b.decoderNorm(q.Norm, x, dim) }
+	for l := 0; l < a.Layers; l++ {
+		b.block = l
+		b.module = layerModule(l, "self_attn")
+		y := h
+		if q.NormPlace != "post" {
+			y = norm(h, d)
+		}
+		var qs, ks, vs Tensor
+		if q.FusedQKV {
+			qkv := b.linear(y, d, (heads+2*kvh)*hd, a.AttnBias, "qkv_proj")
+			qs, ks, vs = b.slice(qkv, batch*seq*heads*hd), b.slice(qkv, batch*seq*kvh*hd), b.slice(qkv, batch*seq*kvh*hd)
+		} else {
+			qs = b.linear(y, d, heads*hd, a.AttnBias, "q_proj")
+			ks = b.linear(y, d, kvh*hd, a.AttnBias, "k_proj")
+			vs = b.linear(y, d, kvh*hd, a.AttnBias, "v_proj")
+		}
+		b.sel = true
+		switch q.QKNorm {
+		case "head":
+			qs, ks = norm(qs, hd), norm(ks, hd)
+		case "full":
+			qs, ks = norm(qs, heads*hd), norm(ks, kvh*hd)
+		}
+		qs, ks = rope(qs, heads), rope(ks, kvh)
+		if cache {
+			ks, vs = b.cacheKV(ks, vs)
+		}
+		s := attnShape{batch: batch, heads: heads, sq: seq, sk: seq, hd: hd, causal: true, kvHeads: kvh, softcap: q.AttnSoftcap}
+		var att Tensor
+		if slideMask >= 0 && q.sliding(l) {
+			att = b.sdpaMask(qs, ks, vs, b.boolBias(slideMask), s)
+		} else {
+			att = b.attend(qs, ks, vs, mask, s)
+		}
+		b.sel = false
+		att = b.linear(att, heads*hd, d, false, "o_proj")
+		if q.NormPlace != "" {
+			att = norm(att, d)
+		}
+		if q.ResidScale {
+			att = b.scale(att)
+		}
+		h = b.add(h, att)
+		b.module = layerModule(l, "mlp")
+		y = h
+		if q.NormPlace != "post" {
+			y = norm(h, d)
+		}
+		if a.MoE.sparse(l) {
+			y = b.moeBlock(y, a, batch*seq)
+		} else {
+			y = b.gatedMLP(y, d, int64(a.FFN), q)
+		}
+		if q.NormPlace != "" {
+			y = norm(y, d)
+		}
+		if q.ResidScale {
+			y = b.scale(y)
+		}
+		h = b.add(h, y)
+	}
+	b.block = -1
+	b.g.blocks = a.Layers
+	b.module = "norm"
+	h = norm(h, d)
+	b.module = "lm_head"
+	var logits Tensor
+	if a.Tied {
+		logits = b.linearWith(h, wte, -1, d, vocab)
+	} else {
+		logits = b.linear(h, d, vocab, false, "lm_head")
+	}
+	if q.LogitScale {
+		logits = b.scale(logits)
+	}
+	if q.FinalSoftcap > 0 {
+		logits = b.scale(logits)
+		logits = b.unary("tanh", logits, b.dt(logits), false, true)
+		logits = b.scale(logits)
+	}
+	b.module = "loss"
+	if a.MoE.AuxLoss {
+		b.auxLoss(a, batch*seq)
+	}
+	b.lmLoss(logits, batch, seq, vocab)
+}
+
+// gatedMLP is down(act(gate(x)) · up(x)), with gate and up fused into one
+// projection whose halves are views (Phi-3) or separate.
+func (b *builder) gatedMLP(y Tensor, d, ff int64, q *DecoderQuirks) Tensor {
+	var g, u Tensor
+	if q.FusedGateUp {
+		gu := b.linear(y, d, 2*ff, false, "gate_up_proj")
+		n := b.numel(gu) / 2
+		g, u = b.view(gu, n), b.view(gu, n)
+	} else {
+		g = b.linear(y, d, ff, false, "gate_proj")
+		u = b.linear(y, d, ff, false, "up_proj")
+	}
+	return b.linear(b.mul(b.activation(q.Act, g), u), ff, d, false, "down_proj")
+}
+
+// activation is the MLP's activation function as one kernel.
+func (b *builder) activation(kind string, x Tensor) Tensor {
+	if kind == "gelu_tanh" {
+		return b.unary("gelu", x, b.dt(x), true, false)
+	}
+	return b.silu(x)
+}
+
+// decoderNorm is the family's block norm over rows of width dim.
+func (b *builder) decoderNorm(kind string, x Tensor, dim int64) Tensor {
+	switch kind {
+	case "f32w", "f32w1p":
+		return b.rmsNormF32(x, dim, kind == "f32w1p")
+	case "ln":
+		return b.layerNormPlain(x, dim)
+	}
+	return b.rmsNorm(x, dim)
+}
+
+// rmsNormF32 is an RMSNorm that applies its weight in float32 and casts
+// the product back (Olmo2RMSNorm; Gemma's weight·(1+w) with onePlus): the
+// float32 normalised value is what the weight's gradient saves, twice the
+// bytes of LLaMA's cast-back value under pure bf16.
+func (b *builder) rmsNormF32(x Tensor, dim int64, onePlus bool) Tensor {
+	w := b.param(dim)
+	in := b.dt(x)
+	h := b.cast(x, F32)
+	rows := b.numel(x) / dim
+	sq := b.unary("pow", h, F32, true, false)
+	v := b.reduce(sq, rows)
+	r := b.unary("rsqrt", v, F32, false, true)
+	h = b.mul(h, r)
+	wf := b.cast(w, F32)
+	if onePlus {
+		wf = b.unary("add_scalar", wf, F32, false, false)
+	}
+	return b.cast(b.mul(h, wf), in)
+}
+
+// layerNormPlain is OLMo's LayerNorm without weight or bias, run in
+// float32 and cast back.
+func (b *builder) layerNormPlain(x Tensor, dim int64) Tensor {
+	in := b.dt(x)
+	xc := b.cast(x, F32)
+	rows := b.numel(x) / dim
+	y := b.out(b.numel(x), F32, xc)
+	mean := b.g.newTensor(rows, F32, false)
+	rstd := b.g.newTensor(rows, F32, false)
+	o := b.op("layer_norm", []Tensor{xc}, []Tensor{y, mean, rstd}, []Tensor{xc, mean, rstd})
+	o.flops, o.bwdFlops = 5*float64(b.numel(x)), 8*float64(b.numel(x))
+	return b.cast(y, in)
+}
+
+// view is a view of numel elements of x's storage (a chunk, a reshape).
+func (b *builder) view(x Tensor, numel int64) Tensor {
+	y := b.alias(x)
+	b.tt(y).numel = numel
+	return y
+}
+
+// slice is a view of numel elements of x cut out by indexing.
+func (b *builder) slice(x Tensor, numel int64) Tensor {
+	y := b.view(x, numel)
+	b.tt(y).slice = true
+	return y
+}
+
+// itoa is strconv.Itoa, short for module names.
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// layerModule names a decoder layer's submodule for --by-module.
+func layerModule(l int, name string) string {
+	return "layers." + strconv.Itoa(l) + "." + name
+}
+
+// hfDecoder is the config.json of a Llama-like decoder: the keys every
+// such family shares, with the families' extras (absent keys stay zero).
+type hfDecoder struct {
+	HiddenSize   int     `json:"hidden_size"`
+	Layers       int     `json:"num_hidden_layers"`
+	Heads        int     `json:"num_attention_heads"`
+	KVHeads      int     `json:"num_key_value_heads"`
+	HeadDim      int     `json:"head_dim"`
+	Intermediate int     `json:"intermediate_size"`
+	Vocab        int     `json:"vocab_size"`
+	MaxPos       int     `json:"max_position_embeddings"`
+	Tie          *bool   `json:"tie_word_embeddings"`
+	AttnBias     *bool   `json:"attention_bias"`
+	QKVBias      *bool   `json:"qkv_bias"`
+	HiddenAct    string  `json:"hidden_act"`
+	HiddenAct2   string  `json:"hidden_activation"`
+	FinalSoftcap float64 `json:"final_logit_softcapping"`
+	AttnSoftcap  float64 `json:"attn_logit_softcapping"`
+	RotaryFactor float64 `json:"partial_rotary_factor"`
+	EmbedMult    float64 `json:"embedding_multiplier"`
+	ResidMult    float64 `json:"residual_multiplier"`
+	LogitsScale  float64 `json:"logits_scaling"`
+	// MoE keys (Mixtral names, then Qwen-MoE names)
+	LocalExperts  int   `json:"num_local_experts"`
+	Experts       int   `json:"num_experts"`
+	TopK          int   `json:"num_experts_per_tok"`
+	MoEFFN        int   `json:"moe_intermediate_size"`
+	SharedFFN     int   `json:"shared_expert_intermediate_size"`
+	SparseStep    int   `json:"decoder_sparse_step"`
+	MLPOnlyLayers []int `json:"mlp_only_layers"`
+	RouterLogits  bool  `json:"output_router_logits"`
+	// sliding-window layers (Gemma 2/3)
+	LayerTypes []string `json:"layer_types"`
+}
+
+// decoderFromHF parses the shared keys of a decoder config.json into an
+// Arch of family fam (tied embeddings default to tie), returning the raw
+// keys for the family's quirks.
+func decoderFromHF(fam, modelType string, data []byte, tie bool) (Arch, hfDecoder, error) {
+	var h hfDecoder
+	if err := decodeHF(data, &h); err != nil {
+		return Arch{}, h, err
+	}
+	if err := needPositive(hfKey{"hidden_size", h.HiddenSize}, hfKey{"num_hidden_layers", h.Layers},
+		hfKey{"num_attention_heads", h.Heads}, hfKey{"intermediate_size", h.Intermediate}, hfKey{"vocab_size", h.Vocab}); err != nil {
+		return Arch{}, h, err
+	}
+	a := Arch{Name: modelType, Family: fam, Hidden: h.HiddenSize, Layers: h.Layers, Heads: h.Heads, KVHeads: h.KVHeads,
+		HeadDim: h.HeadDim, FFN: h.Intermediate, Vocab: h.Vocab, Tied: orBool(h.Tie, tie),
+		AttnBias: orBool(h.AttnBias, false), MaxPos: 4096, DefaultSeq: 2048}
+	if h.MaxPos > 0 {
+		a.MaxPos = h.MaxPos
+	}
+	return a, h, nil
+}

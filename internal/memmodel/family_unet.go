@@ -1,0 +1,187 @@
+package memmodel
+
+// The UNet family: diffusers' UNet2DConditionModel as Stable Diffusion
+// 1.5 configures it, trained on VAE latents with the CLIP text encoder and
+// the VAE frozen. Modelled from the diffusers source; no capture exists
+// (the lent GPU had no diffusers), so the family carries the wide band.
+//
+// Four resolutions of block_out_channels (320, 640, 1280, 1280), two
+// ResnetBlock2D per down block (GroupNorm → SiLU → 3×3 conv, plus the
+// projected time embedding, twice, with a 1×1 shortcut when the width
+// changes), a Transformer2DModel after each resnet of the first three
+// (GroupNorm, 1×1 proj_in, LayerNorm → self-attention, LayerNorm →
+// cross-attention over the 77 text tokens, LayerNorm → GEGLU
+// feed-forward, proj_out, residual), strided-conv downsampling; the mid
+// block; up blocks of three resnets on the concatenated skips with
+// nearest upsampling (done in float32 for bf16 inputs); the loss is the
+// float32 MSE against the noise. Under autocast GroupNorm runs in float32,
+// so the float32 copies of its inputs are what it saves.
+
+func init() {
+	register(&Family{
+		Unmeasured: "the Stable Diffusion UNet is modelled from the diffusers source; no measurement of it exists, so the band is wider still (the frozen VAE's and text encoder's weights are counted; their no-grad encoding of latents and prompts is not)",
+		Name:       "unet", Task: "diffusion", Vision: true,
+		LoRATargets: []string{"to_q", "to_k", "to_v", "to_out"},
+		Models: []Arch{
+			{Name: "sd15-unet", Family: "unet", Widths: []int{320, 640, 1280, 1280}, Blocks: []int{2, 2, 2, 2},
+				Heads: 8, Hidden: 768, ImageSize: 512},
+		},
+		Aliases: map[string]string{
+			"runwayml/stable-diffusion-v1-5": "sd15-unet", "stable-diffusion-v1-5/stable-diffusion-v1-5": "sd15-unet",
+			"sd15": "sd15-unet", "stable-diffusion-1.5": "sd15-unet", "sd1.5": "sd15-unet",
+		},
+		Build: func(b *builder, a *Arch, in Input) { buildUNet(b, a, in.Batch, in.Image) },
+	})
+}
+
+// clipTextParams is CLIP ViT-L/14's text encoder, frozen and resident.
+const clipTextParams = 123_060_480
+
+// groupNorm is nn.GroupNorm(32, C) with affine weight and bias (float32
+// under autocast).
+func (b *builder) groupNorm(x fmap) fmap {
+	w, bias := b.param(x.c), b.param(x.c)
+	xc := b.fp32(x.t)
+	y := b.out(b.numel(x.t), b.dt(xc), xc, w)
+	mean := b.g.newTensor(x.n*32, F32, false)
+	rstd := b.g.newTensor(x.n*32, F32, false)
+	o := b.op("group_norm", []Tensor{xc, w, bias}, []Tensor{y, mean, rstd}, []Tensor{xc, mean, rstd})
+	o.flops, o.bwdFlops = 5*float64(b.numel(x.t)), 8*float64(b.numel(x.t))
+	x.t = y
+	return x
+}
+
+// resnet2D is diffusers' ResnetBlock2D with a time embedding.
+func (b *builder) resnet2D(x fmap, cout int64, temb Tensor) fmap {
+	h := b.conv2d(b.act(b.groupNorm(x), "silu"), cout, 3, 1, 1, 1, true)
+	t := b.linear(b.silu(temb), 1280, cout, true, "time_emb_proj")
+	h.t = b.add(h.t, t)
+	h = b.conv2d(b.act(b.groupNorm(h), "silu"), cout, 3, 1, 1, 1, true)
+	sc := x
+	if x.c != cout {
+		sc = b.conv2d(x, cout, 1, 1, 0, 1, true)
+	}
+	h.t = b.scale(b.add(sc.t, h.t)) // (input + h) / output_scale_factor
+	return h
+}
+
+// transformer2D is Transformer2DModel with one BasicTransformerBlock
+// (self-attention, cross-attention over text, GEGLU feed-forward).
+func (b *builder) transformer2D(x fmap, text Tensor, heads, textLen, textDim int64) fmap {
+	c, n := x.c, x.h*x.w
+	res := x.t
+	y := b.conv2d(b.groupNorm(x), c, 1, 1, 0, 1, true)
+	h := b.copy(y.t) // permute to tokens, reshape
+	attn := func(kv Tensor, kvDim, sk int64) Tensor {
+		z := b.layerNorm(h, c, true)
+		if kv < 0 {
+			kv = z
+		}
+		q := b.linear(z, c, c, false, "to_q")
+		k := b.linear(kv, kvDim, c, false, "to_k")
+		v := b.linear(kv, kvDim, c, false, "to_v")
+		b.sel = true
+		o := b.sdpa(q, k, v, x.n, heads, n, sk, c/heads, false)
+		b.sel = false
+		return b.linear(o, c, c, true, "to_out")
+	}
+	h = b.add(attn(-1, c, n), h)
+	h = b.add(attn(text, textDim, textLen), h)
+	z := b.layerNorm(h, c, true)
+	gg := b.linear(z, c, 8*c, true, "ff.proj") // GEGLU: hidden and gate halves
+	z = b.mul(b.view(gg, x.n*n*4*c), b.gelu(b.view(gg, x.n*n*4*c)))
+	z = b.linear(z, 4*c, c, true, "ff.out")
+	h = b.add(z, h)
+	out := b.copy(h) // back to [n, c, h, w]
+	o := b.conv2d(fmap{out, x.n, c, x.h, x.w}, c, 1, 1, 0, 1, true)
+	o.t = b.add(o.t, res)
+	return o
+}
+
+// upsample2D is nearest ×2 (in float32 when the input is bf16) and a
+// 3×3 conv.
+func (b *builder) upsample2D(x fmap) fmap {
+	t := x.t
+	dt := b.dt(t)
+	if dt == BF16 {
+		t = b.cast(t, F32)
+	}
+	u := b.unary("upsample_nearest", t, b.dt(t), false, false)
+	b.tt(u).numel *= 4
+	if dt == BF16 {
+		u = b.cast(u, BF16)
+	}
+	return b.conv2d(fmap{u, x.n, x.c, 2 * x.h, 2 * x.w}, x.c, 3, 1, 1, 1, true)
+}
+
+// cat concatenates two feature maps along channels.
+func (b *builder) catMaps(x, y fmap) fmap {
+	dt := promote(b.dt(x.t), b.dt(y.t))
+	z := b.out(b.numel(x.t)+b.numel(y.t), dt, x.t, y.t)
+	b.op("cat", []Tensor{x.t, y.t}, []Tensor{z}, nil)
+	return fmap{z, x.n, x.c + y.c, x.h, x.w}
+}
+
+func buildUNet(b *builder, a *Arch, batch, image int64) {
+	lat := image / 8
+	heads, textLen, textDim := int64(a.Heads), int64(77), int64(a.Hidden)
+	b.frozenVAE()
+	fr := b.frozen
+	b.frozen, b.module = true, "text_encoder (frozen)"
+	b.param(clipTextParams)
+	b.frozen = fr
+	x := b.input(batch*4*lat*lat, b.pdt)
+	b.input(batch*4*lat*lat, b.pdt) // the noise target
+	text := b.input(batch*textLen*textDim, b.pdt)
+	b.input(batch, I64) // timesteps
+	b.module = "time_embedding"
+	f := b.g.newTensor(batch*320, F32, false)
+	b.op("timesteps", nil, []Tensor{f}, nil).noBackward = true
+	temb := b.linear(b.silu(b.linear(f, 320, 1280, true, "linear_1")), 1280, 1280, true, "linear_2")
+	b.module = "conv_in"
+	h := b.conv2d(fmap{x, batch, 4, lat, lat}, int64(a.Widths[0]), 3, 1, 1, 1, true)
+	skips := []fmap{h}
+	stages := len(a.Widths)
+	blk := 0
+	for s, w := range a.Widths {
+		for r := 0; r < a.Blocks[s]; r++ {
+			b.block, b.module = blk, "down_blocks."+itoa(s)
+			h = b.resnet2D(h, int64(w), temb)
+			if s < stages-1 {
+				h = b.transformer2D(h, text, heads, textLen, textDim)
+			}
+			skips = append(skips, h)
+			blk++
+		}
+		if s < stages-1 {
+			h = b.conv2d(h, int64(w), 3, 2, 1, 1, true)
+			skips = append(skips, h)
+		}
+	}
+	b.block, b.module = blk, "mid_block"
+	blk++
+	h = b.resnet2D(h, h.c, temb)
+	h = b.transformer2D(h, text, heads, textLen, textDim)
+	h = b.resnet2D(h, h.c, temb)
+	for s := stages - 1; s >= 0; s-- {
+		w := int64(a.Widths[s])
+		for r := 0; r <= a.Blocks[s]; r++ {
+			b.block, b.module = blk, "up_blocks."+itoa(stages-1-s)
+			sk := skips[len(skips)-1]
+			skips = skips[:len(skips)-1]
+			h = b.resnet2D(b.catMaps(h, sk), w, temb)
+			if s < stages-1 {
+				h = b.transformer2D(h, text, heads, textLen, textDim)
+			}
+			blk++
+		}
+		if s > 0 {
+			h = b.upsample2D(h)
+		}
+	}
+	b.block, b.module = -1, "conv_out"
+	b.g.blocks = blk
+	h = b.conv2d(b.act(b.groupNorm(h), "silu"), 4, 3, 1, 1, 1, true)
+	b.module = "loss"
+	b.g.loss = b.mseLoss(h.t, batch*4*lat*lat)
+}

@@ -1,0 +1,187 @@
+package memmodel
+
+import "fmt"
+
+// The Whisper family: transformers' WhisperForConditionalGeneration, an
+// encoder-decoder on log-mel features. The encoder's front end is two
+// Conv1d (k=3; the second halves the 2·max_source_positions frames) each
+// followed by GELU, plus frozen sinusoidal positions; encoder and decoder
+// layers are pre-LayerNorm transformer layers whose attention scales q
+// after its projection (one more tensor); each decoder layer cross-attends over the encoder's
+// max_source_positions outputs; the LM head is tied to the token
+// embedding and the loss is CrossEntropyLoss on the logits as they are.
+// The decoder fills its self- and cross-attention caches in training
+// (use_cache) unless checkpointing turns them off.
+
+func init() {
+	register(&Family{
+		Name: "whisper", Task: "speech-seq2seq", Attention: true,
+		ModelTypes:  []string{"whisper"},
+		LoRATargets: []string{"q_proj", "v_proj"},
+		Models: []Arch{
+			whisper("whisper-tiny", 384, 4, 6, 1536),
+			whisper("whisper-base", 512, 6, 8, 2048),
+			whisper("whisper-small", 768, 12, 12, 3072),
+			whisper("whisper-medium", 1024, 24, 16, 4096),
+		},
+		Aliases: map[string]string{
+			"openai/whisper-tiny": "whisper-tiny", "openai/whisper-base": "whisper-base",
+			"openai/whisper-small": "whisper-small", "openai/whisper-medium": "whisper-medium",
+		},
+		Build:  func(b *builder, a *Arch, in Input) { buildWhisper(b, a, in.Batch, in.Seq, in.Cache) },
+		FromHF: whisperFromHF,
+	})
+}
+
+func whisper(name string, d, layers, heads, ffn int) Arch {
+	return Arch{Name: name, Family: "whisper", Hidden: d, Layers: layers, DecLayers: layers, Heads: heads, FFN: ffn,
+		Vocab: 51865, Tied: true, MaxPos: 448, DefaultSeq: 448, MelBins: 80, SourcePos: 1500}
+}
+
+func whisperFromHF(_ string, data []byte) (Arch, error) {
+	var h struct {
+		DModel    int      `json:"d_model"`
+		EncLayers int      `json:"encoder_layers"`
+		DecLayers int      `json:"decoder_layers"`
+		EncHeads  int      `json:"encoder_attention_heads"`
+		DecHeads  int      `json:"decoder_attention_heads"`
+		EncFFN    int      `json:"encoder_ffn_dim"`
+		DecFFN    int      `json:"decoder_ffn_dim"`
+		Vocab     int      `json:"vocab_size"`
+		Mel       int      `json:"num_mel_bins"`
+		Source    int      `json:"max_source_positions"`
+		Target    int      `json:"max_target_positions"`
+		Dropout   *float64 `json:"dropout"`
+	}
+	if err := decodeHF(data, &h); err != nil {
+		return Arch{}, err
+	}
+	if err := needPositive(hfKey{"d_model", h.DModel}, hfKey{"encoder_layers", h.EncLayers}, hfKey{"decoder_layers", h.DecLayers},
+		hfKey{"encoder_attention_heads", h.EncHeads}, hfKey{"encoder_ffn_dim", h.EncFFN}); err != nil {
+		return Arch{}, err
+	}
+	if (h.DecHeads != 0 && h.DecHeads != h.EncHeads) || (h.DecFFN != 0 && h.DecFFN != h.EncFFN) {
+		return Arch{}, fmt.Errorf("config.json: decoder heads/ffn (%d/%d) differ from the encoder's (%d/%d): not supported; use equal sizes (every released Whisper has them)",
+			h.DecHeads, h.DecFFN, h.EncHeads, h.EncFFN)
+	}
+	a := whisper("whisper", h.DModel, h.EncLayers, h.EncHeads, h.EncFFN)
+	a.DecLayers = h.DecLayers
+	if h.Vocab > 0 {
+		a.Vocab = h.Vocab
+	}
+	if h.Mel > 0 {
+		a.MelBins = h.Mel
+	}
+	if h.Source > 0 {
+		a.SourcePos = h.Source
+	}
+	if h.Target > 0 {
+		a.MaxPos, a.DefaultSeq = h.Target, h.Target
+	}
+	a.Dropout = orF64(h.Dropout, 0)
+	return a, nil
+}
+
+// conv1d is nn.Conv1d with bias over [n, cin, l] (cuDNN runs it as a 2-D
+// convolution of height 1: the half-precision workspace rules apply).
+func (b *builder) conv1d(x Tensor, n, cin, l, cout, k, stride, pad int64) (Tensor, int64) {
+	lo := (l+2*pad-k)/stride + 1
+	w := b.param(cout * cin * k)
+	bp := b.param(cout)
+	xc, wc := b.lowp(x), b.lowp(w)
+	ins := []Tensor{xc, wc, b.lowp(bp)}
+	y := b.out(n*cout*lo, b.dt(xc), ins...)
+	var save []Tensor
+	if b.rg(wc) {
+		save = append(save, xc)
+	}
+	if b.rg(xc) {
+		save = append(save, wc)
+	}
+	o := b.op("conv1d", ins, []Tensor{y}, save)
+	o.flops = 2 * float64(n*cout*lo*cin*k)
+	o.bwdFlops = 2 * o.flops
+	o.matmul = true
+	inB, outB := b.tt(xc).bytes(), b.tt(y).bytes()
+	if b.dt(xc).Size() == 2 {
+		o.fwdTemp, o.bwdTemp = halfConvWorkspace(inB, outB, k, stride, b.workspace)
+	} else {
+		big := maxI64(outB, inB)
+		o.fwdTemp, o.bwdTemp = []int64{3 * big / 2}, []int64{big}
+	}
+	return y, lo
+}
+
+// whisperAttention is WhisperAttention with SDPA: q projected (with
+// bias) and scaled before the heads are split (the original order of
+// scaling), k (no bias) and v (bias) projected from kv, all passed to SDPA
+// as transposed views, the cache copies in the decoder, out_proj.
+func (b *builder) whisperAttention(x, kv Tensor, a *Arch, batch, sq, sk int64, causal, cache bool) Tensor {
+	d, heads := int64(a.Hidden), int64(a.Heads)
+	q := b.scale(b.linear(x, d, d, true, "q_proj"))
+	k := b.linear(kv, d, d, false, "k_proj")
+	v := b.linear(kv, d, d, true, "v_proj")
+	b.sel = true
+	if cache {
+		k, v = b.cacheKV(k, v)
+	}
+	o := b.sdpa(q, k, v, batch, heads, sq, sk, d/heads, causal)
+	b.sel = false
+	return b.linear(o, d, d, true, "out_proj")
+}
+
+// buildWhisper records WhisperForConditionalGeneration with labels of
+// seq tokens (the decoder inputs are the labels shifted right).
+func buildWhisper(b *builder, a *Arch, batch, seq int64, cache bool) {
+	d, ff, vocab := int64(a.Hidden), int64(a.FFN), int64(a.Vocab)
+	src := int64(a.SourcePos)
+	feats := b.input(batch*int64(a.MelBins)*2*src, b.pdt) // input features in the weights' dtype
+	b.input(batch*seq, I64)                               // labels
+	ids := b.input(batch*seq, I64)
+	b.module = "encoder.conv"
+	x, l := b.conv1d(feats, batch, int64(a.MelBins), 2*src, d, 3, 1, 1)
+	x = b.gelu(x)
+	x, l = b.conv1d(x, batch, d, l, d, 3, 2, 1)
+	x = b.gelu(x)
+	b.frozen, b.module = true, "encoder.embed_positions"
+	pos := b.param(src * d)
+	b.frozen = b.lora != nil
+	h := b.add(x, pos) // the permuted conv output plus all positions
+	h = b.dropout(h, a.Dropout)
+	ffn := func(h Tensor) Tensor {
+		y := b.layerNorm(h, d, true)
+		y = b.gelu(b.linear(y, d, ff, true, "fc1"))
+		y = b.linear(y, ff, d, true, "fc2")
+		return b.add(h, b.dropout(y, a.Dropout))
+	}
+	for i := 0; i < a.Layers; i++ {
+		b.block, b.module = i, "encoder.layers."+itoa(i)
+		y := b.layerNorm(h, d, true)
+		h = b.add(h, b.dropout(b.whisperAttention(y, y, a, batch, l, l, false, false), a.Dropout))
+		h = ffn(h)
+	}
+	b.block, b.module = -1, "encoder.layer_norm"
+	enc := b.layerNorm(h, d, true)
+	b.module = "decoder.embed_tokens"
+	wte := b.param(vocab * d)
+	h = b.embedding(ids, wte, vocab, d)
+	wpe := b.param(int64(a.MaxPos) * d)
+	pe := b.out(seq*d, b.dt(wpe), wpe)
+	b.op("embedding", []Tensor{wpe}, []Tensor{pe}, nil)
+	h = b.dropout(b.add(h, pe), a.Dropout)
+	for i := 0; i < a.DecLayers; i++ {
+		b.block, b.module = a.Layers+i, "decoder.layers."+itoa(i)
+		y := b.layerNorm(h, d, true)
+		h = b.add(h, b.dropout(b.whisperAttention(y, y, a, batch, seq, seq, true, cache), a.Dropout))
+		y = b.layerNorm(h, d, true)
+		h = b.add(h, b.dropout(b.whisperAttention(y, enc, a, batch, seq, l, false, cache), a.Dropout))
+		h = ffn(h)
+	}
+	b.block, b.module = -1, "decoder.layer_norm"
+	b.g.blocks = a.Layers + a.DecLayers
+	h = b.layerNorm(h, d, true)
+	b.module = "proj_out"
+	logits := b.linearWith(h, wte, -1, d, vocab)
+	b.module = "loss"
+	b.g.loss = b.crossEntropy(logits, vocab)
+}

@@ -1,0 +1,114 @@
+package memmodel
+
+// FSDP2 (fully_shard per block plus the root) gathers each unit's
+// parameters just before the unit runs and frees them after (reshard):
+// _fsdp_param.alloc_storage gives every parameter of the unit its
+// unsharded storage on the default stream, interleaved with the
+// activations, and the next unit is gathered while one computes
+// (prefetch). In backward the order is reversed and the unit gathered
+// again unless reshard_after_forward=False kept it. The root unit
+// (embeddings, final norm, head: the ops outside any block) stays gathered
+// from its forward to the end of backward.
+
+// fsdpUnits is the gathered size of every block's parameters and of the
+// root unit's (index -1 is stored at len(blocks)).
+type fsdpUnits struct {
+	sizes   [][]int64 // per block, one per parameter; the root last
+	live    [][]int32 // allocation ids of a gathered unit, nil when sharded
+	reshard bool      // reshard_after_forward
+}
+
+// newFSDPUnits sizes the units of g: a parameter belongs to the block of
+// the first op that reads it.
+func newFSDPUnits(g *Graph, reshard bool) *fsdpUnits {
+	u := &fsdpUnits{sizes: make([][]int64, g.blocks+1), live: make([][]int32, g.blocks+1), reshard: reshard}
+	seen := map[Tensor]bool{}
+	for _, o := range g.ops {
+		for _, t := range o.in {
+			p := g.tensors[t].param
+			if p < 0 || seen[t] {
+				continue
+			}
+			seen[t] = true
+			pi := g.params[p]
+			i := u.index(o.block)
+			u.sizes[i] = append(u.sizes[i], pi.numel*pi.dt.Size())
+		}
+	}
+	return u
+}
+
+func (u *fsdpUnits) index(block int) int {
+	if block < 0 || block >= len(u.sizes)-1 {
+		return len(u.sizes) - 1
+	}
+	return block
+}
+
+// gather allocates unit b's unsharded parameters, one storage per
+// parameter as alloc_storage does, unless they are live.
+func (gen *generator) gather(b int) {
+	u := gen.units
+	i := u.index(b)
+	if b < -1 || b >= len(u.sizes)-1 || u.live[i] != nil {
+		return
+	}
+	for _, n := range u.sizes[i] {
+		u.live[i] = append(u.live[i], gen.alloc(n, CatTemporaries, "fsdp_unsharded_params"))
+	}
+}
+
+// reshard frees unit b's unsharded parameters.
+func (gen *generator) reshard(b int) {
+	u := gen.units
+	i := u.index(b)
+	if b < -1 {
+		return
+	}
+	for _, id := range u.live[i] {
+		gen.free(id)
+	}
+	u.live[i] = nil
+}
+
+// enterUnit is called before op i runs (forward, or backward when
+// backward is set): on entering a block it gathers the block and the
+// next one (prefetch) and reshards the block left.
+func (gen *generator) enterUnit(i int, backward bool) {
+	if gen.units == nil {
+		return
+	}
+	b := gen.g.ops[i].block
+	if b == gen.unitAt {
+		return
+	}
+	prev := gen.unitAt
+	gen.unitAt = b
+	if prev >= 0 && (backward || gen.units.reshard) {
+		gen.reshard(prev)
+	}
+	if b < 0 {
+		gen.gather(-1)
+		return
+	}
+	gen.gather(b)
+	if backward {
+		gen.gather(b - 1)
+	} else {
+		gen.gather(b + 1)
+	}
+}
+
+// endUnits reshards what is left gathered after backward.
+func (gen *generator) endUnits() {
+	if gen.units == nil {
+		return
+	}
+	for i, ids := range gen.units.live {
+		for _, id := range ids {
+			gen.free(id)
+		}
+		gen.units.live[i] = nil
+	}
+	gen.unitAt = -2
+}

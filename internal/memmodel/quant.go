@@ -1,0 +1,39 @@
+package memmodel
+
+// QLoRA-style 4-bit base weights, as bitsandbytes' Linear4bit stores and
+// runs them (modelled from its source, not measured on the lent GPU):
+//
+//   - storage: two 4-bit values per byte, plus one absmax per block of 64
+//     weights; with double quantisation (QLoRA's default) the absmaxes
+//     are themselves 8-bit, with one float32 scale per 256 of them;
+//   - forward: MatMul4Bit dequantises the whole weight to the compute
+//     dtype, multiplies and drops it; it saves no activation for the
+//     frozen weight (the adapter's own A projection saves the input);
+//   - backward: the weight is dequantised again for the input gradient.
+//
+// The LM head is left unquantised (llm_int8_skip_modules), as are
+// embeddings and norms.
+
+// nf4BytesPerWeight is 0.5 (4 bits) + 1/64 (8-bit absmax per 64) +
+// 4/(64·256) (float32 scale per 256 absmaxes).
+const nf4BytesPerWeight = 0.5 + 1.0/64 + 4.0/(64*256)
+
+// linear4bit is a frozen bitsandbytes Linear4bit (in → outF).
+func (b *builder) linear4bit(x Tensor, in, outF int64, bias bool) Tensor {
+	w := b.param(in * outF)
+	b.g.params[len(b.g.params)-1].quant = nf4BytesPerWeight
+	ins := []Tensor{b.lowp(x), w}
+	if bias {
+		ins = append(ins, b.lowp(b.param(outF)))
+	}
+	dt := b.dt(ins[0])
+	n := b.numel(x) / in
+	y := b.out(n*outF, dt, ins...)
+	o := b.op("linear4bit", ins, []Tensor{y}, nil)
+	deq := in * outF * dt.Size()
+	o.fwdTemp, o.bwdTemp = []int64{deq}, []int64{deq}
+	o.flops = 2 * float64(n*in*outF)
+	o.bwdFlops = o.flops
+	o.matmul = true
+	return y
+}

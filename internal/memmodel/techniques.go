@@ -1,0 +1,153 @@
+package memmodel
+
+import (
+	"fmt"
+	"strings"
+)
+
+// resolveTechniques validates and applies the spec keys that change how
+// the model runs rather than what it is (attn, compile, quant) and the
+// architecture overrides. Every refusal names what is unsupported and
+// the nearest supported alternative.
+func (c *config) resolveTechniques() error {
+	s := c.spec
+	fam := c.arch.family()
+	c.attn = s.Attn
+	if c.attn == "" {
+		c.attn = "sdpa"
+	}
+	if !contains(AttnImpls, c.attn) {
+		return specErr("attn", "%q is not an attention implementation%s (want %s)", s.Attn, suggest(s.Attn, AttnImpls), strings.Join(AttnImpls, "|"))
+	}
+	if c.attn != "sdpa" && !fam.Decoder {
+		return specErr("attn", "%s is modelled for the Llama-like decoders (%s), not %s; use sdpa (the default) for %s",
+			c.attn, strings.Join(decoderFamilies(), ", "), c.arch.Family, c.arch.Family)
+	}
+	if c.attn == "flash" && c.amp == F32 && c.pdt == F32 {
+		return specErr("attn", "flash attention needs half precision (bf16-amp, fp16-amp, bf16); use mem_efficient for fp32")
+	}
+	if s.Compile && c.spec.Parallel.Strategy != "none" {
+		return specErr("compile", "compiled steps are modelled on one GPU; plan %s without compile (an upper bound)", s.Parallel.Strategy)
+	}
+	switch s.Quant {
+	case "":
+	case "nf4", "fp4":
+		if s.LoRA == nil {
+			return specErr("quant", "%s base weights are frozen, so they need LoRA adapters (QLoRA); add a lora rank (e.g. lora {rank: 16})", s.Quant)
+		}
+		if !fam.Decoder {
+			return specErr("quant", "4-bit base weights are modelled for the Llama-like decoders (%s), not %s; use LoRA on bf16 weights (precision bf16)",
+				strings.Join(decoderFamilies(), ", "), c.arch.Family)
+		}
+	default:
+		return specErr("quant", "%q is not supported%s; use nf4 (bitsandbytes 4-bit, QLoRA) or leave it out", s.Quant, suggest(s.Quant, []string{"nf4", "fp4"}))
+	}
+	return c.applyOverride()
+}
+
+// applyOverride changes c.arch as the spec's override asks.
+func (c *config) applyOverride() error {
+	o := c.spec.Override
+	if o == nil {
+		return nil
+	}
+	a := &c.arch
+	if !a.family().Decoder {
+		return specErr("override", "architecture overrides are modelled for the Llama-like decoders (%s), not %s; describe the changed model with hf_config instead",
+			strings.Join(decoderFamilies(), ", "), a.Family)
+	}
+	if o.TieWordEmbeddings != nil {
+		a.Tied = *o.TieWordEmbeddings
+	}
+	if kv := o.NumKeyValueHeads; kv != 0 {
+		if kv < 0 || a.Heads%kv != 0 {
+			return specErr("override.num_key_value_heads", "%d does not divide the %d attention heads; nearest divisor: %d", kv, a.Heads, nearestDivisor(a.Heads, kv))
+		}
+		a.KVHeads = kv
+	}
+	if n := o.IntermediateSize; n != 0 {
+		if n < 0 {
+			return specErr("override.intermediate_size", "must be positive, got %d", n)
+		}
+		if a.MoE.Experts > 0 {
+			a.MoE.FFN = n
+		}
+		a.FFN = n
+	}
+	if n := o.NumHiddenLayers; n != 0 {
+		if n < 0 {
+			return specErr("override.num_hidden_layers", "must be positive, got %d", n)
+		}
+		a.Layers = n
+	}
+	if o.LowRank < 0 {
+		return specErr("override.low_rank", "must be positive, got %d", o.LowRank)
+	}
+	return nil
+}
+
+// nearestDivisor is the divisor of n closest to k (the smaller on a tie).
+func nearestDivisor(n, k int) int {
+	best := 1
+	for d := 1; d <= n; d++ {
+		if n%d == 0 && abs(d-k) < abs(best-k) {
+			best = d
+		}
+	}
+	return best
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// decoderFamilies lists the families buildDecoder records.
+func decoderFamilies() []string {
+	var out []string
+	for _, n := range FamilyNames() {
+		if registry.families[n].Decoder {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// techniqueNotes says which techniques of c are modelled from library
+// source rather than measured, and how much wider that makes the band.
+func (c *config) techniqueNotes() (notes []string, widen float64) {
+	if c.spec.Quant != "" {
+		notes = append(notes, fmt.Sprintf("4-bit base weights (%s, blocksize 64, double quantisation) are modelled from bitsandbytes' source, not measured: wider band", c.spec.Quant))
+		widen += 0.08
+		if c.arch.MoE.Experts > 0 {
+			notes = append(notes, "the experts are 3-D parameters, not nn.Linear modules, so bitsandbytes leaves them unquantised: only attention, shared experts and routers take 4 bits")
+		}
+	}
+	if c.opt.Source != "" {
+		notes = append(notes, c.opt.Source)
+	}
+	if c.attn == "eager" || c.attn == "math" {
+		notes = append(notes, fmt.Sprintf("%s attention is modelled from the transformers/PyTorch source (score matrices kept for backward), not measured: wider band", c.attn))
+		widen += 0.05
+	}
+	if c.spec.Compile {
+		notes = append(notes, "torch.compile is modelled from AOTAutograd's partitioner rules (fused pointwise ops, their saved tensors recomputed); measured within ±6% on two compiled captures: wider band")
+		widen += compileBand
+	}
+	if o := c.spec.Override; o != nil && o.LowRank > 0 {
+		notes = append(notes, fmt.Sprintf("projections factorised at rank %d (override.low_rank): a what-if model, not measured", o.LowRank))
+		widen += 0.03
+	}
+	return notes, widen
+}

@@ -1,0 +1,44 @@
+package memmodel
+
+import (
+	"fmt"
+
+	"github.com/vramkit/vramkit/internal/units"
+)
+
+// Verdict is a fit decision made on the top of the band, so that the
+// words, the headroom and the limit never disagree: Fits holds exactly
+// when Headroom ≥ 0, and Headroom is Limit − High.
+type Verdict struct {
+	Fits bool `json:"fits"`
+	// Predicted is the point prediction; High the band's top at
+	// Confidence.
+	Predicted  int64   `json:"predicted_bytes"`
+	High       int64   `json:"high_bytes"`
+	Limit      int64   `json:"limit_bytes"`
+	Headroom   int64   `json:"headroom_bytes"`
+	Confidence float64 `json:"confidence"`
+	Text       string  `json:"text"`
+}
+
+// Decide judges whether a process whose memory is predicted at predicted,
+// with band top high at confidence conf, fits under limit (GPU capacity,
+// or a budget after a margin, which limitNote then names).
+func Decide(predicted, high, limit int64, conf float64, limitNote string) Verdict {
+	v := Verdict{Predicted: predicted, High: high, Limit: limit, Headroom: limit - high, Confidence: conf}
+	v.Fits = v.Headroom >= 0
+	of := units.Bytes(limit)
+	if limitNote != "" {
+		of += " " + limitNote
+	}
+	pct := fmt.Sprintf("%.0f%%", 100*conf)
+	switch {
+	case v.Fits:
+		v.Text = fmt.Sprintf("fits with %s confidence: %s, at most %s, of %s", pct, units.Bytes(predicted), units.Bytes(high), of)
+	case predicted <= limit:
+		v.Text = fmt.Sprintf("does NOT fit with %s confidence: %s predicted, but up to %s, of %s", pct, units.Bytes(predicted), units.Bytes(high), of)
+	default:
+		v.Text = fmt.Sprintf("does NOT fit: %s predicted, up to %s at %s confidence, of %s", units.Bytes(predicted), units.Bytes(high), pct, of)
+	}
+	return v
+}

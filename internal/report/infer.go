@@ -1,0 +1,102 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/vramkit/vramkit/internal/infer"
+	"github.com/vramkit/vramkit/internal/memmodel"
+	"github.com/vramkit/vramkit/internal/units"
+)
+
+func inferBand(b memmodel.Band) string { return units.Bytes(b.Low) + " – " + units.Bytes(b.High) }
+
+// InferText prints a `plan --task generate` prediction: memory with its
+// bands, the KV cache, prefill and decode speed with what bounds decoding,
+// the verdict and the breakdown at the peak.
+func InferText(w io.Writer, r *infer.Result) {
+	fmt.Fprintf(w, "generate: %s (%s params) on %s\n", r.Model, count(r.Params), r.GPU)
+	fmt.Fprintf(w, "  batch %d, prompt %d tokens, %d new tokens, weights %s (compute %s), KV cache %s %s, attention %s\n",
+		r.Batch, r.Prompt, r.NewTokens, r.Precision, r.ComputeDType, r.Cache, r.KVDType, r.Attention)
+	fmt.Fprintf(w, "\npeak allocated  %10s   (%s)\n", units.Bytes(r.PeakAllocated), inferBand(r.AllocatedBand))
+	fmt.Fprintf(w, "peak reserved   %10s   (%s)\n", units.Bytes(r.PeakReserved), inferBand(r.ReservedBand))
+	fmt.Fprintf(w, "process (smi)   %10s   (%s), CUDA context ≈ %s\n", units.Bytes(r.Process), inferBand(r.ProcessBand), units.Bytes(r.Context))
+	fmt.Fprintf(w, "weights         %10s\n", units.Bytes(r.Weights))
+	fmt.Fprintf(w, "KV cache        %10s   at the end of generation\n", units.Bytes(r.KVCache))
+	fmt.Fprintf(w, "prefill         %10.4f s (%.4f – %.4f s)\n", r.PrefillTime, r.PrefillBand[0], r.PrefillBand[1])
+	if r.DecodeStep > 0 {
+		fmt.Fprintf(w, "decode          %10.1f tokens/s (%.1f – %.1f), %.2f ms per step, %s-bound (%s read per step, %.0f GB/s)\n",
+			r.DecodeTokensPerSec, r.DecodeBand[0], r.DecodeBand[1], 1e3*r.DecodeStep, r.DecodeBound, units.Bytes(r.DecodeRead), r.BandwidthGBps)
+	}
+	fmt.Fprintf(w, "generate        %10.3f s\n", r.TotalTime)
+	verdict := "fits"
+	if !r.Fits {
+		verdict = "does NOT fit"
+	}
+	fmt.Fprintf(w, "%s in %s (headroom %s)\n", verdict, units.Bytes(r.Capacity), units.Bytes(r.Headroom))
+	at := r.PeakPhase
+	if r.PeakPhase == "decode" {
+		at = fmt.Sprintf("decode step %d", r.PeakStep)
+	}
+	fmt.Fprintf(w, "\nbreakdown at peak (%s):\n", at)
+	keys := make([]string, 0, len(r.Breakdown))
+	for k := range r.Breakdown {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if r.Breakdown[keys[i]] != r.Breakdown[keys[j]] {
+			return r.Breakdown[keys[i]] > r.Breakdown[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	for _, k := range keys {
+		fmt.Fprintf(w, "  %-20s %10s\n", k, units.Bytes(r.Breakdown[k]))
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+}
+
+// ServeText prints a `plan --task serve` capacity: the memory budget cut
+// the way vLLM cuts it, the blocks and the concurrency.
+func ServeText(w io.Writer, r *infer.ServeResult) {
+	fmt.Fprintf(w, "serve (vLLM paged KV cache): %s (%s params) on %s, weights %s, KV cache %s\n",
+		r.Model, count(r.Params), r.GPU, r.Precision, r.KVDType)
+	fmt.Fprintf(w, "  gpu_memory_utilization %.2f, block_size %d, max_num_seqs %d, profiled batch %d tokens\n\n",
+		r.Utilization, r.BlockSize, r.MaxNumSeqs, r.MaxNumBatchedTokens)
+	fmt.Fprintf(w, "total GPU memory      %10s\n", units.Bytes(r.Total))
+	fmt.Fprintf(w, "usable (× %.2f)       %10s\n", r.Utilization, units.Bytes(r.Requested))
+	fmt.Fprintf(w, "  weights             %10s\n", units.Bytes(r.Weights))
+	fmt.Fprintf(w, "  activation peak     %10s\n", units.Bytes(r.Activation))
+	fmt.Fprintf(w, "  non-torch memory    %10s\n", units.Bytes(r.NonTorch))
+	fmt.Fprintf(w, "  KV cache            %10s\n", units.Bytes(r.KVCache))
+	fmt.Fprintf(w, "\n# GPU blocks          %10d   (%s each)\n", r.Blocks, units.Bytes(r.BlockBytes))
+	fmt.Fprintf(w, "KV cache tokens       %10d\n", r.Tokens)
+	fmt.Fprintf(w, "max concurrency       %10.2fx  sequences of %d tokens\n", r.MaxConcurrent, r.Context)
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+}
+
+// InferFitText prints a `plan --task generate --fit` answer and the
+// prediction just above it.
+func InferFitText(w io.Writer, r *infer.FitResult) {
+	b := r.Best
+	fmt.Fprintf(w, "largest %s that fits %s with %.0f%% kept free (budget %s): %d\n",
+		r.Maximize, b.GPU, 100*r.Margin, units.Bytes(r.Budget), r.Value)
+	fmt.Fprintf(w, "  at %d: peak reserved %s, process %s (%s), decode %.0f tokens/s\n",
+		r.Value, units.Bytes(b.PeakReserved), units.Bytes(b.Process), inferBand(b.ProcessBand), b.DecodeTokensPerSec)
+	if n := r.Next; n != nil {
+		v := n.Batch
+		if r.Maximize == "seq" {
+			v = n.Prompt
+		}
+		why := "over the budget"
+		if n.Process <= r.Budget {
+			why = fmt.Sprintf("the band's high end (%s) passes the GPU's %s", units.Bytes(n.ProcessBand.High), units.Bytes(n.Capacity))
+		}
+		fmt.Fprintf(w, "  at %d: process %s — %s\n", v, units.Bytes(n.Process), why)
+	}
+	fmt.Fprintf(w, "  (%d predictions)\n", r.Probes)
+}

@@ -1,0 +1,73 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
+	"github.com/vramkit/vramkit/internal/units"
+)
+
+// PlanText prints one configuration's predicted memory with its bands at
+// the stated confidence, step time and verdict, the breakdown at the peak
+// and the estimate's notes.
+func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
+	fmt.Fprintf(w, "model %s (%s params, %s trainable) on %s\n", r.Model, count(r.Params), count(r.TrainableParams), r.GPU)
+	fmt.Fprintf(w, "  batch %d, precision %s, checkpoint %s, accum %d, optimizer %s, parallel %s\n",
+		spec.Batch, spec.Precision, spec.Checkpoint, spec.Accum, spec.Optimizer, spec.Parallel.Strategy)
+	band := func(b memmodel.Band) string {
+		return fmt.Sprintf("%s – %s, %.0f%%", units.Bytes(b.Low), units.Bytes(b.High), 100*r.Confidence)
+	}
+	fmt.Fprintf(w, "\npeak allocated  %10s   (%s)\n", units.Bytes(r.PeakAllocated), band(r.AllocatedBand))
+	fmt.Fprintf(w, "peak reserved   %10s   (%s)\n", units.Bytes(r.PeakReserved), band(r.ReservedBand))
+	fmt.Fprintf(w, "process (smi)   %10s   (%s), CUDA context ≈ %s\n", units.Bytes(r.Process), band(r.ProcessBand), units.Bytes(r.Context))
+	if r.SteadyProcess != r.Process {
+		fmt.Fprintf(w, "steady state    %10s   process memory once optimizer steps succeed\n", units.Bytes(r.SteadyProcess))
+	}
+	if d := r.Dynamic; d != nil {
+		fmt.Fprintf(w, "worst batch     %10s   peak allocated of the longest batch (%d tokens) alone; fixed-shape reserved %s\n",
+			units.Bytes(d.FixedAllocated), d.MaxLen, units.Bytes(d.FixedReserved))
+	}
+	fmt.Fprintf(w, "step time       %10.3f s (%.3f – %.3f s), %.1f samples/s\n", r.StepTime, r.StepTimeBand[0], r.StepTimeBand[1], r.SamplesPerSec)
+	// one line, made on the top of the band (memmodel.Decide): the
+	// headroom is the capacity less that top, so it is negative exactly
+	// when the run does not fit
+	fmt.Fprintf(w, "%s (headroom %s)\n", r.Verdict.Text, units.Bytes(r.Headroom))
+	fmt.Fprintf(w, "\nbreakdown at peak (%s):\n", r.PeakPhase)
+	keys := make([]string, 0, len(r.Breakdown))
+	for k := range r.Breakdown {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return r.Breakdown[keys[i]] > r.Breakdown[keys[j]] })
+	for _, k := range keys {
+		fmt.Fprintf(w, "  %-20s %10s\n", k, units.Bytes(r.Breakdown[k]))
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	if len(r.Modules) > 0 {
+		modulesText(w, r.Modules)
+	}
+}
+
+// modulesText prints the per-module view (plan --by-module), identical
+// layers merged.
+func modulesText(w io.Writer, rows []memmodel.ModuleRow) {
+	fmt.Fprintf(w, "\nper module (identical layers merged, figures per layer):\n")
+	fmt.Fprintf(w, "  %-28s %9s %10s %10s %10s %12s\n", "module", "params", "weights", "gradients", "optimizer", "activations")
+	for _, m := range memmodel.CollapseLayers(rows) {
+		fmt.Fprintf(w, "  %-28s %9s %10s %10s %10s %12s\n", m.Module, count(m.Params), units.Bytes(m.ParamBytes),
+			units.Bytes(m.GradientBytes), units.Bytes(m.OptimizerBytes), units.Bytes(m.ActivationByte))
+	}
+}
+
+func count(n int64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.2fB", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	}
+	return fmt.Sprint(n)
+}
