@@ -46,8 +46,6 @@ func (a *Allocator) clone() *Allocator {
 		for i, b := range p.blocks.items {
 			q.blocks.items[i] = cp(b)
 		}
-		q.blocks.keys = append([]setKey(nil), p.blocks.keys...)
-		q.unmapped.keys = append([]setKey(nil), p.unmapped.keys...)
 		q.unmapped.items = make([]*block, len(p.unmapped.items))
 		for i, b := range p.unmapped.items {
 			q.unmapped.items[i] = cp(b)

@@ -26,26 +26,11 @@ func (b *block) isFree() bool {
 
 // blockSet is an ordered set of blocks. PyTorch uses std::set; the pools
 // here rarely hold more than a few thousand free blocks, where a sorted
-// slice with binary search is faster than a tree. The sort keys are kept
-// beside the blocks (keys[i] is items[i]'s), so the search reads one
-// contiguous array instead of chasing a pointer per step: it is the
-// simulator's hottest loop.
+// slice with binary search is faster than a tree.
 type blockSet struct {
 	items     []*block
-	keys      []setKey
 	less      func(a, b *block) bool
 	addrOrder bool // byAddr rather than bySize
-}
-
-// setKey is a block's sort key: (stream, size, ptr) by size, (stream,
-// ptr, 0) by address.
-type setKey struct{ stream, k1, k2 int64 }
-
-func (s *blockSet) keyOf(b *block) setKey {
-	if s.addrOrder {
-		return setKey{b.stream, b.ptr, 0}
-	}
-	return setKey{b.stream, b.size, b.ptr}
 }
 
 // bySize is BlockComparatorSize: (stream, size, ptr).
@@ -67,15 +52,26 @@ func byAddr(a, b *block) bool {
 	return a.ptr < b.ptr
 }
 
-// lowerBound returns the index of the first item not less than key.
+// lowerBound returns the index of the first item not less than key. The
+// comparators are inlined by hand: this is the simulator's hottest loop.
 func (s *blockSet) lowerBound(key *block) int {
-	k := s.keyOf(key)
-	keys := s.keys
-	lo, hi := 0, len(keys)
+	lo, hi := 0, len(s.items)
+	if s.addrOrder {
+		for lo < hi {
+			m := int(uint(lo+hi) >> 1)
+			b := s.items[m]
+			if b.stream < key.stream || (b.stream == key.stream && b.ptr < key.ptr) {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		return lo
+	}
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		b := &keys[m]
-		if b.stream < k.stream || (b.stream == k.stream && (b.k1 < k.k1 || (b.k1 == k.k1 && b.k2 < k.k2))) {
+		b := s.items[m]
+		if b.stream < key.stream || (b.stream == key.stream && (b.size < key.size || (b.size == key.size && b.ptr < key.ptr))) {
 			lo = m + 1
 		} else {
 			hi = m
@@ -89,9 +85,6 @@ func (s *blockSet) insert(b *block) {
 	s.items = append(s.items, nil)
 	copy(s.items[i+1:], s.items[i:])
 	s.items[i] = b
-	s.keys = append(s.keys, setKey{})
-	copy(s.keys[i+1:], s.keys[i:])
-	s.keys[i] = s.keyOf(b)
 }
 
 // erase removes b; it reports whether b was present.
@@ -102,8 +95,6 @@ func (s *blockSet) erase(b *block) bool {
 			copy(s.items[i:], s.items[i+1:])
 			s.items[len(s.items)-1] = nil
 			s.items = s.items[:len(s.items)-1]
-			copy(s.keys[i:], s.keys[i+1:])
-			s.keys = s.keys[:len(s.keys)-1]
 			return true
 		}
 	}
