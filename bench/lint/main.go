@@ -4,7 +4,7 @@
 //
 // It lints the corpus in-process with every rule, hints included, and
 // prints, for each set of repositories — "dev" (judged while the rules were
-// written), "unseen1", "unseen2" and "unseen3" (each judged once, with the rules
+// written), "unseen1" to "unseen4" (each judged once, with the rules
 // final; see corpus.txt) — precision per severity (a finding
 // is right when its verdict is "real"; "debatable" counts against), the
 // precision of what the default output shows (hints are opt-in), findings
@@ -15,6 +15,7 @@
 //	go run ./bench/lint                 # corpus in /tmp/vramkit-lint-corpus
 //	go run ./bench/lint -rebuild        # run build-corpus.sh first
 //	go run ./bench/lint -unjudged       # print new findings as verdict rows to fill in
+//	go run ./bench/lint -cpuprofile cpu.out  # profile the timed runs (go tool pprof)
 package main
 
 import (
@@ -26,6 +27,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"syscall"
@@ -52,7 +54,8 @@ func run(args []string, w io.Writer) error {
 	positivePath := fs.String("positives", filepath.Join(here, "positives.tsv"), "hand-labelled positives")
 	unjudged := fs.Bool("unjudged", false, "print findings without a verdict as rows for verdicts.tsv")
 	repeat := fs.Int("repeat", 3, "timed runs (the fastest is reported)")
-	sets := fs.String("sets", "dev,unseen1,unseen2,unseen3", "comma-separated corpus sets to report")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the timed runs to this file")
+	sets := fs.String("sets", "dev,unseen1,unseen2,unseen3,unseen4", "comma-separated corpus sets to report")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -81,6 +84,17 @@ func run(args []string, w io.Writer) error {
 		return err
 	}
 	opts := lint.Options{Rules: rules.All(), Parse: pyparse.Parse, Hints: true}
+	if *cpuprofile != "" {
+		pf, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer pf.Close()
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	var res *lint.Result
 	best, bestCPU := time.Duration(1<<62), time.Duration(1<<62)
 	for i := 0; i < max(1, *repeat); i++ {

@@ -15,10 +15,10 @@ const module = "github.com/vramkit/vramkit/"
 
 // core are the pure packages of ARCHITECTURE.md's "Dependency direction"
 // with their place in the pipeline: each may import the standard library
-// and core packages of a lower rank only (units and gpu are leaves that
+// and core packages of a lower rank only (units, names and gpu are leaves that
 // every stage may use; analyze and memmodel are parallel branches).
 var core = map[string]int{
-	"internal/units": 0, "internal/gpu": 0, "internal/lint": 0,
+	"internal/units": 0, "internal/gpu": 0, "internal/lint": 0, "internal/names": 0,
 	"internal/pickle": 1, "internal/lint/rules": 1,
 	"internal/snapshot": 2,
 	"internal/allocsim": 3,

@@ -58,7 +58,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		if len(args) > 1 {
 			c := find(cmds, args[1])
 			if c == nil {
-				fmt.Fprintf(stderr, "vramkit help: unknown command %q%s (run 'vramkit help')\n", args[1], didYouMean(args[1], names(cmds)))
+				fmt.Fprintf(stderr, "vramkit help: unknown command %q%s (run 'vramkit help')\n", args[1], didYouMean(args[1], commandNames(cmds)))
 				return 2
 			}
 			fmt.Fprintf(stdout, "usage: vramkit %s\n\n%s\n\noutput: %s\n", c.Usage, strings.TrimSpace(c.Long), c.Formats)
@@ -76,7 +76,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	}
 	c := find(cmds, args[0])
 	if c == nil {
-		fmt.Fprintf(stderr, "vramkit: unknown command %q%s (run 'vramkit help')\n", args[0], didYouMean(args[0], names(cmds)))
+		fmt.Fprintf(stderr, "vramkit: unknown command %q%s (run 'vramkit help')\n", args[0], didYouMean(args[0], commandNames(cmds)))
 		return 2
 	}
 	err := c.Run(ctx, env, args[1:])

@@ -71,7 +71,7 @@ func TestLintText(t *testing.T) {
 	for _, want := range []string{
 		"train.py:2:28: VK006 warning: torch.cuda.amp.GradScaler is deprecated",
 		"train.py:9:9: VK005 warning: zero_grad(set_to_none=False)",
-		"train.py:13:9: VK001 warning: total accumulates loss with its autograd graph",
+		"train.py:13:9: VK001 info: total accumulates loss with its autograd graph",
 		"    fix: add a number: total += loss.item()",
 		"broken.py:1:",
 		"VK000 error: cannot check this file: not valid Python 3 syntax near \"def f(:\"",

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/vramkit/vramkit/bench/measured"
 	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
@@ -36,6 +37,18 @@ type captureRow struct {
 // loadCaptures reads the generate rows of a results.jsonl that ran.
 func loadCaptures(t *testing.T, path string) []captureRow {
 	t.Helper()
+	return readGenRows(t, path, false)
+}
+
+// loadCapturesAll reads every generate row, those that ran out of memory
+// too.
+func loadCapturesAll(t *testing.T, path string) []captureRow {
+	t.Helper()
+	return readGenRows(t, path, true)
+}
+
+func readGenRows(t *testing.T, path string, oom bool) []captureRow {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +62,7 @@ func loadCaptures(t *testing.T, path string) []captureRow {
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
-		if r.Kind == "gen" && r.Status == "ok" && r.Batch > 0 && len(r.HFConfig) > 0 {
+		if r.Kind == "gen" && (r.Status == "ok" || oom && r.Status == "oom") && r.Batch > 0 && len(r.HFConfig) > 0 {
 			rows = append(rows, r)
 		}
 	}
@@ -60,12 +73,10 @@ func loadCaptures(t *testing.T, path string) []captureRow {
 }
 
 // spec turns a capture row into the inference spec that describes it.
+// It is measured.GenSpec's translation, the one bench/late prints.
 func (r captureRow) spec() memmodel.Spec {
-	task := "generate"
-	s := memmodel.DefaultSpec()
-	s.Task, s.HFConfig = &task, r.HFConfig
-	s.Batch, s.Seq, s.NewTokens, s.Precision, s.Cache = r.Batch, r.Prompt, r.NewTokens, r.DType, r.Cache
-	return s
+	return measured.GenSpec(measured.GTRow{Kind: r.Kind, HFConfig: r.HFConfig, B: r.Batch, Prompt: r.Prompt,
+		NewTokens: r.NewTokens, DType: r.DType, Cache: r.Cache, GradMode: r.GradMode})
 }
 
 type evalRow struct {

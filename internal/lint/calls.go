@@ -156,3 +156,39 @@ func (f *File) Used(fn *Node) bool {
 	}
 	return false
 }
+
+// GradModeShown reports whether the file shows the grad mode n runs under:
+// n is at module level, or its function runs backward or an optimizer step
+// (so grad mode is on), or every caller of its function is in this file
+// (RunsGradOff has then followed them). A helper that other files call, or
+// that is handed out as a callback, runs under whatever grad mode its
+// callers choose.
+func (f *File) GradModeShown(n *Node) bool {
+	fn := enclosingFunc(n)
+	if fn == nil {
+		return Scope(n).Is("module")
+	}
+	if trains(f, fn) {
+		return true
+	}
+	_, complete := f.Callers(fn)
+	return complete
+}
+
+// trains reports whether fn's own body calls backward or an optimizer's
+// step: it runs with grad mode on.
+func trains(f *File, fn *Node) bool {
+	found := false
+	WalkScope(fn.Child("body"), func(n *Node) bool {
+		if found || n.Kind != "call" {
+			return !found
+		}
+		if _, ok := f.BackwardOf(n); ok {
+			found = true
+		} else if m, r := f.Method(n); m == "step" && r != nil && strings.Contains(strings.ToLower(f.Text(r)), "optim") {
+			found = true
+		}
+		return !found
+	})
+	return found
+}

@@ -148,7 +148,15 @@ func (c rawCell) jsonLine(j int) int {
 // the line of each source string.
 func readCells(data []byte) ([]rawCell, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	lineAt := func() int { return bytes.Count(data[:dec.InputOffset()], []byte("\n")) + 1 }
+	// lineAt counts newlines from where it last stopped: offsets only grow,
+	// and counting from the start each time is quadratic in the notebook.
+	off, line := 0, 1
+	lineAt := func() int {
+		end := int(dec.InputOffset())
+		line += bytes.Count(data[off:end], []byte("\n"))
+		off = end
+		return line
+	}
 	if err := expectDelim(dec, '{'); err != nil {
 		return nil, err
 	}
@@ -246,7 +254,13 @@ func expectDelim(dec *json.Decoder, d json.Delim) error {
 	return nil
 }
 
+// skipValue reads past one value (outputs with embedded images are most
+// of a notebook) without copying it.
 func skipValue(dec *json.Decoder) error {
-	var v json.RawMessage
-	return dec.Decode(&v)
+	return dec.Decode(&skipped{})
 }
+
+// skipped is a json.Unmarshaler that keeps nothing.
+type skipped struct{}
+
+func (*skipped) UnmarshalJSON([]byte) error { return nil }

@@ -117,10 +117,22 @@ func (p *Pass) Report(n *Node, msg, fix string, edits ...Edit) {
 	p.ReportRange(n.Start, n.End, msg, fix, edits...)
 }
 
+// ReportAs records a finding on n at a severity below the rule's own, for
+// findings the file alone cannot prove (a helper whose callers live in
+// other files). A severity above the rule's is capped at the rule's: the
+// rule's severity is the most any of its findings claims.
+func (p *Pass) ReportAs(sev Severity, n *Node, msg, fix string, edits ...Edit) {
+	p.report(min(sev, p.Rule.Severity), n.Start, n.End, msg, fix, edits...)
+}
+
 // ReportRange records a finding on Src[start:end].
 func (p *Pass) ReportRange(start, end int, msg, fix string, edits ...Edit) {
+	p.report(p.Rule.Severity, start, end, msg, fix, edits...)
+}
+
+func (p *Pass) report(sev Severity, start, end int, msg, fix string, edits ...Edit) {
 	d := Diagnostic{
-		Code: p.Rule.Code, Rule: p.Rule.Name, Severity: p.Rule.Severity,
+		Code: p.Rule.Code, Rule: p.Rule.Name, Severity: sev,
 		Message: msg, Fix: fix, Edits: edits, URL: p.Rule.URL(), off: start,
 	}
 	d.Path = p.File.Path

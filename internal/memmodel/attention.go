@@ -63,6 +63,10 @@ func (b *builder) sdpaMask(q, k, v, mask Tensor, s attnShape) Tensor {
 		f /= 2
 	}
 	o.flops, o.bwdFlops, o.matmul = f, 2.5*f, true
+	o.attn = &attnCost{attnShape: s, backend: "flash"}
+	if efficient {
+		o.attn.backend = "efficient"
+	}
 	// backward keeps a float32 delta row-sum and, for packed q/k/v, one buffer
 	o.bwdTemp = []int64{s.batch * s.heads * s.sq * 4}
 	return y
@@ -84,9 +88,9 @@ func (b *builder) sdpaMath(q, k, v, mask Tensor, s attnShape, vContig bool) Tens
 	q32, k32, v32 := b.cast(q, F32), b.cast(k, F32), b.cast(v, F32)
 	qc := b.copy(b.scale(q32))
 	kc := b.copy(b.scale(k32))
-	scores := s.batch * s.heads * s.sq * s.sk
-	f := 2 * float64(scores*s.hd)
-	sc := b.matmul(qc, kc, scores, f)
+	bh := s.batch * s.heads
+	scores := bh * s.sq * s.sk
+	sc := b.bmm(qc, kc, bh, s.sq, s.sk, s.hd)
 	sc = b.addInPlace(sc, mask) // a half mask adds into float32 without a copy
 	p := b.softmax(sc)
 	// _safe_softmax: x == -inf (bool), all() per row (bool), a scalar
@@ -96,7 +100,7 @@ func (b *builder) sdpaMath(q, k, v, mask Tensor, s attnShape, vContig bool) Tens
 	if !vContig {
 		vc = b.copy(v32)
 	}
-	o := b.matmul(p, vc, s.batch*s.heads*s.sq*s.hd, f)
+	o := b.bmm(p, vc, bh, s.sq, s.hd, s.sk)
 	return b.copy(b.cast(o, dt))
 }
 

@@ -196,6 +196,7 @@ func (b *builder) linearWith(x, w, bp Tensor, in, outF int64) Tensor {
 		o.bwdFlops += o.flops
 	}
 	o.matmul = true
+	o.gemm = &gemmShape{batch: 1, m: n, n: outF, k: in, dgrad: b.rg(xc), wgrad: b.rg(wc)}
 	if bp >= 0 && b.rg(bp) {
 		o.bwdTemp = biasGradScratch(n, outF, b.ctaLimit)
 		o.bwdTempLate = true
@@ -231,10 +232,15 @@ func (b *builder) loraBranch(x, y Tensor, in, outF int64) Tensor {
 	r := int64(b.lora.Rank)
 	a := b.param(in * r)
 	bb := b.param(r * outF)
+	first := len(b.g.ops)
 	h := b.linearWith(x, a, -1, in, r)
 	h = b.linearWith(h, bb, -1, r, outF)
 	h = b.scale(h)
-	return b.add(y, h)
+	h = b.add(y, h)
+	for i := first; i < len(b.g.ops); i++ {
+		b.g.ops[i].light = true
+	}
+	return h
 }
 
 // matmul multiplies a [.., m, k] by c [.., k, n] giving outNumel elements.
@@ -243,6 +249,14 @@ func (b *builder) matmul(a, c Tensor, outNumel int64, flops float64) Tensor {
 	y := b.out(outNumel, b.dt(ac), ac, cc)
 	o := b.op("matmul", []Tensor{ac, cc}, []Tensor{y}, []Tensor{ac, cc})
 	o.flops, o.bwdFlops, o.matmul = flops, 2*flops, true
+	return y
+}
+
+// bmm is matmul of batch products of a [m, k] by c [k, n], with its shape
+// recorded for the step-time model.
+func (b *builder) bmm(a, c Tensor, batch, m, n, k int64) Tensor {
+	y := b.matmul(a, c, batch*m*n, 2*float64(batch*m*n*k))
+	b.g.ops[len(b.g.ops)-1].gemm = &gemmShape{batch: batch, m: m, n: n, k: k, dgrad: true, wgrad: true}
 	return y
 }
 

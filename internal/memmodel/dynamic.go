@@ -109,9 +109,9 @@ func (c *config) dynSchedule(s Spec) ([]int, float64, string, error) {
 }
 
 // replayDynamic replays the schedule of batch lengths (after one step on
-// the first batch that creates optimizer state) and returns its peaks and
-// mean step time; d is filled with the schedule's statistics.
-func (c *config) replayDynamic(steps []int, d *DynamicResult) (alloc, resv int64, stepTime float64) {
+// the first batch that creates optimizer state) and returns its peaks; d
+// is filled with the schedule's statistics.
+func (c *config) replayDynamic(steps []int, d *DynamicResult) (alloc, resv int64) {
 	graphs := map[int]*Graph{}
 	var gs []*Graph
 	var mean float64
@@ -128,10 +128,23 @@ func (c *config) replayDynamic(steps []int, d *DynamicResult) (alloc, resv int64
 	d.Steps, d.MeanLen = len(steps), mean/float64(len(steps))
 	gs = append([]*Graph{gs[0]}, gs...)
 	cfg := c.stepConfig(gs[0], len(gs))
-	tm := defaultTimeModel()
-	for _, l := range steps {
-		stepTime += c.walkStep(graphs[l], cfg, tm)
-	}
 	alloc, resv = c.replay(generateSchedule(gs, cfg))
-	return alloc, resv, stepTime / float64(len(steps))
+	return alloc, resv
+}
+
+// dynStepTime is the mean step time over the schedule of batch lengths.
+func (c *config) dynStepTime(steps []int, tm timeModel) float64 {
+	graphs := map[int]*Graph{}
+	var total float64
+	for _, l := range steps {
+		g := graphs[l]
+		if g == nil {
+			cc := *c
+			cc.seq = int64(l)
+			g = cc.buildGraph()
+			graphs[l] = g
+		}
+		total += c.walkStep(g, c.stepConfig(g, 2), tm)
+	}
+	return total / float64(len(steps))
 }

@@ -40,8 +40,11 @@ type Result struct {
 	PeakPhase       string           `json:"peak_phase"`
 	StepTime        float64          `json:"step_time_s"`
 	StepTimeBand    [2]float64       `json:"step_time_band_s"`
-	SamplesPerSec   float64          `json:"samples_per_s"`
-	Capacity        int64            `json:"capacity_bytes"`
+	// StepTimeSource says which figures the step time rests on: the
+	// kernel classes measured on this GPU or another GPU scaled.
+	StepTimeSource string  `json:"step_time_source"`
+	SamplesPerSec  float64 `json:"samples_per_s"`
+	Capacity       int64   `json:"capacity_bytes"`
 	// Confidence is the probability the bands are built to cover (from
 	// held-out captures, see bands.go); BandClasses are the classes of
 	// workload whose measured error set them.
@@ -77,12 +80,15 @@ type Options struct {
 	// Warm starts from a steady state (optimizer state exists), so one
 	// step shows the peak; for searches.
 	Warm bool `json:"warm"`
+	// Host is what the training process's CPU spends issuing work; the
+	// default is the calibration machine's (see HostCosts).
+	Host HostCosts `json:"host"`
 	// ByModule fills Result.Modules.
 	ByModule bool `json:"by_module"`
 }
 
 // DefaultOptions replays three steps, as the fixtures measured.
-func DefaultOptions() Options { return Options{Steps: 3} }
+func DefaultOptions() Options { return Options{Steps: 3, Host: DefaultHostCosts()} }
 
 // config is a Spec resolved against the catalog.
 type config struct {

@@ -50,11 +50,40 @@ type op struct {
 	// key/value cache returned with the model output), whether or not
 	// autograd saved them.
 	hold bool
+	// gemm, conv and attn give the step-time model the shape of a
+	// tensor-core op (nil for the other classes); see steptime_rates.go.
+	gemm *gemmShape
+	conv *convShape
+	attn *attnCost
+	// light marks ops issued by a thin Python wrapper (PEFT's LoRA
+	// branch): the host pays the dispatcher, not a model layer's Python.
+	light bool
 	// module is the model module that recorded the op (--by-module).
 	module string
 	// fused: under torch.compile the op runs inside a fused kernel and
 	// materialises neither its outputs nor its gradients (compile.go).
 	fused bool
+}
+
+// gemmShape is a (batch of) m×k by k×n product. Backward runs the data
+// gradient (m×n by n×k) when the input needs one and the weight gradient
+// (k×m by m×n) when the weight does: frozen LoRA bases skip the latter.
+type gemmShape struct {
+	batch, m, n, k int64
+	dgrad, wgrad   bool
+}
+
+// convShape is a 2-D convolution of n images, cin×h×h in, cout×ho×ho out.
+type convShape struct {
+	n, cin, cout, h, ho, k, stride, groups int64
+	dgrad, wgrad                           bool
+	channelsLast                           bool // NHWC input: cuDNN's channels_last kernels
+}
+
+// attnCost is one fused scaled_dot_product_attention call.
+type attnCost struct {
+	attnShape
+	backend string // flash | efficient
 }
 
 type paramInfo struct {

@@ -124,11 +124,10 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 		// (roundup_power2_divisions), which the plain 512-byte count does not
 		allocated, reserved = c.replay(st)
 	}
-	var dynTime float64
 	if dyn != nil {
 		dyn.FixedAllocated, dyn.FixedReserved = allocated, reserved
-		a, rs, t := c.replayDynamic(schedule, dyn)
-		allocated, reserved, dynTime = max(allocated, a), max(reserved, rs), t
+		a, rs := c.replayDynamic(schedule, dyn)
+		allocated, reserved = max(allocated, a), max(reserved, rs)
 	}
 	if p := c.spec.Parallel; p.PP > 1 {
 		allocated, reserved = c.pipelineInFlight(st, allocated, reserved, live, &cats)
@@ -162,10 +161,13 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 		r.Modules = c.byModule(g, cfg)
 	}
 	c.bands(r)
-	c.stepTime(g, cfg, r)
+	tm, err := newTimeModel(c.gpu, opts.Host)
+	if err != nil {
+		return nil, err
+	}
+	c.setStepTime(r, c.walkStep(g, cfg, tm), tm)
 	if dyn != nil {
-		r.StepTime = dynTime
-		r.SamplesPerSec = float64(s.Batch*s.Accum*c.dp()) / dynTime
+		c.setStepTime(r, c.dynStepTime(schedule, tm), tm)
 		r.Notes = append(r.Notes, fmt.Sprintf("dynamic padding (%s): %d steps replayed, batch length mean %.0f, max %d tokens; %.0f%% of padded tokens are real; reserved memory depends on the order lengths arrive in",
 			dyn.Padding, dyn.Steps, dyn.MeanLen, dyn.MaxLen, 100*dyn.Efficiency))
 	}

@@ -1,5 +1,11 @@
 package memmodel
 
+import (
+	"math"
+
+	"github.com/vramkit/vramkit/internal/gpu"
+)
+
 // The step-time model replays one training step as a two-clock pipeline:
 // the host (Python, the dispatcher, the autograd engine) issues kernels one
 // op at a time, and the GPU runs each kernel no earlier than it was issued
@@ -10,100 +16,198 @@ package memmodel
 // stalls in Python) falling out of the same walk instead of per-case
 // constants.
 //
-// A kernel takes the larger of its FLOPs at an achieved share of the GPU's
-// peak and its bytes at an achieved share of memory bandwidth, never less
-// than a launch floor. The host pays per op: a Python-level op (a module
-// call or a functional) costs hostOp, a cast autocast inserts inside the
-// dispatcher costs hostCast, every autograd node costs hostBwd, and under
-// non-reentrant checkpointing every saved tensor of a checkpointed region
-// runs a Python pack or unpack hook (hostHook) three times: pack in the
-// forward, pack again in the recomputation, unpack in the backward.
+// A kernel's GPU time comes from the calibration of its class (rates):
+// GEMMs by M, N, K and dtype, fused attention by implementation and shape,
+// convolutions by cuDNN class and shape, everything else as bytes moved at
+// the bandwidth the calibrated op of its kind reached at that size; never
+// less than the calibrated launch floor. The host pays per op: a
+// Python-level op (a module call or a functional) costs hostOp, a cast
+// autocast inserts inside the dispatcher costs hostCast, every autograd
+// node costs hostBwd, and under non-reentrant checkpointing every saved
+// tensor of a checkpointed region passes through a Python pack or unpack
+// hook (hostHook) three times: pack in the forward, pack again in the
+// recomputation, unpack in the backward.
 //
-// The constants are shared by every model and GPU; they were chosen
-// against the ratios of the H200 timing fixture (AMP vs fp32,
-// checkpointing vs none, accumulation vs one large batch) across four
-// families at once, not per workload. The absolute host costs describe the
-// capture machine's CPU; a faster host shifts small workloads, which is
-// why StepTimeBand is wide.
+// The host constants describe the CPU of the calibration machine (the
+// H200's host); they were fitted once across every development timing
+// (five families, fp32/AMP, checkpointing, LoRA, accumulation at once),
+// not per workload. A faster or slower host shifts small workloads, which
+// is part of why StepTimeBand is as wide as it is.
 type timeModel struct {
-	effMatmulLowp float64 // achieved share of peak fp16/bf16 tensor-core throughput (GEMM)
-	effMatmulF32  float64 // fp32 GEMM (PyTorch leaves TF32 off for matmul)
-	effConvF32    float64 // fp32 convolutions run in TF32 (cudnn.allow_tf32), NCHW, no cudnn.benchmark
-	effConvLowp   float64 // fp16/bf16 NCHW convolutions: cuDNN transposes to NHWC around each
-	effBandwidth  float64 // achieved share of memory bandwidth by elementwise kernels
-	launch        float64 // smallest kernel, seconds
-	hostOp        float64 // per Python-level forward op, seconds
-	hostCast      float64 // per autocast cast (dispatcher only, no Python)
-	hostBwd       float64 // per autograd node in backward
-	hostHook      float64 // per saved tensor per checkpoint hook call
-	hostParam     float64 // per parameter in optimizer.step / zero_grad / GradScaler
-	hostStep      float64 // fixed per step: optimizer bookkeeping, the loop itself
+	r *rates
+	HostCosts
 }
 
-// defaultTimeModel is the calibrated model.
-func defaultTimeModel() timeModel {
-	return timeModel{
-		effMatmulLowp: 0.5, effMatmulF32: 0.65, effConvF32: 0.15, effConvLowp: 0.1,
-		effBandwidth: 0.7, launch: 4e-6,
-		hostOp: 100e-6, hostCast: 10e-6, hostBwd: 35e-6, hostHook: 40e-6,
-		hostParam: 10e-6, hostStep: 1e-3,
-	}
+// HostCosts is what the host spends issuing one training step, in
+// seconds: the CPU side of the step-time pipeline.
+type HostCosts struct {
+	Op    float64 `json:"op_s"`    // per module-level forward op (nn.Linear, a norm, attention ...)
+	Small float64 `json:"small_s"` // per tensor-level forward op (x + y, x.pow(2) inside a forward)
+	Cast  float64 `json:"cast_s"`  // per autocast cast (dispatcher only, no Python)
+	Bwd   float64 `json:"bwd_s"`   // per autograd node in backward
+	Hook  float64 `json:"hook_s"`  // per saved tensor per checkpoint hook call
+	Param float64 `json:"param_s"` // per parameter tensor in optimizer.step / zero_grad / GradScaler
+	Step  float64 `json:"step_s"`  // fixed per step: optimizer bookkeeping, the loop itself
 }
 
-// kernelTime is op o's GPU time forward (bwd false) or backward.
-func (tm *timeModel) kernelTime(c *config, o *op, g *Graph, bwd bool) float64 {
-	flops, bytes := o.flops, o.bytes
-	if bwd {
-		flops, bytes = o.bwdFlops, 2*o.bytes
+// DefaultHostCosts is the calibration machine's host (the lent H200's
+// CPU), fitted once across every development timing.
+func DefaultHostCosts() HostCosts {
+	return HostCosts{Op: 72e-6, Small: 6.3e-6, Cast: 23e-6, Bwd: 29e-6, Hook: 6.3e-6, Param: 1.5e-6}
+}
+
+// newTimeModel is the calibrated model of GPU g with host costs h (the
+// defaults where h is zero).
+func newTimeModel(g gpu.GPU, h HostCosts) (timeModel, error) {
+	r, err := newRates(g)
+	if err != nil {
+		return timeModel{}, err
 	}
-	if flops == 0 && bytes == 0 {
+	if h == (HostCosts{}) {
+		h = DefaultHostCosts()
+	}
+	return timeModel{r: r, HostCosts: h}, nil
+}
+
+// inDtype is the dtype an op computes in: that of its first input.
+func inDtype(o *op, g *Graph) DType {
+	if len(o.in) > 0 {
+		return g.tensors[o.in[0]].dt
+	}
+	if len(o.out) > 0 {
+		return g.tensors[o.out[0]].dt
+	}
+	return F32
+}
+
+// forward is op o's GPU time in the forward pass (and in a recomputation).
+func (tm *timeModel) forward(o *op, g *Graph) float64 {
+	if o.flops == 0 && o.bytes == 0 {
 		return 0
 	}
-	t := bytes / (c.gpu.BandwidthGBps * 1e9 * tm.effBandwidth)
-	if o.matmul {
-		if ct := flops / (tm.matmulRate(c, o, g) * 1e12); ct > t {
-			t = ct
-		}
-	}
-	return maxF(t, tm.launch)
-}
-
-// matmulRate is the achieved TFLOP/s of a tensor-core op, by the dtype of
-// its first input (its outputs may include float32 statistics).
-func (tm *timeModel) matmulRate(c *config, o *op, g *Graph) float64 {
-	dt := F32
-	if len(o.in) > 0 {
-		dt = g.tensors[o.in[0]].dt
-	}
-	conv := o.kind == "conv2d"
+	r, dt := tm.r, inDtype(o, g)
+	var t float64
 	switch {
-	case dt != F32 && conv:
-		return c.gpu.FP16TFLOPs * tm.effConvLowp
-	case dt == F16:
-		return c.gpu.FP16TFLOPs * tm.effMatmulLowp
-	case dt == BF16:
-		return c.gpu.BF16TFLOPs * tm.effMatmulLowp
-	case conv && c.gpu.TF32TFLOPs > 0:
-		return c.gpu.TF32TFLOPs * tm.effConvF32
+	case o.attn != nil:
+		t, _ = r.sdpa(o.attn, dt)
+	case o.conv != nil:
+		t, _ = r.conv(o.conv, dt)
+	case o.gemm != nil:
+		s := o.gemm
+		t = r.gemm(calDtype(dt, false), s.batch, s.m, s.n, s.k)
+	case o.kind == "grouped_mm":
+		t, _ = tm.groupedGEMM(o, g)
+	case o.matmul:
+		t = tm.cubeGEMM(dt, o.flops)
+	default:
+		t = r.stream(streamOp(o.kind, len(o.in)), dt, o.bytes)
 	}
-	return c.gpu.FP32TFLOPs * tm.effMatmulF32
+	return math.Max(t, r.launch())
 }
 
-// hostTime is what issuing op o costs the host in forward.
+// backward is op o's GPU time in the backward pass: for a GEMM the data
+// and weight gradients it needs (a frozen weight needs none), for the
+// rest its gradient kernels.
+func (tm *timeModel) backward(o *op, g *Graph) float64 {
+	r, dt := tm.r, inDtype(o, g)
+	switch {
+	case o.attn != nil:
+		_, t := r.sdpa(o.attn, dt)
+		return math.Max(t, r.launch())
+	case o.conv != nil:
+		_, t := r.conv(o.conv, dt)
+		return math.Max(t, r.launch())
+	case o.gemm != nil:
+		s, d := o.gemm, calDtype(dt, false)
+		var t float64
+		if s.dgrad {
+			t += math.Max(r.gemm(d, s.batch, s.m, s.k, s.n), r.launch())
+		}
+		if s.wgrad {
+			t += math.Max(r.gemm(d, s.batch, s.k, s.n, s.m), r.launch())
+		}
+		return t
+	case o.kind == "grouped_mm" && o.bwdFlops > 0:
+		_, t := tm.groupedGEMM(o, g)
+		return t
+	case o.matmul:
+		if o.bwdFlops == 0 {
+			return 0
+		}
+		return math.Max(tm.cubeGEMM(dt, o.bwdFlops), r.launch())
+	}
+	if o.bwdFlops == 0 && o.bytes == 0 {
+		return 0
+	}
+	return math.Max(r.stream(streamOp(o.kind, len(o.in)), dt, 2*o.bytes), r.launch())
+}
+
+// groupedGEMM times torch._grouped_mm of rows x [n, in] against e
+// experts' weights w [e, in, out] (a mixture-of-experts MLP): e GEMMs of
+// n/e rows each (a balanced router), forward and backward (data and,
+// unless frozen, weight gradients). The shape is recovered from the
+// tensors: n·in = |x|, n·out = |y|, e·in·out = |w|. The calibration has no
+// grouped GEMM; groupedSlowdown is fitted across the development MoE
+// timings (Mixtral, Qwen2-MoE), whose float32 experts (no autocast rule
+// for _grouped_mm) ran slower than e plain float32 GEMMs of that shape.
+func (tm *timeModel) groupedGEMM(o *op, g *Graph) (fwd, bwd float64) {
+	if len(o.in) < 2 || len(o.out) < 1 || o.flops == 0 {
+		return tm.cubeGEMM(inDtype(o, g), o.flops), tm.cubeGEMM(inDtype(o, g), o.bwdFlops)
+	}
+	x, w, y := &g.tensors[o.in[0]], &g.tensors[o.in[1]], &g.tensors[o.out[0]]
+	nio := o.flops / 2 // n·in·out
+	in, out := nio/float64(y.numel), nio/float64(x.numel)
+	n := float64(x.numel) / in
+	e := math.Max(math.Round(float64(w.numel)/(in*out)), 1)
+	m := int64(math.Max(n/e, 1))
+	d := calDtype(promote(x.dt, w.dt), false)
+	r := tm.r
+	one := func(mm, nn, kk int64) float64 { return math.Max(r.gemm(d, 1, mm, nn, kk), r.launch()) }
+	fwd = groupedSlowdown * e * one(m, int64(out), int64(in))
+	if x.grad {
+		bwd += groupedSlowdown * e * one(m, int64(in), int64(out))
+	}
+	if w.grad {
+		bwd += groupedSlowdown * e * one(int64(in), int64(out), m)
+	}
+	return fwd, bwd
+}
+
+// groupedSlowdown: see groupedGEMM.
+const groupedSlowdown = 1.5
+
+// cubeGEMM times a tensor-core op whose shape was not recorded as a
+// square GEMM of the same FLOPs.
+func (tm *timeModel) cubeGEMM(dt DType, flops float64) float64 {
+	s := int64(math.Cbrt(flops / 2))
+	return tm.r.gemm(calDtype(dt, false), 1, s, s, s)
+}
+
+// hostTime is what issuing op o costs the host in forward: a module call
+// runs Python hooks and the module's own forward (views, reshapes) around
+// its kernel; an arithmetic op inside a forward is one dispatcher call.
 func (tm *timeModel) hostTime(o *op) float64 {
-	if o.kind == "to" {
-		return tm.hostCast
+	if o.light {
+		return tm.Small
 	}
-	return tm.hostOp
+	switch o.kind {
+	case "to":
+		return tm.Cast
+	case "add", "add_", "mul", "mul_scalar", "add_scalar", "pow", "rsqrt", "mean", "tanh", "copy", "cat", "zeros", "rotary":
+		return tm.Small
+	}
+	return tm.Op
 }
 
-// pipeline is the two clocks of the walk.
-type pipeline struct{ host, gpu float64 }
+// pipeline is the two clocks of the walk; busy sums the GPU's kernel
+// time alone.
+type pipeline struct{ host, gpu, busy float64 }
 
 // issue charges h to the host, then runs a kernel of d seconds on the GPU.
 func (p *pipeline) issue(h, d float64) {
 	p.host += h
 	p.gpu = maxF(p.gpu, p.host) + d
+	p.busy += d
 }
 
 // sync makes the host wait for the GPU (.item(), synchronize).

@@ -46,7 +46,8 @@ type Candidate struct {
 	// confidence it is made at.
 	Verdict memmodel.Verdict `json:"verdict"`
 	Exact   bool             `json:"exact"` // reserved memory from the allocator replay
-	spec    memmodel.Spec
+	// Spec is the candidate as a plan spec, to run or time it as is.
+	Spec memmodel.Spec `json:"spec"`
 }
 
 // FitResult is the outcome of a search.
@@ -144,11 +145,11 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 			continue
 		}
 		// two steps: the second is steady (optimizer state exists)
-		r, err := memmodel.Estimate(all[i].spec, memmodel.Options{Steps: 2})
+		r, err := memmodel.Estimate(all[i].Spec, memmodel.Options{Steps: 2})
 		if err != nil {
 			continue
 		}
-		all[i] = candidate(all[i].spec, r, budget, opts.Margin)
+		all[i] = candidate(all[i].Spec, r, budget, opts.Margin)
 		all[i].Exact = true
 		exact++
 		if all[i].Fits {
@@ -177,7 +178,7 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 func candidate(s memmodel.Spec, r *memmodel.Result, budget int64, margin float64) Candidate {
 	c := Candidate{Precision: s.Precision, Checkpoint: s.Checkpoint, MicroBatch: s.Batch, Accum: s.Accum,
 		Strategy: s.Parallel.Strategy, Process: r.SteadyProcess, ProcessHi: r.ProcessHigh, StepTime: r.StepTime,
-		Throughput: r.SamplesPerSec, spec: s}
+		Throughput: r.SamplesPerSec, Spec: s}
 	c.Verdict.Confidence = r.Confidence
 	c.decide(budget, margin)
 	return c

@@ -30,6 +30,9 @@ func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 			units.Bytes(d.FixedAllocated), d.MaxLen, units.Bytes(d.FixedReserved))
 	}
 	fmt.Fprintf(w, "step time       %10.3f s (%.3f – %.3f s), %.1f samples/s\n", r.StepTime, r.StepTimeBand[0], r.StepTimeBand[1], r.SamplesPerSec)
+	if r.StepTimeSource != "" {
+		fmt.Fprintf(w, "                %s\n", r.StepTimeSource)
+	}
 	// one line, made on the top of the band (memmodel.Decide): the
 	// headroom is the capacity less that top, so it is negative exactly
 	// when the run does not fit

@@ -330,3 +330,8 @@ def call1():
 def call2():
     import gt_jobs2
     return gt_jobs2.jobs()
+
+
+def call3():
+    import gt_jobs3
+    return gt_jobs3.jobs()

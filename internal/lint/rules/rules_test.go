@@ -228,3 +228,57 @@ func TestRuleMetadata(t *testing.T) {
 	}
 	_ = fmt.Sprint
 }
+
+// TestEvalWithGradSeverity pins the severity VK003 gives: a warning when
+// the file shows the grad mode the forward runs under, a note (info) when
+// the helper's callers live in other files and may run it under no_grad.
+func TestEvalWithGradSeverity(t *testing.T) {
+	diags := checkWants(t, filepath.Join("testdata", "vk003_frozen_and_callers.py"), EvalWithGrad)
+	got := map[int]lint.Severity{}
+	for _, d := range diags {
+		got[d.Start.Line] = d.Severity
+	}
+	want := map[int]lint.Severity{31: lint.Info, 40: lint.Warning}
+	for line, sev := range want {
+		if got[line] != sev {
+			t.Errorf("line %d: severity %v, want %v", line, got[line], sev)
+		}
+	}
+}
+
+// TestLossAccumulatedSeverity pins VK001's severity: backward frees each
+// step's saved activations, so a total of losses grows host memory (info)
+// unless backward retains the graph (warning: GPU memory grows).
+func TestLossAccumulatedSeverity(t *testing.T) {
+	diags := checkWants(t, filepath.Join("testdata", "vk001_loss_accumulated.py"), LossAccumulated)
+	var warn, info int
+	for _, d := range diags {
+		switch {
+		case d.Severity == lint.Warning && strings.Contains(d.Message, "saved activations stay alive"):
+			warn++
+		case d.Severity == lint.Info && strings.Contains(d.Message, "host memory"):
+			info++
+		default:
+			t.Errorf("line %d: %v %q", d.Start.Line, d.Severity, d.Message)
+		}
+	}
+	if warn != 1 || info == 0 {
+		t.Errorf("%d warnings (want 1, the retain_graph loop) and %d notes (want some)", warn, info)
+	}
+}
+
+// TestGraphAppendedSeverity pins VK002's severity: a kept model output
+// stays on the GPU every step (warning); a kept loss is one element whose
+// saved activations backward already freed (info).
+func TestGraphAppendedSeverity(t *testing.T) {
+	diags := checkWants(t, filepath.Join("testdata", "vk002_graph_appended.py"), GraphAppended)
+	got := map[int]lint.Severity{}
+	for _, d := range diags {
+		got[d.Start.Line] = d.Severity
+	}
+	for line, want := range map[int]lint.Severity{13: lint.Info, 14: lint.Warning} {
+		if got[line] != want {
+			t.Errorf("line %d: severity %v, want %v", line, got[line], want)
+		}
+	}
+}

@@ -16,10 +16,12 @@ scaler.scale(loss).backward(), accelerator.backward(loss)) and total lives
 across iterations.
 
 Memory: loss is a tensor that requires grad, so the sum is one too and its
-grad_fn links to every loss added so far. Each iteration's graph, with the
-activations it saved for backward, can then never be freed: memory grows step
-after step until the out-of-memory error (PyTorch FAQ, "Don't accumulate
-history across your training loop").
+grad_fn links to every loss added so far (PyTorch FAQ, "Don't accumulate
+history across your training loop"). When the loop's backward passes
+retain_graph=True, each iteration's saved activations stay alive with it
+and GPU memory grows step after step: a warning. Otherwise backward has
+already freed the saved activations, and what grows is the chain of graph
+nodes in host memory: reported at info.
 
 Fix: add a number, total += loss.item() (or float(loss)), or
 total += loss.detach() to stay on the GPU without a per-step sync.
@@ -81,6 +83,13 @@ func checkAccumulation(p *lint.Pass, lossesOf *memo[map[string]bool], stmt, targ
 	}
 	loss := f.Text(found[0])
 	msg := fmt.Sprintf("%s accumulates %s with its autograd graph: every iteration's graph and saved activations stay alive, so memory grows each step", acc, loss)
+	sev := lint.Warning
+	if !retainsGraph(f, outer, loss) {
+		// backward() frees each step's saved activations: what the total
+		// keeps is the chain of graph nodes, in host memory.
+		sev = lint.Info
+		msg = fmt.Sprintf("%s accumulates %s with its autograd graph (the PyTorch FAQ's \"accumulating history\"): backward frees each step's saved activations, but the total keeps every step's graph nodes in host memory and stays a tensor that requires grad", acc, loss)
+	}
 	fix := fmt.Sprintf("add a number: %s += %s.item() (or %s.detach() to avoid a sync)", acc, loss, loss)
 	var edits []lint.Edit
 	if numberAccumulator(f, stmt, target, outer) {
@@ -92,7 +101,24 @@ func checkAccumulation(p *lint.Pass, lossesOf *memo[map[string]bool], stmt, targ
 			edits = append(edits, lint.Edit{Start: id.End, End: id.End, New: ".item()"})
 		}
 	}
-	p.Report(stmt, msg, fix, edits...)
+	p.ReportAs(sev, stmt, msg, fix, edits...)
+}
+
+// retainsGraph reports whether a backward in region that starts from loss
+// passes retain_graph (other than False): then the saved activations
+// outlive the backward, and a total holding the loss holds them too.
+func retainsGraph(f *lint.File, region *lint.Node, loss string) bool {
+	for _, b := range f.Backwards(region) {
+		if b.RetainGraph == nil || f.IsFalse(lint.Unparen(b.RetainGraph)) {
+			continue
+		}
+		for _, l := range b.Losses {
+			if f.TextIs(l, loss) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // lossVars maps the names backward() starts from in region to whether

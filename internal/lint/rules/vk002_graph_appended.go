@@ -15,10 +15,12 @@ var GraphAppended = &lint.Rule{
 loss was computed from (out = model(x); loss = criterion(out, y)), and the
 list outlives the iteration.
 
-Memory: each stored tensor keeps its grad_fn and through it the saved
-activations of that step. A list of losses or outputs kept "for statistics"
-holds every step's graph, so memory grows with the number of iterations (FAQ:
-"Don't accumulate history across your training loop").
+Memory: each stored tensor stays alive with its grad_fn (FAQ: "Don't
+accumulate history across your training loop"). backward() frees each
+step's saved activations, so what grows is the stored tensors themselves —
+model outputs, often batch x classes or batch x vocabulary, stay on the GPU
+(a warning) — and the graph's nodes; a stored loss is one element (info).
+With retain_graph=True the saved activations stay too (a warning).
 
 Fix: store losses.append(loss.item()) for scalars, or
 outputs.append(out.detach()) (and .cpu() to free GPU memory).
@@ -61,7 +63,16 @@ func runGraphAppended(p *lint.Pass) {
 		seen[key] = true
 		e := f.Text(elem)
 		fix := fmt.Sprintf("store %s.item() for a scalar, or %s.detach() (.detach().cpu() to free GPU memory)", e, e)
-		p.Report(stmt, fmt.Sprintf("%s keeps %s (%s) with its autograd graph: every iteration's graph and saved activations stay alive, so memory grows each step", list, e, kind), fix)
+		switch {
+		case retainedIn(f, outer):
+			p.Report(stmt, fmt.Sprintf("%s keeps %s (%s) with its autograd graph: every iteration's graph and saved activations stay alive, so memory grows each step", list, e, kind), fix)
+		case kind == "the loss":
+			// backward freed the saved activations: what stays is a
+			// one-element tensor and the graph's nodes per step.
+			p.ReportAs(lint.Info, stmt, fmt.Sprintf("%s keeps %s (the loss) with its autograd graph: backward has freed the saved activations, but every step's loss tensor and graph nodes stay alive", list, e), fix)
+		default:
+			p.Report(stmt, fmt.Sprintf("%s keeps %s (%s) with its autograd graph: backward has freed the saved activations, but every step's output stays on the GPU with its graph, so memory grows each step", list, e, kind), fix)
+		}
 	}
 	for _, call := range f.Nodes("call") {
 		name, recv := f.Method(call)
@@ -216,4 +227,15 @@ func madeWithoutGrad(f *lint.File, loop, stmt *lint.Node, name string, depth int
 	}
 	root, ok := plainChain(f, last.Child("right"))
 	return ok && !f.TextIs(root, name) && madeWithoutGrad(f, loop, last, f.Text(root), depth-1)
+}
+
+// retainedIn reports whether a backward in region passes retain_graph
+// (other than False), so that saved activations outlive it.
+func retainedIn(f *lint.File, region *lint.Node) bool {
+	for _, b := range f.Backwards(region) {
+		if b.RetainGraph != nil && !f.IsFalse(lint.Unparen(b.RetainGraph)) {
+			return true
+		}
+	}
+	return false
 }

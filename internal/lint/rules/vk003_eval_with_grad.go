@@ -51,8 +51,23 @@ callers, in other files, choose the grad mode. Builders named like
 samplers (_generate_network) and helpers named like models (add_module,
 save_model) are not forwards.
 
+Nor are forwards of networks the file freezes (net.requires_grad_(False),
+or p.requires_grad = False over net.parameters(), never set back) or
+unpickles whole (pickle.load: EMA and evaluation copies are saved frozen):
+they record no graph whatever the grad mode.
+
+Nor is a helper named like an evaluation whose every caller in the file
+builds the loss it runs backward on from the helper's outputs (PPO's
+logprobs, values, entropy = policy.evaluate(states, actions)): that is the
+update's forward.
+
+Severity: a warning when the file shows the grad mode the forward runs
+under (module-level code, a function that also trains, or one whose every
+caller is in the file); info when the helper is called only from other
+files or handed out as a callback, whose callers may run it under no_grad.
+
 Blind spots: callers in other files are not seen, so a helper called only
-from another file under no_grad may be flagged (suppress it with
+from another file under no_grad is still noted (at info; suppress it with
 "# vramkit: ignore[VK003]"); forwards through names that do not look like
 models, model.generate() and pipelines are not checked.`,
 	Run: runEvalWithGrad,
@@ -70,10 +85,18 @@ var builderName = regexp.MustCompile(`(?i)^_*generat\w*(network|model|layer|modu
 func runEvalWithGrad(p *lint.Pass) {
 	f := p.File
 	models := modelNames(f)
+	frozen := frozenModels(f)
 	done := map[*lint.Node]bool{}
 	report := func(scope, fwd *lint.Node, msg string) {
 		done[scope] = true
-		p.Report(fwd, msg, "wrap the evaluation in `with torch.inference_mode():` or decorate the function with @torch.no_grad()")
+		sev := lint.Warning
+		if !f.GradModeShown(fwd) {
+			// Its callers live in other files and may run it under
+			// no_grad: say so, but do not fail a build on it.
+			sev = lint.Info
+			msg += " (unless its callers, in other files, run it under no_grad)"
+		}
+		p.ReportAs(sev, fwd, msg, "wrap the evaluation in `with torch.inference_mode():` or decorate the function with @torch.no_grad()")
 	}
 	// After model.eval(), or model = Net(...).eval(), in the same scope.
 	for _, call := range f.Nodes("call") {
@@ -82,7 +105,7 @@ func runEvalWithGrad(p *lint.Pass) {
 			continue
 		}
 		scope := lint.Scope(call)
-		if done[scope] || scope.Kind == "lambda" || unitTest(f, scope) {
+		if done[scope] || scope.Kind == "lambda" || unitTest(f, scope) || frozen[model] {
 			continue
 		}
 		if fwd := forwardAfterEval(f, scope, call, model); fwd != nil {
@@ -96,7 +119,10 @@ func runEvalWithGrad(p *lint.Pass) {
 		if done[fn] || !evalHelperName.MatchString(name) || strings.Contains(strings.ToLower(name), "loss") || builderName.MatchString(name) || unitTest(f, fn) || moduleMethod(f, fn) && !calledHere(f, fn) {
 			continue
 		}
-		if fwd := helperForward(f, fn, models); fwd != nil {
+		if feedsLoss(f, fn) {
+			continue // its callers build a loss from its outputs
+		}
+		if fwd := helperForward(f, fn, models, frozen); fwd != nil {
 			report(fn, fwd, fmt.Sprintf("%s(...) runs a forward pass with autograd on, and nothing in %s() calls backward: activations are saved for a backward pass that never comes",
 				f.Text(fwd.Child("function")), name))
 		}
@@ -112,7 +138,7 @@ func runEvalWithGrad(p *lint.Pass) {
 		if done[scope] || scope.Kind == "lambda" || unitTest(f, scope) {
 			continue
 		}
-		if fwd, ok := savedOnlyForward(f, scope, a, models, saved); ok {
+		if fwd, ok := savedOnlyForward(f, scope, a, models, saved); ok && !frozenCall(f, fwd, frozen) {
 			report(scope, fwd, fmt.Sprintf("%s(...) runs with autograd on, but its output is only saved as an image: activations are saved for a backward pass that never comes",
 				f.Text(fwd.Child("function"))))
 		}
@@ -180,14 +206,14 @@ func isForwardOf(f *lint.File, c *lint.Node, model string) bool {
 // helper that runs with autograd on, or nil when the helper trains
 // (backward, an optimizer step), is a unit test, or only runs under
 // no_grad as far as its callers in the file show.
-func helperForward(f *lint.File, fn *lint.Node, models map[string]bool) *lint.Node {
+func helperForward(f *lint.File, fn *lint.Node, models, frozen map[string]bool) *lint.Node {
 	var fwd *lint.Node
 	for _, c := range lint.Calls(fn.Child("body")) {
 		m, r := f.Method(c)
 		switch {
 		case m == "backward" || m == "manual_backward" || m == "grad" || m == "step" && r != nil && strings.Contains(strings.ToLower(f.Text(r)), "optim"):
 			return nil
-		case fwd == nil && modelCall(f, c, models) && !f.RunsGradOff(c) && !smokeTest(f, fn, c) && !handedBack(f, c):
+		case fwd == nil && modelCall(f, c, models) && !frozenCall(f, c, frozen) && !f.RunsGradOff(c) && !smokeTest(f, fn, c) && !handedBack(f, c):
 			fwd = c
 		}
 	}

@@ -22,7 +22,13 @@ copies; on a machine with fewer GPUs the load fails.
 Fix: torch.load(path, map_location="cpu") (load_state_dict then copies into
 the model), or map_location=device for the process's own GPU.
 
-Not flagged: CPU-only scripts (nothing in the file goes to a CUDA device),
+Not flagged: a module-level load (a notebook cell) of what the file
+itself saved earlier at module level while nothing had gone to the GPU yet
+— module-level code runs in order, so that was saved from the CPU; a load in one branch of an if statement whose other branch
+calls torch.load with a map_location (if args.gpu is None:
+torch.load(path) else: torch.load(path, map_location=loc): the author
+chose per branch),
+CPU-only scripts (nothing in the file goes to a CUDA device),
 and files whose torch.save calls store host data (.cpu(), .numpy() or NumPy
 values): what they load back is on the CPU.
 
@@ -38,12 +44,28 @@ func runLoad(p *lint.Pass) {
 		// .cpu() copies (or NumPy arrays) loads back CPU tensors.
 		return
 	}
+	var loads, mapped []*lint.Node
 	for _, call := range f.Nodes("call") {
 		if _, ok := f.CallTo(call, "torch.load"); !ok {
 			continue
 		}
 		pos, kw, star := f.Args(call)
 		if kw["map_location"] != nil || len(pos) >= 2 || star {
+			mapped = append(mapped, call)
+			continue
+		}
+		loads = append(loads, call)
+	}
+	for _, call := range loads {
+		if lint.Scope(call).Is("module") && savedBefore(f, call.Start) && !movedBefore(f, call.Start) {
+			// Module-level code (a notebook's cells) runs top to bottom:
+			// the file saved what it reloads here while nothing was on
+			// the GPU yet, so it was saved from the CPU.
+			continue
+		}
+		if branchMaps(call, mapped) {
+			// if args.gpu is None: torch.load(path) else: torch.load(path,
+			// map_location=loc): the author chose where each branch loads.
 			continue
 		}
 		p.Report(call, "torch.load without map_location restores every tensor onto the GPU it was saved from: a second copy next to the model, and in multi-process jobs every rank loads onto that one GPU",
@@ -72,6 +94,43 @@ func savesHostCopies(f *lint.File) bool {
 			return !host
 		})
 		if host {
+			return true
+		}
+	}
+	return false
+}
+
+// branchMaps reports whether another branch of the if statement around
+// load calls torch.load with a map_location.
+func branchMaps(load *lint.Node, mapped []*lint.Node) bool {
+	ifs := load.Ancestor("if_statement", "function_definition", "class_definition")
+	if !ifs.Is("if_statement") {
+		return false
+	}
+	for _, m := range mapped {
+		if m.Start >= ifs.Start && m.End <= ifs.End {
+			return true
+		}
+	}
+	return false
+}
+
+// movedBefore reports whether code before offset end moves something to a
+// CUDA device.
+func movedBefore(f *lint.File, end int) bool {
+	for _, c := range f.Nodes("call") {
+		if c.End <= end && movesToGPU(f, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// savedBefore reports whether module-level code before offset end calls
+// torch.save.
+func savedBefore(f *lint.File, end int) bool {
+	for _, c := range f.Nodes("call") {
+		if _, ok := f.CallTo(c, "torch.save"); ok && c.End <= end && lint.Scope(c).Is("module") {
 			return true
 		}
 	}

@@ -21,7 +21,9 @@ Fix: DistributedDataParallel launched with torchrun (one process per GPU,
 balanced memory). There is no automatic rewrite.
 
 Not flagged: networks wrapped for inference (nn.DataParallel(net).eval(),
-nn.DataParallel(Net().eval())): without gradients and optimizer state the
+nn.DataParallel(Net().eval()), or g = nn.DataParallel(g) followed by
+g.eval() in the same function, when the file never calls g.train() or
+g.parameters()): without gradients and optimizer state the
 imbalance is only the gathered outputs. (Whether a file trains says
 little: models are often wrapped in one file and trained in another.)
 
@@ -67,5 +69,34 @@ func evalOnly(f *lint.File, call *lint.Node) bool {
 			}
 		}
 	}
-	return false
+	return evalAfter(f, call)
+}
+
+// evalAfter reports whether the name a DataParallel(...) call is assigned
+// to (g = nn.DataParallel(g).to(device)) is put in eval mode later in the
+// same scope and the file never trains it: no g.train() and no optimizer
+// over g.parameters().
+func evalAfter(f *lint.File, call *lint.Node) bool {
+	n := call
+	for n.Parent.Is("attribute") && n.Field == "object" && n.Parent.Parent.Is("call") {
+		n = n.Parent.Parent // .to(device), .cuda()
+	}
+	if !n.Parent.Is("assignment") || n.Field != "right" || !n.Parent.Child("left").Is("identifier", "attribute") {
+		return false
+	}
+	name, scope := f.Text(n.Parent.Child("left")), lint.Scope(call)
+	evaluated := false
+	for _, c := range f.Nodes("call") {
+		m, r := f.Method(c)
+		if r == nil || !f.TextIs(r, name) {
+			continue
+		}
+		switch m {
+		case "train", "parameters", "named_parameters":
+			return false
+		case "eval":
+			evaluated = evaluated || c.Start > call.End && lint.Scope(c) == scope
+		}
+	}
+	return evaluated
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"github.com/vramkit/vramkit/internal/names"
 	"regexp"
 	"strings"
 
@@ -160,37 +161,5 @@ func checkConf(p *lint.Pass, variable, value string, start, end int) {
 
 var unknownKey = regexp.MustCompile(`Unrecognized key '([^']*)'`)
 
-// closest returns the known key nearest to k by edit distance, if near.
-func closest(k string) string {
-	best, bestD := "", 4
-	for _, c := range allocConfKeys {
-		d := editDistance(strings.ToLower(k), c)
-		if d < bestD || d == bestD && best == "" {
-			best, bestD = c, d
-		}
-	}
-	if bestD > len(k)/3 && bestD > 1 {
-		return ""
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+// closest returns the known key nearest to k (names.Nearest), if near.
+func closest(k string) string { return names.Nearest(k, allocConfKeys) }

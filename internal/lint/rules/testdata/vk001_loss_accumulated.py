@@ -103,3 +103,15 @@ def clean_outside_loop(model, x, y, criterion):
     loss.backward()
     total += loss
     return total
+
+
+def train_retained(model, loader, optimizer, criterion):
+    # retain_graph=True keeps each step's saved activations alive, and the
+    # total holds every step's graph: GPU memory grows (a warning).
+    total = 0.0
+    for x, y in loader:
+        loss = criterion(model(x), y)
+        loss.backward(retain_graph=True)
+        total += loss  # want "VK001 total accumulates loss with its autograd graph: every iteration's graph and saved activations stay alive"
+        optimizer.step()
+    return total

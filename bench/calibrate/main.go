@@ -1,0 +1,205 @@
+// Command calibrate turns the raw output of a calibration run on a GPU
+// (bench/gpu/gt/gt_calib.py, e.g. testdata/captures/calibration/
+// calibration.json) into the compact table vramkit embeds
+// (internal/gpu/calibration/NAME.json): the measured times only, rates
+// recomputed from shapes, failed measurements dropped.
+//
+//	go run ./bench/calibrate -gpu h200 -in RAW.json -out internal/gpu/calibration/h200.json
+//
+// internal/gpu runs it through go:generate.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/vramkit/vramkit/internal/gpu"
+)
+
+// raw is the part of gt_calib.py's output the table keeps.
+type raw struct {
+	Device string `json:"device"`
+	Torch  string `json:"torch"`
+	CUDNN  int    `json:"cudnn"`
+	Launch struct {
+		Events  float64 `json:"per_kernel_events_s"`
+		Enqueue float64 `json:"per_kernel_cpu_enqueue_s"`
+	} `json:"launch"`
+	GEMM []struct {
+		Dtype string  `json:"dtype"`
+		MM    int64   `json:"M"`
+		NN    int64   `json:"N"`
+		KK    int64   `json:"K"`
+		S     float64 `json:"s"`
+	} `json:"gemm"`
+	SDPA []struct {
+		Backend string  `json:"backend"`
+		BB      int64   `json:"B"`
+		HH      int64   `json:"H"`
+		S       int64   `json:"S"`
+		D       int64   `json:"D"`
+		Causal  bool    `json:"causal"`
+		Fwd     float64 `json:"fwd_s"`
+		FwdBwd  float64 `json:"fwdbwd_s"`
+		Error   string  `json:"error"`
+	} `json:"sdpa"`
+	Conv []struct {
+		Dtype  string  `json:"dtype"`
+		CL     bool    `json:"channels_last"`
+		N      int64   `json:"N"`
+		Cin    int64   `json:"Cin"`
+		Cout   int64   `json:"Cout"`
+		H      int64   `json:"H"`
+		K      int64   `json:"k"`
+		Stride int64   `json:"stride"`
+		Groups int64   `json:"groups"`
+		Fwd    float64 `json:"fwd_s"`
+		FwdBwd float64 `json:"fwdbwd_s"`
+		Error  string  `json:"error"`
+	} `json:"conv"`
+	Pointwise []struct {
+		Dtype string  `json:"dtype"`
+		Op    string  `json:"op"`
+		Bytes float64 `json:"bytes"`
+		S     float64 `json:"s"`
+	} `json:"pointwise"`
+	Optimizer []struct {
+		Optimizer string  `json:"optimizer"`
+		Impl      string  `json:"impl"`
+		Params    int64   `json:"params"`
+		Tensors   int64   `json:"tensors"`
+		S         float64 `json:"s"`
+		Error     string  `json:"error"`
+	} `json:"optimizer"`
+}
+
+func main() {
+	name := flag.String("gpu", "h200", "catalog name of the calibrated GPU")
+	in := flag.String("in", "testdata/captures/calibration/calibration.json", "raw calibration JSON")
+	out := flag.String("out", "", "table to write (default stdout)")
+	flag.Parse()
+	if err := run(*name, *in, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "calibrate:", err)
+		os.Exit(1)
+	}
+}
+
+func run(name, in, out string) error {
+	if _, err := gpu.Lookup(name); err != nil {
+		return err
+	}
+	data, err := os.ReadFile(in)
+	if err != nil {
+		return err
+	}
+	var r raw
+	if err := json.Unmarshal(data, &r); err != nil {
+		return fmt.Errorf("%s: %w", in, err)
+	}
+	c := build(name, filepath.Base(in), &r)
+	if len(c.GEMM) == 0 || c.LaunchS <= 0 {
+		return fmt.Errorf("%s: no GEMM or launch measurements", in)
+	}
+	enc, err := encode(c)
+	if err != nil {
+		return err
+	}
+	if out == "" {
+		_, err = os.Stdout.Write(enc)
+		return err
+	}
+	return os.WriteFile(out, enc, 0o644)
+}
+
+func build(name, src string, r *raw) gpu.Calibration {
+	c := gpu.Calibration{GPU: name, Source: src, Device: r.Device, Torch: r.Torch, CUDNN: r.CUDNN,
+		LaunchS: r.Launch.Events, EnqueueS: r.Launch.Enqueue}
+	for _, g := range r.GEMM {
+		if g.S > 0 {
+			c.GEMM = append(c.GEMM, gpu.GEMMRate{Dtype: g.Dtype, MNK: [3]int64{g.MM, g.NN, g.KK}, Seconds: g.S})
+		}
+	}
+	for _, s := range r.SDPA {
+		if s.Error == "" && s.Fwd > 0 && s.FwdBwd > s.Fwd {
+			c.SDPA = append(c.SDPA, gpu.SDPARate{Backend: s.Backend, BHSD: [4]int64{s.BB, s.HH, s.S, s.D},
+				Causal: s.Causal, FwdS: s.Fwd, FwdBwdS: s.FwdBwd})
+		}
+	}
+	for _, v := range r.Conv {
+		if v.Error == "" && v.Fwd > 0 && v.FwdBwd > v.Fwd {
+			c.Conv = append(c.Conv, gpu.ConvRate{Dtype: v.Dtype, ChannelsLast: v.CL, N: v.N, Cin: v.Cin, Cout: v.Cout,
+				H: v.H, K: v.K, Stride: v.Stride, Groups: v.Groups, FwdS: v.Fwd, FwdBwdS: v.FwdBwd})
+		}
+	}
+	for _, p := range r.Pointwise {
+		if p.S > 0 && p.Bytes > 0 {
+			c.Stream = append(c.Stream, gpu.StreamRate{Op: p.Op, Dtype: p.Dtype, Bytes: p.Bytes, Seconds: p.S})
+		}
+	}
+	for _, o := range r.Optimizer {
+		if o.Error == "" && o.S > 0 {
+			c.Optim = append(c.Optim, gpu.OptimizerRate{Optimizer: o.Optimizer, Impl: o.Impl, Params: o.Params,
+				Tensors: o.Tensors, Seconds: o.S})
+		}
+	}
+	sort.SliceStable(c.Stream, func(i, j int) bool {
+		a, b := c.Stream[i], c.Stream[j]
+		if a.Op != b.Op {
+			return a.Op < b.Op
+		}
+		if a.Dtype != b.Dtype {
+			return a.Dtype < b.Dtype
+		}
+		return a.Bytes < b.Bytes
+	})
+	return c
+}
+
+// encode writes the table with one measurement a line, so that a new
+// calibration shows in a diff as the rows that changed.
+func encode(c gpu.Calibration) ([]byte, error) {
+	whole, err := json.Marshal(c)
+	if err != nil {
+		return nil, err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(whole, &fields); err != nil {
+		return nil, err
+	}
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b bytes.Buffer
+	b.WriteString("{\n")
+	for i, k := range keys {
+		fmt.Fprintf(&b, "%q: ", k)
+		var rows []json.RawMessage
+		if json.Unmarshal(fields[k], &rows) == nil && len(rows) > 0 {
+			b.WriteString("[\n")
+			for j, r := range rows {
+				b.WriteString("  ")
+				b.Write(r)
+				if j < len(rows)-1 {
+					b.WriteByte(',')
+				}
+				b.WriteByte('\n')
+			}
+			b.WriteString("]")
+		} else {
+			b.Write(fields[k])
+		}
+		if i < len(keys)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("}\n")
+	return b.Bytes(), nil
+}

@@ -1,0 +1,190 @@
+// Command late evaluates vramkit on the late blind set (testdata/late,
+// captured on the H200 after this round's models were final) and prints
+// the tables of testdata/late/RESULTS.md: training rows (families/, oom/)
+// against the training planner, generate rows against the inference
+// planner, and the inference --fit answers against the batches that ran.
+//
+//	go run ./bench/late            # from the repository root
+//	go run ./bench/late -dir testdata/late
+//
+// It builds every spec with bench/measured's GTSpec and GenSpec, the same
+// translation bench/bands and the tests use, and changes no model.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/vramkit/vramkit/bench/measured"
+	"github.com/vramkit/vramkit/internal/infer"
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
+
+func main() {
+	dir := flag.String("dir", "testdata/late", "late blind set")
+	flag.Parse()
+	if err := run(os.Stdout, *dir); err != nil {
+		fmt.Fprintln(os.Stderr, "late:", err)
+		os.Exit(1)
+	}
+}
+
+func run(w io.Writer, dir string) error {
+	var train []measured.GTRow
+	for _, g := range []string{"families", "oom"} {
+		rs, err := measured.ReadGTRows(filepath.Join(dir, g, "results.jsonl"))
+		if err != nil {
+			return err
+		}
+		train = append(train, rs...)
+	}
+	if err := trainTable(w, train); err != nil {
+		return err
+	}
+	gen, err := measured.ReadGTRows(filepath.Join(dir, "generate", "results.jsonl"))
+	if err != nil {
+		return err
+	}
+	if err := genTable(w, gen); err != nil {
+		return err
+	}
+	fit, err := measured.ReadGTRows(filepath.Join(dir, "fit", "results.jsonl"))
+	if err != nil {
+		return err
+	}
+	return fitTable(w, fit)
+}
+
+func gib(b int64) float64 { return float64(b) / (1 << 30) }
+
+func yes(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "**no**"
+}
+
+// summary prints median/max |error|, the under-estimates and the rows
+// more than 2% low of one column of signed errors.
+func summary(w io.Writer, what string, errs []float64) {
+	st := measured.Summarize(errs)
+	under, far := 0, 0
+	for _, e := range errs {
+		if e < 0 {
+			under++
+		}
+		if e < -0.02 {
+			far++
+		}
+	}
+	fmt.Fprintf(w, "- %s: median |err| %.2f%%, max |err| %.2f%%, under-estimates %d of %d (%d more than 2%% low)\n",
+		what, 100*st.MedianAbs, 100*st.MaxAbs, under, len(errs), far)
+}
+
+func trainTable(w io.Writer, rows []measured.GTRow) error {
+	fmt.Fprintln(w, "## Training rows (families/, oom/) — memmodel.Estimate, as `plan` prints it")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| row | pred alloc GiB | meas alloc GiB | alloc err | in band | pred resv GiB | meas resv GiB | resv err | resv band GiB | in band |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|:-:|---:|---:|---:|---|:-:|")
+	var ea, er []float64
+	var outA, outR int
+	for _, r := range rows {
+		s, why := measured.GTSpec(r)
+		if why != "" {
+			fmt.Fprintf(w, "| %s | skipped: %s |\n", r.Name, why)
+			continue
+		}
+		res, err := memmodel.Estimate(s, memmodel.DefaultOptions())
+		if err != nil {
+			return fmt.Errorf("%s: %w", r.Name, err)
+		}
+		a, rs := measured.Rel(res.PeakAllocated, r.MaxAllocated), measured.Rel(res.PeakReserved, r.MaxReserved)
+		ia, ir := measured.InBand(r.MaxAllocated, res.AllocatedBand), measured.InBand(r.MaxReserved, res.ReservedBand)
+		if !ia {
+			outA++
+		}
+		if !ir {
+			outR++
+		}
+		ea, er = append(ea, a), append(er, rs)
+		fmt.Fprintf(w, "| %s | %.3f | %.3f | %+.2f%% | %s | %.3f | %.3f | %+.2f%% | %.2f–%.2f | %s |\n",
+			r.Name, gib(res.PeakAllocated), gib(r.MaxAllocated), 100*a, yes(ia),
+			gib(res.PeakReserved), gib(r.MaxReserved), 100*rs, gib(res.ReservedBand.Low), gib(res.ReservedBand.High), yes(ir))
+	}
+	fmt.Fprintln(w)
+	summary(w, "allocated", ea)
+	summary(w, "reserved", er)
+	fmt.Fprintf(w, "- outside the printed band: allocated %d of %d, reserved %d of %d\n\n", outA, len(ea), outR, len(er))
+	return nil
+}
+
+func genTable(w io.Writer, rows []measured.GTRow) error {
+	fmt.Fprintln(w, "## Generate rows (generate/) — infer.Estimate, as `plan --task generate` prints it")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| row | pred alloc GiB | meas alloc GiB | alloc err | in band | pred resv GiB | meas resv GiB | resv err | resv band GiB | in band |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|:-:|---:|---:|---:|---|:-:|")
+	var ea, er []float64
+	var outA, outR int
+	for _, r := range rows {
+		if r.Kind != "gen" || r.Status != "ok" {
+			fmt.Fprintf(w, "| %s | skipped: status %s |\n", r.Name, r.Status)
+			continue
+		}
+		res, err := infer.Estimate(measured.GenSpec(r))
+		if err != nil {
+			return fmt.Errorf("%s: %w", r.Name, err)
+		}
+		a, rs := measured.Rel(res.PeakAllocated, r.MaxAllocated), measured.Rel(res.PeakReserved, r.MaxReserved)
+		ia, ir := measured.InBand(r.MaxAllocated, res.AllocatedBand), measured.InBand(r.MaxReserved, res.ReservedBand)
+		if !ia {
+			outA++
+		}
+		if !ir {
+			outR++
+		}
+		ea, er = append(ea, a), append(er, rs)
+		fmt.Fprintf(w, "| %s | %.3f | %.3f | %+.2f%% | %s | %.3f | %.3f | %+.2f%% | %.2f–%.2f | %s |\n",
+			r.Name, gib(res.PeakAllocated), gib(r.MaxAllocated), 100*a, yes(ia),
+			gib(res.PeakReserved), gib(r.MaxReserved), 100*rs, gib(res.ReservedBand.Low), gib(res.ReservedBand.High), yes(ir))
+	}
+	fmt.Fprintln(w)
+	summary(w, "allocated", ea)
+	summary(w, "reserved", er)
+	fmt.Fprintf(w, "- outside the printed band: allocated %d of %d, reserved %d of %d\n\n", outA, len(ea), outR, len(er))
+	return nil
+}
+
+// fitTable prints, per model, infer.Fit's answer as `plan --task generate
+// --fit` gives it (margin 0, the CLI's default: the answer is the largest
+// batch whose process band's top fits the GPU) and, per batch that ran,
+// the point prediction next to what the GPU did.
+func fitTable(w io.Writer, rows []measured.GTRow) error {
+	fmt.Fprintln(w, "## Inference --fit (fit/) — infer.Fit as `plan --task generate --fit` runs it (margin 0), and each batch that ran")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| row | batch | fit answer | pred resv GiB | meas resv GiB | resv err | pred process GiB (band) | NVML process GiB | capacity GiB | predicted fits | GPU |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---|---:|---:|:-:|:-:|")
+	opts := infer.DefaultFitOptions()
+	opts.Margin = 0
+	for _, r := range rows {
+		s := measured.GenSpec(r)
+		fr, err := infer.Fit(context.Background(), s, opts)
+		if err != nil {
+			return fmt.Errorf("%s: fit: %w", r.Name, err)
+		}
+		res, err := infer.Estimate(s)
+		if err != nil {
+			return fmt.Errorf("%s: %w", r.Name, err)
+		}
+		fmt.Fprintf(w, "| %s | %d | %d | %.2f | %.2f | %+.2f%% | %.2f (%.2f–%.2f) | %.2f | %.2f | %v | %s |\n",
+			r.Name, r.B, fr.Value, gib(res.PeakReserved), gib(r.MaxReserved), 100*measured.Rel(res.PeakReserved, r.MaxReserved),
+			gib(res.Process), gib(res.ProcessBand.Low), gib(res.ProcessBand.High), gib(r.NVMLUsed), gib(res.Capacity), res.Fits, r.Status)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "An oom row's max_reserved and NVML figure are what the process held when the allocation failed, not the peak it needed.")
+	fmt.Fprintln(w)
+	return nil
+}

@@ -1,0 +1,165 @@
+package measured
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
+
+// GTRow is the subset of a row written by bench/gpu (capture.py's
+// results.jsonl and gt_work.py's train, gen, sharded and script rows; see
+// testdata/captures/README.md) that the planners' specs are built from.
+type GTRow struct {
+	Name         string          `json:"name"`
+	Kind         string          `json:"kind"`
+	Model        string          `json:"model"`
+	HFConfig     json.RawMessage `json:"hf_config"`
+	Prec         *string         `json:"prec"`
+	B            int             `json:"b"`
+	Seq          int             `json:"seq"`
+	Accum        int             `json:"accum"`
+	Ckpt         any             `json:"ckpt"`
+	LoRA         int             `json:"lora"`
+	Opt          string          `json:"opt"`
+	Attn         string          `json:"attn"`
+	Strategy     string          `json:"strategy"`
+	Reshard      *bool           `json:"reshard"`
+	Compile      bool            `json:"compile"`
+	UseCache     *bool           `json:"use_cache"`
+	Script       string          `json:"script"`
+	Fraction     float64         `json:"fraction"`
+	Status       string          `json:"status"`
+	MaxAllocated int64           `json:"max_allocated"`
+	MaxReserved  int64           `json:"max_reserved"`
+	NVMLUsed     int64           `json:"nvml_used"`
+	IterS        []float64       `json:"iter_s"`
+	StepMedianS  float64         `json:"step_median_s"`
+	Timing       bool            `json:"timing"`
+	Params       int64           `json:"params"`
+	Trainable    int64           `json:"trainable_params"`
+	// generate rows (kind "gen")
+	DType     string `json:"dtype"`
+	Cache     string `json:"cache"`
+	GradMode  string `json:"grad_mode"`
+	Prompt    int    `json:"prompt"`
+	NewTokens int    `json:"new_tokens"`
+	Snapshot  string `json:"snapshot"`
+}
+
+// ReadGTRows reads a JSON-lines file of GTRow.
+func ReadGTRows(path string) ([]GTRow, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []GTRow
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for n := 1; sc.Scan(); n++ {
+		var r GTRow
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+		out = append(out, r)
+	}
+	return out, sc.Err()
+}
+
+// GTSpec translates a training row into the plan spec it ran; a non-empty
+// reason means the row has no plan spec.
+func GTSpec(r GTRow) (memmodel.Spec, string) {
+	s := memmodel.DefaultSpec()
+	switch {
+	case r.Status != "ok":
+		return s, "status " + r.Status
+	case r.Compile:
+		return s, "torch.compile is not modelled"
+	case r.Fraction > 0:
+		return s, "per-process memory fraction: the allocator frees its cache near the limit"
+	case r.Script == "nanogpt_train.py":
+		return s, "own nanoGPT module: no catalog model"
+	case r.Kind == "gen":
+		return s, "inference (generate) rows are the inference planner's"
+	}
+	switch {
+	case len(r.HFConfig) > 0 && string(r.HFConfig) != "null":
+		s.HFConfig = r.HFConfig
+	case strings.HasPrefix(r.Model, "tv:"):
+		m := tvName(strings.TrimPrefix(r.Model, "tv:"))
+		s.Model = &m
+	case r.Script == "vit_train.py":
+		m := strings.ReplaceAll(r.Model, "_", "") // vit_l_16 -> vitl16
+		m = strings.Replace(m, "vit", "vit-", 1)  // vit-l16
+		s.Model = &m
+	default:
+		return s, "no model config"
+	}
+	s.Batch, s.Seq, s.Accum = r.B, r.Seq, max(r.Accum, 1)
+	prec := "bf16"
+	if r.Prec != nil {
+		prec = *r.Prec
+	}
+	s.Precision = map[string]string{"fp32": "fp32", "bf16": "bf16-amp", "fp16": "fp16-amp", "bf16w": "bf16"}[prec]
+	if s.Precision == "" {
+		return s, "precision " + prec
+	}
+	switch c := r.Ckpt.(type) {
+	case string:
+		s.Checkpoint = c
+	case bool:
+		if c {
+			s.Checkpoint = "block"
+		}
+	}
+	if s.Checkpoint == "" {
+		s.Checkpoint = "none"
+	}
+	if r.LoRA > 0 {
+		s.LoRA = &memmodel.LoRA{Rank: r.LoRA, Alpha: float64(2 * r.LoRA), Targets: []string{"q_proj", "v_proj"}}
+	}
+	if r.Opt != "" {
+		s.Optimizer = r.Opt
+	}
+	s.Attn = r.Attn
+	s.UseCache = r.UseCache
+	if r.Kind == "sharded" {
+		off := false
+		s.UseCache = &off // gt_work.py's sharded() sets model.config.use_cache = False
+	}
+	if r.Strategy != "" {
+		st := map[string]string{"fsdp2": "fsdp", "tp": "tp", "zero1": "zero1", "ddp": "ddp"}[r.Strategy]
+		if st == "" {
+			return s, "strategy " + r.Strategy
+		}
+		s.Parallel.Strategy = st
+		if r.Reshard != nil && !*r.Reshard {
+			s.Parallel.ReshardAfterForward = r.Reshard
+		}
+	}
+	return s, ""
+}
+
+// GenSpec translates a generate row (one point of HF generate) into the
+// inference spec that describes it. grad_mode is not a spec key: the
+// inference planner treats inference_mode and no_grad alike.
+func GenSpec(r GTRow) memmodel.Spec {
+	task := "generate"
+	s := memmodel.DefaultSpec()
+	s.Task, s.HFConfig = &task, r.HFConfig
+	s.Batch, s.Seq, s.NewTokens, s.Precision, s.Cache = r.B, r.Prompt, r.NewTokens, r.DType, r.Cache
+	return s
+}
+
+// tvName maps a torchvision model name to the catalog's: vit_b_16 →
+// vit-b16, convnext_tiny → convnext-tiny.
+func tvName(n string) string {
+	if rest, ok := strings.CutPrefix(n, "vit_"); ok {
+		return "vit-" + strings.ReplaceAll(rest, "_", "")
+	}
+	return strings.ReplaceAll(n, "_", "-")
+}

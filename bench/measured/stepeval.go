@@ -1,0 +1,158 @@
+package measured
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
+
+// StepRow is one timed workload next to its predicted step time.
+type StepRow struct {
+	Name      string  `json:"name"`
+	Source    string  `json:"source"`
+	Measured  float64 `json:"measured_s"`
+	Predicted float64 `json:"predicted_s"`
+	Err       float64 `json:"error"` // signed, (pred-meas)/meas
+	InBand    bool    `json:"in_band"`
+}
+
+// TechniquePair is two workloads of one model, timed in one file, that
+// differ in exactly one technique.
+type TechniquePair struct {
+	Kind      string  `json:"kind"` // amp | checkpoint | lora | accumulation | compile
+	Num       string  `json:"num"`  // the variant
+	Den       string  `json:"den"`  // the baseline
+	Measured  float64 `json:"measured_ratio"`
+	Predicted float64 `json:"predicted_ratio"`
+}
+
+// Err is the signed relative error of the predicted ratio.
+func (p TechniquePair) Err() float64 { return p.Predicted/p.Measured - 1 }
+
+// StepEval is the step-time acceptance figures of one set of workloads.
+type StepEval struct {
+	Rows []StepRow `json:"rows"`
+	// Skipped names the workloads the planner rejected (a family it does
+	// not know) with the reason.
+	Skipped []string        `json:"skipped,omitempty"`
+	Pairs   []TechniquePair `json:"pairs"`
+	// Ordered and Compared count configuration pairs of one model (same
+	// file) whose measured times differ by more than OrderNoise, and how
+	// many of them the prediction puts in the measured order.
+	Ordered  int `json:"ordered"`
+	Compared int `json:"compared"`
+	// AllOrdered/AllCompared do the same over every pair of one file.
+	AllOrdered  int `json:"all_ordered"`
+	AllCompared int `json:"all_compared"`
+}
+
+// OrderNoise is the relative difference below which two measured step
+// times count as a tie: repeated runs of one workload on the H200 differ
+// by a few per cent.
+const OrderNoise = 0.05
+
+// EvalStepTime predicts every workload and computes the acceptance
+// figures.
+func EvalStepTime(ws []Timed) (StepEval, error) {
+	return EvalStepTimeWith(ws, memmodel.DefaultOptions().Host)
+}
+
+// EvalStepTimeWith is EvalStepTime for a host other than the calibration
+// machine's.
+func EvalStepTimeWith(ws []Timed, host memmodel.HostCosts) (StepEval, error) {
+	var ev StepEval
+	var kept []Timed
+	for _, w := range ws {
+		opts := memmodel.DefaultOptions()
+		opts.SkipReserved = true
+		opts.Host = host
+		r, err := memmodel.Estimate(w.Spec, opts)
+		if errors.Is(err, memmodel.ErrSpec) {
+			ev.Skipped = append(ev.Skipped, w.Name+": "+err.Error())
+			continue
+		}
+		if err != nil {
+			return ev, fmt.Errorf("%s: %w", w.Name, err)
+		}
+		kept = append(kept, w)
+		ev.Rows = append(ev.Rows, StepRow{Name: w.Name, Source: w.Source, Measured: w.StepS,
+			Predicted: r.StepTime, Err: r.StepTime/w.StepS - 1,
+			InBand: w.StepS >= r.StepTimeBand[0] && w.StepS <= r.StepTimeBand[1]})
+	}
+	ws = kept
+	pred := make([]float64, len(ws))
+	for i, r := range ev.Rows {
+		pred[i] = r.Predicted
+	}
+	for i, a := range ws {
+		for j, b := range ws {
+			if a.Source != b.Source || i == j {
+				continue
+			}
+			if k := techniqueKind(a.Spec, b.Spec); k != "" {
+				ev.Pairs = append(ev.Pairs, TechniquePair{Kind: k, Num: a.Name, Den: b.Name,
+					Measured: a.StepS / b.StepS, Predicted: pred[i] / pred[j]})
+			}
+			if j <= i || math.Abs(a.StepS/b.StepS-1) <= OrderNoise {
+				continue
+			}
+			right := (a.StepS < b.StepS) == (pred[i] < pred[j])
+			ev.AllCompared++
+			if right {
+				ev.AllOrdered++
+			}
+			if sameModel(a.Spec, b.Spec) {
+				ev.Compared++
+				if right {
+					ev.Ordered++
+				}
+			}
+		}
+	}
+	return ev, nil
+}
+
+// techniqueKind says which single technique separates variant a from
+// baseline b ("" when none or more than one).
+func techniqueKind(a, b memmodel.Spec) string {
+	if !sameModel(a, b) || a.AllocConf != b.AllocConf || a.Seq != b.Seq {
+		return ""
+	}
+	sameBatch := a.Batch == b.Batch && a.Accum == b.Accum
+	sameLoRA := (a.LoRA == nil) == (b.LoRA == nil)
+	same := sameBatch && sameLoRA && a.Compile == b.Compile
+	switch {
+	case sameBatch && sameLoRA && a.Precision == b.Precision && a.Checkpoint == b.Checkpoint && a.Compile && !b.Compile:
+		return "compile"
+	case same && a.Checkpoint == b.Checkpoint && a.Precision != "fp32" && b.Precision == "fp32":
+		return "amp"
+	case same && a.Precision == b.Precision && a.Checkpoint != "none" && b.Checkpoint == "none":
+		return "checkpoint"
+	case sameBatch && a.Precision == b.Precision && a.Checkpoint == b.Checkpoint && a.LoRA != nil && b.LoRA == nil:
+		return "lora"
+	case sameLoRA && a.Precision == b.Precision && a.Checkpoint == b.Checkpoint && a.Accum > 1 && b.Accum == 1 &&
+		a.Batch*a.Accum == b.Batch:
+		return "accumulation"
+	}
+	return ""
+}
+
+// Errs is the signed errors of the rows.
+func (ev StepEval) Errs() []float64 {
+	out := make([]float64, len(ev.Rows))
+	for i, r := range ev.Rows {
+		out[i] = r.Err
+	}
+	return out
+}
+
+// PairErrs is the signed errors of the technique ratios.
+func (ev StepEval) PairErrs() []float64 {
+	out := make([]float64, len(ev.Pairs))
+	for i, p := range ev.Pairs {
+		out[i] = p.Err()
+	}
+	return out
+}

@@ -1,0 +1,111 @@
+package rules
+
+import "github.com/vramkit/vramkit/internal/lint"
+
+// frozenModels returns the models (as text) whose forwards the file gives
+// no reason to think record a graph: networks frozen with
+// requires_grad_(False) (or a loop setting p.requires_grad = False over
+// their parameters) and never unfrozen, and networks unpickled whole
+// (pickle.load), whose parameters are saved with whatever requires_grad
+// they had — EMA and evaluation copies are saved frozen. A forward of such
+// a network with inputs that do not require grad records nothing, so grad
+// mode says nothing about its memory.
+func frozenModels(f *lint.File) map[string]bool {
+	frozen, thawed := map[string]bool{}, map[string]bool{}
+	mark := func(target string, on bool) {
+		if on {
+			thawed[target] = true
+		} else {
+			frozen[target] = true
+		}
+	}
+	for _, call := range f.Nodes("call") {
+		name, recv := f.Method(call)
+		if name != "requires_grad_" || recv == nil {
+			continue
+		}
+		pos, kw, _ := f.Args(call)
+		arg := kw["requires_grad"]
+		if len(pos) > 0 {
+			arg = pos[0]
+		}
+		on := arg == nil || !f.IsFalse(arg)
+		if t, ok := frozenTarget(f, call, recv); ok {
+			mark(t, on)
+		}
+	}
+	// for p in net.parameters(): p.requires_grad = False
+	for _, a := range f.Nodes("assignment") {
+		left := a.Child("left")
+		if !left.Is("attribute") || !f.TextIs(left.Child("attribute"), "requires_grad") {
+			continue
+		}
+		loop := lint.Loop(a)
+		if loop == nil || loop.Kind != "for_statement" || !f.TextIs(loop.Child("left"), f.Text(left.Child("object"))) {
+			continue
+		}
+		it := lint.Unparen(loop.Child("right"))
+		if m, recv := f.Method(it); m == "parameters" && recv != nil {
+			mark(f.Text(recv), !f.IsFalse(lint.Unparen(a.Child("right"))))
+		}
+	}
+	for t := range thawed {
+		delete(frozen, t)
+	}
+	// net = pickle.load(f)['ema'].to(device)
+	for _, a := range f.Nodes("assignment") {
+		left, right := a.Child("left"), a.Child("right")
+		if !left.Is("identifier", "attribute") || right == nil {
+			continue
+		}
+		unpickled := false
+		right.Walk(func(n *lint.Node) bool {
+			if n.Kind == "call" {
+				if _, ok := f.CallTo(n, "pickle.load", "pickle.loads"); ok {
+					unpickled = true
+				}
+			}
+			return !unpickled
+		})
+		if unpickled {
+			frozen[f.Text(left)] = true
+		}
+	}
+	return frozen
+}
+
+// frozenTarget names the network a requires_grad_ call applies to: net in
+// net.requires_grad_(False), or the name assigned in
+// ema = deepcopy(net).eval().requires_grad_(False).
+func frozenTarget(f *lint.File, call, recv *lint.Node) (string, bool) {
+	recv = lint.Unparen(recv)
+	if call.Parent.Is("assignment") && call.Field == "right" {
+		if left := call.Parent.Child("left"); left.Is("identifier", "attribute") {
+			return f.Text(left), true
+		}
+	}
+	for recv.Is("call") {
+		// net.eval().requires_grad_(False)
+		_, r := f.Method(recv)
+		if r == nil {
+			return "", false
+		}
+		recv = lint.Unparen(r)
+	}
+	if !recv.Is("identifier", "attribute") {
+		return "", false
+	}
+	return f.Text(recv), true
+}
+
+// frozenCall reports whether call runs a network from frozenModels.
+func frozenCall(f *lint.File, call *lint.Node, frozen map[string]bool) bool {
+	if len(frozen) == 0 {
+		return false
+	}
+	fn := lint.Unparen(call.Child("function"))
+	if fn.Is("attribute") && f.TextIs(fn.Child("attribute"), "forward") {
+		fn = fn.Child("object")
+	}
+	return frozen[f.Text(fn)]
+}

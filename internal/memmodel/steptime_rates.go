@@ -1,0 +1,349 @@
+package memmodel
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/vramkit/vramkit/internal/gpu"
+)
+
+// rates answers "how long does this kernel take on this GPU" from a
+// calibration table (gpu.Calibration): the times PyTorch's kernels took on
+// a real GPU at shapes near the ones training runs, interpolated in the
+// logarithm of the shape. A GPU without its own table borrows the H200's,
+// with every compute time scaled by the ratio of the two GPUs' peak FLOP/s
+// for the dtype and every memory-bound time by their bandwidth ratio;
+// scaled says so, and the step-time band widens.
+type rates struct {
+	cal    *gpu.Calibration
+	scaled bool
+	// flopScale divides calibrated compute times, by calibration dtype
+	// (bf16, fp32, tf32); bwScale divides memory-bound ones.
+	flopScale map[string]float64
+	bwScale   float64
+	// curves holds the memory-bound curves by op and dtype, sorted by bytes.
+	curves map[string][]gpu.StreamRate
+}
+
+// referenceGPU is the GPU whose calibration other GPUs are scaled from.
+const referenceGPU = "h200"
+
+// newRates loads g's calibration, or the reference GPU's scaled to g.
+func newRates(g gpu.GPU) (*rates, error) {
+	cal, err := gpu.Calibrated(g.Name)
+	if err != nil {
+		return nil, err
+	}
+	if cal != nil {
+		return ratesFrom(cal, nil, g), nil
+	}
+	ref, err := gpu.Lookup(referenceGPU)
+	if err != nil {
+		return nil, err
+	}
+	if cal, err = gpu.Calibrated(referenceGPU); err != nil {
+		return nil, err
+	}
+	if cal == nil {
+		return nil, fmt.Errorf("step time: no calibration for %s nor for %s", g.Name, referenceGPU)
+	}
+	return ratesFrom(cal, &ref, g), nil
+}
+
+// ratesFrom builds the rates of GPU g from cal, measured on g itself when
+// ref is nil and on ref otherwise.
+func ratesFrom(cal *gpu.Calibration, ref *gpu.GPU, g gpu.GPU) *rates {
+	r := &rates{cal: cal, flopScale: map[string]float64{"bf16": 1, "fp32": 1, "tf32": 1}, bwScale: 1}
+	if ref != nil {
+		r.scaled = true
+		lowp := g.BF16TFLOPs
+		if lowp == 0 {
+			lowp = g.FP16TFLOPs // no bf16: AMP runs fp16
+		}
+		tf32 := g.TF32TFLOPs
+		if tf32 == 0 {
+			tf32 = g.FP32TFLOPs // no TF32: convolutions run in plain fp32
+		}
+		r.flopScale = map[string]float64{"bf16": lowp / ref.BF16TFLOPs, "fp32": g.FP32TFLOPs / ref.FP32TFLOPs,
+			"tf32": tf32 / ref.TF32TFLOPs}
+		r.bwScale = g.BandwidthGBps / ref.BandwidthGBps
+	}
+	r.curves = map[string][]gpu.StreamRate{}
+	for _, s := range cal.Stream {
+		k := s.Op + "/" + s.Dtype
+		r.curves[k] = append(r.curves[k], s)
+	}
+	for _, v := range r.curves {
+		sort.Slice(v, func(i, j int) bool { return v[i].Bytes < v[j].Bytes })
+	}
+	return r
+}
+
+// describe says which figures the rates rest on, for GPU name: the kernel
+// classes the calibration measured, those derived from them, and whether
+// they were scaled from another GPU.
+func (r *rates) describe(name string) string {
+	var measured, derived []string
+	add := func(ok bool, what string) {
+		if ok {
+			measured = append(measured, what)
+		} else {
+			derived = append(derived, what)
+		}
+	}
+	add(len(r.cal.GEMM) > 0, "GEMM")
+	add(len(r.cal.SDPA) > 0, "attention")
+	add(len(r.cal.Stream) > 0, "memory-bound")
+	add(len(r.cal.Conv) > 0, "convolution")
+	add(len(r.cal.Optim) > 0, "optimizer")
+	cal := r.cal
+	s := fmt.Sprintf("%s rates measured on %s (%s, torch %s)", strings.Join(measured, ", "), cal.GPU, cal.Device, cal.Torch)
+	if len(derived) > 0 {
+		s += "; " + strings.Join(derived, ", ") + " derived from them (not calibrated)"
+	}
+	if r.scaled {
+		s += fmt.Sprintf("; all scaled to %s by peak FLOP/s and memory bandwidth", name)
+	}
+	return s + "; host costs of the calibration machine"
+}
+
+// launch is the GPU floor of one kernel queued behind others. The
+// calibration cannot see it: its back-to-back tiny kernels (LaunchS) run
+// as fast as Python issues them (EnqueueS), so gpuFloor is the figure
+// commonly measured for kernels queued on Hopper, an estimate.
+func (r *rates) launch() float64 { return gpuFloor }
+
+// gpuFloor is the smallest GPU time of one queued kernel, seconds.
+const gpuFloor = 2.5e-6
+
+// hostBound reports whether a calibrated time is no longer than issuing
+// the op from Python takes (with a margin): such a point measured the
+// host, not the kernel, and says nothing about the GPU rate.
+func (r *rates) hostBound(s float64) bool { return s < 2*r.cal.EnqueueS }
+
+// calDtype is the calibration dtype an op of dt runs as: half types as
+// bf16, float32 matmuls as fp32 (PyTorch leaves TF32 off for matmul) and
+// float32 convolutions as tf32 (cuDNN's allow_tf32 is on).
+func calDtype(dt DType, conv bool) string {
+	switch {
+	case dt == F16 || dt == BF16:
+		return "bf16"
+	case conv:
+		return "tf32"
+	}
+	return "fp32"
+}
+
+// gemm is the time of a batch of m×k by k×n products.
+func (r *rates) gemm(dtype string, batch, m, n, k int64) float64 {
+	q := [3]float64{lg(m * batch), lg(n), lg(k)}
+	type cand struct{ d, tflops float64 }
+	var cs []cand
+	for _, g := range r.cal.GEMM {
+		if g.Dtype != dtype || r.hostBound(g.Seconds) {
+			continue
+		}
+		d := sq(q[0]-lg(g.MNK[0])) + sq(q[1]-lg(g.MNK[1])) + sq(q[2]-lg(g.MNK[2]))
+		cs = append(cs, cand{d, 2 * float64(g.MNK[0]*g.MNK[1]*g.MNK[2]) / g.Seconds})
+	}
+	if len(cs) == 0 {
+		return 0
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
+	rate := idw(len(cs), func(i int) (float64, float64) { return cs[i].d, math.Log(cs[i].tflops) })
+	flops := 2 * float64(batch*m*n*k)
+	t := flops / math.Exp(rate) / r.flopScale[dtype]
+	if dtype == "bf16" && (m%8 != 0 || n%8 != 0 || k%8 != 0) {
+		t *= unalignedSlowdown
+	}
+	return t
+}
+
+// unalignedSlowdown: a half-precision GEMM with a dimension that is not a
+// multiple of 8 (rows not 16-byte aligned, GPT-2's 50,257-token
+// vocabulary) cannot use cuBLAS's vectorised tensor-core kernels. The
+// calibration timed aligned shapes only (it pads GPT-2's vocabulary to
+// 50,304, as nanoGPT does for speed); 2× is an estimate.
+const unalignedSlowdown = 2.0
+
+// idw is the inverse-squared-distance mean of the nearest (up to) four
+// values, exact on a measured point.
+func idw(n int, at func(i int) (dist2, v float64)) float64 {
+	var sw, sv float64
+	for i := 0; i < min(n, 4); i++ {
+		d, v := at(i)
+		if d < 1e-9 {
+			return v
+		}
+		sw += 1 / d
+		sv += v / d
+	}
+	return sv / sw
+}
+
+// sdpa is the forward and backward time of one fused attention call. The
+// calibration timed bf16; float32 inputs run the memory-efficient kernel,
+// whose CUTLASS tiles use TF32 tensor cores on Ampere and later, and take
+// longer by the TF32/bf16 GEMM ratio of the same score matrix.
+func (r *rates) sdpa(a *attnCost, dt DType) (fwd, bwd float64) {
+	q := [3]float64{lg(a.batch * a.heads), lg(a.sq), lg(a.hd)}
+	type cand struct{ d, f, b float64 }
+	var cs []cand
+	for _, s := range r.cal.SDPA {
+		if s.Backend != a.backend || s.Causal != a.causal {
+			continue
+		}
+		d := sq(q[0]-lg(s.BHSD[0]*s.BHSD[1])) + sq(q[1]-lg(s.BHSD[2])) + sq(q[2]-lg(s.BHSD[3]))
+		fl := attnFlops(s.BHSD[0]*s.BHSD[1], s.BHSD[2], s.BHSD[2], s.BHSD[3], s.Causal)
+		cs = append(cs, cand{d, math.Log(fl / s.FwdS), math.Log(2.5 * fl / (s.FwdBwdS - s.FwdS))})
+	}
+	if len(cs) == 0 {
+		return 0, 0
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
+	rf := math.Exp(idw(len(cs), func(i int) (float64, float64) { return cs[i].d, cs[i].f }))
+	rb := math.Exp(idw(len(cs), func(i int) (float64, float64) { return cs[i].d, cs[i].b }))
+	fl := attnFlops(a.batch*a.heads, a.sq, a.sk, a.hd, a.causal)
+	fwd, bwd = fl/rf/r.flopScale["bf16"], 2.5*fl/rb/r.flopScale["bf16"]
+	if dt == F32 {
+		bh := a.batch * a.heads
+		slow := r.gemm("tf32", bh, a.sq, a.sk, a.hd) / r.gemm("bf16", bh, a.sq, a.sk, a.hd)
+		fwd, bwd = fwd*slow, bwd*slow
+	}
+	return fwd, bwd
+}
+
+func attnFlops(bh, sq, sk, hd int64, causal bool) float64 {
+	f := 4 * float64(bh*sq*sk*hd)
+	if causal {
+		f /= 2
+	}
+	return f
+}
+
+// streamOp is the calibrated memory-bound op an op kind moves bytes like.
+func streamOp(kind string, inputs int) string {
+	switch kind {
+	case "layer_norm", "batch_norm", "softmax", "log_softmax":
+		return "layer_norm" // a row-wise reduction then an elementwise pass
+	case "mean", "sum", "nll_loss", "adaptive_avg_pool2d":
+		return "sum"
+	case "to", "copy", "cat":
+		return "copy"
+	}
+	if inputs > 1 {
+		return "add"
+	}
+	return "mul_"
+}
+
+// stream is the GPU time of a memory-bound kernel moving bytes: the
+// floor plus the bytes at the bandwidth its op class reached on the
+// largest calibrated size that was not host-bound (of either dtype: bytes
+// move at the same rate whatever they hold). Ops of a class the table
+// lacks move bytes like a copy.
+func (r *rates) stream(op string, dt DType, bytes float64) float64 {
+	bw := r.bandwidth(op)
+	if bw == 0 {
+		if bw = r.bandwidth("copy"); bw == 0 {
+			return 0
+		}
+	}
+	return gpuFloor + bytes/(bw*r.bwScale)
+}
+
+// bandwidth is the bytes per second of the op class's largest
+// calibrated, not host-bound, size; 0 when there is none.
+func (r *rates) bandwidth(op string) float64 {
+	var best gpu.StreamRate
+	for _, dt := range []string{"bf16", "fp32"} {
+		for _, p := range r.curves[op+"/"+dt] {
+			if !r.hostBound(p.Seconds) && p.Bytes > best.Bytes {
+				best = p
+			}
+		}
+	}
+	if best.Bytes == 0 {
+		return 0
+	}
+	return best.Bytes / best.Seconds
+}
+
+// optimizer splits one optimizer.step() over params float32 parameters
+// in tensors tensors into the GPU's part and the host's, from the
+// calibrated steps of the same optimizer and implementation (timed from
+// the host, issue and kernels together): a least-squares fit of seconds =
+// c + a·params + b·tensors. The per-parameter term is the kernels' memory
+// traffic (scaled by bandwidth to other GPUs); the fixed and per-tensor
+// terms are Python (_init_group's loop over parameters, the per-tensor
+// bias corrections, the foreach calls' argument lists), returned in units
+// of the calibration's own per-op issue time (EnqueueS) so that a caller
+// can convert them to its host. ok is false when the optimizer was not
+// calibrated.
+func (r *rates) optimizer(name, impl string, params, tensors float64) (gpuS, hostOps float64, ok bool) {
+	var m [3][3]float64
+	var v [3]float64
+	n := 0
+	for _, o := range r.cal.Optim {
+		if o.Optimizer != name || o.Impl != impl {
+			continue
+		}
+		x := [3]float64{1, float64(o.Params) / 1e8, float64(o.Tensors) / 100}
+		for i := range x {
+			for j := range x {
+				m[i][j] += x[i] * x[j]
+			}
+			v[i] += x[i] * o.Seconds
+		}
+		n++
+	}
+	if n < 3 || r.cal.EnqueueS <= 0 {
+		return 0, 0, false
+	}
+	c, ok := solve3(m, v)
+	if !ok {
+		return 0, 0, false
+	}
+	gpuS = max(c[1], 0) * params / 1e8 / r.bwScale
+	hostOps = (max(c[0], 0) + max(c[2], 0)*tensors/100) / r.cal.EnqueueS
+	return gpuS, hostOps, true
+}
+
+// solve3 solves the 3×3 system m·x = v by Gaussian elimination with
+// partial pivoting; ok is false when m is singular.
+func solve3(m [3][3]float64, v [3]float64) (x [3]float64, ok bool) {
+	for i := 0; i < 3; i++ {
+		p := i
+		for j := i + 1; j < 3; j++ {
+			if math.Abs(m[j][i]) > math.Abs(m[p][i]) {
+				p = j
+			}
+		}
+		if math.Abs(m[p][i]) < 1e-12 {
+			return x, false
+		}
+		m[i], m[p] = m[p], m[i]
+		v[i], v[p] = v[p], v[i]
+		for j := i + 1; j < 3; j++ {
+			f := m[j][i] / m[i][i]
+			for k := i; k < 3; k++ {
+				m[j][k] -= f * m[i][k]
+			}
+			v[j] -= f * v[i]
+		}
+	}
+	for i := 2; i >= 0; i-- {
+		s := v[i]
+		for k := i + 1; k < 3; k++ {
+			s -= m[i][k] * x[k]
+		}
+		x[i] = s / m[i][i]
+	}
+	return x, true
+}
+
+func lg(x int64) float64 { return math.Log2(float64(max(x, 1))) }
+
+func sq(x float64) float64 { return x * x }
