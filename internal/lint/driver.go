@@ -42,7 +42,8 @@ type Options struct {
 	Disable []string
 	// Jobs is the number of files checked at once; 0 means GOMAXPROCS.
 	Jobs int
-	// Hints turns on the opt-in rules (Rule.Hint) among Rules.
+	// Hints turns on the opt-in rules (Rule.Hint) among Rules and the
+	// findings other rules report as hints (Diagnostic.Hint).
 	Hints bool
 }
 
@@ -229,6 +230,9 @@ func Check(opts Options, cfg *Config, path string, src []byte) ([]Diagnostic, *F
 	var diags []Diagnostic
 	for i, r := range active {
 		for _, d := range found[i] {
+			if d.Hint && !opts.Hints {
+				continue
+			}
 			if d.Code != r.Code || !sup.covers(r, f.Line(d.off)) {
 				diags = append(diags, d)
 			}

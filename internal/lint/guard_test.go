@@ -57,3 +57,35 @@ func TestHintsAreOptIn(t *testing.T) {
 		t.Errorf("hint did not run with Hints: %v", diags)
 	}
 }
+
+// A finding reported as a hint is shown only with Hints, like a hint
+// rule's, while the same rule's other findings are always shown; a hint
+// rule's findings carry the mark too.
+func TestHintFindings(t *testing.T) {
+	r := &lint.Rule{Code: "VK997", Name: "some-hints", Severity: lint.Warning,
+		Run: func(p *lint.Pass) {
+			p.Report(p.File.Root, "costs GPU memory", "")
+			p.ReportHint(p.File.Root, "costs host memory", "")
+		}}
+	o := lint.Options{Rules: []*lint.Rule{r}, Parse: opts().Parse}
+	diags, _ := lint.Check(o, nil, "a.py", []byte("x = 1\n"))
+	if len(diags) != 1 || diags[0].Hint || diags[0].Severity != lint.Warning {
+		t.Errorf("without Hints: %v, want the warning alone", diags)
+	}
+	o.Hints = true
+	diags, _ = lint.Check(o, nil, "a.py", []byte("x = 1\n"))
+	if len(diags) != 2 {
+		t.Fatalf("with Hints: %v, want both", diags)
+	}
+	for _, d := range diags {
+		if d.Hint != (d.Message == "costs host memory") || (d.Hint && d.Severity != lint.Info) {
+			t.Errorf("%+v: a hint is marked and at info, the other is not", d)
+		}
+	}
+	hint := &lint.Rule{Code: "VK998", Name: "hint", Severity: lint.Info, Hint: true,
+		Run: func(p *lint.Pass) { p.Report(p.File.Root, "hint", "") }}
+	o.Rules = []*lint.Rule{hint}
+	if diags, _ := lint.Check(o, nil, "a.py", []byte("x = 1\n")); len(diags) != 1 || !diags[0].Hint {
+		t.Errorf("hint rule's finding not marked: %v", diags)
+	}
+}

@@ -74,7 +74,11 @@ func (d Diagnostic) Location() string {
 // summary line.
 func WriteText(w io.Writer, diags []Diagnostic, files int) error {
 	for _, d := range diags {
-		fmt.Fprintf(w, "%s: %s %s: %s\n", d.Location(), d.Code, d.Severity, d.Message)
+		sev := d.Severity.String()
+		if d.Hint {
+			sev += " (hint)"
+		}
+		fmt.Fprintf(w, "%s: %s %s: %s\n", d.Location(), d.Code, sev, d.Message)
 		if d.Fix != "" {
 			tag := ""
 			if len(d.Edits) > 0 {

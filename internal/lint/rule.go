@@ -94,6 +94,10 @@ type Diagnostic struct {
 	// Edits, when present, are the safe rewrite --fix applies.
 	Edits []Edit `json:"edits,omitempty"`
 	URL   string `json:"url"`
+	// Hint marks a finding that is advice rather than a memory cost (see
+	// Pass.ReportHint), or a finding of a hint rule: it is shown only with
+	// Options.Hints.
+	Hint bool `json:"hint,omitempty"`
 
 	off int // byte offset in Src, for suppression and sorting
 }
@@ -125,6 +129,17 @@ func (p *Pass) ReportAs(sev Severity, n *Node, msg, fix string, edits ...Edit) {
 	p.report(min(sev, p.Rule.Severity), n.Start, n.End, msg, fix, edits...)
 }
 
+// ReportHint records a finding on n as a hint, at info: the pattern is
+// worth knowing but the finding costs no GPU memory (a running total that
+// keeps graph nodes in host memory only). Hints are shown only when
+// Options.Hints is set (--hints, or the rule named in --select), so a rule
+// whose findings are sometimes a real cost and sometimes not keeps the
+// default output to the costly ones.
+func (p *Pass) ReportHint(n *Node, msg, fix string, edits ...Edit) {
+	p.report(Info, n.Start, n.End, msg, fix, edits...)
+	p.diags[len(p.diags)-1].Hint = true
+}
+
 // ReportRange records a finding on Src[start:end].
 func (p *Pass) ReportRange(start, end int, msg, fix string, edits ...Edit) {
 	p.report(p.Rule.Severity, start, end, msg, fix, edits...)
@@ -133,7 +148,7 @@ func (p *Pass) ReportRange(start, end int, msg, fix string, edits ...Edit) {
 func (p *Pass) report(sev Severity, start, end int, msg, fix string, edits ...Edit) {
 	d := Diagnostic{
 		Code: p.Rule.Code, Rule: p.Rule.Name, Severity: sev,
-		Message: msg, Fix: fix, Edits: edits, URL: p.Rule.URL(), off: start,
+		Message: msg, Fix: fix, Edits: edits, URL: p.Rule.URL(), off: start, Hint: p.Rule.Hint,
 	}
 	d.Path = p.File.Path
 	d.Start, d.End = p.File.Pos(start), p.File.Pos(end)

@@ -33,8 +33,9 @@ fail-on = "error"                               # info | warning | error | none
 exclude = ["legacy/"]                          # gitignore-style patterns
 ` + "```" + `
 
-Hints — advice that is right for some programs and noise for others (marked
-"hint" below) — are opt-in: run them with ` + "`--hints`" + `, or name them in ` + "`--select`" + `.
+Hints — advice that is right for some programs and noise for others (rules marked
+"hint" below), and findings that cost no GPU memory (a rule's documentation says which) —
+are opt-in: show them with ` + "`--hints`" + `, or name their rule in ` + "`--select`" + `.
 
 | code | name | severity | --fix | summary |
 |---|---|---|---|---|

@@ -247,23 +247,35 @@ func TestEvalWithGradSeverity(t *testing.T) {
 }
 
 // TestLossAccumulatedSeverity pins VK001's severity: backward frees each
-// step's saved activations, so a total of losses grows host memory (info)
-// unless backward retains the graph (warning: GPU memory grows).
+// step's saved activations, so a total of losses grows host memory only (a
+// hint, at info) unless backward retains the graph (warning: GPU memory
+// grows). Without Hints the default output keeps only the warning.
 func TestLossAccumulatedSeverity(t *testing.T) {
-	diags := checkWants(t, filepath.Join("testdata", "vk001_loss_accumulated.py"), LossAccumulated)
-	var warn, info int
+	path := filepath.Join("testdata", "vk001_loss_accumulated.py")
+	diags := checkWants(t, path, LossAccumulated)
+	var warn, hint int
 	for _, d := range diags {
 		switch {
-		case d.Severity == lint.Warning && strings.Contains(d.Message, "saved activations stay alive"):
+		case d.Severity == lint.Warning && !d.Hint && strings.Contains(d.Message, "saved activations stay alive"):
 			warn++
-		case d.Severity == lint.Info && strings.Contains(d.Message, "host memory"):
-			info++
+		case d.Severity == lint.Info && d.Hint && strings.Contains(d.Message, "host memory"):
+			hint++
 		default:
-			t.Errorf("line %d: %v %q", d.Start.Line, d.Severity, d.Message)
+			t.Errorf("line %d: %v hint=%v %q", d.Start.Line, d.Severity, d.Hint, d.Message)
 		}
 	}
-	if warn != 1 || info == 0 {
-		t.Errorf("%d warnings (want 1, the retain_graph loop) and %d notes (want some)", warn, info)
+	if warn != 1 || hint == 0 {
+		t.Errorf("%d warnings (want 1, the retain_graph loop) and %d hints (want some)", warn, hint)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := options(LossAccumulated)
+	o.Hints = false
+	shown, _ := lint.Check(o, nil, path, src)
+	if len(shown) != 1 || shown[0].Severity != lint.Warning || shown[0].Start.Line != 115 {
+		t.Errorf("default output: %v, want only the retain_graph warning on line 115", shown)
 	}
 }
 

@@ -21,7 +21,9 @@ history across your training loop"). When the loop's backward passes
 retain_graph=True, each iteration's saved activations stay alive with it
 and GPU memory grows step after step: a warning. Otherwise backward has
 already freed the saved activations, and what grows is the chain of graph
-nodes in host memory: reported at info.
+nodes in host memory, not GPU memory: reported as a hint (info, shown with
+--hints or --select VK001), since the default output is for what costs
+GPU memory.
 
 Fix: add a number, total += loss.item() (or float(loss)), or
 total += loss.detach() to stay on the GPU without a per-step sync.
@@ -83,11 +85,11 @@ func checkAccumulation(p *lint.Pass, lossesOf *memo[map[string]bool], stmt, targ
 	}
 	loss := f.Text(found[0])
 	msg := fmt.Sprintf("%s accumulates %s with its autograd graph: every iteration's graph and saved activations stay alive, so memory grows each step", acc, loss)
-	sev := lint.Warning
+	hint := false
 	if !retainsGraph(f, outer, loss) {
 		// backward() frees each step's saved activations: what the total
 		// keeps is the chain of graph nodes, in host memory.
-		sev = lint.Info
+		hint = true
 		msg = fmt.Sprintf("%s accumulates %s with its autograd graph (the PyTorch FAQ's \"accumulating history\"): backward frees each step's saved activations, but the total keeps every step's graph nodes in host memory and stays a tensor that requires grad", acc, loss)
 	}
 	fix := fmt.Sprintf("add a number: %s += %s.item() (or %s.detach() to avoid a sync)", acc, loss, loss)
@@ -101,7 +103,11 @@ func checkAccumulation(p *lint.Pass, lossesOf *memo[map[string]bool], stmt, targ
 			edits = append(edits, lint.Edit{Start: id.End, End: id.End, New: ".item()"})
 		}
 	}
-	p.ReportAs(sev, stmt, msg, fix, edits...)
+	if hint {
+		p.ReportHint(stmt, msg, fix, edits...)
+		return
+	}
+	p.Report(stmt, msg, fix, edits...)
 }
 
 // retainsGraph reports whether a backward in region that starts from loss
