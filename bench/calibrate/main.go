@@ -4,7 +4,12 @@
 // (internal/gpu/calibration/NAME.json): the measured times only, rates
 // recomputed from shapes, failed measurements dropped.
 //
-//	go run ./bench/calibrate -gpu h200 -in RAW.json -out internal/gpu/calibration/h200.json
+//	go run ./bench/calibrate -gpu h200 -in RAW.json[,MORE.json...] -out internal/gpu/calibration/h200.json
+//
+// Several raw files, comma-separated, make one table: the first gives the
+// device, launch floor and host cost; every later one adds its rows (a
+// partial run such as gt_calib.py --conv16); a convolution timed by both
+// keeps the geometric mean of the two times.
 //
 // internal/gpu runs it through go:generate.
 package main
@@ -14,9 +19,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/vramkit/vramkit/internal/gpu"
 )
@@ -80,7 +87,7 @@ type raw struct {
 
 func main() {
 	name := flag.String("gpu", "h200", "catalog name of the calibrated GPU")
-	in := flag.String("in", "testdata/captures/calibration/calibration.json", "raw calibration JSON")
+	in := flag.String("in", "testdata/captures/calibration/calibration.json", "raw calibration JSON files, comma-separated")
 	out := flag.String("out", "", "table to write (default stdout)")
 	flag.Parse()
 	if err := run(*name, *in, *out); err != nil {
@@ -93,15 +100,23 @@ func run(name, in, out string) error {
 	if _, err := gpu.Lookup(name); err != nil {
 		return err
 	}
-	data, err := os.ReadFile(in)
-	if err != nil {
-		return err
+	var c gpu.Calibration
+	for i, path := range strings.Split(in, ",") {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		var r raw
+		if err := json.Unmarshal(data, &r); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		b := build(name, filepath.Base(path), &r)
+		if i == 0 {
+			c = b
+			continue
+		}
+		merge(&c, &b)
 	}
-	var r raw
-	if err := json.Unmarshal(data, &r); err != nil {
-		return fmt.Errorf("%s: %w", in, err)
-	}
-	c := build(name, filepath.Base(in), &r)
 	if len(c.GEMM) == 0 || c.LaunchS <= 0 {
 		return fmt.Errorf("%s: no GEMM or launch measurements", in)
 	}
@@ -114,6 +129,33 @@ func run(name, in, out string) error {
 		return err
 	}
 	return os.WriteFile(out, enc, 0o644)
+}
+
+// merge adds a later run's rows to c. A convolution both runs timed (same
+// shape, dtype and memory format) keeps one row, the geometric mean of the
+// two: the runs disagree by up to a third on the same shape, neither is
+// the better measurement. Launch and host figures stay the first run's.
+func merge(c, b *gpu.Calibration) {
+	c.Source += "+" + b.Source
+	c.GEMM = append(c.GEMM, b.GEMM...)
+	c.SDPA = append(c.SDPA, b.SDPA...)
+	c.Stream = append(c.Stream, b.Stream...)
+	c.Optim = append(c.Optim, b.Optim...)
+	key := func(v gpu.ConvRate) gpu.ConvRate { v.FwdS, v.FwdBwdS = 0, 0; return v }
+	at := make(map[gpu.ConvRate]int, len(c.Conv))
+	for i, v := range c.Conv {
+		at[key(v)] = i
+	}
+	for _, v := range b.Conv {
+		i, ok := at[key(v)]
+		if !ok {
+			c.Conv = append(c.Conv, v)
+			continue
+		}
+		c.Conv[i].FwdS = math.Sqrt(c.Conv[i].FwdS * v.FwdS)
+		c.Conv[i].FwdBwdS = math.Sqrt(c.Conv[i].FwdBwdS * v.FwdBwdS)
+	}
+	sortStream(c.Stream)
 }
 
 func build(name, src string, r *raw) gpu.Calibration {
@@ -147,8 +189,14 @@ func build(name, src string, r *raw) gpu.Calibration {
 				Tensors: o.Tensors, Seconds: o.S})
 		}
 	}
-	sort.SliceStable(c.Stream, func(i, j int) bool {
-		a, b := c.Stream[i], c.Stream[j]
+	sortStream(c.Stream)
+	return c
+}
+
+// sortStream orders memory-bound rows by op, dtype and size.
+func sortStream(s []gpu.StreamRate) {
+	sort.SliceStable(s, func(i, j int) bool {
+		a, b := s[i], s[j]
 		if a.Op != b.Op {
 			return a.Op < b.Op
 		}
@@ -157,7 +205,6 @@ func build(name, src string, r *raw) gpu.Calibration {
 		}
 		return a.Bytes < b.Bytes
 	})
-	return c
 }
 
 // encode writes the table with one measurement a line, so that a new

@@ -14,7 +14,8 @@ import (
 // scaled from a calibrated GPU by their peak figures.
 //
 // The files under calibration/ are generated from the raw JSON of a run by
-// bench/calibrate (see the go:generate line below); do not edit them.
+// bench/calibrate (see the go:generate line below); do not edit them. The
+// H200's merges the full run with the fp16/bf16 convolution run (round 3).
 type Calibration struct {
 	GPU    string `json:"gpu"`    // catalog name of the calibrated GPU
 	Source string `json:"source"` // the raw file it was built from
@@ -86,7 +87,7 @@ type OptimizerRate struct {
 	Seconds   float64 `json:"s"`
 }
 
-//go:generate go run ../../bench/calibrate -gpu h200 -in ../../testdata/late/calibration-full.json -out calibration/h200.json
+//go:generate go run ../../bench/calibrate -gpu h200 -in ../../testdata/late/calibration-full.json,../../testdata/late/calibration-conv16.json -out calibration/h200.json
 
 //go:embed calibration
 var calibrations embed.FS

@@ -34,15 +34,22 @@ func convClass(cin, cout, k, groups int64) string {
 // the shape), so that the GEMM table carries the size dependence the dozen
 // convolution shapes cannot. Depthwise convolutions are not GEMMs: they
 // take the rate of the nearest calibrated depthwise convolution.
+//
+// fp16 takes the fp16 rows where the calibration has them (cuDNN's fp16
+// and bf16 kernels differ: NCHW depthwise 3×3 and 5×5 run 2–4× faster in
+// fp16, the 7×7 stem 1.8×), bf16's otherwise; both against the bf16 GEMMs.
 func (r *rates) conv(c *convShape, dt DType) (fwd, bwd float64) {
 	dtype := "fp32"
 	if dt == F16 || dt == BF16 {
 		dtype = "bf16"
 	}
 	class := convClass(c.cin, c.cout, c.k, c.groups)
-	rows := r.convRows(dtype, class, c.channelsLast)
+	var rows []gpu.ConvRate
+	if dt == F16 {
+		rows = r.convRowsEither("fp16", class, c.channelsLast)
+	}
 	if len(rows) == 0 {
-		rows = r.convRows(dtype, class, !c.channelsLast)
+		rows = r.convRowsEither(dtype, class, c.channelsLast)
 	}
 	if len(rows) == 0 {
 		return r.convAsGEMM(c, dtype, class)
@@ -62,7 +69,7 @@ func (r *rates) conv(c *convShape, dt DType) (fwd, bwd float64) {
 		}
 		vs := &convShape{n: v.N, cin: v.Cin, cout: v.Cout, h: v.H, ho: ho, k: v.K, stride: v.Stride, groups: v.Groups,
 			dgrad: true, wgrad: true}
-		gf, gd, gw := r.implicitGEMMs(vs, dtype)
+		gf, gd, gw := r.implicitGEMMs(vs, dtype) // fp16 rows too: the table's half GEMMs are bf16
 		cs = append(cs, cand{d, math.Log(v.FwdS / gf), math.Log(bwd / (gd + gw))})
 	}
 	sort.Slice(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
@@ -100,7 +107,7 @@ func (r *rates) conv(c *convShape, dt DType) (fwd, bwd float64) {
 // that is taken off, at the calibrated add bandwidth.
 func (r *rates) convBackward(v gpu.ConvRate, dt DType) float64 {
 	es := 4.0
-	if v.Dtype == "bf16" {
+	if v.Dtype == "bf16" || v.Dtype == "fp16" {
 		es = 2
 	}
 	in := es * float64(v.N*v.Cin*v.H*v.H)
@@ -109,6 +116,15 @@ func (r *rates) convBackward(v gpu.ConvRate, dt DType) float64 {
 	acc := r.stream("add", dt, 3*in) + r.stream("add", dt, 3*w)
 	// never below a fifth of what was timed: the subtraction is an estimate
 	return math.Max(b-acc, b/5)
+}
+
+// convRowsEither is convRows in the memory format asked for, or in the
+// other one when the calibration timed none of the class in it.
+func (r *rates) convRowsEither(dtype, class string, channelsLast bool) []gpu.ConvRate {
+	if rows := r.convRows(dtype, class, channelsLast); len(rows) > 0 {
+		return rows
+	}
+	return r.convRows(dtype, class, !channelsLast)
 }
 
 // convRows is the calibrated convolutions of one class, dtype and memory

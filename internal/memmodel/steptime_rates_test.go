@@ -146,3 +146,33 @@ func TestRatesConvFromCalibration(t *testing.T) {
 		t.Errorf("dense fp32 backward %.1f µs, want a little under the timed %.1f", 1e6*b, 1e6*timed)
 	}
 }
+
+// TestRatesConvHalfPrecision: fp16 convolutions take the fp16 rows of the
+// round-3 run (testdata/late/calibration-conv16.json), not bf16's. At
+// calibrated shapes the forward is the measured time: NCHW depthwise 3×3,
+// 32 channels at 112², batch 64, 66.1 µs in fp16 against 243.8 in bf16
+// (cuDNN's fp16 depthwise kernel); ResNet-50's 7×7 stem, 355.2 µs in fp16
+// against bf16's 643.1 (geometric mean of the two runs' 644.4 and 641.9).
+func TestRatesConvHalfPrecision(t *testing.T) {
+	h200, _ := gpu.Lookup("h200")
+	cal, err := gpu.Calibrated("h200")
+	if err != nil || cal == nil {
+		t.Fatalf("no H200 table (%v)", err)
+	}
+	r := ratesFrom(cal, nil, h200)
+	for _, c := range []struct {
+		name       string
+		s          convShape
+		fp16, bf16 float64
+	}{
+		{"depthwise 3×3", convShape{n: 64, cin: 32, cout: 32, h: 112, ho: 112, k: 3, stride: 1, groups: 32}, 66.1e-6, 243.8e-6},
+		{"stem 7×7", convShape{n: 64, cin: 3, cout: 64, h: 224, ho: 112, k: 7, stride: 2, groups: 1}, 355.2e-6, 643.1e-6},
+	} {
+		f16, _ := r.conv(&c.s, F16)
+		b16, _ := r.conv(&c.s, BF16)
+		if math.Abs(f16-c.fp16) > 0.5e-6 || math.Abs(b16-c.bf16) > 0.5e-6 {
+			t.Errorf("%s: fp16 %.1f µs, bf16 %.1f µs; want the measured %.1f and %.1f", c.name,
+				1e6*f16, 1e6*b16, 1e6*c.fp16, 1e6*c.bf16)
+		}
+	}
+}

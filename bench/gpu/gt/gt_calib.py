@@ -2,7 +2,8 @@
 forward+backward, convolutions, pointwise/normalisation bandwidth, kernel launch floor and
 optimizer step time per parameter. Run ALONE on the GPU (nothing else), no history.
 
-usage: python3 gt_calib.py OUT.json [--budget SECONDS]
+usage: python3 gt_calib.py OUT.json [--budget SECONDS] [--conv16]
+--conv16 times only the launch floor and the fp16/bf16 convolutions of CONV16 (round 3).
 Each timing: CUDA events around n repetitions after 3 warm-ups; n grows until a batch takes
 >= 20 ms; the median of 5 batches, per repetition, is kept (seconds).
 """
@@ -145,6 +146,74 @@ def conv(res):
     res["conv_note"] = "fwdbwd_tflops counts 3x forward FLOPs"
 
 
+# conv16: the convolutions the step-time model looks up for ResNet-50, EfficientNet-B0 and
+# ConvNeXt-T, in fp16 and bf16 (round 3: the full run timed no fp16 convolution, and no NCHW
+# depthwise 5x5 or stride-2 one). Memory format as the models run: torchvision's ResNet and
+# EfficientNet NCHW; ConvNeXt's stem NCHW and every later conv channels_last (LayerNorm2d permutes).
+# Padding k//2, as in conv(). Shapes are tried in this order, both dtypes each, until the budget.
+CONV16 = [  # N, Cin, Cout, H, k, stride, groups, channels_last
+    # EfficientNet-B0 depthwise (NCHW), stride 1 and 2, 3x3 and 5x5
+    (64, 32, 32, 112, 3, 1, 32, False), (64, 96, 96, 112, 3, 2, 96, False), (64, 144, 144, 56, 3, 1, 144, False),
+    (64, 144, 144, 56, 5, 2, 144, False), (64, 240, 240, 28, 5, 1, 240, False), (64, 240, 240, 28, 3, 2, 240, False),
+    (64, 480, 480, 14, 3, 1, 480, False), (64, 480, 480, 14, 5, 1, 480, False), (64, 672, 672, 14, 5, 2, 672, False),
+    (64, 1152, 1152, 7, 5, 1, 1152, False), (64, 1152, 1152, 7, 3, 1, 1152, False),
+    # ResNet-50 (NCHW): stem, 3x3 stride 1 and 2, 1x1 (bottleneck and stride-2 downsample)
+    (64, 3, 64, 224, 7, 2, 1, False), (64, 64, 64, 56, 3, 1, 1, False), (64, 128, 128, 56, 3, 2, 1, False),
+    (64, 128, 128, 28, 3, 1, 1, False), (64, 256, 256, 28, 3, 2, 1, False), (64, 256, 256, 14, 3, 1, 1, False),
+    (64, 512, 512, 14, 3, 2, 1, False), (64, 512, 512, 7, 3, 1, 1, False),
+    (64, 64, 256, 56, 1, 1, 1, False), (64, 256, 64, 56, 1, 1, 1, False), (64, 256, 128, 56, 1, 1, 1, False),
+    (64, 256, 512, 56, 1, 2, 1, False), (64, 512, 128, 28, 1, 1, 1, False), (64, 128, 512, 28, 1, 1, 1, False),
+    (64, 1024, 256, 14, 1, 1, 1, False), (64, 256, 1024, 14, 1, 1, 1, False), (64, 512, 1024, 28, 1, 2, 1, False),
+    (64, 2048, 512, 7, 1, 1, 1, False), (64, 512, 2048, 7, 1, 1, 1, False), (64, 1024, 2048, 14, 1, 2, 1, False),
+    # EfficientNet-B0 stem and 1x1 (NCHW)
+    (64, 3, 32, 224, 3, 2, 1, False), (64, 16, 96, 112, 1, 1, 1, False), (64, 144, 24, 56, 1, 1, 1, False),
+    (64, 240, 40, 28, 1, 1, 1, False), (64, 80, 480, 14, 1, 1, 1, False), (64, 672, 192, 7, 1, 1, 1, False),
+    (64, 320, 1280, 7, 1, 1, 1, False),
+    # ConvNeXt-T: stem NCHW, depthwise 7x7 and downsampling 2x2 channels_last
+    (64, 3, 96, 224, 4, 4, 1, False), (64, 96, 96, 56, 7, 1, 96, True), (64, 192, 192, 28, 7, 1, 192, True),
+    (64, 384, 384, 14, 7, 1, 384, True), (64, 768, 768, 7, 7, 1, 768, True), (64, 96, 192, 56, 2, 2, 1, True),
+    (64, 384, 768, 14, 2, 2, 1, True),
+]
+
+
+def conv16(res, out=None):
+    rows = []
+    res["conv"] = rows
+    res["conv_note"] = "fwdbwd_tflops counts 3x forward FLOPs"
+    torch.backends.cudnn.benchmark = False
+    for (N, Ci, Co, Hh, k, s, g, cl) in CONV16:
+        for name, dt in (("fp16", torch.float16), ("bf16", torch.bfloat16)):
+            if over():
+                return
+            try:
+                x = torch.randn(N, Ci, Hh, Hh, device="cuda", dtype=dt)
+                w = torch.randn(Co, Ci // g, k, k, device="cuda", dtype=dt)
+                if cl:
+                    x = x.to(memory_format=torch.channels_last)
+                    w = w.to(memory_format=torch.channels_last)
+                x.requires_grad_()
+                w.requires_grad_()
+                tf, _ = timeit(lambda: F.conv2d(x, w, stride=s, padding=k // 2, groups=g))
+                y = F.conv2d(x, w, stride=s, padding=k // 2, groups=g)
+                gy = torch.randn_like(y)
+
+                def fb():
+                    yy = F.conv2d(x, w, stride=s, padding=k // 2, groups=g)
+                    yy.backward(gy)
+                tfb, _ = timeit(fb)
+                Ho = y.shape[2]
+                fl = 2 * N * Co * Ho * Ho * (Ci // g) * k * k
+                rows.append(dict(dtype=name, channels_last=cl, N=N, Cin=Ci, Cout=Co, H=Hh, k=k, stride=s,
+                                 groups=g, fwd_s=tf, fwdbwd_s=tfb, flops_fwd=fl, fwd_tflops=fl / tf / 1e12,
+                                 fwdbwd_tflops=3 * fl / tfb / 1e12))
+                del x, w, y, gy
+            except Exception as e:
+                rows.append(dict(dtype=name, N=N, Cin=Ci, Cout=Co, H=Hh, k=k, stride=s, error=repr(e)[:200]))
+        if out:
+            with open(out, "w") as f:
+                json.dump(res, f, indent=1)
+
+
 def pointwise(res):
     rows = []
     for name, dt in (("bf16", torch.bfloat16), ("fp32", torch.float32)):
@@ -226,7 +295,11 @@ def main():
     p = torch.cuda.get_device_properties(0)
     res = dict(device=p.name, sm_count=p.multi_processor_count, total_memory=p.total_memory,
                torch=torch.__version__, cuda=torch.version.cuda, cudnn=torch.backends.cudnn.version())
-    for fn in (launch, gemm, sdpa, pointwise, conv, optim):
+    fns = (launch, gemm, sdpa, pointwise, conv, optim)
+    if "--conv16" in sys.argv:  # round 3: launch (for enqueue_s) and the fp16/bf16 convolutions only
+        fns = (launch, lambda r: conv16(r, out))
+        fns[1].__name__ = "conv16"
+    for fn in fns:
         t = time.time()
         try:
             fn(res)

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/vramkit/vramkit/internal/gpu"
+)
+
+// TestMergeConvRuns: the H200 table is the full run and the fp16/bf16
+// convolution run together. The first run's launch and host figures
+// stay; a convolution both timed keeps the geometric mean (ResNet-50's
+// stem, bf16 NCHW: 644.4 and 641.9 µs forward); one only the second timed
+// is added (fp16 NCHW depthwise 3×3 at 112², 66.1 µs).
+func TestMergeConvRuns(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "h200.json")
+	in := "../../testdata/late/calibration-full.json,../../testdata/late/calibration-conv16.json"
+	if err := run("h200", in, out); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c gpu.Calibration
+	if err := json.Unmarshal(data, &c); err != nil {
+		t.Fatal(err)
+	}
+	if c.Source != "calibration-full.json+calibration-conv16.json" || math.Abs(c.EnqueueS-9.683e-6) > 1e-9 {
+		t.Errorf("source %q, enqueue %g: want both files and the full run's 9.683 µs", c.Source, c.EnqueueS)
+	}
+	find := func(dtype string, cin, cout, h, k, groups int64) []gpu.ConvRate {
+		var m []gpu.ConvRate
+		for _, v := range c.Conv {
+			if v.Dtype == dtype && !v.ChannelsLast && v.N == 64 && v.Cin == cin && v.Cout == cout && v.H == h &&
+				v.K == k && v.Groups == groups {
+				m = append(m, v)
+			}
+		}
+		return m
+	}
+	if s := find("bf16", 3, 64, 224, 7, 1); len(s) != 1 || math.Abs(s[0].FwdS-math.Sqrt(644.36e-6*641.9e-6)) > 0.1e-6 {
+		t.Errorf("bf16 stem rows %+v, want one at the geometric mean of 644.4 and 641.9 µs", s)
+	}
+	if s := find("fp16", 32, 32, 112, 3, 32); len(s) != 1 || math.Abs(s[0].FwdS-66.1e-6) > 0.1e-6 {
+		t.Errorf("fp16 depthwise rows %+v, want one of 66.1 µs", s)
+	}
+	fp16 := 0
+	for _, v := range c.Conv {
+		if v.Dtype == "fp16" {
+			fp16++
+		}
+	}
+	if fp16 != 45 || len(c.GEMM) == 0 {
+		t.Errorf("%d fp16 convolutions (want the 45 timed), %d GEMMs", fp16, len(c.GEMM))
+	}
+}
