@@ -8,6 +8,8 @@
 #   bench/load.sh -size 256MiB
 #   bench/load.sh -vramkit ./vramkit     # time `vramkit stats` instead
 #   bench/load.sh -vramkit ./vramkit -analyze -python '' -runs 2   # analyze / stats ratio (issue 3)
+#   bench/load.sh -keep -vramkit ./vramkit -commands analyze,tune,report -runs 3   # issue 17's figures
+#   go run ./bench/load -profile cpu.pprof stats FILE && go tool pprof -top cpu.pprof
 #
 # The generated file is deleted afterwards unless -keep is given.
 set -eu

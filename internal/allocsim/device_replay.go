@@ -105,7 +105,7 @@ func ReplayDevice(s *snapshot.Snapshot, dev int, o ReplayOptions) (DeviceReplay,
 		// expandable segments reserve: what the trace maps is enough.
 		o.TotalMemory = mappedBytes(ev)
 	}
-	d.Result = replayTrace(ev, cfg, o, func(id snapshot.StackID) bool {
+	d.Result = replayTrace(ev, s.Streams, cfg, o, func(id snapshot.StackID) bool {
 		for _, f := range s.Frames(id) {
 			if f.Name == "empty_cache" {
 				return true

@@ -51,9 +51,9 @@ type CacheState struct {
 // request, where it is split, which segments are released — is the
 // simulator's own and is checked against the trace. ReplayDevice is the
 // one public way in; this is its engine.
-func replayTrace(trace []snapshot.TraceEvent, cfg Config, o ReplayOptions, emptyCacheStack func(snapshot.StackID) bool,
+func replayTrace(trace []snapshot.TraceEvent, streams []uint64, cfg Config, o ReplayOptions, emptyCacheStack func(snapshot.StackID) bool,
 	poolOf map[int][2]int64, out *DeviceReplay) *ReplayResult {
-	r := &replayer{tr: trace, skip: map[int]bool{}, res: &ReplayResult{DivergedAt: -1}, total: o.TotalMemory,
+	r := &replayer{tr: trace, streams: streams, skip: map[int]bool{}, res: &ReplayResult{DivergedAt: -1}, total: o.TotalMemory,
 		keep: o.KeepRequests, emptyCacheStack: emptyCacheStack, poolOf: poolOf, out: out}
 	for i := range trace {
 		if trace[i].Action == snapshot.ActionAlloc {
@@ -86,14 +86,16 @@ func replayTrace(trace []snapshot.TraceEvent, cfg Config, o ReplayOptions, empty
 }
 
 type replayer struct {
-	tr    []snapshot.TraceEvent
-	cur   int
-	skip  map[int]bool // free_completed events matched out of order
-	a     *Allocator
-	res   *ReplayResult
-	next  int32
-	total int64
-	keep  bool // collect the request stream
+	tr []snapshot.TraceEvent
+	// streams are the handles the events' StreamIDs index.
+	streams []uint64
+	cur     int
+	skip    map[int]bool // free_completed events matched out of order
+	a       *Allocator
+	res     *ReplayResult
+	next    int32
+	total   int64
+	keep    bool // collect the request stream
 	// poolOf routes trace allocations to private pools; see poolRouting.
 	poolOf map[int][2]int64
 	// framed: the trace records stacks on allocations (context "alloc" or

@@ -214,7 +214,10 @@ func (r *replayer) malloc(k int) {
 	}
 	t := &r.tr[k]
 	size := int64(t.Size)
-	stream := int64(t.Stream)
+	var stream int64
+	if int(t.StreamID) < len(r.streams) {
+		stream = int64(r.streams[t.StreamID])
+	}
 	id := r.next
 	r.next++
 	pool := r.poolOf[k]

@@ -47,7 +47,7 @@ type SimResult struct {
 // program would.
 func Simulate(reqs []Request, cfg Config, dev Device) SimResult {
 	a := New(cfg, dev)
-	ptrs := make(map[int32]int64, 1024)
+	ptrs := newPtrTable(reqs)
 	res := SimResult{OOMAt: -1}
 	for i, r := range reqs {
 		res.Requests = i + 1
@@ -64,9 +64,9 @@ func Simulate(reqs []Request, cfg Config, dev Device) SimResult {
 				res.Stats = a.Stats()
 				return res
 			}
-			ptrs[r.ID] = p
+			ptrs.set(r.ID, p)
 		case ReqFree:
-			p, ok := ptrs[r.ID]
+			p, ok := ptrs.get(r.ID)
 			if !ok {
 				continue
 			}
@@ -75,12 +75,12 @@ func Simulate(reqs []Request, cfg Config, dev Device) SimResult {
 			}
 			_ = a.Free(p)
 			if !r.Deferred {
-				delete(ptrs, r.ID)
+				ptrs.del(r.ID)
 			}
 		case ReqComplete:
-			if p, ok := ptrs[r.ID]; ok {
+			if p, ok := ptrs.get(r.ID); ok {
 				a.CompleteEvents(p)
-				delete(ptrs, r.ID)
+				ptrs.del(r.ID)
 			}
 		case ReqEmptyCache:
 			a.EmptyCache()
@@ -88,4 +88,62 @@ func Simulate(reqs []Request, cfg Config, dev Device) SimResult {
 	}
 	res.Stats = a.Stats()
 	return res
+}
+
+// ptrTable maps allocation IDs to the pointers Simulate handed out. IDs
+// are numbered densely from 0 by the replay and by memmodel, so a slice
+// serves them; a stream with IDs far outside that range falls back to a
+// map.
+type ptrTable struct {
+	dense []int64 // -1: no live allocation
+	m     map[int32]int64
+}
+
+func newPtrTable(reqs []Request) ptrTable {
+	maxID := int32(-1)
+	for i := range reqs {
+		if reqs[i].Kind == ReqAlloc {
+			if reqs[i].ID < 0 {
+				return ptrTable{m: make(map[int32]int64, 1024)}
+			}
+			maxID = max(maxID, reqs[i].ID)
+		}
+	}
+	if int(maxID) > 2*len(reqs)+1024 {
+		return ptrTable{m: make(map[int32]int64, 1024)}
+	}
+	t := ptrTable{dense: make([]int64, int(maxID)+1)}
+	for i := range t.dense {
+		t.dense[i] = -1
+	}
+	return t
+}
+
+func (t *ptrTable) set(id int32, p int64) {
+	if t.m != nil {
+		t.m[id] = p
+		return
+	}
+	t.dense[id] = p
+}
+
+func (t *ptrTable) get(id int32) (int64, bool) {
+	if t.m != nil {
+		p, ok := t.m[id]
+		return p, ok
+	}
+	if id < 0 || int(id) >= len(t.dense) || t.dense[id] < 0 {
+		return 0, false
+	}
+	return t.dense[id], true
+}
+
+func (t *ptrTable) del(id int32) {
+	if t.m != nil {
+		delete(t.m, id)
+		return
+	}
+	if id >= 0 && int(id) < len(t.dense) {
+		t.dense[id] = -1
+	}
 }

@@ -2,7 +2,9 @@ package allocsim
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
+	"sync"
 )
 
 // TuneGrid lists the PYTORCH_CUDA_ALLOC_CONF settings vramkit tune tries.
@@ -63,19 +65,48 @@ type TuneRow struct {
 // fraction multiplies) and returns the rows ranked: feasible
 // first, then by peak reserved memory, then by fewer cudaMalloc/cudaFree
 // calls.
+//
+// The settings are independent runs over the one read-only request
+// stream, so they run side by side, one per available CPU: on a large
+// trace this is most of the time tune, analyze and report take.
 func Tune(reqs []Request, capacity, total int64, fraction float64) ([]TuneRow, error) {
-	var rows []TuneRow
-	for _, conf := range TuneGrid(fraction) {
+	grid := TuneGrid(fraction)
+	cfgs := make([]Config, len(grid))
+	for i, conf := range grid {
 		cfg, err := ParseConfig(conf)
 		if err != nil {
 			return nil, fmt.Errorf("allocsim: tune grid entry %q: %w", conf, err)
 		}
 		cfg.MemoryFraction = fraction
-		r := Simulate(reqs, cfg, NewDevice(capacity, total))
-		row := TuneRow{AllocConf: conf, Outcome: OutcomeOf(r.Stats, r.OOMAt)}
-		row.Feasible = row.OOMs == 0 && row.Retries == 0
-		rows = append(rows, row)
+		cfgs[i] = cfg
 	}
+	rows := make([]TuneRow, len(grid))
+	run := func(i int) {
+		r := Simulate(reqs, cfgs[i], NewDevice(capacity, total))
+		row := TuneRow{AllocConf: grid[i], Outcome: OutcomeOf(r.Stats, r.OOMAt)}
+		row.Feasible = row.OOMs == 0 && row.Retries == 0
+		rows[i] = row
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(grid))
+	if len(reqs) < 1<<14 {
+		workers = 1 // a short stream: starting goroutines costs more than it saves
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				run(i)
+			}
+		}()
+	}
+	for i := range grid {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 	sort.SliceStable(rows, func(i, j int) bool {
 		a, b := rows[i], rows[j]
 		if a.Feasible != b.Feasible {

@@ -13,12 +13,14 @@ type FitOptions struct {
 	// Maximize is "batch" (the largest batch for the prompt and output
 	// lengths) or "seq" (the longest prompt for the batch and output).
 	Maximize string `json:"maximize"`
-	// Margin is the fraction of GPU memory kept free.
+	// Margin is the fraction of GPU memory kept free beyond the top of
+	// the band, which already holds the stated confidence.
 	Margin float64 `json:"margin"`
 }
 
-// DefaultFitOptions maximises the batch and keeps 10% of the GPU free.
-func DefaultFitOptions() FitOptions { return FitOptions{Maximize: "batch", Margin: 0.10} }
+// DefaultFitOptions maximises the batch with no margin beyond the band's
+// top, as training's --fit does (plan --margin defaults to 0).
+func DefaultFitOptions() FitOptions { return FitOptions{Maximize: "batch"} }
 
 // FitResult is the outcome of Fit.
 type FitResult struct {

@@ -34,6 +34,10 @@ func buildConvNeXt(b *builder, a *Arch, batch, image int64) {
 	x, _ := b.imageInput(batch, image)
 	x = b.conv2d(x, int64(a.Widths[0]), 4, 4, 0, 1, true)
 	x.t = b.layerNorm(b.copy(x.t), x.c, true)
+	// LayerNorm2d permutes to NHWC and back: its output, and every block
+	// after it (layer_scale * permuted view, += input), keeps NHWC strides,
+	// so every convolution after the stem runs cuDNN's channels_last kernels.
+	x.channelsLast = true
 	total := 0
 	for _, n := range a.Blocks {
 		total += n

@@ -91,7 +91,7 @@ func buildDiT(b *builder, a *Arch, batch, image int64) {
 	labels := b.input(batch, I64)
 	b.input(batch, I64) // timesteps
 	b.module = "pos_embed"
-	fm := b.conv2d(fmap{x, batch, 4, lat, lat}, d, p, p, 0, 1, true)
+	fm := b.conv2d(fmap{x, batch, 4, lat, lat, false}, d, p, p, 0, 1, true)
 	tokens := fm.h * fm.w
 	pos := b.g.newTensor(tokens*d, F32, false)
 	b.op("pos_table", nil, []Tensor{pos}, nil).noBackward = true

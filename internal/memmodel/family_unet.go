@@ -93,7 +93,7 @@ func (b *builder) transformer2D(x fmap, text Tensor, heads, textLen, textDim int
 	z = b.linear(z, 4*c, c, true, "ff.out")
 	h = b.add(z, h)
 	out := b.copy(h) // back to [n, c, h, w]
-	o := b.conv2d(fmap{out, x.n, c, x.h, x.w}, c, 1, 1, 0, 1, true)
+	o := b.conv2d(fmap{out, x.n, c, x.h, x.w, false}, c, 1, 1, 0, 1, true)
 	o.t = b.add(o.t, res)
 	return o
 }
@@ -111,7 +111,7 @@ func (b *builder) upsample2D(x fmap) fmap {
 	if dt == BF16 {
 		u = b.cast(u, BF16)
 	}
-	return b.conv2d(fmap{u, x.n, x.c, 2 * x.h, 2 * x.w}, x.c, 3, 1, 1, 1, true)
+	return b.conv2d(fmap{u, x.n, x.c, 2 * x.h, 2 * x.w, false}, x.c, 3, 1, 1, 1, true)
 }
 
 // cat concatenates two feature maps along channels.
@@ -119,7 +119,7 @@ func (b *builder) catMaps(x, y fmap) fmap {
 	dt := promote(b.dt(x.t), b.dt(y.t))
 	z := b.out(b.numel(x.t)+b.numel(y.t), dt, x.t, y.t)
 	b.op("cat", []Tensor{x.t, y.t}, []Tensor{z}, nil)
-	return fmap{z, x.n, x.c + y.c, x.h, x.w}
+	return fmap{z, x.n, x.c + y.c, x.h, x.w, false}
 }
 
 func buildUNet(b *builder, a *Arch, batch, image int64) {
@@ -139,7 +139,7 @@ func buildUNet(b *builder, a *Arch, batch, image int64) {
 	b.op("timesteps", nil, []Tensor{f}, nil).noBackward = true
 	temb := b.linear(b.silu(b.linear(f, 320, 1280, true, "linear_1")), 1280, 1280, true, "linear_2")
 	b.module = "conv_in"
-	h := b.conv2d(fmap{x, batch, 4, lat, lat}, int64(a.Widths[0]), 3, 1, 1, 1, true)
+	h := b.conv2d(fmap{x, batch, 4, lat, lat, false}, int64(a.Widths[0]), 3, 1, 1, 1, true)
 	skips := []fmap{h}
 	stages := len(a.Widths)
 	blk := 0

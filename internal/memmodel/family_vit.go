@@ -70,5 +70,5 @@ func buildViT(b *builder, a *Arch, batch, image int64) {
 	// class token only: x[:, 0] is a view
 	c := b.copy(h)
 	b.tt(c).numel = batch * d
-	b.classify(fmap{c, batch, d, 1, 1}, int64(a.Classes))
+	b.classify(fmap{c, batch, d, 1, 1, false}, int64(a.Classes))
 }

@@ -82,6 +82,7 @@ type gemmShape struct {
 type convShape struct {
 	n, cin, cout, h, ho, k, stride, groups int64
 	dgrad, wgrad                           bool
+	channelsLast                           bool // NHWC input: cuDNN's channels_last kernels
 }
 
 // attnCost is one fused scaled_dot_product_attention call.

@@ -53,7 +53,7 @@ type HostCosts struct {
 // DefaultHostCosts is the calibration machine's host (the lent H200's
 // CPU), fitted once across every development timing.
 func DefaultHostCosts() HostCosts {
-	return HostCosts{Op: 72e-6, Small: 6.3e-6, Cast: 23e-6, Bwd: 29e-6, Hook: 6.3e-6, Param: 29e-6}
+	return HostCosts{Op: 72e-6, Small: 6.3e-6, Cast: 23e-6, Bwd: 29e-6, Hook: 6.3e-6, Param: 1.5e-6}
 }
 
 // newTimeModel is the calibrated model of GPU g with host costs h (the

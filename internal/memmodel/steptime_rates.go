@@ -271,32 +271,77 @@ func (r *rates) bandwidth(op string) float64 {
 	return best.Bytes / best.Seconds
 }
 
-// optimizer is the time of one foreach optimizer step over params
-// float32 parameters in tensors tensors, from the calibrated steps of the
-// same optimizer: a least-squares fit of seconds = a·params + b·tensors.
-// ok is false when the optimizer was not calibrated.
-func (r *rates) optimizer(name, impl string, params, tensors float64) (t float64, ok bool) {
-	var spp, spt, stt, sp, st float64
+// optimizer splits one optimizer.step() over params float32 parameters
+// in tensors tensors into the GPU's part and the host's, from the
+// calibrated steps of the same optimizer and implementation (timed from
+// the host, issue and kernels together): a least-squares fit of seconds =
+// c + a·params + b·tensors. The per-parameter term is the kernels' memory
+// traffic (scaled by bandwidth to other GPUs); the fixed and per-tensor
+// terms are Python (_init_group's loop over parameters, the per-tensor
+// bias corrections, the foreach calls' argument lists), returned in units
+// of the calibration's own per-op issue time (EnqueueS) so that a caller
+// can convert them to its host. ok is false when the optimizer was not
+// calibrated.
+func (r *rates) optimizer(name, impl string, params, tensors float64) (gpuS, hostOps float64, ok bool) {
+	var m [3][3]float64
+	var v [3]float64
 	n := 0
 	for _, o := range r.cal.Optim {
 		if o.Optimizer != name || o.Impl != impl {
 			continue
 		}
-		p, tt := float64(o.Params), float64(o.Tensors)
-		spp += p * p
-		spt += p * tt
-		stt += tt * tt
-		sp += p * o.Seconds
-		st += tt * o.Seconds
+		x := [3]float64{1, float64(o.Params) / 1e8, float64(o.Tensors) / 100}
+		for i := range x {
+			for j := range x {
+				m[i][j] += x[i] * x[j]
+			}
+			v[i] += x[i] * o.Seconds
+		}
 		n++
 	}
-	det := spp*stt - spt*spt
-	if n < 2 || det == 0 {
-		return 0, false
+	if n < 3 || r.cal.EnqueueS <= 0 {
+		return 0, 0, false
 	}
-	a := (sp*stt - st*spt) / det
-	b := (st*spp - sp*spt) / det
-	return (max(a, 0)*params/r.bwScale + max(b, 0)*tensors), true
+	c, ok := solve3(m, v)
+	if !ok {
+		return 0, 0, false
+	}
+	gpuS = max(c[1], 0) * params / 1e8 / r.bwScale
+	hostOps = (max(c[0], 0) + max(c[2], 0)*tensors/100) / r.cal.EnqueueS
+	return gpuS, hostOps, true
+}
+
+// solve3 solves the 3×3 system m·x = v by Gaussian elimination with
+// partial pivoting; ok is false when m is singular.
+func solve3(m [3][3]float64, v [3]float64) (x [3]float64, ok bool) {
+	for i := 0; i < 3; i++ {
+		p := i
+		for j := i + 1; j < 3; j++ {
+			if math.Abs(m[j][i]) > math.Abs(m[p][i]) {
+				p = j
+			}
+		}
+		if math.Abs(m[p][i]) < 1e-12 {
+			return x, false
+		}
+		m[i], m[p] = m[p], m[i]
+		v[i], v[p] = v[p], v[i]
+		for j := i + 1; j < 3; j++ {
+			f := m[j][i] / m[i][i]
+			for k := i; k < 3; k++ {
+				m[j][k] -= f * m[i][k]
+			}
+			v[j] -= f * v[i]
+		}
+	}
+	for i := 2; i >= 0; i-- {
+		s := v[i]
+		for k := i + 1; k < 3; k++ {
+			s -= m[i][k] * x[k]
+		}
+		x[i] = s / m[i][i]
+	}
+	return x, true
 }
 
 func lg(x int64) float64 { return math.Log2(float64(max(x, 1))) }

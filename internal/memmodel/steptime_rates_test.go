@@ -19,10 +19,12 @@ func tinyCalibration() *gpu.Calibration {
 			{Op: "add", Dtype: "bf16", Bytes: 1e6, Seconds: 4e-6},
 			{Op: "add", Dtype: "bf16", Bytes: 1e9, Seconds: 1e9 / 3e12},
 		},
-		Optim: []gpu.OptimizerRate{ // 2 ns per parameter + 10 µs per tensor
-			{Optimizer: "adamw", Impl: "foreach", Params: 1e7, Tensors: 50, Seconds: 1e7*2e-9 + 50*10e-6},
-			{Optimizer: "adamw", Impl: "foreach", Params: 1e8, Tensors: 300, Seconds: 1e8*2e-9 + 300*10e-6},
-			{Optimizer: "adamw", Impl: "foreach", Params: 4e8, Tensors: 50, Seconds: 4e8*2e-9 + 50*10e-6},
+		EnqueueS: 1e-6,
+		Optim: []gpu.OptimizerRate{ // 0.5 ms + 2 ns per parameter + 10 µs per tensor
+			{Optimizer: "adamw", Impl: "foreach", Params: 1e7, Tensors: 50, Seconds: 5e-4 + 1e7*2e-9 + 50*10e-6},
+			{Optimizer: "adamw", Impl: "foreach", Params: 1e8, Tensors: 300, Seconds: 5e-4 + 1e8*2e-9 + 300*10e-6},
+			{Optimizer: "adamw", Impl: "foreach", Params: 4e8, Tensors: 50, Seconds: 5e-4 + 4e8*2e-9 + 50*10e-6},
+			{Optimizer: "adamw", Impl: "foreach", Params: 1e7, Tensors: 300, Seconds: 5e-4 + 1e7*2e-9 + 300*10e-6},
 		},
 	}
 }
@@ -77,14 +79,17 @@ func TestRatesStream(t *testing.T) {
 	}
 }
 
+// TestRatesOptimizerFit: the calibrated steps split into the kernels'
+// per-parameter time and the host's fixed and per-tensor time, the latter
+// in units of the calibration's per-op issue time.
 func TestRatesOptimizerFit(t *testing.T) {
 	h200, _ := gpu.Lookup("h200")
 	r := ratesFrom(tinyCalibration(), nil, h200)
-	got, ok := r.optimizer("adamw", "foreach", 2e8, 100)
-	if want := 2e8*2e-9 + 100*10e-6; !ok || !near(got, want) {
-		t.Errorf("fit: %g s (ok %v), want %g", got, ok, want)
+	g, ops, ok := r.optimizer("adamw", "foreach", 2e8, 100)
+	if !ok || !near(g, 2e8*2e-9) || !near(ops, (5e-4+100*10e-6)/1e-6) {
+		t.Errorf("fit: GPU %g s, host %g ops (ok %v); want %g s and %g ops", g, ops, ok, 2e8*2e-9, (5e-4+100*10e-6)/1e-6)
 	}
-	if _, ok := r.optimizer("sgd_momentum", "foreach", 1e8, 10); ok {
+	if _, _, ok := r.optimizer("sgd_momentum", "foreach", 1e8, 10); ok {
 		t.Error("an optimizer the table lacks was answered")
 	}
 }
@@ -107,5 +112,37 @@ func TestRatesScaled(t *testing.T) {
 	s0, s1 := ref.stream("add", BF16, 1e8)-gpuFloor, r.stream("add", BF16, 1e8)-gpuFloor
 	if !near(s1/s0, h200.BandwidthGBps/a100.BandwidthGBps) {
 		t.Errorf("stream ratio %g, want %g", s1/s0, h200.BandwidthGBps/a100.BandwidthGBps)
+	}
+}
+
+// TestRatesConvFromCalibration: on the embedded H200 table a convolution
+// at a calibrated shape takes the measured forward time of its memory
+// format (depthwise 7×7, 96 channels at 56², batch 64, bf16: 142.5 µs in
+// channels_last, 667.8 µs in NCHW), and a dense one its implicit GEMMs
+// times the measured slowdown, which at a calibrated shape is the measured
+// time again.
+func TestRatesConvFromCalibration(t *testing.T) {
+	h200, _ := gpu.Lookup("h200")
+	cal, err := gpu.Calibrated("h200")
+	if err != nil || cal == nil || len(cal.Conv) == 0 {
+		t.Fatalf("no convolutions in the H200 table (%v)", err)
+	}
+	r := ratesFrom(cal, nil, h200)
+	dw := &convShape{n: 64, cin: 96, cout: 96, h: 56, ho: 56, k: 7, stride: 1, groups: 96, dgrad: true, wgrad: true}
+	nchw, _ := r.conv(dw, BF16)
+	dw.channelsLast = true
+	cl, _ := r.conv(dw, BF16)
+	if math.Abs(cl-142.5e-6) > 0.5e-6 || math.Abs(nchw-667.8e-6) > 0.5e-6 {
+		t.Errorf("depthwise: channels_last %.1f µs, NCHW %.1f µs; want 142.5 and 667.8", 1e6*cl, 1e6*nchw)
+	}
+	dense := &convShape{n: 64, cin: 128, cout: 128, h: 28, ho: 28, k: 3, stride: 1, groups: 1, dgrad: true, wgrad: true}
+	f, b := r.conv(dense, F32)
+	if math.Abs(f-91.4e-6) > 0.5e-6 {
+		t.Errorf("dense fp32 forward %.1f µs, want the measured 91.4", 1e6*f)
+	}
+	// the measured forward+backward less the forward, less the .grad
+	// accumulation of the input (64·128·28²·4 bytes, ×3) the calibration added
+	if timed := 348.1e-6 - 91.4e-6; b >= timed || b < timed-3*float64(64*128*28*28*4)/1e12 {
+		t.Errorf("dense fp32 backward %.1f µs, want a little under the timed %.1f", 1e6*b, 1e6*timed)
 	}
 }

@@ -70,23 +70,29 @@ func (c *config) walk(g *Graph, cfg stepConfig, tm timeModel) (pipeline, float64
 		p.issue(nParams*tm.Param, tm.r.stream("copy", F32, pElems*4*2))
 		p.sync()
 	}
-	p.issue(tm.Step+2*nParams*tm.Param, c.optimizerTime(tm, pElems*cfg.stateShard, nParams))
+	// zero_grad(set_to_none) walks the parameters in Python; the
+	// optimizer's own Python and kernels follow (optimizerTime)
+	gpuOpt, hostOpt := c.optimizerTime(tm, pElems*cfg.stateShard, nParams)
+	p.issue(tm.Step+nParams*tm.Param+hostOpt, gpuOpt)
 	p.sync()
 	return p, bwdGPU
 }
 
-// optimizerTime is the GPU time of optimizer.step(): PyTorch's default
-// foreach implementation for the calibrated optimizers (memory-bound, a
-// few kernels per group of tensors), the optimizer's traffic at the
-// calibrated bandwidth for the others.
-func (c *config) optimizerTime(tm timeModel, elems, tensors float64) float64 {
+// optimizerTime is the GPU and host time of optimizer.step(). PyTorch's
+// default implementation for the calibrated optimizers is foreach: its
+// kernels are memory-bound and its Python loops over the parameters; both
+// come from the calibrated steps, the Python converted to this host by
+// its per-op issue cost (Small). Other optimizers move their traffic at
+// the calibrated bandwidth, a kernel per tensor, and pay a Python loop of
+// Param per tensor.
+func (c *config) optimizerTime(tm timeModel, elems, tensors float64) (gpuS, hostS float64) {
 	calName := map[string]string{"adamw": "adamw", "adam": "adamw", "sgd-momentum": "sgd_momentum"}[c.opt.Name]
 	if calName != "" {
-		if t, ok := tm.r.optimizer(calName, "foreach", elems, tensors); ok {
-			return t
+		if g, ops, ok := tm.r.optimizer(calName, "foreach", elems, tensors); ok {
+			return g, ops * tm.Small
 		}
 	}
-	return tm.r.stream("add", F32, elems*c.opt.Traffic) + tensors*tm.r.launch()
+	return tm.r.stream("add", F32, elems*c.opt.Traffic) + tensors*tm.r.launch(), tensors * tm.Param
 }
 
 // walkForward issues the forward ops; checkpointed regions additionally pack

@@ -121,7 +121,7 @@ func TestAccumulationRepeatsForwardBackwardNotOptimizer(t *testing.T) {
 			elems += float64(p.numel)
 		}
 	}
-	opt := c1.optimizerTime(tm, elems, nParams)
+	opt, _ := c1.optimizerTime(tm, elems, nParams)
 	accumulate := nParams*tm.r.launch() + tm.r.stream("add", F32, elems*4*3)
 	fwdbwd := one.busy - opt
 	if got, want := two.busy, 2*fwdbwd+accumulate+opt; !closeTo(got, want) {
@@ -163,7 +163,7 @@ func TestOtherGPUsAreScaled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(h.StepTimeSource, "GEMM, attention, memory-bound rates measured on h200") || strings.Contains(h.StepTimeSource, "scaled") {
+	if !strings.Contains(h.StepTimeSource, "GEMM, attention, memory-bound, convolution, optimizer rates measured on h200") || strings.Contains(h.StepTimeSource, "scaled") {
 		t.Errorf("h200 source: %q", h.StepTimeSource)
 	}
 	if !strings.Contains(a.StepTimeSource, "scaled to a100-80") {
@@ -200,5 +200,36 @@ func TestGroupedGEMMPerExpert(t *testing.T) {
 	g.tensors[w].grad = false // frozen experts: no weight gradient
 	if got, want := tm.backward(o, g), groupedSlowdown*e*one(n/e, in, out); !closeTo(got, want) {
 		t.Errorf("frozen backward %g s, want %g s", got, want)
+	}
+}
+
+// TestConvNeXtRunsChannelsLast: torchvision's LayerNorm2d permutes to NHWC
+// and back, so every ConvNeXt convolution after the stem reads NHWC-strided
+// tensors (cuDNN's channels_last kernels); ResNet's stay NCHW.
+func TestConvNeXtRunsChannelsLast(t *testing.T) {
+	for _, tc := range []struct {
+		model  string
+		wantCL int // convolutions in channels_last; -1: all but the stem
+	}{{"convnext-tiny", -1}, {"resnet50", 0}} {
+		s := DefaultSpec()
+		m := tc.model
+		s.Model, s.Batch, s.Precision = &m, 8, "bf16-amp"
+		_, g, _, _, _ := walkOf(t, s)
+		var convs, cl int
+		for i := range g.ops {
+			if c := g.ops[i].conv; c != nil {
+				convs++
+				if c.channelsLast {
+					cl++
+				}
+			}
+		}
+		want := tc.wantCL
+		if want < 0 {
+			want = convs - 1
+		}
+		if convs == 0 || cl != want {
+			t.Errorf("%s: %d of %d convolutions channels_last, want %d", tc.model, cl, convs, want)
+		}
 	}
 }

@@ -4,6 +4,10 @@ package memmodel
 type fmap struct {
 	t          Tensor
 	n, c, h, w int64
+	// channelsLast: the tensor's strides are NHWC (a permuted view, or an
+	// op that followed one); cuDNN then runs the convolutions that read it
+	// in channels_last, with other kernels than NCHW's.
+	channelsLast bool
 }
 
 // conv2d is nn.Conv2d without bias (torchvision convs feeding BatchNorm).
@@ -34,7 +38,7 @@ func (b *builder) conv2d(x fmap, cout, k, stride, pad, groups int64, bias bool) 
 	}
 	o.matmul = groups == 1
 	o.conv = &convShape{n: x.n, cin: x.c, cout: cout, h: x.h, ho: ho, k: k, stride: stride, groups: groups,
-		dgrad: b.rg(xc), wgrad: b.rg(wc)}
+		dgrad: b.rg(xc), wgrad: b.rg(wc), channelsLast: x.channelsLast}
 	outB := b.tt(y).bytes()
 	inB := b.tt(xc).bytes()
 	if groups == 1 && b.dt(xc).Size() == 2 {
@@ -51,7 +55,7 @@ func (b *builder) conv2d(x fmap, cout, k, stride, pad, groups int64, bias bool) 
 		o.fwdTemp = []int64{int64(float64(fw) * b.workspace)}
 		o.bwdTemp = []int64{int64(float64(bw) * b.workspace)}
 	}
-	return fmap{y, x.n, cout, ho, wo}
+	return fmap{y, x.n, cout, ho, wo, x.channelsLast}
 }
 
 // halfConvWorkspace is the cuDNN workspace of a dense fp16/bf16 conv, whose
@@ -122,7 +126,7 @@ func (b *builder) maxPool(x fmap, k, stride, pad int64) fmap {
 	idx := b.g.newTensor(n, I64, false)
 	o := b.op("max_pool2d", []Tensor{x.t}, []Tensor{y, idx}, []Tensor{x.t, idx})
 	o.flops = float64(n * k * k)
-	return fmap{y, x.n, x.c, ho, wo}
+	return fmap{y, x.n, x.c, ho, wo, x.channelsLast}
 }
 
 // avgPool is adaptive average pooling to 1×1 (+ flatten, a view).
@@ -130,7 +134,7 @@ func (b *builder) avgPool(x fmap) fmap {
 	y := b.out(x.n*x.c, b.dt(x.t), x.t)
 	o := b.op("adaptive_avg_pool2d", []Tensor{x.t}, []Tensor{y}, nil)
 	o.flops = float64(b.numel(x.t))
-	return fmap{y, x.n, x.c, 1, 1}
+	return fmap{y, x.n, x.c, 1, 1, false}
 }
 
 // addMap is the residual x + y of two equally shaped feature maps.
@@ -168,7 +172,7 @@ func (b *builder) addMap_(x, y fmap) fmap {
 func (b *builder) imageInput(batch, image int64) (fmap, Tensor) {
 	x := b.input(batch*3*image*image, F32)
 	y := b.input(batch, I64)
-	return fmap{x, batch, 3, image, image}, y
+	return fmap{x, batch, 3, image, image, false}, y
 }
 
 // classify ends a vision model: linear head on pooled features and the loss.

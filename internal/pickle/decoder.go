@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"math/big"
 )
 
@@ -39,34 +38,28 @@ func (e *OpError) Unwrap() error { return e.Err }
 
 // AppendHook sees every item appended to a list (APPEND, APPENDS, and the
 // items of LIST). It returns keep=false to drop the item, for callers that
-// convert items as they arrive; an error stops decoding.
+// convert items as they arrive; an error stops decoding. A dropped dict
+// that the hook also released with Replace(d, nil) may be reused for a
+// later dict, so the hook must not keep it (its values are safe to keep).
 type AppendHook func(l *List, item any) (keep bool, err error)
 
 // Decoder decodes one pickle from a stream.
 type Decoder struct {
-	r     *reader
-	stack []any
-	marks []int
-	// The memo: indices 0..memoDense-1 live in fixed-size chunks, any
-	// index past that in bigMem, so a forged index costs one map entry,
-	// not a run of empty slots. memoCount is Python's len(memo), the
-	// index MEMOIZE uses.
-	memo      [][]any
-	memoDense uint64
-	memoCount uint64
-	bigMem    map[uint64]any
+	r         *reader
+	stack     []any
+	marks     []int
+	m         memo
+	ints      [intCacheSize]boxedInt
+	freeDicts []*Dict
+	freeLists []*List
 	hook      AppendHook
 	opOff     int64
 	started   bool
 }
 
-// consumed marks a memo slot whose object a caller released through
-// Replace(old, nil).
-type consumed struct{}
-
 // NewDecoder returns a decoder reading from r.
 func NewDecoder(r io.Reader) *Decoder {
-	return &Decoder{r: newReader(r)}
+	return &Decoder{r: newReader(r), m: newMemo()}
 }
 
 // SetAppendHook installs h; see AppendHook.
@@ -86,14 +79,7 @@ func (d *Decoder) Replace(old, repl any) {
 	if idx < 0 {
 		return
 	}
-	if repl == nil {
-		repl = consumed{}
-	}
-	if p := d.memoSlot(uint64(idx)); p != nil && *p == old {
-		*p = repl
-	} else if v, ok := d.bigMem[uint64(idx)]; ok && v == old {
-		d.bigMem[uint64(idx)] = repl
-	}
+	d.m.replace(uint64(idx), old, repl)
 }
 
 // Offset is the input offset of the next unread byte.
@@ -157,80 +143,113 @@ func (d *Decoder) below() any {
 	return nil
 }
 
-// memoPut stores v under idx as BINPUT, LONG_BINPUT and MEMOIZE do.
-func (d *Decoder) memoPut(idx uint64, v any) {
-	switch o := v.(type) {
-	case *List:
-		if idx < math.MaxInt32 {
-			o.memo = int32(idx)
-		}
-	case *Dict:
-		if idx < math.MaxInt32 {
-			o.memo = int32(idx)
-		}
-	}
-	if p := d.memoSlot(idx); p != nil {
-		if *p == nil {
-			d.memoCount++
-		}
-		*p = v
-		return
-	}
-	if idx == d.memoDense && idx < math.MaxInt32 {
-		if idx&memoMask == 0 {
-			c := 1 << memoShift
-			if idx == 0 {
-				c = 64 // the first chunk grows by append: small pickles stay cheap
-			}
-			d.memo = append(d.memo, make([]any, 0, c))
-		}
-		last := &d.memo[len(d.memo)-1]
-		*last = append(*last, v)
-		d.memoDense++
-		if _, ok := d.bigMem[idx]; ok {
-			delete(d.bigMem, idx) // was defined out of order: not a new entry
-		} else {
-			d.memoCount++
-		}
-		return
-	}
-	if d.bigMem == nil {
-		d.bigMem = map[uint64]any{}
-	}
-	if _, ok := d.bigMem[idx]; !ok {
-		d.memoCount++
-	}
-	d.bigMem[idx] = v
-}
-
-// The memo is kept in fixed-size chunks: one growing slice of pointers
-// would be copied (with GC barriers) every time it grows.
-const (
-	memoShift = 14
-	memoMask  = 1<<memoShift - 1
-)
-
-func (d *Decoder) memoSlot(idx uint64) *any {
-	if idx < d.memoDense {
-		return &d.memo[idx>>memoShift][idx&memoMask]
-	}
-	return nil
-}
-
 func (d *Decoder) memoGet(idx uint64) (any, error) {
-	var v any
-	if p := d.memoSlot(idx); p != nil {
-		v = *p
-	} else {
-		v = d.bigMem[idx]
-	}
-	switch v.(type) {
+	v := d.m.get(idx)
+	switch x := v.(type) {
+	case *Dict:
+		x.shared = true
+	case *List:
+		x.refs++
 	case nil:
 		return nil, fmt.Errorf("memo index %d not defined", idx)
 	case consumed:
 		return nil, fmt.Errorf("memo index %d refers to an object already consumed", idx)
 	}
 	return v, nil
+}
+
+// A dict that a hook dropped is reused for a later EMPTY_DICT when no other
+// reference to it can exist: never fetched from the memo or duplicated, and
+// its memo slot (if any) released through Replace(d, nil). Millions of
+// trace entries then cost a handful of dicts, not millions of garbage ones.
+// The lists among its values (a trace entry's frames) are reused the same
+// way once the last reference the input made to them is gone and the memo
+// no longer holds them (Replace put a stand-in there).
+const (
+	memoRecycled = -3 // Dict.memo / List.memo of one waiting for reuse
+	maxFree      = 4096
+)
+
+func (d *Decoder) recycle(dict *Dict) {
+	if dict.shared || dict.memo == -2 || dict.memo == memoRecycled || len(d.freeDicts) >= maxFree {
+		return
+	}
+	if dict.memo >= 0 {
+		if _, ok := d.m.get(uint64(dict.memo)).(consumed); !ok {
+			return
+		}
+	}
+	for i := range dict.Items {
+		if l, ok := dict.Items[i].Value.(*List); ok {
+			d.recycleList(l)
+		}
+	}
+	clear(dict.Items)
+	dict.Items = dict.Items[:0]
+	dict.strIndex, dict.otherIndex = nil, nil
+	dict.memo = memoRecycled
+	d.freeDicts = append(d.freeDicts, dict)
+}
+
+func (d *Decoder) recycleList(l *List) {
+	if l.refs > 0 {
+		l.refs-- // the dropped dict held one of several references
+		return
+	}
+	if l.memo == -2 || l.memo == memoRecycled || len(d.freeLists) >= maxFree {
+		return
+	}
+	if l.memo >= 0 && d.m.get(uint64(l.memo)) == any(l) {
+		return
+	}
+	clear(l.Items)
+	l.Items = l.Items[:0]
+	l.Parent = nil
+	l.memo = memoRecycled
+	d.freeLists = append(d.freeLists, l)
+}
+
+func (d *Decoder) newList(parent any) *List {
+	if n := len(d.freeLists); n > 0 {
+		l := d.freeLists[n-1]
+		d.freeLists = d.freeLists[:n-1]
+		l.memo, l.Parent = -1, parent
+		return l
+	}
+	return &List{Parent: parent, memo: -1}
+}
+
+func (d *Decoder) newDict() *Dict {
+	if n := len(d.freeDicts); n > 0 {
+		dict := d.freeDicts[n-1]
+		d.freeDicts = d.freeDicts[:n-1]
+		dict.memo = -1
+		return dict
+	}
+	return &Dict{memo: -1}
+}
+
+// Ints are boxed through a small direct-mapped cache: sizes, addresses
+// and streams repeat across millions of trace entries, and each miss is
+// one 8-byte allocation, as before.
+const intCacheSize = 1 << 12
+
+type boxedInt struct {
+	n int64
+	v any
+}
+
+func (d *Decoder) boxInt(n int64) any {
+	if uint64(n) < 256 {
+		return n // the runtime boxes these without allocating
+	}
+	c := &d.ints[uint64(n)*0x9E3779B97F4A7C15>>(64-12)]
+	if c.v != nil && c.n == n {
+		return c.v
+	}
+	var v any = n
+	c.n, c.v = n, v
+	return v
 }
 
 func (d *Decoder) appendItems(l *List, items ...any) error {
@@ -241,6 +260,9 @@ func (d *Decoder) appendItems(l *List, items ...any) error {
 				return err
 			}
 			if !keep {
+				if dict, ok := it.(*Dict); ok {
+					d.recycle(dict)
+				}
 				continue
 			}
 		}
@@ -251,21 +273,28 @@ func (d *Decoder) appendItems(l *List, items ...any) error {
 
 func le64(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
 
+// decodeInt decodes a little-endian two's-complement integer of at most 8
+// bytes.
+func decodeInt(b []byte) int64 {
+	n := len(b)
+	if n == 0 {
+		return 0
+	}
+	var u uint64
+	for i := n - 1; i >= 0; i-- {
+		u = u<<8 | uint64(b[i])
+	}
+	if b[n-1]&0x80 != 0 && n < 8 {
+		u |= ^uint64(0) << (8 * uint(n))
+	}
+	return int64(u)
+}
+
 // decodeLong decodes a little-endian two's-complement integer of any length.
 func decodeLong(b []byte) any {
 	n := len(b)
-	if n == 0 {
-		return int64(0)
-	}
 	if n <= 8 {
-		var u uint64
-		for i := n - 1; i >= 0; i-- {
-			u = u<<8 | uint64(b[i])
-		}
-		if b[n-1]&0x80 != 0 && n < 8 {
-			u |= ^uint64(0) << (8 * uint(n))
-		}
-		return int64(u)
+		return decodeInt(b)
 	}
 	be := make([]byte, n)
 	for i := range b {

@@ -142,7 +142,7 @@ func (d *Decoder) step(op byte) error {
 		if err != nil {
 			return err
 		}
-		d.memoPut(d.memoCount, v)
+		d.m.put(d.m.count, v)
 	case opBinGet, opLongBinGet:
 		idx, err := d.memoIndex(op == opLongBinGet)
 		if err != nil {
@@ -158,7 +158,7 @@ func (d *Decoder) step(op byte) error {
 		if err != nil {
 			return err
 		}
-		d.push(string(b))
+		d.push(d.m.str(b))
 	case opBinUnicode, opBinUnicode8:
 		n, err := d.length(op == opBinUnicode8)
 		if err != nil {
@@ -169,7 +169,11 @@ func (d *Decoder) step(op byte) error {
 			if err != nil {
 				return err
 			}
-			d.push(string(b))
+			if n < 256 {
+				d.push(d.m.str(b))
+			} else {
+				d.push(string(b))
+			}
 			return nil
 		}
 		b, err := r.long(n)
@@ -188,19 +192,23 @@ func (d *Decoder) step(op byte) error {
 		if err != nil {
 			return err
 		}
-		d.push(int64(binary.LittleEndian.Uint16(b)))
+		d.push(d.boxInt(int64(binary.LittleEndian.Uint16(b))))
 	case opBinInt:
 		b, err := r.next(4)
 		if err != nil {
 			return err
 		}
-		d.push(int64(int32(binary.LittleEndian.Uint32(b))))
+		d.push(d.boxInt(int64(int32(binary.LittleEndian.Uint32(b)))))
 	case opLong1:
 		b, err := r.short()
 		if err != nil {
 			return err
 		}
-		d.push(decodeLong(b))
+		if len(b) <= 8 {
+			d.push(d.boxInt(decodeInt(b)))
+		} else {
+			d.push(decodeLong(b))
+		}
 	case opLong4:
 		b, err := r.next(4)
 		if err != nil {
@@ -228,9 +236,9 @@ func (d *Decoder) step(op byte) error {
 	case opNone:
 		d.push(None{})
 	case opEmptyDict:
-		d.push(&Dict{memo: -1})
+		d.push(d.newDict())
 	case opEmptyList:
-		d.push(&List{Parent: d.below(), memo: -1})
+		d.push(d.newList(d.below()))
 	case opEmptyTuple:
 		d.push(Tuple{})
 	case opMark:
@@ -281,7 +289,7 @@ func (d *Decoder) step(op byte) error {
 		if err != nil {
 			return err
 		}
-		if len(dict.Items) == 0 {
+		if len(dict.Items) == 0 && cap(dict.Items) < len(items)/2 {
 			dict.Items = make([]Item, 0, len(items)/2)
 		}
 		for i := 0; i < len(items); i += 2 {

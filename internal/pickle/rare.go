@@ -35,7 +35,7 @@ func (d *Decoder) stepRare(op byte) error {
 		if err != nil {
 			return err
 		}
-		d.memoPut(idx, v)
+		d.m.put(idx, v)
 	case opShortBinBytes:
 		n, err := r.byte()
 		if err != nil {
@@ -104,6 +104,12 @@ func (d *Decoder) stepRare(op byte) error {
 		v, err := d.top()
 		if err != nil {
 			return err
+		}
+		switch x := v.(type) {
+		case *Dict:
+			x.shared = true
+		case *List:
+			x.refs++
 		}
 		d.push(v)
 	default:

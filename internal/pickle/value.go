@@ -38,6 +38,9 @@ type List struct {
 	// list an item is appended to; it is a hint, not part of the data.
 	Parent any
 	memo   int32
+	// refs counts the references to the list beyond the first that the
+	// input made (memo fetches, DUP), less those that dropped dicts held.
+	refs int32
 }
 
 // Item is one key/value pair of a Dict, in insertion order.
@@ -50,6 +53,9 @@ type Item struct {
 type Dict struct {
 	Items []Item
 	memo  int32
+	// shared: the dict was fetched from the memo or duplicated, so more
+	// than one reference to it may exist and it is never reused.
+	shared bool
 	// index maps keys to Items positions once the dict is large, so
 	// building a dict stays linear in its size.
 	strIndex   map[string]int

@@ -12,6 +12,7 @@ import (
 // event converts one trace entry dict.
 func (b *builder) event(d *pickle.Dict) (TraceEvent, error) {
 	var ev TraceEvent
+	var ctx EventContext
 	haveAction, haveAddr, haveSize := false, false, false
 	for i := range d.Items {
 		k, ok := d.Items[i].Key.(string)
@@ -42,7 +43,11 @@ func (b *builder) event(d *pickle.Dict) (TraceEvent, error) {
 			ev.Size, err = toUint(v, k)
 			haveSize = true
 		case "stream":
-			ev.Stream, err = toStream(v)
+			var h uint64
+			h, err = toStream(v)
+			if h != 0 {
+				ev.StreamID = b.stream(h)
+			}
 		case "time_us":
 			var t int64
 			t, err = toInt(v, k)
@@ -51,16 +56,19 @@ func (b *builder) event(d *pickle.Dict) (TraceEvent, error) {
 			ev.Stack, err = b.stack(v)
 		case "compile_context":
 			if s, ok := v.(string); ok && s != "N/A" {
-				ev.CompileContext = b.intern(s)
+				ctx.CompileContext = s
 			}
 		case "user_metadata":
 			if s, ok := v.(string); ok {
-				ev.UserMetadata = b.intern(s)
+				ctx.UserMetadata = s
 			}
 		}
 		if err != nil {
 			return ev, err
 		}
+	}
+	if ctx != (EventContext{}) {
+		ev.Context = b.context(ctx)
 	}
 	switch {
 	case !haveAction:

@@ -52,7 +52,8 @@ func FuzzLoad(f *testing.F) {
 			for i := range s.Devices {
 				for _, e := range s.Devices[i].Events {
 					_ = s.Frames(e.Stack)
-					_ = s.Strings[e.CompileContext] + s.Strings[e.UserMetadata]
+					_ = s.Contexts[e.Context].CompileContext + s.Contexts[e.Context].UserMetadata
+					_ = s.Stream(&e)
 				}
 			}
 		} else if err.Error() == "" {

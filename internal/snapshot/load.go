@@ -26,7 +26,11 @@ func LoadFile(path string) (*Snapshot, error) {
 	if st, err := f.Stat(); err == nil && st.IsDir() {
 		return nil, fmt.Errorf("%s is a directory, not a snapshot", path)
 	}
-	s, err := Load(f)
+	var size int64
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = st.Size()
+	}
+	s, err := load(f, size)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -35,7 +39,11 @@ func LoadFile(path string) (*Snapshot, error) {
 
 // Load reads a snapshot pickle, plain or gzip-compressed (detected by its
 // magic bytes), from r.
-func Load(r io.Reader) (*Snapshot, error) {
+func Load(r io.Reader) (*Snapshot, error) { return load(r, 0) }
+
+// load is Load with the input's size when known (0 if not), from which
+// the first device trace's capacity is guessed; see eventChunks.
+func load(r io.Reader, size int64) (*Snapshot, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, err := br.Peek(2)
 	if len(head) == 0 {
@@ -67,6 +75,9 @@ func Load(r io.Reader) (*Snapshot, error) {
 		return nil, fmt.Errorf("%w: the data is neither a pickle (protocol 2–5) nor gzip", ErrNotSnapshot)
 	}
 	b := newBuilder()
+	if !gz {
+		b.size = size
+	}
 	dec := pickle.NewDecoder(src)
 	b.dec = dec
 	dec.SetAppendHook(b.hook)
@@ -116,9 +127,12 @@ type builder struct {
 	frameIdx map[Frame]int32 // equal frames from distinct dicts share an id
 	frames   []Frame
 	stackID  map[string]StackID
-	strID    map[string]int32
+	streamID map[uint64]uint32
+	ctxID    map[EventContext]int32
 	keyBuf   []byte
 	err      error
+	// size is the input's size in bytes (0: unknown); see eventChunks.
+	size int64
 }
 
 // stackRef replaces a consumed frames list in the decoder's memo.
@@ -126,13 +140,14 @@ type stackRef struct{ id StackID }
 
 func newBuilder() *builder {
 	return &builder{
-		snap:     &Snapshot{Stacks: [][]Frame{nil}, Strings: []string{""}},
+		snap:     &Snapshot{Stacks: [][]Frame{nil}, Streams: []uint64{0}, Contexts: []EventContext{{}}},
 		traces:   map[*pickle.List]*eventChunks{},
 		listKind: map[*pickle.List]bool{},
 		frameID:  map[*pickle.Dict]int32{},
 		frameIdx: map[Frame]int32{},
 		stackID:  map[string]StackID{"": 0},
-		strID:    map[string]int32{"": 0},
+		streamID: map[uint64]uint32{0: 0},
+		ctxID:    map[EventContext]int32{{}: 0},
 	}
 }
 
@@ -185,7 +200,7 @@ func (b *builder) hook(l *pickle.List, item any) (bool, error) {
 	}
 	c := b.traces[l]
 	if c == nil {
-		c = &eventChunks{}
+		c = &eventChunks{start: b.dec.Offset()}
 		b.traces[l] = c
 	}
 	ev, err := b.event(d)
@@ -193,17 +208,30 @@ func (b *builder) hook(l *pickle.List, item any) (bool, error) {
 		return false, fmt.Errorf("snapshot: device_traces entry %d: %w", c.n, err)
 	}
 	c.add(ev)
+	if c.n == estimateAfter && b.size > 0 {
+		c.reserve(b.dec.Offset(), b.size)
+	}
 	b.dec.Replace(d, nil)
 	return false, nil
 }
 
-func (b *builder) intern(s string) int32 {
-	if id, ok := b.strID[s]; ok {
+func (b *builder) stream(h uint64) uint32 {
+	if id, ok := b.streamID[h]; ok {
 		return id
 	}
-	id := int32(len(b.snap.Strings))
-	b.snap.Strings = append(b.snap.Strings, s)
-	b.strID[s] = id
+	id := uint32(len(b.snap.Streams))
+	b.snap.Streams = append(b.snap.Streams, h)
+	b.streamID[h] = id
+	return id
+}
+
+func (b *builder) context(c EventContext) int32 {
+	if id, ok := b.ctxID[c]; ok {
+		return id
+	}
+	id := int32(len(b.snap.Contexts))
+	b.snap.Contexts = append(b.snap.Contexts, c)
+	b.ctxID[c] = id
 	return id
 }
 
@@ -211,13 +239,24 @@ func (b *builder) intern(s string) int32 {
 // slice would copy it again and again as it grows. The first chunk grows
 // by append, so a short trace (or a forged input with thousands of device
 // lists) does not cost a whole chunk per list.
+//
+// When the input's size is known, the first chunk is instead grown once,
+// after estimateAfter events, to the number of events the rest of the
+// file would hold at the bytes per event seen so far, plus a margin: in
+// the usual case the whole trace then lands in one slice, and flat hands
+// it over without the copy that would double a large snapshot's peak
+// memory. An estimate that falls short only means more chunks.
 type eventChunks struct {
-	full [][]TraceEvent
-	cur  []TraceEvent
-	n    int
+	full  [][]TraceEvent
+	cur   []TraceEvent
+	n     int
+	start int64 // input offset where the trace began
 }
 
-const chunkEvents = 1 << 16
+const (
+	chunkEvents   = 1 << 16
+	estimateAfter = 1 << 16
+)
 
 func (c *eventChunks) add(ev TraceEvent) {
 	if len(c.cur) == cap(c.cur) && cap(c.cur) >= chunkEvents {
@@ -228,10 +267,32 @@ func (c *eventChunks) add(ev TraceEvent) {
 	c.n++
 }
 
+// reserve grows the current chunk to the events the input's remaining
+// bytes would hold; at is the input offset after the n-th event.
+func (c *eventChunks) reserve(at, size int64) {
+	if len(c.full) > 0 || at <= c.start || size <= at {
+		return
+	}
+	perEvent := float64(at-c.start) / float64(c.n)
+	more := float64(size-at) / perEvent
+	want := c.n + int(min(more*1.05, 1<<31)) + chunkEvents
+	if want <= cap(c.cur) {
+		return
+	}
+	grown := make([]TraceEvent, len(c.cur), want)
+	copy(grown, c.cur)
+	c.cur = grown
+}
+
 // flat returns all events in one slice, releasing the chunks as it goes.
 func (c *eventChunks) flat() []TraceEvent {
 	if c == nil {
 		return nil
+	}
+	if len(c.full) == 0 {
+		out := c.cur
+		c.cur = nil
+		return out
 	}
 	out := make([]TraceEvent, 0, c.n)
 	for i, ch := range c.full {

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 	"testing/iotest"
+	"unsafe"
 )
 
 func mustLoad(t *testing.T, path string) *Snapshot {
@@ -140,5 +141,13 @@ func TestSettings(t *testing.T) {
 	}
 	if st := mustLoad(t, "testdata/synthetic/settings-sizemax.pickle").Settings; st.MaxSplit != -1 || !st.Expandable {
 		t.Fatalf("SIZE_MAX settings: %+v", st)
+	}
+}
+
+// A 1 GiB snapshot holds over ten million trace events, all in memory at
+// once: the event must stay at 40 bytes (issue 17's memory target).
+func TestTraceEventSize(t *testing.T) {
+	if n := unsafe.Sizeof(TraceEvent{}); n > 40 {
+		t.Errorf("TraceEvent is %d bytes, want at most 40", n)
 	}
 }

@@ -119,9 +119,9 @@ func blockSummary(s *Snapshot, b *Block) map[string]any {
 
 func eventSummary(s *Snapshot, e *TraceEvent) map[string]any {
 	return map[string]any{"action": e.Action.String(), "addr": e.Addr, "size": e.Size,
-		"stream": e.Stream, "time_us": e.TimeUS, "frames": len(s.Frames(e.Stack)),
-		"top_frame": topFrame(s, e.Stack), "compile_context": s.Strings[e.CompileContext],
-		"user_metadata": s.Strings[e.UserMetadata]}
+		"stream": s.Stream(e), "time_us": e.TimeUS, "frames": len(s.Frames(e.Stack)),
+		"top_frame": topFrame(s, e.Stack), "compile_context": s.Contexts[e.Context].CompileContext,
+		"user_metadata": s.Contexts[e.Context].UserMetadata}
 }
 
 // canonical re-encodes JSON with sorted keys, one value per line, numbers

@@ -54,20 +54,33 @@ func ParseAction(s string) (Action, bool) {
 type StackID int32
 
 // TraceEvent is one entry of a device's allocator trace.
+//
+// A large snapshot holds tens of millions of these, so the struct packs
+// into 40 bytes: the stream handle and the two annotation strings, which
+// take few distinct values in a run, are indexes into tables of the
+// Snapshot.
 type TraceEvent struct {
-	Action Action
 	// Addr is the block or segment address; for ActionOOM it holds the
 	// device's free bytes (the entry's device_free) instead.
 	Addr uint64
 	// Size is the requested (unrounded) size for alloc/free_*, the segment
 	// or mapped bytes for segment_*, and the rounded size for oom.
 	Size   uint64
-	Stream uint64
 	TimeUS int64
 	Stack  StackID
-	// CompileContext and UserMetadata index Snapshot.Strings; 0 is "".
-	CompileContext int32
-	UserMetadata   int32
+	// StreamID indexes Snapshot.Streams; Snapshot.Stream(e) is the handle.
+	StreamID uint32
+	// Context indexes Snapshot.Contexts; 0 is no compile context and no
+	// user metadata.
+	Context int32
+	Action  Action
+}
+
+// EventContext is what a trace entry records besides memory: its
+// compile_context ("" for PyTorch's "N/A") and user_metadata.
+type EventContext struct {
+	CompileContext string
+	UserMetadata   string
 }
 
 // DeviceFree returns the free device memory recorded with an oom event.
@@ -165,8 +178,12 @@ type Snapshot struct {
 	// Stacks[id] are the frames of StackID id, innermost first; Stacks[0]
 	// is empty.
 	Stacks [][]Frame
-	// Strings holds compile contexts and user metadata; Strings[0] is "".
-	Strings []string
+	// Streams holds the CUDA stream handles trace events name by
+	// StreamID; Streams[0] is 0, the default stream.
+	Streams []uint64
+	// Contexts holds the distinct contexts of trace events; Contexts[0]
+	// is the empty one.
+	Contexts []EventContext
 	// LegacyList is set when the pickle was a bare list of segments.
 	LegacyList bool
 }
@@ -177,6 +194,14 @@ func (s *Snapshot) Frames(id StackID) []Frame {
 		return nil
 	}
 	return s.Stacks[id]
+}
+
+// Stream returns the CUDA stream handle of event e.
+func (s *Snapshot) Stream(e *TraceEvent) uint64 {
+	if int(e.StreamID) < len(s.Streams) {
+		return s.Streams[e.StreamID]
+	}
+	return 0
 }
 
 // Trace returns device dev's events, or nil.
