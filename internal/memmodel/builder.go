@@ -277,6 +277,18 @@ func (b *builder) unary(kind string, x Tensor, dt DType, saveIn, saveOut bool) T
 	return y
 }
 
+// pow raises x to a constant power. Its backward, PyTorch's pow_backward,
+// evaluates grad·(e·x^(e−1)) as written: x^(e−1) and e·x^(e−1) are two
+// temporaries of x's size that stay allocated until the product (the
+// input's gradient) exists, so three x-sized blocks are live at once on
+// top of the incoming gradient (RMSNorm's x², GELU-tanh's x³).
+func (b *builder) pow(x Tensor) Tensor {
+	y := b.unary("pow", x, b.dt(x), true, false)
+	n := b.tt(x).bytes()
+	b.g.ops[len(b.g.ops)-1].bwdHeld = []int64{n, n}
+	return y
+}
+
 // scale multiplies by a Python scalar (saves nothing).
 func (b *builder) scale(x Tensor) Tensor { return b.unary("mul_scalar", x, b.dt(x), false, false) }
 
@@ -359,7 +371,7 @@ func (b *builder) rmsNorm(x Tensor, dim int64) Tensor {
 	in := b.dt(x)
 	h := b.cast(x, F32)
 	rows := b.numel(x) / dim
-	sq := b.unary("pow", h, F32, true, false)
+	sq := b.pow(h)
 	v := b.reduce(sq, rows)
 	r := b.unary("rsqrt", v, F32, false, true)
 	h = b.mul(h, r)
@@ -392,7 +404,7 @@ func (b *builder) silu(x Tensor) Tensor { return b.unary("silu", x, b.dt(x), tru
 func (b *builder) geluTanhPy(x Tensor) Tensor {
 	half := b.scale(x)
 	xp := b.fp32(x)
-	p := b.unary("pow", xp, b.dt(xp), true, false)
+	p := b.pow(xp)
 	p = b.scale(p)
 	s := b.add(x, p)
 	s = b.scale(s)

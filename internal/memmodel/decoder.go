@@ -272,7 +272,7 @@ func (b *builder) rmsNormF32(x Tensor, dim int64, onePlus bool) Tensor {
 	in := b.dt(x)
 	h := b.cast(x, F32)
 	rows := b.numel(x) / dim
-	sq := b.unary("pow", h, F32, true, false)
+	sq := b.pow(h)
 	v := b.reduce(sq, rows)
 	r := b.unary("rsqrt", v, F32, false, true)
 	h = b.mul(h, r)

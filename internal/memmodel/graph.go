@@ -29,6 +29,11 @@ type op struct {
 	save    []Tensor
 	fwdTemp []int64 // scratch allocated and freed inside the forward kernel (cuDNN workspace ...)
 	bwdTemp []int64 // scratch of its backward
+	// bwdHeld are temporaries its backward formula allocates before the
+	// input gradient and frees only after it (pow_backward's x^(e−1) and
+	// e·x^(e−1) live with grad·that), so they stack on the gradient
+	// rather than reuse one block as bwdTemp's scratch does.
+	bwdHeld []int64
 	// bwdTempLate: when the op was recomputed under checkpointing, its
 	// backward scratch (a bias-gradient reduction) comes after the
 	// recomputed saved tensors are dropped; ViT-B/16 bf16's fc2 frees the

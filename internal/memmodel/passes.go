@@ -235,6 +235,12 @@ func (gen *generator) backOp(i int) {
 			gen.wsBwd = true
 			gen.alloc(gen.cfg.cublasWorkspace, CatTemporaries, "cublas_workspace")
 		}
+		var held []int32
+		if !g.compiled {
+			for _, n := range o.bwdHeld {
+				held = append(held, gen.alloc(n, CatTemporaries, o.kind+"_backward"))
+			}
+		}
 		for j, in := range o.in {
 			if !g.tensors[in].grad {
 				continue
@@ -249,6 +255,7 @@ func (gen *generator) backOp(i int) {
 			}
 			gen.deliver(in, gen.newGrad(tin.bytes(), CatTemporaries, o.kind+"_backward"))
 		}
+		gen.freeAll(held)
 	}
 	late := o.bwdTempLate && !gen.saving[i]
 	if gout != nil && !o.noBackward && !late {

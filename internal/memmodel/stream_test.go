@@ -114,3 +114,40 @@ func TestStreamResemblesResNetTrace(t *testing.T) {
 		t.Logf("%d/%d real large allocations matched exactly; %d vs %d large, %d vs %d bytes", match, rn, on, rn, ot, rt)
 	}
 }
+
+// PyTorch's pow_backward evaluates grad·(e·x^(e−1)) as written, so an
+// RMSNorm's x² backward holds x^1 and 2·x^1 until grad·that exists: in
+// the H200 trace of Qwen3 with LoRA (testdata/late/families, backward of
+// every norm) four float32 blocks of the norm's input size are live at
+// once, the incoming mean gradient and these three. The stream must show
+// the three pow_backward blocks allocated back to back, before either
+// temporary is freed.
+func TestPowBackwardHoldsTemporaries(t *testing.T) {
+	m := "llama-small"
+	s := DefaultSpec()
+	s.Model, s.Batch, s.Seq = &m, 2, 128
+	c, err := resolve(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := c.buildGraph()
+	st := generate(g, c.stepConfig(g, 1))
+	var found int
+	for i := 0; i+2 < len(st.Requests); i++ {
+		r := st.Requests[i]
+		if r.Kind != allocsim.ReqAlloc || st.Tags[r.ID].Op != "pow_backward" {
+			continue
+		}
+		for j := i; j < i+3; j++ {
+			q := st.Requests[j]
+			if q.Kind != allocsim.ReqAlloc || st.Tags[q.ID].Op != "pow_backward" || q.Size != r.Size {
+				t.Fatalf("request %d: pow_backward's three %d-byte blocks are not allocated together (request %d is %+v)", i, r.Size, j, q)
+			}
+		}
+		found++
+		i += 2
+	}
+	if found == 0 {
+		t.Fatal("no pow_backward in llama-small's backward")
+	}
+}
