@@ -226,6 +226,12 @@ func (r *replayer) malloc(k int) {
 		r.diverge(k, "alloc of 0 bytes: PyTorch never traces these")
 		return
 	}
+	if size < 0 {
+		// a size past 2^63 bytes: no device has it, and the allocator
+		// would refuse it without moving the replay on
+		r.diverge(k, "request of %d bytes (past 2^63): not a real allocation", t.Size)
+		return
+	}
 	r.a.nextTag = id
 	r.a.SetPool(pool)
 	ptr, err := r.a.Malloc(size, stream)
@@ -236,7 +242,11 @@ func (r *replayer) malloc(k int) {
 	case t.Action == snapshot.ActionAlloc && err != nil:
 		if errors.Is(err, ErrOOM) {
 			r.diverge(k, "trace allocates %d bytes; the simulator ran out of memory", size)
+		} else {
+			r.diverge(k, "trace allocates %d bytes; the simulator refused: %v", size, err)
 		}
+	case err != nil && !errors.Is(err, ErrOOM):
+		r.diverge(k, "trace runs out of memory for %d bytes; the simulator refused the request: %v", size, err)
 	case err == nil:
 		if r.keep {
 			r.res.Requests[len(r.res.Requests)-1].Block = r.a.BlockSize(ptr)
