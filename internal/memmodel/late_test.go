@@ -29,8 +29,12 @@ const lateDir = "../../testdata/late"
 //     Mixtral-b checkpointed at −5.2%). Held at 12 and 5.
 //
 // Peak allocated is within 2.67% (Whisper, under) and every measured
-// allocated peak lies in its band; the two reserved outliers lie outside
-// their reserved bands, no other row does.
+// allocated peak lies in its band. Every reserved peak lies in its band:
+// the two outliers (and Mixtral-b) are runs where cuBLAS's backward
+// workspace split a freed logits block, and the band's top now allows for
+// that placement (logitsWorkspaceReserved: its variant replays 27.8 GB for
+// Gemma 2, measured 27.8 GB; 17.2 GB for Qwen3 LoRA, measured 17.2 GB).
+// Without it both fall outside (tops 24.8 and 17.0 GB).
 func TestLateBlind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 14 workloads")
@@ -43,7 +47,6 @@ func TestLateBlind(t *testing.T) {
 		}
 		rows = append(rows, rs...)
 	}
-	knownOutside := map[string]bool{"late-fam-gemma2-a-bf16-ckpt": true, "late-fam-qwen3-a-bf16-lora16": true}
 	var ea, er []float64
 	var under, farUnder int
 	for _, m := range rows {
@@ -82,7 +85,7 @@ func TestLateBlind(t *testing.T) {
 		if !measured.InBand(m.MaxAllocated, r.AllocatedBand) {
 			t.Errorf("%s: allocated %d outside the band %+v", m.Name, m.MaxAllocated, r.AllocatedBand)
 		}
-		if !measured.InBand(m.MaxReserved, r.ReservedBand) && !knownOutside[m.Name] {
+		if !measured.InBand(m.MaxReserved, r.ReservedBand) {
 			t.Errorf("%s: reserved %d outside the band %+v", m.Name, m.MaxReserved, r.ReservedBand)
 		}
 	}

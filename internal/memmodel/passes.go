@@ -233,7 +233,11 @@ func (gen *generator) backOp(i int) {
 	if gout != nil && !o.noBackward {
 		if o.matmul && !gen.wsBwd && gen.cfg.cublasWorkspace > 0 {
 			gen.wsBwd = true
-			gen.alloc(gen.cfg.cublasWorkspace, CatTemporaries, "cublas_workspace")
+			ws := gen.cfg.cublasWorkspace
+			if gen.cfg.bwdWorkspace > 0 {
+				ws = gen.cfg.bwdWorkspace
+			}
+			gen.alloc(ws, CatTemporaries, "cublas_workspace")
 		}
 		var held []int32
 		if !g.compiled {

@@ -48,6 +48,10 @@ type stepConfig struct {
 	// cublasWorkspace is allocated at the first matmul of the forward and
 	// of the backward thread, and kept.
 	cublasWorkspace int64
+	// bwdWorkspace, when set, is the size the backward thread's workspace
+	// request takes instead of cublasWorkspace (the freed-logits variant,
+	// see logitsWorkspaceReserved).
+	bwdWorkspace int64
 }
 
 // storage is one live allocation backing a forward tensor.
