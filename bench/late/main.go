@@ -85,13 +85,48 @@ func summary(w io.Writer, what string, errs []float64) {
 		what, 100*st.MedianAbs, 100*st.MaxAbs, under, len(errs), far)
 }
 
-func trainTable(w io.Writer, rows []measured.GTRow) error {
-	fmt.Fprintln(w, "## Training rows (families/, oom/) — memmodel.Estimate, as `plan` prints it")
+// peakTable collects the rows of one predicted-vs-measured table of peak
+// allocated and reserved memory: training and generate print the same columns.
+type peakTable struct {
+	w          io.Writer
+	ea, er     []float64
+	outA, outR int
+}
+
+func newPeakTable(w io.Writer, title string) *peakTable {
+	fmt.Fprintln(w, title)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| row | pred alloc GiB | meas alloc GiB | alloc err | in band | pred resv GiB | meas resv GiB | resv err | resv band GiB | in band |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|:-:|---:|---:|---:|---|:-:|")
-	var ea, er []float64
-	var outA, outR int
+	return &peakTable{w: w}
+}
+
+// add prints one row: predictions and bands against the measured peaks.
+func (t *peakTable) add(name string, predA, predR, measA, measR int64, bandA, bandR memmodel.Band) {
+	a, rs := measured.Rel(predA, measA), measured.Rel(predR, measR)
+	ia, ir := measured.InBand(measA, bandA), measured.InBand(measR, bandR)
+	if !ia {
+		t.outA++
+	}
+	if !ir {
+		t.outR++
+	}
+	t.ea, t.er = append(t.ea, a), append(t.er, rs)
+	fmt.Fprintf(t.w, "| %s | %.3f | %.3f | %+.2f%% | %s | %.3f | %.3f | %+.2f%% | %.2f–%.2f | %s |\n",
+		name, gib(predA), gib(measA), 100*a, yes(ia),
+		gib(predR), gib(measR), 100*rs, gib(bandR.Low), gib(bandR.High), yes(ir))
+}
+
+// finish prints the error summaries and the out-of-band counts.
+func (t *peakTable) finish() {
+	fmt.Fprintln(t.w)
+	summary(t.w, "allocated", t.ea)
+	summary(t.w, "reserved", t.er)
+	fmt.Fprintf(t.w, "- outside the printed band: allocated %d of %d, reserved %d of %d\n\n", t.outA, len(t.ea), t.outR, len(t.er))
+}
+
+func trainTable(w io.Writer, rows []measured.GTRow) error {
+	t := newPeakTable(w, "## Training rows (families/, oom/) — memmodel.Estimate, as `plan` prints it")
 	for _, r := range rows {
 		s, why := measured.GTSpec(r)
 		if why != "" {
@@ -102,33 +137,14 @@ func trainTable(w io.Writer, rows []measured.GTRow) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", r.Name, err)
 		}
-		a, rs := measured.Rel(res.PeakAllocated, r.MaxAllocated), measured.Rel(res.PeakReserved, r.MaxReserved)
-		ia, ir := measured.InBand(r.MaxAllocated, res.AllocatedBand), measured.InBand(r.MaxReserved, res.ReservedBand)
-		if !ia {
-			outA++
-		}
-		if !ir {
-			outR++
-		}
-		ea, er = append(ea, a), append(er, rs)
-		fmt.Fprintf(w, "| %s | %.3f | %.3f | %+.2f%% | %s | %.3f | %.3f | %+.2f%% | %.2f–%.2f | %s |\n",
-			r.Name, gib(res.PeakAllocated), gib(r.MaxAllocated), 100*a, yes(ia),
-			gib(res.PeakReserved), gib(r.MaxReserved), 100*rs, gib(res.ReservedBand.Low), gib(res.ReservedBand.High), yes(ir))
+		t.add(r.Name, res.PeakAllocated, res.PeakReserved, r.MaxAllocated, r.MaxReserved, res.AllocatedBand, res.ReservedBand)
 	}
-	fmt.Fprintln(w)
-	summary(w, "allocated", ea)
-	summary(w, "reserved", er)
-	fmt.Fprintf(w, "- outside the printed band: allocated %d of %d, reserved %d of %d\n\n", outA, len(ea), outR, len(er))
+	t.finish()
 	return nil
 }
 
 func genTable(w io.Writer, rows []measured.GTRow) error {
-	fmt.Fprintln(w, "## Generate rows (generate/) — infer.Estimate, as `plan --task generate` prints it")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| row | pred alloc GiB | meas alloc GiB | alloc err | in band | pred resv GiB | meas resv GiB | resv err | resv band GiB | in band |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|:-:|---:|---:|---:|---|:-:|")
-	var ea, er []float64
-	var outA, outR int
+	t := newPeakTable(w, "## Generate rows (generate/) — infer.Estimate, as `plan --task generate` prints it")
 	for _, r := range rows {
 		if r.Kind != "gen" || r.Status != "ok" {
 			fmt.Fprintf(w, "| %s | skipped: status %s |\n", r.Name, r.Status)
@@ -138,23 +154,9 @@ func genTable(w io.Writer, rows []measured.GTRow) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", r.Name, err)
 		}
-		a, rs := measured.Rel(res.PeakAllocated, r.MaxAllocated), measured.Rel(res.PeakReserved, r.MaxReserved)
-		ia, ir := measured.InBand(r.MaxAllocated, res.AllocatedBand), measured.InBand(r.MaxReserved, res.ReservedBand)
-		if !ia {
-			outA++
-		}
-		if !ir {
-			outR++
-		}
-		ea, er = append(ea, a), append(er, rs)
-		fmt.Fprintf(w, "| %s | %.3f | %.3f | %+.2f%% | %s | %.3f | %.3f | %+.2f%% | %.2f–%.2f | %s |\n",
-			r.Name, gib(res.PeakAllocated), gib(r.MaxAllocated), 100*a, yes(ia),
-			gib(res.PeakReserved), gib(r.MaxReserved), 100*rs, gib(res.ReservedBand.Low), gib(res.ReservedBand.High), yes(ir))
+		t.add(r.Name, res.PeakAllocated, res.PeakReserved, r.MaxAllocated, r.MaxReserved, res.AllocatedBand, res.ReservedBand)
 	}
-	fmt.Fprintln(w)
-	summary(w, "allocated", ea)
-	summary(w, "reserved", er)
-	fmt.Fprintf(w, "- outside the printed band: allocated %d of %d, reserved %d of %d\n\n", outA, len(ea), outR, len(er))
+	t.finish()
 	return nil
 }
 
