@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/vramkit/vramkit/bench/measured"
-	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
 // shardedDir holds the world-size-1 captures of sharded training on the
@@ -43,19 +42,7 @@ func TestShardedWorldSize1(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
 			t.Fatal(err)
 		}
-		f, err := os.Open(filepath.Join(shardedDir, "specs", m.Name+".json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := memmodel.ParseSpec(f)
-		f.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", m.Name, err)
-		}
-		r, err := memmodel.Estimate(s, memmodel.DefaultOptions())
-		if err != nil {
-			t.Fatalf("%s: %v", m.Name, err)
-		}
+		r := planSpecFile(t, shardedDir, m.Name)
 		a, rs := measured.Rel(r.PeakAllocated, m.MaxAllocated), measured.Rel(r.PeakReserved, m.MaxReserved)
 		ea, er = append(ea, a), append(er, rs)
 		outside, measuredOutside := r.Process-r.PeakReserved, m.NVMLUsed-m.MaxReserved

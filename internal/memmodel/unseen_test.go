@@ -88,19 +88,7 @@ func checkHeldOut(t *testing.T, dir string, want int) {
 	var ea, er []float64
 	inside := 0
 	for _, m := range rows {
-		f, err := os.Open(filepath.Join(dir, "specs", m.Name+".json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := memmodel.ParseSpec(f)
-		f.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", m.Name, err)
-		}
-		r, err := memmodel.Estimate(s, memmodel.DefaultOptions())
-		if err != nil {
-			t.Fatalf("%s: %v", m.Name, err)
-		}
+		r := planSpecFile(t, dir, m.Name)
 		a, rs := measured.Rel(r.PeakAllocated, m.MaxAllocated), measured.Rel(r.PeakReserved, m.MaxReserved)
 		ea, er = append(ea, a), append(er, rs)
 		t.Logf("%-34s allocated %+6.1f%%  reserved %+6.1f%%", m.Name, 100*a, 100*rs)
@@ -121,4 +109,24 @@ func checkHeldOut(t *testing.T, dir string, want int) {
 			t.Errorf("%s: median |err| %.1f%% (target 5%%), max %.1f%% (target 10%%)", s.what, 100*st.MedianAbs, 100*st.MaxAbs)
 		}
 	}
+}
+
+// planSpecFile plans dir/specs/NAME.json, the spec file a capture row was
+// measured with.
+func planSpecFile(t *testing.T, dir, name string) *memmodel.Result {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "specs", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := memmodel.ParseSpec(f)
+	f.Close()
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	r, err := memmodel.Estimate(s, memmodel.DefaultOptions())
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return r
 }
