@@ -104,8 +104,10 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 	if r.Prec != nil {
 		prec = *r.Prec
 	}
-	s.Precision = map[string]string{"fp32": "fp32", "bf16": "bf16-amp", "fp16": "fp16-amp", "bf16w": "bf16"}[prec]
-	if s.Precision == "" {
+	switch prec {
+	case "fp32", "bf16", "fp16", "bf16w":
+		s.Precision = planPrecision(prec)
+	default:
 		return s, "precision " + prec
 	}
 	switch c := r.Ckpt.(type) {

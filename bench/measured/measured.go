@@ -95,14 +95,7 @@ func (m MeasuredRow) Spec() memmodel.Spec {
 	model := m.Model
 	s.Model = &model
 	s.Batch, s.Seq, s.Accum = m.B, m.Seq, max(m.Accum, 1)
-	switch m.Prec {
-	case "fp16":
-		s.Precision = "fp16-amp"
-	case "bf16":
-		s.Precision = "bf16-amp"
-	default:
-		s.Precision = m.Prec
-	}
+	s.Precision = planPrecision(m.Prec)
 	s.Checkpoint = m.Ckpt
 	switch m.Opt {
 	case "sgd":
@@ -193,4 +186,18 @@ func Summarize(errs []float64) ErrorStats {
 		med = (abs[len(abs)/2-1] + abs[len(abs)/2]) / 2
 	}
 	return ErrorStats{N: len(errs), MedianAbs: med, MaxAbs: abs[len(abs)-1], UnderRate: float64(under) / float64(len(errs))}
+}
+
+// planPrecision is plan's name for a capture's prec: the capture scripts
+// run fp16 and bf16 under autocast, and bf16w casts the weights to bf16.
+func planPrecision(prec string) string {
+	switch prec {
+	case "fp16":
+		return "fp16-amp"
+	case "bf16":
+		return "bf16-amp"
+	case "bf16w":
+		return "bf16"
+	}
+	return prec
 }

@@ -137,16 +137,7 @@ func fromCapture(line []byte) (Timed, string, error) {
 		s.HFConfig = c.HFConfig
 	}
 	s.Batch, s.Seq, s.Accum = c.B, c.Seq, max(c.Accum, 1)
-	switch c.Prec {
-	case "fp16":
-		s.Precision = "fp16-amp"
-	case "bf16":
-		s.Precision = "bf16-amp"
-	case "bf16w":
-		s.Precision = "bf16"
-	default:
-		s.Precision = c.Prec
-	}
+	s.Precision = planPrecision(c.Prec)
 	s.Checkpoint = c.Ckpt
 	if s.Checkpoint == "" {
 		s.Checkpoint = "none"
