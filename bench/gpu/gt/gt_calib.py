@@ -2,7 +2,7 @@
 forward+backward, convolutions, pointwise/normalisation bandwidth, kernel launch floor and
 optimizer step time per parameter. Run ALONE on the GPU (nothing else), no history.
 
-usage: python3 gt_calib.py OUT.json [--budget SECONDS] [--conv16]
+usage: python3 gt_calib.py OUT.json [--budget SECONDS] [--conv16|--conv256]
 --conv16 times only the launch floor and the fp16/bf16 convolutions of CONV16 (round 3).
 Each timing: CUDA events around n repetitions after 3 warm-ups; n grows until a batch takes
 >= 20 ms; the median of 5 batches, per repetition, is kept (seconds).
@@ -176,12 +176,17 @@ CONV16 = [  # N, Cin, Cout, H, k, stride, groups, channels_last
 ]
 
 
-def conv16(res, out=None):
+# conv256: the ResNet-50 rows of CONV16 at batch 256 (round 4: is a batch-64 calibration, whose
+# inputs may stay in L2, too fast for the batch-256 steps --fit ranks?)
+CONV256 = [(256,) + r[1:] for r in CONV16[11:30]]
+
+
+def conv16(res, out=None, shapes=None):
     rows = []
     res["conv"] = rows
     res["conv_note"] = "fwdbwd_tflops counts 3x forward FLOPs"
     torch.backends.cudnn.benchmark = False
-    for (N, Ci, Co, Hh, k, s, g, cl) in CONV16:
+    for (N, Ci, Co, Hh, k, s, g, cl) in (shapes or CONV16):
         for name, dt in (("fp16", torch.float16), ("bf16", torch.bfloat16)):
             if over():
                 return
@@ -299,6 +304,9 @@ def main():
     if "--conv16" in sys.argv:  # round 3: launch (for enqueue_s) and the fp16/bf16 convolutions only
         fns = (launch, lambda r: conv16(r, out))
         fns[1].__name__ = "conv16"
+    if "--conv256" in sys.argv:
+        fns = (launch, lambda r: conv16(r, out, CONV256))
+        fns[1].__name__ = "conv256"
     for fn in fns:
         t = time.time()
         try:

@@ -332,6 +332,11 @@ def call2():
     return gt_jobs2.jobs()
 
 
+def call4():
+    import gt_jobs4
+    return gt_jobs4.jobs()
+
+
 def call3():
     import gt_jobs3
     return gt_jobs3.jobs()
