@@ -81,8 +81,9 @@ func Tune(reqs []Request, capacity, total int64, fraction float64) ([]TuneRow, e
 		cfgs[i] = cfg
 	}
 	rows := make([]TuneRow, len(grid))
+	ids := denseIDs(reqs)
 	run := func(i int) {
-		r := Simulate(reqs, cfgs[i], NewDevice(capacity, total))
+		r := simulate(reqs, ids, cfgs[i], NewDevice(capacity, total))
 		row := TuneRow{AllocConf: grid[i], Outcome: OutcomeOf(r.Stats, r.OOMAt)}
 		row.Feasible = row.OOMs == 0 && row.Retries == 0
 		rows[i] = row
