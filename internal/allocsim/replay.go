@@ -3,6 +3,8 @@ package allocsim
 import (
 	"fmt"
 
+	"github.com/vramkit/vramkit/internal/hugepage"
+
 	"github.com/vramkit/vramkit/internal/snapshot"
 )
 
@@ -73,6 +75,7 @@ func replayTrace(trace []snapshot.TraceEvent, streams []uint64, cfg Config, o Re
 			}
 		}
 		r.res.Requests = make([]Request, 0, n+n/64)
+		hugepage.Advise(r.res.Requests)
 	}
 	r.sampler = newSampler(trace, o)
 	r.a = New(cfg, &traceDevice{r})

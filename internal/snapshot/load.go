@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/vramkit/vramkit/internal/hugepage"
 	"github.com/vramkit/vramkit/internal/pickle"
 )
 
@@ -280,6 +281,7 @@ func (c *eventChunks) reserve(at, size int64) {
 		return
 	}
 	grown := make([]TraceEvent, len(c.cur), want)
+	hugepage.Advise(grown)
 	copy(grown, c.cur)
 	c.cur = grown
 }
@@ -295,6 +297,7 @@ func (c *eventChunks) flat() []TraceEvent {
 		return out
 	}
 	out := make([]TraceEvent, 0, c.n)
+	hugepage.Advise(out)
 	for i, ch := range c.full {
 		out = append(out, ch...)
 		c.full[i] = nil
