@@ -131,6 +131,7 @@ type builder struct {
 	streamID map[uint64]uint32
 	ctxID    map[EventContext]int32
 	keyBuf   []byte
+	recent   *[recentStacks]recentStack
 	err      error
 	// size is the input's size in bytes (0: unknown); see eventChunks.
 	size int64
@@ -149,6 +150,7 @@ func newBuilder() *builder {
 		stackID:  map[string]StackID{"": 0},
 		streamID: map[uint64]uint32{0: 0},
 		ctxID:    map[EventContext]int32{{}: 0},
+		recent:   new([recentStacks]recentStack),
 	}
 }
 
