@@ -136,6 +136,9 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 	m.times(r)
 	r.Headroom = r.Capacity - r.Process
 	r.Fits = oomAt < 0 && r.ProcessBand.High <= r.Capacity
+	if c.static && c.staticLen() > c.cacheTokens() {
+		r.Notes = append(r.Notes, fmt.Sprintf("the StaticCache is %d tokens long (max_cache_len), not the %d this call needs: transformers reuses a longer length an earlier static generate on the model left", c.staticLen(), c.cacheTokens()))
+	}
 	if oomAt >= 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("the caching allocator runs out of memory in the replay on %s; the figures are what it would need", c.gpu.Name))
 	}
