@@ -27,7 +27,12 @@ func (b *builder) event(d *pickle.Dict) (TraceEvent, error) {
 			if !ok {
 				return ev, fmt.Errorf("action is %s, not a str", pickle.A(v))
 			}
-			a, ok := ParseAction(s)
+			a, ok := b.lastAction, b.lastActionStr != "" && s == b.lastActionStr
+			if !ok {
+				if a, ok = ParseAction(s); ok {
+					b.lastAction, b.lastActionStr = a, s
+				}
+			}
 			if !ok {
 				if s == "user_defined" { // legacy annotation entries carry no memory
 					a = ActionSnapshot

@@ -132,7 +132,11 @@ type builder struct {
 	ctxID    map[EventContext]int32
 	keyBuf   []byte
 	recent   *[recentStacks]recentStack
-	err      error
+	// lastActionStr is the known action string parsed last ("" before
+	// one), into lastAction: consecutive entries often share one.
+	lastActionStr string
+	lastAction    Action
+	err           error
 	// size is the input's size in bytes (0: unknown); see eventChunks.
 	size int64
 }
