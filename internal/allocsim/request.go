@@ -46,17 +46,19 @@ type SimResult struct {
 // dev. It stops at the first request that runs out of memory, as the
 // program would.
 func Simulate(reqs []Request, cfg Config, dev Device) SimResult {
-	return simulate(reqs, denseIDs(reqs), cfg, dev)
+	live := newBlockTable(denseIDs(reqs))
+	return simulate(reqs, &live, cfg, dev)
 }
 
-// simulate is Simulate with the size of its table of live allocations
-// worked out (see denseIDs), so that Tune does it once for all settings.
-// The allocator runs untracked: live blocks are found by request ID in the
-// table, never by address.
-func simulate(reqs []Request, ids int, cfg Config, dev Device) SimResult {
+// simulate is Simulate with its table of live allocations made by the
+// caller, so that Tune sizes it once and each of its workers reuses one
+// (the table is emptied here before the run). The allocator runs
+// untracked: live blocks are found by request ID in the table, never by
+// address.
+func simulate(reqs []Request, live *blockTable, cfg Config, dev Device) SimResult {
+	live.reset()
 	a := New(cfg, dev)
 	a.untracked = true
-	live := newBlockTable(ids)
 	res := SimResult{OOMAt: -1}
 	for i := range reqs {
 		r := &reqs[i]
@@ -133,6 +135,11 @@ func newBlockTable(ids int) blockTable {
 		return blockTable{m: make(map[int32]*block, 1024)}
 	}
 	return blockTable{dense: make([]*block, ids)}
+}
+
+func (t *blockTable) reset() {
+	clear(t.dense)
+	clear(t.m)
 }
 
 func (t *blockTable) set(id int32, b *block) {

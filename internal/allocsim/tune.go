@@ -82,8 +82,8 @@ func Tune(reqs []Request, capacity, total int64, fraction float64) ([]TuneRow, e
 	}
 	rows := make([]TuneRow, len(grid))
 	ids := denseIDs(reqs)
-	run := func(i int) {
-		r := simulate(reqs, ids, cfgs[i], NewDevice(capacity, total))
+	run := func(i int, live *blockTable) {
+		r := simulate(reqs, live, cfgs[i], NewDevice(capacity, total))
 		row := TuneRow{AllocConf: grid[i], Outcome: OutcomeOf(r.Stats, r.OOMAt)}
 		row.Feasible = row.OOMs == 0 && row.Retries == 0
 		rows[i] = row
@@ -98,8 +98,9 @@ func Tune(reqs []Request, capacity, total int64, fraction float64) ([]TuneRow, e
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			live := newBlockTable(ids) // one per worker, reused by its runs
 			for i := range next {
-				run(i)
+				run(i, &live)
 			}
 		}()
 	}
