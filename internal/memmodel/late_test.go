@@ -26,7 +26,14 @@ const lateDir = "../../testdata/late"
 //     blocks, with peak allocated within 0.3%). Held at 15.5%.
 //   - at most one under-estimate in five: fails (12 of 14 under, 5 of
 //     them more than 2% low: the two above, Whisper ×2 at −3.4% and
-//     Mixtral-b checkpointed at −5.2%). Held at 12 and 5.
+//     Mixtral-b checkpointed at −5.2%).
+//
+// Since the decoder follows HF's allocation order (issue 13: q_norm right
+// after q_proj, Python-held module arguments and locals, rotate_half's neg
+// and slice gradients, mul's full-size gradient products, the SDPA
+// backward workspace): 8 under, 4 more than 2% low (Mixtral-b ckpt now
+// +0.4%; the two logits-split runs and Whisper ×2 remain), median 0.49%.
+// Held at 8 and 4.
 //
 // Peak allocated is within 2.67% (Whisper, under) and every measured
 // allocated peak lies in its band. Every reserved peak lies in its band:
@@ -101,8 +108,8 @@ func TestLateBlind(t *testing.T) {
 	if sr.MaxAbs > 0.155 {
 		t.Errorf("reserved: max |err| %.2f%%, held at 15.5%% (target 8%%, measured 15.06%% at first evaluation)", 100*sr.MaxAbs)
 	}
-	if under > 12 || farUnder > 5 {
-		t.Errorf("reserved: %d under-estimates, %d more than 2%% low; held at 12 and 5 (target one in five)", under, farUnder)
+	if under > 8 || farUnder > 4 {
+		t.Errorf("reserved: %d under-estimates, %d more than 2%% low; held at 8 and 4 (target one in five)", under, farUnder)
 	}
 	if sa.MedianAbs > 0.05 || sa.MaxAbs > 0.03 {
 		t.Errorf("allocated: median |err| %.2f%% (target 5%%), max %.2f%% (held at 3%%, target 10%%)", 100*sa.MedianAbs, 100*sa.MaxAbs)
