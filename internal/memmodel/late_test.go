@@ -31,11 +31,12 @@ const lateDir = "../../testdata/late"
 // Since the decoder follows HF's allocation order (issue 13: q_norm right
 // after q_proj, Python-held module arguments and locals, rotate_half's neg
 // and slice gradients, mul's full-size gradient products, the SDPA
-// backward workspace): 8 under, 4 more than 2% low (Mixtral-b ckpt now
-// +0.4%; the two logits-split runs and Whisper ×2 remain), median 0.49%.
-// Held at 8 and 4.
+// backward workspace) and Whisper splits heads with contiguous copies: 8
+// under, 2 more than 2% low (Mixtral-b ckpt now +0.4%, Whisper −1.1% and
+// −0.7%; the two logits-split runs remain), median 0.49%; allocated
+// within 0.28%. Held at 8 and 2, allocated max at 1%.
 //
-// Peak allocated is within 2.67% (Whisper, under) and every measured
+// Peak allocated was within 2.67% at first evaluation (Whisper, under) and every measured
 // allocated peak lies in its band. Every reserved peak lies in its band:
 // the two outliers (and Mixtral-b) are runs where cuBLAS's backward
 // workspace split a freed logits block, and the band's top now allows for
@@ -108,10 +109,10 @@ func TestLateBlind(t *testing.T) {
 	if sr.MaxAbs > 0.155 {
 		t.Errorf("reserved: max |err| %.2f%%, held at 15.5%% (target 8%%, measured 15.06%% at first evaluation)", 100*sr.MaxAbs)
 	}
-	if under > 8 || farUnder > 4 {
-		t.Errorf("reserved: %d under-estimates, %d more than 2%% low; held at 8 and 4 (target one in five)", under, farUnder)
+	if under > 8 || farUnder > 2 {
+		t.Errorf("reserved: %d under-estimates, %d more than 2%% low; held at 8 and 2 (target one in five)", under, farUnder)
 	}
-	if sa.MedianAbs > 0.05 || sa.MaxAbs > 0.03 {
-		t.Errorf("allocated: median |err| %.2f%% (target 5%%), max %.2f%% (held at 3%%, target 10%%)", 100*sa.MedianAbs, 100*sa.MaxAbs)
+	if sa.MedianAbs > 0.05 || sa.MaxAbs > 0.01 {
+		t.Errorf("allocated: median |err| %.2f%% (target 5%%), max %.2f%% (held at 1%% since Whisper's head copies, target 10%%)", 100*sa.MedianAbs, 100*sa.MaxAbs)
 	}
 }
