@@ -37,7 +37,11 @@ func (b *builder) sdpaMask(q, k, v, mask Tensor, s attnShape) Tensor {
 	if mask >= 0 && b.rg(mask) {
 		return b.sdpaMath(q, k, v, mask, s, false)
 	}
-	q, k, v = b.lowp(q), b.lowp(k), b.lowp(v)
+	// autocast casts the arguments as C++ evaluates them, last first
+	// (GCC): the Qwen3 snapshot casts v and k before q
+	v = b.lowp(v)
+	k = b.lowp(k)
+	q = b.lowp(q)
 	ins := []Tensor{q, k, v}
 	// flash attention takes no mask: a masked call runs memory-efficient
 	efficient := b.dt(q) == F32 || b.attn == "mem_efficient"
@@ -142,6 +146,9 @@ func (b *builder) cacheKV(k, v Tensor) (Tensor, Tensor) {
 	o.passGrad = []bool{b.dt(vc) == b.dt(v)}
 	o.hold = true
 	b.g.ops[len(b.g.ops)-2].hold = true
+	// key_states, value_states = cache.update(...) rebinds both names
+	// when update returns, after both copies
+	b.keep(k, v)
 	return kc, vc
 }
 

@@ -264,11 +264,14 @@ func (b *builder) gatedMLP(y Tensor, d, ff int64, q *DecoderQuirks) Tensor {
 		gu := b.linear(y, d, 2*ff, false, "gate_up_proj")
 		n := b.numel(gu) / 2
 		g, u = b.view(gu, n), b.view(gu, n)
+		g = b.activation(q.Act, g)
 	} else {
-		g = b.linear(y, d, ff, false, "gate_proj")
+		// act_fn(gate_proj(x)) * up_proj(x): Python evaluates the
+		// activation before the up projection
+		g = b.activation(q.Act, b.linear(y, d, ff, false, "gate_proj"))
 		u = b.linear(y, d, ff, false, "up_proj")
 	}
-	out := b.linear(b.mul(b.activation(q.Act, g), u), ff, d, false, "down_proj")
+	out := b.linear(b.mul(g, u), ff, d, false, "down_proj")
 	b.keep(y) // the module's argument, until forward returns
 	return out
 }

@@ -154,7 +154,9 @@ func (gen *generator) analyse() {
 	gen.releaseAt = map[int][]Tensor{}
 	if !g.compiled {
 		// Inductor's generated code frees buffers at their last use
-		for t := range g.tensors {
+		// newest first: a function's locals go before its caller lets
+		// go of the arguments
+		for t := len(g.tensors) - 1; t >= 0; t-- {
 			if k := g.tensors[t].keep; Tensor(t) == g.tensors[t].base && k > gen.lastUse[t] {
 				gen.lastUse[t] = k
 				gen.releaseAt[k] = append(gen.releaseAt[k], Tensor(t))
