@@ -120,8 +120,15 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 	if q.EmbedScale {
 		h = b.scale(h)
 	}
-	cos := b.g.newTensor(batch*seq*hd, b.dt(h), false)
-	sin := b.g.newTensor(batch*seq*hd, b.dt(h), false)
+	var slideMask Tensor = -1
+	if q.SlidingWindow > 0 && int64(q.SlidingWindow) < seq && b.attn != "eager" {
+		slideMask = b.slidingMask(seq)
+	}
+	// the rotary embedding runs on position_ids, which the model makes
+	// from cache_position with a batch of one: cos and sin are seq×head_dim
+	// and broadcast over the batch
+	cos := b.g.newTensor(seq*hd, b.dt(h), false)
+	sin := b.g.newTensor(seq*hd, b.dt(h), false)
 	b.op("rotary", []Tensor{ids}, []Tensor{cos, sin}, nil).noBackward = true
 	rope := func(x Tensor, nh int64) Tensor {
 		n := batch * nh * seq * hd
@@ -137,12 +144,6 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		return y
 	}
 	mask := b.causalMask(batch, seq, b.dt(h))
-	var slideMask Tensor = -1
-	if q.SlidingWindow > 0 && int64(q.SlidingWindow) < seq && b.attn != "eager" {
-		slideMask = b.g.newTensor(batch*seq*seq, U8, false)
-		o := b.op("sliding_mask", nil, []Tensor{slideMask}, nil)
-		o.noBackward, o.hold = true, true
-	}
 	norm := func(x Tensor, dim int64) Tensor { return b.decoderNorm(q.Norm, x, dim) }
 	for l := 0; l < a.Layers; l++ {
 		b.block = l
@@ -196,7 +197,7 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		s := attnShape{batch: batch, heads: heads, sq: seq, sk: seq, hd: hd, causal: true, kvHeads: kvh, softcap: q.AttnSoftcap}
 		var att Tensor
 		if slideMask >= 0 && q.sliding(l) {
-			att = b.sdpaMask(qs, ks, vs, b.boolBias(slideMask), s)
+			att = b.sdpaMask(qs, ks, vs, b.boolBias(slideMask, batch*seq*seq), s)
 		} else {
 			att = b.attend(qs, ks, vs, mask, s)
 		}
