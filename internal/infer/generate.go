@@ -134,8 +134,13 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 	r.Breakdown["cuda_context"] = c.gpu.ContextBytes
 	bands(c, r)
 	m.times(r)
-	r.Headroom = r.Capacity - r.Process
-	r.Fits = oomAt < 0 && r.ProcessBand.High <= r.Capacity
+	if oomAt >= 0 && r.ProcessBand.High <= r.Capacity {
+		// the replay ran out of memory on this GPU: what it needs is
+		// above the capacity, whatever the band around the figures says
+		r.ProcessBand.High = r.Capacity + 1
+	}
+	r.Verdict = memmodel.Decide(r.Process, r.ProcessBand.High, r.Capacity, r.Confidence, "")
+	r.Fits, r.Headroom = r.Verdict.Fits, r.Verdict.Headroom
 	if oomAt >= 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("the caching allocator runs out of memory in the replay on %s; the figures are what it would need", c.gpu.Name))
 	}

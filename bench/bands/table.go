@@ -1,0 +1,229 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
+
+// sample is one measured row: its classes and log errors
+// x = ln(measured/predicted) of the quantity a set is about (peak
+// reserved, step time or generate's peak reserved) and, for memory, of
+// peak allocated (xa).
+type sample struct {
+	name    string
+	classes []string
+	x, xa   float64
+}
+
+// setFit is one set of per-class bands and the quantiles behind them.
+type setFit struct {
+	set  memmodel.BandSet
+	q    [2]float64 // of the main quantity
+	qa   [2]float64 // of allocated (memory sets)
+	pool locScale
+}
+
+// groupsOf indexes samples by class.
+func groupsOf(ss []sample) groups {
+	g := groups{}
+	for i, s := range ss {
+		g[""] = append(g[""], i)
+		for _, c := range s.classes {
+			g[c] = append(g[c], i)
+		}
+	}
+	return g
+}
+
+// fitSet computes every class's band of ss. alloc says whether xa is
+// measured (memory sets); step whether the bands go in the StepTime field.
+func fitSet(ss []sample, minRows int, conf float64, alloc, step bool) setFit {
+	g := groupsOf(ss)
+	xs, xa := make([]float64, len(ss)), make([]float64, len(ss))
+	cls := make([][]string, len(ss))
+	for i, s := range ss {
+		xs[i], xa[i], cls[i] = s.x, s.xa, s.classes
+	}
+	f := setFit{q: sharedQuantiles(xs, cls, minRows, conf), pool: robustLS(xs)}
+	poolA := robustLS(xa)
+	if alloc {
+		f.qa = sharedQuantiles(xa, cls, minRows, conf)
+	}
+	f.set.Classes = map[string]memmodel.ClassBand{}
+	keys := make([]string, 0, len(g))
+	for k := range g {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		idx := g[k]
+		var x, a []float64
+		var names []string
+		for _, i := range idx {
+			x, a = append(x, xs[i]), append(a, xa[i])
+			names = append(names, ss[i].name)
+		}
+		ls := classLS(x, f.pool)
+		cb := memmodel.ClassBand{N: len(idx), Centre: round4(ls.m), Scale: round4(ls.s)}
+		cb.MedianErr, cb.MedianAbsErr = errStats(x)
+		band := ratioBand(ls, f.q)
+		if step {
+			cb.StepTime = band
+		} else {
+			cb.Reserved = band
+		}
+		if alloc {
+			cb.Allocated = ratioBand(classLS(a, poolA), f.qa)
+		}
+		if k == "" {
+			f.set.Pooled = cb
+			continue
+		}
+		sort.Strings(names)
+		cb.Rows = names
+		f.set.Classes[k] = cb
+	}
+	return f
+}
+
+// errStats are the median signed and absolute relative errors of xs.
+func errStats(xs []float64) (med, medAbs float64) {
+	e, a := make([]float64, len(xs)), make([]float64, len(xs))
+	for i, x := range xs {
+		e[i] = errOf(x)
+		a[i] = abs(e[i])
+	}
+	return round4(median(e)), round4(median(a))
+}
+
+func abs(v float64) float64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// kind of set, for the table it goes in and the band it is read back with.
+type kind int
+
+const (
+	memKind kind = iota
+	stepKind
+	genKind
+)
+
+// place puts a fitted set where t keeps sets of kind k.
+func place(t *memmodel.BandTable, k kind, f setFit) {
+	switch k {
+	case memKind:
+		t.Pooled, t.Classes = f.set.Pooled, f.set.Classes
+		t.Quantiles["reserved"], t.Quantiles["allocated"] = roundQ(f.q), roundQ(f.qa)
+	case stepKind:
+		t.StepTimePooled, t.StepTime = f.set.Pooled, f.set.Classes
+		t.Quantiles["step_time"] = roundQ(f.q)
+	case genKind:
+		set := f.set
+		t.Generate = &set
+		t.Quantiles["generate_reserved"], t.Quantiles["generate_allocated"] = roundQ(f.q), roundQ(f.qa)
+	}
+}
+
+func roundQ(q [2]float64) [2]float64 { return [2]float64{round4(q[0]), round4(q[1])} }
+
+// bandOf is the band plan applies to a row of classes with t, read back
+// the way memmodel and infer read it: the main quantity's ratios, and the
+// classes it rests on.
+func bandOf(t *memmodel.BandTable, k kind, classes []string) ([2]float64, []string) {
+	switch k {
+	case stepKind:
+		return t.StepBand(classes)
+	case genKind:
+		r, _, basis, _, _ := t.GenerateBand(classes)
+		return r, basis
+	}
+	r, _, basis := t.Band(classes)
+	return r, basis
+}
+
+// loo is each row's band when it was left out of the whole computation:
+// the bands a new row of its classes would have had.
+func loo(ss []sample, k kind, minRows int, conf float64) [][2]float64 {
+	out := make([][2]float64, len(ss))
+	for i := range ss {
+		rest := make([]sample, 0, len(ss)-1)
+		rest = append(rest, ss[:i]...)
+		rest = append(rest, ss[i+1:]...)
+		t := &memmodel.BandTable{Confidence: conf, MinRows: minRows, Quantiles: map[string][2]float64{}}
+		place(t, k, fitSet(rest, minRows, conf, k != stepKind, k == stepKind))
+		out[i], _ = bandOf(t, k, ss[i].classes)
+	}
+	return out
+}
+
+// classReport is one line of the printed calculation.
+type classReport struct {
+	key                string
+	n, inside          int
+	medErr, medAbs     float64
+	band               [2]float64
+	medHalf, ratio     float64
+	centre, scale, pct float64
+}
+
+// report is the per-class calculation of a set: every class's n, median
+// error, full-data band, and over its rows the leave-one-out band's
+// median half-width, its ratio to the median |error|, and how many rows
+// fell inside their leave-one-out band.
+func report(ss []sample, f setFit, bands [][2]float64, step bool) []classReport {
+	g := groupsOf(ss)
+	keys := make([]string, 0, len(g))
+	for k := range g {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []classReport
+	for _, k := range keys {
+		cb := f.set.Pooled
+		if k != "" {
+			cb = f.set.Classes[k]
+		}
+		r := classReport{key: k, n: len(g[k]), medErr: cb.MedianErr, medAbs: cb.MedianAbsErr, band: cb.Reserved,
+			centre: cb.Centre, scale: cb.Scale}
+		if step {
+			r.band = cb.StepTime
+		}
+		if k == "" {
+			r.key = "all rows (pooled band)"
+		}
+		var half []float64
+		for _, i := range g[k] {
+			b := bands[i]
+			half = append(half, (b[1]-b[0])/2)
+			if ss[i].x >= logOf(b[0]) && ss[i].x <= logOf(b[1]) {
+				r.inside++
+			}
+		}
+		r.medHalf = median(half)
+		if r.medAbs > 0 {
+			r.ratio = r.medHalf / r.medAbs
+		}
+		r.pct = float64(r.inside) / float64(r.n)
+		out = append(out, r)
+	}
+	return out
+}
+
+func printReport(title string, rs []classReport, minRows int) {
+	fmt.Printf("\n%s\n", title)
+	fmt.Printf("%-30s %4s %8s %8s   %-17s %8s %6s %7s  %s\n", "class", "n", "med err", "med|err|", "band (all rows)", "LOO half", "ratio", "LOO in", "centre/scale")
+	for _, r := range rs {
+		flag := ""
+		if r.n < minRows {
+			flag = "  (too few rows alone: joined with the pooled band)"
+		}
+		fmt.Printf("%-30s %4d %+7.2f%% %7.2f%%   ×%.4f–×%.4f %7.2f%% %6.1f %3d/%-3d  %+.4f/%.4f%s\n", r.key, r.n, 100*r.medErr, 100*r.medAbs,
+			r.band[0], r.band[1], 100*r.medHalf, r.ratio, r.inside, r.n, r.centre, r.scale, flag)
+	}
+}
