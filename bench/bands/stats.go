@@ -137,9 +137,11 @@ func orderBand(zs []float64, conf float64) [2]float64 {
 	return [2]float64{s[k-1], s[len(s)-k]}
 }
 
-// ratioBand is a class's band as ratios measured/predicted.
+// ratioBand is a class's band as ratios measured/predicted, at least
+// minScale either side of its centre.
 func ratioBand(ls locScale, q [2]float64) [2]float64 {
-	return [2]float64{round4(math.Exp(ls.m + ls.s*q[0])), round4(math.Exp(ls.m + ls.s*q[1]))}
+	lo, hi := math.Min(ls.s*q[0], -minScale), math.Max(ls.s*q[1], minScale)
+	return [2]float64{round4(math.Exp(ls.m + lo)), round4(math.Exp(ls.m + hi))}
 }
 
 func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }

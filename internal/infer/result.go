@@ -47,11 +47,11 @@ type Result struct {
 	// DecodeBound says what limits a decode step: "memory" (reading the
 	// weights and the cache at BandwidthGBps) or "host" (Python and
 	// kernel launches of an eager forward).
-	DecodeBound   string   `json:"decode_bound"`
-	DecodeRead    int64    `json:"decode_read_bytes"`
-	BandwidthGBps float64  `json:"bandwidth_gbps"`
-	TotalTime     float64  `json:"generate_s"`
-	Capacity      int64    `json:"capacity_bytes"`
+	DecodeBound   string  `json:"decode_bound"`
+	DecodeRead    int64   `json:"decode_read_bytes"`
+	BandwidthGBps float64 `json:"bandwidth_gbps"`
+	TotalTime     float64 `json:"generate_s"`
+	Capacity      int64   `json:"capacity_bytes"`
 	// Confidence is the probability the bands are built to cover;
 	// BandClasses the generate classes (with their rows) they rest on.
 	Confidence  float64  `json:"confidence"`
@@ -62,7 +62,7 @@ type Result struct {
 	Fits     bool             `json:"fits"`
 	Headroom int64            `json:"headroom_bytes"`
 	Verdict  memmodel.Verdict `json:"verdict"`
-	Notes         []string `json:"notes,omitempty"`
+	Notes    []string         `json:"notes,omitempty"`
 }
 
 // BandClasses names the classes of generate workload spec belongs to, as
