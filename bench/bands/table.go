@@ -68,14 +68,14 @@ func fitSet(ss []sample, minRows int, conf float64, alloc, step bool) setFit {
 		ls := classLS(x, f.pool)
 		cb := memmodel.ClassBand{N: len(idx), Centre: round4(ls.m), Scale: round4(ls.s)}
 		cb.MedianErr, cb.MedianAbsErr = errStats(x)
-		band := ratioBand(ls, f.q)
+		band := ratioBand(ls, f.q, x, f.pool)
 		if step {
 			cb.StepTime = band
 		} else {
 			cb.Reserved = band
 		}
 		if alloc {
-			cb.Allocated = ratioBand(classLS(a, poolA), f.qa)
+			cb.Allocated = ratioBand(classLS(a, poolA), f.qa, a, poolA)
 		}
 		if k == "" {
 			f.set.Pooled = cb
