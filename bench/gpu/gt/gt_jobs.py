@@ -332,6 +332,11 @@ def call2():
     return gt_jobs2.jobs()
 
 
+def call5():
+    import gt_jobs5
+    return gt_jobs5.jobs()
+
+
 def call4():
     import gt_jobs4
     return gt_jobs4.jobs()
