@@ -71,8 +71,9 @@ const widenPooled = 0.10
 // have covered it at confidence conf had the row not been measured: for
 // each row the smallest q_high and largest q_low that would have covered
 // it, with every class's centre and scale computed without the row, and
-// of these one score per row the order statistics at conf.
-func sharedQuantiles(xs []float64, cls [][]string, minRows int, conf float64) [2]float64 {
+// of these one score per row the order statistics at conf. cls are the
+// classes each row's band comes from, st those its error counts toward.
+func sharedQuantiles(xs []float64, cls, st [][]string, minRows int, conf float64) [2]float64 {
 	var lows, highs []float64
 	for i, x := range xs {
 		rest := make([]float64, 0, len(xs)-1)
@@ -82,7 +83,7 @@ func sharedQuantiles(xs []float64, cls [][]string, minRows int, conf float64) [2
 				continue
 			}
 			rest = append(rest, y)
-			for _, c := range cls[j] {
+			for _, c := range st[j] {
 				byClass[c] = append(byClass[c], y)
 			}
 		}
@@ -142,7 +143,8 @@ func orderBand(zs []float64, conf float64) [2]float64 {
 // rare large errors of classes the model predicts closely (a 15% miss
 // where the spread is 0.3%); a class whose own spread is wide has
 // measured its extremes, so its band reaches no further than the pooled
-// spread times q beyond the class's measured extremes xs.
+// spread times q beyond the class's measured extremes xs (nil: no cap; on
+// generate points the cap cost coverage and narrowed nothing).
 func ratioBand(ls locScale, q [2]float64, xs []float64, pool locScale) [2]float64 {
 	lo, hi := ls.m+ls.s*q[0], ls.m+ls.s*q[1]
 	if len(xs) > 0 {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
 )
@@ -17,6 +18,43 @@ type sample struct {
 	x, xa   float64
 }
 
+// techniqueDefaults are the values of the technique dimensions a plain
+// run has: a row with any other value is a technique row.
+var techniqueDefaults = map[string]string{"checkpoint": "none", "lora": "no", "parallel": "none", "optimizer": "adamw"}
+
+// statClasses are the classes whose centre and spread a row's error
+// counts toward. A technique row's error is the technique's: it counts
+// toward its technique classes (and the GPU's), not toward its family,
+// kind or precision, whose spread would otherwise carry every
+// technique's misses to every plain run of the family.
+// stats are statClasses when attr, else classes.
+func stats(classes []string, attr bool) []string {
+	if attr {
+		return statClasses(classes)
+	}
+	return classes
+}
+
+func statClasses(classes []string) []string {
+	tech := false
+	for _, c := range classes {
+		dim, val, _ := strings.Cut(c, "=")
+		if d, ok := techniqueDefaults[dim]; (ok && val != d) || dim == "attn" || dim == "alloc_conf" || dim == "lengths" || c == "precision=bf16" {
+			tech = true
+		}
+	}
+	if !tech {
+		return classes
+	}
+	var out []string
+	for _, c := range classes {
+		if !strings.HasPrefix(c, "family=") && !strings.HasPrefix(c, "kind=") && !strings.HasPrefix(c, "precision=") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // setFit is one set of per-class bands and the quantiles behind them.
 type setFit struct {
 	set  memmodel.BandSet
@@ -25,12 +63,12 @@ type setFit struct {
 	pool locScale
 }
 
-// groupsOf indexes samples by class.
-func groupsOf(ss []sample) groups {
+// groupsOf indexes samples by the classes they count toward.
+func groupsOf(ss []sample, attr bool) groups {
 	g := groups{}
 	for i, s := range ss {
 		g[""] = append(g[""], i)
-		for _, c := range s.classes {
+		for _, c := range stats(s.classes, attr) {
 			g[c] = append(g[c], i)
 		}
 	}
@@ -38,18 +76,23 @@ func groupsOf(ss []sample) groups {
 }
 
 // fitSet computes every class's band of ss. alloc says whether xa is
-// measured (memory sets); step whether the bands go in the StepTime field.
-func fitSet(ss []sample, minRows int, conf float64, alloc, step bool) setFit {
-	g := groupsOf(ss)
+// measured (memory sets); step whether the bands go in the StepTime
+// field; attr whether technique rows count only toward their technique
+// classes (statClasses: training memory, where it halved the bands of
+// plain runs at the same leave-one-out coverage; step time, whose
+// technique errors are not separate, and generate, which has no
+// techniques, count every row toward all its classes).
+func fitSet(ss []sample, minRows int, conf float64, alloc, step, attr bool) setFit {
+	g := groupsOf(ss, attr)
 	xs, xa := make([]float64, len(ss)), make([]float64, len(ss))
-	cls := make([][]string, len(ss))
+	cls, st := make([][]string, len(ss)), make([][]string, len(ss))
 	for i, s := range ss {
-		xs[i], xa[i], cls[i] = s.x, s.xa, s.classes
+		xs[i], xa[i], cls[i], st[i] = s.x, s.xa, s.classes, stats(s.classes, attr)
 	}
-	f := setFit{q: sharedQuantiles(xs, cls, minRows, conf), pool: robustLS(xs)}
+	f := setFit{q: sharedQuantiles(xs, cls, st, minRows, conf), pool: robustLS(xs)}
 	poolA := robustLS(xa)
 	if alloc {
-		f.qa = sharedQuantiles(xa, cls, minRows, conf)
+		f.qa = sharedQuantiles(xa, cls, st, minRows, conf)
 	}
 	f.set.Classes = map[string]memmodel.ClassBand{}
 	keys := make([]string, 0, len(g))
@@ -68,14 +111,22 @@ func fitSet(ss []sample, minRows int, conf float64, alloc, step bool) setFit {
 		ls := classLS(x, f.pool)
 		cb := memmodel.ClassBand{N: len(idx), Centre: round4(ls.m), Scale: round4(ls.s)}
 		cb.MedianErr, cb.MedianAbsErr = errStats(x)
-		band := ratioBand(ls, f.q, x, f.pool)
+		ext := x // the cap by measured extremes: training memory only (see ratioBand)
+		if !attr {
+			ext = nil
+		}
+		band := ratioBand(ls, f.q, ext, f.pool)
 		if step {
 			cb.StepTime = band
 		} else {
 			cb.Reserved = band
 		}
 		if alloc {
-			cb.Allocated = ratioBand(classLS(a, poolA), f.qa, a, poolA)
+			exa := a
+			if !attr {
+				exa = nil
+			}
+			cb.Allocated = ratioBand(classLS(a, poolA), f.qa, exa, poolA)
 		}
 		if k == "" {
 			f.set.Pooled = cb
@@ -156,7 +207,7 @@ func loo(ss []sample, k kind, minRows int, conf float64) [][2]float64 {
 		rest = append(rest, ss[:i]...)
 		rest = append(rest, ss[i+1:]...)
 		t := &memmodel.BandTable{Confidence: conf, MinRows: minRows, Quantiles: map[string][2]float64{}}
-		place(t, k, fitSet(rest, minRows, conf, k != stepKind, k == stepKind))
+		place(t, k, fitSet(rest, minRows, conf, k != stepKind, k == stepKind, k == memKind))
 		out[i], _ = bandOf(t, k, ss[i].classes)
 	}
 	return out
@@ -177,7 +228,13 @@ type classReport struct {
 // median half-width, its ratio to the median |error|, and how many rows
 // fell inside their leave-one-out band.
 func report(ss []sample, f setFit, bands [][2]float64, step bool) []classReport {
-	g := groupsOf(ss)
+	g := groups{}
+	for i, s := range ss {
+		g[""] = append(g[""], i)
+		for _, c := range s.classes {
+			g[c] = append(g[c], i)
+		}
+	}
 	keys := make([]string, 0, len(g))
 	for k := range g {
 		keys = append(keys, k)
