@@ -48,7 +48,9 @@ func statClasses(classes []string) []string {
 	}
 	var out []string
 	for _, c := range classes {
-		if !strings.HasPrefix(c, "family=") && !strings.HasPrefix(c, "kind=") && !strings.HasPrefix(c, "precision=") {
+		model := strings.HasPrefix(c, "family=") || strings.HasPrefix(c, "kind=") ||
+			strings.HasPrefix(c, "precision=") && c != "precision=bf16"
+		if !model {
 			out = append(out, c)
 		}
 	}
@@ -63,12 +65,34 @@ type setFit struct {
 	pool locScale
 }
 
-// groupsOf indexes samples by the classes they count toward.
-func groupsOf(ss []sample, attr bool) groups {
-	g := groups{}
+// statLists are the classes each sample counts toward: with attr,
+// statClasses, except that a model class no plain row has (ResNet-50 was
+// captured only with checkpointing) counts every row of it.
+func statLists(ss []sample, attr bool) [][]string {
+	out := make([][]string, len(ss))
+	has := map[string]bool{}
 	for i, s := range ss {
+		out[i] = stats(s.classes, attr)
+		for _, c := range out[i] {
+			has[c] = true
+		}
+	}
+	for i, s := range ss {
+		for _, c := range s.classes {
+			if !has[c] {
+				out[i] = append(out[i], c)
+			}
+		}
+	}
+	return out
+}
+
+// groupsOf indexes samples by the classes they count toward.
+func groupsOf(st [][]string) groups {
+	g := groups{}
+	for i, cs := range st {
 		g[""] = append(g[""], i)
-		for _, c := range stats(s.classes, attr) {
+		for _, c := range cs {
 			g[c] = append(g[c], i)
 		}
 	}
@@ -83,11 +107,12 @@ func groupsOf(ss []sample, attr bool) groups {
 // technique errors are not separate, and generate, which has no
 // techniques, count every row toward all its classes).
 func fitSet(ss []sample, minRows int, conf float64, alloc, step, attr bool) setFit {
-	g := groupsOf(ss, attr)
+	st := statLists(ss, attr)
+	g := groupsOf(st)
 	xs, xa := make([]float64, len(ss)), make([]float64, len(ss))
-	cls, st := make([][]string, len(ss)), make([][]string, len(ss))
+	cls := make([][]string, len(ss))
 	for i, s := range ss {
-		xs[i], xa[i], cls[i], st[i] = s.x, s.xa, s.classes, stats(s.classes, attr)
+		xs[i], xa[i], cls[i] = s.x, s.xa, s.classes
 	}
 	f := setFit{q: sharedQuantiles(xs, cls, st, minRows, conf), pool: robustLS(xs)}
 	poolA := robustLS(xa)
@@ -216,7 +241,7 @@ func loo(ss []sample, k kind, minRows int, conf float64) [][2]float64 {
 // classReport is one line of the printed calculation.
 type classReport struct {
 	key                string
-	n, inside          int
+	n, fitN, inside    int
 	medErr, medAbs     float64
 	band               [2]float64
 	medHalf, ratio     float64
@@ -246,8 +271,12 @@ func report(ss []sample, f setFit, bands [][2]float64, step bool) []classReport 
 		if k != "" {
 			cb = f.set.Classes[k]
 		}
-		r := classReport{key: k, n: len(g[k]), medErr: cb.MedianErr, medAbs: cb.MedianAbsErr, band: cb.Reserved,
-			centre: cb.Centre, scale: cb.Scale}
+		var xs []float64
+		for _, i := range g[k] {
+			xs = append(xs, ss[i].x)
+		}
+		r := classReport{key: k, n: len(g[k]), fitN: cb.N, band: cb.Reserved, centre: cb.Centre, scale: cb.Scale}
+		r.medErr, r.medAbs = errStats(xs) // of every row of the class
 		if step {
 			r.band = cb.StepTime
 		}
@@ -274,13 +303,14 @@ func report(ss []sample, f setFit, bands [][2]float64, step bool) []classReport 
 
 func printReport(title string, rs []classReport, minRows int) {
 	fmt.Printf("\n%s\n", title)
-	fmt.Printf("%-30s %4s %8s %8s   %-17s %8s %6s %7s  %s\n", "class", "n", "med err", "med|err|", "band (all rows)", "LOO half", "ratio", "LOO in", "centre/scale")
+	fmt.Printf("n: the class's rows; fit: the rows its centre and spread come from (technique rows count toward their technique)\n")
+	fmt.Printf("%-30s %4s %4s %8s %8s   %-17s %8s %6s %7s  %s\n", "class", "n", "fit", "med err", "med|err|", "band (all rows)", "LOO half", "ratio", "LOO in", "centre/scale")
 	for _, r := range rs {
 		flag := ""
-		if r.n < minRows {
+		if r.fitN < minRows {
 			flag = "  (too few rows alone: joined with the pooled band)"
 		}
-		fmt.Printf("%-30s %4d %+7.2f%% %7.2f%%   ×%.4f–×%.4f %7.2f%% %6.1f %3d/%-3d  %+.4f/%.4f%s\n", r.key, r.n, 100*r.medErr, 100*r.medAbs,
+		fmt.Printf("%-30s %4d %4d %+7.2f%% %7.2f%%   ×%.4f–×%.4f %7.2f%% %6.1f %3d/%-3d  %+.4f/%.4f%s\n", r.key, r.n, r.fitN, 100*r.medErr, 100*r.medAbs,
 			r.band[0], r.band[1], 100*r.medHalf, r.ratio, r.inside, r.n, r.centre, r.scale, flag)
 	}
 }
