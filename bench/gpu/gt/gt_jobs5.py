@@ -27,3 +27,20 @@ def jobs():
     return [grid("llama-small", L, "lm", 1024, ((16, 1), (8, 2), (4, 4))),
             grid("bert-base", BERT, "cls", 512, ((64, 1), (32, 2), (16, 4))),
             grid("gpt2-medium", GM, "lm", 1024, ((32, 1), (16, 2), (8, 4)))]
+
+
+def tv(m, b, **kw):
+    return T("tv:" + m, None, None, io="vision", b=b, **kw)
+
+
+def snapshots():
+    """Call 6: dev snapshots (history on) of vision workloads whose allocated peak the planner misses
+    by 2-5%: ConvNeXt with block checkpointing (never captured before), EfficientNet-B0 bf16."""
+    out = []
+    for n, s in (("convnext-tiny-b64-bf16-ckpt", tv("convnext_tiny", 64, ckpt="block")),
+                 ("convnext-small-b32-bf16-ckpt", tv("convnext_small", 32, ckpt="block")),
+                 ("convnext-tiny-b64-fp32-ckpt", tv("convnext_tiny", 64, prec="fp32", ckpt="block")),
+                 ("efficientnet-b0-b64-bf16", tv("efficientnet_b0", 64)),
+                 ("resnet50-b64-bf16-ckpt-snap", tv("resnet50", 64, ckpt="block"))):
+        out.append(J("dev6-" + n, "vision6", 20, timeout=150, spec=dict(s, snap=True)))
+    return out
