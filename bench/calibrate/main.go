@@ -1,17 +1,20 @@
-// Command calibrate turns the raw output of a calibration run on a GPU
-// (bench/gpu/gt/gt_calib.py, e.g. testdata/captures/calibration/
-// calibration.json) into the compact table vramkit embeds
-// (internal/gpu/calibration/NAME.json): the measured times only, rates
-// recomputed from shapes, failed measurements dropped.
+// Command calibrate turns the raw output of calibration runs on a GPU
+// (bench/gpu/gt/gt_calib.py, e.g. testdata/late/calibration-full.json)
+// into the compact table vramkit embeds (internal/gpu/calibration/NAME.json):
+// the measured times only, rates recomputed from shapes, failed
+// measurements dropped.
 //
-//	go run ./bench/calibrate -gpu h200 -in RAW.json[,MORE.json...] -out internal/gpu/calibration/h200.json
+//	go run ./bench/calibrate -gpu h200 -in 'RAW.json[,MORE.json|GLOB...]' -out internal/gpu/calibration/h200.json
 //
-// Several raw files, comma-separated, make one table: the first gives the
-// device, launch floor and host cost; every later one adds its rows (a
-// partial run such as gt_calib.py --conv16); a convolution timed by both
-// keeps the geometric mean of the two times.
+// Several raw files make one table: -in lists files or glob patterns
+// (testdata/late/calibration-*.json reads every run), comma-separated. The
+// base is the first run that timed GEMMs and the launch floor (a full
+// run): it gives the device, launch floor and host cost; every other run
+// adds its rows in name order (partial runs such as gt_calib.py --conv16
+// and --conv256); a convolution timed by two runs keeps the geometric mean
+// of their times.
 //
-// internal/gpu runs it through go:generate.
+// internal/gpu runs it through go:generate over every raw file.
 package main
 
 import (
@@ -100,8 +103,13 @@ func run(name, in, out string) error {
 	if _, err := gpu.Lookup(name); err != nil {
 		return err
 	}
-	var c gpu.Calibration
-	for i, path := range strings.Split(in, ",") {
+	paths, err := expand(in)
+	if err != nil {
+		return err
+	}
+	runs := make([]gpu.Calibration, len(paths))
+	base := -1
+	for i, path := range paths {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return err
@@ -110,15 +118,19 @@ func run(name, in, out string) error {
 		if err := json.Unmarshal(data, &r); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-		b := build(name, filepath.Base(path), &r)
-		if i == 0 {
-			c = b
-			continue
+		runs[i] = build(name, filepath.Base(path), &r)
+		if base < 0 && len(runs[i].GEMM) > 0 && runs[i].LaunchS > 0 {
+			base = i
 		}
-		merge(&c, &b)
 	}
-	if len(c.GEMM) == 0 || c.LaunchS <= 0 {
-		return fmt.Errorf("%s: no GEMM or launch measurements", in)
+	if base < 0 {
+		return fmt.Errorf("%s: no run with GEMM and launch measurements", in)
+	}
+	c := runs[base]
+	for i := range runs {
+		if i != base {
+			merge(&c, &runs[i])
+		}
 	}
 	enc, err := encode(c)
 	if err != nil {
@@ -129,6 +141,29 @@ func run(name, in, out string) error {
 		return err
 	}
 	return os.WriteFile(out, enc, 0o644)
+}
+
+// expand is the files of a comma-separated list of paths and glob
+// patterns, each pattern's matches in name order, each file once.
+func expand(in string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range strings.Split(in, ",") {
+		m, err := filepath.Glob(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		if len(m) == 0 {
+			return nil, fmt.Errorf("%s: no such file", p)
+		}
+		for _, f := range m { // Glob sorts
+			if !seen[f] {
+				seen[f] = true
+				out = append(out, f)
+			}
+		}
+	}
+	return out, nil
 }
 
 // merge adds a later run's rows to c. A convolution both runs timed (same
