@@ -67,7 +67,7 @@ func main() {
 		for _, s := range sets {
 			files = append(files, s.files...)
 		}
-		if err := fitHost(files); err != nil {
+		if err := fitHost(files, host); err != nil {
 			fmt.Fprintln(os.Stderr, "steptime:", err)
 			os.Exit(1)
 		}

@@ -15,17 +15,17 @@ import (
 var devTimings = []string{"../../testdata/captures/timing/timing.jsonl", "../../testdata/captures/compile/timing.jsonl"}
 
 // TestStepTimeDev holds what holds of issue 14's targets on the
-// development timings: step time median |error| ≤ 10%; the faster of two
-// configurations of one model predicted faster in ≥ 95% of pairs. Short
-// of the issue's targets (max 25%, every ratio within 10%): ResNet-50
-// float32 b64 (+28%: its TF32 convolutions were calibrated at batch 64
-// only, whose isolated backward times over-state the kernels, as round 4
-// found for fp16/bf16 against batch 256; with it the AMP ratio, −17%,
-// which holds the ratio median at 16.7%), ResNet-50 checkpointing (ratio
-// −21%: the recomputation costs more than its forward, cause unknown),
-// BERT bf16 (+12%) and its accumulation ratio (−18%). Round 1 met 25% here
-// with a per-parameter host cost fitted to 29 µs, which cost BERT fp16
-// +59% on the held-out set; it is 1.5 µs now.
+// development timings: step time median |error| ≤ 10% (4.6% after round
+// 4); the faster of two configurations of one model predicted faster in ≥
+// 95% of pairs. Short of the issue's targets (max 25%, every ratio within
+// 10%): ResNet-50 float32 b64 (+28%: its TF32 convolutions were calibrated
+// at batch 64 only, whose isolated backward times over-state the kernels,
+// as round 4 found for fp16/bf16 against batch 256; with it the AMP ratio,
+// −16%), BERT bf16 (+12%) with its AMP (+17%) and accumulation (−18%)
+// ratios, torch.compile's ratio (+17%) and GPT-2's checkpointing ratio
+// (+15%, its eager bf16 step being −12%). Round 1 met 25% here with a
+// per-parameter host cost fitted to 29 µs, which cost BERT fp16 +59% on
+// the held-out set; it is 1.5 µs now.
 func TestStepTimeDev(t *testing.T) {
 	var ws []measured.Timed
 	for _, f := range devTimings {
@@ -45,7 +45,7 @@ func TestStepTimeDev(t *testing.T) {
 	for _, s := range ev.Skipped {
 		t.Logf("not modelled: %s", s)
 	}
-	checkStepEval(t, ev, 15, stepTargets{median: 0.10, max: 0.30, ratioMedian: 0.17, ratioMax: 0.25, order: 0.95})
+	checkStepEval(t, ev, 15, stepTargets{median: 0.10, max: 0.30, ratioMedian: 0.15, ratioMax: 0.20, order: 0.95})
 	kinds := map[string]int{}
 	for _, p := range ev.Pairs {
 		kinds[p.Kind]++
@@ -56,11 +56,10 @@ func TestStepTimeDev(t *testing.T) {
 }
 
 // TestStepTimeOtherHost: the same kernel rates predict the older timings
-// (another lent H200, another host) once that host's costs are given.
-// The max is looser: ConvNeXt-T in float32 (ATen's depthwise kernel,
-// which the calibration did not time) is off by 37%. The medians (10.5%,
-// ratios 10.7%) moved past 10% when this host's costs stayed those fitted
-// with round 1's rates; they were not refitted.
+// (another lent H200, another host) once that host's costs are given
+// (measured.OlderHostCosts). The max is looser: Llama-small s512 b8 bf16
+// (+38%) and ResNet-50 b96 bf16 with checkpointing (+32%) are
+// over-estimated. Round 4: median 10.2%, ratios 10.4% (max 23%, was 32%).
 func TestStepTimeOtherHost(t *testing.T) {
 	var ws []measured.Timed
 	for _, f := range []string{"testdata/timing.jsonl", "../../testdata/unseen/timing.jsonl", "../../testdata/blind/timing.jsonl"} {
@@ -74,7 +73,7 @@ func TestStepTimeOtherHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkStepEval(t, ev, 40, stepTargets{median: 0.12, max: 0.50, ratioMedian: 0.12, ratioMax: 1.2, order: 0.95})
+	checkStepEval(t, ev, 40, stepTargets{median: 0.12, max: 0.40, ratioMedian: 0.12, ratioMax: 0.30, order: 0.95})
 }
 
 type stepTargets struct{ median, max, ratioMedian, ratioMax, order float64 }
