@@ -78,6 +78,17 @@ type raw struct {
 		Bytes float64 `json:"bytes"`
 		S     float64 `json:"s"`
 	} `json:"pointwise"`
+	Norm []struct {
+		Op     string  `json:"op"`
+		Dtype  string  `json:"dtype"`
+		N      int64   `json:"N"`
+		C      int64   `json:"C"`
+		H      int64   `json:"H"`
+		Bytes  float64 `json:"bytes"`
+		Fwd    float64 `json:"fwd_s"`
+		FwdBwd float64 `json:"fwdbwd_s"`
+		Error  string  `json:"error"`
+	} `json:"norm"`
 	Optimizer []struct {
 		Optimizer string  `json:"optimizer"`
 		Impl      string  `json:"impl"`
@@ -176,6 +187,7 @@ func merge(c, b *gpu.Calibration) {
 	c.SDPA = append(c.SDPA, b.SDPA...)
 	c.Stream = append(c.Stream, b.Stream...)
 	c.Optim = append(c.Optim, b.Optim...)
+	c.Norm = append(c.Norm, b.Norm...)
 	key := func(v gpu.ConvRate) gpu.ConvRate { v.FwdS, v.FwdBwdS = 0, 0; return v }
 	at := make(map[gpu.ConvRate]int, len(c.Conv))
 	for i, v := range c.Conv {
@@ -216,6 +228,12 @@ func build(name, src string, r *raw) gpu.Calibration {
 	for _, p := range r.Pointwise {
 		if p.S > 0 && p.Bytes > 0 {
 			c.Stream = append(c.Stream, gpu.StreamRate{Op: p.Op, Dtype: p.Dtype, Bytes: p.Bytes, Seconds: p.S})
+		}
+	}
+	for _, v := range r.Norm {
+		if v.Error == "" && v.Fwd > 0 && v.FwdBwd > v.Fwd && v.Bytes > 0 {
+			c.Norm = append(c.Norm, gpu.NormRate{Op: v.Op, Dtype: v.Dtype, N: v.N, C: v.C, H: v.H, Bytes: v.Bytes,
+				FwdS: v.Fwd, FwdBwdS: v.FwdBwd})
 		}
 	}
 	for _, o := range r.Optimizer {

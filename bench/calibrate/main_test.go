@@ -85,3 +85,21 @@ func TestGlobTakesTheFullRunAsBase(t *testing.T) {
 		t.Error("a convolution run alone made a table")
 	}
 }
+
+// TestNormRows: gt_calib.py --norm's BatchNorm rows reach the table, a
+// failed one (an error, or a backward no longer than the forward) does not.
+func TestNormRows(t *testing.T) {
+	var r raw
+	in := `{"norm": [
+	 {"op": "batch_norm", "dtype": "bf16", "N": 256, "C": 64, "H": 56, "bytes": 205520896, "fwd_s": 4.1e-4, "fwdbwd_s": 1.3e-3},
+	 {"op": "batch_norm", "dtype": "fp16", "N": 256, "C": 64, "H": 56, "error": "OutOfMemoryError()"},
+	 {"op": "batch_norm", "dtype": "fp32", "N": 256, "C": 64, "H": 56, "bytes": 411041792, "fwd_s": 5e-4, "fwdbwd_s": 5e-4}]}`
+	if err := json.Unmarshal([]byte(in), &r); err != nil {
+		t.Fatal(err)
+	}
+	c := build("h200", "calibration-norm.json", &r)
+	if len(c.Norm) != 1 || c.Norm[0].Dtype != "bf16" || c.Norm[0].C != 64 || c.Norm[0].Bytes != 205520896 ||
+		c.Norm[0].FwdBwdS != 1.3e-3 {
+		t.Errorf("norm rows %+v, want the bf16 one alone", c.Norm)
+	}
+}

@@ -32,6 +32,7 @@ type Calibration struct {
 	Conv     []ConvRate      `json:"conv"`
 	Stream   []StreamRate    `json:"stream"`
 	Optim    []OptimizerRate `json:"optimizer"`
+	Norm     []NormRate      `json:"norm,omitempty"`
 }
 
 // GEMMRate is torch.mm of an M×K by a K×N matrix. Dtype fp32 is float32
@@ -76,6 +77,21 @@ type StreamRate struct {
 	Dtype   string  `json:"dtype"`
 	Bytes   float64 `json:"bytes"`
 	Seconds float64 `json:"s"`
+}
+
+// NormRate is training F.batch_norm on an N×C×H×H NCHW input of Dtype
+// (fp32 affine parameters, as under autocast), forward alone and forward
+// plus backward (torch.autograd.grad: nothing accumulates into .grad).
+// Bytes counts the input and the output once each.
+type NormRate struct {
+	Op      string  `json:"op"` // batch_norm
+	Dtype   string  `json:"dtype"`
+	N       int64   `json:"n"`
+	C       int64   `json:"c"`
+	H       int64   `json:"h"`
+	Bytes   float64 `json:"bytes"`
+	FwdS    float64 `json:"fwd_s"`
+	FwdBwdS float64 `json:"fwdbwd_s"`
 }
 
 // OptimizerRate is one optimizer.step() over Params float32 parameters in

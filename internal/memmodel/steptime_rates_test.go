@@ -241,3 +241,49 @@ func TestRatesStreamByDtype(t *testing.T) {
 		t.Errorf("fp32 add without an fp32 curve %g s, want bf16's 3 TB/s", got)
 	}
 }
+
+// TestBatchNormCalibrated: where the table timed training BatchNorm in a
+// dtype (gt_calib.py --norm), a BatchNorm of that dtype runs at the
+// measured rate per byte of the nearest row (exactly, at a timed shape);
+// a dtype the table lacks keeps the fitted slowdown over the
+// normalisation class.
+func TestBatchNormCalibrated(t *testing.T) {
+	s := DefaultSpec()
+	m := "resnet50"
+	s.Model, s.Batch, s.Precision = &m, 256, "bf16-amp"
+	_, g, _, tm, _ := walkOf(t, s)
+	var bn *op
+	for i := range g.ops {
+		if o := &g.ops[i]; o.kind == "batch_norm" && g.tensors[o.in[1]].numel == 64 &&
+			g.tensors[o.in[0]].numel == 256*64*56*56 {
+			bn = o
+			break
+		}
+	}
+	if bn == nil {
+		t.Fatal("no 64-channel BatchNorm at 56² in ResNet-50")
+	}
+	bytes := 2 * float64(g.tensors[bn.in[0]].bytes())
+	cal := *tm.r.cal
+	cal.Norm = []gpu.NormRate{
+		{Op: "batch_norm", Dtype: "bf16", N: 256, C: 64, H: 56, Bytes: bytes, FwdS: 500e-6, FwdBwdS: 1700e-6},
+		{Op: "batch_norm", Dtype: "bf16", N: 256, C: 512, H: 7, Bytes: bytes / 32, FwdS: 20e-6, FwdBwdS: 50e-6},
+	}
+	h200, _ := gpu.Lookup("h200")
+	cm := timeModel{r: ratesFrom(&cal, nil, h200), HostCosts: tm.HostCosts}
+	if f, b := cm.forward(bn, g), cm.backward(bn, g); !near(f, gpuFloor+500e-6) || !near(b, gpuFloor+1200e-6) {
+		t.Errorf("calibrated bf16 BatchNorm: forward %.1f µs, backward %.1f µs; want 502.5 and 1202.5", 1e6*f, 1e6*b)
+	}
+	// fp16 was not timed: the fitted cuDNN slowdown over the normalisation class
+	s.Precision = "fp16-amp"
+	_, g16, _, _, _ := walkOf(t, s)
+	for i := range g16.ops {
+		if o := &g16.ops[i]; o.kind == "batch_norm" {
+			want := math.Max(cm.r.stream("layer_norm", F16, o.bytes)*bnCuDNNSlowdown, cm.r.launch())
+			if got := cm.forward(o, g16); !near(got, want) {
+				t.Errorf("fp16 BatchNorm without fp16 rows: %g s, want the fitted %g s", got, want)
+			}
+			break
+		}
+	}
+}
