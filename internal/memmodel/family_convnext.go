@@ -93,6 +93,10 @@ func (b *builder) layerScale(x Tensor, c int64) Tensor {
 	o.bwdHeld = []int64{b.tt(y).bytes()}
 	o.bwdTemp = biasGradScratch(n/c, c, b.ctaLimit)
 	o.promotedGrad = true
+	// mul's generic one-temporary-per-input backward (inTemp) would free
+	// the float32 gradient before the product exists; the order above is
+	// the measured one
+	o.inTemp = nil
 	return y
 }
 
