@@ -81,7 +81,7 @@ func runDeprecatedAMP(p *lint.Pass) {
 				edits = append([]lint.Edit{{Start: n.Start, End: n.End, New: torch + ".amp." + api.name}}, use...)
 			}
 		}
-		p.Report(n, fmt.Sprintf("%s is deprecated (FutureWarning since PyTorch 2.4); use torch.amp.%s with device %q", q, api.name, api.device),
+		p.ReportPattern("api", n, fmt.Sprintf("%s is deprecated (FutureWarning since PyTorch 2.4); use torch.amp.%s with device %q", q, api.name, api.device),
 			ampFixText(api), edits...)
 	}
 	for _, st := range f.Nodes("import_from_statement") {
@@ -189,7 +189,7 @@ func checkAMPImport(p *lint.Pass, st *lint.Node) {
 		if i == 0 && fixable {
 			e = edits
 		}
-		p.Report(b.node, fmt.Sprintf("%s.%s is deprecated (FutureWarning since PyTorch 2.4); import it from torch.amp and pass the device %q", module, b.api.name, b.api.device),
+		p.ReportPattern("import", b.node, fmt.Sprintf("%s.%s is deprecated (FutureWarning since PyTorch 2.4); import it from torch.amp and pass the device %q", module, b.api.name, b.api.device),
 			ampFixText(b.api), e...)
 	}
 }
