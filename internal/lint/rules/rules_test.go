@@ -247,7 +247,7 @@ func TestEvalWithGradSeverity(t *testing.T) {
 	}{
 		{"vk003_frozen_and_callers.py", map[int]level{
 			31: {lint.Info, false, "after-eval-elsewhere"},
-			40: {lint.Info, true, "helper"},
+			40: {lint.Info, true, "helper-elsewhere"},
 		}},
 		{"vk003_eval_without_no_grad.py", map[int]level{
 			9: {lint.Info, false, "after-eval-elsewhere"},

@@ -22,6 +22,8 @@ var EvalWithGrad = &lint.Rule{
 		"saved-image": lint.Level{Severity: lint.Warning}, "saved-image-elsewhere": lint.Level{Severity: lint.Info},
 		"after-eval": lint.Level{Severity: lint.Info}, "after-eval-elsewhere": lint.Level{Severity: lint.Info},
 		"helper": lint.Level{Severity: lint.Info, Hint: true}, "helper-elsewhere": lint.Level{Severity: lint.Info, Hint: true},
+		// Too few findings (3/3) for a warning.
+		"read-back": lint.Level{Severity: lint.Info}, "read-back-elsewhere": lint.Level{Severity: lint.Info, Hint: true},
 	},
 	Summary: "an evaluation or sampling forward (after model.eval(), in a sample/eval helper) runs with autograd on and keeps activations for a backward that never comes",
 	Doc: `Flags a model forward that runs with autograd on where no backward pass
@@ -97,6 +99,7 @@ var builderName = regexp.MustCompile(`(?i)^_*generat\w*(network|model|layer|modu
 func runEvalWithGrad(p *lint.Pass) {
 	f := p.File
 	models := modelNames(f)
+	fw := newForwards(f, models)
 	frozen := frozenModels(f)
 	done := map[*lint.Node]bool{}
 	report := func(pattern string, scope, fwd *lint.Node, msg string) {
@@ -119,7 +122,7 @@ func runEvalWithGrad(p *lint.Pass) {
 		if done[scope] || scope.Kind == "lambda" || unitTest(f, scope) || frozen[model] {
 			continue
 		}
-		if fwd := forwardAfterEval(f, scope, call, model); fwd != nil {
+		if fwd := forwardAfterEval(f, fw, scope, call, model); fwd != nil {
 			report("after-eval", scope, fwd, fmt.Sprintf("%s(...) runs with autograd on after %s.eval() (line %d): eval() does not disable gradients, so activations are saved for a backward pass that never comes",
 				model, model, f.Pos(call.Start).Line))
 		}
@@ -133,7 +136,7 @@ func runEvalWithGrad(p *lint.Pass) {
 		if feedsLoss(f, fn) {
 			continue // its callers build a loss from its outputs
 		}
-		if fwd := helperForward(f, fn, models, frozen); fwd != nil {
+		if fwd := helperForward(f, fn, fw, frozen); fwd != nil {
 			report("helper", fn, fwd, fmt.Sprintf("%s(...) runs a forward pass with autograd on, and nothing in %s() calls backward: activations are saved for a backward pass that never comes",
 				f.Text(fwd.Child("function")), name))
 		}
@@ -149,11 +152,13 @@ func runEvalWithGrad(p *lint.Pass) {
 		if done[scope] || scope.Kind == "lambda" || unitTest(f, scope) {
 			continue
 		}
-		if fwd, ok := savedOnlyForward(f, scope, a, models, saved); ok && !frozenCall(f, fwd, frozen) {
+		if fwd, ok := savedOnlyForward(f, scope, a, fw, saved); ok && !frozenCall(f, fwd, frozen) {
 			report("saved-image", scope, fwd, fmt.Sprintf("%s(...) runs with autograd on, but its output is only saved as an image: activations are saved for a backward pass that never comes",
 				f.Text(fwd.Child("function"))))
 		}
 	}
+	// A forward whose output goes straight to the host (acting in RL).
+	readBackForwards(p, fw, frozen, done, report)
 }
 
 // evalTarget returns the model a call puts in evaluation mode: m in the
@@ -184,7 +189,7 @@ func evalTarget(f *lint.File, call *lint.Node) (string, bool) {
 // in scope that runs with autograd on, or nil. Nothing is returned when the
 // scope runs backward after the eval() (eval() then freezes batch norm or
 // dropout for fine-tuning) or switches back with model.train() first.
-func forwardAfterEval(f *lint.File, scope, eval *lint.Node, model string) *lint.Node {
+func forwardAfterEval(f *lint.File, fw *forwards, scope, eval *lint.Node, model string) *lint.Node {
 	var fwd *lint.Node
 	for _, c := range lint.Calls(scope) {
 		if c.Start < eval.End {
@@ -198,8 +203,12 @@ func forwardAfterEval(f *lint.File, scope, eval *lint.Node, model string) *lint.
 			if fwd == nil {
 				return nil // back to training before any forward
 			}
-		case fwd == nil && isForwardOf(f, c, model) && !f.RunsGradOff(c) && !handedBack(f, c):
+		case fwd == nil && fw.of(c, model) && !f.RunsGradOff(c) && !handedBack(f, c):
 			fwd = c
+		case fwd == nil && !f.RunsGradOff(c):
+			// extract(loader, model): the evaluated model handed to a
+			// helper of the file that runs it.
+			fwd = passedForward(f, fw, c, model)
 		}
 	}
 	return fwd
@@ -217,14 +226,14 @@ func isForwardOf(f *lint.File, c *lint.Node, model string) bool {
 // helper that runs with autograd on, or nil when the helper trains
 // (backward, an optimizer step), is a unit test, or only runs under
 // no_grad as far as its callers in the file show.
-func helperForward(f *lint.File, fn *lint.Node, models, frozen map[string]bool) *lint.Node {
+func helperForward(f *lint.File, fn *lint.Node, fw *forwards, frozen map[string]bool) *lint.Node {
 	var fwd *lint.Node
 	for _, c := range lint.Calls(fn.Child("body")) {
 		m, r := f.Method(c)
 		switch {
 		case m == "backward" || m == "manual_backward" || m == "grad" || m == "step" && r != nil && strings.Contains(strings.ToLower(f.Text(r)), "optim"):
 			return nil
-		case fwd == nil && modelCall(f, c, models) && !frozenCall(f, c, frozen) && !f.RunsGradOff(c) && !smokeTest(f, fn, c) && !handedBack(f, c):
+		case fwd == nil && fw.call(c) && !frozenCall(f, c, frozen) && !f.RunsGradOff(c) && !smokeTest(f, fn, c) && !handedBack(f, c):
 			fwd = c
 		}
 	}
@@ -301,7 +310,7 @@ func savedNames(f *lint.File) map[string]bool {
 // call that runs with autograd on and every later use of that name in
 // scope (until it is assigned again) only feeds an image writer, directly
 // or through .detach(), .data, .cpu() or indexing.
-func savedOnlyForward(f *lint.File, scope, a *lint.Node, models, saved map[string]bool) (*lint.Node, bool) {
+func savedOnlyForward(f *lint.File, scope, a *lint.Node, fw *forwards, saved map[string]bool) (*lint.Node, bool) {
 	left, right := a.Child("left"), lint.Unparen(a.Child("right"))
 	if left.Is("pattern_list", "tuple_pattern") {
 		// fake, _, _ = self.G(z): follow the first output.
@@ -310,14 +319,14 @@ func savedOnlyForward(f *lint.File, scope, a *lint.Node, models, saved map[strin
 		}
 	}
 	// fake = net_G(z).cpu(): look through detaching calls to the forward.
-	for right.Is("call") && !modelCall(f, right, models) {
+	for right.Is("call") && !fw.call(right) {
 		m, recv := f.Method(right)
 		if recv == nil || !lint.Detaching(m) {
 			break
 		}
 		right = lint.Unparen(recv)
 	}
-	if !left.Is("identifier") || !modelCall(f, right, models) || constructor(f, right, models) || f.RunsGradOff(a) {
+	if !left.Is("identifier") || !fw.call(right) || constructor(f, right, fw.models) || f.RunsGradOff(a) {
 		return nil, false
 	}
 	name := f.Text(left)
@@ -345,7 +354,7 @@ func savedOnlyForward(f *lint.File, scope, a *lint.Node, models, saved map[strin
 				u = par
 			} else if par.Is("binary_operator", "parenthesized_expression") {
 				u = par // (samples + 1) / 2
-			} else if par.Is("argument_list") && !saveLike.MatchString(f.CalleeName(par.Parent)) && !modelCall(f, par.Parent, models) && len(par.NamedChildren()) == 1 {
+			} else if par.Is("argument_list") && !saveLike.MatchString(f.CalleeName(par.Parent)) && !fw.call(par.Parent) && len(par.NamedChildren()) == 1 {
 				u = par.Parent // denorm(samples), a one-argument transform
 			} else {
 				break
