@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/vramkit/vramkit/internal/lint"
 )
@@ -64,7 +65,7 @@ func runDeprecatedAMP(p *lint.Pass) {
 	for _, n := range f.Nodes("attribute") {
 		q := f.QualifiedName(n)
 		api, ok := deprecatedAMP[q]
-		if !ok {
+		if !ok || oldTorchFallback(f, n) {
 			continue
 		}
 		var edits []lint.Edit
@@ -213,4 +214,24 @@ func localUseEdits(f *lint.File, local string, api ampAPI) ([]lint.Edit, bool) {
 		}
 	}
 	return edits, true
+}
+
+// oldTorchFallback reports whether n sits in the except clause of a try
+// whose body uses torch.amp: try: torch.amp.GradScaler(device=d) except
+// (AttributeError, TypeError): torch.cuda.amp.GradScaler() (timm's
+// NativeScaler) is the fallback for a PyTorch without the new API, and
+// runs only there.
+func oldTorchFallback(f *lint.File, n *lint.Node) bool {
+	ex := n.Ancestor("except_clause", "function_definition", "class_definition")
+	if !ex.Is("except_clause") || !ex.Parent.Is("try_statement") {
+		return false
+	}
+	found := false
+	ex.Parent.Child("body").Walk(func(m *lint.Node) bool {
+		if m.Kind == "attribute" && strings.HasPrefix(f.QualifiedName(m), "torch.amp.") {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
