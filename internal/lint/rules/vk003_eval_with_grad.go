@@ -27,7 +27,7 @@ var EvalWithGrad = &lint.Rule{
 	},
 	Summary: "an evaluation or sampling forward (after model.eval(), in a sample/eval helper) runs with autograd on and keeps activations for a backward that never comes",
 	Doc: `Flags a model forward that runs with autograd on where no backward pass
-follows, in three shapes real code shows:
+follows, in the shapes real code shows:
 
 - after model.eval() (or model = Net(...).eval()) in the same function or
   module, with no backward or optimizer step after the eval() and no
@@ -37,14 +37,30 @@ follows, in three shapes real code shows:
   save_sample*, test — that calls a model and never backward (the
   sample_images(batches_done) of GAN scripts);
 - a forward whose output is only written as an image (fake = netG(fixed_noise);
-  save_image(fake.detach())) inside a training loop.
+  save_image(fake.detach())) inside a training loop;
+- a forward whose output is read straight back to the host
+  (self.actor(state).cpu().data.numpy() in an RL select_action) in a
+  function that never trains;
+- after model.eval(), a helper of the file that the model is handed to
+  (model.eval(); extract(loader, model)) and that runs it.
+
+A forward is a call of a model (a name the file trains, evaluates or takes
+.parameters() of, a name like model/net/encoder/generator, or a name bound
+to a module class of the file: self.actor = Actor(...)) or of its method
+that runs the network: a method of a module class of the file (model.pi(s)
+in minimalRL) unless that method is itself decorated with no_grad, or one
+named encode*/decode*/reconstruct*/embed*/pi/v/q/act/get_action
+(vae.encode(x), vqvae.decode_code(t, b)). sample()/generate() of classes
+defined elsewhere are not taken: libraries decorate them with no_grad.
 
 Grad mode is followed through calls in the same file: a forward is fine when
 it sits in with torch.no_grad() / torch.inference_mode() /
 torch.set_grad_enabled(False), in a function decorated with one of them (or
 with a project wrapper named like them, such as @smart_inference_mode()),
 or in a helper whose every caller in the file runs under one of them (a few
-calls up).
+calls up), or in a PyTorch Lightning validation/test/predict step or
+on_validation_*/on_test_*/on_predict_* hook (Lightning runs those under
+no_grad).
 
 Memory: eval() only changes dropout and batch-norm behaviour; it does not turn
 off autograd. Every activation a backward pass would need is saved, so an
@@ -75,10 +91,14 @@ builds the loss it runs backward on from the helper's outputs (PPO's
 logprobs, values, entropy = policy.evaluate(states, actions)): that is the
 update's forward.
 
-Severity: a warning when the file shows the grad mode the forward runs
-under (module-level code, a function that also trains, or one whose every
-caller is in the file); info when the helper is called only from other
-files or handed out as a callback, whose callers may run it under no_grad.
+Severity, per sub-pattern (how often each was right on real code): an
+output only saved as an image is a warning; a forward after model.eval()
+or read back to the host is info; a forward in a helper named like
+sampling or evaluation is a hint (--hints), having been wrong in about one
+case in five (wrappers, the update's forward, frozen networks). Each is
+lowered further ("-elsewhere": info, or a hint) when the file does not
+show the grad mode the forward runs under: the helper is called only from
+other files, or handed out as a callback, or only by such helpers.
 
 Blind spots: callers in other files are not seen, so a helper called only
 from another file under no_grad is still noted (at info; suppress it with
