@@ -43,8 +43,9 @@ Severity follows a measured policy. Each finding comes from one sub-pattern of i
 sub-pattern's level comes from how often its findings were real problems on a corpus of
 real public training code (bench/lint: every judged finding, including false alarms of
 findings since fixed): a warning needs at least 95%, the default output (warning or
-info) at least 85%; the rest are hints. A rule's sub-patterns and their levels are
-listed in its section.
+info) at least 85%; the rest are hints. A pattern judged fewer than five times keeps the
+level its rule was designed with. A rule's sub-patterns and their levels are listed in
+its section.
 
 | code | name | severity | --fix | summary |
 |---|---|---|---|---|

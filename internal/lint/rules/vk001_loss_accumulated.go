@@ -11,7 +11,7 @@ var LossAccumulated = &lint.Rule{
 	Code: "VK001", Name: "loss-accumulated-with-graph", Severity: lint.Warning, Fixable: true,
 	// Policy (bench/lint, all judged findings): a plain running total was
 	// right 0/12 times (host memory only), so it is a hint.
-	Patterns: map[string]lint.Level{"retain-graph": lint.Level{Severity: lint.Warning}, "host-total": lint.Level{Severity: lint.Info, Hint: true}},
+	Patterns: map[string]lint.Level{"retain-graph": {Severity: lint.Warning}, "host-total": {Severity: lint.Info, Hint: true}},
 	Summary:  "a loss added to a running total in a loop keeps every iteration's autograd graph alive",
 	Doc: `Flags "total += loss" and "total = total + loss" inside a for or while loop when
 loss is what .backward() runs on in that loop (loss.backward(),

@@ -19,11 +19,11 @@ var EvalWithGrad = &lint.Rule{
 	// method forward (model.pi(...), vae.encode(...)) has no record yet.
 	// "-elsewhere": callers in other files choose the grad mode.
 	Patterns: map[string]lint.Level{
-		"saved-image": lint.Level{Severity: lint.Warning}, "saved-image-elsewhere": lint.Level{Severity: lint.Info},
-		"after-eval": lint.Level{Severity: lint.Info}, "after-eval-elsewhere": lint.Level{Severity: lint.Info},
-		"helper": lint.Level{Severity: lint.Info, Hint: true}, "helper-elsewhere": lint.Level{Severity: lint.Info, Hint: true},
+		"saved-image": {Severity: lint.Warning}, "saved-image-elsewhere": {Severity: lint.Info},
+		"after-eval": {Severity: lint.Info}, "after-eval-elsewhere": {Severity: lint.Info},
+		"helper": {Severity: lint.Info, Hint: true}, "helper-elsewhere": {Severity: lint.Info, Hint: true},
 		// Too few findings (3/3) for a warning.
-		"read-back": lint.Level{Severity: lint.Info}, "read-back-elsewhere": lint.Level{Severity: lint.Info, Hint: true},
+		"read-back": {Severity: lint.Info}, "read-back-elsewhere": {Severity: lint.Info, Hint: true},
 	},
 	Summary: "an evaluation or sampling forward (after model.eval(), in a sample/eval helper) runs with autograd on and keeps activations for a backward that never comes",
 	Doc: `Flags a model forward that runs with autograd on where no backward pass

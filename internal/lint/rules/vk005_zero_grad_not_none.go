@@ -9,7 +9,7 @@ import (
 // ZeroGradNotNone is M5 (TorchFix TOR402, the profiler's
 // GradNotSetToNonePattern).
 var ZeroGradNotNone = &lint.Rule{
-	Code: "VK005", Name: "zero-grad-set-to-none-false", Severity: lint.Info, Fixable: true, Hint: true,
+	Code: "VK005", Name: "zero-grad-set-to-none-false", Severity: lint.Warning, Fixable: true,
 	Summary: "zero_grad(set_to_none=False) keeps every gradient tensor allocated between steps",
 	Doc: `Flags .zero_grad(set_to_none=False) (or zero_grad(False)) on an optimizer or a
 module.

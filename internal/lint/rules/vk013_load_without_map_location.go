@@ -13,7 +13,7 @@ var LoadWithoutMapLocation = &lint.Rule{
 	// ckpt["model"]) were right 137/155 times; whole pickled objects and
 	// data files 4/9 (written from the CPU by another script), so those
 	// are hints.
-	Patterns: map[string]lint.Level{"checkpoint": lint.Level{Severity: lint.Info}, "object": lint.Level{Severity: lint.Info, Hint: true}},
+	Patterns: map[string]lint.Level{"checkpoint": {Severity: lint.Info}, "object": {Severity: lint.Info, Hint: true}},
 	Summary:  "torch.load without map_location restores every tensor onto the GPU it was saved from",
 	Doc: `Flags torch.load(...) calls that pass no map_location (by keyword, as the
 second argument, or through **kwargs).

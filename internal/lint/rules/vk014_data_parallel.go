@@ -12,7 +12,7 @@ var DataParallel = &lint.Rule{
 	// Policy (bench/lint): in a file that trains, right 13/14 times; in
 	// one that does not (metric and inference networks, or a model
 	// trained elsewhere) 16/22, so those are hints.
-	Patterns: map[string]lint.Level{"trained": lint.Level{Severity: lint.Info}, "unknown": lint.Level{Severity: lint.Info, Hint: true}},
+	Patterns: map[string]lint.Level{"trained": {Severity: lint.Info}, "unknown": {Severity: lint.Info, Hint: true}},
 	Summary:  "nn.DataParallel gathers outputs and keeps optimizer state on the first GPU, which runs out of memory first",
 	Doc: `Flags calls of torch.nn.DataParallel (and torch.nn.parallel.DataParallel).
 
