@@ -22,6 +22,9 @@ var EvalWithGrad = &lint.Rule{
 		"saved-image": {Severity: lint.Warning}, "saved-image-elsewhere": {Severity: lint.Info},
 		"after-eval": {Severity: lint.Info}, "after-eval-elsewhere": {Severity: lint.Info},
 		"helper": {Severity: lint.Info, Hint: true}, "helper-elsewhere": {Severity: lint.Info, Hint: true},
+		// A notebook or __main__ script that never moves anything to the
+		// GPU (5 debatable in unseen6's course notebooks).
+		"cpu-only": {Severity: lint.Info, Hint: true},
 		// Too few findings (3/3) for a warning.
 		"read-back": {Severity: lint.Info}, "read-back-elsewhere": {Severity: lint.Info, Hint: true},
 	},
@@ -122,8 +125,17 @@ func runEvalWithGrad(p *lint.Pass) {
 	fw := newForwards(f, models)
 	frozen := frozenModels(f)
 	done := map[*lint.Node]bool{}
+	cpu := cpuOnlyScript(f)
 	report := func(pattern string, scope, fwd *lint.Node, msg string) {
-		done[scope] = true
+		// The forward's own function is done too: an eval()'d model
+		// followed into predict(net) is not reported again as predict().
+		done[scope], done[lint.Scope(fwd)] = true, true
+		if cpu {
+			// A script that never uses the GPU: the graph costs host
+			// memory only.
+			p.ReportPattern("cpu-only", fwd, msg+" (host memory: this script does not use the GPU)", "wrap the evaluation in `with torch.inference_mode():` or decorate the function with @torch.no_grad()")
+			return
+		}
 		if !f.GradModeShown(fwd) {
 			// Its callers live in other files and may run it under
 			// no_grad: say so, but do not fail a build on it.

@@ -93,8 +93,12 @@ func (fw *forwards) model(obj *lint.Node) bool {
 	if fw.f.QualifiedName(obj) != "" {
 		return false // a module reached through an import (torch.distributions)
 	}
-	return modelLikeName.MatchString(t) || modelPrefix.MatchString(last)
+	return modelLikeName.MatchString(t) || modelPrefix.MatchString(last) || ganName.MatchString(last)
 }
+
+// ganName matches the generator and discriminator names of GAN code:
+// G, D, G_XtoY, D_X (CycleGAN's save_samples(..., G_YtoX, G_XtoY)).
+var ganName = regexp.MustCompile(`^[GD](_[A-Za-z0-9]+)?$`)
 
 // method reports whether call runs a network through one of its methods
 // (model.pi(s), vae.encode(x)), and returns the model.
@@ -117,6 +121,19 @@ func (fw *forwards) call(e *lint.Node) bool {
 	}
 	if modelCall(fw.f, e, fw.models) {
 		return true
+	}
+	if fn := lint.Unparen(e.Child("function")); fn.Is("attribute") && fw.f.TextIs(fn, "self.forward") || fw.f.TextIs(fn, "self") {
+		// self.forward(x) / self(x) in a method of a module class: the
+		// DQN's act() runs its own network.
+		if def := lint.Scope(e); def.Is("function_definition") && moduleMethod(fw.f, def) {
+			return true
+		}
+	}
+	if fn := lint.Unparen(e.Child("function")); fn.Is("identifier", "attribute") && fw.f.QualifiedName(fn) == "" {
+		t := fw.f.Text(fn)
+		if ganName.MatchString(t[strings.LastIndexByte(t, '.')+1:]) {
+			return true
+		}
 	}
 	_, ok := fw.method(e)
 	return ok
@@ -147,7 +164,9 @@ func hostRead(f *lint.File, c *lint.Node) bool {
 		if !lint.Detaching(m) && m != "flatten" && m != "squeeze" {
 			break
 		}
-		host = host || m == "numpy" || m == "item" || m == "tolist"
+		// .data, .detach(), .numpy(), .item(), .tolist() cut the graph;
+		// .cpu(), .flatten() and .squeeze() keep it.
+		host = host || lint.Detaching(m) && m != "cpu"
 		u = par
 		if par.Parent.Is("call") && par.Field == "function" {
 			u = par.Parent
@@ -162,11 +181,11 @@ func hostRead(f *lint.File, c *lint.Node) bool {
 func readBackForwards(p *lint.Pass, fw *forwards, frozen map[string]bool, done map[*lint.Node]bool, report func(pattern string, scope, fwd *lint.Node, msg string)) {
 	f := p.File
 	for _, c := range f.Nodes("call") {
-		if !fw.call(c) || !hostRead(f, c) || f.RunsGradOff(c) || frozenCall(f, c, frozen) {
+		if !fw.call(c) || !hostRead(f, c) && !readBackName(f, c) || f.RunsGradOff(c) || frozenCall(f, c, frozen) {
 			continue
 		}
 		scope := lint.Scope(c)
-		if done[scope] || !scope.Is("function_definition") || unitTest(f, scope) || trainsHere(f, scope) {
+		if done[scope] || !scope.Is("function_definition") || f.TextIs(scope.Child("name"), "forward") || unitTest(f, scope) || trainsHere(f, scope) {
 			continue
 		}
 		report("read-back", scope, c, fmt.Sprintf("%s(...) runs with autograd on, but its output is read back to the host at once: the graph it records, and the activations saved for it, are never used",
@@ -228,4 +247,59 @@ func passedForward(f *lint.File, fw *forwards, c *lint.Node, model string) *lint
 		return nil
 	}
 	return nil
+}
+
+// readBackName reports whether forward c is assigned to one name (q =
+// self.forward(state)) whose every later use in the function, until it is
+// assigned again, cuts the graph in the same expression:
+// q.max(1)[1].data[0], q.argmax().item(). RL acting code (act()) reads its
+// Q values this way.
+func readBackName(f *lint.File, c *lint.Node) bool {
+	a := c.Parent
+	if !a.Is("assignment") || c.Field != "right" || !a.Child("left").Is("identifier") {
+		return false
+	}
+	name, scope := f.Text(a.Child("left")), lint.Scope(a)
+	uses, ok := 0, true
+	lint.WalkScope(scope, func(n *lint.Node) bool {
+		if !ok || n.End <= a.End {
+			return ok
+		}
+		if n.Kind == "assignment" && assigns(f, n, name) && !mentions(f, n.Child("right"), name) {
+			return false // later code sees another value
+		}
+		if n.Kind != "identifier" || !f.TextIs(n, name) || n.Field == "attribute" {
+			return true
+		}
+		uses++
+		cut := false
+		for u := n; !cut; {
+			par := u.Parent
+			switch {
+			case par.Is("attribute") && u.Field == "object":
+				cut = lint.Detaching(f.Text(par.Child("attribute"))) && !f.TextIs(par.Child("attribute"), "cpu")
+				u = par
+			case par.Is("call") && u.Field == "function", par.Is("subscript") && u.Field == "value":
+				u = par
+			default:
+				ok = false
+				return false
+			}
+		}
+		return true
+	})
+	return ok && uses > 0
+}
+
+// cpuOnlyScript reports whether the file is a script (a notebook, or a
+// file with an if __name__ == "__main__" block) that never puts anything
+// on the GPU: no .cuda(), no .to(device) and no "cuda" anywhere.
+func cpuOnlyScript(f *lint.File) bool {
+	script := len(f.Cells) > 0
+	for _, n := range f.Nodes("if_statement") {
+		if lint.Scope(n).Is("module") && strings.Contains(f.Text(n.Child("condition")), "__main__") {
+			script = true
+		}
+	}
+	return script && !strings.Contains(string(f.Src), "cuda") && !movesToGPU(f, f.Root)
 }

@@ -74,3 +74,28 @@ class Experiment(pl.LightningModule):
         # Lightning runs its validation hooks under no_grad.
         recons = self.model.decode(torch.randn(4, 8))
         return recons
+
+
+class DQN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.Linear(4, 2)
+        self.critic = nn.Linear(4, 1)
+
+    def forward(self, x):
+        # A forward's own sub-module calls are not evaluation.
+        return self.layers(x) + self.critic(x).flatten()[0].detach()
+
+    def act(self, state):
+        # RL-Adventure: the Q values are read back through .data only.
+        q_value = self.forward(state)  # want "VK003 self.forward\(...\) runs with autograd on, but its output is read back to the host at once"
+        return q_value.max(1)[1].data[0]
+
+    def value(self, state):
+        # .flatten() keeps the graph: nothing is read back here.
+        return self.critic(state).flatten()
+
+
+def play(model, env):
+    state = env.reset()
+    return model.act(state), model.value(state)
