@@ -14,7 +14,7 @@ var DeprecatedAMP = &lint.Rule{
 	// times; a type annotation (2 debatable in unseen6) warns nothing at
 	// run time, so it is a hint.
 	Patterns: map[string]lint.Level{"api": {Severity: lint.Warning}, "import": {Severity: lint.Warning}, "annotation": {Severity: lint.Info, Hint: true}},
-	Summary: "torch.cuda.amp.* and torch.cpu.amp.* are deprecated aliases of torch.amp.* (FutureWarning since PyTorch 2.4)",
+	Summary:  "torch.cuda.amp.* and torch.cpu.amp.* are deprecated aliases of torch.amp.* (FutureWarning since PyTorch 2.4)",
 	Doc: `Flags uses of torch.cuda.amp.autocast, torch.cuda.amp.GradScaler,
 torch.cuda.amp.custom_fwd, torch.cuda.amp.custom_bwd, torch.cpu.amp.autocast
 and torch.cpu.amp.GradScaler, however imported (import torch as T,
