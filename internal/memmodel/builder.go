@@ -83,6 +83,23 @@ func (b *builder) op(kind string, in []Tensor, out []Tensor, save []Tensor) *op 
 	return o
 }
 
+// keep records that Python references the storage of each of ts until
+// the op recorded last (a module's argument until the module returns, a
+// named local until its function returns): it is not freed before then
+// even when no op reads it any more.
+func (b *builder) keep(ts ...Tensor) {
+	now := len(b.g.ops) - 1
+	for _, t := range ts {
+		if t < 0 {
+			continue
+		}
+		base := b.tt(t).base
+		if bt := b.tt(base); bt.keep < now {
+			bt.keep = now
+		}
+	}
+}
+
 // out creates an op output; it requires grad when any input does.
 func (b *builder) out(numel int64, dt DType, in ...Tensor) Tensor {
 	grad := false
@@ -323,6 +340,18 @@ func (b *builder) mul(x, y Tensor) Tensor {
 	}
 	o := b.op("mul", []Tensor{x, y}, []Tensor{z}, save)
 	o.flops, o.bwdFlops = float64(n), 2*float64(n)
+	// grad·other is computed at the output's size and dtype: an input
+	// that was broadcast (RMSNorm's rsqrt row, a norm weight) gets it
+	// summed down, one of a narrower dtype (bf16 times a float32 weight)
+	// gets it cast; either way the full product is a temporary first
+	for j, t := range o.in {
+		if b.rg(t) && (b.numel(t) < n || b.dt(t) != dt) {
+			if o.inTemp == nil {
+				o.inTemp = make([]int64, 2)
+			}
+			o.inTemp[j] = n * dt.Size()
+		}
+	}
 	return z
 }
 
@@ -375,8 +404,9 @@ func (b *builder) rmsNorm(x Tensor, dim int64) Tensor {
 	v := b.reduce(sq, rows)
 	r := b.unary("rsqrt", v, F32, false, true)
 	h = b.mul(h, r)
-	h = b.cast(h, in)
-	return b.mul(w, h)
+	y := b.mul(w, b.cast(h, in))
+	b.keep(h) // a local of forward until it returns
+	return y
 }
 
 // reduce sums/averages x down to n elements.

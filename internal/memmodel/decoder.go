@@ -25,6 +25,9 @@ type DecoderQuirks struct {
 	// "head" (per head, Qwen3 and Gemma 3) or "full" (over the whole
 	// projection, OLMo2).
 	QKNorm string `json:"qk_norm,omitempty"`
+	// QKNormLate: the query/key norms run after all three projections
+	// (Gemma 3) rather than each right after its own (Qwen3, OLMo2).
+	QKNormLate bool `json:"qk_norm_late,omitempty"`
 	// EmbedScale multiplies the token embeddings by a constant (Gemma's
 	// √hidden, Granite's embedding_multiplier): one more activation.
 	EmbedScale bool `json:"embed_scale,omitempty"`
@@ -124,8 +127,7 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		n := batch * nh * seq * hd
 		xc := b.mul(x, cos)
 		b.tt(xc).numel = n
-		rot := b.copy(x) // rotate_half: cat(-x2, x1)
-		b.tt(rot).numel = n
+		rot := b.rotateHalf(x, n)
 		r := b.mul(rot, sin)
 		b.tt(r).numel = n
 		y := b.add(xc, r)
@@ -153,19 +155,41 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		if q.FusedQKV {
 			qkv := b.linear(y, d, (heads+2*kvh)*hd, a.AttnBias, "qkv_proj")
 			qs, ks, vs = b.slice(qkv, batch*seq*heads*hd), b.slice(qkv, batch*seq*kvh*hd), b.slice(qkv, batch*seq*kvh*hd)
-		} else {
+		}
+		qkNorm := func(x Tensor, nh int64) Tensor {
+			b.sel = true
+			defer func() { b.sel = false }()
+			switch q.QKNorm {
+			case "head":
+				return norm(x, hd)
+			case "full":
+				return norm(x, nh*hd)
+			}
+			return x
+		}
+		if !q.FusedQKV {
+			// Qwen3 and OLMo2 normalise each projection as it comes
+			// (q_norm(q_proj(x)), then k), Gemma 3 after all three
+			inline := !q.QKNormLate
 			qs = b.linear(y, d, heads*hd, a.AttnBias, "q_proj")
+			if inline {
+				qs = qkNorm(qs, heads)
+			}
 			ks = b.linear(y, d, kvh*hd, a.AttnBias, "k_proj")
+			if inline {
+				ks = qkNorm(ks, kvh)
+			}
 			vs = b.linear(y, d, kvh*hd, a.AttnBias, "v_proj")
+			if !inline {
+				qs, ks = qkNorm(qs, heads), qkNorm(ks, kvh)
+			}
+		} else {
+			qs, ks = qkNorm(qs, heads), qkNorm(ks, kvh)
 		}
 		b.sel = true
-		switch q.QKNorm {
-		case "head":
-			qs, ks = norm(qs, hd), norm(ks, hd)
-		case "full":
-			qs, ks = norm(qs, heads*hd), norm(ks, kvh*hd)
-		}
+		qIn, kIn := qs, ks
 		qs, ks = rope(qs, heads), rope(ks, kvh)
+		b.keep(qIn, kIn) // apply_rotary_pos_emb's arguments, until it returns
 		if cache {
 			ks, vs = b.cacheKV(ks, vs)
 		}
@@ -178,6 +202,9 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		}
 		b.sel = false
 		att = b.linear(att, heads*hd, d, false, "o_proj")
+		// the attention module's argument and its query/key/value locals
+		// stay referenced until its forward returns
+		b.keep(y, qs, ks, vs)
 		if q.NormPlace != "" {
 			att = norm(att, d)
 		}
@@ -237,11 +264,16 @@ func (b *builder) gatedMLP(y Tensor, d, ff int64, q *DecoderQuirks) Tensor {
 		gu := b.linear(y, d, 2*ff, false, "gate_up_proj")
 		n := b.numel(gu) / 2
 		g, u = b.view(gu, n), b.view(gu, n)
+		g = b.activation(q.Act, g)
 	} else {
-		g = b.linear(y, d, ff, false, "gate_proj")
+		// act_fn(gate_proj(x)) * up_proj(x): Python evaluates the
+		// activation before the up projection
+		g = b.activation(q.Act, b.linear(y, d, ff, false, "gate_proj"))
 		u = b.linear(y, d, ff, false, "up_proj")
 	}
-	return b.linear(b.mul(b.activation(q.Act, g), u), ff, d, false, "down_proj")
+	out := b.linear(b.mul(g, u), ff, d, false, "down_proj")
+	b.keep(y) // the module's argument, until forward returns
+	return out
 }
 
 // activation is the MLP's activation function as one kernel.
@@ -254,13 +286,17 @@ func (b *builder) activation(kind string, x Tensor) Tensor {
 
 // decoderNorm is the family's block norm over rows of width dim.
 func (b *builder) decoderNorm(kind string, x Tensor, dim int64) Tensor {
+	var y Tensor
 	switch kind {
 	case "f32w", "f32w1p":
-		return b.rmsNormF32(x, dim, kind == "f32w1p")
+		y = b.rmsNormF32(x, dim, kind == "f32w1p")
 	case "ln":
-		return b.layerNormPlain(x, dim)
+		y = b.layerNormPlain(x, dim)
+	default:
+		y = b.rmsNorm(x, dim)
 	}
-	return b.rmsNorm(x, dim)
+	b.keep(x) // the module's argument, until forward returns
+	return y
 }
 
 // rmsNormF32 is an RMSNorm that applies its weight in float32 and casts
@@ -280,7 +316,13 @@ func (b *builder) rmsNormF32(x Tensor, dim int64, onePlus bool) Tensor {
 	if onePlus {
 		wf = b.unary("add_scalar", wf, F32, false, false)
 	}
-	return b.cast(b.mul(h, wf), in)
+	y := b.cast(b.mul(h, wf), in)
+	if !onePlus {
+		// Olmo2RMSNorm binds the normalised value to a local that lives
+		// until it returns; Gemma's _norm returns it as a temporary
+		b.keep(h)
+	}
+	return y
 }
 
 // layerNormPlain is OLMo's LayerNorm without weight or bias, run in
@@ -295,6 +337,28 @@ func (b *builder) layerNormPlain(x Tensor, dim int64) Tensor {
 	o := b.op("layer_norm", []Tensor{xc}, []Tensor{y, mean, rstd}, []Tensor{xc, mean, rstd})
 	o.flops, o.bwdFlops = 5*float64(b.numel(x)), 8*float64(b.numel(x))
 	return b.cast(y, in)
+}
+
+// rotateHalf is transformers' rotate_half, cat((-x2, x1), -1) of x's n
+// elements: the negated half is a temporary the cat copies from, and in
+// backward cat hands out narrowed views of its gradient, neg allocates a
+// half-size gradient and each slice's backward (x1, x2 of x) a zero-filled
+// gradient of x's size, the second added into the first.
+func (b *builder) rotateHalf(x Tensor, n int64) Tensor {
+	if b.tt(x).base != x {
+		// x is itself a view (a fused projection's slice): its slices'
+		// gradients are x-sized, which the view chain cannot express, so
+		// the cat is a plain copy
+		rot := b.copy(x)
+		b.tt(rot).numel = n
+		return rot
+	}
+	x1, x2 := b.slice(x, n/2), b.slice(x, n/2)
+	ng := b.unary("neg", x2, b.dt(x), false, false)
+	rot := b.out(n, b.dt(x), ng, x1)
+	o := b.op("cat", []Tensor{ng, x1}, []Tensor{rot}, nil)
+	o.passGrad, o.narrowGrad = []bool{true, true}, true
+	return rot
 }
 
 // view is a view of numel elements of x's storage (a chunk, a reshape).

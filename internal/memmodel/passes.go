@@ -65,6 +65,11 @@ func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
 			gen.release(b)
 		}
 	}
+	for _, b := range gen.releaseAt[i] {
+		if !g.tensors[b].input && !gen.isHeld(b, *held) {
+			gen.release(b)
+		}
+	}
 }
 
 func (gen *generator) isHeld(b Tensor, held []Tensor) bool {
@@ -252,9 +257,16 @@ func (gen *generator) backOp(i int) {
 			tin := &g.tensors[in]
 			tout := &g.tensors[goutT]
 			fusedGrad := g.compiled && pointwise[o.kind] && tin.numel == tout.numel
-			if fusedGrad || (j < len(o.passGrad) && o.passGrad[j] && tin.dt == tout.dt && tin.numel == tout.numel) {
+			if fusedGrad || (j < len(o.passGrad) && o.passGrad[j] && tin.dt == tout.dt && (tin.numel == tout.numel || o.narrowGrad)) {
 				gout.refs++
 				gen.deliver(in, gout)
+				continue
+			}
+			if j < len(o.inTemp) && o.inTemp[j] > 0 && !g.compiled {
+				tmp := gen.alloc(o.inTemp[j], CatTemporaries, o.kind+"_backward")
+				gb := gen.newGrad(tin.bytes(), CatTemporaries, o.kind+"_backward")
+				gen.free(tmp)
+				gen.deliver(in, gb)
 				continue
 			}
 			gen.deliver(in, gen.newGrad(tin.bytes(), CatTemporaries, o.kind+"_backward"))

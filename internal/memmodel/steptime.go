@@ -193,7 +193,7 @@ func (tm *timeModel) hostTime(o *op) float64 {
 	switch o.kind {
 	case "to":
 		return tm.Cast
-	case "add", "add_", "mul", "mul_scalar", "add_scalar", "pow", "rsqrt", "mean", "tanh", "copy", "cat", "zeros", "rotary":
+	case "add", "add_", "mul", "mul_scalar", "add_scalar", "pow", "rsqrt", "mean", "tanh", "copy", "cat", "neg", "zeros", "rotary":
 		return tm.Small
 	}
 	return tm.Op
