@@ -255,6 +255,10 @@ func TestEvalWithGradSeverity(t *testing.T) {
 		{"vk003_sampling_helpers.py", map[int]level{
 			102: {lint.Warning, false, "saved-image"},
 		}},
+		{"vk003_cpu_only.py", map[int]level{
+			10: {lint.Info, true, "cpu-only"},
+			17: {lint.Info, true, "cpu-only"},
+		}},
 	}
 	for _, c := range cases {
 		diags := checkWants(t, filepath.Join("testdata", c.file), EvalWithGrad)
