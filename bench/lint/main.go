@@ -276,7 +276,13 @@ func recall(w io.Writer, set string, findings []finding, positives []positive) {
 		}
 		byRule[p.code] = c
 	}
-	for code, c := range byRule {
+	codes := make([]string, 0, len(byRule))
+	for code := range byRule {
+		codes = append(codes, code)
+	}
+	sort.Strings(codes)
+	for _, code := range codes {
+		c := byRule[code]
 		fmt.Fprintf(w, "recall %s on labelled positives: %d/%d = %.0f%%\n", code, c[0], c[1], 100*float64(c[0])/float64(c[1]))
 	}
 	for _, m := range missed {

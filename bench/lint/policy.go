@@ -84,7 +84,7 @@ func policy(w io.Writer, sets []string, findings []finding, verdicts map[string]
 // levelOf is the level the rules report code/pattern at now.
 func levelOf(key string) string {
 	code, pattern := key[:5], key[6:]
-	for _, r := range rules.All() {
+	for _, r := range append(rules.All(), lint.ParseError) {
 		if r.Code != code {
 			continue
 		}
