@@ -140,10 +140,14 @@ func TestRatesConvFromCalibration(t *testing.T) {
 	if math.Abs(f-91.4e-6) > 0.5e-6 {
 		t.Errorf("dense fp32 forward %.1f µs, want the measured 91.4", 1e6*f)
 	}
-	// the measured forward+backward less the forward, less the .grad
-	// accumulation of the input (64·128·28²·4 bytes, ×3) the calibration added
-	if timed := 348.1e-6 - 91.4e-6; b >= timed || b < timed-3*float64(64*128*28*28*4)/1e12 {
-		t.Errorf("dense fp32 backward %.1f µs, want a little under the timed %.1f", 1e6*b, 1e6*timed)
+	// The backward comes from the same shape timed at batch 256
+	// (calibration-norm.json: 1166.2 µs forward+backward, 294.2 forward),
+	// per image, less the .grad accumulation the calibration added: the
+	// batch-64 timing (348.1 − 91.4 = 256.7 µs) was bound by the host.
+	per256 := (1166.2e-6 - 294.2e-6) * 64 / 256
+	if timed := 348.1e-6 - 91.4e-6; b >= timed || b > per256 || b < 0.75*per256 {
+		t.Errorf("dense fp32 backward %.1f µs, want a little under the batch-256 row's %.1f per 64 images (and under the host-bound %.1f timed at 64)",
+			1e6*b, 1e6*per256, 1e6*timed)
 	}
 }
 
