@@ -170,8 +170,8 @@ var capturesDir = filepath.Join("..", "..", "testdata", "captures")
 
 // TestGenerateCapturesDev holds the model to the 46 generate points
 // measured on the H200 (testdata/captures/generate): allocated peaks
-// within 1%, reserved with a median error at most 3% and every
-// measurement inside the printed bands. The reserved maximum is 8.5%
+// within 1%, reserved with a median error at most 3% and at least 90% of
+// measurements inside the printed 95% bands. The reserved maximum is 8.5%
 // (GPT-2 medium at batch 32, under): just above the issue's 8%, reported
 // in docs/inference.md, and held here so it cannot grow unseen.
 func TestGenerateCapturesDev(t *testing.T) {
@@ -190,12 +190,9 @@ func TestGenerateCapturesDev(t *testing.T) {
 	if m := maxAbs(resv); m > 0.09 {
 		t.Errorf("reserved: max |error| %.1f%%, want ≤ 9%%", 100*m)
 	}
-	for _, e := range ev {
-		if !e.inAllocBand || !e.inResvBand {
-			t.Errorf("%s: measured allocated %d / reserved %d outside the bands %+v / %+v",
-				e.row.Name, e.row.Allocated, e.row.Reserved, e.res.AllocatedBand, e.res.ReservedBand)
-		}
-	}
+	// 95% bands from measured error (bench/bands, these points among its
+	// rows): issue 18 asks at least 90% inside
+	checkCoverage(t, ev, 0.9)
 }
 
 // TestGenerateTimingDev compares prefill time and decode tokens/s with the

@@ -134,8 +134,13 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 	r.Breakdown["cuda_context"] = c.gpu.ContextBytes
 	bands(c, r)
 	m.times(r)
-	r.Headroom = r.Capacity - r.Process
-	r.Fits = oomAt < 0 && r.ProcessBand.High <= r.Capacity
+	if oomAt >= 0 && r.ProcessBand.High <= r.Capacity {
+		// the replay ran out of memory on this GPU: what it needs is
+		// above the capacity, whatever the band around the figures says
+		r.ProcessBand.High = r.Capacity + 1
+	}
+	r.Verdict = memmodel.Decide(r.Process, r.ProcessBand.High, r.Capacity, r.Confidence, "")
+	r.Fits, r.Headroom = r.Verdict.Fits, r.Verdict.Headroom
 	if c.static && c.staticLen() > c.cacheTokens() {
 		r.Notes = append(r.Notes, fmt.Sprintf("the StaticCache is %d tokens long (max_cache_len), not the %d this call needs: transformers reuses a longer length an earlier static generate on the model left", c.staticLen(), c.cacheTokens()))
 	}

@@ -50,6 +50,8 @@ type Result struct {
 	// workload whose measured error set them.
 	Confidence  float64  `json:"confidence"`
 	BandClasses []string `json:"band_classes"`
+	// StepTimeBandClasses are the step-time classes StepTimeBand rests on.
+	StepTimeBandClasses []string `json:"step_time_band_classes,omitempty"`
 	// ProcessHigh is the top of the steady-state process band: what Fits,
 	// Headroom (Capacity − ProcessHigh) and Verdict are judged on.
 	ProcessHigh int64    `json:"process_high_bytes"`
