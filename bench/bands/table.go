@@ -16,6 +16,10 @@ type sample struct {
 	name    string
 	classes []string
 	x, xa   float64
+	// v is ln(variant/predicted) of a row whose reserved peak has a known
+	// alternative (cuBLAS's backward workspace splitting a freed logits
+	// block), 0 where there is none: its band's top is the variant's.
+	v float64
 }
 
 // techniqueDefaults are the values of the technique dimensions a plain
@@ -109,15 +113,18 @@ func groupsOf(st [][]string) groups {
 func fitSet(ss []sample, minRows int, conf float64, alloc, step, attr bool) setFit {
 	st := statLists(ss, attr)
 	g := groupsOf(st)
-	xs, xa := make([]float64, len(ss)), make([]float64, len(ss))
+	xs, xa, vs := make([]float64, len(ss)), make([]float64, len(ss)), make([]float64, len(ss))
+	rs := make([]float64, len(ss)) // the errors left once variants are allowed for
 	cls := make([][]string, len(ss))
 	for i, s := range ss {
-		xs[i], xa[i], cls[i] = s.x, s.xa, s.classes
+		xs[i], xa[i], vs[i], cls[i] = s.x, s.xa, s.v, s.classes
+		rs[i] = resid(s.x, s.v)
 	}
-	f := setFit{q: sharedQuantiles(xs, cls, st, minRows, conf), pool: robustLS(xs)}
+	f := setFit{q: sharedQuantiles(xs, vs, cls, st, minRows, conf), pool: robustLS(rs)}
 	poolA := robustLS(xa)
 	if alloc {
-		f.qa = sharedQuantiles(xa, cls, st, minRows, conf)
+		// the variant moves reserved memory only
+		f.qa = sharedQuantiles(xa, make([]float64, len(xa)), cls, st, minRows, conf)
 	}
 	f.set.Classes = map[string]memmodel.ClassBand{}
 	keys := make([]string, 0, len(g))
@@ -127,16 +134,16 @@ func fitSet(ss []sample, minRows int, conf float64, alloc, step, attr bool) setF
 	sort.Strings(keys)
 	for _, k := range keys {
 		idx := g[k]
-		var x, a []float64
+		var x, r, a []float64
 		var names []string
 		for _, i := range idx {
-			x, a = append(x, xs[i]), append(a, xa[i])
+			x, r, a = append(x, xs[i]), append(r, rs[i]), append(a, xa[i])
 			names = append(names, ss[i].name)
 		}
-		ls := classLS(x, f.pool)
+		ls := classLS(r, f.pool)
 		cb := memmodel.ClassBand{N: len(idx), Centre: round4(ls.m), Scale: round4(ls.s)}
 		cb.MedianErr, cb.MedianAbsErr = errStats(x)
-		ext := x // the cap by measured extremes: training memory only (see ratioBand)
+		ext := r // the cap by measured extremes: training memory only (see ratioBand)
 		if !attr {
 			ext = nil
 		}
@@ -224,7 +231,8 @@ func bandOf(t *memmodel.BandTable, k kind, classes []string) ([2]float64, []stri
 }
 
 // loo is each row's band when it was left out of the whole computation:
-// the bands a new row of its classes would have had.
+// the bands a new row of its classes would have had, the top raised for a
+// row's variant as plan raises it (memmodel's bandsFrom).
 func loo(ss []sample, k kind, minRows int, conf float64) [][2]float64 {
 	out := make([][2]float64, len(ss))
 	for i := range ss {
@@ -233,7 +241,8 @@ func loo(ss []sample, k kind, minRows int, conf float64) [][2]float64 {
 		rest = append(rest, ss[i+1:]...)
 		t := &memmodel.BandTable{Confidence: conf, MinRows: minRows, Quantiles: map[string][2]float64{}}
 		place(t, k, fitSet(rest, minRows, conf, k != stepKind, k == stepKind, k == memKind))
-		out[i], _ = bandOf(t, k, ss[i].classes)
+		b, _ := bandOf(t, k, ss[i].classes)
+		out[i] = withVariant(b, ss[i].v)
 	}
 	return out
 }
