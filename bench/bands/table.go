@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -255,6 +256,10 @@ type classReport struct {
 	band               [2]float64
 	medHalf, ratio     float64
 	centre, scale, pct float64
+	// medOwn is the median half-width without the reach of rows'
+	// variants (the class band alone); variants is how many rows have one.
+	medOwn   float64
+	variants int
 }
 
 // report is the per-class calculation of a set: every class's n, median
@@ -292,15 +297,19 @@ func report(ss []sample, f setFit, bands [][2]float64, step bool) []classReport 
 		if k == "" {
 			r.key = "all rows (pooled band)"
 		}
-		var half []float64
+		var half, own []float64
 		for _, i := range g[k] {
 			b := bands[i]
 			half = append(half, (b[1]-b[0])/2)
+			own = append(own, (b[1]/math.Exp(ss[i].v)-b[0])/2)
+			if ss[i].v > 0 {
+				r.variants++
+			}
 			if ss[i].x >= logOf(b[0]) && ss[i].x <= logOf(b[1]) {
 				r.inside++
 			}
 		}
-		r.medHalf = median(half)
+		r.medHalf, r.medOwn = median(half), median(own)
 		if r.medAbs > 0 {
 			r.ratio = r.medHalf / r.medAbs
 		}
@@ -313,13 +322,14 @@ func report(ss []sample, f setFit, bands [][2]float64, step bool) []classReport 
 func printReport(title string, rs []classReport, minRows int) {
 	fmt.Printf("\n%s\n", title)
 	fmt.Printf("n: the class's rows; fit: the rows its centre and spread come from (technique rows count toward their technique)\n")
-	fmt.Printf("%-30s %4s %4s %8s %8s   %-17s %8s %6s %7s  %s\n", "class", "n", "fit", "med err", "med|err|", "band (all rows)", "LOO half", "ratio", "LOO in", "centre/scale")
+	fmt.Printf("var: rows whose band's top reaches a variant (the logits-workspace split); own half: the LOO half-width without that reach\n")
+	fmt.Printf("%-30s %4s %4s %8s %8s   %-17s %8s %6s %7s %4s %8s  %s\n", "class", "n", "fit", "med err", "med|err|", "band (all rows)", "LOO half", "ratio", "LOO in", "var", "own half", "centre/scale")
 	for _, r := range rs {
 		flag := ""
 		if r.fitN < minRows {
 			flag = "  (too few rows alone: joined with the pooled band)"
 		}
-		fmt.Printf("%-30s %4d %4d %+7.2f%% %7.2f%%   ×%.4f–×%.4f %7.2f%% %6.1f %3d/%-3d  %+.4f/%.4f%s\n", r.key, r.n, r.fitN, 100*r.medErr, 100*r.medAbs,
-			r.band[0], r.band[1], 100*r.medHalf, r.ratio, r.inside, r.n, r.centre, r.scale, flag)
+		fmt.Printf("%-30s %4d %4d %+7.2f%% %7.2f%%   ×%.4f–×%.4f %7.2f%% %6.1f %3d/%-3d %4d %7.2f%%  %+.4f/%.4f%s\n", r.key, r.n, r.fitN, 100*r.medErr, 100*r.medAbs,
+			r.band[0], r.band[1], 100*r.medHalf, r.ratio, r.inside, r.n, r.variants, 100*r.medOwn, r.centre, r.scale, flag)
 	}
 }
