@@ -79,6 +79,12 @@ type op struct {
 	// fused: under torch.compile the op runs inside a fused kernel and
 	// materialises neither its outputs nor its gradients (compile.go).
 	fused bool
+	// promotedGrad: an input of another type than the output gets its
+	// gradient in the output's type first, cast down to its own type once
+	// the rest of the backward (held temporaries, scratch) is done, as
+	// autograd's engine casts a promoted gradient (ConvNeXt's float32
+	// layer scale on a bf16 map).
+	promotedGrad bool
 }
 
 // gemmShape is a (batch of) m×k by k×n product. Backward runs the data
