@@ -37,6 +37,18 @@ func (b *builder) sdpaMask(q, k, v, mask Tensor, s attnShape) Tensor {
 	if mask >= 0 && b.rg(mask) {
 		return b.sdpaMath(q, k, v, mask, s, false)
 	}
+	// transformers passes enable_gqa only without a mask: a masked call
+	// on grouped queries repeats k and v to the query heads first
+	// (repeat_kv's expand + reshape copies, in their dtype before the
+	// autocast casts), Python's locals until SDPA returns; backward sums
+	// the repeated gradient back to the key/value heads
+	var kRep, vRep Tensor = -1, -1
+	if mask >= 0 && s.kvHeads > 0 && s.kvHeads < s.heads {
+		n := s.batch * s.heads * s.sk * s.hd
+		k, v = b.copy(k), b.copy(v)
+		b.tt(k).numel, b.tt(v).numel = n, n
+		kRep, vRep = k, v
+	}
 	// autocast casts the arguments as C++ evaluates them, last first
 	// (GCC): the Qwen3 snapshot casts v and k before q
 	v = b.lowp(v)
@@ -62,6 +74,7 @@ func (b *builder) sdpaMask(q, k, v, mask Tensor, s attnShape) Tensor {
 	save := append(append([]Tensor{}, ins...), y, lse, seed, off)
 	o := b.op("sdpa", ins, []Tensor{seed, off, y, lse}, save)
 	o.fwdTemp = []int64{256}
+	b.keep(kRep, vRep)
 	f := 4 * float64(s.batch*s.heads*s.sq*s.sk*s.hd)
 	if s.causal {
 		f /= 2

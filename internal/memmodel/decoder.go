@@ -120,8 +120,15 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 	if q.EmbedScale {
 		h = b.scale(h)
 	}
-	cos := b.g.newTensor(batch*seq*hd, b.dt(h), false)
-	sin := b.g.newTensor(batch*seq*hd, b.dt(h), false)
+	var slideMask Tensor = -1
+	if q.SlidingWindow > 0 && int64(q.SlidingWindow) < seq && b.attn != "eager" {
+		slideMask = b.slidingMask(seq)
+	}
+	// the rotary embedding runs on position_ids, which the model makes
+	// from cache_position with a batch of one: cos and sin are seq×head_dim
+	// and broadcast over the batch
+	cos := b.g.newTensor(seq*hd, b.dt(h), false)
+	sin := b.g.newTensor(seq*hd, b.dt(h), false)
 	b.op("rotary", []Tensor{ids}, []Tensor{cos, sin}, nil).noBackward = true
 	rope := func(x Tensor, nh int64) Tensor {
 		n := batch * nh * seq * hd
@@ -137,12 +144,6 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		return y
 	}
 	mask := b.causalMask(batch, seq, b.dt(h))
-	var slideMask Tensor = -1
-	if q.SlidingWindow > 0 && int64(q.SlidingWindow) < seq && b.attn != "eager" {
-		slideMask = b.g.newTensor(batch*seq*seq, U8, false)
-		o := b.op("sliding_mask", nil, []Tensor{slideMask}, nil)
-		o.noBackward, o.hold = true, true
-	}
 	norm := func(x Tensor, dim int64) Tensor { return b.decoderNorm(q.Norm, x, dim) }
 	for l := 0; l < a.Layers; l++ {
 		b.block = l
@@ -171,15 +172,15 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 			// Qwen3 and OLMo2 normalise each projection as it comes
 			// (q_norm(q_proj(x)), then k), Gemma 3 after all three
 			inline := !q.QKNormLate
-			qs = b.linear(y, d, heads*hd, a.AttnBias, "q_proj")
+			qs = b.headsGradCopy(b.linear(y, d, heads*hd, a.AttnBias, "q_proj"))
 			if inline {
 				qs = qkNorm(qs, heads)
 			}
-			ks = b.linear(y, d, kvh*hd, a.AttnBias, "k_proj")
+			ks = b.headsGradCopy(b.linear(y, d, kvh*hd, a.AttnBias, "k_proj"))
 			if inline {
 				ks = qkNorm(ks, kvh)
 			}
-			vs = b.linear(y, d, kvh*hd, a.AttnBias, "v_proj")
+			vs = b.headsGradCopy(b.linear(y, d, kvh*hd, a.AttnBias, "v_proj"))
 			if !inline {
 				qs, ks = qkNorm(qs, heads), qkNorm(ks, kvh)
 			}
@@ -196,7 +197,7 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		s := attnShape{batch: batch, heads: heads, sq: seq, sk: seq, hd: hd, causal: true, kvHeads: kvh, softcap: q.AttnSoftcap}
 		var att Tensor
 		if slideMask >= 0 && q.sliding(l) {
-			att = b.sdpaMask(qs, ks, vs, b.boolBias(slideMask), s)
+			att = b.sdpaMask(qs, ks, vs, b.boolBias(slideMask, batch*seq*seq), s)
 		} else {
 			att = b.attend(qs, ks, vs, mask, s)
 		}
@@ -359,6 +360,25 @@ func (b *builder) rotateHalf(x Tensor, n int64) Tensor {
 	o := b.op("cat", []Tensor{ng, x1}, []Tensor{rot}, nil)
 	o.passGrad, o.narrowGrad = []bool{true, true}, true
 	return rot
+}
+
+// headsGradCopy records that projection output y is used as
+// .view(b, s, h, d).transpose(1, 2): its gradient arrives laid out as
+// [b, h, s, d] and ViewBackward's reshape copies it to [b·s, h·d] before
+// the linear's backward, which frees the copy once the input gradient
+// exists. The Gemma 2/3 and Mixtral snapshots show one such q-, k- or
+// v-sized request per projection per layer backward. A LoRA-wrapped
+// projection (y made by the branch's add) is left as it was.
+func (b *builder) headsGradCopy(y Tensor) Tensor {
+	o := &b.g.ops[len(b.g.ops)-1]
+	if o.kind != "linear" || len(o.out) != 1 || o.out[0] != y || !b.rg(y) {
+		return y
+	}
+	if len(o.inTemp) < len(o.in) {
+		o.inTemp = append(o.inTemp, make([]int64, len(o.in)-len(o.inTemp))...)
+	}
+	o.inTemp[0] = b.numel(y) * b.dt(y).Size()
+	return y
 }
 
 // view is a view of numel elements of x's storage (a chunk, a reshape).
