@@ -15,7 +15,8 @@ var root = filepath.Join("..", "..")
 // or a model changes, run `go run ./bench/bands` from the repository root.
 // It also checks on real rows that the bands cover what they claim, with
 // each row left out of the whole computation in turn: at least 90% of the
-// training rows' measured peak reserved inside (issue 18).
+// training rows' measured peak reserved inside (issue 18), the two runs
+// that split the logits block among them by their variant.
 func TestBandsTableFresh(t *testing.T) {
 	if testing.Short() {
 		t.Skip("predicts every capture")
@@ -41,9 +42,21 @@ func TestBandsTableFresh(t *testing.T) {
 	}
 	bands := loo(mem, memKind, 3, 0.95)
 	in := 0
+	split := map[string]bool{"late-fam-gemma2-a-bf16-ckpt": false, "late-fam-qwen3-a-bf16-lora16": false}
 	for i, s := range mem {
-		if s.x >= math.Log(bands[i][0]) && s.x <= math.Log(bands[i][1]) {
+		inside := s.x >= math.Log(bands[i][0]) && s.x <= math.Log(bands[i][1])
+		if inside {
 			in++
+		}
+		if _, ok := split[s.name]; ok {
+			// the runs where PyTorch split the logits block: covered by
+			// the variant's reach, not by stretching their classes
+			split[s.name] = inside && s.v > 0 && math.Abs(s.x-s.v) < 0.01
+		}
+	}
+	for name, ok := range split {
+		if !ok {
+			t.Errorf("%s: not inside its leave-one-out band through the logits-split variant", name)
 		}
 	}
 	if float64(in) < 0.9*float64(len(mem)) {

@@ -179,12 +179,16 @@ func build(root string, conf float64, minRows int, verbose bool) (*memmodel.Band
 // printRows lists each row's error and its leave-one-out band, and the
 // classes that band rests on in the table built from every row.
 func printRows(ss []sample, bands [][2]float64, t *memmodel.BandTable, k kind) {
-	fmt.Printf("\n%-52s %8s %9s   %-17s %s\n", "row", "err", "meas/pred", "LOO band", "inside  band rests on (all rows)")
+	fmt.Printf("\n%-52s %8s %9s %8s   %-17s %s\n", "row", "err", "meas/pred", "variant", "LOO band", "inside  band rests on (all rows)")
 	for i, s := range ss {
 		b := bands[i]
 		in := s.x >= logOf(b[0]) && s.x <= logOf(b[1])
 		_, basis := bandOf(t, k, s.classes)
-		fmt.Printf("%-52s %+7.2f%% %8.4f   ×%.3f…×%.3f  %-6v  %s\n", s.name, 100*errOf(s.x), math.Exp(s.x), b[0], b[1], in, strings.Join(basis, ", "))
+		v := "-" // the variant's prediction over the prediction, where it has one
+		if s.v > 0 {
+			v = fmt.Sprintf("×%.4f", math.Exp(s.v))
+		}
+		fmt.Printf("%-52s %+7.2f%% %8.4f %8s   ×%.3f…×%.3f  %-6v  %s\n", s.name, 100*errOf(s.x), math.Exp(s.x), v, b[0], b[1], in, strings.Join(basis, ", "))
 	}
 }
 

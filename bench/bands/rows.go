@@ -154,9 +154,13 @@ func memorySamples(root string, logf func(string, ...any)) ([]sample, [2]int64, 
 		}
 		d, _ := filepath.Rel(root, p.Source)
 		counts[filepath.ToSlash(d)]++
-		out = append(out, sample{name: p.Name, classes: p.classes,
+		sm := sample{name: p.Name, classes: p.classes,
 			x:  math.Log(float64(p.Reserved) / float64(p.res.PeakReserved)),
-			xa: math.Log(float64(p.Allocated) / float64(p.res.PeakAllocated))})
+			xa: math.Log(float64(p.Allocated) / float64(p.res.PeakAllocated))}
+		if v := p.res.LogitsSplitReserved; v > p.res.PeakReserved {
+			sm.v = math.Log(float64(v) / float64(p.res.PeakReserved))
+		}
+		out = append(out, sm)
 		if p.Process > 0 {
 			c := p.Process - p.Reserved - p.res.Context - p.res.NCCL
 			if first {

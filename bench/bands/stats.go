@@ -73,25 +73,29 @@ const widenPooled = 0.10
 // it, with every class's centre and scale computed without the row, and
 // of these one score per row the order statistics at conf. cls are the
 // classes each row's band comes from, st those its error counts toward.
-func sharedQuantiles(xs []float64, cls, st [][]string, minRows int, conf float64) [2]float64 {
+// vs are the rows' variants (sample.v): a row with one is scored on the
+// high side against the variant's prediction, which is its band's top,
+// and its error counts toward its classes as the residual resid leaves.
+func sharedQuantiles(xs, vs []float64, cls, st [][]string, minRows int, conf float64) [2]float64 {
 	var lows, highs []float64
 	for i, x := range xs {
+		xh := x - math.Max(vs[i], 0) // the top is the variant's when it has one
 		rest := make([]float64, 0, len(xs)-1)
 		byClass := map[string][]float64{}
 		for j, y := range xs {
 			if j == i {
 				continue
 			}
-			rest = append(rest, y)
+			r := resid(y, vs[j])
+			rest = append(rest, r)
 			for _, c := range st[j] {
-				byClass[c] = append(byClass[c], y)
+				byClass[c] = append(byClass[c], r)
 			}
 		}
 		pool := robustLS(rest)
 		lo, hi := math.Inf(-1), math.Inf(1)
 		cover := func(ls locScale) {
-			z := (x - ls.m) / ls.s
-			lo, hi = math.Max(lo, z), math.Min(hi, z)
+			lo, hi = math.Max(lo, (x-ls.m)/ls.s), math.Min(hi, (xh-ls.m)/ls.s)
 		}
 		used, thin := false, false
 		for _, c := range cls[i] {
@@ -114,7 +118,7 @@ func sharedQuantiles(xs []float64, cls, st [][]string, minRows int, conf float64
 		if thin {
 			// the pooled band widened by widenPooled is part of the envelope
 			ls := classLS(rest, pool)
-			up := (math.Log(math.Max(math.Exp(x)-widenPooled, 1e-9)) - ls.m) / ls.s
+			up := (math.Log(math.Max(math.Exp(xh)-widenPooled, 1e-9)) - ls.m) / ls.s
 			down := (math.Log(math.Exp(x)+widenPooled) - ls.m) / ls.s
 			lo, hi = math.Max(lo, down), math.Min(hi, up)
 		}
@@ -122,6 +126,29 @@ func sharedQuantiles(xs []float64, cls, st [][]string, minRows int, conf float64
 	}
 	l, h := orderBand(lows, conf), orderBand(highs, conf)
 	return [2]float64{l[0], h[1]}
+}
+
+// resid is what is left of a row's log error x once its variant v (0:
+// none) is allowed for: the error against whichever of the prediction
+// and the variant's prediction is nearer the measurement. A row the
+// variant explains (Gemma 2 checkpointed: measured 17.7% above the
+// prediction, 0.05% from the variant) then counts toward its classes'
+// centre and spread with the small error it has, not with the 17.7%.
+func resid(x, v float64) float64 {
+	if v > 0 && math.Abs(x-v) < math.Abs(x) {
+		return x - v
+	}
+	return x
+}
+
+// withVariant is a row's band (ratios measured/predicted) with its top
+// raised to the variant's prediction times the same top ratio when the
+// row has a variant v (ln variant/predicted).
+func withVariant(b [2]float64, v float64) [2]float64 {
+	if v > 0 {
+		b[1] *= math.Exp(v)
+	}
+	return b
 }
 
 // orderBand is the interval [z_(k), z_(n+1−k)] of sorted zs with

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -16,6 +17,10 @@ type sample struct {
 	name    string
 	classes []string
 	x, xa   float64
+	// v is ln(variant/predicted) of a row whose reserved peak has a known
+	// alternative (cuBLAS's backward workspace splitting a freed logits
+	// block), 0 where there is none: its band's top is the variant's.
+	v float64
 }
 
 // techniqueDefaults are the values of the technique dimensions a plain
@@ -109,15 +114,18 @@ func groupsOf(st [][]string) groups {
 func fitSet(ss []sample, minRows int, conf float64, alloc, step, attr bool) setFit {
 	st := statLists(ss, attr)
 	g := groupsOf(st)
-	xs, xa := make([]float64, len(ss)), make([]float64, len(ss))
+	xs, xa, vs := make([]float64, len(ss)), make([]float64, len(ss)), make([]float64, len(ss))
+	rs := make([]float64, len(ss)) // the errors left once variants are allowed for
 	cls := make([][]string, len(ss))
 	for i, s := range ss {
-		xs[i], xa[i], cls[i] = s.x, s.xa, s.classes
+		xs[i], xa[i], vs[i], cls[i] = s.x, s.xa, s.v, s.classes
+		rs[i] = resid(s.x, s.v)
 	}
-	f := setFit{q: sharedQuantiles(xs, cls, st, minRows, conf), pool: robustLS(xs)}
+	f := setFit{q: sharedQuantiles(xs, vs, cls, st, minRows, conf), pool: robustLS(rs)}
 	poolA := robustLS(xa)
 	if alloc {
-		f.qa = sharedQuantiles(xa, cls, st, minRows, conf)
+		// the variant moves reserved memory only
+		f.qa = sharedQuantiles(xa, make([]float64, len(xa)), cls, st, minRows, conf)
 	}
 	f.set.Classes = map[string]memmodel.ClassBand{}
 	keys := make([]string, 0, len(g))
@@ -127,16 +135,16 @@ func fitSet(ss []sample, minRows int, conf float64, alloc, step, attr bool) setF
 	sort.Strings(keys)
 	for _, k := range keys {
 		idx := g[k]
-		var x, a []float64
+		var x, r, a []float64
 		var names []string
 		for _, i := range idx {
-			x, a = append(x, xs[i]), append(a, xa[i])
+			x, r, a = append(x, xs[i]), append(r, rs[i]), append(a, xa[i])
 			names = append(names, ss[i].name)
 		}
-		ls := classLS(x, f.pool)
+		ls := classLS(r, f.pool)
 		cb := memmodel.ClassBand{N: len(idx), Centre: round4(ls.m), Scale: round4(ls.s)}
 		cb.MedianErr, cb.MedianAbsErr = errStats(x)
-		ext := x // the cap by measured extremes: training memory only (see ratioBand)
+		ext := r // the cap by measured extremes: training memory only (see ratioBand)
 		if !attr {
 			ext = nil
 		}
@@ -224,7 +232,8 @@ func bandOf(t *memmodel.BandTable, k kind, classes []string) ([2]float64, []stri
 }
 
 // loo is each row's band when it was left out of the whole computation:
-// the bands a new row of its classes would have had.
+// the bands a new row of its classes would have had, the top raised for a
+// row's variant as plan raises it (memmodel's bandsFrom).
 func loo(ss []sample, k kind, minRows int, conf float64) [][2]float64 {
 	out := make([][2]float64, len(ss))
 	for i := range ss {
@@ -233,7 +242,8 @@ func loo(ss []sample, k kind, minRows int, conf float64) [][2]float64 {
 		rest = append(rest, ss[i+1:]...)
 		t := &memmodel.BandTable{Confidence: conf, MinRows: minRows, Quantiles: map[string][2]float64{}}
 		place(t, k, fitSet(rest, minRows, conf, k != stepKind, k == stepKind, k == memKind))
-		out[i], _ = bandOf(t, k, ss[i].classes)
+		b, _ := bandOf(t, k, ss[i].classes)
+		out[i] = withVariant(b, ss[i].v)
 	}
 	return out
 }
@@ -246,6 +256,10 @@ type classReport struct {
 	band               [2]float64
 	medHalf, ratio     float64
 	centre, scale, pct float64
+	// medOwn is the median half-width without the reach of rows'
+	// variants (the class band alone); variants is how many rows have one.
+	medOwn   float64
+	variants int
 }
 
 // report is the per-class calculation of a set: every class's n, median
@@ -283,15 +297,19 @@ func report(ss []sample, f setFit, bands [][2]float64, step bool) []classReport 
 		if k == "" {
 			r.key = "all rows (pooled band)"
 		}
-		var half []float64
+		var half, own []float64
 		for _, i := range g[k] {
 			b := bands[i]
 			half = append(half, (b[1]-b[0])/2)
+			own = append(own, (b[1]/math.Exp(ss[i].v)-b[0])/2)
+			if ss[i].v > 0 {
+				r.variants++
+			}
 			if ss[i].x >= logOf(b[0]) && ss[i].x <= logOf(b[1]) {
 				r.inside++
 			}
 		}
-		r.medHalf = median(half)
+		r.medHalf, r.medOwn = median(half), median(own)
 		if r.medAbs > 0 {
 			r.ratio = r.medHalf / r.medAbs
 		}
@@ -304,13 +322,14 @@ func report(ss []sample, f setFit, bands [][2]float64, step bool) []classReport 
 func printReport(title string, rs []classReport, minRows int) {
 	fmt.Printf("\n%s\n", title)
 	fmt.Printf("n: the class's rows; fit: the rows its centre and spread come from (technique rows count toward their technique)\n")
-	fmt.Printf("%-30s %4s %4s %8s %8s   %-17s %8s %6s %7s  %s\n", "class", "n", "fit", "med err", "med|err|", "band (all rows)", "LOO half", "ratio", "LOO in", "centre/scale")
+	fmt.Printf("var: rows whose band's top reaches a variant (the logits-workspace split); own half: the LOO half-width without that reach\n")
+	fmt.Printf("%-30s %4s %4s %8s %8s   %-17s %8s %6s %7s %4s %8s  %s\n", "class", "n", "fit", "med err", "med|err|", "band (all rows)", "LOO half", "ratio", "LOO in", "var", "own half", "centre/scale")
 	for _, r := range rs {
 		flag := ""
 		if r.fitN < minRows {
 			flag = "  (too few rows alone: joined with the pooled band)"
 		}
-		fmt.Printf("%-30s %4d %4d %+7.2f%% %7.2f%%   ×%.4f–×%.4f %7.2f%% %6.1f %3d/%-3d  %+.4f/%.4f%s\n", r.key, r.n, r.fitN, 100*r.medErr, 100*r.medAbs,
-			r.band[0], r.band[1], 100*r.medHalf, r.ratio, r.inside, r.n, r.centre, r.scale, flag)
+		fmt.Printf("%-30s %4d %4d %+7.2f%% %7.2f%%   ×%.4f–×%.4f %7.2f%% %6.1f %3d/%-3d %4d %7.2f%%  %+.4f/%.4f%s\n", r.key, r.n, r.fitN, 100*r.medErr, 100*r.medAbs,
+			r.band[0], r.band[1], 100*r.medHalf, r.ratio, r.inside, r.n, r.variants, 100*r.medOwn, r.centre, r.scale, flag)
 	}
 }

@@ -96,11 +96,12 @@ func TestPlanVerdictLine(t *testing.T) {
 			verdict = append(verdict, l)
 		}
 	}
-	// With bands from measured error the top of this one is 24.6 GiB: LoRA
-	// runs were measured up to 16% above the prediction (Qwen3 LoRA,
-	// LLaMA bf16 LoRA +6.4%) and the RTX 4090 has no capture, so the run
-	// is judged not to fit by 1 GiB at 95%. What must hold is one line
-	// whose words, headroom and JSON agree.
+	// With bands from measured error the top of this one is within a few
+	// hundred MiB of the card: LoRA runs were measured up to 6% above the
+	// prediction (LLaMA bf16 LoRA; Qwen3 LoRA's 16% is the logits-split
+	// variant, which the top also reaches) and the RTX 4090 has no
+	// capture. What must hold is one line whose words, headroom and JSON
+	// agree.
 	if len(verdict) != 1 || !strings.Contains(verdict[0], "fit with 95% confidence: ") && !strings.HasPrefix(verdict[0], "fits with 95% confidence: ") ||
 		!strings.Contains(verdict[0], "of 23.6 GiB (headroom ") ||
 		strings.HasPrefix(verdict[0], "fits") == strings.Contains(verdict[0], "headroom -") {

@@ -160,15 +160,10 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	if opts.ByModule {
 		r.Modules = c.byModule(g, cfg)
 	}
-	c.bands(r)
 	if !opts.SkipReserved && r.PeakReserved > 0 {
-		// the band comes from measured errors, which include the runs where
-		// this happened (Gemma 2 with checkpointing, Qwen3 with LoRA); the
-		// variant is named, not added to the band on top of them
-		if v := c.logitsWorkspaceReserved(g, cfg); v > r.ReservedBand.High {
-			r.Notes = append(r.Notes, fmt.Sprintf("reserved may reach %s, above the band, if the allocator places cuBLAS's backward workspace in a freed logits block, as it did on 2 of 14 late measured runs", units.Bytes(v)))
-		}
+		r.LogitsSplitReserved = c.logitsWorkspaceReserved(g, cfg, st)
 	}
+	c.bands(r)
 	tm, err := newTimeModel(c.gpu, opts.Host)
 	if err != nil {
 		return nil, err
