@@ -17,7 +17,7 @@ type evalStats struct {
 // the printed band, the median relative half-width of the band and the
 // median |error|.
 func evaluate(dirs []string) error {
-	ps, err := predictAll(dirs)
+	ps, err := predictAll(dirs, func(name, why string) { fmt.Printf("skip %-44s %s\n", name, why) })
 	if err != nil {
 		return err
 	}
@@ -52,22 +52,6 @@ func evaluate(dirs []string) error {
 			s.abs = append(s.abs, math.Abs(e))
 		}
 	}
-	st := &evalStats{}
-	for _, p := range ps {
-		if p.StepS <= 0 || p.res.StepTime <= 0 {
-			continue
-		}
-		b := p.res.StepTimeBand
-		in := p.StepS >= b[0] && p.StepS <= b[1]
-		e := (p.res.StepTime - p.StepS) / p.StepS
-		fmt.Printf("step %-41s %+7.1f%% %+7.1f%% %+7.1f%%  %v\n", p.Name, 100*e, 100*(b[0]/p.res.StepTime-1), 100*(b[1]/p.res.StepTime-1), in)
-		st.n++
-		if in {
-			st.inside++
-		}
-		st.half = append(st.half, (b[1]-b[0])/2/p.res.StepTime)
-		st.abs = append(st.abs, math.Abs(e))
-	}
 	show := func(name string, s *evalStats) {
 		mh, ma := median(s.half), median(s.abs)
 		ratio := math.Inf(1)
@@ -78,9 +62,6 @@ func evaluate(dirs []string) error {
 			name, s.n, 100*float64(s.inside)/float64(s.n), 100*mh, 100*ma, ratio)
 	}
 	fmt.Println()
-	if st.n > 0 {
-		show("step time, all", st)
-	}
 	show("all", all)
 	keys := make([]string, 0, len(by))
 	for k := range by {

@@ -3,12 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/vramkit/vramkit/bench/measured"
+	"github.com/vramkit/vramkit/internal/infer"
 	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
@@ -18,9 +18,8 @@ type row struct {
 	Source string
 	Spec   memmodel.Spec
 	// measured figures; Process is NVML's process memory (0 if not
-	// recorded), StepS the median step time (0 if not timed)
+	// recorded)
 	Allocated, Reserved, Process int64
-	StepS                        float64
 }
 
 // skipped is a row that has no plan spec, and why.
@@ -62,49 +61,13 @@ func loadSpecDir(dir string) ([]row, []skipped, error) {
 		}
 		out = append(out, row{Name: r.Name, Source: dir, Spec: s, Allocated: r.MaxAllocated, Reserved: r.MaxReserved, Process: r.NVMLUsed})
 	}
-	if tr, err := measured.ReadGTRows(filepath.Join(dir, "timing.jsonl")); err == nil {
-		attachTiming(out, tr)
-	}
 	return out, skip, nil
 }
 
-// attachTiming sets StepS from timing rows of the same name: the median of
-// the steps after the first two (warm-up).
-func attachTiming(rows []row, timing []measured.GTRow) {
-	by := map[string]float64{}
-	for _, t := range timing {
-		if t.Status != "ok" {
-			continue
-		}
-		if s := stepMedian(t); s > 0 {
-			by[strings.TrimPrefix(t.Name, "t-")] = s
-		}
-	}
-	for i := range rows {
-		rows[i].StepS = by[rows[i].Name]
-	}
-}
-
-func stepMedian(t measured.GTRow) float64 {
-	if t.StepMedianS > 0 {
-		return t.StepMedianS
-	}
-	if len(t.IterS) < 4 {
-		return 0
-	}
-	s := append([]float64(nil), t.IterS[2:]...)
-	sort.Float64s(s)
-	return s[len(s)/2]
-}
-
-// loadGTDir reads a capture group of bench/gpu/gt (results.jsonl, and
-// timing.jsonl for timing/), translating each row into a plan spec.
+// loadGTDir reads a capture group of bench/gpu/gt (results.jsonl),
+// translating each row into a plan spec.
 func loadGTDir(dir string) ([]row, []skipped, error) {
-	path := filepath.Join(dir, "results.jsonl")
-	if _, err := os.Stat(path); err != nil {
-		path = filepath.Join(dir, "timing.jsonl")
-	}
-	rs, err := measured.ReadGTRows(path)
+	rs, err := measured.ReadGTRows(filepath.Join(dir, "results.jsonl"))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -116,12 +79,170 @@ func loadGTDir(dir string) ([]row, []skipped, error) {
 			skip = append(skip, skipped{r.Name, why})
 			continue
 		}
-		rw := row{Name: r.Name, Source: dir, Spec: s, Allocated: r.MaxAllocated, Reserved: r.MaxReserved, Process: r.NVMLUsed}
-		if r.Timing || r.StepMedianS > 0 {
-			rw.StepS = stepMedian(r)
-			rw.Allocated, rw.Reserved, rw.Process = 0, 0, 0 // timed alone, memory from other rows
-		}
-		out = append(out, rw)
+		out = append(out, row{Name: r.Name, Source: dir, Spec: s, Allocated: r.MaxAllocated, Reserved: r.MaxReserved, Process: r.NVMLUsed})
 	}
 	return out, skip, nil
+}
+
+// load reads a set of either layout.
+func load(dir string) ([]row, []skipped, error) {
+	if _, err := os.Stat(filepath.Join(dir, "specs")); err == nil {
+		return loadSpecDir(dir)
+	}
+	return loadGTDir(dir)
+}
+
+// predicted is a row next to its prediction.
+type predicted struct {
+	row
+	classes []string
+	res     *memmodel.Result
+}
+
+// predictAll predicts every row of dirs with the committed table; skip
+// reports rows that have no spec or whose spec the planner rejects.
+func predictAll(dirs []string, skip func(name, why string)) ([]predicted, error) {
+	var out []predicted
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		rows, skipped, err := load(d)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range skipped {
+			skip(s.Name, s.Why)
+		}
+		for _, r := range rows {
+			// one workload captured in two sets (ConvNeXt-T fp32 in
+			// unseen and optim) is one row
+			key := fmt.Sprint(r.Name, r.Reserved, r.Allocated)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			res, err := memmodel.Estimate(r.Spec, memmodel.DefaultOptions())
+			if err != nil {
+				skip(r.Name, err.Error())
+				continue
+			}
+			cl, _ := memmodel.BandClasses(r.Spec)
+			out = append(out, predicted{r, cl, res})
+		}
+	}
+	return out, nil
+}
+
+// memorySamples are the training rows' log errors of peak reserved and
+// allocated, the range of process memory less what the table accounts
+// for, and the rows taken from each set.
+func memorySamples(root string, logf func(string, ...any)) ([]sample, [2]int64, map[string]int, error) {
+	var dirs []string
+	for _, s := range sets {
+		dirs = append(dirs, rel(root, s.Dir))
+	}
+	ps, err := predictAll(dirs, func(name, why string) { logf("skip %-44s %s\n", name, why) })
+	if err != nil {
+		return nil, [2]int64{}, nil, err
+	}
+	var out []sample
+	var ctx [2]int64
+	first := true
+	counts := map[string]int{}
+	for _, p := range ps {
+		if p.Reserved <= 0 || p.Allocated <= 0 {
+			continue
+		}
+		d, _ := filepath.Rel(root, p.Source)
+		counts[filepath.ToSlash(d)]++
+		sm := sample{name: p.Name, classes: p.classes,
+			x:  math.Log(float64(p.Reserved) / float64(p.res.PeakReserved)),
+			xa: math.Log(float64(p.Allocated) / float64(p.res.PeakAllocated))}
+		if v := p.res.LogitsSplitReserved; v > p.res.PeakReserved {
+			sm.v = math.Log(float64(v) / float64(p.res.PeakReserved))
+		}
+		out = append(out, sm)
+		if p.Process > 0 {
+			c := p.Process - p.Reserved - p.res.Context - p.res.NCCL
+			if first {
+				ctx, first = [2]int64{c, c}, false
+			}
+			ctx = [2]int64{min(ctx[0], c), max(ctx[1], c)}
+		}
+	}
+	// round outward to a MiB: the context is a handful of values
+	ctx = [2]int64{ctx[0] >> 20 << 20, (ctx[1] + 1<<20 - 1) >> 20 << 20}
+	return out, ctx, counts, nil
+}
+
+// stepSamples are the timed rows' log errors of step time.
+func stepSamples(root string, logf func(string, ...any)) ([]sample, map[string]int, error) {
+	var out []sample
+	counts := map[string]int{}
+	seen := map[string]bool{}
+	for _, f := range timingFiles {
+		ws, skipped, err := measured.ReadTimed(rel(root, f.Dir))
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, s := range skipped {
+			logf("skip timing %s\n", s)
+		}
+		for _, w := range ws {
+			key := fmt.Sprint(w.Name, w.StepS)
+			if seen[key] || w.StepS <= 0 {
+				continue
+			}
+			seen[key] = true
+			o := memmodel.DefaultOptions()
+			o.SkipReserved = true // step time does not depend on the replay
+			res, err := memmodel.Estimate(w.Spec, o)
+			if err != nil || res.StepTime <= 0 {
+				logf("skip timing %s: %v\n", w.Name, err)
+				continue
+			}
+			cl, _ := memmodel.BandClasses(w.Spec)
+			out = append(out, sample{name: w.Name, classes: cl, x: math.Log(w.StepS / res.StepTime)})
+			counts[f.Dir]++
+		}
+	}
+	return out, counts, nil
+}
+
+// genSamples are the generate rows' log errors of peak reserved and
+// allocated against the inference planner.
+func genSamples(root string) ([]sample, map[string]int, error) {
+	var out []sample
+	counts := map[string]int{}
+	for _, g := range genSets {
+		rs, err := measured.ReadGTRows(filepath.Join(rel(root, g.Dir), "results.jsonl"))
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, r := range rs {
+			if r.Kind != "gen" || r.Status != "ok" || r.MaxReserved <= 0 {
+				continue
+			}
+			s := measured.GenSpec(r)
+			res, err := infer.Estimate(s)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", r.Name, err)
+			}
+			cl, err := infer.BandClasses(s)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", r.Name, err)
+			}
+			out = append(out, sample{name: r.Name, classes: cl,
+				x:  math.Log(float64(r.MaxReserved) / float64(res.PeakReserved)),
+				xa: math.Log(float64(r.MaxAllocated) / float64(res.PeakAllocated))})
+			counts[g.Dir]++
+		}
+	}
+	return out, counts, nil
+}
+
+func logOf(v float64) float64 {
+	if v <= 0 {
+		return math.Inf(-1)
+	}
+	return math.Log(v)
 }

@@ -1,17 +1,20 @@
-// Command calibrate turns the raw output of a calibration run on a GPU
-// (bench/gpu/gt/gt_calib.py, e.g. testdata/captures/calibration/
-// calibration.json) into the compact table vramkit embeds
-// (internal/gpu/calibration/NAME.json): the measured times only, rates
-// recomputed from shapes, failed measurements dropped.
+// Command calibrate turns the raw output of calibration runs on a GPU
+// (bench/gpu/gt/gt_calib.py, e.g. testdata/late/calibration-full.json)
+// into the compact table vramkit embeds (internal/gpu/calibration/NAME.json):
+// the measured times only, rates recomputed from shapes, failed
+// measurements dropped.
 //
-//	go run ./bench/calibrate -gpu h200 -in RAW.json[,MORE.json...] -out internal/gpu/calibration/h200.json
+//	go run ./bench/calibrate -gpu h200 -in 'RAW.json[,MORE.json|GLOB...]' -out internal/gpu/calibration/h200.json
 //
-// Several raw files, comma-separated, make one table: the first gives the
-// device, launch floor and host cost; every later one adds its rows (a
-// partial run such as gt_calib.py --conv16); a convolution timed by both
-// keeps the geometric mean of the two times.
+// Several raw files make one table: -in lists files or glob patterns
+// (testdata/late/calibration-*.json reads every run), comma-separated. The
+// base is the first run that timed GEMMs and the launch floor (a full
+// run): it gives the device, launch floor and host cost; every other run
+// adds its rows in name order (partial runs such as gt_calib.py --conv16
+// and --conv256); a convolution timed by two runs keeps the geometric mean
+// of their times.
 //
-// internal/gpu runs it through go:generate.
+// internal/gpu runs it through go:generate over every raw file.
 package main
 
 import (
@@ -75,6 +78,17 @@ type raw struct {
 		Bytes float64 `json:"bytes"`
 		S     float64 `json:"s"`
 	} `json:"pointwise"`
+	Norm []struct {
+		Op     string  `json:"op"`
+		Dtype  string  `json:"dtype"`
+		N      int64   `json:"N"`
+		C      int64   `json:"C"`
+		H      int64   `json:"H"`
+		Bytes  float64 `json:"bytes"`
+		Fwd    float64 `json:"fwd_s"`
+		FwdBwd float64 `json:"fwdbwd_s"`
+		Error  string  `json:"error"`
+	} `json:"norm"`
 	Optimizer []struct {
 		Optimizer string  `json:"optimizer"`
 		Impl      string  `json:"impl"`
@@ -100,8 +114,13 @@ func run(name, in, out string) error {
 	if _, err := gpu.Lookup(name); err != nil {
 		return err
 	}
-	var c gpu.Calibration
-	for i, path := range strings.Split(in, ",") {
+	paths, err := expand(in)
+	if err != nil {
+		return err
+	}
+	runs := make([]gpu.Calibration, len(paths))
+	base := -1
+	for i, path := range paths {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return err
@@ -110,15 +129,19 @@ func run(name, in, out string) error {
 		if err := json.Unmarshal(data, &r); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-		b := build(name, filepath.Base(path), &r)
-		if i == 0 {
-			c = b
-			continue
+		runs[i] = build(name, filepath.Base(path), &r)
+		if base < 0 && len(runs[i].GEMM) > 0 && runs[i].LaunchS > 0 {
+			base = i
 		}
-		merge(&c, &b)
 	}
-	if len(c.GEMM) == 0 || c.LaunchS <= 0 {
-		return fmt.Errorf("%s: no GEMM or launch measurements", in)
+	if base < 0 {
+		return fmt.Errorf("%s: no run with GEMM and launch measurements", in)
+	}
+	c := runs[base]
+	for i := range runs {
+		if i != base {
+			merge(&c, &runs[i])
+		}
 	}
 	enc, err := encode(c)
 	if err != nil {
@@ -131,6 +154,29 @@ func run(name, in, out string) error {
 	return os.WriteFile(out, enc, 0o644)
 }
 
+// expand is the files of a comma-separated list of paths and glob
+// patterns, each pattern's matches in name order, each file once.
+func expand(in string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range strings.Split(in, ",") {
+		m, err := filepath.Glob(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		if len(m) == 0 {
+			return nil, fmt.Errorf("%s: no such file", p)
+		}
+		for _, f := range m { // Glob sorts
+			if !seen[f] {
+				seen[f] = true
+				out = append(out, f)
+			}
+		}
+	}
+	return out, nil
+}
+
 // merge adds a later run's rows to c. A convolution both runs timed (same
 // shape, dtype and memory format) keeps one row, the geometric mean of the
 // two: the runs disagree by up to a third on the same shape, neither is
@@ -141,6 +187,7 @@ func merge(c, b *gpu.Calibration) {
 	c.SDPA = append(c.SDPA, b.SDPA...)
 	c.Stream = append(c.Stream, b.Stream...)
 	c.Optim = append(c.Optim, b.Optim...)
+	c.Norm = append(c.Norm, b.Norm...)
 	key := func(v gpu.ConvRate) gpu.ConvRate { v.FwdS, v.FwdBwdS = 0, 0; return v }
 	at := make(map[gpu.ConvRate]int, len(c.Conv))
 	for i, v := range c.Conv {
@@ -181,6 +228,12 @@ func build(name, src string, r *raw) gpu.Calibration {
 	for _, p := range r.Pointwise {
 		if p.S > 0 && p.Bytes > 0 {
 			c.Stream = append(c.Stream, gpu.StreamRate{Op: p.Op, Dtype: p.Dtype, Bytes: p.Bytes, Seconds: p.S})
+		}
+	}
+	for _, v := range r.Norm {
+		if v.Error == "" && v.Fwd > 0 && v.FwdBwd > v.Fwd && v.Bytes > 0 {
+			c.Norm = append(c.Norm, gpu.NormRate{Op: v.Op, Dtype: v.Dtype, N: v.N, C: v.C, H: v.H, Bytes: v.Bytes,
+				FwdS: v.Fwd, FwdBwdS: v.FwdBwd})
 		}
 	}
 	for _, o := range r.Optimizer {

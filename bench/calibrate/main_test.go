@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/vramkit/vramkit/internal/gpu"
@@ -56,5 +57,49 @@ func TestMergeConvRuns(t *testing.T) {
 	}
 	if fp16 != 45 || len(c.GEMM) == 0 {
 		t.Errorf("%d fp16 convolutions (want the 45 timed), %d GEMMs", fp16, len(c.GEMM))
+	}
+}
+
+// TestGlobTakesTheFullRunAsBase: a glob over every raw run lists the
+// partial convolution runs before the full one by name, yet the full run
+// (the only one with GEMMs) gives the host figures: enqueue 9.683 µs, not
+// the conv16 run's 9.170 µs.
+func TestGlobTakesTheFullRunAsBase(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "h200.json")
+	if err := run("h200", "../../testdata/late/calibration-*.json", out); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c gpu.Calibration
+	if err := json.Unmarshal(data, &c); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(c.Source, "calibration-full.json+") || !strings.Contains(c.Source, "calibration-conv16.json") ||
+		math.Abs(c.EnqueueS-9.683e-6) > 1e-9 {
+		t.Errorf("source %q, enqueue %g: want the full run first and its 9.683 µs", c.Source, c.EnqueueS)
+	}
+	if err := run("h200", "../../testdata/late/calibration-conv16.json", out); err == nil {
+		t.Error("a convolution run alone made a table")
+	}
+}
+
+// TestNormRows: gt_calib.py --norm's BatchNorm rows reach the table, a
+// failed one (an error, or a backward no longer than the forward) does not.
+func TestNormRows(t *testing.T) {
+	var r raw
+	in := `{"norm": [
+	 {"op": "batch_norm", "dtype": "bf16", "N": 256, "C": 64, "H": 56, "bytes": 205520896, "fwd_s": 4.1e-4, "fwdbwd_s": 1.3e-3},
+	 {"op": "batch_norm", "dtype": "fp16", "N": 256, "C": 64, "H": 56, "error": "OutOfMemoryError()"},
+	 {"op": "batch_norm", "dtype": "fp32", "N": 256, "C": 64, "H": 56, "bytes": 411041792, "fwd_s": 5e-4, "fwdbwd_s": 5e-4}]}`
+	if err := json.Unmarshal([]byte(in), &r); err != nil {
+		t.Fatal(err)
+	}
+	c := build("h200", "calibration-norm.json", &r)
+	if len(c.Norm) != 1 || c.Norm[0].Dtype != "bf16" || c.Norm[0].C != 64 || c.Norm[0].Bytes != 205520896 ||
+		c.Norm[0].FwdBwdS != 1.3e-3 {
+		t.Errorf("norm rows %+v, want the bf16 one alone", c.Norm)
 	}
 }

@@ -16,6 +16,7 @@ import (
 // "cell 3:12" in a notebook) and the rule code.
 type finding struct {
 	set, file, line, code, severity, msg string
+	pattern                              string
 	hint                                 bool
 }
 
@@ -32,7 +33,7 @@ func newFinding(corpus string, d lint.Diagnostic, hint bool) finding {
 		line = fmt.Sprintf("cell %d:%d", d.Start.Cell, d.Start.Line)
 	}
 	set, _, _ := strings.Cut(rel, "/")
-	return finding{set: set, file: rel, line: line, code: d.Code, severity: d.Severity.String(), msg: d.Message, hint: hint}
+	return finding{set: set, file: rel, line: line, code: d.Code, severity: d.Severity.String(), msg: d.Message, pattern: d.Pattern, hint: hint}
 }
 
 type verdict struct{ set, verdict, reason string }

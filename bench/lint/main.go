@@ -4,7 +4,7 @@
 //
 // It lints the corpus in-process with every rule, hints included, and
 // prints, for each set of repositories — "dev" (judged while the rules were
-// written), "unseen1" to "unseen4" (each judged once, with the rules
+// written), "unseen1" to "unseen6" (each judged once, with the rules
 // final; see corpus.txt) — precision per severity (a finding
 // is right when its verdict is "real"; "debatable" counts against), the
 // precision of what the default output shows (hints are opt-in), findings
@@ -26,7 +26,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"sort"
 	"strings"
@@ -52,10 +54,12 @@ func run(args []string, w io.Writer) error {
 	rebuild := fs.Bool("rebuild", false, "rebuild the corpus with build-corpus.sh first")
 	verdictPath := fs.String("verdicts", filepath.Join(here, "verdicts.tsv"), "verdicts file")
 	positivePath := fs.String("positives", filepath.Join(here, "positives.tsv"), "hand-labelled positives")
+	retiredPath := fs.String("retired", filepath.Join(here, "retired.tsv"), "verdicts of findings the rules no longer report")
 	unjudged := fs.Bool("unjudged", false, "print findings without a verdict as rows for verdicts.tsv")
+	dump := fs.Bool("dump", false, "print every finding of the sets with its verdict")
 	repeat := fs.Int("repeat", 3, "timed runs (the fastest is reported)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the timed runs to this file")
-	sets := fs.String("sets", "dev,unseen1,unseen2,unseen3,unseen4,unseen5", "comma-separated corpus sets to report")
+	sets := fs.String("sets", "dev,unseen1,unseen2,unseen3,unseen4,unseen5,unseen6", "comma-separated corpus sets to report")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -72,6 +76,10 @@ func run(args []string, w io.Writer) error {
 		return err
 	}
 	positives, err := readPositives(*positivePath)
+	if err != nil {
+		return err
+	}
+	retired, err := readRetired(*retiredPath)
 	if err != nil {
 		return err
 	}
@@ -94,6 +102,9 @@ func run(args []string, w io.Writer) error {
 			return err
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(lint.GCPercent)) // as the CLI runs
 	}
 	var res *lint.Result
 	best, bestCPU := time.Duration(1<<62), time.Duration(1<<62)
@@ -120,6 +131,15 @@ func run(args []string, w io.Writer) error {
 		}
 		return nil
 	}
+	if *dump {
+		for _, f := range findings {
+			if strings.Contains(","+*sets+",", ","+f.set+",") {
+				v := verdicts[f.key()]
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%v\t%s\t%s\t%s\n", f.file, f.line, f.code, f.severity, f.hint, v.verdict, f.pattern+" "+template(f.msg), v.reason)
+			}
+		}
+		return nil
+	}
 	// The CPU time says what the wall time would be on an idle machine
 	// (the wall time suffers when other work shares the cores).
 	fmt.Fprintf(w, "corpus: %d files, %d lines; lint (all rules, hints on): %v wall = %.0f lines/s on %d CPUs; %v CPU = %.0f lines per CPU-second\n\n",
@@ -128,6 +148,7 @@ func run(args []string, w io.Writer) error {
 	for _, set := range strings.Split(*sets, ",") {
 		report(w, set, findings, verdicts, positives)
 	}
+	policy(w, strings.Split(*sets, ","), findings, verdicts, retired)
 	return nil
 }
 
@@ -255,7 +276,13 @@ func recall(w io.Writer, set string, findings []finding, positives []positive) {
 		}
 		byRule[p.code] = c
 	}
-	for code, c := range byRule {
+	codes := make([]string, 0, len(byRule))
+	for code := range byRule {
+		codes = append(codes, code)
+	}
+	sort.Strings(codes)
+	for _, code := range codes {
+		c := byRule[code]
 		fmt.Fprintf(w, "recall %s on labelled positives: %d/%d = %.0f%%\n", code, c[0], c[1], 100*float64(c[0])/float64(c[1]))
 	}
 	for _, m := range missed {
@@ -271,3 +298,10 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// templateRe finds the parts of a message that name the code it is about
+// (identifiers, calls, numbers, quoted values), so that findings of one
+// sub-pattern share a template.
+var templateRe = regexp.MustCompile("`[^`]*`|\"[^\"]*\"|'[^']*'|[A-Za-z_][A-Za-z0-9_.]*\\([^()]*\\)|\\b[a-z_][a-z0-9_]*\\.[A-Za-z0-9_.]+|\\b\\d+\\b")
+
+func template(msg string) string { return templateRe.ReplaceAllString(msg, "_") }

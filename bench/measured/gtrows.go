@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
@@ -48,6 +49,14 @@ type GTRow struct {
 	Prompt    int    `json:"prompt"`
 	NewTokens int    `json:"new_tokens"`
 	Snapshot  string `json:"snapshot"`
+	// Job names the process a row ran in and PointIndex its place there:
+	// a generate job runs its points one after another on one model.
+	Job        string `json:"job"`
+	PointIndex int    `json:"point_index"`
+	// MaxCacheLen is the StaticCache length an earlier point of the same
+	// job left on the model when it exceeds this point's need (see
+	// CarryStaticCache); ReadGTRows fills it in.
+	MaxCacheLen int `json:"max_cache_len,omitempty"`
 }
 
 // ReadGTRows reads a JSON-lines file of GTRow.
@@ -67,7 +76,43 @@ func ReadGTRows(path string) ([]GTRow, error) {
 		}
 		out = append(out, r)
 	}
-	return out, sc.Err()
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	CarryStaticCache(out)
+	return out, nil
+}
+
+// CarryStaticCache sets MaxCacheLen on the static-cache generate rows
+// whose process ran a longer static generate before them. transformers 5
+// (pull 47731) frees generate's StaticCache when the call returns but
+// keeps its max_cache_len on the model and sizes a later call's cache to
+// it whenever it is long enough, whatever the batch: a point after a
+// longer one runs with the longer cache. Points run in PointIndex order
+// within a Job; a point that ran out of memory had its cache sized (and
+// the length kept) before its forward failed.
+func CarryStaticCache(rows []GTRow) {
+	byJob := map[string][]int{}
+	for i, r := range rows {
+		if r.Kind == "gen" && r.Job != "" {
+			byJob[r.Job] = append(byJob[r.Job], i)
+		}
+	}
+	for _, idx := range byJob {
+		sort.SliceStable(idx, func(a, b int) bool { return rows[idx[a]].PointIndex < rows[idx[b]].PointIndex })
+		kept := 0
+		for _, i := range idx {
+			r := &rows[i]
+			if r.Cache != "static" || (r.Status != "ok" && r.Status != "oom") {
+				continue
+			}
+			if need := r.Prompt + max(r.NewTokens, 1) - 1; kept > need {
+				r.MaxCacheLen = kept
+			} else {
+				kept = need
+			}
+		}
+	}
 }
 
 // GTSpec translates a training row into the plan spec it ran; a non-empty
@@ -148,12 +193,17 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 
 // GenSpec translates a generate row (one point of HF generate) into the
 // inference spec that describes it. grad_mode is not a spec key: the
-// inference planner treats inference_mode and no_grad alike.
+// inference planner treats inference_mode and no_grad alike. A StaticCache
+// longer than the point needs, carried from an earlier point of its
+// process (CarryStaticCache), is the spec's max_cache_len.
 func GenSpec(r GTRow) memmodel.Spec {
 	task := "generate"
 	s := memmodel.DefaultSpec()
 	s.Task, s.HFConfig = &task, r.HFConfig
 	s.Batch, s.Seq, s.NewTokens, s.Precision, s.Cache = r.B, r.Prompt, r.NewTokens, r.DType, r.Cache
+	if r.Cache == "static" {
+		s.MaxCacheLen = r.MaxCacheLen
+	}
 	return s
 }
 

@@ -5,10 +5,15 @@
 // (AMP, checkpointing, LoRA, accumulation) and how often the faster of two
 // configurations is predicted faster.
 //
-//	go run ./bench/steptime [FILE.jsonl ...]
+//	go run ./bench/steptime [-host JSON] [FILE.jsonl ...]
 //
-// Without arguments it reads the development timings (the fixtures', the
-// unseen and blind sets', testdata/captures/timing and compile).
+// Without arguments it reads every timed set in the repository, each with
+// the host costs of the machine that timed it: the calibration machine's
+// development timings (testdata/captures/timing and compile), its
+// held-out set (testdata/heldout/timing) and its `plan --fit` picks
+// (testdata/late/pick), then the older machine's fixtures, unseen and
+// blind sets (measured.OlderHostCosts). It prints the figures of each set
+// and of all of them together.
 package main
 
 import (
@@ -22,6 +27,26 @@ import (
 	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
+// set is timing files measured on one host.
+type set struct {
+	name  string
+	files []string
+	host  memmodel.HostCosts
+}
+
+// defaultSets is every timed set in the repository with its host.
+func defaultSets() []set {
+	cal, old := memmodel.DefaultHostCosts(), measured.OlderHostCosts()
+	return []set{
+		{"development (calibration host)", []string{"testdata/captures/timing/timing.jsonl",
+			"testdata/captures/compile/timing.jsonl"}, cal},
+		{"held out (calibration host)", []string{"testdata/heldout/timing/timing.jsonl"}, cal},
+		{"plan --fit picks (calibration host)", []string{"testdata/late/pick/results.jsonl"}, cal},
+		{"fixtures, unseen, blind (older host)", []string{"internal/memmodel/testdata/timing.jsonl",
+			"testdata/unseen/timing.jsonl", "testdata/blind/timing.jsonl"}, old},
+	}
+}
+
 func main() {
 	fit := flag.Bool("fit-host", false, "fit the host costs (memmodel.HostCosts) to the files instead of printing")
 	hostJSON := flag.String("host", "", "host costs as memmodel.HostCosts JSON (default: the calibration machine's)")
@@ -33,20 +58,22 @@ func main() {
 			os.Exit(2)
 		}
 	}
-	files := flag.Args()
-	if len(files) == 0 {
-		files = []string{"internal/memmodel/testdata/timing.jsonl", "testdata/unseen/timing.jsonl",
-			"testdata/blind/timing.jsonl"}
-		files = append(files, "testdata/captures/timing/timing.jsonl", "testdata/captures/compile/timing.jsonl")
+	sets := defaultSets()
+	if files := flag.Args(); len(files) > 0 {
+		sets = []set{{"files", files, host}}
 	}
 	if *fit {
-		if err := fitHost(files); err != nil {
+		var files []string
+		for _, s := range sets {
+			files = append(files, s.files...)
+		}
+		if err := fitHost(files, host); err != nil {
 			fmt.Fprintln(os.Stderr, "steptime:", err)
 			os.Exit(1)
 		}
 		return
 	}
-	if err := run(files, host); err != nil {
+	if err := run(sets); err != nil {
 		fmt.Fprintln(os.Stderr, "steptime:", err)
 		os.Exit(1)
 	}
@@ -69,26 +96,49 @@ func read(files []string, verbose bool) ([]measured.Timed, error) {
 	return ws, nil
 }
 
-func run(files []string, host memmodel.HostCosts) error {
-	ws, err := read(files, true)
-	if err != nil {
-		return err
+func run(sets []set) error {
+	var evs []measured.StepEval
+	for _, st := range sets {
+		fmt.Printf("\n== %s\n", st.name)
+		ws, err := read(st.files, true)
+		if err != nil {
+			return err
+		}
+		ev, err := measured.EvalStepTimeWith(ws, st.host)
+		if err != nil {
+			return err
+		}
+		for _, s := range ev.Skipped {
+			fmt.Printf("skipped %s\n", s)
+		}
+		printRows(ev)
+		summary(ev)
+		evs = append(evs, ev)
 	}
-	ev, err := measured.EvalStepTimeWith(ws, host)
-	if err != nil {
-		return err
+	if len(evs) > 1 {
+		fmt.Printf("\n== all sets together\n")
+		summary(measured.Concat(evs...))
 	}
-	for _, s := range ev.Skipped {
-		fmt.Printf("skipped %s\n", s)
-	}
+	return nil
+}
+
+// printRows lists every workload and every technique pair of ev.
+func printRows(ev measured.StepEval) {
 	fmt.Printf("%-44s %-22s %9s %9s %8s\n", "workload", "file", "measured", "predicted", "err")
 	for _, r := range ev.Rows {
 		fmt.Printf("%-44s %-22s %8.1fms %8.1fms %+7.1f%%\n", r.Name, r.Source, 1e3*r.Measured, 1e3*r.Predicted, 100*r.Err)
+	}
+	if len(ev.Pairs) == 0 {
+		return
 	}
 	fmt.Printf("\n%-13s %-40s %-34s %8s %8s %8s\n", "technique", "variant", "baseline", "measured", "predicted", "err")
 	for _, p := range ev.Pairs {
 		fmt.Printf("%-13s %-40s %-34s %8.2f %8.2f %+7.1f%%\n", p.Kind, p.Num, p.Den, p.Measured, p.Predicted, 100*p.Err())
 	}
+}
+
+// summary prints the acceptance figures of ev.
+func summary(ev measured.StepEval) {
 	st, pt := measured.Summarize(ev.Errs()), measured.Summarize(ev.PairErrs())
 	inBand := 0
 	for _, r := range ev.Rows {
@@ -102,14 +152,13 @@ func run(files []string, host memmodel.HostCosts) error {
 			within++
 		}
 	}
-	fmt.Printf("\nstep time: %d workloads, median |err| %.1f%% (target ≤10%%), max %.1f%% (≤25%%), under-estimates %.0f%%\n",
+	fmt.Printf("step time: %d workloads, median |err| %.1f%% (target ≤10%%), max %.1f%% (≤25%%), under-estimates %.0f%%\n",
 		st.N, 100*st.MedianAbs, 100*st.MaxAbs, 100*st.UnderRate)
 	fmt.Printf("band: %d of %d measurements inside the predicted step-time band\n", inBand, len(ev.Rows))
-	fmt.Printf("technique ratios: %d pairs, %d within 10%% (target all), median |err| %.1f%%, max %.1f%%\n",
-		pt.N, within, 100*pt.MedianAbs, 100*pt.MaxAbs)
-	fmt.Printf("ordering (pairs differing by > %.0f%%): same model %d/%d (%.0f%%, target ≥95%%), any two %d/%d (%.0f%%)\n",
+	fmt.Printf("technique ratios: %d pairs, %d within 10%% (%.0f%%, target all), median |err| %.1f%%, max %.1f%%\n",
+		pt.N, within, pct(within, pt.N), 100*pt.MedianAbs, 100*pt.MaxAbs)
+	fmt.Printf("ordering (pairs differing by > %.0f%%): same model %d/%d (%.0f%%, target ≥95%%), any two of one file %d/%d (%.0f%%)\n",
 		100*measured.OrderNoise, ev.Ordered, ev.Compared, pct(ev.Ordered, ev.Compared), ev.AllOrdered, ev.AllCompared, pct(ev.AllOrdered, ev.AllCompared))
-	return nil
 }
 
 func pct(a, b int) float64 {

@@ -21,12 +21,19 @@ type Event struct {
 
 // Allocator is one device's caching allocator.
 type Allocator struct {
-	cfg     Config
-	dev     Device
-	large   *blockPool
-	small   *blockPool
-	active  map[int64]*block // allocated blocks and blocks awaiting events
-	pending []*block         // blocks with outstanding stream events, FIFO
+	cfg    Config
+	dev    Device
+	large  *blockPool
+	small  *blockPool
+	active map[int64]*block // allocated blocks and blocks awaiting events
+	// untracked: the caller keeps its own handle on every allocated block
+	// (Simulate does, by request ID) and active stays empty, which saves
+	// two hash-map operations a request; Free, RecordStream, tagOf and
+	// Segments, which look blocks up by address, are then unavailable.
+	untracked bool
+	// last is the block the latest Malloc handed out.
+	last    *block
+	pending []*block // blocks with outstanding stream events, FIFO
 	segs    []*expSegment
 	stats   Stats
 	// totalAllocated is total_allocated_memory: bytes obtained from the
@@ -261,7 +268,10 @@ func (a *Allocator) allocFoundBlock(b *block, size, orig int64) int64 {
 	b.allocated = true
 	b.requested = orig
 	b.tag = a.nextTag
-	a.active[b.ptr] = b
+	a.last = b
+	if !a.untracked {
+		a.active[b.ptr] = b
+	}
 	a.record(snapshot.ActionAlloc, b.ptr, orig, b.stream)
 	a.stats.Allocation.increase(small, 1)
 	a.stats.AllocatedBytes.increase(small, b.size)

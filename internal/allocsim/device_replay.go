@@ -59,6 +59,11 @@ type ReplayOptions struct {
 	TimelineBuckets int `json:"timeline_buckets"`
 	// KeepPeakSegments keeps the allocator's segments at peak reserved.
 	KeepPeakSegments bool `json:"keep_peak_segments"`
+	// MakeRequests, when set, makes the kept request slice (length 0,
+	// capacity n): a large trace's requests are hundreds of megabytes
+	// written once, and the CLI passes a maker that asks the kernel for
+	// huge pages, which this package does not touch itself.
+	MakeRequests func(n int) []Request `json:"-"`
 }
 
 // DefaultReplayOptions keeps the request stream, assumes no fraction and

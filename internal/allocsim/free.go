@@ -13,6 +13,12 @@ func (a *Allocator) Free(ptr int64) error {
 	if !ok || !b.allocated {
 		return fmt.Errorf("allocsim: free of %#x, which is not an allocated block", ptr)
 	}
+	a.free(b)
+	return nil
+}
+
+// free is Free of allocated block b.
+func (a *Allocator) free(b *block) {
 	small := b.pool.isSmall
 	b.allocated = false
 	a.stats.Allocation.decrease(small, 1)
@@ -26,10 +32,9 @@ func (a *Allocator) Free(ptr int64) error {
 		b.eventCount += len(b.streamUses)
 		b.streamUses = nil
 		a.pending = append(a.pending, b)
-		return nil
+		return
 	}
 	a.freeBlock(b)
-	return nil
 }
 
 // RecordStream is Tensor.record_stream: the block at ptr is also used on
@@ -39,16 +44,20 @@ func (a *Allocator) RecordStream(ptr, stream int64) error {
 	if !ok || !b.allocated {
 		return fmt.Errorf("allocsim: record_stream on %#x, which is not an allocated block", ptr)
 	}
+	b.recordStream(stream)
+	return nil
+}
+
+func (b *block) recordStream(stream int64) {
 	if stream == b.stream {
-		return nil
+		return
 	}
 	for _, s := range b.streamUses {
 		if s == stream {
-			return nil
+			return
 		}
 	}
 	b.streamUses = append(b.streamUses, stream)
-	return nil
 }
 
 // CompleteEvents marks the outstanding stream events of the freed block at
@@ -57,9 +66,27 @@ func (a *Allocator) RecordStream(ptr, stream int64) error {
 func (a *Allocator) CompleteEvents(ptr int64) bool {
 	for i, b := range a.pending {
 		if b.ptr == ptr {
-			a.pending = append(a.pending[:i], a.pending[i+1:]...)
-			b.eventCount = 0
-			a.freeBlock(b)
+			a.completePending(i)
+			return true
+		}
+	}
+	return false
+}
+
+// completePending is CompleteEvents of a.pending[i].
+func (a *Allocator) completePending(i int) {
+	b := a.pending[i]
+	a.pending = append(a.pending[:i], a.pending[i+1:]...)
+	b.eventCount = 0
+	a.freeBlock(b)
+}
+
+// completeBlock is CompleteEvents of block b; it reports whether b was
+// waiting.
+func (a *Allocator) completeBlock(b *block) bool {
+	for i, p := range a.pending {
+		if p == b {
+			a.completePending(i)
 			return true
 		}
 	}
@@ -73,7 +100,9 @@ func (a *Allocator) Pending() int { return len(a.pending) }
 func (a *Allocator) freeBlock(b *block) {
 	a.record(snapshot.ActionFreeCompleted, b.ptr, b.requested, b.stream)
 	origSize, requested := b.size, b.requested
-	delete(a.active, b.ptr) // before a merge moves b.ptr
+	if !a.untracked {
+		delete(a.active, b.ptr) // before a merge moves b.ptr
+	}
 	pool := b.pool
 	var netBlocks, netSize int64
 	for _, c := range [2]*block{b.prev, b.next} {

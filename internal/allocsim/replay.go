@@ -72,7 +72,7 @@ func replayTrace(trace []snapshot.TraceEvent, streams []uint64, cfg Config, o Re
 				n++
 			}
 		}
-		r.res.Requests = make([]Request, 0, n+n/64)
+		r.res.Requests = makeRequests(o.MakeRequests, n+n/64)
 	}
 	r.sampler = newSampler(trace, o)
 	r.a = New(cfg, &traceDevice{r})
@@ -83,6 +83,17 @@ func replayTrace(trace []snapshot.TraceEvent, streams []uint64, cfg Config, o Re
 	res.Reproduced = res.DivergedAt < 0
 	res.Allocator = r.a
 	return res
+}
+
+// makeRequests makes an empty request slice of capacity n with mk, when
+// given (see ReplayOptions.MakeRequests), else with make.
+func makeRequests(mk func(int) []Request, n int) []Request {
+	if mk != nil {
+		if q := mk(n); cap(q) >= n {
+			return q[:0]
+		}
+	}
+	return make([]Request, 0, n)
 }
 
 type replayer struct {

@@ -272,20 +272,14 @@ func (r *replayer) free(k int) {
 		j++
 	}
 	immediate := j < len(r.tr) && r.tr[j].Action == snapshot.ActionFreeCompleted && r.tr[j].Addr == t.Addr
-	id, known := r.a.tagOf(ptr)
-	if !known || !r.a.active[ptr].allocated {
+	b := r.a.active[ptr]
+	if b == nil || !b.allocated {
 		r.diverge(k, "free of %#x, which the trace never allocated (history started late or the ring buffer overflowed)", ptr)
 		return
 	}
 	if !immediate {
-		if err := r.a.RecordStream(ptr, -1); err != nil {
-			r.diverge(k, "%v", err)
-			return
-		}
+		b.recordStream(-1)
 	}
-	r.request(Request{Kind: ReqFree, ID: id, Deferred: !immediate, Event: int32(k)})
-	if err := r.a.Free(ptr); err != nil {
-		r.diverge(k, "%v", err)
-		return
-	}
+	r.request(Request{Kind: ReqFree, ID: b.tag, Deferred: !immediate, Event: int32(k)})
+	r.a.free(b)
 }

@@ -46,10 +46,22 @@ type SimResult struct {
 // dev. It stops at the first request that runs out of memory, as the
 // program would.
 func Simulate(reqs []Request, cfg Config, dev Device) SimResult {
+	live := newBlockTable(denseIDs(reqs))
+	return simulate(reqs, &live, cfg, dev)
+}
+
+// simulate is Simulate with its table of live allocations made by the
+// caller, so that Tune sizes it once and each of its workers reuses one
+// (the table is emptied here before the run). The allocator runs
+// untracked: live blocks are found by request ID in the table, never by
+// address.
+func simulate(reqs []Request, live *blockTable, cfg Config, dev Device) SimResult {
+	live.reset()
 	a := New(cfg, dev)
-	ptrs := newPtrTable(reqs)
+	a.untracked = true
 	res := SimResult{OOMAt: -1}
-	for i, r := range reqs {
+	for i := range reqs {
+		r := &reqs[i]
 		res.Requests = i + 1
 		switch r.Kind {
 		case ReqAlloc:
@@ -57,30 +69,30 @@ func Simulate(reqs []Request, cfg Config, dev Device) SimResult {
 				continue
 			}
 			a.SetPool(r.Pool)
-			p, err := a.Malloc(r.Size, r.Stream)
-			if err != nil {
+			a.nextTag = r.ID
+			if _, err := a.Malloc(r.Size, r.Stream); err != nil {
 				res.OOMAt = int(r.Event)
 				res.OOMBytes = r.Size
 				res.Stats = a.Stats()
 				return res
 			}
-			ptrs.set(r.ID, p)
+			live.set(r.ID, a.last)
 		case ReqFree:
-			p, ok := ptrs.get(r.ID)
-			if !ok {
-				continue
+			b := live.get(r.ID)
+			if b == nil || !b.allocated {
+				continue // a free of nothing live, as Free would refuse
 			}
 			if r.Deferred {
-				_ = a.RecordStream(p, -1)
+				b.recordStream(-1)
 			}
-			_ = a.Free(p)
+			a.free(b)
 			if !r.Deferred {
-				ptrs.del(r.ID)
+				live.del(r.ID)
 			}
 		case ReqComplete:
-			if p, ok := ptrs.get(r.ID); ok {
-				a.CompleteEvents(p)
-				ptrs.del(r.ID)
+			if b := live.get(r.ID); b != nil {
+				a.completeBlock(b)
+				live.del(r.ID)
 			}
 		case ReqEmptyCache:
 			a.EmptyCache()
@@ -90,60 +102,73 @@ func Simulate(reqs []Request, cfg Config, dev Device) SimResult {
 	return res
 }
 
-// ptrTable maps allocation IDs to the pointers Simulate handed out. IDs
-// are numbered densely from 0 by the replay and by memmodel, so a slice
-// serves them; a stream with IDs far outside that range falls back to a
-// map.
-type ptrTable struct {
-	dense []int64 // -1: no live allocation
-	m     map[int32]int64
-}
-
-func newPtrTable(reqs []Request) ptrTable {
+// denseIDs returns the size of a slice that indexes every allocation ID of
+// reqs, or -1 when the IDs are not the small non-negative numbers the
+// replay and memmodel hand out (then a map serves).
+func denseIDs(reqs []Request) int {
 	maxID := int32(-1)
 	for i := range reqs {
 		if reqs[i].Kind == ReqAlloc {
 			if reqs[i].ID < 0 {
-				return ptrTable{m: make(map[int32]int64, 1024)}
+				return -1
 			}
 			maxID = max(maxID, reqs[i].ID)
 		}
 	}
 	if int(maxID) > 2*len(reqs)+1024 {
-		return ptrTable{m: make(map[int32]int64, 1024)}
+		return -1
 	}
-	t := ptrTable{dense: make([]int64, int(maxID)+1)}
-	for i := range t.dense {
-		t.dense[i] = -1
-	}
-	return t
+	return int(maxID) + 1
 }
 
-func (t *ptrTable) set(id int32, p int64) {
+// blockTable maps allocation IDs to the blocks Simulate handed out. A
+// block is stamped with its ID, so a stale entry (a deferred free whose
+// block a synchronize returned to the cache, and which a later request
+// reused) reads as nothing.
+type blockTable struct {
+	dense []*block // nil: no live allocation
+	m     map[int32]*block
+}
+
+func newBlockTable(ids int) blockTable {
+	if ids < 0 {
+		return blockTable{m: make(map[int32]*block, 1024)}
+	}
+	return blockTable{dense: make([]*block, ids)}
+}
+
+func (t *blockTable) reset() {
+	clear(t.dense)
+	clear(t.m)
+}
+
+func (t *blockTable) set(id int32, b *block) {
 	if t.m != nil {
-		t.m[id] = p
+		t.m[id] = b
 		return
 	}
-	t.dense[id] = p
+	t.dense[id] = b
 }
 
-func (t *ptrTable) get(id int32) (int64, bool) {
+func (t *blockTable) get(id int32) *block {
+	var b *block
 	if t.m != nil {
-		p, ok := t.m[id]
-		return p, ok
+		b = t.m[id]
+	} else if id >= 0 && int(id) < len(t.dense) {
+		b = t.dense[id]
 	}
-	if id < 0 || int(id) >= len(t.dense) || t.dense[id] < 0 {
-		return 0, false
+	if b == nil || b.tag != id {
+		return nil
 	}
-	return t.dense[id], true
+	return b
 }
 
-func (t *ptrTable) del(id int32) {
+func (t *blockTable) del(id int32) {
 	if t.m != nil {
 		delete(t.m, id)
 		return
 	}
 	if id >= 0 && int(id) < len(t.dense) {
-		t.dense[id] = -1
+		t.dense[id] = nil
 	}
 }

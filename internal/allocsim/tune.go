@@ -81,8 +81,9 @@ func Tune(reqs []Request, capacity, total int64, fraction float64) ([]TuneRow, e
 		cfgs[i] = cfg
 	}
 	rows := make([]TuneRow, len(grid))
-	run := func(i int) {
-		r := Simulate(reqs, cfgs[i], NewDevice(capacity, total))
+	ids := denseIDs(reqs)
+	run := func(i int, live *blockTable) {
+		r := simulate(reqs, live, cfgs[i], NewDevice(capacity, total))
 		row := TuneRow{AllocConf: grid[i], Outcome: OutcomeOf(r.Stats, r.OOMAt)}
 		row.Feasible = row.OOMs == 0 && row.Retries == 0
 		rows[i] = row
@@ -97,8 +98,9 @@ func Tune(reqs []Request, capacity, total int64, fraction float64) ([]TuneRow, e
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			live := newBlockTable(ids) // one per worker, reused by its runs
 			for i := range next {
-				run(i)
+				run(i, &live)
 			}
 		}()
 	}

@@ -18,7 +18,9 @@ func Analyze(s *snapshot.Snapshot, o Options) (*Report, error) {
 		if err != nil {
 			return nil, fmt.Errorf("analyze: device %d: %w", dev, err)
 		}
-		rp, err := allocsim.ReplayDevice(s, dev, st.ReplayOptions())
+		ro := st.ReplayOptions()
+		ro.MakeRequests = o.MakeRequests
+		rp, err := allocsim.ReplayDevice(s, dev, ro)
 		if err != nil {
 			return nil, fmt.Errorf("analyze: device %d: %w", dev, err)
 		}

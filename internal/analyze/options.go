@@ -1,5 +1,7 @@
 package analyze
 
+import "github.com/vramkit/vramkit/internal/allocsim"
+
 // Options tune the analysis. The zero value is not useful; start from
 // DefaultOptions.
 type Options struct {
@@ -47,6 +49,9 @@ type Options struct {
 	// CurveAt lists trace indices, ascending, at which to report the live
 	// bytes per category (Device.CategoryCurve), for plots over time.
 	CurveAt []int `json:"-"`
+	// MakeRequests, when set, makes the replay's request slice (see
+	// allocsim.ReplayOptions.MakeRequests).
+	MakeRequests func(n int) []allocsim.Request `json:"-"`
 }
 
 // DefaultOptions returns the settings vramkit analyze uses.

@@ -6,6 +6,7 @@ import (
 	"github.com/vramkit/vramkit/internal/allocsim"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/vramkit/vramkit/internal/lint"
@@ -105,6 +106,11 @@ func runLint(ctx context.Context, env *Env, c *Command, args []string) error {
 	files, err := lint.Collect(paths)
 	if err != nil {
 		return err
+	}
+	if os.Getenv("GOGC") == "" {
+		// The run allocates a tree per file and drops it at once: a
+		// sparser GC costs little memory and about 15% less CPU.
+		defer debug.SetGCPercent(debug.SetGCPercent(lint.GCPercent))
 	}
 	res, err := lint.RunFiles(ctx, opts, files, *fix || *diff)
 	if err != nil {

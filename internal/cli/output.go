@@ -10,10 +10,11 @@ import (
 
 // loadSnapshot reads a snapshot file, with errors that name the file once.
 func loadSnapshot(path string) (*snapshot.Snapshot, error) {
+	o := snapshot.LoadOptions{MakeEvents: hugeEvents}
 	if path == "-" {
-		return snapshot.Load(os.Stdin)
+		return snapshot.LoadWith(os.Stdin, o)
 	}
-	return snapshot.LoadFile(path)
+	return snapshot.LoadFileWith(path, o)
 }
 
 // oneArg checks that exactly one positional argument was given.

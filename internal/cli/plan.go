@@ -43,8 +43,8 @@ reshard_after_forward}, gpu, alloc_conf, use_cache, attn, compile, quant and
 override{tie_word_embeddings, num_key_value_heads, intermediate_size,
 num_hidden_layers, low_rank} (what-if architecture changes, re-planned); for
 --task generate|serve (docs/inference.md) also new_tokens, kv_dtype, cache,
-gpu_memory_utilization, block_size, max_num_seqs, max_num_batched_tokens,
-context.
+max_cache_len, gpu_memory_utilization, block_size, max_num_seqs,
+max_num_batched_tokens, context.
 
 Bands are where the measured value of runs vramkit was not built on fell,
 at the stated confidence, per class of workload; "fits" is judged on the

@@ -14,7 +14,7 @@ import (
 type inferFlags struct {
 	task, kvDType, cache, maximize           string
 	newTokens, blockSize, maxSeqs, maxTokens int
-	context                                  int
+	context, maxCacheLen                     int
 	util                                     float64
 }
 
@@ -23,6 +23,7 @@ func (f *inferFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.newTokens, "new-tokens", 0, "generate: tokens produced after the --seq-token prompt")
 	fs.StringVar(&f.kvDType, "kv-dtype", "", "generate/serve: KV-cache dtype (default: the model dtype; fp8)")
 	fs.StringVar(&f.cache, "cache", "", "generate: dynamic (DynamicCache) | static (StaticCache)")
+	fs.IntVar(&f.maxCacheLen, "max-cache-len", 0, "generate: a StaticCache this long if the call needs less (generation_config.max_cache_len, or an earlier longer static generate on the same model)")
 	fs.StringVar(&f.maximize, "maximize", "batch", "generate --fit: batch | seq")
 	fs.Float64Var(&f.util, "gpu-memory-utilization", 0, "serve: vLLM's fraction of GPU memory (default 0.9)")
 	fs.IntVar(&f.blockSize, "block-size", 0, "serve: tokens per KV block (default 16)")
@@ -51,9 +52,9 @@ func (f *inferFlags) apply(fs *flag.FlagSet, spec *memmodel.Spec) {
 		}
 	}
 	ints := map[string]*int{"new-tokens": &spec.NewTokens, "block-size": &spec.BlockSize, "max-num-seqs": &spec.MaxNumSeqs,
-		"max-num-batched-tokens": &spec.MaxNumBatchedTokens, "context": &spec.Context}
+		"max-num-batched-tokens": &spec.MaxNumBatchedTokens, "context": &spec.Context, "max-cache-len": &spec.MaxCacheLen}
 	ivals := map[string]int{"new-tokens": f.newTokens, "block-size": f.blockSize, "max-num-seqs": f.maxSeqs,
-		"max-num-batched-tokens": f.maxTokens, "context": f.context}
+		"max-num-batched-tokens": f.maxTokens, "context": f.context, "max-cache-len": f.maxCacheLen}
 	for k, p := range ints {
 		if set[k] {
 			*p = ivals[k]

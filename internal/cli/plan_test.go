@@ -96,9 +96,15 @@ func TestPlanVerdictLine(t *testing.T) {
 			verdict = append(verdict, l)
 		}
 	}
-	if len(verdict) != 1 || !strings.HasPrefix(verdict[0], "fits with 95% confidence: ") ||
-		!strings.Contains(verdict[0], ", at most ") || !strings.Contains(verdict[0], "of 23.6 GiB (headroom ") ||
-		strings.Contains(verdict[0], "headroom -") {
+	// With bands from measured error the top of this one is within a few
+	// hundred MiB of the card: LoRA runs were measured up to 6% above the
+	// prediction (LLaMA bf16 LoRA; Qwen3 LoRA's 16% is the logits-split
+	// variant, which the top also reaches) and the RTX 4090 has no
+	// capture. What must hold is one line whose words, headroom and JSON
+	// agree.
+	if len(verdict) != 1 || !strings.Contains(verdict[0], "fit with 95% confidence: ") && !strings.HasPrefix(verdict[0], "fits with 95% confidence: ") ||
+		!strings.Contains(verdict[0], "of 23.6 GiB (headroom ") ||
+		strings.HasPrefix(verdict[0], "fits") == strings.Contains(verdict[0], "headroom -") {
 		t.Errorf("verdict lines %q in:\n%s", verdict, out)
 	}
 	code, out, errs = runCLI(t, append(args, "--format", "json")...)
@@ -120,8 +126,8 @@ func TestPlanVerdictLine(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
-	if !r.Fits || r.Verdict.Fits != r.Fits || r.Headroom != r.Capacity-r.ProcessHigh || r.Verdict.Headroom != r.Headroom ||
-		r.Confidence != 0.95 || !strings.HasPrefix(r.Verdict.Text, "fits with 95%") {
+	if r.Verdict.Fits != r.Fits || r.Headroom != r.Capacity-r.ProcessHigh || r.Verdict.Headroom != r.Headroom ||
+		r.Confidence != 0.95 || strings.HasPrefix(r.Verdict.Text, "fits with 95%") != r.Fits || !strings.HasPrefix(verdict[0], r.Verdict.Text) {
 		t.Errorf("JSON verdict disagrees: %+v", r)
 	}
 }

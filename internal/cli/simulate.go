@@ -70,6 +70,7 @@ func replayResolved(s *snapshot.Snapshot, dev int, f analyze.Flags,
 		return st, allocsim.DeviceReplay{}, err
 	}
 	o := st.ReplayOptions()
+	o.MakeRequests = hugeRequests
 	if more != nil {
 		o = more(o)
 	}

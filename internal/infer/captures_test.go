@@ -32,6 +32,11 @@ type captureRow struct {
 	Reserved  int64           `json:"max_reserved"`
 	Decode    float64         `json:"decode_tok_s"`
 	Prefill   float64         `json:"prefill_s"`
+	Job       string          `json:"job"`
+	Point     int             `json:"point_index"`
+	// MaxCacheLen is the StaticCache length an earlier point of the same
+	// process left on the model (measured.CarryStaticCache)
+	MaxCacheLen int `json:"-"`
 }
 
 // loadCaptures reads the generate rows of a results.jsonl that ran.
@@ -54,7 +59,7 @@ func readGenRows(t *testing.T, path string, oom bool) []captureRow {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var rows []captureRow
+	var all []captureRow
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
@@ -62,12 +67,25 @@ func readGenRows(t *testing.T, path string, oom bool) []captureRow {
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
-		if r.Kind == "gen" && (r.Status == "ok" || oom && r.Status == "oom") && r.Batch > 0 && len(r.HFConfig) > 0 {
-			rows = append(rows, r)
-		}
+		all = append(all, r)
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
+	}
+	// the StaticCache length each point inherits from its process's
+	// earlier points, as bench/measured reads rows
+	gt := make([]measured.GTRow, len(all))
+	for i, r := range all {
+		gt[i] = measured.GTRow{Kind: r.Kind, Job: r.Job, PointIndex: r.Point, Cache: r.Cache,
+			Status: r.Status, Prompt: r.Prompt, NewTokens: r.NewTokens}
+	}
+	measured.CarryStaticCache(gt)
+	var rows []captureRow
+	for i, r := range all {
+		r.MaxCacheLen = gt[i].MaxCacheLen
+		if r.Kind == "gen" && (r.Status == "ok" || oom && r.Status == "oom") && r.Batch > 0 && len(r.HFConfig) > 0 {
+			rows = append(rows, r)
+		}
 	}
 	return rows
 }
@@ -76,7 +94,7 @@ func readGenRows(t *testing.T, path string, oom bool) []captureRow {
 // It is measured.GenSpec's translation, the one bench/late prints.
 func (r captureRow) spec() memmodel.Spec {
 	return measured.GenSpec(measured.GTRow{Kind: r.Kind, HFConfig: r.HFConfig, B: r.Batch, Prompt: r.Prompt,
-		NewTokens: r.NewTokens, DType: r.DType, Cache: r.Cache, GradMode: r.GradMode})
+		NewTokens: r.NewTokens, DType: r.DType, Cache: r.Cache, GradMode: r.GradMode, MaxCacheLen: r.MaxCacheLen})
 }
 
 type evalRow struct {
@@ -152,8 +170,8 @@ var capturesDir = filepath.Join("..", "..", "testdata", "captures")
 
 // TestGenerateCapturesDev holds the model to the 46 generate points
 // measured on the H200 (testdata/captures/generate): allocated peaks
-// within 1%, reserved with a median error at most 3% and every
-// measurement inside the printed bands. The reserved maximum is 8.5%
+// within 1%, reserved with a median error at most 3% and at least 90% of
+// measurements inside the printed 95% bands. The reserved maximum is 8.5%
 // (GPT-2 medium at batch 32, under): just above the issue's 8%, reported
 // in docs/inference.md, and held here so it cannot grow unseen.
 func TestGenerateCapturesDev(t *testing.T) {
@@ -172,12 +190,9 @@ func TestGenerateCapturesDev(t *testing.T) {
 	if m := maxAbs(resv); m > 0.09 {
 		t.Errorf("reserved: max |error| %.1f%%, want ≤ 9%%", 100*m)
 	}
-	for _, e := range ev {
-		if !e.inAllocBand || !e.inResvBand {
-			t.Errorf("%s: measured allocated %d / reserved %d outside the bands %+v / %+v",
-				e.row.Name, e.row.Allocated, e.row.Reserved, e.res.AllocatedBand, e.res.ReservedBand)
-		}
-	}
+	// 95% bands from measured error (bench/bands, these points among its
+	// rows): issue 18 asks at least 90% inside
+	checkCoverage(t, ev, 0.9)
 }
 
 // TestGenerateTimingDev compares prefill time and decode tokens/s with the

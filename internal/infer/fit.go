@@ -33,6 +33,9 @@ type FitResult struct {
 	Best   *Result `json:"best"`
 	Next   *Result `json:"next,omitempty"`
 	Probes int     `json:"probes"`
+	// Verdict is the decision at Value: the top of its process band
+	// against the budget.
+	Verdict memmodel.Verdict `json:"verdict"`
 }
 
 // ErrNothingFits is returned when even the smallest value does not fit.
@@ -77,7 +80,10 @@ func Fit(ctx context.Context, spec memmodel.Spec, opts FitOptions) (*FitResult, 
 		}
 		res.Probes++
 		res.Budget = int64(float64(r.Capacity) * (1 - opts.Margin))
-		return r, r.Fits && r.Process <= res.Budget, nil
+		// the same decision as the single estimate's, on the band's top,
+		// against the budget the margin leaves
+		vd := memmodel.Decide(r.Process, r.ProcessBand.High, res.Budget, r.Confidence, marginNote(opts.Margin))
+		return r, vd.Fits, nil
 	}
 	best, ok, err := probe(1)
 	if err != nil {
@@ -120,5 +126,14 @@ func Fit(ctx context.Context, spec memmodel.Spec, opts FitOptions) (*FitResult, 
 		}
 	}
 	res.Value, res.Best, res.Next = lo, best, next
+	res.Verdict = memmodel.Decide(best.Process, best.ProcessBand.High, res.Budget, best.Confidence, marginNote(opts.Margin))
 	return res, nil
+}
+
+// marginNote names the margin a budget was cut by, if any.
+func marginNote(margin float64) string {
+	if margin <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("(GPU less a %.0f%% margin)", 100*margin)
 }

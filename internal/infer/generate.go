@@ -51,7 +51,7 @@ func (m *model) generate() {
 	tmp(c.gpu.CublasWorkspaceBytes)
 	kv := newCache(int(c.layers))
 	if c.static {
-		kv.max = c.cacheTokens()
+		kv.max = c.staticLen()
 	}
 	cur := c.seq
 	steps := max(c.gen, 1)
@@ -121,7 +121,7 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 		Task: "generate", Model: c.arch.Name, GPU: c.gpu.Name, Params: m.w.params,
 		Batch: int(c.batch), Prompt: int(c.seq), NewTokens: int(c.gen),
 		Precision: c.prec, ComputeDType: c.dtype, KVDType: kvName(c), Cache: cacheName(c), Attention: attnName(c),
-		Weights: m.w.bytes, KVCache: c.kvBytesPerToken() * c.batch * c.cacheTokens(),
+		Weights: m.w.bytes, KVCache: c.kvBytesPerToken() * c.batch * c.kvTokens(),
 		PeakAllocated: allocated, PeakReserved: reserved, Context: c.gpu.ContextBytes,
 		Process: reserved + c.gpu.ContextBytes, Capacity: c.gpu.MemoryBytes,
 		PeakPhase: m.s.peakPhase.String(), PeakStep: m.s.peakStep,
@@ -134,8 +134,16 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 	r.Breakdown["cuda_context"] = c.gpu.ContextBytes
 	bands(c, r)
 	m.times(r)
-	r.Headroom = r.Capacity - r.Process
-	r.Fits = oomAt < 0 && r.ProcessBand.High <= r.Capacity
+	if oomAt >= 0 && r.ProcessBand.High <= r.Capacity {
+		// the replay ran out of memory on this GPU: what it needs is
+		// above the capacity, whatever the band around the figures says
+		r.ProcessBand.High = r.Capacity + 1
+	}
+	r.Verdict = memmodel.Decide(r.Process, r.ProcessBand.High, r.Capacity, r.Confidence, "")
+	r.Fits, r.Headroom = r.Verdict.Fits, r.Verdict.Headroom
+	if c.static && c.staticLen() > c.cacheTokens() {
+		r.Notes = append(r.Notes, fmt.Sprintf("the StaticCache is %d tokens long (max_cache_len), not the %d this call needs: transformers reuses a longer length an earlier static generate on the model left", c.staticLen(), c.cacheTokens()))
+	}
 	if oomAt >= 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("the caching allocator runs out of memory in the replay on %s; the figures are what it would need", c.gpu.Name))
 	}
@@ -144,9 +152,28 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 
 // cacheTokens is how many tokens the cache holds at the end: the prompt
 // and every generated token but the last, which is never fed back. A
-// StaticCache is allocated to that length up front (max_length − 1).
+// StaticCache sized to the call is that long (max_length − 1).
 func (c *config) cacheTokens() int64 {
 	return c.seq + max(c.gen, 1) - 1
+}
+
+// staticLen is a StaticCache's max_cache_len: what the call needs, or
+// the longer length the spec gives. Since transformers 5 (pull 47731)
+// generate frees its StaticCache when it returns but keeps the length on
+// the model and sizes a later call's cache to it whenever it is long
+// enough, whatever that call's batch: in one process a short generate
+// after a longer one pays for the longer cache (and attends over it).
+func (c *config) staticLen() int64 {
+	return max(c.cacheTokens(), c.maxCacheLen)
+}
+
+// kvTokens is the token slots the cache holds at the end: a StaticCache
+// its whole length, a DynamicCache the tokens fed back.
+func (c *config) kvTokens() int64 {
+	if c.static {
+		return c.staticLen()
+	}
+	return c.cacheTokens()
 }
 
 func kvName(c *config) string {

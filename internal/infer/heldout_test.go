@@ -24,11 +24,7 @@ func TestGenerateHeldout(t *testing.T) {
 	if medianAbs(resv) > 0.03 || maxAbs(resv) > 0.08 {
 		t.Errorf("reserved: median |error| %.1f%%, max %.1f%%; targets 3%% and 8%%", 100*medianAbs(resv), 100*maxAbs(resv))
 	}
-	for _, e := range ev {
-		if !e.inAllocBand || !e.inResvBand {
-			t.Errorf("%s: measured allocated %d / reserved %d outside the bands", e.row.Name, e.row.Allocated, e.row.Reserved)
-		}
-	}
+	checkCoverage(t, ev, 0.9) // 95% bands; issue 18 asks at least 90% inside
 	trows := loadCaptures(t, filepath.Join(heldoutDir, "timing", "generate_timing.jsonl"))
 	for _, r := range trows {
 		res, err := Estimate(r.spec())

@@ -1,6 +1,11 @@
 package infer
 
-import "github.com/vramkit/vramkit/internal/memmodel"
+import (
+	"math"
+	"strings"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
 
 // Result is the prediction for one generate configuration on one GPU.
 type Result struct {
@@ -42,28 +47,70 @@ type Result struct {
 	// DecodeBound says what limits a decode step: "memory" (reading the
 	// weights and the cache at BandwidthGBps) or "host" (Python and
 	// kernel launches of an eager forward).
-	DecodeBound   string   `json:"decode_bound"`
-	DecodeRead    int64    `json:"decode_read_bytes"`
-	BandwidthGBps float64  `json:"bandwidth_gbps"`
-	TotalTime     float64  `json:"generate_s"`
-	Capacity      int64    `json:"capacity_bytes"`
-	Fits          bool     `json:"fits"`
-	Headroom      int64    `json:"headroom_bytes"`
-	Notes         []string `json:"notes,omitempty"`
+	DecodeBound   string  `json:"decode_bound"`
+	DecodeRead    int64   `json:"decode_read_bytes"`
+	BandwidthGBps float64 `json:"bandwidth_gbps"`
+	TotalTime     float64 `json:"generate_s"`
+	Capacity      int64   `json:"capacity_bytes"`
+	// Confidence is the probability the bands are built to cover;
+	// BandClasses the generate classes (with their rows) they rest on.
+	Confidence  float64  `json:"confidence"`
+	BandClasses []string `json:"band_classes"`
+	// Fits, Headroom and Verdict are one decision (memmodel.Decide) on
+	// the top of the process band against the GPU's memory: Headroom is
+	// Capacity − ProcessBand.High, negative exactly when it does not fit.
+	Fits     bool             `json:"fits"`
+	Headroom int64            `json:"headroom_bytes"`
+	Verdict  memmodel.Verdict `json:"verdict"`
+	Notes    []string         `json:"notes,omitempty"`
 }
 
-// bands sets the uncertainty of the memory figures, from the signed
-// errors on the 46 generate captures of testdata/captures/generate (see
-// docs/inference.md) with a margin: peak allocated was within 0.1%, so
-// ±3%; peak reserved from 8.5% under (the real allocator fragmented more:
-// GPT-2 medium and Qwen2.5-0.5B at batch 32, measurements 9.3% above the
-// prediction) to 3.6% over (static caches), so −5%…+12%. Paths with no
-// capture behind them are wider.
+// BandClasses names the classes of generate workload spec belongs to, as
+// bands.json keys them (its "generate" set): the model family, the
+// weights' precision, the cache layout and the GPU. bench/bands groups the
+// generate captures' errors by the same names.
+func BandClasses(spec memmodel.Spec) ([]string, error) {
+	c, err := resolve(spec)
+	if err != nil {
+		return nil, err
+	}
+	return c.bandClasses(), nil
+}
+
+func (c *config) bandClasses() []string {
+	cache := "dynamic"
+	if c.static {
+		cache = "static"
+	}
+	return []string{"family=" + c.arch.Family, "precision=" + c.prec, "cache=" + cache, "gpu=" + c.gpu.Name}
+}
+
+// bands sets the uncertainty of the memory figures from the errors
+// measured on generate captures (bands.json's generate set, built by
+// bench/bands: per class of family, precision, cache and GPU, at the
+// table's confidence). Paths with no capture behind them (quantised
+// weights, an fp8 cache, eager attention) are wider by a stated amount.
 func bands(c *config, r *Result) {
-	aLo, aHi, rLo, rHi := 0.03, 0.03, 0.05, 0.12
-	widen := func(by float64, why string) {
-		aLo, aHi, rLo, rHi = aLo+by, aHi+by, rLo+by, rHi+by
-		r.Notes = append(r.Notes, why)
+	t := memmodel.BandTable{}
+	if tb, err := memmodel.LoadBandTable(memmodel.EmbeddedBandTable()); err == nil {
+		t = *tb
+	}
+	rb, ab, basis, why, ok := t.GenerateBand(c.bandClasses())
+	if !ok {
+		// no generate rows in the table: the errors of the 46 dev
+		// captures with a margin (docs/inference.md)
+		rb, ab, basis = [2]float64{0.95, 1.12}, [2]float64{0.97, 1.03}, []string{"built-in"}
+	}
+	r.Confidence, r.BandClasses = t.Confidence, basis
+	if r.Confidence == 0 {
+		r.Confidence = 0.95
+	}
+	if len(why) > 0 {
+		r.Notes = append(r.Notes, "uncertainty: "+strings.Join(why, "; "))
+	}
+	widen := func(by float64, note string) {
+		rb, ab = [2]float64{rb[0] - by, rb[1] + by}, [2]float64{ab[0] - by, ab[1] + by}
+		r.Notes = append(r.Notes, note)
 	}
 	if c.q != quantNone {
 		widen(0.10, "int8/int4 weights are modelled from bitsandbytes' storage and kernels, not captured: wider band")
@@ -75,13 +122,13 @@ func bands(c *config, r *Result) {
 		widen(0.05, "eager attention is modelled from the code, not captured")
 	}
 	if c.spec.AllocConf != "" {
-		rHi += 0.05
+		rb[1] += 0.05
 	}
-	band := func(v int64, lo, hi float64) memmodel.Band {
-		return memmodel.Band{Low: int64(float64(v) * (1 - lo)), High: int64(float64(v) * (1 + hi))}
+	band := func(v int64, b [2]float64) memmodel.Band {
+		return memmodel.Band{Low: int64(math.Floor(float64(v) * b[0])), High: int64(math.Ceil(float64(v) * b[1]))}
 	}
-	r.AllocatedBand = band(r.PeakAllocated, aLo, aHi)
-	r.ReservedBand = band(r.PeakReserved, rLo, rHi)
+	r.AllocatedBand = band(r.PeakAllocated, ab)
+	r.ReservedBand = band(r.PeakReserved, rb)
 	ctxErr := int64(150 << 20)
 	r.ProcessBand = memmodel.Band{Low: r.ReservedBand.Low + r.Context - ctxErr, High: r.ReservedBand.High + r.Context + ctxErr}
 }

@@ -63,6 +63,9 @@ type config struct {
 	// eager attention implementation (materialised scores).
 	static bool
 	eager  bool
+	// maxCacheLen is the spec's max_cache_len: a StaticCache at least
+	// this long (0: sized to the call)
+	maxCacheLen int64
 	// model shape
 	hidden, layers, heads, kvHeads, headDim, ffn, vocab int64
 }
@@ -161,6 +164,13 @@ func resolve(s memmodel.Spec) (*config, error) {
 	default:
 		return nil, specErr("cache", "want dynamic|static, got %q", s.Cache)
 	}
+	switch {
+	case s.MaxCacheLen < 0:
+		return nil, specErr("max_cache_len", "must not be negative, got %d", s.MaxCacheLen)
+	case s.MaxCacheLen > 0 && !c.static:
+		return nil, specErr("max_cache_len", "sizes a StaticCache: set cache to static")
+	}
+	c.maxCacheLen = int64(s.MaxCacheLen)
 	switch s.Attn {
 	case "", "sdpa":
 	case "eager":

@@ -54,7 +54,7 @@ func (c *config) mathSDPA() bool { return c.dt == 4 && c.heads != c.kvHeads && !
 func (c *config) attnPairs(tm timeModel, q, past int64) float64 {
 	keys := float64(past + q)
 	if c.static && past > 0 {
-		keys = float64(c.cacheTokens())
+		keys = float64(c.staticLen())
 	}
 	pairs := float64(q) * keys
 	if !c.eager && !c.mathSDPA() && q > 1 && past == 0 {
@@ -110,7 +110,7 @@ func (m *model) times(r *Result) {
 	var kvRead float64
 	switch {
 	case c.static:
-		full := perTok * b * float64(c.cacheTokens())
+		full := perTok * b * float64(c.staticLen())
 		kvRead = full
 		if c.heads != c.kvHeads {
 			kvRead += full * float64(c.heads/c.kvHeads) * float64(c.dt) / float64(c.kv) * 2

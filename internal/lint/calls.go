@@ -92,6 +92,9 @@ func (f *File) runsGradOff(n *Node, depth int, seen map[*Node]bool) bool {
 		return true
 	}
 	fn := enclosingFunc(n)
+	if lightningEvalHook(f, fn) {
+		return true
+	}
 	if fn == nil || depth == 0 || seen[fn] {
 		return false
 	}
@@ -164,15 +167,55 @@ func (f *File) Used(fn *Node) bool {
 // that is handed out as a callback, runs under whatever grad mode its
 // callers choose.
 func (f *File) GradModeShown(n *Node) bool {
+	return f.gradModeShown(n, callDepth, map[*Node]bool{})
+}
+
+// gradModeShown follows callers up: a helper called only by another
+// helper that other files call (Decoder.inference, called by
+// Tacotron2.inference) shows no more than its caller does.
+func (f *File) gradModeShown(n *Node, depth int, seen map[*Node]bool) bool {
 	fn := enclosingFunc(n)
 	if fn == nil {
 		return Scope(n).Is("module")
 	}
-	if trains(f, fn) {
+	if trains(f, fn) || lightningEvalHook(f, fn) {
 		return true
 	}
-	_, complete := f.Callers(fn)
-	return complete
+	if depth == 0 || seen[fn] {
+		return false
+	}
+	seen[fn] = true
+	calls, complete := f.Callers(fn)
+	if !complete {
+		return false
+	}
+	for _, c := range calls {
+		if !f.gradModeShown(c, depth-1, seen) {
+			return false
+		}
+	}
+	return true
+}
+
+// lightningEvalHook reports whether fn is a method PyTorch Lightning runs
+// inside its evaluation loops, which run under torch.no_grad (or
+// inference_mode): validation_step, test_step, predict_step and the
+// on_validation_*/on_test_*/on_predict_* hooks.
+func lightningEvalHook(f *File, fn *Node) bool {
+	if fn == nil {
+		return false
+	}
+	cls := fn.Ancestor("class_definition", "function_definition")
+	if cls == nil || cls.Kind != "class_definition" {
+		return false
+	}
+	switch name := f.Text(fn.Child("name")); {
+	case name == "validation_step" || name == "test_step" || name == "predict_step":
+		return true
+	case strings.HasPrefix(name, "on_validation_") || strings.HasPrefix(name, "on_test_") || strings.HasPrefix(name, "on_predict_"):
+		return true
+	}
+	return false
 }
 
 // trains reports whether fn's own body calls backward or an optimizer's

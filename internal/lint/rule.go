@@ -65,7 +65,20 @@ type Rule struct {
 	// and noise for others (DataLoader tuning). It runs only when
 	// Options.Hints is set (--hints) or the rule is selected by name.
 	Hint bool
-	Run  func(p *Pass)
+	// Patterns is the reporting policy per sub-pattern: the heuristic path
+	// that produced a finding (ReportPattern names it) decides its
+	// severity and whether it is a hint, from how often findings of that
+	// path were right on real code (bench/lint). A pattern not listed is
+	// reported at the rule's Severity.
+	Patterns map[string]Level
+	Run      func(p *Pass)
+}
+
+// Level is how findings of one sub-pattern are reported.
+type Level struct {
+	Severity Severity `json:"severity"`
+	// Hint puts the findings behind --hints (shown at info).
+	Hint bool `json:"hint,omitempty"`
 }
 
 // URL is the rule's section in the docs.
@@ -98,6 +111,9 @@ type Diagnostic struct {
 	// Pass.ReportHint), or a finding of a hint rule: it is shown only with
 	// Options.Hints.
 	Hint bool `json:"hint,omitempty"`
+	// Pattern names the sub-pattern (the heuristic path) that produced the
+	// finding, for rules that have several; see Rule.Patterns.
+	Pattern string `json:"pattern,omitempty"`
 
 	off int // byte offset in Src, for suppression and sorting
 }
@@ -138,6 +154,22 @@ func (p *Pass) ReportAs(sev Severity, n *Node, msg, fix string, edits ...Edit) {
 func (p *Pass) ReportHint(n *Node, msg, fix string, edits ...Edit) {
 	p.report(Info, n.Start, n.End, msg, fix, edits...)
 	p.diags[len(p.diags)-1].Hint = true
+}
+
+// ReportPattern records a finding on n produced by the rule's sub-pattern
+// pattern, at the level the rule's policy (Rule.Patterns) gives that
+// pattern: its severity (at most the rule's), and behind --hints when the
+// policy says so. A pattern the policy does not list is reported at the
+// rule's severity.
+func (p *Pass) ReportPattern(pattern string, n *Node, msg, fix string, edits ...Edit) {
+	lv, ok := p.Rule.Patterns[pattern]
+	if !ok {
+		lv = Level{Severity: p.Rule.Severity, Hint: p.Rule.Hint}
+	}
+	p.report(min(lv.Severity, p.Rule.Severity), n.Start, n.End, msg, fix, edits...)
+	d := &p.diags[len(p.diags)-1]
+	d.Pattern = pattern
+	d.Hint = d.Hint || lv.Hint
 }
 
 // ReportRange records a finding on Src[start:end].

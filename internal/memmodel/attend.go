@@ -78,15 +78,40 @@ func (b *builder) eagerAttention(q, k, v, mask Tensor, s attnShape) Tensor {
 }
 
 // boolBias is SDPA's conversion of a boolean mask to an additive bias in
-// the query dtype (where(!mask, -inf, 0)), a new tensor per call.
-func (b *builder) boolBias(mask Tensor) Tensor {
+// the query dtype (where(mask, 0, -inf)), a new tensor of n elements per
+// call: the mask is broadcast over the batch, the bias is not. The Gemma 3
+// snapshot shows no logical_not temporary before it, only two one-element
+// scalars.
+func (b *builder) boolBias(mask Tensor, n int64) Tensor {
 	dt := b.pdt
 	if b.amp != F32 {
 		dt = b.amp
 	}
-	y := b.g.newTensor(b.numel(mask), dt, false)
+	y := b.g.newTensor(n, dt, false)
 	o := b.op("where", []Tensor{mask}, []Tensor{y}, nil)
 	o.noBackward = true
-	o.fwdTemp = []int64{b.numel(mask)}
 	return y
+}
+
+// slidingMask is the boolean seq×seq mask transformers' masking_utils
+// builds for sliding-window layers under SDPA (sdpa_mask): and_masks
+// evaluates the sliding condition (a temporary and the running result),
+// then the causal condition into a third temporary before and-ing it into
+// the final mask, which lives until the forward pass ends. The Gemma 2
+// and Gemma 3 snapshots request exactly these four seq² bool tensors,
+// three at once, with no batch dimension (it is expanded, not copied).
+func (b *builder) slidingMask(seq int64) Tensor {
+	n := seq * seq
+	mk := func(in ...Tensor) Tensor {
+		t := b.g.newTensor(n, U8, false)
+		b.op("sliding_mask", in, []Tensor{t}, nil).noBackward = true
+		return t
+	}
+	inner := mk()
+	acc := mk(inner)
+	causal := mk()
+	m := b.g.newTensor(n, U8, false)
+	o := b.op("sliding_mask", []Tensor{causal, acc}, []Tensor{m}, nil)
+	o.noBackward, o.hold = true, true
+	return m
 }

@@ -7,16 +7,22 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/vramkit/vramkit/internal/units"
 )
 
 // Uncertainty bands come from the error the model made on captures it was
 // not built on, not from a guess. bench/bands predicts every such capture,
 // groups the errors by class of workload (one class per value of each
 // dimension: family, kind, precision, checkpointing, LoRA, optimizer,
-// parallelism, GPU) and writes bands.json, which is embedded here. A
-// configuration belongs to one class per dimension; its band is the
-// envelope of those classes' bands, so the least certain thing about it
-// sets the width. A dimension value with too few held-out rows gets the
+// parallelism, attention, GPU) and writes bands.json, which is embedded
+// here. A class's band is its own centre (median log error) plus its own
+// spread (median absolute deviation) times quantiles that every class
+// shares (see bench/bands): so a class the model under-predicts gets a
+// higher top, and a class it predicts closely a narrow band, even with few
+// rows. A configuration belongs to one class per dimension; its band is
+// the envelope of those classes' bands, so the least certain thing about
+// it sets the width. A dimension value with too few held-out rows gets the
 // pooled band widened by a stated amount and says so.
 
 //go:embed bands.json
@@ -43,6 +49,22 @@ type BandTable struct {
 	// Classes (their MedianErr is of step time).
 	StepTimePooled ClassBand            `json:"step_time_pooled"`
 	StepTime       map[string]ClassBand `json:"step_time"`
+	// Generate are the bands of the inference planner's generate
+	// predictions (internal/infer), keyed by its own classes; nil when no
+	// generate rows were measured.
+	Generate *BandSet `json:"generate,omitempty"`
+	// Method says how the bands were computed, in one line.
+	Method string `json:"method"`
+	// Quantiles are the shared quantiles of the standardised error, low
+	// and high, per quantity ("reserved", "allocated", "step_time",
+	// "generate_reserved", ...): a class's band is exp(centre + scale×q).
+	Quantiles map[string][2]float64 `json:"quantiles"`
+}
+
+// BandSet is one family of per-class bands with its pooled fallback.
+type BandSet struct {
+	Pooled  ClassBand            `json:"pooled"`
+	Classes map[string]ClassBand `json:"classes"`
 }
 
 // BandSource is one capture set behind the table.
@@ -68,7 +90,13 @@ type ClassBand struct {
 	Allocated [2]float64 `json:"allocated,omitempty"`
 	// StepTime is the band on step time (step-time classes only).
 	StepTime [2]float64 `json:"step_time,omitempty"`
-	Rows     []string   `json:"rows,omitempty"`
+	// Centre and Scale are the median and the median absolute deviation
+	// of the log error ln(measured/predicted) of the quantity the class
+	// was built for (reserved memory, or step time), after shrinking
+	// toward the pooled ones.
+	Centre float64  `json:"centre"`
+	Scale  float64  `json:"scale"`
+	Rows   []string `json:"rows,omitempty"`
 }
 
 // Widenings for what has no held-out data: stated, not measured.
@@ -99,6 +127,10 @@ func LoadBandTable(data []byte) (*BandTable, error) {
 	}
 	return &t, nil
 }
+
+// EmbeddedBandTable is the committed bands.json, for the inference planner
+// and bench/bands.
+func EmbeddedBandTable() []byte { return bandsJSON }
 
 // embeddedBands is the committed table; a broken one is a build error
 // caught by the tests, so it panics.
@@ -147,6 +179,9 @@ func (c *config) bandClasses() []string {
 	out := []string{"family=" + c.arch.Family, "kind=" + kind, "precision=" + prec, "checkpoint=" + ck,
 		"lora=" + lora, "optimizer=" + c.opt.Name, "parallel=" + c.spec.Parallel.Strategy,
 		"gpu=" + c.gpu.Name}
+	if c.attn == "eager" || c.attn == "math" {
+		out = append(out, "attn="+c.attn)
+	}
 	if c.spec.AllocConf != "" {
 		out = append(out, "alloc_conf=custom")
 	}
@@ -157,57 +192,123 @@ func (c *config) bandClasses() []string {
 }
 
 // bandFor is the envelope of the bands of the classes that set a
-// configuration apart, and the reasons for any widening: the least certain
-// thing about a configuration sets its band. A class holding more than
-// half of all rows (a default value: no LoRA, no parallelism, the GPU
-// everything was measured on) says little about the configuration and is
-// left out; when no class is left, the pooled band applies. A dimension
-// value with too few held-out rows adds the pooled band widened by a
-// stated amount.
+// configuration apart, which classes it rests on (with their row counts)
+// and the reasons for any widening: the least certain thing about a
+// configuration sets its band. A class holding more than half of all rows
+// (a default value: no LoRA, no parallelism, the GPU everything was
+// measured on) says little about the configuration and is left out; when
+// no class is left, the pooled band applies. A dimension value with too
+// few held-out rows adds the pooled band widened by a stated amount.
 //
-// Taking only the most specific class instead narrowed the median band
-// from 5.6% to 4.5% but covered 93% of the rows the table was built from
-// (98% with the envelope), which promised less than 90% on new ones.
+// Taking only the most specific class instead covered fewer rows than the
+// stated confidence when each row was left out in turn (bench/bands).
 func (t *BandTable) bandFor(classes []string) (cb ClassBand, used []string, why []string) {
+	set := BandSet{Pooled: t.Pooled, Classes: t.Classes}
+	return set.bandFor(classes, t.MinRows, func(b ClassBand) [2][2]float64 { return [2][2]float64{b.Reserved, b.Allocated} }, true)
+}
+
+// Band is the band of a configuration of classes (as BandClasses names
+// them) on peak reserved and peak allocated memory, as ratios
+// measured/predicted, and the classes it rests on: what plan applies
+// before technique widenings. bench/bands calls it to measure coverage
+// with each row left out.
+func (t *BandTable) Band(classes []string) (reserved, allocated [2]float64, basis []string) {
+	cb, used, _ := t.bandFor(classes)
+	return cb.Reserved, cb.Allocated, used
+}
+
+// StepBand is Band for step time.
+func (t *BandTable) StepBand(classes []string) ([2]float64, []string) {
+	if t.StepTimePooled.StepTime == [2]float64{} {
+		return [2]float64{}, nil
+	}
+	set := BandSet{Pooled: t.StepTimePooled, Classes: t.StepTime}
+	cb, used, _ := set.bandFor(classes, t.MinRows, func(b ClassBand) [2][2]float64 { return [2][2]float64{b.StepTime} }, false)
+	return cb.StepTime, used
+}
+
+// GenerateBand is Band for the inference planner's generate classes; ok
+// is false when the table has no generate rows.
+func (t *BandTable) GenerateBand(classes []string) (reserved, allocated [2]float64, basis, why []string, ok bool) {
+	if t.Generate == nil || t.Generate.Pooled.N == 0 {
+		return reserved, allocated, nil, nil, false
+	}
+	cb, used, why := t.Generate.bandFor(classes, t.MinRows, func(b ClassBand) [2][2]float64 { return [2][2]float64{b.Reserved, b.Allocated} }, true)
+	return cb.Reserved, cb.Allocated, used, why, true
+}
+
+// bandFor is the envelope over classes of the bands get picks from each
+// ClassBand (reserved and allocated, or step time); the result carries
+// them in the same fields. memory says which fields: Reserved/Allocated or
+// StepTime.
+func (set BandSet) bandFor(classes []string, minRows int, get func(ClassBand) [2][2]float64, memory bool) (cb ClassBand, used []string, why []string) {
+	var b [2][2]float64
 	first := true
-	take := func(r, a [2]float64) {
+	take := func(v [2][2]float64) {
 		if first {
-			cb.Reserved, cb.Allocated, first = r, a, false
+			b, first = v, false
 			return
 		}
-		cb.Reserved, cb.Allocated = envelope(cb.Reserved, r), envelope(cb.Allocated, a)
+		b = [2][2]float64{envelope(b[0], v[0]), envelope(b[1], v[1])}
 	}
+	pooled := get(set.Pooled)
 	for _, k := range classes {
-		b, ok := t.Classes[k]
-		if ok && b.N >= t.MinRows {
-			if 2*b.N <= t.Pooled.N {
-				take(b.Reserved, b.Allocated)
-				used = append(used, k)
+		c, ok := set.Classes[k]
+		switch {
+		case ok && c.N >= minRows:
+			if 2*c.N <= set.Pooled.N {
+				take(get(c))
+				used = append(used, fmt.Sprintf("%s (%d rows)", k, c.N))
 			}
+			continue
+		case ok && c.N > 0:
+			// too few rows to stand alone: the class's band (already
+			// shrunk toward the pooled one) joined with the pooled band
+			take(get(c))
+			take(pooled)
+			used = append(used, fmt.Sprintf("%s (%d rows, with the pooled %d)", k, c.N, set.Pooled.N))
+			continue
+		}
+		if !memory && (strings.HasPrefix(k, "family=") || strings.HasPrefix(k, "optimizer=")) {
+			// a family or optimizer changes step time less than an
+			// unmeasured technique does: its per-op costs are measured
 			continue
 		}
 		w, reason := unmeasuredWiden, "no held-out capture"
 		if strings.HasPrefix(k, "gpu=") {
 			w, reason = scaledGPUWiden, "no capture on this GPU: its figures are scaled from the GPU table"
+			if !memory {
+				w = scaledGPUStepWiden
+			}
 		}
-		if ok {
-			reason = fmt.Sprintf("only %d held-out capture(s)", b.N)
-		}
-		take(widen(t.Pooled.Reserved, w), widen(t.Pooled.Allocated, w))
+		take([2][2]float64{widen(pooled[0], w), widen(pooled[1], w)})
 		why = append(why, fmt.Sprintf("%s: %s, band widened by %.0f%% each side", k, reason, 100*w))
 	}
 	if first {
-		cb.Reserved, cb.Allocated, used = t.Pooled.Reserved, t.Pooled.Allocated, []string{"pooled"}
+		b, used = pooled, []string{fmt.Sprintf("pooled (%d rows)", set.Pooled.N)}
 	}
 	sort.Strings(used)
+	if memory {
+		cb.Reserved, cb.Allocated = b[0], b[1]
+	} else {
+		cb.StepTime = b[0]
+	}
 	return cb, used, why
 }
 
 func envelope(a, b [2]float64) [2]float64 {
+	if b == [2]float64{} {
+		return a
+	}
 	return [2]float64{math.Min(a[0], b[0]), math.Max(a[1], b[1])}
 }
 
-func widen(b [2]float64, w float64) [2]float64 { return [2]float64{b[0] - w, b[1] + w} }
+func widen(b [2]float64, w float64) [2]float64 {
+	if b == [2]float64{} {
+		return b
+	}
+	return [2]float64{math.Max(b[0]-w, 0), b[1] + w}
+}
 
 // scale applies a ratio band to a prediction.
 func scale(v int64, b [2]float64) Band {
@@ -219,9 +320,9 @@ func (c *config) bands(r *Result) { c.bandsFrom(embeddedBands(), r) }
 
 func (c *config) bandsFrom(t *BandTable, r *Result) {
 	cb, used, why := t.bandFor(c.bandClasses())
-	// techniques modelled from library source (4-bit weights, eager
-	// attention, compile, low-rank what-ifs) are no class of the table:
-	// their stated widening goes on top of the class band
+	// techniques modelled from library source (4-bit weights, compile,
+	// low-rank what-ifs) are no class of the table: their stated widening
+	// goes on top of the class band
 	notes, w := c.techniqueNotes()
 	if w > 0 {
 		cb.Reserved, cb.Allocated = widen(cb.Reserved, w), widen(cb.Allocated, w)
@@ -234,6 +335,16 @@ func (c *config) bandsFrom(t *BandTable, r *Result) {
 	r.BandClasses = used
 	r.AllocatedBand = scale(r.PeakAllocated, cb.Allocated)
 	r.ReservedBand = scale(r.PeakReserved, cb.Reserved)
+	if v := r.LogitsSplitReserved; v > r.PeakReserved {
+		// a known alternative placement: the band reaches the variant's
+		// prediction times the same top ratio (bench/bands scores each
+		// row against this top, so the runs it explains do not widen
+		// their classes)
+		if hi := scale(v, cb.Reserved).High; hi > r.ReservedBand.High {
+			r.ReservedBand.High = hi
+			r.Notes = append(r.Notes, fmt.Sprintf("the reserved band's top allows for cuBLAS's backward workspace splitting a freed fp32 logits block (reserved %s), as it did on two measured runs (Gemma 2 checkpointed, Qwen3 LoRA)", units.Bytes(v)))
+		}
+	}
 	ctxLo, ctxHi := t.ContextLow, t.ContextHigh
 	if _, measured := t.Classes["gpu="+c.gpu.Name]; !measured {
 		ctxLo, ctxHi = min(ctxLo, -scaledContextErr), max(ctxHi, scaledContextErr)
@@ -250,24 +361,10 @@ func (c *config) bandsFrom(t *BandTable, r *Result) {
 func (c *config) stepTimeBand(r *Result) { c.stepTimeBandFrom(embeddedBands(), r) }
 
 func (c *config) stepTimeBandFrom(t *BandTable, r *Result) {
-	b := t.StepTimePooled.StepTime
+	b, used := t.StepBand(c.bandClasses())
 	if b == [2]float64{} {
 		return // no step-time rows: keep the step-time model's own band
 	}
-	for _, k := range c.bandClasses() {
-		cb, ok := t.StepTime[k]
-		switch {
-		case ok && cb.N >= t.MinRows:
-			b = envelope(b, cb.StepTime)
-		case strings.HasPrefix(k, "gpu="):
-			// throughput figures of a GPU with no timing are data-sheet
-			// peaks scaled by the H200's achieved share
-			b = envelope(b, widen(t.StepTimePooled.StepTime, scaledGPUStepWiden))
-		case !strings.HasPrefix(k, "family=") && !strings.HasPrefix(k, "optimizer="):
-			// a family or optimizer changes step time less than an
-			// unmeasured technique does
-			b = envelope(b, widen(t.StepTimePooled.StepTime, unmeasuredWiden))
-		}
-	}
+	r.StepTimeBandClasses = used
 	r.StepTimeBand = [2]float64{r.StepTime * b[0], r.StepTime * b[1]}
 }

@@ -33,7 +33,7 @@ func TestBandForEnvelopeOfSpecificClasses(t *testing.T) {
 	if cb.Reserved != [2]float64{0.97, 1.09} {
 		t.Errorf("reserved band %v, want the envelope [0.97 1.09]", cb.Reserved)
 	}
-	if strings.Join(used, ",") != "family=gpt2,kind=decoder,lora=yes,precision=fp32" {
+	if strings.Join(used, ",") != "family=gpt2 (8 rows),kind=decoder (20 rows),lora=yes (4 rows),precision=fp32 (12 rows)" {
 		t.Errorf("classes used %v", used)
 	}
 	if len(why) != 0 {
@@ -43,20 +43,29 @@ func TestBandForEnvelopeOfSpecificClasses(t *testing.T) {
 
 func TestBandForWidensWhatHasNoHeldOutRows(t *testing.T) {
 	tb := toyTable()
-	cb, _, why := tb.bandFor([]string{"family=gpt2", "parallel=tp", "gpu=rtx4090"})
-	want := [2]float64{0.97 - unmeasuredWiden, 1.04 + unmeasuredWiden}
+	// parallel=tp has one row: its band joined with the pooled one; the
+	// RTX 4090 has none: the pooled band widened by the stated amount
+	cb, used, why := tb.bandFor([]string{"family=gpt2", "parallel=tp", "gpu=rtx4090"})
+	want := [2]float64{0.97 - scaledGPUWiden, 1.04 + scaledGPUWiden}
 	if d := cb.Reserved[0] - want[0]; d > 1e-9 || d < -1e-9 || cb.Reserved[1]-want[1] > 1e-9 || want[1]-cb.Reserved[1] > 1e-9 {
 		t.Errorf("reserved band %v, want %v", cb.Reserved, want)
 	}
-	if len(why) != 2 || !strings.Contains(why[0], "only 1 held-out capture") || !strings.Contains(why[1], "scaled from the GPU table") {
+	if len(why) != 1 || !strings.Contains(why[0], "scaled from the GPU table") {
 		t.Errorf("reasons %q", why)
+	}
+	if strings.Join(used, ",") != "family=gpt2 (8 rows),parallel=tp (1 rows, with the pooled 40)" {
+		t.Errorf("classes used %v", used)
+	}
+	cb, _, why = tb.bandFor([]string{"family=gpt2", "parallel=pp"})
+	if cb.Reserved[1] < 1.04+unmeasuredWiden-1e-9 || len(why) != 1 || !strings.Contains(why[0], "no held-out capture") {
+		t.Errorf("unmeasured class: band %v, reasons %q", cb.Reserved, why)
 	}
 }
 
 func TestBandForPooledWhenNothingSpecific(t *testing.T) {
 	tb := toyTable()
 	cb, used, _ := tb.bandFor([]string{"lora=no", "gpu=h200", "parallel=none"})
-	if cb.Reserved != tb.Pooled.Reserved || len(used) != 1 || used[0] != "pooled" {
+	if cb.Reserved != tb.Pooled.Reserved || len(used) != 1 || used[0] != "pooled (40 rows)" {
 		t.Errorf("band %v from %v, want the pooled %v", cb.Reserved, used, tb.Pooled.Reserved)
 	}
 }

@@ -83,6 +83,23 @@ func (b *builder) op(kind string, in []Tensor, out []Tensor, save []Tensor) *op 
 	return o
 }
 
+// keep records that Python references the storage of each of ts until
+// the op recorded last (a module's argument until the module returns, a
+// named local until its function returns): it is not freed before then
+// even when no op reads it any more.
+func (b *builder) keep(ts ...Tensor) {
+	now := len(b.g.ops) - 1
+	for _, t := range ts {
+		if t < 0 {
+			continue
+		}
+		base := b.tt(t).base
+		if bt := b.tt(base); bt.keep < now {
+			bt.keep = now
+		}
+	}
+}
+
 // out creates an op output; it requires grad when any input does.
 func (b *builder) out(numel int64, dt DType, in ...Tensor) Tensor {
 	grad := false
@@ -205,26 +222,65 @@ func (b *builder) linearWith(x, w, bp Tensor, in, outF int64) Tensor {
 }
 
 // biasGradScratch is the scratch of a bias gradient, grad.sum(0) over n
-// rows of outF columns. With few output columns PyTorch's reduction kernel
-// splits the rows across CTAs (one per 64 rows, 128 lanes each, a grid of
-// ceil(outF/128) CTAs per row block) and stages float32 partial sums of
-// every CTA-row in a global buffer plus one semaphore per column block:
-// the H200 traces show 4·outF·128 bytes per 64 rows for 768 (BERT, GPT-2)
-// and 1024 (ViT-L) columns, the same under AMP, and none for 2304 columns
-// and up, so the split is assumed for outF ≤ 2048 only. The grid is capped
-// at what the GPU keeps resident (limit CTAs in all): ConvNeXt-tiny's
-// 200,704-row gradients stage 352 CTA-rows for 768 columns and 704 for 384
-// on the H200 (16 per SM), not 3,136. Narrower outputs (96 columns) were
-// seen to stage fewer still; the cap over-estimates them.
+// rows of outF columns (or any such column reduction: ConvNeXt's layer
+// scale and depthwise-conv bias reduce channels-last maps the same way).
+// It follows PyTorch's setReduceConfig (Reduce.cuh) for a reduction over
+// the non-contiguous dimension with outputs vectorised by 4: a CTA of 128
+// threads covers bw·4 columns (bw = 32, fewer for narrow outputs) and bh
+// row lanes; when each thread would sum at least 256 values the rows are
+// split across ctas CTAs per column block, as many as fill the resident
+// grid (limit CTAs of 128 threads, 16 per SM on the H200) but no more than
+// one per 16 values a thread sums, and the float32 partial sums of every
+// CTA-row are staged in a global buffer, with one semaphore per column
+// block. The H200 traces match it to the byte: 4·outF·128 bytes per 64
+// rows for 384, 768 and 1024 columns (BERT, GPT-2, ViT-L, ConvNeXt), 704
+// and 352 CTA-rows at the grid cap for 384 and 768 columns, and 1,056 of
+// 64 columns' worth for ConvNeXt's 96 (25.9 MB, 8-byte semaphores). None
+// was seen for 2304 columns and up (another kernel path), so none is
+// assumed past 2048.
 func biasGradScratch(n, outF, limit int64) []int64 {
 	if outF > 2048 || n < 64 {
 		return nil
 	}
-	ctas := (n + 63) / 64
-	if limit > 0 {
-		ctas = min(ctas, max(limit/((outF+127)/128), 1))
+	vec := int64(4)
+	for outF%vec != 0 {
+		vec /= 2
 	}
-	return []int64{4 * outF * 128 * ctas, 4 * ((outF + 127) / 128)}
+	const maxThreads = 512
+	lanes := maxThreads / vec // threads of one CTA
+	dim0 := outF / vec
+	p0, p1 := min(lastPow2(dim0), lanes), min(lastPow2(n), lanes)
+	bw := min(p0, 32)
+	bh := min(p1, lanes/bw)
+	bw = min(p0, lanes/bh)
+	if n < bh*16 && n < 256 {
+		return nil // every CTA-row reduces in shared memory
+	}
+	vpt := (n + bh - 1) / bh
+	if vpt < 256 {
+		return nil
+	}
+	grid := (dim0 + bw - 1) / bw
+	ctas := (vpt + 15) / 16
+	if limit > 0 {
+		perSM := 2048 / (bw * bh)
+		target := limit / 16 * perSM
+		ctas = min(ctas, (target+grid-1)/grid)
+	}
+	ctas = max(ctas, (vpt+255)/256)
+	if ctas <= 1 {
+		return nil
+	}
+	return []int64{4 * outF * ctas * bw * vec, 4 * grid}
+}
+
+// lastPow2 is the largest power of two not above n (n ≥ 1).
+func lastPow2(n int64) int64 {
+	p := int64(1)
+	for p*2 <= n {
+		p *= 2
+	}
+	return p
 }
 
 // loraBranch adds PEFT's y + B(A(x))·scale to a frozen linear.
@@ -323,6 +379,18 @@ func (b *builder) mul(x, y Tensor) Tensor {
 	}
 	o := b.op("mul", []Tensor{x, y}, []Tensor{z}, save)
 	o.flops, o.bwdFlops = float64(n), 2*float64(n)
+	// grad·other is computed at the output's size and dtype: an input
+	// that was broadcast (RMSNorm's rsqrt row, a norm weight) gets it
+	// summed down, one of a narrower dtype (bf16 times a float32 weight)
+	// gets it cast; either way the full product is a temporary first
+	for j, t := range o.in {
+		if b.rg(t) && (b.numel(t) < n || b.dt(t) != dt) {
+			if o.inTemp == nil {
+				o.inTemp = make([]int64, 2)
+			}
+			o.inTemp[j] = n * dt.Size()
+		}
+	}
 	return z
 }
 
@@ -375,8 +443,9 @@ func (b *builder) rmsNorm(x Tensor, dim int64) Tensor {
 	v := b.reduce(sq, rows)
 	r := b.unary("rsqrt", v, F32, false, true)
 	h = b.mul(h, r)
-	h = b.cast(h, in)
-	return b.mul(w, h)
+	y := b.mul(w, b.cast(h, in))
+	b.keep(h) // a local of forward until it returns
+	return y
 }
 
 // reduce sums/averages x down to n elements.

@@ -25,6 +25,9 @@ type DecoderQuirks struct {
 	// "head" (per head, Qwen3 and Gemma 3) or "full" (over the whole
 	// projection, OLMo2).
 	QKNorm string `json:"qk_norm,omitempty"`
+	// QKNormLate: the query/key norms run after all three projections
+	// (Gemma 3) rather than each right after its own (Qwen3, OLMo2).
+	QKNormLate bool `json:"qk_norm_late,omitempty"`
 	// EmbedScale multiplies the token embeddings by a constant (Gemma's
 	// √hidden, Granite's embedding_multiplier): one more activation.
 	EmbedScale bool `json:"embed_scale,omitempty"`
@@ -117,15 +120,21 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 	if q.EmbedScale {
 		h = b.scale(h)
 	}
-	cos := b.g.newTensor(batch*seq*hd, b.dt(h), false)
-	sin := b.g.newTensor(batch*seq*hd, b.dt(h), false)
+	var slideMask Tensor = -1
+	if q.SlidingWindow > 0 && int64(q.SlidingWindow) < seq && b.attn != "eager" {
+		slideMask = b.slidingMask(seq)
+	}
+	// the rotary embedding runs on position_ids, which the model makes
+	// from cache_position with a batch of one: cos and sin are seq×head_dim
+	// and broadcast over the batch
+	cos := b.g.newTensor(seq*hd, b.dt(h), false)
+	sin := b.g.newTensor(seq*hd, b.dt(h), false)
 	b.op("rotary", []Tensor{ids}, []Tensor{cos, sin}, nil).noBackward = true
 	rope := func(x Tensor, nh int64) Tensor {
 		n := batch * nh * seq * hd
 		xc := b.mul(x, cos)
 		b.tt(xc).numel = n
-		rot := b.copy(x) // rotate_half: cat(-x2, x1)
-		b.tt(rot).numel = n
+		rot := b.rotateHalf(x, n)
 		r := b.mul(rot, sin)
 		b.tt(r).numel = n
 		y := b.add(xc, r)
@@ -135,12 +144,6 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		return y
 	}
 	mask := b.causalMask(batch, seq, b.dt(h))
-	var slideMask Tensor = -1
-	if q.SlidingWindow > 0 && int64(q.SlidingWindow) < seq && b.attn != "eager" {
-		slideMask = b.g.newTensor(batch*seq*seq, U8, false)
-		o := b.op("sliding_mask", nil, []Tensor{slideMask}, nil)
-		o.noBackward, o.hold = true, true
-	}
 	norm := func(x Tensor, dim int64) Tensor { return b.decoderNorm(q.Norm, x, dim) }
 	for l := 0; l < a.Layers; l++ {
 		b.block = l
@@ -153,31 +156,56 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		if q.FusedQKV {
 			qkv := b.linear(y, d, (heads+2*kvh)*hd, a.AttnBias, "qkv_proj")
 			qs, ks, vs = b.slice(qkv, batch*seq*heads*hd), b.slice(qkv, batch*seq*kvh*hd), b.slice(qkv, batch*seq*kvh*hd)
+		}
+		qkNorm := func(x Tensor, nh int64) Tensor {
+			b.sel = true
+			defer func() { b.sel = false }()
+			switch q.QKNorm {
+			case "head":
+				return norm(x, hd)
+			case "full":
+				return norm(x, nh*hd)
+			}
+			return x
+		}
+		if !q.FusedQKV {
+			// Qwen3 and OLMo2 normalise each projection as it comes
+			// (q_norm(q_proj(x)), then k), Gemma 3 after all three
+			inline := !q.QKNormLate
+			qs = b.headsGradCopy(b.linear(y, d, heads*hd, a.AttnBias, "q_proj"))
+			if inline {
+				qs = qkNorm(qs, heads)
+			}
+			ks = b.headsGradCopy(b.linear(y, d, kvh*hd, a.AttnBias, "k_proj"))
+			if inline {
+				ks = qkNorm(ks, kvh)
+			}
+			vs = b.headsGradCopy(b.linear(y, d, kvh*hd, a.AttnBias, "v_proj"))
+			if !inline {
+				qs, ks = qkNorm(qs, heads), qkNorm(ks, kvh)
+			}
 		} else {
-			qs = b.linear(y, d, heads*hd, a.AttnBias, "q_proj")
-			ks = b.linear(y, d, kvh*hd, a.AttnBias, "k_proj")
-			vs = b.linear(y, d, kvh*hd, a.AttnBias, "v_proj")
+			qs, ks = qkNorm(qs, heads), qkNorm(ks, kvh)
 		}
 		b.sel = true
-		switch q.QKNorm {
-		case "head":
-			qs, ks = norm(qs, hd), norm(ks, hd)
-		case "full":
-			qs, ks = norm(qs, heads*hd), norm(ks, kvh*hd)
-		}
+		qIn, kIn := qs, ks
 		qs, ks = rope(qs, heads), rope(ks, kvh)
+		b.keep(qIn, kIn) // apply_rotary_pos_emb's arguments, until it returns
 		if cache {
 			ks, vs = b.cacheKV(ks, vs)
 		}
 		s := attnShape{batch: batch, heads: heads, sq: seq, sk: seq, hd: hd, causal: true, kvHeads: kvh, softcap: q.AttnSoftcap}
 		var att Tensor
 		if slideMask >= 0 && q.sliding(l) {
-			att = b.sdpaMask(qs, ks, vs, b.boolBias(slideMask), s)
+			att = b.sdpaMask(qs, ks, vs, b.boolBias(slideMask, batch*seq*seq), s)
 		} else {
 			att = b.attend(qs, ks, vs, mask, s)
 		}
 		b.sel = false
 		att = b.linear(att, heads*hd, d, false, "o_proj")
+		// the attention module's argument and its query/key/value locals
+		// stay referenced until its forward returns
+		b.keep(y, qs, ks, vs)
 		if q.NormPlace != "" {
 			att = norm(att, d)
 		}
@@ -237,11 +265,16 @@ func (b *builder) gatedMLP(y Tensor, d, ff int64, q *DecoderQuirks) Tensor {
 		gu := b.linear(y, d, 2*ff, false, "gate_up_proj")
 		n := b.numel(gu) / 2
 		g, u = b.view(gu, n), b.view(gu, n)
+		g = b.activation(q.Act, g)
 	} else {
-		g = b.linear(y, d, ff, false, "gate_proj")
+		// act_fn(gate_proj(x)) * up_proj(x): Python evaluates the
+		// activation before the up projection
+		g = b.activation(q.Act, b.linear(y, d, ff, false, "gate_proj"))
 		u = b.linear(y, d, ff, false, "up_proj")
 	}
-	return b.linear(b.mul(b.activation(q.Act, g), u), ff, d, false, "down_proj")
+	out := b.linear(b.mul(g, u), ff, d, false, "down_proj")
+	b.keep(y) // the module's argument, until forward returns
+	return out
 }
 
 // activation is the MLP's activation function as one kernel.
@@ -254,13 +287,17 @@ func (b *builder) activation(kind string, x Tensor) Tensor {
 
 // decoderNorm is the family's block norm over rows of width dim.
 func (b *builder) decoderNorm(kind string, x Tensor, dim int64) Tensor {
+	var y Tensor
 	switch kind {
 	case "f32w", "f32w1p":
-		return b.rmsNormF32(x, dim, kind == "f32w1p")
+		y = b.rmsNormF32(x, dim, kind == "f32w1p")
 	case "ln":
-		return b.layerNormPlain(x, dim)
+		y = b.layerNormPlain(x, dim)
+	default:
+		y = b.rmsNorm(x, dim)
 	}
-	return b.rmsNorm(x, dim)
+	b.keep(x) // the module's argument, until forward returns
+	return y
 }
 
 // rmsNormF32 is an RMSNorm that applies its weight in float32 and casts
@@ -280,7 +317,13 @@ func (b *builder) rmsNormF32(x Tensor, dim int64, onePlus bool) Tensor {
 	if onePlus {
 		wf = b.unary("add_scalar", wf, F32, false, false)
 	}
-	return b.cast(b.mul(h, wf), in)
+	y := b.cast(b.mul(h, wf), in)
+	if !onePlus {
+		// Olmo2RMSNorm binds the normalised value to a local that lives
+		// until it returns; Gemma's _norm returns it as a temporary
+		b.keep(h)
+	}
+	return y
 }
 
 // layerNormPlain is OLMo's LayerNorm without weight or bias, run in
@@ -295,6 +338,47 @@ func (b *builder) layerNormPlain(x Tensor, dim int64) Tensor {
 	o := b.op("layer_norm", []Tensor{xc}, []Tensor{y, mean, rstd}, []Tensor{xc, mean, rstd})
 	o.flops, o.bwdFlops = 5*float64(b.numel(x)), 8*float64(b.numel(x))
 	return b.cast(y, in)
+}
+
+// rotateHalf is transformers' rotate_half, cat((-x2, x1), -1) of x's n
+// elements: the negated half is a temporary the cat copies from, and in
+// backward cat hands out narrowed views of its gradient, neg allocates a
+// half-size gradient and each slice's backward (x1, x2 of x) a zero-filled
+// gradient of x's size, the second added into the first.
+func (b *builder) rotateHalf(x Tensor, n int64) Tensor {
+	if b.tt(x).base != x {
+		// x is itself a view (a fused projection's slice): its slices'
+		// gradients are x-sized, which the view chain cannot express, so
+		// the cat is a plain copy
+		rot := b.copy(x)
+		b.tt(rot).numel = n
+		return rot
+	}
+	x1, x2 := b.slice(x, n/2), b.slice(x, n/2)
+	ng := b.unary("neg", x2, b.dt(x), false, false)
+	rot := b.out(n, b.dt(x), ng, x1)
+	o := b.op("cat", []Tensor{ng, x1}, []Tensor{rot}, nil)
+	o.passGrad, o.narrowGrad = []bool{true, true}, true
+	return rot
+}
+
+// headsGradCopy records that projection output y is used as
+// .view(b, s, h, d).transpose(1, 2): its gradient arrives laid out as
+// [b, h, s, d] and ViewBackward's reshape copies it to [b·s, h·d] before
+// the linear's backward, which frees the copy once the input gradient
+// exists. The Gemma 2/3 and Mixtral snapshots show one such q-, k- or
+// v-sized request per projection per layer backward. A LoRA-wrapped
+// projection (y made by the branch's add) is left as it was.
+func (b *builder) headsGradCopy(y Tensor) Tensor {
+	o := &b.g.ops[len(b.g.ops)-1]
+	if o.kind != "linear" || len(o.out) != 1 || o.out[0] != y || !b.rg(y) {
+		return y
+	}
+	if len(o.inTemp) < len(o.in) {
+		o.inTemp = append(o.inTemp, make([]int64, len(o.in)-len(o.inTemp))...)
+	}
+	o.inTemp[0] = b.numel(y) * b.dt(y).Size()
+	return y
 }
 
 // view is a view of numel elements of x's storage (a chunk, a reshape).

@@ -31,15 +31,20 @@ type Result struct {
 	Process int64 `json:"process_bytes"`
 	// SteadyAllocated / SteadyProcess include optimizer state even when
 	// the first steps are skipped by GradScaler; fits is judged on them.
-	SteadyAllocated int64            `json:"steady_allocated_bytes"`
-	SteadyProcess   int64            `json:"steady_process_bytes"`
-	AllocatedBand   Band             `json:"peak_allocated_band"`
-	ReservedBand    Band             `json:"peak_reserved_band"`
-	ProcessBand     Band             `json:"process_band"`
-	Breakdown       map[string]int64 `json:"breakdown"`
-	PeakPhase       string           `json:"peak_phase"`
-	StepTime        float64          `json:"step_time_s"`
-	StepTimeBand    [2]float64       `json:"step_time_band_s"`
+	SteadyAllocated int64 `json:"steady_allocated_bytes"`
+	SteadyProcess   int64 `json:"steady_process_bytes"`
+	AllocatedBand   Band  `json:"peak_allocated_band"`
+	ReservedBand    Band  `json:"peak_reserved_band"`
+	// LogitsSplitReserved is peak reserved when cuBLAS's backward
+	// workspace splits a freed fp32 logits block (see
+	// logitsWorkspaceReserved); 0 where that cannot happen. The reserved
+	// band's top allows for it.
+	LogitsSplitReserved int64            `json:"logits_split_reserved_bytes,omitempty"`
+	ProcessBand         Band             `json:"process_band"`
+	Breakdown           map[string]int64 `json:"breakdown"`
+	PeakPhase           string           `json:"peak_phase"`
+	StepTime            float64          `json:"step_time_s"`
+	StepTimeBand        [2]float64       `json:"step_time_band_s"`
 	// StepTimeSource says which figures the step time rests on: the
 	// kernel classes measured on this GPU or another GPU scaled.
 	StepTimeSource string  `json:"step_time_source"`
@@ -50,6 +55,8 @@ type Result struct {
 	// workload whose measured error set them.
 	Confidence  float64  `json:"confidence"`
 	BandClasses []string `json:"band_classes"`
+	// StepTimeBandClasses are the step-time classes StepTimeBand rests on.
+	StepTimeBandClasses []string `json:"step_time_band_classes,omitempty"`
 	// ProcessHigh is the top of the steady-state process band: what Fits,
 	// Headroom (Capacity − ProcessHigh) and Verdict are judged on.
 	ProcessHigh int64    `json:"process_high_bytes"`

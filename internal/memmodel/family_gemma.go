@@ -47,7 +47,7 @@ func gemmaQuirks(modelType string) DecoderQuirks {
 		q.NormPlace, q.FinalSoftcap, q.AttnSoftcap = "sandwich", 30, 50
 		q.SlidingWindow, q.SlidingEvery = 4096, 2
 	case "gemma3_text":
-		q.NormPlace, q.QKNorm = "sandwich", "head"
+		q.NormPlace, q.QKNorm, q.QKNormLate = "sandwich", "head", true
 		q.SlidingWindow, q.SlidingEvery = 4096, 6
 	}
 	return q

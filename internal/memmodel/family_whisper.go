@@ -118,14 +118,19 @@ func (b *builder) conv1d(x Tensor, n, cin, l, cout, k, stride, pad int64) (Tenso
 // as transposed views, the cache copies in the decoder, out_proj.
 func (b *builder) whisperAttention(x, kv Tensor, a *Arch, batch, sq, sk int64, causal, cache bool) Tensor {
 	d, heads := int64(a.Hidden), int64(a.Heads)
-	q := b.scale(b.linear(x, d, d, true, "q_proj"))
-	k := b.linear(kv, d, d, false, "k_proj")
-	v := b.linear(kv, d, d, true, "v_proj")
+	// each projection is split into heads with view(...).transpose(1,
+	// 2).contiguous(): a copy per projection (the late Whisper snapshot
+	// allocates one at each of the q, k and v lines), so SDPA's output is
+	// [b, h, s, d]-contiguous and sdpa_attention_forward's
+	// transpose(1, 2).contiguous() copies it once more
+	q := b.copy(b.scale(b.linear(x, d, d, true, "q_proj")))
+	k := b.copy(b.linear(kv, d, d, false, "k_proj"))
+	v := b.copy(b.linear(kv, d, d, true, "v_proj"))
 	b.sel = true
 	if cache {
 		k, v = b.cacheKV(k, v)
 	}
-	o := b.sdpa(q, k, v, batch, heads, sq, sk, d/heads, causal)
+	o := b.copy(b.sdpa(q, k, v, batch, heads, sq, sk, d/heads, causal))
 	b.sel = false
 	return b.linear(o, d, d, true, "out_proj")
 }

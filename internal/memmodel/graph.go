@@ -16,6 +16,11 @@ type tensor struct {
 	// scatters into zeros of the base's size; chunks (split) are
 	// concatenated instead.
 	slice bool
+	// keep is the last op during which Python still references the
+	// tensor (a module's argument until the module returns, a named
+	// local until its function returns), beyond its last use by an op;
+	// 0 for none.
+	keep int
 }
 
 func (t *tensor) bytes() int64 { return t.numel * t.dt.Size() }
@@ -43,6 +48,12 @@ type op struct {
 	// passGrad lists inputs whose gradient is the output gradient itself
 	// (add, views): no allocation when the types match.
 	passGrad []bool
+	// inTemp[j] is a temporary input j's gradient formula computes before
+	// the gradient itself and frees once it exists (0: none).
+	inTemp []int64
+	// narrowGrad: the passGrad inputs' gradients are narrowed views of the
+	// output's even when smaller (cat's backward slices its gradient).
+	narrowGrad bool
 	// gradBytes overrides the size of an input's gradient (embedding: the
 	// weight's dense gradient); 0 means "same size as the input".
 	block      int     // checkpoint block, -1 outside any
@@ -68,6 +79,12 @@ type op struct {
 	// fused: under torch.compile the op runs inside a fused kernel and
 	// materialises neither its outputs nor its gradients (compile.go).
 	fused bool
+	// promotedGrad: an input of another type than the output gets its
+	// gradient in the output's type first, cast down to its own type once
+	// the rest of the backward (held temporaries, scratch) is done, as
+	// autograd's engine casts a promoted gradient (ConvNeXt's float32
+	// layer scale on a bf16 map).
+	promotedGrad bool
 }
 
 // gemmShape is a (batch of) m×k by k×n product. Backward runs the data

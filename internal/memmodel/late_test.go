@@ -26,9 +26,19 @@ const lateDir = "../../testdata/late"
 //     blocks, with peak allocated within 0.3%). Held at 15.5%.
 //   - at most one under-estimate in five: fails (12 of 14 under, 5 of
 //     them more than 2% low: the two above, Whisper ×2 at −3.4% and
-//     Mixtral-b checkpointed at −5.2%). Held at 12 and 5.
+//     Mixtral-b checkpointed at −5.2%).
 //
-// Peak allocated is within 2.67% (Whisper, under) and every measured
+// Since the decoder follows HF's allocation order (issue 13: q_norm right
+// after q_proj, Python-held module arguments and locals, rotate_half's neg
+// and slice gradients, mul's full-size gradient products, the SDPA
+// backward workspace) and Whisper splits heads with contiguous copies: 9
+// under, 2 more than 2% low (Mixtral-b ckpt now +0.4%, Whisper −1.3% and
+// −0.6%; the two logits-split runs remain), median 0.46%; allocated
+// within 0.28%. Held at 9 and 2, allocated max at 1%. (Following the MLP's
+// and the KV cache's Python order took the dev captures from 13 to 12 of 15
+// under and moved Qwen3 bf16w from +0.04% to −0.01%, hence 9 here, not 8.)
+//
+// Peak allocated was within 2.67% at first evaluation (Whisper, under) and every measured
 // allocated peak lies in its band. Every reserved peak lies in its band:
 // the two outliers (and Mixtral-b) are runs where cuBLAS's backward
 // workspace split a freed logits block, and the band's top now allows for
@@ -101,10 +111,15 @@ func TestLateBlind(t *testing.T) {
 	if sr.MaxAbs > 0.155 {
 		t.Errorf("reserved: max |err| %.2f%%, held at 15.5%% (target 8%%, measured 15.06%% at first evaluation)", 100*sr.MaxAbs)
 	}
-	if under > 12 || farUnder > 5 {
-		t.Errorf("reserved: %d under-estimates, %d more than 2%% low; held at 12 and 5 (target one in five)", under, farUnder)
+	// 10 and 3 since the q/k/v gradient copies (reserved2): Mixtral-b
+	// checkpointed went from +0.38% to -3.90%. That run split a freed
+	// logits block with cuBLAS's workspace; the variant that models the
+	// split now replays 10.03 GB to the measured 9.94 (+0.9%; it was
+	// 10.52, +5.8%), so the old point estimate matched by accident.
+	if under > 10 || farUnder > 3 {
+		t.Errorf("reserved: %d under-estimates, %d more than 2%% low; held at 10 and 3 (target one in five)", under, farUnder)
 	}
-	if sa.MedianAbs > 0.05 || sa.MaxAbs > 0.03 {
-		t.Errorf("allocated: median |err| %.2f%% (target 5%%), max %.2f%% (held at 3%%, target 10%%)", 100*sa.MedianAbs, 100*sa.MaxAbs)
+	if sa.MedianAbs > 0.05 || sa.MaxAbs > 0.01 {
+		t.Errorf("allocated: median |err| %.2f%% (target 5%%), max %.2f%% (held at 1%% since Whisper's head copies, target 10%%)", 100*sa.MedianAbs, 100*sa.MaxAbs)
 	}
 }

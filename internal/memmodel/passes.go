@@ -65,6 +65,11 @@ func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
 			gen.release(b)
 		}
 	}
+	for _, b := range gen.releaseAt[i] {
+		if !g.tensors[b].input && !gen.isHeld(b, *held) {
+			gen.release(b)
+		}
+	}
 }
 
 func (gen *generator) isHeld(b Tensor, held []Tensor) bool {
@@ -245,6 +250,8 @@ func (gen *generator) backOp(i int) {
 				held = append(held, gen.alloc(n, CatTemporaries, o.kind+"_backward"))
 			}
 		}
+		var promoted []Tensor
+		var wide []int32
 		for j, in := range o.in {
 			if !g.tensors[in].grad {
 				continue
@@ -252,17 +259,37 @@ func (gen *generator) backOp(i int) {
 			tin := &g.tensors[in]
 			tout := &g.tensors[goutT]
 			fusedGrad := g.compiled && pointwise[o.kind] && tin.numel == tout.numel
-			if fusedGrad || (j < len(o.passGrad) && o.passGrad[j] && tin.dt == tout.dt && tin.numel == tout.numel) {
+			if fusedGrad || (j < len(o.passGrad) && o.passGrad[j] && tin.dt == tout.dt && (tin.numel == tout.numel || o.narrowGrad)) {
 				gout.refs++
 				gen.deliver(in, gout)
+				continue
+			}
+			if o.promotedGrad && tin.dt != tout.dt && tin.param < 0 {
+				promoted = append(promoted, in)
+				wide = append(wide, gen.alloc(tin.numel*tout.dt.Size(), CatTemporaries, o.kind+"_backward"))
+				continue
+			}
+			if j < len(o.inTemp) && o.inTemp[j] > 0 && !g.compiled {
+				tmp := gen.alloc(o.inTemp[j], CatTemporaries, o.kind+"_backward")
+				gb := gen.newGrad(tin.bytes(), CatTemporaries, o.kind+"_backward")
+				gen.free(tmp)
+				gen.deliver(in, gb)
 				continue
 			}
 			gen.deliver(in, gen.newGrad(tin.bytes(), CatTemporaries, o.kind+"_backward"))
 		}
 		gen.freeAll(held)
+		if len(promoted) > 0 {
+			gen.scratch(o)
+			for k, in := range promoted {
+				gen.deliver(in, gen.newGrad(g.tensors[in].bytes(), CatTemporaries, "to_backward"))
+				gen.free(wide[k])
+			}
+		}
 	}
 	late := o.bwdTempLate && !gen.saving[i]
-	if gout != nil && !o.noBackward && !late {
+	promotedDone := o.promotedGrad && gout != nil && !o.noBackward && promotedAny(g, o, goutT)
+	if gout != nil && !o.noBackward && !late && !promotedDone {
 		gen.scratch(o)
 	}
 	for _, t := range o.save {
@@ -277,4 +304,18 @@ func (gen *generator) backOp(i int) {
 			gen.dropRef(b)
 		}
 	}
+}
+
+// promotedAny reports whether op o's backward cast a promoted gradient
+// down (see op.promotedGrad), having emitted its scratch before the cast.
+func promotedAny(g *Graph, o *op, goutT Tensor) bool {
+	if g.compiled && pointwise[o.kind] {
+		return false
+	}
+	for _, in := range o.in {
+		if t := &g.tensors[in]; t.grad && t.param < 0 && t.dt != g.tensors[goutT].dt {
+			return true
+		}
+	}
+	return false
 }

@@ -160,17 +160,10 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	if opts.ByModule {
 		r.Modules = c.byModule(g, cfg)
 	}
-	c.bands(r)
 	if !opts.SkipReserved && r.PeakReserved > 0 {
-		if v := c.logitsWorkspaceReserved(g, cfg); v > r.PeakReserved {
-			hi := int64(float64(v) * float64(r.ReservedBand.High) / float64(r.PeakReserved))
-			if hi > r.ReservedBand.High {
-				r.ProcessBand.High += hi - r.ReservedBand.High
-				r.ReservedBand.High = hi
-				r.Notes = append(r.Notes, fmt.Sprintf("reserved may reach %s if the allocator places cuBLAS's backward workspace in a freed logits block, as it did on measured runs; the band's top allows for it", units.Bytes(v)))
-			}
-		}
+		r.LogitsSplitReserved = c.logitsWorkspaceReserved(g, cfg, st)
 	}
+	c.bands(r)
 	tm, err := newTimeModel(c.gpu, opts.Host)
 	if err != nil {
 		return nil, err

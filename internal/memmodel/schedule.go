@@ -95,10 +95,13 @@ type generator struct {
 	phase Phase
 
 	lastUse []int // per base tensor: last op index using it in forward
-	prod    []int // per tensor: producing op, -1 for leaves
-	regions []region
-	inReg   []int // op -> region index or -1
-	saving  []bool
+	// releaseAt[i] are the base tensors Python lets go after op i without
+	// op i using them (tensor.keep)
+	releaseAt map[int][]Tensor
+	prod      []int // per tensor: producing op, -1 for leaves
+	regions   []region
+	inReg     []int // op -> region index or -1
+	saving    []bool
 
 	store     map[Tensor]*storage
 	grads     map[Tensor]*gbuf
@@ -145,6 +148,18 @@ func (gen *generator) analyse() {
 			b := g.tensors[t].base
 			if gen.lastUse[b] < i && b != t {
 				gen.lastUse[b] = i
+			}
+		}
+	}
+	gen.releaseAt = map[int][]Tensor{}
+	if !g.compiled {
+		// Inductor's generated code frees buffers at their last use
+		// newest first: a function's locals go before its caller lets
+		// go of the arguments
+		for t := len(g.tensors) - 1; t >= 0; t-- {
+			if k := g.tensors[t].keep; Tensor(t) == g.tensors[t].base && k > gen.lastUse[t] {
+				gen.lastUse[t] = k
+				gen.releaseAt[k] = append(gen.releaseAt[k], Tensor(t))
 			}
 		}
 	}

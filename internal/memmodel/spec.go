@@ -80,6 +80,12 @@ type Spec struct {
 	NewTokens int    `json:"new_tokens,omitempty"`
 	KVDType   string `json:"kv_dtype,omitempty"`
 	Cache     string `json:"cache,omitempty"`
+	// MaxCacheLen is a StaticCache's length when it is longer than the
+	// call needs (prompt + new tokens − 1): transformers'
+	// generation_config.max_cache_len, or the length an earlier static
+	// generate on the same model left behind, which generate reuses
+	// whenever it is long enough. 0 sizes the cache to the call.
+	MaxCacheLen int `json:"max_cache_len,omitempty"`
 	// GPUMemoryUtilization, BlockSize, MaxNumSeqs and MaxNumBatchedTokens
 	// are vLLM's engine arguments of the same names, for task serve;
 	// Context is the per-sequence context length concurrency is counted at

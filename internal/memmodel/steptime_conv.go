@@ -33,7 +33,10 @@ func convClass(cin, cout, k, groups int64) string {
 // calibrated convolutions ran (measured, interpolated in the logarithm of
 // the shape), so that the GEMM table carries the size dependence the dozen
 // convolution shapes cannot. Depthwise convolutions are not GEMMs: they
-// take the rate of the nearest calibrated depthwise convolution.
+// take the rate of the nearest calibrated depthwise convolution. A shape
+// timed at several batch sizes (ResNet-50's at 64 and 256) gives its
+// forward at each, interpolated in the batch, and its backward from the
+// largest (largerBatchTimed).
 //
 // fp16 takes the fp16 rows where the calibration has them (cuDNN's fp16
 // and bf16 kernels differ: NCHW depthwise 3×3 and 5×5 run 2–4× faster in
@@ -54,27 +57,39 @@ func (r *rates) conv(c *convShape, dt DType) (fwd, bwd float64) {
 	if len(rows) == 0 {
 		return r.convAsGEMM(c, dtype, class)
 	}
-	q := convPoint(c.n, c.cin, c.cout, c.ho, c.k)
-	type cand struct{ d, f, b float64 }
-	cs := make([]cand, 0, len(rows))
+	q := convPoint(c.n, c.cin, c.cout, c.ho, c.k, c.stride)
+	type cand struct{ d, v float64 }
+	var fs, bs []cand
 	for _, v := range rows {
 		ho := (v.H+2*(v.K/2)-v.K)/v.Stride + 1
-		p := convPoint(v.N, v.Cin, v.Cout, ho, v.K)
-		d := sq(q[0]-p[0]) + sq(q[1]-p[1]) + sq(q[2]-p[2]) + sq(q[3]-p[3])
+		p := convPoint(v.N, v.Cin, v.Cout, ho, v.K, v.Stride)
+		var d float64
+		for i := range q {
+			d += sq(q[i] - p[i])
+		}
 		bwd := r.convBackward(v, dt)
+		useBwd := !largerBatchTimed(v, rows)
 		if class == "depthwise" {
 			fl := convFlops(v.N, v.Cin, v.Cout, ho, v.K, v.Groups)
-			cs = append(cs, cand{d, math.Log(fl / v.FwdS), math.Log(2 * fl / bwd)})
+			fs = append(fs, cand{d, math.Log(fl / v.FwdS)})
+			if useBwd {
+				bs = append(bs, cand{d, math.Log(2 * fl / bwd)})
+			}
 			continue
 		}
 		vs := &convShape{n: v.N, cin: v.Cin, cout: v.Cout, h: v.H, ho: ho, k: v.K, stride: v.Stride, groups: v.Groups,
 			dgrad: true, wgrad: true}
 		gf, gd, gw := r.implicitGEMMs(vs, dtype) // fp16 rows too: the table's half GEMMs are bf16
-		cs = append(cs, cand{d, math.Log(v.FwdS / gf), math.Log(bwd / (gd + gw))})
+		fs = append(fs, cand{d, math.Log(v.FwdS / gf)})
+		if useBwd {
+			bs = append(bs, cand{d, math.Log(bwd / (gd + gw))})
+		}
 	}
-	sort.Slice(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
-	f := math.Exp(idw(len(cs), func(i int) (float64, float64) { return cs[i].d, cs[i].f }))
-	b := math.Exp(idw(len(cs), func(i int) (float64, float64) { return cs[i].d, cs[i].b }))
+	mean := func(cs []cand) float64 {
+		sort.Slice(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
+		return math.Exp(idw(len(cs), func(i int) (float64, float64) { return cs[i].d, cs[i].v }))
+	}
+	f, b := mean(fs), mean(bs)
 	if class != "depthwise" {
 		gf, gd, gw := r.implicitGEMMs(c, dtype)
 		fwd = f * gf
@@ -118,6 +133,24 @@ func (r *rates) convBackward(v gpu.ConvRate, dt DType) float64 {
 	return math.Max(b-acc, b/5)
 }
 
+// largerBatchTimed reports whether the calibration also timed v's
+// convolution (same shape, dtype and memory format) on more images. Its
+// backward then stands for both: timed alone, Python's backward() call and
+// cuDNN's per-call setup bound a small batch's iteration (ResNet-50's
+// shapes at batch 64 ran their backward 1.2–3.8× faster than at 256, for
+// 4× the work, while their forward took 2.2–3.9× as long), which the
+// autograd engine does not pay inside a network; the larger batch measures
+// the kernels. Forward times keep every batch.
+func largerBatchTimed(v gpu.ConvRate, rows []gpu.ConvRate) bool {
+	for _, u := range rows {
+		if u.N > v.N && u.Dtype == v.Dtype && u.ChannelsLast == v.ChannelsLast && u.Cin == v.Cin && u.Cout == v.Cout &&
+			u.H == v.H && u.K == v.K && u.Stride == v.Stride && u.Groups == v.Groups {
+			return true
+		}
+	}
+	return false
+}
+
 // convRowsEither is convRows in the memory format asked for, or in the
 // other one when the calibration timed none of the class in it.
 func (r *rates) convRowsEither(dtype, class string, channelsLast bool) []gpu.ConvRate {
@@ -141,9 +174,12 @@ func (r *rates) convRows(dtype, class string, channelsLast bool) []gpu.ConvRate 
 }
 
 // convPoint is where a convolution sits in the space its calibrated
-// neighbours are sought in: log output pixels, channels in and out, kernel.
-func convPoint(n, cin, cout, ho, k int64) [4]float64 {
-	return [4]float64{lg(n * ho * ho), lg(cin), lg(cout), lg(k)}
+// neighbours are sought in: log output pixels, channels in and out, kernel
+// and stride. The stride tells apart convolutions whose implicit GEMMs are
+// the same: ResNet-50's 3×3 128-channel convolution at 28² and its
+// stride-2 one from 56² (batch 256, bf16: 192 and 313 µs forward).
+func convPoint(n, cin, cout, ho, k, stride int64) [5]float64 {
+	return [5]float64{lg(n * ho * ho), lg(cin), lg(cout), lg(k), lg(stride)}
 }
 
 // implicitGEMMs is the calibrated time of the GEMMs a dense convolution

@@ -92,20 +92,22 @@ func (c *config) device(capacity int64) allocsim.Device {
 // cuBLAS workspace lands in a freed fp32 logits block instead of a free
 // 32 MiB one. The workspace is allocated once, in step 1's lm_head
 // backward, just after the logits gradient is freed; on measured runs
-// (Qwen3 LoRA, Gemma 2 and Mixtral checkpointed, torch 2.11 on H200) best
-// fit put it in that block, splitting it for good, so the next step
-// needed a fresh logits segment. Which block it takes depends on
-// fragmentation the generated stream cannot match, so this variant holds
-// the whole logits block for the workspace and the result only widens the
-// reserved band's top. It returns 0 where there is no such block (no
-// vocabulary head, no cuBLAS workspace, logits no larger than it).
-func (c *config) logitsWorkspaceReserved(g *Graph, cfg stepConfig) int64 {
+// (Qwen3 LoRA, Gemma 2 checkpointed, torch 2.11 on H200) best fit put it
+// in that block, splitting it for good, so the next step needed a fresh
+// logits segment. Which block it takes depends on fragmentation the
+// generated stream cannot match, so this variant holds the whole logits
+// block for the workspace and the result widens the reserved band's top.
+// It returns 0 where that is no alternative to the replay of st (the
+// stream as generated): no cuBLAS workspace, fp32 logits no larger than
+// it, or no smaller free block the replay put the workspace in instead
+// (wsCompetitor).
+func (c *config) logitsWorkspaceReserved(g *Graph, cfg stepConfig, st *Stream) int64 {
 	a := c.rankArch()
 	if c.spec.Parallel.PP > 1 || a.Vocab <= 0 || cfg.cublasWorkspace <= 0 {
 		return 0
 	}
 	logits := c.batch * c.seq * int64(a.Vocab) * 4
-	if logits <= cfg.cublasWorkspace {
+	if logits <= cfg.cublasWorkspace || !c.wsCompetitor(st, logits, cfg.cublasWorkspace) {
 		return 0
 	}
 	cfg.bwdWorkspace = logits

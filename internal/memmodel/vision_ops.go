@@ -41,9 +41,22 @@ func (b *builder) conv2d(x fmap, cout, k, stride, pad, groups int64, bias bool) 
 		dgrad: b.rg(xc), wgrad: b.rg(wc), channelsLast: x.channelsLast}
 	outB := b.tt(y).bytes()
 	inB := b.tt(xc).bytes()
-	if groups == 1 && b.dt(xc).Size() == 2 {
+	switch {
+	case x.channelsLast:
+		o.bwdTemp = channelsLastConvWorkspace(inB, groups, x.c, ho, b.dt(xc), b.workspace)
+	case groups == 1 && b.dt(xc).Size() == 2:
 		o.fwdTemp, o.bwdTemp = halfConvWorkspace(inB, outB, k, stride, b.workspace)
-	} else if groups == 1 {
+		if b.dt(xc) == BF16 && !b.rg(xc) && k > stride && stride > 1 {
+			// a strided bf16 stem with overlapping windows (the image
+			// needs no gradient) runs the weight gradient alone, with 1.5×
+			// its output plus 328 bytes per weight byte: 160.3 MB at
+			// ResNet-50 b64 and 237.4 MB at b96 (with and without
+			// checkpointing), the fixed part the same at both batches; one
+			// block larger than any the cache holds then. Patchify stems
+			// (k == stride: ViT, ConvNeXt) pick other algorithms.
+			o.bwdTemp = []int64{int64(float64(3*outB/2+328*b.tt(wc).bytes()) * b.workspace)}
+		}
+	case groups == 1:
 		// cuDNN's chosen algorithms want workspaces of a few times the
 		// larger tensor for k>1 (1.2–6× in the ResNet-50 traces, 1.5× on aggregate), about the
 		// output for 1×1; this is the least certain number of the model.
@@ -55,7 +68,27 @@ func (b *builder) conv2d(x fmap, cout, k, stride, pad, groups int64, bias bool) 
 		o.fwdTemp = []int64{int64(float64(fw) * b.workspace)}
 		o.bwdTemp = []int64{int64(float64(bw) * b.workspace)}
 	}
+	if bias && b.rg(ins[2]) {
+		// the bias gradient sums the output gradient over batch and pixels
+		o.bwdTemp = append(o.bwdTemp, biasGradScratch(x.n*ho*wo, cout, b.ctaLimit)...)
+	}
 	return fmap{y, x.n, cout, ho, wo, x.channelsLast}
+}
+
+// channelsLastConvWorkspace is the backward cuDNN workspace of a conv on
+// an NHWC map (ConvNeXt after its stem). The dense 2×2 downsampling convs
+// take a few MB at most, forward or backward, in float32 and in bf16, and
+// so do half-precision depthwise convs; the float32 depthwise 7×7 conv's
+// weight gradient takes 8× its input plus about 10 MB while its maps are
+// 28×28 or larger (ConvNeXt-T b64 and ConvNeXt-S b32, fp32, with and without
+// checkpointing: 626.5 MB for a 77 MB input, 318.5 MB for 38.5 MB, 164.4 MB
+// for 19.3 MB) and none at 14×14 and 7×7. These blocks get a segment of their
+// own, which is what float32 ConvNeXt's reserved memory is made of.
+func channelsLastConvWorkspace(inB, groups, cin, ho int64, dt DType, scale float64) []int64 {
+	if groups == 1 || groups != cin || dt != F32 || ho < 28 {
+		return nil
+	}
+	return []int64{int64(float64(8*inB+10<<20) * scale)}
 }
 
 // halfConvWorkspace is the cuDNN workspace of a dense fp16/bf16 conv, whose

@@ -186,7 +186,7 @@ func (d *Decoder) recycle(dict *Dict) {
 	}
 	clear(dict.Items)
 	dict.Items = dict.Items[:0]
-	dict.strIndex, dict.otherIndex = nil, nil
+	dict.strIndex, dict.otherIndex, dict.strKeys = nil, nil, 0
 	dict.memo = memoRecycled
 	d.freeDicts = append(d.freeDicts, dict)
 }

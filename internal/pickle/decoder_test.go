@@ -252,3 +252,30 @@ func TestReplaceDropsConsumedObjects(t *testing.T) {
 		t.Fatalf("got %v, want a consumed-object error", err)
 	}
 }
+
+// A str key set twice keeps its first place and takes the last value, as
+// in Python, also among keys whose one-bit signatures collide ("axb" and
+// "ayb" share length, first and last byte) and in a dict reused after a
+// hook dropped it.
+func TestDictRepeatedStrKeys(t *testing.T) {
+	key := func(s string) []byte { return append([]byte{0x8c, byte(len(s))}, s...) }
+	in := cat(p4, []byte("}("), key("axb"), []byte("K\x01"), key("ayb"), []byte("K\x02"),
+		key("axb"), []byte("K\x03"), key("a"), []byte("K\x04"), key("ayb"), []byte("K\x05"), []byte("u."))
+	v, err := decode(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := v.(*Dict)
+	want := []Item{{"axb", int64(3)}, {"ayb", int64(5)}, {"a", int64(4)}}
+	if len(d.Items) != len(want) {
+		t.Fatalf("items %v, want %v", d.Items, want)
+	}
+	for i := range want {
+		if d.Items[i] != want[i] {
+			t.Fatalf("items %v, want %v", d.Items, want)
+		}
+	}
+	if keySig("axb") != keySig("ayb") {
+		t.Fatal("the test needs two keys with one signature")
+	}
+}

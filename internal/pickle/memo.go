@@ -34,6 +34,11 @@ type memo struct {
 	free  []uint32
 	strs  map[string]uint32
 	repls map[any]uint32
+	// lastStr is the string str returned last and lastVI its index: a
+	// string pushed and then memoized (a trace entry's fresh "N/A") is
+	// then looked up once, not twice.
+	lastStr string
+	lastVI  uint32
 }
 
 // Slot values with a fixed meaning.
@@ -189,6 +194,9 @@ func memoOnce(cur int32, idx uint64) int32 {
 // index returns the value-table index for v, interning strings.
 func (m *memo) index(v any) uint32 {
 	if s, ok := v.(string); ok {
+		if m.lastVI != valUndefined && s == m.lastStr && m.vals[m.lastVI] == v {
+			return m.lastVI
+		}
 		if vi, ok := m.strs[s]; ok {
 			return vi
 		}
@@ -215,12 +223,15 @@ func (m *memo) add(v any) uint32 {
 // millions of dicts cost no allocation.
 func (m *memo) str(b []byte) any {
 	if vi, ok := m.strs[string(b)]; ok {
-		return m.vals[vi]
+		v := m.vals[vi]
+		m.lastStr, m.lastVI = v.(string), vi
+		return v
 	}
 	var v any = string(b)
 	if len(m.strs) < maxStrCache {
 		vi := m.add(v)
 		m.strs[v.(string)] = vi
+		m.lastStr, m.lastVI = v.(string), vi
 	}
 	return v
 }

@@ -144,6 +144,18 @@ func (d *Decoder) step(op byte) error {
 		}
 		d.m.put(d.m.count, v)
 	case opBinGet, opLongBinGet:
+		if op == opBinGet && r.pos < r.end {
+			// The commonest opcode of a snapshot (a key, a repeated
+			// value or a frame, thirty times a trace entry), read here
+			// without the general path's calls.
+			v, err := d.memoGet(uint64(r.buf[r.pos]))
+			if err != nil {
+				return err
+			}
+			r.pos++
+			d.stack = append(d.stack, v)
+			return nil
+		}
 		idx, err := d.memoIndex(op == opLongBinGet)
 		if err != nil {
 			return err

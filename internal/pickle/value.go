@@ -60,6 +60,18 @@ type Dict struct {
 	// building a dict stays linear in its size.
 	strIndex   map[string]int
 	otherIndex map[string]int
+	// strKeys has the keySig bit of every str key, so that adding a key
+	// the dict cannot hold yet (the usual case) skips the scan for it.
+	strKeys uint64
+}
+
+// keySig is a one-bit signature of a str key (from its length and its
+// first and last bytes): keys with different signatures differ.
+func keySig(s string) uint64 {
+	if s == "" {
+		return 1
+	}
+	return 1 << ((uint(len(s))*7 + uint(s[0]) + 3*uint(s[len(s)-1])) & 63)
 }
 
 // indexFrom is the size past which a Dict indexes its keys.
@@ -91,6 +103,8 @@ func (d *Dict) set(k, v any) {
 				return
 			}
 			d.strIndex[ks] = len(d.Items)
+		} else if sig := keySig(ks); d.strKeys&sig == 0 {
+			d.strKeys |= sig
 		} else {
 			for i := range d.Items {
 				if s, ok := d.Items[i].Key.(string); ok && s == ks {

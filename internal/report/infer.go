@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/vramkit/vramkit/internal/infer"
 	"github.com/vramkit/vramkit/internal/memmodel"
@@ -30,11 +31,12 @@ func InferText(w io.Writer, r *infer.Result) {
 			r.DecodeTokensPerSec, r.DecodeBand[0], r.DecodeBand[1], 1e3*r.DecodeStep, r.DecodeBound, units.Bytes(r.DecodeRead), r.BandwidthGBps)
 	}
 	fmt.Fprintf(w, "generate        %10.3f s\n", r.TotalTime)
-	verdict := "fits"
-	if !r.Fits {
-		verdict = "does NOT fit"
+	if len(r.BandClasses) > 0 {
+		fmt.Fprintf(w, "bands at %.0f%% from measured error of: %s\n", 100*r.Confidence, strings.Join(r.BandClasses, ", "))
 	}
-	fmt.Fprintf(w, "%s in %s (headroom %s)\n", verdict, units.Bytes(r.Capacity), units.Bytes(r.Headroom))
+	// one decision (memmodel.Decide) on the process band's top: the
+	// headroom is the capacity less that top
+	fmt.Fprintf(w, "%s (headroom %s)\n", r.Verdict.Text, units.Bytes(r.Headroom))
 	at := r.PeakPhase
 	if r.PeakPhase == "decode" {
 		at = fmt.Sprintf("decode step %d", r.PeakStep)
@@ -87,16 +89,14 @@ func InferFitText(w io.Writer, r *infer.FitResult) {
 		r.Maximize, b.GPU, 100*r.Margin, units.Bytes(r.Budget), r.Value)
 	fmt.Fprintf(w, "  at %d: peak reserved %s, process %s (%s), decode %.0f tokens/s\n",
 		r.Value, units.Bytes(b.PeakReserved), units.Bytes(b.Process), inferBand(b.ProcessBand), b.DecodeTokensPerSec)
+	fmt.Fprintf(w, "  %s (headroom %s)\n", r.Verdict.Text, units.Bytes(r.Verdict.Headroom))
 	if n := r.Next; n != nil {
 		v := n.Batch
 		if r.Maximize == "seq" {
 			v = n.Prompt
 		}
-		why := "over the budget"
-		if n.Process <= r.Budget {
-			why = fmt.Sprintf("the band's high end (%s) passes the GPU's %s", units.Bytes(n.ProcessBand.High), units.Bytes(n.Capacity))
-		}
-		fmt.Fprintf(w, "  at %d: process %s — %s\n", v, units.Bytes(n.Process), why)
+		nv := memmodel.Decide(n.Process, n.ProcessBand.High, r.Budget, n.Confidence, "")
+		fmt.Fprintf(w, "  at %d: %s\n", v, nv.Text)
 	}
 	fmt.Fprintf(w, "  (%d predictions)\n", r.Probes)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
 	"github.com/vramkit/vramkit/internal/units"
@@ -32,6 +33,9 @@ func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 	fmt.Fprintf(w, "step time       %10.3f s (%.3f – %.3f s), %.1f samples/s\n", r.StepTime, r.StepTimeBand[0], r.StepTimeBand[1], r.SamplesPerSec)
 	if r.StepTimeSource != "" {
 		fmt.Fprintf(w, "                %s\n", r.StepTimeSource)
+	}
+	if len(r.BandClasses) > 0 {
+		fmt.Fprintf(w, "bands at %.0f%% from measured error of: %s\n", 100*r.Confidence, strings.Join(r.BandClasses, ", "))
 	}
 	// one line, made on the top of the band (memmodel.Decide): the
 	// headroom is the capacity less that top, so it is negative exactly

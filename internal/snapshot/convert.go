@@ -27,7 +27,12 @@ func (b *builder) event(d *pickle.Dict) (TraceEvent, error) {
 			if !ok {
 				return ev, fmt.Errorf("action is %s, not a str", pickle.A(v))
 			}
-			a, ok := ParseAction(s)
+			a, ok := b.lastAction, b.lastActionStr != "" && s == b.lastActionStr
+			if !ok {
+				if a, ok = ParseAction(s); ok {
+					b.lastAction, b.lastActionStr = a, s
+				}
+			}
 			if !ok {
 				if s == "user_defined" { // legacy annotation entries carry no memory
 					a = ActionSnapshot
@@ -135,6 +140,10 @@ func (b *builder) stack(v any) (StackID, error) {
 			b.dec.Replace(x, stackRef{0})
 			return 0, nil
 		}
+		if sid, ok := b.recentStack(x.Items); ok {
+			b.dec.Replace(x, stackRef{sid})
+			return sid, nil
+		}
 		key := b.keyBuf[:0]
 		for _, it := range x.Items {
 			fd, ok := it.(*pickle.Dict)
@@ -167,12 +176,65 @@ func (b *builder) stack(v any) (StackID, error) {
 			b.snap.Stacks = append(b.snap.Stacks, fs)
 			b.stackID[string(key)] = sid
 		}
+		b.rememberStack(x.Items, sid)
 		b.dec.Replace(x, stackRef{sid})
 		return sid, nil
 	case pickle.None:
 		return 0, nil
 	}
 	return 0, fmt.Errorf("frames is %s, not a list", pickle.A(v))
+}
+
+// recentStacks caches frames lists by their items: a snapshot's entries
+// list the same few hundred stacks again and again, each time as a fresh
+// list of the same memoized frame dicts, and comparing those references
+// costs far less than looking each frame up and hashing the sequence.
+// A slot is chosen by the list's length and first frame's id; the cached
+// items keep their dicts alive, so equal references mean equal frames
+// (and, all being dicts, never make the comparison meet a value that
+// cannot be compared).
+const recentStacks = 256
+
+type recentStack struct {
+	items []any
+	sid   StackID
+}
+
+func (b *builder) recentSlot(items []any) (int, bool) {
+	fd, ok := items[0].(*pickle.Dict)
+	if !ok {
+		return 0, false
+	}
+	id, ok := b.frameID[fd]
+	if !ok {
+		return 0, false
+	}
+	return int(uint32(id)*31+uint32(len(items))) % recentStacks, true
+}
+
+func (b *builder) recentStack(items []any) (StackID, bool) {
+	i, ok := b.recentSlot(items)
+	if !ok {
+		return 0, false
+	}
+	c := &b.recent[i]
+	if len(c.items) != len(items) {
+		return 0, false
+	}
+	for k := range items {
+		if c.items[k] != items[k] {
+			return 0, false
+		}
+	}
+	return c.sid, true
+}
+
+func (b *builder) rememberStack(items []any, sid StackID) {
+	if i, ok := b.recentSlot(items); ok {
+		c := &b.recent[i]
+		c.items = append(c.items[:0], items...)
+		c.sid = sid
+	}
 }
 
 func frame(d *pickle.Dict) (Frame, error) {

@@ -16,8 +16,35 @@ import (
 // ErrNotSnapshot reports input that is not a memory snapshot at all.
 var ErrNotSnapshot = errors.New("not a PyTorch memory snapshot")
 
+// LoadOptions tune how a snapshot is held in memory; the zero value (or
+// DefaultLoadOptions) is plain Go allocation.
+type LoadOptions struct {
+	// MakeEvents, when set, makes the slice (length 0, capacity n) that a
+	// device's trace events are decoded into: a large trace is hundreds
+	// of megabytes written once, and the CLI passes a maker that asks the
+	// kernel for huge pages, which this package does not touch itself.
+	MakeEvents func(n int) []TraceEvent `json:"-"`
+}
+
+// DefaultLoadOptions are plain Go allocation.
+func DefaultLoadOptions() LoadOptions { return LoadOptions{} }
+
+func (o *LoadOptions) makeEvents(n int) []TraceEvent {
+	if o.MakeEvents != nil {
+		if ev := o.MakeEvents(n); cap(ev) >= n {
+			return ev[:0]
+		}
+	}
+	return make([]TraceEvent, 0, n)
+}
+
 // LoadFile reads a snapshot from a .pickle or gzip-compressed file.
 func LoadFile(path string) (*Snapshot, error) {
+	return LoadFileWith(path, DefaultLoadOptions())
+}
+
+// LoadFileWith is LoadFile with options.
+func LoadFileWith(path string, o LoadOptions) (*Snapshot, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -30,7 +57,7 @@ func LoadFile(path string) (*Snapshot, error) {
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 		size = st.Size()
 	}
-	s, err := load(f, size)
+	s, err := load(f, size, o)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -39,11 +66,14 @@ func LoadFile(path string) (*Snapshot, error) {
 
 // Load reads a snapshot pickle, plain or gzip-compressed (detected by its
 // magic bytes), from r.
-func Load(r io.Reader) (*Snapshot, error) { return load(r, 0) }
+func Load(r io.Reader) (*Snapshot, error) { return load(r, 0, DefaultLoadOptions()) }
+
+// LoadWith is Load with options.
+func LoadWith(r io.Reader, o LoadOptions) (*Snapshot, error) { return load(r, 0, o) }
 
 // load is Load with the input's size when known (0 if not), from which
 // the first device trace's capacity is guessed; see eventChunks.
-func load(r io.Reader, size int64) (*Snapshot, error) {
+func load(r io.Reader, size int64, o LoadOptions) (*Snapshot, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, err := br.Peek(2)
 	if len(head) == 0 {
@@ -75,6 +105,7 @@ func load(r io.Reader, size int64) (*Snapshot, error) {
 		return nil, fmt.Errorf("%w: the data is neither a pickle (protocol 2–5) nor gzip", ErrNotSnapshot)
 	}
 	b := newBuilder()
+	b.opts = o
 	if !gz {
 		b.size = size
 	}
@@ -130,9 +161,15 @@ type builder struct {
 	streamID map[uint64]uint32
 	ctxID    map[EventContext]int32
 	keyBuf   []byte
-	err      error
+	recent   *[recentStacks]recentStack
+	// lastActionStr is the known action string parsed last ("" before
+	// one), into lastAction: consecutive entries often share one.
+	lastActionStr string
+	lastAction    Action
+	err           error
 	// size is the input's size in bytes (0: unknown); see eventChunks.
 	size int64
+	opts LoadOptions
 }
 
 // stackRef replaces a consumed frames list in the decoder's memo.
@@ -148,6 +185,7 @@ func newBuilder() *builder {
 		stackID:  map[string]StackID{"": 0},
 		streamID: map[uint64]uint32{0: 0},
 		ctxID:    map[EventContext]int32{{}: 0},
+		recent:   new([recentStacks]recentStack),
 	}
 }
 
@@ -209,7 +247,7 @@ func (b *builder) hook(l *pickle.List, item any) (bool, error) {
 	}
 	c.add(ev)
 	if c.n == estimateAfter && b.size > 0 {
-		c.reserve(b.dec.Offset(), b.size)
+		c.reserve(b.dec.Offset(), b.size, &b.opts)
 	}
 	b.dec.Replace(d, nil)
 	return false, nil
@@ -269,7 +307,7 @@ func (c *eventChunks) add(ev TraceEvent) {
 
 // reserve grows the current chunk to the events the input's remaining
 // bytes would hold; at is the input offset after the n-th event.
-func (c *eventChunks) reserve(at, size int64) {
+func (c *eventChunks) reserve(at, size int64, o *LoadOptions) {
 	if len(c.full) > 0 || at <= c.start || size <= at {
 		return
 	}
@@ -279,13 +317,13 @@ func (c *eventChunks) reserve(at, size int64) {
 	if want <= cap(c.cur) {
 		return
 	}
-	grown := make([]TraceEvent, len(c.cur), want)
+	grown := o.makeEvents(want)[:len(c.cur)]
 	copy(grown, c.cur)
 	c.cur = grown
 }
 
 // flat returns all events in one slice, releasing the chunks as it goes.
-func (c *eventChunks) flat() []TraceEvent {
+func (c *eventChunks) flat(o *LoadOptions) []TraceEvent {
 	if c == nil {
 		return nil
 	}
@@ -294,7 +332,7 @@ func (c *eventChunks) flat() []TraceEvent {
 		c.cur = nil
 		return out
 	}
-	out := make([]TraceEvent, 0, c.n)
+	out := o.makeEvents(c.n)
 	for i, ch := range c.full {
 		out = append(out, ch...)
 		c.full[i] = nil

@@ -2,8 +2,11 @@
 forward+backward, convolutions, pointwise/normalisation bandwidth, kernel launch floor and
 optimizer step time per parameter. Run ALONE on the GPU (nothing else), no history.
 
-usage: python3 gt_calib.py OUT.json [--budget SECONDS] [--conv16|--conv256]
+usage: python3 gt_calib.py OUT.json [--budget SECONDS] [--conv16|--conv256|--norm]
 --conv16 times only the launch floor and the fp16/bf16 convolutions of CONV16 (round 3).
+--norm times the launch floor, training BatchNorm at ResNet-50's shapes (batch 256; fp32, fp16 and
+bf16, fp32 affine parameters as under autocast) and ResNet-50's convolutions at batch 256 in fp32
+(TF32), the two figures round 4 had to fit or extrapolate.
 Each timing: CUDA events around n repetitions after 3 warm-ups; n grows until a batch takes
 >= 20 ms; the median of 5 batches, per repetition, is kept (seconds).
 """
@@ -181,13 +184,13 @@ CONV16 = [  # N, Cin, Cout, H, k, stride, groups, channels_last
 CONV256 = [(256,) + r[1:] for r in CONV16[11:30]]
 
 
-def conv16(res, out=None, shapes=None):
+def conv16(res, out=None, shapes=None, dtypes=(("fp16", torch.float16), ("bf16", torch.bfloat16))):
     rows = []
     res["conv"] = rows
     res["conv_note"] = "fwdbwd_tflops counts 3x forward FLOPs"
     torch.backends.cudnn.benchmark = False
     for (N, Ci, Co, Hh, k, s, g, cl) in (shapes or CONV16):
-        for name, dt in (("fp16", torch.float16), ("bf16", torch.bfloat16)):
+        for name, dt in dtypes:
             if over():
                 return
             try:
@@ -214,6 +217,44 @@ def conv16(res, out=None, shapes=None):
                 del x, w, y, gy
             except Exception as e:
                 rows.append(dict(dtype=name, N=N, Cin=Ci, Cout=Co, H=Hh, k=k, stride=s, error=repr(e)[:200]))
+        if out:
+            with open(out, "w") as f:
+                json.dump(res, f, indent=1)
+
+
+# norm: ResNet-50's BatchNorm inputs at batch 256 (C, H): the stem's, then each stage's.
+BN256 = [(64, 112), (64, 56), (256, 56), (128, 56), (128, 28), (512, 28), (256, 28), (256, 14), (1024, 14),
+         (512, 14), (512, 7), (2048, 7)]
+
+
+def norm(res, out=None):
+    """Training F.batch_norm, NCHW, forward alone and forward+backward (torch.autograd.grad, so
+    nothing accumulates into .grad), per dtype: PyTorch runs fp32 and fp16 through cuDNN and bf16
+    through ATen's kernels. bytes counts the input and output once each."""
+    rows = []
+    res["norm"] = rows
+    for C, H in BN256:
+        for name, dt in (("fp32", torch.float32), ("fp16", torch.float16), ("bf16", torch.bfloat16)):
+            if over():
+                return
+            try:
+                x = torch.randn(256, C, H, H, device="cuda", dtype=dt, requires_grad=True)
+                w = torch.ones(C, device="cuda", requires_grad=True)
+                b = torch.zeros(C, device="cuda", requires_grad=True)
+                rm, rv = torch.zeros(C, device="cuda"), torch.ones(C, device="cuda")
+                tf, _ = timeit(lambda: F.batch_norm(x, rm, rv, w, b, training=True))
+                gy = torch.randn_like(x)
+
+                def fb():
+                    y = F.batch_norm(x, rm, rv, w, b, training=True)
+                    torch.autograd.grad(y, (x, w, b), gy)
+                tfb, _ = timeit(fb)
+                nb = 2 * x.numel() * x.element_size()
+                rows.append(dict(op="batch_norm", dtype=name, N=256, C=C, H=H, fwd_s=tf, fwdbwd_s=tfb, bytes=nb,
+                                 fwd_gbps=nb / tf / 1e9))
+                del x, gy
+            except Exception as e:
+                rows.append(dict(op="batch_norm", dtype=name, N=256, C=C, H=H, error=repr(e)[:200]))
         if out:
             with open(out, "w") as f:
                 json.dump(res, f, indent=1)
@@ -307,6 +348,9 @@ def main():
     if "--conv256" in sys.argv:
         fns = (launch, lambda r: conv16(r, out, CONV256))
         fns[1].__name__ = "conv256"
+    if "--norm" in sys.argv:  # round 4's fitted BatchNorm factors and batch-64-only TF32 convolutions
+        fns = (launch, lambda r: norm(r, out), lambda r: conv16(r, out, CONV256, (("fp32", torch.float32),)))
+        fns[1].__name__, fns[2].__name__ = "norm", "conv256_fp32"
     for fn in fns:
         t = time.time()
         try:

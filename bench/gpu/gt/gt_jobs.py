@@ -332,6 +332,16 @@ def call2():
     return gt_jobs2.jobs()
 
 
+def call6():
+    import gt_jobs5
+    return gt_jobs5.snapshots()
+
+
+def call5():
+    import gt_jobs5
+    return gt_jobs5.jobs()
+
+
 def call4():
     import gt_jobs4
     return gt_jobs4.jobs()

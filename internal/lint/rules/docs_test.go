@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -37,6 +38,15 @@ Hints — advice that is right for some programs and noise for others (rules mar
 "hint" below), and findings that cost no GPU memory (a rule's documentation says which) —
 are opt-in: show them with ` + "`--hints`" + `, or name their rule in ` + "`--select`" + `.
 
+Severity follows a measured policy. Each finding comes from one sub-pattern of its rule
+(the heuristic path that produced it; JSON output names it in ` + "`pattern`" + `), and each
+sub-pattern's level comes from how often its findings were real problems on a corpus of
+real public training code (bench/lint: every judged finding, including false alarms of
+findings since fixed): a warning needs at least 95%, the default output (warning or
+info) at least 85%; the rest are hints. A pattern judged fewer than five times keeps the
+level its rule was designed with. A rule's sub-patterns and their levels are listed in
+its section.
+
 | code | name | severity | --fix | summary |
 |---|---|---|---|---|
 `)
@@ -63,6 +73,27 @@ are opt-in: show them with ` + "`--hints`" + `, or name their rule in ` + "`--se
 			hint = " (hint, opt-in with `--hints`)"
 		}
 		fmt.Fprintf(&b, "Severity: %s%s%s.\n\n%s.\n\n", r.Severity, hint, fix, r.Summary)
+		if len(r.Patterns) > 0 {
+			names := make([]string, 0, len(r.Patterns))
+			for n := range r.Patterns {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			b.WriteString("Sub-patterns:")
+			for i, n := range names {
+				lv := r.Patterns[n]
+				level := lv.Severity.String()
+				if lv.Hint {
+					level = "hint"
+				}
+				sep := ","
+				if i == 0 {
+					sep = ""
+				}
+				fmt.Fprintf(&b, "%s `%s` %s", sep, n, level)
+			}
+			b.WriteString(".\n\n")
+		}
 		for _, para := range strings.Split(r.Doc, "\n\n") {
 			b.WriteString(strings.Join(strings.Fields(para), " ") + "\n\n")
 		}

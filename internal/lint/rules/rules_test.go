@@ -229,19 +229,47 @@ func TestRuleMetadata(t *testing.T) {
 	_ = fmt.Sprint
 }
 
-// TestEvalWithGradSeverity pins the severity VK003 gives: a warning when
-// the file shows the grad mode the forward runs under, a note (info) when
-// the helper's callers live in other files and may run it under no_grad.
+// TestEvalWithGradSeverity pins the level VK003's policy gives each
+// sub-pattern: a forward after model.eval() whose callers live in other
+// files is a note (info); a forward in a helper named like sampling, the
+// pattern that was right least often on real code, is a hint (shown only
+// with --hints); an output only saved as an image, right every time, is a
+// warning.
 func TestEvalWithGradSeverity(t *testing.T) {
-	diags := checkWants(t, filepath.Join("testdata", "vk003_frozen_and_callers.py"), EvalWithGrad)
-	got := map[int]lint.Severity{}
-	for _, d := range diags {
-		got[d.Start.Line] = d.Severity
+	type level struct {
+		sev     lint.Severity
+		hint    bool
+		pattern string
 	}
-	want := map[int]lint.Severity{31: lint.Info, 40: lint.Warning}
-	for line, sev := range want {
-		if got[line] != sev {
-			t.Errorf("line %d: severity %v, want %v", line, got[line], sev)
+	cases := []struct {
+		file string
+		want map[int]level
+	}{
+		{"vk003_frozen_and_callers.py", map[int]level{
+			31: {lint.Info, false, "after-eval-elsewhere"},
+			40: {lint.Info, true, "helper-elsewhere"},
+		}},
+		{"vk003_eval_without_no_grad.py", map[int]level{
+			9: {lint.Info, false, "after-eval-elsewhere"},
+		}},
+		{"vk003_sampling_helpers.py", map[int]level{
+			102: {lint.Warning, false, "saved-image"},
+		}},
+		{"vk003_cpu_only.py", map[int]level{
+			10: {lint.Info, true, "cpu-only"},
+			17: {lint.Info, true, "cpu-only"},
+		}},
+	}
+	for _, c := range cases {
+		diags := checkWants(t, filepath.Join("testdata", c.file), EvalWithGrad)
+		got := map[int]level{}
+		for _, d := range diags {
+			got[d.Start.Line] = level{d.Severity, d.Hint, d.Pattern}
+		}
+		for line, want := range c.want {
+			if got[line] != want {
+				t.Errorf("%s:%d: got %+v, want %+v", c.file, line, got[line], want)
+			}
 		}
 	}
 }
@@ -291,6 +319,44 @@ func TestGraphAppendedSeverity(t *testing.T) {
 	for line, want := range map[int]lint.Severity{13: lint.Info, 14: lint.Warning} {
 		if got[line] != want {
 			t.Errorf("line %d: severity %v, want %v", line, got[line], want)
+		}
+	}
+}
+
+// TestPatternLevels pins the policy levels of VK013's and VK014's
+// sub-patterns: a checkpoint load and DataParallel in a file that trains
+// are shown by default (info); a load used as a whole object and
+// DataParallel in a file that does not train are hints.
+func TestPatternLevels(t *testing.T) {
+	cases := []struct {
+		file string
+		rule *lint.Rule
+		want map[int]string // line -> pattern, "+hint" when a hint
+	}{
+		{"vk013_load_without_map_location.py", LoadWithoutMapLocation, map[int]string{
+			4: "checkpoint", 5: "object+hint", 18: "object+hint",
+			23: "checkpoint", 25: "checkpoint", 26: "object+hint", 27: "object+hint",
+		}},
+		{"vk014_data_parallel.py", DataParallel, map[int]string{5: "trained", 30: "trained"}},
+		{"vk014_not_trained.py", DataParallel, map[int]string{7: "unknown+hint"}},
+		{"vk014_trained.py", DataParallel, map[int]string{6: "trained"}},
+	}
+	for _, c := range cases {
+		diags := checkWants(t, filepath.Join("testdata", c.file), c.rule)
+		got := map[int]string{}
+		for _, d := range diags {
+			got[d.Start.Line] = d.Pattern
+			if d.Hint {
+				got[d.Start.Line] += "+hint"
+			}
+			if d.Severity != lint.Info {
+				t.Errorf("%s:%d: severity %v, want info", c.file, d.Start.Line, d.Severity)
+			}
+		}
+		for line, want := range c.want {
+			if got[line] != want {
+				t.Errorf("%s:%d: pattern %q, want %q", c.file, line, got[line], want)
+			}
 		}
 	}
 }

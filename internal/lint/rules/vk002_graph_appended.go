@@ -9,7 +9,11 @@ import (
 // GraphAppended is M2: tracking statistics with graph-attached tensors.
 var GraphAppended = &lint.Rule{
 	Code: "VK002", Name: "graph-tensor-kept-in-list", Severity: lint.Warning,
-	Summary: "a tensor from the autograd graph appended to a list in a training loop keeps each step's graph alive",
+	// Policy (bench/lint): a kept loss costs one element and the graph's
+	// nodes per step (backward freed its saved activations), so it is info.
+	// It was judged once (debatable): too few findings to move it.
+	Patterns: map[string]lint.Level{"retain-graph": {Severity: lint.Warning}, "output": {Severity: lint.Warning}, "loss": {Severity: lint.Info}},
+	Summary:  "a tensor from the autograd graph appended to a list in a training loop keeps each step's graph alive",
 	Doc: `Flags xs.append(t), xs.extend([t]) and xs += [t] inside a loop that calls
 .backward(), when t is the loss that backward runs on, or a model output the
 loss was computed from (out = model(x); loss = criterion(out, y)), and the
@@ -65,13 +69,13 @@ func runGraphAppended(p *lint.Pass) {
 		fix := fmt.Sprintf("store %s.item() for a scalar, or %s.detach() (.detach().cpu() to free GPU memory)", e, e)
 		switch {
 		case retainedIn(f, outer):
-			p.Report(stmt, fmt.Sprintf("%s keeps %s (%s) with its autograd graph: every iteration's graph and saved activations stay alive, so memory grows each step", list, e, kind), fix)
+			p.ReportPattern("retain-graph", stmt, fmt.Sprintf("%s keeps %s (%s) with its autograd graph: every iteration's graph and saved activations stay alive, so memory grows each step", list, e, kind), fix)
 		case kind == "the loss":
 			// backward freed the saved activations: what stays is a
 			// one-element tensor and the graph's nodes per step.
-			p.ReportAs(lint.Info, stmt, fmt.Sprintf("%s keeps %s (the loss) with its autograd graph: backward has freed the saved activations, but every step's loss tensor and graph nodes stay alive", list, e), fix)
+			p.ReportPattern("loss", stmt, fmt.Sprintf("%s keeps %s (the loss) with its autograd graph: backward has freed the saved activations, but every step's loss tensor and graph nodes stay alive", list, e), fix)
 		default:
-			p.Report(stmt, fmt.Sprintf("%s keeps %s (%s) with its autograd graph: backward has freed the saved activations, but every step's output stays on the GPU with its graph, so memory grows each step", list, e, kind), fix)
+			p.ReportPattern("output", stmt, fmt.Sprintf("%s keeps %s (%s) with its autograd graph: backward has freed the saved activations, but every step's output stays on the GPU with its graph, so memory grows each step", list, e, kind), fix)
 		}
 	}
 	for _, call := range f.Nodes("call") {

@@ -6,7 +6,7 @@ import (
 
 // DataLoaderPinMemory is M7 (performance tuning guide).
 var DataLoaderPinMemory = &lint.Rule{
-	Code: "VK007", Name: "dataloader-without-pin-memory", Severity: lint.Info, Hint: true,
+	Code: "VK007", Name: "dataloader-without-pin-memory", Severity: lint.Info,
 	Summary: "a DataLoader feeding a GPU without pin_memory=True makes every batch copy synchronous",
 	Doc: `A hint (opt-in: --hints, or --select VK007). Flags a training DataLoader
 that is given num_workers but not pin_memory=True (missing or False), when

@@ -118,7 +118,7 @@ func runCreatedThenMoved(p *lint.Pass) {
 			}
 		}
 		fn := f.Text(recv.Child("function"))
-		p.Report(call, fmt.Sprintf("%s(...) is built in host memory and then copied to the GPU: an extra CPU buffer, a host-to-device copy and a sync; create it on the device", fn),
+		p.ReportPattern("built-then-moved", call, fmt.Sprintf("%s(...) is built in host memory and then copied to the GPU: an extra CPU buffer, a host-to-device copy and a sync; create it on the device", fn),
 			fmt.Sprintf("pass device=%s to %s(...)", strings.Trim(device, " "), fn), edits...)
 	}
 }
@@ -189,7 +189,7 @@ func numpyToCUDA(p *lint.Pass, step func(*lint.Node) bool) {
 		if !strings.HasPrefix(q, "numpy.random.") || !f.PerStep(call, step) || periodic(f, call) {
 			continue
 		}
-		p.Report(call, fmt.Sprintf("%s(%s(...)) draws the numbers into a NumPy array in host memory and copies them to the GPU at every step: a host buffer, a copy and a sync each time",
+		p.ReportPattern("numpy-per-step", call, fmt.Sprintf("%s(%s(...)) draws the numbers into a NumPy array in host memory and copies them to the GPU at every step: a host buffer, a copy and a sync each time",
 			f.Text(fn), f.Text(arg.Child("function"))),
 			"draw them on the device: torch.randn(shape, device=...) for normal(0, 1), torch.randint(low, high, shape, device=...) for randint")
 	}

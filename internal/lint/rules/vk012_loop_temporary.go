@@ -11,7 +11,7 @@ import (
 // LoopTemporary is M12, FAQ item "Don't hold onto tensors and variables
 // you don't need".
 var LoopTemporary = &lint.Rule{
-	Code: "VK012", Name: "loop-temporary-outlives-loop", Severity: lint.Info,
+	Code: "VK012", Name: "loop-temporary-outlives-loop", Severity: lint.Info, Hint: true,
 	Summary: "a model output assigned in a loop stays alive after the loop while the function goes on to more GPU work",
 	Doc: `Flags a variable assigned from a model call inside a loop (out = model(x),
 logits, loss = model(x, y)) when the variable is never mentioned after the

@@ -1,13 +1,19 @@
 package rules
 
 import (
+	"strings"
+
 	"github.com/vramkit/vramkit/internal/lint"
 )
 
 // DataParallel is M14.
 var DataParallel = &lint.Rule{
 	Code: "VK014", Name: "data-parallel", Severity: lint.Info,
-	Summary: "nn.DataParallel gathers outputs and keeps optimizer state on the first GPU, which runs out of memory first",
+	// Policy (bench/lint): in a file that trains, right 13/14 times; in
+	// one that does not (metric and inference networks, or a model
+	// trained elsewhere) 16/22, so those are hints.
+	Patterns: map[string]lint.Level{"trained": {Severity: lint.Info}, "unknown": {Severity: lint.Info, Hint: true}},
+	Summary:  "nn.DataParallel gathers outputs and keeps optimizer state on the first GPU, which runs out of memory first",
 	Doc: `Flags calls of torch.nn.DataParallel (and torch.nn.parallel.DataParallel).
 
 Memory: DataParallel replicates the model from cuda:0 on every step, scatters
@@ -39,7 +45,7 @@ func runDataParallel(p *lint.Pass) {
 			if evalOnly(f, call) {
 				continue
 			}
-			p.Report(call, "nn.DataParallel gathers every step's outputs, the loss and the optimizer state on the first GPU, so that GPU runs out of memory first and limits the batch size",
+			p.ReportPattern(dpKind(f), call, "nn.DataParallel gathers every step's outputs, the loss and the optimizer state on the first GPU, so that GPU runs out of memory first and limits the batch size",
 				"use DistributedDataParallel (one process per GPU, launched with torchrun)")
 		}
 	}
@@ -99,4 +105,21 @@ func evalAfter(f *lint.File, call *lint.Node) bool {
 		}
 	}
 	return evaluated
+}
+
+// dpKind names what the file shows of a DataParallel-wrapped network:
+// "trained" when the file trains (an optimizer step or a backward pass),
+// where the optimizer state and gradients pile onto the first GPU;
+// "unknown" when nothing in the file trains (an inference or metric
+// network, or one trained elsewhere), where only the gathered outputs do.
+func dpKind(f *lint.File) string {
+	for _, c := range f.Nodes("call") {
+		if _, ok := f.BackwardOf(c); ok {
+			return "trained"
+		}
+		if m, r := f.Method(c); m == "step" && r != nil && strings.Contains(strings.ToLower(f.Text(r)), "optim") {
+			return "trained"
+		}
+	}
+	return "unknown"
 }

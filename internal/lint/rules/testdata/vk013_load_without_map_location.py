@@ -16,3 +16,12 @@ else:
     ok6 = torch.load(args.resume, map_location="cuda:%d" % args.gpu)
 if args.pretrained:
     weights = torch.load(args.pretrained)  # want "VK013"
+
+# How the result is used names the pattern: read by key or handed to
+# load_state_dict, it is a checkpoint the run saved from its GPU; used as
+# is, it is a whole pickled object or data, often written from the CPU.
+ckpt = torch.load(args.ckpt)  # want "VK013"
+net.load_state_dict(ckpt["model"])
+opt_state = torch.load(args.opt).get("optimizer")  # want "VK013"
+generator = torch.load("generator.pth")  # want "VK013"
+vectors = torch.load(".vector_cache/glove.pt")  # want "VK013"

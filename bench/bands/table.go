@@ -1,0 +1,335 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
+
+// sample is one measured row: its classes and log errors
+// x = ln(measured/predicted) of the quantity a set is about (peak
+// reserved, step time or generate's peak reserved) and, for memory, of
+// peak allocated (xa).
+type sample struct {
+	name    string
+	classes []string
+	x, xa   float64
+	// v is ln(variant/predicted) of a row whose reserved peak has a known
+	// alternative (cuBLAS's backward workspace splitting a freed logits
+	// block), 0 where there is none: its band's top is the variant's.
+	v float64
+}
+
+// techniqueDefaults are the values of the technique dimensions a plain
+// run has: a row with any other value is a technique row.
+var techniqueDefaults = map[string]string{"checkpoint": "none", "lora": "no", "parallel": "none", "optimizer": "adamw"}
+
+// statClasses are the classes whose centre and spread a row's error
+// counts toward. A technique row's error is the technique's: it counts
+// toward its technique classes (and the GPU's), not toward its family,
+// kind or precision, whose spread would otherwise carry every
+// technique's misses to every plain run of the family.
+// stats are statClasses when attr, else classes.
+func stats(classes []string, attr bool) []string {
+	if attr {
+		return statClasses(classes)
+	}
+	return classes
+}
+
+func statClasses(classes []string) []string {
+	tech := false
+	for _, c := range classes {
+		dim, val, _ := strings.Cut(c, "=")
+		if d, ok := techniqueDefaults[dim]; (ok && val != d) || dim == "attn" || dim == "alloc_conf" || dim == "lengths" || c == "precision=bf16" {
+			tech = true
+		}
+	}
+	if !tech {
+		return classes
+	}
+	var out []string
+	for _, c := range classes {
+		model := strings.HasPrefix(c, "family=") || strings.HasPrefix(c, "kind=") ||
+			strings.HasPrefix(c, "precision=") && c != "precision=bf16"
+		if !model {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// setFit is one set of per-class bands and the quantiles behind them.
+type setFit struct {
+	set  memmodel.BandSet
+	q    [2]float64 // of the main quantity
+	qa   [2]float64 // of allocated (memory sets)
+	pool locScale
+}
+
+// statLists are the classes each sample counts toward: with attr,
+// statClasses, except that a model class no plain row has (ResNet-50 was
+// captured only with checkpointing) counts every row of it.
+func statLists(ss []sample, attr bool) [][]string {
+	out := make([][]string, len(ss))
+	has := map[string]bool{}
+	for i, s := range ss {
+		out[i] = stats(s.classes, attr)
+		for _, c := range out[i] {
+			has[c] = true
+		}
+	}
+	for i, s := range ss {
+		for _, c := range s.classes {
+			if !has[c] {
+				out[i] = append(out[i], c)
+			}
+		}
+	}
+	return out
+}
+
+// groupsOf indexes samples by the classes they count toward.
+func groupsOf(st [][]string) groups {
+	g := groups{}
+	for i, cs := range st {
+		g[""] = append(g[""], i)
+		for _, c := range cs {
+			g[c] = append(g[c], i)
+		}
+	}
+	return g
+}
+
+// fitSet computes every class's band of ss. alloc says whether xa is
+// measured (memory sets); step whether the bands go in the StepTime
+// field; attr whether technique rows count only toward their technique
+// classes (statClasses: training memory, where it halved the bands of
+// plain runs at the same leave-one-out coverage; step time, whose
+// technique errors are not separate, and generate, which has no
+// techniques, count every row toward all its classes).
+func fitSet(ss []sample, minRows int, conf float64, alloc, step, attr bool) setFit {
+	st := statLists(ss, attr)
+	g := groupsOf(st)
+	xs, xa, vs := make([]float64, len(ss)), make([]float64, len(ss)), make([]float64, len(ss))
+	rs := make([]float64, len(ss)) // the errors left once variants are allowed for
+	cls := make([][]string, len(ss))
+	for i, s := range ss {
+		xs[i], xa[i], vs[i], cls[i] = s.x, s.xa, s.v, s.classes
+		rs[i] = resid(s.x, s.v)
+	}
+	f := setFit{q: sharedQuantiles(xs, vs, cls, st, minRows, conf), pool: robustLS(rs)}
+	poolA := robustLS(xa)
+	if alloc {
+		// the variant moves reserved memory only
+		f.qa = sharedQuantiles(xa, make([]float64, len(xa)), cls, st, minRows, conf)
+	}
+	f.set.Classes = map[string]memmodel.ClassBand{}
+	keys := make([]string, 0, len(g))
+	for k := range g {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		idx := g[k]
+		var x, r, a []float64
+		var names []string
+		for _, i := range idx {
+			x, r, a = append(x, xs[i]), append(r, rs[i]), append(a, xa[i])
+			names = append(names, ss[i].name)
+		}
+		ls := classLS(r, f.pool)
+		cb := memmodel.ClassBand{N: len(idx), Centre: round4(ls.m), Scale: round4(ls.s)}
+		cb.MedianErr, cb.MedianAbsErr = errStats(x)
+		ext := r // the cap by measured extremes: training memory only (see ratioBand)
+		if !attr {
+			ext = nil
+		}
+		band := ratioBand(ls, f.q, ext, f.pool)
+		if step {
+			cb.StepTime = band
+		} else {
+			cb.Reserved = band
+		}
+		if alloc {
+			exa := a
+			if !attr {
+				exa = nil
+			}
+			cb.Allocated = ratioBand(classLS(a, poolA), f.qa, exa, poolA)
+		}
+		if k == "" {
+			f.set.Pooled = cb
+			continue
+		}
+		sort.Strings(names)
+		cb.Rows = names
+		f.set.Classes[k] = cb
+	}
+	return f
+}
+
+// errStats are the median signed and absolute relative errors of xs.
+func errStats(xs []float64) (med, medAbs float64) {
+	e, a := make([]float64, len(xs)), make([]float64, len(xs))
+	for i, x := range xs {
+		e[i] = errOf(x)
+		a[i] = abs(e[i])
+	}
+	return round4(median(e)), round4(median(a))
+}
+
+func abs(v float64) float64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// kind of set, for the table it goes in and the band it is read back with.
+type kind int
+
+const (
+	memKind kind = iota
+	stepKind
+	genKind
+)
+
+// place puts a fitted set where t keeps sets of kind k.
+func place(t *memmodel.BandTable, k kind, f setFit) {
+	switch k {
+	case memKind:
+		t.Pooled, t.Classes = f.set.Pooled, f.set.Classes
+		t.Quantiles["reserved"], t.Quantiles["allocated"] = roundQ(f.q), roundQ(f.qa)
+	case stepKind:
+		t.StepTimePooled, t.StepTime = f.set.Pooled, f.set.Classes
+		t.Quantiles["step_time"] = roundQ(f.q)
+	case genKind:
+		set := f.set
+		t.Generate = &set
+		t.Quantiles["generate_reserved"], t.Quantiles["generate_allocated"] = roundQ(f.q), roundQ(f.qa)
+	}
+}
+
+func roundQ(q [2]float64) [2]float64 { return [2]float64{round4(q[0]), round4(q[1])} }
+
+// bandOf is the band plan applies to a row of classes with t, read back
+// the way memmodel and infer read it: the main quantity's ratios, and the
+// classes it rests on.
+func bandOf(t *memmodel.BandTable, k kind, classes []string) ([2]float64, []string) {
+	switch k {
+	case stepKind:
+		return t.StepBand(classes)
+	case genKind:
+		r, _, basis, _, _ := t.GenerateBand(classes)
+		return r, basis
+	}
+	r, _, basis := t.Band(classes)
+	return r, basis
+}
+
+// loo is each row's band when it was left out of the whole computation:
+// the bands a new row of its classes would have had, the top raised for a
+// row's variant as plan raises it (memmodel's bandsFrom).
+func loo(ss []sample, k kind, minRows int, conf float64) [][2]float64 {
+	out := make([][2]float64, len(ss))
+	for i := range ss {
+		rest := make([]sample, 0, len(ss)-1)
+		rest = append(rest, ss[:i]...)
+		rest = append(rest, ss[i+1:]...)
+		t := &memmodel.BandTable{Confidence: conf, MinRows: minRows, Quantiles: map[string][2]float64{}}
+		place(t, k, fitSet(rest, minRows, conf, k != stepKind, k == stepKind, k == memKind))
+		b, _ := bandOf(t, k, ss[i].classes)
+		out[i] = withVariant(b, ss[i].v)
+	}
+	return out
+}
+
+// classReport is one line of the printed calculation.
+type classReport struct {
+	key                string
+	n, fitN, inside    int
+	medErr, medAbs     float64
+	band               [2]float64
+	medHalf, ratio     float64
+	centre, scale, pct float64
+	// medOwn is the median half-width without the reach of rows'
+	// variants (the class band alone); variants is how many rows have one.
+	medOwn   float64
+	variants int
+}
+
+// report is the per-class calculation of a set: every class's n, median
+// error, full-data band, and over its rows the leave-one-out band's
+// median half-width, its ratio to the median |error|, and how many rows
+// fell inside their leave-one-out band.
+func report(ss []sample, f setFit, bands [][2]float64, step bool) []classReport {
+	g := groups{}
+	for i, s := range ss {
+		g[""] = append(g[""], i)
+		for _, c := range s.classes {
+			g[c] = append(g[c], i)
+		}
+	}
+	keys := make([]string, 0, len(g))
+	for k := range g {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []classReport
+	for _, k := range keys {
+		cb := f.set.Pooled
+		if k != "" {
+			cb = f.set.Classes[k]
+		}
+		var xs []float64
+		for _, i := range g[k] {
+			xs = append(xs, ss[i].x)
+		}
+		r := classReport{key: k, n: len(g[k]), fitN: cb.N, band: cb.Reserved, centre: cb.Centre, scale: cb.Scale}
+		r.medErr, r.medAbs = errStats(xs) // of every row of the class
+		if step {
+			r.band = cb.StepTime
+		}
+		if k == "" {
+			r.key = "all rows (pooled band)"
+		}
+		var half, own []float64
+		for _, i := range g[k] {
+			b := bands[i]
+			half = append(half, (b[1]-b[0])/2)
+			own = append(own, (b[1]/math.Exp(ss[i].v)-b[0])/2)
+			if ss[i].v > 0 {
+				r.variants++
+			}
+			if ss[i].x >= logOf(b[0]) && ss[i].x <= logOf(b[1]) {
+				r.inside++
+			}
+		}
+		r.medHalf, r.medOwn = median(half), median(own)
+		if r.medAbs > 0 {
+			r.ratio = r.medHalf / r.medAbs
+		}
+		r.pct = float64(r.inside) / float64(r.n)
+		out = append(out, r)
+	}
+	return out
+}
+
+func printReport(title string, rs []classReport, minRows int) {
+	fmt.Printf("\n%s\n", title)
+	fmt.Printf("n: the class's rows; fit: the rows its centre and spread come from (technique rows count toward their technique)\n")
+	fmt.Printf("var: rows whose band's top reaches a variant (the logits-workspace split); own half: the LOO half-width without that reach\n")
+	fmt.Printf("%-30s %4s %4s %8s %8s   %-17s %8s %6s %7s %4s %8s  %s\n", "class", "n", "fit", "med err", "med|err|", "band (all rows)", "LOO half", "ratio", "LOO in", "var", "own half", "centre/scale")
+	for _, r := range rs {
+		flag := ""
+		if r.fitN < minRows {
+			flag = "  (too few rows alone: joined with the pooled band)"
+		}
+		fmt.Printf("%-30s %4d %4d %+7.2f%% %7.2f%%   ×%.4f–×%.4f %7.2f%% %6.1f %3d/%-3d %4d %7.2f%%  %+.4f/%.4f%s\n", r.key, r.n, r.fitN, 100*r.medErr, 100*r.medAbs,
+			r.band[0], r.band[1], 100*r.medHalf, r.ratio, r.inside, r.n, r.variants, 100*r.medOwn, r.centre, r.scale, flag)
+	}
+}
