@@ -13,7 +13,9 @@ func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
 			}
 		}
 	}
-	if o.matmul && !gen.wsFwd && gen.cfg.cublasWorkspace > 0 {
+	// cuDNN runs convolutions: the cuBLAS workspace comes with the first
+	// linear (ResNet-50's fc, ConvNeXt's first pwconv1 in the H200 traces)
+	if o.matmul && o.conv == nil && !gen.wsFwd && gen.cfg.cublasWorkspace > 0 {
 		gen.wsFwd = true
 		gen.alloc(gen.cfg.cublasWorkspace, CatTemporaries, "cublas_workspace")
 	}
@@ -236,7 +238,7 @@ func (gen *generator) backOp(i int) {
 		}
 	}
 	if gout != nil && !o.noBackward {
-		if o.matmul && !gen.wsBwd && gen.cfg.cublasWorkspace > 0 {
+		if o.matmul && o.conv == nil && !gen.wsBwd && gen.cfg.cublasWorkspace > 0 {
 			gen.wsBwd = true
 			ws := gen.cfg.cublasWorkspace
 			if gen.cfg.bwdWorkspace > 0 {
