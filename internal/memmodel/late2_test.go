@@ -1,0 +1,144 @@
+package memmodel_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vramkit/vramkit/bench/measured"
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
+
+// late2Dir is the second late blind set (testdata/late2/README.md):
+// captured at the start of session 3, before any model of that session
+// changed, and kept out of every helper's view until the models were
+// final. FIRST-SIGHT.md holds what the session-start models printed on it;
+// the tests below hold the final models to what they printed on their one
+// evaluation (testdata/late2/RESULTS.md).
+const late2Dir = "../../testdata/late2"
+
+// TestLate2Blind: the 22 training rows. First sight (session start):
+// reserved median 0.37%, max 17.18%, 14 of 22 under; allocated max 5.18%
+// with ConvNeXt-T ckpt outside its band. Final models: reserved median
+// 0.30%, max 17.08% (Gemma 2 + LoRA, the logits-workspace split, now
+// inside the band through its variant), 11 of 22 under (one more than 2%
+// low); allocated max 3.94% (Whisper fp32, over); every row inside both
+// bands. Held there: issue 13's max ≤ 8% and one-in-five under-estimates
+// still fail on this set.
+func TestLate2Blind(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays 22 workloads")
+	}
+	rows, err := measured.ReadGTRows(filepath.Join(late2Dir, "families", "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ea, er []float64
+	under := 0
+	for _, m := range rows {
+		s, why := measured.GTSpec(m)
+		if why != "" {
+			t.Errorf("%s: no spec: %s", m.Name, why)
+			continue
+		}
+		r, err := memmodel.Estimate(s, memmodel.DefaultOptions())
+		if err != nil {
+			t.Errorf("%s: %v", m.Name, err)
+			continue
+		}
+		a, rs := measured.Rel(r.PeakAllocated, m.MaxAllocated), measured.Rel(r.PeakReserved, m.MaxReserved)
+		ea, er = append(ea, a), append(er, rs)
+		if rs < 0 {
+			under++
+		}
+		t.Logf("%-40s allocated %+6.2f%%  reserved %+6.2f%%", m.Name, 100*a, 100*rs)
+		if !measured.InBand(m.MaxAllocated, r.AllocatedBand) {
+			t.Errorf("%s: allocated %d outside the band %+v", m.Name, m.MaxAllocated, r.AllocatedBand)
+		}
+		if !measured.InBand(m.MaxReserved, r.ReservedBand) {
+			t.Errorf("%s: reserved %d outside the band %+v", m.Name, m.MaxReserved, r.ReservedBand)
+		}
+	}
+	if len(er) != 22 {
+		t.Fatalf("%d rows planned, want the 22 captured", len(er))
+	}
+	sa, sr := measured.Summarize(ea), measured.Summarize(er)
+	t.Logf("allocated: median %.2f%% max %.2f%%; reserved: median %.2f%% max %.2f%%, %d under",
+		100*sa.MedianAbs, 100*sa.MaxAbs, 100*sr.MedianAbs, 100*sr.MaxAbs, under)
+	if sr.MedianAbs > 0.005 || sr.MaxAbs > 0.175 || under > 11 || sa.MaxAbs > 0.04 {
+		t.Errorf("late2 worse than at its evaluation (reserved median 0.30%%, max 17.08%%, 11 under; allocated max 3.94%%)")
+	}
+}
+
+// TestStepTimeLate2: the 31 blind step times. First sight: median 12.4%,
+// max 45.3%, ratios 10 of 12 within 10%, same-model order 19/21. Final:
+// median 10.6%, max 37.9% (LLaMA-small s2048 LoRA, predicted too fast),
+// 77% under-estimates, ratios 10 of 12 within 10% (max 20%: T5 ckpt), order
+// 21/21. Issue 14's median ≤ 10% and max ≤ 25% fail here; held as measured.
+func TestStepTimeLate2(t *testing.T) {
+	ws, skipped, err := measured.ReadTimed(filepath.Join(late2Dir, "timing", "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(skipped) > 0 {
+		t.Fatalf("skipped %v", skipped)
+	}
+	ev, err := measured.EvalStepTime(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkStepEval(t, ev, 31, stepTargets{median: 0.11, max: 0.39, ratioMedian: 0.10, ratioMax: 0.21, order: 0.95})
+}
+
+// TestFitPicksFastestLate2: every --fit candidate (precision × ckpt
+// none/block × three micro-batch splits) of four models, timed after the
+// session-start model ranked them. The configuration the final model
+// predicts fastest must run within 5% of the measured fastest (issue 14).
+// First sight: ResNet-50 22% behind (bf16 b256 first); final: fp16 b128×2
+// first, 4.7% behind fp16 b256; GPT-2 medium bf16 16×2, 3.1% behind 32×1;
+// LLaMA-small and BERT-base pick the fastest.
+func TestFitPicksFastestLate2(t *testing.T) {
+	ws, skipped, err := measured.ReadTimed(filepath.Join(late2Dir, "pick2", "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(skipped) > 0 || len(ws) != 72 {
+		t.Fatalf("%d rows read, skipped %v", len(ws), skipped)
+	}
+	ev, err := measured.EvalStepTime(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type pick struct{ first, fastest measured.StepRow }
+	picks := map[string]*pick{}
+	for _, r := range ev.Rows {
+		m := strings.TrimPrefix(r.Name, "grid-")
+		for _, cut := range []string{"-s1024", "-s512", "-bf16", "-fp16", "-fp32"} {
+			if i := strings.Index(m, cut); i > 0 {
+				m = m[:i]
+			}
+		}
+		p := picks[m]
+		if p == nil {
+			p = &pick{r, r}
+			picks[m] = p
+		}
+		if r.Predicted < p.first.Predicted {
+			p.first = r
+		}
+		if r.Measured < p.fastest.Measured {
+			p.fastest = r
+		}
+	}
+	if len(picks) != 4 {
+		t.Fatalf("models %v", picks)
+	}
+	for m, p := range picks {
+		behind := p.first.Measured/p.fastest.Measured - 1
+		t.Logf("%-18s ranked first %-36s %.1f ms; fastest %-36s %.1f ms (+%.1f%%)", m, p.first.Name,
+			1e3*p.first.Measured, p.fastest.Name, 1e3*p.fastest.Measured, 100*behind)
+		if behind > 0.05 {
+			t.Errorf("%s: the candidate ranked first runs %.1f%% behind the fastest", m, 100*behind)
+		}
+	}
+}
