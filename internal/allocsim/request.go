@@ -56,6 +56,24 @@ func Simulate(reqs []Request, cfg Config, dev Device) SimResult {
 // untracked: live blocks are found by request ID in the table, never by
 // address.
 func simulate(reqs []Request, live *blockTable, cfg Config, dev Device) SimResult {
+	res, _ := run(reqs, live, cfg, dev)
+	return res
+}
+
+// StateAfter replays reqs exactly as Simulate does and returns the
+// allocator in the state they leave it in, for a caller that inspects its
+// segments at one point of a stream (memmodel asks, at the backward cuBLAS
+// workspace's request, which free blocks could hold it). An out-of-memory
+// error stops the replay there, as in Simulate.
+func StateAfter(reqs []Request, cfg Config, dev Device) *Allocator {
+	live := newBlockTable(denseIDs(reqs))
+	_, a := run(reqs, &live, cfg, dev)
+	return a
+}
+
+// run is the one loop that replays a request stream: simulate and
+// StateAfter share it.
+func run(reqs []Request, live *blockTable, cfg Config, dev Device) (SimResult, *Allocator) {
 	live.reset()
 	a := New(cfg, dev)
 	a.untracked = true
@@ -74,7 +92,7 @@ func simulate(reqs []Request, live *blockTable, cfg Config, dev Device) SimResul
 				res.OOMAt = int(r.Event)
 				res.OOMBytes = r.Size
 				res.Stats = a.Stats()
-				return res
+				return res, a
 			}
 			live.set(r.ID, a.last)
 		case ReqFree:
@@ -99,7 +117,7 @@ func simulate(reqs []Request, live *blockTable, cfg Config, dev Device) SimResul
 		}
 	}
 	res.Stats = a.Stats()
-	return res
+	return res, a
 }
 
 // denseIDs returns the size of a slice that indexes every allocation ID of
