@@ -118,7 +118,7 @@ func nameRead(f *lint.File, fn, a *lint.Node, depth int) bool {
 	name := f.Text(a.Child("left"))
 	var uses []*lint.Node
 	lint.WalkScope(fn.Child("body"), func(n *lint.Node) bool {
-		if n.Start >= a.End && n.Kind == "identifier" && f.TextIs(n, name) && n.Field != "attribute" && !n.Parent.Is("keyword_argument") {
+		if n.Start >= a.End && n.Kind == "identifier" && f.TextIs(n, name) && n.Field != "attribute" && !(n.Parent.Is("keyword_argument") && n.Field == "name") {
 			uses = append(uses, n)
 		}
 		return true

@@ -66,6 +66,13 @@ class Agent:
         action = dist.sample()
         return action.item(), dist.log_prob(action)
 
+    def get_actions(self, state):
+        # Clean: the logits go into a distribution (keyword argument) that
+        # is kept for the update, though the greedy action is read back too.
+        logits = self.policy_net(state).mean(2)
+        self.dist = Categorical(logits=logits)
+        return logits.argmax().item()
+
     def take_action(self, state):
         # Clean: the Q values themselves are returned (a caller may train
         # on them).
@@ -93,6 +100,7 @@ def main(env, n_in, n_actions, frames):
         agent.get_action(state)
         agent.choose_action(state)
         agent.sample_action(state)
+        agent.get_actions(state)
         agent.take_action(state)
         model.greedy(state)
         state, reward, done, _ = env.step(action)
