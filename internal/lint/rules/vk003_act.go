@@ -73,12 +73,28 @@ func flowUp(f *lint.File, n *lint.Node) (int, *lint.Node) {
 				return flowCut, nil
 			}
 			u = par
+		case par.Is("argument_list") && graphFreeCall(f, par.Parent, u):
+			return flowCut, nil // torch.argmax(q, 1)
 		case par.Is("assignment") && u.Field == "right" && par.Child("left").Is("identifier"):
 			return flowBound, par
 		default:
 			return flowOther, nil
 		}
 	}
+}
+
+// graphFreeCall reports whether call takes arg as its first positional
+// argument and returns integers, which carry no graph: torch.argmax(q, 1).
+func graphFreeCall(f *lint.File, call, arg *lint.Node) bool {
+	pos, _, _ := f.Args(call)
+	if len(pos) == 0 || pos[0] != arg {
+		return false
+	}
+	switch f.QualifiedName(call.Child("function")) {
+	case "torch.argmax", "torch.argmin", "torch.argsort":
+		return true
+	}
+	return false
 }
 
 // indices reports whether sub takes the indices out of v, a reduction that

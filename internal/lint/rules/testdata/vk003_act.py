@@ -44,6 +44,11 @@ class Agent:
         best = q.squeeze(0)
         return best.argmax().item()
 
+    def getAction(self, state):
+        # cleanrl-style greedy action through torch.argmax.
+        q_values = self.policy_net(state).mean(2)  # want "VK003 self.policy_net\(...\) runs with autograd on in the action selector getAction\(\)"
+        return torch.argmax(q_values, 1).cpu().numpy()
+
     def get_action(self, state):
         # Clean: under no_grad.
         with torch.no_grad():
@@ -98,6 +103,7 @@ def main(env, n_in, n_actions, frames):
         action = model.act(torch.as_tensor(state).cuda(), 0.1)
         agent.select_action(state)
         agent.get_action(state)
+        agent.getAction(state)
         agent.choose_action(state)
         agent.sample_action(state)
         agent.get_actions(state)
