@@ -255,6 +255,10 @@ func TestEvalWithGradSeverity(t *testing.T) {
 		{"vk003_sampling_helpers.py", map[int]level{
 			102: {lint.Warning, false, "saved-image"},
 		}},
+		{"vk003_act.py", map[int]level{
+			22: {lint.Info, false, "act"},
+			43: {lint.Info, false, "act"},
+		}},
 		{"vk003_cpu_only.py", map[int]level{
 			10: {lint.Info, true, "cpu-only"},
 			17: {lint.Info, true, "cpu-only"},

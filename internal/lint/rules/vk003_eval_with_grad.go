@@ -27,6 +27,9 @@ var EvalWithGrad = &lint.Rule{
 		"cpu-only": {Severity: lint.Info, Hint: true},
 		// Too few findings (3/3) for a warning.
 		"read-back": {Severity: lint.Info}, "read-back-elsewhere": {Severity: lint.Info, Hint: true},
+		// New (issue 16): an action selector's forward read back through
+		// names; info until judged >= 95% over >= 5 findings.
+		"act": {Severity: lint.Info}, "act-elsewhere": {Severity: lint.Info, Hint: true},
 	},
 	Summary: "an evaluation or sampling forward (after model.eval(), in a sample/eval helper) runs with autograd on and keeps activations for a backward that never comes",
 	Doc: `Flags a model forward that runs with autograd on where no backward pass
@@ -44,6 +47,14 @@ follows, in the shapes real code shows:
 - a forward whose output is read straight back to the host
   (self.actor(state).cpu().data.numpy() in an RL select_action) in a
   function that never trains;
+- in an RL action selector (act, select_action, get_action,
+  choose_action) that never trains, a forward whose output only reaches
+  the caller through reads that leave no graph, followed through the
+  names it is bound to (qvalues = self.forward(state).mean(2); action =
+  qvalues.max(1)[1]; .argmax(), .item(), .data, .numpy()): the training
+  loop calls it once per environment step. A selector that passes the
+  output on (Categorical(probs), a saved log-prob, a returned tensor) is
+  not flagged: REINFORCE and actor-critic train through it;
 - after model.eval(), a helper of the file that the model is handed to
   (model.eval(); extract(loader, model)) and that runs it.
 
@@ -162,7 +173,9 @@ func runEvalWithGrad(p *lint.Pass) {
 	// Sampling and evaluation helpers that run a model without no_grad.
 	for _, fn := range f.Nodes("function_definition") {
 		name := f.Text(fn.Child("name"))
-		if done[fn] || !evalHelperName.MatchString(name) || strings.Contains(strings.ToLower(name), "loss") || builderName.MatchString(name) || unitTest(f, fn) || moduleMethod(f, fn) && !calledHere(f, fn) {
+		// sample_action() and the like are action selectors, taken below
+		// only when their output is read back (REINFORCE trains through it).
+		if done[fn] || !evalHelperName.MatchString(name) || actionSelector.MatchString(name) || strings.Contains(strings.ToLower(name), "loss") || builderName.MatchString(name) || unitTest(f, fn) || moduleMethod(f, fn) && !calledHere(f, fn) {
 			continue
 		}
 		if feedsLoss(f, fn) {
@@ -191,6 +204,9 @@ func runEvalWithGrad(p *lint.Pass) {
 	}
 	// A forward whose output goes straight to the host (acting in RL).
 	readBackForwards(p, fw, frozen, done, report)
+	// An RL action selector whose forward is read back through names
+	// (qvalues = self.forward(s).mean(2); action = qvalues.max(1)[1]).
+	actForwards(p, fw, frozen, done, report)
 }
 
 // evalTarget returns the model a call puts in evaluation mode: m in the
