@@ -73,3 +73,19 @@ func TestTuneCancelled(t *testing.T) {
 		t.Fatalf("rows %d, err %v; want none and context.Canceled", len(rows), err)
 	}
 }
+
+// TestSimulateStopsMidStream: each of tune's runs is a full pass over the
+// request stream, so a run under way must stop too, at its next check.
+func TestSimulateStopsMidStream(t *testing.T) {
+	s := load(t, "h200/gpt2-dyn-pad-batch-default.pickle.gz")
+	reqs := mustReplay(t, s, DefaultReplayOptions()).Result.Requests
+	cfg, _ := FromSettings(s.Settings)
+	live := newBlockTable(denseIDs(reqs))
+	if r := simulate(newStopAfter(1<<40), reqs, &live, cfg, NewDevice(0, h200Total)); r.Requests != len(reqs) {
+		t.Fatalf("uncancelled: %d of %d requests ran", r.Requests, len(reqs))
+	}
+	// The first check (request 0) passes, the second stops the run.
+	if r := simulate(newStopAfter(1), reqs, &live, cfg, NewDevice(0, h200Total)); r.Requests != checkEvery+1 {
+		t.Errorf("cancelled: %d of %d requests ran, want %d", r.Requests, len(reqs), checkEvery+1)
+	}
+}

@@ -1,5 +1,7 @@
 package allocsim
 
+import "context"
+
 // ReqKind is the kind of a Request.
 type ReqKind uint8
 
@@ -47,20 +49,24 @@ type SimResult struct {
 // program would.
 func Simulate(reqs []Request, cfg Config, dev Device) SimResult {
 	live := newBlockTable(denseIDs(reqs))
-	return simulate(reqs, &live, cfg, dev)
+	return simulate(context.Background(), reqs, &live, cfg, dev)
 }
 
 // simulate is Simulate with its table of live allocations made by the
 // caller, so that Tune sizes it once and each of its workers reuses one
 // (the table is emptied here before the run). The allocator runs
 // untracked: live blocks are found by request ID in the table, never by
-// address.
-func simulate(reqs []Request, live *blockTable, cfg Config, dev Device) SimResult {
+// address. Once ctx is done (looked at every checkEvery requests) it
+// stops where it is; Tune then discards the run.
+func simulate(ctx context.Context, reqs []Request, live *blockTable, cfg Config, dev Device) SimResult {
 	live.reset()
 	a := New(cfg, dev)
 	a.untracked = true
 	res := SimResult{OOMAt: -1}
 	for i := range reqs {
+		if i&checkEvery == 0 && ctx.Err() != nil {
+			break
+		}
 		r := &reqs[i]
 		res.Requests = i + 1
 		switch r.Kind {

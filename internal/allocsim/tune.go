@@ -91,7 +91,7 @@ func TuneContext(ctx context.Context, reqs []Request, capacity, total int64, fra
 	rows := make([]TuneRow, len(grid))
 	ids := denseIDs(reqs)
 	run := func(i int, live *blockTable) {
-		r := simulate(reqs, live, cfgs[i], NewDevice(capacity, total))
+		r := simulate(ctx, reqs, live, cfgs[i], NewDevice(capacity, total))
 		row := TuneRow{AllocConf: grid[i], Outcome: OutcomeOf(r.Stats, r.OOMAt)}
 		row.Feasible = row.OOMs == 0 && row.Retries == 0
 		rows[i] = row
