@@ -59,6 +59,24 @@ func Simulate(reqs []Request, cfg Config, dev Device) SimResult {
 // address. Once ctx is done (looked at every checkEvery requests) it
 // stops where it is; Tune then discards the run.
 func simulate(ctx context.Context, reqs []Request, live *blockTable, cfg Config, dev Device) SimResult {
+	res, _ := run(ctx, reqs, live, cfg, dev)
+	return res
+}
+
+// StateAfter replays reqs exactly as Simulate does and returns the
+// allocator in the state they leave it in, for a caller that inspects its
+// segments at one point of a stream (memmodel asks, at the backward cuBLAS
+// workspace's request, which free blocks could hold it). An out-of-memory
+// error stops the replay there, as in Simulate.
+func StateAfter(reqs []Request, cfg Config, dev Device) *Allocator {
+	live := newBlockTable(denseIDs(reqs))
+	_, a := run(context.Background(), reqs, &live, cfg, dev)
+	return a
+}
+
+// run is the one loop that replays a request stream: simulate and
+// StateAfter share it.
+func run(ctx context.Context, reqs []Request, live *blockTable, cfg Config, dev Device) (SimResult, *Allocator) {
 	live.reset()
 	a := New(cfg, dev)
 	a.untracked = true
@@ -80,7 +98,7 @@ func simulate(ctx context.Context, reqs []Request, live *blockTable, cfg Config,
 				res.OOMAt = int(r.Event)
 				res.OOMBytes = r.Size
 				res.Stats = a.Stats()
-				return res
+				return res, a
 			}
 			live.set(r.ID, a.last)
 		case ReqFree:
@@ -105,7 +123,7 @@ func simulate(ctx context.Context, reqs []Request, live *blockTable, cfg Config,
 		}
 	}
 	res.Stats = a.Stats()
-	return res
+	return res, a
 }
 
 // denseIDs returns the size of a slice that indexes every allocation ID of

@@ -95,7 +95,17 @@ func (f *File) runsGradOff(n *Node, depth int, seen map[*Node]bool) bool {
 	if lightningEvalHook(f, fn) {
 		return true
 	}
-	if fn == nil || depth == 0 || seen[fn] {
+	if fn == nil {
+		return false
+	}
+	return f.everyCaller(fn, depth, seen, f.runsGradOff)
+}
+
+// everyCaller reports whether fn has callers, all of them in this file, and
+// holds(c) for every call c one level up (depth and seen bound the walk, as
+// in the functions that pass themselves as holds).
+func (f *File) everyCaller(fn *Node, depth int, seen map[*Node]bool, holds func(*Node, int, map[*Node]bool) bool) bool {
+	if depth == 0 || seen[fn] {
 		return false
 	}
 	seen[fn] = true
@@ -104,7 +114,7 @@ func (f *File) runsGradOff(n *Node, depth int, seen map[*Node]bool) bool {
 		return false
 	}
 	for _, c := range calls {
-		if !f.runsGradOff(c, depth-1, seen) {
+		if !holds(c, depth-1, seen) {
 			return false
 		}
 	}
@@ -181,20 +191,7 @@ func (f *File) gradModeShown(n *Node, depth int, seen map[*Node]bool) bool {
 	if trains(f, fn) || lightningEvalHook(f, fn) {
 		return true
 	}
-	if depth == 0 || seen[fn] {
-		return false
-	}
-	seen[fn] = true
-	calls, complete := f.Callers(fn)
-	if !complete {
-		return false
-	}
-	for _, c := range calls {
-		if !f.gradModeShown(c, depth-1, seen) {
-			return false
-		}
-	}
-	return true
+	return f.everyCaller(fn, depth, seen, f.gradModeShown)
 }
 
 // lightningEvalHook reports whether fn is a method PyTorch Lightning runs

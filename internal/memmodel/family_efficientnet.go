@@ -76,8 +76,9 @@ func buildEfficientNet(b *builder, a *Arch, batch, image int64) {
 			}
 			k := int64(st[1])
 			y = b.act(b.batchNorm(b.conv2d(y, exp, k, stride, k/2, exp, false)), "silu")
-			// squeeze-excitation
-			sq := maxI64(1, makeDivisible(float64(in.c)/4)/1)
+			// squeeze-excitation: torchvision's MBConv squeezes to
+			// max(1, input_channels // 4), a plain floor (not rounded to 8)
+			sq := maxI64(1, in.c/4)
 			s := b.avgPool(y)
 			s = b.act(b.conv2d(s, sq, 1, 1, 0, 1, true), "silu")
 			s = b.act(b.conv2d(s, exp, 1, 1, 0, 1, true), "sigmoid")

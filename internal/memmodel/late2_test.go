@@ -2,11 +2,9 @@ package memmodel_test
 
 import (
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/vramkit/vramkit/bench/measured"
-	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
 // late2Dir is the second late blind set (testdata/late2/README.md):
@@ -29,42 +27,11 @@ func TestLate2Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 22 workloads")
 	}
-	rows, err := measured.ReadGTRows(filepath.Join(late2Dir, "families", "results.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ea, er []float64
-	under := 0
-	for _, m := range rows {
-		s, why := measured.GTSpec(m)
-		if why != "" {
-			t.Errorf("%s: no spec: %s", m.Name, why)
-			continue
-		}
-		r, err := memmodel.Estimate(s, memmodel.DefaultOptions())
-		if err != nil {
-			t.Errorf("%s: %v", m.Name, err)
-			continue
-		}
-		a, rs := measured.Rel(r.PeakAllocated, m.MaxAllocated), measured.Rel(r.PeakReserved, m.MaxReserved)
-		ea, er = append(ea, a), append(er, rs)
-		if rs < 0 {
-			under++
-		}
-		t.Logf("%-40s allocated %+6.2f%%  reserved %+6.2f%%", m.Name, 100*a, 100*rs)
-		if !measured.InBand(m.MaxAllocated, r.AllocatedBand) {
-			t.Errorf("%s: allocated %d outside the band %+v", m.Name, m.MaxAllocated, r.AllocatedBand)
-		}
-		if !measured.InBand(m.MaxReserved, r.ReservedBand) {
-			t.Errorf("%s: reserved %d outside the band %+v", m.Name, m.MaxReserved, r.ReservedBand)
-		}
-	}
+	ea, er, under, _ := planBlindRows(t, late2Dir, "families")
 	if len(er) != 22 {
 		t.Fatalf("%d rows planned, want the 22 captured", len(er))
 	}
 	sa, sr := measured.Summarize(ea), measured.Summarize(er)
-	t.Logf("allocated: median %.2f%% max %.2f%%; reserved: median %.2f%% max %.2f%%, %d under",
-		100*sa.MedianAbs, 100*sa.MaxAbs, 100*sr.MedianAbs, 100*sr.MaxAbs, under)
 	if sr.MedianAbs > 0.005 || sr.MaxAbs > 0.175 || under > 11 || sa.MaxAbs > 0.04 {
 		t.Errorf("late2 worse than at its evaluation (reserved median 0.30%%, max 17.08%%, 11 under; allocated max 3.94%%)")
 	}
@@ -109,36 +76,5 @@ func TestFitPicksFastestLate2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	type pick struct{ first, fastest measured.StepRow }
-	picks := map[string]*pick{}
-	for _, r := range ev.Rows {
-		m := strings.TrimPrefix(r.Name, "grid-")
-		for _, cut := range []string{"-s1024", "-s512", "-bf16", "-fp16", "-fp32"} {
-			if i := strings.Index(m, cut); i > 0 {
-				m = m[:i]
-			}
-		}
-		p := picks[m]
-		if p == nil {
-			p = &pick{r, r}
-			picks[m] = p
-		}
-		if r.Predicted < p.first.Predicted {
-			p.first = r
-		}
-		if r.Measured < p.fastest.Measured {
-			p.fastest = r
-		}
-	}
-	if len(picks) != 4 {
-		t.Fatalf("models %v", picks)
-	}
-	for m, p := range picks {
-		behind := p.first.Measured/p.fastest.Measured - 1
-		t.Logf("%-18s ranked first %-36s %.1f ms; fastest %-36s %.1f ms (+%.1f%%)", m, p.first.Name,
-			1e3*p.first.Measured, p.fastest.Name, 1e3*p.fastest.Measured, 100*behind)
-		if behind > 0.05 {
-			t.Errorf("%s: the candidate ranked first runs %.1f%% behind the fastest", m, 100*behind)
-		}
-	}
+	checkFirstPicks(t, ev, 4)
 }

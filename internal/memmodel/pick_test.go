@@ -35,6 +35,14 @@ func TestFitPicksFastest(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkStepEval(t, ev, 16, stepTargets{median: 0.10, max: 0.25, ratioMedian: 0.10, ratioMax: 0.10, order: 0.95})
+	checkFirstPicks(t, ev, 4)
+}
+
+// checkFirstPicks groups ev's rows by model (pickModel) and requires, for
+// each of the want models, that the row predicted fastest runs within 5%
+// of the row measured fastest.
+func checkFirstPicks(t *testing.T, ev measured.StepEval, want int) {
+	t.Helper()
 	type pick struct{ first, fastest measured.StepRow }
 	picks := map[string]*pick{}
 	for _, r := range ev.Rows {
@@ -51,8 +59,8 @@ func TestFitPicksFastest(t *testing.T) {
 			p.fastest = r
 		}
 	}
-	if len(picks) != 4 {
-		t.Fatalf("models %v", picks)
+	if len(picks) != want {
+		t.Fatalf("models %v, want %d", picks, want)
 	}
 	for m, p := range picks {
 		behind := p.first.Measured/p.fastest.Measured - 1
@@ -65,10 +73,10 @@ func TestFitPicksFastest(t *testing.T) {
 }
 
 // pickModel is the model part of a pick row's name
-// (pick-gpt2-medium-s1024-bf16-b32x1 → gpt2-medium).
+// (pick-gpt2-medium-s1024-bf16-b32x1 or grid-gpt2-medium-s1024-fp32-b8x4 → gpt2-medium).
 func pickModel(name string) string {
-	m := strings.TrimPrefix(name, "pick-")
-	for _, cut := range []string{"-s1024", "-s512", "-bf16", "-fp16"} {
+	m := strings.TrimPrefix(strings.TrimPrefix(name, "pick-"), "grid-")
+	for _, cut := range []string{"-s1024", "-s512", "-bf16", "-fp16", "-fp32"} {
 		if i := strings.Index(m, cut); i > 0 {
 			m = m[:i]
 		}

@@ -332,6 +332,11 @@ def call2():
     return gt_jobs2.jobs()
 
 
+def call9():
+    import gt_jobs6
+    return gt_jobs6.jobs()
+
+
 def call6():
     import gt_jobs5
     return gt_jobs5.snapshots()
