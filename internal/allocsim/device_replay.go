@@ -1,6 +1,7 @@
 package allocsim
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -78,6 +79,13 @@ var ErrNoTotal = errors.New("allocsim: a memory fraction needs the device's tota
 // It is the one way to replay a snapshot: every command reads the value it
 // returns.
 func ReplayDevice(s *snapshot.Snapshot, dev int, o ReplayOptions) (DeviceReplay, error) {
+	return ReplayDeviceContext(context.Background(), s, dev, o)
+}
+
+// ReplayDeviceContext is ReplayDevice that gives up, returning ctx's error,
+// once ctx is done: a large trace replays for tens of seconds, and Ctrl-C
+// must not wait for the end.
+func ReplayDeviceContext(ctx context.Context, s *snapshot.Snapshot, dev int, o ReplayOptions) (DeviceReplay, error) {
 	d := DeviceReplay{Device: dev, PeakAllocatedAt: -1, PeakReservedAt: -1}
 	cfg, err := FromSettings(s.Settings)
 	if err != nil {
@@ -110,7 +118,10 @@ func ReplayDevice(s *snapshot.Snapshot, dev int, o ReplayOptions) (DeviceReplay,
 		// expandable segments reserve: what the trace maps is enough.
 		o.TotalMemory = mappedBytes(ev)
 	}
-	d.Result = replayTrace(ev, s.Streams, cfg, o, func(id snapshot.StackID) bool {
+	if err := ctx.Err(); err != nil {
+		return d, err
+	}
+	res, err := replayTrace(ctx, ev, s.Streams, cfg, o, func(id snapshot.StackID) bool {
 		for _, f := range s.Frames(id) {
 			if f.Name == "empty_cache" {
 				return true
@@ -118,6 +129,10 @@ func ReplayDevice(s *snapshot.Snapshot, dev int, o ReplayOptions) (DeviceReplay,
 		}
 		return false
 	}, poolRouting(ev, s.Segments, dev), &d)
+	if err != nil {
+		return d, err
+	}
+	d.Result = res
 	if d.Result.Reproduced {
 		d.StateMismatch = CompareSegments(d.Result.Allocator.Segments(), s.Segments, dev)
 	}

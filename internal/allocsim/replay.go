@@ -1,6 +1,7 @@
 package allocsim
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/vramkit/vramkit/internal/snapshot"
@@ -51,9 +52,12 @@ type CacheState struct {
 // request, where it is split, which segments are released — is the
 // simulator's own and is checked against the trace. ReplayDevice is the
 // one public way in; this is its engine.
-func replayTrace(trace []snapshot.TraceEvent, streams []uint64, cfg Config, o ReplayOptions, emptyCacheStack func(snapshot.StackID) bool,
-	poolOf map[int][2]int64, out *DeviceReplay) *ReplayResult {
-	r := &replayer{tr: trace, streams: streams, skip: map[int]bool{}, res: &ReplayResult{DivergedAt: -1}, total: o.TotalMemory,
+//
+// It checks ctx every checkEvery requests and returns ctx's error once it
+// is done.
+func replayTrace(ctx context.Context, trace []snapshot.TraceEvent, streams []uint64, cfg Config, o ReplayOptions, emptyCacheStack func(snapshot.StackID) bool,
+	poolOf map[int][2]int64, out *DeviceReplay) (*ReplayResult, error) {
+	r := &replayer{ctx: ctx, tr: trace, streams: streams, skip: map[int]bool{}, res: &ReplayResult{DivergedAt: -1}, total: o.TotalMemory,
 		keep: o.KeepRequests, emptyCacheStack: emptyCacheStack, poolOf: poolOf, out: out}
 	for i := range trace {
 		if trace[i].Action == snapshot.ActionAlloc {
@@ -78,11 +82,14 @@ func replayTrace(trace []snapshot.TraceEvent, streams []uint64, cfg Config, o Re
 	r.a = New(cfg, &traceDevice{r})
 	r.a.OnEvent = r.observe
 	r.run()
+	if r.stopped != nil {
+		return nil, fmt.Errorf("allocsim: replay stopped at event %d of %d: %w", r.cur, len(trace), r.stopped)
+	}
 	res := r.res
 	res.Stats = r.a.Stats()
 	res.Reproduced = res.DivergedAt < 0
 	res.Allocator = r.a
-	return res
+	return res, nil
 }
 
 // makeRequests makes an empty request slice of capacity n with mk, when
@@ -96,8 +103,17 @@ func makeRequests(mk func(int) []Request, n int) []Request {
 	return make([]Request, 0, n)
 }
 
+// checkEvery is how often, in requests, a replay looks at its context:
+// a power of two minus one used as a mask, so the check costs an AND per
+// request, and a stop comes within milliseconds.
+const checkEvery = 1<<16 - 1
+
 type replayer struct {
-	tr []snapshot.TraceEvent
+	// ctx stops the replay when done; stopped is its error then.
+	ctx     context.Context
+	stopped error
+	steps   int
+	tr      []snapshot.TraceEvent
 	// streams are the handles the events' StreamIDs index.
 	streams []uint64
 	cur     int

@@ -17,6 +17,13 @@ func isRequest(a snapshot.Action) bool {
 func (r *replayer) run() {
 	n := len(r.tr)
 	for !r.failed() {
+		if r.steps&checkEvery == 0 {
+			if err := r.ctx.Err(); err != nil {
+				r.stopped = err
+				return
+			}
+		}
+		r.steps++
 		start := r.peek()
 		if start >= n {
 			return

@@ -1,5 +1,7 @@
 package allocsim
 
+import "context"
+
 // ReqKind is the kind of a Request.
 type ReqKind uint8
 
@@ -47,16 +49,17 @@ type SimResult struct {
 // program would.
 func Simulate(reqs []Request, cfg Config, dev Device) SimResult {
 	live := newBlockTable(denseIDs(reqs))
-	return simulate(reqs, &live, cfg, dev)
+	return simulate(context.Background(), reqs, &live, cfg, dev)
 }
 
 // simulate is Simulate with its table of live allocations made by the
 // caller, so that Tune sizes it once and each of its workers reuses one
 // (the table is emptied here before the run). The allocator runs
 // untracked: live blocks are found by request ID in the table, never by
-// address.
-func simulate(reqs []Request, live *blockTable, cfg Config, dev Device) SimResult {
-	res, _ := run(reqs, live, cfg, dev)
+// address. Once ctx is done (looked at every checkEvery requests) it
+// stops where it is; Tune then discards the run.
+func simulate(ctx context.Context, reqs []Request, live *blockTable, cfg Config, dev Device) SimResult {
+	res, _ := run(ctx, reqs, live, cfg, dev)
 	return res
 }
 
@@ -67,18 +70,21 @@ func simulate(reqs []Request, live *blockTable, cfg Config, dev Device) SimResul
 // error stops the replay there, as in Simulate.
 func StateAfter(reqs []Request, cfg Config, dev Device) *Allocator {
 	live := newBlockTable(denseIDs(reqs))
-	_, a := run(reqs, &live, cfg, dev)
+	_, a := run(context.Background(), reqs, &live, cfg, dev)
 	return a
 }
 
 // run is the one loop that replays a request stream: simulate and
 // StateAfter share it.
-func run(reqs []Request, live *blockTable, cfg Config, dev Device) (SimResult, *Allocator) {
+func run(ctx context.Context, reqs []Request, live *blockTable, cfg Config, dev Device) (SimResult, *Allocator) {
 	live.reset()
 	a := New(cfg, dev)
 	a.untracked = true
 	res := SimResult{OOMAt: -1}
 	for i := range reqs {
+		if i&checkEvery == 0 && ctx.Err() != nil {
+			break
+		}
 		r := &reqs[i]
 		res.Requests = i + 1
 		switch r.Kind {

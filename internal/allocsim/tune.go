@@ -1,6 +1,7 @@
 package allocsim
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"sort"
@@ -70,6 +71,13 @@ type TuneRow struct {
 // stream, so they run side by side, one per available CPU: on a large
 // trace this is most of the time tune, analyze and report take.
 func Tune(reqs []Request, capacity, total int64, fraction float64) ([]TuneRow, error) {
+	return TuneContext(context.Background(), reqs, capacity, total, fraction)
+}
+
+// TuneContext is Tune that stops starting new settings once ctx is done and
+// then returns ctx's error: each setting is a full replay, so a stop waits
+// for at most the runs already under way.
+func TuneContext(ctx context.Context, reqs []Request, capacity, total int64, fraction float64) ([]TuneRow, error) {
 	grid := TuneGrid(fraction)
 	cfgs := make([]Config, len(grid))
 	for i, conf := range grid {
@@ -83,7 +91,7 @@ func Tune(reqs []Request, capacity, total int64, fraction float64) ([]TuneRow, e
 	rows := make([]TuneRow, len(grid))
 	ids := denseIDs(reqs)
 	run := func(i int, live *blockTable) {
-		r := simulate(reqs, live, cfgs[i], NewDevice(capacity, total))
+		r := simulate(ctx, reqs, live, cfgs[i], NewDevice(capacity, total))
 		row := TuneRow{AllocConf: grid[i], Outcome: OutcomeOf(r.Stats, r.OOMAt)}
 		row.Feasible = row.OOMs == 0 && row.Retries == 0
 		rows[i] = row
@@ -100,7 +108,9 @@ func Tune(reqs []Request, capacity, total int64, fraction float64) ([]TuneRow, e
 			defer wg.Done()
 			live := newBlockTable(ids) // one per worker, reused by its runs
 			for i := range next {
-				run(i, &live)
+				if ctx.Err() == nil {
+					run(i, &live)
+				}
 			}
 		}()
 	}
@@ -109,6 +119,9 @@ func Tune(reqs []Request, capacity, total int64, fraction float64) ([]TuneRow, e
 	}
 	close(next)
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		a, b := rows[i], rows[j]
 		if a.Feasible != b.Feasible {

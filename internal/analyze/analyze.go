@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"context"
 	"fmt"
 	"sort"
 
@@ -12,6 +13,12 @@ import (
 // Analyze explains every device of s that has an allocation trace: it
 // resolves each device's settings, replays it once and explains the replay.
 func Analyze(s *snapshot.Snapshot, o Options) (*Report, error) {
+	return AnalyzeContext(context.Background(), s, o)
+}
+
+// AnalyzeContext is Analyze that gives up, returning ctx's error, once ctx
+// is done; the replays are what take long, so they are what it stops.
+func AnalyzeContext(ctx context.Context, s *snapshot.Snapshot, o Options) (*Report, error) {
 	rep := &Report{}
 	for _, dev := range s.DeviceIDs() {
 		st, err := Resolve(s, dev, o.Flags())
@@ -20,7 +27,7 @@ func Analyze(s *snapshot.Snapshot, o Options) (*Report, error) {
 		}
 		ro := st.ReplayOptions()
 		ro.MakeRequests = o.MakeRequests
-		rp, err := allocsim.ReplayDevice(s, dev, ro)
+		rp, err := allocsim.ReplayDeviceContext(ctx, s, dev, ro)
 		if err != nil {
 			return nil, fmt.Errorf("analyze: device %d: %w", dev, err)
 		}

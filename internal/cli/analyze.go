@@ -67,7 +67,10 @@ analyzed from allocation lifetimes alone, with lower confidence.`,
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			rep, err := analyzeFile(path, o)
+			rep, err := analyzeFile(ctx, path, o)
+			if err != nil && ctx.Err() != nil {
+				return err // interrupted: no more files, no partial report
+			}
 			if err != nil {
 				// One bad file must not hide the others' reports.
 				fmt.Fprintf(env.Stderr, "vramkit analyze: %s\n", oneLine(err))
@@ -91,12 +94,12 @@ analyzed from allocation lifetimes alone, with lower confidence.`,
 }
 
 // analyzeFile loads and analyzes one snapshot; errors name the file.
-func analyzeFile(path string, o analyze.Options) (*analyze.Report, error) {
-	s, err := loadSnapshot(path)
+func analyzeFile(ctx context.Context, path string, o analyze.Options) (*analyze.Report, error) {
+	s, err := loadSnapshot(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	rep, err := analyze.Analyze(s, o)
+	rep, err := analyze.AnalyzeContext(ctx, s, o)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

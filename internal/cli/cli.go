@@ -1,6 +1,6 @@
 // Package cli is vramkit's command table and flag wiring. It is the only
 // package that picks exit codes: 0 ok, 1 failure (or a check that failed),
-// 2 usage.
+// 2 usage, 128+N when signal N interrupted the command.
 package cli
 
 import (
@@ -80,6 +80,10 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return 2
 	}
 	err := c.Run(ctx, env, args[1:])
+	if code, ok := interruptCode(ctx, err); ok {
+		fmt.Fprintf(stderr, "vramkit %s: interrupted\n", c.Name)
+		return code
+	}
 	return exitCode(err, c, stderr)
 }
 

@@ -32,7 +32,7 @@ with 'go tool pprof -http=: FILE' for flame graphs.`,
 	}
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		var at *string
-		out, s, d, err := exportArgs(c, env, args, func(fs *flag.FlagSet) {
+		out, s, d, err := exportArgs(ctx, c, env, args, func(fs *flag.FlagSet) {
 			at = fs.String("at", "peak", "peak, end, or a time since the first event (e.g. 1.5s)")
 		})
 		if err != nil {
@@ -41,7 +41,7 @@ with 'go tool pprof -http=: FILE' for flame graphs.`,
 		trace := s.Trace(d)
 		peak := -1
 		if *at == "peak" {
-			_, _, tl, err := replayTimeline(s, d, analyze.Flags{}, 1)
+			_, _, tl, err := replayTimeline(ctx, s, d, analyze.Flags{}, 1)
 			if err != nil {
 				return err
 			}
@@ -71,11 +71,11 @@ in https://ui.perfetto.dev (which runs locally in the browser). Long traces are 
 each interval's lowest and highest values, so peaks are exact.`,
 	}
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
-		out, s, d, err := exportArgs(c, env, args, nil)
+		out, s, d, err := exportArgs(ctx, c, env, args, nil)
 		if err != nil {
 			return err
 		}
-		st, rep, tl, err := replayTimeline(s, d, analyze.Flags{}, timelineBuckets)
+		st, rep, tl, err := replayTimeline(ctx, s, d, analyze.Flags{}, timelineBuckets)
 		if err != nil {
 			return err
 		}
@@ -92,7 +92,7 @@ each interval's lowest and highest values, so peaks are exact.`,
 
 // exportArgs parses the flags the export commands share (-o, --device,
 // plus what setup declares) and loads the snapshot and device to export.
-func exportArgs(c *Command, env *Env, args []string, setup func(*flag.FlagSet)) (out string, s *snapshot.Snapshot, dev int, err error) {
+func exportArgs(ctx context.Context, c *Command, env *Env, args []string, setup func(*flag.FlagSet)) (out string, s *snapshot.Snapshot, dev int, err error) {
 	fs := newFlagSet(c, env.Stderr)
 	o := fs.String("o", "", "output file (- for stdout)")
 	d := fs.Int("device", -1, "CUDA device (default: the first with a trace)")
@@ -109,14 +109,14 @@ func exportArgs(c *Command, env *Env, args []string, setup func(*flag.FlagSet)) 
 	if *o == "" {
 		return "", nil, 0, usagef("missing -o FILE")
 	}
-	s, dev, err = loadTraced(path, *d)
+	s, dev, err = loadTraced(ctx, path, *d)
 	return *o, s, dev, err
 }
 
 // loadTraced loads a snapshot and picks the device to draw: dev, or the
 // first one with a trace when dev < 0.
-func loadTraced(path string, dev int) (*snapshot.Snapshot, int, error) {
-	s, err := loadSnapshot(path)
+func loadTraced(ctx context.Context, path string, dev int) (*snapshot.Snapshot, int, error) {
+	s, err := loadSnapshot(ctx, path)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -8,13 +9,14 @@ import (
 	"github.com/vramkit/vramkit/internal/snapshot"
 )
 
-// loadSnapshot reads a snapshot file, with errors that name the file once.
-func loadSnapshot(path string) (*snapshot.Snapshot, error) {
+// loadSnapshot reads a snapshot file, with errors that name the file once;
+// it stops, with ctx's error, when ctx is done.
+func loadSnapshot(ctx context.Context, path string) (*snapshot.Snapshot, error) {
 	o := snapshot.LoadOptions{MakeEvents: hugeEvents}
 	if path == "-" {
-		return snapshot.LoadWith(os.Stdin, o)
+		return snapshot.LoadContext(ctx, os.Stdin, o)
 	}
-	return snapshot.LoadFileWith(path, o)
+	return snapshot.LoadFileContext(ctx, path, o)
 }
 
 // oneArg checks that exactly one positional argument was given.

@@ -77,8 +77,8 @@ func defaultHTMLName(path string) string {
 
 // replayTimeline resolves device dev's settings from f and replays it once,
 // keeping the request stream and a timeline of at most buckets buckets.
-func replayTimeline(s *snapshot.Snapshot, dev int, f analyze.Flags, buckets int) (analyze.Settings, allocsim.DeviceReplay, *report.Timeline, error) {
-	st, rep, err := replayResolved(s, dev, f, func(o allocsim.ReplayOptions) allocsim.ReplayOptions {
+func replayTimeline(ctx context.Context, s *snapshot.Snapshot, dev int, f analyze.Flags, buckets int) (analyze.Settings, allocsim.DeviceReplay, *report.Timeline, error) {
+	st, rep, err := replayResolved(ctx, s, dev, f, func(o allocsim.ReplayOptions) allocsim.ReplayOptions {
 		return report.TimelineOptions(o, buckets)
 	})
 	if err != nil {
@@ -92,11 +92,11 @@ func replayTimeline(s *snapshot.Snapshot, dev int, f analyze.Flags, buckets int)
 // trace is replayed once; the timeline, the analysis and the what-ifs all
 // read that replay.
 func buildReport(ctx context.Context, path string, dev int, tune string, f analyze.Flags) (*html.Data, error) {
-	s, d, err := loadTraced(path, dev)
+	s, d, err := loadTraced(ctx, path, dev)
 	if err != nil {
 		return nil, err
 	}
-	st, rep, tl, err := replayTimeline(s, d, f, timelineBuckets)
+	st, rep, tl, err := replayTimeline(ctx, s, d, f, timelineBuckets)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +117,7 @@ func buildReport(ctx context.Context, path string, dev int, tune string, f analy
 	}
 	switch n := len(rep.Result.Requests); {
 	case tune == "always" || tune == "auto" && n <= analyze.DefaultOptions().TuneMaxRequests:
-		rows, err := allocsim.Tune(rep.Result.Requests, st.CapacityBytes, st.TotalBytes, st.MemoryFraction)
+		rows, err := allocsim.TuneContext(ctx, rep.Result.Requests, st.CapacityBytes, st.TotalBytes, st.MemoryFraction)
 		if err != nil {
 			return nil, err
 		}

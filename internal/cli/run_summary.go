@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"io"
 
 	"github.com/vramkit/vramkit/internal/analyze"
@@ -12,7 +13,7 @@ import (
 // cause, leaks, and the top advice — one screen, with `vramkit analyze`
 // for the rest.
 func summarizeSnapshot(path string, w io.Writer) error {
-	s, err := loadSnapshot(path)
+	s, err := loadSnapshot(context.Background(), path)
 	if err != nil {
 		return err
 	}

@@ -63,7 +63,7 @@ func resolve(s *snapshot.Snapshot, dev int, f analyze.Flags) (analyze.Settings, 
 
 // replayResolved resolves device dev's settings from f and replays it
 // once under them, with the options more adds.
-func replayResolved(s *snapshot.Snapshot, dev int, f analyze.Flags,
+func replayResolved(ctx context.Context, s *snapshot.Snapshot, dev int, f analyze.Flags,
 	more func(allocsim.ReplayOptions) allocsim.ReplayOptions) (analyze.Settings, allocsim.DeviceReplay, error) {
 	st, err := resolve(s, dev, f)
 	if err != nil {
@@ -74,7 +74,7 @@ func replayResolved(s *snapshot.Snapshot, dev int, f analyze.Flags,
 	if more != nil {
 		o = more(o)
 	}
-	d, err := allocsim.ReplayDevice(s, dev, o)
+	d, err := allocsim.ReplayDeviceContext(ctx, s, dev, o)
 	return st, d, err
 }
 
@@ -104,7 +104,7 @@ peak reserved and allocated memory, cudaMalloc retries and out-of-memory errors.
 			return err
 		}
 		whatIfMode := w.given["alloc-conf"] || w.given["capacity"] || w.given["memory-fraction"]
-		s, err := loadSnapshot(path)
+		s, err := loadSnapshot(ctx, path)
 		if err != nil {
 			return err
 		}
@@ -116,7 +116,7 @@ peak reserved and allocated memory, cudaMalloc retries and out-of-memory errors.
 		for _, dev := range s.DeviceIDs() {
 			// The request stream comes from the replay under the recorded
 			// settings; the flags say what to run it under.
-			rec, d, err := replayResolved(s, dev, analyze.Flags{}, nil)
+			rec, d, err := replayResolved(ctx, s, dev, analyze.Flags{}, nil)
 			if err != nil {
 				return err
 			}

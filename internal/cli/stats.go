@@ -36,14 +36,14 @@ vramkit says so and reports what the recorded segments still tell.`,
 		if err != nil {
 			return err
 		}
-		s, err := loadSnapshot(path)
+		s, err := loadSnapshot(ctx, path)
 		if err != nil {
 			return err
 		}
 		var out report.Stats
 		out.Path = path
 		for _, dev := range s.DeviceIDs() {
-			st, d, err := replayResolved(s, dev, flags, func(o allocsim.ReplayOptions) allocsim.ReplayOptions {
+			st, d, err := replayResolved(ctx, s, dev, flags, func(o allocsim.ReplayOptions) allocsim.ReplayOptions {
 				o.KeepRequests = false
 				return o
 			})

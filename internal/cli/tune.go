@@ -33,7 +33,7 @@ differ by a few small tensors.`,
 		if err != nil {
 			return err
 		}
-		s, err := loadSnapshot(path)
+		s, err := loadSnapshot(ctx, path)
 		if err != nil {
 			return err
 		}
@@ -46,7 +46,7 @@ differ by a few small tensors.`,
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			rec, d, err := replayResolved(s, dev, analyze.Flags{}, nil)
+			rec, d, err := replayResolved(ctx, s, dev, analyze.Flags{}, nil)
 			if err != nil {
 				return err
 			}
@@ -62,7 +62,7 @@ differ by a few small tensors.`,
 			}
 			o := report.TuneDevice{Device: dev, CapacityBytes: st.CapacityBytes, CapacitySource: st.CapacityDetail, Settings: st,
 				RecordedConf: d.Config.String(), RecordedReserved: d.Result.Stats.ReservedBytes.All.Peak}
-			rows, err := allocsim.Tune(d.Result.Requests, st.CapacityBytes, st.TotalBytes, st.MemoryFraction)
+			rows, err := allocsim.TuneContext(ctx, d.Result.Requests, st.CapacityBytes, st.TotalBytes, st.MemoryFraction)
 			if err != nil {
 				return err
 			}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/flate"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -45,6 +46,12 @@ func LoadFile(path string) (*Snapshot, error) {
 
 // LoadFileWith is LoadFile with options.
 func LoadFileWith(path string, o LoadOptions) (*Snapshot, error) {
+	return LoadFileContext(context.Background(), path, o)
+}
+
+// LoadFileContext is LoadFileWith that gives up, returning ctx's error,
+// once ctx is done: decoding a large trace takes tens of seconds.
+func LoadFileContext(ctx context.Context, path string, o LoadOptions) (*Snapshot, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -57,7 +64,7 @@ func LoadFileWith(path string, o LoadOptions) (*Snapshot, error) {
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 		size = st.Size()
 	}
-	s, err := load(f, size, o)
+	s, err := load(ctx, f, size, o)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -66,14 +73,27 @@ func LoadFileWith(path string, o LoadOptions) (*Snapshot, error) {
 
 // Load reads a snapshot pickle, plain or gzip-compressed (detected by its
 // magic bytes), from r.
-func Load(r io.Reader) (*Snapshot, error) { return load(r, 0, DefaultLoadOptions()) }
+func Load(r io.Reader) (*Snapshot, error) {
+	return load(context.Background(), r, 0, DefaultLoadOptions())
+}
 
 // LoadWith is Load with options.
-func LoadWith(r io.Reader, o LoadOptions) (*Snapshot, error) { return load(r, 0, o) }
+func LoadWith(r io.Reader, o LoadOptions) (*Snapshot, error) {
+	return load(context.Background(), r, 0, o)
+}
+
+// LoadContext is LoadWith that gives up, returning ctx's error, once ctx
+// is done.
+func LoadContext(ctx context.Context, r io.Reader, o LoadOptions) (*Snapshot, error) {
+	return load(ctx, r, 0, o)
+}
 
 // load is Load with the input's size when known (0 if not), from which
 // the first device trace's capacity is guessed; see eventChunks.
-func load(r io.Reader, size int64, o LoadOptions) (*Snapshot, error) {
+func load(ctx context.Context, r io.Reader, size int64, o LoadOptions) (*Snapshot, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, err := br.Peek(2)
 	if len(head) == 0 {
@@ -106,6 +126,7 @@ func load(r io.Reader, size int64, o LoadOptions) (*Snapshot, error) {
 	}
 	b := newBuilder()
 	b.opts = o
+	b.ctx = ctx
 	if !gz {
 		b.size = size
 	}
@@ -170,7 +191,15 @@ type builder struct {
 	// size is the input's size in bytes (0: unknown); see eventChunks.
 	size int64
 	opts LoadOptions
+	// ctx stops the decoding, checked every checkEvery trace entries
+	// (counted in entries) so the check costs nothing measurable.
+	ctx     context.Context
+	entries int
 }
+
+// checkEvery is how often, in trace entries, decoding looks at its
+// context: a power of two minus one, used as a mask.
+const checkEvery = 1<<16 - 1
 
 // stackRef replaces a consumed frames list in the decoder's memo.
 type stackRef struct{ id StackID }
@@ -236,6 +265,12 @@ func (b *builder) hook(l *pickle.List, item any) (bool, error) {
 	if !ok {
 		return true, nil // not a trace entry; leave it for finish to reject
 	}
+	if b.entries&checkEvery == 0 {
+		if err := b.ctx.Err(); err != nil {
+			return false, err
+		}
+	}
+	b.entries++
 	c := b.traces[l]
 	if c == nil {
 		c = &eventChunks{start: b.dec.Offset()}
