@@ -124,17 +124,23 @@ func (b *builder) layerNorm(x Tensor, dim int64, bias bool) Tensor {
 // rmsNorm is the Hugging Face LlamaRMSNorm / T5LayerNorm: computed in float32
 // by explicit casts, scaled by the weight.
 func (b *builder) rmsNorm(x Tensor, dim int64) Tensor {
-	w := b.param(dim)
-	in := b.dt(x)
-	h := b.cast(x, F32)
-	rows := b.numel(x) / dim
-	sq := b.pow(h)
-	v := b.reduce(sq, rows)
-	r := b.unary("rsqrt", v, F32, false, true)
-	h = b.mul(h, r)
+	w, h, in := b.rmsNormalize(x, dim)
 	y := b.mul(w, b.cast(h, in))
 	b.keep(h) // a local of forward until it returns
 	return y
+}
+
+// rmsNormalize creates an RMSNorm's weight w (dim elements) and computes
+// x's normalised value h in float32 (cast, x², mean, rsqrt, product), as
+// every Hugging Face RMSNorm does before applying its weight; in is x's
+// dtype, which the norm's output is cast back to.
+func (b *builder) rmsNormalize(x Tensor, dim int64) (w, h Tensor, in DType) {
+	w = b.param(dim)
+	in = b.dt(x)
+	h = b.cast(x, F32)
+	v := b.reduce(b.pow(h), b.numel(x)/dim)
+	r := b.unary("rsqrt", v, F32, false, true)
+	return w, b.mul(h, r), in
 }
 
 // reduce sums/averages x down to n elements.

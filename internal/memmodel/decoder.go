@@ -305,14 +305,7 @@ func (b *builder) decoderNorm(kind string, x Tensor, dim int64) Tensor {
 // float32 normalised value is what the weight's gradient saves, twice the
 // bytes of LLaMA's cast-back value under pure bf16.
 func (b *builder) rmsNormF32(x Tensor, dim int64, onePlus bool) Tensor {
-	w := b.param(dim)
-	in := b.dt(x)
-	h := b.cast(x, F32)
-	rows := b.numel(x) / dim
-	sq := b.pow(h)
-	v := b.reduce(sq, rows)
-	r := b.unary("rsqrt", v, F32, false, true)
-	h = b.mul(h, r)
+	w, h, in := b.rmsNormalize(x, dim)
 	wf := b.cast(w, F32)
 	if onePlus {
 		wf = b.unary("add_scalar", wf, F32, false, false)

@@ -34,16 +34,6 @@ func TestLate3Blind(t *testing.T) {
 // 28.1% (ConvNeXt-S bf16, predicted too fast), Qwen3 ckpt/plain ratio off
 // by 19%; same-model order 3/3. Held there.
 func TestStepTimeLate3(t *testing.T) {
-	ws, skipped, err := measured.ReadTimed(filepath.Join(late3Dir, "timing", "results.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(skipped) > 0 {
-		t.Fatalf("skipped %v", skipped)
-	}
-	ev, err := measured.EvalStepTime(ws)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ev := evalTimedFile(t, filepath.Join(late3Dir, "timing", "results.jsonl"))
 	checkStepEval(t, ev, 10, stepTargets{median: 0.06, max: 0.29, ratioMedian: 0.10, ratioMax: 0.25, order: 0.95})
 }
