@@ -66,18 +66,9 @@ func mistral7b() Arch {
 
 func llamaFromHF(modelType string, data []byte) (Arch, error) {
 	var h struct {
-		HiddenSize   int   `json:"hidden_size"`
-		Layers       int   `json:"num_hidden_layers"`
-		Heads        int   `json:"num_attention_heads"`
-		KVHeads      int   `json:"num_key_value_heads"`
-		HeadDim      int   `json:"head_dim"`
-		Intermediate int   `json:"intermediate_size"`
-		Vocab        int   `json:"vocab_size"`
-		MaxPos       int   `json:"max_position_embeddings"`
-		Tie          *bool `json:"tie_word_embeddings"`
-		AttnBias     *bool `json:"attention_bias"`
-		Window       *int  `json:"sliding_window"`
-		UseWindow    *bool `json:"use_sliding_window"`
+		hfDecoder
+		Window    *int  `json:"sliding_window"`
+		UseWindow *bool `json:"use_sliding_window"`
 	}
 	if err := decodeHF(data, &h); err != nil {
 		return Arch{}, err
