@@ -29,7 +29,8 @@ balanced memory). There is no automatic rewrite.
 Not flagged: networks wrapped for inference (nn.DataParallel(net).eval(),
 nn.DataParallel(Net().eval()), or g = nn.DataParallel(g) followed by
 g.eval() in the same function, when the file never calls g.train() or
-g.parameters()): without gradients and optimizer state the
+g.parameters() — for a local name, when that function does not: the same
+name in another function is another variable): without gradients and optimizer state the
 imbalance is only the gathered outputs. (Whether a file trains says
 little: models are often wrapped in one file and trained in another.)
 
@@ -91,10 +92,14 @@ func evalAfter(f *lint.File, call *lint.Node) bool {
 		return false
 	}
 	name, scope := f.Text(n.Parent.Child("left")), lint.Scope(call)
+	// A local name (model = nn.DataParallel(model) in sample()) is another
+	// variable in every other function: only its own function says
+	// whether it is trained. An attribute (self.model) is shared.
+	local := n.Parent.Child("left").Is("identifier") && scope.Is("function_definition")
 	evaluated := false
 	for _, c := range f.Nodes("call") {
 		m, r := f.Method(c)
-		if r == nil || !f.TextIs(r, name) {
+		if r == nil || !f.TextIs(r, name) || local && lint.Scope(c) != scope {
 			continue
 		}
 		switch m {
