@@ -7,7 +7,8 @@ import "github.com/vramkit/vramkit/internal/lint"
 // requires_grad_(False) (or a loop setting p.requires_grad = False over
 // their parameters) and never unfrozen, and networks unpickled whole
 // (pickle.load), whose parameters are saved with whatever requires_grad
-// they had — EMA and evaluation copies are saved frozen. A forward of such
+// they had — EMA and evaluation copies are saved frozen — and instances
+// of the file's grad-free module classes (gradFreeClasses). A forward of such
 // a network with inputs that do not require grad records nothing, so grad
 // mode says nothing about its memory.
 func frozenModels(f *lint.File) map[string]bool {
@@ -51,6 +52,36 @@ func frozenModels(f *lint.File) map[string]bool {
 	}
 	for t := range thawed {
 		delete(frozen, t)
+	}
+	// aug = DataAugmentation(): a module class of the file whose forward
+	// records no graph of its own.
+	// A name also bound to anything else in the file, or trained, is left
+	// out: the name says nothing then.
+	if free := gradFreeClasses(f); len(free) > 0 {
+		bound, other := map[string]bool{}, map[string]bool{}
+		for _, a := range f.Nodes("assignment") {
+			left, right := a.Child("left"), lint.Unparen(a.Child("right"))
+			if !left.Is("identifier", "attribute") || right == nil {
+				continue
+			}
+			if fn := lint.Unparen(right.Child("function")); right.Is("call") && fn.Is("identifier") && free[f.Text(fn)] {
+				bound[f.Text(left)] = true
+			} else {
+				other[f.Text(left)] = true
+			}
+		}
+		for _, c := range f.Nodes("call") {
+			// The file trains it or takes its parameters: it has some
+			// (an exercise skeleton filled in later).
+			if m, r := f.Method(c); r != nil && (m == "parameters" || m == "named_parameters" || m == "train") {
+				other[f.Text(r)] = true
+			}
+		}
+		for t := range bound {
+			if !other[t] {
+				frozen[t] = true
+			}
+		}
 	}
 	// net = pickle.load(f)['ema'].to(device)
 	for _, a := range f.Nodes("assignment") {

@@ -97,8 +97,12 @@ save_model) are not forwards.
 
 Nor are forwards of networks the file freezes (net.requires_grad_(False),
 or p.requires_grad = False over net.parameters(), never set back) or
-unpickles whole (pickle.load: EMA and evaluation copies are saved frozen):
-they record no graph whatever the grad mode.
+unpickles whole (pickle.load: EMA and evaluation copies are saved frozen),
+nor calls of the file's module classes that record no graph of their own:
+a forward decorated with no_grad (kornia-style augmentation modules), or a
+class straight from nn.Module that stores only numbers and flags on self
+(no submodule, no Parameter: a dequantization): they record no graph
+whatever the grad mode.
 
 Nor is a helper named like an evaluation whose every caller in the file
 builds the loss it runs backward on from the helper's outputs (PPO's
