@@ -39,9 +39,10 @@ follows, in the shapes real code shows:
   module, with no backward or optimizer step after the eval() and no
   model.train() before the forward;
 - in a sampling or evaluation helper — a function named sample*, eval*,
-  valid*, generat*, predict*, infer*, visuali[sz]e*, reconstruct*,
-  save_sample*, test — that calls a model and never backward (the
-  sample_images(batches_done) of GAN scripts);
+  valid*, generat*, predict*, infer*, visuali[sz]e*, viz_*, reconstruct*,
+  save_sample*, test, or a method of a class named like one (Visualizer,
+  Evaluator, Predictor) — that calls a model and never backward (the
+  sample_images(batches_done) of GAN scripts, a VAE's viz_traverse());
 - a forward whose output is only written as an image (fake = netG(fixed_noise);
   save_image(fake.detach())) inside a training loop;
 - a forward whose output is read straight back to the host
@@ -128,7 +129,23 @@ models, model.generate() and pipelines are not checked.`,
 // evalHelperName matches functions whose name says they evaluate or
 // sample: sample_images, evaluate, validate, generate, predict, visualize,
 // reconstruct, inference, test (but not test_* unit tests).
-var evalHelperName = regexp.MustCompile(`(?i)^_*(sample|eval|valid|generat|predict|infer|visuali[sz]|reconstruct|save_sample|log_image|plot_sample|show_sample|test$|test_model|test_epoch|run_test)`)
+var evalHelperName = regexp.MustCompile(`(?i)^_*(sample|eval|valid|generat|predict|infer|visuali[sz]|viz(_|$)|reconstruct|save_sample|log_image|plot_sample|show_sample|test$|test_model|test_epoch|run_test)`)
+
+// evalClassName matches classes whose methods all serve evaluation or
+// display: a Visualizer whose _decode_latents() runs the decoder for the
+// sample and traversal grids its other methods draw.
+var evalClassName = regexp.MustCompile(`(?i)(visuali[sz]er|viz|evaluator|predictor|inferencer|tester)$`)
+
+// evalHelper reports whether fn evaluates or samples, by its name or, for
+// a method, by its class's name (a module class never counts: its
+// methods are the network's own).
+func evalHelper(f *lint.File, fn *lint.Node) bool {
+	if evalHelperName.MatchString(f.Text(fn.Child("name"))) {
+		return true
+	}
+	cls := fn.Ancestor("class_definition", "function_definition")
+	return cls.Is("class_definition") && evalClassName.MatchString(f.Text(cls.Child("name"))) && !moduleClass(f, cls, 5)
+}
 
 // builderName matches helpers that build rather than run a network:
 // _generate_network, generate_model, generate_layers.
@@ -179,7 +196,7 @@ func runEvalWithGrad(p *lint.Pass) {
 		name := f.Text(fn.Child("name"))
 		// sample_action() and the like are action selectors, taken below
 		// only when their output is read back (REINFORCE trains through it).
-		if done[fn] || !evalHelperName.MatchString(name) || actionSelector.MatchString(name) || strings.Contains(strings.ToLower(name), "loss") || builderName.MatchString(name) || unitTest(f, fn) || moduleMethod(f, fn) && !calledHere(f, fn) {
+		if done[fn] || !evalHelper(f, fn) || actionSelector.MatchString(name) || strings.Contains(strings.ToLower(name), "loss") || builderName.MatchString(name) || unitTest(f, fn) || moduleMethod(f, fn) && !calledHere(f, fn) {
 			continue
 		}
 		if feedsLoss(f, fn) {
