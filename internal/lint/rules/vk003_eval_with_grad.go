@@ -52,8 +52,12 @@ follows, in the shapes real code shows:
   choose_action) that never trains, a forward whose output only reaches
   the caller through reads that leave no graph, followed through the
   names it is bound to (qvalues = self.forward(state).mean(2); action =
-  qvalues.max(1)[1]; .argmax(), .item(), .data, .numpy()): the training
-  loop calls it once per environment step. A selector that passes the
+  qvalues.max(1)[1]; .argmax(), .item(), .data, .numpy(); a tuple
+  target whose other parts are thrown away, action, _, _ = ..., and a
+  rebinding in the other branch of an if): the training loop calls it
+  once per environment step. Here a policy network's sample() counts as
+  its forward (SAC's self.policy.sample(state): a reparameterised
+  sample, with autograd). A selector that passes the
   output on (Categorical(probs), a saved log-prob, a returned tensor) is
   not flagged: REINFORCE and actor-critic train through it;
 - after model.eval(), a helper of the file that the model is handed to
