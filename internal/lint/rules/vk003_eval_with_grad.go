@@ -106,8 +106,10 @@ unpickles whole (pickle.load: EMA and evaluation copies are saved frozen),
 nor calls of the file's module classes that record no graph of their own:
 a forward decorated with no_grad (kornia-style augmentation modules), or a
 class straight from nn.Module that stores only numbers and flags on self
-(no submodule, no Parameter: a dequantization): they record no graph
-whatever the grad mode.
+(no submodule, no Parameter: a dequantization), nor pytorch-fid's
+InceptionV3([block]) and its vendored copies (imported from a module named
+inception), whose constructor freezes every parameter: they record no
+graph whatever the grad mode.
 
 Nor is a helper named like an evaluation whose every caller in the file
 builds the loss it runs backward on from the helper's outputs (PPO's
