@@ -11,15 +11,16 @@ import (
 // EvalWithGrad is M3: evaluation that still records autograd graphs.
 var EvalWithGrad = &lint.Rule{
 	Code: "VK003", Name: "eval-without-no-grad", Severity: lint.Warning,
-	// Policy (bench/lint, every judged finding of seven sets, findings
+	// Policy (bench/lint, every judged finding of eight sets, findings
 	// since fixed included): an output only saved as an image was right
-	// 11/11; a forward after model.eval() 11/12; a forward in a helper
-	// named like sampling or evaluation 20/26 (wrappers, update forwards,
-	// frozen networks taken for forwards at first sight). A helper's
-	// method forward (model.pi(...), vae.encode(...)) has no record yet.
+	// 12/13 (a no_grad augmentation module taken for a network in
+	// unseen7), below the 95% a warning needs, so info; a forward after
+	// model.eval() 41/45; a forward in a helper named like sampling or
+	// evaluation 28/39 (wrappers, update forwards, frozen networks,
+	// inference() methods called under no_grad from other files).
 	// "-elsewhere": callers in other files choose the grad mode.
 	Patterns: map[string]lint.Level{
-		"saved-image": {Severity: lint.Warning}, "saved-image-elsewhere": {Severity: lint.Info},
+		"saved-image": {Severity: lint.Info}, "saved-image-elsewhere": {Severity: lint.Info},
 		"after-eval": {Severity: lint.Info}, "after-eval-elsewhere": {Severity: lint.Info},
 		"helper": {Severity: lint.Info, Hint: true}, "helper-elsewhere": {Severity: lint.Info, Hint: true},
 		// A notebook or __main__ script that never moves anything to the
@@ -117,10 +118,11 @@ logprobs, values, entropy = policy.evaluate(states, actions)): that is the
 update's forward.
 
 Severity, per sub-pattern (how often each was right on real code): an
-output only saved as an image is a warning; a forward after model.eval()
-or read back to the host is info; a forward in a helper named like
+output only saved as an image, a forward after model.eval() or read back
+to the host is info; a forward in a helper named like
 sampling or evaluation is a hint (--hints), having been wrong in about one
-case in five (wrappers, the update's forward, frozen networks). Each is
+case in four (wrappers, the update's forward, frozen networks, inference
+methods whose callers elsewhere use no_grad). Each is
 lowered further ("-elsewhere": info, or a hint) when the file does not
 show the grad mode the forward runs under: the helper is called only from
 other files, or handed out as a callback, or only by such helpers.
