@@ -95,7 +95,8 @@ Not flagged: unit tests (test_* functions), the shape check at the end of a
 model file (a model built in the function and run on torch.randn input),
 sample()/generate()/log_images() methods of modules (classes with a
 forward, or subclasses of nn.Module, LightningModule or a module class of
-the file) that nothing in the file calls, and closures that return the
+the file) that nothing in the file calls on their class (self.x.inference(...) on
+another object runs another class's method), and closures that return the
 forward's output to code elsewhere (get_model_fn returning model_fn): their
 callers, in other files, choose the grad mode. Builders named like
 samplers (_generate_network) and helpers named like models (add_module,
@@ -204,7 +205,7 @@ func runEvalWithGrad(p *lint.Pass) {
 		name := f.Text(fn.Child("name"))
 		// sample_action() and the like are action selectors, taken below
 		// only when their output is read back (REINFORCE trains through it).
-		if done[fn] || !evalHelper(f, fn) || actionSelector.MatchString(name) || strings.Contains(strings.ToLower(name), "loss") || builderName.MatchString(name) || unitTest(f, fn) || moduleMethod(f, fn) && !calledHere(f, fn) {
+		if done[fn] || !evalHelper(f, fn) || actionSelector.MatchString(name) || strings.Contains(strings.ToLower(name), "loss") || builderName.MatchString(name) || unitTest(f, fn) || moduleMethod(f, fn) && !calledOnItsClass(f, fn) {
 			continue
 		}
 		if feedsLoss(f, fn) {
