@@ -141,4 +141,3 @@ func (b *builder) sdpaGQAMath(q, k, v Tensor, s attnShape) Tensor {
 	}
 	return b.sdpaMath(q, k, v, m, s, true)
 }
-
