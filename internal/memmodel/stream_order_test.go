@@ -129,9 +129,10 @@ func TestGPT2ForwardOrder(t *testing.T) {
 // 6 MB and more: lm_head and layers 12–9): SplitBackward cats the q/k/v
 // gradients once all three are in, after the two reshape copies, which
 // is where the snapshot's 36 MiB request comes. Allocating the joined
-// gradient when the first piece arrived, the generator matched 630; 651
-// now (lm_head's weight gradient before its input's, the float32 weight
-// gradient casts and NewGELU's backward differ in order).
+// gradient when the first piece arrived, the generator matched 615; 636
+// now (the rest: the c_attn/c_fc bias-gradient scratch the generator does
+// not make past 2048 columns, lm_head's weight gradient before its
+// input's, the float32 weight gradient casts, NewGELU's backward order).
 func TestGPT2BackwardOrder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays a snapshot")
@@ -159,8 +160,8 @@ func TestGPT2BackwardOrder(t *testing.T) {
 		t.Fatal("no third backward")
 		return nil
 	}
-	if got := lcs(head(signedSizes(d.Result.Requests, min)), head(signedSizes(st.Requests, min))); got < 645 {
-		t.Errorf("%d of the first %d backward requests and frees in the snapshot's order, want at least 645", got, n)
+	if got := lcs(head(signedSizes(d.Result.Requests, min)), head(signedSizes(st.Requests, min))); got < 630 {
+		t.Errorf("%d of the first %d backward requests and frees in the snapshot's order, want at least 630", got, n)
 	}
 }
 
