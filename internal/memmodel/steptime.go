@@ -108,18 +108,18 @@ func (tm *timeModel) forward(o *op, g *Graph) float64 {
 	return math.Max(t, r.launch())
 }
 
-// backward is op o's GPU time in the backward pass: for a GEMM the data
-// and weight gradients it needs (a frozen weight needs none), for the
-// rest its gradient kernels.
-func (tm *timeModel) backward(o *op, g *Graph) float64 {
+// backward is op o's GPU time in the backward pass and how many kernels
+// it takes: for a GEMM the data and weight gradients it needs (a frozen
+// weight needs none), for the rest its gradient kernels.
+func (tm *timeModel) backward(o *op, g *Graph) (float64, float64) {
 	r, dt := tm.r, inDtype(o, g)
 	switch {
 	case o.attn != nil:
 		_, t := r.sdpa(o.attn, dt)
-		return math.Max(t, r.launch())
+		return math.Max(t, r.launch()), 1
 	case o.conv != nil:
 		_, t := r.conv(o.conv, dt)
-		return math.Max(t, r.launch())
+		return math.Max(t, r.launch()), boolN(o.conv.dgrad) + boolN(o.conv.wgrad)
 	case o.gemm != nil:
 		s, d := o.gemm, calDtype(dt, false)
 		var t float64
@@ -129,24 +129,32 @@ func (tm *timeModel) backward(o *op, g *Graph) float64 {
 		if s.wgrad {
 			t += math.Max(r.gemm(d, s.batch, s.k, s.n, s.m), r.launch())
 		}
-		return t
+		return t, boolN(s.dgrad) + boolN(s.wgrad)
 	case o.kind == "grouped_mm" && o.bwdFlops > 0:
 		_, t := tm.groupedGEMM(o, g)
-		return t
+		return t, 2
 	case o.matmul:
 		if o.bwdFlops == 0 {
-			return 0
+			return 0, 0
 		}
-		return math.Max(tm.cubeGEMM(dt, o.bwdFlops), r.launch())
+		return math.Max(tm.cubeGEMM(dt, o.bwdFlops), r.launch()), 2
 	}
 	if o.bwdFlops == 0 && o.bytes == 0 {
-		return 0
+		return 0, 0
 	}
 	if o.kind == "batch_norm" && r.hasNorm(dt) {
 		_, t := r.batchNorm(o, g, dt)
-		return math.Max(t, r.launch())
+		return math.Max(t, r.launch()), 1
 	}
-	return math.Max(r.stream(streamOp(o.kind, len(o.in)), dt, 2*o.bytes)*normSlowdown(o.kind, dt), r.launch())
+	return math.Max(r.stream(streamOp(o.kind, len(o.in)), dt, 2*o.bytes)*normSlowdown(o.kind, dt), r.launch()), 1
+}
+
+// boolN is 1 for true.
+func boolN(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // normSlowdown is how much longer than the calibrated normalisation
@@ -285,14 +293,23 @@ func (tm *timeModel) hostTime(o *op) float64 {
 }
 
 // pipeline is the two clocks of the walk; busy sums the GPU's kernel
-// time alone.
-type pipeline struct{ host, gpu, busy float64 }
+// time alone, hostBusy the host's issue time alone (without its waits on
+// the GPU), and kernels and classGPU count the kernels and their GPU time
+// by class (StepDetail).
+type pipeline struct {
+	host, gpu, busy, hostBusy float64
+	kernels, classGPU         [numKernelClasses]float64
+}
 
-// issue charges h to the host, then runs a kernel of d seconds on the GPU.
-func (p *pipeline) issue(h, d float64) {
+// issue charges h to the host, then runs n kernels of class k taking d
+// seconds together on the GPU (n may be 0: a view costs the host only).
+func (p *pipeline) issue(h, d float64, k kernelClass, n float64) {
 	p.host += h
+	p.hostBusy += h
 	p.gpu = maxF(p.gpu, p.host) + d
 	p.busy += d
+	p.kernels[k] += n
+	p.classGPU[k] += d
 }
 
 // sync makes the host wait for the GPU (.item(), synchronize).
