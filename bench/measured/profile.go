@@ -17,7 +17,7 @@ import (
 // intervals) and every kernel, counted and timed by class.
 type Profiled struct {
 	Timed
-	GPUBusyS float64                `json:"gpu_busy_s"`
+	GPUBusyS float64                 `json:"gpu_busy_s"`
 	Classes  map[string]ProfileClass `json:"classes"`
 }
 
@@ -103,7 +103,7 @@ func ReadProfiles(dir string) ([]Profiled, error) {
 
 // KernelClass sorts a CUDA kernel of a profile by name into the step-time
 // model's classes (memmodel.StepDetail): gemm, attention, conv, norm,
-// cast, optimizer, pointwise. Profiler entries that are not kernels (the
+// copy, optimizer, pointwise. Profiler entries that are not kernels (the
 // optimizer's annotation on the GPU row, "Optimizer.step#AdamW.step",
 // memsets, copies between host and device) return "".
 func KernelClass(name string) string {
@@ -123,14 +123,14 @@ func KernelClass(name string) string {
 		return "optimizer"
 	case has("sdpa", "flash", "fmha", "attention"):
 		return "attention"
-	case has("conv", "fprop", "dgrad", "wgrad", "nchwtonhwc", "nhwctonchw", "implicit_gemm"):
+	case has("conv2d", "conv_", "convolution", "convolve", "fprop", "dgrad", "wgrad", "nchwtonhwc", "nhwctonchw", "implicit_gemm"):
 		return "conv"
 	case has("nvjet", "gemm", "cutlass", "cublas", "splitk"):
 		return "gemm"
 	case has("batch_norm", "layer_norm", "gammabeta", "rms_norm", "group_norm", "welford"):
 		return "norm"
-	case has("copy_kernel", "direct_copy"):
-		return "cast"
+	case has("copy_kernel", "direct_copy", "catarraybatchedcopy"):
+		return "copy" // casts, strided .contiguous() copies, cat
 	}
 	return "pointwise"
 }

@@ -9,13 +9,13 @@ const (
 	kAttention
 	kConv
 	kNorm
-	kCast
+	kCopy
 	kPointwise
 	kOptimizer
 	numKernelClasses
 )
 
-var kernelClassNames = [numKernelClasses]string{"gemm", "attention", "conv", "norm", "cast", "pointwise", "optimizer"}
+var kernelClassNames = [numKernelClasses]string{"gemm", "attention", "conv", "norm", "copy", "pointwise", "optimizer"}
 
 // classOf is the kernel class of op o's kernels.
 func classOf(o *op) kernelClass {
@@ -30,8 +30,8 @@ func classOf(o *op) kernelClass {
 	switch o.kind {
 	case "layer_norm", "batch_norm", "rms_norm", "group_norm":
 		return kNorm
-	case "to":
-		return kCast
+	case "to", "copy", "cat":
+		return kCopy // casts, .contiguous() and cat: ATen's copy kernels
 	}
 	return kPointwise
 }
