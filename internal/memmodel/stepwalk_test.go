@@ -239,3 +239,44 @@ func bwdTime(tm timeModel, o *op, g *Graph) float64 {
 	t, _ := tm.backward(o, g)
 	return t
 }
+
+// TestActivationBackwardMovesThreeTensors: ReLU's backward
+// (threshold_backward) reads the output's gradient and the saved output
+// and writes the input's gradient, three tensors of its size where the
+// forward moved two; a product's backward still moves twice its forward.
+func TestActivationBackwardMovesThreeTensors(t *testing.T) {
+	s := DefaultSpec()
+	m := "resnet50"
+	s.Model, s.Batch, s.Precision = &m, 64, "bf16-amp"
+	_, g, _, tm, _ := walkOf(t, s)
+	var relu *op
+	for i := range g.ops {
+		if o := &g.ops[i]; o.kind == "relu_" {
+			relu = o
+			break
+		}
+	}
+	if relu == nil {
+		t.Fatal("no relu_ in ResNet-50")
+	}
+	size := float64(g.tensors[relu.out[0]].bytes())
+	if relu.bytes != 2*size {
+		t.Fatalf("relu_ forward moves %g bytes, want input and output %g", relu.bytes, 2*size)
+	}
+	want := math.Max(tm.r.stream("mul_", BF16, 3*size), tm.r.launch())
+	if got := bwdTime(tm, relu, g); !closeTo(got, want) {
+		t.Errorf("relu_ backward %g s, want three tensors' %g s", got, want)
+	}
+	s2 := llamaSpec()
+	_, g2, _, tm2, _ := walkOf(t, s2)
+	for i := range g2.ops {
+		if o := &g2.ops[i]; o.kind == "mul" && len(o.in) == 2 && g2.tensors[o.in[0]].grad && g2.tensors[o.in[1]].grad {
+			want := math.Max(tm2.r.stream(streamOp("mul", 2), inDtype(o, g2), 2*o.bytes), tm2.r.launch())
+			if got := bwdTime(tm2, o, g2); !closeTo(got, want) {
+				t.Errorf("mul backward %g s, want twice its forward's bytes %g s", got, want)
+			}
+			return
+		}
+	}
+	t.Error("no product of two graded tensors in LLaMA")
+}
