@@ -152,23 +152,10 @@ func (m *memo) put(idx uint64, v any) {
 		return
 	}
 	if idx == m.dense && idx < math.MaxInt32 {
-		if idx&memoMask == 0 {
-			c := 1 << memoShift
-			if idx == 0 {
-				c = 64 // the first chunk grows by append: small pickles stay cheap
-			}
-			m.chunks = append(m.chunks, memoChunk{full: make([]uint32, 0, c)})
-			if n := len(m.chunks); n >= 3 {
-				m.chunks[n-3].pack()
-			}
-		}
-		last := &m.chunks[len(m.chunks)-1].full
-		*last = append(*last, vi)
-		m.dense++
+		m.appendDense(vi)
 		if _, ok := m.sparse[idx]; ok {
 			delete(m.sparse, idx) // was defined out of order: not a new entry
-		} else {
-			m.count++
+			m.count--
 		}
 		return
 	}

@@ -1,0 +1,157 @@
+package pickle
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// A caller that has already converted a stretch of the input by other
+// means (say, many trace entries decoded in parallel from a file) can let
+// the decoder skip it. RunHook is consulted before every EMPTY_DICT that
+// directly follows a MARK, with nothing above the mark, on a list: the
+// position where a batch of list items starts. It may claim the bytes from
+// that EMPTY_DICT on as a Run; the decoder then skips them, leaving the
+// stack as it was (the mark on top), and defines the run's memo entries.
+//
+// The caller vouches that the skipped bytes are a whole number of items
+// that leave the stack as it was, memoize exactly Run.Memo objects (with
+// MEMOIZE, never BINPUT) and that it has consumed the items itself, as an
+// AppendHook that drops them would have.
+type RunHook func(off int64, l *List) (Run, error)
+
+// Run is a stretch of input a RunHook claims.
+type Run struct {
+	// Len is its length in bytes from the EMPTY_DICT's offset; 0 claims
+	// nothing.
+	Len int64
+	// Memo is the number of memo entries its MEMOIZE opcodes define.
+	Memo uint64
+	// Values holds the entries among those that later input may fetch,
+	// ascending by Index; every other one reads as consumed.
+	Values []MemoValue
+}
+
+// MemoValue is one memo entry's value.
+type MemoValue struct {
+	Index uint64
+	Value any
+}
+
+// SetRunHook installs h; see RunHook.
+func (d *Decoder) SetRunHook(h RunHook) { d.runHook = h }
+
+// Peek returns the value memo index idx holds, as a later BINGET would
+// fetch it, without counting the reference; nil when the index is
+// undefined or its object was consumed.
+func (d *Decoder) Peek(idx uint64) any {
+	switch v := d.m.get(idx).(type) {
+	case nil, consumed:
+		return nil
+	default:
+		return v
+	}
+}
+
+// MemoLen is the number of memo entries defined so far (the index the
+// next MEMOIZE uses).
+func (d *Decoder) MemoLen() uint64 { return d.m.count }
+
+var errBadRun = errors.New("run hook: claimed run does not fit the input")
+
+// tryRun asks the run hook about the EMPTY_DICT just read at d.opOff.
+func (d *Decoder) tryRun() (bool, error) {
+	n := len(d.stack)
+	if len(d.marks) == 0 || d.marks[len(d.marks)-1] != n || n == 0 {
+		return false, nil
+	}
+	l, ok := d.stack[n-1].(*List)
+	if !ok {
+		return false, nil
+	}
+	run, err := d.runHook(d.opOff, l)
+	if err != nil || run.Len == 0 {
+		return false, err
+	}
+	if run.Len < 1 || d.m.count != d.m.dense {
+		return false, errBadRun
+	}
+	if err := d.r.skip(run.Len - 1); err != nil {
+		return false, err
+	}
+	if err := d.m.skip(run.Memo, run.Values); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// skip discards the next n bytes, seeking past them when the input can.
+func (r *reader) skip(n int64) error {
+	if n < 0 {
+		return errBadRun
+	}
+	if avail := int64(r.end - r.pos); n <= avail {
+		r.pos += int(n)
+		return nil
+	}
+	n -= int64(r.end - r.pos)
+	r.base += int64(r.end)
+	r.pos, r.end = 0, 0
+	if s, ok := r.r.(io.Seeker); ok && r.err == nil {
+		if _, err := s.Seek(n, io.SeekCurrent); err != nil {
+			return fmt.Errorf("seek: %w", err)
+		}
+		r.base += n
+		return nil
+	}
+	for n > 0 {
+		if err := r.fill(1); err != nil {
+			return err
+		}
+		take := min(int64(r.end-r.pos), n)
+		r.pos += int(take)
+		n -= take
+	}
+	return nil
+}
+
+// skip defines n memo entries at the end of the dense memo: vals' values
+// where given, consumed elsewhere.
+func (m *memo) skip(n uint64, vals []MemoValue) error {
+	first := m.count
+	for _, v := range vals {
+		if v.Index < first || v.Index >= first+n {
+			return errBadRun
+		}
+	}
+	for i := uint64(0); i < n; i++ {
+		vi := uint32(valConsumed)
+		if len(vals) > 0 && vals[0].Index == first+i {
+			if vals[0].Value != nil {
+				vi = m.index(vals[0].Value)
+			}
+			vals = vals[1:]
+		}
+		m.appendDense(vi)
+	}
+	return nil
+}
+
+// appendDense stores vi under the next dense index, m.dense.
+func (m *memo) appendDense(vi uint32) {
+	idx := m.dense
+	if idx&memoMask == 0 {
+		c := 1 << memoShift
+		if idx == 0 {
+			c = 64 // the first chunk grows by append: small pickles stay cheap
+		}
+		m.chunks = append(m.chunks, memoChunk{full: make([]uint32, 0, c)})
+		if n := len(m.chunks); n >= 3 {
+			m.chunks[n-3].pack()
+		}
+	}
+	last := &m.chunks[len(m.chunks)-1].full
+	*last = append(*last, vi)
+	m.dense++
+	m.count++
+}

@@ -1,0 +1,745 @@
+package snapshot
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// chunkDec decodes the trace entries of one chunk straight into
+// TraceEvents, in runs of consecutive entries, without building pickle
+// values. It knows the chunk's first memo index (from the first pass) but
+// not the pickle stack at the chunk's start, so it only claims entries it
+// can read in full; everything else is left to the sequential decoder,
+// which checks each run's context before it skips it (see pload.go).
+//
+// Stacks, streams and contexts are numbered locally, in order of first
+// use; the sequential pass maps them to the Snapshot's tables in file
+// order, so the numbering is the sequential decoder's.
+type chunkDec struct {
+	buf   []byte // the chunk's bytes, and some of the next chunk's
+	off   int64  // input offset of buf[0]
+	limit int    // the chunk's own end within buf
+	base  uint64 // memo index of the chunk's first MEMOIZE
+	memo  []memoSlot
+	// dicts counts EMPTY_DICT opcodes so far; with dictBase (those
+	// before the chunk) it places a run's events in the shared buffer.
+	dicts    int64
+	dictBase int64
+	events   []TraceEvent // the shared buffer, one slot per EMPTY_DICT of the input
+	foreign  map[uint32][]byte
+	refs     []uint32 // every memo index the input fetches, ascending
+	out      chunkOut
+
+	names     map[string]string
+	foreignSt map[uint64]int32
+	streamID  map[uint64]uint32
+	ctxID     map[EventContext]int32
+	// seen*: the run (index+1) that last listed a local id as used.
+	seenStack  []int32
+	seenStream []int32
+	seenCtx    []int32
+	frameBuf   []frameRef
+}
+
+// memoSlot is what a local memo entry holds.
+type memoSlot struct {
+	kind slotKind
+	a, b int32 // str: offset and length in buf; frame: local frame; stack: local stack
+}
+
+type slotKind uint8
+
+const (
+	slotUnknown slotKind = iota // made outside a run: ask the sequential decoder's memo
+	slotStr
+	slotFrame
+	slotStack
+	slotEntry
+)
+
+// frameRef is one frame of a local stack: a frame decoded here (local >=
+// 0) or the frame dict under memo index foreign.
+type frameRef struct {
+	local   int32
+	foreign uint64
+}
+
+// stackDesc is a local stack: a frames list decoded here, or the object
+// under memo index foreign (isForeign).
+type stackDesc struct {
+	isForeign bool
+	foreign   uint64
+	frames    []frameRef
+}
+
+// chunkOut is a chunk's result.
+type chunkOut struct {
+	runs    []prun
+	stacks  []stackDesc // [0] is the empty stack
+	frames  []Frame
+	streams []uint64 // [0] is stream 0
+	ctxs    []EventContext
+}
+
+// prun is a run of consecutive trace entries decoded in parallel.
+type prun struct {
+	start, end int64  // input offsets: the first entry's EMPTY_DICT, the end of the last entry
+	memo0      uint64 // memo index of its first MEMOIZE
+	memoN      uint64
+	region     int64 // index of its first event in the shared buffer
+	n          int
+	// Local ids used in the run, in order of first use in it.
+	stacks  []int32
+	streams []uint32
+	ctxs    []int32
+	// vals are the memo entries the run defines that the input fetches.
+	vals []pval
+}
+
+type pval struct {
+	idx  uint64
+	slot memoSlot
+	s    string // slotStr's str
+}
+
+func newChunkDec() *chunkDec {
+	return &chunkDec{
+		names:      map[string]string{},
+		foreignSt:  map[uint64]int32{},
+		streamID:   map[uint64]uint32{0: 0},
+		ctxID:      map[EventContext]int32{{}: 0},
+		seenStack:  []int32{0},
+		seenStream: []int32{0},
+		seenCtx:    []int32{0},
+		out: chunkOut{
+			stacks:  []stackDesc{{}},
+			streams: []uint64{0},
+			ctxs:    []EventContext{{}},
+		},
+	}
+}
+
+// skipFrames steps over FRAME opcodes at p.
+func (c *chunkDec) skipFrames(p int) int {
+	for p < len(c.buf) && c.buf[p] == pFrame {
+		p += 9
+	}
+	return p
+}
+
+// decode walks the chunk, claiming runs of trace entries.
+func (c *chunkDec) decode() {
+	p := 0
+	var prev byte
+	var lastStr = -1
+	synced := false
+	for p < c.limit {
+		op := c.buf[p]
+		if op == pEmptyDict && (!synced || prev == pMark) {
+			if end, ok := c.tryRun(p); ok {
+				synced = true
+				p, prev, lastStr = end, pSetItems, -1
+				continue
+			}
+		}
+		n := opLen(c.buf[p:])
+		if n == 0 {
+			return
+		}
+		switch {
+		case op == pMemoize:
+			s := memoSlot{}
+			if lastStr >= 0 {
+				n := opLen(c.buf[lastStr:])
+				b := strArg(c.buf[lastStr:], n)
+				s = memoSlot{slotStr, int32(lastStr + n - len(b)), int32(len(b))}
+			}
+			c.memo = append(c.memo, s)
+			lastStr = -1
+		case op == pEmptyDict:
+			c.dicts++
+			lastStr = -1
+		case isStrOp(op):
+			lastStr = p
+		case op == pFrame:
+			p += n
+			continue
+		default:
+			lastStr = -1
+		}
+		prev = op
+		p += n
+	}
+}
+
+// tryRun decodes entries from p on; ok is false when not even the first
+// one could be read.
+func (c *chunkDec) tryRun(p int) (int, bool) {
+	r := prun{start: c.off + int64(p), memo0: c.base + uint64(len(c.memo)), region: c.dictBase + c.dicts}
+	runIdx := int32(len(c.out.runs) + 1)
+	for {
+		memoLen, dicts := len(c.memo), c.dicts
+		if r.region+int64(r.n) >= int64(len(c.events)) {
+			break
+		}
+		ev, q, ok := c.entry(p)
+		if !ok {
+			c.memo, c.dicts = c.memo[:memoLen], dicts
+			break
+		}
+		c.events[r.region+int64(r.n)] = ev
+		r.n++
+		if int(ev.Stack) < len(c.seenStack) && c.seenStack[ev.Stack] != runIdx {
+			c.seenStack[ev.Stack] = runIdx
+			r.stacks = append(r.stacks, int32(ev.Stack))
+		}
+		if c.seenStream[ev.StreamID] != runIdx {
+			c.seenStream[ev.StreamID] = runIdx
+			r.streams = append(r.streams, ev.StreamID)
+		}
+		if c.seenCtx[ev.Context] != runIdx {
+			c.seenCtx[ev.Context] = runIdx
+			r.ctxs = append(r.ctxs, ev.Context)
+		}
+		p = q
+		if p >= c.limit {
+			break
+		}
+		q = c.skipFrames(p)
+		if q >= len(c.buf) || c.buf[q] != pEmptyDict {
+			break
+		}
+		p = q
+	}
+	if r.n == 0 {
+		return 0, false
+	}
+	r.end = c.off + int64(p)
+	r.memoN = c.base + uint64(len(c.memo)) - r.memo0
+	lo, hi := r.memo0, r.memo0+r.memoN
+	i := lowerBound(c.refs, lo)
+	for ; i < len(c.refs) && uint64(c.refs[i]) < hi; i++ {
+		idx := uint64(c.refs[i])
+		pv := pval{idx: idx, slot: c.memo[idx-c.base]}
+		if pv.slot.kind == slotStr {
+			pv.s = string(c.buf[pv.slot.a : pv.slot.a+pv.slot.b])
+		}
+		r.vals = append(r.vals, pv)
+	}
+	c.out.runs = append(c.out.runs, r)
+	return p, true
+}
+
+func lowerBound(a []uint32, x uint64) int {
+	lo, hi := 0, len(a)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if uint64(a[m]) < x {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// Entry fields, as bits of a mask of those seen.
+const (
+	fAction = 1 << iota
+	fAddr
+	fSize
+	fStream
+	fTime
+	fFrames
+	fCompile
+	fUser
+)
+
+func fieldOf(k []byte) int {
+	switch string(k) {
+	case "action":
+		return fAction
+	case "addr", "device_free":
+		return fAddr
+	case "size":
+		return fSize
+	case "stream":
+		return fStream
+	case "time_us":
+		return fTime
+	case "frames":
+		return fFrames
+	case "compile_context":
+		return fCompile
+	case "user_metadata":
+		return fUser
+	}
+	return 0
+}
+
+// entry decodes the trace entry dict at p, as snapshot.builder.event
+// would convert it; ok is false for anything that one does not take
+// without question (it is then left to the sequential decoder).
+func (c *chunkDec) entry(p int) (TraceEvent, int, bool) {
+	var ev TraceEvent
+	var ctx EventContext
+	b := c.buf
+	if p >= len(b) || b[p] != pEmptyDict {
+		return ev, 0, false
+	}
+	c.dicts++
+	p = c.skipFrames(p + 1)
+	if p < len(b) && b[p] == pMemoize {
+		c.memo = append(c.memo, memoSlot{kind: slotEntry})
+		p = c.skipFrames(p + 1)
+	}
+	if p >= len(b) || b[p] != pMark {
+		return ev, 0, false
+	}
+	p++
+	seen := 0
+	for {
+		p = c.skipFrames(p)
+		if p >= len(b) {
+			return ev, 0, false
+		}
+		if b[p] == pSetItems {
+			p++
+			break
+		}
+		k, q, ok := c.str(p)
+		if !ok {
+			return ev, 0, false
+		}
+		f := fieldOf(k)
+		if f == 0 || seen&f != 0 {
+			return ev, 0, false
+		}
+		seen |= f
+		p = c.skipFrames(q)
+		switch f {
+		case fAction:
+			s, q, ok := c.str(p)
+			if !ok {
+				return ev, 0, false
+			}
+			a, ok := actionOf(s)
+			if !ok {
+				return ev, 0, false
+			}
+			ev.Action, p = a, q
+		case fAddr, fSize, fStream, fTime:
+			v, kind, q, ok := c.num(p)
+			if !ok {
+				return ev, 0, false
+			}
+			p = q
+			switch f {
+			case fAddr, fSize:
+				if kind == numNeg {
+					return ev, 0, false
+				}
+				if f == fAddr {
+					ev.Addr = v
+				} else {
+					ev.Size = v
+				}
+			case fStream:
+				if kind == numBool {
+					return ev, 0, false
+				}
+				if v != 0 {
+					ev.StreamID = c.stream(v)
+				}
+			case fTime:
+				if kind == numBig {
+					return ev, 0, false
+				}
+				ev.TimeUS = int64(v)
+			}
+		case fFrames:
+			sid, q, ok := c.frames(p)
+			if !ok {
+				return ev, 0, false
+			}
+			ev.Stack, p = StackID(sid), q
+		case fCompile, fUser:
+			s, q, ok := c.str(p)
+			if ok {
+				if f == fUser {
+					ctx.UserMetadata = c.intern(s)
+				} else if string(s) != "N/A" {
+					ctx.CompileContext = c.intern(s)
+				}
+				p = q
+				break
+			}
+			if q, ok = c.scalar(p); !ok {
+				return ev, 0, false
+			}
+			p = q
+		}
+	}
+	switch {
+	case seen&fAction == 0, seen&fAddr == 0 && ev.Action != ActionSnapshot, seen&fSize == 0:
+		return ev, 0, false
+	}
+	if ctx != (EventContext{}) {
+		ev.Context = c.context(ctx)
+	}
+	return ev, p, true
+}
+
+func actionOf(s []byte) (Action, bool) {
+	for i, n := range actionNames {
+		if string(s) == n {
+			return Action(i), true
+		}
+	}
+	if string(s) == "user_defined" { // legacy annotation entries carry no memory
+		return ActionSnapshot, true
+	}
+	return 0, false
+}
+
+// str reads a str at p: a fresh one (and its MEMOIZE) or one fetched
+// from the memo.
+func (c *chunkDec) str(p int) ([]byte, int, bool) {
+	b := c.buf
+	if p >= len(b) {
+		return nil, 0, false
+	}
+	op := b[p]
+	if isStrOp(op) {
+		n := opLen(b[p:])
+		if n == 0 {
+			return nil, 0, false
+		}
+		s := strArg(b[p:], n)
+		q := c.skipFrames(p + n)
+		if q < len(b) && b[q] == pMemoize {
+			c.memo = append(c.memo, memoSlot{slotStr, int32(p + n - len(s)), int32(len(s))})
+			q = c.skipFrames(q + 1)
+		}
+		return s, q, true
+	}
+	idx, q, ok := c.ref(p)
+	if !ok {
+		return nil, 0, false
+	}
+	if idx < c.base {
+		s, ok := c.foreign[uint32(idx)]
+		return s, q, ok
+	}
+	if m := c.memo[idx-c.base]; m.kind == slotStr {
+		return b[m.a : m.a+m.b], q, true
+	}
+	return nil, 0, false
+}
+
+// ref reads a BINGET or LONG_BINGET at p; the index must be defined.
+func (c *chunkDec) ref(p int) (uint64, int, bool) {
+	b := c.buf
+	var idx uint64
+	switch {
+	case p+2 <= len(b) && b[p] == pBinGet:
+		idx, p = uint64(b[p+1]), p+2
+	case p+5 <= len(b) && b[p] == pLongGet:
+		idx, p = uint64(binary.LittleEndian.Uint32(b[p+1:])), p+5
+	default:
+		return 0, 0, false
+	}
+	if idx >= c.base+uint64(len(c.memo)) {
+		return 0, 0, false
+	}
+	return idx, c.skipFrames(p), true
+}
+
+// Kinds of int num reads.
+const (
+	numInt  = iota // an int64 >= 0
+	numNeg         // a negative int64
+	numBig         // an int in [2^63, 2^64)
+	numBool        // True or False
+)
+
+// num reads an int or bool at p.
+func (c *chunkDec) num(p int) (uint64, int, int, bool) {
+	b := c.buf
+	if p >= len(b) {
+		return 0, 0, 0, false
+	}
+	var v uint64
+	kind := numInt
+	switch b[p] {
+	case pBinInt1:
+		if p+2 > len(b) {
+			return 0, 0, 0, false
+		}
+		v, p = uint64(b[p+1]), p+2
+	case pBinInt2:
+		if p+3 > len(b) {
+			return 0, 0, 0, false
+		}
+		v, p = uint64(binary.LittleEndian.Uint16(b[p+1:])), p+3
+	case pBinInt:
+		if p+5 > len(b) {
+			return 0, 0, 0, false
+		}
+		x := int32(binary.LittleEndian.Uint32(b[p+1:]))
+		if x < 0 {
+			kind = numNeg
+		}
+		v, p = uint64(int64(x)), p+5
+	case pLong1:
+		if p+2 > len(b) {
+			return 0, 0, 0, false
+		}
+		n := int(b[p+1])
+		if p+2+n > len(b) || n > 9 {
+			return 0, 0, 0, false
+		}
+		d := b[p+2 : p+2+n]
+		switch {
+		case n == 9:
+			if d[8] != 0 {
+				return 0, 0, 0, false
+			}
+			v = binary.LittleEndian.Uint64(d)
+			if v > math.MaxInt64 {
+				kind = numBig
+			}
+		case n > 0:
+			for i := n - 1; i >= 0; i-- {
+				v = v<<8 | uint64(d[i])
+			}
+			if d[n-1]&0x80 != 0 {
+				if n < 8 {
+					v |= ^uint64(0) << (8 * uint(n))
+				}
+				kind = numNeg
+			}
+		}
+		p += 2 + n
+	case pTrue, pFalse:
+		if b[p] == pTrue {
+			v = 1
+		}
+		kind, p = numBool, p+1
+	default:
+		return 0, 0, 0, false
+	}
+	return v, kind, c.skipFrames(p), true
+}
+
+// scalar steps over a None, bool, int or str at p (a value an entry's
+// compile_context or user_metadata may hold that the conversion ignores).
+func (c *chunkDec) scalar(p int) (int, bool) {
+	if p < len(c.buf) && c.buf[p] == pNone {
+		return c.skipFrames(p + 1), true
+	}
+	if _, _, q, ok := c.num(p); ok {
+		return q, true
+	}
+	return 0, false
+}
+
+func (c *chunkDec) intern(s []byte) string {
+	if v, ok := c.names[string(s)]; ok {
+		return v
+	}
+	v := string(s)
+	c.names[v] = v
+	return v
+}
+
+func (c *chunkDec) stream(h uint64) uint32 {
+	if id, ok := c.streamID[h]; ok {
+		return id
+	}
+	id := uint32(len(c.out.streams))
+	c.out.streams = append(c.out.streams, h)
+	c.streamID[h] = id
+	c.seenStream = append(c.seenStream, 0)
+	return id
+}
+
+func (c *chunkDec) context(x EventContext) int32 {
+	if id, ok := c.ctxID[x]; ok {
+		return id
+	}
+	id := int32(len(c.out.ctxs))
+	c.out.ctxs = append(c.out.ctxs, x)
+	c.ctxID[x] = id
+	c.seenCtx = append(c.seenCtx, 0)
+	return id
+}
+
+func (c *chunkDec) newStack(d stackDesc) int32 {
+	c.out.stacks = append(c.out.stacks, d)
+	c.seenStack = append(c.seenStack, 0)
+	return int32(len(c.out.stacks) - 1)
+}
+
+// frames reads an entry's frames value: None, a list fetched from the
+// memo, or a fresh list of frame dicts. It returns a local stack id.
+func (c *chunkDec) frames(p int) (int32, int, bool) {
+	b := c.buf
+	if p >= len(b) {
+		return 0, 0, false
+	}
+	switch b[p] {
+	case pNone:
+		return 0, c.skipFrames(p + 1), true
+	case pBinGet, pLongGet:
+		idx, q, ok := c.ref(p)
+		if !ok {
+			return 0, 0, false
+		}
+		if idx >= c.base {
+			switch m := c.memo[idx-c.base]; m.kind {
+			case slotStack:
+				return m.a, q, true
+			case slotUnknown:
+			default:
+				return 0, 0, false
+			}
+		}
+		id, ok := c.foreignSt[idx]
+		if !ok {
+			id = c.newStack(stackDesc{isForeign: true, foreign: idx})
+			c.foreignSt[idx] = id
+		}
+		return id, q, true
+	case pEmptyList:
+	default:
+		return 0, 0, false
+	}
+	p = c.skipFrames(p + 1)
+	slot := -1
+	if p < len(b) && b[p] == pMemoize {
+		slot = len(c.memo)
+		c.memo = append(c.memo, memoSlot{kind: slotStack})
+		p = c.skipFrames(p + 1)
+	}
+	fs := c.frameBuf[:0]
+	for p < len(b) {
+		if b[p] == pMark {
+			p = c.skipFrames(p + 1)
+			for p < len(b) && b[p] != pAppends {
+				f, q, ok := c.frame(p)
+				if !ok {
+					return 0, 0, false
+				}
+				fs, p = append(fs, f), q
+			}
+			if p >= len(b) {
+				return 0, 0, false
+			}
+			p = c.skipFrames(p + 1)
+			continue
+		}
+		if b[p] == pBinGet || b[p] == pLongGet || b[p] == pEmptyDict {
+			f, q, ok := c.frame(p)
+			if !ok {
+				return 0, 0, false
+			}
+			q = c.skipFrames(q)
+			if q >= len(b) || b[q] != pAppend {
+				return 0, 0, false
+			}
+			fs, p = append(fs, f), c.skipFrames(q+1)
+			continue
+		}
+		break
+	}
+	c.frameBuf = fs
+	var id int32
+	if len(fs) > 0 {
+		id = c.newStack(stackDesc{frames: append([]frameRef(nil), fs...)})
+	}
+	if slot >= 0 {
+		c.memo[slot].a = id
+	}
+	return id, p, true
+}
+
+// frame reads one item of a frames list: a frame dict fetched from the
+// memo or a fresh one.
+func (c *chunkDec) frame(p int) (frameRef, int, bool) {
+	b := c.buf
+	if b[p] != pEmptyDict {
+		idx, q, ok := c.ref(p)
+		if !ok {
+			return frameRef{}, 0, false
+		}
+		if idx >= c.base {
+			switch m := c.memo[idx-c.base]; m.kind {
+			case slotFrame:
+				return frameRef{local: m.a}, q, true
+			case slotUnknown:
+			default:
+				return frameRef{}, 0, false
+			}
+		}
+		return frameRef{local: -1, foreign: idx}, q, true
+	}
+	c.dicts++
+	p = c.skipFrames(p + 1)
+	id := int32(len(c.out.frames))
+	if p < len(b) && b[p] == pMemoize {
+		c.memo = append(c.memo, memoSlot{kind: slotFrame, a: id})
+		p = c.skipFrames(p + 1)
+	}
+	if p >= len(b) || b[p] != pMark {
+		return frameRef{}, 0, false
+	}
+	p = c.skipFrames(p + 1)
+	var f Frame
+	seen := 0
+	for p < len(b) && b[p] != pSetItems {
+		k, q, ok := c.str(p)
+		if !ok {
+			return frameRef{}, 0, false
+		}
+		bit := 0
+		switch string(k) {
+		case "name":
+			bit = 1
+		case "filename":
+			bit = 2
+		case "line":
+			bit = 4
+		}
+		if bit == 0 || seen&bit != 0 {
+			return frameRef{}, 0, false
+		}
+		seen |= bit
+		if bit == 4 {
+			v, kind, q2, ok := c.num(q)
+			if !ok || kind == numBig {
+				return frameRef{}, 0, false
+			}
+			if n := int64(v); n <= math.MaxInt32 && n >= math.MinInt32 {
+				f.Line = int(n)
+			}
+			p = q2
+			continue
+		}
+		s, q2, ok := c.str(q)
+		if !ok {
+			return frameRef{}, 0, false
+		}
+		if bit == 1 {
+			f.Name = c.intern(s)
+		} else {
+			f.Filename = c.intern(s)
+		}
+		p = q2
+	}
+	if p >= len(b) {
+		return frameRef{}, 0, false
+	}
+	c.out.frames = append(c.out.frames, f)
+	return frameRef{local: id}, c.skipFrames(p + 1), true
+}

@@ -1,0 +1,427 @@
+package snapshot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/vramkit/vramkit/internal/pickle"
+)
+
+// The parallel loader reads a large uncompressed snapshot file on every
+// core (GOMAXPROCS of them):
+//
+//  1. frameChunks cuts the file at FRAME opcodes into chunks;
+//  2. scanChunk counts each chunk's MEMOIZE and EMPTY_DICT opcodes and the
+//     memo indexes it fetches; prefix sums give every chunk its first memo
+//     index and its place in one shared buffer of events;
+//  3. memoStrings reads the strs under the fetched indexes (keys, actions);
+//  4. chunkDec decodes the trace entries of each chunk straight into that
+//     buffer, in runs of consecutive entries;
+//  5. the sequential decoder reads the file once more, skipping every run
+//     it meets at a place where list items start (a RunHook), decoding
+//     everything else (segments, settings, entries the runs left out) as
+//     Load does, and moving each run's events into place, with its local
+//     stack, stream and context numbers mapped to the Snapshot's tables
+//     in file order.
+//
+// The result is the sequential decoder's, field for field. Input the
+// scheme does not fit (no frames, BINPUT, opcodes it does not know, data
+// after STOP) returns errNoParallel before any work is wasted on it;
+// LoadFileContext then loads the file sequentially.
+
+// parallelFrom is the file size from which LoadFileContext decodes in
+// parallel; smaller files take less time than starting the workers.
+const parallelFrom = 32 << 20
+
+// Chunk sizes: enough chunks for each worker to take several (the
+// entries are not spread evenly), few enough that per-chunk work stays
+// small, and each worker's buffer small beside the events.
+const (
+	minChunk  = 256 << 10
+	maxChunk  = 2 << 20
+	chunkTail = 128 << 10 // bytes past its end a chunk may read to finish its last entry
+)
+
+// parOptions are the parallel loader's knobs; tests use tiny chunks.
+type parOptions struct {
+	workers int
+	chunk   int64 // target chunk size; 0: from the file size and workers
+	stats   *parStats
+}
+
+// parStats reports how much the runs covered.
+type parStats struct {
+	runs            int
+	claimed, events int64
+}
+
+func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po parOptions) (*Snapshot, error) {
+	if po.workers <= 0 {
+		po.workers = runtime.GOMAXPROCS(0)
+	}
+	if po.chunk <= 0 {
+		po.chunk = min(max(size/int64(4*po.workers), minChunk), maxChunk)
+	}
+	chunks, err := frameChunks(f, size, po.chunk)
+	if err != nil {
+		return nil, err
+	}
+	n := len(chunks)
+	pool := newBufPool(po.workers)
+
+	// Pass 1: counts and fetched indexes.
+	scans := make([]scanned, n)
+	err = parallelDo(ctx, n, po.workers, func(w, i int) error {
+		buf, err := pool.read(w, f, chunks[i].start, chunks[i].end)
+		if err != nil {
+			return err
+		}
+		scans[i], err = scanChunk(buf)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	bases := make([]uint64, n+1)
+	dictBases := make([]int64, n+1)
+	var all []uint32
+	for i, s := range scans {
+		bases[i+1] = bases[i] + s.memo
+		dictBases[i+1] = dictBases[i] + s.dicts
+		all = append(all, s.refs...)
+		scans[i].refs = nil
+	}
+	if bases[n] > 1<<32 {
+		return nil, errNoParallel
+	}
+	slices.Sort(all)
+	all = slices.Compact(all)
+
+	// Pass 2: the strs under fetched indexes.
+	found := make([]map[uint32]string, n)
+	err = parallelDo(ctx, n, po.workers, func(w, i int) error {
+		lo, hi := lowerBound(all, bases[i]), lowerBound(all, bases[i+1])
+		if lo == hi {
+			return nil
+		}
+		buf, err := pool.read(w, f, chunks[i].start, chunks[i].end)
+		if err != nil {
+			return err
+		}
+		found[i] = map[uint32]string{}
+		var carry []byte
+		if i > 0 {
+			carry = scans[i-1].tail
+		}
+		memoStrings(buf, bases[i], all[lo:hi], found[i], carry)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	foreign := map[uint32][]byte{}
+	for _, m := range found {
+		for k, v := range m {
+			foreign[k] = []byte(v)
+		}
+	}
+
+	// Pass 3: the trace entries.
+	events := o.makeEvents(int(dictBases[n]))[:dictBases[n]]
+	outs := make([]chunkOut, n)
+	err = parallelDo(ctx, n, po.workers, func(w, i int) error {
+		end := min(chunks[i].end+chunkTail, size)
+		buf, err := pool.read(w, f, chunks[i].start, end)
+		if err != nil {
+			return err
+		}
+		c := newChunkDec()
+		c.buf, c.off, c.limit = buf, chunks[i].start, int(chunks[i].end-chunks[i].start)
+		c.base, c.dictBase, c.events = bases[i], dictBases[i], events
+		c.foreign, c.refs = foreign, all
+		c.decode()
+		outs[i] = c.out
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	pool = nil
+	foreign = nil
+
+	// Pass 4: the rest, in order.
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	b := newBuilder()
+	b.opts, b.ctx = o, ctx
+	b.par = newParState(outs, events)
+	if po.stats != nil {
+		defer func() {
+			po.stats.runs, po.stats.claimed, po.stats.events = len(b.par.runs), b.par.claimed, b.par.cursor
+		}()
+	}
+	dec := pickle.NewDecoder(f)
+	b.dec = dec
+	dec.SetAppendHook(b.hook)
+	dec.SetRunHook(b.runHook)
+	v, err := dec.Decode()
+	if err != nil {
+		return nil, err
+	}
+	if b.err != nil {
+		return nil, b.err
+	}
+	return b.finish(v)
+}
+
+// bufPool holds one read buffer per worker.
+type bufPool struct{ bufs [][]byte }
+
+func newBufPool(workers int) *bufPool { return &bufPool{bufs: make([][]byte, workers)} }
+
+func (p *bufPool) read(w int, f io.ReaderAt, start, end int64) ([]byte, error) {
+	n := int(end - start)
+	if cap(p.bufs[w]) < n {
+		p.bufs[w] = make([]byte, n)
+	}
+	b := p.bufs[w][:n]
+	if _, err := f.ReadAt(b, start); err != nil {
+		return nil, fmt.Errorf("read at %d: %w", start, err)
+	}
+	return b, nil
+}
+
+// parallelDo runs fn(worker, i) for i in [0, n) on up to workers
+// goroutines; it returns the first error, or ctx's once ctx is done.
+func parallelDo(ctx context.Context, n, workers int, fn func(w, i int) error) error {
+	var next atomic.Int64
+	var mu sync.Mutex
+	var first error
+	var wg sync.WaitGroup
+	for w := range min(workers, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				err := ctx.Err()
+				if err == nil {
+					err = fn(w, i)
+				}
+				if err != nil {
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+					next.Store(int64(n))
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return first
+}
+
+// parState is the sequential pass's view of the runs.
+type parState struct {
+	outs    []chunkOut
+	runs    []runRef // every run, in file order
+	next    int      // the first run not yet reached
+	events  []TraceEvent
+	cursor  int64 // where the next event goes
+	claimed int64 // events that came from runs
+	// Local-to-Snapshot maps per chunk; -1: not mapped yet.
+	stacks  [][]StackID
+	streams [][]int64
+	ctxs    [][]int32
+}
+
+type runRef struct{ chunk, run int32 }
+
+func newParState(outs []chunkOut, events []TraceEvent) *parState {
+	ps := &parState{outs: outs, events: events}
+	ps.stacks = make([][]StackID, len(outs))
+	ps.streams = make([][]int64, len(outs))
+	ps.ctxs = make([][]int32, len(outs))
+	for i := range outs {
+		for j := range outs[i].runs {
+			ps.runs = append(ps.runs, runRef{int32(i), int32(j)})
+		}
+		ps.stacks[i] = filled(len(outs[i].stacks), StackID(-1))
+		ps.streams[i] = filled(len(outs[i].streams), int64(-1))
+		ps.ctxs[i] = filled(len(outs[i].ctxs), int32(-1))
+	}
+	return ps
+}
+
+func filled[T any](n int, v T) []T {
+	s := make([]T, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}
+
+func (ps *parState) run(i int) *prun {
+	r := ps.runs[i]
+	return &ps.outs[r.chunk].runs[r.run]
+}
+
+// reach drops the runs that start before input offset off.
+func (ps *parState) reach(off int64) {
+	for ps.next < len(ps.runs) && ps.run(ps.next).start < off {
+		ps.next++
+	}
+}
+
+// frameVal stands in the decoder's memo for a frame dict a run decoded.
+type frameVal struct{ f Frame }
+
+// runHook skips a run of trace entries when one starts at off, on a
+// device's trace list.
+func (b *builder) runHook(off int64, l *pickle.List) (pickle.Run, error) {
+	ps := b.par
+	ps.reach(off)
+	if ps.next == len(ps.runs) || ps.run(ps.next).start != off || !b.isTraceList(l) {
+		return pickle.Run{}, nil
+	}
+	if err := b.ctx.Err(); err != nil {
+		return pickle.Run{}, err
+	}
+	ci := ps.runs[ps.next].chunk
+	r := ps.run(ps.next)
+	out := &ps.outs[ci]
+	c := b.traces[l]
+	if c == nil {
+		c = &eventChunks{first: ps.cursor, inBuf: true}
+		b.traces[l] = c
+	}
+	if c.first+int64(c.n) != ps.cursor || r.region < ps.cursor {
+		return pickle.Run{}, errNoParallel
+	}
+	stacks, streams, ctxs := ps.stacks[ci], ps.streams[ci], ps.ctxs[ci]
+	for _, ls := range r.stacks {
+		if stacks[ls] >= 0 {
+			continue
+		}
+		sid, err := b.localStack(out, ls)
+		if err != nil {
+			return pickle.Run{}, nil // the sequential decoder will say what is wrong
+		}
+		stacks[ls] = sid
+	}
+	for _, ls := range r.streams {
+		if streams[ls] < 0 {
+			var id uint32
+			if h := out.streams[ls]; h != 0 {
+				id = b.stream(h)
+			}
+			streams[ls] = int64(id)
+		}
+	}
+	for _, lc := range r.ctxs {
+		if ctxs[lc] < 0 {
+			var id int32
+			if x := out.ctxs[lc]; x != (EventContext{}) {
+				id = b.context(x)
+			}
+			ctxs[lc] = id
+		}
+	}
+	src := ps.events[r.region : r.region+int64(r.n)]
+	dst := ps.events[ps.cursor : ps.cursor+int64(r.n)]
+	for i := range src {
+		ev := src[i]
+		ev.Stack = stacks[ev.Stack]
+		ev.StreamID = uint32(streams[ev.StreamID])
+		ev.Context = ctxs[ev.Context]
+		dst[i] = ev
+	}
+	ps.cursor += int64(r.n)
+	ps.claimed += int64(r.n)
+	c.n += r.n
+	b.entries += r.n
+	var vals []pickle.MemoValue
+	for _, pv := range r.vals {
+		var v any
+		switch pv.slot.kind {
+		case slotStr:
+			v = pv.s
+		case slotFrame:
+			v = frameVal{out.frames[pv.slot.a]}
+		case slotStack:
+			v = stackRef{stacks[pv.slot.a]}
+		}
+		vals = append(vals, pickle.MemoValue{Index: pv.idx, Value: v})
+	}
+	ps.next++
+	return pickle.Run{Len: r.end - r.start, Memo: r.memoN, Values: vals}, nil
+}
+
+// addEvent stores an event the sequential decoder converted.
+func (b *builder) addEvent(c *eventChunks, ev TraceEvent) error {
+	ps := b.par
+	if ps == nil {
+		c.add(ev)
+		return nil
+	}
+	if c.n == 0 {
+		c.first, c.inBuf = ps.cursor, true
+	}
+	ps.reach(b.dec.Offset())
+	limit := int64(len(ps.events))
+	if ps.next < len(ps.runs) {
+		limit = ps.run(ps.next).region
+	}
+	if c.first+int64(c.n) != ps.cursor || ps.cursor >= limit {
+		return errNoParallel
+	}
+	ps.events[ps.cursor] = ev
+	ps.cursor++
+	c.n++
+	return nil
+}
+
+// localStack maps a chunk's local stack to a StackID, as stack would
+// have converted the frames list.
+func (b *builder) localStack(out *chunkOut, ls int32) (StackID, error) {
+	if ls == 0 {
+		return 0, nil
+	}
+	d := &out.stacks[ls]
+	if d.isForeign {
+		v := b.dec.Peek(d.foreign)
+		if v == nil {
+			return 0, errors.New("frames list consumed")
+		}
+		return b.stack(v)
+	}
+	key := b.keyBuf[:0]
+	for _, fr := range d.frames {
+		var id int32
+		if fr.local >= 0 {
+			id = b.frameIndex(out.frames[fr.local])
+		} else {
+			var err error
+			if id, err = b.frameItem(b.dec.Peek(fr.foreign)); err != nil {
+				return 0, err
+			}
+		}
+		key = appendFrameID(key, id)
+	}
+	b.keyBuf = key
+	return b.stackOf(key), nil
+}

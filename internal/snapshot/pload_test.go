@@ -1,0 +1,182 @@
+package snapshot
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// plainPickle returns the snapshot pickle at path, gunzipped.
+func plainPickle(t testing.TB, path string) []byte {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(raw) > 1 && raw[0] == 0x1f && raw[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if raw, err = io.ReadAll(zr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return raw
+}
+
+// reframe rewrites a protocol 4 pickle with a FRAME before every every-th
+// opcode (every cycles through the given counts), so that chunk
+// boundaries fall between opcodes of every kind.
+func reframe(t testing.TB, p []byte, every []int) []byte {
+	t.Helper()
+	out := append([]byte(nil), p[:2]...)
+	var frame []byte
+	flush := func() {
+		if len(frame) == 0 {
+			return
+		}
+		var h [9]byte
+		h[0] = pFrame
+		binary.LittleEndian.PutUint64(h[1:], uint64(len(frame)))
+		out = append(out, h[:]...)
+		out = append(out, frame...)
+		frame = frame[:0]
+	}
+	ops, k := 0, 0
+	for i := 2; i < len(p); {
+		n := opLen(p[i:])
+		if n == 0 {
+			t.Fatalf("offset %d: opcode 0x%02x not scannable", i, p[i])
+		}
+		if p[i] != pFrame {
+			frame = append(frame, p[i:i+n]...)
+			ops++
+			if ops == every[k%len(every)] {
+				flush()
+				ops, k = 0, k+1
+			}
+		}
+		i += n
+	}
+	flush()
+	return out
+}
+
+func writeTemp(t testing.TB, b []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "snap.pickle")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// loadBoth loads path sequentially and in parallel with po, and fails the
+// test at the first field where the snapshots differ.
+func loadBoth(t *testing.T, path string, po parOptions) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	want, werr := load(context.Background(), f, 0, DefaultLoadOptions())
+	var ps parStats
+	po.stats = &ps
+	got, gerr := loadParallel(context.Background(), f, st.Size(), DefaultLoadOptions(), po)
+	t.Logf("%+v: %d runs, %d of %d events claimed", po, ps.runs, ps.claimed, ps.events)
+	if werr != nil || gerr != nil {
+		if fmt.Sprint(werr) != fmt.Sprint(gerr) {
+			t.Fatalf("%+v: sequential error %v, parallel %v", po, werr, gerr)
+		}
+		return
+	}
+	if d := firstDiff(want, got); d != "" {
+		t.Fatalf("%+v: %s", po, d)
+	}
+	// Every entry of these snapshots is plain: the runs must take them
+	// all, or the speed is lost while the results stay right.
+	if ps.claimed != ps.events {
+		t.Errorf("%+v: runs took %d of %d events", po, ps.claimed, ps.events)
+	}
+}
+
+// firstDiff names the first field in which two snapshots differ.
+func firstDiff(a, b *Snapshot) string {
+	va, vb := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
+	for i := range va.NumField() {
+		name := va.Type().Field(i).Name
+		if name == "Devices" {
+			if len(a.Devices) != len(b.Devices) {
+				return fmt.Sprintf("%d devices, want %d", len(b.Devices), len(a.Devices))
+			}
+			for d := range a.Devices {
+				ea, eb := a.Devices[d].Events, b.Devices[d].Events
+				if len(ea) != len(eb) {
+					return fmt.Sprintf("device %d: %d events, want %d", d, len(eb), len(ea))
+				}
+				for k := range ea {
+					if ea[k] != eb[k] {
+						return fmt.Sprintf("device %d event %d: %+v, want %+v", d, k, eb[k], ea[k])
+					}
+				}
+			}
+			continue
+		}
+		if !reflect.DeepEqual(va.Field(i).Interface(), vb.Field(i).Interface()) {
+			if name == "Stacks" {
+				for k := range min(len(a.Stacks), len(b.Stacks)) {
+					if !reflect.DeepEqual(a.Stacks[k], b.Stacks[k]) {
+						return fmt.Sprintf("Stacks[%d] of %d/%d differs", k, len(b.Stacks), len(a.Stacks))
+					}
+				}
+			}
+			return fmt.Sprintf("%s differs: %v\nwant %v", name, short(vb.Field(i).Interface()), short(va.Field(i).Interface()))
+		}
+	}
+	return ""
+}
+
+func short(v any) string {
+	s := fmt.Sprint(v)
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}
+
+var parCorpus = []string{
+	"../../testdata/h200/bert-base-s128-b16-fp32.pickle.gz",
+	"../../testdata/h200/gpt2-dyn-pad-batch-default.pickle.gz",
+	"../../testdata/h200/oom-vitl16-b96-fp32.pickle.gz",
+	"../../testdata/h200/resnet50-b16x4-fp32-accum.pickle.gz",
+	"../../testdata/snapshots/probe-expandable.pickle",
+}
+
+// TestParallelMatchesSequential decodes real H200 snapshots in parallel
+// with chunks from one frame of the pickler's (64 KiB) up, and with frames
+// re-cut every few opcodes so that chunks start between opcodes of every
+// kind, and compares every field with the sequential decoder's.
+func TestParallelMatchesSequential(t *testing.T) {
+	for _, src := range parCorpus {
+		t.Run(filepath.Base(src), func(t *testing.T) {
+			raw := plainPickle(t, src)
+			path := writeTemp(t, raw)
+			for _, po := range []parOptions{{workers: 1, chunk: 1}, {workers: 3, chunk: 1}, {workers: 2, chunk: 200 << 10}} {
+				loadBoth(t, path, po)
+			}
+			re := writeTemp(t, reframe(t, raw, []int{1, 2, 3, 5, 7, 11, 13, 17, 29, 31, 64, 97, 128, 250}))
+			loadBoth(t, re, parOptions{workers: 4, chunk: 1})
+			loadBoth(t, re, parOptions{workers: 2, chunk: 4 << 10})
+		})
+	}
+}

@@ -1,0 +1,250 @@
+package snapshot
+
+import (
+	"encoding/binary"
+	"errors"
+	"io"
+	"slices"
+)
+
+// The parallel loader (see pload.go) splits a file at FRAME opcodes:
+// CPython's pickler (protocol 4 and later) only ever starts a frame on an
+// opcode boundary, so each chunk of whole frames can be scanned opcode by
+// opcode on its own. This file holds the opcode-level scans; they
+// understand lengths, not values.
+
+// errNoParallel makes the loader fall back to the sequential decoder.
+var errNoParallel = errors.New("snapshot: input not fit for the parallel loader")
+
+// Opcodes the scans look at (pickle's names).
+const (
+	pMark      = '('
+	pStop      = '.'
+	pBinInt    = 'J'
+	pBinInt1   = 'K'
+	pBinInt2   = 'M'
+	pNone      = 'N'
+	pBinUni    = 'X'
+	pEmptyList = ']'
+	pAppend    = 'a'
+	pAppends   = 'e'
+	pEmptyDict = '}'
+	pSetItems  = 'u'
+	pBinGet    = 'h'
+	pLongGet   = 'j'
+	pTrue      = 0x88
+	pFalse     = 0x89
+	pLong1     = 0x8a
+	pShortUni  = 0x8c
+	pBinUni8   = 0x8d
+	pMemoize   = 0x94
+	pFrame     = 0x95
+)
+
+// opLen returns the length of the opcode at b[0] with its argument, or 0
+// when it is not one the parallel loader accepts (BINPUT and PUT, whose
+// explicit memo indexes would break counting, text-protocol and
+// code-running opcodes) or runs past b's end.
+func opLen(b []byte) int {
+	if len(b) == 0 {
+		return 0
+	}
+	n := 1
+	switch b[0] {
+	case '(', '.', '0', '1', '2', 'N', ']', 'a', 'e', 'l', ')', 't', '}', 'd', 's', 'u',
+		0x85, 0x86, 0x87, 0x88, 0x89, 0x94:
+	case 'K', 'h', 0x80:
+		n = 2
+	case 'M':
+		n = 3
+	case 'J', 'j':
+		n = 5
+	case 'G', 0x95:
+		n = 9
+	case 0x8a, 0x8c, 'C':
+		if len(b) < 2 {
+			return 0
+		}
+		n = 2 + int(b[1])
+	case 'X', 'B', 0x8b:
+		if len(b) < 5 {
+			return 0
+		}
+		l := binary.LittleEndian.Uint32(b[1:])
+		if uint64(l) > uint64(len(b)) {
+			return 0
+		}
+		n = 5 + int(l)
+	case 0x8d, 0x8e:
+		if len(b) < 9 {
+			return 0
+		}
+		l := binary.LittleEndian.Uint64(b[1:])
+		if l > uint64(len(b)) {
+			return 0
+		}
+		n = 9 + int(l)
+	default:
+		return 0
+	}
+	if n > len(b) {
+		return 0
+	}
+	return n
+}
+
+// span is a byte range of the input: one chunk.
+type span struct{ start, end int64 }
+
+// frameChunks walks the FRAME headers of a protocol 4+ pickle of size
+// bytes and groups whole frames into chunks of about target bytes. The
+// first chunk starts at 0 (the PROTO opcode); a short unframed tail (the
+// STOP a pickler writes after its last frame) joins the last chunk.
+func frameChunks(r io.ReaderAt, size, target int64) ([]span, error) {
+	var hdr [9]byte
+	if _, err := r.ReadAt(hdr[:2], 0); err != nil {
+		return nil, errNoParallel
+	}
+	if hdr[0] != 0x80 || hdr[1] < 4 || hdr[1] > 5 {
+		return nil, errNoParallel
+	}
+	var chunks []span
+	cur := span{0, 2}
+	for pos := int64(2); pos < size; {
+		if size-pos < 9 {
+			if size-pos > 8 {
+				return nil, errNoParallel
+			}
+			cur.end = size
+			break
+		}
+		if _, err := r.ReadAt(hdr[:], pos); err != nil {
+			return nil, errNoParallel
+		}
+		if hdr[0] != pFrame {
+			if size-pos > 64 {
+				return nil, errNoParallel
+			}
+			cur.end = size
+			break
+		}
+		l := binary.LittleEndian.Uint64(hdr[1:])
+		if l == 0 || l > uint64(size-pos-9) {
+			return nil, errNoParallel
+		}
+		pos += 9 + int64(l)
+		cur.end = pos
+		if cur.end-cur.start >= target {
+			chunks = append(chunks, cur)
+			cur = span{pos, pos}
+		}
+	}
+	if cur.end > cur.start {
+		chunks = append(chunks, cur)
+	}
+	return chunks, nil
+}
+
+// scanned is what the first pass learns about a chunk.
+type scanned struct {
+	memo  uint64   // MEMOIZE opcodes in it
+	dicts int64    // EMPTY_DICT opcodes in it
+	refs  []uint32 // distinct memo indexes its BINGET/LONG_BINGET fetch, ascending
+	// tail is the str its last opcode pushes, if it is one: the next
+	// chunk's first MEMOIZE may store it.
+	tail []byte
+}
+
+// scanChunk is the first pass: it checks that b is a run of whole
+// opcodes the parallel loader accepts and counts what later passes need.
+func scanChunk(b []byte) (scanned, error) {
+	var s scanned
+	seen := map[uint32]struct{}{}
+	for i := 0; i < len(b); {
+		n := opLen(b[i:])
+		if n == 0 {
+			return s, errNoParallel
+		}
+		if isStrOp(b[i]) {
+			s.tail = strArg(b[i:], n)
+		} else if b[i] != pFrame {
+			s.tail = nil
+		}
+		switch b[i] {
+		case pMemoize:
+			s.memo++
+		case pEmptyDict:
+			s.dicts++
+		case pBinGet:
+			seen[uint32(b[i+1])] = struct{}{}
+		case pLongGet:
+			seen[binary.LittleEndian.Uint32(b[i+1:])] = struct{}{}
+		case pStop:
+			// Whatever follows STOP is not part of the pickle: the
+			// sequential decoder leaves it unread.
+			if i+n != len(b) {
+				return s, errNoParallel
+			}
+		}
+		i += n
+	}
+	s.refs = make([]uint32, 0, len(seen))
+	for k := range seen {
+		s.refs = append(s.refs, k)
+	}
+	slices.Sort(s.refs)
+	if s.tail != nil {
+		s.tail = append([]byte{}, s.tail...)
+	}
+	return s, nil
+}
+
+// isStrOp reports whether op pushes a str.
+func isStrOp(op byte) bool { return op == pShortUni || op == pBinUni || op == pBinUni8 }
+
+// strArg returns the bytes of the str the opcode at b[0] (of length n)
+// pushes.
+func strArg(b []byte, n int) []byte {
+	switch b[0] {
+	case pShortUni:
+		return b[2:n]
+	case pBinUni:
+		return b[5:n]
+	}
+	return b[9:n]
+}
+
+// memoStrings is the second pass: it returns the strs that the memo
+// indexes in want (ascending, all within this chunk, whose first memo
+// index is base) hold; indexes of other objects are left out. carry is
+// the previous chunk's tail.
+func memoStrings(b []byte, base uint64, want []uint32, out map[uint32]string, carry []byte) {
+	idx := base
+	lastStr := carry
+	for i := 0; i < len(b) && len(want) > 0; {
+		n := opLen(b[i:])
+		if n == 0 {
+			return
+		}
+		op := b[i]
+		switch {
+		case op == pMemoize:
+			for len(want) > 0 && uint64(want[0]) < idx {
+				want = want[1:]
+			}
+			if len(want) > 0 && uint64(want[0]) == idx {
+				if lastStr != nil {
+					out[want[0]] = string(lastStr)
+				}
+				want = want[1:]
+			}
+			idx++
+			lastStr = nil
+		case isStrOp(op):
+			lastStr = strArg(b[i:], n)
+		case op != pFrame:
+			lastStr = nil
+		}
+		i += n
+	}
+}
