@@ -34,6 +34,8 @@ type memo struct {
 	free  []uint32
 	strs  map[string]uint32
 	repls map[any]uint32
+	// holes are the ranges Runs defined, ascending.
+	holes []hole
 	// lastStr is the string str returned last and lastVI its index: a
 	// string pushed and then memoized (a trace entry's fresh "N/A") is
 	// then looked up once, not twice.
@@ -45,6 +47,7 @@ type memo struct {
 const (
 	valUndefined = 0
 	valConsumed  = 1
+	valHole      = 2
 )
 
 // consumed marks a memo value whose object a caller released through
@@ -60,7 +63,7 @@ const (
 )
 
 func newMemo() memo {
-	return memo{vals: []any{nil, consumed{}}, strs: map[string]uint32{}}
+	return memo{vals: []any{nil, consumed{}, holeMark{}}, strs: map[string]uint32{}}
 }
 
 // memoChunk holds 1<<memoShift slots: as values (full), or, once packed,
@@ -98,6 +101,9 @@ func (c *memoChunk) set(i uint64, vi uint32) {
 
 // pack turns a full chunk into codes when its values are few.
 func (c *memoChunk) pack() {
+	if c.full == nil {
+		return
+	}
 	var table []uint32
 	codes := make([]uint8, len(c.full))
 	for i, vi := range c.full {
@@ -127,7 +133,11 @@ func (c *memoChunk) unpack() {
 // get returns the value stored under idx (nil when undefined).
 func (m *memo) get(idx uint64) any {
 	if idx < m.dense {
-		return m.vals[m.chunks[idx>>memoShift].get(idx&memoMask)]
+		vi := m.chunks[idx>>memoShift].get(idx & memoMask)
+		if vi == valHole {
+			return m.holeValue(idx)
+		}
+		return m.vals[vi]
 	}
 	return m.vals[m.sparse[idx]]
 }

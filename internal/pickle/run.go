@@ -17,7 +17,8 @@ import (
 // The caller vouches that the skipped bytes are a whole number of items
 // that leave the stack as it was, memoize exactly Run.Memo objects (with
 // MEMOIZE, never BINPUT) and that it has consumed the items itself, as an
-// AppendHook that drops them would have.
+// AppendHook that drops them would have. The memo holds no slot values for
+// a run: a later fetch of one of its indexes asks Run.Lookup.
 type RunHook func(off int64, l *List) (Run, error)
 
 // Run is a stretch of input a RunHook claims.
@@ -27,15 +28,9 @@ type Run struct {
 	Len int64
 	// Memo is the number of memo entries its MEMOIZE opcodes define.
 	Memo uint64
-	// Values holds the entries among those that later input may fetch,
-	// ascending by Index; every other one reads as consumed.
-	Values []MemoValue
-}
-
-// MemoValue is one memo entry's value.
-type MemoValue struct {
-	Index uint64
-	Value any
+	// Lookup returns the value of one of those entries, when later input
+	// fetches it; nil reads as an object already consumed.
+	Lookup func(idx uint64) any
 }
 
 // SetRunHook installs h; see RunHook.
@@ -79,9 +74,7 @@ func (d *Decoder) tryRun() (bool, error) {
 	if err := d.r.skip(run.Len - 1); err != nil {
 		return false, err
 	}
-	if err := d.m.skip(run.Memo, run.Values); err != nil {
-		return false, err
-	}
+	d.m.skip(run.Memo, run.Lookup)
 	return true, nil
 }
 
@@ -115,26 +108,52 @@ func (r *reader) skip(n int64) error {
 	return nil
 }
 
-// skip defines n memo entries at the end of the dense memo: vals' values
-// where given, consumed elsewhere.
-func (m *memo) skip(n uint64, vals []MemoValue) error {
-	first := m.count
-	for _, v := range vals {
-		if v.Index < first || v.Index >= first+n {
-			return errBadRun
+// skip defines n memo entries at the end of the dense memo as a hole
+// whose values lookup gives. Whole chunks of them cost one byte a slot.
+func (m *memo) skip(n uint64, lookup func(uint64) any) {
+	if n == 0 {
+		return
+	}
+	m.holes = append(m.holes, hole{m.dense, m.dense + n, lookup})
+	for n > 0 {
+		if m.dense&memoMask == 0 && m.dense > 0 && n >= 1<<memoShift {
+			m.chunks = append(m.chunks, memoChunk{codes: make([]uint8, 1<<memoShift), table: []uint32{valHole}})
+			m.dense += 1 << memoShift
+			m.count += 1 << memoShift
+			n -= 1 << memoShift
+			continue
+		}
+		m.appendDense(valHole)
+		n--
+	}
+}
+
+// hole is a range of memo indexes a Run defined.
+type hole struct {
+	lo, hi uint64
+	lookup func(uint64) any
+}
+
+// holeMark is the value of every slot in a hole.
+type holeMark struct{}
+
+// holeValue returns the value of index idx in a hole.
+func (m *memo) holeValue(idx uint64) any {
+	lo, hi := 0, len(m.holes)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if m.holes[mid].hi <= idx {
+			lo = mid + 1
+		} else {
+			hi = mid
 		}
 	}
-	for i := uint64(0); i < n; i++ {
-		vi := uint32(valConsumed)
-		if len(vals) > 0 && vals[0].Index == first+i {
-			if vals[0].Value != nil {
-				vi = m.index(vals[0].Value)
-			}
-			vals = vals[1:]
+	if lo < len(m.holes) && m.holes[lo].lo <= idx && m.holes[lo].lookup != nil {
+		if v := m.holes[lo].lookup(idx); v != nil {
+			return v
 		}
-		m.appendDense(vi)
 	}
-	return nil
+	return consumed{}
 }
 
 // appendDense stores vi under the next dense index, m.dense.

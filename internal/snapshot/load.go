@@ -209,6 +209,8 @@ type builder struct {
 	entries int
 	// par is the parallel loader's state; nil when decoding sequentially.
 	par *parState
+	// idxStack maps the memo indexes of a run's frames list to its stack.
+	idxStack map[string]StackID
 }
 
 // checkEvery is how often, in trace entries, decoding looks at its

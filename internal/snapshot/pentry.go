@@ -26,9 +26,15 @@ type chunkDec struct {
 	dicts    int64
 	dictBase int64
 	events   []TraceEvent // the shared buffer, one slot per EMPTY_DICT of the input
-	foreign  map[uint32][]byte
-	refs     []uint32 // every memo index the input fetches, ascending
-	out      chunkOut
+	foreign  *foreignStrs
+	// strCache holds strs of other chunks fetched lately (index+1 and
+	// value): the same few keys and actions, entry after entry.
+	strCache [strCacheSize]struct {
+		idx uint64
+		s   []byte
+	}
+	refs []uint32 // every memo index the input fetches, ascending
+	out  chunkOut
 
 	names     map[string]string
 	foreignSt map[uint64]int32
@@ -38,8 +44,9 @@ type chunkDec struct {
 	seenStack  []int32
 	seenStream []int32
 	seenCtx    []int32
-	frameBuf   []frameRef
 }
+
+const strCacheSize = 256
 
 // memoSlot is what a local memo entry holds.
 type memoSlot struct {
@@ -57,26 +64,24 @@ const (
 	slotEntry
 )
 
-// frameRef is one frame of a local stack: a frame decoded here (local >=
-// 0) or the frame dict under memo index foreign.
-type frameRef struct {
-	local   int32
-	foreign uint64
-}
-
-// stackDesc is a local stack: a frames list decoded here, or the object
-// under memo index foreign (isForeign).
+// stackDesc is a local stack: a frames list decoded here, whose frame
+// dicts are those under the memo indexes keys[off:off+4n] lists, or the
+// object under memo index foreign (isForeign).
 type stackDesc struct {
 	isForeign bool
 	foreign   uint64
-	frames    []frameRef
+	off, n    int32
 }
 
 // chunkOut is a chunk's result.
 type chunkOut struct {
-	runs    []prun
-	stacks  []stackDesc // [0] is the empty stack
+	runs   []prun
+	stacks []stackDesc // [0] is the empty stack
+	keys   []byte      // the stacks' frame memo indexes, 4 bytes little-endian each
+	// frames are the frame dicts decoded here; fresh maps their memo
+	// indexes to them.
 	frames  []Frame
+	fresh   map[uint32]int32
 	streams []uint64 // [0] is stream 0
 	ctxs    []EventContext
 }
@@ -92,30 +97,52 @@ type prun struct {
 	stacks  []int32
 	streams []uint32
 	ctxs    []int32
-	// vals are the memo entries the run defines that the input fetches.
+	// vals are the memo entries the run defines that the input fetches,
+	// ascending; strs holds the strs among them.
 	vals []pval
+	strs []string
 }
 
 type pval struct {
-	idx  uint64
-	slot memoSlot
-	s    string // slotStr's str
+	idx  uint32
+	kind slotKind
+	a    int32 // str: index in strs; frame: local frame; stack: local stack
 }
 
 func newChunkDec() *chunkDec {
 	return &chunkDec{
-		names:      map[string]string{},
-		foreignSt:  map[uint64]int32{},
-		streamID:   map[uint64]uint32{0: 0},
-		ctxID:      map[EventContext]int32{{}: 0},
-		seenStack:  []int32{0},
-		seenStream: []int32{0},
-		seenCtx:    []int32{0},
-		out: chunkOut{
-			stacks:  []stackDesc{{}},
-			streams: []uint64{0},
-			ctxs:    []EventContext{{}},
-		},
+		names:     map[string]string{},
+		foreignSt: map[uint64]int32{},
+		streamID:  map[uint64]uint32{},
+		ctxID:     map[EventContext]int32{},
+	}
+}
+
+// reset readies a worker's decoder for another chunk, keeping its
+// buffers: fresh memory costs more than reuse on a busy machine.
+func (c *chunkDec) reset(memo int) {
+	if cap(c.memo) < memo {
+		c.memo = make([]memoSlot, 0, memo+memo/8)
+	}
+	c.memo, c.dicts = c.memo[:0], 0
+	clear(c.foreignSt)
+	clear(c.streamID)
+	clear(c.ctxID)
+	if len(c.names) > 1<<16 {
+		c.names = map[string]string{}
+	}
+	c.streamID[0], c.ctxID[EventContext{}] = 0, 0
+	c.seenStack = append(c.seenStack[:0], 0)
+	c.seenStream = append(c.seenStream[:0], 0)
+	c.seenCtx = append(c.seenCtx[:0], 0)
+	// The last chunk's sizes are a good guess at this one's.
+	nk, ns := len(c.out.keys), len(c.out.stacks)
+	c.out = chunkOut{
+		keys:    make([]byte, 0, nk+nk/8),
+		stacks:  append(make([]stackDesc, 0, ns+ns/8+1), stackDesc{}),
+		streams: []uint64{0},
+		ctxs:    []EventContext{{}},
+		fresh:   map[uint32]int32{},
 	}
 }
 
@@ -142,7 +169,7 @@ func (c *chunkDec) decode() {
 				continue
 			}
 		}
-		n := opLen(c.buf[p:])
+		n := size(c.buf, p)
 		if n == 0 {
 			return
 		}
@@ -220,9 +247,11 @@ func (c *chunkDec) tryRun(p int) (int, bool) {
 	i := lowerBound(c.refs, lo)
 	for ; i < len(c.refs) && uint64(c.refs[i]) < hi; i++ {
 		idx := uint64(c.refs[i])
-		pv := pval{idx: idx, slot: c.memo[idx-c.base]}
-		if pv.slot.kind == slotStr {
-			pv.s = string(c.buf[pv.slot.a : pv.slot.a+pv.slot.b])
+		m := c.memo[idx-c.base]
+		pv := pval{idx: uint32(idx), kind: m.kind, a: m.a}
+		if m.kind == slotStr {
+			pv.a = int32(len(r.strs))
+			r.strs = append(r.strs, string(c.buf[m.a:m.a+m.b]))
 		}
 		r.vals = append(r.vals, pv)
 	}
@@ -427,14 +456,21 @@ func (c *chunkDec) str(p int) ([]byte, int, bool) {
 	if !ok {
 		return nil, 0, false
 	}
-	if idx < c.base {
-		s, ok := c.foreign[uint32(idx)]
-		return s, q, ok
+	if idx >= c.base {
+		if m := c.memo[idx-c.base]; m.kind == slotStr {
+			return b[m.a : m.a+m.b], q, true
+		}
+		return nil, 0, false
 	}
-	if m := c.memo[idx-c.base]; m.kind == slotStr {
-		return b[m.a : m.a+m.b], q, true
+	h := &c.strCache[idx&(strCacheSize-1)]
+	if h.idx != idx+1 {
+		s, ok := c.foreign.get(idx)
+		if !ok {
+			return nil, 0, false
+		}
+		h.idx, h.s = idx+1, s
 	}
-	return nil, 0, false
+	return h.s, q, true
 }
 
 // ref reads a BINGET or LONG_BINGET at p; the index must be defined.
@@ -622,41 +658,43 @@ func (c *chunkDec) frames(p int) (int32, int, bool) {
 		c.memo = append(c.memo, memoSlot{kind: slotStack})
 		p = c.skipFrames(p + 1)
 	}
-	fs := c.frameBuf[:0]
+	keyStart := len(c.out.keys)
 	for p < len(b) {
 		if b[p] == pMark {
 			p = c.skipFrames(p + 1)
 			for p < len(b) && b[p] != pAppends {
-				f, q, ok := c.frame(p)
+				idx, q, ok := c.frame(p)
 				if !ok {
+					c.out.keys = c.out.keys[:keyStart]
 					return 0, 0, false
 				}
-				fs, p = append(fs, f), q
+				c.out.keys, p = binary.LittleEndian.AppendUint32(c.out.keys, uint32(idx)), q
 			}
 			if p >= len(b) {
+				c.out.keys = c.out.keys[:keyStart]
 				return 0, 0, false
 			}
 			p = c.skipFrames(p + 1)
 			continue
 		}
 		if b[p] == pBinGet || b[p] == pLongGet || b[p] == pEmptyDict {
-			f, q, ok := c.frame(p)
+			idx, q, ok := c.frame(p)
+			if ok {
+				q = c.skipFrames(q)
+				ok = q < len(b) && b[q] == pAppend
+			}
 			if !ok {
+				c.out.keys = c.out.keys[:keyStart]
 				return 0, 0, false
 			}
-			q = c.skipFrames(q)
-			if q >= len(b) || b[q] != pAppend {
-				return 0, 0, false
-			}
-			fs, p = append(fs, f), c.skipFrames(q+1)
+			c.out.keys, p = binary.LittleEndian.AppendUint32(c.out.keys, uint32(idx)), c.skipFrames(q+1)
 			continue
 		}
 		break
 	}
-	c.frameBuf = fs
 	var id int32
-	if len(fs) > 0 {
-		id = c.newStack(stackDesc{frames: append([]frameRef(nil), fs...)})
+	if n := (len(c.out.keys) - keyStart) / 4; n > 0 {
+		id = c.newStack(stackDesc{off: int32(keyStart), n: int32(n)})
 	}
 	if slot >= 0 {
 		c.memo[slot].a = id
@@ -664,35 +702,36 @@ func (c *chunkDec) frames(p int) (int32, int, bool) {
 	return id, p, true
 }
 
-// frame reads one item of a frames list: a frame dict fetched from the
-// memo or a fresh one.
-func (c *chunkDec) frame(p int) (frameRef, int, bool) {
+// frame reads one item of a frames list, a frame dict fetched from the
+// memo or a fresh one (which must be memoized), and returns its memo
+// index.
+func (c *chunkDec) frame(p int) (uint64, int, bool) {
 	b := c.buf
 	if b[p] != pEmptyDict {
 		idx, q, ok := c.ref(p)
 		if !ok {
-			return frameRef{}, 0, false
+			return 0, 0, false
 		}
 		if idx >= c.base {
 			switch m := c.memo[idx-c.base]; m.kind {
-			case slotFrame:
-				return frameRef{local: m.a}, q, true
-			case slotUnknown:
+			case slotFrame, slotUnknown:
 			default:
-				return frameRef{}, 0, false
+				return 0, 0, false
 			}
 		}
-		return frameRef{local: -1, foreign: idx}, q, true
+		return idx, q, true
 	}
 	c.dicts++
 	p = c.skipFrames(p + 1)
 	id := int32(len(c.out.frames))
-	if p < len(b) && b[p] == pMemoize {
-		c.memo = append(c.memo, memoSlot{kind: slotFrame, a: id})
-		p = c.skipFrames(p + 1)
+	idx := c.base + uint64(len(c.memo))
+	if p >= len(b) || b[p] != pMemoize {
+		return 0, 0, false
 	}
+	c.memo = append(c.memo, memoSlot{kind: slotFrame, a: id})
+	p = c.skipFrames(p + 1)
 	if p >= len(b) || b[p] != pMark {
-		return frameRef{}, 0, false
+		return 0, 0, false
 	}
 	p = c.skipFrames(p + 1)
 	var f Frame
@@ -700,7 +739,7 @@ func (c *chunkDec) frame(p int) (frameRef, int, bool) {
 	for p < len(b) && b[p] != pSetItems {
 		k, q, ok := c.str(p)
 		if !ok {
-			return frameRef{}, 0, false
+			return 0, 0, false
 		}
 		bit := 0
 		switch string(k) {
@@ -712,13 +751,13 @@ func (c *chunkDec) frame(p int) (frameRef, int, bool) {
 			bit = 4
 		}
 		if bit == 0 || seen&bit != 0 {
-			return frameRef{}, 0, false
+			return 0, 0, false
 		}
 		seen |= bit
 		if bit == 4 {
 			v, kind, q2, ok := c.num(q)
 			if !ok || kind == numBig {
-				return frameRef{}, 0, false
+				return 0, 0, false
 			}
 			if n := int64(v); n <= math.MaxInt32 && n >= math.MinInt32 {
 				f.Line = int(n)
@@ -728,7 +767,7 @@ func (c *chunkDec) frame(p int) (frameRef, int, bool) {
 		}
 		s, q2, ok := c.str(q)
 		if !ok {
-			return frameRef{}, 0, false
+			return 0, 0, false
 		}
 		if bit == 1 {
 			f.Name = c.intern(s)
@@ -738,8 +777,9 @@ func (c *chunkDec) frame(p int) (frameRef, int, bool) {
 		p = q2
 	}
 	if p >= len(b) {
-		return frameRef{}, 0, false
+		return 0, 0, false
 	}
 	c.out.frames = append(c.out.frames, f)
-	return frameRef{local: id}, c.skipFrames(p + 1), true
+	c.out.fresh[uint32(idx)] = id
+	return idx, c.skipFrames(p + 1), true
 }

@@ -1,7 +1,9 @@
 package snapshot
 
 import (
+	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -58,8 +60,9 @@ type parOptions struct {
 
 // parStats reports how much the runs covered.
 type parStats struct {
-	runs            int
-	claimed, events int64
+	runs                            int
+	claimed, events                 int64
+	stacks, frames, frameRefs, vals int
 }
 
 func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po parOptions) (*Snapshot, error) {
@@ -104,68 +107,73 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 	slices.Sort(all)
 	all = slices.Compact(all)
 
-	// Pass 2: the strs under fetched indexes.
-	found := make([]map[uint32]string, n)
-	err = parallelDo(ctx, n, po.workers, func(w, i int) error {
-		lo, hi := lowerBound(all, bases[i]), lowerBound(all, bases[i+1])
-		if lo == hi {
-			return nil
-		}
-		buf, err := pool.read(w, f, chunks[i].start, chunks[i].end)
-		if err != nil {
-			return err
-		}
-		found[i] = map[uint32]string{}
-		var carry []byte
-		if i > 0 {
-			carry = scans[i-1].tail
-		}
-		memoStrings(buf, bases[i], all[lo:hi], found[i], carry)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	foreign := map[uint32][]byte{}
-	for _, m := range found {
-		for k, v := range m {
-			foreign[k] = []byte(v)
-		}
-	}
+	foreign := newForeignStrs(f, chunks, bases, scans)
 
-	// Pass 3: the trace entries.
+	// Pass 3, the trace entries, runs ahead of pass 4, the rest in order,
+	// which takes each chunk's runs as soon as they are ready and then
+	// releases most of what the chunk held.
 	events := o.makeEvents(int(dictBases[n]))[:dictBases[n]]
-	outs := make([]chunkOut, n)
-	err = parallelDo(ctx, n, po.workers, func(w, i int) error {
-		end := min(chunks[i].end+chunkTail, size)
-		buf, err := pool.read(w, f, chunks[i].start, end)
-		if err != nil {
-			return err
-		}
-		c := newChunkDec()
-		c.buf, c.off, c.limit = buf, chunks[i].start, int(chunks[i].end-chunks[i].start)
-		c.base, c.dictBase, c.events = bases[i], dictBases[i], events
-		c.foreign, c.refs = foreign, all
-		c.decode()
-		outs[i] = c.out
-		return nil
-	})
-	if err != nil {
-		return nil, err
+	ps := newParState(n, events)
+	wctx, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer func() {
+		stop()
+		wg.Wait()
+	}()
+	var next atomic.Int64
+	for range min(po.workers, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := newChunkDec()
+			var buf []byte
+			for {
+				select {
+				case ps.tokens <- struct{}{}:
+				case <-wctx.Done():
+					return
+				}
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				err := wctx.Err()
+				if err == nil {
+					end := min(chunks[i].end+chunkTail, size)
+					if cap(buf) < int(end-chunks[i].start) {
+						buf = make([]byte, end-chunks[i].start)
+					}
+					buf = buf[:end-chunks[i].start]
+					if _, err = f.ReadAt(buf, chunks[i].start); err != nil {
+						err = fmt.Errorf("read at %d: %w", chunks[i].start, err)
+					}
+				}
+				if err != nil {
+					ps.fail(err)
+					close(ps.ready[i])
+					continue
+				}
+				c.reset(int(scans[i].memo) + 1024)
+				c.buf, c.off, c.limit = buf, chunks[i].start, int(chunks[i].end-chunks[i].start)
+				c.base, c.dictBase, c.events = bases[i], dictBases[i], events
+				c.foreign, c.refs = foreign, all
+				c.decode()
+				ps.outs[i] = c.out
+				close(ps.ready[i])
+			}
+		}()
 	}
 	pool = nil
-	foreign = nil
 
-	// Pass 4: the rest, in order.
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
 	b := newBuilder()
 	b.opts, b.ctx = o, ctx
-	b.par = newParState(outs, events)
+	b.par = ps
 	if po.stats != nil {
 		defer func() {
-			po.stats.runs, po.stats.claimed, po.stats.events = len(b.par.runs), b.par.claimed, b.par.cursor
+			po.stats.runs, po.stats.claimed, po.stats.events = ps.runsSeen, ps.claimed, ps.cursor
 		}()
 	}
 	dec := pickle.NewDecoder(f)
@@ -173,6 +181,9 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 	dec.SetAppendHook(b.hook)
 	dec.SetRunHook(b.runHook)
 	v, err := dec.Decode()
+	if err == nil {
+		err = ps.failed()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -237,54 +248,103 @@ func parallelDo(ctx context.Context, n, workers int, fn func(w, i int) error) er
 
 // parState is the sequential pass's view of the runs.
 type parState struct {
-	outs    []chunkOut
-	runs    []runRef // every run, in file order
-	next    int      // the first run not yet reached
+	outs  []chunkOut
+	ready []chan struct{} // closed when outs[i] is
+	// tokens bounds the chunks decoded ahead of the sequential pass.
+	tokens  chan struct{}
+	cc, ri  int // the chunk and run the sequential pass is at
 	events  []TraceEvent
 	cursor  int64 // where the next event goes
 	claimed int64 // events that came from runs
+	// runsSeen counts the runs the chunks found.
+	runsSeen int
 	// Local-to-Snapshot maps per chunk; -1: not mapped yet.
 	stacks  [][]StackID
 	streams [][]int64
 	ctxs    [][]int32
+
+	mu  sync.Mutex
+	err error
 }
 
-type runRef struct{ chunk, run int32 }
-
-func newParState(outs []chunkOut, events []TraceEvent) *parState {
-	ps := &parState{outs: outs, events: events}
-	ps.stacks = make([][]StackID, len(outs))
-	ps.streams = make([][]int64, len(outs))
-	ps.ctxs = make([][]int32, len(outs))
-	for i := range outs {
-		for j := range outs[i].runs {
-			ps.runs = append(ps.runs, runRef{int32(i), int32(j)})
-		}
-		ps.stacks[i] = filled(len(outs[i].stacks), StackID(-1))
-		ps.streams[i] = filled(len(outs[i].streams), int64(-1))
-		ps.ctxs[i] = filled(len(outs[i].ctxs), int32(-1))
+func newParState(n int, events []TraceEvent) *parState {
+	ps := &parState{
+		outs:    make([]chunkOut, n),
+		ready:   make([]chan struct{}, n),
+		tokens:  make(chan struct{}, 2*runtime.GOMAXPROCS(0)+2),
+		events:  events,
+		stacks:  make([][]StackID, n),
+		streams: make([][]int64, n),
+		ctxs:    make([][]int32, n),
+	}
+	for i := range ps.ready {
+		ps.ready[i] = make(chan struct{})
 	}
 	return ps
 }
 
+func (ps *parState) fail(err error) {
+	ps.mu.Lock()
+	if ps.err == nil {
+		ps.err = err
+	}
+	ps.mu.Unlock()
+}
+
+func (ps *parState) failed() error {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	return ps.err
+}
+
+// wait waits for chunk ci and readies its maps.
+func (ps *parState) wait(ci int) {
+	if ci >= len(ps.outs) || ps.stacks[ci] != nil {
+		return
+	}
+	<-ps.ready[ci]
+	out := &ps.outs[ci]
+	ps.runsSeen += len(out.runs)
+	ps.stacks[ci] = filled(len(out.stacks), StackID(-1))
+	ps.streams[ci] = filled(len(out.streams), int64(-1))
+	ps.ctxs[ci] = filled(len(out.ctxs), int32(-1))
+}
+
 func filled[T any](n int, v T) []T {
-	s := make([]T, n)
+	s := make([]T, n+1)[:n] // never nil
 	for i := range s {
 		s[i] = v
 	}
 	return s
 }
 
-func (ps *parState) run(i int) *prun {
-	r := ps.runs[i]
-	return &ps.outs[r.chunk].runs[r.run]
-}
-
-// reach drops the runs that start before input offset off.
-func (ps *parState) reach(off int64) {
-	for ps.next < len(ps.runs) && ps.run(ps.next).start < off {
-		ps.next++
+// reach moves past the runs that start before input offset off and
+// returns the next one (nil if none), waiting for its chunk.
+func (ps *parState) reach(off int64) *prun {
+	for ps.cc < len(ps.outs) {
+		ps.wait(ps.cc)
+		if ps.failed() != nil {
+			return nil
+		}
+		runs := ps.outs[ps.cc].runs
+		for ps.ri < len(runs) && runs[ps.ri].start < off {
+			ps.ri++
+		}
+		if ps.ri < len(runs) {
+			return &runs[ps.ri]
+		}
+		// Done with this chunk: keep only what later memo fetches of
+		// its runs' entries need.
+		out := &ps.outs[ps.cc]
+		out.stacks, out.keys, out.streams, out.ctxs = nil, nil, nil, nil
+		for i := range runs {
+			runs[i].stacks, runs[i].streams, runs[i].ctxs = nil, nil, nil
+		}
+		ps.streams[ps.cc], ps.ctxs[ps.cc] = nil, nil
+		<-ps.tokens
+		ps.cc, ps.ri = ps.cc+1, 0
 	}
+	return nil
 }
 
 // frameVal stands in the decoder's memo for a frame dict a run decoded.
@@ -294,15 +354,14 @@ type frameVal struct{ f Frame }
 // device's trace list.
 func (b *builder) runHook(off int64, l *pickle.List) (pickle.Run, error) {
 	ps := b.par
-	ps.reach(off)
-	if ps.next == len(ps.runs) || ps.run(ps.next).start != off || !b.isTraceList(l) {
+	r := ps.reach(off)
+	if r == nil || r.start != off || !b.isTraceList(l) {
 		return pickle.Run{}, nil
 	}
 	if err := b.ctx.Err(); err != nil {
 		return pickle.Run{}, err
 	}
-	ci := ps.runs[ps.next].chunk
-	r := ps.run(ps.next)
+	ci := ps.cc
 	out := &ps.outs[ci]
 	c := b.traces[l]
 	if c == nil {
@@ -354,21 +413,22 @@ func (b *builder) runHook(off int64, l *pickle.List) (pickle.Run, error) {
 	ps.claimed += int64(r.n)
 	c.n += r.n
 	b.entries += r.n
-	var vals []pickle.MemoValue
-	for _, pv := range r.vals {
-		var v any
-		switch pv.slot.kind {
-		case slotStr:
-			v = pv.s
-		case slotFrame:
-			v = frameVal{out.frames[pv.slot.a]}
-		case slotStack:
-			v = stackRef{stacks[pv.slot.a]}
+	ps.ri++
+	return pickle.Run{Len: r.end - r.start, Memo: r.memoN, Lookup: func(idx uint64) any {
+		i, ok := slices.BinarySearchFunc(r.vals, idx, func(v pval, x uint64) int { return cmp.Compare(uint64(v.idx), x) })
+		if !ok {
+			return nil
 		}
-		vals = append(vals, pickle.MemoValue{Index: pv.idx, Value: v})
-	}
-	ps.next++
-	return pickle.Run{Len: r.end - r.start, Memo: r.memoN, Values: vals}, nil
+		switch pv := r.vals[i]; pv.kind {
+		case slotStr:
+			return r.strs[pv.a]
+		case slotFrame:
+			return frameVal{out.frames[pv.a]}
+		case slotStack:
+			return stackRef{stacks[pv.a]}
+		}
+		return nil
+	}}, nil
 }
 
 // addEvent stores an event the sequential decoder converted.
@@ -381,10 +441,9 @@ func (b *builder) addEvent(c *eventChunks, ev TraceEvent) error {
 	if c.n == 0 {
 		c.first, c.inBuf = ps.cursor, true
 	}
-	ps.reach(b.dec.Offset())
 	limit := int64(len(ps.events))
-	if ps.next < len(ps.runs) {
-		limit = ps.run(ps.next).region
+	if r := ps.reach(b.dec.Offset()); r != nil {
+		limit = r.region
 	}
 	if c.first+int64(c.n) != ps.cursor || ps.cursor >= limit {
 		return errNoParallel
@@ -409,19 +468,31 @@ func (b *builder) localStack(out *chunkOut, ls int32) (StackID, error) {
 		}
 		return b.stack(v)
 	}
+	// Lists of the same frame dicts (the same memo indexes) are the same
+	// stack: each is converted once.
+	idxKey := out.keys[d.off : d.off+4*d.n]
+	if sid, ok := b.idxStack[string(idxKey)]; ok {
+		return sid, nil
+	}
 	key := b.keyBuf[:0]
-	for _, fr := range d.frames {
+	for i := 0; i < len(idxKey); i += 4 {
+		idx := binary.LittleEndian.Uint32(idxKey[i:])
 		var id int32
-		if fr.local >= 0 {
-			id = b.frameIndex(out.frames[fr.local])
+		if li, ok := out.fresh[idx]; ok {
+			id = b.frameIndex(out.frames[li])
 		} else {
 			var err error
-			if id, err = b.frameItem(b.dec.Peek(fr.foreign)); err != nil {
+			if id, err = b.frameItem(b.dec.Peek(uint64(idx))); err != nil {
 				return 0, err
 			}
 		}
 		key = appendFrameID(key, id)
 	}
 	b.keyBuf = key
-	return b.stackOf(key), nil
+	sid := b.stackOf(key)
+	if b.idxStack == nil {
+		b.idxStack = map[string]StackID{}
+	}
+	b.idxStack[string(idxKey)] = sid
+	return sid, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"slices"
+	"sync"
 )
 
 // The parallel loader (see pload.go) splits a file at FRAME opcodes:
@@ -93,6 +94,29 @@ func opLen(b []byte) int {
 	return n
 }
 
+// fixedLen holds the length of each opcode whose length is fixed (with
+// its argument), and 0 for the others.
+var fixedLen = func() (t [256]uint8) {
+	for op := range 256 {
+		switch b := byte(op); b {
+		case 0x8a, 0x8c, 'C', 'X', 'B', 0x8b, 0x8d, 0x8e:
+		default:
+			var buf [9]byte
+			buf[0] = b
+			t[op] = uint8(opLen(buf[:]))
+		}
+	}
+	return t
+}()
+
+// size is opLen of the opcode at b[i], with a table for the common case.
+func size(b []byte, i int) int {
+	if n := int(fixedLen[b[i]]); n != 0 && i+n <= len(b) {
+		return n
+	}
+	return opLen(b[i:])
+}
+
 // span is a byte range of the input: one chunk.
 type span struct{ start, end int64 }
 
@@ -160,8 +184,17 @@ type scanned struct {
 func scanChunk(b []byte) (scanned, error) {
 	var s scanned
 	seen := map[uint32]struct{}{}
+	// Most fetches are of the same few keys: a small cache of indexes
+	// already in seen saves most map writes.
+	var recent [1024]uint32 // index+1
+	note := func(idx uint32) {
+		if h := &recent[idx&1023]; *h != idx+1 {
+			*h = idx + 1
+			seen[idx] = struct{}{}
+		}
+	}
 	for i := 0; i < len(b); {
-		n := opLen(b[i:])
+		n := size(b, i)
 		if n == 0 {
 			return s, errNoParallel
 		}
@@ -176,9 +209,9 @@ func scanChunk(b []byte) (scanned, error) {
 		case pEmptyDict:
 			s.dicts++
 		case pBinGet:
-			seen[uint32(b[i+1])] = struct{}{}
+			note(uint32(b[i+1]))
 		case pLongGet:
-			seen[binary.LittleEndian.Uint32(b[i+1:])] = struct{}{}
+			note(binary.LittleEndian.Uint32(b[i+1:]))
 		case pStop:
 			// Whatever follows STOP is not part of the pickle: the
 			// sequential decoder leaves it unread.
@@ -214,29 +247,74 @@ func strArg(b []byte, n int) []byte {
 	return b[9:n]
 }
 
-// memoStrings is the second pass: it returns the strs that the memo
-// indexes in want (ascending, all within this chunk, whose first memo
-// index is base) hold; indexes of other objects are left out. carry is
-// the previous chunk's tail.
-func memoStrings(b []byte, base uint64, want []uint32, out map[uint32]string, carry []byte) {
+// foreignStrs gives the chunk decoders the strs memoized in other chunks:
+// on the first question about a chunk it reads that chunk's memoized strs
+// (the keys and actions, which the first chunks define, are nearly all
+// that is ever asked for).
+type foreignStrs struct {
+	f      io.ReaderAt
+	chunks []span
+	bases  []uint64 // first memo index of each chunk, and the total
+	tails  [][]byte // each chunk's scanned.tail
+	once   []sync.Once
+	strs   []map[uint32][]byte
+}
+
+func newForeignStrs(f io.ReaderAt, chunks []span, bases []uint64, scans []scanned) *foreignStrs {
+	fs := &foreignStrs{f: f, chunks: chunks, bases: bases,
+		once: make([]sync.Once, len(chunks)), strs: make([]map[uint32][]byte, len(chunks))}
+	for _, s := range scans {
+		fs.tails = append(fs.tails, s.tail)
+	}
+	return fs
+}
+
+// get returns the str under memo index idx; ok is false when that is not
+// a str (or the chunk could not be read: the entry is then left to the
+// sequential decoder, which will say what is wrong).
+func (fs *foreignStrs) get(idx uint64) ([]byte, bool) {
+	ci, found := slices.BinarySearch(fs.bases, idx)
+	if !found {
+		ci--
+	}
+	for ci+1 < len(fs.bases) && fs.bases[ci+1] == idx && fs.bases[ci] == idx {
+		ci++ // chunks that memoize nothing
+	}
+	if ci < 0 || ci >= len(fs.chunks) {
+		return nil, false
+	}
+	fs.once[ci].Do(func() {
+		c := fs.chunks[ci]
+		b := make([]byte, c.end-c.start)
+		if _, err := fs.f.ReadAt(b, c.start); err != nil {
+			return
+		}
+		var carry []byte
+		if ci > 0 {
+			carry = fs.tails[ci-1]
+		}
+		fs.strs[ci] = memoStrings(b, fs.bases[ci], carry)
+	})
+	s, ok := fs.strs[ci][uint32(idx)]
+	return s, ok
+}
+
+// memoStrings returns the strs that a chunk, whose first memo index is
+// base, memoizes, by memo index; carry is the previous chunk's tail.
+func memoStrings(b []byte, base uint64, carry []byte) map[uint32][]byte {
+	out := map[uint32][]byte{}
 	idx := base
 	lastStr := carry
-	for i := 0; i < len(b) && len(want) > 0; {
-		n := opLen(b[i:])
+	for i := 0; i < len(b); {
+		n := size(b, i)
 		if n == 0 {
-			return
+			break
 		}
 		op := b[i]
 		switch {
 		case op == pMemoize:
-			for len(want) > 0 && uint64(want[0]) < idx {
-				want = want[1:]
-			}
-			if len(want) > 0 && uint64(want[0]) == idx {
-				if lastStr != nil {
-					out[want[0]] = string(lastStr)
-				}
-				want = want[1:]
+			if lastStr != nil {
+				out[uint32(idx)] = lastStr
 			}
 			idx++
 			lastStr = nil
@@ -247,4 +325,5 @@ func memoStrings(b []byte, base uint64, want []uint32, out map[uint32]string, ca
 		}
 		i += n
 	}
+	return out
 }
