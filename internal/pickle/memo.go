@@ -78,10 +78,16 @@ func (c *memoChunk) get(i uint64) uint32 {
 	if c.full != nil {
 		return c.full[i]
 	}
+	if c.codes == nil {
+		return c.table[0] // a chunk of one value (a Run's hole) stores no codes
+	}
 	return c.table[c.codes[i]]
 }
 
 func (c *memoChunk) set(i uint64, vi uint32) {
+	if c.full == nil && c.codes == nil {
+		c.codes = make([]uint8, 1<<memoShift)
+	}
 	if c.full == nil {
 		for k, t := range c.table {
 			if t == vi {
@@ -118,6 +124,9 @@ func (c *memoChunk) pack() {
 			table = append(table, vi)
 		}
 		codes[i] = uint8(k)
+	}
+	if len(table) == 1 && table[0] == valHole && len(codes) == 1<<memoShift {
+		codes = nil
 	}
 	c.full, c.codes, c.table = nil, codes, table
 }

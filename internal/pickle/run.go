@@ -117,14 +117,26 @@ func (m *memo) skip(n uint64, lookup func(uint64) any) {
 	m.holes = append(m.holes, hole{m.dense, m.dense + n, lookup})
 	for n > 0 {
 		if m.dense&memoMask == 0 && m.dense > 0 && n >= 1<<memoShift {
-			m.chunks = append(m.chunks, memoChunk{codes: make([]uint8, 1<<memoShift), table: []uint32{valHole}})
+			m.chunks = append(m.chunks, memoChunk{table: []uint32{valHole}})
 			m.dense += 1 << memoShift
 			m.count += 1 << memoShift
 			n -= 1 << memoShift
 			continue
 		}
-		m.appendDense(valHole)
-		n--
+		if m.dense&memoMask == 0 || m.dense < 64 {
+			m.appendDense(valHole) // starts a chunk
+			n--
+			continue
+		}
+		// Fill the rest of the current chunk at once.
+		last := &m.chunks[len(m.chunks)-1].full
+		k := min(n, uint64(1<<memoShift-len(*last)))
+		for range k {
+			*last = append(*last, valHole)
+		}
+		m.dense += k
+		m.count += k
+		n -= k
 	}
 }
 

@@ -34,7 +34,9 @@ type chunkDec struct {
 		s   []byte
 	}
 	refs []uint32 // every memo index the input fetches, ascending
-	out  chunkOut
+	// spare has the tables of chunks the sequential pass is done with.
+	spare *spares
+	out   chunkOut
 
 	names     map[string]string
 	foreignSt map[uint64]int32
@@ -47,6 +49,36 @@ type chunkDec struct {
 }
 
 const strCacheSize = 256
+
+// spares passes the biggest per-chunk tables back to the workers once the
+// sequential pass is done with them: reused, they cost no fresh memory
+// and no garbage.
+type spares struct{ ch chan spare }
+
+type spare struct {
+	keys   []byte
+	stacks []stackDesc
+}
+
+func newSpares(n int) *spares { return &spares{ch: make(chan spare, n)} }
+
+func (s *spares) take() ([]byte, []stackDesc) {
+	if s != nil {
+		select {
+		case x := <-s.ch:
+			return x.keys, x.stacks
+		default:
+		}
+	}
+	return nil, nil
+}
+
+func (s *spares) give(keys []byte, stacks []stackDesc) {
+	select {
+	case s.ch <- spare{keys, stacks}:
+	default:
+	}
+}
 
 // memoSlot is what a local memo entry holds.
 type memoSlot struct {
@@ -73,6 +105,8 @@ type stackDesc struct {
 	off, n    int32
 }
 
+type frameLater struct{ name, file int64 }
+
 // chunkOut is a chunk's result.
 type chunkOut struct {
 	runs   []prun
@@ -80,8 +114,11 @@ type chunkOut struct {
 	keys   []byte      // the stacks' frame memo indexes, 4 bytes little-endian each
 	// frames are the frame dicts decoded here; fresh maps their memo
 	// indexes to them.
-	frames  []Frame
-	fresh   map[uint32]int32
+	frames []Frame
+	fresh  map[uint32]int32
+	// later holds, for frames whose name or filename is a str memoized in
+	// another chunk, those memo indexes (-1: the str is in frames).
+	later   map[int32]frameLater
 	streams []uint64 // [0] is stream 0
 	ctxs    []EventContext
 }
@@ -103,11 +140,16 @@ type prun struct {
 	strs []string
 }
 
+// pval is one memo entry a run defines, packed in 8 bytes (millions of
+// them are kept to the end): its index, and its slotKind in the top 3 bits
+// over a (str: index in strs; frame: local frame; stack: local stack).
 type pval struct {
-	idx  uint32
-	kind slotKind
-	a    int32 // str: index in strs; frame: local frame; stack: local stack
+	idx      uint32
+	kindAndA uint32
 }
+
+func (v pval) kind() slotKind { return slotKind(v.kindAndA >> 29) }
+func (v pval) a() int32       { return int32(v.kindAndA & (1<<29 - 1)) }
 
 func newChunkDec() *chunkDec {
 	return &chunkDec{
@@ -137,9 +179,16 @@ func (c *chunkDec) reset(memo int) {
 	c.seenCtx = append(c.seenCtx[:0], 0)
 	// The last chunk's sizes are a good guess at this one's.
 	nk, ns := len(c.out.keys), len(c.out.stacks)
+	keys, stacks := c.spare.take()
+	if cap(keys) < nk+nk/8 {
+		keys = make([]byte, 0, nk+nk/8)
+	}
+	if cap(stacks) < ns+ns/8+1 {
+		stacks = make([]stackDesc, 0, ns+ns/8+1)
+	}
 	c.out = chunkOut{
-		keys:    make([]byte, 0, nk+nk/8),
-		stacks:  append(make([]stackDesc, 0, ns+ns/8+1), stackDesc{}),
+		keys:    keys[:0],
+		stacks:  append(stacks[:0], stackDesc{}),
 		streams: []uint64{0},
 		ctxs:    []EventContext{{}},
 		fresh:   map[uint32]int32{},
@@ -244,16 +293,25 @@ func (c *chunkDec) tryRun(p int) (int, bool) {
 	r.end = c.off + int64(p)
 	r.memoN = c.base + uint64(len(c.memo)) - r.memo0
 	lo, hi := r.memo0, r.memo0+r.memoN
-	i := lowerBound(c.refs, lo)
-	for ; i < len(c.refs) && uint64(c.refs[i]) < hi; i++ {
+	i, j := lowerBound(c.refs, lo), lowerBound(c.refs, hi)
+	r.vals = make([]pval, 0, j-i)
+	for ; i < j; i++ {
 		idx := uint64(c.refs[i])
 		m := c.memo[idx-c.base]
-		pv := pval{idx: uint32(idx), kind: m.kind, a: m.a}
-		if m.kind == slotStr {
-			pv.a = int32(len(r.strs))
+		a := m.a
+		switch m.kind {
+		case slotStr:
+			a = int32(len(r.strs))
 			r.strs = append(r.strs, string(c.buf[m.a:m.a+m.b]))
+		case slotEntry, slotUnknown:
+			continue // a fetch finds it consumed, as it would have
 		}
-		r.vals = append(r.vals, pv)
+		if a < 0 || a >= 1<<29 {
+			// Not expressible: leave the entries to the sequential
+			// decoder (the memo counts stay right).
+			return p, true
+		}
+		r.vals = append(r.vals, pval{uint32(idx), uint32(m.kind)<<29 | uint32(a)})
 	}
 	c.out.runs = append(c.out.runs, r)
 	return p, true
@@ -735,6 +793,7 @@ func (c *chunkDec) frame(p int) (uint64, int, bool) {
 	}
 	p = c.skipFrames(p + 1)
 	var f Frame
+	later := frameLater{-1, -1}
 	seen := 0
 	for p < len(b) && b[p] != pSetItems {
 		k, q, ok := c.str(p)
@@ -765,6 +824,17 @@ func (c *chunkDec) frame(p int) (uint64, int, bool) {
 			p = q2
 			continue
 		}
+		// A str another chunk memoized is left for the sequential pass
+		// to fetch, should it need this frame.
+		if idx, q2, ok := c.ref(q); ok && idx < c.base {
+			if bit == 1 {
+				later.name = int64(idx)
+			} else {
+				later.file = int64(idx)
+			}
+			p = q2
+			continue
+		}
 		s, q2, ok := c.str(q)
 		if !ok {
 			return 0, 0, false
@@ -778,6 +848,12 @@ func (c *chunkDec) frame(p int) (uint64, int, bool) {
 	}
 	if p >= len(b) {
 		return 0, 0, false
+	}
+	if later != (frameLater{-1, -1}) {
+		if c.out.later == nil {
+			c.out.later = map[int32]frameLater{}
+		}
+		c.out.later[id] = later
 	}
 	c.out.frames = append(c.out.frames, f)
 	c.out.fresh[uint32(idx)] = id

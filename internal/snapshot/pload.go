@@ -47,8 +47,8 @@ const parallelFrom = 32 << 20
 // small, and each worker's buffer small beside the events.
 const (
 	minChunk  = 256 << 10
-	maxChunk  = 2 << 20
-	chunkTail = 128 << 10 // bytes past its end a chunk may read to finish its last entry
+	maxChunk  = 1 << 20
+	chunkTail = 64 << 10 // bytes past its end a chunk may read to finish its last entry
 )
 
 // parOptions are the parallel loader's knobs; tests use tiny chunks.
@@ -94,7 +94,11 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 	}
 	bases := make([]uint64, n+1)
 	dictBases := make([]int64, n+1)
-	var all []uint32
+	nrefs := 0
+	for _, s := range scans {
+		nrefs += len(s.refs)
+	}
+	all := make([]uint32, 0, nrefs)
 	for i, s := range scans {
 		bases[i+1] = bases[i] + s.memo
 		dictBases[i+1] = dictBases[i] + s.dicts
@@ -107,7 +111,7 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 	slices.Sort(all)
 	all = slices.Compact(all)
 
-	foreign := newForeignStrs(f, chunks, bases, scans)
+	foreign := newForeignStrs(f, chunks, bases, scans, all)
 
 	// Pass 3, the trace entries, runs ahead of pass 4, the rest in order,
 	// which takes each chunk's runs as soon as they are ready and then
@@ -126,6 +130,7 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 		go func() {
 			defer wg.Done()
 			c := newChunkDec()
+			c.spare = ps.spare
 			var buf []byte
 			for {
 				select {
@@ -258,6 +263,7 @@ type parState struct {
 	claimed int64 // events that came from runs
 	// runsSeen counts the runs the chunks found.
 	runsSeen int
+	spare    *spares
 	// Local-to-Snapshot maps per chunk; -1: not mapped yet.
 	stacks  [][]StackID
 	streams [][]int64
@@ -271,7 +277,8 @@ func newParState(n int, events []TraceEvent) *parState {
 	ps := &parState{
 		outs:    make([]chunkOut, n),
 		ready:   make([]chan struct{}, n),
-		tokens:  make(chan struct{}, 2*runtime.GOMAXPROCS(0)+2),
+		tokens:  make(chan struct{}, runtime.GOMAXPROCS(0)+2),
+		spare:   newSpares(runtime.GOMAXPROCS(0) + 2),
 		events:  events,
 		stacks:  make([][]StackID, n),
 		streams: make([][]int64, n),
@@ -336,6 +343,7 @@ func (ps *parState) reach(off int64) *prun {
 		// Done with this chunk: keep only what later memo fetches of
 		// its runs' entries need.
 		out := &ps.outs[ps.cc]
+		ps.spare.give(out.keys, out.stacks)
 		out.stacks, out.keys, out.streams, out.ctxs = nil, nil, nil, nil
 		for i := range runs {
 			runs[i].stacks, runs[i].streams, runs[i].ctxs = nil, nil, nil
@@ -419,13 +427,17 @@ func (b *builder) runHook(off int64, l *pickle.List) (pickle.Run, error) {
 		if !ok {
 			return nil
 		}
-		switch pv := r.vals[i]; pv.kind {
+		switch pv := r.vals[i]; pv.kind() {
 		case slotStr:
-			return r.strs[pv.a]
+			return r.strs[pv.a()]
 		case slotFrame:
-			return frameVal{out.frames[pv.a]}
+			f, err := b.laterFrame(out, pv.a())
+			if err != nil {
+				return nil
+			}
+			return frameVal{f}
 		case slotStack:
-			return stackRef{stacks[pv.a]}
+			return stackRef{stacks[pv.a()]}
 		}
 		return nil
 	}}, nil
@@ -454,6 +466,31 @@ func (b *builder) addEvent(c *eventChunks, ev TraceEvent) error {
 	return nil
 }
 
+// laterFrame returns a chunk's frame li, fetching the strs it left for
+// the sequential pass; as frame does, it takes a value that is not a str
+// for "".
+func (b *builder) laterFrame(out *chunkOut, li int32) (Frame, error) {
+	f := out.frames[li]
+	l, ok := out.later[li]
+	if !ok {
+		return f, nil
+	}
+	for _, x := range []struct {
+		idx int64
+		dst *string
+	}{{l.name, &f.Name}, {l.file, &f.Filename}} {
+		if x.idx < 0 {
+			continue
+		}
+		v := b.dec.Peek(uint64(x.idx))
+		if v == nil {
+			return f, errors.New("frame str consumed")
+		}
+		*x.dst, _ = v.(string)
+	}
+	return f, nil
+}
+
 // localStack maps a chunk's local stack to a StackID, as stack would
 // have converted the frames list.
 func (b *builder) localStack(out *chunkOut, ls int32) (StackID, error) {
@@ -479,7 +516,11 @@ func (b *builder) localStack(out *chunkOut, ls int32) (StackID, error) {
 		idx := binary.LittleEndian.Uint32(idxKey[i:])
 		var id int32
 		if li, ok := out.fresh[idx]; ok {
-			id = b.frameIndex(out.frames[li])
+			f, err := b.laterFrame(out, li)
+			if err != nil {
+				return 0, err
+			}
+			id = b.frameIndex(f)
 		} else {
 			var err error
 			if id, err = b.frameItem(b.dec.Peek(uint64(idx))); err != nil {

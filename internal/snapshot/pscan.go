@@ -177,12 +177,34 @@ type scanned struct {
 	// tail is the str its last opcode pushes, if it is one: the next
 	// chunk's first MEMOIZE may store it.
 	tail []byte
+	// words maps the memo indexes of the words the entry decoder reads
+	// (keys, actions) that the chunk memoizes to those words.
+	words map[uint32]string
+}
+
+// isWord reports whether s is one of the strs the entry decoder reads by
+// value: a trace entry's or frame's key, an action, the empty str. A
+// pickler memoizes each where it first writes it, and a snapshot written
+// in pieces may write them again and again: the first pass records them,
+// so that the decoders of later chunks need not look for them.
+func isWord(s []byte) bool {
+	if len(s) > 15 {
+		return false
+	}
+	switch string(s) {
+	case "", "action", "addr", "device_free", "size", "stream", "time_us", "frames",
+		"compile_context", "user_metadata", "name", "filename", "line", "user_defined":
+		return true
+	}
+	_, ok := actionOf(s)
+	return ok
 }
 
 // scanChunk is the first pass: it checks that b is a run of whole
 // opcodes the parallel loader accepts and counts what later passes need.
 func scanChunk(b []byte) (scanned, error) {
 	var s scanned
+	var last []byte // the str pushed just before, for MEMOIZE
 	seen := map[uint32]struct{}{}
 	// Most fetches are of the same few keys: a small cache of indexes
 	// already in seen saves most map writes.
@@ -198,13 +220,23 @@ func scanChunk(b []byte) (scanned, error) {
 		if n == 0 {
 			return s, errNoParallel
 		}
+		if b[i] != pMemoize {
+			last = nil
+		}
 		if isStrOp(b[i]) {
 			s.tail = strArg(b[i:], n)
+			last = s.tail
 		} else if b[i] != pFrame {
 			s.tail = nil
 		}
 		switch b[i] {
 		case pMemoize:
+			if last != nil && isWord(last) {
+				if s.words == nil {
+					s.words = map[uint32]string{}
+				}
+				s.words[uint32(s.memo)] = string(last) // local index for now
+			}
 			s.memo++
 		case pEmptyDict:
 			s.dicts++
@@ -256,15 +288,22 @@ type foreignStrs struct {
 	chunks []span
 	bases  []uint64 // first memo index of each chunk, and the total
 	tails  [][]byte // each chunk's scanned.tail
+	want   []uint32 // the memo indexes the input fetches, ascending
+	words  map[uint32][]byte
 	once   []sync.Once
 	strs   []map[uint32][]byte
 }
 
-func newForeignStrs(f io.ReaderAt, chunks []span, bases []uint64, scans []scanned) *foreignStrs {
-	fs := &foreignStrs{f: f, chunks: chunks, bases: bases,
+func newForeignStrs(f io.ReaderAt, chunks []span, bases []uint64, scans []scanned, want []uint32) *foreignStrs {
+	fs := &foreignStrs{f: f, chunks: chunks, bases: bases, want: want, words: map[uint32][]byte{},
 		once: make([]sync.Once, len(chunks)), strs: make([]map[uint32][]byte, len(chunks))}
-	for _, s := range scans {
+	for i, s := range scans {
 		fs.tails = append(fs.tails, s.tail)
+		for k, w := range s.words {
+			if idx := bases[i] + uint64(k); idx < 1<<32 {
+				fs.words[uint32(idx)] = []byte(w)
+			}
+		}
 	}
 	return fs
 }
@@ -273,6 +312,9 @@ func newForeignStrs(f io.ReaderAt, chunks []span, bases []uint64, scans []scanne
 // a str (or the chunk could not be read: the entry is then left to the
 // sequential decoder, which will say what is wrong).
 func (fs *foreignStrs) get(idx uint64) ([]byte, bool) {
+	if w, ok := fs.words[uint32(idx)]; ok {
+		return w, true
+	}
 	ci, found := slices.BinarySearch(fs.bases, idx)
 	if !found {
 		ci--
@@ -293,19 +335,21 @@ func (fs *foreignStrs) get(idx uint64) ([]byte, bool) {
 		if ci > 0 {
 			carry = fs.tails[ci-1]
 		}
-		fs.strs[ci] = memoStrings(b, fs.bases[ci], carry)
+		lo, hi := lowerBound(fs.want, fs.bases[ci]), lowerBound(fs.want, fs.bases[ci+1])
+		fs.strs[ci] = memoStrings(b, fs.bases[ci], fs.want[lo:hi], carry)
 	})
 	s, ok := fs.strs[ci][uint32(idx)]
 	return s, ok
 }
 
 // memoStrings returns the strs that a chunk, whose first memo index is
-// base, memoizes, by memo index; carry is the previous chunk's tail.
-func memoStrings(b []byte, base uint64, carry []byte) map[uint32][]byte {
+// base, memoizes under the indexes in want (ascending); carry is the
+// previous chunk's tail.
+func memoStrings(b []byte, base uint64, want []uint32, carry []byte) map[uint32][]byte {
 	out := map[uint32][]byte{}
 	idx := base
 	lastStr := carry
-	for i := 0; i < len(b); {
+	for i := 0; i < len(b) && len(want) > 0; {
 		n := size(b, i)
 		if n == 0 {
 			break
@@ -313,8 +357,11 @@ func memoStrings(b []byte, base uint64, carry []byte) map[uint32][]byte {
 		op := b[i]
 		switch {
 		case op == pMemoize:
-			if lastStr != nil {
-				out[uint32(idx)] = lastStr
+			for len(want) > 0 && uint64(want[0]) < idx {
+				want = want[1:]
+			}
+			if len(want) > 0 && uint64(want[0]) == idx && lastStr != nil {
+				out[uint32(idx)] = append([]byte(nil), lastStr...)
 			}
 			idx++
 			lastStr = nil
