@@ -163,8 +163,7 @@ func (b *builder) stack(v any) (StackID, error) {
 	return 0, fmt.Errorf("frames is %s, not a list", pickle.A(v))
 }
 
-// frameItem returns the frame id of one item of a frames list: a frame
-// dict, or the stand-in the parallel loader left for one.
+// frameItem returns the frame id of one item of a frames list.
 func (b *builder) frameItem(it any) (int32, error) {
 	switch fd := it.(type) {
 	case *pickle.Dict:
@@ -178,8 +177,6 @@ func (b *builder) frameItem(it any) (int32, error) {
 			b.frameID[fd] = id
 		}
 		return id, nil
-	case frameVal:
-		return b.frameIndex(fd.f), nil
 	}
 	return 0, fmt.Errorf("frame is %s, not a dict", pickle.A(it))
 }

@@ -115,7 +115,10 @@ type chunkOut struct {
 	// frames are the frame dicts decoded here; fresh maps their memo
 	// indexes to them.
 	frames []Frame
-	fresh  map[uint32]int32
+	// frameKeys has, for each of frames, bits 1, 2, 4 for the keys
+	// name, filename and line its dict had.
+	frameKeys []uint8
+	fresh     map[uint32]int32
 	// later holds, for frames whose name or filename is a str memoized in
 	// another chunk, those memo indexes (-1: the str is in frames).
 	later   map[int32]frameLater
@@ -303,8 +306,13 @@ func (c *chunkDec) tryRun(p int) (int, bool) {
 		case slotStr:
 			a = int32(len(r.strs))
 			r.strs = append(r.strs, string(c.buf[m.a:m.a+m.b]))
-		case slotEntry, slotUnknown:
-			continue // a fetch finds it consumed, as it would have
+		case slotEntry:
+			// The input fetches an entry dict: whether it is still alive
+			// then depends on where its batch ends. Leave the entries to
+			// the sequential decoder (the memo counts stay right).
+			return p, true
+		case slotUnknown:
+			continue
 		}
 		if a < 0 || a >= 1<<29 {
 			// Not expressible: leave the entries to the sequential
@@ -818,10 +826,11 @@ func (c *chunkDec) frame(p int) (uint64, int, bool) {
 			if !ok || kind == numBig {
 				return 0, 0, false
 			}
-			if n := int64(v); n <= math.MaxInt32 && n >= math.MinInt32 {
-				f.Line = int(n)
+			n := int64(v)
+			if n > math.MaxInt32 || n < math.MinInt32 {
+				return 0, 0, false // a stand-in dict could not give it back
 			}
-			p = q2
+			f.Line, p = int(n), q2
 			continue
 		}
 		// A str another chunk memoized is left for the sequential pass
@@ -856,6 +865,7 @@ func (c *chunkDec) frame(p int) (uint64, int, bool) {
 		c.out.later[id] = later
 	}
 	c.out.frames = append(c.out.frames, f)
+	c.out.frameKeys = append(c.out.frameKeys, uint8(seen))
 	c.out.fresh[uint32(idx)] = id
 	return idx, c.skipFrames(p + 1), true
 }

@@ -355,9 +355,6 @@ func (ps *parState) reach(off int64) *prun {
 	return nil
 }
 
-// frameVal stands in the decoder's memo for a frame dict a run decoded.
-type frameVal struct{ f Frame }
-
 // runHook skips a run of trace entries when one starts at off, on a
 // device's trace list.
 func (b *builder) runHook(off int64, l *pickle.List) (pickle.Run, error) {
@@ -435,7 +432,20 @@ func (b *builder) runHook(off int64, l *pickle.List) (pickle.Run, error) {
 			if err != nil {
 				return nil
 			}
-			return frameVal{f}
+			// A dict like the one the input held: nothing tells them
+			// apart but identity, which only the memo gives.
+			keys := out.frameKeys[pv.a()]
+			var items []pickle.Item
+			if keys&1 != 0 {
+				items = append(items, pickle.Item{Key: "name", Value: f.Name})
+			}
+			if keys&2 != 0 {
+				items = append(items, pickle.Item{Key: "filename", Value: f.Filename})
+			}
+			if keys&4 != 0 {
+				items = append(items, pickle.Item{Key: "line", Value: int64(f.Line)})
+			}
+			return pickle.NewDict(items)
 		case slotStack:
 			return stackRef{stacks[pv.a()]}
 		}
@@ -467,8 +477,8 @@ func (b *builder) addEvent(c *eventChunks, ev TraceEvent) error {
 }
 
 // laterFrame returns a chunk's frame li, fetching the strs it left for
-// the sequential pass; as frame does, it takes a value that is not a str
-// for "".
+// the sequential pass; a value that is not a str is an error (the run is
+// then left to the sequential decoder).
 func (b *builder) laterFrame(out *chunkOut, li int32) (Frame, error) {
 	f := out.frames[li]
 	l, ok := out.later[li]
@@ -482,11 +492,11 @@ func (b *builder) laterFrame(out *chunkOut, li int32) (Frame, error) {
 		if x.idx < 0 {
 			continue
 		}
-		v := b.dec.Peek(uint64(x.idx))
-		if v == nil {
-			return f, errors.New("frame str consumed")
+		s, ok := b.dec.Peek(uint64(x.idx)).(string)
+		if !ok {
+			return f, errors.New("frame name or filename not a str")
 		}
-		*x.dst, _ = v.(string)
+		*x.dst = s
 	}
 	return f, nil
 }
