@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // A caller that has already converted a stretch of the input by other
@@ -116,24 +117,21 @@ func (m *memo) skip(n uint64, lookup func(uint64) any) {
 	}
 	m.holes = append(m.holes, hole{m.dense, m.dense + n, lookup})
 	for n > 0 {
-		if m.dense&memoMask == 0 && m.dense > 0 && n >= 1<<memoShift {
-			m.chunks = append(m.chunks, memoChunk{table: []uint32{valHole}})
-			m.dense += 1 << memoShift
-			m.count += 1 << memoShift
-			n -= 1 << memoShift
-			continue
-		}
 		if m.dense&memoMask == 0 || m.dense < 64 {
 			m.appendDense(valHole) // starts a chunk
 			n--
 			continue
 		}
-		// Fill the rest of the current chunk at once.
-		last := &m.chunks[len(m.chunks)-1].full
-		k := min(n, uint64(1<<memoShift-len(*last)))
-		for range k {
-			*last = append(*last, valHole)
-		}
+		c := &m.chunks[len(m.chunks)-1]
+		k := min(n, 1<<memoShift-m.dense&memoMask)
+		if c.full != nil {
+			// Fill the rest of the current chunk at once.
+			old := len(c.full)
+			c.full = slices.Grow(c.full, int(k))[:old+int(k)]
+			for i := old; i < len(c.full); i++ {
+				c.full[i] = valHole
+			}
+		} // else: a chunk of holes only, which stores nothing
 		m.dense += k
 		m.count += k
 		n -= k
@@ -172,17 +170,38 @@ func (m *memo) holeValue(idx uint64) any {
 func (m *memo) appendDense(vi uint32) {
 	idx := m.dense
 	if idx&memoMask == 0 {
+		if n := len(m.chunks); n >= 2 {
+			m.chunks[n-2].pack()
+		}
+		if vi == valHole && idx > 0 {
+			// Holes come in long stretches: the chunk stores nothing
+			// until something else is memoized in it.
+			m.chunks = append(m.chunks, memoChunk{table: []uint32{valHole}})
+			m.dense++
+			m.count++
+			return
+		}
 		c := 1 << memoShift
 		if idx == 0 {
 			c = 64 // the first chunk grows by append: small pickles stay cheap
 		}
 		m.chunks = append(m.chunks, memoChunk{full: make([]uint32, 0, c)})
-		if n := len(m.chunks); n >= 3 {
-			m.chunks[n-3].pack()
-		}
 	}
-	last := &m.chunks[len(m.chunks)-1].full
-	*last = append(*last, vi)
+	last := &m.chunks[len(m.chunks)-1]
+	if last.full == nil {
+		// A chunk of holes so far: store them now.
+		if vi == valHole {
+			m.dense++
+			m.count++
+			return
+		}
+		last.full = make([]uint32, idx&memoMask, 1<<memoShift)
+		for i := range last.full {
+			last.full[i] = valHole
+		}
+		last.codes, last.table = nil, nil
+	}
+	last.full = append(last.full, vi)
 	m.dense++
 	m.count++
 }
