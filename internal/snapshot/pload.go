@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/vramkit/vramkit/internal/pickle"
 )
@@ -60,9 +61,23 @@ type parOptions struct {
 
 // parStats reports how much the runs covered.
 type parStats struct {
-	runs                            int
-	claimed, events                 int64
-	stacks, frames, frameRefs, vals int
+	runs            int
+	claimed, events int64
+	// Phases: the FRAME walk, the first pass, and the pipelined entry
+	// decoding and sequential pass (with the sum of the chunks' decoding
+	// times, and the time the sequential pass waited for chunks).
+	walk, scan, rest, decode, waited time.Duration
+	decodeNS                         atomic.Int64
+	// cpu has the process's CPU time (user+system) at the phases' ends.
+	cpu [4]time.Duration
+	// cpuTime, when set, reads the process's CPU time (tests pass one).
+	cpuTime func() time.Duration
+}
+
+func (s *parStats) mark(i int) {
+	if s != nil && s.cpuTime != nil {
+		s.cpu[i] = s.cpuTime()
+	}
 }
 
 func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po parOptions) (*Snapshot, error) {
@@ -72,10 +87,14 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 	if po.chunk <= 0 {
 		po.chunk = min(max(size/int64(4*po.workers), minChunk), maxChunk)
 	}
+	t0 := time.Now()
+	po.stats.mark(0)
 	chunks, err := frameChunks(f, size, po.chunk)
 	if err != nil {
 		return nil, err
 	}
+	t1 := time.Now()
+	po.stats.mark(1)
 	n := len(chunks)
 	pool := newBufPool(po.workers)
 
@@ -108,6 +127,8 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 	if bases[n] > 1<<32 {
 		return nil, errNoParallel
 	}
+	t2 := time.Now()
+	po.stats.mark(2)
 	slices.Sort(all)
 	all = slices.Compact(all)
 
@@ -162,7 +183,11 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 				c.buf, c.off, c.limit = buf, chunks[i].start, int(chunks[i].end-chunks[i].start)
 				c.base, c.dictBase, c.events = bases[i], dictBases[i], events
 				c.foreign, c.refs = foreign, all
+				t := time.Now()
 				c.decode()
+				if po.stats != nil {
+					po.stats.decodeNS.Add(int64(time.Since(t)))
+				}
 				ps.outs[i] = c.out
 				close(ps.ready[i])
 			}
@@ -179,6 +204,9 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 	if po.stats != nil {
 		defer func() {
 			po.stats.runs, po.stats.claimed, po.stats.events = ps.runsSeen, ps.claimed, ps.cursor
+			po.stats.walk, po.stats.scan, po.stats.rest = t1.Sub(t0), t2.Sub(t1), time.Since(t2)
+			po.stats.decode, po.stats.waited = time.Duration(po.stats.decodeNS.Load()), ps.waited
+			po.stats.mark(3)
 		}()
 	}
 	dec := pickle.NewDecoder(f)
@@ -263,6 +291,7 @@ type parState struct {
 	claimed int64 // events that came from runs
 	// runsSeen counts the runs the chunks found.
 	runsSeen int
+	waited   time.Duration
 	spare    *spares
 	// Local-to-Snapshot maps per chunk; -1: not mapped yet.
 	stacks  [][]StackID
@@ -309,7 +338,9 @@ func (ps *parState) wait(ci int) {
 	if ci >= len(ps.outs) || ps.stacks[ci] != nil {
 		return
 	}
+	t := time.Now()
 	<-ps.ready[ci]
+	ps.waited += time.Since(t)
 	out := &ps.outs[ci]
 	ps.runsSeen += len(out.runs)
 	ps.stacks[ci] = filled(len(out.stacks), StackID(-1))

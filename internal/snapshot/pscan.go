@@ -204,52 +204,70 @@ func isWord(s []byte) bool {
 // opcodes the parallel loader accepts and counts what later passes need.
 func scanChunk(b []byte) (scanned, error) {
 	var s scanned
-	var last []byte // the str pushed just before, for MEMOIZE
 	seen := map[uint32]struct{}{}
 	// Most fetches are of the same few keys: a small cache of indexes
 	// already in seen saves most map writes.
 	var recent [1024]uint32 // index+1
-	note := func(idx uint32) {
-		if h := &recent[idx&1023]; *h != idx+1 {
-			*h = idx + 1
-			seen[idx] = struct{}{}
-		}
-	}
+	prevStr := -1           // where the str opcode just before starts
 	for i := 0; i < len(b); {
+		// The commonest opcodes first, each in a few instructions: this
+		// loop sees every opcode of the file.
+		switch op := b[i]; op {
+		case pBinGet, pLongGet:
+			var idx uint32
+			if op == pBinGet {
+				if i+2 > len(b) {
+					return s, errNoParallel
+				}
+				idx, i = uint32(b[i+1]), i+2
+			} else {
+				if i+5 > len(b) {
+					return s, errNoParallel
+				}
+				idx, i = binary.LittleEndian.Uint32(b[i+1:]), i+5
+			}
+			if h := &recent[idx&1023]; *h != idx+1 {
+				*h = idx + 1
+				seen[idx] = struct{}{}
+			}
+			prevStr = -1
+			continue
+		case pMemoize:
+			if prevStr >= 0 {
+				if w := strArg(b[prevStr:], size(b, prevStr)); isWord(w) {
+					if s.words == nil {
+						s.words = map[uint32]string{}
+					}
+					s.words[uint32(s.memo)] = string(w) // local index for now
+				}
+			}
+			s.memo++
+			prevStr = -1
+			i++
+			continue
+		case pEmptyDict:
+			s.dicts++
+			prevStr = -1
+			i++
+			continue
+		case pFrame:
+			if i+9 > len(b) {
+				return s, errNoParallel
+			}
+			i += 9 // a str before a FRAME may still be memoized after it
+			continue
+		}
 		n := size(b, i)
 		if n == 0 {
 			return s, errNoParallel
 		}
-		if b[i] != pMemoize {
-			last = nil
-		}
+		prevStr = -1
 		if isStrOp(b[i]) {
-			s.tail = strArg(b[i:], n)
-			last = s.tail
-		} else if b[i] != pFrame {
-			s.tail = nil
-		}
-		switch b[i] {
-		case pMemoize:
-			if last != nil && isWord(last) {
-				if s.words == nil {
-					s.words = map[uint32]string{}
-				}
-				s.words[uint32(s.memo)] = string(last) // local index for now
-			}
-			s.memo++
-		case pEmptyDict:
-			s.dicts++
-		case pBinGet:
-			note(uint32(b[i+1]))
-		case pLongGet:
-			note(binary.LittleEndian.Uint32(b[i+1:]))
-		case pStop:
+			prevStr = i
+		} else if b[i] == pStop && i+n != len(b) {
 			// Whatever follows STOP is not part of the pickle: the
 			// sequential decoder leaves it unread.
-			if i+n != len(b) {
-				return s, errNoParallel
-			}
+			return s, errNoParallel
 		}
 		i += n
 	}
@@ -258,8 +276,8 @@ func scanChunk(b []byte) (scanned, error) {
 		s.refs = append(s.refs, k)
 	}
 	slices.Sort(s.refs)
-	if s.tail != nil {
-		s.tail = append([]byte{}, s.tail...)
+	if prevStr >= 0 {
+		s.tail = append([]byte{}, strArg(b[prevStr:], size(b, prevStr))...)
 	}
 	return s, nil
 }
