@@ -96,6 +96,7 @@ func (r *reader) skip(n int64) error {
 			return fmt.Errorf("seek: %w", err)
 		}
 		r.base += n
+		r.readSize = 4 << 10
 		return nil
 	}
 	for n > 0 {
