@@ -65,8 +65,10 @@ func TestLateBlind(t *testing.T) {
 	// logits block with cuBLAS's workspace; the variant that models the
 	// split now replays 10.03 GB to the measured 9.94 (+0.9%; it was
 	// 10.52, +5.8%), so the old point estimate matched by accident.
-	if under > 10 || farUnder > 3 {
-		t.Errorf("reserved: %d under-estimates, %d more than 2%% low; held at 10 and 3 (target one in five)", under, farUnder)
+	// 9 and 2 since SplitBackward joins its pieces once all are in
+	// (reserved4): Mixtral-b checkpointed -3.90% -> +0.00%.
+	if under > 9 || farUnder > 2 {
+		t.Errorf("reserved: %d under-estimates, %d more than 2%% low; held at 9 and 2 (target one in five)", under, farUnder)
 	}
 	if sa.MedianAbs > 0.05 || sa.MaxAbs > 0.01 {
 		t.Errorf("allocated: median |err| %.2f%% (target 5%%), max %.2f%% (held at 1%% since Whisper's head copies, target 10%%)", 100*sa.MedianAbs, 100*sa.MaxAbs)
