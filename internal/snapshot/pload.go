@@ -145,13 +145,13 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 		wg.Wait()
 	}()
 	var next atomic.Int64
-	for range min(po.workers, n) {
+	for w := range min(po.workers, n) {
 		wg.Add(1)
+		buf := pool.bufs[w] // the first pass's buffer, reused: fresh memory would add to the peak
 		go func() {
 			defer wg.Done()
 			c := newChunkDec()
 			c.spare = ps.spare
-			var buf []byte
 			for {
 				select {
 				case ps.tokens <- struct{}{}:
