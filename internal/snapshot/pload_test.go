@@ -273,3 +273,42 @@ func TestParallelStopsWhenCancelled(t *testing.T) {
 		}
 	}
 }
+
+// TestParallelEveryTestdataSnapshot decodes every snapshot under
+// testdata/ in parallel, in chunks of one pickler frame (64 KiB) and,
+// framed again every 1 to 250 opcodes, in chunks of about 4 KiB (so that
+// chunks start before opcodes of every kind, inside entries, frames
+// lists and frame dicts), and compares each with the sequential decoder's
+// snapshot field by field (or its error, word for word).
+func TestParallelEveryTestdataSnapshot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("decodes every snapshot under testdata/ three times")
+	}
+	var paths []string
+	for _, pat := range []string{"../../testdata/*/*.pickle.gz", "../../testdata/*/*.pickle"} {
+		m, _ := filepath.Glob(pat)
+		paths = append(paths, m...)
+	}
+	if len(paths) < 50 {
+		t.Fatalf("found %d snapshots", len(paths))
+	}
+	for _, p := range paths {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(raw) > 1 && raw[0] == 0x1f {
+			zr, err := gzip.NewReader(bytes.NewReader(raw))
+			if err == nil {
+				raw, err = io.ReadAll(zr)
+			}
+			if err != nil {
+				continue // testdata/bad: not a pickle at all
+			}
+		}
+		loadBoth(t, writeTemp(t, raw), parOptions{workers: 3, chunk: 1}, false)
+		if re, ok := reframed(raw, []int{1, 2, 3, 5, 7, 11, 13, 17, 29, 31, 64, 97, 128, 250}); ok {
+			loadBoth(t, writeTemp(t, re), parOptions{workers: 2, chunk: 4 << 10}, false)
+		}
+	}
+}
