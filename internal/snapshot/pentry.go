@@ -39,7 +39,8 @@ type chunkDec struct {
 	foreignSt map[uint64]int32
 	streamID  map[uint64]uint32
 	ctxID     map[EventContext]int32
-	// seen*: the run (index+1) that last listed a local id as used.
+	// seen*: the run (runSeq) that last listed a local id as used.
+	runSeq     int32
 	seenStack  []int32
 	seenStream []int32
 	seenCtx    []int32
@@ -252,7 +253,10 @@ func (c *chunkDec) decode() {
 // one could be read.
 func (c *chunkDec) tryRun(p int) (int, bool) {
 	r := prun{start: c.off + int64(p), memo0: c.base + uint64(len(c.memo)), region: c.dictBase + c.dicts}
-	runIdx := int32(len(c.out.runs) + 1)
+	// Each attempt gets its own number: a run left out (see below) must
+	// not hide, from the next one, the ids it saw first.
+	c.runSeq++
+	runIdx := c.runSeq
 	for {
 		memoLen, dicts := len(c.memo), c.dicts
 		if r.region+int64(r.n) >= int64(len(c.events)) {

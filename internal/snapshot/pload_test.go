@@ -105,8 +105,11 @@ func loadBoth(t testing.TB, path string, po parOptions, strict bool) {
 	defer f.Close()
 	st, _ := f.Stat()
 	want, werr := load(context.Background(), f, 0, DefaultLoadOptions())
-	var ps parStats
-	po.stats = &ps
+	ps := po.stats
+	if ps == nil {
+		ps = &parStats{}
+		po.stats = ps
+	}
 	got, gerr := loadParallel(context.Background(), f, st.Size(), DefaultLoadOptions(), po)
 	t.Logf("%+v: %d runs, %d of %d events claimed", po, ps.runs, ps.claimed, ps.events)
 	if errors.Is(gerr, errNoParallel) && !strict {
@@ -310,5 +313,65 @@ func TestParallelEveryTestdataSnapshot(t *testing.T) {
 		if re, ok := reframed(raw, []int{1, 2, 3, 5, 7, 11, 13, 17, 29, 31, 64, 97, 128, 250}); ok {
 			loadBoth(t, writeTemp(t, re), parOptions{workers: 2, chunk: 4 << 10}, false)
 		}
+	}
+}
+
+// TestParallelRunLeftOut: a trace entry whose dict a later entry of its
+// batch fetches (as an ignored user_metadata) makes the chunk decoder
+// leave its run to the sequential decoder; the next batch's run uses the
+// frames list that run decoded, and must still map it.
+func TestParallelRunLeftOut(t *testing.T) {
+	var p []byte
+	op := func(b ...byte) { p = append(p, b...) }
+	str := func(s string) { op(0x8c, byte(len(s))); op([]byte(s)...); op(0x94) }
+	op('}', 0x94, '(') // top dict, memo 0
+	str("segments")    // 1
+	op(']', 0x94)      // 2
+	str("device_traces")
+	op(']', 0x94, ']', 0x94, '(') // outer 4, inner 5
+	// e0: {action: alloc, addr: 16, size: 8, frames: [{name, filename, line}]}
+	op('}', 0x94, '(') // 6
+	str("action")      // 7
+	str("alloc")       // 8
+	str("addr")        // 9
+	op('K', 16)
+	str("size") // 10
+	op('K', 8)
+	str("frames")      // 11
+	op(']', 0x94, '(') // 12
+	op('}', 0x94, '(') // 13
+	str("name")
+	str("f")
+	str("filename")
+	str("x.py")
+	str("line")
+	op('K', 3, 'u', 'e', 'u')
+	// e1: the same, with user_metadata the dict of e0 (memo 6)
+	op('}', 0x94, '(') // 19
+	op('h', 7, 'h', 8, 'h', 9, 'K', 32, 'h', 10, 'K', 8)
+	str("user_metadata") // 20
+	op('h', 6, 'u')
+	op('e', '(')
+	// e2, next batch: frames is e0's list (memo 12)
+	op('}', 0x94, '(')
+	op('h', 7, 'h', 8, 'h', 9, 'K', 48, 'h', 10, 'K', 8, 'h', 11, 'h', 12, 'u')
+	op('e', 'a', 'u', '.')
+	var h [9]byte
+	h[0] = pFrame
+	binary.LittleEndian.PutUint64(h[1:], uint64(len(p)))
+	file := append(append([]byte{0x80, 4}, h[:]...), p...)
+	path := writeTemp(t, file)
+	ps := &parStats{}
+	loadBoth(t, path, parOptions{workers: 1, chunk: 1 << 20, stats: ps}, false)
+	if ps.claimed != 1 {
+		t.Errorf("runs took %d events, want e2's", ps.claimed)
+	}
+	s, err := LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := s.Trace(0)
+	if len(ev) != 3 || ev[2].Stack != ev[0].Stack || ev[0].Stack == 0 {
+		t.Fatalf("events %+v: want 3, the first and last on one stack", ev)
 	}
 }

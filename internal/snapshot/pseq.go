@@ -177,8 +177,11 @@ func (b *builder) runHook(off int64, l *pickle.List) (pickle.Run, error) {
 	for i := range src {
 		ev := src[i]
 		ev.Stack = stacks[ev.Stack]
-		ev.StreamID = uint32(streams[ev.StreamID])
-		ev.Context = ctxs[ev.Context]
+		st, cx := streams[ev.StreamID], ctxs[ev.Context]
+		if ev.Stack < 0 || st < 0 || cx < 0 {
+			return pickle.Run{}, errNoParallel // a broken invariant: decode it all again, sequentially
+		}
+		ev.StreamID, ev.Context = uint32(st), cx
 		dst[i] = ev
 	}
 	ps.cursor += int64(r.n)
