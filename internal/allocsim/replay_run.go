@@ -241,7 +241,7 @@ func (r *replayer) malloc(k int) {
 	}
 	r.a.nextTag = id
 	r.a.SetPool(pool)
-	ptr, err := r.a.Malloc(size, stream)
+	_, err := r.a.Malloc(size, stream)
 	switch {
 	case r.failed():
 	case t.Action == snapshot.ActionOOM && err == nil:
@@ -256,7 +256,7 @@ func (r *replayer) malloc(k int) {
 		r.diverge(k, "trace runs out of memory for %d bytes; the simulator refused the request: %v", size, err)
 	case err == nil:
 		if r.keep {
-			r.res.Requests[len(r.res.Requests)-1].Block = r.a.BlockSize(ptr)
+			r.res.Requests[len(r.res.Requests)-1].Block = r.a.last.size
 		}
 		// Reserved memory only grows inside a malloc, so checking here
 		// catches every new peak; there are few (one per new segment on
@@ -279,7 +279,7 @@ func (r *replayer) free(k int) {
 		j++
 	}
 	immediate := j < len(r.tr) && r.tr[j].Action == snapshot.ActionFreeCompleted && r.tr[j].Addr == t.Addr
-	b := r.a.active[ptr]
+	b := r.a.active.get(ptr)
 	if b == nil || !b.allocated {
 		r.diverge(k, "free of %#x, which the trace never allocated (history started late or the ring buffer overflowed)", ptr)
 		return

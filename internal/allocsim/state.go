@@ -35,9 +35,7 @@ func (a *Allocator) Segments() []SegmentState {
 		}
 		heads[b] = true
 	}
-	for _, b := range a.active {
-		visit(b)
-	}
+	a.active.each(func(_ int64, b *block) { visit(b) })
 	for _, b := range a.pending {
 		visit(b)
 	}

@@ -1,0 +1,47 @@
+package allocsim
+
+import (
+	"math/rand"
+	"testing"
+)
+
+// TestAddrTable checks the active-block table against Go's map over a long
+// random run of puts, lookups and deletes, with addresses drawn from a
+// small range so that probe runs collide, wrap around and are shortened by
+// deletions.
+func TestAddrTable(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	var tab addrTable
+	ref := map[int64]*block{}
+	for step := 0; step < 200_000; step++ {
+		ptr := int64(rng.Intn(3000)) << 9
+		if rng.Intn(4) == 0 {
+			ptr = int64(rng.Int63()) // any address, even unaligned or 0
+		}
+		switch rng.Intn(3) {
+		case 0:
+			b := &block{ptr: ptr}
+			tab.put(ptr, b)
+			ref[ptr] = b
+		case 1:
+			tab.del(ptr)
+			delete(ref, ptr)
+		}
+		if got, want := tab.get(ptr), ref[ptr]; got != want {
+			t.Fatalf("step %d: get(%#x) = %p, want %p", step, ptr, got, want)
+		}
+		if tab.len() != len(ref) {
+			t.Fatalf("step %d: %d entries, want %d", step, tab.len(), len(ref))
+		}
+	}
+	n := 0
+	tab.each(func(ptr int64, b *block) {
+		if ref[ptr] != b {
+			t.Errorf("each: %#x -> %p, want %p", ptr, b, ref[ptr])
+		}
+		n++
+	})
+	if n != len(ref) {
+		t.Errorf("each visited %d entries, want %d", n, len(ref))
+	}
+}
