@@ -3,6 +3,7 @@ package allocsim
 import (
 	"math/rand"
 	"testing"
+	"unsafe"
 )
 
 // TestAddrTable checks the active-block table against Go's map over a long
@@ -43,5 +44,14 @@ func TestAddrTable(t *testing.T) {
 	})
 	if n != len(ref) {
 		t.Errorf("each visited %d entries, want %d", n, len(ref))
+	}
+}
+
+// TestRequestSize guards Request's packing: the replay writes one per
+// alloc and free of the trace (7 M on the 1 GiB benchmark snapshot), and
+// every byte more is 7 MB more to write and read back.
+func TestRequestSize(t *testing.T) {
+	if n := unsafe.Sizeof(Request{}); n != 40 {
+		t.Errorf("Request is %d bytes, want 40", n)
 	}
 }

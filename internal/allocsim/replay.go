@@ -124,7 +124,9 @@ type replayer struct {
 	total   int64
 	keep    bool // collect the request stream
 	// poolOf routes trace allocations to private pools; see poolRouting.
-	poolOf map[int][2]int64
+	// poolNums numbers their MempoolIds for Request.Pool.
+	poolOf   map[int][2]int64
+	poolNums map[[2]int64]int32
 	// framed: the trace records stacks on allocations (context "alloc" or
 	// "all"); emptyCacheStack recognises empty_cache()'s own stack.
 	framed          bool

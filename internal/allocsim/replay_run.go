@@ -228,7 +228,7 @@ func (r *replayer) malloc(k int) {
 	id := r.next
 	r.next++
 	pool := r.poolOf[k]
-	r.request(Request{Kind: ReqAlloc, ID: id, Stream: stream, Size: size, Event: int32(k), Pool: pool})
+	r.request(Request{Kind: ReqAlloc, ID: id, Stream: stream, Size: size, Event: int32(k), Pool: r.poolNumber(pool)})
 	if size == 0 && t.Action == snapshot.ActionAlloc {
 		r.diverge(k, "alloc of 0 bytes: PyTorch never traces these")
 		return
@@ -266,6 +266,23 @@ func (r *replayer) malloc(k int) {
 				Allocated: r.a.stats.AllocatedBytes.All.Current, LargestFree: r.a.LargestFreeBlock()}
 		}
 	}
+}
+
+// poolNumber is Request.Pool for MempoolId id: the order in which the
+// trace first used it.
+func (r *replayer) poolNumber(id [2]int64) int32 {
+	if id == [2]int64{} {
+		return 0
+	}
+	n, ok := r.poolNums[id]
+	if !ok {
+		if r.poolNums == nil {
+			r.poolNums = map[[2]int64]int32{}
+		}
+		n = int32(len(r.poolNums) + 1)
+		r.poolNums[id] = n
+	}
+	return n
 }
 
 // free replays a free_requested. If the trace does not complete the free
