@@ -262,7 +262,7 @@ func (r *replayer) malloc(k int) {
 		// catches every new peak; there are few (one per new segment on
 		// the way up), so the scan of the free blocks costs nothing.
 		if res := r.a.stats.ReservedBytes.All.Current; res > r.res.AtPeakReserved.Reserved {
-			r.res.AtPeakReserved = CacheState{Event: k, Reserved: res,
+			r.res.AtPeakReserved = CacheState{Event: k, Request: len(r.res.Requests) - 1, Reserved: res,
 				Allocated: r.a.stats.AllocatedBytes.All.Current, LargestFree: r.a.LargestFreeBlock()}
 		}
 	}
