@@ -55,3 +55,24 @@ func TestRequestSize(t *testing.T) {
 		t.Errorf("Request is %d bytes, want 40", n)
 	}
 }
+
+// TestSearchNear: galloping from any start finds the same place as the
+// plain binary search, for keys present, absent, below and above all.
+func TestSearchNear(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	for trial := 0; trial < 200; trial++ {
+		var s blockSet
+		for n := rng.Intn(40); n > 0; n-- {
+			s.insert(&block{stream: int64(rng.Intn(3) - 1), size: int64(rng.Intn(8)) << 9, ptr: int64(rng.Intn(1 << 20))})
+		}
+		for q := 0; q < 50; q++ {
+			k := sizeKey(int64(rng.Intn(5)-2), int64(rng.Intn(10))<<9, int64(rng.Intn(1<<20)))
+			want := s.search(k)
+			for i := 0; i <= len(s.keys); i++ {
+				if got := s.searchNear(k, i); got != want {
+					t.Fatalf("%d keys: searchNear from %d = %d, search = %d", len(s.keys), i, got, want)
+				}
+			}
+		}
+	}
+}

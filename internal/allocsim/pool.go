@@ -76,8 +76,47 @@ func (s *blockSet) lowerBound(stream, size, ptr int64) int {
 	return s.search(sizeKey(stream, size, ptr))
 }
 
-func (s *blockSet) search(k setKey) int {
+func (s *blockSet) search(k setKey) int { return lowerBound(s.keys, k) }
+
+// searchNear is search(k) for a key whose place is likely near index i: it
+// gallops from i (1, 2, 4, … items away) to bracket the place, then
+// searches the bracket. A split remainder or a merged block usually sorts
+// within a few items of the block it replaces.
+func (s *blockSet) searchNear(k setKey, i int) int {
 	keys := s.keys
+	n := len(keys)
+	if i < n && keys[i].less(k) { // the place is above i
+		lo, hi := i+1, n
+		for step := 1; ; step <<= 1 {
+			p := lo + step - 1
+			if p >= n {
+				break
+			}
+			if !keys[p].less(k) {
+				hi = p
+				break
+			}
+			lo = p + 1
+		}
+		return lo + lowerBound(keys[lo:hi], k)
+	}
+	lo, hi := 0, min(i, n) // the place is at or below i
+	for step := 1; ; step <<= 1 {
+		p := hi - step
+		if p < 0 {
+			break
+		}
+		if keys[p].less(k) {
+			lo = p + 1
+			break
+		}
+		hi = p
+	}
+	return lo + lowerBound(keys[lo:hi], k)
+}
+
+// lowerBound returns the index of the first of keys not less than k.
+func lowerBound(keys []setKey, k setKey) int {
 	n := len(keys)
 	if n == 0 {
 		return 0
@@ -133,7 +172,7 @@ func (s *blockSet) indexOf(b *block) int {
 // lands near where it was.
 func (s *blockSet) replaceAt(i int, b *block) {
 	k := s.keyOf(b)
-	t := s.search(k)
+	t := s.searchNear(k, i)
 	switch {
 	case t > i+1: // b sorts after items i+1 … t-1: move them down
 		copy(s.keys[i:t-1], s.keys[i+1:t])
