@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vramkit/vramkit/internal/analyze"
+	"github.com/vramkit/vramkit/internal/hugepage"
 	"github.com/vramkit/vramkit/internal/report"
 	"github.com/vramkit/vramkit/internal/report/html"
 )
@@ -51,7 +52,7 @@ func BenchmarkPhases(b *testing.B) {
 		}},
 		{"analyze", func() error {
 			o := analyze.DefaultOptions()
-			o.MakeRequests = hugeRequests
+			o.MakeRequests, o.AdviseHugePages = hugeRequests, hugepage.Advise[byte]
 			rep, err := analyze.AnalyzeContext(ctx, s, o)
 			if err != nil {
 				return err
