@@ -7,7 +7,7 @@
 # (default /work/.mirror/<owner>+<name>/repo) when present, otherwise
 # cloned from https://github.com/<owner>/<name> into MIRRORS.
 # Blobs a partial mirror lacks (large assets) are skipped; they are never
-# Python.
+# Python. Symlinks are skipped too (their blob holds the link target).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-/tmp/vramkit-lint-corpus}
@@ -23,6 +23,9 @@ grep -v '^#' "$here/corpus.txt" | grep -v '^$' | while read -r repo commit set p
 	dest=$OUT/$set/$key
 	git -C "$git_dir" ls-tree -r "$commit" | while read -r mode type blob path; do
 		case "$path" in *.py|*.ipynb) ;; *) continue ;; esac
+		# A symlink's blob is its target path, not Python: a checkout
+		# lints the file it points to, which the corpus holds already.
+		[ "$mode" = 120000 ] && continue
 		if [ -n "$prefixes" ]; then
 			keep=no
 			for p in $prefixes; do

@@ -28,9 +28,10 @@ allocator settings, and more. PATHs are files or directories (walked
 recursively, honouring .gitignore); the default is the current directory.
 
 Each finding names a rule (VK001...), its memory effect and a one-line fix.
-Hints are opt-in: --hints, or name their rule in --select. They are the
-DataLoader tuning rules (VK007, VK008) and findings that cost no GPU memory
-(VK001 without retain_graph: the total keeps graph nodes in host memory).
+Hints are opt-in: --hints, or name their rule in --select. They are
+DataLoader num_workers (VK008), DataParallel (VK014), findings that
+cost no GPU memory (VK001 without retain_graph: the total keeps graph nodes
+in host memory) and patterns that were too often wrong on real code.
 --fix applies the safe rewrites in place and --diff prints them as a diff
 without writing; a file whose rewrite would not parse is left alone, and
 notebooks are never rewritten.
@@ -70,7 +71,7 @@ func runLint(ctx context.Context, env *Env, c *Command, args []string) error {
 	listRules := fs.Bool("list-rules", false, "list the rules and exit")
 	explain := fs.String("explain", "", "print the documentation of one rule (code or name) and exit")
 	jobs := fs.Int("jobs", 0, "files checked in parallel (default: number of CPUs)")
-	hints := fs.Bool("hints", false, "also show the opt-in hints (DataLoader tuning: VK007, VK008; findings that cost no GPU memory)")
+	hints := fs.Bool("hints", false, "also show the opt-in hints (VK008 num_workers, VK014 DataParallel, findings that cost no GPU memory, low-precision patterns)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

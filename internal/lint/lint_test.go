@@ -410,3 +410,28 @@ func TestShellScript(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+// A !shell line ending in a backslash continues on the next lines (as in
+// huggingface/notebooks' benchmark notebook): those lines are the
+// command's, not Python, while a Python line continued the same way stays
+// Python.
+func TestNotebookShellContinuation(t *testing.T) {
+	nb := `{
+ "cells": [
+  {"cell_type": "code", "metadata": {}, "outputs": [], "source": [
+    "!python run_benchmark.py \\\n",
+    "  --models bert-base-cased \\\n",
+    "  --sequence_lengths 8 32 128\n",
+    "x = 1 + \\\n",
+    "    2\n",
+    "y = bad(]\n"
+  ]}
+ ],
+ "metadata": {}, "nbformat": 4, "nbformat_minor": 5
+}`
+	diags, _ := lint.Check(opts(), nil, "nb.ipynb", []byte(nb))
+	got := strings.Join(locations(diags), "\n")
+	if want := "nb.ipynb:cell 1:6:1 VK000"; got != want {
+		t.Errorf("findings:\n%s\nwant only the real syntax error:\n%s", got, want)
+	}
+}

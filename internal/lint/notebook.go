@@ -46,6 +46,9 @@ func loadNotebook(data []byte) (*notebook, error) {
 		}
 		cell := Cell{Index: i + 1, FirstLine: line}
 		mode := "python"
+		// a !shell or %magic line ending in a backslash continues on the
+		// next line, which is the command's too, not Python
+		magicCont := false
 		for j, l := range lines {
 			start := b.Len()
 			text := l
@@ -65,10 +68,11 @@ func loadNotebook(data []byte) (*notebook, error) {
 					nb.shell = append(nb.shell, Span{start, start + len(l), l})
 				}
 				text = blankLine(l)
-			case isMagic(l):
+			case magicCont || isMagic(l):
 				nb.shell = append(nb.shell, Span{start, start + len(l), l})
 				text = blankLine(l)
 			}
+			magicCont = text != l && mode == "python" && strings.HasSuffix(strings.TrimRight(l, " \t\r"), "\\")
 			b.WriteString(text)
 			b.WriteByte('\n')
 			cell.JSONLines = append(cell.JSONLines, c.jsonLine(j))

@@ -24,11 +24,7 @@ func (b *builder) attend(q, k, v, mask Tensor, s attnShape) Tensor {
 	case "eager":
 		return b.eagerAttention(q, k, v, mask, s)
 	case "math":
-		m := b.g.newTensor(s.sq*s.sk, F32, false)
-		o := b.op("causal_mask", nil, []Tensor{m}, nil)
-		o.noBackward = true
-		o.fwdTemp = []int64{s.sq * s.sk}
-		return b.sdpaMath(q, k, v, m, s, false)
+		return b.sdpaMath(q, k, v, b.mathCausalMask(s), s, false)
 	}
 	return b.sdpaMask(q, k, v, -1, s)
 }
@@ -114,4 +110,34 @@ func (b *builder) slidingMask(seq int64) Tensor {
 	o := b.op("sliding_mask", []Tensor{causal, acc}, []Tensor{m}, nil)
 	o.noBackward, o.hold = true, true
 	return m
+}
+
+// mathCausalMask is the float mask SDPA's math path builds for is_causal:
+// a bool tril of seq² turned into a float32 additive mask (the bool
+// temporaries as scratch).
+func (b *builder) mathCausalMask(s attnShape) Tensor {
+	m := b.g.newTensor(s.sq*s.sk, F32, false)
+	o := b.op("causal_mask", nil, []Tensor{m}, nil)
+	o.noBackward = true
+	o.fwdTemp = []int64{s.sq * s.sk}
+	return m
+}
+
+// sdpaGQAMath is SDPA on grouped-query inputs that no fused kernel takes:
+// flash needs half precision and the memory-efficient kernel admits no
+// grouped heads (sdp_utils.cpp instantiates its head check with
+// supports_grouped_query_attention=false), so float32 training of a GQA
+// decoder (transformers passes enable_gqa and no mask) runs the math path.
+// It repeats k and v to the query heads (repeat_interleave, contiguous
+// copies), builds the causal mask and saves the float32 score and
+// probability matrices of every layer.
+func (b *builder) sdpaGQAMath(q, k, v Tensor, s attnShape) Tensor {
+	n := s.batch * s.heads * s.sk * s.hd
+	k, v = b.copy(k), b.copy(v)
+	b.tt(k).numel, b.tt(v).numel = n, n
+	var m Tensor = -1
+	if s.causal {
+		m = b.mathCausalMask(s)
+	}
+	return b.sdpaMath(q, k, v, m, s, true)
 }

@@ -62,6 +62,9 @@ func (b *builder) sdpaMask(q, k, v, mask Tensor, s attnShape) Tensor {
 		ins = append(ins, mask)
 		efficient = true
 	}
+	if mask < 0 && efficient && b.attn != "mem_efficient" && s.kvHeads > 0 && s.kvHeads < s.heads {
+		return b.sdpaGQAMath(q, k, v, s)
+	}
 	outN := s.batch * s.heads * s.sq * s.hd
 	y := b.out(outN, b.dt(q), q, k, v)
 	lseRows := s.sq

@@ -210,7 +210,7 @@ func (b *builder) addMap_(x, y fmap) fmap {
 
 // imageInput allocates the batch of images and labels.
 func (b *builder) imageInput(batch, image int64) (fmap, Tensor) {
-	x := b.input(batch*3*image*image, F32)
+	x := b.input(batch*3*image*image, b.pdt)
 	y := b.input(batch, I64)
 	return fmap{x, batch, 3, image, image, false}, y
 }

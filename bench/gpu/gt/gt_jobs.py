@@ -331,6 +331,8 @@ def call1():
 LATER_CALLS = {
     "call2": ("gt_jobs2", "jobs"), "call3": ("gt_jobs3", "jobs"), "call4": ("gt_jobs4", "jobs"),
     "call5": ("gt_jobs5", "jobs"), "call6": ("gt_jobs5", "snapshots"), "call9": ("gt_jobs6", "jobs"),
+    "call10": ("gt_jobs7", "jobs"), "call11": ("gt_jobs7", "calibration"),
+    "call12": ("gt_jobs7", "profiles"), "call13": ("gt_jobs8", "jobs"),
 }
 
 

@@ -224,29 +224,34 @@ def train(spec, out):
             return torch.nn.functional.cross_entropy(o.float(), tgt)
         return fwd_model(**inp).loss
 
+    def step():
+        for _ in range(spec.get("accum", 1)):
+            inp, tgt = batch()
+            with torch.autocast("cuda", dtype=ac, enabled=ac is not None):
+                loss = loss_of(inp, tgt) / spec.get("accum", 1)
+            if scaler:
+                scaler.scale(loss).backward()
+            else:
+                loss.backward()
+            del loss
+        if scaler:
+            scaler.step(opt)
+            scaler.update()
+        else:
+            opt.step()
+        opt.zero_grad(set_to_none=True)
+
     times = []
     try:
         for it in range(spec.get("iters", 3)):
             torch.cuda.synchronize()
             t0 = time.perf_counter()
-            for _ in range(spec.get("accum", 1)):
-                inp, tgt = batch()
-                with torch.autocast("cuda", dtype=ac, enabled=ac is not None):
-                    loss = loss_of(inp, tgt) / spec.get("accum", 1)
-                if scaler:
-                    scaler.scale(loss).backward()
-                else:
-                    loss.backward()
-                del loss
-            if scaler:
-                scaler.step(opt)
-                scaler.update()
-            else:
-                opt.step()
-            opt.zero_grad(set_to_none=True)
+            step()
             torch.cuda.synchronize()
             times.append(time.perf_counter() - t0)
             res.setdefault("alloc_after_iter", []).append(torch.cuda.memory_allocated())
+        if spec.get("profile"):
+            res["profile"] = profile_steps(step, out, spec["name"])
         res["status"] = "ok"
     except torch.OutOfMemoryError as e:
         res["status"] = "oom"
@@ -255,6 +260,48 @@ def train(spec, out):
     figures(res)
     dump(spec, out, res)
     return [res]
+
+
+def profile_steps(step, out, name, n=2):
+    """n more steps under torch.profiler: wall time, GPU busy time (union of kernel intervals) and
+    every CUDA kernel's total time and count, so a step-time model can be checked op class by op
+    class. The full table goes to OUT/NAME-kernels.json; the row keeps the summary."""
+    import torch
+    from torch.profiler import profile, ProfilerActivity
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as p:
+        t0 = time.perf_counter()
+        for _ in range(n):
+            step()
+        torch.cuda.synchronize()
+        wall = time.perf_counter() - t0
+    iv = []
+    kern = {}
+    for e in p.events():
+        if getattr(e, "device_type", None) == torch.autograd.DeviceType.CUDA:
+            tr = e.time_range
+            iv.append((tr.start, tr.end))
+            k = kern.setdefault(e.name, [0, 0.0])
+            k[0] += 1
+            k[1] += (tr.end - tr.start)
+    iv.sort()
+    busy, cur_s, cur_e = 0.0, None, None
+    for a, b in iv:
+        if cur_e is None or a > cur_e:
+            if cur_e is not None:
+                busy += cur_e - cur_s
+            cur_s, cur_e = a, b
+        else:
+            cur_e = max(cur_e, b)
+    if cur_e is not None:
+        busy += cur_e - cur_s
+    span = (iv[-1][1] - iv[0][0]) if iv else 0.0
+    rows = sorted(([k, v[0] / n, v[1] / n / 1e6] for k, v in kern.items()), key=lambda r: -r[2])
+    json.dump(dict(steps=n, wall_s=wall / n, gpu_busy_s=busy / n / 1e6, gpu_span_s=span / n / 1e6,
+                   kernels=[dict(name=r[0], count=r[1], s=r[2]) for r in rows]),
+              open(os.path.join(out, name + "-kernels.json"), "w"), indent=0)
+    return dict(wall_s=wall / n, gpu_busy_s=busy / n / 1e6, gpu_span_s=span / n / 1e6, kernels=len(rows),
+                top=[dict(name=r[0][:120], count=r[1], s=r[2]) for r in rows[:25]])
 
 
 # ------------------------------------------------------------------ generate
@@ -458,6 +505,12 @@ def multi(spec, out):
     """Timing pass: several training specs one after another in this process, no history;
     each row's iter_s has every step (drop the first ones), step_median_s = median of steps 3..N."""
     import torch
+    try:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import gt_probe
+        host = gt_probe.probe()
+    except Exception:
+        host = {"error": traceback.format_exc()[-500:]}
     for sub in spec["specs"]:
         sub = dict(sub, snap=False, build_on_gpu=True)
         try:
@@ -470,12 +523,20 @@ def multi(spec, out):
             if tail:
                 r["step_median_s"] = tail[len(tail) // 2]
             r["timing"] = True
+            r["host_probe"] = host
             r["heldout"] = sub.get("heldout", False)
             emit(r)
         gc.collect()
         torch.cuda.empty_cache()
         torch.cuda.reset_peak_memory_stats()
     return []
+
+
+def probe(spec, out):
+    """The machine's figure alone (gt_probe.py), as a result row."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import gt_probe
+    return [dict(name=spec.get("name", "probe"), status="ok", probe=gt_probe.probe())]
 
 
 def main():
@@ -485,7 +546,7 @@ def main():
     a = ap.parse_args()
     spec = json.loads(a.spec)
     os.makedirs(a.out, exist_ok=True)
-    fn = {"train": train, "gen": gen, "sharded": sharded, "multi": multi}[spec["kind"]]
+    fn = {"train": train, "gen": gen, "sharded": sharded, "multi": multi, "probe": probe}[spec["kind"]]
     try:
         for r in fn(spec, a.out):
             emit(r)

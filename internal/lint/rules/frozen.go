@@ -1,13 +1,18 @@
 package rules
 
-import "github.com/vramkit/vramkit/internal/lint"
+import (
+	"strings"
+
+	"github.com/vramkit/vramkit/internal/lint"
+)
 
 // frozenModels returns the models (as text) whose forwards the file gives
 // no reason to think record a graph: networks frozen with
 // requires_grad_(False) (or a loop setting p.requires_grad = False over
 // their parameters) and never unfrozen, and networks unpickled whole
 // (pickle.load), whose parameters are saved with whatever requires_grad
-// they had — EMA and evaluation copies are saved frozen. A forward of such
+// they had — EMA and evaluation copies are saved frozen — and instances
+// of the file's grad-free module classes (gradFreeClasses). A forward of such
 // a network with inputs that do not require grad records nothing, so grad
 // mode says nothing about its memory.
 func frozenModels(f *lint.File) map[string]bool {
@@ -51,6 +56,36 @@ func frozenModels(f *lint.File) map[string]bool {
 	}
 	for t := range thawed {
 		delete(frozen, t)
+	}
+	// aug = DataAugmentation(): a module class of the file whose forward
+	// records no graph of its own.
+	// A name also bound to anything else in the file, or trained, is left
+	// out: the name says nothing then.
+	if free := gradFreeClasses(f); len(free) > 0 || strings.Contains(string(f.Src), "InceptionV3") {
+		bound, other := map[string]bool{}, map[string]bool{}
+		for _, a := range f.Nodes("assignment") {
+			left, right := a.Child("left"), lint.Unparen(a.Child("right"))
+			if !left.Is("identifier", "attribute") || right == nil {
+				continue
+			}
+			if fn := lint.Unparen(right.Child("function")); right.Is("call") && (fn.Is("identifier") && free[f.Text(fn)] || fidInception(f, right)) {
+				bound[f.Text(left)] = true
+			} else {
+				other[f.Text(left)] = true
+			}
+		}
+		for _, c := range f.Nodes("call") {
+			// The file trains it or takes its parameters: it has some
+			// (an exercise skeleton filled in later).
+			if m, r := f.Method(c); r != nil && (m == "parameters" || m == "named_parameters" || m == "train") {
+				other[f.Text(r)] = true
+			}
+		}
+		for t := range bound {
+			if !other[t] {
+				frozen[t] = true
+			}
+		}
 	}
 	// net = pickle.load(f)['ema'].to(device)
 	for _, a := range f.Nodes("assignment") {
@@ -108,4 +143,39 @@ func frozenCall(f *lint.File, call *lint.Node, frozen map[string]bool) bool {
 		fn = fn.Child("object")
 	}
 	return frozen[f.Text(fn)]
+}
+
+// fidInception reports whether call builds pytorch-fid's InceptionV3 (or
+// one of its many vendored copies): InceptionV3([block_idx]) imported from
+// a module named inception, not defined in the file. Its constructor sets
+// requires_grad=False on every parameter unless told otherwise, so FID
+// feature extraction records no graph.
+func fidInception(f *lint.File, call *lint.Node) bool {
+	fn := lint.Unparen(call.Child("function"))
+	if !strings.HasSuffix(f.QualifiedName(fn), "inception.InceptionV3") && !(fn.Is("identifier") && relativeImport(f, f.Text(fn), "inception")) {
+		return false
+	}
+	pos, kw, _ := f.Args(call)
+	if rg := kw["requires_grad"]; rg != nil && !f.IsFalse(rg) {
+		return false
+	}
+	return len(pos) > 0 && lint.Unparen(pos[0]).Is("list")
+}
+
+// relativeImport reports whether name is imported by a relative import
+// from a module whose last part is mod (from .inception import
+// InceptionV3).
+func relativeImport(f *lint.File, name, mod string) bool {
+	for _, st := range f.Nodes("import_from_statement") {
+		m := st.Child("module_name")
+		if !m.Is("relative_import") || !strings.HasSuffix(f.Text(m), mod) {
+			continue
+		}
+		for _, c := range st.Children {
+			if c.Field == "name" && f.TextIs(c, name) {
+				return true
+			}
+		}
+	}
+	return false
 }

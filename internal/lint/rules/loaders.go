@@ -41,7 +41,7 @@ func gpuTrainingLoader(f *lint.File, call *lint.Node) bool {
 	if name == "" || evalLoaderName.MatchString(name) {
 		return false
 	}
-	return feedsGPUStep(f, name)
+	return feedsGPUStep(f, call, name)
 }
 
 // loaderName is the name the loader is bound to: x in x = DataLoader(...),
@@ -63,20 +63,43 @@ func loaderName(f *lint.File, call *lint.Node) string {
 	return ""
 }
 
-// inMemoryDataset reports whether ds is a TensorDataset (data already in
-// memory: workers only add process start-up and copies).
+// inMemoryDataset reports whether ds is a TensorDataset, or a dataset
+// class of the file whose __getitem__ only indexes what it holds (data
+// already in memory: workers only add process start-up and copies).
 func inMemoryDataset(f *lint.File, ds *lint.Node) bool {
 	ds = lint.Unparen(ds)
+	inMemory := func(c *lint.Node) bool {
+		return c.Is("call") && (f.CalleeName(c) == "TensorDataset" || indexingDataset(f, f.CalleeName(c)))
+	}
 	if ds.Is("call") {
-		return f.CalleeName(ds) == "TensorDataset"
+		return inMemory(ds)
 	}
 	if !ds.Is("identifier") {
 		return false
 	}
 	for _, a := range f.Nodes("assignment") {
-		if f.TextIs(a.Child("left"), f.Text(ds)) {
-			if r := lint.Unparen(a.Child("right")); r.Is("call") && f.CalleeName(r) == "TensorDataset" {
-				return true
+		if f.TextIs(a.Child("left"), f.Text(ds)) && inMemory(lint.Unparen(a.Child("right"))) {
+			return true
+		}
+	}
+	return false
+}
+
+// indexingDataset reports whether the file defines class name with a
+// __getitem__ that calls nothing: it returns items indexed out of tensors
+// or lists it holds (self.features[index]), with no file reads, decoding
+// or transforms for a worker to take over.
+func indexingDataset(f *lint.File, name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, cls := range f.Nodes("class_definition") {
+		if !f.TextIs(cls.Child("name"), name) {
+			continue
+		}
+		for _, d := range f.Nodes("function_definition") {
+			if d.Ancestor("class_definition") == cls && f.TextIs(d.Child("name"), "__getitem__") {
+				return len(lint.Calls(d.Child("body"))) == 0
 			}
 		}
 	}
@@ -85,10 +108,19 @@ func inMemoryDataset(f *lint.File, ds *lint.Node) bool {
 
 // feedsGPUStep reports whether some loop iterates over the loader (for b in
 // loader, enumerate(loader), tqdm(loader)...) and, in its body, moves data
-// to a CUDA device and runs backward or an optimizer step.
-func feedsGPUStep(f *lint.File, name string) bool {
+// to a CUDA device and runs backward or an optimizer step. A loop in
+// another function that builds its own loader under the same name
+// (dataloader = DataLoader(...) in train() and in sample()) iterates over
+// that one, not over call's.
+func feedsGPUStep(f *lint.File, call *lint.Node, name string) bool {
 	last := name[strings.LastIndexByte(name, '.')+1:]
+	// A loader its function returns (get_dataloaders) reaches other
+	// functions under any name.
+	local := !strings.Contains(name, ".") && !returnsName(f, lint.Scope(call), name)
 	for _, loop := range f.Nodes("for_statement") {
+		if s := lint.Scope(loop); local && s != lint.Scope(call) && s.Is("function_definition") && bindsLocally(f, s, name) {
+			continue
+		}
 		it := loop.Child("right")
 		mentions := false
 		it.Walk(func(n *lint.Node) bool {
@@ -141,6 +173,41 @@ func trains(f *lint.File, region *lint.Node) bool {
 		if _, ok := f.BackwardOf(n); ok {
 			found = true
 		} else if m, r := f.Method(n); m == "step" && r != nil && strings.Contains(strings.ToLower(f.Text(r)), "optim") {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// bindsLocally reports whether function fn builds its own name: assigns
+// it a value that is not made from it (loader = tqdm(loader) wraps the
+// loader it was given), and does not take it as a parameter.
+func bindsLocally(f *lint.File, fn *lint.Node, name string) bool {
+	for _, p := range fn.Child("parameters").NamedChildren() {
+		if f.TextIs(p, name) || f.TextIs(p.Child("name"), name) {
+			return false
+		}
+	}
+	found := false
+	lint.WalkScope(fn.Child("body"), func(n *lint.Node) bool {
+		if n.Kind == "assignment" && assigns(f, n, name) && n.Child("right") != nil && !mentions(f, n.Child("right"), name) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// returnsName reports whether function fn returns name (alone or in a
+// tuple).
+func returnsName(f *lint.File, fn *lint.Node, name string) bool {
+	if !fn.Is("function_definition") {
+		return false
+	}
+	found := false
+	lint.WalkScope(fn.Child("body"), func(n *lint.Node) bool {
+		if n.Kind == "return_statement" && mentions(f, n, name) {
 			found = true
 		}
 		return !found

@@ -33,7 +33,7 @@ func actForwards(p *lint.Pass, fw *forwards, frozen map[string]bool, done map[*l
 			continue
 		}
 		for _, c := range lint.Calls(fn.Child("body")) {
-			if done[lint.Scope(c)] || !fw.call(c) || f.RunsGradOff(c) || frozenCall(f, c, frozen) || !actionRead(f, fn, c) {
+			if done[lint.Scope(c)] || !fw.call(c) && !policySample(f, fw, c) || f.RunsGradOff(c) || frozenCall(f, c, frozen) || !actionRead(f, fn, c) {
 				continue
 			}
 			report("act", fn, c, fmt.Sprintf("%s(...) runs with autograd on in the action selector %s(), whose output is only read back as an action: each environment step records a graph, and saves its activations, for a backward that never comes",
@@ -75,7 +75,7 @@ func flowUp(f *lint.File, n *lint.Node) (int, *lint.Node) {
 			u = par
 		case par.Is("argument_list") && graphFreeCall(f, par.Parent, u):
 			return flowCut, nil // torch.argmax(q, 1)
-		case par.Is("assignment") && u.Field == "right" && par.Child("left").Is("identifier"):
+		case par.Is("assignment") && u.Field == "right" && boundName(f, par) != "":
 			return flowBound, par
 		default:
 			return flowOther, nil
@@ -131,7 +131,7 @@ func actionRead(f *lint.File, fn, c *lint.Node) bool {
 // there on in fn and until it is bound to another value, only read
 // through graph-free reads (or handed to another name that is).
 func nameRead(f *lint.File, fn, a *lint.Node, depth int) bool {
-	name := f.Text(a.Child("left"))
+	name := boundName(f, a)
 	var uses []*lint.Node
 	lint.WalkScope(fn.Child("body"), func(n *lint.Node) bool {
 		if n.Start >= a.End && n.Kind == "identifier" && f.TextIs(n, name) && n.Field != "attribute" && !(n.Parent.Is("keyword_argument") && n.Field == "name") {
@@ -144,7 +144,10 @@ func nameRead(f *lint.File, fn, a *lint.Node, depth int) bool {
 		if kill >= 0 && n.Start >= kill {
 			break
 		}
-		if asg := n.Parent; asg.Is("assignment") && n.Field == "left" {
+		if asg := assignedBy(n); asg != nil {
+			if exclusive(a, asg) {
+				continue // the other branch of an if: this value is not there
+			}
 			if !mentions(f, asg.Child("right"), name) {
 				break // bound to another value from here on
 			}
@@ -157,7 +160,7 @@ func nameRead(f *lint.File, fn, a *lint.Node, depth int) bool {
 				kill = s.End // action = action.data.cpu().numpy(): a host value now
 			}
 		case flowBound:
-			if f.TextIs(next.Child("left"), name) {
+			if boundName(f, next) == name {
 				continue // q = q.mean(2): the same graph, same name
 			}
 			if depth >= 2 || !nameRead(f, fn, next, depth+1) {
@@ -169,4 +172,75 @@ func nameRead(f *lint.File, fn, a *lint.Node, depth int) bool {
 		}
 	}
 	return reads > 0
+}
+
+// policySample reports whether c samples an action from a policy network
+// of the file — self.policy.sample(state) in SAC's select_action — a
+// model-like receiver's sample(), which RL policies implement as a
+// reparameterised forward, with autograd.
+func policySample(f *lint.File, fw *forwards, c *lint.Node) bool {
+	m, recv := f.Method(c)
+	return m == "sample" && recv != nil && fw.model(recv)
+}
+
+// boundName is the one name assignment a binds: q in q = ..., action in
+// action, _, _ = ... (the other targets thrown away as _), or "".
+func boundName(f *lint.File, a *lint.Node) string {
+	left := a.Child("left")
+	if left.Is("identifier") {
+		return f.Text(left)
+	}
+	if !left.Is("pattern_list", "tuple_pattern") {
+		return ""
+	}
+	name := ""
+	for _, t := range left.NamedChildren() {
+		switch {
+		case !t.Is("identifier"):
+			return ""
+		case f.TextIs(t, "_"):
+		case name != "":
+			return ""
+		default:
+			name = f.Text(t)
+		}
+	}
+	return name
+}
+
+// assignedBy returns the assignment whose target n is (alone or in a
+// tuple), or nil.
+func assignedBy(n *lint.Node) *lint.Node {
+	u := n
+	for u.Parent.Is("pattern_list", "tuple_pattern") {
+		u = u.Parent
+	}
+	if u.Parent.Is("assignment") && u.Field == "left" {
+		return u.Parent
+	}
+	return nil
+}
+
+// exclusive reports whether a and b sit in different branches of one if
+// statement, so that at most one of them runs.
+func exclusive(a, b *lint.Node) bool {
+	for ifs := a.Ancestor("if_statement"); ifs != nil; ifs = ifs.Ancestor("if_statement") {
+		if b.Start < ifs.Start || b.End > ifs.End {
+			continue
+		}
+		ba, bb := branchOf(ifs, a), branchOf(ifs, b)
+		return ba != nil && bb != nil && ba != bb
+	}
+	return false
+}
+
+// branchOf returns the child of ifs (its body, an elif or the else) that
+// holds n, or nil when n is in the condition.
+func branchOf(ifs, n *lint.Node) *lint.Node {
+	for _, c := range ifs.NamedChildren() {
+		if c.Field != "condition" && n.Start >= c.Start && n.End <= c.End {
+			return c
+		}
+	}
+	return nil
 }

@@ -11,15 +11,16 @@ import (
 // EvalWithGrad is M3: evaluation that still records autograd graphs.
 var EvalWithGrad = &lint.Rule{
 	Code: "VK003", Name: "eval-without-no-grad", Severity: lint.Warning,
-	// Policy (bench/lint, every judged finding of seven sets, findings
+	// Policy (bench/lint, every judged finding of eight sets, findings
 	// since fixed included): an output only saved as an image was right
-	// 11/11; a forward after model.eval() 11/12; a forward in a helper
-	// named like sampling or evaluation 20/26 (wrappers, update forwards,
-	// frozen networks taken for forwards at first sight). A helper's
-	// method forward (model.pi(...), vae.encode(...)) has no record yet.
+	// 12/13 (a no_grad augmentation module taken for a network in
+	// unseen7), below the 95% a warning needs, so info; a forward after
+	// model.eval() 41/45; a forward in a helper named like sampling or
+	// evaluation 28/39 (wrappers, update forwards, frozen networks,
+	// inference() methods called under no_grad from other files).
 	// "-elsewhere": callers in other files choose the grad mode.
 	Patterns: map[string]lint.Level{
-		"saved-image": {Severity: lint.Warning}, "saved-image-elsewhere": {Severity: lint.Info},
+		"saved-image": {Severity: lint.Info}, "saved-image-elsewhere": {Severity: lint.Info},
 		"after-eval": {Severity: lint.Info}, "after-eval-elsewhere": {Severity: lint.Info},
 		"helper": {Severity: lint.Info, Hint: true}, "helper-elsewhere": {Severity: lint.Info, Hint: true},
 		// A notebook or __main__ script that never moves anything to the
@@ -39,9 +40,10 @@ follows, in the shapes real code shows:
   module, with no backward or optimizer step after the eval() and no
   model.train() before the forward;
 - in a sampling or evaluation helper — a function named sample*, eval*,
-  valid*, generat*, predict*, infer*, visuali[sz]e*, reconstruct*,
-  save_sample*, test — that calls a model and never backward (the
-  sample_images(batches_done) of GAN scripts);
+  valid*, generat*, predict*, infer*, visuali[sz]e*, viz_*, reconstruct*,
+  save_sample*, test, or a method of a class named like one (Visualizer,
+  Evaluator, Predictor) — that calls a model and never backward (the
+  sample_images(batches_done) of GAN scripts, a VAE's viz_traverse());
 - a forward whose output is only written as an image (fake = netG(fixed_noise);
   save_image(fake.detach())) inside a training loop;
 - a forward whose output is read straight back to the host
@@ -51,8 +53,12 @@ follows, in the shapes real code shows:
   choose_action) that never trains, a forward whose output only reaches
   the caller through reads that leave no graph, followed through the
   names it is bound to (qvalues = self.forward(state).mean(2); action =
-  qvalues.max(1)[1]; .argmax(), .item(), .data, .numpy()): the training
-  loop calls it once per environment step. A selector that passes the
+  qvalues.max(1)[1]; .argmax(), .item(), .data, .numpy(); a tuple
+  target whose other parts are thrown away, action, _, _ = ..., and a
+  rebinding in the other branch of an if): the training loop calls it
+  once per environment step. Here a policy network's sample() counts as
+  its forward (SAC's self.policy.sample(state): a reparameterised
+  sample, with autograd). A selector that passes the
   output on (Categorical(probs), a saved log-prob, a returned tensor) is
   not flagged: REINFORCE and actor-critic train through it;
 - after model.eval(), a helper of the file that the model is handed to
@@ -89,7 +95,8 @@ Not flagged: unit tests (test_* functions), the shape check at the end of a
 model file (a model built in the function and run on torch.randn input),
 sample()/generate()/log_images() methods of modules (classes with a
 forward, or subclasses of nn.Module, LightningModule or a module class of
-the file) that nothing in the file calls, and closures that return the
+the file) that nothing in the file calls on their class (self.x.inference(...) on
+another object runs another class's method), and closures that return the
 forward's output to code elsewhere (get_model_fn returning model_fn): their
 callers, in other files, choose the grad mode. Builders named like
 samplers (_generate_network) and helpers named like models (add_module,
@@ -97,8 +104,14 @@ save_model) are not forwards.
 
 Nor are forwards of networks the file freezes (net.requires_grad_(False),
 or p.requires_grad = False over net.parameters(), never set back) or
-unpickles whole (pickle.load: EMA and evaluation copies are saved frozen):
-they record no graph whatever the grad mode.
+unpickles whole (pickle.load: EMA and evaluation copies are saved frozen),
+nor calls of the file's module classes that record no graph of their own:
+a forward decorated with no_grad (kornia-style augmentation modules), or a
+class straight from nn.Module that stores only numbers and flags on self
+(no submodule, no Parameter: a dequantization), nor pytorch-fid's
+InceptionV3([block]) and its vendored copies (imported from a module named
+inception), whose constructor freezes every parameter: they record no
+graph whatever the grad mode.
 
 Nor is a helper named like an evaluation whose every caller in the file
 builds the loss it runs backward on from the helper's outputs (PPO's
@@ -106,10 +119,11 @@ logprobs, values, entropy = policy.evaluate(states, actions)): that is the
 update's forward.
 
 Severity, per sub-pattern (how often each was right on real code): an
-output only saved as an image is a warning; a forward after model.eval()
-or read back to the host is info; a forward in a helper named like
+output only saved as an image, a forward after model.eval() or read back
+to the host is info; a forward in a helper named like
 sampling or evaluation is a hint (--hints), having been wrong in about one
-case in five (wrappers, the update's forward, frozen networks). Each is
+case in four (wrappers, the update's forward, frozen networks, inference
+methods whose callers elsewhere use no_grad). Each is
 lowered further ("-elsewhere": info, or a hint) when the file does not
 show the grad mode the forward runs under: the helper is called only from
 other files, or handed out as a callback, or only by such helpers.
@@ -124,7 +138,23 @@ models, model.generate() and pipelines are not checked.`,
 // evalHelperName matches functions whose name says they evaluate or
 // sample: sample_images, evaluate, validate, generate, predict, visualize,
 // reconstruct, inference, test (but not test_* unit tests).
-var evalHelperName = regexp.MustCompile(`(?i)^_*(sample|eval|valid|generat|predict|infer|visuali[sz]|reconstruct|save_sample|log_image|plot_sample|show_sample|test$|test_model|test_epoch|run_test)`)
+var evalHelperName = regexp.MustCompile(`(?i)^_*(sample|eval|valid|generat|predict|infer|visuali[sz]|viz(_|$)|reconstruct|save_sample|log_image|plot_sample|show_sample|test$|test_model|test_epoch|run_test)`)
+
+// evalClassName matches classes whose methods all serve evaluation or
+// display: a Visualizer whose _decode_latents() runs the decoder for the
+// sample and traversal grids its other methods draw.
+var evalClassName = regexp.MustCompile(`(?i)(visuali[sz]er|viz|evaluator|predictor|inferencer|tester)$`)
+
+// evalHelper reports whether fn evaluates or samples, by its name or, for
+// a method, by its class's name (a module class never counts: its
+// methods are the network's own).
+func evalHelper(f *lint.File, fn *lint.Node) bool {
+	if evalHelperName.MatchString(f.Text(fn.Child("name"))) {
+		return true
+	}
+	cls := fn.Ancestor("class_definition", "function_definition")
+	return cls.Is("class_definition") && evalClassName.MatchString(f.Text(cls.Child("name"))) && !moduleClass(f, cls, 5)
+}
 
 // builderName matches helpers that build rather than run a network:
 // _generate_network, generate_model, generate_layers.
@@ -175,7 +205,7 @@ func runEvalWithGrad(p *lint.Pass) {
 		name := f.Text(fn.Child("name"))
 		// sample_action() and the like are action selectors, taken below
 		// only when their output is read back (REINFORCE trains through it).
-		if done[fn] || !evalHelperName.MatchString(name) || actionSelector.MatchString(name) || strings.Contains(strings.ToLower(name), "loss") || builderName.MatchString(name) || unitTest(f, fn) || moduleMethod(f, fn) && !calledHere(f, fn) {
+		if done[fn] || !evalHelper(f, fn) || actionSelector.MatchString(name) || strings.Contains(strings.ToLower(name), "loss") || builderName.MatchString(name) || unitTest(f, fn) || moduleMethod(f, fn) && !calledOnItsClass(f, fn) {
 			continue
 		}
 		if feedsLoss(f, fn) {

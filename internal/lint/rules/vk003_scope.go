@@ -149,3 +149,33 @@ func calledHere(f *lint.File, fn *lint.Node) bool {
 	_, complete := f.Callers(fn)
 	return complete
 }
+
+// calledOnItsClass reports whether some call in the file runs method fn
+// of its class: self.name(...) inside the class, or x.name(...) on a name
+// bound to the class (x = Cls(...)). A call of the same name on another
+// object (self.duration_predictor.inference(...)) runs another class's
+// method.
+func calledOnItsClass(f *lint.File, fn *lint.Node) bool {
+	calls, complete := f.Callers(fn)
+	if !complete {
+		return false
+	}
+	cls := fn.Ancestor("class_definition")
+	bound := map[string]bool{}
+	for _, a := range f.Nodes("assignment") {
+		if r := lint.Unparen(a.Child("right")); r.Is("call") && f.TextIs(lint.Unparen(r.Child("function")), f.Text(cls.Child("name"))) {
+			bound[f.Text(a.Child("left"))] = true
+		}
+	}
+	for _, c := range calls {
+		_, recv := f.Method(c)
+		switch {
+		case recv == nil:
+		case f.TextIs(recv, "self") && c.Ancestor("class_definition") == cls:
+			return true
+		case bound[f.Text(recv)]:
+			return true
+		}
+	}
+	return false
+}

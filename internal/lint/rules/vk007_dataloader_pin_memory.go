@@ -17,7 +17,10 @@ gets one hint.
 
 Not flagged: evaluation and test loaders (named val, test, eval...), a
 one-shot next(iter(DataLoader(...))), loaders over an in-memory
-TensorDataset, loaders whose batches never reach the GPU, and CPU-only
+TensorDataset (or a Dataset class of the file whose __getitem__ only
+indexes what it holds), loaders whose batches never reach the GPU (a
+training loop in another function that builds its own loader under the
+same name does not count), and CPU-only
 scripts (a "cuda" string elsewhere in the file does not count).
 
 Memory: batches live in pageable host memory, so each host-to-GPU copy is

@@ -16,7 +16,8 @@ stays quiet.
 
 Not flagged: an explicit num_workers=0 (a choice: debugging, a dataset that
 cannot be pickled), evaluation and test loaders, a one-shot
-next(iter(DataLoader(...))), loaders over an in-memory TensorDataset,
+next(iter(DataLoader(...))), loaders over an in-memory TensorDataset (or
+a Dataset class of the file whose __getitem__ only indexes what it holds),
 loaders whose batches never reach the GPU, and CPU-only scripts.
 
 Memory: none on the GPU. Loading and collating happen in the main process

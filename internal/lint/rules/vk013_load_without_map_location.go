@@ -35,7 +35,9 @@ torch.load(path) else: torch.load(path, map_location=loc): the author
 chose per branch),
 CPU-only scripts (nothing in the file goes to a CUDA device),
 and files whose torch.save calls store host data (.cpu(), .numpy() or NumPy
-values): what they load back is on the CPU.
+values, or a name the function last assigned such a value, or a model it
+moved with model.cpu() before saving its state dict): what they load back
+is on the CPU.
 
 Blind spots: wrappers around torch.load, and files saved as CPU tensors by
 another script (then the finding is harmless; suppress it).`,
@@ -89,20 +91,69 @@ func savesHostCopies(f *lint.File) bool {
 		if len(pos) == 0 {
 			continue
 		}
-		host := false
-		pos[0].Walk(func(n *lint.Node) bool {
-			if n.Kind == "call" {
-				if m, _ := f.Method(n); m == "cpu" || m == "numpy" || strings.HasPrefix(f.QualifiedName(n.Child("function")), "numpy.") {
-					host = true
-				}
-			}
-			return !host
-		})
-		if host {
+		if hostValue(f, pos[0]) || hostBefore(f, call, savedName(f, pos[0])) {
 			return true
 		}
 	}
 	return false
+}
+
+// hostValue reports whether e builds host data: a .cpu() or .numpy()
+// call, or a NumPy call.
+func hostValue(f *lint.File, e *lint.Node) bool {
+	host := false
+	e.Walk(func(n *lint.Node) bool {
+		if n.Kind == "call" {
+			if m, _ := f.Method(n); m == "cpu" || m == "numpy" || strings.HasPrefix(f.QualifiedName(n.Child("function")), "numpy.") {
+				host = true
+			}
+		}
+		return !host
+	})
+	return host
+}
+
+// savedName is the name whose data torch.save stores: x in
+// torch.save(x, ...), model in torch.save(model.state_dict(), ...).
+func savedName(f *lint.File, e *lint.Node) string {
+	e = lint.Unparen(e)
+	if m, r := f.Method(e); m == "state_dict" && r != nil {
+		e = lint.Unparen(r)
+	}
+	if e.Is("identifier", "attribute") {
+		return f.Text(e)
+	}
+	return ""
+}
+
+// hostBefore reports whether, earlier in the function of save, name was
+// moved to the host in place (model.cpu(), the save helper that moves
+// the model back afterwards) or last assigned host data (feats =
+// feats.detach().cpu()).
+func hostBefore(f *lint.File, save *lint.Node, name string) bool {
+	if name == "" {
+		return false
+	}
+	host := false
+	lint.WalkScope(lint.Scope(save), func(n *lint.Node) bool {
+		if n.Start >= save.Start {
+			return false
+		}
+		switch n.Kind {
+		case "expression_statement":
+			if c := lint.Unparen(n.NamedChildren()[0]); c.Is("call") {
+				if m, r := f.Method(c); m == "cpu" && f.TextIs(r, name) {
+					host = true
+				}
+			}
+		case "assignment":
+			if f.TextIs(n.Child("left"), name) {
+				host = n.Child("right") != nil && hostValue(f, n.Child("right"))
+			}
+		}
+		return true
+	})
+	return host
 }
 
 // branchMaps reports whether another branch of the if statement around

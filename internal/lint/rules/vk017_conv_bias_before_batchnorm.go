@@ -27,7 +27,11 @@ Fix: nn.Conv2d(..., bias=False). There is no --fix: it changes the
 state_dict, so existing checkpoints would not load.
 
 Blind spots: layers assigned to attributes (self.conv1, self.bn1) whose order
-only forward() shows, and blocks built in loops or helper functions.`,
+only forward() shows, and blocks built in loops or helper functions.
+
+Not flagged: an nn.Sequential handed to a class of the file that runs its
+layers one at a time (a for loop over it: a masking wrapper may change
+what reaches the BatchNorm).`,
 	Run: runConvBias,
 }
 
@@ -53,7 +57,7 @@ func runConvBias(p *lint.Pass) {
 		}
 	}
 	for _, call := range f.Nodes("call") {
-		if _, ok := f.CallTo(call, "torch.nn.Sequential"); ok {
+		if _, ok := f.CallTo(call, "torch.nn.Sequential"); ok && !steppedThrough(f, call) {
 			pos, _, _ := f.Args(call)
 			check(pos)
 		}
@@ -86,4 +90,29 @@ func layer(f *lint.File, n *lint.Node, names ...string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// steppedThrough reports whether seq, an nn.Sequential(...) call, is
+// handed to a class of the file that runs its layers one at a time (a
+// for loop over a self attribute in one of its methods): deepspeech's
+// MaskConv masks padded steps after every layer, so what reaches the
+// BatchNorm is not the conv's output, and the bias does not cancel.
+func steppedThrough(f *lint.File, seq *lint.Node) bool {
+	par := seq.Parent
+	if !par.Is("argument_list") {
+		return false
+	}
+	name := f.CalleeName(par.Parent)
+	for _, cls := range f.Nodes("class_definition") {
+		if name == "" || !f.TextIs(cls.Child("name"), name) {
+			continue
+		}
+		for _, loop := range f.Nodes("for_statement") {
+			it := lint.Unparen(loop.Child("right"))
+			if loop.Ancestor("class_definition") == cls && it.Is("attribute") && f.TextIs(it.Child("object"), "self") {
+				return true
+			}
+		}
+	}
+	return false
 }
