@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"sort"
-	"unsafe"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
 	"github.com/vramkit/vramkit/internal/snapshot"
@@ -47,7 +46,7 @@ type timeline struct {
 // use the block sizes of the exact replay, so the curve's maximum is
 // memory_stats()'s allocated_bytes.all.peak to the byte; peak is the
 // replay's cache at peak reserved memory.
-func buildTimeline(reqs []allocsim.Request, trace []snapshot.TraceEvent, peak allocsim.CacheState, advise func([]byte)) *timeline {
+func buildTimeline(reqs []allocsim.Request, trace []snapshot.TraceEvent, peak allocsim.CacheState, advise func(slice any)) *timeline {
 	nalloc := 0
 	for i := range reqs {
 		if reqs[i].Kind == allocsim.ReqAlloc {
@@ -60,8 +59,10 @@ func buildTimeline(reqs []allocsim.Request, trace []snapshot.TraceEvent, peak al
 	// slice indexed by ID maps them to lives without a hash map.
 	lifeOf := make([]int32, nalloc)
 	t.lifeOf = lifeOf
-	adviseHuge(advise, t.level)
-	adviseHuge(advise, t.lives)
+	if advise != nil {
+		advise(t.level)
+		advise(t.lives)
+	}
 	var cur int64
 	for i := range reqs {
 		r := &reqs[i]
@@ -91,16 +92,6 @@ func buildTimeline(reqs []allocsim.Request, trace []snapshot.TraceEvent, peak al
 		t.level[i] = cur
 	}
 	return t
-}
-
-// adviseHuge hands the memory under s's capacity to advise (when set).
-func adviseHuge[T any](advise func([]byte), s []T) {
-	if advise == nil || cap(s) == 0 {
-		return
-	}
-	var zero T
-	p := (*byte)(unsafe.Pointer(unsafe.SliceData(s[:cap(s)])))
-	advise(unsafe.Slice(p, uintptr(cap(s))*unsafe.Sizeof(zero)))
 }
 
 // reservedDelta is how a trace event changes reserved memory.

@@ -52,7 +52,7 @@ func BenchmarkPhases(b *testing.B) {
 		}},
 		{"analyze", func() error {
 			o := analyze.DefaultOptions()
-			o.MakeRequests, o.AdviseHugePages = hugeRequests, hugepage.Advise[byte]
+			o.MakeRequests, o.AdviseHugePages = hugeRequests, hugepage.AdviseAny
 			rep, err := analyze.AnalyzeContext(ctx, s, o)
 			if err != nil {
 				return err

@@ -18,7 +18,7 @@ const reportSites = 30
 // sites. Tune's grid is left to the caller, which shows the whole table.
 func analyzeFor(s *snapshot.Snapshot, st analyze.Settings, rep *allocsim.DeviceReplay, tl *report.Timeline) (*analyze.Device, error) {
 	o := analyze.DefaultOptions()
-	o.Tune, o.Top, o.AdviseHugePages = false, reportSites, hugepage.Advise[byte]
+	o.Tune, o.Top, o.AdviseHugePages = false, reportSites, hugepage.AdviseAny
 	o.CurveAt = make([]int, len(tl.Buckets))
 	for i, b := range tl.Buckets {
 		o.CurveAt[i] = b.AllocMaxAt
