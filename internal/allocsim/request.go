@@ -38,9 +38,10 @@ type Request struct {
 	Block int64
 }
 
-// poolID is the MempoolId a what-if gives pool number n: any one-to-one
+// PoolID is the MempoolId a what-if gives Request.Pool n, for a caller
+// that replays requests through Allocator.SetPool itself: any one-to-one
 // mapping serves, since pools differ only by identity there.
-func poolID(n int32) [2]int64 {
+func PoolID(n int32) [2]int64 {
 	if n == 0 {
 		return [2]int64{}
 	}
@@ -107,7 +108,7 @@ func run(ctx context.Context, reqs []Request, live *blockTable, cfg Config, dev 
 			if r.Size == 0 {
 				continue
 			}
-			a.SetPool(poolID(r.Pool))
+			a.SetPool(PoolID(r.Pool))
 			a.nextTag = r.ID
 			if _, err := a.Malloc(r.Size, r.Stream); err != nil {
 				res.OOMAt = int(r.Event)

@@ -88,6 +88,14 @@ func (b *builder) sdpaMask(q, k, v, mask Tensor, s attnShape) Tensor {
 		o.attn.backend = "efficient"
 	}
 	o.bwdTemp = []int64{sdpaBackwardWorkspace(s, b.dt(q), efficient)}
+	if b.dt(q) == F32 {
+		// float32 inputs: the memory-efficient backward computes the
+		// row-sum delta outside the kernel, from a float32 product of the
+		// output gradient and the output, both live while the gradients
+		// are allocated (BERT b32 s512 and GPT-2 b8 s1024 fp32 traces: a
+		// fourth hidden-size request beside dq, dk, dv, then B·H·S·4)
+		o.bwdHeld = []int64{s.batch * s.sq * s.heads * s.hd * 4, s.batch * s.heads * s.sq * 4}
+	}
 	return y
 }
 
@@ -101,14 +109,17 @@ func (b *builder) sdpaMask(q, k, v, mask Tensor, s attnShape) Tensor {
 // BERT bf16 memory-efficient the same; Qwen3, Mixtral, Qwen2-MoE and
 // Gemma 2/3's global layers (flash, grouped queries) B·S·H·D·(4 + 2·2) +
 // B·H·S·4 + 256; Gemma 2/3's masked sliding layers (memory-efficient,
-// k and v already repeated) B·S·H·D·4 + B·H·S·4 + 256; float32 BERT only
-// the row-sum. The dynamic-padding GPT-2 snapshot shows the sequence is
-// not rounded up. The 256 bytes are what every measured request carries
-// beyond the tensors.
+// k and v already repeated) B·S·H·D·4 + B·H·S·4 + 256. On float32 inputs
+// (memory-efficient) the row-sum is computed beforehand (sdpaMask's held
+// temporaries) and the workspace is the dq accumulator and 8 bytes per 32
+// rows of each head: 50,380,800 bytes for BERT b32 s512, 25,190,400 for
+// GPT-2 b8 s1024. The dynamic-padding GPT-2 snapshot shows the sequence
+// is not rounded up. The 256 bytes are what every measured half-precision
+// request carries beyond the tensors.
 func sdpaBackwardWorkspace(s attnShape, dt DType, efficient bool) int64 {
 	delta := s.batch * s.heads * s.sq * 4
 	if dt == F32 {
-		return delta
+		return s.batch*s.sq*s.heads*s.hd*4 + s.batch*s.heads*((s.sq+31)/32)*8
 	}
 	ws := delta + s.batch*s.sq*s.heads*s.hd*4 + 256
 	if !efficient && s.kvHeads > 0 && s.kvHeads < s.heads {

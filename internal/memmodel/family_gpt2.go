@@ -76,27 +76,54 @@ func buildGPT2(b *builder, a *Arch, batch, seq int64, cache bool) {
 		b.block = l
 		y := b.layerNorm(h, d, true)
 		qkv := b.linear(y, d, 3*d, true, "c_attn")
-		k, v := qkv, qkv
+		q, k, v := b.view(qkv, batch*seq*d), b.view(qkv, batch*seq*d), b.view(qkv, batch*seq*d)
 		if cache {
-			k, v = b.copy(b.lowp(qkv)), b.copy(b.lowp(qkv))
-			b.tt(k).numel, b.tt(v).numel = batch*seq*d, batch*seq*d
+			flash := b.dt(b.lowp(qkv)) != F32 && b.attn != "mem_efficient"
+			k, v = b.cacheCopy(k, flash), b.cacheCopy(v, flash)
 		}
 		b.sel = true
-		att := b.sdpa(qkv, k, v, batch, heads, seq, seq, d/heads, true)
+		att := b.sdpa(q, k, v, batch, heads, seq, seq, d/heads, true)
 		b.sel = false
 		att = b.linear(att, d, d, true, "c_proj")
 		att = b.dropout(att, a.Dropout)
 		h = b.add(att, h)
+		// Python's references, as the H200 traces free them (b8 s1024):
+		// GPT2Block binds each layer norm's float32 output to
+		// hidden_states until the residual add rebinds it, GPT2MLP binds
+		// c_fc's output until the activation returns and the activation's
+		// until c_proj's output rebinds it, and the attention's and the
+		// MLP's outputs are GPT2Block's locals until it returns
+		b.keep(y)
 		y = b.layerNorm(h, d, true)
-		y = b.linear(y, d, ff, true, "c_fc")
-		y = b.geluTanhPy(y)
-		y = b.linear(y, ff, d, true, "c_proj")
-		y = b.dropout(y, a.Dropout)
-		h = b.add(h, y)
+		fc := b.linear(y, d, ff, true, "c_fc")
+		act := b.geluTanhPy(fc)
+		b.keep(fc)
+		m := b.linear(act, ff, d, true, "c_proj")
+		b.keep(act)
+		m = b.dropout(m, a.Dropout)
+		h = b.add(h, m)
+		b.keep(y, att, m)
 	}
 	b.block = -1
 	b.g.blocks = a.Layers
 	h = b.layerNorm(h, d, true)
 	logits := b.linearWith(h, wte, -1, d, vocab)
 	b.lmLoss(logits, batch, seq, vocab)
+}
+
+// cacheCopy is DynamicCache.update's copy of a key or value split off
+// c_attn's output and moved to [batch, heads, seq, head_dim]. Flash
+// attention's backward allocates that gradient like its input, in that
+// layout, so the backward of the view(...).transpose(1, 2) that fed the
+// cache copies it (reshape) to reach c_attn's split: a new gradient, not
+// the incoming one. The H200 GPT-2 bf16 traces (b8 s1024) make, per layer
+// backward, three hidden-size SDPA gradients, two such copies and one
+// qkv-size cat; the float32 ones (memory-efficient attention, whose
+// gradients come out [batch, seq, heads, head_dim]) no copies.
+func (b *builder) cacheCopy(x Tensor, flash bool) Tensor {
+	y := b.copy(x)
+	if flash {
+		b.g.ops[len(b.g.ops)-1].passGrad = nil
+	}
+	return y
 }

@@ -101,7 +101,7 @@ func (b *builder) conv1d(x Tensor, n, cin, l, cout, k, stride, pad int64) (Tenso
 	o := b.op("conv1d", ins, []Tensor{y}, save)
 	o.flops = 2 * float64(n*cout*lo*cin*k)
 	o.bwdFlops = 2 * o.flops
-	o.matmul = true
+	o.matmul, o.cudnn = true, true
 	inB, outB := b.tt(xc).bytes(), b.tt(y).bytes()
 	if b.dt(xc).Size() == 2 {
 		o.fwdTemp, o.bwdTemp = halfConvWorkspace(inB, outB, k, stride, b.workspace)

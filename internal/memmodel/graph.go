@@ -71,6 +71,9 @@ type op struct {
 	gemm *gemmShape
 	conv *convShape
 	attn *attnCost
+	// cudnn marks a convolution without a convShape (Whisper's conv1d):
+	// cuDNN runs it, so it takes no cuBLAS workspace.
+	cudnn bool
 	// light marks ops issued by a thin Python wrapper (PEFT's LoRA
 	// branch): the host pays the dispatcher, not a model layer's Python.
 	light bool

@@ -24,6 +24,14 @@ package memmodel
 func (b *builder) moeBlock(y Tensor, a *Arch, tokens int64) Tensor {
 	m := a.MoE
 	d, e, k, ff := int64(a.Hidden), int64(m.Experts), int64(max(m.TopK, 1)), int64(m.FFN)
+	// the shared expert runs before the router, its gate after the routed
+	// experts (Qwen2MoeSparseMoeBlock.forward: the H200 trace allocates
+	// the shared MLP's activations first, then the router's, then
+	// shared_expert_gate's)
+	var shared Tensor = -1
+	if m.SharedFFN > 0 {
+		shared = b.gatedMLP(y, d, int64(m.SharedFFN), &a.Decoder)
+	}
 	// router: logits in the compute dtype, softmax in float32, top-k
 	logits := b.linear(y, d, e, false, "gate")
 	p := b.unary("softmax", b.cast(logits, F32), F32, false, true)
@@ -45,8 +53,8 @@ func (b *builder) moeBlock(y Tensor, a *Arch, tokens int64) Tensor {
 	b.op("index", []Tensor{h, idx}, []Tensor{hp}, []Tensor{idx})
 	out := b.out(tokens*d, b.dt(y), hp) // view(tokens, k, d).sum(1)
 	b.op("sum", []Tensor{hp}, []Tensor{out}, nil)
-	if m.SharedFFN > 0 {
-		s := b.gatedMLP(y, d, int64(m.SharedFFN), &a.Decoder)
+	if shared >= 0 {
+		s := shared
 		if m.SharedGate {
 			gt := b.unary("sigmoid", b.linear(y, d, 1, false, "shared_expert_gate"), b.dt(y), false, true)
 			s = b.mul(gt, s)

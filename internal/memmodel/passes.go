@@ -14,8 +14,9 @@ func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
 		}
 	}
 	// cuDNN runs convolutions: the cuBLAS workspace comes with the first
-	// linear (ResNet-50's fc, ConvNeXt's first pwconv1 in the H200 traces)
-	if o.matmul && o.conv == nil && !gen.wsFwd && gen.cfg.cublasWorkspace > 0 {
+	// linear (ResNet-50's fc, ConvNeXt's first pwconv1, Whisper's first
+	// q_proj after its two conv1d in the H200 traces)
+	if o.matmul && o.conv == nil && !o.cudnn && !gen.wsFwd && gen.cfg.cublasWorkspace > 0 {
 		gen.wsFwd = true
 		gen.alloc(gen.cfg.cublasWorkspace, CatTemporaries, "cublas_workspace")
 	}
@@ -141,9 +142,18 @@ func (gen *generator) newGrad(bytes int64, cat Category, opName string) *gbuf {
 func (gen *generator) deliver(t Tensor, b *gbuf) {
 	g := gen.g
 	if base := g.tensors[t].base; base != t && gen.producer(t) < 0 {
-		// a pure view (a chunk or slice of a fused projection): its
-		// backward (split/slice backward) writes the gradient into one of
-		// the base's size, which the base's producer then consumes
+		// a pure view (a chunk or split of a fused projection): autograd
+		// runs its SplitBackward once every piece's gradient is in, just
+		// before the base's producer, and cats them into a gradient of
+		// the base's size (join). The H200 GPT-2 traces show it: the
+		// three 12 MiB q/k/v gradients (b8 s1024) stay live until one
+		// 36 MiB cat right before c_attn's backward.
+		if !g.tensors[t].slice {
+			gen.pieces[base] = append(gen.pieces[base], b)
+			return
+		}
+		// a slice's backward writes the gradient into one of the base's
+		// size at once, which the base's producer then consumes
 		if gen.grads[base] == nil {
 			gen.grads[base] = gen.newGrad(g.tensors[base].bytes(), CatTemporaries, "view_backward")
 		} else if g.tensors[t].slice {
@@ -204,11 +214,15 @@ func (gen *generator) backward() {
 	g := gen.g
 	gen.phase = PhaseBackward
 	gen.grads = map[Tensor]*gbuf{}
+	gen.pieces = map[Tensor][]*gbuf{}
 	gen.grads[g.loss] = gen.newGrad(4, CatTemporaries, "ones_like")
 	for i := len(g.ops) - 1; i >= 0; i-- {
 		gen.enterUnit(i, true)
 		if r := gen.inReg[i]; r >= 0 && gen.regions[r].end == i {
 			gen.recompute(r)
+		}
+		for _, t := range g.ops[i].out {
+			gen.join(t)
 		}
 		gen.backOp(i)
 		if r := gen.inReg[i]; r >= 0 && gen.regions[r].start == i {
@@ -217,6 +231,32 @@ func (gen *generator) backward() {
 			}
 		}
 	}
+	for t := range gen.pieces {
+		gen.join(t) // views of leaves: nothing consumes the joined gradient
+		gen.dropRef(gen.grads[t])
+		delete(gen.grads, t)
+	}
+}
+
+// join runs the SplitBackward of base tensor t: one gradient of t's size
+// (a cat of the pieces' gradients, zeros for pieces that got none), then
+// the pieces' gradients go; it accumulates into a gradient t already has
+// (a slice's).
+func (gen *generator) join(t Tensor) {
+	ps, ok := gen.pieces[t]
+	if !ok {
+		return
+	}
+	delete(gen.pieces, t)
+	nb := gen.newGrad(gen.g.tensors[t].bytes(), CatTemporaries, "split_backward")
+	for _, p := range ps {
+		gen.dropRef(p)
+	}
+	if ex := gen.grads[t]; ex != nil {
+		gen.dropRef(nb) // added into the slice's gradient in place
+		return
+	}
+	gen.grads[t] = nb
 }
 
 // scratch emits op o's backward scratch, each freed at once.
@@ -238,7 +278,7 @@ func (gen *generator) backOp(i int) {
 		}
 	}
 	if gout != nil && !o.noBackward {
-		if o.matmul && o.conv == nil && !gen.wsBwd && gen.cfg.cublasWorkspace > 0 {
+		if o.matmul && o.conv == nil && !o.cudnn && !gen.wsBwd && gen.cfg.cublasWorkspace > 0 {
 			gen.wsBwd = true
 			ws := gen.cfg.cublasWorkspace
 			if gen.cfg.bwdWorkspace > 0 {

@@ -103,8 +103,11 @@ type generator struct {
 	inReg     []int // op -> region index or -1
 	saving    []bool
 
-	store     map[Tensor]*storage
-	grads     map[Tensor]*gbuf
+	store map[Tensor]*storage
+	grads map[Tensor]*gbuf
+	// pieces holds, per base tensor, the gradients of its pure views
+	// (split/chunk pieces) until SplitBackward joins them (join)
+	pieces    map[Tensor][]*gbuf
 	paramGrad []*gbuf
 	paramID   []int32
 	state     [][]int32

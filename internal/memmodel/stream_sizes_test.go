@@ -17,7 +17,8 @@ import (
 // (memory-efficient under its padding mask, b32 s512), Qwen3 LoRA and
 // Mixtral (flash with grouped queries, testdata/late and
 // testdata/captures snapshots), Gemma 2's sliding layers
-// (memory-efficient, k/v repeated) and float32 BERT (the row-sum only).
+// (memory-efficient, k/v repeated) and float32 BERT and GPT-2 (the dq
+// accumulator; the row-sum is a separate request there).
 func TestSDPABackwardWorkspace(t *testing.T) {
 	for _, c := range []struct {
 		name      string
@@ -32,7 +33,8 @@ func TestSDPABackwardWorkspace(t *testing.T) {
 		{"mixtral flash gqa", attnShape{batch: 8, heads: 16, kvHeads: 4, sq: 512, sk: 512, hd: 64}, BF16, false, 33816832},
 		{"gemma2 sliding efficient", attnShape{batch: 4, heads: 8, kvHeads: 4, sq: 1024, sk: 1024, hd: 128}, BF16, true, 16908544},
 		{"gemma2 global flash", attnShape{batch: 4, heads: 8, kvHeads: 4, sq: 1024, sk: 1024, hd: 128}, BF16, false, 33685760},
-		{"bert-fp32 efficient", attnShape{batch: 32, heads: 12, sq: 512, sk: 512, hd: 64}, F32, true, 786432},
+		{"bert-fp32 efficient", attnShape{batch: 32, heads: 12, sq: 512, sk: 512, hd: 64}, F32, true, 50380800},
+		{"gpt2-fp32 efficient", attnShape{batch: 8, heads: 12, sq: 1024, sk: 1024, hd: 64}, F32, true, 25190400},
 	} {
 		if got := sdpaBackwardWorkspace(c.s, c.dt, c.efficient); got != c.want {
 			t.Errorf("%s: workspace %d, the snapshot requests %d", c.name, got, c.want)
