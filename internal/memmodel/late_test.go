@@ -1,6 +1,7 @@
 package memmodel_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -83,6 +84,28 @@ func TestLateBlind(t *testing.T) {
 // than 2% low). It logs each row and the summary.
 func planBlindRows(t *testing.T, dir string, groups ...string) (ea, er []float64, under, farUnder int) {
 	t.Helper()
+	return planBlindRowsKnown(t, dir, nil, groups...)
+}
+
+// planBlindRowsKnown is planBlindRows with band misses already recorded in
+// a set's results: known names "ROW allocated" or "ROW reserved" are logged
+// instead of failing (a miss not in known still fails, and a known miss
+// that is back inside its band is reported so the entry can go).
+func planBlindRowsKnown(t *testing.T, dir string, known map[string]bool, groups ...string) (ea, er []float64, under, farUnder int) {
+	t.Helper()
+	miss := func(key, msg string) {
+		if known[key] {
+			t.Logf("known band miss: %s", msg)
+			delete(known, key)
+			return
+		}
+		t.Error(msg)
+	}
+	defer func() {
+		for k := range known {
+			t.Errorf("%s is inside its band now: drop it from the known misses", k)
+		}
+	}()
 	var rows []measured.GTRow
 	for _, g := range groups {
 		rs, err := measured.ReadGTRows(filepath.Join(dir, g, "results.jsonl"))
@@ -125,10 +148,10 @@ func planBlindRows(t *testing.T, dir string, groups ...string) (ea, er []float64
 		}
 		t.Logf("%-40s allocated %+6.2f%%  reserved %+6.2f%%", m.Name, 100*a, 100*rs)
 		if !measured.InBand(m.MaxAllocated, r.AllocatedBand) {
-			t.Errorf("%s: allocated %d outside the band %+v", m.Name, m.MaxAllocated, r.AllocatedBand)
+			miss(m.Name+" allocated", fmt.Sprintf("%s: allocated %d outside the band %+v", m.Name, m.MaxAllocated, r.AllocatedBand))
 		}
 		if !measured.InBand(m.MaxReserved, r.ReservedBand) {
-			t.Errorf("%s: reserved %d outside the band %+v", m.Name, m.MaxReserved, r.ReservedBand)
+			miss(m.Name+" reserved", fmt.Sprintf("%s: reserved %d outside the band %+v", m.Name, m.MaxReserved, r.ReservedBand))
 		}
 	}
 	sa, sr := measured.Summarize(ea), measured.Summarize(er)

@@ -1,0 +1,92 @@
+package memmodel_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/vramkit/vramkit/bench/measured"
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
+
+// late4Dir is the fourth blind set (testdata/late4/README.md): captured at
+// the start of session 4 before any model changed, evaluated once at first
+// sight (testdata/late4/FIRST-SIGHT.md); two general causes it showed were
+// fixed afterwards, so its memory rows are seen (testdata/late4/RESULTS.md).
+const late4Dir = "../../testdata/late4"
+
+// TestLate4Fixes pins the three first-sight misses on their measured
+// peaks: Mistral (16 heads, 4 kv) and Qwen3 (16/8) trained in float32 run
+// SDPA's math path (were -31.6% and -15.6% allocated), and ViT-B/16 with
+// bf16 weights and images (was +102%).
+func TestLate4Fixes(t *testing.T) {
+	rows, err := measured.ReadGTRows(filepath.Join(late4Dir, "families", "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	limits := map[string][2]float64{ // allocated error range
+		"late4-mistral-d-s1024-b8-fp32": {-0.005, 0.005},
+		"late4-qwen3-e-s1024-b4-fp32":   {-0.005, 0.005},
+		"late4-vitb16-b128-bf16w":       {-0.01, 0.06},
+	}
+	seen := 0
+	for _, r := range rows {
+		lim, ok := limits[r.Name]
+		if !ok {
+			continue
+		}
+		seen++
+		res := planRow(t, r)
+		e := float64(res.PeakAllocated)/float64(r.MaxAllocated) - 1
+		if e < lim[0] || e > lim[1] {
+			t.Errorf("%s: allocated %+.2f%% of the measured %d bytes, want %+.1f%%..%+.1f%%",
+				r.Name, 100*e, r.MaxAllocated, 100*lim[0], 100*lim[1])
+		}
+	}
+	if seen != len(limits) {
+		t.Fatalf("found %d of the %d rows", seen, len(limits))
+	}
+}
+
+// TestLate4Blind: 20 training rows (the compiled GPT-2 row is not a plan
+// spec of bench/measured). After the fixes: peak reserved median 0.20%,
+// max 4.80% (BERT fp16 ckpt, over), 8 of 20 under, none more than 2% low;
+// allocated max 5.47% (pure-bf16 ViT, over, below its allocated band's
+// low end: no pure-bf16 vision capture exists to say why). Held there.
+func TestLate4Blind(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays 20 workloads")
+	}
+	known := map[string]bool{"late4-vitb16-b128-bf16w allocated": true}
+	ea, er, under, farUnder := planBlindRowsKnown(t, late4Dir, known, "families")
+	if len(er) != 20 {
+		t.Fatalf("%d rows planned, want 20", len(er))
+	}
+	sa, sr := measured.Summarize(ea), measured.Summarize(er)
+	if sr.MedianAbs > 0.004 || sr.MaxAbs > 0.05 || under > 8 || farUnder > 0 || sa.MaxAbs > 0.056 {
+		t.Errorf("late4 worse than after its fixes (reserved median 0.20%%, max 4.80%%, 8 under, 0 more than 2%% low; allocated max 5.47%%): reserved median %.2f%% max %.2f%%, %d under (%d > 2%%), allocated max %.2f%%",
+			100*sr.MedianAbs, 100*sr.MaxAbs, under, farUnder, 100*sa.MaxAbs)
+	}
+}
+
+// TestStepTimeLate4: 22 step times, blind to every step-time change: at
+// first sight (session-start model) median 7.0%, max 24.3% (EfficientNet-B0
+// fp32, predicted too fast), technique ratios 9 of 11 within 10% (ViT-L
+// ckpt -16.6%), same-model order 16/16. Held there.
+func TestStepTimeLate4(t *testing.T) {
+	ev := evalTimedFile(t, filepath.Join(late4Dir, "timing", "results.jsonl"))
+	checkStepEval(t, ev, 22, stepTargets{median: 0.075, max: 0.25, ratioMedian: 0.07, ratioMax: 0.17, order: 0.95})
+}
+
+// planRow plans one capture row as bench/measured translates it.
+func planRow(t *testing.T, r measured.GTRow) *memmodel.Result {
+	t.Helper()
+	s, why := measured.GTSpec(r)
+	if why != "" {
+		t.Fatalf("%s: no spec: %s", r.Name, why)
+	}
+	res, err := memmodel.Estimate(s, memmodel.DefaultOptions())
+	if err != nil {
+		t.Fatalf("%s: %v", r.Name, err)
+	}
+	return res
+}
