@@ -25,7 +25,7 @@ type Allocator struct {
 	dev    Device
 	large  *blockPool
 	small  *blockPool
-	active map[int64]*block // allocated blocks and blocks awaiting events
+	active addrTable // allocated blocks and blocks awaiting events, by address
 	// untracked: the caller keeps its own handle on every allocated block
 	// (Simulate does, by request ID) and active stays empty, which saves
 	// two hash-map operations a request; Free, RecordStream, tagOf and
@@ -73,11 +73,10 @@ func (a *Allocator) recycle(b *block) {
 // New returns an allocator with configuration cfg over device dev.
 func New(cfg Config, dev Device) *Allocator {
 	a := &Allocator{
-		cfg:    cfg,
-		dev:    dev,
-		large:  newPool(false),
-		small:  newPool(true),
-		active: make(map[int64]*block),
+		cfg:   cfg,
+		dev:   dev,
+		large: newPool(false),
+		small: newPool(true),
 	}
 	a.stats.MaxSplitSize = -1
 	if cfg.MaxSplitSize != Unlimited {
@@ -127,7 +126,7 @@ func (a *Allocator) Malloc(size, stream int64) (int64, error) {
 		pool = small
 	}
 	allocSize := a.cfg.AllocationSize(rounded)
-	b := a.getFreeBlock(pool, rounded, stream)
+	b, at := a.getFreeBlock(pool, rounded, stream)
 	if b == nil {
 		if a.gcActive() {
 			a.garbageCollect()
@@ -148,21 +147,22 @@ func (a *Allocator) Malloc(size, stream int64) (int64, error) {
 		return 0, fmt.Errorf("%w: tried to allocate %d bytes (%d reserved, %d allocated, %d free on the device)",
 			ErrOOM, allocSize, a.stats.ReservedBytes.All.Current, a.stats.AllocatedBytes.All.Current, free)
 	}
-	return a.allocFoundBlock(b, rounded, size), nil
+	return a.allocFoundBlock(b, at, rounded, size), nil
 }
 
 // getFreeBlock is get_free_block: the best-fitting cached block of the
-// same stream, or nil.
-func (a *Allocator) getFreeBlock(pool *blockPool, size, stream int64) *block {
+// same stream, or nil. The block stays in the pool's set, at index at,
+// until allocFoundBlock takes it out: when it splits the block, the
+// remainder takes the block's place there with one short move.
+func (a *Allocator) getFreeBlock(pool *blockPool, size, stream int64) (b *block, at int) {
 	if a.gcActive() {
 		pool.getFreeBlocksCalls++
 	}
 	set := &pool.blocks
-	key := block{stream: stream, size: size}
-	i := set.lowerBound(&key)
+	i := set.lowerBound(stream, size, 0)
 	n := set.len()
 	if i == n || set.items[i].stream != stream {
-		return nil
+		return nil, -1
 	}
 	if set.items[i].seg != nil {
 		if a.cfg.Expandable {
@@ -176,19 +176,18 @@ func (a *Allocator) getFreeBlock(pool *blockPool, size, stream int64) *block {
 			for i++; i < n && set.items[i].seg != nil && set.items[i].stream == stream; i++ {
 			}
 			if i == n || set.items[i].stream != stream {
-				return nil
+				return nil, -1
 			}
 		}
 	}
-	b := set.items[i]
+	b = set.items[i]
 	if size < a.cfg.MaxSplitSize && b.size >= a.cfg.MaxSplitSize {
-		return nil
+		return nil, -1
 	}
 	if size >= a.cfg.MaxSplitSize && b.size >= size+a.cfg.MaxNonSplitRounding {
-		return nil
+		return nil, -1
 	}
-	set.erase(b)
-	return b
+	return b, i
 }
 
 func expandableSize(b *block) int64 {
@@ -236,8 +235,9 @@ func (a *Allocator) shouldSplit(b *block, size int64) bool {
 }
 
 // allocFoundBlock is alloc_found_block: carve the request from the front
-// of b and account for it.
-func (a *Allocator) allocFoundBlock(b *block, size, orig int64) int64 {
+// of b and account for it. at is b's index in its pool's free set, or -1
+// when b is not in it (a new segment).
+func (a *Allocator) allocFoundBlock(b *block, at int, size, orig int64) int64 {
 	pool := b.pool
 	small := pool.isSmall
 	alreadySplit := b.isSplit()
@@ -252,7 +252,11 @@ func (a *Allocator) allocFoundBlock(b *block, size, orig int64) int64 {
 		remaining.prev = b
 		remaining.ptr += size
 		remaining.size -= size
-		pool.insertFree(remaining)
+		if at >= 0 {
+			pool.replaceFree(at, remaining)
+		} else {
+			pool.insertFree(remaining)
+		}
 		if b.seg == nil {
 			if alreadySplit {
 				a.stats.InactiveSplitBytes.decrease(small, size)
@@ -261,16 +265,21 @@ func (a *Allocator) allocFoundBlock(b *block, size, orig int64) int64 {
 				a.stats.InactiveSplit.increase(small, 1)
 			}
 		}
-	} else if alreadySplit && b.seg == nil {
-		a.stats.InactiveSplitBytes.decrease(small, b.size)
-		a.stats.InactiveSplit.decrease(small, 1)
+	} else {
+		if at >= 0 {
+			pool.blocks.eraseAt(at)
+		}
+		if alreadySplit && b.seg == nil {
+			a.stats.InactiveSplitBytes.decrease(small, b.size)
+			a.stats.InactiveSplit.decrease(small, 1)
+		}
 	}
 	b.allocated = true
 	b.requested = orig
 	b.tag = a.nextTag
 	a.last = b
 	if !a.untracked {
-		a.active[b.ptr] = b
+		a.active.put(b.ptr, b)
 	}
 	a.record(snapshot.ActionAlloc, b.ptr, orig, b.stream)
 	a.stats.Allocation.increase(small, 1)
@@ -288,8 +297,8 @@ func (a *Allocator) allocFoundBlock(b *block, size, orig int64) int64 {
 // names allocations by request ID this way instead of keeping a second map
 // keyed by address.
 func (a *Allocator) tagOf(ptr int64) (int32, bool) {
-	b, ok := a.active[ptr]
-	if !ok {
+	b := a.active.get(ptr)
+	if b == nil {
 		return 0, false
 	}
 	return b.tag, true

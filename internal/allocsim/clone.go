@@ -37,11 +37,12 @@ func (a *Allocator) clone() *Allocator {
 		totalAllocated: a.totalAllocated,
 		allowed:        a.allowed,
 		OnEvent:        a.OnEvent,
-		active:         make(map[int64]*block, len(a.active)),
 	}
 	clonePool := func(p *blockPool) *blockPool {
 		q := newPool(p.isSmall)
 		q.getFreeBlocksCalls = p.getFreeBlocksCalls
+		q.blocks.keys = append([]setKey(nil), p.blocks.keys...)
+		q.unmapped.keys = append([]setKey(nil), p.unmapped.keys...)
 		q.blocks.items = make([]*block, len(p.blocks.items))
 		for i, b := range p.blocks.items {
 			q.blocks.items[i] = cp(b)
@@ -66,8 +67,12 @@ func (a *Allocator) clone() *Allocator {
 		newPool[p.small], newPool[p.large] = q.small, q.large
 	}
 	n.nextPool, n.nextTag = a.nextPool, a.nextTag
-	for k, b := range a.active {
-		n.active[k] = cp(b)
+	n.active.slots = make([]addrSlot, len(a.active.slots))
+	n.active.n, n.active.shift = a.active.n, a.active.shift
+	for i, s := range a.active.slots {
+		if s.b != nil {
+			n.active.slots[i] = addrSlot{s.ptr, cp(s.b)}
+		}
 	}
 	for _, b := range a.pending {
 		n.pending = append(n.pending, cp(b))

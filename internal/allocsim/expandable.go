@@ -59,9 +59,8 @@ func (a *Allocator) findExpandableBlock(pool *blockPool, size, stream int64) *bl
 		}
 		return n >= size
 	}
-	key := block{stream: stream}
 	set := &pool.unmapped
-	for i := set.lowerBound(&key); i < set.len() && set.items[i].stream == stream; i++ {
+	for i := set.lowerBound(stream, 0, 0); i < set.len() && set.items[i].stream == stream; i++ {
 		c := set.items[i]
 		if c.prev.isFree() {
 			c = c.prev

@@ -9,8 +9,8 @@ import (
 // Free releases the block at ptr, as DeviceCachingAllocator::free. A block
 // used on other streams (RecordStream) stays active until CompleteEvents.
 func (a *Allocator) Free(ptr int64) error {
-	b, ok := a.active[ptr]
-	if !ok || !b.allocated {
+	b := a.active.get(ptr)
+	if b == nil || !b.allocated {
 		return fmt.Errorf("allocsim: free of %#x, which is not an allocated block", ptr)
 	}
 	a.free(b)
@@ -40,8 +40,8 @@ func (a *Allocator) free(b *block) {
 // RecordStream is Tensor.record_stream: the block at ptr is also used on
 // stream, so its memory is reused only after that stream's work is done.
 func (a *Allocator) RecordStream(ptr, stream int64) error {
-	b, ok := a.active[ptr]
-	if !ok || !b.allocated {
+	b := a.active.get(ptr)
+	if b == nil || !b.allocated {
 		return fmt.Errorf("allocsim: record_stream on %#x, which is not an allocated block", ptr)
 	}
 	b.recordStream(stream)
@@ -101,17 +101,36 @@ func (a *Allocator) freeBlock(b *block) {
 	a.record(snapshot.ActionFreeCompleted, b.ptr, b.requested, b.stream)
 	origSize, requested := b.size, b.requested
 	if !a.untracked {
-		delete(a.active, b.ptr) // before a merge moves b.ptr
+		a.active.del(b.ptr) // before a merge moves b.ptr
 	}
 	pool := b.pool
 	var netBlocks, netSize int64
+	// b takes the free set's slot of the first neighbour it absorbs: it
+	// sorts just above it, so one short move replaces an erase and an
+	// insert that would each shift the rest of the set.
+	slot := -1
 	for _, c := range [2]*block{b.prev, b.next} {
-		if sub := a.tryMerge(b, c, pool); sub > 0 {
-			netBlocks--
-			netSize -= sub
+		if !mergeable(b, c) {
+			continue
 		}
+		if i := pool.blocks.indexOf(c); i >= 0 {
+			if slot < 0 {
+				slot = i
+			} else {
+				pool.blocks.eraseAt(i)
+				if i < slot {
+					slot--
+				}
+			}
+		}
+		netBlocks--
+		netSize -= a.merge(b, c)
 	}
-	pool.insertFree(b)
+	if slot >= 0 {
+		pool.replaceFree(slot, b)
+	} else {
+		pool.insertFree(b)
+	}
 	if b.isSplit() {
 		netBlocks++
 		netSize += b.size
@@ -139,9 +158,26 @@ func (a *Allocator) freeBlock(b *block) {
 // tryMerge is try_merge_blocks: fold src into dst when src is free; it
 // returns the bytes subsumed.
 func (a *Allocator) tryMerge(dst, src *block, pool *blockPool) int64 {
-	if src == nil || src.allocated || src.eventCount > 0 || len(src.streamUses) > 0 || dst.mapped != src.mapped {
+	if !mergeable(dst, src) {
 		return 0
 	}
+	if src.mapped {
+		pool.blocks.erase(src)
+	} else {
+		pool.unmapped.erase(src)
+	}
+	return a.merge(dst, src)
+}
+
+// mergeable is try_merge_blocks' condition: src is a free neighbour of
+// dst on the same side of the mapped/unmapped line.
+func mergeable(dst, src *block) bool {
+	return src != nil && !src.allocated && src.eventCount == 0 && len(src.streamUses) == 0 && dst.mapped == src.mapped
+}
+
+// merge folds src, already out of its pool's sets, into dst and returns
+// the bytes subsumed.
+func (a *Allocator) merge(dst, src *block) int64 {
 	if dst.prev == src {
 		dst.ptr = src.ptr
 		dst.prev = src.prev
@@ -155,11 +191,6 @@ func (a *Allocator) tryMerge(dst, src *block, pool *blockPool) int64 {
 		}
 	}
 	dst.size += src.size
-	if src.mapped {
-		pool.blocks.erase(src)
-	} else {
-		pool.unmapped.erase(src)
-	}
 	n := src.size
 	a.recycle(src)
 	return n
@@ -168,7 +199,7 @@ func (a *Allocator) tryMerge(dst, src *block, pool *blockPool) int64 {
 // BlockSize returns the size of the allocated block at ptr, or 0 when no
 // block is allocated there.
 func (a *Allocator) BlockSize(ptr int64) int64 {
-	if b := a.active[ptr]; b != nil && b.allocated {
+	if b := a.active.get(ptr); b != nil && b.allocated {
 		return b.size
 	}
 	return 0

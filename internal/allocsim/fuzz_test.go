@@ -48,6 +48,13 @@ func checkInvariants(a *Allocator, dev *SimDevice) error {
 			return fmt.Errorf("segment %#x: blocks cover %d of %d bytes", s.Addr, at-s.Addr, s.Size)
 		}
 	}
+	for _, p := range a.allPools() {
+		for _, set := range []*blockSet{&p.blocks, &p.unmapped} {
+			if err := checkSet(set); err != nil {
+				return err
+			}
+		}
+	}
 	st := a.Stats()
 	switch {
 	case st.ReservedBytes.All.Current != reserved:
@@ -68,6 +75,31 @@ func checkInvariants(a *Allocator, dev *SimDevice) error {
 		return fmt.Errorf("LargestFreeBlock %d, segments' largest free block %d", a.LargestFreeBlock(), largestFree)
 	case st.ReservedBytes.All.Peak < st.ReservedBytes.All.Current || st.AllocatedBytes.All.Peak < st.AllocatedBytes.All.Current:
 		return fmt.Errorf("a peak is below its current value")
+	}
+	return nil
+}
+
+// checkSet verifies a free set: each key is its block's, and the blocks
+// are in PyTorch's comparator order, each strictly after the one before.
+func checkSet(s *blockSet) error {
+	if len(s.keys) != len(s.items) {
+		return fmt.Errorf("free set holds %d keys for %d blocks", len(s.keys), len(s.items))
+	}
+	for i, b := range s.items {
+		if s.keys[i] != s.keyOf(b) {
+			return fmt.Errorf("free set item %d (%#x) has a stale key", i, b.ptr)
+		}
+		if i == 0 {
+			continue
+		}
+		p := s.items[i-1]
+		before := p.stream < b.stream || p.stream == b.stream && p.ptr < b.ptr
+		if !s.addrOrder {
+			before = p.stream < b.stream || p.stream == b.stream && (p.size < b.size || p.size == b.size && p.ptr < b.ptr)
+		}
+		if !before {
+			return fmt.Errorf("free set items %d (%#x, %d B) and %d (%#x, %d B) are out of order", i-1, p.ptr, p.size, i, b.ptr, b.size)
+		}
 	}
 	return nil
 }

@@ -1,5 +1,7 @@
 package allocsim
 
+import "math/bits"
+
 // block is a Block of CUDACachingAllocator.cpp: a piece of a segment,
 // allocated or free, linked to its neighbours in the same segment.
 type block struct {
@@ -25,63 +27,121 @@ func (b *block) isFree() bool {
 }
 
 // blockSet is an ordered set of blocks. PyTorch uses std::set; the pools
-// here rarely hold more than a few thousand free blocks, where a sorted
-// slice with binary search is faster than a tree.
+// here rarely hold more than a few hundred free blocks, where a sorted
+// slice with binary search is faster than a tree. Each block's sort key is
+// kept beside it in keys, so the search reads one small contiguous array
+// instead of following a pointer per probe.
 type blockSet struct {
+	keys      []setKey
 	items     []*block
-	less      func(a, b *block) bool
-	addrOrder bool // byAddr rather than bySize
+	addrOrder bool // BlockComparatorAddress rather than BlockComparatorSize
 }
 
-// bySize is BlockComparatorSize: (stream, size, ptr).
-func bySize(a, b *block) bool {
-	if a.stream != b.stream {
-		return a.stream < b.stream
-	}
-	if a.size != b.size {
-		return a.size < b.size
-	}
-	return a.ptr < b.ptr
+// setKey is a block's place in a blockSet: BlockComparatorSize's (stream,
+// size, ptr), or BlockComparatorAddress's (stream, ptr) with size 0. The
+// fields are the int64s with their sign bit flipped, so that unsigned
+// order is the signed order and a key compares as one 192-bit number.
+type setKey struct{ ptr, size, stream uint64 }
+
+const signBit = 1 << 63
+
+func sizeKey(stream, size, ptr int64) setKey {
+	return setKey{ptr: uint64(ptr) ^ signBit, size: uint64(size) ^ signBit, stream: uint64(stream) ^ signBit}
 }
 
-// byAddr is BlockComparatorAddress: (stream, ptr).
-func byAddr(a, b *block) bool {
-	if a.stream != b.stream {
-		return a.stream < b.stream
-	}
-	return a.ptr < b.ptr
-}
-
-// lowerBound returns the index of the first item not less than key. The
-// comparators are inlined by hand: this is the simulator's hottest loop.
-func (s *blockSet) lowerBound(key *block) int {
-	lo, hi := 0, len(s.items)
+// keyOf is b's key in s.
+func (s *blockSet) keyOf(b *block) setKey {
 	if s.addrOrder {
-		for lo < hi {
-			m := int(uint(lo+hi) >> 1)
-			b := s.items[m]
-			if b.stream < key.stream || (b.stream == key.stream && b.ptr < key.ptr) {
-				lo = m + 1
-			} else {
-				hi = m
+		return sizeKey(b.stream, 0, b.ptr)
+	}
+	return sizeKey(b.stream, b.size, b.ptr)
+}
+
+// less reports whether x sorts before y: a 192-bit subtraction whose final
+// borrow is the answer, with no branch for the search to mispredict.
+func (x setKey) less(y setKey) bool {
+	_, c := bits.Sub64(x.ptr, y.ptr, 0)
+	_, c = bits.Sub64(x.size, y.size, c)
+	_, c = bits.Sub64(x.stream, y.stream, c)
+	return c != 0
+}
+
+// lowerBound returns the index of the first item not less than the key
+// (stream, size, ptr); size is ignored by an address-ordered set. This is
+// the simulator's hottest loop: a branch-free binary search.
+func (s *blockSet) lowerBound(stream, size, ptr int64) int {
+	if s.addrOrder {
+		size = 0
+	}
+	return s.search(sizeKey(stream, size, ptr))
+}
+
+func (s *blockSet) search(k setKey) int { return lowerBound(s.keys, k) }
+
+// searchNear is search(k) for a key whose place is likely near index i: it
+// gallops from i (1, 2, 4, … items away) to bracket the place, then
+// searches the bracket. A split remainder or a merged block usually sorts
+// within a few items of the block it replaces.
+func (s *blockSet) searchNear(k setKey, i int) int {
+	keys := s.keys
+	n := len(keys)
+	if i < n && keys[i].less(k) { // the place is above i
+		lo, hi := i+1, n
+		for step := 1; ; step <<= 1 {
+			p := lo + step - 1
+			if p >= n {
+				break
 			}
+			if !keys[p].less(k) {
+				hi = p
+				break
+			}
+			lo = p + 1
 		}
-		return lo
+		return lo + lowerBound(keys[lo:hi], k)
 	}
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		b := s.items[m]
-		if b.stream < key.stream || (b.stream == key.stream && (b.size < key.size || (b.size == key.size && b.ptr < key.ptr))) {
-			lo = m + 1
-		} else {
-			hi = m
+	lo, hi := 0, min(i, n) // the place is at or below i
+	for step := 1; ; step <<= 1 {
+		p := hi - step
+		if p < 0 {
+			break
 		}
+		if keys[p].less(k) {
+			lo = p + 1
+			break
+		}
+		hi = p
 	}
-	return lo
+	return lo + lowerBound(keys[lo:hi], k)
+}
+
+// lowerBound returns the index of the first of keys not less than k.
+func lowerBound(keys []setKey, k setKey) int {
+	n := len(keys)
+	if n == 0 {
+		return 0
+	}
+	base := 0
+	for n > 1 {
+		half := n >> 1
+		_, c := bits.Sub64(keys[base+half-1].ptr, k.ptr, 0)
+		_, c = bits.Sub64(keys[base+half-1].size, k.size, c)
+		_, c = bits.Sub64(keys[base+half-1].stream, k.stream, c)
+		base += half & -int(c) // keys[base+half-1] < k: the answer lies past it
+		n -= half
+	}
+	_, c := bits.Sub64(keys[base].ptr, k.ptr, 0)
+	_, c = bits.Sub64(keys[base].size, k.size, c)
+	_, c = bits.Sub64(keys[base].stream, k.stream, c)
+	return base + int(c)
 }
 
 func (s *blockSet) insert(b *block) {
-	i := s.lowerBound(b)
+	k := s.keyOf(b)
+	i := s.search(k)
+	s.keys = append(s.keys, setKey{})
+	copy(s.keys[i+1:], s.keys[i:])
+	s.keys[i] = k
 	s.items = append(s.items, nil)
 	copy(s.items[i+1:], s.items[i:])
 	s.items[i] = b
@@ -89,16 +149,53 @@ func (s *blockSet) insert(b *block) {
 
 // erase removes b; it reports whether b was present.
 func (s *blockSet) erase(b *block) bool {
-	i := s.lowerBound(b)
-	for ; i < len(s.items) && !s.less(b, s.items[i]); i++ {
-		if s.items[i] == b {
-			copy(s.items[i:], s.items[i+1:])
-			s.items[len(s.items)-1] = nil
-			s.items = s.items[:len(s.items)-1]
-			return true
-		}
+	if i := s.indexOf(b); i >= 0 {
+		s.eraseAt(i)
+		return true
 	}
 	return false
+}
+
+// indexOf returns b's index, or -1 when b is not in s.
+func (s *blockSet) indexOf(b *block) int {
+	k := s.keyOf(b)
+	for i := s.search(k); i < len(s.items) && !k.less(s.keys[i]); i++ {
+		if s.items[i] == b {
+			return i
+		}
+	}
+	return -1
+}
+
+// replaceAt removes the item at index i and inserts b, moving only the
+// items between the two places: a block split or merged in place usually
+// lands near where it was.
+func (s *blockSet) replaceAt(i int, b *block) {
+	k := s.keyOf(b)
+	t := s.searchNear(k, i)
+	switch {
+	case t > i+1: // b sorts after items i+1 … t-1: move them down
+		copy(s.keys[i:t-1], s.keys[i+1:t])
+		copy(s.items[i:t-1], s.items[i+1:t])
+		t--
+	case t <= i: // b sorts before items t … i-1: move them up
+		copy(s.keys[t+1:i+1], s.keys[t:i])
+		copy(s.items[t+1:i+1], s.items[t:i])
+	default: // b takes slot i itself
+		t = i
+	}
+	s.keys[t] = k
+	s.items[t] = b
+}
+
+// eraseAt removes the item at index i.
+func (s *blockSet) eraseAt(i int) {
+	n := len(s.items) - 1
+	copy(s.keys[i:], s.keys[i+1:])
+	s.keys = s.keys[:n]
+	copy(s.items[i:], s.items[i+1:])
+	s.items[n] = nil
+	s.items = s.items[:n]
 }
 
 func (s *blockSet) len() int { return len(s.items) }
@@ -120,8 +217,7 @@ type blockPool struct {
 
 func newPool(small bool) *blockPool {
 	return &blockPool{
-		blocks:   blockSet{less: bySize},
-		unmapped: blockSet{less: byAddr, addrOrder: true},
+		unmapped: blockSet{addrOrder: true},
 		isSmall:  small,
 	}
 }
@@ -130,4 +226,11 @@ func newPool(small bool) *blockPool {
 func (p *blockPool) insertFree(b *block) {
 	b.gcBase = p.getFreeBlocksCalls
 	p.blocks.insert(b)
+}
+
+// replaceFree is insertFree of b in place of the free set's item i, which
+// leaves the set.
+func (p *blockPool) replaceFree(i int, b *block) {
+	b.gcBase = p.getFreeBlocksCalls
+	p.blocks.replaceAt(i, b)
 }

@@ -74,8 +74,7 @@ func (a *Allocator) releaseAvailableCachedBlocks(pool *blockPool, size, stream i
 		keySize = a.cfg.MaxSplitSize
 	}
 	set := &pool.blocks
-	key := block{stream: stream, size: keySize}
-	i := set.lowerBound(&key)
+	i := set.lowerBound(stream, keySize, 0)
 	if i == set.len() || set.items[i].stream != stream {
 		if i == 0 {
 			return false

@@ -36,8 +36,10 @@ type ReplayResult struct {
 // CacheState is a summary of the allocator's cache at one moment.
 type CacheState struct {
 	// Event is the trace index of the request after which it was taken
-	// (-1 before any request).
+	// (-1 before any request), and Request that request's index in the
+	// kept request stream (-1 when none is kept).
 	Event     int
+	Request   int
 	Reserved  int64
 	Allocated int64
 	// LargestFree is the largest cached block free for reuse (blocks
@@ -65,7 +67,7 @@ func replayTrace(ctx context.Context, trace []snapshot.TraceEvent, streams []uin
 			break
 		}
 	}
-	r.res.AtPeakReserved.Event = -1
+	r.res.AtPeakReserved.Event, r.res.AtPeakReserved.Request = -1, -1
 	if keep := o.KeepRequests; keep {
 		// One request per alloc, oom and free_requested, plus the rare
 		// deferred completions and empty_cache calls: sized up front, a
@@ -124,7 +126,9 @@ type replayer struct {
 	total   int64
 	keep    bool // collect the request stream
 	// poolOf routes trace allocations to private pools; see poolRouting.
-	poolOf map[int][2]int64
+	// poolNums numbers their MempoolIds for Request.Pool.
+	poolOf   map[int][2]int64
+	poolNums map[[2]int64]int32
 	// framed: the trace records stacks on allocations (context "alloc" or
 	// "all"); emptyCacheStack recognises empty_cache()'s own stack.
 	framed          bool

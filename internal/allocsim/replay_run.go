@@ -228,7 +228,7 @@ func (r *replayer) malloc(k int) {
 	id := r.next
 	r.next++
 	pool := r.poolOf[k]
-	r.request(Request{Kind: ReqAlloc, ID: id, Stream: stream, Size: size, Event: int32(k), Pool: pool})
+	r.request(Request{Kind: ReqAlloc, ID: id, Stream: stream, Size: size, Event: int32(k), Pool: r.poolNumber(pool)})
 	if size == 0 && t.Action == snapshot.ActionAlloc {
 		r.diverge(k, "alloc of 0 bytes: PyTorch never traces these")
 		return
@@ -241,7 +241,7 @@ func (r *replayer) malloc(k int) {
 	}
 	r.a.nextTag = id
 	r.a.SetPool(pool)
-	ptr, err := r.a.Malloc(size, stream)
+	_, err := r.a.Malloc(size, stream)
 	switch {
 	case r.failed():
 	case t.Action == snapshot.ActionOOM && err == nil:
@@ -256,16 +256,33 @@ func (r *replayer) malloc(k int) {
 		r.diverge(k, "trace runs out of memory for %d bytes; the simulator refused the request: %v", size, err)
 	case err == nil:
 		if r.keep {
-			r.res.Requests[len(r.res.Requests)-1].Block = r.a.BlockSize(ptr)
+			r.res.Requests[len(r.res.Requests)-1].Block = r.a.last.size
 		}
 		// Reserved memory only grows inside a malloc, so checking here
 		// catches every new peak; there are few (one per new segment on
 		// the way up), so the scan of the free blocks costs nothing.
 		if res := r.a.stats.ReservedBytes.All.Current; res > r.res.AtPeakReserved.Reserved {
-			r.res.AtPeakReserved = CacheState{Event: k, Reserved: res,
+			r.res.AtPeakReserved = CacheState{Event: k, Request: len(r.res.Requests) - 1, Reserved: res,
 				Allocated: r.a.stats.AllocatedBytes.All.Current, LargestFree: r.a.LargestFreeBlock()}
 		}
 	}
+}
+
+// poolNumber is Request.Pool for MempoolId id: the order in which the
+// trace first used it.
+func (r *replayer) poolNumber(id [2]int64) int32 {
+	if id == [2]int64{} {
+		return 0
+	}
+	n, ok := r.poolNums[id]
+	if !ok {
+		if r.poolNums == nil {
+			r.poolNums = map[[2]int64]int32{}
+		}
+		n = int32(len(r.poolNums) + 1)
+		r.poolNums[id] = n
+	}
+	return n
 }
 
 // free replays a free_requested. If the trace does not complete the free
@@ -279,7 +296,7 @@ func (r *replayer) free(k int) {
 		j++
 	}
 	immediate := j < len(r.tr) && r.tr[j].Action == snapshot.ActionFreeCompleted && r.tr[j].Addr == t.Addr
-	b := r.a.active[ptr]
+	b := r.a.active.get(ptr)
 	if b == nil || !b.allocated {
 		r.diverge(k, "free of %#x, which the trace never allocated (history started late or the ring buffer overflowed)", ptr)
 		return

@@ -14,22 +14,38 @@ const (
 )
 
 // Request is one step of a program's allocation stream, independent of
-// addresses, so it can be replayed under any allocator settings.
+// addresses, so it can be replayed under any allocator settings. A large
+// trace has tens of millions of them, written once by the replay and read
+// by every what-if and analysis: the fields are ordered to pack into 40
+// bytes.
 type Request struct {
 	Kind     ReqKind
 	Deferred bool
 	ID       int32
-	Stream   int64
-	Size     int64
-	// Pool is the MempoolId an allocation went to; (0, 0) is the default.
-	Pool [2]int64
+	// Event is the index of the trace event this request came from.
+	Event int32
+	// Pool numbers the private memory pool an allocation went to: 0 is
+	// the default pool, k > 0 the k-th distinct MempoolId of the trace.
+	// A what-if needs to know only which allocations share a pool; the
+	// MempoolIds themselves are in the exact replay's segments.
+	Pool   int32
+	Stream int64
+	Size   int64
 	// Block is the size of the block the recorded replay handed out for an
 	// allocation (Size after rounding, or a whole unsplit block); 0 when
 	// the request failed or came from a what-if. Analyses use it to track
 	// allocated bytes without replaying the allocator a second time.
 	Block int64
-	// Event is the index of the trace event this request came from.
-	Event int32
+}
+
+// PoolID is the MempoolId a what-if gives Request.Pool n, for a caller
+// that replays requests through Allocator.SetPool itself: any one-to-one
+// mapping serves, since pools differ only by identity there.
+func PoolID(n int32) [2]int64 {
+	if n == 0 {
+		return [2]int64{}
+	}
+	return [2]int64{0, int64(n)}
 }
 
 // SimResult is the outcome of running a request stream.
@@ -92,7 +108,7 @@ func run(ctx context.Context, reqs []Request, live *blockTable, cfg Config, dev 
 			if r.Size == 0 {
 				continue
 			}
-			a.SetPool(r.Pool)
+			a.SetPool(PoolID(r.Pool))
 			a.nextTag = r.ID
 			if _, err := a.Malloc(r.Size, r.Stream); err != nil {
 				res.OOMAt = int(r.Event)

@@ -28,15 +28,80 @@ type SegmentState struct {
 // Segments lists the simulated segments in address order, splitting
 // expandable segments into their mapped ranges as PyTorch does.
 func (a *Allocator) Segments() []SegmentState {
-	heads := map[*block]bool{}
+	heads := a.segmentHeads()
+	// One array backs every segment's block list (each segment's list is
+	// capped at its own blocks, so none can append into the next).
+	n := 0
+	for _, h := range heads {
+		for b := h; b != nil; b = b.next {
+			n++
+		}
+	}
+	all := make([]BlockState, 0, n)
+	out := make([]SegmentState, 0, len(heads))
+	for _, h := range heads {
+		var cur *SegmentState
+		first := 0
+		for b := h; b != nil; b = b.next {
+			if !b.mapped {
+				if cur != nil {
+					out = append(out, *cur)
+					cur = nil
+				}
+				continue
+			}
+			if cur == nil {
+				cur = &SegmentState{Addr: b.ptr, Stream: b.stream, Small: b.pool.isSmall, Expandable: b.seg != nil, Pool: b.pool.id}
+				first = len(all)
+			}
+			cur.Size += b.size
+			all = append(all, BlockState{Addr: b.ptr, Size: b.size, Requested: b.requested,
+				Allocated: b.allocated, Pending: !b.allocated && b.eventCount > 0})
+			cur.Blocks = all[first:len(all):len(all)]
+		}
+		if cur != nil {
+			out = append(out, *cur)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Addr < out[j].Addr })
+	return out
+}
+
+// segmentHeads returns the first block of every segment, in no particular
+// order. A tracked allocator holds each of its blocks in the active table
+// (allocated and pending ones) or a free set, so the heads are the blocks
+// there with nothing before them: report asks at every new peak of
+// reserved memory, and walking back from every block made that quadratic
+// in a segment's blocks. An untracked one knows only its free blocks, and
+// walks back from them.
+func (a *Allocator) segmentHeads() []*block {
+	var heads []*block
+	if !a.untracked {
+		add := func(b *block) {
+			if b.prev == nil {
+				heads = append(heads, b)
+			}
+		}
+		a.active.each(func(_ int64, b *block) { add(b) })
+		for _, p := range a.allPools() {
+			for _, b := range p.blocks.items {
+				add(b)
+			}
+			for _, b := range p.unmapped.items {
+				add(b)
+			}
+		}
+		return heads
+	}
+	seen := map[*block]bool{}
 	visit := func(b *block) {
 		for b.prev != nil {
 			b = b.prev
 		}
-		heads[b] = true
-	}
-	for _, b := range a.active {
-		visit(b)
+		if !seen[b] {
+			seen[b] = true
+			heads = append(heads, b)
+		}
 	}
 	for _, b := range a.pending {
 		visit(b)
@@ -49,30 +114,7 @@ func (a *Allocator) Segments() []SegmentState {
 			visit(b)
 		}
 	}
-	var out []SegmentState
-	for h := range heads {
-		var cur *SegmentState
-		for b := h; b != nil; b = b.next {
-			if !b.mapped {
-				if cur != nil {
-					out = append(out, *cur)
-					cur = nil
-				}
-				continue
-			}
-			if cur == nil {
-				cur = &SegmentState{Addr: b.ptr, Stream: b.stream, Small: b.pool.isSmall, Expandable: b.seg != nil, Pool: b.pool.id}
-			}
-			cur.Size += b.size
-			cur.Blocks = append(cur.Blocks, BlockState{Addr: b.ptr, Size: b.size, Requested: b.requested,
-				Allocated: b.allocated, Pending: !b.allocated && b.eventCount > 0})
-		}
-		if cur != nil {
-			out = append(out, *cur)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Addr < out[j].Addr })
-	return out
+	return heads
 }
 
 // CompareSegments checks the simulated state against the segments a

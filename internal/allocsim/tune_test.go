@@ -88,7 +88,7 @@ func simulateByAddress(reqs []Request, cfg Config, dev Device) (Stats, int) {
 			if r.Size == 0 {
 				continue
 			}
-			a.SetPool(r.Pool)
+			a.SetPool(PoolID(r.Pool))
 			p, err := a.Malloc(r.Size, r.Stream)
 			if err != nil {
 				return a.Stats(), int(r.Event)

@@ -1,7 +1,5 @@
 package analyze
 
-import "sort"
-
 // categoryCurve returns, for each trace index of at (ascending), the live
 // bytes per category after the last request at or before it: the same
 // classification as the breakdown at the peak, over the whole trace, so a
@@ -16,16 +14,8 @@ func (d *dev) categoryCurve(at []int) []Categories {
 	for k := range d.t.lives {
 		cats[k] = d.category(k)
 	}
-	// Lives in the order they are freed.
-	freed := make([]int32, 0, len(d.t.lives))
-	for k := range d.t.lives {
-		if d.t.lives[k].free != never {
-			freed = append(freed, int32(k))
-		}
-	}
-	sort.Slice(freed, func(a, b int) bool { return d.t.lives[freed[a]].free < d.t.lives[freed[b]].free })
 	var cur Categories
-	j, f, next := 0, 0, 0 // next: the first life not yet added (lives are in request order)
+	j, next := 0, 0 // next: the first life not yet added (lives are in request order)
 	for j < len(at) && at[j] < int(reqs[0].Event) {
 		j++
 	}
@@ -35,9 +25,11 @@ func (d *dev) categoryCurve(at []int) []Categories {
 			addCat(&cur, cats[next], l.size)
 			cur.BlockRounding += l.block - l.size
 		}
-		for ; f < len(freed) && int(d.t.lives[freed[f]].free) == i; f++ {
-			l := &d.t.lives[freed[f]]
-			addCat(&cur, cats[freed[f]], -l.size)
+		// A request frees at most one life, found by its ID: no list of
+		// lives sorted by free time is needed.
+		if k := d.t.freedAt(i); k >= 0 {
+			l := &d.t.lives[k]
+			addCat(&cur, cats[k], -l.size)
 			cur.BlockRounding -= l.block - l.size
 		}
 		for j < len(at) && (i+1 == len(reqs) || int(reqs[i+1].Event) > at[j]) {

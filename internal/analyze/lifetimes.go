@@ -29,40 +29,43 @@ type timeline struct {
 	reqs  []allocsim.Request
 	trace []snapshot.TraceEvent
 	lives []life // in allocation order, so lives[k].alloc increases
+	// lifeOf maps an allocation ID to its life (-1: none): the replay
+	// numbers allocations 0, 1, 2, … in request order.
+	lifeOf []int32
 	// level[i] is allocated bytes after request i.
 	level []int64
-	// resPeak is the first request after which reserved memory (segments
-	// the trace shows allocated or mapped up to that request's event) is
-	// highest, and resPeakBytes that memory.
+	// resPeak is the first request after which reserved memory is
+	// highest, and resPeakBytes that memory: the replay notes both when
+	// they happen (a reproduced trace's segment events up to each request
+	// add up to the simulator's reserved bytes there).
 	resPeak      int
 	resPeakBytes int64
 }
 
 // buildTimeline walks the replay's request stream once. Allocated bytes
 // use the block sizes of the exact replay, so the curve's maximum is
-// memory_stats()'s allocated_bytes.all.peak to the byte.
-func buildTimeline(reqs []allocsim.Request, trace []snapshot.TraceEvent) *timeline {
+// memory_stats()'s allocated_bytes.all.peak to the byte; peak is the
+// replay's cache at peak reserved memory.
+func buildTimeline(reqs []allocsim.Request, trace []snapshot.TraceEvent, peak allocsim.CacheState, advise func(slice any)) *timeline {
 	nalloc := 0
 	for i := range reqs {
 		if reqs[i].Kind == allocsim.ReqAlloc {
 			nalloc++
 		}
 	}
-	t := &timeline{reqs: reqs, trace: trace, level: make([]int64, len(reqs)), lives: make([]life, 0, nalloc)}
+	t := &timeline{reqs: reqs, trace: trace, level: make([]int64, len(reqs)), lives: make([]life, 0, nalloc),
+		resPeak: max(peak.Request, 0), resPeakBytes: peak.Reserved}
 	// The replay numbers allocations 0, 1, 2, … in request order, so a
 	// slice indexed by ID maps them to lives without a hash map.
 	lifeOf := make([]int32, nalloc)
-	var cur, res int64
-	ev := 0
+	t.lifeOf = lifeOf
+	if advise != nil {
+		advise(t.level)
+		advise(t.lives)
+	}
+	var cur int64
 	for i := range reqs {
 		r := &reqs[i]
-		// Segment events up to this request's trace event change reserved.
-		for ; ev <= int(r.Event) && ev < len(trace); ev++ {
-			res += reservedDelta(&trace[ev])
-		}
-		if res > t.resPeakBytes {
-			t.resPeak, t.resPeakBytes = i, res
-		}
 		switch r.Kind {
 		case allocsim.ReqAlloc:
 			if int(r.ID) >= len(lifeOf) {
@@ -111,6 +114,18 @@ func (t *timeline) reservedAt(i int) int64 {
 		res += reservedDelta(&t.trace[ev])
 	}
 	return res
+}
+
+// freedAt returns the life request i frees, or -1.
+func (t *timeline) freedAt(i int) int {
+	r := &t.reqs[i]
+	if r.Kind != allocsim.ReqFree || int(r.ID) >= len(t.lifeOf) || r.ID < 0 {
+		return -1
+	}
+	if k := t.lifeOf[r.ID]; k >= 0 && int(t.lives[k].free) == i {
+		return int(k)
+	}
+	return -1
 }
 
 // lifeRange returns the lives allocated at requests in [lo, hi): lives

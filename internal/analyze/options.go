@@ -52,6 +52,12 @@ type Options struct {
 	// MakeRequests, when set, makes the replay's request slice (see
 	// allocsim.ReplayOptions.MakeRequests).
 	MakeRequests func(n int) []allocsim.Request `json:"-"`
+	// AdviseHugePages, when set, is handed each of the analysis'
+	// per-request and per-allocation slices right after it is made, before
+	// it is written (hundreds of megabytes on a large trace): the CLI
+	// passes hugepage.AdviseAny so the kernel backs them with huge pages.
+	// This package never touches the kernel itself.
+	AdviseHugePages func(slice any) `json:"-"`
 }
 
 // DefaultOptions returns the settings vramkit analyze uses.

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/vramkit/vramkit/internal/analyze"
+	"github.com/vramkit/vramkit/internal/hugepage"
 	"github.com/vramkit/vramkit/internal/report"
 	"github.com/vramkit/vramkit/internal/units"
 )
@@ -28,7 +29,7 @@ analyzed from allocation lifetimes alone, with lower confidence.`,
 		fs := newFlagSet(c, env.Stderr)
 		format := addFormat(fs, "text", "json")
 		o := analyze.DefaultOptions()
-		o.MakeRequests = hugeRequests
+		o.MakeRequests, o.AdviseHugePages = hugeRequests, hugepage.AdviseAny
 		fs.IntVar(&o.Top, "top", o.Top, "allocation sites to list")
 		capS := fs.String("capacity", "", "the GPU's memory (e.g. 80GiB): the replay takes --memory-fraction of it and "+
 			"leaks count iterations until it is full; default: measured at an OOM record, else an H200's (assumed)")

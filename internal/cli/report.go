@@ -96,6 +96,11 @@ func buildReport(ctx context.Context, path string, dev int, tune string, f analy
 	if err != nil {
 		return nil, err
 	}
+	return reportOf(ctx, s, d, path, tune, f)
+}
+
+// reportOf is buildReport's work on a decoded snapshot, device d.
+func reportOf(ctx context.Context, s *snapshot.Snapshot, d int, path string, tune string, f analyze.Flags) (*html.Data, error) {
 	st, rep, tl, err := replayTimeline(ctx, s, d, f, timelineBuckets)
 	if err != nil {
 		return nil, err

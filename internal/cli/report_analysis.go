@@ -5,6 +5,7 @@ import (
 
 	"github.com/vramkit/vramkit/internal/allocsim"
 	"github.com/vramkit/vramkit/internal/analyze"
+	"github.com/vramkit/vramkit/internal/hugepage"
 	"github.com/vramkit/vramkit/internal/report"
 	"github.com/vramkit/vramkit/internal/snapshot"
 )
@@ -17,7 +18,7 @@ const reportSites = 30
 // sites. Tune's grid is left to the caller, which shows the whole table.
 func analyzeFor(s *snapshot.Snapshot, st analyze.Settings, rep *allocsim.DeviceReplay, tl *report.Timeline) (*analyze.Device, error) {
 	o := analyze.DefaultOptions()
-	o.Tune, o.Top = false, reportSites
+	o.Tune, o.Top, o.AdviseHugePages = false, reportSites, hugepage.AdviseAny
 	o.CurveAt = make([]int, len(tl.Buckets))
 	for i, b := range tl.Buckets {
 		o.CurveAt[i] = b.AllocMaxAt

@@ -8,7 +8,9 @@ import (
 	"strings"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/analyze"
 	"github.com/vramkit/vramkit/internal/report"
+	"github.com/vramkit/vramkit/internal/snapshot"
 )
 
 func statsCommand() *Command {
@@ -40,41 +42,51 @@ vramkit says so and reports what the recorded segments still tell.`,
 		if err != nil {
 			return err
 		}
-		var out report.Stats
-		out.Path = path
-		for _, dev := range s.DeviceIDs() {
-			st, d, err := replayResolved(ctx, s, dev, flags, func(o allocsim.ReplayOptions) allocsim.ReplayOptions {
-				o.KeepRequests = false
-				return o
-			})
-			if err != nil {
-				return err
-			}
-			m := d.Result.Stats.Map()
-			var win *allocsim.Window
-			if !d.TraceComplete && d.Events > 0 {
-				w := allocsim.TraceWindow(s.Trace(dev), s.Segments, dev, d.Config)
-				win = &w
-			}
-			if !d.TraceComplete {
-				// Only the dump's own state is certain: keep the current
-				// values the segment list gives and drop peaks and totals.
-				seg := allocsim.SegmentStats(s.Segments, dev)
-				m = currentOnly(seg.Map())
-				d.Notes = append(d.Notes, "stats below are the allocator's state at the dump, read from the snapshot's segments; "+
-					"the counters' peaks and cumulative totals need an exact replay and are left out")
-			}
-			out.Devices = append(out.Devices, report.StatsDevice{
-				Device: dev, TraceComplete: d.TraceComplete, Events: d.Events,
-				AllocConf: d.Config.Source, Notes: d.Notes, Stats: m, Window: win, Settings: st,
-			})
-		}
-		if len(out.Devices) == 0 {
-			return fmt.Errorf("%s: the snapshot holds no segments and no trace (was CUDA used?)", path)
+		out, err := statsOf(ctx, s, path, flags)
+		if err != nil {
+			return err
 		}
 		return report.Write(env.Stdout, format, out, func(w io.Writer) error { return report.StatsText(w, &out) })
 	}
 	return c
+}
+
+// statsOf is the stats command's work on a decoded snapshot: each device
+// replayed once, without its request stream.
+func statsOf(ctx context.Context, s *snapshot.Snapshot, path string, flags analyze.Flags) (report.Stats, error) {
+	var out report.Stats
+	out.Path = path
+	for _, dev := range s.DeviceIDs() {
+		st, d, err := replayResolved(ctx, s, dev, flags, func(o allocsim.ReplayOptions) allocsim.ReplayOptions {
+			o.KeepRequests = false
+			return o
+		})
+		if err != nil {
+			return out, err
+		}
+		m := d.Result.Stats.Map()
+		var win *allocsim.Window
+		if !d.TraceComplete && d.Events > 0 {
+			w := allocsim.TraceWindow(s.Trace(dev), s.Segments, dev, d.Config)
+			win = &w
+		}
+		if !d.TraceComplete {
+			// Only the dump's own state is certain: keep the current
+			// values the segment list gives and drop peaks and totals.
+			seg := allocsim.SegmentStats(s.Segments, dev)
+			m = currentOnly(seg.Map())
+			d.Notes = append(d.Notes, "stats below are the allocator's state at the dump, read from the snapshot's segments; "+
+				"the counters' peaks and cumulative totals need an exact replay and are left out")
+		}
+		out.Devices = append(out.Devices, report.StatsDevice{
+			Device: dev, TraceComplete: d.TraceComplete, Events: d.Events,
+			AllocConf: d.Config.Source, Notes: d.Notes, Stats: m, Window: win, Settings: st,
+		})
+	}
+	if len(out.Devices) == 0 {
+		return out, fmt.Errorf("%s: the snapshot holds no segments and no trace (was CUDA used?)", path)
+	}
+	return out, nil
 }
 
 // currentOnly keeps the ".current" counters of a memory_stats() map.

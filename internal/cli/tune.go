@@ -8,6 +8,7 @@ import (
 	"github.com/vramkit/vramkit/internal/allocsim"
 	"github.com/vramkit/vramkit/internal/analyze"
 	"github.com/vramkit/vramkit/internal/report"
+	"github.com/vramkit/vramkit/internal/snapshot"
 )
 
 func tuneCommand() *Command {
@@ -37,44 +38,55 @@ differ by a few small tensors.`,
 		if err != nil {
 			return err
 		}
-		var out report.Tuning
-		out.Path = path
-		if len(s.DeviceIDs()) == 0 {
-			return fmt.Errorf("%s: the snapshot holds no segments and no trace (was CUDA used?)", path)
-		}
-		for _, dev := range s.DeviceIDs() {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			rec, d, err := replayResolved(ctx, s, dev, analyze.Flags{}, nil)
-			if err != nil {
-				return err
-			}
-			if d.Events == 0 {
-				return fmt.Errorf("%s: device %d has no allocation trace to replay", path, dev)
-			}
-			if err := rec.Config.Simulable(); err != nil {
-				return fmt.Errorf("%s: device %d: %w", path, dev, err)
-			}
-			st, err := resolve(s, dev, flags)
-			if err != nil {
-				return err
-			}
-			o := report.TuneDevice{Device: dev, CapacityBytes: st.CapacityBytes, CapacitySource: st.CapacityDetail, Settings: st,
-				RecordedConf: d.Config.String(), RecordedReserved: d.Result.Stats.ReservedBytes.All.Peak}
-			rows, err := allocsim.TuneContext(ctx, d.Result.Requests, st.CapacityBytes, st.TotalBytes, st.MemoryFraction)
-			if err != nil {
-				return err
-			}
-			o.Rows = rows
-			if o.Rows[0].Feasible {
-				best := o.Rows[0]
-				o.Best = &best
-				o.SavingBytes = o.RecordedReserved - best.PeakReserved
-			}
-			out.Devices = append(out.Devices, o)
+		out, err := tuneOf(ctx, s, path, flags)
+		if err != nil {
+			return err
 		}
 		return report.Write(env.Stdout, format, out, func(w io.Writer) error { report.TuningText(w, &out); return nil })
 	}
 	return c
+}
+
+// tuneOf is the tune command's work on a decoded snapshot: each device
+// replayed once, then its request stream run under every setting of the
+// grid.
+func tuneOf(ctx context.Context, s *snapshot.Snapshot, path string, flags analyze.Flags) (report.Tuning, error) {
+	var out report.Tuning
+	out.Path = path
+	if len(s.DeviceIDs()) == 0 {
+		return out, fmt.Errorf("%s: the snapshot holds no segments and no trace (was CUDA used?)", path)
+	}
+	for _, dev := range s.DeviceIDs() {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		rec, d, err := replayResolved(ctx, s, dev, analyze.Flags{}, nil)
+		if err != nil {
+			return out, err
+		}
+		if d.Events == 0 {
+			return out, fmt.Errorf("%s: device %d has no allocation trace to replay", path, dev)
+		}
+		if err := rec.Config.Simulable(); err != nil {
+			return out, fmt.Errorf("%s: device %d: %w", path, dev, err)
+		}
+		st, err := resolve(s, dev, flags)
+		if err != nil {
+			return out, err
+		}
+		o := report.TuneDevice{Device: dev, CapacityBytes: st.CapacityBytes, CapacitySource: st.CapacityDetail, Settings: st,
+			RecordedConf: d.Config.String(), RecordedReserved: d.Result.Stats.ReservedBytes.All.Peak}
+		rows, err := allocsim.TuneContext(ctx, d.Result.Requests, st.CapacityBytes, st.TotalBytes, st.MemoryFraction)
+		if err != nil {
+			return out, err
+		}
+		o.Rows = rows
+		if o.Rows[0].Feasible {
+			best := o.Rows[0]
+			o.Best = &best
+			o.SavingBytes = o.RecordedReserved - best.PeakReserved
+		}
+		out.Devices = append(out.Devices, o)
+	}
+	return out, nil
 }

@@ -11,7 +11,10 @@
 // nothing.
 package hugepage
 
-import "unsafe"
+import (
+	"reflect"
+	"unsafe"
+)
 
 // Size is the transparent huge page size of x86-64 and arm64 Linux.
 const Size = 2 << 20
@@ -24,11 +27,25 @@ const minBytes = 4 * Size
 // a hint: failure changes nothing but speed.
 func Advise[T any](s []T) {
 	var zero T
-	size := uintptr(cap(s)) * unsafe.Sizeof(zero)
+	adviseRange(unsafe.Pointer(unsafe.SliceData(s[:cap(s)])), uintptr(cap(s))*unsafe.Sizeof(zero))
+}
+
+// AdviseAny is Advise for a slice passed as an interface value, for a
+// package that hands its slices to a hook without naming their types (or
+// importing unsafe); anything but a slice is ignored.
+func AdviseAny(slice any) {
+	v := reflect.ValueOf(slice)
+	if v.Kind() != reflect.Slice || v.Cap() == 0 {
+		return
+	}
+	adviseRange(v.Slice(0, v.Cap()).UnsafePointer(), uintptr(v.Cap())*v.Type().Elem().Size())
+}
+
+// adviseRange advises the whole huge pages inside size bytes at p.
+func adviseRange(p unsafe.Pointer, size uintptr) {
 	if size < minBytes {
 		return
 	}
-	p := unsafe.Pointer(unsafe.SliceData(s[:cap(s)]))
 	start := uintptr(p)
 	lo := (start + Size - 1) &^ (Size - 1)
 	hi := (start + size) &^ (Size - 1)

@@ -66,3 +66,32 @@ func anonHuge(t *testing.T) int64 {
 	t.Skip("no AnonHugePages line")
 	return 0
 }
+
+// TestAdviseAny: a slice handed over as an interface value is advised as
+// Advise would (its huge pages appear once written), and values that are
+// not slices are ignored.
+func TestAdviseAny(t *testing.T) {
+	AdviseAny(nil)
+	AdviseAny(42)
+	AdviseAny([]int32(nil))
+	if runtime.GOOS != "linux" {
+		t.Skip("huge pages are a Linux hint")
+	}
+	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	if err != nil || !strings.Contains(string(mode), "[madvise]") && !strings.Contains(string(mode), "[always]") {
+		t.Skip("transparent huge pages are off here")
+	}
+	type pair struct{ a, b int64 }
+	before := anonHuge(t)
+	s := make([]pair, 0, 4<<20) // 64 MiB
+	AdviseAny(s)
+	s = s[:cap(s)]
+	for i := 0; i < len(s); i += 256 {
+		s[i].a = 1
+	}
+	after := anonHuge(t)
+	if got := after - before; got < 32<<20 {
+		t.Errorf("writing 64 MiB of advised memory added only %d KiB of huge pages", got>>10)
+	}
+	runtime.KeepAlive(unsafe.SliceData(s))
+}

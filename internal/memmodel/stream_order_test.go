@@ -225,7 +225,7 @@ func finalSegments(t *testing.T, c *config, reqs []allocsim.Request) []allocsim.
 	for _, r := range reqs {
 		switch {
 		case r.Kind == allocsim.ReqAlloc && r.Size > 0:
-			a.SetPool(r.Pool)
+			a.SetPool(allocsim.PoolID(r.Pool))
 			p, err := a.Malloc(r.Size, r.Stream)
 			if err != nil {
 				t.Fatal(err)

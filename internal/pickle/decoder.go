@@ -53,6 +53,7 @@ type Decoder struct {
 	freeDicts []*Dict
 	freeLists []*List
 	hook      AppendHook
+	runHook   RunHook
 	opOff     int64
 	started   bool
 }

@@ -34,6 +34,8 @@ type memo struct {
 	free  []uint32
 	strs  map[string]uint32
 	repls map[any]uint32
+	// holes are the ranges Runs defined, ascending.
+	holes []hole
 	// lastStr is the string str returned last and lastVI its index: a
 	// string pushed and then memoized (a trace entry's fresh "N/A") is
 	// then looked up once, not twice.
@@ -45,6 +47,7 @@ type memo struct {
 const (
 	valUndefined = 0
 	valConsumed  = 1
+	valHole      = 2
 )
 
 // consumed marks a memo value whose object a caller released through
@@ -60,7 +63,7 @@ const (
 )
 
 func newMemo() memo {
-	return memo{vals: []any{nil, consumed{}}, strs: map[string]uint32{}}
+	return memo{vals: []any{nil, consumed{}, holeMark{}}, strs: map[string]uint32{}}
 }
 
 // memoChunk holds 1<<memoShift slots: as values (full), or, once packed,
@@ -75,10 +78,16 @@ func (c *memoChunk) get(i uint64) uint32 {
 	if c.full != nil {
 		return c.full[i]
 	}
+	if c.codes == nil {
+		return c.table[0] // a chunk of one value (a Run's hole) stores no codes
+	}
 	return c.table[c.codes[i]]
 }
 
 func (c *memoChunk) set(i uint64, vi uint32) {
+	if c.full == nil && c.codes == nil {
+		c.codes = make([]uint8, 1<<memoShift)
+	}
 	if c.full == nil {
 		for k, t := range c.table {
 			if t == vi {
@@ -98,6 +107,9 @@ func (c *memoChunk) set(i uint64, vi uint32) {
 
 // pack turns a full chunk into codes when its values are few.
 func (c *memoChunk) pack() {
+	if c.full == nil {
+		return
+	}
 	var table []uint32
 	codes := make([]uint8, len(c.full))
 	for i, vi := range c.full {
@@ -113,6 +125,9 @@ func (c *memoChunk) pack() {
 		}
 		codes[i] = uint8(k)
 	}
+	if len(table) == 1 && table[0] == valHole && len(codes) == 1<<memoShift {
+		codes = nil
+	}
 	c.full, c.codes, c.table = nil, codes, table
 }
 
@@ -127,7 +142,11 @@ func (c *memoChunk) unpack() {
 // get returns the value stored under idx (nil when undefined).
 func (m *memo) get(idx uint64) any {
 	if idx < m.dense {
-		return m.vals[m.chunks[idx>>memoShift].get(idx&memoMask)]
+		vi := m.chunks[idx>>memoShift].get(idx & memoMask)
+		if vi == valHole {
+			return m.holeValue(idx)
+		}
+		return m.vals[vi]
 	}
 	return m.vals[m.sparse[idx]]
 }
@@ -152,23 +171,10 @@ func (m *memo) put(idx uint64, v any) {
 		return
 	}
 	if idx == m.dense && idx < math.MaxInt32 {
-		if idx&memoMask == 0 {
-			c := 1 << memoShift
-			if idx == 0 {
-				c = 64 // the first chunk grows by append: small pickles stay cheap
-			}
-			m.chunks = append(m.chunks, memoChunk{full: make([]uint32, 0, c)})
-			if n := len(m.chunks); n >= 3 {
-				m.chunks[n-3].pack()
-			}
-		}
-		last := &m.chunks[len(m.chunks)-1].full
-		*last = append(*last, vi)
-		m.dense++
+		m.appendDense(vi)
 		if _, ok := m.sparse[idx]; ok {
 			delete(m.sparse, idx) // was defined out of order: not a new entry
-		} else {
-			m.count++
+			m.count--
 		}
 		return
 	}

@@ -248,6 +248,11 @@ func (d *Decoder) step(op byte) error {
 	case opNone:
 		d.push(None{})
 	case opEmptyDict:
+		if d.runHook != nil {
+			if skipped, err := d.tryRun(); skipped || err != nil {
+				return err
+			}
+		}
 		d.push(d.newDict())
 	case opEmptyList:
 		d.push(d.newList(d.below()))

@@ -14,6 +14,10 @@ type reader struct {
 	end  int
 	base int64 // input offset of buf[0]
 	err  error
+	// readSize, when not 0, caps how much one fill reads: after a seek
+	// (see skip) the bytes up to the next one are usually few, and it
+	// doubles with each fill that follows.
+	readSize int
 }
 
 // The buffer starts small, so that decoding a small pickle costs little,
@@ -48,6 +52,11 @@ func (r *reader) fill(n int) error {
 		copy(nb, r.buf[:r.end])
 		r.buf = nb
 	}
+	limit := len(r.buf)
+	if r.readSize > 0 {
+		limit = min(limit, max(n, r.end+r.readSize))
+		r.readSize = min(2*r.readSize, bufSize)
+	}
 	for r.end < n {
 		if r.err != nil {
 			if errors.Is(r.err, io.EOF) || errors.Is(r.err, io.ErrUnexpectedEOF) {
@@ -55,7 +64,7 @@ func (r *reader) fill(n int) error {
 			}
 			return r.err
 		}
-		m, err := r.r.Read(r.buf[r.end:])
+		m, err := r.r.Read(r.buf[r.end:limit])
 		r.end += m
 		if err != nil {
 			r.err = err

@@ -65,6 +65,10 @@ type Dict struct {
 	strKeys uint64
 }
 
+// NewDict returns a dict of items, for a caller that stands in for one the
+// input held (see Run.Lookup); the keys must differ.
+func NewDict(items []Item) *Dict { return &Dict{Items: items, memo: -1} }
+
 // keySig is a one-bit signature of a str key (from its length and its
 // first and last bytes): keys with different signatures differ.
 func keySig(s string) uint64 {

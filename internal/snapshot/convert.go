@@ -146,36 +146,14 @@ func (b *builder) stack(v any) (StackID, error) {
 		}
 		key := b.keyBuf[:0]
 		for _, it := range x.Items {
-			fd, ok := it.(*pickle.Dict)
-			if !ok {
-				return 0, fmt.Errorf("frame is %s, not a dict", pickle.A(it))
+			id, err := b.frameItem(it)
+			if err != nil {
+				return 0, err
 			}
-			id, ok := b.frameID[fd]
-			if !ok {
-				f, err := frame(fd)
-				if err != nil {
-					return 0, err
-				}
-				if id, ok = b.frameIdx[f]; !ok {
-					id = int32(len(b.frames))
-					b.frames = append(b.frames, f)
-					b.frameIdx[f] = id
-				}
-				b.frameID[fd] = id
-			}
-			key = binary.LittleEndian.AppendUint32(key, uint32(id))
+			key = appendFrameID(key, id)
 		}
 		b.keyBuf = key
-		sid, ok := b.stackID[string(key)]
-		if !ok {
-			sid = StackID(len(b.snap.Stacks))
-			fs := make([]Frame, len(x.Items))
-			for i := range fs {
-				fs[i] = b.frames[binary.LittleEndian.Uint32(key[4*i:])]
-			}
-			b.snap.Stacks = append(b.snap.Stacks, fs)
-			b.stackID[string(key)] = sid
-		}
+		sid := b.stackOf(key)
 		b.rememberStack(x.Items, sid)
 		b.dec.Replace(x, stackRef{sid})
 		return sid, nil
@@ -183,6 +161,54 @@ func (b *builder) stack(v any) (StackID, error) {
 		return 0, nil
 	}
 	return 0, fmt.Errorf("frames is %s, not a list", pickle.A(v))
+}
+
+// frameItem returns the frame id of one item of a frames list.
+func (b *builder) frameItem(it any) (int32, error) {
+	switch fd := it.(type) {
+	case *pickle.Dict:
+		id, ok := b.frameID[fd]
+		if !ok {
+			f, err := frame(fd)
+			if err != nil {
+				return 0, err
+			}
+			id = b.frameIndex(f)
+			b.frameID[fd] = id
+		}
+		return id, nil
+	}
+	return 0, fmt.Errorf("frame is %s, not a dict", pickle.A(it))
+}
+
+// frameIndex interns a frame.
+func (b *builder) frameIndex(f Frame) int32 {
+	id, ok := b.frameIdx[f]
+	if !ok {
+		id = int32(len(b.frames))
+		b.frames = append(b.frames, f)
+		b.frameIdx[f] = id
+	}
+	return id
+}
+
+func appendFrameID(key []byte, id int32) []byte {
+	return binary.LittleEndian.AppendUint32(key, uint32(id))
+}
+
+// stackOf interns the stack whose frame ids key lists.
+func (b *builder) stackOf(key []byte) StackID {
+	sid, ok := b.stackID[string(key)]
+	if !ok {
+		sid = StackID(len(b.snap.Stacks))
+		fs := make([]Frame, len(key)/4)
+		for i := range fs {
+			fs[i] = b.frames[binary.LittleEndian.Uint32(key[4*i:])]
+		}
+		b.snap.Stacks = append(b.snap.Stacks, fs)
+		b.stackID[string(key)] = sid
+	}
+	return sid
 }
 
 // recentStacks caches frames lists by their items: a snapshot's entries

@@ -61,7 +61,7 @@ func (b *builder) deviceTraces(v any) error {
 		if len(inner.Items) > 0 { // entries the hook did not take: not dicts
 			return fmt.Errorf("snapshot: device_traces[%d]: entry is %s, not a dict", dev, pickle.A(inner.Items[0]))
 		}
-		b.snap.Devices = append(b.snap.Devices, DeviceTrace{Device: dev, Events: b.traces[inner].flat(&b.opts)})
+		b.snap.Devices = append(b.snap.Devices, DeviceTrace{Device: dev, Events: b.flat(b.traces[inner])})
 		delete(b.traces, inner)
 	}
 	return nil

@@ -64,6 +64,18 @@ func LoadFileContext(ctx context.Context, path string, o LoadOptions) (*Snapshot
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 		size = st.Size()
 	}
+	if size >= parallelFrom {
+		s, err := loadParallel(ctx, f, size, o, parOptions{})
+		if err == nil {
+			return s, nil
+		}
+		if !errors.Is(err, errNoParallel) {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+	}
 	s, err := load(ctx, f, size, o)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -195,6 +207,10 @@ type builder struct {
 	// (counted in entries) so the check costs nothing measurable.
 	ctx     context.Context
 	entries int
+	// par is the parallel loader's state; nil when decoding sequentially.
+	par *parState
+	// idxStack maps the memo indexes of a run's frames list to its stack.
+	idxStack map[string]StackID
 }
 
 // checkEvery is how often, in trace entries, decoding looks at its
@@ -280,7 +296,9 @@ func (b *builder) hook(l *pickle.List, item any) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("snapshot: device_traces entry %d: %w", c.n, err)
 	}
-	c.add(ev)
+	if err := b.addEvent(c, ev); err != nil {
+		return false, err
+	}
 	if c.n == estimateAfter && b.size > 0 {
 		c.reserve(b.dec.Offset(), b.size, &b.opts)
 	}
@@ -324,6 +342,10 @@ type eventChunks struct {
 	cur   []TraceEvent
 	n     int
 	start int64 // input offset where the trace began
+	// inBuf: the events are the parallel loader's, from first on in its
+	// buffer.
+	inBuf bool
+	first int64
 }
 
 const (
@@ -355,6 +377,16 @@ func (c *eventChunks) reserve(at, size int64, o *LoadOptions) {
 	grown := o.makeEvents(want)[:len(c.cur)]
 	copy(grown, c.cur)
 	c.cur = grown
+}
+
+// flat returns c's events in one slice.
+func (b *builder) flat(c *eventChunks) []TraceEvent {
+	if c != nil && c.inBuf {
+		end := c.first + int64(c.n)
+		c.inBuf, c.n = false, 0 // as flat below: a list met twice has its events once
+		return b.par.events[c.first:end:end]
+	}
+	return c.flat(&b.opts)
 }
 
 // flat returns all events in one slice, releasing the chunks as it goes.

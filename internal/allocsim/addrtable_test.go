@@ -1,0 +1,78 @@
+package allocsim
+
+import (
+	"math/rand"
+	"testing"
+	"unsafe"
+)
+
+// TestAddrTable checks the active-block table against Go's map over a long
+// random run of puts, lookups and deletes, with addresses drawn from a
+// small range so that probe runs collide, wrap around and are shortened by
+// deletions.
+func TestAddrTable(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	var tab addrTable
+	ref := map[int64]*block{}
+	for step := 0; step < 200_000; step++ {
+		ptr := int64(rng.Intn(3000)) << 9
+		if rng.Intn(4) == 0 {
+			ptr = int64(rng.Int63()) // any address, even unaligned or 0
+		}
+		switch rng.Intn(3) {
+		case 0:
+			b := &block{ptr: ptr}
+			tab.put(ptr, b)
+			ref[ptr] = b
+		case 1:
+			tab.del(ptr)
+			delete(ref, ptr)
+		}
+		if got, want := tab.get(ptr), ref[ptr]; got != want {
+			t.Fatalf("step %d: get(%#x) = %p, want %p", step, ptr, got, want)
+		}
+		if tab.len() != len(ref) {
+			t.Fatalf("step %d: %d entries, want %d", step, tab.len(), len(ref))
+		}
+	}
+	n := 0
+	tab.each(func(ptr int64, b *block) {
+		if ref[ptr] != b {
+			t.Errorf("each: %#x -> %p, want %p", ptr, b, ref[ptr])
+		}
+		n++
+	})
+	if n != len(ref) {
+		t.Errorf("each visited %d entries, want %d", n, len(ref))
+	}
+}
+
+// TestRequestSize guards Request's packing: the replay writes one per
+// alloc and free of the trace (7 M on the 1 GiB benchmark snapshot), and
+// every byte more is 7 MB more to write and read back.
+func TestRequestSize(t *testing.T) {
+	if n := unsafe.Sizeof(Request{}); n != 40 {
+		t.Errorf("Request is %d bytes, want 40", n)
+	}
+}
+
+// TestSearchNear: galloping from any start finds the same place as the
+// plain binary search, for keys present, absent, below and above all.
+func TestSearchNear(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	for trial := 0; trial < 200; trial++ {
+		var s blockSet
+		for n := rng.Intn(40); n > 0; n-- {
+			s.insert(&block{stream: int64(rng.Intn(3) - 1), size: int64(rng.Intn(8)) << 9, ptr: int64(rng.Intn(1 << 20))})
+		}
+		for q := 0; q < 50; q++ {
+			k := sizeKey(int64(rng.Intn(5)-2), int64(rng.Intn(10))<<9, int64(rng.Intn(1<<20)))
+			want := s.search(k)
+			for i := 0; i <= len(s.keys); i++ {
+				if got := s.searchNear(k, i); got != want {
+					t.Fatalf("%d keys: searchNear from %d = %d, search = %d", len(s.keys), i, got, want)
+				}
+			}
+		}
+	}
+}

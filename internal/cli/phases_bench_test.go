@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"os"
+	"runtime/debug"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/vramkit/vramkit/internal/analyze"
+	"github.com/vramkit/vramkit/internal/hugepage"
+	"github.com/vramkit/vramkit/internal/report"
+	"github.com/vramkit/vramkit/internal/report/html"
+)
+
+// BenchmarkPhases times what stats, analyze, report and tune do after the
+// snapshot is decoded, on the snapshot named by $VRAMKIT_BENCH_SNAPSHOT
+// (bench/load.sh -keep writes a 1 GiB one), decoded once for all four:
+//
+//	VRAMKIT_BENCH_SNAPSHOT=/tmp/vramkit-bench-load.pickle \
+//	    go test -run - -bench Phases -benchtime 1x ./internal/cli
+//
+// Each reports its CPU seconds per run (user+system of the process, GC
+// included) beside the wall time, since on a shared machine the CPU time is
+// the steadier figure. The collector runs at the CLI's GOGC (10), and the
+// heap goes back to the kernel before each run, so that a run faults its
+// memory in afresh as the command does. Without the variable it is
+// skipped.
+func BenchmarkPhases(b *testing.B) {
+	path := os.Getenv("VRAMKIT_BENCH_SNAPSHOT")
+	if path == "" {
+		b.Skip("set VRAMKIT_BENCH_SNAPSHOT to a snapshot file")
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(10))
+	ctx := context.Background()
+	s, err := loadSnapshot(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	phases := []struct {
+		name string
+		run  func() error
+	}{
+		{"stats", func() error {
+			out, err := statsOf(ctx, s, path, analyze.Flags{})
+			if err != nil {
+				return err
+			}
+			return report.Write(io.Discard, "json", out, nil)
+		}},
+		{"analyze", func() error {
+			o := analyze.DefaultOptions()
+			o.MakeRequests, o.AdviseHugePages = hugeRequests, hugepage.AdviseAny
+			rep, err := analyze.AnalyzeContext(ctx, s, o)
+			if err != nil {
+				return err
+			}
+			files := []report.AnalysisFile{{Path: path, Devices: rep.Devices}}
+			return report.Write(io.Discard, "json", struct {
+				Files []report.AnalysisFile `json:"files"`
+			}{files}, nil)
+		}},
+		{"report", func() error {
+			d := -1
+			for _, id := range s.DeviceIDs() {
+				if len(s.Trace(id)) > 0 {
+					d = id
+					break
+				}
+			}
+			page, err := reportOf(ctx, s, d, path, "auto", analyze.Flags{})
+			if err != nil {
+				return err
+			}
+			return html.Render(io.Discard, page)
+		}},
+		{"tune", func() error {
+			out, err := tuneOf(ctx, s, path, analyze.Flags{})
+			if err != nil {
+				return err
+			}
+			return report.Write(io.Discard, "json", out, nil)
+		}},
+	}
+	for _, p := range phases {
+		b.Run(p.name, func(b *testing.B) {
+			var cpu time.Duration
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				debug.FreeOSMemory()
+				cpu0 := cpuTime()
+				b.StartTimer()
+				if err := p.run(); err != nil {
+					b.Fatal(err)
+				}
+				cpu += cpuTime() - cpu0
+			}
+			b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
+		})
+	}
+}
+
+// cpuTime is the process's user+system time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,279 @@
+package snapshot
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/vramkit/vramkit/internal/pickle"
+)
+
+// The parallel loader reads a large uncompressed snapshot file on every
+// core (GOMAXPROCS of them):
+//
+//  1. frameChunks cuts the file at FRAME opcodes into chunks;
+//  2. scanChunk counts each chunk's MEMOIZE and EMPTY_DICT opcodes, the
+//     memo indexes it fetches and where it memoizes the words entries are
+//     read by (keys, actions); prefix sums give every chunk its first memo
+//     index and its place in one shared buffer of events;
+//  3. chunkDec decodes the trace entries of each chunk straight into that
+//     buffer, in runs of consecutive entries (other strs it needs from
+//     other chunks come from foreignStrs, which reads them on demand);
+//  4. meanwhile the sequential decoder reads the file once more, skipping
+//     every run it meets at a place where list items start (a RunHook),
+//     decoding everything else (segments, settings, entries the runs left
+//     out) as Load does, and moving each run's events into place, with
+//     its local stack, stream and context numbers mapped to the
+//     Snapshot's tables in file order. Chunks are decoded at most
+//     GOMAXPROCS+2 ahead of it, and release their tables once it is past.
+//
+// The result is the sequential decoder's, field for field. Input the
+// scheme does not fit (no frames, BINPUT, opcodes it does not know, data
+// after STOP) returns errNoParallel before any work is wasted on it;
+// LoadFileContext then loads the file sequentially.
+
+// parallelFrom is the file size from which LoadFileContext decodes in
+// parallel; smaller files take less time than starting the workers.
+const parallelFrom = 32 << 20
+
+// Chunk sizes: enough chunks for each worker to take several (the
+// entries are not spread evenly), few enough that per-chunk work stays
+// small, and each worker's buffer small beside the events.
+const (
+	minChunk  = 256 << 10
+	maxChunk  = 1 << 20
+	chunkTail = 64 << 10 // bytes past its end a chunk may read to finish its last entry
+)
+
+// parOptions are the parallel loader's knobs; tests use tiny chunks.
+type parOptions struct {
+	workers int
+	chunk   int64 // target chunk size; 0: from the file size and workers
+	stats   *parStats
+}
+
+// parStats reports how much the runs covered.
+type parStats struct {
+	runs            int
+	claimed, events int64
+	// Phases: the FRAME walk, the first pass, and the pipelined entry
+	// decoding and sequential pass (with the sum of the chunks' decoding
+	// times, and the time the sequential pass waited for chunks).
+	walk, scan, rest, decode, waited time.Duration
+	decodeNS                         atomic.Int64
+	// cpu has the process's CPU time (user+system) at the phases' ends.
+	cpu [4]time.Duration
+	// cpuTime, when set, reads the process's CPU time (tests pass one).
+	cpuTime func() time.Duration
+}
+
+func (s *parStats) mark(i int) {
+	if s != nil && s.cpuTime != nil {
+		s.cpu[i] = s.cpuTime()
+	}
+}
+
+func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po parOptions) (*Snapshot, error) {
+	if po.workers <= 0 {
+		po.workers = runtime.GOMAXPROCS(0)
+	}
+	if po.chunk <= 0 {
+		po.chunk = min(max(size/int64(4*po.workers), minChunk), maxChunk)
+	}
+	t0 := time.Now()
+	po.stats.mark(0)
+	chunks, err := frameChunks(f, size, po.chunk)
+	if err != nil {
+		return nil, err
+	}
+	t1 := time.Now()
+	po.stats.mark(1)
+	n := len(chunks)
+	pool := newBufPool(po.workers)
+
+	// Pass 1: counts and fetched indexes.
+	scans := make([]scanned, n)
+	err = parallelDo(ctx, n, po.workers, func(w, i int) error {
+		buf, err := pool.read(w, f, chunks[i].start, chunks[i].end)
+		if err != nil {
+			return err
+		}
+		scans[i], err = scanChunk(buf)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	bases := make([]uint64, n+1)
+	dictBases := make([]int64, n+1)
+	nrefs := 0
+	for _, s := range scans {
+		nrefs += len(s.refs)
+	}
+	all := make([]uint32, 0, nrefs)
+	for i, s := range scans {
+		bases[i+1] = bases[i] + s.memo
+		dictBases[i+1] = dictBases[i] + s.dicts
+		all = append(all, s.refs...)
+		scans[i].refs = nil
+	}
+	if bases[n] > 1<<32 {
+		return nil, errNoParallel
+	}
+	t2 := time.Now()
+	po.stats.mark(2)
+	slices.Sort(all)
+	all = slices.Compact(all)
+
+	foreign := newForeignStrs(f, chunks, bases, scans, all)
+
+	// Pass 3, the trace entries, runs ahead of pass 4, the rest in order,
+	// which takes each chunk's runs as soon as they are ready and then
+	// releases most of what the chunk held.
+	events := o.makeEvents(int(dictBases[n]))[:dictBases[n]]
+	ps := newParState(n, events)
+	wctx, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer func() {
+		stop()
+		wg.Wait()
+	}()
+	var next atomic.Int64
+	for w := range min(po.workers, n) {
+		wg.Add(1)
+		buf := pool.bufs[w] // the first pass's buffer, reused: fresh memory would add to the peak
+		go func() {
+			defer wg.Done()
+			c := newChunkDec()
+			c.spare = ps.spare
+			for {
+				select {
+				case ps.tokens <- struct{}{}:
+				case <-wctx.Done():
+					return
+				}
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				err := wctx.Err()
+				if err == nil {
+					end := min(chunks[i].end+chunkTail, size)
+					if cap(buf) < int(end-chunks[i].start) {
+						buf = make([]byte, end-chunks[i].start)
+					}
+					buf = buf[:end-chunks[i].start]
+					if _, err = f.ReadAt(buf, chunks[i].start); err != nil {
+						err = fmt.Errorf("read at %d: %w", chunks[i].start, err)
+					}
+				}
+				if err != nil {
+					ps.fail(err)
+					close(ps.ready[i])
+					continue
+				}
+				c.reset(int(scans[i].memo) + 1024)
+				c.buf, c.off, c.limit = buf, chunks[i].start, int(chunks[i].end-chunks[i].start)
+				c.base, c.dictBase, c.events = bases[i], dictBases[i], events
+				c.foreign, c.refs = foreign, all
+				t := time.Now()
+				c.decode()
+				if po.stats != nil {
+					po.stats.decodeNS.Add(int64(time.Since(t)))
+				}
+				ps.outs[i] = c.out
+				close(ps.ready[i])
+			}
+		}()
+	}
+	pool = nil
+
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	b := newBuilder()
+	b.opts, b.ctx = o, ctx
+	b.par = ps
+	if po.stats != nil {
+		defer func() {
+			po.stats.runs, po.stats.claimed, po.stats.events = ps.runsSeen, ps.claimed, ps.cursor
+			po.stats.walk, po.stats.scan, po.stats.rest = t1.Sub(t0), t2.Sub(t1), time.Since(t2)
+			po.stats.decode, po.stats.waited = time.Duration(po.stats.decodeNS.Load()), ps.waited
+			po.stats.mark(3)
+		}()
+	}
+	dec := pickle.NewDecoder(f)
+	b.dec = dec
+	dec.SetAppendHook(b.hook)
+	dec.SetRunHook(b.runHook)
+	v, err := dec.Decode()
+	if err == nil {
+		err = ps.failed()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if b.err != nil {
+		return nil, b.err
+	}
+	return b.finish(v)
+}
+
+// bufPool holds one read buffer per worker.
+type bufPool struct{ bufs [][]byte }
+
+func newBufPool(workers int) *bufPool { return &bufPool{bufs: make([][]byte, workers)} }
+
+func (p *bufPool) read(w int, f io.ReaderAt, start, end int64) ([]byte, error) {
+	n := int(end - start)
+	if cap(p.bufs[w]) < n {
+		p.bufs[w] = make([]byte, n)
+	}
+	b := p.bufs[w][:n]
+	if _, err := f.ReadAt(b, start); err != nil {
+		return nil, fmt.Errorf("read at %d: %w", start, err)
+	}
+	return b, nil
+}
+
+// parallelDo runs fn(worker, i) for i in [0, n) on up to workers
+// goroutines; it returns the first error, or ctx's once ctx is done.
+func parallelDo(ctx context.Context, n, workers int, fn func(w, i int) error) error {
+	var next atomic.Int64
+	var mu sync.Mutex
+	var first error
+	var wg sync.WaitGroup
+	for w := range min(workers, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				err := ctx.Err()
+				if err == nil {
+					err = fn(w, i)
+				}
+				if err != nil {
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+					next.Store(int64(n))
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return first
+}
