@@ -16,6 +16,10 @@ type StepRow struct {
 	Predicted float64 `json:"predicted_s"`
 	Err       float64 `json:"error"` // signed, (pred-meas)/meas
 	InBand    bool    `json:"in_band"`
+	// HostS and GPUS are the predicted step's host issue time and GPU
+	// kernel time (memmodel.StepDetail).
+	HostS float64 `json:"host_s"`
+	GPUS  float64 `json:"gpu_s"`
 }
 
 // TechniquePair is two workloads of one model, timed in one file, that
@@ -80,6 +84,9 @@ func EvalStepTimeWith(ws []Timed, host memmodel.HostCosts) (StepEval, error) {
 		ev.Rows = append(ev.Rows, StepRow{Name: w.Name, Source: w.Source, Measured: w.StepS,
 			Predicted: r.StepTime, Err: r.StepTime/w.StepS - 1,
 			InBand: w.StepS >= r.StepTimeBand[0] && w.StepS <= r.StepTimeBand[1]})
+		if d := r.StepDetail; d != nil {
+			ev.Rows[len(ev.Rows)-1].HostS, ev.Rows[len(ev.Rows)-1].GPUS = d.HostS, d.GPUS
+		}
 	}
 	ws = kept
 	pred := make([]float64, len(ws))

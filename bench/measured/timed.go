@@ -122,6 +122,10 @@ func fromCapture(line []byte) (Timed, string, error) {
 	if err := json.Unmarshal(line, &c); err != nil {
 		return Timed{}, "", err
 	}
+	return fromCaptureRow(c)
+}
+
+func fromCaptureRow(c captureRow) (Timed, string, error) {
 	w := Timed{Name: c.Name, StepS: c.StepMedianS}
 	switch {
 	case c.Status != "ok" || w.StepS == 0:

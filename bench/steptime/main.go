@@ -49,6 +49,7 @@ func defaultSets() []set {
 
 func main() {
 	fit := flag.Bool("fit-host", false, "fit the host costs (memmodel.HostCosts) to the files instead of printing")
+	profile := flag.String("profile", "", "compare the model's host time, GPU time and kernel counts with the kernel profiles in this directory (testdata/profile)")
 	hostJSON := flag.String("host", "", "host costs as memmodel.HostCosts JSON (default: the calibration machine's)")
 	flag.Parse()
 	host := memmodel.DefaultHostCosts()
@@ -57,6 +58,13 @@ func main() {
 			fmt.Fprintln(os.Stderr, "steptime: -host:", err)
 			os.Exit(2)
 		}
+	}
+	if *profile != "" {
+		if err := compareProfiles(*profile, host); err != nil {
+			fmt.Fprintln(os.Stderr, "steptime:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	sets := defaultSets()
 	if files := flag.Args(); len(files) > 0 {
@@ -124,9 +132,9 @@ func run(sets []set) error {
 
 // printRows lists every workload and every technique pair of ev.
 func printRows(ev measured.StepEval) {
-	fmt.Printf("%-44s %-22s %9s %9s %8s\n", "workload", "file", "measured", "predicted", "err")
+	fmt.Printf("%-44s %-22s %9s %9s %8s %8s %8s\n", "workload", "file", "measured", "predicted", "err", "host", "gpu")
 	for _, r := range ev.Rows {
-		fmt.Printf("%-44s %-22s %8.1fms %8.1fms %+7.1f%%\n", r.Name, r.Source, 1e3*r.Measured, 1e3*r.Predicted, 100*r.Err)
+		fmt.Printf("%-44s %-22s %8.1fms %8.1fms %+7.1f%% %6.1fms %6.1fms\n", r.Name, r.Source, 1e3*r.Measured, 1e3*r.Predicted, 100*r.Err, 1e3*r.HostS, 1e3*r.GPUS)
 	}
 	if len(ev.Pairs) == 0 {
 		return

@@ -47,9 +47,12 @@ type Result struct {
 	StepTimeBand        [2]float64       `json:"step_time_band_s"`
 	// StepTimeSource says which figures the step time rests on: the
 	// kernel classes measured on this GPU or another GPU scaled.
-	StepTimeSource string  `json:"step_time_source"`
-	SamplesPerSec  float64 `json:"samples_per_s"`
-	Capacity       int64   `json:"capacity_bytes"`
+	StepTimeSource string `json:"step_time_source"`
+	// StepDetail is how the step time splits into host issue time and
+	// GPU kernel time, and the kernels it counts by class.
+	StepDetail    *StepDetail `json:"step_detail,omitempty"`
+	SamplesPerSec float64     `json:"samples_per_s"`
+	Capacity      int64       `json:"capacity_bytes"`
 	// Confidence is the probability the bands are built to cover (from
 	// held-out captures, see bands.go); BandClasses are the classes of
 	// workload whose measured error set them.

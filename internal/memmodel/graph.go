@@ -71,6 +71,9 @@ type op struct {
 	gemm *gemmShape
 	conv *convShape
 	attn *attnCost
+	// plane is a BatchNorm's H·W: the contiguous run ATen's per-channel
+	// kernels read (steptime_bn.go); 0 for other ops.
+	plane int64
 	// cudnn marks a convolution without a convShape (Whisper's conv1d):
 	// cuDNN runs it, so it takes no cuBLAS workspace.
 	cudnn bool

@@ -168,7 +168,9 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.setStepTime(r, c.walkStep(g, cfg, tm), tm)
+	step, detail := c.walkStepDetail(g, cfg, tm)
+	c.setStepTime(r, step, tm)
+	r.StepDetail = detail
 	if dyn != nil {
 		c.setStepTime(r, c.dynStepTime(schedule, tm), tm)
 		r.Notes = append(r.Notes, fmt.Sprintf("dynamic padding (%s): %d steps replayed, batch length mean %.0f, max %d tokens; %.0f%% of padded tokens are real; reserved memory depends on the order lengths arrive in",

@@ -2,7 +2,6 @@ package memmodel
 
 import (
 	"math"
-	"sort"
 
 	"github.com/vramkit/vramkit/internal/gpu"
 )
@@ -108,18 +107,18 @@ func (tm *timeModel) forward(o *op, g *Graph) float64 {
 	return math.Max(t, r.launch())
 }
 
-// backward is op o's GPU time in the backward pass: for a GEMM the data
-// and weight gradients it needs (a frozen weight needs none), for the
-// rest its gradient kernels.
-func (tm *timeModel) backward(o *op, g *Graph) float64 {
+// backward is op o's GPU time in the backward pass and how many kernels
+// it takes: for a GEMM the data and weight gradients it needs (a frozen
+// weight needs none), for the rest its gradient kernels.
+func (tm *timeModel) backward(o *op, g *Graph) (float64, float64) {
 	r, dt := tm.r, inDtype(o, g)
 	switch {
 	case o.attn != nil:
 		_, t := r.sdpa(o.attn, dt)
-		return math.Max(t, r.launch())
+		return math.Max(t, r.launch()), 1
 	case o.conv != nil:
 		_, t := r.conv(o.conv, dt)
-		return math.Max(t, r.launch())
+		return math.Max(t, r.launch()), boolN(o.conv.dgrad) + boolN(o.conv.wgrad)
 	case o.gemm != nil:
 		s, d := o.gemm, calDtype(dt, false)
 		var t float64
@@ -129,24 +128,56 @@ func (tm *timeModel) backward(o *op, g *Graph) float64 {
 		if s.wgrad {
 			t += math.Max(r.gemm(d, s.batch, s.k, s.n, s.m), r.launch())
 		}
-		return t
+		return t, boolN(s.dgrad) + boolN(s.wgrad)
 	case o.kind == "grouped_mm" && o.bwdFlops > 0:
 		_, t := tm.groupedGEMM(o, g)
-		return t
+		return t, 2
 	case o.matmul:
 		if o.bwdFlops == 0 {
-			return 0
+			return 0, 0
 		}
-		return math.Max(tm.cubeGEMM(dt, o.bwdFlops), r.launch())
+		return math.Max(tm.cubeGEMM(dt, o.bwdFlops), r.launch()), 2
 	}
 	if o.bwdFlops == 0 && o.bytes == 0 {
-		return 0
+		return 0, 0
 	}
 	if o.kind == "batch_norm" && r.hasNorm(dt) {
 		_, t := r.batchNorm(o, g, dt)
-		return math.Max(t, r.launch())
+		return math.Max(t, r.launch()), 1
 	}
-	return math.Max(r.stream(streamOp(o.kind, len(o.in)), dt, 2*o.bytes)*normSlowdown(o.kind, dt), r.launch())
+	bytes, ok := pointwiseBackwardBytes(o, g)
+	if !ok {
+		bytes = 2 * o.bytes
+	}
+	if bytes == 0 {
+		return 0, 0
+	}
+	return math.Max(r.stream(streamOp(o.kind, len(o.in)), dt, bytes)*normSlowdown(o.kind, dt), r.launch()), 1
+}
+
+// pointwiseBackwardBytes is what the backward of an elementwise op moves,
+// where its formula says so (ok false otherwise; the caller takes twice
+// the forward's bytes, a binary op's two gradients of three operands
+// each). A one-input activation (ReLU, GELU, SiLU, tanh ...)
+// reads the output's gradient and one saved tensor and writes the input's
+// gradient: three tensors of its size, 1.5× the forward's input and output
+// (ResNet-101: 100 threshold_backward kernels, 1.37 ms for 5.7 GB).
+func pointwiseBackwardBytes(o *op, g *Graph) (float64, bool) {
+	switch o.kind {
+	case "relu", "relu_", "gelu", "silu", "sigmoid", "tanh":
+		if len(o.in) == 1 {
+			return 1.5 * o.bytes, true
+		}
+	}
+	return 0, false
+}
+
+// boolN is 1 for true.
+func boolN(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // normSlowdown is how much longer than the calibrated normalisation
@@ -197,28 +228,6 @@ func normDtype(dt DType) string {
 		return "bf16"
 	}
 	return "fp32"
-}
-
-// batchNorm is training BatchNorm op o's forward and backward time at the
-// rates per byte of the calibrated BatchNorms of its dtype nearest in log
-// channels and log bytes (channels set how many blocks ATen's reductions
-// launch). Bytes are the input's and output's, as the calibration counts.
-func (r *rates) batchNorm(o *op, g *Graph, dt DType) (fwd, bwd float64) {
-	x, c := &g.tensors[o.in[0]], g.tensors[o.in[1]].numel
-	bytes := 2 * float64(x.bytes())
-	type cand struct{ d, f, b float64 }
-	var cs []cand
-	for _, v := range r.cal.Norm {
-		if v.Dtype != normDtype(dt) || r.hostBound(v.FwdS) {
-			continue
-		}
-		d := sq(lg(c)-lg(v.C)) + sq(math.Log2(bytes)-math.Log2(v.Bytes))
-		cs = append(cs, cand{d, math.Log(v.Bytes / v.FwdS), math.Log(v.Bytes / (v.FwdBwdS - v.FwdS))})
-	}
-	sort.Slice(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
-	f := math.Exp(idw(len(cs), func(i int) (float64, float64) { return cs[i].d, cs[i].f }))
-	b := math.Exp(idw(len(cs), func(i int) (float64, float64) { return cs[i].d, cs[i].b }))
-	return gpuFloor + bytes/(f*r.bwScale), gpuFloor + bytes/(b*r.bwScale)
 }
 
 // BatchNorm's slowdowns over the normalisation class: see normSlowdown.
@@ -285,14 +294,23 @@ func (tm *timeModel) hostTime(o *op) float64 {
 }
 
 // pipeline is the two clocks of the walk; busy sums the GPU's kernel
-// time alone.
-type pipeline struct{ host, gpu, busy float64 }
+// time alone, hostBusy the host's issue time alone (without its waits on
+// the GPU), and kernels and classGPU count the kernels and their GPU time
+// by class (StepDetail).
+type pipeline struct {
+	host, gpu, busy, hostBusy float64
+	kernels, classGPU         [numKernelClasses]float64
+}
 
-// issue charges h to the host, then runs a kernel of d seconds on the GPU.
-func (p *pipeline) issue(h, d float64) {
+// issue charges h to the host, then runs n kernels of class k taking d
+// seconds together on the GPU (n may be 0: a view costs the host only).
+func (p *pipeline) issue(h, d float64, k kernelClass, n float64) {
 	p.host += h
+	p.hostBusy += h
 	p.gpu = maxF(p.gpu, p.host) + d
 	p.busy += d
+	p.kernels[k] += n
+	p.classGPU[k] += d
 }
 
 // sync makes the host wait for the GPU (.item(), synchronize).

@@ -275,7 +275,7 @@ func TestBatchNormCalibrated(t *testing.T) {
 	}
 	h200, _ := gpu.Lookup("h200")
 	cm := timeModel{r: ratesFrom(&cal, nil, h200), HostCosts: tm.HostCosts}
-	if f, b := cm.forward(bn, g), cm.backward(bn, g); !near(f, gpuFloor+500e-6) || !near(b, gpuFloor+1200e-6) {
+	if f, b := cm.forward(bn, g), bwdTime(cm, bn, g); !near(f, gpuFloor+500e-6) || !near(b, gpuFloor+1200e-6) {
 		t.Errorf("calibrated bf16 BatchNorm: forward %.1f µs, backward %.1f µs; want 502.5 and 1202.5", 1e6*f, 1e6*b)
 	}
 	// fp16 was not timed: the fitted cuDNN slowdown over the normalisation class

@@ -51,7 +51,7 @@ func TestFrozenWeightsSkipWeightGradients(t *testing.T) {
 		}
 		d := o.gemm
 		want := math.Max(tm.r.gemm("bf16", 1, d.m, d.k, d.n), tm.r.launch())
-		if got := tm.backward(o, g); !closeTo(got, want) {
+		if got := bwdTime(tm, o, g); !closeTo(got, want) {
 			t.Errorf("op %d: backward %g s, want the data gradient alone %g s", i, got, want)
 		}
 		seen++
@@ -65,7 +65,7 @@ func TestFrozenWeightsSkipWeightGradients(t *testing.T) {
 		if o := &g2.ops[i]; o.gemm != nil && o.gemm.n == 2816 {
 			d := o.gemm
 			want := tm2.r.gemm("bf16", 1, d.m, d.k, d.n) + tm2.r.gemm("bf16", 1, d.k, d.n, d.m)
-			if got := tm2.backward(o, g2); !closeTo(got, want) {
+			if got := bwdTime(tm2, o, g2); !closeTo(got, want) {
 				t.Errorf("trainable op %d: backward %g s, want data+weight gradients %g s", i, got, want)
 			}
 			break
@@ -121,7 +121,7 @@ func TestAccumulationRepeatsForwardBackwardNotOptimizer(t *testing.T) {
 			elems += float64(p.numel)
 		}
 	}
-	opt, _ := c1.optimizerTime(tm, elems, nParams)
+	opt, _, _ := c1.optimizerTime(tm, elems, nParams)
 	accumulate := nParams*tm.r.launch() + tm.r.stream("add", F32, elems*4*3)
 	fwdbwd := one.busy - opt
 	if got, want := two.busy, 2*fwdbwd+accumulate+opt; !closeTo(got, want) {
@@ -194,11 +194,11 @@ func TestGroupedGEMMPerExpert(t *testing.T) {
 		t.Errorf("forward %g s, want %g s", got, want)
 	}
 	want := groupedSlowdown * e * (one(n/e, in, out) + one(in, out, n/e))
-	if got := tm.backward(o, g); !closeTo(got, want) {
+	if got := bwdTime(tm, o, g); !closeTo(got, want) {
 		t.Errorf("backward %g s, want %g s", got, want)
 	}
 	g.tensors[w].grad = false // frozen experts: no weight gradient
-	if got, want := tm.backward(o, g), groupedSlowdown*e*one(n/e, in, out); !closeTo(got, want) {
+	if got, want := bwdTime(tm, o, g), groupedSlowdown*e*one(n/e, in, out); !closeTo(got, want) {
 		t.Errorf("frozen backward %g s, want %g s", got, want)
 	}
 }
@@ -232,4 +232,51 @@ func TestConvNeXtRunsChannelsLast(t *testing.T) {
 			t.Errorf("%s: %d of %d convolutions channels_last, want %d", tc.model, cl, convs, want)
 		}
 	}
+}
+
+// bwdTime is op o's backward GPU time under tm.
+func bwdTime(tm timeModel, o *op, g *Graph) float64 {
+	t, _ := tm.backward(o, g)
+	return t
+}
+
+// TestActivationBackwardMovesThreeTensors: ReLU's backward
+// (threshold_backward) reads the output's gradient and the saved output
+// and writes the input's gradient, three tensors of its size where the
+// forward moved two; a product's backward still moves twice its forward.
+func TestActivationBackwardMovesThreeTensors(t *testing.T) {
+	s := DefaultSpec()
+	m := "resnet50"
+	s.Model, s.Batch, s.Precision = &m, 64, "bf16-amp"
+	_, g, _, tm, _ := walkOf(t, s)
+	var relu *op
+	for i := range g.ops {
+		if o := &g.ops[i]; o.kind == "relu_" {
+			relu = o
+			break
+		}
+	}
+	if relu == nil {
+		t.Fatal("no relu_ in ResNet-50")
+	}
+	size := float64(g.tensors[relu.out[0]].bytes())
+	if relu.bytes != 2*size {
+		t.Fatalf("relu_ forward moves %g bytes, want input and output %g", relu.bytes, 2*size)
+	}
+	want := math.Max(tm.r.stream("mul_", BF16, 3*size), tm.r.launch())
+	if got := bwdTime(tm, relu, g); !closeTo(got, want) {
+		t.Errorf("relu_ backward %g s, want three tensors' %g s", got, want)
+	}
+	s2 := llamaSpec()
+	_, g2, _, tm2, _ := walkOf(t, s2)
+	for i := range g2.ops {
+		if o := &g2.ops[i]; o.kind == "mul" && len(o.in) == 2 && g2.tensors[o.in[0]].grad && g2.tensors[o.in[1]].grad {
+			want := math.Max(tm2.r.stream(streamOp("mul", 2), inDtype(o, g2), 2*o.bytes), tm2.r.launch())
+			if got := bwdTime(tm2, o, g2); !closeTo(got, want) {
+				t.Errorf("mul backward %g s, want twice its forward's bytes %g s", got, want)
+			}
+			return
+		}
+	}
+	t.Error("no product of two graded tensors in LLaMA")
 }

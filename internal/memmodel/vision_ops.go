@@ -138,6 +138,7 @@ func (b *builder) batchNorm(x fmap) fmap {
 	v := b.g.newTensor(x.c, F32, false)
 	o := b.op("batch_norm", []Tensor{x.t, w, bb}, []Tensor{y, m, v}, []Tensor{x.t, m, v})
 	o.flops, o.bwdFlops = 4*float64(b.numel(x.t)), 6*float64(b.numel(x.t))
+	o.plane = x.h * x.w
 	x.t = y
 	return x
 }

@@ -1,0 +1,36 @@
+package measured
+
+import "testing"
+
+// TestKernelClass sorts kernel names taken from testdata/profile's
+// torch.profiler tables (torch 2.11, H200) into the step-time model's
+// classes.
+func TestKernelClass(t *testing.T) {
+	cases := []struct{ name, want string }{
+		{"nvjet_sm90_tst_192x192_64x3_2x1_v_bz_coopB_NNN", "gemm"},
+		{"void cutlass::Kernel2<cutlass_75_tensorop_bf16_s1688gemm_bf16_128x128_tn_align1>(cutlass_75_tensorop_bf16_s1688gemm_bf16_128x128_tn_align1::Params)", "gemm"},
+		{"sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize128x128x8_stage3_warpsize2x2x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas", "gemm"},
+		{"cudnn_generated_fort_native_sdpa_sm90_flash_bprop_wgmma_f16_knob_26_64x64x64_1x4x1_cga1x1x1_kernel0_0", "attention"},
+		{"fmha_cutlassB_f32_aligned_64x64_k64_sm80(PyTorchMemEffAttention::AttentionBackwardKernel<cutlass::arch::Sm80, float, true>)", "attention"},
+		{"sm90_xmma_fprop_implicit_gemm_bf16bf16_bf16f32_f32_nhwckrsc_nhwc_tilesize128x128x64_warpgroupsize1x1x1_g1_execute_segment_k_off_kernel__5x_cudnn", "conv"},
+		{"void at::native::(anonymous namespace)::conv_depthwise2d_grad_weight_kernel<c10::BFloat16, unsigned int>(...)", "conv"},
+		{"void implicit_convolve_sgemm<__nv_bfloat16, __nv_bfloat16, 1024, 5, 5, 3, 3, 3, 1, false, false, true>(int, int, int)", "conv"},
+		{"void cudnn::engines_precompiled::nchwToNhwcKernel<__nv_bfloat16, __nv_bfloat16, float, false, true, (cudnnKernelDataType_t)0>(...)", "conv"},
+		{"dgrad2d_c1_k1_nhwc_specialized", "conv"},
+		{"void at::native::batch_norm_backward_kernel<c10::BFloat16, float, float, int>(...)", "norm"},
+		{"void at::native::(anonymous namespace)::GammaBetaBackwardCUDAKernelTemplate<float, float, 32u, 32u, 256u, false, false, false>(long, long)", "norm"},
+		{"void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}>(...)", "copy"},
+		{"void at::native::vectorized_elementwise_kernel<8, at::native::bfloat16_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul> >(...)", "copy"},
+		{"void at::native::(anonymous namespace)::CatArrayBatchedCopy<at::native::(anonymous namespace)::OpaqueType<2u>, unsigned int, 3, 128, 1>(...)", "copy"},
+		{"void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous namespace)::TensorListMetadata<4>, ...>(...)", "optimizer"},
+		{"void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<float>)", "pointwise"},
+		{"void cudnn::fusion::convert_dq_to_16bits<true>(void const*, void*, unsigned int)", "pointwise"},
+		{"Optimizer.step#AdamW.step", ""},
+		{"Memcpy DtoD (Device -> Device)", ""},
+	}
+	for _, c := range cases {
+		if got := KernelClass(c.name); got != c.want {
+			t.Errorf("KernelClass(%.60s…) = %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,165 @@
+package memmodel
+
+import (
+	"math"
+	"sort"
+)
+
+// batchNorm is training BatchNorm op o's forward and backward time from
+// the calibrated BatchNorms of its dtype (gt_calib.py --norm, ResNet-50's
+// shapes at batch 256). Bytes are the input's and output's, as the
+// calibration counts. PyTorch runs bfloat16 BatchNorm in ATen's own
+// kernels (float32 and float16 go to cuDNN: batchNormCuDNN), whose bytes
+// move at a rate that depends on the channels and on the plane H·W, not
+// on the batch:
+//
+//   - the statistics and backward kernels launch one block per channel,
+//     so channels set how much of the GPU works;
+//   - each block walks its channel's N planes of H·W contiguous elements,
+//     so H·W is the length of the coalesced runs, and N only how many
+//     runs a block walks: the time grows with N at a fixed rate per byte.
+//
+// A batch-64 ResNet therefore takes the batch-256 calibration's rate of
+// the same channels and plane, a quarter of its time (ResNet-101 b64
+// bf16's profile: 7.9 ms forward and 11.1 ms backward over its 104
+// BatchNorms; the rate looked up by channels and bytes, as before, put
+// the batch-256 shapes of four times the plane there: 10.1 and 11.3).
+//
+// Between and beyond the calibrated shapes the logarithm of the rate
+// follows a bilinear trend in log channels and log plane, least squares
+// over the dtype's calibration (its leave-one-out error on the bf16 table
+// is 0.21 forward and 0.26 backward in log rate, against 0.35 and 0.34 for
+// the four nearest shapes' mean), plus the inverse-distance mean of the
+// nearest calibrated shapes' residuals, so that a calibrated shape gets its
+// measured time. EfficientNet-B0's 16–96-channel maps of 112² and 56²
+// pixels lie below every calibrated channel count: the trend gives them
+// the fewer blocks' lower rate (its profile at batch 256 bf16: 23.4 ms
+// forward, 39.0 backward; this model 24.2 and 39.2, the nearest shapes'
+// mean 17.2 and 26.6).
+func (r *rates) batchNorm(o *op, g *Graph, dt DType) (fwd, bwd float64) {
+	x, c := &g.tensors[o.in[0]], g.tensors[o.in[1]].numel
+	bytes := 2 * float64(x.bytes())
+	plane := o.plane
+	if plane <= 0 {
+		plane = x.numel / max(c, 1) // a batch of one
+	}
+	if dt != BF16 {
+		return r.batchNormCuDNN(dt, c, plane, bytes)
+	}
+	var pts []bnPoint
+	for _, v := range r.cal.Norm {
+		if v.Dtype != normDtype(dt) || r.hostBound(v.FwdS) {
+			continue
+		}
+		pts = append(pts, bnPoint{c: lg(v.C), hw: lg(v.H * v.H),
+			f: math.Log(v.Bytes / v.FwdS), b: math.Log(v.Bytes / (v.FwdBwdS - v.FwdS))})
+	}
+	f := math.Exp(bnRate(pts, lg(c), lg(plane), func(p bnPoint) float64 { return p.f }))
+	b := math.Exp(bnRate(pts, lg(c), lg(plane), func(p bnPoint) float64 { return p.b }))
+	return gpuFloor + bytes/(f*r.bwScale), gpuFloor + bytes/(b*r.bwScale)
+}
+
+// batchNormCuDNN times a float32 or float16 BatchNorm, which PyTorch
+// sends to cuDNN, at the rates per byte of the calibrated BatchNorms of its
+// dtype nearest in log channels and log plane (c channels of plane
+// pixels, bytes in and out): cuDNN's NCHW training kernels also split the
+// work by channel (their per-channel "1C11" statistics), so the rate per
+// byte does not depend on the batch either. No profile shows how their
+// rate varies between the calibrated shapes, and the bilinear trend
+// predicts the fp16 table's forward worse than its nearest shapes do
+// (leave-one-out 0.43 against 0.34 in log rate): the nearest shapes' mean.
+func (r *rates) batchNormCuDNN(dt DType, c, plane int64, bytes float64) (fwd, bwd float64) {
+	type cand struct{ d, f, b float64 }
+	var cs []cand
+	for _, v := range r.cal.Norm {
+		if v.Dtype != normDtype(dt) || r.hostBound(v.FwdS) {
+			continue
+		}
+		d := sq(lg(c)-lg(v.C)) + sq(lg(plane)-lg(v.H*v.H))
+		cs = append(cs, cand{d, math.Log(v.Bytes / v.FwdS), math.Log(v.Bytes / (v.FwdBwdS - v.FwdS))})
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
+	f := math.Exp(idw(len(cs), func(i int) (float64, float64) { return cs[i].d, cs[i].f }))
+	b := math.Exp(idw(len(cs), func(i int) (float64, float64) { return cs[i].d, cs[i].b }))
+	return gpuFloor + bytes/(f*r.bwScale), gpuFloor + bytes/(b*r.bwScale)
+}
+
+// bnPoint is a calibrated BatchNorm: log2 channels and plane, log bytes
+// per second forward and backward.
+type bnPoint struct{ c, hw, f, b float64 }
+
+// bnRate is the log rate at (c, hw) (log2 channels and plane) from the
+// points' values v: the bilinear least-squares trend a + b·c + d·hw +
+// e·c·hw plus the inverse-distance mean of the nearest points' residuals;
+// the nearest points' mean alone where there are too few to fit.
+func bnRate(pts []bnPoint, c, hw float64, v func(bnPoint) float64) float64 {
+	feat := func(c, hw float64) [4]float64 { return [4]float64{1, c, hw, c * hw} }
+	trend := func(float64, float64) float64 { return 0 }
+	if coef, ok := fitBilinear(pts, v, feat); ok {
+		trend = func(c, hw float64) float64 {
+			x := feat(c, hw)
+			return coef[0]*x[0] + coef[1]*x[1] + coef[2]*x[2] + coef[3]*x[3]
+		}
+	}
+	type cand struct{ d, res float64 }
+	cs := make([]cand, 0, len(pts))
+	for _, p := range pts {
+		cs = append(cs, cand{sq(c-p.c) + sq(hw-p.hw), v(p) - trend(p.c, p.hw)})
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
+	return trend(c, hw) + idw(len(cs), func(i int) (float64, float64) { return cs[i].d, cs[i].res })
+}
+
+// fitBilinear is the least-squares coefficients of v over the points'
+// features; ok is false with fewer than six points or a singular system.
+func fitBilinear(pts []bnPoint, v func(bnPoint) float64, feat func(c, hw float64) [4]float64) ([4]float64, bool) {
+	var m [4][4]float64
+	var rhs [4]float64
+	if len(pts) < 6 {
+		return rhs, false
+	}
+	for _, p := range pts {
+		x := feat(p.c, p.hw)
+		for i := range x {
+			for j := range x {
+				m[i][j] += x[i] * x[j]
+			}
+			rhs[i] += x[i] * v(p)
+		}
+	}
+	return solve4(m, rhs)
+}
+
+// solve4 solves the 4×4 system m·x = v by Gaussian elimination with
+// partial pivoting; ok is false when m is singular.
+func solve4(m [4][4]float64, v [4]float64) (x [4]float64, ok bool) {
+	const n = 4
+	for i := 0; i < n; i++ {
+		p := i
+		for j := i + 1; j < n; j++ {
+			if math.Abs(m[j][i]) > math.Abs(m[p][i]) {
+				p = j
+			}
+		}
+		if math.Abs(m[p][i]) < 1e-12 {
+			return x, false
+		}
+		m[i], m[p] = m[p], m[i]
+		v[i], v[p] = v[p], v[i]
+		for j := i + 1; j < n; j++ {
+			f := m[j][i] / m[i][i]
+			for k := i; k < n; k++ {
+				m[j][k] -= f * m[i][k]
+			}
+			v[j] -= f * v[i]
+		}
+	}
+	for i := n - 1; i >= 0; i-- {
+		s := v[i]
+		for k := i + 1; k < n; k++ {
+			s -= m[i][k] * x[k]
+		}
+		x[i] = s / m[i][i]
+	}
+	return x, true
+}

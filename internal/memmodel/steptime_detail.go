@@ -1,0 +1,79 @@
+package memmodel
+
+// kernelClass is the class of GPU work a kernel of the step-time walk
+// belongs to, as a kernel profile would sort it (StepDetail).
+type kernelClass int
+
+const (
+	kGEMM kernelClass = iota
+	kAttention
+	kConv
+	kNorm
+	kCopy
+	kPointwise
+	kOptimizer
+	numKernelClasses
+)
+
+var kernelClassNames = [numKernelClasses]string{"gemm", "attention", "conv", "norm", "copy", "pointwise", "optimizer"}
+
+// classOf is the kernel class of op o's kernels.
+func classOf(o *op) kernelClass {
+	switch {
+	case o.attn != nil:
+		return kAttention
+	case o.conv != nil:
+		return kConv
+	case o.gemm != nil || o.matmul || o.kind == "grouped_mm":
+		return kGEMM
+	}
+	switch o.kind {
+	case "layer_norm", "batch_norm", "rms_norm", "group_norm":
+		return kNorm
+	case "to", "copy", "cat":
+		return kCopy // casts, .contiguous() and cat: ATen's copy kernels
+	}
+	return kPointwise
+}
+
+// StepDetail is how the step-time walk spends one training step: the
+// host's issue time (Python, the dispatcher, the autograd engine, the
+// launches), the GPU's kernel time, and the kernels it issues by class.
+// The step is at least the larger of the two; it is host-bound when the
+// host's issue time exceeds the GPU's work, and a faster or slower CPU
+// then moves it (StepTimeBand widens).
+type StepDetail struct {
+	HostS     float64                `json:"host_s"`
+	GPUS      float64                `json:"gpu_busy_s"`
+	Kernels   float64                `json:"kernels"`
+	HostBound bool                   `json:"host_bound"`
+	Classes   map[string]KernelClass `json:"classes"`
+}
+
+// KernelClass is the kernels of one class in a step and their GPU time.
+type KernelClass struct {
+	Kernels float64 `json:"kernels"`
+	GPUS    float64 `json:"gpu_s"`
+}
+
+// detail summarises the clocks of a walked step.
+func (p *pipeline) detail() *StepDetail {
+	d := &StepDetail{HostS: p.hostBusy, GPUS: p.busy, HostBound: p.hostBusy > p.busy,
+		Classes: map[string]KernelClass{}}
+	for k := range p.kernels {
+		d.Kernels += p.kernels[k]
+		if p.kernels[k] > 0 || p.classGPU[k] > 0 {
+			d.Classes[kernelClassNames[k]] = KernelClass{Kernels: p.kernels[k], GPUS: p.classGPU[k]}
+		}
+	}
+	return d
+}
+
+// kernels is how many kernels d seconds of one op's GPU time stand for:
+// one, or none for an op that moves nothing (a view).
+func kernels(d float64) float64 {
+	if d > 0 {
+		return 1
+	}
+	return 0
+}
