@@ -1,0 +1,40 @@
+package memmodel_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/vramkit/vramkit/bench/measured"
+)
+
+// late5Dir is the fifth blind set (testdata/late5/README.md), evaluated
+// once with session 4's final models (testdata/late5/RESULTS.md).
+const late5Dir = "../../testdata/late5"
+
+// TestLate5Blind: 18 training rows. At its evaluation: peak reserved
+// median 0.47%, max 18.71% (Gemma 2 pure-bf16 LoRA, the logits-workspace
+// split, inside its band), 13 of 18 under (3 more than 2% low), Whisper
+// fp32 +7.88% reserved above its band; allocated max 4.34%. Held there.
+func TestLate5Blind(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays 18 workloads")
+	}
+	known := map[string]bool{"late5-whisper-e-b24-fp32 reserved": true}
+	ea, er, under, farUnder := planBlindRowsKnown(t, late5Dir, known, "families")
+	if len(er) != 18 {
+		t.Fatalf("%d rows planned, want 18", len(er))
+	}
+	sa, sr := measured.Summarize(ea), measured.Summarize(er)
+	if sr.MedianAbs > 0.006 || sr.MaxAbs > 0.19 || under > 13 || farUnder > 3 || sa.MaxAbs > 0.045 {
+		t.Errorf("late5 worse than at its evaluation (reserved median 0.47%%, max 18.71%%, 13 under, 3 more than 2%% low; allocated max 4.34%%): reserved median %.2f%% max %.2f%%, %d under (%d > 2%%), allocated max %.2f%%",
+			100*sr.MedianAbs, 100*sr.MaxAbs, under, farUnder, 100*sa.MaxAbs)
+	}
+}
+
+// TestStepTimeLate5: 13 blind step times on a slow host, at evaluation
+// median 25.2%, max 43.3%, ratios 1 of 4 within 10% (max 23.5%), same-model
+// order 4 of 5. Held there (issue 14's targets are NOT met on this set).
+func TestStepTimeLate5(t *testing.T) {
+	ev := evalTimedFile(t, filepath.Join(late5Dir, "timing", "results.jsonl"))
+	checkStepEval(t, ev, 13, stepTargets{median: 0.26, max: 0.44, ratioMedian: 0.22, ratioMax: 0.24, order: 0.75})
+}
