@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/vramkit/vramkit/bench/measured"
-	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
 // late4Dir is the fourth blind set (testdata/late4/README.md): captured at
@@ -57,15 +56,7 @@ func TestLate4Blind(t *testing.T) {
 		t.Skip("replays 20 workloads")
 	}
 	known := map[string]bool{"late4-vitb16-b128-bf16w allocated": true}
-	ea, er, under, farUnder := planBlindRowsKnown(t, late4Dir, known, "families")
-	if len(er) != 20 {
-		t.Fatalf("%d rows planned, want 20", len(er))
-	}
-	sa, sr := measured.Summarize(ea), measured.Summarize(er)
-	if sr.MedianAbs > 0.004 || sr.MaxAbs > 0.05 || under > 8 || farUnder > 0 || sa.MaxAbs > 0.056 {
-		t.Errorf("late4 worse than after its fixes (reserved median 0.20%%, max 4.80%%, 8 under, 0 more than 2%% low; allocated max 5.47%%): reserved median %.2f%% max %.2f%%, %d under (%d > 2%%), allocated max %.2f%%",
-			100*sr.MedianAbs, 100*sr.MaxAbs, under, farUnder, 100*sa.MaxAbs)
-	}
+	checkBlindSet(t, late4Dir, 20, known, blindLimits{resvMedian: 0.004, resvMax: 0.05, allocMax: 0.056, under: 8})
 }
 
 // TestStepTimeLate4: 22 step times, blind to every step-time change: at
@@ -75,18 +66,4 @@ func TestLate4Blind(t *testing.T) {
 func TestStepTimeLate4(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join(late4Dir, "timing", "results.jsonl"))
 	checkStepEval(t, ev, 22, stepTargets{median: 0.075, max: 0.25, ratioMedian: 0.07, ratioMax: 0.17, order: 0.95})
-}
-
-// planRow plans one capture row as bench/measured translates it.
-func planRow(t *testing.T, r measured.GTRow) *memmodel.Result {
-	t.Helper()
-	s, why := measured.GTSpec(r)
-	if why != "" {
-		t.Fatalf("%s: no spec: %s", r.Name, why)
-	}
-	res, err := memmodel.Estimate(s, memmodel.DefaultOptions())
-	if err != nil {
-		t.Fatalf("%s: %v", r.Name, err)
-	}
-	return res
 }

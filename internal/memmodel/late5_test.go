@@ -3,8 +3,6 @@ package memmodel_test
 import (
 	"path/filepath"
 	"testing"
-
-	"github.com/vramkit/vramkit/bench/measured"
 )
 
 // late5Dir is the fifth blind set (testdata/late5/README.md), evaluated
@@ -20,15 +18,7 @@ func TestLate5Blind(t *testing.T) {
 		t.Skip("replays 18 workloads")
 	}
 	known := map[string]bool{"late5-whisper-e-b24-fp32 reserved": true}
-	ea, er, under, farUnder := planBlindRowsKnown(t, late5Dir, known, "families")
-	if len(er) != 18 {
-		t.Fatalf("%d rows planned, want 18", len(er))
-	}
-	sa, sr := measured.Summarize(ea), measured.Summarize(er)
-	if sr.MedianAbs > 0.006 || sr.MaxAbs > 0.19 || under > 13 || farUnder > 3 || sa.MaxAbs > 0.045 {
-		t.Errorf("late5 worse than at its evaluation (reserved median 0.47%%, max 18.71%%, 13 under, 3 more than 2%% low; allocated max 4.34%%): reserved median %.2f%% max %.2f%%, %d under (%d > 2%%), allocated max %.2f%%",
-			100*sr.MedianAbs, 100*sr.MaxAbs, under, farUnder, 100*sa.MaxAbs)
-	}
+	checkBlindSet(t, late5Dir, 18, known, blindLimits{resvMedian: 0.006, resvMax: 0.19, allocMax: 0.045, under: 13, farUnder: 3})
 }
 
 // TestStepTimeLate5: 13 blind step times on a slow host, at evaluation

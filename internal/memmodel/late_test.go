@@ -159,3 +159,40 @@ func planBlindRowsKnown(t *testing.T, dir string, known map[string]bool, groups 
 		100*sa.MedianAbs, 100*sa.MaxAbs, 100*sr.MedianAbs, 100*sr.MaxAbs, under, farUnder)
 	return ea, er, under, farUnder
 }
+
+// blindLimits are a blind set's figures at its evaluation, which its test
+// holds: reserved median and max |error|, allocated max |error|, reserved
+// under-estimates and those more than 2% low.
+type blindLimits struct {
+	resvMedian, resvMax, allocMax float64
+	under, farUnder               int
+}
+
+// checkBlindSet plans a blind set's training rows (families/), expects
+// rows of them, and fails when the set is worse than lim.
+func checkBlindSet(t *testing.T, dir string, rows int, known map[string]bool, lim blindLimits) {
+	t.Helper()
+	ea, er, under, farUnder := planBlindRowsKnown(t, dir, known, "families")
+	if len(er) != rows {
+		t.Fatalf("%d rows planned, want %d", len(er), rows)
+	}
+	sa, sr := measured.Summarize(ea), measured.Summarize(er)
+	if sr.MedianAbs > lim.resvMedian || sr.MaxAbs > lim.resvMax || under > lim.under || farUnder > lim.farUnder || sa.MaxAbs > lim.allocMax {
+		t.Errorf("worse than at its evaluation (%+v): reserved median %.2f%% max %.2f%%, %d under (%d > 2%%), allocated max %.2f%%",
+			lim, 100*sr.MedianAbs, 100*sr.MaxAbs, under, farUnder, 100*sa.MaxAbs)
+	}
+}
+
+// planRow plans one capture row as bench/measured translates it.
+func planRow(t *testing.T, r measured.GTRow) *memmodel.Result {
+	t.Helper()
+	s, why := measured.GTSpec(r)
+	if why != "" {
+		t.Fatalf("%s: no spec: %s", r.Name, why)
+	}
+	res, err := memmodel.Estimate(s, memmodel.DefaultOptions())
+	if err != nil {
+		t.Fatalf("%s: %v", r.Name, err)
+	}
+	return res
+}

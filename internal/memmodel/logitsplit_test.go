@@ -32,18 +32,7 @@ func TestLogitsSplitVariant(t *testing.T) {
 	}
 	late := load(filepath.Join(lateDir, "families"))
 	dev := load(filepath.Join(capturesDir, "families"))
-	estimate := func(r measured.GTRow) *memmodel.Result {
-		t.Helper()
-		s, why := measured.GTSpec(r)
-		if why != "" {
-			t.Fatalf("%s: no spec: %s", r.Name, why)
-		}
-		res, err := memmodel.Estimate(s, memmodel.DefaultOptions())
-		if err != nil {
-			t.Fatalf("%s: %v", r.Name, err)
-		}
-		return res
-	}
+	estimate := func(r measured.GTRow) *memmodel.Result { return planRow(t, r) }
 	for _, name := range []string{"late-fam-gemma2-a-bf16-ckpt", "late-fam-qwen3-a-bf16-lora16"} {
 		m, ok := late[name]
 		if !ok {

@@ -127,39 +127,8 @@ func fitBilinear(pts []bnPoint, v func(bnPoint) float64, feat func(c, hw float64
 			rhs[i] += x[i] * v(p)
 		}
 	}
-	return solve4(m, rhs)
-}
-
-// solve4 solves the 4×4 system m·x = v by Gaussian elimination with
-// partial pivoting; ok is false when m is singular.
-func solve4(m [4][4]float64, v [4]float64) (x [4]float64, ok bool) {
-	const n = 4
-	for i := 0; i < n; i++ {
-		p := i
-		for j := i + 1; j < n; j++ {
-			if math.Abs(m[j][i]) > math.Abs(m[p][i]) {
-				p = j
-			}
-		}
-		if math.Abs(m[p][i]) < 1e-12 {
-			return x, false
-		}
-		m[i], m[p] = m[p], m[i]
-		v[i], v[p] = v[p], v[i]
-		for j := i + 1; j < n; j++ {
-			f := m[j][i] / m[i][i]
-			for k := i; k < n; k++ {
-				m[j][k] -= f * m[i][k]
-			}
-			v[j] -= f * v[i]
-		}
-	}
-	for i := n - 1; i >= 0; i-- {
-		s := v[i]
-		for k := i + 1; k < n; k++ {
-			s -= m[i][k] * x[k]
-		}
-		x[i] = s / m[i][i]
-	}
-	return x, true
+	x, ok := solveLinear([][]float64{m[0][:], m[1][:], m[2][:], m[3][:]}, rhs[:])
+	var c [4]float64
+	copy(c[:], x)
+	return c, ok
 }

@@ -309,7 +309,7 @@ func (r *rates) optimizer(name, impl string, params, tensors float64) (gpuS, hos
 	if n < 3 || r.cal.EnqueueS <= 0 {
 		return 0, 0, false
 	}
-	c, ok := solve3(m, v)
+	c, ok := solveLinear([][]float64{m[0][:], m[1][:], m[2][:]}, v[:])
 	if !ok {
 		return 0, 0, false
 	}
@@ -318,12 +318,15 @@ func (r *rates) optimizer(name, impl string, params, tensors float64) (gpuS, hos
 	return gpuS, hostOps, true
 }
 
-// solve3 solves the 3×3 system m·x = v by Gaussian elimination with
-// partial pivoting; ok is false when m is singular.
-func solve3(m [3][3]float64, v [3]float64) (x [3]float64, ok bool) {
-	for i := 0; i < 3; i++ {
+// solveLinear solves the n×n system m·x = v (m's rows, v of length n) by
+// Gaussian elimination with partial pivoting, in place; ok is false when m
+// is singular. The step-time fits' normal equations use it.
+func solveLinear(m [][]float64, v []float64) (x []float64, ok bool) {
+	n := len(v)
+	x = make([]float64, n)
+	for i := 0; i < n; i++ {
 		p := i
-		for j := i + 1; j < 3; j++ {
+		for j := i + 1; j < n; j++ {
 			if math.Abs(m[j][i]) > math.Abs(m[p][i]) {
 				p = j
 			}
@@ -333,17 +336,17 @@ func solve3(m [3][3]float64, v [3]float64) (x [3]float64, ok bool) {
 		}
 		m[i], m[p] = m[p], m[i]
 		v[i], v[p] = v[p], v[i]
-		for j := i + 1; j < 3; j++ {
+		for j := i + 1; j < n; j++ {
 			f := m[j][i] / m[i][i]
-			for k := i; k < 3; k++ {
+			for k := i; k < n; k++ {
 				m[j][k] -= f * m[i][k]
 			}
 			v[j] -= f * v[i]
 		}
 	}
-	for i := 2; i >= 0; i-- {
+	for i := n - 1; i >= 0; i-- {
 		s := v[i]
-		for k := i + 1; k < 3; k++ {
+		for k := i + 1; k < n; k++ {
 			s -= m[i][k] * x[k]
 		}
 		x[i] = s / m[i][i]
