@@ -123,7 +123,7 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 	case r.Status != "ok":
 		return s, "status " + r.Status
 	case r.Compile:
-		return s, "torch.compile is not modelled"
+		return s, "compiled step: planned with plan --compile, whose band is compile.go's stated widening, not the class table (captures_test.go and TestLate4Compile hold its captures)"
 	case r.Fraction > 0:
 		return s, "per-process memory fraction: the allocator frees its cache near the limit"
 	case r.Script == "nanogpt_train.py":

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/vramkit/vramkit/bench/measured"
+	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
 // late4Dir is the fourth blind set (testdata/late4/README.md): captured at
@@ -66,4 +67,26 @@ func TestLate4Blind(t *testing.T) {
 func TestStepTimeLate4(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join(late4Dir, "timing", "results.jsonl"))
 	checkStepEval(t, ev, 22, stepTargets{median: 0.075, max: 0.25, ratioMedian: 0.07, ratioMax: 0.17, order: 0.95})
+}
+
+// TestLate4Compile: the blind compiled GPT-2 step (s512 b32, bf16
+// autocast) at first sight: reserved +19.9% over (outside the band, on the
+// safe side), allocated +4.8%. Held there: a compiled plan may not start
+// under-predicting, nor drift further over.
+func TestLate4Compile(t *testing.T) {
+	rows := readCaptures(t, filepath.Join(late4Dir, "compile"))
+	if len(rows) != 1 || !rows[0].Compile {
+		t.Fatalf("want the one compiled row, got %d rows", len(rows))
+	}
+	r := rows[0]
+	res, err := memmodel.Estimate(r.spec(t), memmodel.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ea := float64(res.PeakAllocated)/float64(r.MaxAllocated) - 1
+	er := float64(res.PeakReserved)/float64(r.MaxReserved) - 1
+	t.Logf("%s: allocated %+.2f%%, reserved %+.2f%%", r.Name, 100*ea, 100*er)
+	if ea < 0 || ea > 0.06 || er < 0 || er > 0.21 {
+		t.Errorf("%s: allocated %+.2f%% (held 0..+6%%), reserved %+.2f%% (held 0..+21%%)", r.Name, 100*ea, 100*er)
+	}
 }
