@@ -435,3 +435,27 @@ func TestNotebookShellContinuation(t *testing.T) {
 		t.Errorf("findings:\n%s\nwant only the real syntax error:\n%s", got, want)
 	}
 }
+
+// IPython runs pip, conda and cd without their % (automagic): a cell that
+// starts with "pip install -r requirements.txt" (Time-Series-Library's
+// tutorial) is not a syntax error, while Python that merely uses such a
+// name stays Python.
+func TestNotebookAutomagic(t *testing.T) {
+	nb := `{
+ "cells": [
+  {"cell_type": "code", "metadata": {}, "outputs": [], "source": [
+    "pip install -r requirements.txt\n",
+    "cd ../data\n",
+    "pip = 3\n",
+    "cd = pip + 1\n",
+    "y = bad(]\n"
+  ]}
+ ],
+ "metadata": {}, "nbformat": 4, "nbformat_minor": 5
+}`
+	diags, _ := lint.Check(opts(), nil, "nb.ipynb", []byte(nb))
+	got := strings.Join(locations(diags), "\n")
+	if want := "nb.ipynb:cell 1:5:1 VK000"; got != want {
+		t.Errorf("findings:\n%s\nwant only the real syntax error:\n%s", got, want)
+	}
+}

@@ -100,9 +100,30 @@ func isMagic(l string) bool {
 	}
 	if name, rest, ok := strings.Cut(t, "="); ok && !strings.ContainsAny(name, "([{'\"") {
 		rest = strings.TrimSpace(rest)
-		return strings.HasPrefix(rest, "!") || strings.HasPrefix(rest, "%")
+		if strings.HasPrefix(rest, "!") || strings.HasPrefix(rest, "%") {
+			return true
+		}
 	}
-	return false
+	return isAutomagic(t)
+}
+
+// automagics are the line magics IPython runs without their % (automagic
+// is on by default): "pip install -r requirements.txt" in a cell.
+var automagics = map[string]bool{"pip": true, "conda": true, "cd": true, "mamba": true}
+
+// isAutomagic reports whether t is an automagic command: one of the names
+// followed by a word, which as Python would be a syntax error anyway.
+func isAutomagic(t string) bool {
+	name, rest, ok := strings.Cut(t, " ")
+	if !ok || !automagics[name] {
+		return false
+	}
+	rest = strings.TrimLeft(rest, " ")
+	if rest == "" {
+		return false
+	}
+	c := rest[0]
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '.' || c == '/' || c == '~'
 }
 
 // blankLine turns a line into Python that does nothing and has the same
