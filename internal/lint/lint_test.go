@@ -411,51 +411,35 @@ func TestShellScript(t *testing.T) {
 	}
 }
 
-// A !shell line ending in a backslash continues on the next lines (as in
-// huggingface/notebooks' benchmark notebook): those lines are the
-// command's, not Python, while a Python line continued the same way stays
-// Python.
-func TestNotebookShellContinuation(t *testing.T) {
-	nb := `{
- "cells": [
-  {"cell_type": "code", "metadata": {}, "outputs": [], "source": [
+// IPython lines that are not Python: a !shell line ending in a backslash
+// continues on the next lines (huggingface/notebooks' benchmark notebook),
+// and pip, conda and cd run without their % (automagic; Time-Series-
+// Library's tutorial starts with "pip install -r requirements.txt"). Each
+// cell ends in a real syntax error, the only finding wanted, while Python
+// continued with a backslash or merely using such a name stays Python.
+func TestNotebookIPythonLines(t *testing.T) {
+	for _, c := range []struct {
+		name, source, want string
+	}{
+		{"shell continuation", `[
     "!python run_benchmark.py \\\n",
     "  --models bert-base-cased \\\n",
     "  --sequence_lengths 8 32 128\n",
     "x = 1 + \\\n",
     "    2\n",
-    "y = bad(]\n"
-  ]}
- ],
- "metadata": {}, "nbformat": 4, "nbformat_minor": 5
-}`
-	diags, _ := lint.Check(opts(), nil, "nb.ipynb", []byte(nb))
-	got := strings.Join(locations(diags), "\n")
-	if want := "nb.ipynb:cell 1:6:1 VK000"; got != want {
-		t.Errorf("findings:\n%s\nwant only the real syntax error:\n%s", got, want)
-	}
-}
-
-// IPython runs pip, conda and cd without their % (automagic): a cell that
-// starts with "pip install -r requirements.txt" (Time-Series-Library's
-// tutorial) is not a syntax error, while Python that merely uses such a
-// name stays Python.
-func TestNotebookAutomagic(t *testing.T) {
-	nb := `{
- "cells": [
-  {"cell_type": "code", "metadata": {}, "outputs": [], "source": [
+    "y = bad(]\n"]`, "nb.ipynb:cell 1:6:1 VK000"},
+		{"automagic", `[
     "pip install -r requirements.txt\n",
     "cd ../data\n",
     "pip = 3\n",
     "cd = pip + 1\n",
-    "y = bad(]\n"
-  ]}
- ],
- "metadata": {}, "nbformat": 4, "nbformat_minor": 5
-}`
-	diags, _ := lint.Check(opts(), nil, "nb.ipynb", []byte(nb))
-	got := strings.Join(locations(diags), "\n")
-	if want := "nb.ipynb:cell 1:5:1 VK000"; got != want {
-		t.Errorf("findings:\n%s\nwant only the real syntax error:\n%s", got, want)
+    "y = bad(]\n"]`, "nb.ipynb:cell 1:5:1 VK000"},
+	} {
+		nb := `{"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "source": ` + c.source +
+			`}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`
+		diags, _ := lint.Check(opts(), nil, "nb.ipynb", []byte(nb))
+		if got := strings.Join(locations(diags), "\n"); got != c.want {
+			t.Errorf("%s: findings:\n%s\nwant only the real syntax error:\n%s", c.name, got, c.want)
+		}
 	}
 }
