@@ -13,8 +13,12 @@ import (
 // under-estimates were real runs growing a few more segments than the
 // replayed prediction because requests came in another order.
 
+// gpt2Snapshot is the GPT-2 b8 s1024 bf16 capture gpt2Spec plans.
+const gpt2Snapshot = "../../testdata/analyze/gpt2-s1024-b8-bf16.pickle.gz"
+
 // gpt2Spec is the GPT-2 fixture run of testdata/analyze: b8 s1024 under
 // bf16 autocast with AdamW.
+
 func gpt2Spec() Spec {
 	m := "gpt2"
 	s := DefaultSpec()
@@ -108,14 +112,7 @@ func TestGPT2ForwardOrder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays a snapshot")
 	}
-	snap, err := snapshot.LoadFile("../../testdata/analyze/gpt2-s1024-b8-bf16.pickle.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := allocsim.ReplayDevice(snap, 0, allocsim.DefaultReplayOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := replaySnapshot(t, gpt2Snapshot)
 	_, st := generated(t, gpt2Spec())
 	const logits, min, n = 8 * 1024 * 50257 * 4, 6_000_000, 470
 	real := forwardTail(t, signedSizes(d.Result.Requests, min), logits, 5, n)
@@ -137,14 +134,7 @@ func TestGPT2BackwardOrder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays a snapshot")
 	}
-	snap, err := snapshot.LoadFile("../../testdata/analyze/gpt2-s1024-b8-bf16.pickle.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := allocsim.ReplayDevice(snap, 0, allocsim.DefaultReplayOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := replaySnapshot(t, gpt2Snapshot)
 	_, st := generated(t, gpt2Spec())
 	const logits, min, n = 8 * 1024 * 50257 * 4, 6_000_000, 700
 	head := func(signed []int64) []int64 {
@@ -176,7 +166,7 @@ func TestGPT2AttentionGradients(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays a snapshot")
 	}
-	real, gen := requestCensus(t, "../../testdata/analyze/gpt2-s1024-b8-bf16.pickle.gz", gpt2Spec())
+	real, gen := requestCensus(t, gpt2Snapshot, gpt2Spec())
 	for _, size := range []int64{12 << 20, 36 << 20} {
 		if gen[size] != real[size] {
 			t.Errorf("%d MiB: %d requests generated, the snapshot has %d", size>>20, gen[size], real[size])

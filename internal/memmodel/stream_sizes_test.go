@@ -42,12 +42,10 @@ func TestSDPABackwardWorkspace(t *testing.T) {
 	}
 }
 
-// requestCensus counts the allocation requests of each rounded size in
-// a snapshot's trace and in the stream generated for spec (as many steps
-// as the snapshot ran, 3 for every gt_work.py capture).
-func requestCensus(t *testing.T, snapPath string, spec Spec) (real, gen map[int64]int) {
+// replaySnapshot replays device 0 of the snapshot at path exactly.
+func replaySnapshot(t *testing.T, path string) allocsim.DeviceReplay {
 	t.Helper()
-	snap, err := snapshot.LoadFile(snapPath)
+	snap, err := snapshot.LoadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,6 +53,15 @@ func requestCensus(t *testing.T, snapPath string, spec Spec) (real, gen map[int6
 	if err != nil {
 		t.Fatal(err)
 	}
+	return d
+}
+
+// requestCensus counts the allocation requests of each rounded size in
+// a snapshot's trace and in the stream generated for spec (as many steps
+// as the snapshot ran, 3 for every gt_work.py capture).
+func requestCensus(t *testing.T, snapPath string, spec Spec) (real, gen map[int64]int) {
+	t.Helper()
+	d := replaySnapshot(t, snapPath)
 	real = map[int64]int{}
 	for _, r := range d.Result.Requests {
 		if r.Kind == allocsim.ReqAlloc && r.Size > 0 {
