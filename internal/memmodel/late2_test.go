@@ -27,14 +27,7 @@ func TestLate2Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 22 workloads")
 	}
-	ea, er, under, _ := planBlindRows(t, late2Dir, "families")
-	if len(er) != 22 {
-		t.Fatalf("%d rows planned, want the 22 captured", len(er))
-	}
-	sa, sr := measured.Summarize(ea), measured.Summarize(er)
-	if sr.MedianAbs > 0.005 || sr.MaxAbs > 0.175 || under > 11 || sa.MaxAbs > 0.04 {
-		t.Errorf("late2 worse than at its evaluation (reserved median 0.30%%, max 17.08%%, 11 under; allocated max 3.94%%)")
-	}
+	checkBlindSet(t, late2Dir, 22, nil, blindLimits{resvMedian: 0.005, resvMax: 0.175, allocMax: 0.04, under: 11, farUnder: 22})
 }
 
 // TestStepTimeLate2: the 31 blind step times. First sight: median 12.4%,

@@ -3,8 +3,6 @@ package memmodel_test
 import (
 	"path/filepath"
 	"testing"
-
-	"github.com/vramkit/vramkit/bench/measured"
 )
 
 // late3Dir is the third blind set (testdata/late3/README.md): captured
@@ -20,14 +18,7 @@ func TestLate3Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 11 workloads")
 	}
-	ea, er, under, farUnder := planBlindRows(t, late3Dir, "families")
-	if len(er) != 11 {
-		t.Fatalf("%d rows planned, want the 11 captured", len(er))
-	}
-	sa, sr := measured.Summarize(ea), measured.Summarize(er)
-	if sr.MedianAbs > 0.005 || sr.MaxAbs > 0.12 || under > 9 || farUnder > 3 || sa.MaxAbs > 0.025 {
-		t.Errorf("late3 worse than at its evaluation (reserved median 0.37%%, max 11.52%%, 9 under, 3 more than 2%% low; allocated max 2.22%%)")
-	}
+	checkBlindSet(t, late3Dir, 11, nil, blindLimits{resvMedian: 0.005, resvMax: 0.12, allocMax: 0.025, under: 9, farUnder: 3})
 }
 
 // TestStepTimeLate3: 10 blind step times, at evaluation median 5.0%, max
