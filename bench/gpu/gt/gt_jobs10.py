@@ -79,4 +79,11 @@ def timing_groups():
 
 def jobs():
     probe = J("probe-end", "probe", 10, exclusive=True, timeout=60, spec=dict(kind="probe"))
-    return [probe] + timing_groups() + dev_jobs() + blind_jobs()
+    return [probe] + timing_groups() + blind_jobs()
+
+
+def unaligned():
+    """Call 16 (session 5, dev data): odd-vocabulary GEMM calibration and the fused AdamW captures."""
+    return [J("calibration-unaligned", "calibration", 60, exclusive=True, timeout=200,
+              cmd=["python3", "@HERE/gt_calib.py", "@OUT/calibration-unaligned.json", "--budget", "150",
+                   "--unaligned"])] + dev_jobs()
