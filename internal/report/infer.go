@@ -22,6 +22,7 @@ func InferText(w io.Writer, r *infer.Result) {
 		r.Batch, r.Prompt, r.NewTokens, r.Precision, r.ComputeDType, r.Cache, r.KVDType, r.Attention)
 	fmt.Fprintf(w, "\npeak allocated  %10s   (%s)\n", units.Bytes(r.PeakAllocated), inferBand(r.AllocatedBand))
 	fmt.Fprintf(w, "peak reserved   %10s   (%s)\n", units.Bytes(r.PeakReserved), inferBand(r.ReservedBand))
+	allowanceLine(w, r.ReservedAllowance, r.ModelReserved, r.ReservedAllowanceBasis)
 	fmt.Fprintf(w, "process (smi)   %10s   (%s), CUDA context ≈ %s\n", units.Bytes(r.Process), inferBand(r.ProcessBand), units.Bytes(r.Context))
 	fmt.Fprintf(w, "weights         %10s\n", units.Bytes(r.Weights))
 	fmt.Fprintf(w, "KV cache        %10s   at the end of generation\n", units.Bytes(r.KVCache))
