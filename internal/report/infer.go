@@ -90,6 +90,9 @@ func InferFitText(w io.Writer, r *infer.FitResult) {
 		r.Maximize, b.GPU, 100*r.Margin, units.Bytes(r.Budget), r.Value)
 	fmt.Fprintf(w, "  at %d: peak reserved %s, process %s (%s), decode %.0f tokens/s\n",
 		r.Value, units.Bytes(b.PeakReserved), units.Bytes(b.Process), inferBand(b.ProcessBand), b.DecodeTokensPerSec)
+	if b.ReservedAllowance > 0 {
+		fmt.Fprintf(w, "  peak reserved includes %s allowance for untraced allocations (%s)\n", units.Bytes(b.ReservedAllowance), b.ReservedAllowanceBasis)
+	}
 	fmt.Fprintf(w, "  %s (headroom %s)\n", r.Verdict.Text, units.Bytes(r.Verdict.Headroom))
 	if n := r.Next; n != nil {
 		v := n.Batch
