@@ -80,7 +80,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.StringVar(&f.precision, "precision", "", "fp32|fp16-amp|bf16-amp|bf16 (fp16 is accepted as fp16-amp)")
 	fs.StringVar(&f.checkpoint, "checkpoint", "", "activation checkpointing: none|block|every:K|selective")
 	fs.IntVar(&f.accum, "accum", 0, "gradient accumulation micro-steps")
-	fs.StringVar(&f.optimizer, "optimizer", "", "adamw|adam|sgd|sgd-momentum|adafactor|adamw-8bit")
+	fs.StringVar(&f.optimizer, "optimizer", "", strings.Join(memmodel.OptimizerNames(), "|"))
 	fs.IntVar(&f.loraRank, "lora-rank", 0, "LoRA rank (0 = full fine-tuning)")
 	fs.StringVar(&f.loraTargets, "lora-targets", "", "comma-separated LoRA target modules")
 	fs.StringVar(&f.parallel, "parallel", "", "none|ddp|fsdp|zero1|zero2|zero3|tp|pp")
