@@ -1,6 +1,12 @@
 // Command bands measures vramkit's prediction error on captures the model
 // was not built on and writes the uncertainty table plan embeds
-// (internal/memmodel/bands.json): per class of workload (family, kind,
+// (internal/memmodel/bands.json). First the allowance on peak reserved
+// for allocations the model does not trace (allowance.go): from the
+// held-out sets' rows (AllowanceRows), training and generate each, the
+// allowance Bytes + Ratio × the model's figure with the smallest median
+// |error| whose under-estimate rate, each row left out of the derivation
+// in turn, is at most 15%. Then, on the model's figure plus that
+// allowance (what plan prints and decides on), per class of workload (family, kind,
 // precision, checkpointing, LoRA, optimizer, parallelism, attention, GPU)
 // the band that holds the measured peak reserved and allocated memory, and
 // the step time, at the stated confidence; and per class of generate
