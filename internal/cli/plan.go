@@ -46,7 +46,11 @@ num_hidden_layers, low_rank} (what-if architecture changes, re-planned); for
 max_cache_len, gpu_memory_utilization, block_size, max_num_seqs,
 max_num_batched_tokens, context.
 
-Bands are where the measured value of runs vramkit was not built on fell,
+Peak reserved is the model's figure plus an allowance for allocations it
+does not trace (a segment or two a real program adds), measured on runs
+vramkit was not built on: the line under it says how often the model alone
+was low and how often it is with the allowance. Bands are where the
+measured value of runs vramkit was not built on fell,
 at the stated confidence, per class of workload; "fits" is judged on the
 top of the process band, and the headroom is the GPU's memory less that
 top. Classes without such runs get a wider band and say why.`,
