@@ -23,15 +23,21 @@ type Result struct {
 	Attention    string `json:"attention"`
 	// Weights is the parameters' bytes; KVCache the cache at the end of
 	// generation (batch × tokens held × bytes per token).
-	Weights       int64         `json:"weights_bytes"`
-	KVCache       int64         `json:"kv_cache_bytes"`
-	PeakAllocated int64         `json:"peak_allocated_bytes"`
-	PeakReserved  int64         `json:"peak_reserved_bytes"`
-	Context       int64         `json:"cuda_context_bytes"`
-	Process       int64         `json:"process_bytes"`
-	AllocatedBand memmodel.Band `json:"peak_allocated_band"`
-	ReservedBand  memmodel.Band `json:"peak_reserved_band"`
-	ProcessBand   memmodel.Band `json:"process_band"`
+	Weights       int64 `json:"weights_bytes"`
+	KVCache       int64 `json:"kv_cache_bytes"`
+	PeakAllocated int64 `json:"peak_allocated_bytes"`
+	// PeakReserved is the model's figure plus the generate set's
+	// measured allowance for allocations the model does not trace
+	// (memmodel.Allowance); ModelReserved is the model's own figure.
+	PeakReserved           int64         `json:"peak_reserved_bytes"`
+	ModelReserved          int64         `json:"model_peak_reserved_bytes"`
+	ReservedAllowance      int64         `json:"reserved_allowance_bytes"`
+	ReservedAllowanceBasis string        `json:"reserved_allowance_basis,omitempty"`
+	Context                int64         `json:"cuda_context_bytes"`
+	Process                int64         `json:"process_bytes"`
+	AllocatedBand          memmodel.Band `json:"peak_allocated_band"`
+	ReservedBand           memmodel.Band `json:"peak_reserved_band"`
+	ProcessBand            memmodel.Band `json:"process_band"`
 	// Breakdown is the live bytes per category at the allocated peak,
 	// plus allocator overhead (reserved − allocated) and the CUDA context.
 	Breakdown map[string]int64 `json:"breakdown"`
@@ -94,6 +100,17 @@ func bands(c *config, r *Result) {
 	t := memmodel.BandTable{}
 	if tb, err := memmodel.LoadBandTable(memmodel.EmbeddedBandTable()); err == nil {
 		t = *tb
+	}
+	r.ModelReserved = r.PeakReserved
+	if t.Generate != nil && t.Generate.Allowance != nil {
+		// the bands below are of the figure with the allowance
+		a := *t.Generate.Allowance
+		if add := a.Of(r.PeakReserved); add > 0 {
+			r.ReservedAllowance, r.ReservedAllowanceBasis = add, a.Basis()
+			r.PeakReserved += add
+			r.Process += add
+			r.Breakdown["untraced_allowance"] = add
+		}
 	}
 	rb, ab, basis, why, ok := t.GenerateBand(c.bandClasses())
 	if !ok {

@@ -15,14 +15,18 @@ const late5Dir = "../../testdata/late5"
 // TestLate5Blind: 18 training rows. At its evaluation: peak reserved
 // median 0.47%, max 18.71% (Gemma 2 pure-bf16 LoRA, the logits-workspace
 // split, inside its band), 13 of 18 under (3 more than 2% low), Whisper
-// fp32 +7.88% reserved above its band; allocated max 4.34%. Session 5
-// (TestWhisperAttentionOutputLayout): Whisper fp32 +0.07% reserved, inside
-// its band; median 0.39%, 12 under, allocated max 3.98%. Held there.
+// fp32 +7.88% reserved above its band; allocated max 4.34%. Held there,
+// except what the allowance for untraced allocations moves (bands.json,
+// 26 MiB + 1% of the model's figure): 4 under (3 more than 2% low, the
+// allowance is smaller than their misses), median 1.15%; Whisper fp32 is
+// inside the band on the calibrated figure.
+// Session 5 (TestWhisperAttentionOutputLayout): Whisper fp32 +4.34% →
+// +0.01% allocated; allocated max 3.98%.
 func TestLate5Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 18 workloads")
 	}
-	checkBlindSet(t, late5Dir, 18, nil, blindLimits{resvMedian: 0.004, resvMax: 0.19, allocMax: 0.04, under: 12, farUnder: 3})
+	checkBlindSet(t, late5Dir, 18, nil, blindLimits{resvMedian: 0.012, resvMax: 0.19, allocMax: 0.04, under: 4, farUnder: 3})
 }
 
 // TestStepTimeLate5: 13 blind step times on a slow host, at evaluation
