@@ -20,6 +20,14 @@ import (
 // the target's share of rows. The leave-one-out rate is what a new capture
 // can expect; the in-sample rate alone would promise too much.
 
+// genMaxOver is the largest over-estimate the allowance may push a
+// generate capture to: issue 12 (resolved) holds generation's peak reserved
+// within 8%, so for generate a grid point that lifts a held-out row from
+// within 8% to above it is not a candidate. Training has no such cap: its
+// rows near +8% are model errors of their own (late5's Whisper fp32
+// +7.9%), and the under-estimate target comes first there.
+const genMaxOver = 0.08
+
 // underTarget is the largest leave-one-out share of under-estimates the
 // allowance accepts: issue 13 asks for at most one in five; three in
 // twenty leave a margin for workloads unlike the held-out ones.
@@ -46,6 +54,7 @@ var (
 type obs struct {
 	name        string
 	model, meas float64
+	maxOver     float64 // the over-estimate the allowance may not push it past; 0: none
 }
 
 // relErr is the signed relative error (pred−meas)/meas of o with the
@@ -61,6 +70,7 @@ type gridPoint struct {
 	r      float64
 	under  int
 	medAbs float64
+	pushed int // rows lifted above their maxOver by the allowance
 }
 
 // score is what (b, r) does to set.
@@ -72,6 +82,9 @@ func score(set []obs, b int64, r float64) gridPoint {
 		if e < 0 {
 			p.under++
 		}
+		if o.maxOver > 0 && e > o.maxOver && o.relErr(0, 0) <= o.maxOver {
+			p.pushed++
+		}
 		abs[i] = math.Abs(e)
 	}
 	p.medAbs = median(abs)
@@ -79,7 +92,8 @@ func score(set []obs, b int64, r float64) gridPoint {
 }
 
 // choose is the grid point with the smallest median |error| among those
-// under-estimating at most limit of set (ties: the smaller allowance);
+// under-estimating at most limit of set and pushing no row past its maxOver
+// (ties: the smaller allowance);
 // ok is false when none does.
 func choose(set []obs, limit float64) (gridPoint, bool) {
 	var best gridPoint
@@ -87,7 +101,7 @@ func choose(set []obs, limit float64) (gridPoint, bool) {
 	for _, r := range allowanceRatioGrid {
 		for _, b := range allowanceBytesGrid {
 			p := score(set, b, r)
-			if float64(p.under) > limit*float64(len(set)) {
+			if float64(p.under) > limit*float64(len(set)) || p.pushed > 0 {
 				continue
 			}
 			if !found || p.medAbs < best.medAbs {
