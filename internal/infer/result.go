@@ -26,18 +26,12 @@ type Result struct {
 	Weights       int64 `json:"weights_bytes"`
 	KVCache       int64 `json:"kv_cache_bytes"`
 	PeakAllocated int64 `json:"peak_allocated_bytes"`
-	// PeakReserved is the model's figure plus the generate set's
-	// measured allowance for allocations the model does not trace
-	// (memmodel.Allowance); ModelReserved is the model's own figure.
-	PeakReserved           int64         `json:"peak_reserved_bytes"`
-	ModelReserved          int64         `json:"model_peak_reserved_bytes"`
-	ReservedAllowance      int64         `json:"reserved_allowance_bytes"`
-	ReservedAllowanceBasis string        `json:"reserved_allowance_basis,omitempty"`
-	Context                int64         `json:"cuda_context_bytes"`
-	Process                int64         `json:"process_bytes"`
-	AllocatedBand          memmodel.Band `json:"peak_allocated_band"`
-	ReservedBand           memmodel.Band `json:"peak_reserved_band"`
-	ProcessBand            memmodel.Band `json:"process_band"`
+	memmodel.Reserved
+	Context       int64         `json:"cuda_context_bytes"`
+	Process       int64         `json:"process_bytes"`
+	AllocatedBand memmodel.Band `json:"peak_allocated_band"`
+	ReservedBand  memmodel.Band `json:"peak_reserved_band"`
+	ProcessBand   memmodel.Band `json:"process_band"`
 	// Breakdown is the live bytes per category at the allocated peak,
 	// plus allocator overhead (reserved − allocated) and the CUDA context.
 	Breakdown map[string]int64 `json:"breakdown"`
@@ -104,10 +98,7 @@ func bands(c *config, r *Result) {
 	r.ModelReserved = r.PeakReserved
 	if t.Generate != nil && t.Generate.Allowance != nil {
 		// the bands below are of the figure with the allowance
-		a := *t.Generate.Allowance
-		if add := a.Of(r.PeakReserved); add > 0 {
-			r.ReservedAllowance, r.ReservedAllowanceBasis = add, a.Basis()
-			r.PeakReserved += add
+		if add := r.Reserved.Apply(*t.Generate.Allowance); add > 0 {
 			r.Process += add
 			r.Breakdown["untraced_allowance"] = add
 		}

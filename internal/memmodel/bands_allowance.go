@@ -22,6 +22,18 @@ import (
 // calibrated figure. Peak allocated is not shifted: the allocations it
 // counts are the model's.
 
+// Reserved is a plan's peak reserved: the model's figure plus the
+// measured allowance for allocations it does not trace (see Allowance).
+// Training and generate results embed it, so both print and decide alike.
+type Reserved struct {
+	// PeakReserved is the figure every decision is made on: ModelReserved
+	// plus ReservedAllowance, which ReservedAllowanceBasis explains.
+	PeakReserved           int64  `json:"peak_reserved_bytes"`
+	ModelReserved          int64  `json:"model_peak_reserved_bytes"`
+	ReservedAllowance      int64  `json:"reserved_allowance_bytes"`
+	ReservedAllowanceBasis string `json:"reserved_allowance_basis,omitempty"`
+}
+
 // Allowance is the amount added to the model's peak reserved for
 // allocations it does not trace, and what it was measured to do.
 type Allowance struct {
@@ -62,18 +74,27 @@ func (a Allowance) Basis() string {
 		units.Bytes(a.Bytes), 100*a.Ratio, 100*a.UnderBefore, a.Rows, 100*a.UnderLOO)
 }
 
+// Apply moves the peak reserved from the model's figure to the calibrated
+// one with allowance a and returns what it added (0 for none), which the
+// caller adds to whatever else is built on peak reserved.
+func (rv *Reserved) Apply(a Allowance) int64 {
+	rv.ModelReserved = rv.PeakReserved
+	add := a.Of(rv.PeakReserved)
+	if add > 0 {
+		rv.ReservedAllowance, rv.ReservedAllowanceBasis = add, a.Basis()
+		rv.PeakReserved += add
+	}
+	return add
+}
+
 // applyAllowance moves r's peak reserved, and everything built on it
 // (process memory, steady-state process memory, the breakdown at the
 // peak), from the model's figure to the calibrated one.
 func applyAllowance(a Allowance, r *Result) {
-	r.ModelReserved = r.PeakReserved
-	add := a.Of(r.PeakReserved)
+	add := r.Reserved.Apply(a)
 	if add == 0 {
 		return
 	}
-	r.ReservedAllowance = add
-	r.ReservedAllowanceBasis = a.Basis()
-	r.PeakReserved += add
 	r.Process += add
 	r.SteadyProcess += add
 	if r.Breakdown != nil {

@@ -23,15 +23,8 @@ type Result struct {
 	Params          int64  `json:"params"`
 	TrainableParams int64  `json:"trainable_params"`
 	PeakAllocated   int64  `json:"peak_allocated_bytes"`
-	// PeakReserved is the model's figure plus the measured allowance for
-	// allocations it does not trace (ReservedAllowance, see Allowance):
-	// the figure every decision is made on. ModelReserved is the model's
-	// own figure.
-	PeakReserved           int64  `json:"peak_reserved_bytes"`
-	ModelReserved          int64  `json:"model_peak_reserved_bytes"`
-	ReservedAllowance      int64  `json:"reserved_allowance_bytes"`
-	ReservedAllowanceBasis string `json:"reserved_allowance_basis,omitempty"`
-	Context                int64  `json:"cuda_context_bytes"`
+	Reserved
+	Context int64 `json:"cuda_context_bytes"`
 	// NCCL is what NCCL holds outside the caching allocator (buffers of
 	// its communicators): part of process memory, not of reserved.
 	NCCL    int64 `json:"nccl_bytes"`

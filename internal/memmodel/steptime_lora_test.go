@@ -1,8 +1,6 @@
 package memmodel
 
 import (
-	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 )
@@ -13,21 +11,8 @@ import (
 // of them (an elementwise pass, not a product).
 func profiledGEMMs(t *testing.T, name string) float64 {
 	t.Helper()
-	data, err := os.ReadFile("../../testdata/profile/" + name + "-kernels.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var p struct {
-		Kernels []struct {
-			Name  string  `json:"name"`
-			Count float64 `json:"count"`
-		} `json:"kernels"`
-	}
-	if err := json.Unmarshal(data, &p); err != nil {
-		t.Fatal(err)
-	}
 	var n float64
-	for _, k := range p.Kernels {
+	for _, k := range profileKernels(t, name) {
 		if (strings.HasPrefix(k.Name, "nvjet") || strings.Contains(k.Name, "gemm")) && !strings.Contains(k.Name, "splitKreduce") {
 			n += k.Count
 		}
