@@ -26,7 +26,7 @@ func AnalyzeContext(ctx context.Context, s *snapshot.Snapshot, o Options) (*Repo
 			return nil, fmt.Errorf("analyze: device %d: %w", dev, err)
 		}
 		ro := st.ReplayOptions()
-		ro.MakeRequests = o.MakeRequests
+		ro.MakeRequests, ro.Ahead = o.MakeRequests, o.Ahead
 		rp, err := allocsim.ReplayDeviceContext(ctx, s, dev, ro)
 		if err != nil {
 			return nil, fmt.Errorf("analyze: device %d: %w", dev, err)

@@ -44,7 +44,7 @@ func BenchmarkPhases(b *testing.B) {
 		run  func() error
 	}{
 		{"stats", func() error {
-			out, err := statsOf(ctx, s, path, analyze.Flags{})
+			out, err := statsOf(ctx, s, path, analyze.Flags{}, nil)
 			if err != nil {
 				return err
 			}
@@ -77,7 +77,7 @@ func BenchmarkPhases(b *testing.B) {
 			return html.Render(io.Discard, page)
 		}},
 		{"tune", func() error {
-			out, err := tuneOf(ctx, s, path, analyze.Flags{})
+			out, err := tuneOf(ctx, s, path, analyze.Flags{}, nil)
 			if err != nil {
 				return err
 			}

@@ -34,11 +34,11 @@ differ by a few small tensors.`,
 		if err != nil {
 			return err
 		}
-		s, err := loadSnapshot(ctx, path)
+		s, ahead, err := loadReplaying(ctx, path, allocsim.DefaultReplayOptions())
 		if err != nil {
 			return err
 		}
-		out, err := tuneOf(ctx, s, path, flags)
+		out, err := tuneOf(ctx, s, path, flags, ahead)
 		if err != nil {
 			return err
 		}
@@ -50,7 +50,7 @@ differ by a few small tensors.`,
 // tuneOf is the tune command's work on a decoded snapshot: each device
 // replayed once, then its request stream run under every setting of the
 // grid.
-func tuneOf(ctx context.Context, s *snapshot.Snapshot, path string, flags analyze.Flags) (report.Tuning, error) {
+func tuneOf(ctx context.Context, s *snapshot.Snapshot, path string, flags analyze.Flags, ahead *allocsim.Ahead) (report.Tuning, error) {
 	var out report.Tuning
 	out.Path = path
 	if len(s.DeviceIDs()) == 0 {
@@ -60,7 +60,10 @@ func tuneOf(ctx context.Context, s *snapshot.Snapshot, path string, flags analyz
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
-		rec, d, err := replayResolved(ctx, s, dev, analyze.Flags{}, nil)
+		rec, d, err := replayResolved(ctx, s, dev, analyze.Flags{}, func(o allocsim.ReplayOptions) allocsim.ReplayOptions {
+			o.Ahead = ahead
+			return o
+		})
 		if err != nil {
 			return out, err
 		}

@@ -138,6 +138,8 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 	// releases most of what the chunk held.
 	events := o.makeEvents(int(dictBases[n]))[:dictBases[n]]
 	ps := newParState(n, events)
+	var loaded *Snapshot
+	defer func() { ps.feed.end(loaded) }() // abandoned unless the load succeeds
 	wctx, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	defer func() {
@@ -222,7 +224,8 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 	if b.err != nil {
 		return nil, b.err
 	}
-	return b.finish(v)
+	loaded, err = b.finish(v)
+	return loaded, err
 }
 
 // bufPool holds one read buffer per worker.
