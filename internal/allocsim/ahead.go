@@ -31,8 +31,12 @@ type Ahead struct {
 	out    DeviceReplay
 	err    error
 	hazard bool
-	// taken: take handed out its result (tests look).
+	// taken: take handed out its result.
 	taken bool
+	// pub and tune are the request stream and the grid run on it, when
+	// a TuneSetup was given.
+	pub  *reqStream
+	tune *aheadTune
 }
 
 // errAbandoned stops a replay whose feed the loader gave up on.
@@ -43,16 +47,23 @@ var errAbandoned = errors.New("allocsim: the loader abandoned the trace being re
 // loaded snapshot will use (TotalMemory and MakeRequests aside); a
 // timeline (o.TimelineBuckets), which needs the trace's length first, is
 // not replayed ahead. The goroutine ends when the feed does, or when ctx
-// is done.
-func ReplayAhead(ctx context.Context, f *snapshot.Feed, o ReplayOptions) *Ahead {
-	ctx, cancel := context.WithCancel(ctx)
+// is done. With a TuneSetup (and o.KeepRequests), tune's grid runs beside
+// the replay too (see TuneRows).
+func ReplayAhead(ctx context.Context, f *snapshot.Feed, o ReplayOptions, t *TuneSetup) *Ahead {
+	rctx, cancel := context.WithCancel(ctx)
 	a := &Ahead{feed: f, cfg: DefaultConfig(), o: o, cancel: cancel, done: make(chan struct{})}
 	if o.MemoryFraction > 0 && o.MemoryFraction < 1 {
 		a.cfg.MemoryFraction = o.MemoryFraction
 	}
+	if t != nil && o.KeepRequests {
+		// Under ctx, not the replay's: take stops the replay once done
+		// with it, and the grid may still be running then. A replay
+		// stopped early ends the stream, which stops the grid.
+		a.startTune(ctx, *t)
+	}
 	go func() {
 		defer close(a.done)
-		a.run(ctx)
+		a.run(rctx)
 	}()
 	return a
 }
@@ -61,6 +72,9 @@ func (a *Ahead) run(ctx context.Context) {
 	a.out = DeviceReplay{Device: a.feed.Device(), PeakAllocatedAt: -1, PeakReservedAt: -1}
 	if a.o.TimelineBuckets > 0 || a.cfg.MemoryFraction < 1 {
 		a.hazard = true
+		if a.pub != nil {
+			a.pub.publish(nil, true, false)
+		}
 		return
 	}
 	o := a.o
@@ -78,7 +92,7 @@ func (a *Ahead) run(ctx context.Context) {
 		}
 		return false
 	}, nil, &a.out)
-	r.feed = a.feed
+	r.feed, r.pub = a.feed, a.pub
 	if o.KeepRequests {
 		n := a.feed.Bound() + 16 // every event a request at most, as in replayTrace
 		r.res.Requests = makeRequests(o.MakeRequests, n+n/64)
@@ -86,6 +100,13 @@ func (a *Ahead) run(ctx context.Context) {
 	r.sampler = newSampler(nil, o)
 	a.res, a.err = r.finish()
 	a.hazard = r.hazard
+	if a.pub != nil {
+		var reqs []Request
+		if a.res != nil {
+			reqs = a.res.Requests
+		}
+		a.pub.publish(reqs, true, a.err == nil && !a.hazard)
+	}
 }
 
 // take returns the replay of device dev of s under cfg and o if the

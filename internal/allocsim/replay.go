@@ -132,6 +132,10 @@ type replayer struct {
 	// it sets hazard and stops, and its result is not used.
 	feed   *snapshot.Feed
 	stacks [][]snapshot.Frame
+	// pub, when set, is given the requests as the replay settles on them
+	// (pubN: how many it has been given).
+	pub    *reqStream
+	pubN   int
 	done   bool
 	hazard bool
 	cur    int

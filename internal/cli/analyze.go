@@ -99,7 +99,7 @@ analyzed from allocation lifetimes alone, with lower confidence.`,
 func analyzeFile(ctx context.Context, path string, o analyze.Options) (*analyze.Report, error) {
 	ro := allocsim.DefaultReplayOptions()
 	ro.MakeRequests = o.MakeRequests
-	s, ahead, err := loadReplaying(ctx, path, ro)
+	s, ahead, err := loadReplaying(ctx, path, ro, nil)
 	if err != nil {
 		return nil, err
 	}

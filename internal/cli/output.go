@@ -14,10 +14,11 @@ import (
 // under o while the file is decoding (allocsim.Ahead): the command passes
 // the Ahead it returns (nil when none started) in its ReplayOptions, and
 // the replay after the load takes its result when it is the same replay.
-func loadReplaying(ctx context.Context, path string, o allocsim.ReplayOptions) (*snapshot.Snapshot, *allocsim.Ahead, error) {
+// With t, tune's grid runs beside the replay too.
+func loadReplaying(ctx context.Context, path string, o allocsim.ReplayOptions, t *allocsim.TuneSetup) (*snapshot.Snapshot, *allocsim.Ahead, error) {
 	var ahead *allocsim.Ahead
 	lo := snapshot.LoadOptions{MakeEvents: hugeEvents, Follow: func(f *snapshot.Feed) {
-		ahead = allocsim.ReplayAhead(ctx, f, o)
+		ahead = allocsim.ReplayAhead(ctx, f, o, t)
 	}}
 	var s *snapshot.Snapshot
 	var err error

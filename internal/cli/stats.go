@@ -38,7 +38,7 @@ vramkit says so and reports what the recorded segments still tell.`,
 		if err != nil {
 			return err
 		}
-		s, ahead, err := loadReplaying(ctx, path, allocsim.ReplayOptions{MemoryFraction: flags.MemoryFraction})
+		s, ahead, err := loadReplaying(ctx, path, allocsim.ReplayOptions{MemoryFraction: flags.MemoryFraction}, nil)
 		if err != nil {
 			return err
 		}

@@ -34,7 +34,15 @@ differ by a few small tensors.`,
 		if err != nil {
 			return err
 		}
-		s, ahead, err := loadReplaying(ctx, path, allocsim.DefaultReplayOptions())
+		// The grid runs beside the replay under the settings a snapshot
+		// with the default settings and no OOM resolves to (TuneRows
+		// checks the guess).
+		var setup *allocsim.TuneSetup
+		if st, err := analyze.Resolve(&snapshot.Snapshot{}, 0, flags); err == nil {
+			t := tuneSetup(st)
+			setup = &t
+		}
+		s, ahead, err := loadReplaying(ctx, path, allocsim.DefaultReplayOptions(), setup)
 		if err != nil {
 			return err
 		}
@@ -79,7 +87,10 @@ func tuneOf(ctx context.Context, s *snapshot.Snapshot, path string, flags analyz
 		}
 		o := report.TuneDevice{Device: dev, CapacityBytes: st.CapacityBytes, CapacitySource: st.CapacityDetail, Settings: st,
 			RecordedConf: d.Config.String(), RecordedReserved: d.Result.Stats.ReservedBytes.All.Peak}
-		rows, err := allocsim.TuneContext(ctx, d.Result.Requests, st.CapacityBytes, st.TotalBytes, st.MemoryFraction)
+		rows, ok, err := ahead.TuneRows(ctx, dev, tuneSetup(st))
+		if err == nil && !ok {
+			rows, err = allocsim.TuneContext(ctx, d.Result.Requests, st.CapacityBytes, st.TotalBytes, st.MemoryFraction)
+		}
 		if err != nil {
 			return out, err
 		}
@@ -92,4 +103,9 @@ func tuneOf(ctx context.Context, s *snapshot.Snapshot, path string, flags analyz
 		out.Devices = append(out.Devices, o)
 	}
 	return out, nil
+}
+
+// tuneSetup is what tune runs its grid under, from resolved settings.
+func tuneSetup(st analyze.Settings) allocsim.TuneSetup {
+	return allocsim.TuneSetup{Capacity: st.CapacityBytes, Total: st.TotalBytes, Fraction: st.MemoryFraction}
 }
