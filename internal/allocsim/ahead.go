@@ -33,33 +33,56 @@ type Ahead struct {
 	hazard bool
 	// taken: take handed out its result.
 	taken bool
-	// pub and tune are the request stream and the grid run on it, when
-	// a TuneSetup was given.
-	pub  *reqStream
-	tune *aheadTune
+	// pub is the request stream, published when something follows it:
+	// tune's grid, or a follower (followed is closed once it has seen
+	// the whole stream, and followedOK says it did).
+	pub        *reqStream
+	tune       *aheadTune
+	followed   chan struct{}
+	followedOK bool
 }
 
 // errAbandoned stops a replay whose feed the loader gave up on.
 var errAbandoned = errors.New("allocsim: the loader abandoned the trace being replayed")
+
+// AheadOptions say what else runs beside an Ahead's replay, on its
+// request stream (which needs ReplayOptions.KeepRequests).
+type AheadOptions struct {
+	// Tune runs tune's grid under this setup (see Ahead.TuneRows).
+	Tune *TuneSetup
+	// Requests, when set, is called on a goroutine of its own with each
+	// piece of the request stream the replay has settled on, in order:
+	// reqs is the stream so far, from where the new piece starts, and
+	// trace the events as far as the replay has read them. cap(reqs)
+	// bounds the stream's final length (its elements past len(reqs) must
+	// not be read). See Ahead.RequestsFollowed.
+	Requests func(reqs []Request, from int, trace []snapshot.TraceEvent)
+}
 
 // ReplayAhead starts replaying f's events under the default settings and
 // o on a goroutine of its own. o must be the options the replay of the
 // loaded snapshot will use (TotalMemory and MakeRequests aside); a
 // timeline (o.TimelineBuckets), which needs the trace's length first, is
 // not replayed ahead. The goroutine ends when the feed does, or when ctx
-// is done. With a TuneSetup (and o.KeepRequests), tune's grid runs beside
-// the replay too (see TuneRows).
-func ReplayAhead(ctx context.Context, f *snapshot.Feed, o ReplayOptions, t *TuneSetup) *Ahead {
+// is done. With o.KeepRequests, what ao asks for runs beside the replay
+// too.
+func ReplayAhead(ctx context.Context, f *snapshot.Feed, o ReplayOptions, ao AheadOptions) *Ahead {
 	rctx, cancel := context.WithCancel(ctx)
 	a := &Ahead{feed: f, cfg: DefaultConfig(), o: o, cancel: cancel, done: make(chan struct{})}
 	if o.MemoryFraction > 0 && o.MemoryFraction < 1 {
 		a.cfg.MemoryFraction = o.MemoryFraction
 	}
-	if t != nil && o.KeepRequests {
-		// Under ctx, not the replay's: take stops the replay once done
-		// with it, and the grid may still be running then. A replay
-		// stopped early ends the stream, which stops the grid.
-		a.startTune(ctx, *t)
+	if o.KeepRequests && (ao.Tune != nil || ao.Requests != nil) {
+		a.pub = newReqStream()
+		if ao.Tune != nil {
+			// Under ctx, not the replay's: take stops the replay once
+			// done with it, and the grid may still be running then. A
+			// replay stopped early ends the stream, which stops the grid.
+			a.startTune(ctx, *ao.Tune)
+		}
+		if ao.Requests != nil {
+			a.startFollower(ao.Requests)
+		}
 	}
 	go func() {
 		defer close(a.done)
@@ -73,7 +96,7 @@ func (a *Ahead) run(ctx context.Context) {
 	if a.o.TimelineBuckets > 0 || a.cfg.MemoryFraction < 1 {
 		a.hazard = true
 		if a.pub != nil {
-			a.pub.publish(nil, true, false)
+			a.pub.publish(nil, nil, true, false)
 		}
 		return
 	}
@@ -105,7 +128,7 @@ func (a *Ahead) run(ctx context.Context) {
 		if a.res != nil {
 			reqs = a.res.Requests
 		}
-		a.pub.publish(reqs, true, a.err == nil && !a.hazard)
+		a.pub.publish(reqs, r.tr, true, a.err == nil && !a.hazard)
 	}
 }
 

@@ -20,7 +20,7 @@ func replayFed(t testing.TB, s *snapshot.Snapshot, dev int, o ReplayOptions, rng
 	t.Helper()
 	tr := s.Trace(dev)
 	f := snapshot.NewFeed(dev, tr)
-	a := ReplayAhead(context.Background(), f, o, nil)
+	a := ReplayAhead(context.Background(), f, o, AheadOptions{})
 	for n := 0; n < len(tr); {
 		n = min(n+1+rng.IntN(maxPiece), len(tr))
 		f.Publish(n, s.Streams, s.Stacks)
@@ -145,7 +145,7 @@ func TestAheadTuneMatchesTune(t *testing.T) {
 			name := filepath.Base(p)
 			tr := s.Trace(0)
 			f := snapshot.NewFeed(0, tr)
-			a := ReplayAhead(context.Background(), f, DefaultReplayOptions(), &setup)
+			a := ReplayAhead(context.Background(), f, DefaultReplayOptions(), AheadOptions{Tune: &setup})
 			for n := 0; n < len(tr); {
 				n = min(n+1+rng.IntN(1<<12), len(tr))
 				f.Publish(n, s.Streams, s.Stacks)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"runtime"
 	"sync"
+
+	"github.com/vramkit/vramkit/internal/snapshot"
 )
 
 // TuneSetup is what tune runs its grid of settings under (see
@@ -22,6 +24,7 @@ type reqStream struct {
 	mu        sync.Mutex
 	cond      sync.Cond
 	reqs      []Request
+	trace     []snapshot.TraceEvent
 	ended, ok bool
 }
 
@@ -35,11 +38,14 @@ func newReqStream() *reqStream {
 	return p
 }
 
-// publish makes reqs visible; end: they are all there are (ok: and the
-// replay that made them finished without error or hazard).
-func (p *reqStream) publish(reqs []Request, end, ok bool) {
+// publish makes reqs (and the trace read so far) visible (what lies past
+// len(reqs) is the replay's, never to be read); end: they are
+// all there are (ok: and the replay that made them finished without error
+// or hazard).
+func (p *reqStream) publish(reqs []Request, trace []snapshot.TraceEvent, end, ok bool) {
 	p.mu.Lock()
-	p.reqs = reqs[:len(reqs):len(reqs)]
+	p.reqs = reqs // with its capacity: a bound on the stream's length that followers size by
+	p.trace = trace
 	p.ended, p.ok = end, ok
 	p.mu.Unlock()
 	p.cond.Broadcast()
@@ -77,7 +83,7 @@ func (a *Ahead) startTune(ctx context.Context, t TuneSetup) {
 		return
 	}
 	at := &aheadTune{setup: t, grid: grid, rows: make([]TuneRow, len(grid))}
-	a.pub, a.tune = newReqStream(), at
+	a.tune = at
 	workers := min(len(grid), max(runtime.GOMAXPROCS(0)-2, 1))
 	for w := range workers {
 		at.wg.Add(1)
@@ -153,4 +159,48 @@ func (a *Ahead) TuneRows(ctx context.Context, dev int, t TuneSetup) (rows []Tune
 	rows = append([]TuneRow(nil), at.rows...)
 	rankRows(rows)
 	return rows, true, nil
+}
+
+// startFollower calls fn on each new piece of a's request stream, on a
+// goroutine of its own.
+func (a *Ahead) startFollower(fn func(reqs []Request, from int, trace []snapshot.TraceEvent)) {
+	a.followed = make(chan struct{})
+	go func() {
+		defer close(a.followed)
+		for have := 0; ; {
+			a.pub.mu.Lock()
+			for len(a.pub.reqs) <= have && !a.pub.ended {
+				a.pub.cond.Wait()
+			}
+			reqs, trace, ended, ok := a.pub.reqs, a.pub.trace, a.pub.ended, a.pub.ok
+			a.pub.mu.Unlock()
+			if ended && !ok {
+				return
+			}
+			if len(reqs) > have {
+				fn(reqs, have, trace)
+				have = len(reqs)
+			}
+			if ended {
+				a.followedOK = true
+				return
+			}
+		}
+	}()
+}
+
+// RequestsFollowed waits for the follower of AheadOptions.Requests and
+// reports whether it was given the whole request stream of the replay
+// ReplayDevice took from a for device dev (false when it was not that
+// replay, or there is no follower).
+func (a *Ahead) RequestsFollowed(ctx context.Context, dev int) bool {
+	if a == nil || a.followed == nil || !a.taken || a.feed.Device() != dev {
+		return false
+	}
+	select {
+	case <-a.followed:
+		return a.followedOK
+	case <-ctx.Done():
+		return false
+	}
 }

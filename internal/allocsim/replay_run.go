@@ -25,7 +25,7 @@ func (r *replayer) run() {
 		r.steps++
 		if r.pub != nil && len(r.res.Requests) >= r.pubN+publishRequests {
 			r.pubN = len(r.res.Requests)
-			r.pub.publish(r.res.Requests, false, true)
+			r.pub.publish(r.res.Requests, r.tr, false, true)
 		}
 		start := r.peek()
 		for start >= len(r.tr) && r.more() {

@@ -99,11 +99,12 @@ analyzed from allocation lifetimes alone, with lower confidence.`,
 func analyzeFile(ctx context.Context, path string, o analyze.Options) (*analyze.Report, error) {
 	ro := allocsim.DefaultReplayOptions()
 	ro.MakeRequests = o.MakeRequests
-	s, ahead, err := loadReplaying(ctx, path, ro, nil)
+	tl := analyze.NewTimelineAhead(o.AdviseHugePages)
+	s, ahead, err := loadReplaying(ctx, path, ro, allocsim.AheadOptions{Requests: tl.Add})
 	if err != nil {
 		return nil, err
 	}
-	o.Ahead = ahead
+	o.Ahead, o.Timeline = ahead, tl
 	rep, err := analyze.AnalyzeContext(ctx, s, o)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

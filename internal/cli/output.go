@@ -14,11 +14,11 @@ import (
 // under o while the file is decoding (allocsim.Ahead): the command passes
 // the Ahead it returns (nil when none started) in its ReplayOptions, and
 // the replay after the load takes its result when it is the same replay.
-// With t, tune's grid runs beside the replay too.
-func loadReplaying(ctx context.Context, path string, o allocsim.ReplayOptions, t *allocsim.TuneSetup) (*snapshot.Snapshot, *allocsim.Ahead, error) {
+// ao says what else runs beside it.
+func loadReplaying(ctx context.Context, path string, o allocsim.ReplayOptions, ao allocsim.AheadOptions) (*snapshot.Snapshot, *allocsim.Ahead, error) {
 	var ahead *allocsim.Ahead
 	lo := snapshot.LoadOptions{MakeEvents: hugeEvents, Follow: func(f *snapshot.Feed) {
-		ahead = allocsim.ReplayAhead(ctx, f, o, t)
+		ahead = allocsim.ReplayAhead(ctx, f, o, ao)
 	}}
 	var s *snapshot.Snapshot
 	var err error

@@ -138,7 +138,7 @@ func BenchmarkStatsAhead(b *testing.B) {
 				var ahead *allocsim.Ahead
 				var err error
 				if mode == "ahead" {
-					s, ahead, err = loadReplaying(ctx, path, allocsim.ReplayOptions{}, nil)
+					s, ahead, err = loadReplaying(ctx, path, allocsim.ReplayOptions{}, allocsim.AheadOptions{})
 				} else {
 					s, err = loadSnapshot(ctx, path)
 				}

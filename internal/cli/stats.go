@@ -38,7 +38,7 @@ vramkit says so and reports what the recorded segments still tell.`,
 		if err != nil {
 			return err
 		}
-		s, ahead, err := loadReplaying(ctx, path, allocsim.ReplayOptions{MemoryFraction: flags.MemoryFraction}, nil)
+		s, ahead, err := loadReplaying(ctx, path, allocsim.ReplayOptions{MemoryFraction: flags.MemoryFraction}, allocsim.AheadOptions{})
 		if err != nil {
 			return err
 		}

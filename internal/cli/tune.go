@@ -42,7 +42,7 @@ differ by a few small tensors.`,
 			t := tuneSetup(st)
 			setup = &t
 		}
-		s, ahead, err := loadReplaying(ctx, path, allocsim.DefaultReplayOptions(), setup)
+		s, ahead, err := loadReplaying(ctx, path, allocsim.DefaultReplayOptions(), allocsim.AheadOptions{Tune: setup})
 		if err != nil {
 			return err
 		}
