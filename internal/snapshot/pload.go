@@ -82,6 +82,13 @@ func (s *parStats) mark(i int) {
 func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po parOptions) (*Snapshot, error) {
 	if po.workers <= 0 {
 		po.workers = runtime.GOMAXPROCS(0)
+		if o.Follow != nil && po.workers > 2 {
+			// A consumer follows the trace (a replay, on one core, that
+			// takes about as long as the whole decode on many): leave it
+			// a core, or the decode's workers and the sequential pass
+			// take turns with it on every one.
+			po.workers--
+		}
 	}
 	if po.chunk <= 0 {
 		po.chunk = min(max(size/int64(4*po.workers), minChunk), maxChunk)
