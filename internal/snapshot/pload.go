@@ -106,12 +106,16 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 
 	// Pass 1: counts and fetched indexes.
 	scans := make([]scanned, n)
+	seen := make([]map[uint32]struct{}, po.workers)
+	for w := range seen {
+		seen[w] = map[uint32]struct{}{}
+	}
 	err = parallelDo(ctx, n, po.workers, func(w, i int) error {
 		buf, err := pool.read(w, f, chunks[i].start, chunks[i].end)
 		if err != nil {
 			return err
 		}
-		scans[i], err = scanChunk(buf)
+		scans[i], err = scanChunk(buf, seen[w])
 		return err
 	})
 	if err != nil {
