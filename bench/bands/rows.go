@@ -153,13 +153,14 @@ func memorySamples(root string, logf func(string, ...any)) ([]sample, [2]int64, 
 			continue
 		}
 		d, _ := filepath.Rel(root, p.Source)
-		counts[filepath.ToSlash(d)]++
-		sm := sample{name: p.Name, classes: p.classes,
-			x:  math.Log(float64(p.Reserved) / float64(p.res.PeakReserved)),
+		d = filepath.ToSlash(d)
+		counts[d]++
+		// the model's own figures: the committed table's allowance is
+		// what this run derives afresh (calibrate adds it back)
+		sm := sample{name: p.Name, classes: p.classes, held: allowanceSets[d],
+			model: float64(p.res.ModelReserved), meas: float64(p.Reserved), variant: float64(p.res.LogitsSplitReserved),
 			xa: math.Log(float64(p.Allocated) / float64(p.res.PeakAllocated))}
-		if v := p.res.LogitsSplitReserved; v > p.res.PeakReserved {
-			sm.v = math.Log(float64(v) / float64(p.res.PeakReserved))
-		}
+		sm.calibrate(memmodel.Allowance{})
 		out = append(out, sm)
 		if p.Process > 0 {
 			c := p.Process - p.Reserved - p.res.Context - p.res.NCCL
@@ -231,13 +232,46 @@ func genSamples(root string) ([]sample, map[string]int, error) {
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s: %w", r.Name, err)
 			}
-			out = append(out, sample{name: r.Name, classes: cl,
-				x:  math.Log(float64(r.MaxReserved) / float64(res.PeakReserved)),
-				xa: math.Log(float64(r.MaxAllocated) / float64(res.PeakAllocated))})
+			sm := sample{name: r.Name, classes: cl, held: g.AllowanceRows,
+				model: float64(res.ModelReserved), meas: float64(r.MaxReserved),
+				xa: math.Log(float64(r.MaxAllocated) / float64(res.PeakAllocated))}
+			sm.calibrate(memmodel.Allowance{})
+			out = append(out, sm)
 			counts[g.Dir]++
 		}
 	}
 	return out, counts, nil
+}
+
+// allowanceSets are the training sets whose rows derive the allowance.
+var allowanceSets = func() map[string]bool {
+	m := map[string]bool{}
+	for _, s := range sets {
+		m[s.Dir] = s.AllowanceRows
+	}
+	return m
+}()
+
+// calibrate sets s's log errors against the model's figure plus the
+// allowance a: the figure plan prints and decides on. The variant, where
+// there is one, carries the same allowance on its own figure.
+func (s *sample) calibrate(a memmodel.Allowance) {
+	pred := s.model + float64(a.Of(int64(s.model)))
+	s.x, s.v = math.Log(s.meas/pred), 0
+	if vp := s.variant + float64(a.Of(int64(s.variant))); s.variant > 0 && vp > pred {
+		s.v = math.Log(vp / pred)
+	}
+}
+
+// heldObs are the rows of ss that derive the allowance.
+func heldObs(ss []sample) []obs {
+	var out []obs
+	for _, s := range ss {
+		if s.held {
+			out = append(out, obs{name: s.name, model: s.model, meas: s.meas})
+		}
+	}
+	return out
 }
 
 func logOf(v float64) float64 {

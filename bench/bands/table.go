@@ -21,6 +21,12 @@ type sample struct {
 	// alternative (cuBLAS's backward workspace splitting a freed logits
 	// block), 0 where there is none: its band's top is the variant's.
 	v float64
+	// model, meas and variant are the model's peak reserved, the
+	// measured one and the model's variant (0: none), in bytes; x and v
+	// are of them with the allowance (calibrate). held says the row
+	// derives the allowance.
+	model, meas, variant float64
+	held                 bool
 }
 
 // techniqueDefaults are the values of the technique dimensions a plain

@@ -47,6 +47,18 @@ type raw struct {
 		KK    int64   `json:"K"`
 		S     float64 `json:"s"`
 	} `json:"gemm"`
+	// GEMMUnaligned is gt_calib.py --unaligned: GEMMs with an odd
+	// vocabulary dimension in a Linear's three roles, beside the same
+	// shapes padded to a multiple of 64.
+	GEMMUnaligned []struct {
+		Dtype   string  `json:"dtype"`
+		MM      int64   `json:"M"`
+		NN      int64   `json:"N"`
+		KK      int64   `json:"K"`
+		Role    string  `json:"role"`
+		Aligned bool    `json:"aligned"`
+		S       float64 `json:"s"`
+	} `json:"gemm_unaligned"`
 	SDPA []struct {
 		Backend string  `json:"backend"`
 		BB      int64   `json:"B"`
@@ -210,6 +222,19 @@ func build(name, src string, r *raw) gpu.Calibration {
 		LaunchS: r.Launch.Events, EnqueueS: r.Launch.Enqueue}
 	for _, g := range r.GEMM {
 		if g.S > 0 {
+			c.GEMM = append(c.GEMM, gpu.GEMMRate{Dtype: g.Dtype, MNK: [3]int64{g.MM, g.NN, g.KK}, Seconds: g.S})
+		}
+	}
+	// Of the odd-vocabulary run only the odd shapes whose odd dimension is
+	// a leading dimension (fwd: the output's N, dgrad: the input's K) are
+	// kept: a Linear's logits, its gradient and so all three of its GEMMs
+	// have the vocabulary as leading dimension (the profiles show cuBLAS's
+	// align1 kernels for all three), while the run's wgrad operand was a
+	// contiguous copy with an aligned leading dimension. The aligned
+	// neighbours are only the run's yardstick (the full run times aligned
+	// shapes).
+	for _, g := range r.GEMMUnaligned {
+		if g.S > 0 && !g.Aligned && g.Role != "wgrad" {
 			c.GEMM = append(c.GEMM, gpu.GEMMRate{Dtype: g.Dtype, MNK: [3]int64{g.MM, g.NN, g.KK}, Seconds: g.S})
 		}
 	}

@@ -91,6 +91,7 @@ type peakTable struct {
 	w          io.Writer
 	ea, er     []float64
 	outA, outR int
+	refused    int
 }
 
 func newPeakTable(w io.Writer, title string) *peakTable {
@@ -122,7 +123,8 @@ func (t *peakTable) finish() {
 	fmt.Fprintln(t.w)
 	summary(t.w, "allocated", t.ea)
 	summary(t.w, "reserved", t.er)
-	fmt.Fprintf(t.w, "- outside the printed band: allocated %d of %d, reserved %d of %d\n\n", t.outA, len(t.ea), t.outR, len(t.er))
+	fmt.Fprintf(t.w, "- outside the printed band: allocated %d of %d, reserved %d of %d\n", t.outA, len(t.ea), t.outR, len(t.er))
+	fmt.Fprintf(t.w, "- refused by plan: %d\n\n", t.refused)
 }
 
 func trainTable(w io.Writer, rows []measured.GTRow) error {
@@ -135,7 +137,11 @@ func trainTable(w io.Writer, rows []measured.GTRow) error {
 		}
 		res, err := memmodel.Estimate(s, memmodel.DefaultOptions())
 		if err != nil {
-			return fmt.Errorf("%s: %w", r.Name, err)
+			// a refusal is a result too (issue 13: every refusal names what
+			// is unsupported): print it and score the rows that plan accepts
+			fmt.Fprintf(w, "| %s | refused: %v |\n", r.Name, err)
+			t.refused++
+			continue
 		}
 		t.add(r.Name, res.PeakAllocated, res.PeakReserved, r.MaxAllocated, r.MaxReserved, res.AllocatedBand, res.ReservedBand)
 	}

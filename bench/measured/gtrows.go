@@ -170,7 +170,7 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 		s.LoRA = &memmodel.LoRA{Rank: r.LoRA, Alpha: float64(2 * r.LoRA), Targets: []string{"q_proj", "v_proj"}}
 	}
 	if r.Opt != "" {
-		s.Optimizer = r.Opt
+		s.Optimizer = PlanOptimizer(r.Opt)
 	}
 	s.Attn = r.Attn
 	s.UseCache = r.UseCache

@@ -97,14 +97,7 @@ func (m MeasuredRow) Spec() memmodel.Spec {
 	s.Batch, s.Seq, s.Accum = m.B, m.Seq, max(m.Accum, 1)
 	s.Precision = planPrecision(m.Prec)
 	s.Checkpoint = m.Ckpt
-	switch m.Opt {
-	case "sgd":
-		s.Optimizer = "sgd-momentum"
-	case "sgd0":
-		s.Optimizer = "sgd"
-	default:
-		s.Optimizer = m.Opt
-	}
+	s.Optimizer = PlanOptimizer(m.Opt)
 	s.AllocConf = m.AllocConf
 	s.KeepGrads = m.Mode != nil && *m.Mode == "zero-keep"
 	if len(m.Lengths) > 0 {
@@ -200,4 +193,21 @@ func planPrecision(prec string) string {
 		return "bf16"
 	}
 	return prec
+}
+
+// PlanOptimizer maps a capture script's optimizer name to plan's: the
+// scripts' "sgd" is torch.optim.SGD with momentum 0.9 (gt_work.py's
+// make_opt, capture_fixture's train loop), "sgd0" the one without, and an
+// empty name the scripts' default, AdamW. Every reader of capture rows
+// maps through here, so a row means the same optimizer in every table.
+func PlanOptimizer(opt string) string {
+	switch opt {
+	case "sgd":
+		return "sgd-momentum"
+	case "sgd0":
+		return "sgd"
+	case "":
+		return "adamw"
+	}
+	return opt
 }

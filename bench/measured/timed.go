@@ -146,14 +146,7 @@ func fromCaptureRow(c captureRow) (Timed, string, error) {
 	if s.Checkpoint == "" {
 		s.Checkpoint = "none"
 	}
-	switch c.Opt {
-	case "sgd":
-		s.Optimizer = "sgd-momentum"
-	case "", "adamw":
-		s.Optimizer = "adamw"
-	default:
-		s.Optimizer = c.Opt
-	}
+	s.Optimizer = PlanOptimizer(c.Opt)
 	if c.LoRA > 0 {
 		targets := c.LoRATargets
 		if len(targets) == 0 {

@@ -143,6 +143,29 @@ func printRows(ev measured.StepEval) {
 	for _, p := range ev.Pairs {
 		fmt.Printf("%-13s %-40s %-34s %8.2f %8.2f %+7.1f%%\n", p.Kind, p.Num, p.Den, p.Measured, p.Predicted, 100*p.Err())
 	}
+	printCosts(ev)
+}
+
+// printCosts lists what each technique adds to its baseline's step
+// (variant − baseline): measured, predicted, and how the prediction's
+// host issue time and GPU busy time moved. A technique whose measured
+// cost tracks the GPU's added work is GPU-bound; one that costs more
+// than both moved is paying host work the walk does not count.
+func printCosts(ev measured.StepEval) {
+	rows := map[string]measured.StepRow{}
+	for _, r := range ev.Rows {
+		rows[r.Name] = r
+	}
+	fmt.Printf("\n%-13s %-40s %9s %9s %9s %9s\n", "technique", "variant − baseline", "measured", "predicted", "host", "gpu")
+	for _, p := range ev.Pairs {
+		v, okV := rows[p.Num]
+		b, okB := rows[p.Den]
+		if !okV || !okB {
+			continue
+		}
+		fmt.Printf("%-13s %-40s %+7.1fms %+7.1fms %+7.1fms %+7.1fms\n", p.Kind, p.Num,
+			1e3*(v.Measured-b.Measured), 1e3*(v.Predicted-b.Predicted), 1e3*(v.HostS-b.HostS), 1e3*(v.GPUS-b.GPUS))
+	}
 }
 
 // summary prints the acceptance figures of ev.

@@ -46,7 +46,11 @@ num_hidden_layers, low_rank} (what-if architecture changes, re-planned); for
 max_cache_len, gpu_memory_utilization, block_size, max_num_seqs,
 max_num_batched_tokens, context.
 
-Bands are where the measured value of runs vramkit was not built on fell,
+Peak reserved is the model's figure plus an allowance for allocations it
+does not trace (a segment or two a real program adds), measured on runs
+vramkit was not built on: the line under it says how often the model alone
+was low and how often it is with the allowance. Bands are where the
+measured value of runs vramkit was not built on fell,
 at the stated confidence, per class of workload; "fits" is judged on the
 top of the process band, and the headroom is the GPU's memory less that
 top. Classes without such runs get a wider band and say why.`,
@@ -76,7 +80,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.StringVar(&f.precision, "precision", "", "fp32|fp16-amp|bf16-amp|bf16 (fp16 is accepted as fp16-amp)")
 	fs.StringVar(&f.checkpoint, "checkpoint", "", "activation checkpointing: none|block|every:K|selective")
 	fs.IntVar(&f.accum, "accum", 0, "gradient accumulation micro-steps")
-	fs.StringVar(&f.optimizer, "optimizer", "", "adamw|adam|sgd|sgd-momentum|adafactor|adamw-8bit")
+	fs.StringVar(&f.optimizer, "optimizer", "", strings.Join(memmodel.OptimizerNames(), "|"))
 	fs.IntVar(&f.loraRank, "lora-rank", 0, "LoRA rank (0 = full fine-tuning)")
 	fs.StringVar(&f.loraTargets, "lora-targets", "", "comma-separated LoRA target modules")
 	fs.StringVar(&f.parallel, "parallel", "", "none|ddp|fsdp|zero1|zero2|zero3|tp|pp")

@@ -122,7 +122,7 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 		Batch: int(c.batch), Prompt: int(c.seq), NewTokens: int(c.gen),
 		Precision: c.prec, ComputeDType: c.dtype, KVDType: kvName(c), Cache: cacheName(c), Attention: attnName(c),
 		Weights: m.w.bytes, KVCache: c.kvBytesPerToken() * c.batch * c.kvTokens(),
-		PeakAllocated: allocated, PeakReserved: reserved, Context: c.gpu.ContextBytes,
+		PeakAllocated: allocated, Reserved: memmodel.Reserved{PeakReserved: reserved}, Context: c.gpu.ContextBytes,
 		Process: reserved + c.gpu.ContextBytes, Capacity: c.gpu.MemoryBytes,
 		PeakPhase: m.s.peakPhase.String(), PeakStep: m.s.peakStep,
 		Breakdown: map[string]int64{},

@@ -23,10 +23,10 @@ type Result struct {
 	Attention    string `json:"attention"`
 	// Weights is the parameters' bytes; KVCache the cache at the end of
 	// generation (batch × tokens held × bytes per token).
-	Weights       int64         `json:"weights_bytes"`
-	KVCache       int64         `json:"kv_cache_bytes"`
-	PeakAllocated int64         `json:"peak_allocated_bytes"`
-	PeakReserved  int64         `json:"peak_reserved_bytes"`
+	Weights       int64 `json:"weights_bytes"`
+	KVCache       int64 `json:"kv_cache_bytes"`
+	PeakAllocated int64 `json:"peak_allocated_bytes"`
+	memmodel.Reserved
 	Context       int64         `json:"cuda_context_bytes"`
 	Process       int64         `json:"process_bytes"`
 	AllocatedBand memmodel.Band `json:"peak_allocated_band"`
@@ -94,6 +94,14 @@ func bands(c *config, r *Result) {
 	t := memmodel.BandTable{}
 	if tb, err := memmodel.LoadBandTable(memmodel.EmbeddedBandTable()); err == nil {
 		t = *tb
+	}
+	r.ModelReserved = r.PeakReserved
+	if t.Generate != nil && t.Generate.Allowance != nil {
+		// the bands below are of the figure with the allowance
+		if add := r.Reserved.Apply(*t.Generate.Allowance); add > 0 {
+			r.Process += add
+			r.Breakdown["untraced_allowance"] = add
+		}
 	}
 	rb, ab, basis, why, ok := t.GenerateBand(c.bandClasses())
 	if !ok {

@@ -99,6 +99,26 @@ func (b *builder) sdpaMask(q, k, v, mask Tensor, s attnShape) Tensor {
 	return y
 }
 
+// efficientOut reports whether attention output y came from the
+// memory-efficient kernel, which writes a [B, S, H, D]-contiguous output
+// whatever the query's strides (mem_eff_attention's empty BMHK result);
+// flash's output takes the query's strides (flash_api's empty_like(q)),
+// and the math path's is a matmul's. Whether a later transpose or permute
+// back to tokens copies depends on it: torchvision's ViT (H200 traces,
+// ViT-L b32) copies at multi_head_attention_forward's permute(2, 0, 1,
+// 3).contiguous() in float32 and not in fp16 or bf16.
+func (b *builder) efficientOut(y Tensor) bool {
+	for i := len(b.g.ops) - 1; i >= 0; i-- {
+		o := &b.g.ops[i]
+		for _, t := range o.out {
+			if t == y {
+				return o.attn != nil && o.attn.backend == "efficient"
+			}
+		}
+	}
+	return false
+}
+
 // sdpaBackwardWorkspace is the one scratch allocation the fused kernels'
 // backward makes after the q, k, v gradients and frees at once: a
 // float32 row-sum (delta) and, on half-precision inputs, a float32

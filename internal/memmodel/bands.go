@@ -59,12 +59,19 @@ type BandTable struct {
 	// and high, per quantity ("reserved", "allocated", "step_time",
 	// "generate_reserved", ...): a class's band is exp(centre + scale×q).
 	Quantiles map[string][2]float64 `json:"quantiles"`
+	// Allowance is what training's peak reserved adds to the model's
+	// figure for allocations the model does not trace (bands_allowance.go);
+	// the reserved bands are of the figure with it.
+	Allowance Allowance `json:"reserved_allowance"`
 }
 
 // BandSet is one family of per-class bands with its pooled fallback.
 type BandSet struct {
 	Pooled  ClassBand            `json:"pooled"`
 	Classes map[string]ClassBand `json:"classes"`
+	// Allowance is the set's own allowance on peak reserved (the
+	// generate set's), nil for none.
+	Allowance *Allowance `json:"reserved_allowance,omitempty"`
 }
 
 // BandSource is one capture set behind the table.
@@ -73,6 +80,9 @@ type BandSource struct {
 	Rows int    `json:"rows"`
 	// HeldOut says when the set was held out from model building.
 	HeldOut string `json:"held_out"`
+	// AllowanceRows says the set's rows were held out of model building
+	// and derive the allowance on peak reserved (Allowance).
+	AllowanceRows bool `json:"allowance_rows,omitempty"`
 }
 
 // ClassBand is the measured-over-predicted ratio's band for one class at
@@ -319,6 +329,7 @@ func scale(v int64, b [2]float64) Band {
 func (c *config) bands(r *Result) { c.bandsFrom(embeddedBands(), r) }
 
 func (c *config) bandsFrom(t *BandTable, r *Result) {
+	applyAllowance(t.Allowance, r)
 	cb, used, why := t.bandFor(c.bandClasses())
 	// techniques modelled from library source (4-bit weights, compile,
 	// low-rank what-ifs) are no class of the table: their stated widening
@@ -335,7 +346,7 @@ func (c *config) bandsFrom(t *BandTable, r *Result) {
 	r.BandClasses = used
 	r.AllocatedBand = scale(r.PeakAllocated, cb.Allocated)
 	r.ReservedBand = scale(r.PeakReserved, cb.Reserved)
-	if v := r.LogitsSplitReserved; v > r.PeakReserved {
+	if v := r.LogitsSplitReserved + t.Allowance.Of(r.LogitsSplitReserved); v > r.PeakReserved {
 		// a known alternative placement: the band reaches the variant's
 		// prediction times the same top ratio (bench/bands scores each
 		// row against this top, so the runs it explains do not widen

@@ -102,3 +102,48 @@ func TestBandsAsymmetric(t *testing.T) {
 		t.Errorf("lora=yes band %v: top %.3f not above bottom %.3f", c.Reserved, up, down)
 	}
 }
+
+// TestAllowanceIsPartOfTheHeadline checks that peak reserved, process
+// memory, the band and the verdict are all of the model's figure plus the
+// committed allowance.
+func TestAllowanceIsPartOfTheHeadline(t *testing.T) {
+	tb := embeddedBands()
+	if tb.Allowance.Rows == 0 || tb.Allowance.Of(1<<30) <= 0 {
+		t.Fatalf("the committed table has no allowance: %+v", tb.Allowance)
+	}
+	s := DefaultSpec()
+	m := "gpt2"
+	s.Model, s.Batch, s.Seq, s.Precision = &m, 8, 1024, "bf16-amp"
+	r, err := Estimate(s, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	add := tb.Allowance.Of(r.ModelReserved)
+	if r.ReservedAllowance != add || r.PeakReserved != r.ModelReserved+add {
+		t.Errorf("peak reserved %d, model %d + allowance %d (table gives %d)", r.PeakReserved, r.ModelReserved, r.ReservedAllowance, add)
+	}
+	if r.Process != r.PeakReserved+r.Context+r.NCCL || r.Breakdown["untraced_allowance"] != add {
+		t.Errorf("process %d is not peak reserved %d + context %d; breakdown %v", r.Process, r.PeakReserved, r.Context, r.Breakdown)
+	}
+	if r.ReservedBand.Low > r.PeakReserved || r.ReservedBand.High < r.PeakReserved {
+		t.Errorf("band %+v does not hold the headline %d", r.ReservedBand, r.PeakReserved)
+	}
+	if r.Verdict.Predicted != r.SteadyProcess || r.Verdict.High != r.ProcessHigh || r.Headroom != r.Capacity-r.ProcessHigh {
+		t.Errorf("verdict %+v not made on the calibrated process memory %d (top %d)", r.Verdict, r.SteadyProcess, r.ProcessHigh)
+	}
+	if !strings.Contains(r.ReservedAllowanceBasis, "held-out captures") {
+		t.Errorf("basis %q", r.ReservedAllowanceBasis)
+	}
+}
+
+// TestAllowanceOf checks the allowance's arithmetic: bytes plus a ceiling
+// share of the model's figure, nothing on nothing.
+func TestAllowanceOf(t *testing.T) {
+	a := Allowance{Bytes: 26 << 20, Ratio: 0.01}
+	if got, want := a.Of(1000<<20), int64(26<<20+10<<20); got != want {
+		t.Errorf("Of(1000 MiB) = %d, want %d", got, want)
+	}
+	if a.Of(0) != 0 || (Allowance{}).Of(1<<30) != 0 {
+		t.Error("an allowance on nothing, or a zero allowance, adds bytes")
+	}
+}

@@ -211,6 +211,7 @@ func (b *builder) linearWith(x, w, bp Tensor, in, outF int64) Tensor {
 		o.bwdFlops += o.flops
 	}
 	o.matmul = true
+	o.ltBias = bp >= 0
 	o.gemm = &gemmShape{batch: 1, m: n, n: outF, k: in, dgrad: b.rg(xc), wgrad: b.rg(wc)}
 	if bp >= 0 && b.rg(bp) {
 		o.bwdTemp = biasGradScratch(n, outF, b.ctaLimit)

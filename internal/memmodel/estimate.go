@@ -23,8 +23,8 @@ type Result struct {
 	Params          int64  `json:"params"`
 	TrainableParams int64  `json:"trainable_params"`
 	PeakAllocated   int64  `json:"peak_allocated_bytes"`
-	PeakReserved    int64  `json:"peak_reserved_bytes"`
-	Context         int64  `json:"cuda_context_bytes"`
+	Reserved
+	Context int64 `json:"cuda_context_bytes"`
 	// NCCL is what NCCL holds outside the caching allocator (buffers of
 	// its communicators): part of process memory, not of reserved.
 	NCCL    int64 `json:"nccl_bytes"`
@@ -35,10 +35,10 @@ type Result struct {
 	SteadyProcess   int64 `json:"steady_process_bytes"`
 	AllocatedBand   Band  `json:"peak_allocated_band"`
 	ReservedBand    Band  `json:"peak_reserved_band"`
-	// LogitsSplitReserved is peak reserved when cuBLAS's backward
-	// workspace splits a freed fp32 logits block (see
+	// LogitsSplitReserved is the model's peak reserved when cuBLAS's
+	// backward workspace splits a freed fp32 logits block (see
 	// logitsWorkspaceReserved); 0 where that cannot happen. The reserved
-	// band's top allows for it.
+	// band's top allows for it, with the allowance added.
 	LogitsSplitReserved int64            `json:"logits_split_reserved_bytes,omitempty"`
 	ProcessBand         Band             `json:"process_band"`
 	Breakdown           map[string]int64 `json:"breakdown"`

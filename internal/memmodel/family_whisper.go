@@ -121,8 +121,10 @@ func (b *builder) whisperAttention(x, kv Tensor, a *Arch, batch, sq, sk int64, c
 	// each projection is split into heads with view(...).transpose(1,
 	// 2).contiguous(): a copy per projection (the late Whisper snapshot
 	// allocates one at each of the q, k and v lines), so SDPA's output is
-	// [b, h, s, d]-contiguous and sdpa_attention_forward's
-	// transpose(1, 2).contiguous() copies it once more
+	// [b, h, s, d]-contiguous, and so is flash's output, which
+	// sdpa_attention_forward's transpose(1, 2).contiguous() copies once
+	// more; the memory-efficient kernel (float32) writes [b, s, h, d]
+	// already, so the transpose is contiguous there
 	q := b.copy(b.scale(b.linear(x, d, d, true, "q_proj")))
 	k := b.copy(b.linear(kv, d, d, false, "k_proj"))
 	v := b.copy(b.linear(kv, d, d, true, "v_proj"))
@@ -130,7 +132,10 @@ func (b *builder) whisperAttention(x, kv Tensor, a *Arch, batch, sq, sk int64, c
 	if cache {
 		k, v = b.cacheKV(k, v)
 	}
-	o := b.copy(b.sdpa(q, k, v, batch, heads, sq, sk, d/heads, causal))
+	o := b.sdpa(q, k, v, batch, heads, sq, sk, d/heads, causal)
+	if !b.efficientOut(o) {
+		o = b.copy(o)
+	}
 	b.sel = false
 	return b.linear(o, d, d, true, "out_proj")
 }

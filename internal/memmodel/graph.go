@@ -74,6 +74,10 @@ type op struct {
 	// plane is a BatchNorm's H·W: the contiguous run ATen's per-channel
 	// kernels read (steptime_bn.go); 0 for other ops.
 	plane int64
+	// ltBias marks a linear with a bias: addmm runs it through cuBLASLt's
+	// bias epilogue, whose first call on a thread allocates the Lt
+	// workspace.
+	ltBias bool
 	// cudnn marks a convolution without a convShape (Whisper's conv1d):
 	// cuDNN runs it, so it takes no cuBLAS workspace.
 	cudnn bool

@@ -21,13 +21,16 @@ const late2Dir = "../../testdata/late2"
 // 0.30%, max 17.08% (Gemma 2 + LoRA, the logits-workspace split, now
 // inside the band through its variant), 11 of 22 under (one more than 2%
 // low); allocated max 3.94% (Whisper fp32, over); every row inside both
-// bands. Held there: issue 13's max ≤ 8% and one-in-five under-estimates
-// still fail on this set.
+// bands. Held there: issue 13's max ≤ 8% still fails on this set. The
+// allowance for untraced allocations (bands.json, 26 MiB + 1% of the
+// model's figure) leaves 3 under (one more than 2% low), median 1.18%.
+// Session 5 (no copy after float32 SDPA in Whisper): Whisper fp32
+// +3.92% → +0.01% allocated; allocated max 2.72%.
 func TestLate2Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 22 workloads")
 	}
-	checkBlindSet(t, late2Dir, 22, nil, blindLimits{resvMedian: 0.005, resvMax: 0.175, allocMax: 0.04, under: 11, farUnder: 22})
+	checkBlindSet(t, late2Dir, 22, nil, blindLimits{resvMedian: 0.012, resvMax: 0.175, allocMax: 0.028, under: 3, farUnder: 1})
 }
 
 // TestStepTimeLate2: the 31 blind step times. First sight: median 12.4%,

@@ -51,13 +51,16 @@ func TestLate4Fixes(t *testing.T) {
 // spec of bench/measured). After the fixes: peak reserved median 0.20%,
 // max 4.80% (BERT fp16 ckpt, over), 8 of 20 under, none more than 2% low;
 // allocated max 5.47% (pure-bf16 ViT, over, below its allocated band's
-// low end: no pure-bf16 vision capture exists to say why). Held there.
+// low end: no pure-bf16 vision capture exists to say why). Held there,
+// except what the allowance for untraced allocations moves (bands.json,
+// 26 MiB + 1% of the model's figure): none under, median 1.16%, max
+// 6.68% (the BERT row, over).
 func TestLate4Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 20 workloads")
 	}
 	known := map[string]bool{"late4-vitb16-b128-bf16w allocated": true}
-	checkBlindSet(t, late4Dir, 20, known, blindLimits{resvMedian: 0.004, resvMax: 0.05, allocMax: 0.056, under: 8})
+	checkBlindSet(t, late4Dir, 20, known, blindLimits{resvMedian: 0.012, resvMax: 0.07, allocMax: 0.056, under: 0})
 }
 
 // TestStepTimeLate4: 22 step times, blind to every step-time change: at
@@ -86,7 +89,9 @@ func TestLate4Compile(t *testing.T) {
 	ea := float64(res.PeakAllocated)/float64(r.MaxAllocated) - 1
 	er := float64(res.PeakReserved)/float64(r.MaxReserved) - 1
 	t.Logf("%s: allocated %+.2f%%, reserved %+.2f%%", r.Name, 100*ea, 100*er)
-	if ea < 0 || ea > 0.06 || er < 0 || er > 0.21 {
-		t.Errorf("%s: allocated %+.2f%% (held 0..+6%%), reserved %+.2f%% (held 0..+21%%)", r.Name, 100*ea, 100*er)
+	// reserved held at +23% since the allowance for untraced
+	// allocations (26 MiB + 1%) is part of the figure: +21.3%
+	if ea < 0 || ea > 0.06 || er < 0 || er > 0.23 {
+		t.Errorf("%s: allocated %+.2f%% (held 0..+6%%), reserved %+.2f%% (held 0..+23%%)", r.Name, 100*ea, 100*er)
 	}
 }

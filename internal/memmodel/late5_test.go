@@ -1,8 +1,11 @@
 package memmodel_test
 
 import (
+	"math"
 	"path/filepath"
 	"testing"
+
+	"github.com/vramkit/vramkit/bench/measured"
 )
 
 // late5Dir is the fifth blind set (testdata/late5/README.md), evaluated
@@ -12,13 +15,18 @@ const late5Dir = "../../testdata/late5"
 // TestLate5Blind: 18 training rows. At its evaluation: peak reserved
 // median 0.47%, max 18.71% (Gemma 2 pure-bf16 LoRA, the logits-workspace
 // split, inside its band), 13 of 18 under (3 more than 2% low), Whisper
-// fp32 +7.88% reserved above its band; allocated max 4.34%. Held there.
+// fp32 +7.88% reserved above its band; allocated max 4.34%. Held there,
+// except what the allowance for untraced allocations moves (bands.json,
+// 26 MiB + 1% of the model's figure): 4 under (3 more than 2% low, the
+// allowance is smaller than their misses), median 1.15%; Whisper fp32 is
+// inside the band on the calibrated figure.
+// Session 5 (TestWhisperAttentionOutputLayout): Whisper fp32 +4.34% →
+// +0.01% allocated; allocated max 3.98%.
 func TestLate5Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 18 workloads")
 	}
-	known := map[string]bool{"late5-whisper-e-b24-fp32 reserved": true}
-	checkBlindSet(t, late5Dir, 18, known, blindLimits{resvMedian: 0.006, resvMax: 0.19, allocMax: 0.045, under: 13, farUnder: 3})
+	checkBlindSet(t, late5Dir, 18, nil, blindLimits{resvMedian: 0.012, resvMax: 0.19, allocMax: 0.04, under: 4, farUnder: 3})
 }
 
 // TestStepTimeLate5: 13 blind step times on a slow host, at evaluation
@@ -27,4 +35,50 @@ func TestLate5Blind(t *testing.T) {
 func TestStepTimeLate5(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join(late5Dir, "timing", "results.jsonl"))
 	checkStepEval(t, ev, 13, stepTargets{median: 0.26, max: 0.44, ratioMedian: 0.22, ratioMax: 0.24, order: 0.75})
+}
+
+// TestWhisperAttentionOutputLayout: HF Whisper makes q, k and v
+// [b, h, s, d]-contiguous before SDPA, and sdpa_attention_forward's
+// transpose(1, 2).contiguous() copies the output only when it kept that
+// layout: flash (half precision) writes into empty_like(q), the
+// memory-efficient kernel (float32) a [b, s, h, d] buffer. Modelling the
+// copy in float32 too put both float32 Whisper captures 3.9% and 4.3%
+// over PyTorch's peak allocated; the half-precision ones were and stay
+// within 0.1%.
+func TestWhisperAttentionOutputLayout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plans six workloads")
+	}
+	for _, c := range []struct{ dir, name string }{
+		{late5Dir, "late5-whisper-e-b24-fp32"},
+		{late2Dir, "late2-whisper-c-fp32"},
+		{late2Dir, "late2-whisper-c-bf16"},
+		{lateDir, "late-fam-whisper-a-bf16"},
+		{lateDir, "late-fam-whisper-b-bf16"},
+		{late4Dir, "late4-whisper-d-b16-bf16"},
+	} {
+		m := gtRow(t, filepath.Join(c.dir, "families", "results.jsonl"), c.name)
+		r := planRow(t, m)
+		e := measured.Rel(r.PeakAllocated, m.MaxAllocated)
+		t.Logf("%-28s allocated %+.2f%%", c.name, 100*e)
+		if math.Abs(e) > 0.005 {
+			t.Errorf("%s: peak allocated %d, PyTorch %d (%+.2f%%)", c.name, r.PeakAllocated, m.MaxAllocated, 100*e)
+		}
+	}
+}
+
+// gtRow is the capture row name of a results.jsonl.
+func gtRow(t *testing.T, path, name string) measured.GTRow {
+	t.Helper()
+	rs, err := measured.ReadGTRows(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs {
+		if r.Name == name {
+			return r
+		}
+	}
+	t.Fatalf("%s: no row %s", path, name)
+	return measured.GTRow{}
 }

@@ -24,6 +24,13 @@ type Optimizer struct {
 	// Traffic is the bytes per parameter element step() reads and writes
 	// (parameter, gradient, state), for the step-time model.
 	Traffic float64
+	// Calibrated and Impl name the optimizer and implementation
+	// ("foreach", "fused") whose measured steps in the GPU's calibration
+	// time it; empty when the calibration has none (Traffic is used).
+	Calibrated, Impl string
+	// Kernels is how many kernels one calibrated step launches over elems
+	// elements in tensors tensors (required with Calibrated).
+	Kernels func(elems, tensors float64) float64
 	// Formula marks optimizers modelled from formulas without a ground-
 	// truth capture: they widen the uncertainty band.
 	Formula bool

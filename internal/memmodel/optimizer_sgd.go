@@ -11,6 +11,8 @@ func init() {
 		State: func(_ int64, dt DType) []StateTensor {
 			return []StateTensor{{Name: "momentum_buffer", PerElem: float64(dt.Size())}}
 		},
-		Traffic: 20,
+		Traffic:    20,
+		Calibrated: "sgd_momentum", Impl: "foreach",
+		Kernels: foreachKernels,
 	})
 }

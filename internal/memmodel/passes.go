@@ -20,6 +20,7 @@ func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
 		gen.wsFwd = true
 		gen.alloc(gen.cfg.cublasWorkspace, CatTemporaries, "cublas_workspace")
 	}
+	gen.ltWorkspace(o)
 	for _, t := range o.out {
 		tt := &g.tensors[t]
 		if tt.base != t || o.fused {
@@ -28,6 +29,7 @@ func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
 		id := gen.alloc(tt.bytes(), CatActivations, o.kind)
 		gen.store[t] = &storage{id: id, py: true}
 	}
+	gen.flushWorkspace()
 	for _, n := range o.fwdTemp {
 		gen.free(gen.alloc(n, CatTemporaries, o.kind))
 	}

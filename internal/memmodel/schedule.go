@@ -113,6 +113,10 @@ type generator struct {
 	state     [][]int32
 	wsFwd     bool
 	wsBwd     bool
+	wsAfter   []int64 // workspaces due after the next allocation (ltWorkspace)
+	// ltFwd, ltBwd: the forward and the backward thread have allocated
+	// their cuBLASLt workspace
+	ltFwd, ltBwd bool
 	// units are FSDP's gathered units (nil without FSDP unit gathers);
 	// unitAt is the block the last op ran in (-2 before a pass).
 	units  *fsdpUnits
@@ -252,7 +256,48 @@ func (gen *generator) alloc(size int64, cat Category, opName string) int32 {
 	gen.next++
 	gen.ev = append(gen.ev, allocsim.Request{Kind: allocsim.ReqAlloc, ID: gen.next, Size: size, Event: int32(len(gen.ev))})
 	gen.tags = append(gen.tags, Tag{Cat: cat, Phase: gen.phase, Op: opName})
-	return gen.next
+	id := gen.next
+	gen.flushWorkspace()
+	return id
+}
+
+// workspaceAfterNext has a workspace of n bytes allocated right after
+// the next allocation, the GEMM's output, which is allocated before the
+// cuBLASLt call that asks for the workspace; flushWorkspace emits it when
+// the op allocated nothing.
+func (gen *generator) workspaceAfterNext(n int64) { gen.wsAfter = append(gen.wsAfter, n) }
+
+func (gen *generator) flushWorkspace() {
+	ws := gen.wsAfter
+	gen.wsAfter = nil
+	for _, n := range ws {
+		gen.alloc(n, CatTemporaries, "cublas_workspace")
+	}
+}
+
+// cublasLtWorkspace is the workspace cuBLASLt's first call on a thread
+// allocates (torch 2.11's default, 1 MiB: the H200 traces of BERT,
+// Whisper, ResNet-50's fc and ConvNeXt allocate it right after the first
+// biased linear's output and the cuBLAS workspace, and never free it; a
+// checkpointed BERT's recompute allocates a second on the backward
+// thread). Linears without a bias run plain cuBLAS (none in the Qwen3
+// trace).
+const cublasLtWorkspace = 1 << 20
+
+// ltWorkspace schedules the running thread's cuBLASLt workspace for a
+// linear with a bias, once per thread.
+func (gen *generator) ltWorkspace(o *op) {
+	if !o.ltBias || gen.cfg.cublasWorkspace <= 0 {
+		return
+	}
+	done := &gen.ltFwd
+	if gen.phase == PhaseBackward {
+		done = &gen.ltBwd
+	}
+	if !*done {
+		*done = true
+		gen.workspaceAfterNext(cublasLtWorkspace)
+	}
 }
 
 // allocOn allocates on another CUDA stream, whose cached blocks the

@@ -94,7 +94,7 @@ func (tm *timeModel) forward(o *op, g *Graph) float64 {
 		t, _ = r.conv(o.conv, dt)
 	case o.gemm != nil:
 		s := o.gemm
-		t = r.gemm(calDtype(dt, false), s.batch, s.m, s.n, s.k)
+		t = r.linearGEMM(calDtype(dt, false), s.batch, s.m, s.n, s.k, oddFeatures(s, g))
 	case o.kind == "grouped_mm":
 		t, _ = tm.groupedGEMM(o, g)
 	case o.matmul:
@@ -105,6 +105,13 @@ func (tm *timeModel) forward(o *op, g *Graph) float64 {
 		t = r.stream(streamOp(o.kind, len(o.in)), dt, o.bytes) * normSlowdown(o.kind, dt)
 	}
 	return math.Max(t, r.launch())
+}
+
+// oddFeatures reports whether a Linear's input or output features are odd
+// (see linearGEMM). Under torch.compile Inductor pads such matmuls to
+// aligned shapes (its shape_padding pass, on by default), so they are not.
+func oddFeatures(s *gemmShape, g *Graph) bool {
+	return !g.compiled && (s.n%2 == 1 || s.k%2 == 1)
 }
 
 // backward is op o's GPU time in the backward pass and how many kernels
@@ -122,11 +129,12 @@ func (tm *timeModel) backward(o *op, g *Graph) (float64, float64) {
 	case o.gemm != nil:
 		s, d := o.gemm, calDtype(dt, false)
 		var t float64
+		odd := oddFeatures(s, g)
 		if s.dgrad {
-			t += math.Max(r.gemm(d, s.batch, s.m, s.k, s.n), r.launch())
+			t += math.Max(r.linearGEMM(d, s.batch, s.m, s.k, s.n, odd), r.launch())
 		}
 		if s.wgrad {
-			t += math.Max(r.gemm(d, s.batch, s.k, s.n, s.m), r.launch())
+			t += math.Max(r.linearGEMM(d, s.batch, s.k, s.n, s.m, odd), r.launch())
 		}
 		return t, boolN(s.dgrad) + boolN(s.wgrad)
 	case o.kind == "grouped_mm" && o.bwdFlops > 0:

@@ -13,20 +13,7 @@ import (
 // forward, its backward kernel backward.
 func profiledBN(t *testing.T, name string) (fwd, bwd float64) {
 	t.Helper()
-	data, err := os.ReadFile("../../testdata/profile/" + name + "-kernels.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var p struct {
-		Kernels []struct {
-			Name string  `json:"name"`
-			S    float64 `json:"s"`
-		} `json:"kernels"`
-	}
-	if err := json.Unmarshal(data, &p); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range p.Kernels {
+	for _, k := range profileKernels(t, name) {
 		switch {
 		case strings.Contains(k.Name, "batch_norm_collect_statistics"), strings.Contains(k.Name, "batch_norm_transform_input"):
 			fwd += k.S
@@ -125,4 +112,28 @@ func TestBatchNormTrend(t *testing.T) {
 	if got := bnRate(pts, pts[5].c, pts[5].hw, f); math.Abs(got-pts[5].f) > 1e-9 {
 		t.Errorf("at a calibrated shape %g, want its own %g", got, pts[5].f)
 	}
+}
+
+// profileKernel is one kernel of a kernel profile (testdata/profile): its
+// name, launches per step and GPU seconds per step.
+type profileKernel struct {
+	Name  string  `json:"name"`
+	Count float64 `json:"count"`
+	S     float64 `json:"s"`
+}
+
+// profileKernels reads the kernels of profile name.
+func profileKernels(t *testing.T, name string) []profileKernel {
+	t.Helper()
+	data, err := os.ReadFile("../../testdata/profile/" + name + "-kernels.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p struct {
+		Kernels []profileKernel `json:"kernels"`
+	}
+	if err := json.Unmarshal(data, &p); err != nil {
+		t.Fatal(err)
+	}
+	return p.Kernels
 }

@@ -138,34 +138,65 @@ func calDtype(dt DType, conv bool) string {
 
 // gemm is the time of a batch of m×k by k×n products.
 func (r *rates) gemm(dtype string, batch, m, n, k int64) float64 {
-	q := [3]float64{lg(m * batch), lg(n), lg(k)}
-	type cand struct{ d, tflops float64 }
-	var cs []cand
-	for _, g := range r.cal.GEMM {
-		if g.Dtype != dtype || r.hostBound(g.Seconds) {
-			continue
-		}
-		d := sq(q[0]-lg(g.MNK[0])) + sq(q[1]-lg(g.MNK[1])) + sq(q[2]-lg(g.MNK[2]))
-		cs = append(cs, cand{d, 2 * float64(g.MNK[0]*g.MNK[1]*g.MNK[2]) / g.Seconds})
-	}
-	if len(cs) == 0 {
+	t, ok := r.gemmFrom(dtype, batch, m, n, k, false)
+	if !ok {
 		return 0
 	}
-	sort.Slice(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
-	rate := idw(len(cs), func(i int) (float64, float64) { return cs[i].d, math.Log(cs[i].tflops) })
-	flops := 2 * float64(batch*m*n*k)
-	t := flops / math.Exp(rate) / r.flopScale[dtype]
 	if dtype == "bf16" && (m%8 != 0 || n%8 != 0 || k%8 != 0) {
 		t *= unalignedSlowdown
 	}
 	return t
 }
 
-// unalignedSlowdown: a half-precision GEMM with a dimension that is not a
-// multiple of 8 (rows not 16-byte aligned, GPT-2's 50,257-token
-// vocabulary) cannot use cuBLAS's vectorised tensor-core kernels. The
-// calibration timed aligned shapes only (it pads GPT-2's vocabulary to
-// 50,304, as nanoGPT does for speed); 2× is an estimate.
+// gemmFrom is the time of the GEMM at the rate interpolated from the
+// calibration's aligned shapes, or (odd) from its odd-vocabulary shapes.
+func (r *rates) gemmFrom(dtype string, batch, m, n, k int64, odd bool) (float64, bool) {
+	q := [3]float64{lg(m * batch), lg(n), lg(k)}
+	type cand struct{ d, tflops float64 }
+	var cs []cand
+	for _, g := range r.cal.GEMM {
+		if g.Dtype != dtype || r.hostBound(g.Seconds) || oddShape(g.MNK) != odd {
+			continue
+		}
+		d := sq(q[0]-lg(g.MNK[0])) + sq(q[1]-lg(g.MNK[1])) + sq(q[2]-lg(g.MNK[2]))
+		cs = append(cs, cand{d, 2 * float64(g.MNK[0]*g.MNK[1]*g.MNK[2]) / g.Seconds})
+	}
+	if len(cs) == 0 {
+		return 0, false
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
+	rate := idw(len(cs), func(i int) (float64, float64) { return cs[i].d, math.Log(cs[i].tflops) })
+	return 2 * float64(batch*m*n*k) / math.Exp(rate) / r.flopScale[dtype], true
+}
+
+// linearGEMM is one of a Linear's three GEMMs (forward, input gradient,
+// weight gradient: m×k by k×n in the role's order). odd says the Linear
+// has an odd number of input or output features (GPT-2's 50,257-token
+// vocabulary, Granite's 49,155, Whisper's 51,865): the logits, their
+// gradient and so an operand of each of the three GEMMs then has an odd
+// leading dimension, and cuBLAS runs its align1 tensor-core kernels (the
+// profiles of Granite and Whisper show them for all three). The H200's
+// odd-vocabulary calibration (gt_calib.py --unaligned) measured 118–142
+// TFLOP/s for them in bf16 and fp16, against 520–720 for the same shapes
+// padded to a multiple of 64; float32 (TF32 off) was not slower. Without
+// odd shapes in the calibration it falls back to gemm.
+func (r *rates) linearGEMM(dtype string, batch, m, n, k int64, odd bool) float64 {
+	if odd && (dtype == "bf16" || dtype == "fp16") {
+		if t, ok := r.gemmFrom(dtype, batch, m, n, k, true); ok {
+			return t
+		}
+	}
+	return r.gemm(dtype, batch, m, n, k)
+}
+
+// oddShape reports whether a calibrated GEMM has an odd dimension (the
+// odd-vocabulary run's shapes); the aligned interpolation never uses them.
+func oddShape(mnk [3]int64) bool { return mnk[0]%2 == 1 || mnk[1]%2 == 1 || mnk[2]%2 == 1 }
+
+// unalignedSlowdown: a bf16 GEMM with a dimension that is not a multiple
+// of 8 and no odd-shape calibration to price it (see linearGEMM, which
+// prices Linears with odd features from measurements) is slowed by this
+// estimate.
 const unalignedSlowdown = 2.0
 
 // idw is the inverse-squared-distance mean of the nearest (up to) four

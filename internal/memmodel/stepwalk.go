@@ -89,16 +89,17 @@ func (c *config) walk(g *Graph, cfg stepConfig, tm timeModel) (pipeline, float64
 
 // optimizerTime is the GPU and host time of optimizer.step() and the
 // kernels it launches. PyTorch's default implementation for the
-// calibrated optimizers is foreach: its kernels are memory-bound and its
-// Python loops over the parameters; both come from the calibrated steps,
-// the Python converted to this host by its per-op issue cost (Small).
-// Other optimizers move their traffic at the calibrated bandwidth, a
-// kernel per tensor, and pay a Python loop of Param per tensor.
+// calibrated optimizers (the registry's Calibrated and Impl: foreach or
+// fused) is measured: its kernels are memory-bound and its Python loops
+// over the parameters; both come from the calibrated steps, the Python
+// converted to this host by its per-op issue cost (Small), the kernels
+// counted by the optimizer's Kernels. Other optimizers move their traffic
+// at the calibrated bandwidth, a kernel per tensor, and pay a Python loop
+// of Param per tensor.
 func (c *config) optimizerTime(tm timeModel, elems, tensors float64) (gpuS, hostS, kernels float64) {
-	calName := map[string]string{"adamw": "adamw", "adam": "adamw", "sgd-momentum": "sgd_momentum"}[c.opt.Name]
-	if calName != "" {
-		if g, ops, ok := tm.r.optimizer(calName, "foreach", elems, tensors); ok {
-			return g, ops * tm.Small, foreachKernels(elems, tensors)
+	if c.opt.Calibrated != "" {
+		if g, ops, ok := tm.r.optimizer(c.opt.Calibrated, c.opt.Impl, elems, tensors); ok {
+			return g, ops * tm.Small, c.opt.Kernels(elems, tensors)
 		}
 	}
 	return tm.r.stream("add", F32, elems*c.opt.Traffic) + tensors*tm.r.launch(), tensors * tm.Param, tensors
@@ -113,7 +114,13 @@ func (c *config) optimizerTime(tm timeModel, elems, tensors float64) (gpuS, host
 // LLaMA-small (219 tensors, 0.37 G elements), 42 on ResNet-101 and 12 on
 // a LoRA adapter set.
 func foreachKernels(elems, tensors float64) float64 {
-	return 8 * math.Max(math.Ceil(tensors/64), math.Ceil(elems/(320*65536)))
+	return 8 * fusedKernels(elems, tensors)
+}
+
+// fusedKernels is how many kernels a fused optimizer step launches: one
+// multi-tensor op, split by multi_tensor_apply as foreachKernels says.
+func fusedKernels(elems, tensors float64) float64 {
+	return math.Max(math.Ceil(tensors/64), math.Ceil(elems/(320*65536)))
 }
 
 // walkForward issues the forward ops; checkpointed regions additionally pack

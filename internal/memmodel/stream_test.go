@@ -58,8 +58,10 @@ func TestStreamInvariants(t *testing.T) {
 	if left[CatOptimizer] != 2*params {
 		t.Errorf("optimizer state %d bytes, want 2×params = %d", left[CatOptimizer], 2*params)
 	}
-	if left[CatTemporaries] != 2*c.gpu.CublasWorkspaceBytes {
-		t.Errorf("persistent temporaries %d, want two cuBLAS workspaces", left[CatTemporaries])
+	// the forward and backward threads' cuBLAS workspaces, and the
+	// forward thread's cuBLASLt one (the first biased linear)
+	if want := 2*c.gpu.CublasWorkspaceBytes + cublasLtWorkspace; left[CatTemporaries] != want {
+		t.Errorf("persistent temporaries %d, want two cuBLAS workspaces and a cuBLASLt one (%d)", left[CatTemporaries], want)
 	}
 }
 

@@ -68,8 +68,12 @@ func WriteFitText(w io.Writer, res *FitResult) {
 	fmt.Fprintf(w, "searched %d configurations for global batch %d on %d × %s (budget %s)\n\n",
 		res.Searched, res.GlobalBatch, res.GPUs, res.GPU, units.Bytes(res.Budget))
 	b := res.Best
-	fmt.Fprintf(w, "best: %s\n  %s\n  step %.3f s, %.1f samples/s\n\n",
+	fmt.Fprintf(w, "best: %s\n  %s\n  step %.3f s, %.1f samples/s\n",
 		describe(*b), b.Verdict.Text, b.StepTime, b.Throughput)
+	if res.AllowanceBasis != "" {
+		fmt.Fprintf(w, "  process memory includes an allowance for untraced allocations (%s)\n", res.AllowanceBasis)
+	}
+	fmt.Fprintln(w)
 	for _, e := range res.Explanation {
 		fmt.Fprintln(w, e)
 	}

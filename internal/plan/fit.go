@@ -61,6 +61,9 @@ type FitResult struct {
 	Rejected    []Candidate `json:"rejected_faster"`
 	Explanation []string    `json:"explanation"`
 	Searched    int         `json:"searched"`
+	// AllowanceBasis says what every candidate's peak reserved adds to
+	// the model's figure for untraced allocations (memmodel.Allowance).
+	AllowanceBasis string `json:"reserved_allowance_basis,omitempty"`
 }
 
 // ErrNothingFits is returned when no configuration fits.
@@ -120,7 +123,8 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 		return nil, err
 	}
 	budget := int64(float64(probe.Capacity) * (1 - opts.Margin))
-	res := &FitResult{GPU: probe.GPU, GPUs: gpus, GlobalBatch: opts.GlobalBatch, Budget: budget}
+	res := &FitResult{GPU: probe.GPU, GPUs: gpus, GlobalBatch: opts.GlobalBatch, Budget: budget,
+		AllowanceBasis: probe.ReservedAllowanceBasis}
 	var all []Candidate
 	for _, s := range space(base, arch, opts.GlobalBatch, bf16) {
 		if err := ctx.Err(); err != nil {

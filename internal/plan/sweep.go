@@ -59,6 +59,9 @@ type SweepResult struct {
 	Largest    int          `json:"largest_fitting"` // 0 when none fits
 	// LargestVerdict is the decision at Largest.
 	LargestVerdict memmodel.Verdict `json:"largest_verdict"`
+	// AllowanceBasis says what the points' peak reserved adds to the
+	// model's figure for untraced allocations (memmodel.Allowance).
+	AllowanceBasis string `json:"reserved_allowance_basis,omitempty"`
 }
 
 // Sweep predicts memory at powers of two across the range, then bisects
@@ -79,7 +82,7 @@ func Sweep(ctx context.Context, base memmodel.Spec, o SweepOptions) (*SweepResul
 		}
 		res.GPU = r.GPU
 		res.Budget = int64(float64(r.Capacity) * (1 - o.Margin))
-		res.Confidence = r.Confidence
+		res.Confidence, res.AllowanceBasis = r.Confidence, r.ReservedAllowanceBasis
 		vd := memmodel.Decide(r.SteadyProcess, r.ProcessHigh, res.Budget, r.Confidence, marginNote(o.Margin))
 		return SweepPoint{Value: v, Allocated: r.PeakAllocated, Reserved: r.PeakReserved, Process: r.SteadyProcess,
 			ProcessHi: r.ProcessHigh, StepTime: r.StepTime, Fits: vd.Fits, Verdict: vd}, nil
@@ -135,6 +138,9 @@ func WriteSweepText(w io.Writer, r *SweepResult) {
 		}
 		fmt.Fprintf(w, "%-8d %12s %12s %12s %12s %8.3f s  %s\n", p.Value, units.Bytes(p.Allocated), units.Bytes(p.Reserved),
 			units.Bytes(p.Process), units.Bytes(p.ProcessHi), p.StepTime, mark)
+	}
+	if r.AllowanceBasis != "" {
+		fmt.Fprintf(w, "reserved includes an allowance for untraced allocations (%s)\n", r.AllowanceBasis)
 	}
 	if r.Largest == 0 {
 		fmt.Fprintf(w, "nothing in the range fits on %s with %s confidence\n", r.GPU, pct)

@@ -22,6 +22,7 @@ func InferText(w io.Writer, r *infer.Result) {
 		r.Batch, r.Prompt, r.NewTokens, r.Precision, r.ComputeDType, r.Cache, r.KVDType, r.Attention)
 	fmt.Fprintf(w, "\npeak allocated  %10s   (%s)\n", units.Bytes(r.PeakAllocated), inferBand(r.AllocatedBand))
 	fmt.Fprintf(w, "peak reserved   %10s   (%s)\n", units.Bytes(r.PeakReserved), inferBand(r.ReservedBand))
+	allowanceLine(w, r.ReservedAllowance, r.ModelReserved, r.ReservedAllowanceBasis)
 	fmt.Fprintf(w, "process (smi)   %10s   (%s), CUDA context ≈ %s\n", units.Bytes(r.Process), inferBand(r.ProcessBand), units.Bytes(r.Context))
 	fmt.Fprintf(w, "weights         %10s\n", units.Bytes(r.Weights))
 	fmt.Fprintf(w, "KV cache        %10s   at the end of generation\n", units.Bytes(r.KVCache))
@@ -89,6 +90,9 @@ func InferFitText(w io.Writer, r *infer.FitResult) {
 		r.Maximize, b.GPU, 100*r.Margin, units.Bytes(r.Budget), r.Value)
 	fmt.Fprintf(w, "  at %d: peak reserved %s, process %s (%s), decode %.0f tokens/s\n",
 		r.Value, units.Bytes(b.PeakReserved), units.Bytes(b.Process), inferBand(b.ProcessBand), b.DecodeTokensPerSec)
+	if b.ReservedAllowance > 0 {
+		fmt.Fprintf(w, "  peak reserved includes %s allowance for untraced allocations (%s)\n", units.Bytes(b.ReservedAllowance), b.ReservedAllowanceBasis)
+	}
 	fmt.Fprintf(w, "  %s (headroom %s)\n", r.Verdict.Text, units.Bytes(r.Verdict.Headroom))
 	if n := r.Next; n != nil {
 		v := n.Batch

@@ -22,6 +22,7 @@ func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 	}
 	fmt.Fprintf(w, "\npeak allocated  %10s   (%s)\n", units.Bytes(r.PeakAllocated), band(r.AllocatedBand))
 	fmt.Fprintf(w, "peak reserved   %10s   (%s)\n", units.Bytes(r.PeakReserved), band(r.ReservedBand))
+	allowanceLine(w, r.ReservedAllowance, r.ModelReserved, r.ReservedAllowanceBasis)
 	fmt.Fprintf(w, "process (smi)   %10s   (%s), CUDA context ≈ %s\n", units.Bytes(r.Process), band(r.ProcessBand), units.Bytes(r.Context))
 	if r.SteadyProcess != r.Process {
 		fmt.Fprintf(w, "steady state    %10s   process memory once optimizer steps succeed\n", units.Bytes(r.SteadyProcess))
@@ -56,6 +57,15 @@ func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 	if len(r.Modules) > 0 {
 		modulesText(w, r.Modules)
 	}
+}
+
+// allowanceLine says, under peak reserved, what the figure adds to the
+// model's for allocations it does not trace, and why.
+func allowanceLine(w io.Writer, add, model int64, basis string) {
+	if add <= 0 {
+		return
+	}
+	fmt.Fprintf(w, "                model %s + %s allowance for untraced allocations (%s)\n", units.Bytes(model), units.Bytes(add), basis)
 }
 
 // modulesText prints the per-module view (plan --by-module), identical

@@ -2,7 +2,9 @@
 forward+backward, convolutions, pointwise/normalisation bandwidth, kernel launch floor and
 optimizer step time per parameter. Run ALONE on the GPU (nothing else), no history.
 
-usage: python3 gt_calib.py OUT.json [--budget SECONDS] [--conv16|--conv256|--norm]
+usage: python3 gt_calib.py OUT.json [--budget SECONDS] [--conv16|--conv256|--norm|--unaligned]
+--unaligned times GEMMs whose vocabulary dimension is not a multiple of 8, in its three roles, beside
+the same shapes padded to a multiple of 64 (session 5).
 --conv16 times only the launch floor and the fp16/bf16 convolutions of CONV16 (round 3).
 --norm times the launch floor, training BatchNorm at ResNet-50's shapes (batch 256; fp32, fp16 and
 bf16, fp32 affine parameters as under autocast) and ResNet-50's convolutions at batch 256 in fp32
@@ -73,6 +75,33 @@ def gemm(res):
             del a, b
     torch.backends.cuda.matmul.allow_tf32 = False
     res["gemm"] = rows
+
+
+def gemm_unaligned(res):
+    """GEMMs with one dimension not a multiple of 8 (odd vocabularies: GPT-2 50,257, Granite 49,155,
+    Whisper 51,865) in each of the three roles a Linear's vocabulary plays: forward N, input-gradient
+    K, weight-gradient M; with the aligned neighbour (vocabulary padded to a multiple of 64) beside
+    each, in every dtype the step-time model prices."""
+    rows = []
+    shapes = []
+    for V, H, T in ((50257, 768, 8192), (50257, 1024, 16384), (49155, 1536, 4096), (51865, 512, 3072),
+                    (32001, 2048, 4096)):
+        Va = (V + 63) // 64 * 64
+        for v, aligned in ((V, False), (Va, True)):
+            shapes += [(T, v, H, "fwd", aligned), (T, H, v, "dgrad", aligned), (v, H, T, "wgrad", aligned)]
+    for name, dt, tf32 in (("bf16", torch.bfloat16, False), ("fp16", torch.float16, False),
+                           ("fp32", torch.float32, False)):
+        torch.backends.cuda.matmul.allow_tf32 = tf32
+        for M, N, K, role, aligned in shapes:
+            if over():
+                break
+            a = torch.randn(M, K, device="cuda", dtype=dt)
+            b = torch.randn(K, N, device="cuda", dtype=dt)
+            t, n = timeit(lambda: torch.mm(a, b))
+            rows.append(dict(dtype=name, M=M, N=N, K=K, role=role, aligned=aligned, s=t, reps=n,
+                             tflops=2 * M * N * K / t / 1e12))
+            del a, b
+    res["gemm_unaligned"] = rows
 
 
 def sdpa(res):
@@ -351,6 +380,8 @@ def main():
     if "--norm" in sys.argv:  # round 4's fitted BatchNorm factors and batch-64-only TF32 convolutions
         fns = (launch, lambda r: norm(r, out), lambda r: conv16(r, out, CONV256, (("fp32", torch.float32),)))
         fns[1].__name__, fns[2].__name__ = "norm", "conv256_fp32"
+    if "--unaligned" in sys.argv:  # session 5: odd-vocabulary GEMMs and their aligned neighbours
+        fns = (launch, gemm_unaligned)
     for fn in fns:
         t = time.time()
         try:

@@ -5,11 +5,8 @@ decoder, long context with checkpointing, float32 Gemma, SGD and Adafactor, fuse
 a compiled Llama step, float32 vision; step times in three processes alone on the GPU with technique
 pairs; a machine probe first."""
 from gt_jobs import J, T, G, GPT2_MEDIUM, LLAMA_SMALL
+from gt_jobs7 import LL1B
 
-LL1B = ("LlamaForCausalLM", "LlamaConfig", dict(
-    hidden_size=2048, intermediate_size=8192, num_hidden_layers=16, num_attention_heads=32,
-    num_key_value_heads=8, head_dim=64, vocab_size=128256, tie_word_embeddings=True,
-    rope_theta=500000.0, rms_norm_eps=1e-5, max_position_embeddings=4096))
 QW05 = ("Qwen2ForCausalLM", "Qwen2Config", dict(
     hidden_size=896, intermediate_size=4864, num_hidden_layers=24, num_attention_heads=14,
     num_key_value_heads=2, vocab_size=151936, tie_word_embeddings=True, rope_theta=1000000.0,
