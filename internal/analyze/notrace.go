@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
 
@@ -61,9 +62,34 @@ func stateOnly(s *snapshot.Snapshot, id int, top int, out *Device) {
 		}
 		sites = append(sites, st)
 	}
-	sort.Slice(sites, func(i, j int) bool { return sites[i].Bytes > sites[j].Bytes })
+	// Ties broken by count, then by the frames, so reports are
+	// reproducible (the sites come out of a map).
+	sort.Slice(sites, func(i, j int) bool {
+		x, y := &sites[i], &sites[j]
+		if x.Bytes != y.Bytes {
+			return x.Bytes > y.Bytes
+		}
+		if x.Count != y.Count {
+			return x.Count > y.Count
+		}
+		return framesKey(x.Frames) < framesKey(y.Frames)
+	})
 	if len(sites) > top {
 		sites = sites[:top]
 	}
 	out.TopSites = sites
+}
+
+// framesKey orders sites with equal bytes and counts by their frames.
+func framesKey(fr []snapshot.Frame) string {
+	var b strings.Builder
+	for _, f := range fr {
+		b.WriteString(f.Filename)
+		b.WriteByte(':')
+		b.WriteString(itoa(f.Line))
+		b.WriteByte(':')
+		b.WriteString(f.Name)
+		b.WriteByte('|')
+	}
+	return b.String()
 }
