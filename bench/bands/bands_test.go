@@ -40,7 +40,7 @@ func TestBandsTableFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bands := loo(mem, memKind, 3, 0.95)
+	bands, _ := loo(mem, memKind, 3, 0.95)
 	in := 0
 	split := map[string]bool{"late-fam-gemma2-a-bf16-ckpt": false, "late-fam-qwen3-a-bf16-lora16": false}
 	for i, s := range mem {

@@ -3,6 +3,8 @@ package main
 import (
 	"math"
 	"sort"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
 // A band is a prediction interval for the next workload's log error
@@ -79,9 +81,9 @@ const widenPooled = 0.10
 func sharedQuantiles(xs, vs []float64, cls, st [][]string, minRows int, conf float64) [2]float64 {
 	var lows, highs []float64
 	for i, x := range xs {
-		xh := x - math.Max(vs[i], 0) // the top is the variant's when it has one
 		rest := make([]float64, 0, len(xs)-1)
 		byClass := map[string][]float64{}
+		split := &memmodel.BandTable{Confidence: conf, MinRows: minRows, Classes: map[string]memmodel.ClassBand{}}
 		for j, y := range xs {
 			if j == i {
 				continue
@@ -91,6 +93,22 @@ func sharedQuantiles(xs, vs []float64, cls, st [][]string, minRows int, conf flo
 			for _, c := range st[j] {
 				byClass[c] = append(byClass[c], r)
 			}
+			if vs[j] <= 0 {
+				continue
+			}
+			for _, c := range append([]string{""}, cls[j]...) {
+				cb := split.Classes[c]
+				cb.SplitRows++
+				if r != y {
+					cb.SplitTaken++
+				}
+				split.Classes[c] = cb
+			}
+		}
+		split.Pooled = split.Classes[""]
+		xh := x // the top is the variant's where the classes' split rate reaches it
+		if vs[i] > 0 && split.SplitReach(cls[i]).Reach {
+			xh = x - vs[i]
 		}
 		pool := robustLS(rest)
 		lo, hi := math.Inf(-1), math.Inf(1)

@@ -104,9 +104,15 @@ type ClassBand struct {
 	// of the log error ln(measured/predicted) of the quantity the class
 	// was built for (reserved memory, or step time), after shrinking
 	// toward the pooled ones.
-	Centre float64  `json:"centre"`
-	Scale  float64  `json:"scale"`
-	Rows   []string `json:"rows,omitempty"`
+	Centre float64 `json:"centre"`
+	Scale  float64 `json:"scale"`
+	// SplitRows is how many of the class's rows had the logits-split
+	// variant (Result.LogitsSplitReserved) and SplitTaken on how many of
+	// them the GPU took it; every row counts toward all its classes
+	// (unlike N). See SplitReach.
+	SplitRows  int      `json:"split_rows,omitempty"`
+	SplitTaken int      `json:"split_taken,omitempty"`
+	Rows       []string `json:"rows,omitempty"`
 }
 
 // Widenings for what has no held-out data: stated, not measured.
@@ -347,13 +353,18 @@ func (c *config) bandsFrom(t *BandTable, r *Result) {
 	r.AllocatedBand = scale(r.PeakAllocated, cb.Allocated)
 	r.ReservedBand = scale(r.PeakReserved, cb.Reserved)
 	if v := r.LogitsSplitReserved + t.Allowance.Of(r.LogitsSplitReserved); v > r.PeakReserved {
-		// a known alternative placement: the band reaches the variant's
+		// a known alternative placement: where the GPU took it often
+		// enough on comparable runs, the band reaches the variant's
 		// prediction times the same top ratio (bench/bands scores each
 		// row against this top, so the runs it explains do not widen
 		// their classes)
-		if hi := scale(v, cb.Reserved).High; hi > r.ReservedBand.High {
+		sr := t.SplitReach(c.bandClasses())
+		switch hi := scale(v, cb.Reserved).High; {
+		case sr.Reach && hi > r.ReservedBand.High:
 			r.ReservedBand.High = hi
-			r.Notes = append(r.Notes, fmt.Sprintf("the reserved band's top allows for cuBLAS's backward workspace splitting a freed fp32 logits block (reserved %s), as it did on two measured runs (Gemma 2 checkpointed, Qwen3 LoRA)", units.Bytes(v)))
+			r.Notes = append(r.Notes, fmt.Sprintf("the reserved band's top allows for %s, if cuBLAS's backward workspace splits a freed fp32 logits block (seen on %s)", units.Bytes(v), sr))
+		case !sr.Reach:
+			r.Notes = append(r.Notes, fmt.Sprintf("reserved could reach %s if cuBLAS's backward workspace splits a freed fp32 logits block; not in the band: seen on %s", units.Bytes(v), sr))
 		}
 	}
 	ctxLo, ctxHi := t.ContextLow, t.ContextHigh

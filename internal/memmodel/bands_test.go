@@ -147,3 +147,76 @@ func TestAllowanceOf(t *testing.T) {
 		t.Error("an allowance on nothing, or a zero allowance, adds bytes")
 	}
 }
+
+// TestSplitReach checks the logits-split reach is read per class like a
+// band: a class whose variant rows never split gets no reach, one that
+// split on 3 of 11 does, a class with too few variant rows or none takes
+// the pooled rate, a default value (most variant rows) and the GPU say
+// nothing.
+func TestSplitReach(t *testing.T) {
+	tb := &BandTable{Confidence: 0.95, MinRows: 3,
+		Pooled: ClassBand{N: 150, SplitRows: 56, SplitTaken: 4},
+		Classes: map[string]ClassBand{
+			"family=gpt2":      {N: 13, SplitRows: 8},
+			"family=gemma":     {N: 14, SplitRows: 7, SplitTaken: 3},
+			"lora=yes":         {N: 17, SplitRows: 11, SplitTaken: 3},
+			"kind=decoder":     {N: 99, SplitRows: 46, SplitTaken: 4},
+			"attn=eager":       {N: 2, SplitRows: 1},
+			"family=whisper":   {N: 6, SplitRows: 5},
+			"checkpoint=block": {N: 35, SplitRows: 17, SplitTaken: 1},
+		}}
+	for _, c := range []struct {
+		classes []string
+		reach   bool
+		basis   string
+	}{
+		{[]string{"family=gpt2", "kind=decoder", "gpu=h200"}, false, "family=gpt2"},
+		{[]string{"family=gpt2", "kind=decoder", "gpu=rtx4090"}, false, "family=gpt2"},
+		{[]string{"family=gpt2", "lora=yes"}, true, "lora=yes"},
+		{[]string{"family=gemma", "kind=decoder"}, true, "family=gemma"},
+		{[]string{"family=whisper", "attn=eager"}, true, "pooled"},
+		{[]string{"family=granite"}, true, "pooled"},
+		// 1 of 17 (5.9%) is above the 2.5% a 95% band leaves above it
+		{[]string{"family=whisper", "checkpoint=block"}, true, "checkpoint=block"},
+		{[]string{"kind=decoder"}, true, "pooled"},
+	} {
+		s := tb.SplitReach(c.classes)
+		if s.Reach != c.reach || s.Basis != c.basis {
+			t.Errorf("%v: reach %v on %s, want %v on %s", c.classes, s.Reach, s, c.reach, c.basis)
+		}
+	}
+}
+
+// TestSplitReachOnMeasuredRuns checks the committed table on runs the GPU
+// split the logits block on (Gemma 2 checkpointed: measured 17.7% above the
+// point) and a family whose variant rows never split (GPT-2): the first
+// band reaches the variant, the second does not and says why.
+func TestSplitReachOnMeasuredRuns(t *testing.T) {
+	for _, c := range []struct {
+		spec  string
+		reach bool
+	}{
+		{`{"model":"gpt2-medium","batch":4,"seq":1024,"precision":"bf16-amp"}`, false},
+		{`{"model":"llama3-8b","batch":1,"seq":2048,"precision":"bf16","lora":{"rank":16},"checkpoint":"block","gpu":"rtx4090"}`, true},
+	} {
+		s, err := ParseSpec(strings.NewReader(c.spec))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Estimate(s, DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.LogitsSplitReserved == 0 {
+			t.Fatalf("%s: no logits-split variant", c.spec)
+		}
+		v := r.LogitsSplitReserved + embeddedBands().Allowance.Of(r.LogitsSplitReserved)
+		notes := strings.Join(r.Notes, "\n")
+		if got := r.ReservedBand.High >= v; got != c.reach {
+			t.Errorf("%s: band top %d, variant %d: reach %v, want %v", c.spec, r.ReservedBand.High, v, got, c.reach)
+		}
+		if want := map[bool]string{true: "the reserved band's top allows for", false: "not in the band: seen on 0 of"}[c.reach]; !strings.Contains(notes, want) {
+			t.Errorf("%s: notes %q lack %q", c.spec, notes, want)
+		}
+	}
+}
