@@ -78,11 +78,16 @@ const widenPooled = 0.10
 // vs are the rows' variants (sample.v): a row with one is scored on the
 // high side against the variant's prediction, which is its band's top,
 // and its error counts toward its classes as the residual resid leaves.
-func sharedQuantiles(xs, vs []float64, cls, st [][]string, minRows int, conf float64) [2]float64 {
+// widenThin says a class with fewer than minRows rows of any kind
+// (technique rows count here, though their errors count toward their
+// techniques) adds the pooled band widened by widenPooled (memory bands,
+// memmodel's bandFor), not the pooled band itself (step time).
+func sharedQuantiles(xs, vs []float64, cls, st [][]string, minRows int, conf float64, widenThin bool) [2]float64 {
 	var lows, highs []float64
 	for i, x := range xs {
 		rest := make([]float64, 0, len(xs)-1)
 		byClass := map[string][]float64{}
+		measured := map[string]int{} // rows of each class, technique rows too
 		split := &memmodel.BandTable{Confidence: conf, MinRows: minRows, Classes: map[string]memmodel.ClassBand{}}
 		for j, y := range xs {
 			if j == i {
@@ -92,6 +97,9 @@ func sharedQuantiles(xs, vs []float64, cls, st [][]string, minRows int, conf flo
 			rest = append(rest, r)
 			for _, c := range st[j] {
 				byClass[c] = append(byClass[c], r)
+			}
+			for _, c := range cls[j] {
+				measured[c]++
 			}
 			if vs[j] <= 0 {
 				continue
@@ -121,6 +129,11 @@ func sharedQuantiles(xs, vs []float64, cls, st [][]string, minRows int, conf flo
 			switch {
 			case len(ys) == 0:
 				thin = true
+			case len(ys) < minRows && widenThin && measured[c] < minRows:
+				// too few captures of the class at all: its band and the
+				// pooled band widened, as for a class with none
+				cover(classLS(ys, pool))
+				thin, used = true, true
 			case len(ys) < minRows:
 				cover(classLS(ys, pool))
 				cover(classLS(rest, pool))

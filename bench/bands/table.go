@@ -132,11 +132,11 @@ func fitSet(ss []sample, minRows int, conf float64, alloc, step, attr bool) setF
 		xs[i], xa[i], vs[i], cls[i] = s.x, s.xa, s.v, s.classes
 		rs[i] = resid(s.x, s.v)
 	}
-	f := setFit{q: sharedQuantiles(xs, vs, cls, st, minRows, conf), pool: robustLS(rs)}
+	f := setFit{q: sharedQuantiles(xs, vs, cls, st, minRows, conf, !step), pool: robustLS(rs)}
 	poolA := robustLS(xa)
 	if alloc {
 		// the variant moves reserved memory only
-		f.qa = sharedQuantiles(xa, make([]float64, len(xa)), cls, st, minRows, conf)
+		f.qa = sharedQuantiles(xa, make([]float64, len(xa)), cls, st, minRows, conf, true)
 	}
 	f.set.Classes = map[string]memmodel.ClassBand{}
 	keys := make([]string, 0, len(g))
@@ -155,6 +155,7 @@ func fitSet(ss []sample, minRows int, conf float64, alloc, step, attr bool) setF
 		ls := classLS(r, f.pool)
 		cb := memmodel.ClassBand{N: len(idx), Centre: round4(ls.m), Scale: round4(ls.s)}
 		cb.SplitRows, cb.SplitTaken = splitCounts(ss, all[k])
+		cb.Measured = len(all[k])
 		cb.MedianErr, cb.MedianAbsErr = errStats(x)
 		ext := r // the cap by measured extremes: training memory only (see ratioBand)
 		if !attr {
@@ -363,7 +364,7 @@ func printReport(title string, rs []classReport, minRows int) {
 	for _, r := range rs {
 		flag := ""
 		if r.fitN < minRows {
-			flag = "  (too few rows alone: joined with the pooled band)"
+			flag = "  (too few rows alone: memory joins the pooled band widened by 10%, step time the pooled band)"
 		}
 		fmt.Printf("%-30s %4d %4d %+7.2f%% %7.2f%%   ×%.4f–×%.4f %7.2f%% %6.1f %3d/%-3d %3d/%-3d %7.2f%%  %+.4f/%.4f%s\n", r.key, r.n, r.fitN, 100*r.medErr, 100*r.medAbs,
 			r.band[0], r.band[1], 100*r.medHalf, r.ratio, r.inside, r.n, r.variants, r.reached, 100*r.medOwn, r.centre, r.scale, flag)

@@ -110,7 +110,11 @@ type ClassBand struct {
 	// variant (Result.LogitsSplitReserved) and SplitTaken on how many of
 	// them the GPU took it; every row counts toward all its classes
 	// (unlike N). See SplitReach.
-	SplitRows  int      `json:"split_rows,omitempty"`
+	SplitRows int `json:"split_rows,omitempty"`
+	// Measured is how many rows of any kind the class has (N counts a
+	// technique row toward its technique's classes only): a class with
+	// fewer than MinRows gets a stated widening.
+	Measured   int      `json:"measured,omitempty"`
 	SplitTaken int      `json:"split_taken,omitempty"`
 	Rows       []string `json:"rows,omitempty"`
 }
@@ -277,12 +281,22 @@ func (set BandSet) bandFor(classes []string, minRows int, get func(ClassBand) [2
 				used = append(used, fmt.Sprintf("%s (%d rows)", k, c.N))
 			}
 			continue
-		case ok && c.N > 0:
-			// too few rows to stand alone: the class's band (already
+		case ok && c.N > 0 && (!memory || max(c.N, c.Measured) >= minRows):
+			// too few rows to stand alone (for memory, of its own: its
+			// technique runs were measured): the class's band (already
 			// shrunk toward the pooled one) joined with the pooled band
 			take(get(c))
 			take(pooled)
 			used = append(used, fmt.Sprintf("%s (%d rows, with the pooled %d)", k, c.N, set.Pooled.N))
+			continue
+		case ok && c.N > 0:
+			// too few rows to know the class's spread (tensor parallelism:
+			// +0.2% and +17% on its two runs): its band and the pooled
+			// band widened as for a class with none, and it says so
+			take(get(c))
+			take([2][2]float64{widen(pooled[0], unmeasuredWiden), widen(pooled[1], unmeasuredWiden)})
+			used = append(used, fmt.Sprintf("%s (%d rows)", k, c.N))
+			why = append(why, fmt.Sprintf("%s: only %d held-out captures (%d needed to measure a spread), band widened by %.0f%% each side", k, max(c.N, c.Measured), minRows, 100*unmeasuredWiden))
 			continue
 		}
 		if !memory && (strings.HasPrefix(k, "family=") || strings.HasPrefix(k, "optimizer=")) {

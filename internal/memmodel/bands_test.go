@@ -43,22 +43,32 @@ func TestBandForEnvelopeOfSpecificClasses(t *testing.T) {
 
 func TestBandForWidensWhatHasNoHeldOutRows(t *testing.T) {
 	tb := toyTable()
-	// parallel=tp has one row: its band joined with the pooled one; the
-	// RTX 4090 has none: the pooled band widened by the stated amount
+	// parallel=tp has one row: too few to measure a spread, so the pooled
+	// band widened as for none, and it says so; the RTX 4090 has none:
+	// the pooled band widened by the GPU's smaller stated amount
 	cb, used, why := tb.bandFor([]string{"family=gpt2", "parallel=tp", "gpu=rtx4090"})
-	want := [2]float64{0.97 - scaledGPUWiden, 1.04 + scaledGPUWiden}
+	want := [2]float64{0.97 - unmeasuredWiden, 1.04 + unmeasuredWiden}
 	if d := cb.Reserved[0] - want[0]; d > 1e-9 || d < -1e-9 || cb.Reserved[1]-want[1] > 1e-9 || want[1]-cb.Reserved[1] > 1e-9 {
 		t.Errorf("reserved band %v, want %v", cb.Reserved, want)
 	}
-	if len(why) != 1 || !strings.Contains(why[0], "scaled from the GPU table") {
+	if len(why) != 2 || !strings.Contains(why[0], "only 1 held-out captures") || !strings.Contains(why[1], "scaled from the GPU table") {
 		t.Errorf("reasons %q", why)
 	}
-	if strings.Join(used, ",") != "family=gpt2 (8 rows),parallel=tp (1 rows, with the pooled 40)" {
+	if strings.Join(used, ",") != "family=gpt2 (8 rows),parallel=tp (1 rows)" {
 		t.Errorf("classes used %v", used)
 	}
 	cb, _, why = tb.bandFor([]string{"family=gpt2", "parallel=pp"})
 	if cb.Reserved[1] < 1.04+unmeasuredWiden-1e-9 || len(why) != 1 || !strings.Contains(why[0], "no held-out capture") {
 		t.Errorf("unmeasured class: band %v, reasons %q", cb.Reserved, why)
+	}
+	// a class whose one plain row is all its own error but whose technique
+	// runs were measured too (Measured 5) joins the pooled band unwidened
+	c := tb.Classes["parallel=tp"]
+	c.Measured = 5
+	tb.Classes["parallel=tp"] = c
+	cb, used, why = tb.bandFor([]string{"family=gpt2", "parallel=tp"})
+	if cb.Reserved != tb.Pooled.Reserved || len(why) != 0 || strings.Join(used, ",") != "family=gpt2 (8 rows),parallel=tp (1 rows, with the pooled 40)" {
+		t.Errorf("measured thin class: band %v from %v, reasons %q", cb.Reserved, used, why)
 	}
 }
 
