@@ -81,8 +81,10 @@ const widenPooled = 0.10
 // widenThin says a class with fewer than minRows rows of any kind
 // (technique rows count here, though their errors count toward their
 // techniques) adds the pooled band widened by widenPooled (memory bands,
-// memmodel's bandFor), not the pooled band itself (step time).
-func sharedQuantiles(xs, vs []float64, cls, st [][]string, minRows int, conf float64, widenThin bool) [2]float64 {
+// memmodel's bandFor), not the pooled band itself (step time). spareLow
+// gives the low side the order statistic an even split leaves unused
+// (orderBand): peak reserved, the quantity fit decisions are made on.
+func sharedQuantiles(xs, vs []float64, cls, st [][]string, minRows int, conf float64, widenThin, spareLow bool) [2]float64 {
 	var lows, highs []float64
 	for i, x := range xs {
 		rest := make([]float64, 0, len(xs)-1)
@@ -155,7 +157,7 @@ func sharedQuantiles(xs, vs []float64, cls, st [][]string, minRows int, conf flo
 		}
 		lows, highs = append(lows, lo), append(highs, hi)
 	}
-	l, h := orderBand(lows, conf), orderBand(highs, conf)
+	l, h := orderBand(lows, conf, spareLow), orderBand(highs, conf, spareLow)
 	return [2]float64{l[0], h[1]}
 }
 
@@ -182,18 +184,27 @@ func withVariant(b [2]float64, v float64) [2]float64 {
 	return b
 }
 
-// orderBand is the interval [z_(k), z_(n+1−k)] of sorted zs with
-// k = ⌊(1−conf)/2·(n+1)⌋ (at least 1): it covers a new exchangeable z
-// with probability (n+1−2k)/(n+1) ≥ conf when k ≥ 1 is what conf asks.
-func orderBand(zs []float64, conf float64) [2]float64 {
+// orderBand is the interval [z_(kLo), z_(n+1−kHi)] of sorted zs: it
+// covers a new exchangeable z with probability (n+1−kLo−kHi)/(n+1), at
+// least conf when kLo+kHi ≤ (1−conf)(n+1). The top takes its half,
+// kHi = ⌊(1−conf)/2·(n+1)⌋, and the bottom the rest of ⌊(1−conf)(n+1)⌋
+// (at least 1 each) when spareLow: the order statistic the two floors
+// would leave unused goes to the low side, whose misses are
+// over-estimates, so the top every fit decision is made on is what an
+// even split gives (without spareLow both sides take kHi).
+func orderBand(zs []float64, conf float64, spareLow bool) [2]float64 {
 	if len(zs) == 0 {
 		return [2]float64{}
 	}
 	s := append([]float64(nil), zs...)
 	sort.Float64s(s)
-	k := int(math.Floor((1 - conf) / 2 * float64(len(s)+1)))
-	k = max(k, 1)
-	return [2]float64{s[k-1], s[len(s)-k]}
+	n1 := float64(len(s) + 1)
+	kHi := max(int(math.Floor((1-conf)/2*n1)), 1)
+	kLo := kHi
+	if spareLow {
+		kLo = max(int(math.Floor((1-conf)*n1))-kHi, 1)
+	}
+	return [2]float64{s[min(kLo, len(s))-1], s[len(s)-kHi]}
 }
 
 // ratioBand is a class's band as ratios measured/predicted, at least

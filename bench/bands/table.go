@@ -132,11 +132,11 @@ func fitSet(ss []sample, minRows int, conf float64, alloc, step, attr bool) setF
 		xs[i], xa[i], vs[i], cls[i] = s.x, s.xa, s.v, s.classes
 		rs[i] = resid(s.x, s.v)
 	}
-	f := setFit{q: sharedQuantiles(xs, vs, cls, st, minRows, conf, !step), pool: robustLS(rs)}
+	f := setFit{q: sharedQuantiles(xs, vs, cls, st, minRows, conf, !step, !step), pool: robustLS(rs)}
 	poolA := robustLS(xa)
 	if alloc {
 		// the variant moves reserved memory only
-		f.qa = sharedQuantiles(xa, make([]float64, len(xa)), cls, st, minRows, conf, true)
+		f.qa = sharedQuantiles(xa, make([]float64, len(xa)), cls, st, minRows, conf, true, false)
 	}
 	f.set.Classes = map[string]memmodel.ClassBand{}
 	keys := make([]string, 0, len(g))
