@@ -65,6 +65,10 @@ type ReplayOptions struct {
 	// written once, and the CLI passes a maker that asks the kernel for
 	// huge pages, which this package does not touch itself.
 	MakeRequests func(n int) []Request `json:"-"`
+	// Ahead, when set, is a replay of this device that ran while the
+	// snapshot was decoding; its result is taken when it is this replay's
+	// (see Ahead), else the trace is replayed again.
+	Ahead *Ahead `json:"-"`
 }
 
 // DefaultReplayOptions keeps the request stream, assumes no fraction and
@@ -113,24 +117,30 @@ func ReplayDeviceContext(ctx context.Context, s *snapshot.Snapshot, dev int, o R
 		d.Result = &ReplayResult{DivergedAt: -1, Stats: SegmentStats(s.Segments, dev)}
 		return d, nil
 	}
-	if o.TotalMemory <= 0 {
-		// No fraction applies, so the total only sizes the address range
-		// expandable segments reserve: what the trace maps is enough.
-		o.TotalMemory = mappedBytes(ev)
-	}
 	if err := ctx.Err(); err != nil {
 		return d, err
 	}
-	res, err := replayTrace(ctx, ev, s.Streams, cfg, o, func(id snapshot.StackID) bool {
-		for _, f := range s.Frames(id) {
-			if f.Name == "empty_cache" {
-				return true
-			}
+	var res *ReplayResult
+	if o.Ahead != nil {
+		res = o.Ahead.take(ctx, s, dev, cfg, o, &d)
+	}
+	if res == nil {
+		if o.TotalMemory <= 0 {
+			// No fraction applies, so the total only sizes the address range
+			// expandable segments reserve: what the trace maps is enough.
+			o.TotalMemory = mappedBytes(ev)
 		}
-		return false
-	}, poolRouting(ev, s.Segments, dev), &d)
-	if err != nil {
-		return d, err
+		res, err = replayTrace(ctx, ev, s.Streams, cfg, o, func(id snapshot.StackID) bool {
+			for _, f := range s.Frames(id) {
+				if f.Name == "empty_cache" {
+					return true
+				}
+			}
+			return false
+		}, poolRouting(ev, s.Segments, dev), &d)
+		if err != nil {
+			return d, err
+		}
 	}
 	d.Result = res
 	if d.Result.Reproduced {

@@ -59,16 +59,9 @@ type CacheState struct {
 // is done.
 func replayTrace(ctx context.Context, trace []snapshot.TraceEvent, streams []uint64, cfg Config, o ReplayOptions, emptyCacheStack func(snapshot.StackID) bool,
 	poolOf map[int][2]int64, out *DeviceReplay) (*ReplayResult, error) {
-	r := &replayer{ctx: ctx, tr: trace, streams: streams, skip: map[int]bool{}, res: &ReplayResult{DivergedAt: -1}, total: o.TotalMemory,
-		keep: o.KeepRequests, emptyCacheStack: emptyCacheStack, poolOf: poolOf, out: out}
-	for i := range trace {
-		if trace[i].Action == snapshot.ActionAlloc {
-			r.framed = trace[i].Stack != 0
-			break
-		}
-	}
-	r.res.AtPeakReserved.Event, r.res.AtPeakReserved.Request = -1, -1
-	if keep := o.KeepRequests; keep {
+	r := newReplayer(ctx, cfg, o, emptyCacheStack, poolOf, out)
+	r.tr, r.streams, r.done = trace, streams, true
+	if o.KeepRequests {
 		// One request per alloc, oom and free_requested, plus the rare
 		// deferred completions and empty_cache calls: sized up front, a
 		// growing slice of millions of requests costs more than the replay.
@@ -81,11 +74,25 @@ func replayTrace(ctx context.Context, trace []snapshot.TraceEvent, streams []uin
 		r.res.Requests = makeRequests(o.MakeRequests, n+n/64)
 	}
 	r.sampler = newSampler(trace, o)
+	return r.finish()
+}
+
+// newReplayer is a replayer of no events yet.
+func newReplayer(ctx context.Context, cfg Config, o ReplayOptions, emptyCacheStack func(snapshot.StackID) bool,
+	poolOf map[int][2]int64, out *DeviceReplay) *replayer {
+	r := &replayer{ctx: ctx, skip: map[int]bool{}, res: &ReplayResult{DivergedAt: -1}, total: o.TotalMemory,
+		keep: o.KeepRequests, emptyCacheStack: emptyCacheStack, poolOf: poolOf, out: out}
+	r.res.AtPeakReserved.Event, r.res.AtPeakReserved.Request = -1, -1
 	r.a = New(cfg, &traceDevice{r})
 	r.a.OnEvent = r.observe
+	return r
+}
+
+// finish runs the replay and returns its result.
+func (r *replayer) finish() (*ReplayResult, error) {
 	r.run()
 	if r.stopped != nil {
-		return nil, fmt.Errorf("allocsim: replay stopped at event %d of %d: %w", r.cur, len(trace), r.stopped)
+		return nil, fmt.Errorf("allocsim: replay stopped at event %d of %d: %w", r.cur, len(r.tr), r.stopped)
 	}
 	res := r.res
 	res.Stats = r.a.Stats()
@@ -118,21 +125,37 @@ type replayer struct {
 	tr      []snapshot.TraceEvent
 	// streams are the handles the events' StreamIDs index.
 	streams []uint64
-	cur     int
-	skip    map[int]bool // free_completed events matched out of order
-	a       *Allocator
-	res     *ReplayResult
-	next    int32
-	total   int64
-	keep    bool // collect the request stream
+	// feed, when set, gives the trace as it is decoded: tr is the part
+	// decoded so far, the whole trace once done. A replay that would
+	// need to look past the part it has (the trace's end, as far as
+	// it knows) cannot tell what the whole trace would have made it do:
+	// it sets hazard and stops, and its result is not used.
+	feed   *snapshot.Feed
+	stacks [][]snapshot.Frame
+	// pub, when set, is given the requests as the replay settles on them
+	// (pubN: how many it has been given).
+	pub    *reqStream
+	pubN   int
+	done   bool
+	hazard bool
+	cur    int
+	skip   map[int]bool // free_completed events matched out of order
+	a      *Allocator
+	res    *ReplayResult
+	next   int32
+	total  int64
+	keep   bool // collect the request stream
 	// poolOf routes trace allocations to private pools; see poolRouting.
 	// poolNums numbers their MempoolIds for Request.Pool.
 	poolOf   map[int][2]int64
 	poolNums map[[2]int64]int32
 	// framed: the trace records stacks on allocations (context "alloc" or
-	// "all"); emptyCacheStack recognises empty_cache()'s own stack.
-	framed          bool
-	emptyCacheStack func(snapshot.StackID) bool
+	// "all"), known once framedKnown (see isFramed; framedAt is where its
+	// search goes on); emptyCacheStack recognises empty_cache()'s own
+	// stack.
+	framed, framedKnown bool
+	framedAt            int
+	emptyCacheStack     func(snapshot.StackID) bool
 	// sampler follows memory over time for the timeline (nil when no
 	// timeline is asked for); out receives what it and the OOM records
 	// find.
@@ -180,7 +203,7 @@ func (r *replayer) observe(ev Event) {
 		return
 	}
 	i := r.peek()
-	if i >= len(r.tr) {
+	if !r.in(i) {
 		r.diverge(i, "simulator recorded %s after the end of the trace", describe(ev))
 		return
 	}
@@ -191,7 +214,7 @@ func (r *replayer) observe(ev Event) {
 	// Blocks freed by one synchronize come out in the allocator's stream
 	// order, which the trace may not share; any order of one run is fine.
 	if ev.Action == snapshot.ActionFreeCompleted && r.tr[i].Action == snapshot.ActionFreeCompleted {
-		for k := i + 1; k < len(r.tr) && r.tr[k].Action == snapshot.ActionFreeCompleted; k++ {
+		for k := i + 1; r.in(k) && r.tr[k].Action == snapshot.ActionFreeCompleted; k++ {
 			if !r.skip[k] && match(ev, &r.tr[k]) {
 				r.skip[k] = true
 				return
@@ -216,7 +239,7 @@ func (d *traceDevice) expect(act snapshot.Action) *snapshot.TraceEvent {
 	if r.failed() {
 		return nil
 	}
-	if i := r.peek(); i < len(r.tr) && r.tr[i].Action == act {
+	if i := r.peek(); r.in(i) && r.tr[i].Action == act {
 		return &r.tr[i]
 	}
 	return nil
@@ -252,4 +275,9 @@ func (d *traceDevice) FreeMemory() int64 {
 	return 0
 }
 
-func (d *traceDevice) Total() int64 { return d.r.total }
+func (d *traceDevice) Total() int64 {
+	if d.r.feed != nil {
+		d.r.hazard = true // the total comes from the whole trace (or settings the feed does not have)
+	}
+	return d.r.total
+}

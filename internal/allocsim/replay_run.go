@@ -15,8 +15,7 @@ func isRequest(a snapshot.Action) bool {
 // completing, segments released, a segment allocated) or, when no request
 // explains them, an empty_cache() call in between.
 func (r *replayer) run() {
-	n := len(r.tr)
-	for !r.failed() {
+	for !r.failed() && !r.hazard {
 		if r.steps&checkEvery == 0 {
 			if err := r.ctx.Err(); err != nil {
 				r.stopped = err
@@ -24,18 +23,38 @@ func (r *replayer) run() {
 			}
 		}
 		r.steps++
+		if r.pub != nil && len(r.res.Requests) >= r.pubN+publishRequests {
+			r.pubN = len(r.res.Requests)
+			r.pub.publish(r.res.Requests, r.tr, false, true)
+		}
 		start := r.peek()
-		if start >= n {
+		for start >= len(r.tr) && r.more() {
+			start = r.peek()
+		}
+		if start >= len(r.tr) {
 			return
 		}
 		k := start
 		hasRelease := false
-		for k < n && !isRequest(r.tr[k].Action) {
-			switch r.tr[k].Action {
-			case snapshot.ActionSegmentFree, snapshot.ActionSegmentUnmap:
-				hasRelease = true
+		for {
+			for k < len(r.tr) && !isRequest(r.tr[k].Action) {
+				switch r.tr[k].Action {
+				case snapshot.ActionSegmentFree, snapshot.ActionSegmentUnmap:
+					hasRelease = true
+				}
+				k++
 			}
-			k++
+			if k < len(r.tr) || !r.more() {
+				break
+			}
+		}
+		if r.stopped != nil {
+			return
+		}
+		n := len(r.tr)
+		if k < n && r.tr[k].Action == snapshot.ActionFreeRequested {
+			r.await(k + 1) // free looks at the event after its request
+			n = len(r.tr)
 		}
 		if k == n { // events after the last request: an empty_cache()
 			r.emptyCache(k)
@@ -57,6 +76,61 @@ func (r *replayer) run() {
 		}
 		r.observeAfter(k)
 	}
+}
+
+// more waits for more of a fed trace; false when there is no more (or the
+// feed was abandoned: stopped says so).
+func (r *replayer) more() bool {
+	if r.done || r.stopped != nil {
+		return false
+	}
+	v, ok := r.feed.Next(len(r.tr))
+	if !ok {
+		r.stopped = errAbandoned
+		return false
+	}
+	r.tr, r.streams, r.stacks, r.done = v.Events, v.Streams, v.Stacks, v.Done
+	return true
+}
+
+// await waits until the trace holds its first event from j on that is
+// not a snapshot marker, or is whole.
+func (r *replayer) await(j int) {
+	for {
+		for j < len(r.tr) && r.tr[j].Action == snapshot.ActionSnapshot {
+			j++
+		}
+		if j < len(r.tr) || !r.more() {
+			return
+		}
+	}
+}
+
+// in reports whether trace index i exists, outside run's own waiting: on
+// a fed trace not yet whole, an index past its end is a hazard.
+func (r *replayer) in(i int) bool {
+	if i < len(r.tr) {
+		return true
+	}
+	if !r.done {
+		r.hazard = true
+	}
+	return false
+}
+
+// isFramed is framed, found by the first allocation of the trace.
+func (r *replayer) isFramed() bool {
+	for !r.framedKnown {
+		if !r.in(r.framedAt) {
+			r.framedKnown = true
+			break
+		}
+		if e := &r.tr[r.framedAt]; e.Action == snapshot.ActionAlloc {
+			r.framed, r.framedKnown = e.Stack != 0, true
+		}
+		r.framedAt++
+	}
+	return r.framed
 }
 
 // observeAfter reports the state after trace event k to the caller's
@@ -110,7 +184,7 @@ func (r *replayer) completeLeading(start, k int) {
 // the released segment's allocation stack, none, or (context "all") one
 // through empty_cache.
 func (r *replayer) releasesLookLikeEmptyCache(start, k int) bool {
-	if !r.framed {
+	if !r.isFramed() {
 		return false
 	}
 	own := r.tr[k].Stack
@@ -292,10 +366,10 @@ func (r *replayer) free(k int) {
 	t := &r.tr[k]
 	ptr := int64(t.Addr)
 	j := k + 1
-	for j < len(r.tr) && r.tr[j].Action == snapshot.ActionSnapshot {
+	for r.in(j) && r.tr[j].Action == snapshot.ActionSnapshot {
 		j++
 	}
-	immediate := j < len(r.tr) && r.tr[j].Action == snapshot.ActionFreeCompleted && r.tr[j].Addr == t.Addr
+	immediate := r.in(j) && r.tr[j].Action == snapshot.ActionFreeCompleted && r.tr[j].Addr == t.Addr
 	b := r.a.active.get(ptr)
 	if b == nil || !b.allocated {
 		r.diverge(k, "free of %#x, which the trace never allocated (history started late or the ring buffer overflowed)", ptr)

@@ -93,16 +93,39 @@ func StateAfter(reqs []Request, cfg Config, dev Device) *Allocator {
 // run is the one loop that replays a request stream: simulate and
 // StateAfter share it.
 func run(ctx context.Context, reqs []Request, live *blockTable, cfg Config, dev Device) (SimResult, *Allocator) {
+	q := startRun(live, cfg, dev)
+	q.next(ctx, reqs, 0)
+	return q.result(), q.a
+}
+
+// reqRun is one run of a request stream that may come in pieces: each
+// piece goes to next, which goes on where the last one ended.
+type reqRun struct {
+	a    *Allocator
+	live *blockTable
+	res  SimResult
+}
+
+func startRun(live *blockTable, cfg Config, dev Device) *reqRun {
 	live.reset()
 	a := New(cfg, dev)
 	a.untracked = true
-	res := SimResult{OOMAt: -1}
-	for i := range reqs {
+	return &reqRun{a: a, live: live, res: SimResult{OOMAt: -1}}
+}
+
+// next runs reqs[from:], where reqs is the stream so far; false when the
+// run has ended (at an out-of-memory error, or with ctx done).
+func (q *reqRun) next(ctx context.Context, reqs []Request, from int) bool {
+	a, live := q.a, q.live
+	if from < len(reqs) {
+		q.res.Requests = len(reqs) // unless it stops before
+	}
+	for i := from; i < len(reqs); i++ {
 		if i&checkEvery == 0 && ctx.Err() != nil {
-			break
+			q.res.Requests = i
+			return false
 		}
 		r := &reqs[i]
-		res.Requests = i + 1
 		switch r.Kind {
 		case ReqAlloc:
 			if r.Size == 0 {
@@ -111,10 +134,10 @@ func run(ctx context.Context, reqs []Request, live *blockTable, cfg Config, dev 
 			a.SetPool(PoolID(r.Pool))
 			a.nextTag = r.ID
 			if _, err := a.Malloc(r.Size, r.Stream); err != nil {
-				res.OOMAt = int(r.Event)
-				res.OOMBytes = r.Size
-				res.Stats = a.Stats()
-				return res, a
+				q.res.OOMAt = int(r.Event)
+				q.res.OOMBytes = r.Size
+				q.res.Requests = i + 1
+				return false
 			}
 			live.set(r.ID, a.last)
 		case ReqFree:
@@ -138,8 +161,13 @@ func run(ctx context.Context, reqs []Request, live *blockTable, cfg Config, dev 
 			a.EmptyCache()
 		}
 	}
-	res.Stats = a.Stats()
-	return res, a
+	return true
+}
+
+// result is the run's outcome so far.
+func (q *reqRun) result() SimResult {
+	q.res.Stats = q.a.Stats()
+	return q.res
 }
 
 // denseIDs returns the size of a slice that indexes every allocation ID of
@@ -168,6 +196,7 @@ func denseIDs(reqs []Request) int {
 type blockTable struct {
 	dense []*block // nil: no live allocation
 	m     map[int32]*block
+	paged *pagedTable
 }
 
 func newBlockTable(ids int) blockTable {
@@ -177,24 +206,39 @@ func newBlockTable(ids int) blockTable {
 	return blockTable{dense: make([]*block, ids)}
 }
 
+// newGrowingTable is a table for a stream whose IDs are not all known yet
+// (one still being produced): the IDs the replay hands out count up, and
+// most allocations die young, so it holds them in pages made as the IDs
+// reach them and dropped once every allocation in them is freed.
+func newGrowingTable() blockTable { return blockTable{paged: &pagedTable{}} }
+
 func (t *blockTable) reset() {
 	clear(t.dense)
 	clear(t.m)
+	if t.paged != nil {
+		t.paged.pages = t.paged.pages[:0]
+	}
 }
 
 func (t *blockTable) set(id int32, b *block) {
-	if t.m != nil {
+	switch {
+	case t.m != nil:
 		t.m[id] = b
-		return
+	case t.paged != nil:
+		t.paged.set(id, b)
+	default:
+		t.dense[id] = b
 	}
-	t.dense[id] = b
 }
 
 func (t *blockTable) get(id int32) *block {
 	var b *block
-	if t.m != nil {
+	switch {
+	case t.m != nil:
 		b = t.m[id]
-	} else if id >= 0 && int(id) < len(t.dense) {
+	case t.paged != nil:
+		b = t.paged.get(id)
+	case id >= 0 && int(id) < len(t.dense):
 		b = t.dense[id]
 	}
 	if b == nil || b.tag != id {
@@ -208,7 +252,66 @@ func (t *blockTable) del(id int32) {
 		delete(t.m, id)
 		return
 	}
+	if t.paged != nil {
+		t.paged.del(id)
+		return
+	}
 	if id >= 0 && int(id) < len(t.dense) {
 		t.dense[id] = nil
+	}
+}
+
+// pagedTable is a growing table's pages of 1<<pageBits IDs each.
+type pagedTable struct{ pages []*tablePage }
+
+const pageBits = 14
+
+type tablePage struct {
+	b [1 << pageBits]*block
+	n int32 // entries set and not deleted
+}
+
+func (p *pagedTable) set(id int32, b *block) {
+	if id < 0 {
+		panic("allocsim: negative allocation ID in a growing table") // the replay counts IDs up from 0
+	}
+	i := int(id >> pageBits)
+	for i >= len(p.pages) {
+		p.pages = append(p.pages, nil)
+	}
+	pg := p.pages[i]
+	if pg == nil {
+		pg = new(tablePage)
+		p.pages[i] = pg
+	}
+	slot := &pg.b[id&(1<<pageBits-1)]
+	if *slot == nil {
+		pg.n++
+	}
+	*slot = b
+}
+
+func (p *pagedTable) get(id int32) *block {
+	i := int(id >> pageBits)
+	if id < 0 || i >= len(p.pages) || p.pages[i] == nil {
+		return nil
+	}
+	return p.pages[i].b[id&(1<<pageBits-1)]
+}
+
+func (p *pagedTable) del(id int32) {
+	i := int(id >> pageBits)
+	if id < 0 || i >= len(p.pages) || p.pages[i] == nil {
+		return
+	}
+	pg := p.pages[i]
+	slot := &pg.b[id&(1<<pageBits-1)]
+	if *slot == nil {
+		return
+	}
+	*slot = nil
+	pg.n--
+	if pg.n == 0 && i < len(p.pages)-1 { // the last page still takes new IDs
+		p.pages[i] = nil
 	}
 }

@@ -78,23 +78,14 @@ func Tune(reqs []Request, capacity, total int64, fraction float64) ([]TuneRow, e
 // then returns ctx's error: each setting is a full replay, so a stop waits
 // for at most the runs already under way.
 func TuneContext(ctx context.Context, reqs []Request, capacity, total int64, fraction float64) ([]TuneRow, error) {
-	grid := TuneGrid(fraction)
-	cfgs := make([]Config, len(grid))
-	for i, conf := range grid {
-		cfg, err := ParseConfig(conf)
-		if err != nil {
-			return nil, fmt.Errorf("allocsim: tune grid entry %q: %w", conf, err)
-		}
-		cfg.MemoryFraction = fraction
-		cfgs[i] = cfg
+	grid, cfgs, err := tuneConfigs(fraction)
+	if err != nil {
+		return nil, err
 	}
 	rows := make([]TuneRow, len(grid))
 	ids := denseIDs(reqs)
 	run := func(i int, live *blockTable) {
-		r := simulate(ctx, reqs, live, cfgs[i], NewDevice(capacity, total))
-		row := TuneRow{AllocConf: grid[i], Outcome: OutcomeOf(r.Stats, r.OOMAt)}
-		row.Feasible = row.OOMs == 0 && row.Retries == 0
-		rows[i] = row
+		rows[i] = tuneRow(grid[i], simulate(ctx, reqs, live, cfgs[i], NewDevice(capacity, total)))
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(grid))
 	if len(reqs) < 1<<14 {
@@ -122,6 +113,35 @@ func TuneContext(ctx context.Context, reqs []Request, capacity, total int64, fra
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	rankRows(rows)
+	return rows, nil
+}
+
+// tuneConfigs parses TuneGrid(fraction), each under the fraction.
+func tuneConfigs(fraction float64) ([]string, []Config, error) {
+	grid := TuneGrid(fraction)
+	cfgs := make([]Config, len(grid))
+	for i, conf := range grid {
+		cfg, err := ParseConfig(conf)
+		if err != nil {
+			return nil, nil, fmt.Errorf("allocsim: tune grid entry %q: %w", conf, err)
+		}
+		cfg.MemoryFraction = fraction
+		cfgs[i] = cfg
+	}
+	return grid, cfgs, nil
+}
+
+// tuneRow is setting conf's row from its run r.
+func tuneRow(conf string, r SimResult) TuneRow {
+	row := TuneRow{AllocConf: conf, Outcome: OutcomeOf(r.Stats, r.OOMAt)}
+	row.Feasible = row.OOMs == 0 && row.Retries == 0
+	return row
+}
+
+// rankRows sorts rows: feasible first, then by peak reserved memory, then
+// by fewer cudaMalloc/cudaFree calls.
+func rankRows(rows []TuneRow) {
 	sort.SliceStable(rows, func(i, j int) bool {
 		a, b := rows[i], rows[j]
 		if a.Feasible != b.Feasible {
@@ -132,5 +152,4 @@ func TuneContext(ctx context.Context, reqs []Request, capacity, total int64, fra
 		}
 		return a.DeviceAllocs+a.DeviceFrees < b.DeviceAllocs+b.DeviceFrees
 	})
-	return rows, nil
 }

@@ -26,7 +26,7 @@ func AnalyzeContext(ctx context.Context, s *snapshot.Snapshot, o Options) (*Repo
 			return nil, fmt.Errorf("analyze: device %d: %w", dev, err)
 		}
 		ro := st.ReplayOptions()
-		ro.MakeRequests = o.MakeRequests
+		ro.MakeRequests, ro.Ahead = o.MakeRequests, o.Ahead
 		rp, err := allocsim.ReplayDeviceContext(ctx, s, dev, ro)
 		if err != nil {
 			return nil, fmt.Errorf("analyze: device %d: %w", dev, err)
@@ -91,7 +91,7 @@ func Replayed(s *snapshot.Snapshot, rp *allocsim.DeviceReplay, set Settings, o O
 	}
 	d := &dev{s: s, o: o, trace: s.Trace(id), rep: rp, st: set}
 	d.capBytes, d.capSource = set.Usable(), set.UsableDetail()
-	d.t = buildTimeline(rp.Result.Requests, d.trace, rp.Result.AtPeakReserved, o.AdviseHugePages)
+	d.t = timelineOf(context.Background(), rp, d.trace, o)
 	if len(d.t.reqs) == 0 {
 		return out, nil
 	}

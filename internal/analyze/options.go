@@ -52,6 +52,12 @@ type Options struct {
 	// MakeRequests, when set, makes the replay's request slice (see
 	// allocsim.ReplayOptions.MakeRequests).
 	MakeRequests func(n int) []allocsim.Request `json:"-"`
+	// Ahead is the first device's replay run while the snapshot decoded
+	// (see allocsim.Ahead), or nil.
+	Ahead *allocsim.Ahead `json:"-"`
+	// Timeline, when set, is the timeline built beside that replay (see
+	// TimelineAhead), or nil.
+	Timeline *TimelineAhead `json:"-"`
 	// AdviseHugePages, when set, is handed each of the analysis'
 	// per-request and per-allocation slices right after it is made, before
 	// it is written (hundreds of megabytes on a large trace): the CLI

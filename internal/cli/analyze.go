@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/vramkit/vramkit/internal/allocsim"
 	"github.com/vramkit/vramkit/internal/analyze"
 	"github.com/vramkit/vramkit/internal/hugepage"
 	"github.com/vramkit/vramkit/internal/report"
@@ -96,10 +97,14 @@ analyzed from allocation lifetimes alone, with lower confidence.`,
 
 // analyzeFile loads and analyzes one snapshot; errors name the file.
 func analyzeFile(ctx context.Context, path string, o analyze.Options) (*analyze.Report, error) {
-	s, err := loadSnapshot(ctx, path)
+	ro := allocsim.DefaultReplayOptions()
+	ro.MakeRequests = o.MakeRequests
+	tl := analyze.NewTimelineAhead(o.AdviseHugePages)
+	s, ahead, err := loadReplaying(ctx, path, ro, allocsim.AheadOptions{Requests: tl.Add})
 	if err != nil {
 		return nil, err
 	}
+	o.Ahead, o.Timeline = ahead, tl
 	rep, err := analyze.AnalyzeContext(ctx, s, o)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

@@ -6,8 +6,29 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/vramkit/vramkit/internal/allocsim"
 	"github.com/vramkit/vramkit/internal/snapshot"
 )
+
+// loadReplaying is loadSnapshot that also replays the first device trace
+// under o while the file is decoding (allocsim.Ahead): the command passes
+// the Ahead it returns (nil when none started) in its ReplayOptions, and
+// the replay after the load takes its result when it is the same replay.
+// ao says what else runs beside it.
+func loadReplaying(ctx context.Context, path string, o allocsim.ReplayOptions, ao allocsim.AheadOptions) (*snapshot.Snapshot, *allocsim.Ahead, error) {
+	var ahead *allocsim.Ahead
+	lo := snapshot.LoadOptions{MakeEvents: hugeEvents, Follow: func(f *snapshot.Feed) {
+		ahead = allocsim.ReplayAhead(ctx, f, o, ao)
+	}}
+	var s *snapshot.Snapshot
+	var err error
+	if path == "-" {
+		s, err = snapshot.LoadContext(ctx, os.Stdin, lo)
+	} else {
+		s, err = snapshot.LoadFileContext(ctx, path, lo)
+	}
+	return s, ahead, err
+}
 
 // loadSnapshot reads a snapshot file, with errors that name the file once;
 // it stops, with ctx's error, when ctx is done.

@@ -9,10 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vramkit/vramkit/internal/allocsim"
 	"github.com/vramkit/vramkit/internal/analyze"
 	"github.com/vramkit/vramkit/internal/hugepage"
 	"github.com/vramkit/vramkit/internal/report"
 	"github.com/vramkit/vramkit/internal/report/html"
+	"github.com/vramkit/vramkit/internal/snapshot"
 )
 
 // BenchmarkPhases times what stats, analyze, report and tune do after the
@@ -44,7 +46,7 @@ func BenchmarkPhases(b *testing.B) {
 		run  func() error
 	}{
 		{"stats", func() error {
-			out, err := statsOf(ctx, s, path, analyze.Flags{})
+			out, err := statsOf(ctx, s, path, analyze.Flags{}, nil)
 			if err != nil {
 				return err
 			}
@@ -77,7 +79,7 @@ func BenchmarkPhases(b *testing.B) {
 			return html.Render(io.Discard, page)
 		}},
 		{"tune", func() error {
-			out, err := tuneOf(ctx, s, path, analyze.Flags{})
+			out, err := tuneOf(ctx, s, path, analyze.Flags{}, nil)
 			if err != nil {
 				return err
 			}
@@ -109,4 +111,58 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkStatsAhead times stats on $VRAMKIT_BENCH_SNAPSHOT whole (load
+// included), with the replay after the load ("after") and beside it
+// ("ahead"): wall and CPU seconds of the load, and the tail — the wall time
+// from the load's end to the output, which is what the replay adds to the
+// critical path when it no longer runs alone.
+func BenchmarkStatsAhead(b *testing.B) {
+	path := os.Getenv("VRAMKIT_BENCH_SNAPSHOT")
+	if path == "" {
+		b.Skip("set VRAMKIT_BENCH_SNAPSHOT to a snapshot file")
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(10))
+	ctx := context.Background()
+	for _, mode := range []string{"after", "ahead"} {
+		b.Run(mode, func(b *testing.B) {
+			var loadWall, tail, loadCPU, cpu time.Duration
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				debug.FreeOSMemory()
+				cpu0 := cpuTime()
+				b.StartTimer()
+				t0 := time.Now()
+				var s *snapshot.Snapshot
+				var ahead *allocsim.Ahead
+				var err error
+				if mode == "ahead" {
+					s, ahead, err = loadReplaying(ctx, path, allocsim.ReplayOptions{}, allocsim.AheadOptions{})
+				} else {
+					s, err = loadSnapshot(ctx, path)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				t1, cpu1 := time.Now(), cpuTime()
+				out, err := statsOf(ctx, s, path, analyze.Flags{}, ahead)
+				if err == nil {
+					err = report.Write(io.Discard, "json", out, nil)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				loadWall += t1.Sub(t0)
+				tail += time.Since(t1)
+				loadCPU += cpu1 - cpu0
+				cpu += cpuTime() - cpu0
+			}
+			n := float64(b.N)
+			b.ReportMetric(loadWall.Seconds()/n, "load-s/op")
+			b.ReportMetric(tail.Seconds()/n, "tail-s/op")
+			b.ReportMetric(loadCPU.Seconds()/n, "load-cpu-s/op")
+			b.ReportMetric(cpu.Seconds()/n, "cpu-s/op")
+		})
+	}
 }

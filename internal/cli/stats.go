@@ -38,11 +38,11 @@ vramkit says so and reports what the recorded segments still tell.`,
 		if err != nil {
 			return err
 		}
-		s, err := loadSnapshot(ctx, path)
+		s, ahead, err := loadReplaying(ctx, path, allocsim.ReplayOptions{MemoryFraction: flags.MemoryFraction}, allocsim.AheadOptions{})
 		if err != nil {
 			return err
 		}
-		out, err := statsOf(ctx, s, path, flags)
+		out, err := statsOf(ctx, s, path, flags, ahead)
 		if err != nil {
 			return err
 		}
@@ -52,13 +52,15 @@ vramkit says so and reports what the recorded segments still tell.`,
 }
 
 // statsOf is the stats command's work on a decoded snapshot: each device
-// replayed once, without its request stream.
-func statsOf(ctx context.Context, s *snapshot.Snapshot, path string, flags analyze.Flags) (report.Stats, error) {
+// replayed once, without its request stream (or its replay taken from
+// ahead, when that ran while the file decoded).
+func statsOf(ctx context.Context, s *snapshot.Snapshot, path string, flags analyze.Flags, ahead *allocsim.Ahead) (report.Stats, error) {
 	var out report.Stats
 	out.Path = path
 	for _, dev := range s.DeviceIDs() {
 		st, d, err := replayResolved(ctx, s, dev, flags, func(o allocsim.ReplayOptions) allocsim.ReplayOptions {
 			o.KeepRequests = false
+			o.Ahead = ahead
 			return o
 		})
 		if err != nil {

@@ -34,11 +34,19 @@ differ by a few small tensors.`,
 		if err != nil {
 			return err
 		}
-		s, err := loadSnapshot(ctx, path)
+		// The grid runs beside the replay under the settings a snapshot
+		// with the default settings and no OOM resolves to (TuneRows
+		// checks the guess).
+		var setup *allocsim.TuneSetup
+		if st, err := analyze.Resolve(&snapshot.Snapshot{}, 0, flags); err == nil {
+			t := tuneSetup(st)
+			setup = &t
+		}
+		s, ahead, err := loadReplaying(ctx, path, allocsim.DefaultReplayOptions(), allocsim.AheadOptions{Tune: setup})
 		if err != nil {
 			return err
 		}
-		out, err := tuneOf(ctx, s, path, flags)
+		out, err := tuneOf(ctx, s, path, flags, ahead)
 		if err != nil {
 			return err
 		}
@@ -50,7 +58,7 @@ differ by a few small tensors.`,
 // tuneOf is the tune command's work on a decoded snapshot: each device
 // replayed once, then its request stream run under every setting of the
 // grid.
-func tuneOf(ctx context.Context, s *snapshot.Snapshot, path string, flags analyze.Flags) (report.Tuning, error) {
+func tuneOf(ctx context.Context, s *snapshot.Snapshot, path string, flags analyze.Flags, ahead *allocsim.Ahead) (report.Tuning, error) {
 	var out report.Tuning
 	out.Path = path
 	if len(s.DeviceIDs()) == 0 {
@@ -60,7 +68,10 @@ func tuneOf(ctx context.Context, s *snapshot.Snapshot, path string, flags analyz
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
-		rec, d, err := replayResolved(ctx, s, dev, analyze.Flags{}, nil)
+		rec, d, err := replayResolved(ctx, s, dev, analyze.Flags{}, func(o allocsim.ReplayOptions) allocsim.ReplayOptions {
+			o.Ahead = ahead
+			return o
+		})
 		if err != nil {
 			return out, err
 		}
@@ -76,7 +87,10 @@ func tuneOf(ctx context.Context, s *snapshot.Snapshot, path string, flags analyz
 		}
 		o := report.TuneDevice{Device: dev, CapacityBytes: st.CapacityBytes, CapacitySource: st.CapacityDetail, Settings: st,
 			RecordedConf: d.Config.String(), RecordedReserved: d.Result.Stats.ReservedBytes.All.Peak}
-		rows, err := allocsim.TuneContext(ctx, d.Result.Requests, st.CapacityBytes, st.TotalBytes, st.MemoryFraction)
+		rows, ok, err := ahead.TuneRows(ctx, dev, tuneSetup(st))
+		if err == nil && !ok {
+			rows, err = allocsim.TuneContext(ctx, d.Result.Requests, st.CapacityBytes, st.TotalBytes, st.MemoryFraction)
+		}
 		if err != nil {
 			return out, err
 		}
@@ -89,4 +103,9 @@ func tuneOf(ctx context.Context, s *snapshot.Snapshot, path string, flags analyz
 		out.Devices = append(out.Devices, o)
 	}
 	return out, nil
+}
+
+// tuneSetup is what tune runs its grid under, from resolved settings.
+func tuneSetup(st analyze.Settings) allocsim.TuneSetup {
+	return allocsim.TuneSetup{Capacity: st.CapacityBytes, Total: st.TotalBytes, Fraction: st.MemoryFraction}
 }

@@ -25,6 +25,12 @@ type LoadOptions struct {
 	// of megabytes written once, and the CLI passes a maker that asks the
 	// kernel for huge pages, which this package does not touch itself.
 	MakeEvents func(n int) []TraceEvent `json:"-"`
+	// Follow, when set, is called with a Feed of the first device trace
+	// that holds events, as soon as the parallel loader starts on it (a
+	// small or compressed file is decoded sequentially and never fed).
+	// It runs on the loader's goroutine and must return at once: it
+	// starts the consumer, which reads the feed on its own goroutine.
+	Follow func(f *Feed) `json:"-"`
 }
 
 // DefaultLoadOptions are plain Go allocation.
@@ -296,7 +302,7 @@ func (b *builder) hook(l *pickle.List, item any) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("snapshot: device_traces entry %d: %w", c.n, err)
 	}
-	if err := b.addEvent(c, ev); err != nil {
+	if err := b.addEvent(l, c, ev); err != nil {
 		return false, err
 	}
 	if c.n == estimateAfter && b.size > 0 {

@@ -82,6 +82,13 @@ func (s *parStats) mark(i int) {
 func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po parOptions) (*Snapshot, error) {
 	if po.workers <= 0 {
 		po.workers = runtime.GOMAXPROCS(0)
+		if o.Follow != nil && po.workers > 2 {
+			// A consumer follows the trace (a replay, on one core, that
+			// takes about as long as the whole decode on many): leave it
+			// a core, or the decode's workers and the sequential pass
+			// take turns with it on every one.
+			po.workers--
+		}
 	}
 	if po.chunk <= 0 {
 		po.chunk = min(max(size/int64(4*po.workers), minChunk), maxChunk)
@@ -99,12 +106,16 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 
 	// Pass 1: counts and fetched indexes.
 	scans := make([]scanned, n)
+	seen := make([]map[uint32]struct{}, po.workers)
+	for w := range seen {
+		seen[w] = map[uint32]struct{}{}
+	}
 	err = parallelDo(ctx, n, po.workers, func(w, i int) error {
 		buf, err := pool.read(w, f, chunks[i].start, chunks[i].end)
 		if err != nil {
 			return err
 		}
-		scans[i], err = scanChunk(buf)
+		scans[i], err = scanChunk(buf, seen[w])
 		return err
 	})
 	if err != nil {
@@ -138,6 +149,8 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 	// releases most of what the chunk held.
 	events := o.makeEvents(int(dictBases[n]))[:dictBases[n]]
 	ps := newParState(n, events)
+	var loaded *Snapshot
+	defer func() { ps.feed.end(loaded) }() // abandoned unless the load succeeds
 	wctx, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	defer func() {
@@ -222,7 +235,8 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 	if b.err != nil {
 		return nil, b.err
 	}
-	return b.finish(v)
+	loaded, err = b.finish(v)
+	return loaded, err
 }
 
 // bufPool holds one read buffer per worker.

@@ -110,7 +110,9 @@ func loadBoth(t testing.TB, path string, po parOptions, strict bool) {
 		ps = &parStats{}
 		po.stats = ps
 	}
-	got, gerr := loadParallel(context.Background(), f, st.Size(), DefaultLoadOptions(), po)
+	lo, fed := followed(t)
+	got, gerr := loadParallel(context.Background(), f, st.Size(), lo, po)
+	fed.check(t, got, gerr)
 	t.Logf("%+v: %d runs, %d of %d events claimed", po, ps.runs, ps.claimed, ps.events)
 	if errors.Is(gerr, errNoParallel) && !strict {
 		return // LoadFileContext would load it sequentially

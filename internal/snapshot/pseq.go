@@ -29,6 +29,9 @@ type parState struct {
 	runsSeen int
 	waited   time.Duration
 	spare    *spares
+	// feed is the device trace handed to a consumer as it is decoded
+	// (nil: none).
+	feed *feeder
 	// Local-to-Snapshot maps per chunk; -1: not mapped yet.
 	stacks  [][]StackID
 	streams [][]int64
@@ -139,6 +142,7 @@ func (b *builder) runHook(off int64, l *pickle.List) (pickle.Run, error) {
 	if c == nil {
 		c = &eventChunks{first: ps.cursor, inBuf: true}
 		b.traces[l] = c
+		b.follow(l, c.first)
 	}
 	if c.first+int64(c.n) != ps.cursor || r.region < ps.cursor {
 		return pickle.Run{}, errNoParallel
@@ -189,6 +193,7 @@ func (b *builder) runHook(off int64, l *pickle.List) (pickle.Run, error) {
 	c.n += r.n
 	b.entries += r.n
 	ps.ri++
+	b.publish(l)
 	return pickle.Run{Len: r.end - r.start, Memo: r.memoN, Lookup: func(idx uint64) any {
 		i, ok := slices.BinarySearchFunc(r.vals, idx, func(v pval, x uint64) int { return cmp.Compare(uint64(v.idx), x) })
 		if !ok {
@@ -223,8 +228,9 @@ func (b *builder) runHook(off int64, l *pickle.List) (pickle.Run, error) {
 	}}, nil
 }
 
-// addEvent stores an event the sequential decoder converted.
-func (b *builder) addEvent(c *eventChunks, ev TraceEvent) error {
+// addEvent stores an event the sequential decoder converted from an
+// entry of list l.
+func (b *builder) addEvent(l *pickle.List, c *eventChunks, ev TraceEvent) error {
 	ps := b.par
 	if ps == nil {
 		c.add(ev)
@@ -232,6 +238,7 @@ func (b *builder) addEvent(c *eventChunks, ev TraceEvent) error {
 	}
 	if c.n == 0 {
 		c.first, c.inBuf = ps.cursor, true
+		b.follow(l, c.first)
 	}
 	limit := int64(len(ps.events))
 	if r := ps.reach(b.dec.Offset()); r != nil {
@@ -243,6 +250,9 @@ func (b *builder) addEvent(c *eventChunks, ev TraceEvent) error {
 	ps.events[ps.cursor] = ev
 	ps.cursor++
 	c.n++
+	if c.n%publishEvery == 0 {
+		b.publish(l)
+	}
 	return nil
 }
 
