@@ -45,6 +45,12 @@ func run(w io.Writer, dir string) error {
 	if err := trainTable(w, train); err != nil {
 		return err
 	}
+	// compiled steps (compile/, where a set has them): plan --compile
+	if comp, err := measured.ReadGTRows(filepath.Join(dir, "compile", "results.jsonl")); err == nil {
+		if err := compileTable(w, comp); err != nil {
+			return err
+		}
+	}
 	gen, err := measured.ReadGTRows(filepath.Join(dir, "generate", "results.jsonl"))
 	if err != nil {
 		return err
@@ -139,6 +145,31 @@ func trainTable(w io.Writer, rows []measured.GTRow) error {
 		if err != nil {
 			// a refusal is a result too (issue 13: every refusal names what
 			// is unsupported): print it and score the rows that plan accepts
+			fmt.Fprintf(w, "| %s | refused: %v |\n", r.Name, err)
+			t.refused++
+			continue
+		}
+		t.add(r.Name, res.PeakAllocated, res.PeakReserved, r.MaxAllocated, r.MaxReserved, res.AllocatedBand, res.ReservedBand)
+	}
+	t.finish()
+	return nil
+}
+
+// compileTable scores compiled training rows as plan --compile plans them
+// (GTSpec leaves them out of the class tables: their band is compile.go's).
+func compileTable(w io.Writer, rows []measured.GTRow) error {
+	t := newPeakTable(w, "## Compiled rows (compile/) — memmodel.Estimate with compile, as `plan --compile` prints it")
+	for _, r := range rows {
+		eager := r
+		eager.Compile = false
+		s, why := measured.GTSpec(eager)
+		if why != "" {
+			fmt.Fprintf(w, "| %s | skipped: %s |\n", r.Name, why)
+			continue
+		}
+		s.Compile = true
+		res, err := memmodel.Estimate(s, memmodel.DefaultOptions())
+		if err != nil {
 			fmt.Fprintf(w, "| %s | refused: %v |\n", r.Name, err)
 			t.refused++
 			continue

@@ -48,6 +48,10 @@ type op struct {
 	// passGrad lists inputs whose gradient is the output gradient itself
 	// (add, views): no allocation when the types match.
 	passGrad []bool
+	// gradWork[j] is scratch allocated right after input j's gradient and
+	// freed at once (0: none): cuDNN's data- and weight-gradient calls each
+	// take their own workspace after their output, one after the other.
+	gradWork []int64
 	// inTemp[j] is a temporary input j's gradient formula computes before
 	// the gradient itself and frees once it exists (0: none).
 	inTemp []int64

@@ -18,12 +18,15 @@ const late3Dir = "../../testdata/late3"
 // figure): 3 under (1 more than 2% low), median 1.14%, max 13.73% (the
 // ViT row, over). With the set in the band data and the bands on the
 // calibrated figure, two rows lie outside their reserved band: the ViT row
-// below the bottom, ResNet-50 b160 (-8.0%) above the top.
+// below the bottom, ResNet-50 b160 (-8.0%) above the top. Session 6
+// (cuDNN workspaces of both passes, conv_workspace.go): ResNet-50 b160
+// fp32 ckpt -8.00% -> +2.59%, inside its band; 2 under (none more than 2%
+// low).
 func TestLate3Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 11 workloads")
 	}
-	known := map[string]bool{"late3-vitb16-b64-fp16-ckpt reserved": true, "late3-resnet50-b160-fp32-ckpt reserved": true}
+	known := map[string]bool{"late3-vitb16-b64-fp16-ckpt reserved": true}
 	checkBlindSet(t, late3Dir, 11, known, blindLimits{resvMedian: 0.012, resvMax: 0.14, allocMax: 0.025, under: 3, farUnder: 1})
 }
 

@@ -296,6 +296,11 @@ func (gen *generator) backOp(i int) {
 		}
 		var promoted []Tensor
 		var wide []int32
+		type pending struct {
+			t Tensor
+			b *gbuf
+		}
+		var later []pending
 		for j, in := range o.in {
 			if !g.tensors[in].grad {
 				continue
@@ -320,7 +325,21 @@ func (gen *generator) backOp(i int) {
 				gen.deliver(in, gb)
 				continue
 			}
-			gen.deliver(in, gen.newGrad(tin.bytes(), CatTemporaries, o.kind+"_backward"))
+			gb := gen.newGrad(tin.bytes(), CatTemporaries, o.kind+"_backward")
+			if len(o.gradWork) == 0 {
+				gen.deliver(in, gb)
+				continue
+			}
+			// cuDNN's backward calls each take their workspace after their
+			// output; autograd adds the gradients into what their inputs
+			// already have only once the whole convolution backward returns
+			if j < len(o.gradWork) && o.gradWork[j] > 0 {
+				gen.free(gen.alloc(o.gradWork[j], CatTemporaries, o.kind+"_backward"))
+			}
+			later = append(later, pending{in, gb})
+		}
+		for _, p := range later {
+			gen.deliver(p.t, p.b)
 		}
 		gen.freeAll(held)
 		if len(promoted) > 0 {

@@ -10,9 +10,9 @@ type fmap struct {
 	channelsLast bool
 }
 
-// conv2d is nn.Conv2d without bias (torchvision convs feeding BatchNorm).
-// cuDNN picks an algorithm whose workspace is allocated after the output and
-// freed at once; its size is estimated from the tensor sizes.
+// conv2d is nn.Conv2d (torchvision's convs feeding BatchNorm have no bias).
+// cuDNN's workspace for each of its calls is allocated after that call's
+// output and freed at once (conv_workspace.go).
 func (b *builder) conv2d(x fmap, cout, k, stride, pad, groups int64, bias bool) fmap {
 	ho := (x.h+2*pad-k)/stride + 1
 	wo := (x.w+2*pad-k)/stride + 1
@@ -41,38 +41,43 @@ func (b *builder) conv2d(x fmap, cout, k, stride, pad, groups int64, bias bool) 
 		dgrad: b.rg(xc), wgrad: b.rg(wc), channelsLast: x.channelsLast}
 	outB := b.tt(y).bytes()
 	inB := b.tt(xc).bytes()
+	wB := b.tt(wc).bytes()
+	scale := func(n int64) int64 { return int64(float64(n) * b.workspace) }
 	switch {
 	case x.channelsLast:
 		o.bwdTemp = channelsLastConvWorkspace(inB, groups, x.c, ho, b.dt(xc), b.workspace)
-	case groups == 1 && b.dt(xc).Size() == 2:
-		o.fwdTemp, o.bwdTemp = halfConvWorkspace(inB, outB, k, stride, b.workspace)
-		if b.dt(xc) == BF16 && !b.rg(xc) && k > stride && stride > 1 {
-			// a strided bf16 stem with overlapping windows (the image
-			// needs no gradient) runs the weight gradient alone, with 1.5×
-			// its output plus 328 bytes per weight byte: 160.3 MB at
-			// ResNet-50 b64 and 237.4 MB at b96 (with and without
-			// checkpointing), the fixed part the same at both batches; one
-			// block larger than any the cache holds then. Patchify stems
-			// (k == stride: ViT, ConvNeXt) pick other algorithms.
-			o.bwdTemp = []int64{int64(float64(3*outB/2+328*b.tt(wc).bytes()) * b.workspace)}
+	case groups != 1:
+	case k == stride && !b.rg(xc):
+		// a patchify stem on the image (ConvNeXt's 4×4/4, ViT's 16×16/16):
+		// in float32 no forward workspace and a few MB backward (ConvNeXt-T
+		// b64 fp32 trace: none beside the 77 MB output, 3.4 and 8 MB after
+		// the bias gradient); in half precision the strided rule of
+		// halfConvWorkspace
+		if b.dt(xc).Size() == 2 {
+			o.fwdTemp, o.bwdTemp = halfConvWorkspace(inB, outB, k, stride, b.workspace)
 		}
-	case groups == 1:
-		// cuDNN's chosen algorithms want workspaces of a few times the
-		// larger tensor for k>1 (1.2–6× in the ResNet-50 traces, 1.5× on aggregate), about the
-		// output for 1×1; this is the least certain number of the model.
-		big := maxI64(outB, inB)
-		fw, bw := 3*big/2, big
-		if k == 1 {
-			fw, bw = 5*outB/4, 5*big/4
+	case b.dt(xc) == BF16 && !b.rg(xc) && k > stride && stride > 1:
+		// a strided bf16 stem with overlapping windows (the image needs no
+		// gradient) picks other algorithms than float32 and fp16 do: 1.5×
+		// its output forward, and for the weight gradient 1.5× its output
+		// plus 328 bytes per weight byte: 160.3 MB at ResNet-50 b64 and
+		// 237.4 MB at b96 (with and without checkpointing), the fixed part
+		// the same at both batches; one block larger than any the cache
+		// holds then.
+		o.fwdTemp = []int64{scale(maxI64(5*inB/4, 3*outB/2))}
+		o.gradWork = []int64{0, scale(3*outB/2 + 328*wB)}
+	default:
+		fw, dg, wg := convWorkspace(convWork{n: x.n, cin: x.c / groups, cout: cout, k: k, stride: stride, h: x.h, ho: ho,
+			in: inB, out: outB, weight: wB, half: b.dt(xc).Size() == 2})
+		if fw > 0 {
+			o.fwdTemp = []int64{scale(fw)}
 		}
-		o.fwdTemp = []int64{int64(float64(fw) * b.workspace)}
-		o.bwdTemp = []int64{int64(float64(bw) * b.workspace)}
-		if k == stride && !b.rg(xc) {
-			// a float32 patchify stem on the image (ConvNeXt's 4×4/4)
-			// asks no forward workspace and a few MB backward (ConvNeXt-T
-			// b64 fp32 trace: none beside the 77 MB output, 3.4 and 8 MB
-			// after the bias gradient), not the 116 MB of the rule above
-			o.fwdTemp, o.bwdTemp = nil, nil
+		o.gradWork = []int64{0, 0}
+		if b.rg(xc) {
+			o.gradWork[0] = scale(dg)
+		}
+		if b.rg(wc) {
+			o.gradWork[1] = scale(wg)
 		}
 	}
 	if bias && b.rg(ins[2]) {
@@ -98,9 +103,11 @@ func channelsLastConvWorkspace(inB, groups, cin, ho int64, dt DType, scale float
 	return []int64{int64(float64(8*inB+10<<20) * scale)}
 }
 
-// halfConvWorkspace is the cuDNN workspace of a dense fp16/bf16 conv, whose
-// algorithms differ from float32's (ResNet-50 b64 bf16/fp16 fixtures and the
-// b96 bf16 blind capture, all stages): a 1×1 stride-1 conv runs without a
+// halfConvWorkspace is the earlier, coarser estimate of a dense fp16/bf16
+// conv's workspace, kept for the convolutions convWorkspace was not read
+// on: half-precision patchify stems (ViT, ConvNeXt, DiT) and Whisper's
+// conv1d. It was fitted on ResNet-50 (b64 bf16/fp16 fixtures and the b96
+// bf16 blind capture, all stages): a 1×1 stride-1 conv runs without a
 // forward workspace and takes about a third of its larger tensor for the
 // weight gradient; a strided conv wants 1.5× its input (1×1) or the larger
 // of 1.25× its input and 1.5× its output (k>1, the stem included); a k>1

@@ -1,0 +1,98 @@
+package memmodel
+
+// cuDNN workspaces of dense NCHW convolutions.
+//
+// With cudnn.benchmark off (PyTorch's default) ATen asks cuDNN's
+// heuristics for an algorithm per call and allocates the workspace that
+// algorithm wants through the caching allocator, right after the call's
+// output, and frees it when the call returns (Conv_v8.cpp). A training
+// step makes three such calls per convolution: the forward, then in
+// backward the data gradient (after the input gradient is allocated) and
+// the weight gradient (after the weight gradient is allocated), each with
+// its own workspace. The sizes below are read off every convolution of
+// the ResNet-50 H200 traces (float32 at batch 8, 64 and 256; fp16 and
+// bf16 AMP at 64): the workspace is a function of the tensors' sizes in
+// all three passes, and the class of the convolution decides which.
+
+// splitKMax bounds the partial weight gradients a weight-gradient
+// algorithm keeps beside the data-gradient workspace (see convWorkspace).
+const splitKMax = 8 << 20
+
+// workspaceTail is what cuDNN's workspaces ask beyond the tensors they
+// are sized on: 16 to 431 bytes in the traces (147 most often), so the
+// allocator rounds them up to the next 512 bytes, and a workspace of whole
+// MiB (294 MiB for the downsample) needs a segment 2 MiB larger than it.
+const workspaceTail = 256
+
+// fp16 and bf16 weight gradients keep fewer partials: 1.5–3.4 MiB for
+// convs with less than 2 MiB of float32 weight, none for wider ones (the
+// 3×3 256→256 and 512→512 convs, the 512→1024 and 1024→2048 downsamples of
+// the ResNet-50 b64 fp16 and bf16 traces).
+const (
+	splitKHalfMax  = 2 << 20
+	splitKHalfWide = 2 << 20
+)
+
+// convWork is one dense convolution as the workspace rule sees it.
+type convWork struct {
+	n, cin, cout, k, stride, h, ho int64
+	in, out, weight                int64 // input, output and weight bytes in the compute type
+	half                           bool  // fp16 or bf16 compute type
+}
+
+// convWorkspace returns the forward, data-gradient and weight-gradient
+// workspace requests of convolution c (0: none).
+//
+//   - A 1×1 stride-1 convolution on a map of 14×14 or more runs implicit
+//     GEMMs that need no workspace forward nor for the data gradient; its
+//     weight gradient keeps one float32 partial gradient per image
+//     (n·cin·cout·4 bytes: 1 MiB for 64→64 at batch 64, 64 MiB for
+//     256→1024) until that outgrows the general algorithm's workspace below,
+//     which it then takes (ResNet-50 b256's 14×14 1×1 convs: 253 MiB, not 256).
+//   - Every other dense convolution (k > 1, strided, or a 7×7 map) wants
+//     its input plus its output forward and for the data gradient, plus the
+//     weight when k > 1 (ResNet-50 b64 float32: 98.14 MiB for the 3×3 64→64
+//     at 56×56, 294 MiB for the strided 1×1 256→512 downsample's data
+//     gradient; fp16 and bf16 the same in their own bytes).
+//   - The weight gradient wants the data gradient's workspace and its
+//     split-K partial sums besides: about 14 float32 copies of the weight,
+//     at most 8 MiB (1.97 MiB for 64→64 3×3, 7.88 for 128→128, 6.75–8.25 for
+//     the wider ones and the downsamples; fp16/bf16 take 0–3.4 MiB). That
+//     makes it a little larger than the data gradient's block, so a cache
+//     that just grew a segment for one cannot serve the other from it: the
+//     downsample's 294 then 302 MiB requests are two segments.
+//
+// The forward figure sometimes carries 2 or 8 MiB more (the 14×14 3×3 convs
+// in float32) and the stem's weight gradient 4–55 MiB more, growing with
+// the batch; both are left out.
+func convWorkspace(c convWork) (fwd, dgrad, wgrad int64) {
+	partials := n32(c.weight, c.cin*c.cout*c.k*c.k)
+	splitK := minI64(14*partials, splitKMax)
+	if c.half {
+		splitK = minI64(splitK, splitKHalfMax)
+		if partials >= splitKHalfWide {
+			splitK = 0
+		}
+	}
+	general := c.in + c.out + workspaceTail
+	if c.k > 1 {
+		general += c.weight
+	}
+	if c.k == 1 && c.stride == 1 && c.ho >= 14 {
+		perImage := c.n * c.cin * c.cout * 4
+		return 0, 0, minI64(perImage, c.in+c.out+c.weight+splitK)
+	}
+	fwd = general
+	if c.k == 1 && c.stride > 1 && c.h >= 56 && !c.half && c.n >= 16 {
+		// float32 strided 1×1 convs on the largest maps (ResNet's first
+		// downsample, 256→512 at 56×56) run forward with their input and
+		// weight only: 196.5 MiB at batch 64, not 294 (batch 16–256; batch 8
+		// takes input plus output)
+		fwd = c.in + c.weight + workspaceTail
+	}
+	return fwd, general, general + splitK
+}
+
+// n32 is the float32 size of numel elements, unless the tensor (bytes) is
+// already wider.
+func n32(bytes, numel int64) int64 { return maxI64(bytes, 4*numel) }
