@@ -40,7 +40,7 @@ func TestBandsTableFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bands := loo(mem, memKind, 3, 0.95)
+	bands, _ := loo(mem, memKind, 3, 0.95)
 	in := 0
 	split := map[string]bool{"late-fam-gemma2-a-bf16-ckpt": false, "late-fam-qwen3-a-bf16-lora16": false}
 	for i, s := range mem {
@@ -66,18 +66,31 @@ func TestBandsTableFresh(t *testing.T) {
 }
 
 // TestOrderBand checks the order statistics against their definition: of
-// n values the interval [z_(k), z_(n+1−k)] with k = ⌊0.025(n+1)⌋.
+// n values the interval [z_(kLo), z_(n+1−kHi)] with kHi = ⌊0.025(n+1)⌋
+// and kLo = ⌊0.05(n+1)⌋ − kHi.
 func TestOrderBand(t *testing.T) {
 	zs := make([]float64, 119)
 	for i := range zs {
 		zs[i] = float64((i*37)%119) - 59 // a permutation of -59..59
 	}
 	// k = ⌊0.025 × 120⌋ = 3: the third smallest and third largest
-	if b := orderBand(zs, 0.95); b != [2]float64{-57, 57} {
+	if b := orderBand(zs, 0.95, true); b != [2]float64{-57, 57} {
 		t.Errorf("orderBand = %v, want [-57 57]", b)
 	}
+	// 153 values: ⌊0.05 × 154⌋ = 7 order statistics outside, 3 on top
+	// (⌊3.85⌋) and the other 4 below
+	zs = make([]float64, 153)
+	for i := range zs {
+		zs[i] = float64((i*40)%153) - 76 // a permutation of -76..76
+	}
+	if b := orderBand(zs, 0.95, true); b != [2]float64{-73, 74} {
+		t.Errorf("orderBand of 153 = %v, want [-73 74]", b)
+	}
+	if b := orderBand(zs, 0.95, false); b != [2]float64{-74, 74} {
+		t.Errorf("orderBand of 153, even split = %v, want [-74 74]", b)
+	}
 	// too few values for the confidence: the extremes
-	if b := orderBand([]float64{3, -1, 2}, 0.95); b != [2]float64{-1, 3} {
+	if b := orderBand([]float64{3, -1, 2}, 0.95, true); b != [2]float64{-1, 3} {
 		t.Errorf("orderBand of 3 = %v, want [-1 3]", b)
 	}
 }

@@ -217,9 +217,9 @@ func build(root string, conf float64, minRows int, verbose bool) (*memmodel.Band
 		f := fitSet(p.ss, minRows, conf, p.k != stepKind, p.k == stepKind, p.k == memKind)
 		place(t, p.k, f)
 		if verbose {
-			bands := loo(p.ss, p.k, minRows, conf)
+			bands, reach := loo(p.ss, p.k, minRows, conf)
 			printReport(fmt.Sprintf("%s: %d rows, shared quantiles q %+.2f…%+.2f", p.title, len(p.ss), f.q[0], f.q[1]),
-				report(p.ss, f, bands, p.k == stepKind), minRows)
+				report(p.ss, f, bands, reach, p.k == stepKind), minRows)
 			printRows(p.ss, bands, t, p.k)
 		}
 	}

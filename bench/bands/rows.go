@@ -263,6 +263,12 @@ func (s *sample) calibrate(a memmodel.Allowance) {
 	}
 }
 
+// split says whether s had the logits-split variant and whether the GPU
+// took it: the measurement is nearer the variant than the point (resid).
+func (s sample) split() (possible, taken bool) {
+	return s.v > 0, s.v > 0 && resid(s.x, s.v) != s.x
+}
+
 // heldObs are the rows of ss that derive the allowance.
 func heldObs(ss []sample) []obs {
 	var out []obs

@@ -3,6 +3,8 @@ package main
 import (
 	"math"
 	"sort"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
 // A band is a prediction interval for the next workload's log error
@@ -76,12 +78,19 @@ const widenPooled = 0.10
 // vs are the rows' variants (sample.v): a row with one is scored on the
 // high side against the variant's prediction, which is its band's top,
 // and its error counts toward its classes as the residual resid leaves.
-func sharedQuantiles(xs, vs []float64, cls, st [][]string, minRows int, conf float64) [2]float64 {
+// widenThin says a class with fewer than minRows rows of any kind
+// (technique rows count here, though their errors count toward their
+// techniques) adds the pooled band widened by widenPooled (memory bands,
+// memmodel's bandFor), not the pooled band itself (step time). spareLow
+// gives the low side the order statistic an even split leaves unused
+// (orderBand): peak reserved, the quantity fit decisions are made on.
+func sharedQuantiles(xs, vs []float64, cls, st [][]string, minRows int, conf float64, widenThin, spareLow bool) [2]float64 {
 	var lows, highs []float64
 	for i, x := range xs {
-		xh := x - math.Max(vs[i], 0) // the top is the variant's when it has one
 		rest := make([]float64, 0, len(xs)-1)
 		byClass := map[string][]float64{}
+		measured := map[string]int{} // rows of each class, technique rows too
+		split := &memmodel.BandTable{Confidence: conf, MinRows: minRows, Classes: map[string]memmodel.ClassBand{}}
 		for j, y := range xs {
 			if j == i {
 				continue
@@ -91,6 +100,25 @@ func sharedQuantiles(xs, vs []float64, cls, st [][]string, minRows int, conf flo
 			for _, c := range st[j] {
 				byClass[c] = append(byClass[c], r)
 			}
+			for _, c := range cls[j] {
+				measured[c]++
+			}
+			if vs[j] <= 0 {
+				continue
+			}
+			for _, c := range append([]string{""}, cls[j]...) {
+				cb := split.Classes[c]
+				cb.SplitRows++
+				if r != y {
+					cb.SplitTaken++
+				}
+				split.Classes[c] = cb
+			}
+		}
+		split.Pooled = split.Classes[""]
+		xh := x // the top is the variant's where the classes' split rate reaches it
+		if vs[i] > 0 && split.SplitReach(cls[i]).Reach {
+			xh = x - vs[i]
 		}
 		pool := robustLS(rest)
 		lo, hi := math.Inf(-1), math.Inf(1)
@@ -103,6 +131,11 @@ func sharedQuantiles(xs, vs []float64, cls, st [][]string, minRows int, conf flo
 			switch {
 			case len(ys) == 0:
 				thin = true
+			case len(ys) < minRows && widenThin && measured[c] < minRows:
+				// too few captures of the class at all: its band and the
+				// pooled band widened, as for a class with none
+				cover(classLS(ys, pool))
+				thin, used = true, true
 			case len(ys) < minRows:
 				cover(classLS(ys, pool))
 				cover(classLS(rest, pool))
@@ -124,7 +157,7 @@ func sharedQuantiles(xs, vs []float64, cls, st [][]string, minRows int, conf flo
 		}
 		lows, highs = append(lows, lo), append(highs, hi)
 	}
-	l, h := orderBand(lows, conf), orderBand(highs, conf)
+	l, h := orderBand(lows, conf, spareLow), orderBand(highs, conf, spareLow)
 	return [2]float64{l[0], h[1]}
 }
 
@@ -151,18 +184,27 @@ func withVariant(b [2]float64, v float64) [2]float64 {
 	return b
 }
 
-// orderBand is the interval [z_(k), z_(n+1−k)] of sorted zs with
-// k = ⌊(1−conf)/2·(n+1)⌋ (at least 1): it covers a new exchangeable z
-// with probability (n+1−2k)/(n+1) ≥ conf when k ≥ 1 is what conf asks.
-func orderBand(zs []float64, conf float64) [2]float64 {
+// orderBand is the interval [z_(kLo), z_(n+1−kHi)] of sorted zs: it
+// covers a new exchangeable z with probability (n+1−kLo−kHi)/(n+1), at
+// least conf when kLo+kHi ≤ (1−conf)(n+1). The top takes its half,
+// kHi = ⌊(1−conf)/2·(n+1)⌋, and the bottom the rest of ⌊(1−conf)(n+1)⌋
+// (at least 1 each) when spareLow: the order statistic the two floors
+// would leave unused goes to the low side, whose misses are
+// over-estimates, so the top every fit decision is made on is what an
+// even split gives (without spareLow both sides take kHi).
+func orderBand(zs []float64, conf float64, spareLow bool) [2]float64 {
 	if len(zs) == 0 {
 		return [2]float64{}
 	}
 	s := append([]float64(nil), zs...)
 	sort.Float64s(s)
-	k := int(math.Floor((1 - conf) / 2 * float64(len(s)+1)))
-	k = max(k, 1)
-	return [2]float64{s[k-1], s[len(s)-k]}
+	n1 := float64(len(s) + 1)
+	kHi := max(int(math.Floor((1-conf)/2*n1)), 1)
+	kLo := kHi
+	if spareLow {
+		kLo = max(int(math.Floor((1-conf)*n1))-kHi, 1)
+	}
+	return [2]float64{s[min(kLo, len(s))-1], s[len(s)-kHi]}
 }
 
 // ratioBand is a class's band as ratios measured/predicted, at least

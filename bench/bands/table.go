@@ -120,6 +120,11 @@ func groupsOf(st [][]string) groups {
 func fitSet(ss []sample, minRows int, conf float64, alloc, step, attr bool) setFit {
 	st := statLists(ss, attr)
 	g := groupsOf(st)
+	cls0 := make([][]string, len(ss))
+	for i, s := range ss {
+		cls0[i] = s.classes
+	}
+	all := groupsOf(cls0) // the split rate's rows: every row toward all its classes
 	xs, xa, vs := make([]float64, len(ss)), make([]float64, len(ss)), make([]float64, len(ss))
 	rs := make([]float64, len(ss)) // the errors left once variants are allowed for
 	cls := make([][]string, len(ss))
@@ -127,11 +132,11 @@ func fitSet(ss []sample, minRows int, conf float64, alloc, step, attr bool) setF
 		xs[i], xa[i], vs[i], cls[i] = s.x, s.xa, s.v, s.classes
 		rs[i] = resid(s.x, s.v)
 	}
-	f := setFit{q: sharedQuantiles(xs, vs, cls, st, minRows, conf), pool: robustLS(rs)}
+	f := setFit{q: sharedQuantiles(xs, vs, cls, st, minRows, conf, !step, !step), pool: robustLS(rs)}
 	poolA := robustLS(xa)
 	if alloc {
 		// the variant moves reserved memory only
-		f.qa = sharedQuantiles(xa, make([]float64, len(xa)), cls, st, minRows, conf)
+		f.qa = sharedQuantiles(xa, make([]float64, len(xa)), cls, st, minRows, conf, true, false)
 	}
 	f.set.Classes = map[string]memmodel.ClassBand{}
 	keys := make([]string, 0, len(g))
@@ -149,6 +154,8 @@ func fitSet(ss []sample, minRows int, conf float64, alloc, step, attr bool) setF
 		}
 		ls := classLS(r, f.pool)
 		cb := memmodel.ClassBand{N: len(idx), Centre: round4(ls.m), Scale: round4(ls.s)}
+		cb.SplitRows, cb.SplitTaken = splitCounts(ss, all[k])
+		cb.Measured = len(all[k])
 		cb.MedianErr, cb.MedianAbsErr = errStats(x)
 		ext := r // the cap by measured extremes: training memory only (see ratioBand)
 		if !attr {
@@ -176,6 +183,20 @@ func fitSet(ss []sample, minRows int, conf float64, alloc, step, attr bool) setF
 		f.set.Classes[k] = cb
 	}
 	return f
+}
+
+// splitCounts are how many of the rows idx of ss had the logits-split
+// variant and how many of those took it.
+func splitCounts(ss []sample, idx []int) (rows, taken int) {
+	for _, i := range idx {
+		if possible, took := ss[i].split(); possible {
+			rows++
+			if took {
+				taken++
+			}
+		}
+	}
+	return rows, taken
 }
 
 // errStats are the median signed and absolute relative errors of xs.
@@ -239,9 +260,10 @@ func bandOf(t *memmodel.BandTable, k kind, classes []string) ([2]float64, []stri
 
 // loo is each row's band when it was left out of the whole computation:
 // the bands a new row of its classes would have had, the top raised for a
-// row's variant as plan raises it (memmodel's bandsFrom).
-func loo(ss []sample, k kind, minRows int, conf float64) [][2]float64 {
-	out := make([][2]float64, len(ss))
+// row's variant where its classes' split rate reaches it, as plan raises
+// it (memmodel's bandsFrom); reach says which rows' tops were raised.
+func loo(ss []sample, k kind, minRows int, conf float64) (out [][2]float64, reach []bool) {
+	out, reach = make([][2]float64, len(ss)), make([]bool, len(ss))
 	for i := range ss {
 		rest := make([]sample, 0, len(ss)-1)
 		rest = append(rest, ss[:i]...)
@@ -249,9 +271,12 @@ func loo(ss []sample, k kind, minRows int, conf float64) [][2]float64 {
 		t := &memmodel.BandTable{Confidence: conf, MinRows: minRows, Quantiles: map[string][2]float64{}}
 		place(t, k, fitSet(rest, minRows, conf, k != stepKind, k == stepKind, k == memKind))
 		b, _ := bandOf(t, k, ss[i].classes)
-		out[i] = withVariant(b, ss[i].v)
+		out[i] = b
+		if ss[i].v > 0 && t.SplitReach(ss[i].classes).Reach {
+			out[i], reach[i] = withVariant(b, ss[i].v), true
+		}
 	}
-	return out
+	return out, reach
 }
 
 // classReport is one line of the printed calculation.
@@ -263,16 +288,17 @@ type classReport struct {
 	medHalf, ratio     float64
 	centre, scale, pct float64
 	// medOwn is the median half-width without the reach of rows'
-	// variants (the class band alone); variants is how many rows have one.
-	medOwn   float64
-	variants int
+	// variants (the class band alone); variants is how many rows have
+	// one, reached how many the band's top reaches.
+	medOwn            float64
+	variants, reached int
 }
 
 // report is the per-class calculation of a set: every class's n, median
 // error, full-data band, and over its rows the leave-one-out band's
 // median half-width, its ratio to the median |error|, and how many rows
 // fell inside their leave-one-out band.
-func report(ss []sample, f setFit, bands [][2]float64, step bool) []classReport {
+func report(ss []sample, f setFit, bands [][2]float64, reach []bool, step bool) []classReport {
 	g := groups{}
 	for i, s := range ss {
 		g[""] = append(g[""], i)
@@ -307,7 +333,12 @@ func report(ss []sample, f setFit, bands [][2]float64, step bool) []classReport 
 		for _, i := range g[k] {
 			b := bands[i]
 			half = append(half, (b[1]-b[0])/2)
-			own = append(own, (b[1]/math.Exp(ss[i].v)-b[0])/2)
+			top := b[1]
+			if reach[i] {
+				top /= math.Exp(ss[i].v)
+				r.reached++
+			}
+			own = append(own, (top-b[0])/2)
 			if ss[i].v > 0 {
 				r.variants++
 			}
@@ -328,14 +359,14 @@ func report(ss []sample, f setFit, bands [][2]float64, step bool) []classReport 
 func printReport(title string, rs []classReport, minRows int) {
 	fmt.Printf("\n%s\n", title)
 	fmt.Printf("n: the class's rows; fit: the rows its centre and spread come from (technique rows count toward their technique)\n")
-	fmt.Printf("var: rows whose band's top reaches a variant (the logits-workspace split); own half: the LOO half-width without that reach\n")
-	fmt.Printf("%-30s %4s %4s %8s %8s   %-17s %8s %6s %7s %4s %8s  %s\n", "class", "n", "fit", "med err", "med|err|", "band (all rows)", "LOO half", "ratio", "LOO in", "var", "own half", "centre/scale")
+	fmt.Printf("var: rows with a variant (the logits-workspace split) / whose LOO band's top reaches it; own half: the LOO half-width without that reach\n")
+	fmt.Printf("%-30s %4s %4s %8s %8s   %-17s %8s %6s %7s %7s %8s  %s\n", "class", "n", "fit", "med err", "med|err|", "band (all rows)", "LOO half", "ratio", "LOO in", "var", "own half", "centre/scale")
 	for _, r := range rs {
 		flag := ""
 		if r.fitN < minRows {
-			flag = "  (too few rows alone: joined with the pooled band)"
+			flag = "  (too few rows alone: memory joins the pooled band widened by 10%, step time the pooled band)"
 		}
-		fmt.Printf("%-30s %4d %4d %+7.2f%% %7.2f%%   ×%.4f–×%.4f %7.2f%% %6.1f %3d/%-3d %4d %7.2f%%  %+.4f/%.4f%s\n", r.key, r.n, r.fitN, 100*r.medErr, 100*r.medAbs,
-			r.band[0], r.band[1], 100*r.medHalf, r.ratio, r.inside, r.n, r.variants, 100*r.medOwn, r.centre, r.scale, flag)
+		fmt.Printf("%-30s %4d %4d %+7.2f%% %7.2f%%   ×%.4f–×%.4f %7.2f%% %6.1f %3d/%-3d %3d/%-3d %7.2f%%  %+.4f/%.4f%s\n", r.key, r.n, r.fitN, 100*r.medErr, 100*r.medAbs,
+			r.band[0], r.band[1], 100*r.medHalf, r.ratio, r.inside, r.n, r.variants, r.reached, 100*r.medOwn, r.centre, r.scale, flag)
 	}
 }

@@ -104,9 +104,19 @@ type ClassBand struct {
 	// of the log error ln(measured/predicted) of the quantity the class
 	// was built for (reserved memory, or step time), after shrinking
 	// toward the pooled ones.
-	Centre float64  `json:"centre"`
-	Scale  float64  `json:"scale"`
-	Rows   []string `json:"rows,omitempty"`
+	Centre float64 `json:"centre"`
+	Scale  float64 `json:"scale"`
+	// SplitRows is how many of the class's rows had the logits-split
+	// variant (Result.LogitsSplitReserved) and SplitTaken on how many of
+	// them the GPU took it; every row counts toward all its classes
+	// (unlike N). See SplitReach.
+	SplitRows int `json:"split_rows,omitempty"`
+	// Measured is how many rows of any kind the class has (N counts a
+	// technique row toward its technique's classes only): a class with
+	// fewer than MinRows gets a stated widening.
+	Measured   int      `json:"measured,omitempty"`
+	SplitTaken int      `json:"split_taken,omitempty"`
+	Rows       []string `json:"rows,omitempty"`
 }
 
 // Widenings for what has no held-out data: stated, not measured.
@@ -271,12 +281,22 @@ func (set BandSet) bandFor(classes []string, minRows int, get func(ClassBand) [2
 				used = append(used, fmt.Sprintf("%s (%d rows)", k, c.N))
 			}
 			continue
-		case ok && c.N > 0:
-			// too few rows to stand alone: the class's band (already
+		case ok && c.N > 0 && (!memory || max(c.N, c.Measured) >= minRows):
+			// too few rows to stand alone (for memory, of its own: its
+			// technique runs were measured): the class's band (already
 			// shrunk toward the pooled one) joined with the pooled band
 			take(get(c))
 			take(pooled)
 			used = append(used, fmt.Sprintf("%s (%d rows, with the pooled %d)", k, c.N, set.Pooled.N))
+			continue
+		case ok && c.N > 0:
+			// too few rows to know the class's spread (tensor parallelism:
+			// +0.2% and +17% on its two runs): its band and the pooled
+			// band widened as for a class with none, and it says so
+			take(get(c))
+			take([2][2]float64{widen(pooled[0], unmeasuredWiden), widen(pooled[1], unmeasuredWiden)})
+			used = append(used, fmt.Sprintf("%s (%d rows)", k, c.N))
+			why = append(why, fmt.Sprintf("%s: only %d held-out captures (%d needed to measure a spread), band widened by %.0f%% each side", k, max(c.N, c.Measured), minRows, 100*unmeasuredWiden))
 			continue
 		}
 		if !memory && (strings.HasPrefix(k, "family=") || strings.HasPrefix(k, "optimizer=")) {
@@ -347,13 +367,18 @@ func (c *config) bandsFrom(t *BandTable, r *Result) {
 	r.AllocatedBand = scale(r.PeakAllocated, cb.Allocated)
 	r.ReservedBand = scale(r.PeakReserved, cb.Reserved)
 	if v := r.LogitsSplitReserved + t.Allowance.Of(r.LogitsSplitReserved); v > r.PeakReserved {
-		// a known alternative placement: the band reaches the variant's
+		// a known alternative placement: where the GPU took it often
+		// enough on comparable runs, the band reaches the variant's
 		// prediction times the same top ratio (bench/bands scores each
 		// row against this top, so the runs it explains do not widen
 		// their classes)
-		if hi := scale(v, cb.Reserved).High; hi > r.ReservedBand.High {
+		sr := t.SplitReach(c.bandClasses())
+		switch hi := scale(v, cb.Reserved).High; {
+		case sr.Reach && hi > r.ReservedBand.High:
 			r.ReservedBand.High = hi
-			r.Notes = append(r.Notes, fmt.Sprintf("the reserved band's top allows for cuBLAS's backward workspace splitting a freed fp32 logits block (reserved %s), as it did on two measured runs (Gemma 2 checkpointed, Qwen3 LoRA)", units.Bytes(v)))
+			r.Notes = append(r.Notes, fmt.Sprintf("the reserved band's top allows for %s, if cuBLAS's backward workspace splits a freed fp32 logits block (seen on %s)", units.Bytes(v), sr))
+		case !sr.Reach:
+			r.Notes = append(r.Notes, fmt.Sprintf("reserved could reach %s if cuBLAS's backward workspace splits a freed fp32 logits block; not in the band: seen on %s", units.Bytes(v), sr))
 		}
 	}
 	ctxLo, ctxHi := t.ContextLow, t.ContextHigh

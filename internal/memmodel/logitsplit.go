@@ -17,8 +17,8 @@ import "github.com/vramkit/vramkit/internal/allocsim"
 // Over the 189 training rows seen by session 5 (every capture set and the
 // fixtures) the variant is possible on 61 and the GPU took it on 4 (Gemma
 // 2 checkpointed, Gemma 2 LoRA twice, Qwen3 LoRA: 15–19% above the
-// point), so the point keeps the replay's choice and the band's top the
-// variant. For Qwen3 LoRA the trace shows what decides it: autocast casts
+// point), so the point keeps the replay's choice, and the band's top the
+// variant where comparable runs took it often enough (SplitReach). For Qwen3 LoRA the trace shows what decides it: autocast casts
 // lm_head's weight before its input (GCC evaluates the arguments last
 // first), and with that order the replay splits the logits block itself
 // (+0.10%); applied to every cast the same order moves eight accurate

@@ -1,0 +1,83 @@
+package memmodel
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The logits-split variant (logitsplit.go) is a second placement of the
+// backward pass's cuBLAS workspace that the GPU took on a few measured
+// runs and not on most: where the model finds it possible, the GPU took it
+// on 4 of 56 held-out training rows, all of them Gemma 2 or Qwen3 runs
+// with LoRA or checkpointing. Raising every such band's top to the
+// variant widened the bands of the 52 runs that did not split by 5–25%.
+// So the variant is a band input like a class's centre and spread: each
+// class counts its rows that had the variant and those that took it
+// (every row toward all its classes: counted as the centre is, technique
+// rows toward their techniques only, the Gemma 2 checkpointed split would
+// have had no reach with that run left out, though Gemma 2 runs split on
+// 3 of 7), and
+// a configuration's band reaches the variant only where the rate of the
+// classes it rests on is material at the table's confidence, i.e. above
+// the share of misses the band allows on its high side.
+
+// Split is how often measured runs comparable to a configuration took the
+// logits-split variant, and whether its band reaches the variant.
+type Split struct {
+	// Taken of Rows comparable runs that had the variant split the logits
+	// block; Basis is the class they are ("pooled": every class).
+	Taken, Rows int
+	Basis       string
+	// Reach says the rate is above the band's high-side miss share: the
+	// band's top, and every fit decision made on it, allows for the split.
+	Reach bool
+}
+
+func (s Split) rate() float64 {
+	if s.Rows == 0 {
+		return 0
+	}
+	return float64(s.Taken) / float64(s.Rows)
+}
+
+// String is "K of N comparable runs, class".
+func (s Split) String() string {
+	return fmt.Sprintf("%d of %d comparable runs, %s", s.Taken, s.Rows, s.Basis)
+}
+
+// SplitReach is the split rate of a configuration of classes (as
+// BandClasses names them), read with the rules of bandFor on the rows that
+// had the variant: a class holding more than half of them (a default
+// value) says nothing; a class with fewer than MinRows of them, or none,
+// takes the pooled rate; the highest rate of the rest sets the reach. The
+// GPU is no evidence either way: the split is the caching allocator's
+// choice among the step's free blocks, which the model replays per GPU.
+func (t *BandTable) SplitReach(classes []string) Split {
+	pooled := Split{Taken: t.Pooled.SplitTaken, Rows: t.Pooled.SplitRows, Basis: "pooled"}
+	var best Split
+	found := false
+	consider := func(s Split) {
+		if !found || s.rate() > best.rate() || (s.rate() == best.rate() && s.Rows > best.Rows) {
+			best, found = s, true
+		}
+	}
+	for _, k := range classes {
+		if strings.HasPrefix(k, "gpu=") {
+			continue
+		}
+		c, ok := t.Classes[k]
+		switch {
+		case ok && c.SplitRows >= t.MinRows && 2*c.SplitRows > pooled.Rows:
+			continue
+		case ok && c.SplitRows >= t.MinRows:
+			consider(Split{Taken: c.SplitTaken, Rows: c.SplitRows, Basis: k})
+		default:
+			consider(pooled)
+		}
+	}
+	if !found {
+		best = pooled
+	}
+	best.Reach = best.rate() > (1-t.Confidence)/2
+	return best
+}
