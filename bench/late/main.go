@@ -13,9 +13,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -34,9 +36,18 @@ func main() {
 }
 
 func run(w io.Writer, dir string) error {
+	// read is a group's rows; a set without the group has none
+	read := func(g string) ([]measured.GTRow, bool, error) {
+		path := filepath.Join(dir, g, "results.jsonl")
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, false, nil
+		}
+		rs, err := measured.ReadGTRows(path)
+		return rs, err == nil, err
+	}
 	var train []measured.GTRow
 	for _, g := range []string{"families", "oom"} {
-		rs, err := measured.ReadGTRows(filepath.Join(dir, g, "results.jsonl"))
+		rs, _, err := read(g)
 		if err != nil {
 			return err
 		}
@@ -46,23 +57,26 @@ func run(w io.Writer, dir string) error {
 		return err
 	}
 	// compiled steps (compile/, where a set has them): plan --compile
-	if comp, err := measured.ReadGTRows(filepath.Join(dir, "compile", "results.jsonl")); err == nil {
+	if comp, ok, err := read("compile"); err != nil {
+		return err
+	} else if ok {
 		if err := compileTable(w, comp); err != nil {
 			return err
 		}
 	}
-	gen, err := measured.ReadGTRows(filepath.Join(dir, "generate", "results.jsonl"))
-	if err != nil {
+	if gen, ok, err := read("generate"); err != nil {
 		return err
+	} else if ok {
+		if err := genTable(w, gen); err != nil {
+			return err
+		}
 	}
-	if err := genTable(w, gen); err != nil {
+	if fit, ok, err := read("fit"); err != nil {
 		return err
+	} else if ok {
+		return fitTable(w, fit)
 	}
-	fit, err := measured.ReadGTRows(filepath.Join(dir, "fit", "results.jsonl"))
-	if err != nil {
-		return err
-	}
-	return fitTable(w, fit)
+	return nil
 }
 
 func gib(b int64) float64 { return float64(b) / (1 << 30) }

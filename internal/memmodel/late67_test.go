@@ -1,0 +1,59 @@
+package memmodel_test
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// late6Dir is the sixth blind set (testdata/late6/README.md): captured at
+// the start of session 5, evaluated at first sight, after the first
+// merges and with the session's final models (testdata/late6/RESULTS.md).
+const late6Dir = "../../testdata/late6"
+
+// late7Dir is the seventh blind set (testdata/late7/README.md), captured
+// at the end of session 5 and evaluated once with its final models.
+const late7Dir = "../../testdata/late7"
+
+// TestLate6Blind: 21 training rows. With the final models: peak reserved
+// median 1.20%, max 14.00% (Gemma 2 checkpointed: the logits-workspace
+// split, inside its band), 4 of 21 under (3 more than 2% low); Qwen3 with
+// SGD (momentum) -11.3% is outside its band (a split the band does not
+// reach: the model's replay puts the backward workspace elsewhere);
+// allocated max 3.08% (ViT-L fp16). Held there.
+func TestLate6Blind(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays 21 workloads")
+	}
+	known := map[string]bool{"late6-qwen3-g-s1024-b4-bf16-sgd reserved": true}
+	checkBlindSet(t, late6Dir, 21, known, blindLimits{resvMedian: 0.0125, resvMax: 0.141, allocMax: 0.031, under: 4, farUnder: 3})
+}
+
+// TestStepTimeLate6: 20 blind step times on a fast host (Python loop 30.6
+// ns), with the final models median 3.9%, max 32.0% (Mistral LoRA, host-
+// bound), ratios 3 of 6 within 10% (max 20.2%: BERT-large bf16/fp32),
+// same-model order 8 of 8. Held there.
+func TestStepTimeLate6(t *testing.T) {
+	ev := evalTimedFile(t, filepath.Join(late6Dir, "timing", "results.jsonl"))
+	checkStepEval(t, ev, 20, stepTargets{median: 0.04, max: 0.33, ratioMedian: 0.09, ratioMax: 0.21, order: 0.95})
+}
+
+// TestLate7Blind: 16 training rows, evaluated once with the final models:
+// peak reserved median 1.13%, max 16.08% (Gemma 2 LoRA: the logits-
+// workspace split, inside its band), 5 of 16 under (3 more than 2% low),
+// every row inside its band; allocated max 1.87%. Held there.
+func TestLate7Blind(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays 16 workloads")
+	}
+	checkBlindSet(t, late7Dir, 16, nil, blindLimits{resvMedian: 0.0115, resvMax: 0.161, allocMax: 0.019, under: 5, farUnder: 3})
+}
+
+// TestStepTimeLate7: 12 blind step times (Python loop 34 ns), evaluated
+// once: median 9.1%, max 44.7% (T5-large bf16 AMP, predicted too fast;
+// its fp32 twin -3.6%, so the AMP ratio is off by 43%), EfficientNet-B0
+// fp32 -32.6%; ratios 3 of 4 within 10%; same-model order 4 of 4. Held
+// there (issue 14's max is NOT met on this set).
+func TestStepTimeLate7(t *testing.T) {
+	ev := evalTimedFile(t, filepath.Join(late7Dir, "timing", "results.jsonl"))
+	checkStepEval(t, ev, 12, stepTargets{median: 0.092, max: 0.45, ratioMedian: 0.075, ratioMax: 0.43, order: 0.95})
+}
