@@ -7,8 +7,6 @@ import (
 	"math"
 	"sort"
 	"strings"
-
-	"github.com/vramkit/vramkit/internal/units"
 )
 
 // Uncertainty bands come from the error the model made on captures it was
@@ -343,64 +341,4 @@ func widen(b [2]float64, w float64) [2]float64 {
 // scale applies a ratio band to a prediction.
 func scale(v int64, b [2]float64) Band {
 	return Band{int64(math.Floor(float64(v) * b[0])), int64(math.Ceil(float64(v) * b[1]))}
-}
-
-// bands sets r's bands from the embedded table (see BandTable).
-func (c *config) bands(r *Result) { c.bandsFrom(embeddedBands(), r) }
-
-func (c *config) bandsFrom(t *BandTable, r *Result) {
-	applyAllowance(t.Allowance, r)
-	cb, used, why := t.bandFor(c.bandClasses())
-	// techniques modelled from library source (4-bit weights, compile,
-	// low-rank what-ifs) are no class of the table: their stated widening
-	// goes on top of the class band
-	notes, w := c.techniqueNotes()
-	if w > 0 {
-		cb.Reserved, cb.Allocated = widen(cb.Reserved, w), widen(cb.Allocated, w)
-	}
-	if u := c.arch.family().Unmeasured; u != "" {
-		notes = append(notes, u)
-	}
-	r.Notes = append(r.Notes, notes...)
-	r.Confidence = t.Confidence
-	r.BandClasses = used
-	r.AllocatedBand = scale(r.PeakAllocated, cb.Allocated)
-	r.ReservedBand = scale(r.PeakReserved, cb.Reserved)
-	if v := r.LogitsSplitReserved + t.Allowance.Of(r.LogitsSplitReserved); v > r.PeakReserved {
-		// a known alternative placement: where the GPU took it often
-		// enough on comparable runs, the band reaches the variant's
-		// prediction times the same top ratio (bench/bands scores each
-		// row against this top, so the runs it explains do not widen
-		// their classes)
-		sr := t.SplitReach(c.bandClasses())
-		switch hi := scale(v, cb.Reserved).High; {
-		case sr.Reach && hi > r.ReservedBand.High:
-			r.ReservedBand.High = hi
-			r.Notes = append(r.Notes, fmt.Sprintf("the reserved band's top allows for %s, if cuBLAS's backward workspace splits a freed fp32 logits block (seen on %s)", units.Bytes(v), sr))
-		case !sr.Reach:
-			r.Notes = append(r.Notes, fmt.Sprintf("reserved could reach %s if cuBLAS's backward workspace splits a freed fp32 logits block; not in the band: seen on %s", units.Bytes(v), sr))
-		}
-	}
-	ctxLo, ctxHi := t.ContextLow, t.ContextHigh
-	if _, measured := t.Classes["gpu="+c.gpu.Name]; !measured {
-		ctxLo, ctxHi = min(ctxLo, -scaledContextErr), max(ctxHi, scaledContextErr)
-	}
-	fixed := r.Context + r.NCCL
-	r.ProcessBand = Band{r.ReservedBand.Low + fixed + ctxLo, r.ReservedBand.High + fixed + ctxHi}
-	if len(why) > 0 {
-		r.Notes = append(r.Notes, "uncertainty: "+strings.Join(why, "; "))
-	}
-}
-
-// stepTimeBand sets r's step-time band from the table's step-time classes
-// around the step time the step-time model wrote.
-func (c *config) stepTimeBand(r *Result) { c.stepTimeBandFrom(embeddedBands(), r) }
-
-func (c *config) stepTimeBandFrom(t *BandTable, r *Result) {
-	b, used := t.StepBand(c.bandClasses())
-	if b == [2]float64{} {
-		return // no step-time rows: keep the step-time model's own band
-	}
-	r.StepTimeBandClasses = used
-	r.StepTimeBand = [2]float64{r.StepTime * b[0], r.StepTime * b[1]}
 }
