@@ -148,9 +148,27 @@ func (t *peakTable) finish() {
 }
 
 func trainTable(w io.Writer, rows []measured.GTRow) error {
-	t := newPeakTable(w, "## Training rows (families/, oom/) — memmodel.Estimate, as `plan` prints it")
+	return planTable(w, "## Training rows (families/, oom/) — memmodel.Estimate, as `plan` prints it", rows, measured.GTSpec)
+}
+
+// compileTable scores compiled training rows as plan --compile plans them
+// (GTSpec leaves them out of the class tables: their band is compile.go's).
+func compileTable(w io.Writer, rows []measured.GTRow) error {
+	return planTable(w, "## Compiled rows (compile/) — memmodel.Estimate with compile, as `plan --compile` prints it", rows,
+		func(r measured.GTRow) (memmodel.Spec, string) {
+			r.Compile = false
+			s, why := measured.GTSpec(r)
+			s.Compile = true
+			return s, why
+		})
+}
+
+// planTable scores rows planned from the spec specOf gives each (a
+// non-empty reason skips the row).
+func planTable(w io.Writer, title string, rows []measured.GTRow, specOf func(measured.GTRow) (memmodel.Spec, string)) error {
+	t := newPeakTable(w, title)
 	for _, r := range rows {
-		s, why := measured.GTSpec(r)
+		s, why := specOf(r)
 		if why != "" {
 			fmt.Fprintf(w, "| %s | skipped: %s |\n", r.Name, why)
 			continue
@@ -159,31 +177,6 @@ func trainTable(w io.Writer, rows []measured.GTRow) error {
 		if err != nil {
 			// a refusal is a result too (issue 13: every refusal names what
 			// is unsupported): print it and score the rows that plan accepts
-			fmt.Fprintf(w, "| %s | refused: %v |\n", r.Name, err)
-			t.refused++
-			continue
-		}
-		t.add(r.Name, res.PeakAllocated, res.PeakReserved, r.MaxAllocated, r.MaxReserved, res.AllocatedBand, res.ReservedBand)
-	}
-	t.finish()
-	return nil
-}
-
-// compileTable scores compiled training rows as plan --compile plans them
-// (GTSpec leaves them out of the class tables: their band is compile.go's).
-func compileTable(w io.Writer, rows []measured.GTRow) error {
-	t := newPeakTable(w, "## Compiled rows (compile/) — memmodel.Estimate with compile, as `plan --compile` prints it")
-	for _, r := range rows {
-		eager := r
-		eager.Compile = false
-		s, why := measured.GTSpec(eager)
-		if why != "" {
-			fmt.Fprintf(w, "| %s | skipped: %s |\n", r.Name, why)
-			continue
-		}
-		s.Compile = true
-		res, err := memmodel.Estimate(s, memmodel.DefaultOptions())
-		if err != nil {
 			fmt.Fprintf(w, "| %s | refused: %v |\n", r.Name, err)
 			t.refused++
 			continue
