@@ -1,0 +1,142 @@
+package memmodel
+
+import "strconv"
+
+// gatedMLP is down(act(gate(x)) · up(x)), with gate and up fused into one
+// projection whose halves are views (Phi-3) or separate.
+func (b *builder) gatedMLP(y Tensor, d, ff int64, q *DecoderQuirks) Tensor {
+	var g, u Tensor
+	if q.FusedGateUp {
+		gu := b.linear(y, d, 2*ff, false, "gate_up_proj")
+		n := b.numel(gu) / 2
+		g, u = b.view(gu, n), b.view(gu, n)
+		g = b.activation(q.Act, g)
+	} else {
+		// act_fn(gate_proj(x)) * up_proj(x): Python evaluates the
+		// activation before the up projection
+		g = b.activation(q.Act, b.linear(y, d, ff, false, "gate_proj"))
+		u = b.linear(y, d, ff, false, "up_proj")
+	}
+	out := b.linear(b.mul(g, u), ff, d, false, "down_proj")
+	b.keep(y) // the module's argument, until forward returns
+	return out
+}
+
+// activation is the MLP's activation function as one kernel.
+func (b *builder) activation(kind string, x Tensor) Tensor {
+	if kind == "gelu_tanh" {
+		return b.unary("gelu", x, b.dt(x), true, false)
+	}
+	return b.silu(x)
+}
+
+// decoderNorm is the family's block norm over rows of width dim.
+func (b *builder) decoderNorm(kind string, x Tensor, dim int64) Tensor {
+	var y Tensor
+	switch kind {
+	case "f32w", "f32w1p":
+		y = b.rmsNormF32(x, dim, kind == "f32w1p")
+	case "ln":
+		y = b.layerNormPlain(x, dim)
+	default:
+		y = b.rmsNorm(x, dim)
+	}
+	b.keep(x) // the module's argument, until forward returns
+	return y
+}
+
+// rmsNormF32 is an RMSNorm that applies its weight in float32 and casts
+// the product back (Olmo2RMSNorm; Gemma's weight·(1+w) with onePlus): the
+// float32 normalised value is what the weight's gradient saves, twice the
+// bytes of LLaMA's cast-back value under pure bf16.
+func (b *builder) rmsNormF32(x Tensor, dim int64, onePlus bool) Tensor {
+	w, h, in := b.rmsNormalize(x, dim)
+	wf := b.cast(w, F32)
+	if onePlus {
+		wf = b.unary("add_scalar", wf, F32, false, false)
+	}
+	y := b.cast(b.mul(h, wf), in)
+	if !onePlus {
+		// Olmo2RMSNorm binds the normalised value to a local that lives
+		// until it returns; Gemma's _norm returns it as a temporary
+		b.keep(h)
+	}
+	return y
+}
+
+// layerNormPlain is OLMo's LayerNorm without weight or bias, run in
+// float32 and cast back.
+func (b *builder) layerNormPlain(x Tensor, dim int64) Tensor {
+	in := b.dt(x)
+	xc := b.cast(x, F32)
+	rows := b.numel(x) / dim
+	y := b.out(b.numel(x), F32, xc)
+	mean := b.g.newTensor(rows, F32, false)
+	rstd := b.g.newTensor(rows, F32, false)
+	o := b.op("layer_norm", []Tensor{xc}, []Tensor{y, mean, rstd}, []Tensor{xc, mean, rstd})
+	o.flops, o.bwdFlops = 5*float64(b.numel(x)), 8*float64(b.numel(x))
+	return b.cast(y, in)
+}
+
+// rotateHalf is transformers' rotate_half, cat((-x2, x1), -1) of x's n
+// elements: the negated half is a temporary the cat copies from, and in
+// backward cat hands out narrowed views of its gradient, neg allocates a
+// half-size gradient and each slice's backward (x1, x2 of x) a zero-filled
+// gradient of x's size, the second added into the first.
+func (b *builder) rotateHalf(x Tensor, n int64) Tensor {
+	if b.tt(x).base != x {
+		// x is itself a view (a fused projection's slice): its slices'
+		// gradients are x-sized, which the view chain cannot express, so
+		// the cat is a plain copy
+		rot := b.copy(x)
+		b.tt(rot).numel = n
+		return rot
+	}
+	x1, x2 := b.slice(x, n/2), b.slice(x, n/2)
+	ng := b.unary("neg", x2, b.dt(x), false, false)
+	rot := b.out(n, b.dt(x), ng, x1)
+	o := b.op("cat", []Tensor{ng, x1}, []Tensor{rot}, nil)
+	o.passGrad, o.narrowGrad = []bool{true, true}, true
+	return rot
+}
+
+// headsGradCopy records that projection output y is used as
+// .view(b, s, h, d).transpose(1, 2): its gradient arrives laid out as
+// [b, h, s, d] and ViewBackward's reshape copies it to [b·s, h·d] before
+// the linear's backward, which frees the copy once the input gradient
+// exists. The Gemma 2/3 and Mixtral snapshots show one such q-, k- or
+// v-sized request per projection per layer backward. A LoRA-wrapped
+// projection (y made by the branch's add) is left as it was.
+func (b *builder) headsGradCopy(y Tensor) Tensor {
+	o := &b.g.ops[len(b.g.ops)-1]
+	if o.kind != "linear" || len(o.out) != 1 || o.out[0] != y || !b.rg(y) {
+		return y
+	}
+	if len(o.inTemp) < len(o.in) {
+		o.inTemp = append(o.inTemp, make([]int64, len(o.in)-len(o.inTemp))...)
+	}
+	o.inTemp[0] = b.numel(y) * b.dt(y).Size()
+	return y
+}
+
+// view is a view of numel elements of x's storage (a chunk, a reshape).
+func (b *builder) view(x Tensor, numel int64) Tensor {
+	y := b.alias(x)
+	b.tt(y).numel = numel
+	return y
+}
+
+// slice is a view of numel elements of x cut out by indexing.
+func (b *builder) slice(x Tensor, numel int64) Tensor {
+	y := b.view(x, numel)
+	b.tt(y).slice = true
+	return y
+}
+
+// itoa is strconv.Itoa, short for module names.
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// layerModule names a decoder layer's submodule for --by-module.
+func layerModule(l int, name string) string {
+	return "layers." + strconv.Itoa(l) + "." + name
+}
