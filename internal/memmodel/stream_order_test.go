@@ -185,10 +185,7 @@ func TestQwen2MoESharedExpertSegments(t *testing.T) {
 		t.Skip("replays a snapshot")
 	}
 	const dir = "../../testdata/captures/families/"
-	snap, err := snapshot.LoadFile(dir + "fam-qwen2moe-a-bf16.pickle.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := loadSnapshot(t, dir+"fam-qwen2moe-a-bf16.pickle.gz")
 	real := map[int64]int{}
 	for _, s := range snap.Segments {
 		real[int64(s.TotalSize)]++
@@ -245,10 +242,7 @@ func TestWhisperCublasWorkspaceAfterConv(t *testing.T) {
 		t.Skip("replays a snapshot")
 	}
 	const dir = "../../testdata/late/families/"
-	snap, err := snapshot.LoadFile(dir + "late-fam-whisper-a-bf16.pickle.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := loadSnapshot(t, dir+"late-fam-whisper-a-bf16.pickle.gz")
 	first := func(ev []snapshot.TraceEvent, size uint64) int {
 		for i, e := range ev {
 			if e.Action == snapshot.ActionAlloc && e.Size == size {
@@ -295,10 +289,7 @@ func TestCublasLtWorkspace(t *testing.T) {
 		t.Skip("replays a snapshot")
 	}
 	const dir = "../../testdata/late/families/"
-	snap, err := snapshot.LoadFile(dir + "late-fam-whisper-a-bf16.pickle.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := loadSnapshot(t, dir+"late-fam-whisper-a-bf16.pickle.gz")
 	ev := snap.Trace(0)
 	var allocs []snapshot.TraceEvent
 	for _, e := range ev {

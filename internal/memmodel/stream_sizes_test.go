@@ -42,13 +42,20 @@ func TestSDPABackwardWorkspace(t *testing.T) {
 	}
 }
 
-// replaySnapshot replays device 0 of the snapshot at path exactly.
-func replaySnapshot(t *testing.T, path string) allocsim.DeviceReplay {
+// loadSnapshot loads the snapshot at path for a test that reads it.
+func loadSnapshot(t *testing.T, path string) *snapshot.Snapshot {
 	t.Helper()
 	snap, err := snapshot.LoadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return snap
+}
+
+// replaySnapshot replays device 0 of the snapshot at path exactly.
+func replaySnapshot(t *testing.T, path string) allocsim.DeviceReplay {
+	t.Helper()
+	snap := loadSnapshot(t, path)
 	d, err := allocsim.ReplayDevice(snap, 0, allocsim.DefaultReplayOptions())
 	if err != nil {
 		t.Fatal(err)
