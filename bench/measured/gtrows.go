@@ -42,6 +42,7 @@ type GTRow struct {
 	Timing       bool            `json:"timing"`
 	Params       int64           `json:"params"`
 	Trainable    int64           `json:"trainable_params"`
+	Res          int             `json:"res"` // image side in pixels (vision and diffusion rows that set one)
 	// generate rows (kind "gen")
 	DType     string `json:"dtype"`
 	Cache     string `json:"cache"`
@@ -136,7 +137,13 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 		s.HFConfig = r.HFConfig
 	case strings.HasPrefix(r.Model, "tv:"):
 		m := tvName(strings.TrimPrefix(r.Model, "tv:"))
-		s.Model = &m
+		s.Model, s.Image = &m, r.Res
+		if s.Image == 0 {
+			s.Image = 224 // gt_work.py's input side unless the row sets res (not the catalog's native side)
+		}
+	case strings.HasPrefix(r.Model, "df:"): // diffusers models by catalog name (gt_work.py build_diffusion)
+		m := strings.TrimPrefix(r.Model, "df:")
+		s.Model, s.Image = &m, r.Res
 	case r.Script == "vit_train.py":
 		m := strings.ReplaceAll(r.Model, "_", "") // vit_l_16 -> vitl16
 		m = strings.Replace(m, "vit", "vit-", 1)  // vit-l16
@@ -168,6 +175,9 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 	}
 	if r.LoRA > 0 {
 		s.LoRA = &memmodel.LoRA{Rank: r.LoRA, Alpha: float64(2 * r.LoRA), Targets: []string{"q_proj", "v_proj"}}
+		if strings.HasPrefix(r.Model, "df:") { // gt_work.py adapts to_q, to_k, to_v, to_out.0
+			s.LoRA.Targets = []string{"to_q", "to_k", "to_v", "to_out"}
+		}
 	}
 	if r.Opt != "" {
 		s.Optimizer = PlanOptimizer(r.Opt)

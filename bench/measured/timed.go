@@ -42,6 +42,7 @@ type captureRow struct {
 	LoRATargets []string        `json:"lora_targets"`
 	Attn        string          `json:"attn"`
 	Compile     bool            `json:"compile"`
+	Res         int             `json:"res"`
 	Status      string          `json:"status"`
 	StepMedianS float64         `json:"step_median_s"`
 	IterS       []float64       `json:"iter_s"`
@@ -133,7 +134,12 @@ func fromCaptureRow(c captureRow) (Timed, string, error) {
 	}
 	s := memmodel.DefaultSpec()
 	if tv, ok := strings.CutPrefix(c.Model, "tv:"); ok {
-		s.Model = &tv
+		s.Model, s.Image = &tv, c.Res
+		if s.Image == 0 {
+			s.Image = 224 // gt_work.py's input side unless the row sets res (not the catalog's native side)
+		}
+	} else if d, ok := strings.CutPrefix(c.Model, "df:"); ok { // diffusers models by catalog name
+		s.Model, s.Image = &d, c.Res
 	} else {
 		if len(c.HFConfig) == 0 {
 			return w, "", fmt.Errorf("%s: no hf_config", c.Name)

@@ -93,6 +93,8 @@ def hf_config(spec):
 def build(spec):
     """Returns (model, kind) on CPU (or on cuda for big generate models)."""
     m = spec["model"]
+    if m.startswith("df:"):
+        return build_diffusion(m[3:]), "diffusion"
     if m.startswith("tv:"):
         import torchvision
         return getattr(torchvision.models, m[3:])(weights=None), "vision"
@@ -107,12 +109,49 @@ def build(spec):
     return model, kind
 
 
+def build_diffusion(name):
+    """diffusers' UNet2DConditionModel as Stable Diffusion 1.5 configures it, or DiTTransformer2DModel
+    (DiT-XL/2, DiT-B/2); the frozen VAE (and for the UNet the CLIP ViT-L/14 text encoder) ride along
+    as model.frozen_extras, not submodules, so that they are resident but not trained. diffusers
+    runs from its source tree (carried; PYTHONPATH)."""
+    import diffusers
+    if name == "sd15-unet":
+        m = diffusers.UNet2DConditionModel(
+            sample_size=64, in_channels=4, out_channels=4, layers_per_block=2,
+            block_out_channels=(320, 640, 1280, 1280), cross_attention_dim=768, attention_head_dim=8,
+            down_block_types=("CrossAttnDownBlock2D",) * 3 + ("DownBlock2D",),
+            up_block_types=("UpBlock2D",) + ("CrossAttnUpBlock2D",) * 3)
+        import transformers as tf
+        te = tf.CLIPTextModel(tf.CLIPTextConfig(hidden_size=768, intermediate_size=3072, num_hidden_layers=12,
+                                                num_attention_heads=12, max_position_embeddings=77,
+                                                vocab_size=49408, projection_dim=768))
+        extras = [te]
+    else:
+        d, layers, heads = {"dit-xl-2": (1152, 28, 16), "dit-l-2": (1024, 24, 16), "dit-b-2": (768, 12, 12)}[name]
+        m = diffusers.DiTTransformer2DModel(num_attention_heads=heads, attention_head_dim=d // heads,
+                                            in_channels=4, out_channels=8, num_layers=layers, sample_size=32,
+                                            patch_size=2, norm_type="ada_norm_zero", num_embeds_ada_norm=1000)
+        extras = []
+    vae = diffusers.AutoencoderKL(in_channels=3, out_channels=3, latent_channels=4, layers_per_block=2,
+                                  block_out_channels=(128, 256, 512, 512),
+                                  down_block_types=("DownEncoderBlock2D",) * 4,
+                                  up_block_types=("UpDecoderBlock2D",) * 4, sample_size=512)
+    extras.append(vae)
+    for e in extras:
+        e.requires_grad_(False)
+    object.__setattr__(m, "frozen_extras", extras)
+    return m
+
+
 def params_of(model):
     return sum(p.numel() for p in model.parameters())
 
 
 def enable_ckpt(model, spec):
     from torch.utils.checkpoint import checkpoint
+    if spec["model"].startswith("df:"):
+        model.enable_gradient_checkpointing()
+        return
     if hasattr(model, "gradient_checkpointing_enable"):
         model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
         return
@@ -180,7 +219,12 @@ def train(spec, out):
     prec = spec.get("prec", "fp32")
     if prec == "bf16w":
         model.to(torch.bfloat16)
-    if spec.get("lora"):
+    if spec.get("lora") and kind == "diffusion":
+        import peft
+        model.requires_grad_(False)
+        model.add_adapter(peft.LoraConfig(r=spec["lora"], lora_alpha=2 * spec["lora"], init_lora_weights="gaussian",
+                                          target_modules=spec.get("lora_targets", ["to_q", "to_k", "to_v", "to_out.0"])))
+    elif spec.get("lora"):
         import peft
         lcfg = peft.LoraConfig(r=spec["lora"], lora_alpha=2 * spec["lora"],
                                target_modules=spec.get("lora_targets", ["q_proj", "v_proj"]),
@@ -192,6 +236,10 @@ def train(spec, out):
         if spec.get("lora") and hasattr(model, "enable_input_require_grads"):
             model.enable_input_require_grads()
     model.to(dev).train()
+    for e in getattr(model, "frozen_extras", []):
+        e.to(dev, dtype=torch.bfloat16 if prec == "bf16w" else torch.float32).eval()
+    if kind == "diffusion":
+        res["frozen_params"] = sum(params_of(e) for e in model.frozen_extras)
     res["use_cache_config"] = getattr(getattr(model, "config", None), "use_cache", None)
     opt = make_opt(spec, [p for p in model.parameters() if p.requires_grad])
     fwd_model = torch.compile(model) if spec.get("compile") else model
@@ -203,6 +251,22 @@ def train(spec, out):
     vocab = getattr(cfg, "vocab_size", 0) or 0
 
     def batch():
+        if kind == "diffusion":
+            r = spec.get("res", 512 if "unet" in spec["model"] else 256)
+            lat = r // 8
+            if spec.get("vae_encode"):
+                with torch.no_grad():
+                    img = torch.randn(b, 3, r, r, device=dev, dtype=in_dtype)
+                    x = model.frozen_extras[-1].encode(img).latent_dist.sample() * 0.18215
+                    del img
+            else:
+                x = torch.randn(b, 4, lat, lat, device=dev, dtype=in_dtype)
+            noise = torch.randn(b, 4, lat, lat, device=dev, dtype=in_dtype)
+            t = torch.randint(0, 1000, (b,), device=dev)
+            if "unet" in spec["model"]:
+                return dict(sample=x, timestep=t,
+                            encoder_hidden_states=torch.randn(b, 77, 768, device=dev, dtype=in_dtype)), noise
+            return dict(hidden_states=x, timestep=t, class_labels=torch.randint(0, 1000, (b,), device=dev)), noise
         if kind == "vision":
             r = spec.get("res", 224)
             return dict(x=torch.randn(b, 3, r, r, device=dev, dtype=in_dtype)), \
@@ -219,6 +283,11 @@ def train(spec, out):
         return dict(input_ids=ids, labels=ids), None
 
     def loss_of(inp, tgt):
+        if kind == "diffusion":
+            o = fwd_model(**inp).sample
+            if o.shape[1] != tgt.shape[1]:
+                o = o.chunk(2, dim=1)[0]
+            return torch.nn.functional.mse_loss(o.float(), tgt.float())
         if kind == "vision":
             o = fwd_model(inp["x"])
             return torch.nn.functional.cross_entropy(o.float(), tgt)
