@@ -25,6 +25,7 @@ type GTRow struct {
 	Accum        int             `json:"accum"`
 	Ckpt         any             `json:"ckpt"`
 	LoRA         int             `json:"lora"`
+	LoRATargets  []string        `json:"lora_targets"`
 	Opt          string          `json:"opt"`
 	Attn         string          `json:"attn"`
 	Strategy     string          `json:"strategy"`
@@ -177,6 +178,9 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 		s.LoRA = &memmodel.LoRA{Rank: r.LoRA, Alpha: float64(2 * r.LoRA), Targets: []string{"q_proj", "v_proj"}}
 		if strings.HasPrefix(r.Model, "df:") { // gt_work.py adapts to_q, to_k, to_v, to_out.0
 			s.LoRA.Targets = []string{"to_q", "to_k", "to_v", "to_out"}
+		}
+		if len(r.LoRATargets) > 0 {
+			s.LoRA.Targets = r.LoRATargets
 		}
 	}
 	if r.Opt != "" {
