@@ -26,6 +26,7 @@ type GTRow struct {
 	Ckpt         any             `json:"ckpt"`
 	LoRA         int             `json:"lora"`
 	LoRATargets  []string        `json:"lora_targets"`
+	Quant        string          `json:"quant"` // "nf4": bitsandbytes 4-bit base weights (QLoRA)
 	Opt          string          `json:"opt"`
 	Attn         string          `json:"attn"`
 	Strategy     string          `json:"strategy"`
@@ -186,6 +187,7 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 	if r.Opt != "" {
 		s.Optimizer = PlanOptimizer(r.Opt)
 	}
+	s.Quant = r.Quant
 	s.Attn = r.Attn
 	s.UseCache = r.UseCache
 	if r.Kind == "sharded" {

@@ -335,6 +335,7 @@ LATER_CALLS = {
     "call12": ("gt_jobs7", "profiles"), "call13": ("gt_jobs8", "jobs"),
     "call14": ("gt_jobs9", "jobs"), "call15": ("gt_jobs10", "jobs"), "call16": ("gt_jobs10", "unaligned"),
     "call17": ("gt_jobs11", "jobs"), "call18": ("gt_jobs12", "jobs"),
+    "call19a": ("gt_jobs13", "contrast"), "call19b": ("gt_jobs13", "qlora"),
 }
 
 
