@@ -65,9 +65,12 @@ func (b *builder) frozenVAE() {
 // timestepEmbedding is diffusers' Timesteps + TimestepEmbedding (256 →
 // d → d, SiLU between) plus, with classes, a label embedding table:
 // a few batch-sized rows.
-func (b *builder) timestepEmbedding(batch, d, classes int64, labels Tensor) Tensor {
+// The float32 sinusoids are cast to dt, the hidden states' dtype
+// (CombinedTimestepLabelEmbeddings' hidden_dtype).
+func (b *builder) timestepEmbedding(batch, d, classes int64, labels Tensor, dt DType) Tensor {
 	f := b.g.newTensor(batch*256, F32, false)
 	b.op("timesteps", nil, []Tensor{f}, nil).noBackward = true
+	f = b.cast(f, dt)
 	e := b.linear(f, 256, d, true, "linear_1")
 	e = b.linear(b.silu(e), d, d, true, "linear_2")
 	if classes > 0 {
@@ -95,11 +98,14 @@ func buildDiT(b *builder, a *Arch, batch, image int64) {
 	tokens := fm.h * fm.w
 	pos := b.g.newTensor(tokens*d, F32, false)
 	b.op("pos_table", nil, []Tensor{pos}, nil).noBackward = true
-	h := b.add(fm.t, pos)
+	// PatchEmbed returns (latent + pos_embed).to(latent.dtype): the
+	// float32 table promotes the sum, cast back to the conv's dtype (bf16
+	// under autocast and in pure bf16)
+	h := b.cast(b.add(fm.t, pos), b.dt(fm.t))
 	var cond Tensor
 	for l := 0; l < a.Layers; l++ {
 		b.block, b.module = l, "transformer_blocks."+itoa(l)
-		e := b.timestepEmbedding(batch, d, int64(a.Classes), labels)
+		e := b.timestepEmbedding(batch, d, int64(a.Classes), labels, b.dt(h))
 		if l == 0 {
 			cond = e
 		}

@@ -98,19 +98,12 @@ func (b *builder) transformer2D(x fmap, text Tensor, heads, textLen, textDim int
 	return o
 }
 
-// upsample2D is nearest ×2 (in float32 when the input is bf16) and a
-// 3×3 conv.
+// upsample2D is nearest ×2 and a 3×3 conv. diffusers casts bf16 inputs
+// to float32 around the interpolation only before torch 2.1, so with the
+// torch it is measured on (2.11) the map stays in its own dtype.
 func (b *builder) upsample2D(x fmap) fmap {
-	t := x.t
-	dt := b.dt(t)
-	if dt == BF16 {
-		t = b.cast(t, F32)
-	}
-	u := b.unary("upsample_nearest", t, b.dt(t), false, false)
+	u := b.unary("upsample_nearest", x.t, b.dt(x.t), false, false)
 	b.tt(u).numel *= 4
-	if dt == BF16 {
-		u = b.cast(u, BF16)
-	}
 	return b.conv2d(fmap{u, x.n, x.c, 2 * x.h, 2 * x.w, false}, x.c, 3, 1, 1, 1, true)
 }
 
@@ -137,6 +130,10 @@ func buildUNet(b *builder, a *Arch, batch, image int64) {
 	b.module = "time_embedding"
 	f := b.g.newTensor(batch*320, F32, false)
 	b.op("timesteps", nil, []Tensor{f}, nil).noBackward = true
+	// get_time_embed casts the float32 sinusoids to the sample's dtype:
+	// in pure bf16 the time embedding (and every resnet's projection of
+	// it) stays bf16 rather than promoting the feature maps to float32
+	f = b.cast(f, b.dt(x))
 	temb := b.linear(b.silu(b.linear(f, 320, 1280, true, "linear_1")), 1280, 1280, true, "linear_2")
 	b.module = "conv_in"
 	h := b.conv2d(fmap{x, batch, 4, lat, lat, false}, int64(a.Widths[0]), 3, 1, 1, 1, true)
