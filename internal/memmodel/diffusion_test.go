@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/vramkit/vramkit/bench/measured"
+	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
 // dev6Dir holds session 6's development captures (testdata/dev6/README.md),
@@ -71,5 +72,17 @@ func TestDiffusionCaptures(t *testing.T) {
 	t.Logf("vae_encode adds %d bytes reserved, measured %d", pred, meas)
 	if float64(pred) < 0.6*float64(meas) || pred > meas {
 		t.Errorf("vae_encode adds %d bytes reserved, want 60-100%% of the measured %d", pred, meas)
+	}
+}
+
+// TestVAEEncodeRefused: vae_encode is a key of the latent diffusion
+// families only; elsewhere the refusal names the key and the families.
+func TestVAEEncodeRefused(t *testing.T) {
+	s := memmodel.DefaultSpec()
+	m := "gpt2"
+	s.Model, s.Seq, s.VAEEncode = &m, 128, true
+	_, err := memmodel.Estimate(s, memmodel.DefaultOptions())
+	if err == nil || !strings.Contains(err.Error(), "vae_encode") || !strings.Contains(err.Error(), "unet, dit") {
+		t.Errorf("gpt2 with vae_encode: %v, want a refusal naming vae_encode and the diffusion families", err)
 	}
 }
