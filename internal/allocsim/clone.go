@@ -95,7 +95,10 @@ func (a *Allocator) cloneInto(old *Allocator) *Allocator {
 			}
 		}
 	}
-	n.cloneSlab, n.cloneOrig = c.slab, c.orig
+	// Keep the list's memory, not the originals: an allocator restored
+	// from this copy must not hold the one it replaces.
+	clear(c.orig)
+	n.cloneSlab, n.cloneOrig = c.slab, c.orig[:0]
 	return n
 }
 
