@@ -75,9 +75,11 @@ type chunkOut struct {
 	fresh     map[uint32]int32
 	// later holds, for frames whose name or filename is a str memoized in
 	// another chunk, those memo indexes (-1: the str is in frames).
-	later   map[int32]frameLater
-	streams []uint64 // [0] is stream 0
-	ctxs    []EventContext
+	later map[int32]frameLater
+	// tags are the local tags: stream handles and indexes in ctxs; [0]
+	// is the default stream with no context.
+	tags []EventTag
+	ctxs []EventContext
 }
 
 // prun is a run of consecutive trace entries decoded in parallel.
@@ -88,9 +90,8 @@ type prun struct {
 	region     int64 // index of its first event in the shared buffer
 	n          int
 	// Local ids used in the run, in order of first use in it.
-	stacks  []int32
-	streams []uint32
-	ctxs    []int32
+	stacks []int32
+	tags   []uint32
 	// vals are the memo entries the run defines that the input fetches,
 	// ascending; strs holds the strs among them.
 	vals []pval

@@ -33,9 +33,8 @@ type parState struct {
 	// (nil: none).
 	feed *feeder
 	// Local-to-Snapshot maps per chunk; -1: not mapped yet.
-	stacks  [][]StackID
-	streams [][]int64
-	ctxs    [][]int32
+	stacks [][]StackID
+	tags   [][]int64
 
 	mu  sync.Mutex
 	err error
@@ -43,14 +42,13 @@ type parState struct {
 
 func newParState(n int, events []TraceEvent) *parState {
 	ps := &parState{
-		outs:    make([]chunkOut, n),
-		ready:   make([]chan struct{}, n),
-		tokens:  make(chan struct{}, runtime.GOMAXPROCS(0)+2),
-		spare:   newSpares(runtime.GOMAXPROCS(0) + 2),
-		events:  events,
-		stacks:  make([][]StackID, n),
-		streams: make([][]int64, n),
-		ctxs:    make([][]int32, n),
+		outs:   make([]chunkOut, n),
+		ready:  make([]chan struct{}, n),
+		tokens: make(chan struct{}, runtime.GOMAXPROCS(0)+2),
+		spare:  newSpares(runtime.GOMAXPROCS(0) + 2),
+		events: events,
+		stacks: make([][]StackID, n),
+		tags:   make([][]int64, n),
 	}
 	for i := range ps.ready {
 		ps.ready[i] = make(chan struct{})
@@ -83,8 +81,7 @@ func (ps *parState) wait(ci int) {
 	out := &ps.outs[ci]
 	ps.runsSeen += len(out.runs)
 	ps.stacks[ci] = filled(len(out.stacks), StackID(-1))
-	ps.streams[ci] = filled(len(out.streams), int64(-1))
-	ps.ctxs[ci] = filled(len(out.ctxs), int32(-1))
+	ps.tags[ci] = filled(len(out.tags), int64(-1))
 }
 
 func filled[T any](n int, v T) []T {
@@ -114,11 +111,11 @@ func (ps *parState) reach(off int64) *prun {
 		// its runs' entries need.
 		out := &ps.outs[ps.cc]
 		ps.spare.give(out.keys, out.stacks)
-		out.stacks, out.keys, out.streams, out.ctxs = nil, nil, nil, nil
+		out.stacks, out.keys, out.tags, out.ctxs = nil, nil, nil, nil
 		for i := range runs {
-			runs[i].stacks, runs[i].streams, runs[i].ctxs = nil, nil, nil
+			runs[i].stacks, runs[i].tags = nil, nil
 		}
-		ps.streams[ps.cc], ps.ctxs[ps.cc] = nil, nil
+		ps.tags[ps.cc] = nil
 		<-ps.tokens
 		ps.cc, ps.ri = ps.cc+1, 0
 	}
@@ -147,7 +144,7 @@ func (b *builder) runHook(off int64, l *pickle.List) (pickle.Run, error) {
 	if c.first+int64(c.n) != ps.cursor || r.region < ps.cursor {
 		return pickle.Run{}, errNoParallel
 	}
-	stacks, streams, ctxs := ps.stacks[ci], ps.streams[ci], ps.ctxs[ci]
+	stacks, tags := ps.stacks[ci], ps.tags[ci]
 	for _, ls := range r.stacks {
 		if stacks[ls] >= 0 {
 			continue
@@ -158,34 +155,36 @@ func (b *builder) runHook(off int64, l *pickle.List) (pickle.Run, error) {
 		}
 		stacks[ls] = sid
 	}
-	for _, ls := range r.streams {
-		if streams[ls] < 0 {
-			var id uint32
-			if h := out.streams[ls]; h != 0 {
-				id = b.stream(h)
-			}
-			streams[ls] = int64(id)
+	for _, lt := range r.tags {
+		if tags[lt] >= 0 {
+			continue
 		}
-	}
-	for _, lc := range r.ctxs {
-		if ctxs[lc] < 0 {
-			var id int32
-			if x := out.ctxs[lc]; x != (EventContext{}) {
-				id = b.context(x)
-			}
-			ctxs[lc] = id
+		// As event maps them, one entry at a time: the stream, then the
+		// context, then the pair.
+		t := out.tags[lt]
+		if t.Stream != 0 {
+			b.stream(t.Stream)
 		}
+		var cx int32
+		if x := out.ctxs[t.Context]; x != (EventContext{}) {
+			cx = b.context(x)
+		}
+		id, err := b.tag(t.Stream, cx)
+		if err != nil {
+			return pickle.Run{}, nil // the sequential decoder will say what is wrong
+		}
+		tags[lt] = int64(id)
 	}
 	src := ps.events[r.region : r.region+int64(r.n)]
 	dst := ps.events[ps.cursor : ps.cursor+int64(r.n)]
 	for i := range src {
 		ev := src[i]
 		ev.Stack = stacks[ev.Stack]
-		st, cx := streams[ev.StreamID], ctxs[ev.Context]
-		if ev.Stack < 0 || st < 0 || cx < 0 {
+		t := tags[ev.Tag()]
+		if ev.Stack < 0 || t < 0 {
 			return pickle.Run{}, errNoParallel // a broken invariant: decode it all again, sequentially
 		}
-		ev.StreamID, ev.Context = uint32(st), cx
+		ev.SetTag(uint32(t))
 		dst[i] = ev
 	}
 	ps.cursor += int64(r.n)
