@@ -20,12 +20,15 @@ const late7Dir = "../../testdata/late7"
 // SGD (momentum) -11.3% is outside its band (a split the band does not
 // reach: the model's replay puts the backward workspace elsewhere);
 // allocated max 3.08% (ViT-L fp16). Held there.
+// Session 6 (late6 and late7 became band data): the allowance re-derived
+// on 136 held-out rows is 28 MiB + 1.25% (was 26 MiB + 1%), which lifts
+// every row's figure by about 0.25%: median 1.43%, max 13.78%.
 func TestLate6Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 21 workloads")
 	}
 	known := map[string]bool{"late6-qwen3-g-s1024-b4-bf16-sgd reserved": true}
-	checkBlindSet(t, late6Dir, 21, known, blindLimits{resvMedian: 0.0125, resvMax: 0.141, allocMax: 0.031, under: 4, farUnder: 3})
+	checkBlindSet(t, late6Dir, 21, known, blindLimits{resvMedian: 0.0145, resvMax: 0.141, allocMax: 0.031, under: 4, farUnder: 3})
 }
 
 // TestStepTimeLate6: 20 blind step times on a fast host (Python loop 30.6
@@ -41,11 +44,14 @@ func TestStepTimeLate6(t *testing.T) {
 // peak reserved median 1.13%, max 16.08% (Gemma 2 LoRA: the logits-
 // workspace split, inside its band), 5 of 16 under (3 more than 2% low),
 // every row inside its band; allocated max 1.87%. Held there.
+// Session 6 (late6 and late7 became band data): the allowance re-derived
+// on 136 held-out rows is 28 MiB + 1.25% (was 26 MiB + 1%), which lifts
+// every row's figure by about 0.25%: median 1.39%, max 15.86%, 4 under.
 func TestLate7Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 16 workloads")
 	}
-	checkBlindSet(t, late7Dir, 16, nil, blindLimits{resvMedian: 0.0115, resvMax: 0.161, allocMax: 0.019, under: 5, farUnder: 3})
+	checkBlindSet(t, late7Dir, 16, nil, blindLimits{resvMedian: 0.014, resvMax: 0.161, allocMax: 0.019, under: 5, farUnder: 3})
 }
 
 // TestStepTimeLate7: 12 blind step times (Python loop 34 ns), evaluated
