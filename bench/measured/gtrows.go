@@ -25,6 +25,8 @@ type GTRow struct {
 	Accum        int             `json:"accum"`
 	Ckpt         any             `json:"ckpt"`
 	LoRA         int             `json:"lora"`
+	LoRATargets  []string        `json:"lora_targets"`
+	Quant        string          `json:"quant"` // "nf4": bitsandbytes 4-bit base weights (QLoRA)
 	Opt          string          `json:"opt"`
 	Attn         string          `json:"attn"`
 	Strategy     string          `json:"strategy"`
@@ -178,10 +180,14 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 		if strings.HasPrefix(r.Model, "df:") { // gt_work.py adapts to_q, to_k, to_v, to_out.0
 			s.LoRA.Targets = []string{"to_q", "to_k", "to_v", "to_out"}
 		}
+		if len(r.LoRATargets) > 0 {
+			s.LoRA.Targets = r.LoRATargets
+		}
 	}
 	if r.Opt != "" {
 		s.Optimizer = PlanOptimizer(r.Opt)
 	}
+	s.Quant = r.Quant
 	s.Attn = r.Attn
 	s.UseCache = r.UseCache
 	if r.Kind == "sharded" {

@@ -206,6 +206,8 @@ func PlanOptimizer(opt string) string {
 		return "sgd-momentum"
 	case "sgd0":
 		return "sgd"
+	case "adamw8bit": // gt_work.py: bitsandbytes.optim.AdamW8bit
+		return "adamw-8bit"
 	case "":
 		return "adamw"
 	}

@@ -1,7 +1,10 @@
 package memmodel
 
 // QLoRA-style 4-bit base weights, as bitsandbytes' Linear4bit stores and
-// runs them (modelled from its source, not measured on the lent GPU):
+// runs them, modelled from its source and then checked on four captures
+// (testdata/dev6: bitsandbytes 0.50.2 built for the H200, transformers'
+// from_pretrained with NF4, peft's prepare_model_for_kbit_training, bf16
+// AMP; see TestQLoRAAndAdamW8bitDev6):
 //
 //   - storage: two 4-bit values per byte, plus one absmax per block of 64
 //     weights; with double quantisation (QLoRA's default) the absmaxes
@@ -35,5 +38,10 @@ func (b *builder) linear4bit(x Tensor, in, outF int64, bias bool) Tensor {
 	o.flops = 2 * float64(n*in*outF)
 	o.bwdFlops = o.flops
 	o.matmul = true
-	return y
+	// Linear4bit.forward returns matmul_4bit(...).to(inp_dtype): under
+	// AMP, where peft's prepare_model_for_kbit_training has cast the
+	// embeddings and norms to float32, the projection's output is float32
+	// (the compute-dtype product is a transient), so everything downstream
+	// of a quantised projection saves float32.
+	return b.cast(y, b.dt(x))
 }

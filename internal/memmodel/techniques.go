@@ -128,7 +128,7 @@ func decoderFamilies() []string {
 // source rather than measured, and how much wider that makes the band.
 func (c *config) techniqueNotes() (notes []string, widen float64) {
 	if c.spec.Quant != "" {
-		notes = append(notes, fmt.Sprintf("4-bit base weights (%s, blocksize 64, double quantisation) are modelled from bitsandbytes' source, not measured: wider band", c.spec.Quant))
+		notes = append(notes, fmt.Sprintf("4-bit base weights (%s, blocksize 64, double quantisation, peft's prepare_model_for_kbit_training) are modelled from bitsandbytes' source and checked on 4 development captures on an H200 (peak allocated within 0.12%%), with no held-out capture yet: wider band", c.spec.Quant))
 		widen += 0.08
 		if c.arch.MoE.Experts > 0 {
 			notes = append(notes, "the experts are 3-D parameters, not nn.Linear modules, so bitsandbytes leaves them unquantised: only attention, shared experts and routers take 4 bits")

@@ -334,7 +334,8 @@ LATER_CALLS = {
     "call10": ("gt_jobs7", "jobs"), "call11": ("gt_jobs7", "calibration"),
     "call12": ("gt_jobs7", "profiles"), "call13": ("gt_jobs8", "jobs"),
     "call14": ("gt_jobs9", "jobs"), "call15": ("gt_jobs10", "jobs"), "call16": ("gt_jobs10", "unaligned"),
-    "call17": ("gt_jobs11", "jobs"),
+    "call17": ("gt_jobs11", "jobs"), "call18": ("gt_jobs12", "jobs"),
+    "call19a": ("gt_jobs13", "contrast"), "call19b": ("gt_jobs13", "qlora"),
 }
 
 

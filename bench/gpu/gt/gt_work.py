@@ -143,6 +143,22 @@ def build_diffusion(name):
     return m
 
 
+def quantize(model, spec):
+    """QLoRA as people run it: the randomly initialised model saved, then loaded by from_pretrained with
+    bitsandbytes' 4-bit NF4 (double quantisation, bf16 compute) straight onto the GPU."""
+    import tempfile
+    import torch
+    import transformers as tf
+    d = tempfile.mkdtemp()
+    model.save_pretrained(d)
+    del model
+    qc = tf.BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=spec["quant"], bnb_4bit_use_double_quant=True,
+                               bnb_4bit_compute_dtype=torch.bfloat16)
+    m = getattr(tf, spec["model"]).from_pretrained(d, quantization_config=qc, dtype=torch.bfloat16, device_map={"": 0})
+    torch.cuda.reset_peak_memory_stats()
+    return m
+
+
 def params_of(model):
     return sum(p.numel() for p in model.parameters())
 
@@ -210,6 +226,8 @@ def train(spec, out):
             model, kind = build(spec)
     else:
         model, kind = build(spec)
+    if spec.get("quant"):
+        model = quantize(model, spec)
     res["params"] = params_of(model)
     if hasattr(model, "config") and hasattr(model.config, "to_dict"):
         res["hf_config"] = model.config.to_dict()
@@ -224,6 +242,14 @@ def train(spec, out):
         model.requires_grad_(False)
         model.add_adapter(peft.LoraConfig(r=spec["lora"], lora_alpha=2 * spec["lora"], init_lora_weights="gaussian",
                                           target_modules=spec.get("lora_targets", ["to_q", "to_k", "to_v", "to_out.0"])))
+    elif spec.get("lora") and spec.get("quant"):
+        import peft
+        if spec.get("kbit_prep", True):
+            model = peft.prepare_model_for_kbit_training(model, use_gradient_checkpointing=spec.get("ckpt") == "block",
+                                                         gradient_checkpointing_kwargs={"use_reentrant": False})
+        lcfg = peft.LoraConfig(r=spec["lora"], lora_alpha=2 * spec["lora"], lora_dropout=0.0, task_type="CAUSAL_LM",
+                               target_modules=spec.get("lora_targets", ["q_proj", "v_proj"]))
+        model = peft.get_peft_model(model, lcfg)
     elif spec.get("lora"):
         import peft
         lcfg = peft.LoraConfig(r=spec["lora"], lora_alpha=2 * spec["lora"],
@@ -235,7 +261,9 @@ def train(spec, out):
         enable_ckpt(model, spec)
         if spec.get("lora") and hasattr(model, "enable_input_require_grads"):
             model.enable_input_require_grads()
-    model.to(dev).train()
+    if not spec.get("quant"):  # a 4-bit model is loaded onto the GPU by from_pretrained
+        model.to(dev)
+    model.train()
     for e in getattr(model, "frozen_extras", []):
         e.to(dev, dtype=torch.bfloat16 if prec == "bf16w" else torch.float32).eval()
     if kind == "diffusion":
