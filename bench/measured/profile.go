@@ -48,8 +48,18 @@ type profileKernels struct {
 
 // ReadProfiles reads dir/results.jsonl (gt_work.py's profile rows) and
 // each row's NAME-kernels.json.
+//
+// A capture set laid out as testdata/dev6 (the rows in
+// families/results.jsonl, the kernels in profiles/) is read the same
+// way: only its rows with a profiles/NAME-kernels.json count.
 func ReadProfiles(dir string) ([]Profiled, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "results.jsonl"))
+	rows, kernels := filepath.Join(dir, "results.jsonl"), dir
+	if _, err := os.Stat(rows); err != nil {
+		if _, err2 := os.Stat(filepath.Join(dir, "profiles")); err2 == nil {
+			rows, kernels = filepath.Join(dir, "families", "results.jsonl"), filepath.Join(dir, "profiles")
+		}
+	}
+	data, err := os.ReadFile(rows)
 	if err != nil {
 		return nil, err
 	}
@@ -65,6 +75,12 @@ func ReadProfiles(dir string) ([]Profiled, error) {
 		if err := json.Unmarshal(line, &c); err != nil {
 			return nil, fmt.Errorf("%s: %w", dir, err)
 		}
+		kpath := filepath.Join(kernels, c.Name+"-kernels.json")
+		if kernels != dir {
+			if _, err := os.Stat(kpath); err != nil {
+				continue // a row of the set that was not profiled
+			}
+		}
 		if len(c.IterS) < 4 {
 			return nil, fmt.Errorf("%s: %s: %d timed steps, want at least 4", dir, c.Name, len(c.IterS))
 		}
@@ -77,7 +93,7 @@ func ReadProfiles(dir string) ([]Profiled, error) {
 			continue
 		}
 		w.Source = filepath.Base(dir)
-		k, err := os.ReadFile(filepath.Join(dir, c.Name+"-kernels.json"))
+		k, err := os.ReadFile(kpath)
 		if err != nil {
 			return nil, err
 		}
@@ -127,7 +143,7 @@ func KernelClass(name string) string {
 		return "conv"
 	case has("nvjet", "gemm", "cutlass", "cublas", "splitk"):
 		return "gemm"
-	case has("batch_norm", "layer_norm", "gammabeta", "rms_norm", "group_norm", "welford"):
+	case has("batch_norm", "layer_norm", "gammabeta", "rms_norm", "group_norm", "welford", "cudnn::bn_"):
 		return "norm"
 	case has("copy_kernel", "direct_copy", "catarraybatchedcopy"):
 		return "copy" // casts, strided .contiguous() copies, cat

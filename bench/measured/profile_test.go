@@ -18,6 +18,9 @@ func TestKernelClass(t *testing.T) {
 		{"void cudnn::engines_precompiled::nchwToNhwcKernel<__nv_bfloat16, __nv_bfloat16, float, false, true, (cudnnKernelDataType_t)0>(...)", "conv"},
 		{"dgrad2d_c1_k1_nhwc_specialized", "conv"},
 		{"void at::native::batch_norm_backward_kernel<c10::BFloat16, float, float, int>(...)", "norm"},
+		// float32 BatchNorm runs cuDNN's (dev6 EfficientNet-B0 fp32 profile)
+		{"void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 512, true, 1>(float, float, float, float, cudnnTensorStruct, float const*)", "norm"},
+		{"void cudnn::bn_fw_tr_1C11_singleread<float, 512, true, 1, 2, 0>(cudnn::bn_fw_tr_1C11_args<float>)", "norm"},
 		{"void at::native::(anonymous namespace)::GammaBetaBackwardCUDAKernelTemplate<float, float, 32u, 32u, 256u, false, false, false>(long, long)", "norm"},
 		{"void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}>(...)", "copy"},
 		{"void at::native::vectorized_elementwise_kernel<8, at::native::bfloat16_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul> >(...)", "copy"},

@@ -9,9 +9,10 @@ import (
 // the calibrated BatchNorms of its dtype (gt_calib.py --norm, ResNet-50's
 // shapes at batch 256). Bytes are the input's and output's, as the
 // calibration counts. PyTorch runs bfloat16 BatchNorm in ATen's own
-// kernels (float32 and float16 go to cuDNN: batchNormCuDNN), whose bytes
-// move at a rate that depends on the channels and on the plane H·W, not
-// on the batch:
+// kernels and float32 and float16 in cuDNN's (_select_batch_norm_backend); both split
+// the work by channel (ATen's per-channel blocks, cuDNN's "1C11"
+// statistics kernels), so in both the bytes move at a rate that depends
+// on the channels and on the plane H·W, not on the batch:
 //
 //   - the statistics and backward kernels launch one block per channel,
 //     so channels set how much of the GPU works;
@@ -27,24 +28,26 @@ import (
 //
 // Between and beyond the calibrated shapes the logarithm of the rate
 // follows a bilinear trend in log channels and log plane, least squares
-// over the dtype's calibration (its leave-one-out error on the bf16 table
-// is 0.21 forward and 0.26 backward in log rate, against 0.35 and 0.34 for
-// the four nearest shapes' mean), plus the inverse-distance mean of the
-// nearest calibrated shapes' residuals, so that a calibrated shape gets its
-// measured time. EfficientNet-B0's 16–96-channel maps of 112² and 56²
-// pixels lie below every calibrated channel count: the trend gives them
-// the fewer blocks' lower rate (its profile at batch 256 bf16: 23.4 ms
-// forward, 39.0 backward; this model 24.2 and 39.2, the nearest shapes'
-// mean 17.2 and 26.6).
+// over the dtype's calibration, plus the inverse-distance mean of the
+// nearest calibrated shapes' residuals, so that a calibrated shape gets
+// its measured time. Left out one at a time, the trend predicts the
+// calibration's shapes better than the four nearest shapes' mean in five
+// of six tables (log rate, forward and backward: bf16 0.15 and 0.21
+// against 0.31 and 0.33; fp32 0.09 and 0.14 against 0.16 and 0.32; fp16
+// 0.36 and 0.14 against 0.30 and 0.34). Above all it extrapolates:
+// EfficientNet-B0's 16–96-channel maps of 112² and 56² pixels lie below
+// every calibrated channel count, and the trend gives them the fewer
+// blocks' lower rate, where the nearest shapes' mean hands them the
+// 64-channel rate. Its profiles: at batch 256 bf16, 23.4 ms forward and
+// 39.0 backward (this model 24.2 and 39.2, the nearest shapes' mean 17.2
+// and 26.6); at batch 64 fp32 (cuDNN), 4.0 and 8.3 (this model 3.1 and
+// 8.0, the nearest shapes' mean 2.7 and 5.8).
 func (r *rates) batchNorm(o *op, g *Graph, dt DType) (fwd, bwd float64) {
 	x, c := &g.tensors[o.in[0]], g.tensors[o.in[1]].numel
 	bytes := 2 * float64(x.bytes())
 	plane := o.plane
 	if plane <= 0 {
 		plane = x.numel / max(c, 1) // a batch of one
-	}
-	if dt != BF16 {
-		return r.batchNormCuDNN(dt, c, plane, bytes)
 	}
 	var pts []bnPoint
 	for _, v := range r.cal.Norm {
@@ -56,31 +59,6 @@ func (r *rates) batchNorm(o *op, g *Graph, dt DType) (fwd, bwd float64) {
 	}
 	f := math.Exp(bnRate(pts, lg(c), lg(plane), func(p bnPoint) float64 { return p.f }))
 	b := math.Exp(bnRate(pts, lg(c), lg(plane), func(p bnPoint) float64 { return p.b }))
-	return gpuFloor + bytes/(f*r.bwScale), gpuFloor + bytes/(b*r.bwScale)
-}
-
-// batchNormCuDNN times a float32 or float16 BatchNorm, which PyTorch
-// sends to cuDNN, at the rates per byte of the calibrated BatchNorms of its
-// dtype nearest in log channels and log plane (c channels of plane
-// pixels, bytes in and out): cuDNN's NCHW training kernels also split the
-// work by channel (their per-channel "1C11" statistics), so the rate per
-// byte does not depend on the batch either. No profile shows how their
-// rate varies between the calibrated shapes, and the bilinear trend
-// predicts the fp16 table's forward worse than its nearest shapes do
-// (leave-one-out 0.43 against 0.34 in log rate): the nearest shapes' mean.
-func (r *rates) batchNormCuDNN(dt DType, c, plane int64, bytes float64) (fwd, bwd float64) {
-	type cand struct{ d, f, b float64 }
-	var cs []cand
-	for _, v := range r.cal.Norm {
-		if v.Dtype != normDtype(dt) || r.hostBound(v.FwdS) {
-			continue
-		}
-		d := sq(lg(c)-lg(v.C)) + sq(lg(plane)-lg(v.H*v.H))
-		cs = append(cs, cand{d, math.Log(v.Bytes / v.FwdS), math.Log(v.Bytes / (v.FwdBwdS - v.FwdS))})
-	}
-	sort.Slice(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
-	f := math.Exp(idw(len(cs), func(i int) (float64, float64) { return cs[i].d, cs[i].f }))
-	b := math.Exp(idw(len(cs), func(i int) (float64, float64) { return cs[i].d, cs[i].b }))
 	return gpuFloor + bytes/(f*r.bwScale), gpuFloor + bytes/(b*r.bwScale)
 }
 

@@ -122,10 +122,15 @@ type profileKernel struct {
 	S     float64 `json:"s"`
 }
 
-// profileKernels reads the kernels of profile name.
+// profileKernels reads the kernels of profile name (testdata/profile),
+// or of SET/profiles/NAME (testdata/SET/profiles).
 func profileKernels(t *testing.T, name string) []profileKernel {
 	t.Helper()
-	data, err := os.ReadFile("../../testdata/profile/" + name + "-kernels.json")
+	path := "../../testdata/profile/" + name + "-kernels.json"
+	if strings.Contains(name, "/") { // a profile of another set: testdata/SET/profiles/NAME
+		path = "../../testdata/" + name + "-kernels.json"
+	}
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,6 +41,11 @@ func convClass(cin, cout, k, groups int64) string {
 // fp16 takes the fp16 rows where the calibration has them (cuDNN's fp16
 // and bf16 kernels differ: NCHW depthwise 3×3 and 5×5 run 2–4× faster in
 // fp16, the 7×7 stem 1.8×), bf16's otherwise; both against the bf16 GEMMs.
+// float32 NCHW depthwise convolutions take the bf16 rows as well: ATen
+// runs both dtypes with the same conv_depthwise2d kernels, accumulating in
+// float32, and the calibrated pairs of one shape agree within 5%
+// (EfficientNet-B0's float32 profile at batch 64: 1.86 ms forward, 9.26
+// backward; a quarter of the bf16 batch-256 profile's 7.52 and 35.9).
 func (r *rates) conv(c *convShape, dt DType) (fwd, bwd float64) {
 	dtype := "fp32"
 	if dt == F16 || dt == BF16 {
@@ -53,6 +58,9 @@ func (r *rates) conv(c *convShape, dt DType) (fwd, bwd float64) {
 	}
 	if len(rows) == 0 {
 		rows = r.convRowsEither(dtype, class, c.channelsLast)
+	}
+	if class == "depthwise" && dt == F32 && !c.channelsLast {
+		rows = append(rows, r.convRows("bf16", class, false)...)
 	}
 	if len(rows) == 0 {
 		return r.convAsGEMM(c, dtype, class)

@@ -257,8 +257,12 @@ func attnFlops(bh, sq, sk, hd int64, causal bool) float64 {
 // streamOp is the calibrated memory-bound op an op kind moves bytes like.
 func streamOp(kind string, inputs int) string {
 	switch kind {
-	case "layer_norm", "batch_norm", "softmax", "log_softmax":
-		return "layer_norm" // a row-wise reduction then an elementwise pass
+	case "layer_norm", "batch_norm", "group_norm", "softmax", "log_softmax":
+		// a row-wise reduction then an elementwise pass: GroupNorm's
+		// rows are a group's channels of one image (ATen's row-wise
+		// moments, then the fused normalisation), not an elementwise op
+		// of three inputs
+		return "layer_norm"
 	case "mean", "sum", "nll_loss", "adaptive_avg_pool2d":
 		return "sum"
 	case "to", "copy", "cat":

@@ -291,3 +291,32 @@ func TestBatchNormCalibrated(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupNormIsANormalisation: diffusers' GroupNorm (the SD 1.5 UNet's,
+// float32 under autocast) moves its bytes like the calibrated
+// normalisation class, a row-wise reduction then an elementwise pass, not
+// like an elementwise op of its three inputs (which the H200 table runs
+// 1.7× faster per byte).
+func TestGroupNormIsANormalisation(t *testing.T) {
+	s := DefaultSpec()
+	m := "sd15-unet"
+	s.Model, s.Batch, s.Precision = &m, 1, "bf16-amp"
+	_, g, _, tm, _ := walkOf(t, s)
+	n := 0
+	for i := range g.ops {
+		o := &g.ops[i]
+		if o.kind != "group_norm" {
+			continue
+		}
+		n++
+		got, dt := tm.forward(o, g), inDtype(o, g)
+		want := math.Max(tm.r.stream("layer_norm", dt, o.bytes), tm.r.launch())
+		add := tm.r.stream("add", dt, o.bytes)
+		if !near(got, want) || got <= add {
+			t.Fatalf("group_norm op %d: %.2f µs, want the normalisation class's %.2f (an add: %.2f)", i, 1e6*got, 1e6*want, 1e6*add)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no group_norm in the SD 1.5 UNet")
+	}
+}

@@ -168,7 +168,7 @@ func TestQLoRAWeights(t *testing.T) {
 	if rest < 2*vocab*d {
 		t.Errorf("embeddings and head (%.0f params) missing from the unquantised rest", rest)
 	}
-	if !hasNote(q, "modelled from bitsandbytes' source, not measured") {
+	if !hasNote(q, "modelled from bitsandbytes' source and checked on 4 development captures") {
 		t.Errorf("no source note: %v", q.Notes)
 	}
 	rel := func(r *memmodel.Result) float64 { return float64(r.ReservedBand.High) / float64(r.PeakReserved) }

@@ -139,6 +139,58 @@ def sdpa(res):
     res["sdpa_note"] = "fwdbwd_tflops counts 3.5x forward FLOPs (forward + 2.5x for backward)"
 
 
+def sdpa_backends(res):
+    """Session 6: which backend torch 2.11 picks by default for each shape and dtype (the kernel names of
+    one profiled call), and the cuDNN backend's times beside flash and efficient, bf16 and fp16, causal and
+    not, on the shapes of the families' attention (head dims 64, 128, and diffusion's 40/80/160)."""
+    from torch.nn.attention import sdpa_kernel, SDPBackend
+    from torch.profiler import profile, ProfilerActivity
+    rows = []
+    shapes = [(8, 12, 1024, 64), (16, 12, 512, 64), (4, 16, 1024, 64), (4, 32, 2048, 128), (2, 16, 4096, 128),
+              (1, 32, 8192, 128), (32, 16, 256, 64), (4, 8, 1024, 128), (16, 8, 4096, 40), (16, 8, 1024, 80),
+              (16, 8, 256, 160), (32, 16, 256, 72), (64, 12, 256, 64)]
+    backends = (("default", None), ("cudnn", SDPBackend.CUDNN_ATTENTION), ("flash", SDPBackend.FLASH_ATTENTION),
+                ("efficient", SDPBackend.EFFICIENT_ATTENTION))
+    for dname, dt in (("bf16", torch.bfloat16), ("fp16", torch.float16)):
+        for (B, H, S, D) in shapes:
+            for causal in (True, False):
+                if dname == "fp16" and not causal and S > 1024:
+                    continue
+                q, k, v = (torch.randn(B, H, S, D, device="cuda", dtype=dt, requires_grad=True) for _ in range(3))
+                g = torch.randn(B, H, S, D, device="cuda", dtype=dt)
+                fl = 4 * B * H * S * S * D * (0.5 if causal else 1.0)
+                for bname, be in backends:
+                    if over():
+                        break
+                    row = dict(backend=bname, dtype=dname, B=B, H=H, S=S, D=D, causal=causal, flops_fwd=fl)
+                    try:
+                        import contextlib
+                        ctx = sdpa_kernel(be) if be is not None else contextlib.nullcontext()
+                        with ctx:
+                            def fwd():
+                                return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+
+                            def fb():
+                                fwd().backward(g)
+                            tf, _ = timeit(fwd)
+                            tfb, _ = timeit(fb)
+                            if bname == "default":
+                                with profile(activities=[ProfilerActivity.CUDA]) as p:
+                                    fb()
+                                    torch.cuda.synchronize()
+                                row["kernels"] = sorted({e.name[:90] for e in p.events()
+                                                         if getattr(e, "device_type", None) ==
+                                                         torch.autograd.DeviceType.CUDA})[:8]
+                        row.update(fwd_s=tf, fwdbwd_s=tfb, fwd_tflops=fl / tf / 1e12,
+                                   fwdbwd_tflops=3.5 * fl / tfb / 1e12)
+                    except Exception as e:
+                        row["error"] = repr(e)[:200]
+                    rows.append(row)
+                del q, k, v, g
+    res["sdpa_backends"] = rows
+    res["sdpa_backends_note"] = "fwdbwd_tflops counts 3.5x forward FLOPs; default = no sdpa_kernel context"
+
+
 def conv(res):
     rows = []
     shapes = [  # N, Cin, Cout, H, k, stride, groups
@@ -382,6 +434,8 @@ def main():
         fns[1].__name__, fns[2].__name__ = "norm", "conv256_fp32"
     if "--unaligned" in sys.argv:  # session 5: odd-vocabulary GEMMs and their aligned neighbours
         fns = (launch, gemm_unaligned)
+    if "--sdpa-backends" in sys.argv:  # session 6: the default SDPA backend (cuDNN on the H200) timed
+        fns = (launch, sdpa_backends)
     for fn in fns:
         t = time.time()
         try:

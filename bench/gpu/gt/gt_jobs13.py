@@ -50,3 +50,14 @@ def qlora():
         Bq("adamw8bit-qwen25-05b-s1024-b8-bf16", T(*QW05, b=8, seq=1024, opt="adamw8bit", family="qwen2")),
         Bq("adamw8bit-resnet50-b128-bf16", tv("resnet50", 128, opt="adamw8bit")),
     ]
+
+
+def calib():
+    """Call 20 (dev data): the default SDPA backend (cuDNN attention on the H200 under torch 2.11) timed
+    beside flash and efficient, and kernel profiles of the two diffusion models (step time 15-20% fast)."""
+    from gt_jobs11 import df
+    return [J("calibration-sdpa-backends", "calibration", 40, exclusive=True, timeout=200,
+              cmd=["python3", "@HERE/gt_calib.py", "@OUT/calibration-sdpa-backends.json", "--budget", "150",
+                   "--sdpa-backends"]),
+            D("prof-sd15-unet-b8-bf16", df("sd15-unet", 8, iters=4, profile=True, family="unet"), mem=40),
+            D("prof-dit-xl-2-b32-bf16", df("dit-xl-2", 32, iters=4, profile=True, family="dit"), mem=40)]
