@@ -80,6 +80,9 @@ type chunkOut struct {
 	// is the default stream with no context.
 	tags []EventTag
 	ctxs []EventContext
+	// last is the last chunk that fetches a memo entry its runs define
+	// (the chunk's own number if none; neverFreed: keep them to the end).
+	last uint16
 }
 
 // prun is a run of consecutive trace entries decoded in parallel.

@@ -29,6 +29,7 @@ type chunkDec struct {
 		s   []byte
 	}
 	refs []uint32 // every memo index the input fetches, ascending
+	last []uint16 // per index of refs, the last chunk that fetches it
 	// spare has the tables of chunks the sequential pass is done with.
 	spare *spares
 	out   chunkOut
@@ -214,6 +215,7 @@ func (c *chunkDec) tryRun(p int) (int, bool) {
 			return p, true
 		}
 		r.vals = append(r.vals, pval{uint32(idx), uint32(m.kind)<<29 | uint32(a)})
+		c.out.last = max(c.out.last, c.last[i])
 	}
 	c.out.runs = append(c.out.runs, r)
 	return p, true

@@ -35,13 +35,26 @@ type parState struct {
 	// Local-to-Snapshot maps per chunk; -1: not mapped yet.
 	stacks [][]StackID
 	tags   [][]int64
+	// ends are the chunks' end offsets; at is the chunk the decoder was
+	// in at the last reach. Once it is past chunk k, the chunks in due[k]
+	// (those whose runs' memo entries chunk k fetches last) drop them:
+	// freed is the first k not yet done.
+	ends      []int64
+	at, freed int
+	due       [][]int32
+	// resolve fills in a chunk's frames the strs they name in other
+	// chunks' memo entries (builder.resolveLater).
+	resolve func(*chunkOut)
 
 	mu  sync.Mutex
 	err error
 }
 
-func newParState(n int, events []TraceEvent) *parState {
+func newParState(chunks []span, events []TraceEvent) *parState {
+	n := len(chunks)
 	ps := &parState{
+		ends:   make([]int64, n),
+		due:    make([][]int32, n),
 		outs:   make([]chunkOut, n),
 		ready:  make([]chan struct{}, n),
 		tokens: make(chan struct{}, runtime.GOMAXPROCS(0)+2),
@@ -52,6 +65,7 @@ func newParState(n int, events []TraceEvent) *parState {
 	}
 	for i := range ps.ready {
 		ps.ready[i] = make(chan struct{})
+		ps.ends[i] = chunks[i].end
 	}
 	return ps
 }
@@ -95,6 +109,22 @@ func filled[T any](n int, v T) []T {
 // reach moves past the runs that start before input offset off and
 // returns the next one (nil if none), waiting for its chunk.
 func (ps *parState) reach(off int64) *prun {
+	r := ps.nextRun(off)
+	// After nextRun: a chunk it is done with has taken the strs its
+	// frames fetch from other chunks before any of those goes.
+	for ps.at < len(ps.ends) && ps.ends[ps.at] <= off {
+		ps.at++
+	}
+	for ; ps.freed < ps.at; ps.freed++ {
+		for _, ci := range ps.due[ps.freed] {
+			ps.release(int(ci))
+		}
+		ps.due[ps.freed] = nil
+	}
+	return r
+}
+
+func (ps *parState) nextRun(off int64) *prun {
 	for ps.cc < len(ps.outs) {
 		ps.wait(ps.cc)
 		if ps.failed() != nil {
@@ -116,10 +146,30 @@ func (ps *parState) reach(off int64) *prun {
 			runs[i].stacks, runs[i].tags = nil, nil
 		}
 		ps.tags[ps.cc] = nil
+		if ps.resolve != nil {
+			ps.resolve(out)
+		}
+		switch k := int(out.last); {
+		case k == neverFreed:
+		case k < ps.freed:
+			ps.release(ps.cc)
+		default:
+			ps.due[k] = append(ps.due[k], int32(ps.cc))
+		}
 		<-ps.tokens
 		ps.cc, ps.ri = ps.cc+1, 0
 	}
 	return nil
+}
+
+// release drops what chunk ci kept for the memo fetches of its runs'
+// entries: the decoder is past the last chunk that fetches them.
+func (ps *parState) release(ci int) {
+	out := &ps.outs[ci]
+	for i := range out.runs {
+		out.runs[i].vals, out.runs[i].strs = nil, nil
+	}
+	out.frames, out.frameKeys, out.fresh, out.later = nil, nil, nil, nil
 }
 
 // runHook skips a run of trace entries when one starts at off, on a
@@ -253,6 +303,18 @@ func (b *builder) addEvent(l *pickle.List, c *eventChunks, ev TraceEvent) error 
 		b.publish(l)
 	}
 	return nil
+}
+
+// resolveLater puts into a chunk's frames the strs they take from other
+// chunks, while those chunks still hold them (see parState.reach); a
+// frame whose strs are not there stays as it is, to fail as it would have.
+func (b *builder) resolveLater(out *chunkOut) {
+	for li := range out.later {
+		if f, err := b.laterFrame(out, li); err == nil {
+			out.frames[li] = f
+			delete(out.later, li)
+		}
+	}
 }
 
 // laterFrame returns a chunk's frame li, fetching the strs it left for
