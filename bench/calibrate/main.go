@@ -70,6 +70,22 @@ type raw struct {
 		FwdBwd  float64 `json:"fwdbwd_s"`
 		Error   string  `json:"error"`
 	} `json:"sdpa"`
+	// SDPABackends is gt_calib.py --sdpa-backends: bf16 and fp16 shapes
+	// timed under torch's default choice (no sdpa_kernel context; Kernels
+	// names what ran) and under each backend forced.
+	SDPABackends []struct {
+		Backend string   `json:"backend"`
+		Dtype   string   `json:"dtype"`
+		BB      int64    `json:"B"`
+		HH      int64    `json:"H"`
+		S       int64    `json:"S"`
+		D       int64    `json:"D"`
+		Causal  bool     `json:"causal"`
+		Kernels []string `json:"kernels"`
+		Fwd     float64  `json:"fwd_s"`
+		FwdBwd  float64  `json:"fwdbwd_s"`
+		Error   string   `json:"error"`
+	} `json:"sdpa_backends"`
 	Conv []struct {
 		Dtype  string  `json:"dtype"`
 		CL     bool    `json:"channels_last"`
@@ -196,7 +212,7 @@ func expand(in string) ([]string, error) {
 func merge(c, b *gpu.Calibration) {
 	c.Source += "+" + b.Source
 	c.GEMM = append(c.GEMM, b.GEMM...)
-	c.SDPA = append(c.SDPA, b.SDPA...)
+	c.SDPA = mergeSDPA(append(c.SDPA, b.SDPA...))
 	c.Stream = append(c.Stream, b.Stream...)
 	c.Optim = append(c.Optim, b.Optim...)
 	c.Norm = append(c.Norm, b.Norm...)
@@ -238,12 +254,27 @@ func build(name, src string, r *raw) gpu.Calibration {
 			c.GEMM = append(c.GEMM, gpu.GEMMRate{Dtype: g.Dtype, MNK: [3]int64{g.MM, g.NN, g.KK}, Seconds: g.S})
 		}
 	}
-	for _, s := range r.SDPA {
+	for _, s := range r.SDPA { // the full run timed bf16 only
 		if s.Error == "" && s.Fwd > 0 && s.FwdBwd > s.Fwd {
-			c.SDPA = append(c.SDPA, gpu.SDPARate{Backend: s.Backend, BHSD: [4]int64{s.BB, s.HH, s.S, s.D},
+			c.SDPA = append(c.SDPA, gpu.SDPARate{Backend: s.Backend, Dtype: "bf16", BHSD: [4]int64{s.BB, s.HH, s.S, s.D},
 				Causal: s.Causal, FwdS: s.Fwd, FwdBwdS: s.FwdBwd})
 		}
 	}
+	for _, s := range r.SDPABackends {
+		be := s.Backend
+		if be == "default" {
+			// torch's own choice counts as the backend its kernels name;
+			// a choice the table cannot name is left out
+			if be = defaultBackend(s.Kernels); be == "" {
+				continue
+			}
+		}
+		if s.Error == "" && s.Fwd > 0 && s.FwdBwd > s.Fwd {
+			c.SDPA = append(c.SDPA, gpu.SDPARate{Backend: be, Dtype: s.Dtype, BHSD: [4]int64{s.BB, s.HH, s.S, s.D},
+				Causal: s.Causal, FwdS: s.Fwd, FwdBwdS: s.FwdBwd})
+		}
+	}
+	c.SDPA = mergeSDPA(c.SDPA)
 	for _, v := range r.Conv {
 		if v.Error == "" && v.Fwd > 0 && v.FwdBwd > v.Fwd {
 			c.Conv = append(c.Conv, gpu.ConvRate{Dtype: v.Dtype, ChannelsLast: v.CL, N: v.N, Cin: v.Cin, Cout: v.Cout,
@@ -269,6 +300,51 @@ func build(name, src string, r *raw) gpu.Calibration {
 	}
 	sortStream(c.Stream)
 	return c
+}
+
+// defaultBackend is the backend whose kernels a default SDPA call ran:
+// cuDNN's are named cudnn_generated_fort_native_sdpa_*, flash's
+// flash_fwd/flash_bwd, the memory-efficient ones fmha_cutlass*.
+func defaultBackend(kernels []string) string {
+	for _, k := range kernels {
+		switch {
+		case strings.Contains(k, "cudnn_generated") && strings.Contains(k, "sdpa"):
+			return "cudnn"
+		case strings.Contains(k, "flash_fwd") || strings.Contains(k, "flash_bwd"):
+			return "flash"
+		case strings.Contains(k, "fmha_cutlass"):
+			return "efficient"
+		}
+	}
+	return ""
+}
+
+// mergeSDPA keeps one row per backend, dtype, shape and mask, the
+// geometric mean of every timing of it (the default choice and the same
+// backend forced run the same kernels; a shape two runs timed is two
+// measurements of one thing), in first-seen order.
+func mergeSDPA(rows []gpu.SDPARate) []gpu.SDPARate {
+	type acc struct {
+		i      int
+		n      float64
+		lf, lb float64
+	}
+	key := func(v gpu.SDPARate) gpu.SDPARate { v.FwdS, v.FwdBwdS = 0, 0; return v }
+	at := map[gpu.SDPARate]*acc{}
+	var out []gpu.SDPARate
+	for _, v := range rows {
+		a, ok := at[key(v)]
+		if !ok {
+			a = &acc{i: len(out)}
+			at[key(v)] = a
+			out = append(out, v)
+		}
+		a.n++
+		a.lf += math.Log(v.FwdS)
+		a.lb += math.Log(v.FwdBwdS)
+		out[a.i].FwdS, out[a.i].FwdBwdS = math.Exp(a.lf/a.n), math.Exp(a.lb/a.n)
+	}
+	return out
 }
 
 // sortStream orders memory-bound rows by op, dtype and size.
