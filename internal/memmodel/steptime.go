@@ -106,6 +106,9 @@ func (tm *timeModel) forward(o *op, g *Graph) float64 {
 		t, _ = r.batchNorm(o, g, dt)
 	default:
 		t = r.stream(streamOp(o.kind, len(o.in)), dt, o.bytes) * normSlowdown(o.kind, dt)
+		if b, ok := groupNormMoments(o, g); ok {
+			t += math.Max(r.stream("sum", dt, b), r.launch())
+		}
 	}
 	return math.Max(t, r.launch())
 }
@@ -173,7 +176,26 @@ func (tm *timeModel) backward(o *op, g *Graph) (float64, float64) {
 	if bytes == 0 {
 		return 0, 0
 	}
-	return math.Max(r.stream(streamOp(o.kind, len(o.in)), dt, bytes)*normSlowdown(o.kind, dt), r.launch()), 1
+	t := math.Max(r.stream(streamOp(o.kind, len(o.in)), dt, bytes)*normSlowdown(o.kind, dt), r.launch())
+	if b, ok := groupNormMoments(o, g); ok {
+		return t + math.Max(r.stream("sum", dt, b), r.launch()), 2
+	}
+	return t, 1
+}
+
+// groupNormMoments is the input bytes ATen's GroupNorm reads a second
+// time: it is two kernels each way where LayerNorm is one. Forward,
+// RowwiseMomentsCUDAKernel reduces the input to each group's mean and
+// variance, then GroupNormKernelImplInternal reads it again to normalise;
+// backward, ComputeInternalGradientsCUDAKernel reduces the output
+// gradient times the input per channel before the elementwise input
+// gradient. The SD 1.5 UNet b8 bf16 profile (61 float32 GroupNorms under
+// autocast): 1.28 + 1.11 ms forward, 1.45 + 1.45 ms backward.
+func groupNormMoments(o *op, g *Graph) (float64, bool) {
+	if o.kind != "group_norm" || len(o.in) == 0 {
+		return 0, false
+	}
+	return float64(g.tensors[o.in[0]].bytes()), true
 }
 
 // biasGradBytes is what a Linear's bias gradient reads, when the bias is
