@@ -44,7 +44,8 @@ type GTRow struct {
 	Timing       bool            `json:"timing"`
 	Params       int64           `json:"params"`
 	Trainable    int64           `json:"trainable_params"`
-	Res          int             `json:"res"` // image side in pixels (vision and diffusion rows that set one)
+	Res          int             `json:"res"`        // image side in pixels (vision and diffusion rows that set one)
+	VAEEncode    bool            `json:"vae_encode"` // diffusion rows that encode their images in the step
 	// generate rows (kind "gen")
 	DType     string `json:"dtype"`
 	Cache     string `json:"cache"`
@@ -145,7 +146,7 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 		}
 	case strings.HasPrefix(r.Model, "df:"): // diffusers models by catalog name (gt_work.py build_diffusion)
 		m := strings.TrimPrefix(r.Model, "df:")
-		s.Model, s.Image = &m, r.Res
+		s.Model, s.Image, s.VAEEncode = &m, r.Res, r.VAEEncode
 	case r.Script == "vit_train.py":
 		m := strings.ReplaceAll(r.Model, "_", "") // vit_l_16 -> vitl16
 		m = strings.Replace(m, "vit", "vit-", 1)  // vit-l16

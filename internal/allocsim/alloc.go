@@ -53,6 +53,10 @@ type Allocator struct {
 	// spare holds dead block structs for reuse: a replay splits and merges
 	// blocks millions of times.
 	spare []*block
+	// cloneSlab holds a clone's blocks, and cloneOrig the blocks they copy,
+	// for the next clone to reuse when this one is dropped (cloneInto).
+	cloneSlab []block
+	cloneOrig []*block
 }
 
 func (a *Allocator) newBlock() *block {

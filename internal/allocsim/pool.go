@@ -17,6 +17,8 @@ type block struct {
 	gcBase     int64
 	seg        *expSegment // non-nil for expandable segments
 	tag        int32       // the caller's name for the allocation (Replay's request ID)
+	// twin is the block's copy while Allocator.clone runs, nil otherwise.
+	twin *block
 }
 
 func (b *block) isSplit() bool { return b.prev != nil || b.next != nil }

@@ -141,10 +141,13 @@ type replayer struct {
 	cur    int
 	skip   map[int]bool // free_completed events matched out of order
 	a      *Allocator
-	res    *ReplayResult
-	next   int32
-	total  int64
-	keep   bool // collect the request stream
+	// dropped is a copy of the allocator that a group's first explanation
+	// made unnecessary: the next copy reuses its memory (see cloneInto).
+	dropped *Allocator
+	res     *ReplayResult
+	next    int32
+	total   int64
+	keep    bool // collect the request stream
 	// poolOf routes trace allocations to private pools; see poolRouting.
 	// poolNums numbers their MempoolIds for Request.Pool.
 	poolOf   map[int][2]int64

@@ -250,12 +250,16 @@ func (r *replayer) mallocGroup(start, k int, hasRelease bool) {
 		return
 	}
 	emptyFirst := r.releasesLookLikeEmptyCache(start, k) || r.cudaMallocCouldNotFail(k)
+	// The state before the group, for the second explanation; when the
+	// first holds, the next group's copy reuses its memory.
+	saved := r.a.cloneInto(r.dropped)
+	r.dropped = nil
 	if emptyFirst {
-		saved := r.a.clone()
 		st := r.save()
 		r.emptyCache(start)
 		r.malloc(k)
 		if !r.failed() {
+			r.dropped = saved
 			return
 		}
 		r.restore(saved, st)
@@ -263,11 +267,11 @@ func (r *replayer) mallocGroup(start, k int, hasRelease bool) {
 		r.malloc(k)
 		return
 	}
-	saved := r.a.clone()
 	st := r.save()
 	r.completeLeading(start, k)
 	r.malloc(k)
 	if !r.failed() {
+		r.dropped = saved
 		return
 	}
 	first := *r.res

@@ -43,9 +43,10 @@ type Family struct {
 	// (testdata/measured.jsonl). Documentation only: a family's band comes
 	// from its held-out error in bands.json (see bands.go).
 	Captured bool
-	// Unmeasured, when set, says where the family's graph was modelled
-	// from when no capture of it exists (printed as a note; the band
-	// widens further).
+	// Unmeasured, when set, says what of a family modelled from its
+	// library's source the captures leave unmeasured, and which captures
+	// exist (printed as a note). The band comes from the table: a family
+	// with no held-out rows in it gets the widened pooled band.
 	Unmeasured string
 	// Models are the family's catalog entries; Aliases map other names
 	// (torchvision, Hugging Face hub ids) to them, in lower case.
@@ -68,6 +69,9 @@ type Input struct {
 	// Cache is transformers' use_cache, which it turns off under gradient
 	// checkpointing.
 	Cache bool
+	// VAEEncode: the latent diffusion families encode the images with
+	// their frozen VAE inside the step (family_vae.go).
+	VAEEncode bool
 }
 
 // registry holds the registered families and the catalog they contribute;

@@ -17,15 +17,16 @@ const late7Dir = "../../testdata/late7"
 // TestLate6Blind: 21 training rows. With the final models: peak reserved
 // median 1.20%, max 14.00% (Gemma 2 checkpointed: the logits-workspace
 // split, inside its band), 4 of 21 under (3 more than 2% low); Qwen3 with
-// SGD (momentum) -11.3% is outside its band (a split the band does not
-// reach: the model's replay puts the backward workspace elsewhere);
-// allocated max 3.08% (ViT-L fp16). Held there.
+// SGD (momentum) was -11.3%, outside its band. Session 6 (resv7): with
+// bias-free linears' backward in MmBackward's order (the weight's gradient,
+// then the backward cuBLAS workspace, then the input's; the dev6 snapshot
+// of that run) the workspace splits a logits block as on the GPU, Qwen3
+// SGD +1.13%, median 1.17%, 3 under (2 more than 2% low). Held there.
 func TestLate6Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 21 workloads")
 	}
-	known := map[string]bool{"late6-qwen3-g-s1024-b4-bf16-sgd reserved": true}
-	checkBlindSet(t, late6Dir, 21, known, blindLimits{resvMedian: 0.0125, resvMax: 0.141, allocMax: 0.031, under: 4, farUnder: 3})
+	checkBlindSet(t, late6Dir, 21, nil, blindLimits{resvMedian: 0.012, resvMax: 0.141, allocMax: 0.031, under: 3, farUnder: 2})
 }
 
 // TestStepTimeLate6: 20 blind step times on a fast host (Python loop 30.6

@@ -5,8 +5,9 @@ import "github.com/vramkit/vramkit/internal/allocsim"
 // wsCompetitor reports whether, replaying st, the backward thread's cuBLAS
 // workspace (op "cublas_workspace" in the backward phase, ws bytes) finds
 // both a free block of at least logits bytes (a freed fp32 logits block)
-// and a smaller free block it fits in. Best fit then takes the smaller
-// one and the logits block stays whole; on the real GPU that smaller block
+// and a smaller free block it fits in, outside the logits segments (see
+// freeBlocks). Best fit then takes the smaller one and the logits block
+// stays whole; on the real GPU that smaller block
 // may not exist (its fragmentation differs: Gemma 2 checkpointed, Qwen3
 // LoRA), so the workspace may split the logits block instead, which is the
 // variant logitsWorkspaceReserved replays. Where the logits block is
@@ -36,9 +37,14 @@ func (c *config) wsCompetitor(st *Stream, logits, ws int64) bool {
 }
 
 // freeBlocks reports whether a's default large pool holds a free block of
-// at least big bytes and a free block in [small, big).
+// at least big bytes while best fit would put a request of small bytes in
+// a smaller block outside every segment of big bytes or more. A best fit
+// inside such a segment is the remainder of a logits block another request
+// split first (lm_head's weight gradient, allocated before the workspace):
+// the replay then splits the logits block itself and the variant is none.
 func freeBlocks(a *allocsim.Allocator, small, big int64) (both bool) {
-	var hasBig, hasSmall bool
+	var hasBig bool
+	var best, bestSeg int64
 	for _, s := range a.Segments() {
 		if s.Small || s.Pool != [2]int64{} {
 			continue
@@ -48,8 +54,10 @@ func freeBlocks(a *allocsim.Allocator, small, big int64) (both bool) {
 				continue
 			}
 			hasBig = hasBig || b.Size >= big
-			hasSmall = hasSmall || (b.Size >= small && b.Size < big)
+			if b.Size >= small && (best == 0 || b.Size < best) {
+				best, bestSeg = b.Size, s.Size
+			}
 		}
 	}
-	return hasBig && hasSmall
+	return hasBig && best < big && bestSeg < big
 }

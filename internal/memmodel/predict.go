@@ -31,7 +31,7 @@ func (c *config) buildGraph() *Graph {
 	if u := c.spec.UseCache; u != nil && !*u {
 		cache = false
 	}
-	a.family().Build(b, &a, Input{Batch: c.batch, Seq: c.seq, Image: c.image, Cache: cache})
+	a.family().Build(b, &a, Input{Batch: c.batch, Seq: c.seq, Image: c.image, Cache: cache, VAEEncode: c.spec.VAEEncode})
 	if b.compiled {
 		b.g.compiled = true
 		compileGraph(b.g)

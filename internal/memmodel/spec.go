@@ -102,6 +102,10 @@ type Spec struct {
 	Attn string `json:"attn,omitempty"`
 	// Compile is torch.compile(model): see compile.go.
 	Compile bool `json:"compile,omitempty"`
+	// VAEEncode: a latent diffusion step encodes its images with the
+	// frozen VAE (no_grad) instead of reading cached latents: see
+	// family_vae.go.
+	VAEEncode bool `json:"vae_encode,omitempty"`
 	// Quant "nf4" loads the frozen base weights in 4 bits (QLoRA, with
 	// lora): see quant.go.
 	Quant string `json:"quant,omitempty"`

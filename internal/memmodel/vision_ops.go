@@ -23,12 +23,15 @@ func (b *builder) conv2d(x fmap, cout, k, stride, pad, groups int64, bias bool) 
 		ins = append(ins, b.lowp(b.param(cout)))
 	}
 	y := b.out(x.n*cout*ho*wo, b.dt(xc), ins...)
+	// ConvolutionBackward0 has one formula for input, weight and bias
+	// (derivatives.yaml), so autograd saves both the input and the weight
+	// whenever either needs a gradient: a frozen conv on a map that needs
+	// one (a UNet behind its first LoRA layer) still keeps its input,
+	// unlike a frozen linear, whose mm formulas save each operand only
+	// for the other's gradient
 	var save []Tensor
-	if b.rg(wc) {
-		save = append(save, xc)
-	}
-	if b.rg(xc) {
-		save = append(save, wc)
+	if b.rg(wc) || b.rg(xc) {
+		save = []Tensor{xc, wc}
 	}
 	o := b.op("conv2d", ins, []Tensor{y}, save)
 	o.flops = 2 * float64(x.n*cout*ho*wo*(x.c/groups)*k*k)

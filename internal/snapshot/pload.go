@@ -121,6 +121,7 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 	if err != nil {
 		return nil, err
 	}
+	seen = nil // the workers' scratch sets: up to a chunk's distinct fetches each
 	bases := make([]uint64, n+1)
 	dictBases := make([]int64, n+1)
 	nrefs := 0
@@ -142,7 +143,12 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 	slices.Sort(all)
 	all = slices.Compact(all)
 
-	foreign := newForeignStrs(f, chunks, bases, scans, all)
+	// What only the entry decoders read: the last worker to finish drops
+	// it, so that it is not held while the sequential pass catches up
+	// (the end of the load, when the events are all in memory, is the
+	// peak).
+	shared := &decodeTables{refs: all, foreign: newForeignStrs(f, chunks, bases, scans, all), workers: int32(min(po.workers, n))}
+	all = nil
 
 	// Pass 3, the trace entries, runs ahead of pass 4, the rest in order,
 	// which takes each chunk's runs as soon as they are ready and then
@@ -163,6 +169,7 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 		buf := pool.bufs[w] // the first pass's buffer, reused: fresh memory would add to the peak
 		go func() {
 			defer wg.Done()
+			defer shared.done()
 			c := newChunkDec()
 			c.spare = ps.spare
 			for {
@@ -194,7 +201,7 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 				c.reset(int(scans[i].memo) + 1024)
 				c.buf, c.off, c.limit = buf, chunks[i].start, int(chunks[i].end-chunks[i].start)
 				c.base, c.dictBase, c.events = bases[i], dictBases[i], events
-				c.foreign, c.refs = foreign, all
+				c.foreign, c.refs = shared.foreign, shared.refs
 				t := time.Now()
 				c.decode()
 				if po.stats != nil {
@@ -237,6 +244,23 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 	}
 	loaded, err = b.finish(v)
 	return loaded, err
+}
+
+// decodeTables are the tables the entry decoders share, dropped by the
+// last of them to finish.
+type decodeTables struct {
+	refs    []uint32
+	foreign *foreignStrs
+	workers int32 // still running
+	mu      sync.Mutex
+}
+
+func (t *decodeTables) done() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.workers--; t.workers == 0 {
+		t.refs, t.foreign = nil, nil
+	}
 }
 
 // bufPool holds one read buffer per worker.
