@@ -65,6 +65,8 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/late4/oom", HeldOut: "fourth blind set: evaluated once at first sight (session 4), then band data", AllowanceRows: true},
 	{Dir: "testdata/late5/families", HeldOut: "fifth blind set: evaluated once (session 4), then band data", AllowanceRows: true},
 	{Dir: "testdata/late5/oom", HeldOut: "fifth blind set: evaluated once (session 4), then band data", AllowanceRows: true},
+	{Dir: "testdata/late6/families", HeldOut: "sixth blind set: evaluated at first sight and with session 5's final models, then band data", AllowanceRows: true},
+	{Dir: "testdata/late7/families", HeldOut: "seventh blind set: evaluated once with session 5's final models, then band data", AllowanceRows: true},
 }
 
 // timingFiles are the step-time sets (bench/measured.ReadTimed layouts).
@@ -75,6 +77,8 @@ var timingFiles = []memmodel.BandSource{
 	{Dir: "testdata/captures/compile/timing.jsonl", HeldOut: "captured 2026-12-01 (eager rows)"},
 	{Dir: "testdata/heldout/timing/timing.jsonl", HeldOut: "held out of the step-time model; evaluated once, then band data"},
 	{Dir: "testdata/late/pick/results.jsonl", HeldOut: "late blind set: --fit candidates timed alone, evaluated once"},
+	{Dir: "testdata/late6/timing/results.jsonl", HeldOut: "sixth blind set: timed alone, evaluated once, then band data"},
+	{Dir: "testdata/late7/timing/results.jsonl", HeldOut: "seventh blind set: timed alone, evaluated once, then band data"},
 }
 
 // genSets are the generate sets of the inference planner.
@@ -86,6 +90,7 @@ var genSets = []memmodel.BandSource{
 	{Dir: "testdata/late3/generate", HeldOut: "third blind set: evaluated once, then band data", AllowanceRows: true},
 	{Dir: "testdata/late4/generate", HeldOut: "fourth blind set: evaluated once, then band data", AllowanceRows: true},
 	{Dir: "testdata/late5/generate", HeldOut: "fifth blind set: evaluated once, then band data", AllowanceRows: true},
+	{Dir: "testdata/late6/generate", HeldOut: "sixth blind set: evaluated once, then band data", AllowanceRows: true},
 }
 
 // method is the table's one-line description.

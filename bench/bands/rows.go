@@ -157,7 +157,7 @@ func memorySamples(root string, logf func(string, ...any)) ([]sample, [2]int64, 
 		counts[d]++
 		// the model's own figures: the committed table's allowance is
 		// what this run derives afresh (calibrate adds it back)
-		sm := sample{name: p.Name, classes: p.classes, held: allowanceSets[d],
+		sm := sample{name: p.Name, classes: p.classes, held: allowanceSets[d], fixedLow: true,
 			model: float64(p.res.ModelReserved), meas: float64(p.Reserved), variant: float64(p.res.LogitsSplitReserved),
 			xa: math.Log(float64(p.Allocated) / float64(p.res.PeakAllocated))}
 		sm.calibrate(memmodel.Allowance{})
@@ -257,7 +257,10 @@ var allowanceSets = func() map[string]bool {
 // there is one, carries the same allowance on its own figure.
 func (s *sample) calibrate(a memmodel.Allowance) {
 	pred := s.model + float64(a.Of(int64(s.model)))
-	s.x, s.v = math.Log(s.meas/pred), 0
+	s.x, s.v, s.f = math.Log(s.meas/pred), 0, 0
+	if s.fixedLow && a.Of(int64(s.model)) > 0 {
+		s.f = math.Log(pred / (pred - float64(a.Bytes)))
+	}
 	if vp := s.variant + float64(a.Of(int64(s.variant))); s.variant > 0 && vp > pred {
 		s.v = math.Log(vp / pred)
 	}

@@ -84,7 +84,9 @@ const widenPooled = 0.10
 // memmodel's bandFor), not the pooled band itself (step time). spareLow
 // gives the low side the order statistic an even split leaves unused
 // (orderBand): peak reserved, the quantity fit decisions are made on.
-func sharedQuantiles(xs, vs []float64, cls, st [][]string, minRows int, conf float64, widenThin, spareLow bool) [2]float64 {
+// fs are the rows' sample.f: a row's low side is scored against the figure
+// without the allowance's fixed bytes, where its band's low end is taken.
+func sharedQuantiles(xs, vs, fs []float64, cls, st [][]string, minRows int, conf float64, widenThin, spareLow bool) [2]float64 {
 	var lows, highs []float64
 	for i, x := range xs {
 		rest := make([]float64, 0, len(xs)-1)
@@ -122,8 +124,9 @@ func sharedQuantiles(xs, vs []float64, cls, st [][]string, minRows int, conf flo
 		}
 		pool := robustLS(rest)
 		lo, hi := math.Inf(-1), math.Inf(1)
+		xl := x + fs[i]
 		cover := func(ls locScale) {
-			lo, hi = math.Max(lo, (x-ls.m)/ls.s), math.Min(hi, (xh-ls.m)/ls.s)
+			lo, hi = math.Max(lo, (xl-ls.m)/ls.s), math.Min(hi, (xh-ls.m)/ls.s)
 		}
 		used, thin := false, false
 		for _, c := range cls[i] {
@@ -152,7 +155,7 @@ func sharedQuantiles(xs, vs []float64, cls, st [][]string, minRows int, conf flo
 			// the pooled band widened by widenPooled is part of the envelope
 			ls := classLS(rest, pool)
 			up := (math.Log(math.Max(math.Exp(xh)-widenPooled, 1e-9)) - ls.m) / ls.s
-			down := (math.Log(math.Exp(x)+widenPooled) - ls.m) / ls.s
+			down := (math.Log(math.Exp(xl)+widenPooled) - ls.m) / ls.s
 			lo, hi = math.Max(lo, down), math.Min(hi, up)
 		}
 		lows, highs = append(lows, lo), append(highs, hi)

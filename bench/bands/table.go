@@ -27,6 +27,11 @@ type sample struct {
 	// derives the allowance.
 	model, meas, variant float64
 	held                 bool
+	// fixedLow says the band's low end is taken from the figure without
+	// the allowance's fixed bytes (training memory, as memmodel's
+	// bandsFrom does); f is ln of the figure over that one (calibrate).
+	fixedLow bool
+	f        float64
 }
 
 // techniqueDefaults are the values of the technique dimensions a plain
@@ -125,18 +130,18 @@ func fitSet(ss []sample, minRows int, conf float64, alloc, step, attr bool) setF
 		cls0[i] = s.classes
 	}
 	all := groupsOf(cls0) // the split rate's rows: every row toward all its classes
-	xs, xa, vs := make([]float64, len(ss)), make([]float64, len(ss)), make([]float64, len(ss))
+	xs, xa, vs, fs := make([]float64, len(ss)), make([]float64, len(ss)), make([]float64, len(ss)), make([]float64, len(ss))
 	rs := make([]float64, len(ss)) // the errors left once variants are allowed for
 	cls := make([][]string, len(ss))
 	for i, s := range ss {
-		xs[i], xa[i], vs[i], cls[i] = s.x, s.xa, s.v, s.classes
+		xs[i], xa[i], vs[i], fs[i], cls[i] = s.x, s.xa, s.v, s.f, s.classes
 		rs[i] = resid(s.x, s.v)
 	}
-	f := setFit{q: sharedQuantiles(xs, vs, cls, st, minRows, conf, !step, !step), pool: robustLS(rs)}
+	f := setFit{q: sharedQuantiles(xs, vs, fs, cls, st, minRows, conf, !step, !step), pool: robustLS(rs)}
 	poolA := robustLS(xa)
 	if alloc {
 		// the variant moves reserved memory only
-		f.qa = sharedQuantiles(xa, make([]float64, len(xa)), cls, st, minRows, conf, true, false)
+		f.qa = sharedQuantiles(xa, make([]float64, len(xa)), make([]float64, len(xa)), cls, st, minRows, conf, true, false)
 	}
 	f.set.Classes = map[string]memmodel.ClassBand{}
 	keys := make([]string, 0, len(g))
@@ -271,6 +276,7 @@ func loo(ss []sample, k kind, minRows int, conf float64) (out [][2]float64, reac
 		t := &memmodel.BandTable{Confidence: conf, MinRows: minRows, Quantiles: map[string][2]float64{}}
 		place(t, k, fitSet(rest, minRows, conf, k != stepKind, k == stepKind, k == memKind))
 		b, _ := bandOf(t, k, ss[i].classes)
+		b[0] *= math.Exp(-ss[i].f) // the low end from the figure without the fixed bytes
 		out[i] = b
 		if ss[i].v > 0 && t.SplitReach(ss[i].classes).Reach {
 			out[i], reach[i] = withVariant(b, ss[i].v), true

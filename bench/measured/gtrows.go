@@ -15,37 +15,40 @@ import (
 // results.jsonl and gt_work.py's train, gen, sharded and script rows; see
 // testdata/captures/README.md) that the planners' specs are built from.
 type GTRow struct {
-	Name         string          `json:"name"`
-	Kind         string          `json:"kind"`
-	Model        string          `json:"model"`
-	HFConfig     json.RawMessage `json:"hf_config"`
-	Prec         *string         `json:"prec"`
-	B            int             `json:"b"`
-	Seq          int             `json:"seq"`
-	Accum        int             `json:"accum"`
-	Ckpt         any             `json:"ckpt"`
-	LoRA         int             `json:"lora"`
-	LoRATargets  []string        `json:"lora_targets"`
-	Quant        string          `json:"quant"` // "nf4": bitsandbytes 4-bit base weights (QLoRA)
-	Opt          string          `json:"opt"`
-	Attn         string          `json:"attn"`
-	Strategy     string          `json:"strategy"`
-	Reshard      *bool           `json:"reshard"`
-	Compile      bool            `json:"compile"`
-	UseCache     *bool           `json:"use_cache"`
-	Script       string          `json:"script"`
-	Fraction     float64         `json:"fraction"`
-	Status       string          `json:"status"`
-	MaxAllocated int64           `json:"max_allocated"`
-	MaxReserved  int64           `json:"max_reserved"`
-	NVMLUsed     int64           `json:"nvml_used"`
-	IterS        []float64       `json:"iter_s"`
-	StepMedianS  float64         `json:"step_median_s"`
-	Timing       bool            `json:"timing"`
-	Params       int64           `json:"params"`
-	Trainable    int64           `json:"trainable_params"`
-	Res          int             `json:"res"`        // image side in pixels (vision and diffusion rows that set one)
-	VAEEncode    bool            `json:"vae_encode"` // diffusion rows that encode their images in the step
+	Name        string          `json:"name"`
+	Kind        string          `json:"kind"`
+	Model       string          `json:"model"`
+	HFConfig    json.RawMessage `json:"hf_config"`
+	Prec        *string         `json:"prec"`
+	B           int             `json:"b"`
+	Seq         int             `json:"seq"`
+	Accum       int             `json:"accum"`
+	Ckpt        any             `json:"ckpt"`
+	LoRA        int             `json:"lora"`
+	LoRATargets []string        `json:"lora_targets"`
+	Quant       string          `json:"quant"` // "nf4": bitsandbytes 4-bit base weights (QLoRA)
+	// FrozenParams counts a diffusion row's frozen VAE and text encoder,
+	// which gt_work.py keeps beside the model (its params excludes them).
+	FrozenParams int64     `json:"frozen_params"`
+	Opt          string    `json:"opt"`
+	Attn         string    `json:"attn"`
+	Strategy     string    `json:"strategy"`
+	Reshard      *bool     `json:"reshard"`
+	Compile      bool      `json:"compile"`
+	UseCache     *bool     `json:"use_cache"`
+	Script       string    `json:"script"`
+	Fraction     float64   `json:"fraction"`
+	Status       string    `json:"status"`
+	MaxAllocated int64     `json:"max_allocated"`
+	MaxReserved  int64     `json:"max_reserved"`
+	NVMLUsed     int64     `json:"nvml_used"`
+	IterS        []float64 `json:"iter_s"`
+	StepMedianS  float64   `json:"step_median_s"`
+	Timing       bool      `json:"timing"`
+	Params       int64     `json:"params"`
+	Trainable    int64     `json:"trainable_params"`
+	Res          int       `json:"res"`        // image side in pixels (vision and diffusion rows that set one)
+	VAEEncode    bool      `json:"vae_encode"` // diffusion rows that encode their images in the step
 	// generate rows (kind "gen")
 	DType     string `json:"dtype"`
 	Cache     string `json:"cache"`

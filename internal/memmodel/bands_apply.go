@@ -28,6 +28,13 @@ func (c *config) bandsFrom(t *BandTable, r *Result) {
 	r.BandClasses = used
 	r.AllocatedBand = scale(r.PeakAllocated, cb.Allocated)
 	r.ReservedBand = scale(r.PeakReserved, cb.Reserved)
+	if r.ReservedAllowance > 0 {
+		// the allowance's fixed bytes stand for a segment or two a real
+		// program may not make: the low end is taken from the figure
+		// without them, which matters where they are a large share of a
+		// small run's peak (BERT-tiny: 28 MiB of its 0.33 GiB)
+		r.ReservedBand.Low = min(r.ReservedBand.Low, scale(r.PeakReserved-t.Allowance.Bytes, cb.Reserved).Low)
+	}
 	if v := r.LogitsSplitReserved + t.Allowance.Of(r.LogitsSplitReserved); v > r.PeakReserved {
 		// a known alternative placement: where the GPU took it often
 		// enough on comparable runs, the band reaches the variant's

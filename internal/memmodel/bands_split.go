@@ -8,18 +8,19 @@ import (
 // The logits-split variant (logitsplit.go) is a second placement of the
 // backward pass's cuBLAS workspace that the GPU took on a few measured
 // runs and not on most: where the model finds it possible, the GPU took it
-// on 4 of 56 held-out training rows, all of them Gemma 2 or Qwen3 runs
-// with LoRA or checkpointing. Raising every such band's top to the
-// variant widened the bands of the 52 runs that did not split by 5–25%.
-// So the variant is a band input like a class's centre and spread: each
+// on 6 of 73 training rows (7 counting a Phi-3 fp32 run 2.6% above the
+// point whose 1% variant is nearer), every one of them a Gemma 2 or Qwen3
+// run with LoRA or checkpointing. Raising every such band's top to the
+// variant widened the bands of the runs that did not split by 5–25%. So
+// the variant is a band input like a class's centre and spread: each
 // class counts its rows that had the variant and those that took it
 // (every row toward all its classes: counted as the centre is, technique
 // rows toward their techniques only, the Gemma 2 checkpointed split would
-// have had no reach with that run left out, though Gemma 2 runs split on
-// 3 of 7), and
-// a configuration's band reaches the variant only where the rate of the
-// classes it rests on is material at the table's confidence, i.e. above
-// the share of misses the band allows on its high side.
+// have had no reach with that run left out), and a configuration's band
+// reaches the variant only where the rate of the family (or, for a family
+// with too few variant rows, of the classes it rests on) is material at
+// the table's confidence, i.e. above the share of misses the band allows
+// on its high side.
 
 // Split is how often measured runs comparable to a configuration took the
 // logits-split variant, and whether its band reaches the variant.
@@ -46,14 +47,30 @@ func (s Split) String() string {
 }
 
 // SplitReach is the split rate of a configuration of classes (as
-// BandClasses names them), read with the rules of bandFor on the rows that
-// had the variant: a class holding more than half of them (a default
-// value) says nothing; a class with fewer than MinRows of them, or none,
-// takes the pooled rate; the highest rate of the rest sets the reach. The
-// GPU is no evidence either way: the split is the caching allocator's
-// choice among the step's free blocks, which the model replays per GPU.
+// BandClasses names them). The family's rate decides where the family has
+// at least MinRows rows that had the variant: the split is the caching
+// allocator's choice among the free blocks the step leaves, whose sizes
+// the family's layers fix, and the measured runs say so: the splits were
+// Gemma 2 and Qwen3 runs (6 of their 14 variant rows), and of the other
+// families' 59 variant rows, LoRA and checkpointed ones among them, none
+// took it but a Phi-3 fp32 run whose 1% variant is nearer its 2.6% miss;
+// a technique's rate (LoRA: 4 of 16, every one Gemma 2 or Qwen3) would
+// have given all of them the reach.
+// Otherwise the rules of bandFor on the rows that had the variant: a class
+// holding more than half of them (a default value) says nothing; a class
+// with fewer than MinRows of them, or none, takes the pooled rate; the
+// highest rate of the rest sets the reach. The GPU is no evidence either
+// way: the split is the allocator's choice, which the model replays per
+// GPU.
 func (t *BandTable) SplitReach(classes []string) Split {
 	pooled := Split{Taken: t.Pooled.SplitTaken, Rows: t.Pooled.SplitRows, Basis: "pooled"}
+	for _, k := range classes {
+		if c, ok := t.Classes[k]; ok && strings.HasPrefix(k, "family=") && c.SplitRows >= t.MinRows {
+			s := Split{Taken: c.SplitTaken, Rows: c.SplitRows, Basis: k}
+			s.Reach = s.rate() > (1-t.Confidence)/2
+			return s
+		}
+	}
 	var best Split
 	found := false
 	consider := func(s Split) {

@@ -29,11 +29,15 @@ const late2Dir = "../../testdata/late2"
 // workspaces of both passes, conv_workspace.go): ResNet-50 b96 fp16
 // +1.73% → -0.71%, closer but now under (4 under, one more than 2% low);
 // EfficientNet-B0 b96 bf16 +1.16% → +2.47%.
+// Session 6 (late6 and late7 became band data): the allowance re-derived
+// on 136 held-out rows is 28 MiB + 1.25% (was 26 MiB + 1%), which lifts
+// every row's figure by about 0.25%: median 1.43%, 3 under (one more
+// than 2% low).
 func TestLate2Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 22 workloads")
 	}
-	checkBlindSet(t, late2Dir, 22, nil, blindLimits{resvMedian: 0.012, resvMax: 0.175, allocMax: 0.028, under: 4, farUnder: 1})
+	checkBlindSet(t, late2Dir, 22, nil, blindLimits{resvMedian: 0.0145, resvMax: 0.175, allocMax: 0.028, under: 4, farUnder: 1})
 }
 
 // TestStepTimeLate2: the 31 blind step times. First sight: median 12.4%,

@@ -29,6 +29,26 @@ def T(model, config, cfg, io="lm", **kw):
     return s
 
 
+def maker(prefix, group, heldout, timeout=240):
+    """J for one call's jobs: names prefixed, one group, blind (heldout) or dev."""
+    def make(name, spec, mem=30):
+        return J(prefix + name, group, mem, heldout=heldout, timeout=timeout, spec=spec)
+    return make
+
+
+def timer(prefix, group):
+    """One timed workload of a multi group: 7 steps, blind."""
+    def t(name, spec):
+        return dict(spec, iters=7, name=prefix + name, group=group, heldout=True)
+    return t
+
+
+def timing_jobs(prefix, group, groups):
+    """One exclusive process per (key, specs) group, alone on the GPU."""
+    return [J(prefix + "timing-" + k, group, 60, heldout=True, exclusive=True, timeout=280,
+              spec=dict(kind="multi", specs=s)) for k, s in groups]
+
+
 def script(name, group, mem, file, env, heldout=False, exclusive=False, timeout=180, vramkit=False):
     env = dict(env)
     argv = ["python3", "@HERE/scripts/" + file]

@@ -5,7 +5,7 @@ DiT, run from diffusers' source carried to the machine), a timing group per proc
 pairs. Beside it, dev data (not blind): snapshots of two seen blind configurations whose reserved figure
 missed (Gemma 2 LoRA: the logits split; Qwen3 + SGD) and kernel profiles of three step-time misses
 (T5-large bf16 AMP, EfficientNet-B0 fp32, Mistral LoRA)."""
-from gt_jobs import J, T, G, GPT2_MEDIUM
+from gt_jobs import J, T, G, GPT2_MEDIUM, maker, timer, timing_jobs
 from gt_jobs7 import LL1B
 from gt_jobs9 import QW05, MI, GE, G2, GE3, P3, Q3, OL, MX, QM, GR, WH, T5L, BERTL, tv
 import gt_jobs10
@@ -17,8 +17,7 @@ def df(name, b, **kw):
     return T("df:" + name, None, None, io="diffusion", b=b, **kw)
 
 
-def B(name, spec, mem=30):
-    return J("late8-" + name, "late8", mem, heldout=True, timeout=240, spec=spec)
+B = maker("late8-", "late8", heldout=True)
 
 
 def blind_jobs():
@@ -63,8 +62,7 @@ def diffusion_jobs():
     ]
 
 
-def t(name, spec):
-    return dict(spec, iters=7, name="late8-" + name, group="late8-timing", heldout=True)
+t = timer("late8-", "late8-timing")
 
 
 def timing_groups():
@@ -94,12 +92,10 @@ def timing_groups():
         t("t-efficientnet-b2-b96-bf16", tv("efficientnet_b2", 96)),
         t("t-vitb16-b64-fp16", tv("vit_b_16", 64, prec="fp16")),
     ]
-    return [J("late8-timing-" + k, "late8-timing", 60, heldout=True, exclusive=True, timeout=280,
-              spec=dict(kind="multi", specs=s)) for k, s in (("lm-a", a), ("lm-b", b), ("vision-diffusion", c))]
+    return timing_jobs("late8-", "late8-timing", (("lm-a", a), ("lm-b", b), ("vision-diffusion", c)))
 
 
-def D(name, spec, mem=30, timeout=200):
-    return J("dev6-" + name, "dev6", mem, heldout=False, timeout=timeout, spec=spec)
+D = maker("dev6-", "dev6", heldout=False, timeout=200)
 
 
 def dev_jobs():

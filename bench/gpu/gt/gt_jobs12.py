@@ -1,7 +1,7 @@
 """Session 6. Call 18, at the end, after the session's models are final: a ninth blind set (late9)
 evaluated once: shapes and technique mixes no earlier call captured, diffusion at new shapes (the
 diffusion families' dev captures are dev6), technique pairs timed one process per group."""
-from gt_jobs import J, T, G, LLAMA_SMALL
+from gt_jobs import J, T, G, LLAMA_SMALL, maker, timer, timing_jobs
 from gt_jobs7 import LL1B
 from gt_jobs9 import QW05, MI, GE, G2, GE3, P3, Q3, OL, QM, GR, WH, GL, T5L, BERTL, tv
 import gt_jobs10
@@ -11,8 +11,7 @@ L = ("LlamaForCausalLM", "LlamaConfig", LLAMA_SMALL)
 G2G = gt_jobs10.G2
 
 
-def B(name, spec, mem=30):
-    return J("late9-" + name, "late9", mem, heldout=True, timeout=240, spec=spec)
+B = maker("late9-", "late9", heldout=True)
 
 
 def blind_jobs():
@@ -50,8 +49,7 @@ def blind_jobs():
     ]
 
 
-def t(name, spec):
-    return dict(spec, iters=7, name="late9-" + name, group="late9-timing", heldout=True)
+t = timer("late9-", "late9-timing")
 
 
 def timing_groups():
@@ -77,8 +75,7 @@ def timing_groups():
         t("t-vitb16-b128-fp32", tv("vit_b_16", 128, prec="fp32")),
         t("t-vitb16-b128-bf16", tv("vit_b_16", 128)),
     ]
-    return [J("late9-timing-" + k, "late9-timing", 60, heldout=True, exclusive=True, timeout=280,
-              spec=dict(kind="multi", specs=s)) for k, s in (("lm", a), ("enc-vision-diffusion", b))]
+    return timing_jobs("late9-", "late9-timing", (("lm", a), ("enc-vision-diffusion", b)))
 
 
 def jobs():

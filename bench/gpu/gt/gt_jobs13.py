@@ -3,7 +3,7 @@ quantisation, bf16 compute, peft's prepare_model_for_kbit_training, as people ru
 AdamW8bit — bitsandbytes built on the machine from its source for sm_90 — plus contrast snapshots for the
 reserved-memory mechanisms (Gemma 2 without LoRA, with checkpointing; SGD on a Llama). The "late9q" rows
 are blind: kept outside the repository until the session's models are final."""
-from gt_jobs import J, T, LLAMA_SMALL, GPT2_MEDIUM
+from gt_jobs import J, T, LLAMA_SMALL, GPT2_MEDIUM, maker
 from gt_jobs7 import LL1B
 from gt_jobs9 import QW05, MI, GE, P3, Q3, tv
 import gt_jobs10
@@ -14,12 +14,8 @@ G2G = gt_jobs10.G2
 ALL = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
 
 
-def D(name, spec, mem=30):
-    return J("dev6-" + name, "dev6", mem, heldout=False, timeout=200, spec=spec)
-
-
-def Bq(name, spec, mem=30):
-    return J("late9q-" + name, "late9q", mem, heldout=True, timeout=240, spec=spec)
+D = maker("dev6-", "dev6", heldout=False, timeout=200)
+Bq = maker("late9q-", "late9q", heldout=True)
 
 
 def contrast():
