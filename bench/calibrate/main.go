@@ -70,6 +70,22 @@ type raw struct {
 		FwdBwd  float64 `json:"fwdbwd_s"`
 		Error   string  `json:"error"`
 	} `json:"sdpa"`
+	// SDPABackends is gt_calib.py --sdpa-backends: bf16 and fp16 shapes
+	// timed under torch's default choice (no sdpa_kernel context; Kernels
+	// names what ran) and under each backend forced.
+	SDPABackends []struct {
+		Backend string   `json:"backend"`
+		Dtype   string   `json:"dtype"`
+		BB      int64    `json:"B"`
+		HH      int64    `json:"H"`
+		S       int64    `json:"S"`
+		D       int64    `json:"D"`
+		Causal  bool     `json:"causal"`
+		Kernels []string `json:"kernels"`
+		Fwd     float64  `json:"fwd_s"`
+		FwdBwd  float64  `json:"fwdbwd_s"`
+		Error   string   `json:"error"`
+	} `json:"sdpa_backends"`
 	Conv []struct {
 		Dtype  string  `json:"dtype"`
 		CL     bool    `json:"channels_last"`
@@ -196,7 +212,7 @@ func expand(in string) ([]string, error) {
 func merge(c, b *gpu.Calibration) {
 	c.Source += "+" + b.Source
 	c.GEMM = append(c.GEMM, b.GEMM...)
-	c.SDPA = append(c.SDPA, b.SDPA...)
+	c.SDPA = mergeSDPA(append(c.SDPA, b.SDPA...))
 	c.Stream = append(c.Stream, b.Stream...)
 	c.Optim = append(c.Optim, b.Optim...)
 	c.Norm = append(c.Norm, b.Norm...)
@@ -238,12 +254,27 @@ func build(name, src string, r *raw) gpu.Calibration {
 			c.GEMM = append(c.GEMM, gpu.GEMMRate{Dtype: g.Dtype, MNK: [3]int64{g.MM, g.NN, g.KK}, Seconds: g.S})
 		}
 	}
-	for _, s := range r.SDPA {
+	for _, s := range r.SDPA { // the full run timed bf16 only
 		if s.Error == "" && s.Fwd > 0 && s.FwdBwd > s.Fwd {
-			c.SDPA = append(c.SDPA, gpu.SDPARate{Backend: s.Backend, BHSD: [4]int64{s.BB, s.HH, s.S, s.D},
+			c.SDPA = append(c.SDPA, gpu.SDPARate{Backend: s.Backend, Dtype: "bf16", BHSD: [4]int64{s.BB, s.HH, s.S, s.D},
 				Causal: s.Causal, FwdS: s.Fwd, FwdBwdS: s.FwdBwd})
 		}
 	}
+	for _, s := range r.SDPABackends {
+		be := s.Backend
+		if be == "default" {
+			// torch's own choice counts as the backend its kernels name;
+			// a choice the table cannot name is left out
+			if be = defaultBackend(s.Kernels); be == "" {
+				continue
+			}
+		}
+		if s.Error == "" && s.Fwd > 0 && s.FwdBwd > s.Fwd {
+			c.SDPA = append(c.SDPA, gpu.SDPARate{Backend: be, Dtype: s.Dtype, BHSD: [4]int64{s.BB, s.HH, s.S, s.D},
+				Causal: s.Causal, FwdS: s.Fwd, FwdBwdS: s.FwdBwd})
+		}
+	}
+	c.SDPA = mergeSDPA(c.SDPA)
 	for _, v := range r.Conv {
 		if v.Error == "" && v.Fwd > 0 && v.FwdBwd > v.Fwd {
 			c.Conv = append(c.Conv, gpu.ConvRate{Dtype: v.Dtype, ChannelsLast: v.CL, N: v.N, Cin: v.Cin, Cout: v.Cout,

@@ -103,3 +103,54 @@ func TestNormRows(t *testing.T) {
 		t.Errorf("norm rows %+v, want the bf16 one alone", c.Norm)
 	}
 }
+
+// TestSDPABackends: gt_calib.py --sdpa-backends timed torch's default
+// choice beside each backend forced. A default row is filed under the
+// backend its kernels name (cuDNN's cudnn_generated_fort_native_sdpa_* on
+// every shape of the H200 run) and averaged geometrically with that
+// backend forced: 4×32×2048×128 causal bf16, 289.4 µs default and 290.7
+// µs cuDNN forward. A shape the full run timed too keeps the mean of both
+// (flash 8×12×1024×64 causal: 76.30 and 75.57 µs).
+func TestSDPABackends(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "h200.json")
+	in := "../../testdata/late/calibration-full.json,../../testdata/dev6/calibration/calibration-sdpa-backends.json"
+	if err := run("h200", in, out); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c gpu.Calibration
+	if err := json.Unmarshal(data, &c); err != nil {
+		t.Fatal(err)
+	}
+	find := func(be, dt string, bhsd [4]int64, causal bool) []gpu.SDPARate {
+		var m []gpu.SDPARate
+		for _, s := range c.SDPA {
+			if s.Backend == be && s.Dtype == dt && s.BHSD == bhsd && s.Causal == causal {
+				m = append(m, s)
+			}
+		}
+		return m
+	}
+	for _, s := range c.SDPA {
+		if s.Backend == "default" || s.Dtype == "" {
+			t.Fatalf("row %+v: want a named backend and dtype", s)
+		}
+	}
+	cd := find("cudnn", "bf16", [4]int64{4, 32, 2048, 128}, true)
+	if len(cd) != 1 || math.Abs(cd[0].FwdS*1e6-math.Sqrt(289.4*290.7)) > 0.1 {
+		t.Errorf("cudnn 4x32x2048x128 causal: %+v, want one row of %.1f µs", cd, math.Sqrt(289.4*290.7))
+	}
+	fl := find("flash", "bf16", [4]int64{8, 12, 1024, 64}, true)
+	if len(fl) != 1 || math.Abs(fl[0].FwdS*1e6-math.Sqrt(76.30*75.57)) > 0.1 {
+		t.Errorf("flash 8x12x1024x64 causal: %+v, want one row of %.1f µs", fl, math.Sqrt(76.30*75.57))
+	}
+	if n := len(find("cudnn", "fp16", [4]int64{16, 8, 4096, 40}, true)); n != 1 {
+		t.Errorf("cudnn fp16 16x8x4096x40 causal: %d rows, want 1", n)
+	}
+	if be := defaultBackend([]string{"Memset (Device)", "void at::native::vectorized_elementwise_kernel<8>"}); be != "" {
+		t.Errorf("a default row without attention kernels is filed under %q, want none", be)
+	}
+}

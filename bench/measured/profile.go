@@ -137,13 +137,14 @@ func KernelClass(name string) string {
 		return ""
 	case has("multi_tensor_apply"):
 		return "optimizer"
-	case has("sdpa", "flash", "fmha", "attention"):
+	case has("sdpa", "flash", "fmha", "attention", "cudnn::fusion"): // cudnn::fusion: cuDNN SDPA's backward helpers
 		return "attention"
 	case has("conv2d", "conv_", "convolution", "convolve", "fprop", "dgrad", "wgrad", "nchwtonhwc", "nhwctonchw", "implicit_gemm"):
 		return "conv"
 	case has("nvjet", "gemm", "cutlass", "cublas", "splitk"):
 		return "gemm"
-	case has("batch_norm", "layer_norm", "gammabeta", "rms_norm", "group_norm", "welford", "cudnn::bn_"):
+	case has("batch_norm", "layer_norm", "gammabeta", "rms_norm", "group_norm", "welford", "cudnn::bn_",
+		"groupnorm", "rowwisemoments", "computeinternalgradients"): // ATen's GroupNorm kernels
 		return "norm"
 	case has("copy_kernel", "direct_copy", "catarraybatchedcopy"):
 		return "copy" // casts, strided .contiguous() copies, cat

@@ -27,7 +27,13 @@ func TestKernelClass(t *testing.T) {
 		{"void at::native::(anonymous namespace)::CatArrayBatchedCopy<at::native::(anonymous namespace)::OpaqueType<2u>, unsigned int, 3, 128, 1>(...)", "copy"},
 		{"void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous namespace)::TensorListMetadata<4>, ...>(...)", "optimizer"},
 		{"void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<float>)", "pointwise"},
-		{"void cudnn::fusion::convert_dq_to_16bits<true>(void const*, void*, unsigned int)", "pointwise"},
+		// cuDNN SDPA's backward helpers belong to the attention call
+		{"void cudnn::fusion::convert_dq_to_16bits<true>(void const*, void*, unsigned int)", "attention"},
+		{"void cudnn::fusion::compute_dot_do_o_specialized<true, 64>(void const*, void const*, void*, void*, unsigned int)", "attention"},
+		// ATen's GroupNorm kernels (dev6 SD 1.5 UNet profile)
+		{"void at::native::(anonymous namespace)::RowwiseMomentsCUDAKernel<float>(long, float, float const*, float*, float*)", "norm"},
+		{"void at::native::(anonymous namespace)::ComputeInternalGradientsCUDAKernel<float>(long, float const*, float const*)", "norm"},
+		{"void at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_impl_nocast<at::native::(anonymous namespace)::GroupNormKernelImplInternal<float>(...)", "norm"},
 		{"Optimizer.step#AdamW.step", ""},
 		{"Memcpy DtoD (Device -> Device)", ""},
 	}

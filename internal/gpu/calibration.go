@@ -43,10 +43,14 @@ type GEMMRate struct {
 	Seconds float64  `json:"s"`
 }
 
-// SDPARate is F.scaled_dot_product_attention on B×H×S×D bf16 inputs
-// under one backend, forward alone and forward plus backward.
+// SDPARate is F.scaled_dot_product_attention on B×H×S×D inputs under one
+// backend, forward alone and forward plus backward. Backend cudnn is
+// cuDNN's fused attention, what torch 2.11 runs by default on half
+// precision inputs on the H200 (gt_calib.py --sdpa-backends named its
+// kernels on every timed shape).
 type SDPARate struct {
-	Backend string   `json:"backend"` // flash | efficient | math
+	Backend string   `json:"backend"` // cudnn | flash | efficient | math
+	Dtype   string   `json:"dtype"`   // bf16 | fp16
 	BHSD    [4]int64 `json:"bhsd"`
 	Causal  bool     `json:"causal"`
 	FwdS    float64  `json:"fwd_s"`
@@ -104,7 +108,7 @@ type OptimizerRate struct {
 	Seconds   float64 `json:"s"`
 }
 
-//go:generate go run ../../bench/calibrate -gpu h200 -in ../../testdata/late/calibration-*.json -out calibration/h200.json
+//go:generate go run ../../bench/calibrate -gpu h200 -in ../../testdata/late/calibration-*.json,../../testdata/dev6/calibration/calibration-*.json -out calibration/h200.json
 
 //go:embed calibration
 var calibrations embed.FS

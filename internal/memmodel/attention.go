@@ -17,6 +17,24 @@ package memmodel
 // dropout outputs; the cross-attention, whose zero bias needs no gradient,
 // allocates only a padded log-sum-exp.
 
+// sdpaBackend is the kernel family a fused call runs, for its time: the
+// memory-efficient kernel where the memory model has it (float32, a
+// mask, or forced), flash when the spec forces it, and otherwise cuDNN's
+// fused attention, torch 2.11's default choice for half precision on the
+// H200 (every attention kernel of the bf16 transformer profiles in
+// testdata/profile and testdata/dev6 is cudnn_generated_fort_native_sdpa_*;
+// so is the default on every shape of calibration-sdpa-backends.json).
+// Its memory is flash's (an output and a float32 log-sum-exp per row).
+func sdpaBackend(impl string, efficient bool) string {
+	switch {
+	case efficient:
+		return "efficient"
+	case impl == "flash":
+		return "flash"
+	}
+	return "cudnn"
+}
+
 // attnShape is the geometry of one attention call.
 type attnShape struct {
 	batch, heads, sq, sk, hd int64
@@ -83,10 +101,7 @@ func (b *builder) sdpaMask(q, k, v, mask Tensor, s attnShape) Tensor {
 		f /= 2
 	}
 	o.flops, o.bwdFlops, o.matmul = f, 2.5*f, true
-	o.attn = &attnCost{attnShape: s, backend: "flash"}
-	if efficient {
-		o.attn.backend = "efficient"
-	}
+	o.attn = &attnCost{attnShape: s, backend: sdpaBackend(b.attn, efficient)}
 	o.bwdTemp = []int64{sdpaBackwardWorkspace(s, b.dt(q), efficient)}
 	if b.dt(q) == F32 {
 		// float32 inputs: the memory-efficient backward computes the

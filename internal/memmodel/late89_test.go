@@ -1,6 +1,9 @@
 package memmodel_test
 
-import "testing"
+import (
+	"path/filepath"
+	"testing"
+)
 
 // late8Dir is the eighth blind set (testdata/late8/README.md): captured at
 // the start of session 6 before any model changed, evaluated at first
@@ -57,4 +60,23 @@ func TestLate9Blind(t *testing.T) {
 // under. Held there.
 func TestLate9qBlind(t *testing.T) {
 	checkBlindSet(t, late9qDir, 5, nil, blindLimits{resvMedian: 0.013, resvMax: 0.018, allocMax: 0.005, under: 1, farUnder: 0})
+}
+
+// TestStepTimeLate8: 17 blind step times (session-start models at first
+// sight: median 7.3%, max 39.2%); with the final models median 5.3%, max
+// 41.4% (Phi-3 bf16 AMP predicted too fast: its fp32 twin -11.3%, so the
+// AMP ratio is off by 34%), ratios 3 of 5 within 10% (median 9.9%),
+// same-model order 4 of 4. Held there.
+func TestStepTimeLate8(t *testing.T) {
+	ev := evalTimedFile(t, filepath.Join(late8Dir, "timing", "results.jsonl"))
+	checkStepEval(t, ev, 17, stepTargets{median: 0.054, max: 0.415, ratioMedian: 0.10, ratioMax: 0.341, order: 0.95})
+}
+
+// TestStepTimeLate9: 18 blind step times, evaluated once with the final
+// models: median 9.0%, max 31.0% (ConvNeXt-S checkpointed, predicted too
+// fast), ratios 5 of 7 within 10% (median 2.2%, max 21.7%: ConvNeXt-S's
+// checkpointing), same-model order 7 of 7. Held there.
+func TestStepTimeLate9(t *testing.T) {
+	ev := evalTimedFile(t, filepath.Join(late9Dir, "timing", "results.jsonl"))
+	checkStepEval(t, ev, 18, stepTargets{median: 0.091, max: 0.311, ratioMedian: 0.023, ratioMax: 0.218, order: 0.95})
 }

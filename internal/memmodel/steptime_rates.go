@@ -214,46 +214,6 @@ func idw(n int, at func(i int) (dist2, v float64)) float64 {
 	return sv / sw
 }
 
-// sdpa is the forward and backward time of one fused attention call. The
-// calibration timed bf16; float32 inputs run the memory-efficient kernel,
-// whose CUTLASS tiles use TF32 tensor cores on Ampere and later, and take
-// longer by the TF32/bf16 GEMM ratio of the same score matrix.
-func (r *rates) sdpa(a *attnCost, dt DType) (fwd, bwd float64) {
-	q := [3]float64{lg(a.batch * a.heads), lg(a.sq), lg(a.hd)}
-	type cand struct{ d, f, b float64 }
-	var cs []cand
-	for _, s := range r.cal.SDPA {
-		if s.Backend != a.backend || s.Causal != a.causal {
-			continue
-		}
-		d := sq(q[0]-lg(s.BHSD[0]*s.BHSD[1])) + sq(q[1]-lg(s.BHSD[2])) + sq(q[2]-lg(s.BHSD[3]))
-		fl := attnFlops(s.BHSD[0]*s.BHSD[1], s.BHSD[2], s.BHSD[2], s.BHSD[3], s.Causal)
-		cs = append(cs, cand{d, math.Log(fl / s.FwdS), math.Log(2.5 * fl / (s.FwdBwdS - s.FwdS))})
-	}
-	if len(cs) == 0 {
-		return 0, 0
-	}
-	sort.Slice(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
-	rf := math.Exp(idw(len(cs), func(i int) (float64, float64) { return cs[i].d, cs[i].f }))
-	rb := math.Exp(idw(len(cs), func(i int) (float64, float64) { return cs[i].d, cs[i].b }))
-	fl := attnFlops(a.batch*a.heads, a.sq, a.sk, a.hd, a.causal)
-	fwd, bwd = fl/rf/r.flopScale["bf16"], 2.5*fl/rb/r.flopScale["bf16"]
-	if dt == F32 {
-		bh := a.batch * a.heads
-		slow := r.gemm("tf32", bh, a.sq, a.sk, a.hd) / r.gemm("bf16", bh, a.sq, a.sk, a.hd)
-		fwd, bwd = fwd*slow, bwd*slow
-	}
-	return fwd, bwd
-}
-
-func attnFlops(bh, sq, sk, hd int64, causal bool) float64 {
-	f := 4 * float64(bh*sq*sk*hd)
-	if causal {
-		f /= 2
-	}
-	return f
-}
-
 // streamOp is the calibrated memory-bound op an op kind moves bytes like.
 func streamOp(kind string, inputs int) string {
 	switch kind {

@@ -1,0 +1,157 @@
+package memmodel
+
+import (
+	"math"
+	"sort"
+
+	"github.com/vramkit/vramkit/internal/gpu"
+)
+
+// Fused attention's time: the calibrated rates of the backend torch runs
+// (cuDNN by default on the H200 in half precision), read off the
+// calibration harness's times (see sdpa).
+
+// sdpa is the forward and backward time of one fused attention call,
+// from the calibrated rates (FLOP/s) of the backend's nearest shapes in
+// log batch·heads, sequence and head dim. The calibration timed bf16 and
+// fp16; float32 inputs run the memory-efficient kernel, whose CUTLASS
+// tiles use TF32 tensor cores on Ampere and later, and take longer by the
+// TF32/bf16 GEMM ratio of the same score matrix.
+//
+// Two things of the calibration harness are not the kernels' time. It
+// calls fwd().backward(g) on leaf q, k, v: every backward but the first
+// accumulates into their .grad, three adds a training step does not run
+// (the default rows' kernels list them), taken off at the calibrated add
+// bandwidth. And it times calls back to back, so where the kernels are
+// short it measures the host's cost of one call: the backward's floor
+// (autograd engine, cuDNN's graph lookup) is 160-200 µs over shapes whose
+// FLOPs differ tenfold. A row whose backward is no longer than twice the
+// backend's smallest (the margin of hostBound) takes its own forward
+// times the backward/forward ratio of the rows the GPU bound (2.6-3.5 on
+// the H200); the forward's floor (33-48 µs) lies near the kernels' time
+// at the small shapes (DiT-XL/2's 32×16×256×72: 44 µs timed, 42 µs per
+// call profiled), so forward rows are taken as timed.
+func (r *rates) sdpa(a *attnCost, dt DType) (fwd, bwd float64) {
+	q := [3]float64{lg(a.batch * a.heads), lg(a.sq), lg(a.hd)}
+	be, rowDT := r.sdpaRows(a.backend, dt)
+	var rows []gpu.SDPARate
+	var bwdS []float64
+	floorB := math.Inf(1)
+	for _, s := range r.cal.SDPA {
+		if s.Backend == be && s.Dtype == rowDT {
+			b := r.sdpaBackwardS(s)
+			rows, bwdS = append(rows, s), append(bwdS, b)
+			floorB = math.Min(floorB, b)
+		}
+	}
+	// the backward/forward ratio of the rows whose backward the GPU bound
+	var lr, n float64
+	for i, s := range rows {
+		if bwdS[i] > 2*floorB {
+			lr, n = lr+math.Log(bwdS[i]/s.FwdS), n+1
+		}
+	}
+	type cand struct{ d, f, b float64 }
+	var cs []cand
+	for i, s := range rows {
+		if s.Causal != a.causal {
+			continue
+		}
+		b := bwdS[i]
+		if b <= 2*floorB && n > 0 {
+			b = s.FwdS * math.Exp(lr/n)
+		}
+		d := sq(q[0]-lg(s.BHSD[0]*s.BHSD[1])) + sq(q[1]-lg(s.BHSD[2])) + sq(q[2]-lg(s.BHSD[3]))
+		fl := sdpaWork(be, s.BHSD[0]*s.BHSD[1], s.BHSD[2], s.BHSD[2], s.BHSD[3], s.Causal)
+		cs = append(cs, cand{d, math.Log(fl / s.FwdS), math.Log(2.5 * fl / b)})
+	}
+	if len(cs) == 0 {
+		return 0, 0
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
+	rf := math.Exp(idw(len(cs), func(i int) (float64, float64) { return cs[i].d, cs[i].f }))
+	rb := math.Exp(idw(len(cs), func(i int) (float64, float64) { return cs[i].d, cs[i].b }))
+	fl := sdpaWork(be, a.batch*a.heads, a.sq, a.sk, a.hd, a.causal)
+	fwd, bwd = fl/rf/r.flopScale["bf16"], 2.5*fl/rb/r.flopScale["bf16"]
+	if dt == F32 {
+		bh := a.batch * a.heads
+		slow := r.gemm("tf32", bh, a.sq, a.sk, a.hd) / r.gemm("bf16", bh, a.sq, a.sk, a.hd)
+		fwd, bwd = fwd*slow, bwd*slow
+	}
+	return fwd, bwd
+}
+
+// sdpaBackwardS is a calibration row's backward time: forward+backward
+// less the forward and less the harness's three .grad accumulations
+// (each reads two q-sized tensors and writes one).
+func (r *rates) sdpaBackwardS(s gpu.SDPARate) float64 {
+	dt := BF16
+	if s.Dtype == "fp16" {
+		dt = F16
+	}
+	b := s.FwdBwdS - s.FwdS
+	if bw := r.bandwidth("add", dt); bw > 0 { // the calibrated GPU's own bandwidth
+		qBytes := float64(s.BHSD[0] * s.BHSD[1] * s.BHSD[2] * s.BHSD[3] * dt.Size())
+		b -= 3 * (gpuFloor + 3*qBytes/bw)
+	}
+	return math.Max(b, 0.5*(s.FwdBwdS-s.FwdS))
+}
+
+// sdpaRows is the calibration rows that price a fused attention call:
+// the backend's rows in the call's half dtype where the calibration timed
+// it (cuDNN's fp16 and bf16 kernels differ by a few percent, its backward
+// helpers by more on some shapes), bf16 otherwise (float32 is priced from
+// bf16 by the caller); a calibration without cuDNN rows prices the default
+// choice as flash, the backend it timed.
+func (r *rates) sdpaRows(backend string, dt DType) (be, dtype string) {
+	has := func(be, dtype string) bool {
+		for _, s := range r.cal.SDPA {
+			if s.Backend == be && s.Dtype == dtype {
+				return true
+			}
+		}
+		return false
+	}
+	be, dtype = backend, "bf16"
+	if dt == F16 && has(be, "fp16") {
+		dtype = "fp16"
+	}
+	if !has(be, dtype) && be == "cudnn" {
+		be = "flash"
+	}
+	return be, dtype
+}
+
+// sdpaWork is the FLOPs a backend's kernels execute for one call, the
+// measure its calibrated rates are taken in. cuDNN's sm90 kernels work in
+// whole tiles: the profiles' and the calibration's kernel names read
+// fprop 64×128×D and bprop 64×64×D with D the head dim rounded up to 64
+// (…_64x128x64 for head dim 40 and 64, x128 for 72, 80 and 128, x192
+// for 160), queries in blocks of 64 and keys of 128; a causal call
+// computes every tile that reaches the diagonal whole. Priced on the
+// padded work, DiT's 72-wide heads and ViT's 197 tokens run at the rates
+// of the calibrated aligned shapes. The other backends take the exact
+// FLOPs.
+func sdpaWork(backend string, bh, sq, sk, hd int64, causal bool) float64 {
+	if backend != "cudnn" {
+		return attnFlops(bh, sq, sk, hd, causal)
+	}
+	const bq, bk = 64, 128
+	mq, nk, d := (sq+bq-1)/bq, (sk+bk-1)/bk, (hd+63)/64*64
+	tiles := mq * nk
+	if causal {
+		tiles = 0
+		for i := int64(0); i < mq; i++ {
+			tiles += min(nk, ((i+1)*bq-1)/bk+1)
+		}
+	}
+	return 4 * float64(bh*tiles*bq*bk*d)
+}
+
+func attnFlops(bh, sq, sk, hd int64, causal bool) float64 {
+	f := 4 * float64(bh*sq*sk*hd)
+	if causal {
+		f /= 2
+	}
+	return f
+}
