@@ -111,3 +111,17 @@ type pval struct {
 
 func (v pval) kind() slotKind { return slotKind(v.kindAndA >> 29) }
 func (v pval) a() int32       { return int32(v.kindAndA & (1<<29 - 1)) }
+
+// lowerBound is the first index of ascending a whose value is x or more.
+func lowerBound(a []uint32, x uint64) int {
+	lo, hi := 0, len(a)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if uint64(a[m]) < x {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}

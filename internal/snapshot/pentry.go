@@ -221,19 +221,6 @@ func (c *chunkDec) tryRun(p int) (int, bool) {
 	return p, true
 }
 
-func lowerBound(a []uint32, x uint64) int {
-	lo, hi := 0, len(a)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if uint64(a[m]) < x {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
-}
-
 // Entry fields, as bits of a mask of those seen.
 const (
 	fAction = 1 << iota
