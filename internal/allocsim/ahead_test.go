@@ -23,7 +23,7 @@ func replayFed(t testing.TB, s *snapshot.Snapshot, dev int, o ReplayOptions, rng
 	a := ReplayAhead(context.Background(), f, o, AheadOptions{})
 	for n := 0; n < len(tr); {
 		n = min(n+1+rng.IntN(maxPiece), len(tr))
-		f.Publish(n, s.Streams, s.Stacks)
+		f.Publish(n, s.Tags, s.Stacks)
 	}
 	f.End(s)
 	o.Ahead = a
@@ -148,7 +148,7 @@ func TestAheadTuneMatchesTune(t *testing.T) {
 			a := ReplayAhead(context.Background(), f, DefaultReplayOptions(), AheadOptions{Tune: &setup})
 			for n := 0; n < len(tr); {
 				n = min(n+1+rng.IntN(1<<12), len(tr))
-				f.Publish(n, s.Streams, s.Stacks)
+				f.Publish(n, s.Tags, s.Stacks)
 			}
 			f.End(s)
 			o := DefaultReplayOptions()

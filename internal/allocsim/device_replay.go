@@ -130,7 +130,7 @@ func ReplayDeviceContext(ctx context.Context, s *snapshot.Snapshot, dev int, o R
 			// expandable segments reserve: what the trace maps is enough.
 			o.TotalMemory = mappedBytes(ev)
 		}
-		res, err = replayTrace(ctx, ev, s.Streams, cfg, o, func(id snapshot.StackID) bool {
+		res, err = replayTrace(ctx, ev, s.Tags, cfg, o, func(id snapshot.StackID) bool {
 			for _, f := range s.Frames(id) {
 				if f.Name == "empty_cache" {
 					return true

@@ -57,10 +57,10 @@ type CacheState struct {
 //
 // It checks ctx every checkEvery requests and returns ctx's error once it
 // is done.
-func replayTrace(ctx context.Context, trace []snapshot.TraceEvent, streams []uint64, cfg Config, o ReplayOptions, emptyCacheStack func(snapshot.StackID) bool,
+func replayTrace(ctx context.Context, trace []snapshot.TraceEvent, tags []snapshot.EventTag, cfg Config, o ReplayOptions, emptyCacheStack func(snapshot.StackID) bool,
 	poolOf map[int][2]int64, out *DeviceReplay) (*ReplayResult, error) {
 	r := newReplayer(ctx, cfg, o, emptyCacheStack, poolOf, out)
-	r.tr, r.streams, r.done = trace, streams, true
+	r.tr, r.tags, r.done = trace, tags, true
 	if o.KeepRequests {
 		// One request per alloc, oom and free_requested, plus the rare
 		// deferred completions and empty_cache calls: sized up front, a
@@ -123,8 +123,8 @@ type replayer struct {
 	stopped error
 	steps   int
 	tr      []snapshot.TraceEvent
-	// streams are the handles the events' StreamIDs index.
-	streams []uint64
+	// tags are the streams (and contexts) the events' Tags index.
+	tags []snapshot.EventTag
 	// feed, when set, gives the trace as it is decoded: tr is the part
 	// decoded so far, the whole trace once done. A replay that would
 	// need to look past the part it has (the trace's end, as far as

@@ -89,7 +89,7 @@ func (r *replayer) more() bool {
 		r.stopped = errAbandoned
 		return false
 	}
-	r.tr, r.streams, r.stacks, r.done = v.Events, v.Streams, v.Stacks, v.Done
+	r.tr, r.tags, r.stacks, r.done = v.Events, v.Tags, v.Stacks, v.Done
 	return true
 }
 
@@ -300,8 +300,8 @@ func (r *replayer) malloc(k int) {
 	t := &r.tr[k]
 	size := int64(t.Size)
 	var stream int64
-	if int(t.StreamID) < len(r.streams) {
-		stream = int64(r.streams[t.StreamID])
+	if tag := t.Tag(); int(tag) < len(r.tags) {
+		stream = int64(r.tags[tag].Stream)
 	}
 	id := r.next
 	r.next++

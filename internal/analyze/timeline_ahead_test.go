@@ -45,7 +45,7 @@ func TestTimelineAheadMatches(t *testing.T) {
 		a := allocsim.ReplayAhead(ctx, f, allocsim.DefaultReplayOptions(), allocsim.AheadOptions{Requests: tl.Add})
 		for n := 0; n < len(tr); {
 			n = min(n+1+n/3, len(tr))
-			f.Publish(n, s.Streams, s.Stacks)
+			f.Publish(n, s.Tags, s.Stacks)
 		}
 		f.End(s)
 		o.Ahead, o.Timeline = a, tl

@@ -13,6 +13,7 @@ import (
 func (b *builder) event(d *pickle.Dict) (TraceEvent, error) {
 	var ev TraceEvent
 	var ctx EventContext
+	var stream uint64
 	haveAction, haveAddr, haveSize := false, false, false
 	for i := range d.Items {
 		k, ok := d.Items[i].Key.(string)
@@ -51,7 +52,8 @@ func (b *builder) event(d *pickle.Dict) (TraceEvent, error) {
 			var h uint64
 			h, err = toStream(v)
 			if h != 0 {
-				ev.StreamID = b.stream(h)
+				b.stream(h)
+				stream = h
 			}
 		case "time_us":
 			var t int64
@@ -72,9 +74,15 @@ func (b *builder) event(d *pickle.Dict) (TraceEvent, error) {
 			return ev, err
 		}
 	}
+	var cx int32
 	if ctx != (EventContext{}) {
-		ev.Context = b.context(ctx)
+		cx = b.context(ctx)
 	}
+	t, err := b.tag(stream, cx)
+	if err != nil {
+		return ev, err
+	}
+	ev.SetTag(t)
 	switch {
 	case !haveAction:
 		return ev, fmt.Errorf("missing %q", "action")

@@ -30,12 +30,12 @@ type Feed struct {
 }
 
 // FeedView is what a feed has published so far. Events are final; the
-// stream handles and stacks their ids index are in Streams and Stacks
-// (tables that only grow, so later views extend earlier ones).
+// tags and stacks their ids index are in Tags and Stacks (tables that
+// only grow, so later views extend earlier ones).
 type FeedView struct {
-	Events  []TraceEvent
-	Streams []uint64
-	Stacks  [][]Frame
+	Events []TraceEvent
+	Tags   []EventTag
+	Stacks [][]Frame
 	// Done: Events is the whole trace.
 	Done bool
 }
@@ -85,12 +85,12 @@ func NewFeed(dev int, buf []TraceEvent) *Feed {
 	return f
 }
 
-// Publish makes buf[:n] visible to the consumer, with the stream and
-// stack tables their ids index; n never shrinks.
-func (f *Feed) Publish(n int, streams []uint64, stacks [][]Frame) {
+// Publish makes buf[:n] visible to the consumer, with the tag and stack
+// tables their ids index; n never shrinks.
+func (f *Feed) Publish(n int, tags []EventTag, stacks [][]Frame) {
 	f.mu.Lock()
 	if n > len(f.view.Events) {
-		f.view = FeedView{Events: f.buf[:n:n], Streams: streams, Stacks: stacks}
+		f.view = FeedView{Events: f.buf[:n:n], Tags: tags, Stacks: stacks}
 	}
 	f.mu.Unlock()
 	f.cond.Broadcast()
@@ -107,7 +107,7 @@ func (f *Feed) End(s *Snapshot) {
 		ev := s.Trace(f.dev)
 		if len(ev) >= len(f.view.Events) && len(ev) > 0 && len(ev) <= len(f.buf) && &ev[0] == &f.buf[0] {
 			f.ok = true
-			f.view = FeedView{Events: ev, Streams: s.Streams, Stacks: s.Stacks, Done: true}
+			f.view = FeedView{Events: ev, Tags: s.Tags, Stacks: s.Stacks, Done: true}
 		}
 	}
 	f.mu.Unlock()
@@ -171,7 +171,7 @@ func (b *builder) publish(l *pickle.List) {
 		return
 	}
 	fd.published = ps.cursor
-	fd.f.Publish(int(ps.cursor-fd.first), b.snap.Streams, b.snap.Stacks)
+	fd.f.Publish(int(ps.cursor-fd.first), b.snap.Tags, b.snap.Stacks)
 }
 
 // end ends the loader's feed, if any (see Feed.End).

@@ -51,7 +51,7 @@ func (fl *feedLog) consume(f *Feed) {
 		}
 		for i := have; i < len(v.Events) && fl.bad == ""; i++ {
 			e := &v.Events[i]
-			if int(e.StreamID) >= len(v.Streams) || int(e.Stack) >= len(v.Stacks) || e.Stack < 0 {
+			if int(e.Tag()) >= len(v.Tags) || int(e.Stack) >= len(v.Stacks) || e.Stack < 0 {
 				fl.bad = "an event published before its stream or stack"
 			}
 		}

@@ -52,7 +52,7 @@ func FuzzLoad(f *testing.F) {
 			for i := range s.Devices {
 				for _, e := range s.Devices[i].Events {
 					_ = s.Frames(e.Stack)
-					_ = s.Contexts[e.Context].CompileContext + s.Contexts[e.Context].UserMetadata
+					_ = s.Contexts[s.Tags[e.Tag()].Context] // in range, or a panic
 					_ = s.Stream(&e)
 				}
 			}

@@ -10,19 +10,22 @@ import (
 // builder converts generic pickle values into a Snapshot. Trace entries are
 // converted by the append hook as the decoder produces them.
 type builder struct {
-	dec      *pickle.Decoder
-	snap     *Snapshot
-	traces   map[*pickle.List]*eventChunks
-	listKind map[*pickle.List]bool // isTraceList's answers for lists in lists
-	walk     []*pickle.List
-	frameID  map[*pickle.Dict]int32
-	frameIdx map[Frame]int32 // equal frames from distinct dicts share an id
-	frames   []Frame
-	stackID  map[string]StackID
-	streamID map[uint64]uint32
-	ctxID    map[EventContext]int32
-	keyBuf   []byte
-	recent   *[recentStacks]recentStack
+	dec       *pickle.Decoder
+	snap      *Snapshot
+	traces    map[*pickle.List]*eventChunks
+	listKind  map[*pickle.List]bool // isTraceList's answers for lists in lists
+	walk      []*pickle.List
+	frameID   map[*pickle.Dict]int32
+	frameIdx  map[Frame]int32 // equal frames from distinct dicts share an id
+	frames    []Frame
+	stackID   map[string]StackID
+	streamID  map[uint64]uint32
+	ctxID     map[EventContext]int32
+	tagID     map[EventTag]uint32
+	lastTag   EventTag // the last pair tag returned, as lastTagID
+	lastTagID uint32
+	keyBuf    []byte
+	recent    *[recentStacks]recentStack
 	// lastActionStr is the known action string parsed last ("" before
 	// one), into lastAction: consecutive entries often share one.
 	lastActionStr string
@@ -50,7 +53,7 @@ type stackRef struct{ id StackID }
 
 func newBuilder() *builder {
 	return &builder{
-		snap:     &Snapshot{Stacks: [][]Frame{nil}, Streams: []uint64{0}, Contexts: []EventContext{{}}},
+		snap:     &Snapshot{Stacks: [][]Frame{nil}, Streams: []uint64{0}, Contexts: []EventContext{{}}, Tags: []EventTag{{}}},
 		traces:   map[*pickle.List]*eventChunks{},
 		listKind: map[*pickle.List]bool{},
 		frameID:  map[*pickle.Dict]int32{},
@@ -58,6 +61,7 @@ func newBuilder() *builder {
 		stackID:  map[string]StackID{"": 0},
 		streamID: map[uint64]uint32{0: 0},
 		ctxID:    map[EventContext]int32{{}: 0},
+		tagID:    map[EventTag]uint32{{}: 0},
 		recent:   new([recentStacks]recentStack),
 	}
 }
@@ -152,4 +156,30 @@ func (b *builder) context(c EventContext) int32 {
 	b.snap.Contexts = append(b.snap.Contexts, c)
 	b.ctxID[c] = id
 	return id
+}
+
+// errTags is the error of a snapshot with more distinct (stream, context)
+// pairs than a Tag can name.
+var errTags = fmt.Errorf("more than %d distinct stream and context pairs", MaxTags)
+
+// tag returns the Tag of stream handle h and context id cx.
+func (b *builder) tag(h uint64, cx int32) (uint32, error) {
+	t := EventTag{h, cx}
+	if t == (EventTag{}) {
+		return 0, nil
+	}
+	if t == b.lastTag {
+		return b.lastTagID, nil
+	}
+	id, ok := b.tagID[t]
+	if !ok {
+		if len(b.snap.Tags) >= MaxTags {
+			return 0, errTags
+		}
+		id = uint32(len(b.snap.Tags))
+		b.snap.Tags = append(b.snap.Tags, t)
+		b.tagID[t] = id
+	}
+	b.lastTag, b.lastTagID = t, id
+	return id, nil
 }

@@ -75,9 +75,14 @@ type chunkOut struct {
 	fresh     map[uint32]int32
 	// later holds, for frames whose name or filename is a str memoized in
 	// another chunk, those memo indexes (-1: the str is in frames).
-	later   map[int32]frameLater
-	streams []uint64 // [0] is stream 0
-	ctxs    []EventContext
+	later map[int32]frameLater
+	// tags are the local tags: stream handles and indexes in ctxs; [0]
+	// is the default stream with no context.
+	tags []EventTag
+	ctxs []EventContext
+	// last is the last chunk that fetches a memo entry its runs define
+	// (the chunk's own number if none; neverFreed: keep them to the end).
+	last uint16
 }
 
 // prun is a run of consecutive trace entries decoded in parallel.
@@ -88,9 +93,8 @@ type prun struct {
 	region     int64 // index of its first event in the shared buffer
 	n          int
 	// Local ids used in the run, in order of first use in it.
-	stacks  []int32
-	streams []uint32
-	ctxs    []int32
+	stacks []int32
+	tags   []uint32
 	// vals are the memo entries the run defines that the input fetches,
 	// ascending; strs holds the strs among them.
 	vals []pval
@@ -107,3 +111,17 @@ type pval struct {
 
 func (v pval) kind() slotKind { return slotKind(v.kindAndA >> 29) }
 func (v pval) a() int32       { return int32(v.kindAndA & (1<<29 - 1)) }
+
+// lowerBound is the first index of ascending a whose value is x or more.
+func lowerBound(a []uint32, x uint64) int {
+	lo, hi := 0, len(a)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if uint64(a[m]) < x {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}

@@ -7,7 +7,7 @@ package snapshot
 // can read in full; everything else is left to the sequential decoder,
 // which checks each run's context before it skips it (see pload.go).
 //
-// Stacks, streams and contexts are numbered locally, in order of first
+// Stacks, contexts and tags (stream and context pairs) are numbered locally, in order of first
 // use; the sequential pass maps them to the Snapshot's tables in file
 // order, so the numbering is the sequential decoder's.
 type chunkDec struct {
@@ -29,19 +29,23 @@ type chunkDec struct {
 		s   []byte
 	}
 	refs []uint32 // every memo index the input fetches, ascending
+	last []uint16 // per index of refs, the last chunk that fetches it
 	// spare has the tables of chunks the sequential pass is done with.
 	spare *spares
 	out   chunkOut
 
 	names     map[string]string
 	foreignSt map[uint64]int32
-	streamID  map[uint64]uint32
 	ctxID     map[EventContext]int32
+	// tagID numbers the local tags: pairs of a stream handle and a local
+	// context; lastTag is the pair numbered lastTagID.
+	tagID     map[EventTag]uint32
+	lastTag   EventTag
+	lastTagID uint32
 	// seen*: the run (runSeq) that last listed a local id as used.
-	runSeq     int32
-	seenStack  []int32
-	seenStream []int32
-	seenCtx    []int32
+	runSeq    int32
+	seenStack []int32
+	seenTag   []int32
 }
 
 const strCacheSize = 256
@@ -50,8 +54,8 @@ func newChunkDec() *chunkDec {
 	return &chunkDec{
 		names:     map[string]string{},
 		foreignSt: map[uint64]int32{},
-		streamID:  map[uint64]uint32{},
 		ctxID:     map[EventContext]int32{},
+		tagID:     map[EventTag]uint32{},
 	}
 }
 
@@ -63,15 +67,15 @@ func (c *chunkDec) reset(memo int) {
 	}
 	c.memo, c.dicts = c.memo[:0], 0
 	clear(c.foreignSt)
-	clear(c.streamID)
 	clear(c.ctxID)
+	clear(c.tagID)
 	if len(c.names) > 1<<16 {
 		c.names = map[string]string{}
 	}
-	c.streamID[0], c.ctxID[EventContext{}] = 0, 0
+	c.ctxID[EventContext{}], c.tagID[EventTag{}] = 0, 0
+	c.lastTag, c.lastTagID = EventTag{}, 0
 	c.seenStack = append(c.seenStack[:0], 0)
-	c.seenStream = append(c.seenStream[:0], 0)
-	c.seenCtx = append(c.seenCtx[:0], 0)
+	c.seenTag = append(c.seenTag[:0], 0)
 	// The last chunk's sizes are a good guess at this one's.
 	nk, ns := len(c.out.keys), len(c.out.stacks)
 	keys, stacks := c.spare.take()
@@ -82,11 +86,11 @@ func (c *chunkDec) reset(memo int) {
 		stacks = make([]stackDesc, 0, ns+ns/8+1)
 	}
 	c.out = chunkOut{
-		keys:    keys[:0],
-		stacks:  append(stacks[:0], stackDesc{}),
-		streams: []uint64{0},
-		ctxs:    []EventContext{{}},
-		fresh:   map[uint32]int32{},
+		keys:   keys[:0],
+		stacks: append(stacks[:0], stackDesc{}),
+		tags:   []EventTag{{}},
+		ctxs:   []EventContext{{}},
+		fresh:  map[uint32]int32{},
 	}
 }
 
@@ -167,13 +171,9 @@ func (c *chunkDec) tryRun(p int) (int, bool) {
 			c.seenStack[ev.Stack] = runIdx
 			r.stacks = append(r.stacks, int32(ev.Stack))
 		}
-		if c.seenStream[ev.StreamID] != runIdx {
-			c.seenStream[ev.StreamID] = runIdx
-			r.streams = append(r.streams, ev.StreamID)
-		}
-		if c.seenCtx[ev.Context] != runIdx {
-			c.seenCtx[ev.Context] = runIdx
-			r.ctxs = append(r.ctxs, ev.Context)
+		if t := ev.Tag(); c.seenTag[t] != runIdx {
+			c.seenTag[t] = runIdx
+			r.tags = append(r.tags, t)
 		}
 		p = q
 		if p >= c.limit {
@@ -215,22 +215,10 @@ func (c *chunkDec) tryRun(p int) (int, bool) {
 			return p, true
 		}
 		r.vals = append(r.vals, pval{uint32(idx), uint32(m.kind)<<29 | uint32(a)})
+		c.out.last = max(c.out.last, c.last[i])
 	}
 	c.out.runs = append(c.out.runs, r)
 	return p, true
-}
-
-func lowerBound(a []uint32, x uint64) int {
-	lo, hi := 0, len(a)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if uint64(a[m]) < x {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
 }
 
 // Entry fields, as bits of a mask of those seen.
@@ -273,6 +261,7 @@ func fieldOf(k []byte) int {
 func (c *chunkDec) entry(p int) (TraceEvent, int, bool) {
 	var ev TraceEvent
 	var ctx EventContext
+	var stream uint64
 	b := c.buf
 	if p >= len(b) || b[p] != pEmptyDict {
 		return ev, 0, false
@@ -339,7 +328,7 @@ func (c *chunkDec) entry(p int) (TraceEvent, int, bool) {
 					return ev, 0, false
 				}
 				if v != 0 {
-					ev.StreamID = c.stream(v)
+					stream = v
 				}
 			case fTime:
 				if kind == numBig {
@@ -374,8 +363,16 @@ func (c *chunkDec) entry(p int) (TraceEvent, int, bool) {
 	case seen&fAction == 0, seen&fAddr == 0 && ev.Action != ActionSnapshot, seen&fSize == 0:
 		return ev, 0, false
 	}
+	var cx int32
 	if ctx != (EventContext{}) {
-		ev.Context = c.context(ctx)
+		cx = c.context(ctx)
+	}
+	if stream != 0 || cx != 0 {
+		t, ok := c.tag(EventTag{stream, cx})
+		if !ok {
+			return ev, 0, false
+		}
+		ev.SetTag(t)
 	}
 	return ev, p, true
 }

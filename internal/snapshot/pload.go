@@ -128,11 +128,15 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 	for _, s := range scans {
 		nrefs += len(s.refs)
 	}
-	all := make([]uint32, 0, nrefs)
+	// Each fetch as index<<32 | chunk: sorted, the last of an index's
+	// pairs names the last chunk that fetches it.
+	fetches := make([]uint64, 0, nrefs)
 	for i, s := range scans {
 		bases[i+1] = bases[i] + s.memo
 		dictBases[i+1] = dictBases[i] + s.dicts
-		all = append(all, s.refs...)
+		for _, r := range s.refs {
+			fetches = append(fetches, uint64(r)<<32|uint64(i))
+		}
 		scans[i].refs = nil
 	}
 	if bases[n] > 1<<32 {
@@ -140,21 +144,22 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 	}
 	t2 := time.Now()
 	po.stats.mark(2)
-	slices.Sort(all)
-	all = slices.Compact(all)
+	slices.Sort(fetches)
+	all, last := lastFetches(fetches)
+	fetches = nil
 
 	// What only the entry decoders read: the last worker to finish drops
 	// it, so that it is not held while the sequential pass catches up
 	// (the end of the load, when the events are all in memory, is the
 	// peak).
-	shared := &decodeTables{refs: all, foreign: newForeignStrs(f, chunks, bases, scans, all), workers: int32(min(po.workers, n))}
-	all = nil
+	shared := &decodeTables{refs: all, last: last, foreign: newForeignStrs(f, chunks, bases, scans, all), workers: int32(min(po.workers, n))}
+	all, last = nil, nil
 
 	// Pass 3, the trace entries, runs ahead of pass 4, the rest in order,
 	// which takes each chunk's runs as soon as they are ready and then
 	// releases most of what the chunk held.
 	events := o.makeEvents(int(dictBases[n]))[:dictBases[n]]
-	ps := newParState(n, events)
+	ps := newParState(chunks, events)
 	var loaded *Snapshot
 	defer func() { ps.feed.end(loaded) }() // abandoned unless the load succeeds
 	wctx, stop := context.WithCancel(ctx)
@@ -201,7 +206,8 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 				c.reset(int(scans[i].memo) + 1024)
 				c.buf, c.off, c.limit = buf, chunks[i].start, int(chunks[i].end-chunks[i].start)
 				c.base, c.dictBase, c.events = bases[i], dictBases[i], events
-				c.foreign, c.refs = shared.foreign, shared.refs
+				c.foreign, c.refs, c.last = shared.foreign, shared.refs, shared.last
+				c.out.last = uint16(min(i, neverFreed))
 				t := time.Now()
 				c.decode()
 				if po.stats != nil {
@@ -220,6 +226,7 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 	b := newBuilder()
 	b.opts, b.ctx = o, ctx
 	b.par = ps
+	ps.resolve = b.resolveLater
 	if po.stats != nil {
 		defer func() {
 			po.stats.runs, po.stats.claimed, po.stats.events = ps.runsSeen, ps.claimed, ps.cursor
@@ -250,6 +257,7 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 // last of them to finish.
 type decodeTables struct {
 	refs    []uint32
+	last    []uint16 // per index of refs, the last chunk that fetches it (see lastFetches)
 	foreign *foreignStrs
 	workers int32 // still running
 	mu      sync.Mutex
@@ -259,8 +267,32 @@ func (t *decodeTables) done() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.workers--; t.workers == 0 {
-		t.refs, t.foreign = nil, nil
+		t.refs, t.last, t.foreign = nil, nil, nil
 	}
+}
+
+// neverFreed, as the last chunk that fetches a memo index, keeps it to the
+// end: the chunk's number does not fit.
+const neverFreed = 1<<16 - 1
+
+// lastFetches splits sorted index<<32 | chunk pairs into the distinct
+// indexes, ascending, and the last chunk that fetches each (neverFreed
+// from chunk 65535 on).
+func lastFetches(sorted []uint64) ([]uint32, []uint16) {
+	n := 0
+	for k, f := range sorted {
+		if k+1 == len(sorted) || sorted[k+1]>>32 != f>>32 {
+			n++
+		}
+	}
+	refs, last := make([]uint32, 0, n), make([]uint16, 0, n)
+	for k, f := range sorted {
+		if k+1 == len(sorted) || sorted[k+1]>>32 != f>>32 {
+			refs = append(refs, uint32(f>>32))
+			last = append(last, uint16(min(uint32(f), neverFreed)))
+		}
+	}
+	return refs, last
 }
 
 // bufPool holds one read buffer per worker.

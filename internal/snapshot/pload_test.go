@@ -377,3 +377,21 @@ func TestParallelRunLeftOut(t *testing.T) {
 		t.Fatalf("events %+v: want 3, the first and last on one stack", ev)
 	}
 }
+
+// TestParallelLateFrameStr: chunks drop their runs' memo entries once the
+// decoder is past the last chunk that fetches them, but a frame decoded in
+// one chunk may name a str memoized in an earlier chunk's run, fetched
+// nowhere else, and the frame itself be fetched chunks later: the str must
+// still be found then (gen.py's late-frame-str, cut in chunks of one pickler frame; without
+// builder.resolveLater the frame's filename is gone).
+func TestParallelLateFrameStr(t *testing.T) {
+	path := "testdata/synthetic/late-frame-str.pickle"
+	for _, po := range []parOptions{{workers: 1, chunk: 1}, {workers: 2, chunk: 1}, {workers: 3, chunk: 100 << 10}} {
+		ps := &parStats{}
+		po.stats = ps
+		loadBoth(t, path, po, true)
+		if ps.runs < 3 {
+			t.Errorf("%+v: %d runs, want the trace cut in several chunks", po, ps.runs)
+		}
+	}
+}

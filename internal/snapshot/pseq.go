@@ -33,27 +33,39 @@ type parState struct {
 	// (nil: none).
 	feed *feeder
 	// Local-to-Snapshot maps per chunk; -1: not mapped yet.
-	stacks  [][]StackID
-	streams [][]int64
-	ctxs    [][]int32
+	stacks [][]StackID
+	tags   [][]int64
+	// ends are the chunks' end offsets; at is the chunk the decoder was
+	// in at the last reach. Once it is past chunk k, the chunks in due[k]
+	// (those whose runs' memo entries chunk k fetches last) drop them:
+	// freed is the first k not yet done.
+	ends      []int64
+	at, freed int
+	due       [][]int32
+	// resolve fills in a chunk's frames the strs they name in other
+	// chunks' memo entries (builder.resolveLater).
+	resolve func(*chunkOut)
 
 	mu  sync.Mutex
 	err error
 }
 
-func newParState(n int, events []TraceEvent) *parState {
+func newParState(chunks []span, events []TraceEvent) *parState {
+	n := len(chunks)
 	ps := &parState{
-		outs:    make([]chunkOut, n),
-		ready:   make([]chan struct{}, n),
-		tokens:  make(chan struct{}, runtime.GOMAXPROCS(0)+2),
-		spare:   newSpares(runtime.GOMAXPROCS(0) + 2),
-		events:  events,
-		stacks:  make([][]StackID, n),
-		streams: make([][]int64, n),
-		ctxs:    make([][]int32, n),
+		ends:   make([]int64, n),
+		due:    make([][]int32, n),
+		outs:   make([]chunkOut, n),
+		ready:  make([]chan struct{}, n),
+		tokens: make(chan struct{}, runtime.GOMAXPROCS(0)+2),
+		spare:  newSpares(runtime.GOMAXPROCS(0) + 2),
+		events: events,
+		stacks: make([][]StackID, n),
+		tags:   make([][]int64, n),
 	}
 	for i := range ps.ready {
 		ps.ready[i] = make(chan struct{})
+		ps.ends[i] = chunks[i].end
 	}
 	return ps
 }
@@ -83,8 +95,7 @@ func (ps *parState) wait(ci int) {
 	out := &ps.outs[ci]
 	ps.runsSeen += len(out.runs)
 	ps.stacks[ci] = filled(len(out.stacks), StackID(-1))
-	ps.streams[ci] = filled(len(out.streams), int64(-1))
-	ps.ctxs[ci] = filled(len(out.ctxs), int32(-1))
+	ps.tags[ci] = filled(len(out.tags), int64(-1))
 }
 
 func filled[T any](n int, v T) []T {
@@ -98,6 +109,22 @@ func filled[T any](n int, v T) []T {
 // reach moves past the runs that start before input offset off and
 // returns the next one (nil if none), waiting for its chunk.
 func (ps *parState) reach(off int64) *prun {
+	r := ps.nextRun(off)
+	// After nextRun: a chunk it is done with has taken the strs its
+	// frames fetch from other chunks before any of those goes.
+	for ps.at < len(ps.ends) && ps.ends[ps.at] <= off {
+		ps.at++
+	}
+	for ; ps.freed < ps.at; ps.freed++ {
+		for _, ci := range ps.due[ps.freed] {
+			ps.release(int(ci))
+		}
+		ps.due[ps.freed] = nil
+	}
+	return r
+}
+
+func (ps *parState) nextRun(off int64) *prun {
 	for ps.cc < len(ps.outs) {
 		ps.wait(ps.cc)
 		if ps.failed() != nil {
@@ -114,15 +141,35 @@ func (ps *parState) reach(off int64) *prun {
 		// its runs' entries need.
 		out := &ps.outs[ps.cc]
 		ps.spare.give(out.keys, out.stacks)
-		out.stacks, out.keys, out.streams, out.ctxs = nil, nil, nil, nil
+		out.stacks, out.keys, out.tags, out.ctxs = nil, nil, nil, nil
 		for i := range runs {
-			runs[i].stacks, runs[i].streams, runs[i].ctxs = nil, nil, nil
+			runs[i].stacks, runs[i].tags = nil, nil
 		}
-		ps.streams[ps.cc], ps.ctxs[ps.cc] = nil, nil
+		ps.tags[ps.cc] = nil
+		if ps.resolve != nil {
+			ps.resolve(out)
+		}
+		switch k := int(out.last); {
+		case k == neverFreed:
+		case k < ps.freed:
+			ps.release(ps.cc)
+		default:
+			ps.due[k] = append(ps.due[k], int32(ps.cc))
+		}
 		<-ps.tokens
 		ps.cc, ps.ri = ps.cc+1, 0
 	}
 	return nil
+}
+
+// release drops what chunk ci kept for the memo fetches of its runs'
+// entries: the decoder is past the last chunk that fetches them.
+func (ps *parState) release(ci int) {
+	out := &ps.outs[ci]
+	for i := range out.runs {
+		out.runs[i].vals, out.runs[i].strs = nil, nil
+	}
+	out.frames, out.frameKeys, out.fresh, out.later = nil, nil, nil, nil
 }
 
 // runHook skips a run of trace entries when one starts at off, on a
@@ -147,7 +194,7 @@ func (b *builder) runHook(off int64, l *pickle.List) (pickle.Run, error) {
 	if c.first+int64(c.n) != ps.cursor || r.region < ps.cursor {
 		return pickle.Run{}, errNoParallel
 	}
-	stacks, streams, ctxs := ps.stacks[ci], ps.streams[ci], ps.ctxs[ci]
+	stacks, tags := ps.stacks[ci], ps.tags[ci]
 	for _, ls := range r.stacks {
 		if stacks[ls] >= 0 {
 			continue
@@ -158,34 +205,36 @@ func (b *builder) runHook(off int64, l *pickle.List) (pickle.Run, error) {
 		}
 		stacks[ls] = sid
 	}
-	for _, ls := range r.streams {
-		if streams[ls] < 0 {
-			var id uint32
-			if h := out.streams[ls]; h != 0 {
-				id = b.stream(h)
-			}
-			streams[ls] = int64(id)
+	for _, lt := range r.tags {
+		if tags[lt] >= 0 {
+			continue
 		}
-	}
-	for _, lc := range r.ctxs {
-		if ctxs[lc] < 0 {
-			var id int32
-			if x := out.ctxs[lc]; x != (EventContext{}) {
-				id = b.context(x)
-			}
-			ctxs[lc] = id
+		// As event maps them, one entry at a time: the stream, then the
+		// context, then the pair.
+		t := out.tags[lt]
+		if t.Stream != 0 {
+			b.stream(t.Stream)
 		}
+		var cx int32
+		if x := out.ctxs[t.Context]; x != (EventContext{}) {
+			cx = b.context(x)
+		}
+		id, err := b.tag(t.Stream, cx)
+		if err != nil {
+			return pickle.Run{}, nil // the sequential decoder will say what is wrong
+		}
+		tags[lt] = int64(id)
 	}
 	src := ps.events[r.region : r.region+int64(r.n)]
 	dst := ps.events[ps.cursor : ps.cursor+int64(r.n)]
 	for i := range src {
 		ev := src[i]
 		ev.Stack = stacks[ev.Stack]
-		st, cx := streams[ev.StreamID], ctxs[ev.Context]
-		if ev.Stack < 0 || st < 0 || cx < 0 {
+		t := tags[ev.Tag()]
+		if ev.Stack < 0 || t < 0 {
 			return pickle.Run{}, errNoParallel // a broken invariant: decode it all again, sequentially
 		}
-		ev.StreamID, ev.Context = uint32(st), cx
+		ev.SetTag(uint32(t))
 		dst[i] = ev
 	}
 	ps.cursor += int64(r.n)
@@ -254,6 +303,18 @@ func (b *builder) addEvent(l *pickle.List, c *eventChunks, ev TraceEvent) error 
 		b.publish(l)
 	}
 	return nil
+}
+
+// resolveLater puts into a chunk's frames the strs they take from other
+// chunks, while those chunks still hold them (see parState.reach); a
+// frame whose strs are not there stays as it is, to fail as it would have.
+func (b *builder) resolveLater(out *chunkOut) {
+	for li := range out.later {
+		if f, err := b.laterFrame(out, li); err == nil {
+			out.frames[li] = f
+			delete(out.later, li)
+		}
+	}
 }
 
 // laterFrame returns a chunk's frame li, fetching the strs it left for

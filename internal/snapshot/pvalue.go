@@ -166,15 +166,24 @@ func (c *chunkDec) intern(s []byte) string {
 	return v
 }
 
-func (c *chunkDec) stream(h uint64) uint32 {
-	if id, ok := c.streamID[h]; ok {
-		return id
+// tag returns the local tag of pair t (a stream handle and a local
+// context); false when there are too many to name.
+func (c *chunkDec) tag(t EventTag) (uint32, bool) {
+	if t == c.lastTag {
+		return c.lastTagID, true
 	}
-	id := uint32(len(c.out.streams))
-	c.out.streams = append(c.out.streams, h)
-	c.streamID[h] = id
-	c.seenStream = append(c.seenStream, 0)
-	return id
+	id, ok := c.tagID[t]
+	if !ok {
+		if len(c.out.tags) >= MaxTags {
+			return 0, false
+		}
+		id = uint32(len(c.out.tags))
+		c.out.tags = append(c.out.tags, t)
+		c.tagID[t] = id
+		c.seenTag = append(c.seenTag, 0)
+	}
+	c.lastTag, c.lastTagID = t, id
+	return id, true
 }
 
 func (c *chunkDec) context(x EventContext) int32 {
@@ -184,7 +193,6 @@ func (c *chunkDec) context(x EventContext) int32 {
 	id := int32(len(c.out.ctxs))
 	c.out.ctxs = append(c.out.ctxs, x)
 	c.ctxID[x] = id
-	c.seenCtx = append(c.seenCtx, 0)
 	return id
 }
 

@@ -120,8 +120,8 @@ func blockSummary(s *Snapshot, b *Block) map[string]any {
 func eventSummary(s *Snapshot, e *TraceEvent) map[string]any {
 	return map[string]any{"action": e.Action.String(), "addr": e.Addr, "size": e.Size,
 		"stream": s.Stream(e), "time_us": e.TimeUS, "frames": len(s.Frames(e.Stack)),
-		"top_frame": topFrame(s, e.Stack), "compile_context": s.Contexts[e.Context].CompileContext,
-		"user_metadata": s.Contexts[e.Context].UserMetadata}
+		"top_frame": topFrame(s, e.Stack), "compile_context": s.ContextOf(e).CompileContext,
+		"user_metadata": s.ContextOf(e).UserMetadata}
 }
 
 // canonical re-encodes JSON with sorted keys, one value per line, numbers

@@ -56,9 +56,9 @@ type StackID int32
 // TraceEvent is one entry of a device's allocator trace.
 //
 // A large snapshot holds tens of millions of these, so the struct packs
-// into 40 bytes: the stream handle and the two annotation strings, which
-// take few distinct values in a run, are indexes into tables of the
-// Snapshot.
+// into 32 bytes: the stream handle and the two annotation strings, which
+// take few distinct values in a run, are one 24-bit index (Tag) into the
+// Snapshot's Tags.
 type TraceEvent struct {
 	// Addr is the block or segment address; for ActionOOM it holds the
 	// device's free bytes (the entry's device_free) instead.
@@ -68,12 +68,35 @@ type TraceEvent struct {
 	Size   uint64
 	TimeUS int64
 	Stack  StackID
-	// StreamID indexes Snapshot.Streams; Snapshot.Stream(e) is the handle.
-	StreamID uint32
+	Action Action
+	// The tag, tagHi<<16 | tagLo (see Tag).
+	tagHi uint8
+	tagLo uint16
+}
+
+// MaxTags is how many distinct (stream, context) pairs a snapshot may
+// hold: an event's Tag has 24 bits.
+const MaxTags = 1 << 24
+
+// Tag indexes Snapshot.Tags: the event's stream and context. Tag 0 is
+// the default stream with no context.
+func (e *TraceEvent) Tag() uint32 { return uint32(e.tagHi)<<16 | uint32(e.tagLo) }
+
+// SetTag sets the event's Tag; t must be below MaxTags.
+func (e *TraceEvent) SetTag(t uint32) {
+	if t >= MaxTags {
+		panic(fmt.Sprintf("snapshot: tag %d past MaxTags", t))
+	}
+	e.tagHi, e.tagLo = uint8(t>>16), uint16(t)
+}
+
+// EventTag is the stream and context a Tag stands for.
+type EventTag struct {
+	// Stream is the CUDA stream handle (0: the default stream).
+	Stream uint64
 	// Context indexes Snapshot.Contexts; 0 is no compile context and no
 	// user metadata.
 	Context int32
-	Action  Action
 }
 
 // EventContext is what a trace entry records besides memory: its
@@ -178,9 +201,13 @@ type Snapshot struct {
 	// Stacks[id] are the frames of StackID id, innermost first; Stacks[0]
 	// is empty.
 	Stacks [][]Frame
-	// Streams holds the CUDA stream handles trace events name by
-	// StreamID; Streams[0] is 0, the default stream.
+	// Streams holds the distinct CUDA stream handles of trace events, in
+	// order of first use; Streams[0] is 0, the default stream.
 	Streams []uint64
+	// Tags holds the distinct (stream, context) pairs of trace events,
+	// which TraceEvent.Tag indexes; Tags[0] is the default stream with no
+	// context.
+	Tags []EventTag
 	// Contexts holds the distinct contexts of trace events; Contexts[0]
 	// is the empty one.
 	Contexts []EventContext
@@ -198,10 +225,20 @@ func (s *Snapshot) Frames(id StackID) []Frame {
 
 // Stream returns the CUDA stream handle of event e.
 func (s *Snapshot) Stream(e *TraceEvent) uint64 {
-	if int(e.StreamID) < len(s.Streams) {
-		return s.Streams[e.StreamID]
+	if t := e.Tag(); int(t) < len(s.Tags) {
+		return s.Tags[t].Stream
 	}
 	return 0
+}
+
+// ContextOf returns the compile context and user metadata of event e.
+func (s *Snapshot) ContextOf(e *TraceEvent) EventContext {
+	if t := e.Tag(); int(t) < len(s.Tags) {
+		if c := s.Tags[t].Context; c >= 0 && int(c) < len(s.Contexts) {
+			return s.Contexts[c]
+		}
+	}
+	return EventContext{}
 }
 
 // Trace returns device dev's events, or nil.

@@ -244,6 +244,25 @@ hostile.update({
     "ordered-dict": collections.OrderedDict(segments=[]),
 })
 
+# A frame whose filename str a trace entry far earlier memoized (after the
+# common words, in a chunk whose memo entries nothing fetches later; the only
+# other fetch of it), fetched again (the frame, in a new stack) far later:
+# the parallel loader must keep the str, or take it into the frame, until
+# then.
+late_y = "".join(["/late/", "y.py"])
+late_x = fr("g", 2, late_y)
+
+
+def pad(n, t0):
+    return [ev("alloc", BASE + 0x1000 * (i + 1), 512, t0 + i, []) for i in range(n)]
+
+
+synthetic["late-frame-str"] = snapshot([], [
+    [ev("alloc", BASE + 0x20000000, 512, 0, [fr("main", 1)])] + pad(1500, 1)
+    + [ev("alloc", BASE, 512, 1600, [fr("f", 1, late_y)])] + pad(3000, 2000)
+    + [ev("alloc", BASE + 0x10000000, 512, 5000, [late_x])] + pad(6000, 6000)
+    + [ev("free_requested", BASE + 0x10000000, 512, 20000, [late_x, fr("h", 3)])]])
+
 os.makedirs(os.path.join(HERE, "synthetic"), exist_ok=True)
 os.makedirs(os.path.join(HERE, "hostile"), exist_ok=True)
 for name, obj in synthetic.items():
