@@ -17,19 +17,7 @@ import (
 // stem, bf16 NCHW: 644.4 and 641.9 µs forward); one only the second timed
 // is added (fp16 NCHW depthwise 3×3 at 112², 66.1 µs).
 func TestMergeConvRuns(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "h200.json")
-	in := "../../testdata/late/calibration-full.json,../../testdata/late/calibration-conv16.json"
-	if err := run("h200", in, out); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c gpu.Calibration
-	if err := json.Unmarshal(data, &c); err != nil {
-		t.Fatal(err)
-	}
+	c := calibrate(t, "../../testdata/late/calibration-full.json,../../testdata/late/calibration-conv16.json")
 	if c.Source != "calibration-full.json+calibration-conv16.json" || math.Abs(c.EnqueueS-9.683e-6) > 1e-9 {
 		t.Errorf("source %q, enqueue %g: want both files and the full run's 9.683 µs", c.Source, c.EnqueueS)
 	}
@@ -65,23 +53,12 @@ func TestMergeConvRuns(t *testing.T) {
 // (the only one with GEMMs) gives the host figures: enqueue 9.683 µs, not
 // the conv16 run's 9.170 µs.
 func TestGlobTakesTheFullRunAsBase(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "h200.json")
-	if err := run("h200", "../../testdata/late/calibration-*.json", out); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c gpu.Calibration
-	if err := json.Unmarshal(data, &c); err != nil {
-		t.Fatal(err)
-	}
+	c := calibrate(t, "../../testdata/late/calibration-*.json")
 	if !strings.HasPrefix(c.Source, "calibration-full.json+") || !strings.Contains(c.Source, "calibration-conv16.json") ||
 		math.Abs(c.EnqueueS-9.683e-6) > 1e-9 {
 		t.Errorf("source %q, enqueue %g: want the full run first and its 9.683 µs", c.Source, c.EnqueueS)
 	}
-	if err := run("h200", "../../testdata/late/calibration-conv16.json", out); err == nil {
+	if err := run("h200", "../../testdata/late/calibration-conv16.json", filepath.Join(t.TempDir(), "h200.json")); err == nil {
 		t.Error("a convolution run alone made a table")
 	}
 }
@@ -112,19 +89,7 @@ func TestNormRows(t *testing.T) {
 // µs cuDNN forward. A shape the full run timed too keeps the mean of both
 // (flash 8×12×1024×64 causal: 76.30 and 75.57 µs).
 func TestSDPABackends(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "h200.json")
-	in := "../../testdata/late/calibration-full.json,../../testdata/dev6/calibration/calibration-sdpa-backends.json"
-	if err := run("h200", in, out); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c gpu.Calibration
-	if err := json.Unmarshal(data, &c); err != nil {
-		t.Fatal(err)
-	}
+	c := calibrate(t, "../../testdata/late/calibration-full.json,../../testdata/dev6/calibration/calibration-sdpa-backends.json")
 	find := func(be, dt string, bhsd [4]int64, causal bool) []gpu.SDPARate {
 		var m []gpu.SDPARate
 		for _, s := range c.SDPA {
@@ -153,4 +118,23 @@ func TestSDPABackends(t *testing.T) {
 	if be := defaultBackend([]string{"Memset (Device)", "void at::native::vectorized_elementwise_kernel<8>"}); be != "" {
 		t.Errorf("a default row without attention kernels is filed under %q, want none", be)
 	}
+}
+
+// calibrate builds the h200 table from the raw runs in (a list or glob)
+// as `go generate` does, and reads it back.
+func calibrate(t *testing.T, in string) gpu.Calibration {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "h200.json")
+	if err := run("h200", in, out); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c gpu.Calibration
+	if err := json.Unmarshal(data, &c); err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
