@@ -133,6 +133,9 @@ func (c *config) techniqueNotes() (notes []string, widen float64) {
 	if c.spec.Quant != "" {
 		notes = append(notes, fmt.Sprintf("4-bit base weights (%s, blocksize 64, double quantisation, peft's prepare_model_for_kbit_training) are modelled from bitsandbytes' source and checked on 4 development captures on an H200 (peak allocated within 0.12%%), with no held-out capture yet: wider band", c.spec.Quant))
 		widen += 0.08
+		if c.spec.Checkpoint == "none" {
+			notes = append(notes, "peft's prepare_model_for_kbit_training turns gradient checkpointing on by default (use_gradient_checkpointing=True): if your script calls it that way, plan with --checkpoint block")
+		}
 		if c.arch.MoE.Experts > 0 {
 			notes = append(notes, "the experts are 3-D parameters, not nn.Linear modules, so bitsandbytes leaves them unquantised: only attention, shared experts and routers take 4 bits")
 		}
