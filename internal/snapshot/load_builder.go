@@ -139,22 +139,12 @@ func (b *builder) hook(l *pickle.List, item any) (bool, error) {
 }
 
 func (b *builder) stream(h uint64) uint32 {
-	if id, ok := b.streamID[h]; ok {
-		return id
-	}
-	id := uint32(len(b.snap.Streams))
-	b.snap.Streams = append(b.snap.Streams, h)
-	b.streamID[h] = id
+	id, _ := number(b.streamID, &b.snap.Streams, h)
 	return id
 }
 
 func (b *builder) context(c EventContext) int32 {
-	if id, ok := b.ctxID[c]; ok {
-		return id
-	}
-	id := int32(len(b.snap.Contexts))
-	b.snap.Contexts = append(b.snap.Contexts, c)
-	b.ctxID[c] = id
+	id, _ := number(b.ctxID, &b.snap.Contexts, c)
 	return id
 }
 
@@ -171,15 +161,12 @@ func (b *builder) tag(h uint64, cx int32) (uint32, error) {
 	if t == b.lastTag {
 		return b.lastTagID, nil
 	}
-	id, ok := b.tagID[t]
-	if !ok {
-		if len(b.snap.Tags) >= MaxTags {
+	if len(b.snap.Tags) >= MaxTags { // full: only a known pair has a number
+		if _, ok := b.tagID[t]; !ok {
 			return 0, errTags
 		}
-		id = uint32(len(b.snap.Tags))
-		b.snap.Tags = append(b.snap.Tags, t)
-		b.tagID[t] = id
 	}
+	id, _ := number(b.tagID, &b.snap.Tags, t)
 	b.lastTag, b.lastTagID = t, id
 	return id, nil
 }

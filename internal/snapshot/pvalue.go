@@ -172,14 +172,13 @@ func (c *chunkDec) tag(t EventTag) (uint32, bool) {
 	if t == c.lastTag {
 		return c.lastTagID, true
 	}
-	id, ok := c.tagID[t]
-	if !ok {
-		if len(c.out.tags) >= MaxTags {
+	if len(c.out.tags) >= MaxTags { // full: only a known pair has a number
+		if _, ok := c.tagID[t]; !ok {
 			return 0, false
 		}
-		id = uint32(len(c.out.tags))
-		c.out.tags = append(c.out.tags, t)
-		c.tagID[t] = id
+	}
+	id, added := number(c.tagID, &c.out.tags, t)
+	if added {
 		c.seenTag = append(c.seenTag, 0)
 	}
 	c.lastTag, c.lastTagID = t, id
@@ -187,12 +186,7 @@ func (c *chunkDec) tag(t EventTag) (uint32, bool) {
 }
 
 func (c *chunkDec) context(x EventContext) int32 {
-	if id, ok := c.ctxID[x]; ok {
-		return id
-	}
-	id := int32(len(c.out.ctxs))
-	c.out.ctxs = append(c.out.ctxs, x)
-	c.ctxID[x] = id
+	id, _ := number(c.ctxID, &c.out.ctxs, x)
 	return id
 }
 
