@@ -34,22 +34,13 @@ func convnext(name string, blocks, widths []int, dp float64) Arch {
 func buildConvNeXt(b *builder, a *Arch, batch, image int64) {
 	x, _ := b.imageInput(batch, image)
 	x = b.conv2d(x, int64(a.Widths[0]), 4, 4, 0, 1, true)
-	b.convNeXtStemWorkspace()
 	// LayerNorm2d permutes the stem's NCHW output to NHWC, which is not
 	// contiguous: layer_norm copies it (after autocast's float32 cast,
 	// which keeps the permuted strides). Its output, permuted back, and
 	// every block after it keep NHWC strides, so every convolution after
 	// the stem runs cuDNN's channels_last kernels and every later permute
-	// is a contiguous view (no copy). The copy is native_layer_norm's own
-	// temporary: layer_norm saves the cast (the tensor it was given), and
-	// the copy is freed once the output exists (ConvNeXt bf16 traces: the
-	// cast, the copy and the output are three live blocks of one size, the
-	// copy freed first, the conv's output after them). The graph keeps the
-	// copy as the norm's input, so gradients and kernels are as before.
-	xf, stem := b.fp32(x.t), x.t
-	x.t = b.layerNorm(b.copy(xf), x.c, true)
-	b.g.ops[len(b.g.ops)-1].save[0] = xf
-	b.keep(xf, stem) // nn.Sequential holds the conv's output until the norm returns
+	// is a contiguous view (no copy).
+	x.t = b.layerNorm(b.copy(b.fp32(x.t)), x.c, true)
 	x.channelsLast = true
 	total := 0
 	for _, n := range a.Blocks {
@@ -69,22 +60,8 @@ func buildConvNeXt(b *builder, a *Arch, batch, image int64) {
 			b.block = blk
 			sd := a.DropPath * float64(blk) / math.Max(1, float64(total-1))
 			blk++
-			// the block is an nn.Sequential: each module's output is its
-			// loop variable until the next module returns, so the depthwise
-			// conv's output (behind Permute's view) lives until the norm's
-			// output exists (the ConvNeXt bf16 traces, forward and
-			// recompute). The traces hold the norm's float32 output until
-			// pwconv1 returns, and the downsampling norm's until its conv
-			// returns, the same way; modelled too, those two make the
-			// generated forward grow exactly the trace's segments, but the
-			// checkpointed replays then end +16% over (ConvNeXt-S b96): the
-			// backward still differs (stage 4's pwconv1 bias reduction of
-			// 116 MB that reduce.go's 2048-column cutoff leaves out, the
-			// layer scale's, the placement of its float32 temporaries), see
-			// docs/unlanded/t5conv-convnext-lifetimes.patch.
 			y := b.conv2d(x, c, 7, 1, 3, c, true)
 			t := b.layerNorm(y.t, c, true)
-			b.keep(y.t)
 			t = b.linear(t, c, 4*c, true, "pwconv1")
 			t = b.gelu(t)
 			t = b.linear(t, 4*c, c, true, "pwconv2")
@@ -100,34 +77,6 @@ func buildConvNeXt(b *builder, a *Arch, batch, image int64) {
 	x = b.avgPool(x)
 	x.t = b.layerNorm(x.t, x.c, true)
 	b.classify(x, int64(a.Classes))
-}
-
-// convNeXtStemWorkspace replaces the generic half-precision patchify
-// workspaces of the stem conv just recorded with the ones cuDNN takes for
-// ConvNeXt's 4×4/4 stem under bf16 autocast. The H200 traces at batch 32,
-// 64, 96 and 128 (ConvNeXt-T b64 unseen and checkpointed, b128 blind;
-// ConvNeXt-S b32 and b96 checkpointed) all show no forward workspace, and
-// in backward, where the gradient arrives in LayerNorm2d's NHWC strides:
-// a contiguous copy of it (the output's size) kept while the weight
-// gradient runs, that call's workspace of 7/3 of the output plus
-// 12,263,568 bytes (57,221,264, 102,178,960, 147,136,656 and 192,094,352
-// bytes: exactly linear in the batch), then the bias gradient's
-// reduction. The generic strided rule asked 1.5× the output forward and
-// twice in backward: an 84 MiB segment the GPU never made at b96. Read on
-// 96 output channels (tiny and small) in bf16; the wider stems of base and
-// large are taken to scale with their output, fp16 to match bf16.
-func (b *builder) convNeXtStemWorkspace() {
-	o := &b.g.ops[len(b.g.ops)-1]
-	if b.dt(o.out[0]).Size() != 2 {
-		return // float32: no forward workspace, a few MB backward (conv2d's rule)
-	}
-	out := b.tt(o.out[0]).bytes()
-	scale := func(n int64) int64 { return int64(float64(n) * b.workspace) }
-	o.fwdTemp = nil
-	o.bwdHeld = []int64{out}
-	o.gradWork = []int64{0, scale(7*out/3 + 12263568)}
-	c := o.conv
-	o.bwdTemp = biasGradScratch(c.n*c.ho*c.ho, c.cout, b.ctaLimit)
 }
 
 // layerScale is CNBlock's `layer_scale * x` with a (c, 1, 1) parameter.

@@ -23,12 +23,10 @@ const (
 // 1.42%, max 17.18% (Gemma 2 pure-bf16 LoRA checkpointed: the logits-
 // workspace split, inside its band), 3 of 20 under (1 more than 2% low),
 // allocated max 3.81%; T5-large checkpointed is outside both bands
-// (allocated -3.81%, reserved +6.51%). Held there, but for the reserved
-// allowance re-derived after T5 pure bf16 and ConvNeXt checkpointed stopped
-// being low (26 MiB + 1.00%, was 28 MiB + 1.25%): every figure about 0.25%
-// lower, median 1.16%, the Gemma 2 split -17.41% and ResNet-50 b192 fp16
-// -2.02% (was -1.76%), so the max is held at 17.5% and two rows may be
-// more than 2% low.
+// (allocated -3.81%, reserved +6.51%). Held there.
+// Session 8 (memmodel replays top-down, autocast casts the weight before the input, the wide
+// bias-gradient scratch, bands re-derived): median 1.42% -> 0.89%, max 17.18% -> 6.01% (Gemma 2
+// LoRA ckpt -17.18% fixed), 1 under (was 3; more than 2% low: 1, was 1).
 func TestLate8Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 20 workloads")
@@ -37,36 +35,40 @@ func TestLate8Blind(t *testing.T) {
 		"late8-t5-large-s128-b64-bf16-ckpt allocated": true,
 		"late8-t5-large-s128-b64-bf16-ckpt reserved":  true,
 	}
-	checkBlindSet(t, late8Dir, 20, known, blindLimits{resvMedian: 0.0143, resvMax: 0.175, allocMax: 0.039, under: 3, farUnder: 2})
+	checkBlindSet(t, late8Dir, 20, known, blindLimits{resvMedian: 0.0094, resvMax: 0.0606, allocMax: 0.039, under: 1, farUnder: 1})
 }
 
 // TestLate9Blind: 25 training rows (five of them diffusion), evaluated
 // once with the final models: peak reserved median 1.38%, max 15.85%
 // (Gemma 2 LoRA, the split, inside its band; Gemma 2 checkpointed
 // -13.91%), 6 of 25 under (4 more than 2% low), allocated max 5.56%.
-// Outside a band: Granite pure-bf16 LoRA allocated -5.56%. Held there.
-// T5-large pure bf16 was allocated -4.23%, outside its band, until
-// T5LayerNorm's product kept its bf16 input (family_t5.go): -0.01% now.
-// ConvNeXt-S checkpointed was reserved +15.68% (over) until its bf16
-// stem's cuDNN workspaces were read off the traces (family_convnext.go):
-// +1.77% now. With the allowance re-derived then (see TestLate8Blind) the
-// Gemma 2 LoRA split is -16.07%: the max is held at 16.1%.
+// Outside a band: ConvNeXt-S checkpointed reserved +15.68% (over) and
+// Granite pure-bf16 LoRA allocated -5.56%. Held there. T5-large pure
+// bf16 was allocated -4.23%, outside its band, until T5LayerNorm's product
+// kept its bf16 input (family_t5.go): -0.01% now.
+// Session 8 (memmodel replays top-down, autocast casts the weight before the input, the wide
+// bias-gradient scratch, bands re-derived): median 1.38% -> 0.83%, max 15.85% -> 7.33% (both Gemma
+// 2 rows fixed; ConvNeXt-S b96 bf16 ckpt +15.68% -> +7.33%), 5 under (was 6; 3 more than 2% low,
+// was 4).
 func TestLate9Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 25 workloads")
 	}
 	known := map[string]bool{
+		"late9-convnext-small-b96-bf16-ckpt reserved":    true,
 		"late9-granite-f-s512-b8-bf16w-lora16 allocated": true,
 	}
-	checkBlindSet(t, late9Dir, 25, known, blindLimits{resvMedian: 0.0139, resvMax: 0.161, allocMax: 0.056, under: 6, farUnder: 4})
+	checkBlindSet(t, late9Dir, 25, known, blindLimits{resvMedian: 0.0088, resvMax: 0.0738, allocMax: 0.056, under: 5, farUnder: 3})
 }
 
 // TestLate9qBlind: the first blind QLoRA (NF4, prepare_model_for_kbit_
 // training) and AdamW8bit rows, evaluated once with the final models:
 // peak allocated within 0.49%, reserved median 1.28%, max 1.77%, 1 of 5
 // under. Held there.
+// Session 8 (memmodel replays top-down, autocast casts the weight before the input, the wide
+// bias-gradient scratch, bands re-derived): median 1.28% -> 0.80%, max 1.77% -> 1.40%, 1 under.
 func TestLate9qBlind(t *testing.T) {
-	checkBlindSet(t, late9qDir, 5, nil, blindLimits{resvMedian: 0.013, resvMax: 0.018, allocMax: 0.005, under: 1, farUnder: 0})
+	checkBlindSet(t, late9qDir, 5, nil, blindLimits{resvMedian: 0.0085, resvMax: 0.0145, allocMax: 0.005, under: 1, farUnder: 0})
 }
 
 // TestStepTimeLate8: 17 blind step times (session-start models at first
