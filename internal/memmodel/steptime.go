@@ -105,7 +105,7 @@ func (tm *timeModel) forward(o *op, g *Graph) float64 {
 	case o.kind == "batch_norm" && r.hasNorm(dt):
 		t, _ = r.batchNorm(o, g, dt)
 	default:
-		t = r.stream(streamOp(o.kind, len(o.in)), dt, o.bytes) * normSlowdown(o.kind, dt)
+		t = r.elementwise(o, g, dt, o.bytes)
 		if b, ok := groupNormMoments(o, g); ok {
 			t += math.Max(r.stream("sum", dt, b), r.launch())
 		}
@@ -176,7 +176,7 @@ func (tm *timeModel) backward(o *op, g *Graph) (float64, float64) {
 	if bytes == 0 {
 		return 0, 0
 	}
-	t := math.Max(r.stream(streamOp(o.kind, len(o.in)), dt, bytes)*normSlowdown(o.kind, dt), r.launch())
+	t := math.Max(tm.backwardElementwise(o, g, dt, bytes), r.launch())
 	if b, ok := groupNormMoments(o, g); ok {
 		return t + math.Max(r.stream("sum", dt, b), r.launch()), 2
 	}
