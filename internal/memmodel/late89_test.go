@@ -85,8 +85,9 @@ func TestStepTimeLate8(t *testing.T) {
 // median 9.0% -> 7.2%, max 31.0% -> 29.0%; ratios median 2.2% -> 3.1%
 // and max 21.7% -> 22.7% (checkpointing of Mistral-e 0.0% -> -3.1%, of
 // ConvNeXt-S: the GPU-bound baselines gained GPU time, the recomputation's
-// host did not).
+// host did not). LayerNorm weight gradients as their own kernel: median
+// 6.6%, max 28.4%, ratio max 23.2% (ConvNeXt-S checkpointing, the same).
 func TestStepTimeLate9(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join(late9Dir, "timing", "results.jsonl"))
-	checkStepEval(t, ev, 18, stepTargets{median: 0.073, max: 0.291, ratioMedian: 0.032, ratioMax: 0.228, order: 0.95})
+	checkStepEval(t, ev, 18, stepTargets{median: 0.067, max: 0.285, ratioMedian: 0.032, ratioMax: 0.233, order: 0.95})
 }
