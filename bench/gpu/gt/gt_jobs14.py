@@ -109,3 +109,51 @@ def qlora():
 def jobs():
     probe = J("probe-start", "probe", 10, exclusive=True, timeout=60, spec=dict(kind="probe"))
     return [probe] + timing_groups() + dev_jobs() + blind_jobs()
+
+
+def gen_snaps():
+    """Call 24 (dev): the seen generate configuration whose reserved the planner misses low in every set
+    (Qwen2.5-0.5B DynamicCache under inference_mode: late4/late8 -3.4..-6.8%), one point per process,
+    with a memory-history snapshot."""
+    return [J("dev7-gen-qwen25-05b-bf16-dynamic-inf-snap-a", "dev7-generate", 20, timeout=200,
+              spec=dict(G("qwen25-05b", "bf16", "dynamic", "inference", [(4, 4000, 64)]), snap=True)),
+            J("dev7-gen-qwen25-05b-bf16-dynamic-inf-snap-b", "dev7-generate", 20, timeout=200,
+              spec=dict(G("qwen25-05b", "bf16", "dynamic", "inference", [(32, 512, 128)]), snap=True))]
+
+
+def host_probe():
+    """Call 24 (dev): the host side of a step alone — every family at a tiny shape (the GPU idles, so the
+    step time is Python, dispatcher and launch time), AMP and fp32, LoRA, checkpointing — for the
+    step-time model's host term. One process, alone on the GPU, 7 steps each."""
+    h = timer("dev7-", "dev7-host")
+    lm = [("llama-small", ("LlamaForCausalLM", "LlamaConfig", __import__("gt_jobs").LLAMA_SMALL)),
+          ("llama32-1b", LL1B), ("phi3-f", P3), ("qwen3-g", Q3), ("gemma2-f", G2), ("olmo2-f", OL),
+          ("mixtral-f", MX), ("gpt2", GS)]
+    specs = []
+    for name, m in lm:
+        specs.append(h(f"h-{name}-s16-b1-bf16", T(*m, b=1, seq=16)))
+    for name, m in (("llama-small", lm[0][1]), ("phi3-f", P3)):
+        specs.append(h(f"h-{name}-s16-b1-fp32", T(*m, b=1, seq=16, prec="fp32")))
+        specs.append(h(f"h-{name}-s16-b1-bf16-lora16", T(*m, b=1, seq=16, lora=16)))
+        specs.append(h(f"h-{name}-s16-b1-bf16-ckpt", T(*m, b=1, seq=16, ckpt="block")))
+    specs += [h("h-t5-large-s16-b1-bf16", T(*T5L, io="s2s", b=1, seq=16)),
+              h("h-bert-large-s16-b1-bf16", T(*BERTL, io="cls", b=1, seq=16)),
+              h("h-convnext-small-b1-bf16", tv("convnext_small", 1)),
+              h("h-convnext-small-b1-bf16-ckpt", tv("convnext_small", 1, ckpt="block")),
+              h("h-resnet50-b1-bf16", tv("resnet50", 1)),
+              h("h-vitb16-b1-bf16", tv("vit_b_16", 1))]
+    return timing_jobs("dev7-", "dev7-host", (("host", specs),))
+
+
+def call24():
+    return host_probe() + gen_snaps()
+
+
+def fit_check():
+    """Call 25: `plan --task generate --fit` answers after the top-down device (Mistral-7B p4096 n128: 103
+    -> 105; TinyLlama p2048 n128: 746 -> 747), run as the late fit rows were (one process per model,
+    batches ascending), each with a batch above it to see where the GPU stops."""
+    return [J("fit2-mistral-7b-p4096-n128", "fit2", 140, exclusive=True, timeout=240,
+              spec=G("mistral-7b", "bf16", "dynamic", "inference", [(105, 4096, 128), (110, 4096, 128)])),
+            J("fit2-tinyllama-p2048-n128", "fit2", 140, exclusive=True, timeout=240,
+              spec=G("tinyllama", "bf16", "dynamic", "inference", [(747, 2048, 128), (770, 2048, 128)]))]
