@@ -3,6 +3,7 @@ package allocsim
 import (
 	"context"
 	"errors"
+	"runtime/trace"
 
 	"github.com/vramkit/vramkit/internal/snapshot"
 )
@@ -92,6 +93,7 @@ func ReplayAhead(ctx context.Context, f *snapshot.Feed, o ReplayOptions, ao Ahea
 }
 
 func (a *Ahead) run(ctx context.Context) {
+	defer trace.StartRegion(ctx, "replay ahead").End()
 	a.out = DeviceReplay{Device: a.feed.Device(), PeakAllocatedAt: -1, PeakReservedAt: -1}
 	if a.o.TimelineBuckets > 0 || a.cfg.MemoryFraction < 1 {
 		a.hazard = true
