@@ -120,55 +120,6 @@ func size(b []byte, i int) int {
 // span is a byte range of the input: one chunk.
 type span struct{ start, end int64 }
 
-// frameChunks walks the FRAME headers of a protocol 4+ pickle of size
-// bytes and groups whole frames into chunks of about target bytes. The
-// first chunk starts at 0 (the PROTO opcode); a short unframed tail (the
-// STOP a pickler writes after its last frame) joins the last chunk.
-func frameChunks(r io.ReaderAt, size, target int64) ([]span, error) {
-	var hdr [9]byte
-	if _, err := r.ReadAt(hdr[:2], 0); err != nil {
-		return nil, errNoParallel
-	}
-	if hdr[0] != 0x80 || hdr[1] < 4 || hdr[1] > 5 {
-		return nil, errNoParallel
-	}
-	var chunks []span
-	cur := span{0, 2}
-	for pos := int64(2); pos < size; {
-		if size-pos < 9 {
-			if size-pos > 8 {
-				return nil, errNoParallel
-			}
-			cur.end = size
-			break
-		}
-		if _, err := r.ReadAt(hdr[:], pos); err != nil {
-			return nil, errNoParallel
-		}
-		if hdr[0] != pFrame {
-			if size-pos > 64 {
-				return nil, errNoParallel
-			}
-			cur.end = size
-			break
-		}
-		l := binary.LittleEndian.Uint64(hdr[1:])
-		if l == 0 || l > uint64(size-pos-9) {
-			return nil, errNoParallel
-		}
-		pos += 9 + int64(l)
-		cur.end = pos
-		if cur.end-cur.start >= target {
-			chunks = append(chunks, cur)
-			cur = span{pos, pos}
-		}
-	}
-	if cur.end > cur.start {
-		chunks = append(chunks, cur)
-	}
-	return chunks, nil
-}
-
 // scanned is what the first pass learns about a chunk.
 type scanned struct {
 	memo  uint64   // MEMOIZE opcodes in it
