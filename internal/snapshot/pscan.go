@@ -210,6 +210,30 @@ func scanChunk(b []byte, seen map[uint32]struct{}) (scanned, error) {
 			}
 			i += 9 // a str before a FRAME may still be memoized after it
 			continue
+		case pMark, pSetItems, pEmptyList, pAppend, pAppends:
+			prevStr = -1
+			i++
+			continue
+		case pBinInt1, pBinInt2, pBinInt:
+			n := int(fixedLen[op])
+			if i+n > len(b) {
+				return s, errNoParallel
+			}
+			prevStr = -1
+			i += n
+			continue
+		case pLong1, pShortUni:
+			// A length byte, then as many bytes (the pickler writes
+			// most ints and strs of a trace so).
+			if i+2 > len(b) || i+2+int(b[i+1]) > len(b) {
+				return s, errNoParallel
+			}
+			prevStr = -1
+			if op == pShortUni {
+				prevStr = i
+			}
+			i += 2 + int(b[i+1])
+			continue
 		}
 		n := size(b, i)
 		if n == 0 {
