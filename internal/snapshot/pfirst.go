@@ -67,11 +67,11 @@ func walkFrames(r io.ReaderAt, size, target int64, emit func(span) bool) error {
 	return nil
 }
 
-// firstPass finds the chunks of f (size bytes, chunks of about po.chunk)
-// and scans each (scanChunk) on po.workers goroutines while the walk goes
-// on. It returns the chunks, their scans in the same order, and how long
-// the walk took.
-func firstPass(ctx context.Context, f io.ReaderAt, size int64, po parOptions, pool *bufPool) ([]span, []scanned, time.Duration, error) {
+// firstPass finds the chunks of f (size bytes, chunks of about target
+// bytes) and scans each (scanChunk) on workers goroutines, with pool's
+// buffers, while the walk goes on. It returns the chunks, their scans in
+// the same order, and how long the walk took.
+func firstPass(ctx context.Context, f io.ReaderAt, size, target int64, workers int, pool *bufPool) ([]span, []scanned, time.Duration, error) {
 	type job struct {
 		i  int
 		sp span
@@ -102,7 +102,7 @@ func firstPass(ctx context.Context, f io.ReaderAt, size int64, po parOptions, po
 		defer close(jobs)
 		defer trace.StartRegion(ctx, "load: frame walk").End()
 		t := time.Now()
-		walkErr = walkFrames(f, size, po.chunk, func(sp span) bool {
+		walkErr = walkFrames(f, size, target, func(sp span) bool {
 			if failed.Load() {
 				return false
 			}
@@ -116,9 +116,9 @@ func firstPass(ctx context.Context, f io.ReaderAt, size int64, po parOptions, po
 		})
 		walkTime = time.Since(t)
 	}()
-	outs := make([][]result, po.workers)
+	outs := make([][]result, workers)
 	var wg sync.WaitGroup
-	for w := range po.workers {
+	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

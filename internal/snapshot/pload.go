@@ -82,8 +82,11 @@ func (s *parStats) mark(i int) {
 }
 
 func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po parOptions) (*Snapshot, error) {
+	// The first pass has every core: nothing follows the trace yet.
+	scanners := po.workers
 	if po.workers <= 0 {
 		po.workers = runtime.GOMAXPROCS(0)
+		scanners = po.workers
 		if o.Follow != nil && po.workers > 2 {
 			// A consumer follows the trace (a replay, on one core, that
 			// takes about as long as the whole decode on many): leave it
@@ -97,12 +100,12 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 	}
 	t0 := time.Now()
 	po.stats.mark(0)
-	pool := newBufPool(po.workers)
+	pool := newBufPool(scanners)
 
 	// Pass 1: counts and fetched indexes, chunk by chunk as the FRAME
 	// walk finds them.
 	scanRegion := trace.StartRegion(ctx, "load: first pass")
-	chunks, scans, walked, err := firstPass(ctx, f, size, po, pool)
+	chunks, scans, walked, err := firstPass(ctx, f, size, po.chunk, scanners, pool)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +125,7 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 	po.stats.mark(1)
 	po.stats.mark(2)
 	tables := trace.StartRegion(ctx, "load: fetch tables")
-	all, last, err := fetchTables(ctx, scans, maxFetch(scans), po.workers)
+	all, last, err := fetchTables(ctx, scans, maxFetch(scans), scanners)
 	if err != nil {
 		return nil, err
 	}
