@@ -80,6 +80,7 @@ func firstPass(ctx context.Context, f io.ReaderAt, size, target int64, workers i
 		i int
 		s scanned
 	}
+	workers = max(workers, 1) // the walk waits for someone to take its chunks
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan job, 64)
