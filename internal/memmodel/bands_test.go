@@ -205,11 +205,12 @@ func TestSplitReach(t *testing.T) {
 	}
 }
 
-// TestSplitReachOnMeasuredRuns checks the committed table on a family
-// whose runs the GPU split the logits block on (Gemma 2 with
-// LoRA: measured 16-18% above the point) and families whose variant rows
-// never split (GPT-2; LLaMA, LoRA and checkpointed runs among them): the
-// first band reaches the variant, the others do not and say why.
+// TestSplitReachOnMeasuredRuns checks the committed table on families
+// whose variant rows never split the logits block (GPT-2; LLaMA, LoRA and
+// checkpointed runs among them) and on Gemma 2 with LoRA, whose runs the
+// GPU split: since the replay runs top-down the point splits it too
+// (within 1%; it was 16-18% under), so no run lies above the point near
+// the variant and no band reaches it; each says why.
 func TestSplitReachOnMeasuredRuns(t *testing.T) {
 	for _, c := range []struct {
 		spec  string
@@ -217,7 +218,7 @@ func TestSplitReachOnMeasuredRuns(t *testing.T) {
 	}{
 		{`{"model":"gpt2-medium","batch":4,"seq":1024,"precision":"bf16-amp"}`, false},
 		{`{"model":"llama3.2-1b","batch":2,"seq":2048,"precision":"bf16-amp","lora":{"rank":8}}`, false},
-		{`{"model":"gemma-2-2b","batch":4,"seq":1024,"precision":"bf16-amp","lora":{"rank":16}}`, true},
+		{`{"model":"gemma-2-2b","batch":4,"seq":1024,"precision":"bf16-amp","lora":{"rank":16}}`, false},
 	} {
 		s, err := ParseSpec(strings.NewReader(c.spec))
 		if err != nil {

@@ -147,3 +147,13 @@ def host_probe():
 
 def call24():
     return host_probe() + gen_snaps()
+
+
+def fit_check():
+    """Call 25: `plan --task generate --fit` answers after the top-down device (Mistral-7B p4096 n128: 103
+    -> 105; TinyLlama p2048 n128: 746 -> 747), run as the late fit rows were (one process per model,
+    batches ascending), each with batches above it to see where the GPU stops."""
+    return [J("fit2-mistral-7b-p4096-n128", "fit2", 140, exclusive=True, timeout=240,
+              spec=G("mistral-7b", "bf16", "dynamic", "inference", [(105, 4096, 128), (107, 4096, 128), (110, 4096, 128)])),
+            J("fit2-tinyllama-p2048-n128", "fit2", 140, exclusive=True, timeout=240,
+              spec=G("tinyllama", "bf16", "dynamic", "inference", [(747, 2048, 128), (755, 2048, 128), (770, 2048, 128)]))]
