@@ -108,11 +108,18 @@ func sharedQuantiles(xs, vs, fs []float64, cls, st [][]string, minRows int, conf
 			if vs[j] <= 0 {
 				continue
 			}
+			tech := memmodel.SplitTechnique(cls[j])
 			for _, c := range append([]string{""}, cls[j]...) {
 				cb := split.Classes[c]
 				cb.SplitRows++
 				if r != y {
 					cb.SplitTaken++
+				}
+				if tech {
+					cb.SplitTechRows++
+					if r != y {
+						cb.SplitTechTaken++
+					}
 				}
 				split.Classes[c] = cb
 			}

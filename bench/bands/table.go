@@ -160,6 +160,13 @@ func fitSet(ss []sample, minRows int, conf float64, alloc, step, attr bool) setF
 		ls := classLS(r, f.pool)
 		cb := memmodel.ClassBand{N: len(idx), Centre: round4(ls.m), Scale: round4(ls.s)}
 		cb.SplitRows, cb.SplitTaken = splitCounts(ss, all[k])
+		var techIdx []int
+		for _, i := range all[k] {
+			if memmodel.SplitTechnique(ss[i].classes) {
+				techIdx = append(techIdx, i)
+			}
+		}
+		cb.SplitTechRows, cb.SplitTechTaken = splitCounts(ss, techIdx)
 		cb.Measured = len(all[k])
 		cb.MedianErr, cb.MedianAbsErr = errStats(x)
 		ext := r // the cap by measured extremes: training memory only (see ratioBand)

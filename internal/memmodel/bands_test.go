@@ -179,17 +179,19 @@ func TestSplitReach(t *testing.T) {
 			"attn=eager":       {N: 2, SplitRows: 1},
 			"family=whisper":   {N: 6, SplitRows: 5},
 			"checkpoint=block": {N: 35, SplitRows: 17, SplitTaken: 1},
+			"family=qwen3":     {N: 16, SplitRows: 12, SplitTaken: 8, SplitTechRows: 8, SplitTechTaken: 8},
+			"family=mixtral":   {N: 12, SplitRows: 8, SplitTaken: 1, SplitTechRows: 6, SplitTechTaken: 0},
 		}}
 	for _, c := range []struct {
 		classes []string
 		reach   bool
 		basis   string
 	}{
-		{[]string{"family=gpt2", "kind=decoder", "gpu=h200"}, false, "family=gpt2"},
-		{[]string{"family=gpt2", "kind=decoder", "gpu=rtx4090"}, false, "family=gpt2"},
+		{[]string{"family=gpt2", "kind=decoder", "gpu=h200"}, false, "family=gpt2, plain runs"},
+		{[]string{"family=gpt2", "kind=decoder", "gpu=rtx4090"}, false, "family=gpt2, plain runs"},
 		{[]string{"family=gpt2", "lora=yes"}, false, "family=gpt2"},
 		{[]string{"family=whisper", "checkpoint=block"}, false, "family=whisper"},
-		{[]string{"family=gemma", "kind=decoder"}, true, "family=gemma"},
+		{[]string{"family=gemma", "kind=decoder"}, true, "family=gemma, plain runs"},
 		// a family with too few variant rows: the technique's rate
 		{[]string{"family=olmo", "lora=yes"}, true, "lora=yes"},
 		{[]string{"family=olmo", "attn=eager"}, true, "pooled"},
@@ -197,6 +199,14 @@ func TestSplitReach(t *testing.T) {
 		// 1 of 17 (5.9%) is above the 2.5% a 95% band leaves above it
 		{[]string{"checkpoint=block", "gpu=h200"}, true, "checkpoint=block"},
 		{[]string{"kind=decoder"}, true, "pooled"},
+		// a family's checkpointed or LoRA runs and its plain ones apart,
+		// where it has enough variant rows of the kind
+		{[]string{"family=qwen3", "checkpoint=none", "lora=no"}, false, "family=qwen3, plain runs"},
+		{[]string{"family=qwen3", "checkpoint=none", "lora=yes"}, true, "family=qwen3, checkpointed or LoRA runs"},
+		{[]string{"family=qwen3", "checkpoint=block", "lora=no"}, true, "family=qwen3, checkpointed or LoRA runs"},
+		{[]string{"family=mixtral", "checkpoint=block"}, false, "family=mixtral, checkpointed or LoRA runs"},
+		// two plain variant rows: the family's rate over both kinds
+		{[]string{"family=mixtral", "lora=no"}, true, "family=mixtral"},
 	} {
 		s := tb.SplitReach(c.classes)
 		if s.Reach != c.reach || s.Basis != c.basis {
@@ -207,9 +217,10 @@ func TestSplitReach(t *testing.T) {
 
 // TestSplitReachOnMeasuredRuns checks the committed table on a family
 // whose runs the GPU split the logits block on (Gemma 2 with
-// LoRA: measured 16-18% above the point) and families whose variant rows
+// LoRA: measured 16-18% above the point), the same family's plain runs,
+// which never split, and families whose variant rows
 // never split (GPT-2; LLaMA, LoRA and checkpointed runs among them): the
-// first band reaches the variant, the others do not and say why.
+// LoRA band reaches the variant, the others do not and say why.
 func TestSplitReachOnMeasuredRuns(t *testing.T) {
 	for _, c := range []struct {
 		spec  string
@@ -218,6 +229,9 @@ func TestSplitReachOnMeasuredRuns(t *testing.T) {
 		{`{"model":"gpt2-medium","batch":4,"seq":1024,"precision":"bf16-amp"}`, false},
 		{`{"model":"llama3.2-1b","batch":2,"seq":2048,"precision":"bf16-amp","lora":{"rank":8}}`, false},
 		{`{"model":"gemma-2-2b","batch":4,"seq":1024,"precision":"bf16-amp","lora":{"rank":16}}`, true},
+		// Gemma 2 without checkpointing or LoRA: none of its measured
+		// plain runs split (late8's b4 s1024 among them)
+		{`{"model":"gemma-2-2b","batch":4,"seq":1024,"precision":"bf16-amp"}`, false},
 	} {
 		s, err := ParseSpec(strings.NewReader(c.spec))
 		if err != nil {
