@@ -296,3 +296,47 @@ func TestBandLowEndWithoutFixedAllowance(t *testing.T) {
 		t.Logf("a low end from the headline (%d) would also hold the measurement", old)
 	}
 }
+
+// TestQLoRABandWidenedWhenThin checks the QLoRA band follows the rule of
+// every class: with MinRows held-out QLoRA captures (late9q's three) the
+// lora=qlora class's band and a note saying so; with fewer, the stated
+// 8% widening on top and a note saying why.
+func TestQLoRABandWidenedWhenThin(t *testing.T) {
+	s, err := ParseSpec(strings.NewReader(`{"model":"qwen3-0.6b","batch":2,"seq":1024,"precision":"bf16-amp","lora":{"rank":16},"quant":"nf4","checkpoint":"block"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := resolve(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	band := func(n int) (*Result, ClassBand) {
+		tb := *embeddedBands()
+		tb.Classes = map[string]ClassBand{}
+		for k, v := range embeddedBands().Classes {
+			tb.Classes[k] = v
+		}
+		q := tb.Classes["lora=qlora"]
+		q.N, q.Measured = n, n
+		tb.Classes["lora=qlora"] = q
+		r := &Result{}
+		r.PeakReserved, r.PeakAllocated = 10<<30, 9<<30
+		c.bandsFrom(&tb, r)
+		return r, q
+	}
+	measured, q := band(3)
+	if q.Reserved == [2]float64{} {
+		t.Fatal("the committed table has no lora=qlora class")
+	}
+	thin, _ := band(2)
+	if !strings.Contains(strings.Join(measured.Notes, "\n"), "measured on 3 held-out QLoRA captures") {
+		t.Errorf("notes %q lack the measured band", measured.Notes)
+	}
+	if !strings.Contains(strings.Join(thin.Notes, "\n"), "wider band") {
+		t.Errorf("notes %q lack the widening", thin.Notes)
+	}
+	w := func(r *Result) int64 { return r.ReservedBand.High - r.ReservedBand.Low }
+	if w(thin) < w(measured)+int64(0.15*float64(measured.PeakReserved)) {
+		t.Errorf("band with 2 QLoRA captures %v not 8%% wider each side than with 3 %v", thin.ReservedBand, measured.ReservedBand)
+	}
+}
