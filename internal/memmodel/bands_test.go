@@ -31,15 +31,22 @@ func TestBandForEnvelopeOfSpecificClasses(t *testing.T) {
 	tb := toyTable()
 	cb, used, why := tb.bandFor([]string{"family=gpt2", "kind=decoder", "precision=fp32", "lora=yes", "gpu=h200"})
 	// lora=yes sets the top, family=gpt2 and precision=fp32 the bottom;
-	// kind=decoder (20 of 40) still counts, gpu=h200 (all rows) does not
-	if cb.Reserved != [2]float64{0.97, 1.09} {
-		t.Errorf("reserved band %v, want the envelope [0.97 1.09]", cb.Reserved)
+	// kind=decoder (20 of 40) says nothing a family of 8 rows does not,
+	// gpu=h200 (all rows) nothing at all
+	if cb.Reserved != [2]float64{0.98, 1.09} {
+		t.Errorf("reserved band %v, want the envelope [0.98 1.09]", cb.Reserved)
 	}
-	if strings.Join(used, ",") != "family=gpt2 (8 rows),kind=decoder (20 rows),lora=yes (4 rows),precision=fp32 (12 rows)" {
+	if strings.Join(used, ",") != "family=gpt2 (8 rows),lora=yes (4 rows),precision=fp32 (12 rows)" {
 		t.Errorf("classes used %v", used)
 	}
 	if len(why) != 0 {
 		t.Errorf("no widening expected, got %v", why)
+	}
+	// a family with fewer than MinRows rows: its kind joins the envelope
+	tb.Classes["family=olmo"] = ClassBand{N: 2, Measured: 3, Reserved: [2]float64{0.98, 1.02}}
+	cb, used, _ = tb.bandFor([]string{"family=olmo", "kind=decoder", "precision=fp32", "gpu=h200"})
+	if cb.Reserved != [2]float64{0.97, 1.05} || !strings.Contains(strings.Join(used, ","), "kind=decoder (20 rows)") {
+		t.Errorf("thin family: band %v on %v, want kind=decoder's [0.97 1.05] in it", cb.Reserved, used)
 	}
 }
 

@@ -29,8 +29,8 @@ func TestLate8Blind(t *testing.T) {
 		t.Skip("replays 20 workloads")
 	}
 	known := map[string]bool{
-		"late8-t5-large-s128-b64-bf16-ckpt allocated": true,
-		"late8-t5-large-s128-b64-bf16-ckpt reserved":  true,
+		// allocated is inside since late8/9 became band rows (bands8)
+		"late8-t5-large-s128-b64-bf16-ckpt reserved": true,
 	}
 	checkBlindSet(t, late8Dir, 20, known, blindLimits{resvMedian: 0.0143, resvMax: 0.172, allocMax: 0.039, under: 3, farUnder: 1})
 }
@@ -50,6 +50,10 @@ func TestLate9Blind(t *testing.T) {
 		"late9-convnext-small-b96-bf16-ckpt reserved":    true,
 		"late9-granite-f-s512-b8-bf16w-lora16 allocated": true,
 		"late9-t5-large-s256-b32-bf16w allocated":        true,
+		// since late8/9 became band rows (bands8) the allocated bands'
+		// shared low quantile is -6.2 spreads (was -13.2): SD 1.5 LoRA's
+		// allocated (0.2% over) is just below its band
+		"late9-sd15-unet-b16-bf16w-lora8 allocated": true,
 	}
 	checkBlindSet(t, late9Dir, 25, known, blindLimits{resvMedian: 0.0139, resvMax: 0.159, allocMax: 0.056, under: 6, farUnder: 4})
 }
