@@ -43,7 +43,7 @@ func TestBandsTableFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bands, reach := loo(mem, memKind, 3, 0.95)
+	bands, _ := loo(mem, memKind, 3, 0.95)
 	in := 0
 	split := map[string]bool{"late-fam-gemma2-a-bf16-ckpt": false, "late2-gemma2-c-bf16-lora16": false,
 		"late5-gemma2-e-s1024-b4-bf16w-lora16": false, "late6-gemma2-f-s2048-b2-bf16-ckpt": false,
@@ -54,14 +54,15 @@ func TestBandsTableFresh(t *testing.T) {
 			in++
 		}
 		if _, ok := split[s.name]; ok {
-			// the runs where PyTorch split the logits block: covered by
-			// the variant's reach, not by stretching their classes
-			split[s.name] = inside && reach[i] && math.Abs(s.x-s.v) < math.Abs(s.x)
+			// the runs where PyTorch split the logits block: since
+			// memmodel replays top-down its point splits it too, so they
+			// lie inside their own band, not through the variant's reach
+			split[s.name] = inside
 		}
 	}
 	for name, ok := range split {
 		if !ok {
-			t.Errorf("%s: not inside its leave-one-out band through the logits-split variant", name)
+			t.Errorf("%s: not inside its leave-one-out band", name)
 		}
 	}
 	if float64(in) < 0.9*float64(len(mem)) {

@@ -3,7 +3,6 @@ package main
 import (
 	"math"
 	"sort"
-	"strings"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
 )
@@ -137,16 +136,7 @@ func sharedQuantiles(xs, vs, fs []float64, cls, st [][]string, minRows int, conf
 			lo, hi = math.Max(lo, (xl-ls.m)/ls.s), math.Min(hi, (xh-ls.m)/ls.s)
 		}
 		used, thin := false, false
-		famRows := 0 // memmodel's familyRows: the kind only for a thin family
 		for _, c := range cls[i] {
-			if strings.HasPrefix(c, "family=") {
-				famRows = len(byClass[c])
-			}
-		}
-		for _, c := range cls[i] {
-			if strings.HasPrefix(c, "kind=") && famRows >= minRows {
-				continue
-			}
 			ys := byClass[c]
 			switch {
 			case len(ys) == 0:
@@ -233,10 +223,10 @@ func orderBand(zs []float64, conf float64, spareLow bool) [2]float64 {
 // where the spread is 0.3%); a class whose own spread is wide has
 // measured its extremes, so its band reaches no further than the pooled
 // spread times q beyond the class's measured extremes xs (nil: no cap).
-// Training and generate memory take the cap (with 99 generate points it
-// narrowed the static cache's band from +46% to +15% at the top, every
-// one of its 27 rows still inside its leave-one-out band); step time does
-// not (its pooled spread is 7%: the cap is no nearer than the band).
+// Training memory only: on generate (session 7's models) the cap moved
+// plan --fit's answers above the largest batch the GPU ran (infer's
+// TestLateFit); step time's pooled spread (7%) puts it no nearer than the
+// band.
 func ratioBand(ls locScale, q [2]float64, xs []float64, pool locScale) [2]float64 {
 	lo, hi := ls.m+ls.s*q[0], ls.m+ls.s*q[1]
 	if len(xs) > 0 {

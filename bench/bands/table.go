@@ -169,8 +169,8 @@ func fitSet(ss []sample, minRows int, conf float64, alloc, step, attr bool) setF
 		cb.SplitTechRows, cb.SplitTechTaken = splitCounts(ss, techIdx)
 		cb.Measured = len(all[k])
 		cb.MedianErr, cb.MedianAbsErr = errStats(x)
-		ext := r // the cap by measured extremes: not step time (see ratioBand)
-		if step {
+		ext := r // the cap by measured extremes: training memory only (see ratioBand)
+		if !attr {
 			ext = nil
 		}
 		band := ratioBand(ls, f.q, ext, f.pool)

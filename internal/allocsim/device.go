@@ -31,8 +31,17 @@ type SimDevice struct {
 	// TotalMem is totalGlobalMem, for memory fractions and expandable
 	// address reservations.
 	TotalMem int64
-	used     int64
-	next     int64
+	// TopDown hands each new segment an address below the ones before, as
+	// the CUDA driver did in the H200 traces (torch 2.11: a new segment of
+	// 32 MiB or more lay below every live segment of its size in 95–99% of
+	// cases). Best fit orders free blocks of one size by address, so its
+	// ties go to the newest segment there and to the oldest with addresses
+	// handed out upwards: replaying the fixtures' and testdata's own
+	// request streams gives their recorded peak reserved on 122 of the 151
+	// complete traces top-down, 88 upwards (session 8's count).
+	TopDown bool
+	used    int64
+	next    int64
 }
 
 // NewDevice returns a synthetic device with the given capacity in bytes
@@ -56,9 +65,14 @@ func (d *SimDevice) Malloc(size, stream int64) (int64, bool) {
 }
 
 func (d *SimDevice) reserve(size int64) int64 {
-	p := d.next
 	// keep segments 2 MiB aligned like cudaMalloc's large allocations
-	d.next += (size + RoundLarge - 1) / RoundLarge * RoundLarge
+	n := (size + RoundLarge - 1) / RoundLarge * RoundLarge
+	if d.TopDown {
+		d.next -= n
+		return d.next
+	}
+	p := d.next
+	d.next += n
 	return p
 }
 

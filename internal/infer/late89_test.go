@@ -3,15 +3,17 @@ package infer
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/vramkit/vramkit/internal/allocsim"
 )
 
-// TestLate89Blind holds session 6's blind generate points at their one
-// evaluation with the final models (testdata/late8 and late9 RESULTS.md):
-// late8's two Qwen2.5-0.5B DynamicCache points -4.04% and -6.84% reserved
-// (the second below its band; late and late4 measured the same shapes at
-// -4.05% and -4.04%: a seen pattern, no snapshot yet), late9's TinyLlama
-// StaticCache and LLaMA-3.2-1B DynamicCache points within 3.66%, every
-// point within 0.06% allocated.
+// TestLate89Blind holds session 6's blind generate points (testdata/late8
+// and late9 RESULTS.md). At their one evaluation with session 6's models
+// late8's two Qwen2.5-0.5B DynamicCache points were -4.04% and -6.84%
+// reserved (a seen pattern); session 7's dev7 snapshots of those two
+// shapes showed why (the top-down device, TestDynamicCacheTopDown): now
+// every point is within 0.1% reserved (the allowance re-derived by its
+// rule is now 2 MiB) and 0.06% allocated, all inside the bands.
 func TestLate89Blind(t *testing.T) {
 	var rows []captureRow
 	for _, set := range []string{"late8", "late9"} {
@@ -22,11 +24,48 @@ func TestLate89Blind(t *testing.T) {
 	}
 	ev := evaluate(t, rows)
 	resv, alloc, _ := summarize(t, ev)
-	if medianAbs(resv) > 0.031 || maxAbs(resv) > 0.069 {
-		t.Errorf("reserved: median |error| %.2f%%, max %.2f%%; held at 3.1%% and 6.9%%", 100*medianAbs(resv), 100*maxAbs(resv))
+	if medianAbs(resv) > 0.01 || maxAbs(resv) > 0.01 {
+		t.Errorf("reserved: median |error| %.2f%%, max %.2f%%; held at 1%% and 1%%", 100*medianAbs(resv), 100*maxAbs(resv))
 	}
 	if m := maxAbs(alloc); m > 0.001 {
 		t.Errorf("allocated: max |error| %.2f%%, want ≤ 0.1%%", 100*m)
 	}
-	checkCoverage(t, ev, 5.0/6)
+	checkCoverage(t, ev, 1)
+}
+
+// TestDynamicCacheTopDown pins why the Qwen2.5-0.5B DynamicCache points
+// were low in every set (late, late4, late8: -2.4 to -6.8% reserved): the
+// dev7 snapshots of two of those shapes (testdata/dev7/README.md) replay
+// their own request streams exactly on a top-down device and 7.6% / 4.9%
+// low on an upward one (on the GPU a 157 MB MLP block whose segment ties
+// with an older one is split for 28 MB rotary/attention tensors, so a
+// fifth prefill segment is needed; upward the older segment is split
+// instead). The generated stream, replayed top-down as Estimate does,
+// matches the measured peak reserved within 0.5% before the allowance;
+// upward it would be 4-8% low.
+func TestDynamicCacheTopDown(t *testing.T) {
+	rows := loadCaptures(t, filepath.Join("..", "..", "testdata", "dev7", "generate", "results.jsonl"))
+	if len(rows) != 2 {
+		t.Fatalf("%d rows, want the 2 captured", len(rows))
+	}
+	for _, r := range rows {
+		res, err := Estimate(r.spec())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := rel(res.ModelReserved, r.Reserved); e < -0.005 || e > 0.005 {
+			t.Errorf("%s: model reserved %d, measured %d (%+.2f%%), want within 0.5%%", r.Name, res.ModelReserved, r.Reserved, 100*e)
+		}
+		c, err := resolve(r.spec())
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := &model{c: c, s: newStream(), w: buildWeights(c)}
+		m.generate()
+		cfg, _ := allocsim.ParseConfig("")
+		up := allocsim.Simulate(m.s.reqs, cfg, allocsim.NewDevice(0, c.gpu.MemoryBytes))
+		if e := rel(up.Stats.ReservedBytes.All.Peak, r.Reserved); e > -0.04 {
+			t.Errorf("%s: the upward replay is %+.2f%%; the mechanism this test pins makes it 4-8%% low", r.Name, 100*e)
+		}
+	}
 }

@@ -115,6 +115,7 @@ func (s *stream) replay(allocConf string, capacity, total int64) (allocated, res
 		return 0, 0, -1, err
 	}
 	dev := allocsim.NewDevice(capacity, total)
+	dev.TopDown = true
 	res := allocsim.Simulate(s.reqs, cfg, dev)
 	return res.Stats.AllocatedBytes.All.Peak, res.Stats.ReservedBytes.All.Peak, res.OOMAt, nil
 }

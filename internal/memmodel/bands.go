@@ -20,8 +20,7 @@ import (
 // higher top, and a class it predicts closely a narrow band, even with few
 // rows. A configuration belongs to one class per dimension; its band is
 // the envelope of those classes' bands, so the least certain thing about
-// it sets the width (its kind only where its family has too few rows of
-// its own: see familyRows). A dimension value with too few held-out rows gets the
+// it sets the width. A dimension value with too few held-out rows gets the
 // pooled band widened by a stated amount and says so.
 
 //go:embed bands.json
@@ -279,11 +278,7 @@ func (set BandSet) bandFor(classes []string, minRows int, get func(ClassBand) [2
 		b = [2][2]float64{envelope(b[0], v[0]), envelope(b[1], v[1])}
 	}
 	pooled := get(set.Pooled)
-	famRows := set.familyRows(classes)
 	for _, k := range classes {
-		if strings.HasPrefix(k, "kind=") && famRows >= minRows {
-			continue // the family's own rows say more than its kind's (see familyRows)
-		}
 		c, ok := set.Classes[k]
 		switch {
 		case ok && c.N >= minRows:
@@ -335,20 +330,6 @@ func (set BandSet) bandFor(classes []string, minRows int, get func(ClassBand) [2
 		cb.StepTime = b[0]
 	}
 	return cb, used, why
-}
-
-// familyRows is how many rows the family class among classes has (0: none).
-// A family with at least MinRows rows has measured its own error, and its
-// kind (the CNNs, the decoders) adds nothing to it but its other families'
-// errors: ResNet's band was ConvNeXt's and EfficientNet's. So the kind
-// joins the envelope only for a family with fewer rows.
-func (set BandSet) familyRows(classes []string) int {
-	for _, k := range classes {
-		if strings.HasPrefix(k, "family=") {
-			return set.Classes[k].N
-		}
-	}
-	return 0
 }
 
 func envelope(a, b [2]float64) [2]float64 {

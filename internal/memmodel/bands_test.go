@@ -31,22 +31,15 @@ func TestBandForEnvelopeOfSpecificClasses(t *testing.T) {
 	tb := toyTable()
 	cb, used, why := tb.bandFor([]string{"family=gpt2", "kind=decoder", "precision=fp32", "lora=yes", "gpu=h200"})
 	// lora=yes sets the top, family=gpt2 and precision=fp32 the bottom;
-	// kind=decoder (20 of 40) says nothing a family of 8 rows does not,
-	// gpu=h200 (all rows) nothing at all
-	if cb.Reserved != [2]float64{0.98, 1.09} {
-		t.Errorf("reserved band %v, want the envelope [0.98 1.09]", cb.Reserved)
+	// kind=decoder (20 of 40) still counts, gpu=h200 (all rows) does not
+	if cb.Reserved != [2]float64{0.97, 1.09} {
+		t.Errorf("reserved band %v, want the envelope [0.97 1.09]", cb.Reserved)
 	}
-	if strings.Join(used, ",") != "family=gpt2 (8 rows),lora=yes (4 rows),precision=fp32 (12 rows)" {
+	if strings.Join(used, ",") != "family=gpt2 (8 rows),kind=decoder (20 rows),lora=yes (4 rows),precision=fp32 (12 rows)" {
 		t.Errorf("classes used %v", used)
 	}
 	if len(why) != 0 {
 		t.Errorf("no widening expected, got %v", why)
-	}
-	// a family with fewer than MinRows rows: its kind joins the envelope
-	tb.Classes["family=olmo"] = ClassBand{N: 2, Measured: 3, Reserved: [2]float64{0.98, 1.02}}
-	cb, used, _ = tb.bandFor([]string{"family=olmo", "kind=decoder", "precision=fp32", "gpu=h200"})
-	if cb.Reserved != [2]float64{0.97, 1.05} || !strings.Contains(strings.Join(used, ","), "kind=decoder (20 rows)") {
-		t.Errorf("thin family: band %v on %v, want kind=decoder's [0.97 1.05] in it", cb.Reserved, used)
 	}
 }
 
@@ -222,12 +215,12 @@ func TestSplitReach(t *testing.T) {
 	}
 }
 
-// TestSplitReachOnMeasuredRuns checks the committed table on a family
-// whose runs the GPU split the logits block on (Gemma 2 with
-// LoRA: measured 16-18% above the point), the same family's plain runs,
-// which never split, and families whose variant rows
-// never split (GPT-2; LLaMA, LoRA and checkpointed runs among them): the
-// LoRA band reaches the variant, the others do not and say why.
+// TestSplitReachOnMeasuredRuns checks the committed table on families
+// whose variant rows never split the logits block (GPT-2; LLaMA, LoRA and
+// checkpointed runs among them) and on Gemma 2 with LoRA, whose runs the
+// GPU split: since the replay runs top-down the point splits it too
+// (within 1%; it was 16-18% under), so no run lies above the point near
+// the variant and no band reaches it; each says why.
 func TestSplitReachOnMeasuredRuns(t *testing.T) {
 	for _, c := range []struct {
 		spec  string
@@ -235,9 +228,8 @@ func TestSplitReachOnMeasuredRuns(t *testing.T) {
 	}{
 		{`{"model":"gpt2-medium","batch":4,"seq":1024,"precision":"bf16-amp"}`, false},
 		{`{"model":"llama3.2-1b","batch":2,"seq":2048,"precision":"bf16-amp","lora":{"rank":8}}`, false},
-		{`{"model":"gemma-2-2b","batch":4,"seq":1024,"precision":"bf16-amp","lora":{"rank":16}}`, true},
-		// Gemma 2 without checkpointing or LoRA: none of its measured
-		// plain runs split (late8's b4 s1024 among them)
+		{`{"model":"gemma-2-2b","batch":4,"seq":1024,"precision":"bf16-amp","lora":{"rank":16}}`, false},
+		// Gemma 2 without checkpointing or LoRA: its plain runs never split
 		{`{"model":"gemma-2-2b","batch":4,"seq":1024,"precision":"bf16-amp"}`, false},
 	} {
 		s, err := ParseSpec(strings.NewReader(c.spec))

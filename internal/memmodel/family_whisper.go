@@ -88,8 +88,8 @@ func (b *builder) conv1d(x Tensor, n, cin, l, cout, k, stride, pad int64) (Tenso
 	lo := (l+2*pad-k)/stride + 1
 	w := b.param(cout * cin * k)
 	bp := b.param(cout)
-	xc, wc := b.lowp(x), b.lowp(w)
-	ins := []Tensor{xc, wc, b.lowp(bp)}
+	xc, wc, bc := b.lowpArgs(x, w, bp)
+	ins := []Tensor{xc, wc, bc}
 	y := b.out(n*cout*lo, b.dt(xc), ins...)
 	var save []Tensor
 	if b.rg(wc) {

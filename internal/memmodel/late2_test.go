@@ -33,11 +33,14 @@ const late2Dir = "../../testdata/late2"
 // on 136 held-out rows is 28 MiB + 1.25% (was 26 MiB + 1%), which lifts
 // every row's figure by about 0.25%: median 1.43%, 3 under (one more
 // than 2% low).
+// Session 8 (memmodel replays top-down, autocast casts the weight before the input, the wide
+// bias-gradient scratch, bands re-derived): median 1.43% -> 0.84%, max 15.92% -> 3.57% (Gemma 2
+// LoRA -15.92% -> +0.40%), 3 under (1 more than 2% low).
 func TestLate2Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 22 workloads")
 	}
-	checkBlindSet(t, late2Dir, 22, nil, blindLimits{resvMedian: 0.0145, resvMax: 0.175, allocMax: 0.028, under: 4, farUnder: 1})
+	checkBlindSet(t, late2Dir, 22, nil, blindLimits{resvMedian: 0.009, resvMax: 0.0362, allocMax: 0.028, under: 3, farUnder: 1})
 }
 
 // TestStepTimeLate2: the 31 blind step times. First sight: median 12.4%,

@@ -25,12 +25,19 @@ const late3Dir = "../../testdata/late3"
 // Session 6 (late6 and late7 became band data): the allowance re-derived
 // on 136 held-out rows is 28 MiB + 1.25% (was 26 MiB + 1%), which lifts
 // every row's figure by about 0.25%: median 1.40%, max 14.18%.
+// Session 8 (memmodel replays top-down, autocast casts the weight before the input, the wide
+// bias-gradient scratch, bands re-derived): median 1.40% -> 0.91%, max 14.18% -> 7.86% (ViT-B/16
+// fp16 ckpt), none under.
 func TestLate3Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 11 workloads")
 	}
+	// Session 7 (bands8): with late8, late9 and late9q as band rows the
+	// bands follow 240 rows' leave-one-out error (229 inside); ViT-B fp16
+	// checkpointed's reserved (the model over by 0.4% more than its band's
+	// low end) is outside it.
 	known := map[string]bool{"late3-vitb16-b64-fp16-ckpt reserved": true}
-	checkBlindSet(t, late3Dir, 11, known, blindLimits{resvMedian: 0.0145, resvMax: 0.1425, allocMax: 0.025, under: 3, farUnder: 1})
+	checkBlindSet(t, late3Dir, 11, known, blindLimits{resvMedian: 0.0096, resvMax: 0.0791, allocMax: 0.025, under: 0, farUnder: 0})
 }
 
 // TestStepTimeLate3: 10 blind step times, at evaluation median 5.0%, max

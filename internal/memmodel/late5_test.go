@@ -30,12 +30,16 @@ const late5Dir = "../../testdata/late5"
 // every row's figure by about 0.25%: median 1.32%. With late6 and late7 in the
 // allocated bands (fp16 ViT rows near 0%), ViT-B fp16's +4.00% allocated
 // falls below its allocated band's low end.
+// Session 8 (memmodel replays top-down, autocast casts the weight before the input, the wide
+// bias-gradient scratch, bands re-derived): median 1.33% -> 0.86%, max 17.57% -> 4.60% (Gemma 2
+// LoRA), 6 under (was 4; 1 more than 2% low, was 1): the smaller allowance puts rows within 1% on
+// the low side.
 func TestLate5Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 18 workloads")
 	}
 	known := map[string]bool{"late5-vitb16-b64-fp16 allocated": true}
-	checkBlindSet(t, late5Dir, 18, known, blindLimits{resvMedian: 0.0135, resvMax: 0.19, allocMax: 0.0401, under: 4, farUnder: 3})
+	checkBlindSet(t, late5Dir, 18, known, blindLimits{resvMedian: 0.0091, resvMax: 0.0465, allocMax: 0.0401, under: 6, farUnder: 1})
 }
 
 // TestStepTimeLate5: 13 blind step times on a slow host, at evaluation

@@ -1,7 +1,6 @@
 package memmodel_test
 
 import (
-	"math"
 	"path/filepath"
 	"testing"
 
@@ -9,12 +8,15 @@ import (
 	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
-// TestLogitsSplitVariant checks the logits-workspace variant against the
-// runs where PyTorch placed cuBLAS's backward workspace in a freed fp32
-// logits block: the variant's peak reserved is the measured one (within
-// 1%; the point prediction is 15% under) and the band's top holds it. On a
-// run whose replay already puts the workspace in the logits block (Qwen3
-// plain: no smaller free block) the variant is no alternative and absent.
+// TestLogitsSplitVariant checks the runs where PyTorch placed cuBLAS's
+// backward workspace in a freed fp32 logits block, splitting it for good.
+// Replayed on the top-down device, with autocast's casts in the order the
+// trace shows, the point prediction splits it too: within 3% of the
+// measured peak reserved (it was 13-15% under with addresses handed out
+// upwards and the input cast first), and the band holds the measurement.
+// On a run whose replay already puts the workspace in the logits block
+// (Qwen3 plain: no smaller free block) the variant is no alternative and
+// absent.
 func TestLogitsSplitVariant(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays four workloads twice")
@@ -39,11 +41,8 @@ func TestLogitsSplitVariant(t *testing.T) {
 			t.Fatalf("%s: not in the late set", name)
 		}
 		r := estimate(m)
-		if e := measured.Rel(r.PeakReserved, m.MaxReserved); e > -0.10 {
-			t.Errorf("%s: point prediction %+.1f%% of measured reserved; the run split the logits block and should be far under", name, 100*e)
-		}
-		if e := measured.Rel(r.LogitsSplitReserved, m.MaxReserved); math.Abs(e) > 0.01 {
-			t.Errorf("%s: variant reserved %d, measured %d (%+.2f%%)", name, r.LogitsSplitReserved, m.MaxReserved, 100*e)
+		if e := measured.Rel(r.PeakReserved, m.MaxReserved); e < -0.005 || e > 0.03 {
+			t.Errorf("%s: point prediction %+.2f%% of measured reserved; the replay should split the logits block as the run did", name, 100*e)
 		}
 		t.Logf("%s: measured %d, point %d, variant %d, band top %d", name, m.MaxReserved, r.PeakReserved, r.LogitsSplitReserved, r.ReservedBand.High)
 		if !measured.InBand(m.MaxReserved, r.ReservedBand) {

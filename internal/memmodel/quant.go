@@ -25,9 +25,13 @@ const nf4BytesPerWeight = 0.5 + 1.0/64 + 4.0/(64*256)
 func (b *builder) linear4bit(x Tensor, in, outF int64, bias bool) Tensor {
 	w := b.param(in * outF)
 	b.g.params[len(b.g.params)-1].quant = nf4BytesPerWeight
-	ins := []Tensor{b.lowp(x), w}
+	var bc Tensor = -1
 	if bias {
-		ins = append(ins, b.lowp(b.param(outF)))
+		bc = b.lowp(b.param(outF))
+	}
+	ins := []Tensor{b.lowp(x), w}
+	if bc >= 0 {
+		ins = append(ins, bc)
 	}
 	dt := b.dt(ins[0])
 	n := b.numel(x) / in

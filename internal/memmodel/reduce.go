@@ -17,11 +17,13 @@ package memmodel
 // block. The H200 traces match it to the byte: 4·outF·128 bytes per 64
 // rows for 384, 768 and 1024 columns (BERT, GPT-2, ViT-L, ConvNeXt), 704
 // and 352 CTA-rows at the grid cap for 384 and 768 columns, and 1,056 of
-// 64 columns' worth for ConvNeXt's 96 (25.9 MB, 8-byte semaphores). None
-// was seen for 2304 columns and up (another kernel path), so none is
-// assumed past 2048.
+// 64 columns' worth for ConvNeXt's 96 (25.9 MB, 8-byte semaphores). Wide
+// outputs take the same path: GPT-2's c_attn (2304) and c_fc (3072) and
+// BERT's intermediate (3072) stage 88–118 CTAs per column block at 8192
+// rows and 64 at 4096 (139,198,464 / 138,412,032 / 100,663,296 bytes with
+// 72- and 96-byte semaphores, in the fp32, bf16 and checkpointed runs alike).
 func biasGradScratch(n, outF, limit int64) []int64 {
-	if outF > 2048 || n < 64 {
+	if n < 64 {
 		return nil
 	}
 	vec := int64(4)

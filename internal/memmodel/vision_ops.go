@@ -17,10 +17,14 @@ func (b *builder) conv2d(x fmap, cout, k, stride, pad, groups int64, bias bool) 
 	ho := (x.h+2*pad-k)/stride + 1
 	wo := (x.w+2*pad-k)/stride + 1
 	w := b.param(cout * x.c / groups * k * k)
-	xc, wc := b.lowp(x.t), b.lowp(w)
-	ins := []Tensor{xc, wc}
+	var bp Tensor = -1
 	if bias {
-		ins = append(ins, b.lowp(b.param(cout)))
+		bp = b.param(cout)
+	}
+	xc, wc, bc := b.lowpArgs(x.t, w, bp)
+	ins := []Tensor{xc, wc}
+	if bc >= 0 {
+		ins = append(ins, bc)
 	}
 	y := b.out(x.n*cout*ho*wo, b.dt(xc), ins...)
 	// ConvolutionBackward0 has one formula for input, weight and bias

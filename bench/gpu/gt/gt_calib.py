@@ -2,7 +2,7 @@
 forward+backward, convolutions, pointwise/normalisation bandwidth, kernel launch floor and
 optimizer step time per parameter. Run ALONE on the GPU (nothing else), no history.
 
-usage: python3 gt_calib.py OUT.json [--budget SECONDS] [--conv16|--conv256|--norm|--unaligned]
+usage: python3 gt_calib.py OUT.json [--budget SECONDS] [--conv16|--conv256|--norm|--unaligned|--sdpa-backends|--broadcast]
 --unaligned times GEMMs whose vocabulary dimension is not a multiple of 8, in its three roles, beside
 the same shapes padded to a multiple of 64 (session 5).
 --conv16 times only the launch floor and the fp16/bf16 convolutions of CONV16 (round 3).
@@ -417,6 +417,66 @@ def optim(res):
     res["optimizer"] = rows
 
 
+def broadcast(res):
+    """Session 7: the elementwise kernels a decoder's step runs that are not contiguous same-shape ops:
+    float32 upcasts of bf16 activations, RMSNorm's square/mean/rsqrt-scale with a [T,1] and a [H] operand,
+    rotary q*cos + rotate_half(q)*sin with cos broadcast over heads, mixed-dtype products, SiLU-gate, and
+    each composite forward+backward under autograd. bytes = every operand read once plus the output."""
+    rows = []
+    for T in (2048, 8192, 32768):
+        for H in (1024, 4096):
+            if over():
+                break
+            for dn, dt in (("bf16", torch.bfloat16), ("fp32", torch.float32)):
+                es = torch.finfo(dt).bits // 8
+                x = torch.randn(T, H, device="cuda", dtype=dt)
+                x32 = x.float()
+                v = torch.randn(T, 1, device="cuda", dtype=torch.float32)
+                w = torch.randn(H, device="cuda", dtype=dt)
+                nh, hd = H // 64, 64
+                q = torch.randn(1, nh, T, hd, device="cuda", dtype=dt)
+                cos = torch.randn(1, 1, T, hd, device="cuda", dtype=dt)
+                n = T * H
+                ops = {
+                    "to_fp32": (lambda: x.to(torch.float32), n * (es + 4)),
+                    "pow2": (lambda: x32.pow(2), n * 8),
+                    "mean_lastdim": (lambda: x32.mean(-1, keepdim=True), n * 4),
+                    "mul_rowbcast": (lambda: x32 * v, n * 8 + T * 4),
+                    "mul_colbcast": (lambda: w * x, n * 2 * es + H * es),
+                    "mixed_mul": (lambda: x * v, n * (es + 4) + T * 4),
+                    "add_same": (lambda: x + x, n * 3 * es),
+                    "rope_mul": (lambda: q * cos, n * 2 * es + T * hd * es),
+                    "rotate_half": (lambda: torch.cat((-q[..., hd // 2:], q[..., :hd // 2]), -1), n * 2 * es),
+                    "silu_mul": (lambda: F.silu(x) * x, n * 3 * es),
+                }
+                for op, (fn, nb) in ops.items():
+                    t, _ = timeit(fn)
+                    rows.append(dict(op=op, dtype=dn, T=T, H=H, numel=n, s=t, bytes=nb, gbps=nb / t / 1e9))
+                xg = x.detach().clone().requires_grad_(True)
+                wg = w.detach().clone().requires_grad_(True)
+                qg = q.detach().clone().requires_grad_(True)
+                gx = torch.randn_like(x)
+                gq = torch.randn_like(q)
+
+                def rms():
+                    h = xg.to(torch.float32)
+                    var = h.pow(2).mean(-1, keepdim=True)
+                    h = h * torch.rsqrt(var + 1e-6)
+                    return wg * h.to(dt)
+
+                def rope():
+                    r = torch.cat((-qg[..., hd // 2:], qg[..., :hd // 2]), -1)
+                    return qg * cos + r * cos
+                for op, fn, g, nb in (("rmsnorm", rms, gx, n * es), ("rope", rope, gq, n * es)):
+                    tf, _ = timeit(fn)
+                    tfb, _ = timeit(lambda: fn().backward(g))
+                    rows.append(dict(op=op + "_fwd", dtype=dn, T=T, H=H, numel=n, s=tf, bytes_act=nb))
+                    rows.append(dict(op=op + "_fwdbwd", dtype=dn, T=T, H=H, numel=n, s=tfb, bytes_act=nb))
+                del x, x32, v, w, q, cos, xg, wg, qg, gx, gq
+    res["broadcast"] = rows
+    res["broadcast_note"] = "bytes counts each operand read once and the output written once"
+
+
 def main():
     out = sys.argv[1]
     p = torch.cuda.get_device_properties(0)
@@ -436,6 +496,8 @@ def main():
         fns = (launch, gemm_unaligned)
     if "--sdpa-backends" in sys.argv:  # session 6: the default SDPA backend (cuDNN on the H200) timed
         fns = (launch, sdpa_backends)
+    if "--broadcast" in sys.argv:  # session 7: broadcast / mixed-dtype elementwise kernels of decoders
+        fns = (launch, broadcast)
     for fn in fns:
         t = time.time()
         try:

@@ -356,7 +356,8 @@ LATER_CALLS = {
     "call14": ("gt_jobs9", "jobs"), "call15": ("gt_jobs10", "jobs"), "call16": ("gt_jobs10", "unaligned"),
     "call17": ("gt_jobs11", "jobs"), "call18": ("gt_jobs12", "jobs"),
     "call19a": ("gt_jobs13", "contrast"), "call19b": ("gt_jobs13", "qlora"),
-    "call20": ("gt_jobs13", "calib"),
+    "call20": ("gt_jobs13", "calib"), "call23": ("gt_jobs14", "jobs"), "call23q": ("gt_jobs14", "qlora"),
+    "call24": ("gt_jobs14", "call24"), "call25": ("gt_jobs14", "fit_check"),
 }
 
 
