@@ -24,6 +24,7 @@ type captureRow struct {
 	Cache     string          `json:"cache"`
 	GradMode  string          `json:"grad_mode"`
 	HFConfig  json.RawMessage `json:"hf_config"`
+	GenModel  string          `json:"gen_model"`
 	Batch     int             `json:"b"`
 	Prompt    int             `json:"prompt"`
 	NewTokens int             `json:"new_tokens"`

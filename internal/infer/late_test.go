@@ -74,20 +74,24 @@ func checkCoverage(t *testing.T, ev []evalRow, want float64) {
 
 // TestLateFit checks the --fit answers, as `plan --task generate --fit`
 // gives them (margin 0: the largest batch whose process band's top fits
-// the GPU), against what the GPU did with them (testdata/late/fit: each
-// model's batches ran in one process, ascending). The answer must be at
-// most the largest batch that ran, every batch predicted to fit must have
-// run, and the batch that ran out of memory (Mistral-7B at 114) must be
-// predicted not to fit.
+// the GPU), against what the GPU did with them (testdata/late/fit, and
+// testdata/dev7/fit run after the top-down device moved the answers from
+// 103 and 746 to 105 and 747: each model's batches ran in one process,
+// ascending). The answer must be at most the largest batch that ran,
+// every batch predicted to fit must have run, and the batches that ran
+// out of memory (Mistral-7B at 110 and 114) must be predicted not to fit.
 func TestLateFit(t *testing.T) {
-	rows := loadCaptures(t, filepath.Join(lateDir, "fit", "results.jsonl"))
-	all := loadCapturesAll(t, filepath.Join(lateDir, "fit", "results.jsonl"))
-	if len(all) != 5 || len(rows) != 4 {
-		t.Fatalf("%d fit rows (%d ok), want 5 (4 ok)", len(all), len(rows))
+	var rows, all []captureRow
+	for _, dir := range []string{lateDir, filepath.Join("..", "..", "testdata", "dev7")} {
+		rows = append(rows, loadCaptures(t, filepath.Join(dir, "fit", "results.jsonl"))...)
+		all = append(all, loadCapturesAll(t, filepath.Join(dir, "fit", "results.jsonl"))...)
+	}
+	if len(all) != 11 || len(rows) != 9 {
+		t.Fatalf("%d fit rows (%d ok), want 11 (9 ok)", len(all), len(rows))
 	}
 	answers := map[string]int{}
 	for _, r := range all {
-		key := string(r.HFConfig) + r.DType
+		key := r.GenModel + r.DType
 		if _, done := answers[key]; !done {
 			opts := DefaultFitOptions()
 			opts.Margin = 0 // the CLI's default
@@ -119,7 +123,7 @@ func TestLateFit(t *testing.T) {
 	for k, v := range answers {
 		ran := 0
 		for _, r := range all {
-			if string(r.HFConfig)+r.DType == k && r.Status == "ok" {
+			if r.GenModel+r.DType == k && r.Status == "ok" {
 				ran = max(ran, r.Batch)
 			}
 		}
