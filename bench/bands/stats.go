@@ -108,11 +108,18 @@ func sharedQuantiles(xs, vs, fs []float64, cls, st [][]string, minRows int, conf
 			if vs[j] <= 0 {
 				continue
 			}
+			tech := memmodel.SplitTechnique(cls[j])
 			for _, c := range append([]string{""}, cls[j]...) {
 				cb := split.Classes[c]
 				cb.SplitRows++
 				if r != y {
 					cb.SplitTaken++
+				}
+				if tech {
+					cb.SplitTechRows++
+					if r != y {
+						cb.SplitTechTaken++
+					}
 				}
 				split.Classes[c] = cb
 			}
@@ -215,8 +222,11 @@ func orderBand(zs []float64, conf float64, spareLow bool) [2]float64 {
 // rare large errors of classes the model predicts closely (a 15% miss
 // where the spread is 0.3%); a class whose own spread is wide has
 // measured its extremes, so its band reaches no further than the pooled
-// spread times q beyond the class's measured extremes xs (nil: no cap; on
-// generate points the cap cost coverage and narrowed nothing).
+// spread times q beyond the class's measured extremes xs (nil: no cap).
+// Training memory only: on generate (session 7's models) the cap moved
+// plan --fit's answers above the largest batch the GPU ran (infer's
+// TestLateFit); step time's pooled spread (7%) puts it no nearer than the
+// band.
 func ratioBand(ls locScale, q [2]float64, xs []float64, pool locScale) [2]float64 {
 	lo, hi := ls.m+ls.s*q[0], ls.m+ls.s*q[1]
 	if len(xs) > 0 {
@@ -224,7 +234,8 @@ func ratioBand(ls locScale, q [2]float64, xs []float64, pool locScale) [2]float6
 		for _, x := range xs {
 			mn, mx = math.Min(mn, x), math.Max(mx, x)
 		}
-		lo, hi = math.Max(lo, mn+pool.s*q[0]), math.Min(hi, mx+pool.s*q[1])
+		margin := math.Max(pool.s, minScale) // allocated's pooled spread is a few hundredths of a percent
+		lo, hi = math.Max(lo, mn+margin*q[0]), math.Min(hi, mx+margin*q[1])
 	}
 	lo, hi = math.Min(lo, ls.m-minScale), math.Max(hi, ls.m+minScale)
 	return [2]float64{round4(math.Exp(lo)), round4(math.Exp(hi))}

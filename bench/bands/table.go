@@ -160,6 +160,13 @@ func fitSet(ss []sample, minRows int, conf float64, alloc, step, attr bool) setF
 		ls := classLS(r, f.pool)
 		cb := memmodel.ClassBand{N: len(idx), Centre: round4(ls.m), Scale: round4(ls.s)}
 		cb.SplitRows, cb.SplitTaken = splitCounts(ss, all[k])
+		var techIdx []int
+		for _, i := range all[k] {
+			if memmodel.SplitTechnique(ss[i].classes) {
+				techIdx = append(techIdx, i)
+			}
+		}
+		cb.SplitTechRows, cb.SplitTechTaken = splitCounts(ss, techIdx)
 		cb.Measured = len(all[k])
 		cb.MedianErr, cb.MedianAbsErr = errStats(x)
 		ext := r // the cap by measured extremes: training memory only (see ratioBand)
@@ -298,6 +305,26 @@ type classReport struct {
 	// one, reached how many the band's top reaches.
 	medOwn            float64
 	variants, reached int
+	// floor is the least ratio any one band of the class could have had:
+	// the half-width of the narrowest interval holding 90% of its rows'
+	// errors, over their median |error| (in-sample: no derivation reaches
+	// it with each row left out)
+	floor float64
+}
+
+// floorRatio is classReport.floor of log errors xs.
+func floorRatio(xs []float64, medAbs float64) float64 {
+	if len(xs) == 0 || medAbs <= 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	k := int(math.Ceil(0.9 * float64(len(s))))
+	best := math.Inf(1)
+	for i := 0; i+k <= len(s); i++ {
+		best = math.Min(best, (math.Exp(s[i+k-1])-math.Exp(s[i]))/2)
+	}
+	return best / medAbs
 }
 
 // report is the per-class calculation of a set: every class's n, median
@@ -357,6 +384,7 @@ func report(ss []sample, f setFit, bands [][2]float64, reach []bool, step bool) 
 			r.ratio = r.medHalf / r.medAbs
 		}
 		r.pct = float64(r.inside) / float64(r.n)
+		r.floor = floorRatio(xs, r.medAbs)
 		out = append(out, r)
 	}
 	return out
@@ -366,13 +394,14 @@ func printReport(title string, rs []classReport, minRows int) {
 	fmt.Printf("\n%s\n", title)
 	fmt.Printf("n: the class's rows; fit: the rows its centre and spread come from (technique rows count toward their technique)\n")
 	fmt.Printf("var: rows with a variant (the logits-workspace split) / whose LOO band's top reaches it; own half: the LOO half-width without that reach\n")
-	fmt.Printf("%-30s %4s %4s %8s %8s   %-17s %8s %6s %7s %7s %8s  %s\n", "class", "n", "fit", "med err", "med|err|", "band (all rows)", "LOO half", "ratio", "LOO in", "var", "own half", "centre/scale")
+	fmt.Printf("floor: the least ratio one band could have (the narrowest interval holding 90%% of the class's errors, in-sample)\n")
+	fmt.Printf("%-30s %4s %4s %8s %8s   %-17s %8s %6s %6s %7s %7s %8s  %s\n", "class", "n", "fit", "med err", "med|err|", "band (all rows)", "LOO half", "ratio", "floor", "LOO in", "var", "own half", "centre/scale")
 	for _, r := range rs {
 		flag := ""
 		if r.fitN < minRows {
 			flag = "  (too few rows alone: memory joins the pooled band widened by 10%, step time the pooled band)"
 		}
-		fmt.Printf("%-30s %4d %4d %+7.2f%% %7.2f%%   ×%.4f–×%.4f %7.2f%% %6.1f %3d/%-3d %3d/%-3d %7.2f%%  %+.4f/%.4f%s\n", r.key, r.n, r.fitN, 100*r.medErr, 100*r.medAbs,
-			r.band[0], r.band[1], 100*r.medHalf, r.ratio, r.inside, r.n, r.variants, r.reached, 100*r.medOwn, r.centre, r.scale, flag)
+		fmt.Printf("%-30s %4d %4d %+7.2f%% %7.2f%%   ×%.4f–×%.4f %7.2f%% %6.1f %6.1f %3d/%-3d %3d/%-3d %7.2f%%  %+.4f/%.4f%s\n", r.key, r.n, r.fitN, 100*r.medErr, 100*r.medAbs,
+			r.band[0], r.band[1], 100*r.medHalf, r.ratio, r.floor, r.inside, r.n, r.variants, r.reached, 100*r.medOwn, r.centre, r.scale, flag)
 	}
 }

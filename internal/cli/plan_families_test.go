@@ -50,7 +50,7 @@ func TestPlanByModuleText(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"per module", "layers.{0..27}.mlp", "embed_tokens", "lm_head", "no held-out capture yet: wider band"} {
+	for _, want := range []string{"per module", "layers.{0..27}.mlp", "embed_tokens", "lm_head", "held-out QLoRA captures"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

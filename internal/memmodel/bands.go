@@ -112,9 +112,14 @@ type ClassBand struct {
 	// Measured is how many rows of any kind the class has (N counts a
 	// technique row toward its technique's classes only): a class with
 	// fewer than MinRows gets a stated widening.
-	Measured   int      `json:"measured,omitempty"`
-	SplitTaken int      `json:"split_taken,omitempty"`
-	Rows       []string `json:"rows,omitempty"`
+	Measured   int `json:"measured,omitempty"`
+	SplitTaken int `json:"split_taken,omitempty"`
+	// SplitTechRows and SplitTechTaken count the same among the class's
+	// rows with checkpointing or LoRA (SplitTechnique), which change
+	// what the backward pass frees before the workspace is placed.
+	SplitTechRows  int      `json:"split_tech_rows,omitempty"`
+	SplitTechTaken int      `json:"split_tech_taken,omitempty"`
+	Rows           []string `json:"rows,omitempty"`
 }
 
 // Widenings for what has no held-out data: stated, not measured.
@@ -187,7 +192,10 @@ func (c *config) bandClasses() []string {
 		ck = "block"
 	}
 	lora := "no"
-	if c.spec.LoRA != nil {
+	switch {
+	case c.spec.Quant != "":
+		lora = "qlora" // 4-bit base weights: its own class of the LoRA dimension
+	case c.spec.LoRA != nil:
 		lora = "yes"
 	}
 	prec := c.spec.Precision

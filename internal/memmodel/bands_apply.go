@@ -16,7 +16,7 @@ func (c *config) bandsFrom(t *BandTable, r *Result) {
 	// techniques modelled from library source (4-bit weights, compile,
 	// low-rank what-ifs) are no class of the table: their stated widening
 	// goes on top of the class band
-	notes, w := c.techniqueNotes()
+	notes, w := c.techniqueNotes(t)
 	if w > 0 {
 		cb.Reserved, cb.Allocated = widen(cb.Reserved, w), widen(cb.Allocated, w)
 	}

@@ -179,17 +179,19 @@ func TestSplitReach(t *testing.T) {
 			"attn=eager":       {N: 2, SplitRows: 1},
 			"family=whisper":   {N: 6, SplitRows: 5},
 			"checkpoint=block": {N: 35, SplitRows: 17, SplitTaken: 1},
+			"family=qwen3":     {N: 16, SplitRows: 12, SplitTaken: 8, SplitTechRows: 8, SplitTechTaken: 8},
+			"family=mixtral":   {N: 12, SplitRows: 8, SplitTaken: 1, SplitTechRows: 6, SplitTechTaken: 0},
 		}}
 	for _, c := range []struct {
 		classes []string
 		reach   bool
 		basis   string
 	}{
-		{[]string{"family=gpt2", "kind=decoder", "gpu=h200"}, false, "family=gpt2"},
-		{[]string{"family=gpt2", "kind=decoder", "gpu=rtx4090"}, false, "family=gpt2"},
+		{[]string{"family=gpt2", "kind=decoder", "gpu=h200"}, false, "family=gpt2, plain runs"},
+		{[]string{"family=gpt2", "kind=decoder", "gpu=rtx4090"}, false, "family=gpt2, plain runs"},
 		{[]string{"family=gpt2", "lora=yes"}, false, "family=gpt2"},
 		{[]string{"family=whisper", "checkpoint=block"}, false, "family=whisper"},
-		{[]string{"family=gemma", "kind=decoder"}, true, "family=gemma"},
+		{[]string{"family=gemma", "kind=decoder"}, true, "family=gemma, plain runs"},
 		// a family with too few variant rows: the technique's rate
 		{[]string{"family=olmo", "lora=yes"}, true, "lora=yes"},
 		{[]string{"family=olmo", "attn=eager"}, true, "pooled"},
@@ -197,6 +199,14 @@ func TestSplitReach(t *testing.T) {
 		// 1 of 17 (5.9%) is above the 2.5% a 95% band leaves above it
 		{[]string{"checkpoint=block", "gpu=h200"}, true, "checkpoint=block"},
 		{[]string{"kind=decoder"}, true, "pooled"},
+		// a family's checkpointed or LoRA runs and its plain ones apart,
+		// where it has enough variant rows of the kind
+		{[]string{"family=qwen3", "checkpoint=none", "lora=no"}, false, "family=qwen3, plain runs"},
+		{[]string{"family=qwen3", "checkpoint=none", "lora=yes"}, true, "family=qwen3, checkpointed or LoRA runs"},
+		{[]string{"family=qwen3", "checkpoint=block", "lora=no"}, true, "family=qwen3, checkpointed or LoRA runs"},
+		{[]string{"family=mixtral", "checkpoint=block"}, false, "family=mixtral, checkpointed or LoRA runs"},
+		// two plain variant rows: the family's rate over both kinds
+		{[]string{"family=mixtral", "lora=no"}, true, "family=mixtral"},
 	} {
 		s := tb.SplitReach(c.classes)
 		if s.Reach != c.reach || s.Basis != c.basis {
@@ -219,6 +229,8 @@ func TestSplitReachOnMeasuredRuns(t *testing.T) {
 		{`{"model":"gpt2-medium","batch":4,"seq":1024,"precision":"bf16-amp"}`, false},
 		{`{"model":"llama3.2-1b","batch":2,"seq":2048,"precision":"bf16-amp","lora":{"rank":8}}`, false},
 		{`{"model":"gemma-2-2b","batch":4,"seq":1024,"precision":"bf16-amp","lora":{"rank":16}}`, false},
+		// Gemma 2 without checkpointing or LoRA: its plain runs never split
+		{`{"model":"gemma-2-2b","batch":4,"seq":1024,"precision":"bf16-amp"}`, false},
 	} {
 		s, err := ParseSpec(strings.NewReader(c.spec))
 		if err != nil {
@@ -281,5 +293,49 @@ func TestBandLowEndWithoutFixedAllowance(t *testing.T) {
 	}
 	if old := scale(r.PeakReserved, b).Low; measured >= old {
 		t.Logf("a low end from the headline (%d) would also hold the measurement", old)
+	}
+}
+
+// TestQLoRABandWidenedWhenThin checks the QLoRA band follows the rule of
+// every class: with MinRows held-out QLoRA captures (late9q's three) the
+// lora=qlora class's band and a note saying so; with fewer, the stated
+// 8% widening on top and a note saying why.
+func TestQLoRABandWidenedWhenThin(t *testing.T) {
+	s, err := ParseSpec(strings.NewReader(`{"model":"qwen3-0.6b","batch":2,"seq":1024,"precision":"bf16-amp","lora":{"rank":16},"quant":"nf4","checkpoint":"block"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := resolve(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	band := func(n int) (*Result, ClassBand) {
+		tb := *embeddedBands()
+		tb.Classes = map[string]ClassBand{}
+		for k, v := range embeddedBands().Classes {
+			tb.Classes[k] = v
+		}
+		q := tb.Classes["lora=qlora"]
+		q.N, q.Measured = n, n
+		tb.Classes["lora=qlora"] = q
+		r := &Result{}
+		r.PeakReserved, r.PeakAllocated = 10<<30, 9<<30
+		c.bandsFrom(&tb, r)
+		return r, q
+	}
+	measured, q := band(3)
+	if q.Reserved == [2]float64{} {
+		t.Fatal("the committed table has no lora=qlora class")
+	}
+	thin, _ := band(2)
+	if !strings.Contains(strings.Join(measured.Notes, "\n"), "measured on 3 held-out QLoRA captures") {
+		t.Errorf("notes %q lack the measured band", measured.Notes)
+	}
+	if !strings.Contains(strings.Join(thin.Notes, "\n"), "wider band") {
+		t.Errorf("notes %q lack the widening", thin.Notes)
+	}
+	w := func(r *Result) int64 { return r.ReservedBand.High - r.ReservedBand.Low }
+	if w(thin) < w(measured)+int64(0.15*float64(measured.PeakReserved)) {
+		t.Errorf("band with 2 QLoRA captures %v not 8%% wider each side than with 3 %v", thin.ReservedBand, measured.ReservedBand)
 	}
 }

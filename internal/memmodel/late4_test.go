@@ -71,7 +71,8 @@ func TestLate4Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 20 workloads")
 	}
-	known := map[string]bool{"late4-vitb16-b128-bf16w allocated": true, "late4-olmo2-d-s2048-b2-bf16-lora8 reserved": true}
+	// OLMo 2 LoRA's reserved is inside its band since session 7 (bands8)
+	known := map[string]bool{"late4-vitb16-b128-bf16w allocated": true}
 	checkBlindSet(t, late4Dir, 20, known, blindLimits{resvMedian: 0.0091, resvMax: 0.0496, allocMax: 0.056, under: 1, farUnder: 0})
 }
 

@@ -129,10 +129,16 @@ func decoderFamilies() []string {
 
 // techniqueNotes says which techniques of c are modelled from library
 // source rather than measured, and how much wider that makes the band.
-func (c *config) techniqueNotes() (notes []string, widen float64) {
+func (c *config) techniqueNotes(t *BandTable) (notes []string, widen float64) {
 	if c.spec.Quant != "" {
-		notes = append(notes, fmt.Sprintf("4-bit base weights (%s, blocksize 64, double quantisation, peft's prepare_model_for_kbit_training) are modelled from bitsandbytes' source and checked on 4 development captures on an H200 (peak allocated within 0.12%%), with no held-out capture yet: wider band", c.spec.Quant))
-		widen += 0.08
+		// QLoRA is the lora=qlora class of the band table: measured where
+		// it has enough held-out captures, else a stated wider band
+		if q := t.Classes["lora=qlora"]; q.N >= t.MinRows {
+			notes = append(notes, fmt.Sprintf("4-bit base weights (%s, blocksize 64, double quantisation, peft's prepare_model_for_kbit_training) are modelled from bitsandbytes' source; the band is measured on %d held-out QLoRA captures", c.spec.Quant, q.N))
+		} else {
+			notes = append(notes, fmt.Sprintf("4-bit base weights (%s, blocksize 64, double quantisation, peft's prepare_model_for_kbit_training) are modelled from bitsandbytes' source, with fewer than %d held-out captures: wider band", c.spec.Quant, t.MinRows))
+			widen += 0.08
+		}
 		if c.spec.Checkpoint == "none" {
 			notes = append(notes, "peft's prepare_model_for_kbit_training turns gradient checkpointing on by default (use_gradient_checkpointing=True): if your script calls it that way, plan with --checkpoint block")
 		}

@@ -168,12 +168,13 @@ func TestQLoRAWeights(t *testing.T) {
 	if rest < 2*vocab*d {
 		t.Errorf("embeddings and head (%.0f params) missing from the unquantised rest", rest)
 	}
-	if !hasNote(q, "modelled from bitsandbytes' source and checked on 4 development captures") {
+	if !hasNote(q, "modelled from bitsandbytes' source") {
 		t.Errorf("no source note: %v", q.Notes)
 	}
-	rel := func(r *memmodel.Result) float64 { return float64(r.ReservedBand.High) / float64(r.PeakReserved) }
-	if rel(q) <= rel(bf) {
-		t.Errorf("QLoRA band not wider than LoRA's")
+	// the band is the lora=qlora class's (late9q's three blind captures;
+	// bands_test.go's TestQLoRABandWidenedWhenThin: fewer rows, wider)
+	if !strings.Contains(strings.Join(q.BandClasses, ","), "lora=qlora") {
+		t.Errorf("QLoRA band rests on %v, not on the lora=qlora class", q.BandClasses)
 	}
 }
 
