@@ -106,6 +106,17 @@ type raw struct {
 		Bytes float64 `json:"bytes"`
 		S     float64 `json:"s"`
 	} `json:"pointwise"`
+	// Broadcast is gt_calib.py --broadcast: the elementwise kernels whose
+	// operands differ in shape or dtype (ATen's non-vectorised broadcast
+	// and mixed-dtype paths) and the bf16 → float32 cast, with bytes
+	// counting each operand once; rows without bytes (RMSNorm and rotary
+	// timed whole under autograd) are not memory-bound rates.
+	Broadcast []struct {
+		Dtype string  `json:"dtype"`
+		Op    string  `json:"op"`
+		Bytes float64 `json:"bytes"`
+		S     float64 `json:"s"`
+	} `json:"broadcast"`
 	Norm []struct {
 		Op     string  `json:"op"`
 		Dtype  string  `json:"dtype"`
@@ -286,6 +297,11 @@ func build(name, src string, r *raw) gpu.Calibration {
 			c.Stream = append(c.Stream, gpu.StreamRate{Op: p.Op, Dtype: p.Dtype, Bytes: p.Bytes, Seconds: p.S})
 		}
 	}
+	for _, p := range r.Broadcast {
+		if p.S > 0 && p.Bytes > 0 && broadcastKept(p.Op, p.Dtype) {
+			c.Stream = append(c.Stream, gpu.StreamRate{Op: p.Op, Dtype: p.Dtype, Bytes: p.Bytes, Seconds: p.S})
+		}
+	}
 	for _, v := range r.Norm {
 		if v.Error == "" && v.Fwd > 0 && v.FwdBwd > v.Fwd && v.Bytes > 0 {
 			c.Norm = append(c.Norm, gpu.NormRate{Op: v.Op, Dtype: v.Dtype, N: v.N, C: v.C, H: v.H, Bytes: v.Bytes,
@@ -301,6 +317,11 @@ func build(name, src string, r *raw) gpu.Calibration {
 	sortStream(c.Stream)
 	return c
 }
+
+// broadcastKept reports whether a --broadcast row is a rate the table
+// keeps: a float32 "to_fp32" converts nothing (x.float() of a float32
+// tensor returns it; its times are the host's).
+func broadcastKept(op, dtype string) bool { return !(op == "to_fp32" && dtype == "fp32") }
 
 // sortStream orders memory-bound rows by op, dtype and size.
 func sortStream(s []gpu.StreamRate) {

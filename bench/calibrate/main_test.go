@@ -138,3 +138,30 @@ func calibrate(t *testing.T, in string) gpu.Calibration {
 	}
 	return c
 }
+
+// TestBroadcastRows: gt_calib.py --broadcast's elementwise rows join the
+// memory-bound table under their own op names (the H200 run: a float32
+// column-broadcast product of 8,192 × 4,096 moved 268 MB in 98.2 µs,
+// 2.73 TB/s, against 4.2 TB/s for the contiguous mul_); a float32
+// "to_fp32" converts nothing and the whole RMSNorm / rotary timings carry
+// no bytes: neither is a rate.
+func TestBroadcastRows(t *testing.T) {
+	c := calibrate(t, "../../testdata/late/calibration-full.json,../../testdata/dev7/calibration/calibration-broadcast.json")
+	var col, cast, norm int
+	for _, s := range c.Stream {
+		switch {
+		case s.Op == "mul_colbcast" && s.Dtype == "fp32" && s.Bytes == 268451840:
+			col++
+			if math.Abs(s.Bytes/s.Seconds/1e12-2.73) > 0.01 {
+				t.Errorf("fp32 column broadcast at 8192×4096: %.2f TB/s, want 2.73", s.Bytes/s.Seconds/1e12)
+			}
+		case s.Op == "to_fp32" && s.Dtype == "fp32":
+			cast++
+		case strings.HasPrefix(s.Op, "rmsnorm") || strings.HasPrefix(s.Op, "rope_fwd"):
+			norm++
+		}
+	}
+	if col != 1 || cast != 0 || norm != 0 {
+		t.Errorf("column-broadcast rows %d (want 1), float32 up-casts %d and whole-norm rows %d (want none)", col, cast, norm)
+	}
+}

@@ -108,7 +108,7 @@ type OptimizerRate struct {
 	Seconds   float64 `json:"s"`
 }
 
-//go:generate go run ../../bench/calibrate -gpu h200 -in ../../testdata/late/calibration-*.json,../../testdata/dev6/calibration/calibration-*.json -out calibration/h200.json
+//go:generate go run ../../bench/calibrate -gpu h200 -in ../../testdata/late/calibration-*.json,../../testdata/dev6/calibration/calibration-*.json,../../testdata/dev7/calibration/calibration-*.json -out calibration/h200.json
 
 //go:embed calibration
 var calibrations embed.FS
