@@ -168,11 +168,13 @@ func TestAccuracyFamilies(t *testing.T) {
 // were built and were evaluated once they were final. Session 8: OLMo 2
 // b (+4.5% reserved, over as every OLMo 2 row of the late sets, +0.9 to
 // +4.6%) lies below its band since the bands were re-derived narrower
-// (top-down replay).
+// (top-down replay). Session 9: OLMo's rotary embedding casts q and k
+// back to bf16 (DecoderQuirks.RopeCastBack): OLMo 2 a +3.3% -> +0.6%,
+// b +4.5% -> +0.8%, both inside their bands; reserved median 0.9% ->
+// 0.7%, max 4.5% -> 4.1%.
 func TestAccuracyFamiliesHeldout(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays the held-out workloads")
 	}
-	known := map[string]bool{"fam-olmo2-b-bf16 reserved": true}
-	checkCaptures(t, readCaptures(t, filepath.Join(heldoutDir, "families"), filepath.Join(heldoutDir, "compile")), 7, known)
+	checkCaptures(t, readCaptures(t, filepath.Join(heldoutDir, "families"), filepath.Join(heldoutDir, "compile")), 7, nil)
 }

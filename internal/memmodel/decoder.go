@@ -49,6 +49,13 @@ type DecoderQuirks struct {
 	// the pass-through part (Phi-3's partial rotary), one more copy of q
 	// and k.
 	RopeCat bool `json:"rope_cat,omitempty"`
+	// RopeCastBack: apply_rotary_pos_emb returns q_embed.to(q.dtype) and
+	// k_embed.to(k.dtype) (OLMo and OLMo 2). Under autocast the rotary
+	// cos/sin are float32 (made in the residual stream's dtype) and the
+	// projections bf16, so the rotated q and k are cast back to bf16:
+	// attention and the KV cache then see bf16 keys and queries, and
+	// the float32 products are freed as soon as both casts exist.
+	RopeCastBack bool `json:"rope_cast_back,omitempty"`
 	// SlidingWindow limits the attention of sliding layers to that many
 	// tokens; every SlidingEvery-th layer (1-based) attends globally
 	// (Gemma 2: 2, Gemma 3: 6). Beyond the window SDPA gets a boolean
@@ -188,6 +195,11 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		b.sel = true
 		qIn, kIn := qs, ks
 		qs, ks = rope(qs, heads), rope(ks, kvh)
+		if q.RopeCastBack {
+			qe, ke := qs, ks
+			qs, ks = b.cast(qe, b.dt(qIn)), b.cast(ke, b.dt(kIn))
+			b.keep(qe, ke) // q_embed and k_embed, until both casts exist
+		}
 		b.keep(qIn, kIn) // apply_rotary_pos_emb's arguments, until it returns
 		if cache {
 			ks, vs = b.cacheKV(ks, vs)

@@ -4,7 +4,10 @@ package memmodel
 // parameters, in float32) and Olmo2ForCausalLM (RMSNorm applied after
 // attention and MLP instead of before, its weight multiplied in float32,
 // and RMSNorms over the whole q and k projections), recorded by
-// buildDecoder.
+// buildDecoder. Both take apply_rotary_pos_emb from modeling_olmo, which
+// casts the rotated q and k back to the projections' dtype (RopeCastBack;
+// the OLMo 2 frames show it, modeling_olmo2.py:185, and modular_olmo2
+// imports the function from modeling_olmo).
 
 func init() {
 	register(&Family{
@@ -30,9 +33,9 @@ func init() {
 
 func olmoQuirks(modelType string) DecoderQuirks {
 	if modelType == "olmo2" {
-		return DecoderQuirks{Norm: "f32w", NormPlace: "post", QKNorm: "full"}
+		return DecoderQuirks{Norm: "f32w", NormPlace: "post", QKNorm: "full", RopeCastBack: true}
 	}
-	return DecoderQuirks{Norm: "ln"}
+	return DecoderQuirks{Norm: "ln", RopeCastBack: true}
 }
 
 func olmo(name, modelType string, hidden, layers, heads, ffn, vocab int) Arch {

@@ -36,11 +36,14 @@ const late2Dir = "../../testdata/late2"
 // Session 8 (memmodel replays top-down, autocast casts the weight before the input, the wide
 // bias-gradient scratch, bands re-derived): median 1.43% -> 0.84%, max 15.92% -> 3.57% (Gemma 2
 // LoRA -15.92% -> +0.40%), 3 under (1 more than 2% low).
+// Session 9 (OLMo's rotary embedding casts q and k back to bf16,
+// DecoderQuirks.RopeCastBack): OLMo 2 c +3.57% -> +0.73%, max 3.57% ->
+// 2.77% (EfficientNet-B0 now the largest).
 func TestLate2Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 22 workloads")
 	}
-	checkBlindSet(t, late2Dir, 22, nil, blindLimits{resvMedian: 0.009, resvMax: 0.0362, allocMax: 0.028, under: 3, farUnder: 1})
+	checkBlindSet(t, late2Dir, 22, nil, blindLimits{resvMedian: 0.009, resvMax: 0.0282, allocMax: 0.028, under: 3, farUnder: 1})
 }
 
 // TestStepTimeLate2: the 31 blind step times. First sight: median 12.4%,

@@ -67,11 +67,15 @@ func TestLate4Fixes(t *testing.T) {
 // fp16 ckpt +7.07% -> +1.33%, inside its band now), 1 under (none more than 2% low); OLMo 2 LoRA
 // (+4.58%, over as every OLMo 2 row) falls below its band now that the re-derived bands are
 // narrower.
+// Session 9 (OLMo's rotary embedding casts q and k back to bf16,
+// DecoderQuirks.RopeCastBack): OLMo 2 LoRA +4.58% -> +0.75%, inside its
+// band again; median 0.86% -> 0.83%.
 func TestLate4Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 20 workloads")
 	}
-	// OLMo 2 LoRA's reserved is inside its band since session 7 (bands8)
+	// OLMo 2 LoRA's reserved is inside its band since session 7 (bands8,
+	// and +0.75% since olmo8's rotary cast)
 	known := map[string]bool{"late4-vitb16-b128-bf16w allocated": true}
 	checkBlindSet(t, late4Dir, 20, known, blindLimits{resvMedian: 0.0091, resvMax: 0.0496, allocMax: 0.056, under: 1, farUnder: 0})
 }
