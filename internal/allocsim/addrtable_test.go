@@ -76,3 +76,34 @@ func TestSearchNear(t *testing.T) {
 		}
 	}
 }
+
+// TestLowerBound: the branch-free search finds the first key not less than
+// the probe, as a linear scan does, for every length up to 70 and for keys present, absent, below and
+// above all, with equal stream and size runs that only ptr orders.
+func TestLowerBound(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for n := 0; n <= 70; n++ {
+		for trial := 0; trial < 20; trial++ {
+			var s blockSet
+			for len(s.keys) < n {
+				b := &block{stream: int64(rng.Intn(3) - 1), size: int64(rng.Intn(6)) << 9, ptr: int64(rng.Intn(1<<12)) << 9}
+				if s.indexOf(b) < 0 {
+					s.insert(b)
+				}
+			}
+			for q := 0; q < 40; q++ {
+				k := sizeKey(int64(rng.Intn(5)-2), int64(rng.Intn(8))<<9, int64(rng.Intn(1<<12))<<9)
+				if q%4 == 0 && n > 0 {
+					k = s.keys[rng.Intn(n)]
+				}
+				want := 0
+				for want < n && s.keys[want].less(k) {
+					want++
+				}
+				if got := lowerBound(s.keys, k); got != want {
+					t.Fatalf("%d keys: lowerBound = %d, want %d", n, got, want)
+				}
+			}
+		}
+	}
+}

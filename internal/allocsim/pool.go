@@ -17,6 +17,10 @@ type block struct {
 	gcBase     int64
 	seg        *expSegment // non-nil for expandable segments
 	tag        int32       // the caller's name for the allocation (Replay's request ID)
+	// hint is where the block went in its free set when last placed there:
+	// inserts and erases below it since move it, but seldom far, so
+	// indexOf gallops from it instead of searching the whole set.
+	hint int32
 	// twin is the block's copy while Allocator.clone runs, nil otherwise.
 	twin *block
 }
@@ -37,6 +41,20 @@ type blockSet struct {
 	keys      []setKey
 	items     []*block
 	addrOrder bool // BlockComparatorAddress rather than BlockComparatorSize
+	// near holds, by a hash of the size, where the latest search for that
+	// size landed: a training step requests and frees the same sizes over
+	// and over, and the place found last time is usually still within a
+	// few items, so lowerBound and insert gallop from it. Any value is
+	// correct; a stale one only costs a longer gallop.
+	near [nearSlots]int32
+}
+
+const nearSlots = 64
+
+// nearSlot is near's index for size: Fibonacci hashing of the size
+// without its low 9 bits, which are zero for every rounded size.
+func nearSlot(size int64) int {
+	return int((uint64(size) >> 9 * 0x9E3779B97F4A7C15) >> (64 - 6))
 }
 
 // setKey is a block's place in a blockSet: BlockComparatorSize's (stream,
@@ -73,9 +91,12 @@ func (x setKey) less(y setKey) bool {
 // the simulator's hottest loop: a branch-free binary search.
 func (s *blockSet) lowerBound(stream, size, ptr int64) int {
 	if s.addrOrder {
-		size = 0
+		return s.search(sizeKey(stream, 0, ptr))
 	}
-	return s.search(sizeKey(stream, size, ptr))
+	h := nearSlot(size)
+	i := s.searchNear(sizeKey(stream, size, ptr), int(s.near[h]))
+	s.near[h] = int32(i)
+	return i
 }
 
 func (s *blockSet) search(k setKey) int { return lowerBound(s.keys, k) }
@@ -140,13 +161,21 @@ func lowerBound(keys []setKey, k setKey) int {
 
 func (s *blockSet) insert(b *block) {
 	k := s.keyOf(b)
-	i := s.search(k)
+	var i int
+	if s.addrOrder {
+		i = s.search(k)
+	} else {
+		h := nearSlot(b.size)
+		i = s.searchNear(k, int(s.near[h]))
+		s.near[h] = int32(i)
+	}
 	s.keys = append(s.keys, setKey{})
 	copy(s.keys[i+1:], s.keys[i:])
 	s.keys[i] = k
 	s.items = append(s.items, nil)
 	copy(s.items[i+1:], s.items[i:])
 	s.items[i] = b
+	b.hint = int32(i)
 }
 
 // erase removes b; it reports whether b was present.
@@ -161,7 +190,7 @@ func (s *blockSet) erase(b *block) bool {
 // indexOf returns b's index, or -1 when b is not in s.
 func (s *blockSet) indexOf(b *block) int {
 	k := s.keyOf(b)
-	for i := s.search(k); i < len(s.items) && !k.less(s.keys[i]); i++ {
+	for i := s.searchNear(k, int(b.hint)); i < len(s.items) && !k.less(s.keys[i]); i++ {
 		if s.items[i] == b {
 			return i
 		}
@@ -188,6 +217,7 @@ func (s *blockSet) replaceAt(i int, b *block) {
 	}
 	s.keys[t] = k
 	s.items[t] = b
+	b.hint = int32(t)
 }
 
 // eraseAt removes the item at index i.
