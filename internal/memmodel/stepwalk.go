@@ -161,6 +161,7 @@ func (c *config) walkForward(g *Graph, gen *generator, tm timeModel, p *pipeline
 // stream, a Python GELU's x used three times).
 func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipeline) {
 	graded := map[Tensor]bool{}
+	views := newViewBackward(g, gen)
 	for i := len(g.ops) - 1; i >= 0; i-- {
 		if r := gen.inReg[i]; r >= 0 && gen.regions[r].end == i {
 			// the recomputation does not overlap the backward kernels
@@ -197,6 +198,7 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 				}
 				graded[t] = true
 			}
+			views.issue(t, tm, p)
 		}
 	}
 }
