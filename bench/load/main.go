@@ -14,6 +14,8 @@
 //
 //	go run ./bench/load [-fixture F.pickle.gz] [-size 1GiB] [-out FILE] [-keep] [-vramkit BIN [-commands analyze,tune,report] [-runs N]]
 //	go run ./bench/load -profile cpu.pprof stats FILE   # CPU profile of one command
+//	go run ./bench/load -profile x.trace stats FILE     # execution trace of one command
+//	go run ./bench/load -regions x.trace                # its phases (regions), in ms
 //
 // bench/load.sh wraps it. It is a program, not a test: `go test ./...`
 // never runs it.
@@ -40,6 +42,9 @@ func main() {
 	}
 	if len(os.Args) > 3 && os.Args[1] == "-profile" {
 		os.Exit(profileCommand(os.Args[2], os.Args[3:]))
+	}
+	if len(os.Args) == 3 && os.Args[1] == "-regions" {
+		os.Exit(regionsCommand(os.Args[2]))
 	}
 	fixture := flag.String("fixture", defaultFixture(), "snapshot whose trace is repeated")
 	size := flag.String("size", "1GiB", "minimum size of the generated pickle")

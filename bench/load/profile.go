@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"strings"
 
 	"github.com/vramkit/vramkit/internal/cli"
@@ -19,8 +20,12 @@ import (
 //	go tool pprof -top cpu.pprof
 //
 // With an OUT ending in ".mem" it writes an allocation profile instead
-// (go tool pprof -sample_index=alloc_space -top). Output of the command is
-// discarded; its exit code is returned.
+// (go tool pprof -sample_index=alloc_space -top), and with one ending in
+// ".trace" an execution trace (go tool trace OUT): the load's and the
+// replay's phases are regions in it ("load: first pass", "load: decode
+// chunk", "load: sequential pass", "replay ahead", ...), which show what
+// waits on what. Output of the command is discarded; its exit code is
+// returned.
 func profileCommand(out string, args []string) int {
 	f, err := os.Create(out)
 	if err != nil {
@@ -37,6 +42,15 @@ func profileCommand(out string, args []string) int {
 			fmt.Fprintln(os.Stderr, "bench/load:", err)
 			return 1
 		}
+		return code
+	}
+	if strings.HasSuffix(out, ".trace") {
+		if err := trace.Start(f); err != nil {
+			fmt.Fprintln(os.Stderr, "bench/load:", err)
+			return 1
+		}
+		code := cli.Main(context.Background(), args, os.Stdin, io.Discard, os.Stderr)
+		trace.Stop()
 		return code
 	}
 	if err := pprof.StartCPUProfile(f); err != nil {

@@ -3,6 +3,7 @@ package allocsim
 import (
 	"context"
 	"errors"
+	"runtime/trace"
 
 	"github.com/vramkit/vramkit/internal/snapshot"
 )
@@ -62,8 +63,8 @@ type AheadOptions struct {
 // ReplayAhead starts replaying f's events under the default settings and
 // o on a goroutine of its own. o must be the options the replay of the
 // loaded snapshot will use (TotalMemory and MakeRequests aside); a
-// timeline (o.TimelineBuckets), which needs the trace's length first, is
-// not replayed ahead. The goroutine ends when the feed does, or when ctx
+// timeline (o.TimelineBuckets), whose buckets' width needs the trace's
+// length, is bucketed once the feed ends. The goroutine ends when the feed does, or when ctx
 // is done. With o.KeepRequests, what ao asks for runs beside the replay
 // too.
 func ReplayAhead(ctx context.Context, f *snapshot.Feed, o ReplayOptions, ao AheadOptions) *Ahead {
@@ -92,8 +93,9 @@ func ReplayAhead(ctx context.Context, f *snapshot.Feed, o ReplayOptions, ao Ahea
 }
 
 func (a *Ahead) run(ctx context.Context) {
+	defer trace.StartRegion(ctx, "replay ahead").End()
 	a.out = DeviceReplay{Device: a.feed.Device(), PeakAllocatedAt: -1, PeakReservedAt: -1}
-	if a.o.TimelineBuckets > 0 || a.cfg.MemoryFraction < 1 {
+	if a.cfg.MemoryFraction < 1 {
 		a.hazard = true
 		if a.pub != nil {
 			a.pub.publish(nil, nil, true, false)
@@ -120,7 +122,7 @@ func (a *Ahead) run(ctx context.Context) {
 		n := a.feed.Bound() + 16 // every event a request at most, as in replayTrace
 		r.res.Requests = makeRequests(o.MakeRequests, n+n/64)
 	}
-	r.sampler = newSampler(nil, o)
+	r.sampler = newLoggingSampler(o)
 	a.res, a.err = r.finish()
 	a.hazard = r.hazard
 	if a.pub != nil {
@@ -130,6 +132,11 @@ func (a *Ahead) run(ctx context.Context) {
 		}
 		a.pub.publish(reqs, r.tr, true, a.err == nil && !a.hazard)
 	}
+	if a.err == nil && !a.hazard && r.done {
+		// After the stream's end is published: what follows it runs
+		// meanwhile.
+		r.sampler.settle(r.tr, &a.out)
+	}
 }
 
 // take returns the replay of device dev of s under cfg and o if the
@@ -138,7 +145,7 @@ func (a *Ahead) run(ctx context.Context) {
 func (a *Ahead) take(ctx context.Context, s *snapshot.Snapshot, dev int, cfg Config, o ReplayOptions, d *DeviceReplay) *ReplayResult {
 	defer a.cancel()
 	if cfg != a.cfg || o.KeepRequests != a.o.KeepRequests || o.KeepPeakSegments != a.o.KeepPeakSegments ||
-		o.TimelineBuckets != 0 || !a.feed.Covers(s, dev) || usesPrivatePools(s.Segments, dev) {
+		o.TimelineBuckets != a.o.TimelineBuckets || !a.feed.Covers(s, dev) || usesPrivatePools(s.Segments, dev) {
 		return nil
 	}
 	select {

@@ -3,6 +3,7 @@ package allocsim
 import (
 	"context"
 	"fmt"
+	rtrace "runtime/trace"
 
 	"github.com/vramkit/vramkit/internal/snapshot"
 )
@@ -59,6 +60,7 @@ type CacheState struct {
 // is done.
 func replayTrace(ctx context.Context, trace []snapshot.TraceEvent, tags []snapshot.EventTag, cfg Config, o ReplayOptions, emptyCacheStack func(snapshot.StackID) bool,
 	poolOf map[int][2]int64, out *DeviceReplay) (*ReplayResult, error) {
+	defer rtrace.StartRegion(ctx, "replay").End()
 	r := newReplayer(ctx, cfg, o, emptyCacheStack, poolOf, out)
 	r.tr, r.tags, r.done = trace, tags, true
 	if o.KeepRequests {

@@ -2,6 +2,7 @@ package allocsim
 
 import (
 	"errors"
+	"runtime/trace"
 
 	"github.com/vramkit/vramkit/internal/snapshot"
 )
@@ -84,7 +85,9 @@ func (r *replayer) more() bool {
 	if r.done || r.stopped != nil {
 		return false
 	}
+	reg := trace.StartRegion(r.ctx, "replay: wait for feed")
 	v, ok := r.feed.Next(len(r.tr))
+	reg.End()
 	if !ok {
 		r.stopped = errAbandoned
 		return false

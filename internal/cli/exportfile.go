@@ -41,7 +41,7 @@ with 'go tool pprof -http=: FILE' for flame graphs.`,
 		trace := s.Trace(d)
 		peak := -1
 		if *at == "peak" {
-			_, _, tl, err := replayTimeline(ctx, s, d, analyze.Flags{}, 1)
+			_, _, tl, err := replayTimeline(ctx, s, d, analyze.Flags{}, 1, nil)
 			if err != nil {
 				return err
 			}
@@ -75,12 +75,12 @@ each interval's lowest and highest values, so peaks are exact.`,
 		if err != nil {
 			return err
 		}
-		st, rep, tl, err := replayTimeline(ctx, s, d, analyze.Flags{}, timelineBuckets)
+		st, rep, tl, err := replayTimeline(ctx, s, d, analyze.Flags{}, timelineBuckets, nil)
 		if err != nil {
 			return err
 		}
 		trace := s.Trace(d)
-		ad, err := analyzeFor(s, st, &rep, tl)
+		ad, err := analyzeFor(s, st, &rep, tl, reportAhead{})
 		if err != nil {
 			return err
 		}
@@ -120,6 +120,12 @@ func loadTraced(ctx context.Context, path string, dev int) (*snapshot.Snapshot, 
 	if err != nil {
 		return nil, 0, err
 	}
+	return pickTraced(s, path, dev)
+}
+
+// pickTraced picks the device of s to draw: dev, or the first one with a
+// trace when dev < 0.
+func pickTraced(s *snapshot.Snapshot, path string, dev int) (*snapshot.Snapshot, int, error) {
 	if dev >= 0 {
 		if len(s.Trace(dev)) == 0 {
 			return nil, 0, fmt.Errorf("%s: device %d has no allocation trace", path, dev)

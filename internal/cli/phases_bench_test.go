@@ -72,7 +72,7 @@ func BenchmarkPhases(b *testing.B) {
 					break
 				}
 			}
-			page, err := reportOf(ctx, s, d, path, "auto", analyze.Flags{})
+			page, err := reportOf(ctx, s, d, path, "auto", analyze.Flags{}, reportAhead{})
 			if err != nil {
 				return err
 			}

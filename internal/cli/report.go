@@ -8,6 +8,7 @@ import (
 
 	"github.com/vramkit/vramkit/internal/allocsim"
 	"github.com/vramkit/vramkit/internal/analyze"
+	"github.com/vramkit/vramkit/internal/hugepage"
 	"github.com/vramkit/vramkit/internal/report"
 	"github.com/vramkit/vramkit/internal/report/html"
 	"github.com/vramkit/vramkit/internal/snapshot"
@@ -76,10 +77,13 @@ func defaultHTMLName(path string) string {
 }
 
 // replayTimeline resolves device dev's settings from f and replays it once,
-// keeping the request stream and a timeline of at most buckets buckets.
-func replayTimeline(ctx context.Context, s *snapshot.Snapshot, dev int, f analyze.Flags, buckets int) (analyze.Settings, allocsim.DeviceReplay, *report.Timeline, error) {
+// keeping the request stream and a timeline of at most buckets buckets
+// (taking ahead's replay when it is that one: see loadReplaying).
+func replayTimeline(ctx context.Context, s *snapshot.Snapshot, dev int, f analyze.Flags, buckets int, ahead *allocsim.Ahead) (analyze.Settings, allocsim.DeviceReplay, *report.Timeline, error) {
 	st, rep, err := replayResolved(ctx, s, dev, f, func(o allocsim.ReplayOptions) allocsim.ReplayOptions {
-		return report.TimelineOptions(o, buckets)
+		o = report.TimelineOptions(o, buckets)
+		o.Ahead = ahead
+		return o
 	})
 	if err != nil {
 		return st, rep, nil, err
@@ -87,21 +91,39 @@ func replayTimeline(ctx context.Context, s *snapshot.Snapshot, dev int, f analyz
 	return st, rep, report.NewTimeline(s, &rep), nil
 }
 
+// reportAhead is what a report runs while its snapshot decodes: the
+// replay with its timeline, and analyze's timeline of the requests.
+type reportAhead struct {
+	replay   *allocsim.Ahead
+	requests *analyze.TimelineAhead
+}
+
 // buildReport makes the report page of one snapshot: device dev (-1: the
 // first with a trace), tune auto|always|never, and f for the settings. The
-// trace is replayed once; the timeline, the analysis and the what-ifs all
-// read that replay.
+// trace is replayed once, while the file decodes when it can; the
+// timeline, the analysis and the what-ifs all read that replay.
 func buildReport(ctx context.Context, path string, dev int, tune string, f analyze.Flags) (*html.Data, error) {
-	s, d, err := loadTraced(ctx, path, dev)
+	// The options replayTimeline will replay under, as far as they are
+	// known before the snapshot is (the Ahead's result is taken only if
+	// they turn out to be those).
+	o := allocsim.DefaultReplayOptions()
+	o.MemoryFraction, o.MakeRequests = f.MemoryFraction, hugeRequests
+	requests := analyze.NewTimelineAhead(hugepage.AdviseAny) // as analyzeFor advises
+	s, replay, err := loadReplaying(ctx, path, report.TimelineOptions(o, timelineBuckets), allocsim.AheadOptions{Requests: requests.Add})
 	if err != nil {
 		return nil, err
 	}
-	return reportOf(ctx, s, d, path, tune, f)
+	s, d, err := pickTraced(s, path, dev)
+	if err != nil {
+		return nil, err
+	}
+	return reportOf(ctx, s, d, path, tune, f, reportAhead{replay, requests})
 }
 
-// reportOf is buildReport's work on a decoded snapshot, device d.
-func reportOf(ctx context.Context, s *snapshot.Snapshot, d int, path string, tune string, f analyze.Flags) (*html.Data, error) {
-	st, rep, tl, err := replayTimeline(ctx, s, d, f, timelineBuckets)
+// reportOf is buildReport's work on a decoded snapshot, device d, with
+// what ran ahead of it (none: the zero reportAhead).
+func reportOf(ctx context.Context, s *snapshot.Snapshot, d int, path string, tune string, f analyze.Flags, ahead reportAhead) (*html.Data, error) {
+	st, rep, tl, err := replayTimeline(ctx, s, d, f, timelineBuckets, ahead.replay)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +133,7 @@ func reportOf(ctx context.Context, s *snapshot.Snapshot, d int, path string, tun
 		Title: "vramkit report — " + filepath.Base(path), Source: path, Snapshot: s, Timeline: tl,
 		Live: live, Notes: append(append([]string(nil), rep.Notes...), "settings: "+st.String()), Stats: rep.Result.Stats,
 	}
-	if ad, err := analyzeFor(s, st, &rep, tl); err != nil {
+	if ad, err := analyzeFor(s, st, &rep, tl, ahead); err != nil {
 		in.Notes = append(in.Notes, "analyze failed, so the report has no summary, categories or sites: "+oneLine(err))
 		in.Markers = append(report.OOMMarkers(trace), report.IterationMarkers(s, d)...)
 	} else {

@@ -16,9 +16,11 @@ const reportSites = 30
 // analyzeFor runs vramkit analyze on device dev of s for the pictures: its
 // category breakdown sampled where each timeline bucket peaks, and top
 // sites. Tune's grid is left to the caller, which shows the whole table.
-func analyzeFor(s *snapshot.Snapshot, st analyze.Settings, rep *allocsim.DeviceReplay, tl *report.Timeline) (*analyze.Device, error) {
+// ahead's timeline of the requests is used when it followed rep's replay.
+func analyzeFor(s *snapshot.Snapshot, st analyze.Settings, rep *allocsim.DeviceReplay, tl *report.Timeline, ahead reportAhead) (*analyze.Device, error) {
 	o := analyze.DefaultOptions()
 	o.Tune, o.Top, o.AdviseHugePages = false, reportSites, hugepage.AdviseAny
+	o.Ahead, o.Timeline = ahead.replay, ahead.requests
 	o.CurveAt = make([]int, len(tl.Buckets))
 	for i, b := range tl.Buckets {
 		o.CurveAt[i] = b.AllocMaxAt

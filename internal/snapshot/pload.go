@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"slices"
+	"runtime/trace"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,11 +17,13 @@ import (
 // The parallel loader reads a large uncompressed snapshot file on every
 // core (GOMAXPROCS of them):
 //
-//  1. frameChunks cuts the file at FRAME opcodes into chunks;
-//  2. scanChunk counts each chunk's MEMOIZE and EMPTY_DICT opcodes, the
-//     memo indexes it fetches and where it memoizes the words entries are
-//     read by (keys, actions); prefix sums give every chunk its first memo
-//     index and its place in one shared buffer of events;
+//  1. walkFrames cuts the file at FRAME opcodes into chunks;
+//  2. scanChunk, on each chunk as soon as the walk has found it, counts
+//     its MEMOIZE and EMPTY_DICT opcodes, the memo indexes it fetches and
+//     where it memoizes the words entries are read by (keys, actions);
+//     prefix sums give every chunk its first memo index and its place in
+//     one shared buffer of events, and fetchTables merges the fetches
+//     (see pfirst.go);
 //  3. chunkDec decodes the trace entries of each chunk straight into that
 //     buffer, in runs of consecutive entries (other strs it needs from
 //     other chunks come from foreignStrs, which reads them on demand);
@@ -35,7 +37,7 @@ import (
 //
 // The result is the sequential decoder's, field for field. Input the
 // scheme does not fit (no frames, BINPUT, opcodes it does not know, data
-// after STOP) returns errNoParallel before any work is wasted on it;
+// after STOP) returns errNoParallel by the end of the first pass;
 // LoadFileContext then loads the file sequentially.
 
 // parallelFrom is the file size from which LoadFileContext decodes in
@@ -80,8 +82,11 @@ func (s *parStats) mark(i int) {
 }
 
 func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po parOptions) (*Snapshot, error) {
+	// The first pass has every core: nothing follows the trace yet.
+	scanners := po.workers
 	if po.workers <= 0 {
 		po.workers = runtime.GOMAXPROCS(0)
+		scanners = po.workers
 		if o.Follow != nil && po.workers > 2 {
 			// A consumer follows the trace (a replay, on one core, that
 			// takes about as long as the whole decode on many): leave it
@@ -95,58 +100,35 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 	}
 	t0 := time.Now()
 	po.stats.mark(0)
-	chunks, err := frameChunks(f, size, po.chunk)
-	if err != nil {
-		return nil, err
-	}
-	t1 := time.Now()
-	po.stats.mark(1)
-	n := len(chunks)
-	pool := newBufPool(po.workers)
+	pool := newBufPool(scanners)
 
-	// Pass 1: counts and fetched indexes.
-	scans := make([]scanned, n)
-	seen := make([]map[uint32]struct{}, po.workers)
-	for w := range seen {
-		seen[w] = map[uint32]struct{}{}
-	}
-	err = parallelDo(ctx, n, po.workers, func(w, i int) error {
-		buf, err := pool.read(w, f, chunks[i].start, chunks[i].end)
-		if err != nil {
-			return err
-		}
-		scans[i], err = scanChunk(buf, seen[w])
-		return err
-	})
+	// Pass 1: counts and fetched indexes, chunk by chunk as the FRAME
+	// walk finds them.
+	scanRegion := trace.StartRegion(ctx, "load: first pass")
+	chunks, scans, walked, err := firstPass(ctx, f, size, po.chunk, scanners, pool)
 	if err != nil {
 		return nil, err
 	}
-	seen = nil // the workers' scratch sets: up to a chunk's distinct fetches each
+	n := len(chunks)
 	bases := make([]uint64, n+1)
 	dictBases := make([]int64, n+1)
-	nrefs := 0
-	for _, s := range scans {
-		nrefs += len(s.refs)
-	}
-	// Each fetch as index<<32 | chunk: sorted, the last of an index's
-	// pairs names the last chunk that fetches it.
-	fetches := make([]uint64, 0, nrefs)
 	for i, s := range scans {
 		bases[i+1] = bases[i] + s.memo
 		dictBases[i+1] = dictBases[i] + s.dicts
-		for _, r := range s.refs {
-			fetches = append(fetches, uint64(r)<<32|uint64(i))
-		}
-		scans[i].refs = nil
 	}
 	if bases[n] > 1<<32 {
 		return nil, errNoParallel
 	}
+	scanRegion.End()
+	t1 := t0.Add(walked)
 	t2 := time.Now()
+	po.stats.mark(1)
 	po.stats.mark(2)
-	slices.Sort(fetches)
-	all, last := lastFetches(fetches)
-	fetches = nil
+	tables := trace.StartRegion(ctx, "load: fetch tables")
+	all, last, err := fetchTables(ctx, scans, maxFetch(scans), scanners)
+	if err != nil {
+		return nil, err
+	}
 
 	// What only the entry decoders read: the last worker to finish drops
 	// it, so that it is not held while the sequential pass catches up
@@ -154,6 +136,7 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 	// peak).
 	shared := &decodeTables{refs: all, last: last, foreign: newForeignStrs(f, chunks, bases, scans, all), workers: int32(min(po.workers, n))}
 	all, last = nil, nil
+	tables.End()
 
 	// Pass 3, the trace entries, runs ahead of pass 4, the rest in order,
 	// which takes each chunk's runs as soon as they are ready and then
@@ -209,7 +192,9 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 				c.foreign, c.refs, c.last = shared.foreign, shared.refs, shared.last
 				c.out.last = uint16(min(i, neverFreed))
 				t := time.Now()
+				r := trace.StartRegion(wctx, "load: decode chunk")
 				c.decode()
+				r.End()
 				if po.stats != nil {
 					po.stats.decodeNS.Add(int64(time.Since(t)))
 				}
@@ -235,11 +220,13 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 			po.stats.mark(3)
 		}()
 	}
+	seq := trace.StartRegion(ctx, "load: sequential pass")
 	dec := pickle.NewDecoder(f)
 	b.dec = dec
 	dec.SetAppendHook(b.hook)
 	dec.SetRunHook(b.runHook)
 	v, err := dec.Decode()
+	seq.End()
 	if err == nil {
 		err = ps.failed()
 	}
@@ -249,6 +236,7 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 	if b.err != nil {
 		return nil, b.err
 	}
+	defer trace.StartRegion(ctx, "load: finish").End()
 	loaded, err = b.finish(v)
 	return loaded, err
 }
@@ -257,7 +245,7 @@ func loadParallel(ctx context.Context, f *os.File, size int64, o LoadOptions, po
 // last of them to finish.
 type decodeTables struct {
 	refs    []uint32
-	last    []uint16 // per index of refs, the last chunk that fetches it (see lastFetches)
+	last    []uint16 // per index of refs, the last chunk that fetches it (see fetchTables)
 	foreign *foreignStrs
 	workers int32 // still running
 	mu      sync.Mutex
@@ -274,26 +262,6 @@ func (t *decodeTables) done() {
 // neverFreed, as the last chunk that fetches a memo index, keeps it to the
 // end: the chunk's number does not fit.
 const neverFreed = 1<<16 - 1
-
-// lastFetches splits sorted index<<32 | chunk pairs into the distinct
-// indexes, ascending, and the last chunk that fetches each (neverFreed
-// from chunk 65535 on).
-func lastFetches(sorted []uint64) ([]uint32, []uint16) {
-	n := 0
-	for k, f := range sorted {
-		if k+1 == len(sorted) || sorted[k+1]>>32 != f>>32 {
-			n++
-		}
-	}
-	refs, last := make([]uint32, 0, n), make([]uint16, 0, n)
-	for k, f := range sorted {
-		if k+1 == len(sorted) || sorted[k+1]>>32 != f>>32 {
-			refs = append(refs, uint32(f>>32))
-			last = append(last, uint16(min(uint32(f), neverFreed)))
-		}
-	}
-	return refs, last
-}
 
 // bufPool holds one read buffer per worker.
 type bufPool struct{ bufs [][]byte }

@@ -120,55 +120,6 @@ func size(b []byte, i int) int {
 // span is a byte range of the input: one chunk.
 type span struct{ start, end int64 }
 
-// frameChunks walks the FRAME headers of a protocol 4+ pickle of size
-// bytes and groups whole frames into chunks of about target bytes. The
-// first chunk starts at 0 (the PROTO opcode); a short unframed tail (the
-// STOP a pickler writes after its last frame) joins the last chunk.
-func frameChunks(r io.ReaderAt, size, target int64) ([]span, error) {
-	var hdr [9]byte
-	if _, err := r.ReadAt(hdr[:2], 0); err != nil {
-		return nil, errNoParallel
-	}
-	if hdr[0] != 0x80 || hdr[1] < 4 || hdr[1] > 5 {
-		return nil, errNoParallel
-	}
-	var chunks []span
-	cur := span{0, 2}
-	for pos := int64(2); pos < size; {
-		if size-pos < 9 {
-			if size-pos > 8 {
-				return nil, errNoParallel
-			}
-			cur.end = size
-			break
-		}
-		if _, err := r.ReadAt(hdr[:], pos); err != nil {
-			return nil, errNoParallel
-		}
-		if hdr[0] != pFrame {
-			if size-pos > 64 {
-				return nil, errNoParallel
-			}
-			cur.end = size
-			break
-		}
-		l := binary.LittleEndian.Uint64(hdr[1:])
-		if l == 0 || l > uint64(size-pos-9) {
-			return nil, errNoParallel
-		}
-		pos += 9 + int64(l)
-		cur.end = pos
-		if cur.end-cur.start >= target {
-			chunks = append(chunks, cur)
-			cur = span{pos, pos}
-		}
-	}
-	if cur.end > cur.start {
-		chunks = append(chunks, cur)
-	}
-	return chunks, nil
-}
-
 // scanned is what the first pass learns about a chunk.
 type scanned struct {
 	memo  uint64   // MEMOIZE opcodes in it
@@ -258,6 +209,30 @@ func scanChunk(b []byte, seen map[uint32]struct{}) (scanned, error) {
 				return s, errNoParallel
 			}
 			i += 9 // a str before a FRAME may still be memoized after it
+			continue
+		case pMark, pSetItems, pEmptyList, pAppend, pAppends:
+			prevStr = -1
+			i++
+			continue
+		case pBinInt1, pBinInt2, pBinInt:
+			n := int(fixedLen[op])
+			if i+n > len(b) {
+				return s, errNoParallel
+			}
+			prevStr = -1
+			i += n
+			continue
+		case pLong1, pShortUni:
+			// A length byte, then as many bytes (the pickler writes
+			// most ints and strs of a trace so).
+			if i+2 > len(b) || i+2+int(b[i+1]) > len(b) {
+				return s, errNoParallel
+			}
+			prevStr = -1
+			if op == pShortUni {
+				prevStr = i
+			}
+			i += 2 + int(b[i+1])
 			continue
 		}
 		n := size(b, i)

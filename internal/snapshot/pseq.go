@@ -2,9 +2,11 @@ package snapshot
 
 import (
 	"cmp"
+	"context"
 	"encoding/binary"
 	"errors"
 	"runtime"
+	"runtime/trace"
 	"slices"
 	"sync"
 	"time"
@@ -90,7 +92,13 @@ func (ps *parState) wait(ci int) {
 		return
 	}
 	t := time.Now()
-	<-ps.ready[ci]
+	select {
+	case <-ps.ready[ci]:
+	default:
+		r := trace.StartRegion(context.Background(), "load: wait for chunk")
+		<-ps.ready[ci]
+		r.End()
+	}
 	ps.waited += time.Since(t)
 	out := &ps.outs[ci]
 	ps.runsSeen += len(out.runs)
