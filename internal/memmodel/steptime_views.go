@@ -27,6 +27,8 @@ type viewBackward struct {
 	got     map[Tensor]int  // gradients a sliced base has received
 	pieces  map[Tensor]int  // non-slice partial views per base
 	catDone map[Tensor]bool
+	fills   int // SliceBackward nodes issued (one zero fill each)
+	cats    int // SplitBackward nodes issued (one cat each)
 }
 
 // newViewBackward counts, for every base, the partial views that are not
@@ -68,10 +70,12 @@ func (v *viewBackward) issue(t Tensor, tm timeModel, p *pipeline) {
 	if !x.slice {
 		if v.pieces[base] > 1 && !v.catDone[base] {
 			v.catDone[base] = true
+			v.cats++
 			p.issue(tm.Bwd, maxF(r.stream("copy", x.dt, 2*bb), r.launch()), kCopy, 1)
 		}
 		return
 	}
+	v.fills++
 	p.issue(tm.Bwd, maxF(r.stream("copy", x.dt, bb), r.launch()), kPointwise, 1)
 	p.issue(0, maxF(r.stream("copy", x.dt, 2*float64(x.bytes())), r.launch()), kCopy, 1)
 	if v.got[base] > 0 {
