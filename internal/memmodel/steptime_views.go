@@ -56,6 +56,25 @@ func (v *viewBackward) partial(t Tensor) bool {
 	return b.param < 0 && x.numel < b.numel
 }
 
+// issueOp charges the SliceBackward nodes op o stands for (viewGrads):
+// a fill of its input's size and a copy each, and viewAdds adds of that
+// size into the gradient already there.
+func (v *viewBackward) issueOp(o *op, tm timeModel, p *pipeline) {
+	if o.viewGrads == 0 || len(o.in) == 0 {
+		return
+	}
+	x := &v.g.tensors[o.in[0]]
+	b, r := float64(x.bytes()), tm.r
+	for i := 0; i < o.viewGrads; i++ {
+		v.fills++
+		p.issue(tm.Bwd, maxF(r.stream("copy", x.dt, b), r.launch()), kPointwise, 1)
+		p.issue(0, maxF(r.stream("copy", x.dt, b), r.launch()), kCopy, 1)
+	}
+	for i := 0; i < o.viewAdds; i++ {
+		p.issue(tm.Small, maxF(r.stream("add", x.dt, 3*b), r.launch()), kPointwise, 1)
+	}
+}
+
 // issue charges the backward node of view t, once, when the gradient of
 // the op that consumed it has been issued.
 func (v *viewBackward) issue(t Tensor, tm timeModel, p *pipeline) {

@@ -16,6 +16,7 @@ func viewNodes(t *testing.T, s Spec) (fills, cats int, kernels float64) {
 		if o.noBackward || o.fused || !c.needsGrad(o, g) {
 			continue
 		}
+		v.issueOp(o, tm, &p)
 		for _, in := range o.in {
 			v.issue(in, tm, &p)
 		}
@@ -53,5 +54,24 @@ func TestViewBackwardLlamaFills(t *testing.T) {
 		if kernels != float64(2*want+want/2) {
 			t.Errorf("lora %v: %.0f kernels, want %d fills, as many copies and half as many adds", lora, kernels, want)
 		}
+	}
+}
+
+// TestViewBackwardPhi3Fills: Phi-3 slices its fused qkv projection three
+// times, and apply_rotary_pos_emb slices q and k once more (q_rot) before
+// rotate_half halves them: nine SliceBackward fills per layer, as the
+// dev7 torch.profiler trace of a ten-layer Phi-3 bf16 step counts 90
+// bf16 FillFunctor kernels (testdata/dev7/profiles/dev7-prof-phi3-f-
+// s1024-b4-bf16-kernels.json); gate_up_proj's chunk is one SplitBackward
+// cat per layer.
+func TestViewBackwardPhi3Fills(t *testing.T) {
+	s := DefaultSpec()
+	m := "phi-3-mini"
+	s.Model, s.Batch, s.Seq, s.Precision = &m, 1, 256, "bf16-amp"
+	_, g, _, _, _ := walkOf(t, s)
+	layers := g.blocks
+	fills, cats, _ := viewNodes(t, s)
+	if layers == 0 || fills != 9*layers || cats != layers {
+		t.Errorf("%d layers: %d fills, %d cats; the profile shows 9 fills and one split per layer", layers, fills, cats)
 	}
 }

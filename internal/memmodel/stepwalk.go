@@ -191,6 +191,7 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 		}
 		d, n := tm.backward(o, g)
 		p.issue(h, d, classOf(o), n)
+		views.issueOp(o, tm, p)
 		for _, t := range o.in {
 			if x := &g.tensors[t]; x.grad && x.param < 0 {
 				if graded[t] {
