@@ -90,6 +90,35 @@ func (b *builder) t5Attention(x, kv Tensor, a *Arch, batch, sq, sk int64, bias T
 	return b.linear(o, inner, d, false, "o")
 }
 
+// t5LayerNorm is transformers' T5LayerNorm. Unlike the decoders' RMSNorm
+// (which casts its input to float32 once and normalises the copy), it
+// takes only the variance in float32 and multiplies the input as it is:
+//
+//	variance = hidden_states.to(torch.float32).pow(2).mean(-1, keepdim=True)
+//	hidden_states = hidden_states * torch.rsqrt(variance + eps)
+//	if self.weight.dtype in [torch.float16, torch.bfloat16]:
+//	    hidden_states = hidden_states.to(self.weight.dtype)
+//	return self.weight * hidden_states
+//
+// Under autocast and in float32 the residual stream is float32 and the two
+// forms are the same. With half weights and no autocast the product's
+// MulBackward saves the half input, so every residual-stream tensor a norm
+// reads stays alive until backward (the T5 bf16w snapshot, 12+12 layers,
+// b16 s256: 62 norms each keep an 8 MiB bf16 input the float32-copy form
+// let go, 520 MB of its peak), and backward casts that input's float32
+// gradient down before adding it to the variance path's. The float32
+// product is rebound by the cast, so it is not kept until the return.
+func (b *builder) t5LayerNorm(x Tensor, dim int64) Tensor {
+	w := b.param(dim)
+	v := b.reduce(b.pow(b.cast(x, F32)), b.numel(x)/dim)
+	r := b.unary("rsqrt", v, F32, false, true)
+	h := b.mul(x, r)
+	if wd := b.dt(w); wd == BF16 || wd == F16 {
+		h = b.cast(h, wd)
+	}
+	return b.mul(w, h)
+}
+
 // buildT5 follows transformers' T5ForConditionalGeneration (seq2seq with
 // labels as decoder inputs, tied embeddings rescaled before the LM head).
 func buildT5(b *builder, a *Arch, batch, seq int64, cache bool) {
@@ -97,7 +126,7 @@ func buildT5(b *builder, a *Arch, batch, seq int64, cache bool) {
 	d, ff, vocab, heads := int64(a.Hidden), int64(a.FFN), int64(a.Vocab), int64(a.Heads)
 	wte := b.param(vocab * d)
 	ffn := func(h Tensor) Tensor {
-		y := b.rmsNorm(h, d)
+		y := b.t5LayerNorm(h, d)
 		var z Tensor
 		// the activation runs in the projection's dtype (bf16 under
 		// autocast), not the float32 of the residual stream
@@ -122,29 +151,36 @@ func buildT5(b *builder, a *Arch, batch, seq int64, cache bool) {
 	eb := relBias()
 	for l := 0; l < a.Layers; l++ {
 		b.block = l
-		y := b.rmsNorm(h, d)
+		y := b.t5LayerNorm(h, d)
 		h = b.add(h, b.dropout(b.t5Attention(y, y, a, batch, seq, seq, eb, false), a.Dropout))
 		h = ffn(h)
 	}
-	enc := b.dropout(b.rmsNorm(h, d), a.Dropout)
+	enc := b.dropout(b.t5LayerNorm(h, d), a.Dropout)
 	h = b.dropout(b.embedding(ids, wte, vocab, d), a.Dropout)
 	db := relBias()
-	// the cross-attention bias is zeros, made once, needing no gradient
-	xb := b.g.newTensor(heads*seq*seq, F32, false)
+	// the cross-attention bias is zeros, made once, needing no gradient,
+	// in the attention's dtype: modeling_t5.py:338 asks for 2 bytes an
+	// element under bf16 autocast (t5-small, unseen) and in pure bf16
+	// (dev7), so SDPA needs no cast of it
+	bdt := b.pdt
+	if b.amp != F32 {
+		bdt = b.amp
+	}
+	xb := b.g.newTensor(heads*seq*seq, bdt, false)
 	b.op("zeros", nil, []Tensor{xb}, nil).noBackward = true
 	for l := 0; l < a.DecLayers; l++ {
 		b.block = a.Layers + l
-		y := b.rmsNorm(h, d)
+		y := b.t5LayerNorm(h, d)
 		// create_position_bias_mask: bias + causal mask, a fresh tensor
 		m := b.unary("add_mask", db, F32, false, false)
 		h = b.add(h, b.dropout(b.t5Attention(y, y, a, batch, seq, seq, m, cache), a.Dropout))
-		y = b.rmsNorm(h, d)
+		y = b.t5LayerNorm(h, d)
 		h = b.add(h, b.dropout(b.t5Attention(y, enc, a, batch, seq, seq, xb, cache), a.Dropout))
 		h = ffn(h)
 	}
 	b.block = -1
 	b.g.blocks = a.Layers + a.DecLayers
-	h = b.dropout(b.rmsNorm(h, d), a.Dropout)
+	h = b.dropout(b.t5LayerNorm(h, d), a.Dropout)
 	var logits Tensor
 	if a.Tied {
 		logits = b.linearWith(b.scale(h), wte, -1, d, vocab)

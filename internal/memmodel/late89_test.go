@@ -42,9 +42,10 @@ func TestLate8Blind(t *testing.T) {
 // once with the final models: peak reserved median 1.38%, max 15.85%
 // (Gemma 2 LoRA, the split, inside its band; Gemma 2 checkpointed
 // -13.91%), 6 of 25 under (4 more than 2% low), allocated max 5.56%.
-// Outside a band: ConvNeXt-S checkpointed reserved +15.68% (over),
-// Granite pure-bf16 LoRA allocated -5.56% and T5-large pure bf16
-// allocated -4.23%. Held there.
+// Outside a band: ConvNeXt-S checkpointed reserved +15.68% (over) and
+// Granite pure-bf16 LoRA allocated -5.56%. Held there. T5-large pure
+// bf16 was allocated -4.23%, outside its band, until T5LayerNorm's product
+// kept its bf16 input (family_t5.go): -0.01% now.
 // Session 8 (memmodel replays top-down, autocast casts the weight before the input, the wide
 // bias-gradient scratch, bands re-derived): median 1.38% -> 0.83%, max 15.85% -> 7.33% (both Gemma
 // 2 rows fixed; ConvNeXt-S b96 bf16 ckpt +15.68% -> +7.33%), 5 under (was 6; 3 more than 2% low,
@@ -56,7 +57,6 @@ func TestLate9Blind(t *testing.T) {
 	known := map[string]bool{
 		"late9-convnext-small-b96-bf16-ckpt reserved":    true,
 		"late9-granite-f-s512-b8-bf16w-lora16 allocated": true,
-		"late9-t5-large-s256-b32-bf16w allocated":        true,
 	}
 	checkBlindSet(t, late9Dir, 25, known, blindLimits{resvMedian: 0.0088, resvMax: 0.0738, allocMax: 0.056, under: 5, farUnder: 3})
 }
