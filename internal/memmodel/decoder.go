@@ -145,6 +145,12 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		y := b.add(xc, r)
 		if q.RopeCat {
 			y = b.copy(y)
+			if b.tt(x).base != x {
+				// apply_rotary_pos_emb's q[..., :rotary_dim] of a fused
+				// projection's slice: one more SliceBackward (its pass-
+				// through half is empty at full rotary)
+				b.g.ops[len(b.g.ops)-1].viewGrads = 1
+			}
 		}
 		return y
 	}

@@ -90,6 +90,8 @@ func (b *builder) rotateHalf(x Tensor, n int64) Tensor {
 		// the cat is a plain copy
 		rot := b.copy(x)
 		b.tt(rot).numel = n
+		o := &b.g.ops[len(b.g.ops)-1]
+		o.viewGrads, o.viewAdds = 2, 2 // x1 and x2, each added into x's gradient
 		return rot
 	}
 	x1, x2 := b.slice(x, n/2), b.slice(x, n/2)

@@ -99,6 +99,12 @@ type op struct {
 	// autograd's engine casts a promoted gradient (ConvNeXt's float32
 	// layer scale on a bf16 map).
 	promotedGrad bool
+	// viewGrads and viewAdds: SliceBackward nodes this op's gradient
+	// stands for that the view chain cannot express (rotate_half of a
+	// fused projection's slice), each a zero fill of the input's size and
+	// a copy, and how many of their gradients the engine adds into
+	// another (steptime_views.go); the memory model ignores them.
+	viewGrads, viewAdds int
 }
 
 // gemmShape is a (batch of) m×k by k×n product. Backward runs the data

@@ -161,6 +161,7 @@ func (c *config) walkForward(g *Graph, gen *generator, tm timeModel, p *pipeline
 // stream, a Python GELU's x used three times).
 func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipeline) {
 	graded := map[Tensor]bool{}
+	views := newViewBackward(g, gen)
 	for i := len(g.ops) - 1; i >= 0; i-- {
 		if r := gen.inReg[i]; r >= 0 && gen.regions[r].end == i {
 			// the recomputation does not overlap the backward kernels
@@ -190,6 +191,7 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 		}
 		d, n := tm.backward(o, g)
 		p.issue(h, d, classOf(o), n)
+		views.issueOp(o, tm, p)
 		for _, t := range o.in {
 			if x := &g.tensors[t]; x.grad && x.param < 0 {
 				if graded[t] {
@@ -197,6 +199,7 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 				}
 				graded[t] = true
 			}
+			views.issue(t, tm, p)
 		}
 	}
 }
