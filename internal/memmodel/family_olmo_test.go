@@ -29,13 +29,7 @@ func TestOlmo2RequestSizes(t *testing.T) {
 		t.Fatalf("snapshot census changed: %d requests of 16 MiB, %d of 8 MiB", real[16<<20], real[8<<20])
 	}
 	skip := map[int64]bool{32 << 20: true, 18452480: true}
-	sizes := map[int64]bool{}
-	for s := range real {
-		sizes[s] = true
-	}
-	for s := range gen {
-		sizes[s] = true
-	}
+	sizes := censusSizes(real, gen)
 	for size := range sizes {
 		if size < 1<<20 || skip[size] {
 			continue

@@ -171,13 +171,7 @@ func TestMidSizeRequestCensus(t *testing.T) {
 	const dir = "../../testdata/captures/families/"
 	for _, name := range []string{"fam-gemma2-a-bf16", "fam-gemma3-a-bf16", "fam-mixtral-a-bf16"} {
 		real, gen := requestCensus(t, dir+name+".pickle.gz", rowSpec(t, dir+"results.jsonl", name))
-		sizes := map[int64]bool{}
-		for s := range real {
-			sizes[s] = true
-		}
-		for s := range gen {
-			sizes[s] = true
-		}
+		sizes := censusSizes(real, gen)
 		for size := range sizes {
 			if size < 1<<20 || size > 10<<20 {
 				continue
@@ -247,4 +241,16 @@ func rowSpec(t *testing.T, path, name string) Spec {
 	}
 	t.Fatalf("no row %s in %s", name, path)
 	return Spec{}
+}
+
+// censusSizes is every request size either census counts.
+func censusSizes(a, b map[int64]int) map[int64]bool {
+	sizes := map[int64]bool{}
+	for s := range a {
+		sizes[s] = true
+	}
+	for s := range b {
+		sizes[s] = true
+	}
+	return sizes
 }
