@@ -10,22 +10,20 @@ import (
 // builder converts generic pickle values into a Snapshot. Trace entries are
 // converted by the append hook as the decoder produces them.
 type builder struct {
-	dec       *pickle.Decoder
-	snap      *Snapshot
-	traces    map[*pickle.List]*eventChunks
-	listKind  map[*pickle.List]bool // isTraceList's answers for lists in lists
-	walk      []*pickle.List
-	frameID   map[*pickle.Dict]int32
-	frameIdx  map[Frame]int32 // equal frames from distinct dicts share an id
-	frames    []Frame
-	stackID   map[string]StackID
-	streamID  map[uint64]uint32
-	ctxID     map[EventContext]int32
-	tagID     map[EventTag]uint32
-	lastTag   EventTag // the last pair tag returned, as lastTagID
-	lastTagID uint32
-	keyBuf    []byte
-	recent    *[recentStacks]recentStack
+	dec      *pickle.Decoder
+	snap     *Snapshot
+	traces   map[*pickle.List]*eventChunks
+	listKind map[*pickle.List]bool // isTraceList's answers for lists in lists
+	walk     []*pickle.List
+	frameID  map[*pickle.Dict]int32
+	frameIdx map[Frame]int32 // equal frames from distinct dicts share an id
+	frames   []Frame
+	stackID  map[string]StackID
+	streamID map[uint64]uint32
+	ctxID    map[EventContext]int32
+	tags     tagTable
+	keyBuf   []byte
+	recent   *[recentStacks]recentStack
 	// lastActionStr is the known action string parsed last ("" before
 	// one), into lastAction: consecutive entries often share one.
 	lastActionStr string
@@ -52,7 +50,7 @@ const checkEvery = 1<<16 - 1
 type stackRef struct{ id StackID }
 
 func newBuilder() *builder {
-	return &builder{
+	b := &builder{
 		snap:     &Snapshot{Stacks: [][]Frame{nil}, Streams: []uint64{0}, Contexts: []EventContext{{}}, Tags: []EventTag{{}}},
 		traces:   map[*pickle.List]*eventChunks{},
 		listKind: map[*pickle.List]bool{},
@@ -61,9 +59,10 @@ func newBuilder() *builder {
 		stackID:  map[string]StackID{"": 0},
 		streamID: map[uint64]uint32{0: 0},
 		ctxID:    map[EventContext]int32{{}: 0},
-		tagID:    map[EventTag]uint32{{}: 0},
 		recent:   new([recentStacks]recentStack),
 	}
+	b.tags.reset()
+	return b
 }
 
 // isTraceList reports whether l is one device's list in device_traces.
@@ -154,19 +153,9 @@ var errTags = fmt.Errorf("more than %d distinct stream and context pairs", MaxTa
 
 // tag returns the Tag of stream handle h and context id cx.
 func (b *builder) tag(h uint64, cx int32) (uint32, error) {
-	t := EventTag{h, cx}
-	if t == (EventTag{}) {
-		return 0, nil
+	id, _, ok := b.tags.number(&b.snap.Tags, EventTag{h, cx})
+	if !ok {
+		return 0, errTags
 	}
-	if t == b.lastTag {
-		return b.lastTagID, nil
-	}
-	if len(b.snap.Tags) >= MaxTags { // full: only a known pair has a number
-		if _, ok := b.tagID[t]; !ok {
-			return 0, errTags
-		}
-	}
-	id, _ := number(b.tagID, &b.snap.Tags, t)
-	b.lastTag, b.lastTagID = t, id
 	return id, nil
 }

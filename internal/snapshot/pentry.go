@@ -37,11 +37,9 @@ type chunkDec struct {
 	names     map[string]string
 	foreignSt map[uint64]int32
 	ctxID     map[EventContext]int32
-	// tagID numbers the local tags: pairs of a stream handle and a local
-	// context; lastTag is the pair numbered lastTagID.
-	tagID     map[EventTag]uint32
-	lastTag   EventTag
-	lastTagID uint32
+	// tags numbers the local tags: pairs of a stream handle and a local
+	// context.
+	tags tagTable
 	// seen*: the run (runSeq) that last listed a local id as used.
 	runSeq    int32
 	seenStack []int32
@@ -55,7 +53,6 @@ func newChunkDec() *chunkDec {
 		names:     map[string]string{},
 		foreignSt: map[uint64]int32{},
 		ctxID:     map[EventContext]int32{},
-		tagID:     map[EventTag]uint32{},
 	}
 }
 
@@ -68,12 +65,11 @@ func (c *chunkDec) reset(memo int) {
 	c.memo, c.dicts = c.memo[:0], 0
 	clear(c.foreignSt)
 	clear(c.ctxID)
-	clear(c.tagID)
 	if len(c.names) > 1<<16 {
 		c.names = map[string]string{}
 	}
-	c.ctxID[EventContext{}], c.tagID[EventTag{}] = 0, 0
-	c.lastTag, c.lastTagID = EventTag{}, 0
+	c.ctxID[EventContext{}] = 0
+	c.tags.reset()
 	c.seenStack = append(c.seenStack[:0], 0)
 	c.seenTag = append(c.seenTag[:0], 0)
 	// The last chunk's sizes are a good guess at this one's.

@@ -169,20 +169,11 @@ func (c *chunkDec) intern(s []byte) string {
 // tag returns the local tag of pair t (a stream handle and a local
 // context); false when there are too many to name.
 func (c *chunkDec) tag(t EventTag) (uint32, bool) {
-	if t == c.lastTag {
-		return c.lastTagID, true
-	}
-	if len(c.out.tags) >= MaxTags { // full: only a known pair has a number
-		if _, ok := c.tagID[t]; !ok {
-			return 0, false
-		}
-	}
-	id, added := number(c.tagID, &c.out.tags, t)
+	id, added, ok := c.tags.number(&c.out.tags, t)
 	if added {
 		c.seenTag = append(c.seenTag, 0)
 	}
-	c.lastTag, c.lastTagID = t, id
-	return id, true
+	return id, ok
 }
 
 func (c *chunkDec) context(x EventContext) int32 {
