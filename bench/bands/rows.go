@@ -144,6 +144,10 @@ func memorySamples(root string, logf func(string, ...any)) ([]sample, [2]int64, 
 	if err != nil {
 		return nil, [2]int64{}, nil, err
 	}
+	fs, err := readFirstSight(root)
+	if err != nil {
+		return nil, [2]int64{}, nil, err
+	}
 	var out []sample
 	var ctx [2]int64
 	first := true
@@ -157,10 +161,13 @@ func memorySamples(root string, logf func(string, ...any)) ([]sample, [2]int64, 
 		counts[d]++
 		// the model's own figures: the committed table's allowance is
 		// what this run derives afresh (calibrate adds it back)
-		sm := sample{name: p.Name, classes: p.classes, held: allowanceSets[d], fixedLow: true,
+		sm := sample{name: p.Name, classes: p.classes, held: allowanceSets[d], fixedLow: true, group: setGroup(d),
 			model: float64(p.res.ModelReserved), meas: float64(p.Reserved), variant: float64(p.res.LogitsSplitReserved),
 			xa: math.Log(float64(p.Allocated) / float64(p.res.PeakAllocated))}
 		sm.calibrate(memmodel.Allowance{})
+		if xb, ok := fs[p.Name]; ok && !splitMiss(sm.classes, xb) {
+			sm.xb, sm.blind = xb, true
+		}
 		out = append(out, sm)
 		if p.Process > 0 {
 			c := p.Process - p.Reserved - p.res.Context - p.res.NCCL
@@ -202,7 +209,7 @@ func stepSamples(root string, logf func(string, ...any)) ([]sample, map[string]i
 				continue
 			}
 			cl, _ := memmodel.BandClasses(w.Spec)
-			out = append(out, sample{name: w.Name, classes: cl, x: math.Log(w.StepS / res.StepTime)})
+			out = append(out, sample{name: w.Name, classes: cl, x: math.Log(w.StepS / res.StepTime), group: setGroup(f.Dir)})
 			counts[f.Dir]++
 		}
 	}
@@ -232,7 +239,7 @@ func genSamples(root string) ([]sample, map[string]int, error) {
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s: %w", r.Name, err)
 			}
-			sm := sample{name: r.Name, classes: cl, held: g.AllowanceRows,
+			sm := sample{name: r.Name, classes: cl, held: g.AllowanceRows, group: setGroup(g.Dir),
 				model: float64(res.ModelReserved), meas: float64(r.MaxReserved),
 				xa: math.Log(float64(r.MaxAllocated) / float64(res.PeakAllocated))}
 			sm.calibrate(memmodel.Allowance{})
@@ -272,12 +279,16 @@ func (s sample) split() (possible, taken bool) {
 	return s.v > 0, s.v > 0 && resid(s.x, s.v) != s.x
 }
 
-// heldObs are the rows of ss that derive the allowance.
-func heldObs(ss []sample) []obs {
+// heldObs are the rows of ss (of kind k) that derive the allowance.
+func heldObs(ss []sample, k kind) []obs {
 	var out []obs
 	for _, s := range ss {
 		if s.held {
-			out = append(out, obs{name: s.name, model: s.model, meas: s.meas})
+			o := obs{name: s.name, model: s.model, meas: s.meas}
+			if k == genKind {
+				o.maxOver = genMaxOver
+			}
+			out = append(out, o)
 		}
 	}
 	return out

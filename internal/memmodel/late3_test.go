@@ -39,9 +39,9 @@ func TestLate3Blind(t *testing.T) {
 	// Session 7 (bands8): with late8, late9 and late9q as band rows the
 	// bands follow 240 rows' leave-one-out error (229 inside); ViT-B fp16
 	// checkpointed's reserved (the model over by 0.4% more than its band's
-	// low end) is outside it.
-	known := map[string]bool{"late3-vitb16-b64-fp16-ckpt reserved": true}
-	checkBlindSet(t, late3Dir, 11, known, blindLimits{resvMedian: 0.0096, resvMax: 0.0791, allocMax: 0.025, under: 0, farUnder: 0})
+	// low end) was outside it; inside since bands9 (session 8) scored the
+	// shared quantiles on first-sight errors.
+	checkBlindSet(t, late3Dir, 11, nil, blindLimits{resvMedian: 0.0096, resvMax: 0.0791, allocMax: 0.025, under: 0, farUnder: 0})
 }
 
 // TestStepTimeLate3: 10 blind step times, at evaluation median 5.0%, max
