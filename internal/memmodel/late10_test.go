@@ -32,9 +32,9 @@ func TestLate10Blind(t *testing.T) {
 		t.Skip("replays 24 workloads")
 	}
 	known := map[string]bool{
-		"late10-qwen3-g-s512-b8-bf16-lora16-all reserved":   true,
-		"late10-sd15-unet-b4-bf16-lora16-ckpt reserved":     true,
-		"late10-sd15-unet-b4-bf16-lora16-ckpt allocated":    true,
+		"late10-qwen3-g-s512-b8-bf16-lora16-all reserved": true,
+		"late10-sd15-unet-b4-bf16-lora16-ckpt reserved":   true,
+		"late10-sd15-unet-b4-bf16-lora16-ckpt allocated":  true,
 	}
 	checkBlindSet(t, late10Dir, 24, known, blindLimits{resvMedian: 0.0096, resvMax: 0.165, allocMax: 0.083, under: 5, farUnder: 3})
 }

@@ -32,7 +32,7 @@ func TestLate8Blind(t *testing.T) {
 		t.Skip("replays 20 workloads")
 	}
 	known := map[string]bool{
-		"late8-t5-large-s128-b64-bf16-ckpt reserved":  true,
+		"late8-t5-large-s128-b64-bf16-ckpt reserved": true,
 	}
 	checkBlindSet(t, late8Dir, 20, known, blindLimits{resvMedian: 0.0094, resvMax: 0.0606, allocMax: 0.039, under: 1, farUnder: 1})
 }
