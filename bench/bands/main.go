@@ -262,10 +262,10 @@ func build(root string, conf float64, minRows int, verbose bool) (*memmodel.Band
 	return t, nil
 }
 
-// printRows lists each row's error and its leave-one-out band, and the
+// printRows lists each row's error and its leave-set-out band, and the
 // classes that band rests on in the table built from every row.
 func printRows(ss []sample, bands [][2]float64, t *memmodel.BandTable, k kind) {
-	fmt.Printf("\n%-52s %8s %9s %8s   %-17s %s\n", "row", "err", "meas/pred", "variant", "LOO band", "inside  band rests on (all rows)")
+	fmt.Printf("\n%-52s %8s %9s %8s   %-17s %s\n", "row", "err", "meas/pred", "variant", "LSO band", "inside  band rests on (all rows)")
 	for i, s := range ss {
 		b := bands[i]
 		in := s.x >= logOf(b[0]) && s.x <= logOf(b[1])

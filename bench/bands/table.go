@@ -349,9 +349,9 @@ func floorRatio(xs []float64, medAbs float64) float64 {
 }
 
 // report is the per-class calculation of a set: every class's n, median
-// error, full-data band, and over its rows the leave-one-out band's
+// error, full-data band, and over its rows the leave-set-out band's
 // median half-width, its ratio to the median |error|, and how many rows
-// fell inside their leave-one-out band.
+// fell inside their leave-set-out band.
 func report(ss []sample, f setFit, bands [][2]float64, reach []bool, step bool) []classReport {
 	g := groups{}
 	for i, s := range ss {
@@ -414,9 +414,9 @@ func report(ss []sample, f setFit, bands [][2]float64, reach []bool, step bool) 
 func printReport(title string, rs []classReport, minRows int) {
 	fmt.Printf("\n%s\n", title)
 	fmt.Printf("n: the class's rows; fit: the rows its centre and spread come from (technique rows count toward their technique)\n")
-	fmt.Printf("var: rows with a variant (the logits-workspace split) / whose LOO band's top reaches it; own half: the LOO half-width without that reach\n")
+	fmt.Printf("var: rows with a variant (the logits-workspace split) / whose LSO band's top reaches it (LSO: its capture set left out); own half: the LSO half-width without that reach\n")
 	fmt.Printf("floor: the least ratio one band could have (the narrowest interval holding 90%% of the class's errors, in-sample)\n")
-	fmt.Printf("%-30s %4s %4s %8s %8s   %-17s %8s %6s %6s %7s %7s %8s  %s\n", "class", "n", "fit", "med err", "med|err|", "band (all rows)", "LOO half", "ratio", "floor", "LOO in", "var", "own half", "centre/scale")
+	fmt.Printf("%-30s %4s %4s %8s %8s   %-17s %8s %6s %6s %7s %7s %8s  %s\n", "class", "n", "fit", "med err", "med|err|", "band (all rows)", "LSO half", "ratio", "floor", "LSO in", "var", "own half", "centre/scale")
 	for _, r := range rs {
 		flag := ""
 		if r.fitN < minRows {
