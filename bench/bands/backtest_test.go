@@ -83,3 +83,25 @@ func TestSplitMiss(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstSightStepRows reads late10's first step-time evaluation (the
+// final models' block, not the session-start one printed below it):
+// 18 workloads, Phi-3 bf16 measured 39.8 ms against 32.6 predicted
+// (-18.1%), ResNet-152 bf16 67.6 against 79.0 (+16.7%).
+func TestFirstSightStepRows(t *testing.T) {
+	rows, err := firstSightStepRows(filepath.Join(root, "testdata/late10/RESULTS.md"), "## Final models")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 18 {
+		t.Errorf("late10: %d step-time rows, want 18", len(rows))
+	}
+	for name, c := range map[string]struct{ meas, pred float64 }{
+		"late10-t-phi3-f-s1024-b4-bf16": {39.8, 32.6},
+		"late10-t-resnet152-b64-bf16":   {67.6, 79.0},
+	} {
+		if x, ok := rows[name]; !ok || math.Abs(x-math.Log(c.meas/c.pred)) > 2e-3 {
+			t.Errorf("%s: ln(meas/pred) %.4f (found %v), want %.4f", name, x, ok, math.Log(c.meas/c.pred))
+		}
+	}
+}

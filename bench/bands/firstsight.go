@@ -123,3 +123,69 @@ func splitMiss(classes []string, x float64) bool {
 	}
 	return false
 }
+
+// firstSightStepTables are the blind sets with a per-row first evaluation
+// of step time (bench/steptime's table of files), among the sets the
+// step-time bands are built from: late6's first sight kept only its
+// summary, and its figures printed later come after step-time changes
+// made on it.
+var firstSightStepTables = []firstSightTable{
+	{"testdata/late7/RESULTS.md", ""},
+	{"testdata/late8/RESULTS.md", "## Final models"}, // steptime10's changes were committed before late8 landed
+	{"testdata/late9/RESULTS.md", ""},
+	{"testdata/late10/RESULTS.md", "## Final models"},
+}
+
+// readFirstSightSteps is each recorded workload's log error
+// ln(measured/predicted) of step time at first sight, by workload name.
+func readFirstSightSteps(root string) (map[string]float64, error) {
+	out := map[string]float64{}
+	for _, t := range firstSightStepTables {
+		rows, err := firstSightStepRows(filepath.Join(root, t.File), t.After)
+		if err != nil {
+			return nil, err
+		}
+		if len(rows) == 0 {
+			return nil, fmt.Errorf("%s: no step-time table", t.File)
+		}
+		for k, v := range rows {
+			out[k] = v
+		}
+	}
+	return out, nil
+}
+
+// firstSightStepRows parses bench/steptime's lines "WORKLOAD FILE
+// MEASUREDms PREDICTEDms ERR% ..." after the line containing after, the
+// first of each workload (the evaluation's; a file may print another
+// evaluation below it).
+func firstSightStepRows(path, after string) (map[string]float64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := map[string]float64{}
+	sc := bufio.NewScanner(f)
+	started := after == ""
+	for sc.Scan() {
+		l := sc.Text()
+		if !started {
+			started = strings.Contains(l, after)
+			continue
+		}
+		fs := strings.Fields(l)
+		if len(fs) < 5 || !strings.HasSuffix(fs[1], ".jsonl") || !strings.HasSuffix(fs[2], "ms") || !strings.HasSuffix(fs[4], "%") {
+			continue
+		}
+		if _, seen := out[fs[0]]; seen {
+			continue
+		}
+		e, err := strconv.ParseFloat(strings.TrimSuffix(fs[4], "%"), 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %q: %w", path, l, err)
+		}
+		out[fs[0]] = -math.Log1p(e / 100)
+	}
+	return out, sc.Err()
+}

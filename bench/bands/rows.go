@@ -184,6 +184,10 @@ func memorySamples(root string, logf func(string, ...any)) ([]sample, [2]int64, 
 
 // stepSamples are the timed rows' log errors of step time.
 func stepSamples(root string, logf func(string, ...any)) ([]sample, map[string]int, error) {
+	fs, err := readFirstSightSteps(root)
+	if err != nil {
+		return nil, nil, err
+	}
 	var out []sample
 	counts := map[string]int{}
 	seen := map[string]bool{}
@@ -209,7 +213,9 @@ func stepSamples(root string, logf func(string, ...any)) ([]sample, map[string]i
 				continue
 			}
 			cl, _ := memmodel.BandClasses(w.Spec)
-			out = append(out, sample{name: w.Name, classes: cl, x: math.Log(w.StepS / res.StepTime), group: setGroup(f.Dir)})
+			sm := sample{name: w.Name, classes: cl, x: math.Log(w.StepS / res.StepTime), group: setGroup(f.Dir)}
+			sm.xb, sm.blind = fs[w.Name]
+			out = append(out, sm)
 			counts[f.Dir]++
 		}
 	}
