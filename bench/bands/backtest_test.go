@@ -31,7 +31,7 @@ func TestSetGroup(t *testing.T) {
 // its SD UNet LoRA -9.31%; late8's table is the one after "## Final
 // models" (T5-large checkpointed +6.51%), not the summary above it.
 func TestFirstSightRows(t *testing.T) {
-	rows, err := firstSightRows(filepath.Join(root, "testdata/late10/RESULTS.md"), "## Final models")
+	rows, err := firstSightRows(filepath.Join(root, "testdata/late10/RESULTS.md"), "## Final models", trainingTable)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestFirstSightRows(t *testing.T) {
 	if x := rows["late10-qwen3-g-s512-b8-bf16-lora16-all"]; math.Abs(x-math.Log(13.959/16.250)) > 1e-4 {
 		t.Errorf("Qwen3 ln(meas/pred) %.5f, want %.5f", x, math.Log(13.959/16.250))
 	}
-	rows, err = firstSightRows(filepath.Join(root, "testdata/late8/RESULTS.md"), "## Final models")
+	rows, err = firstSightRows(filepath.Join(root, "testdata/late8/RESULTS.md"), "## Final models", trainingTable)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -106,6 +106,35 @@ func TestBandsTableFresh(t *testing.T) {
 		t.Errorf("first-sight errors inside their set-out band: %d of %d (late10 %d of %d), want at least 90%% of 150 or more", bin, bn, l10, l10n)
 	}
 	t.Logf("first sight: %d of %d inside (late10 %d of %d)", bin, bn, l10, l10n)
+	// generate's blind rows at first sight: 33 of 36 inside with its
+	// bands scored on them (24 scored on the errors now)
+	gen, _, err := genSamples(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ga, err := allowanceOf(gen, genKind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range gen {
+		gen[i].calibrate(ga)
+	}
+	gb, _, err := leaveSetOut(gen, genKind, 3, 0.95, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gin, gn := 0, 0
+	for i, s := range gen {
+		if s.blind {
+			gn++
+			if s.xb >= math.Log(gb[i][0]) && s.xb <= math.Log(gb[i][1]) {
+				gin++
+			}
+		}
+	}
+	if gn < 30 || float64(gin) < 0.9*float64(gn) {
+		t.Errorf("generate first-sight errors inside their set-out band: %d of %d, want at least 90%% of 30 or more", gin, gn)
+	}
 }
 
 // TestOrderBand checks the order statistics against their definition: of

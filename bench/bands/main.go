@@ -11,8 +11,9 @@
 // the band that holds the measured peak reserved and allocated memory, and
 // the step time, at the stated confidence; and per class of generate
 // workload (family, precision, cache) the band of the inference planner.
-// The shared quantiles behind every band are scored on each blind row's
-// error at first sight (firstsight.go), each row standardised by its
+// The shared quantiles behind every peak reserved band (training and
+// generate) are scored on each blind row's error at first sight
+// (firstsight.go), each row standardised by its
 // classes without its whole capture set: the error on a new configuration,
 // which the current models' errors on sets they were fixed on understate.
 // It prints the calculation: per class the rows, the median error, the
@@ -117,7 +118,7 @@ var genSets = []memmodel.BandSource{
 }
 
 // method is the table's one-line description.
-const method = "per class: exp(centre + scale×q), centre and scale the median and median absolute deviation of ln(measured/predicted) shrunk toward the pooled with the weight of 4 rows; q the order statistics at the confidence of every row's error (training reserved: at first sight where recorded) standardised by its classes without its capture set (studentised split conformal)"
+const method = "per class: exp(centre + scale×q), centre and scale the median and median absolute deviation of ln(measured/predicted) shrunk toward the pooled with the weight of 4 rows; q the order statistics at the confidence of every row's error (peak reserved: at first sight where recorded) standardised by its classes without its capture set (studentised split conformal)"
 
 func main() {
 	out := flag.String("out", "internal/memmodel/bands.json", "table to write")

@@ -144,7 +144,7 @@ func memorySamples(root string, logf func(string, ...any)) ([]sample, [2]int64, 
 	if err != nil {
 		return nil, [2]int64{}, nil, err
 	}
-	fs, err := readFirstSight(root)
+	fs, err := readFirstSight(root, trainingTable)
 	if err != nil {
 		return nil, [2]int64{}, nil, err
 	}
@@ -225,6 +225,10 @@ func stepSamples(root string, logf func(string, ...any)) ([]sample, map[string]i
 // genSamples are the generate rows' log errors of peak reserved and
 // allocated against the inference planner.
 func genSamples(root string) ([]sample, map[string]int, error) {
+	fs, err := readFirstSight(root, generateTable)
+	if err != nil {
+		return nil, nil, err
+	}
 	var out []sample
 	counts := map[string]int{}
 	for _, g := range genSets {
@@ -249,6 +253,7 @@ func genSamples(root string) ([]sample, map[string]int, error) {
 				model: float64(res.ModelReserved), meas: float64(r.MaxReserved),
 				xa: math.Log(float64(r.MaxAllocated) / float64(res.PeakAllocated))}
 			sm.calibrate(memmodel.Allowance{})
+			sm.xb, sm.blind = fs[r.Name]
 			out = append(out, sm)
 			counts[g.Dir]++
 		}

@@ -176,11 +176,12 @@ func fitSet(ss []sample, minRows int, conf float64, bySet, alloc, step, attr boo
 		rs[i] = resid(s.x, s.v)
 	}
 	grp := groupIDs(ss, bySet)
-	// memory scores on first-sight errors (firstsight.go); step time on its
-	// errors now: scored on its 65 first-sight errors the step-time top
-	// went from ×1.64 to ×1.82 of the prediction and held the same 61 of
-	// them (and one more of 159 errors now), so nothing says its bands
-	// are too narrow for a new configuration
+	// peak reserved (training and generate) scores on first-sight errors
+	// (firstsight.go); step time on its errors now: scored on its 65
+	// first-sight errors the step-time top went from ×1.64 to ×1.82 of
+	// the prediction and held the same 61 of them (and one more of 159
+	// errors now), so nothing says its bands are too narrow for a new
+	// configuration
 	sc := make([]float64, len(ss))
 	for i, s := range ss {
 		sc[i] = s.x
