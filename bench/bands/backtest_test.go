@@ -44,19 +44,19 @@ func TestFirstSightRows(t *testing.T) {
 		"late10-phi3-f-s2048-b2-bf16":            -0.0008,
 	} {
 		x, ok := rows[name]
-		if !ok || math.Abs(errOf(x)-e) > 1e-9 {
-			t.Errorf("%s: first-sight error %+.4f (found %v), want %+.4f", name, errOf(x), ok, e)
+		if !ok || math.Abs(errOf(x.x)-e) > 1e-9 {
+			t.Errorf("%s: first-sight error %+.4f (found %v), want %+.4f", name, errOf(x.x), ok, e)
 		}
 	}
 	// the pred/meas columns agree with the error to their rounding
-	if x := rows["late10-qwen3-g-s512-b8-bf16-lora16-all"]; math.Abs(x-math.Log(13.959/16.250)) > 1e-4 {
-		t.Errorf("Qwen3 ln(meas/pred) %.5f, want %.5f", x, math.Log(13.959/16.250))
+	if r := rows["late10-qwen3-g-s512-b8-bf16-lora16-all"]; math.Abs(r.x-math.Log(13.959/16.250)) > 1e-4 || r.pred != 16.250*(1<<30) {
+		t.Errorf("Qwen3 ln(meas/pred) %.5f, pred %.0f; want %.5f, 16.250 GiB", r.x, r.pred, math.Log(13.959/16.250))
 	}
 	rows, err = firstSightRows(filepath.Join(root, "testdata/late8/RESULTS.md"), "## Final models", trainingTable)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e := errOf(rows["late8-t5-large-s128-b64-bf16-ckpt"]); len(rows) != 20 || math.Abs(e-0.0651) > 1e-9 {
+	if e := errOf(rows["late8-t5-large-s128-b64-bf16-ckpt"].x); len(rows) != 20 || math.Abs(e-0.0651) > 1e-9 {
 		t.Errorf("late8: %d rows, T5-large %+.4f; want 20 and +0.0651", len(rows), e)
 	}
 }

@@ -164,10 +164,10 @@ func memorySamples(root string, logf func(string, ...any)) ([]sample, [2]int64, 
 		sm := sample{name: p.Name, classes: p.classes, held: allowanceSets[d], fixedLow: true, group: setGroup(d),
 			model: float64(p.res.ModelReserved), meas: float64(p.Reserved), variant: float64(p.res.LogitsSplitReserved),
 			xa: math.Log(float64(p.Allocated) / float64(p.res.PeakAllocated))}
-		sm.calibrate(memmodel.Allowance{})
-		if xb, ok := fs[p.Name]; ok && !splitMiss(sm.classes, xb) {
-			sm.xb, sm.blind = xb, true
+		if r, ok := fs[p.Name]; ok && !splitMiss(sm.classes, r.x) {
+			sm.fs, sm.blind = r, true
 		}
+		sm.calibrate(memmodel.Allowance{})
 		out = append(out, sm)
 		if p.Process > 0 {
 			c := p.Process - p.Reserved - p.res.Context - p.res.NCCL
@@ -252,8 +252,8 @@ func genSamples(root string) ([]sample, map[string]int, error) {
 			sm := sample{name: r.Name, classes: cl, held: g.AllowanceRows, group: setGroup(g.Dir),
 				model: float64(res.ModelReserved), meas: float64(r.MaxReserved),
 				xa: math.Log(float64(r.MaxAllocated) / float64(res.PeakAllocated))}
+			sm.fs, sm.blind = fs[r.Name]
 			sm.calibrate(memmodel.Allowance{})
-			sm.xb, sm.blind = fs[r.Name]
 			out = append(out, sm)
 			counts[g.Dir]++
 		}
@@ -281,6 +281,11 @@ func (s *sample) calibrate(a memmodel.Allowance) {
 	}
 	if vp := s.variant + float64(a.Of(int64(s.variant))); s.variant > 0 && vp > pred {
 		s.v = math.Log(vp / pred)
+	}
+	s.xb = s.fs.x
+	if s.fs.bare && s.fs.pred > 0 {
+		// printed without an allowance: against that figure with a
+		s.xb -= math.Log((s.fs.pred + float64(a.Of(int64(s.fs.pred)))) / s.fs.pred)
 	}
 }
 

@@ -36,9 +36,11 @@ type sample struct {
 	// the bands are derived and checked by leaving out.
 	group string
 	// xb is the log error of peak reserved plan printed on the row at
-	// first sight (firstsight.go), where blind says one is recorded.
+	// first sight (firstsight.go), where blind says one is recorded; of
+	// the figure with the allowance (calibrate), first the record fs.
 	xb    float64
 	blind bool
+	fs    firstSightRow
 }
 
 // score is the log error the shared quantiles score s on: its first-sight
