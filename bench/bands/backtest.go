@@ -106,6 +106,9 @@ type backtestLine struct {
 	nb, blindBefore, blindAfter int
 	halfBefore, halfAfter       float64 // median half-width of the bands (ratio units)
 	medAbs                      float64 // median |error|
+	// fsRatio is the first-sight rows' median half-width (this table's
+	// rule) over their median |error| at first sight
+	fsRatio float64
 }
 
 // backtest is, per capture set, how many of its rows fell inside the band
@@ -134,7 +137,7 @@ func backtest(ss []sample, before, after [][2]float64) []backtestLine {
 			idx = all
 		}
 		l := backtestLine{group: g, n: len(idx)}
-		var hb, ha, ab []float64
+		var hb, ha, ab, fh, fa []float64
 		for _, i := range idx {
 			x := ss[i].x
 			if x >= logOf(before[i][0]) && x <= logOf(before[i][1]) {
@@ -145,6 +148,7 @@ func backtest(ss []sample, before, after [][2]float64) []backtestLine {
 			}
 			if s := ss[i]; s.blind {
 				l.nb++
+				fh, fa = append(fh, (after[i][1]-after[i][0])/2), append(fa, math.Abs(errOf(s.xb)))
 				if s.xb >= logOf(before[i][0]) && s.xb <= logOf(before[i][1]) {
 					l.blindBefore++
 				}
@@ -156,6 +160,9 @@ func backtest(ss []sample, before, after [][2]float64) []backtestLine {
 			ab = append(ab, math.Abs(errOf(x)))
 		}
 		l.halfBefore, l.halfAfter, l.medAbs = median(hb), median(ha), median(ab)
+		if m := median(fa); m > 0 {
+			l.fsRatio = median(fh) / m
+		}
 		out = append(out, l)
 	}
 	return out
@@ -179,7 +186,8 @@ func printBacktest(title string, ls []backtestLine) {
 	fmt.Printf("\nbacktest, %s: each capture set left out of the whole computation (allowance, quantiles, classes)\n", title)
 	fmt.Printf("before: session 7's rule (each row left out alone, scored on its error now); after: this table's rule\n")
 	fmt.Printf("inside: the error now inside the band; at first sight: the error plan printed then (rows with a record)\n")
-	fmt.Printf("%-10s %5s %15s %15s %18s %10s %10s %9s %7s\n", "set", "rows", "inside before", "inside after", "first sight b/a", "half bef.", "half aft.", "med|err|", "ratio")
+	fmt.Printf("ratio: half aft. over med|err| (errors now); fs ratio: the same over the first-sight errors of the rows that have one\n")
+	fmt.Printf("%-10s %5s %15s %15s %18s %10s %10s %9s %7s %8s\n", "set", "rows", "inside before", "inside after", "first sight b/a", "half bef.", "half aft.", "med|err|", "ratio", "fs ratio")
 	for _, l := range ls {
 		ratio := 0.0
 		if l.medAbs > 0 {
@@ -189,8 +197,8 @@ func printBacktest(title string, ls []backtestLine) {
 		if l.nb > 0 {
 			fs = fmt.Sprintf("%d/%d of %d", l.blindBefore, l.blindAfter, l.nb)
 		}
-		fmt.Printf("%-10s %5d %6d (%3.0f%%) %6d (%3.0f%%) %18s %9.2f%% %9.2f%% %8.2f%% %7.1f\n", l.group, l.n,
+		fmt.Printf("%-10s %5d %6d (%3.0f%%) %6d (%3.0f%%) %18s %9.2f%% %9.2f%% %8.2f%% %7.1f %8.1f\n", l.group, l.n,
 			l.before, 100*float64(l.before)/float64(l.n), l.after, 100*float64(l.after)/float64(l.n), fs,
-			100*l.halfBefore, 100*l.halfAfter, 100*l.medAbs, ratio)
+			100*l.halfBefore, 100*l.halfAfter, 100*l.medAbs, ratio, l.fsRatio)
 	}
 }
