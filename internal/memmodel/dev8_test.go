@@ -19,7 +19,7 @@ const dev8Dir = "../../testdata/dev8"
 // BasicTransformerBlock, and the up path's concatenated skips, the
 // samplers and the Transformer2DModels' norm/proj_in/proj_out save their
 // tensors in forward (0.85 GiB live at the end of the snapshot's forward,
-// 0.17 GiB in the old model's).
+// 0.17 GiB in the old model's). The ViT rows: see buildViT.
 func TestDev8VisionDiffusionCaptures(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays dev8 workloads")
@@ -31,6 +31,9 @@ func TestDev8VisionDiffusionCaptures(t *testing.T) {
 	type lim struct{ alloc, resvLow, resvHigh float64 }
 	limits := map[string]lim{
 		"dev8-sd15-unet-b4-bf16-lora16-ckpt-snap": {0.01, -0.02, 0.03},
+		// +1.12% / +7.86% while the ViT copied SDPA's output and freed
+		// nn.MultiheadAttention's locals early: +0.01% / +2.02%
+		"dev8-vitb16-b64-bf16-ckpt-snap": {0.005, -0.02, 0.03},
 	}
 	for _, r := range rows {
 		l, ok := limits[r.Name]

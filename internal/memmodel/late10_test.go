@@ -23,9 +23,10 @@ const (
 // Qwen2.5 LoRA row). The SD 1.5 UNet LoRA checkpointed row was -8.25%
 // allocated, -9.31% reserved until the UNet checkpointed diffusers' units
 // (each resnet and BasicTransformerBlock, not the whole down/up stage):
-// +0.15% / -0.91%. Outside the printed bands: reserved 4 of 24 (the Qwen3
-// LoRA, Qwen2.5 pure-bf16 LoRA, T5-large AMP +3.46% and ViT-B
-// checkpointed +7.86% rows), allocated 1 (Qwen2.5 LoRA). Held there.
+// +0.15% / -0.91%; ViT-B checkpointed +7.86% reserved -> +2.02% once
+// the ViT followed torchvision's attention. Outside the printed bands:
+// reserved 3 of 24 (the Qwen3 LoRA, Qwen2.5 pure-bf16 LoRA and T5-large
+// AMP +3.46% rows), allocated 1 (Qwen2.5 LoRA). Held there.
 func TestLate10Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 24 workloads")
@@ -35,7 +36,6 @@ func TestLate10Blind(t *testing.T) {
 		"late10-qwen25-05b-s512-b16-bf16w-lora16 reserved":  true,
 		"late10-qwen25-05b-s512-b16-bf16w-lora16 allocated": true,
 		"late10-t5-large-s512-b8-bf16 reserved":             true,
-		"late10-vitb16-b64-bf16-ckpt reserved":              true,
 	}
 	checkBlindSet(t, late10Dir, 24, known, blindLimits{resvMedian: 0.0096, resvMax: 0.165, allocMax: 0.0413, under: 5, farUnder: 2})
 }
