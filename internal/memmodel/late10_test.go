@@ -25,20 +25,24 @@ const (
 // Qwen2.5 pure-bf16 LoRA, T5-large AMP +3.46%, ViT-B checkpointed +7.86%
 // and UNet LoRA checkpointed rows), allocated 2 (Qwen2.5 LoRA -4.12%, UNet
 // -8.25%). Held there.
+// Session 8 (resv9a: PEFT's _cast_input_dtype and float32 adapters, the
+// reshape copy of an adapted q/k/v projection's gradient; dev8 snapshots):
+// Qwen3 LoRA on every linear +16.41% -> +0.73% reserved, Qwen2.5 pure-bf16
+// LoRA allocated -4.12% -> +0.12%, reserved -3.04% -> +0.92%, both inside
+// their bands; reserved median 0.95% -> 0.89%, max 7.86% (ViT-B
+// checkpointed), allocated max 7.88% (UNet LoRA checkpointed), 4 under
+// (was 5; 2 more than 2% low, was 3).
 func TestLate10Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 24 workloads")
 	}
 	known := map[string]bool{
-		"late10-qwen3-g-s512-b8-bf16-lora16-all reserved":   true,
-		"late10-qwen25-05b-s512-b16-bf16w-lora16 reserved":  true,
-		"late10-qwen25-05b-s512-b16-bf16w-lora16 allocated": true,
-		"late10-t5-large-s512-b8-bf16 reserved":             true,
-		"late10-vitb16-b64-bf16-ckpt reserved":              true,
-		"late10-sd15-unet-b4-bf16-lora16-ckpt reserved":     true,
-		"late10-sd15-unet-b4-bf16-lora16-ckpt allocated":    true,
+		"late10-t5-large-s512-b8-bf16 reserved":          true,
+		"late10-vitb16-b64-bf16-ckpt reserved":           true,
+		"late10-sd15-unet-b4-bf16-lora16-ckpt reserved":  true,
+		"late10-sd15-unet-b4-bf16-lora16-ckpt allocated": true,
 	}
-	checkBlindSet(t, late10Dir, 24, known, blindLimits{resvMedian: 0.0096, resvMax: 0.165, allocMax: 0.083, under: 5, farUnder: 3})
+	checkBlindSet(t, late10Dir, 24, known, blindLimits{resvMedian: 0.009, resvMax: 0.079, allocMax: 0.079, under: 4, farUnder: 2})
 }
 
 // TestLate10qBlind: the blind QLoRA (Mistral r16, LLaMA-3.2-1B r8

@@ -279,6 +279,12 @@ func (gen *generator) backOp(i int) {
 			break
 		}
 	}
+	if gout != nil && o.gradCopy && gout.refs == 1 {
+		cp := gen.newGrad(gout.bytes, CatTemporaries, "view_backward")
+		gen.dropRef(gout)
+		gout = cp
+		gen.grads[goutT] = cp
+	}
 	if gout != nil && !o.noBackward {
 		// the backward thread's first cuBLAS call allocates its workspace,
 		// after that call's output: for a linear without a bias (an mm) the
