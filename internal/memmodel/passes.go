@@ -198,7 +198,7 @@ func (gen *generator) deliver(t Tensor, b *gbuf) {
 		return
 	}
 	if ex := gen.grads[t]; ex != nil {
-		if ex.refs == 1 && ex != b {
+		if ex.refs == 1 && ex != b && !ex.view {
 			gen.dropRef(b) // accumulated in place
 			return
 		}
@@ -356,6 +356,7 @@ func (gen *generator) backOp(i int) {
 				continue
 			}
 			gb := gen.newGrad(tin.bytes(), CatTemporaries, o.kind+"_backward")
+			gb.view = o.kind == "linear" && j == 0
 			if len(o.gradWork) == 0 {
 				gen.deliver(in, gb)
 				continue
