@@ -59,14 +59,16 @@ type Allocator struct {
 	cloneOrig []*block
 }
 
+// newBlock returns a block struct for the caller to fill: a spare one
+// when there is one. Its fields hold garbage (the caller assigns the whole
+// struct), so the struct is written once instead of zeroed first.
 func (a *Allocator) newBlock() *block {
 	if n := len(a.spare); n > 0 {
 		b := a.spare[n-1]
 		a.spare = a.spare[:n-1]
-		*b = block{}
 		return b
 	}
-	return &block{}
+	return new(block)
 }
 
 func (a *Allocator) recycle(b *block) {
@@ -163,7 +165,10 @@ func (a *Allocator) getFreeBlock(pool *blockPool, size, stream int64) (b *block,
 		pool.getFreeBlocksCalls++
 	}
 	set := &pool.blocks
-	i := set.lowerBound(stream, size, 0)
+	if 2*set.dead > set.len()+64 {
+		set.compact()
+	}
+	i := set.next(set.lowerBound(stream, size, 0))
 	n := set.len()
 	if i == n || set.items[i].stream != stream {
 		return nil, -1
@@ -172,12 +177,12 @@ func (a *Allocator) getFreeBlock(pool *blockPool, size, stream int64) (b *block,
 		if a.cfg.Expandable {
 			// Count a block's growable tail as part of its size, so holes
 			// inside a segment win over the end of it.
-			for j := i + 1; set.items[i].seg != nil && j < n && set.items[j].stream == stream &&
-				expandableSize(set.items[j]) < expandableSize(set.items[i]); j++ {
+			for j := set.next(i + 1); set.items[i].seg != nil && j < n && set.items[j].stream == stream &&
+				expandableSize(set.items[j]) < expandableSize(set.items[i]); j = set.next(j + 1) {
 				i = j
 			}
 		} else {
-			for i++; i < n && set.items[i].seg != nil && set.items[i].stream == stream; i++ {
+			for i = set.next(i + 1); i < n && set.items[i].seg != nil && set.items[i].stream == stream; i = set.next(i + 1) {
 			}
 			if i == n || set.items[i].stream != stream {
 				return nil, -1

@@ -161,8 +161,8 @@ func (c *cloner) seg(s *expSegment) *expSegment {
 // copies of its blocks, and returns it.
 func (c *cloner) pool(p, q *blockPool) *blockPool {
 	*q = blockPool{
-		blocks:             blockSet{keys: q.blocks.keys[:0], items: q.blocks.items[:0], addrOrder: p.blocks.addrOrder},
-		unmapped:           blockSet{keys: q.unmapped.keys[:0], items: q.unmapped.items[:0], addrOrder: p.unmapped.addrOrder},
+		blocks:             blockSet{keys: q.blocks.keys[:0], items: q.blocks.items[:0], dead: p.blocks.dead, addrOrder: p.blocks.addrOrder},
+		unmapped:           blockSet{keys: q.unmapped.keys[:0], items: q.unmapped.items[:0], dead: p.unmapped.dead, addrOrder: p.unmapped.addrOrder},
 		isSmall:            p.isSmall,
 		getFreeBlocksCalls: p.getFreeBlocksCalls,
 	}
