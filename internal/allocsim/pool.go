@@ -209,6 +209,9 @@ func (s *blockSet) erase(b *block) bool {
 
 // indexOf returns b's index, or -1 when b is not in s.
 func (s *blockSet) indexOf(b *block) int {
+	if h := int(b.hint); h < len(s.items) && s.items[h] == b {
+		return h // nothing moved it since it was placed (an erase moves nothing)
+	}
 	k := s.keyOf(b)
 	for i := s.searchNear(k, int(b.hint)); i < len(s.items) && !k.less(s.keys[i]); i++ {
 		if s.items[i] == b {
