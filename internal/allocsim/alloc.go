@@ -43,6 +43,10 @@ type Allocator struct {
 	allowed int64
 	// OnEvent, if set, receives every trace entry the allocator records.
 	OnEvent func(Event)
+	// checker, when set, is the replay that checks every entry against
+	// its trace: called directly, before OnEvent, as it runs for every
+	// event of a replay.
+	checker *replayer
 	// nextTag is stamped on the next allocated block; see tagOf.
 	nextTag int32
 	// nextPool is the MempoolId the next Malloc allocates from; (0, 0) is
@@ -109,6 +113,9 @@ func (a *Allocator) Config() Config { return a.cfg }
 func (a *Allocator) Stats() Stats { return a.stats }
 
 func (a *Allocator) record(act snapshot.Action, addr, size, stream int64) {
+	if a.checker != nil {
+		a.checker.check(act, addr, size, stream)
+	}
 	if a.OnEvent != nil {
 		a.OnEvent(Event{act, addr, size, stream})
 	}

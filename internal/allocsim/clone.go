@@ -39,6 +39,7 @@ func (a *Allocator) cloneInto(old *Allocator) *Allocator {
 		totalAllocated: a.totalAllocated,
 		allowed:        a.allowed,
 		OnEvent:        a.OnEvent,
+		checker:        a.checker,
 	}
 	n.large = c.pool(a.large, large)
 	n.small = c.pool(a.small, small)

@@ -232,7 +232,7 @@ func (r *replayer) save() replayState {
 }
 
 func (r *replayer) restore(a *Allocator, st replayState) {
-	a.OnEvent = r.observe
+	a.checker = r
 	a.dev = &traceDevice{r}
 	r.a = a
 	r.cur, r.skip, r.next = st.cur, st.skip, st.next
