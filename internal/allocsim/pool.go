@@ -222,11 +222,20 @@ func (s *blockSet) indexOf(b *block) int {
 }
 
 // replaceAt removes the item at index i and inserts b, moving only the
-// items between the two places: a block split or merged in place usually
-// lands near where it was.
+// items between the two places (or between b's place and a nearer hole):
+// a block split or merged in place usually lands near where it was.
 func (s *blockSet) replaceAt(i int, b *block) {
 	k := s.keyOf(b)
 	t := s.searchNear(k, i)
+	if s.dead > 0 && (t > i+1 || t < i) {
+		s.items[i] = nil
+		s.dead++
+		if s.fillHole(t, k, b) { // i's hole or a nearer one
+			s.trim()
+			return
+		}
+		s.dead-- // the moves below fill slot i
+	}
 	switch {
 	case t > i+1: // b sorts after items i+1 … t-1: move them down
 		copy(s.keys[i:t-1], s.keys[i+1:t])
