@@ -181,7 +181,7 @@ func (s *blockSet) insert(b *block) {
 		s.near[h] = int32(i)
 	}
 	if s.dead > 0 {
-		if s.fillHole(i, k, b) {
+		if s.fillHole(i, k, b, min(len(s.items)-i, maxHoleReach)) {
 			return
 		}
 		if 4*s.dead > len(s.items) {
@@ -227,14 +227,14 @@ func (s *blockSet) indexOf(b *block) int {
 func (s *blockSet) replaceAt(i int, b *block) {
 	k := s.keyOf(b)
 	t := s.searchNear(k, i)
-	if s.dead > 0 && (t > i+1 || t < i) {
-		s.items[i] = nil
-		s.dead++
-		if s.fillHole(t, k, b) { // i's hole or a nearer one
+	if d := max(t-i-1, i-t); s.dead > 0 && d > maxHoleReach {
+		// A hole next to b's place moves less than the items between.
+		if s.fillHole(t, k, b, min(len(s.items)-t, maxHoleReach)) {
+			s.items[i] = nil
+			s.dead++
 			s.trim()
 			return
 		}
-		s.dead-- // the moves below fill slot i
 	}
 	switch {
 	case t > i+1: // b sorts after items i+1 … t-1: move them down
@@ -254,11 +254,9 @@ func (s *blockSet) replaceAt(i int, b *block) {
 }
 
 // fillHole puts b, of key k, whose place is index i, into the nearest
-// hole when that moves fewer items than an insert at i would; it reports
-// whether it did.
-func (s *blockSet) fillHole(i int, k setKey, b *block) bool {
-	n := len(s.items)
-	for d := 0; d < min(n-i, maxHoleReach); d++ {
+// hole less than reach items away, if any; it reports whether it did.
+func (s *blockSet) fillHole(i int, k setKey, b *block, reach int) bool {
+	for d := 0; d < reach; d++ {
 		if j := i + d; s.items[j] == nil { // items i … j-1 move up
 			copy(s.keys[i+1:j+1], s.keys[i:j])
 			copy(s.items[i+1:j+1], s.items[i:j])
@@ -279,8 +277,10 @@ func (s *blockSet) fillHole(i int, k setKey, b *block) bool {
 	return false
 }
 
-// maxHoleReach bounds how far fillHole looks for a hole.
-const maxHoleReach = 64
+// maxHoleReach is how far fillHole looks for a hole: nearly every hole an
+// insert fills is its own place or a few items away, and looking further
+// costs about what the moves it would save do.
+const maxHoleReach = 8
 
 // eraseAt removes the item at index i; the others keep their indices.
 func (s *blockSet) eraseAt(i int) {
