@@ -112,9 +112,25 @@ func (a *Allocator) Config() Config { return a.cfg }
 // Stats returns a copy of the counters of memory_stats().
 func (a *Allocator) Stats() Stats { return a.stats }
 
+// record gives an event the allocator did to the replay checking it, or
+// to OnEvent.
 func (a *Allocator) record(act snapshot.Action, addr, size, stream int64) {
-	if a.checker != nil {
-		a.checker.check(act, addr, size, stream)
+	if a.checker != nil || a.OnEvent != nil {
+		a.emit(act, addr, size, stream)
+	}
+}
+
+// emit is record's delivery, out of line: one call per event, with the
+// replay's common case (the event is the trace's next) decided here.
+func (a *Allocator) emit(act snapshot.Action, addr, size, stream int64) {
+	if r := a.checker; r != nil {
+		// observe's decision when nothing has diverged, nothing was
+		// matched out of order and the event is the trace's next one.
+		if i := r.cur; i < len(r.tr) && len(r.skip) == 0 && r.res.DivergedAt < 0 && matchAt(&r.tr[i], act, addr, size) {
+			r.cur++
+		} else {
+			r.observe(Event{act, addr, size, stream})
+		}
 	}
 	if a.OnEvent != nil {
 		a.OnEvent(Event{act, addr, size, stream})

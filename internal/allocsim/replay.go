@@ -202,19 +202,6 @@ func describeT(e *snapshot.TraceEvent) string {
 	return fmt.Sprintf("%s addr=%#x size=%d", e.Action, e.Addr, e.Size)
 }
 
-// check is observe of the event (act, addr, size, stream) the simulator
-// records, with the common case first: no mismatch so far, nothing matched
-// out of order, and the event is the trace's next one.
-func (r *replayer) check(act snapshot.Action, addr, size, stream int64) {
-	if i := r.cur; i < len(r.tr) && len(r.skip) == 0 && r.res.DivergedAt < 0 {
-		if e := &r.tr[i]; e.Action == act && e.Size == uint64(size) && (e.Addr == uint64(addr) || act == snapshot.ActionOOM) {
-			r.cur++
-			return
-		}
-	}
-	r.observe(Event{act, addr, size, stream})
-}
-
 // observe checks each event the simulator records against the trace.
 func (r *replayer) observe(ev Event) {
 	if r.failed() {
@@ -242,11 +229,11 @@ func (r *replayer) observe(ev Event) {
 	r.diverge(i, "trace has %s, simulator did %s", describeT(&r.tr[i]), describe(ev))
 }
 
-func match(ev Event, t *snapshot.TraceEvent) bool {
-	if ev.Action != t.Action || uint64(ev.Size) != t.Size {
-		return false
-	}
-	return ev.Action == snapshot.ActionOOM || uint64(ev.Addr) == t.Addr
+func match(ev Event, t *snapshot.TraceEvent) bool { return matchAt(t, ev.Action, ev.Addr, ev.Size) }
+
+// matchAt is match of the event (act, addr, size).
+func matchAt(t *snapshot.TraceEvent, act snapshot.Action, addr, size int64) bool {
+	return act == t.Action && uint64(size) == t.Size && (act == snapshot.ActionOOM || uint64(addr) == t.Addr)
 }
 
 // traceDevice answers the allocator's device calls from the trace.
