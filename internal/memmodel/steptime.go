@@ -105,7 +105,7 @@ func (tm *timeModel) forward(o *op, g *Graph) float64 {
 	case o.kind == "batch_norm" && r.hasNorm(dt):
 		t, _ = r.batchNorm(o, g, dt)
 	default:
-		t = r.elementwise(o, g, dt, o.bytes)
+		t = math.Max(r.elementwise(o, g, dt, o.bytes), r.layerNormRowFloor(o, g))
 		if b, ok := groupNormMoments(o, g); ok {
 			t += math.Max(r.stream("sum", dt, b), r.launch())
 		}

@@ -69,8 +69,10 @@ func (c *config) walk(g *Graph, cfg stepConfig, tm timeModel) (pipeline, float64
 		c.walkBackward(g, gen, tm, &p)
 		bwdGPU += p.gpu - before
 		if micro > 0 {
-			// AccumulateGrad adds into existing .grad: one kernel per parameter
-			p.issue(0, nParams*tm.r.launch()+tm.r.stream("add", F32, pElems*4*3), kPointwise, nParams)
+			// AccumulateGrad adds into the existing .grad: one add per
+			// parameter, each a dispatcher call from the autograd engine
+			// (C++, no Python: Small) and a kernel
+			p.issue(nParams*tm.Small, nParams*tm.r.launch()+tm.r.stream("add", F32, pElems*4*3), kPointwise, nParams)
 		}
 	}
 	if cfg.scaler {

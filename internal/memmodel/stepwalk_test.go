@@ -108,7 +108,7 @@ func TestCheckpointRecomputesOnlyCheckpointedForward(t *testing.T) {
 
 // TestAccumulationRepeatsForwardBackwardNotOptimizer: a second micro-step
 // adds one forward and backward plus the gradient accumulation kernels,
-// never a second optimizer step.
+// never a second optimizer step, on the GPU and on the host alike.
 func TestAccumulationRepeatsForwardBackwardNotOptimizer(t *testing.T) {
 	s := llamaSpec()
 	c1, g, _, tm, one := walkOf(t, s)
@@ -126,6 +126,15 @@ func TestAccumulationRepeatsForwardBackwardNotOptimizer(t *testing.T) {
 	fwdbwd := one.busy - opt
 	if got, want := two.busy, 2*fwdbwd+accumulate+opt; !closeTo(got, want) {
 		t.Errorf("accum 2: %.3f ms of GPU work, want 2×%.3f + %.3f + one optimizer %.3f", 1e3*got, 1e3*fwdbwd, 1e3*accumulate, 1e3*opt)
+	}
+	// the host likewise: each micro-step's Python forward and autograd
+	// backward again, the engine's AccumulateGrad adds (a dispatcher call
+	// each), one zero_grad and optimizer step
+	_, hostOpt, _ := c1.optimizerTime(tm, elems, nParams)
+	once := tm.Step + nParams*tm.Param + hostOpt
+	hostFwdBwd := one.hostBusy - once
+	if got, want := two.hostBusy, 2*hostFwdBwd+nParams*tm.Small+once; !closeTo(got, want) {
+		t.Errorf("accum 2: %.3f ms of host time, want 2×%.3f + %.3f (AccumulateGrad) + %.3f once", 1e3*got, 1e3*hostFwdBwd, 1e3*nParams*tm.Small, 1e3*once)
 	}
 }
 

@@ -237,6 +237,8 @@ def train(spec, out):
     prec = spec.get("prec", "fp32")
     if prec == "bf16w":
         model.to(torch.bfloat16)
+    # the planner's default LoRA targets: q/v projections, or Phi-3's fused qkv_proj (PEFT's table)
+    default_targets = ["qkv_proj"] if type(model).__name__.startswith("Phi3") else ["q_proj", "v_proj"]
     if spec.get("lora") and kind == "diffusion":
         import peft
         model.requires_grad_(False)
@@ -248,12 +250,12 @@ def train(spec, out):
             model = peft.prepare_model_for_kbit_training(model, use_gradient_checkpointing=spec.get("ckpt") == "block",
                                                          gradient_checkpointing_kwargs={"use_reentrant": False})
         lcfg = peft.LoraConfig(r=spec["lora"], lora_alpha=2 * spec["lora"], lora_dropout=0.0, task_type="CAUSAL_LM",
-                               target_modules=spec.get("lora_targets", ["q_proj", "v_proj"]))
+                               target_modules=spec.get("lora_targets", default_targets))
         model = peft.get_peft_model(model, lcfg)
     elif spec.get("lora"):
         import peft
         lcfg = peft.LoraConfig(r=spec["lora"], lora_alpha=2 * spec["lora"],
-                               target_modules=spec.get("lora_targets", ["q_proj", "v_proj"]),
+                               target_modules=spec.get("lora_targets", default_targets),
                                lora_dropout=0.0)
         model = peft.get_peft_model(model, lcfg)
     res["trainable_params"] = sum(p.numel() for p in model.parameters() if p.requires_grad)
