@@ -118,7 +118,6 @@ func (b *builder) headsGradCopy(y Tensor) Tensor {
 		o.inTemp = append(o.inTemp, make([]int64, len(o.in)-len(o.inTemp))...)
 	}
 	o.inTemp[0] = b.numel(y) * b.dt(y).Size()
-	o.headsGrad = true
 	return y
 }
 

@@ -105,11 +105,6 @@ type op struct {
 	// a copy, and how many of their gradients the engine adds into
 	// another (steptime_views.go); the memory model ignores them.
 	viewGrads, viewAdds int
-	// headsGrad: a linear whose output the forward splits into heads
-	// (.view(b, s, h, d).transpose(1, 2)); its gradient arrives in the
-	// heads' layout and ViewBackward copies it back (steptime_copies.go).
-	// Step time only: the memory model records the copy as inTemp.
-	headsGrad bool
 }
 
 // gemmShape is a (batch of) m×k by k×n product. Backward runs the data

@@ -104,8 +104,6 @@ func (tm *timeModel) forward(o *op, g *Graph) float64 {
 		t = tm.cubeGEMM(dt, o.flops)
 	case o.kind == "batch_norm" && r.hasNorm(dt):
 		t, _ = r.batchNorm(o, g, dt)
-	case o.kind == "copy":
-		t = r.stridedCopy(o.bytes, dt)
 	default:
 		t = math.Max(r.elementwise(o, g, dt, o.bytes), r.layerNormRowFloor(o, g))
 		if b, ok := groupNormMoments(o, g); ok {
@@ -170,12 +168,6 @@ func (tm *timeModel) backward(o *op, g *Graph) (float64, float64) {
 	if o.kind == "batch_norm" && r.hasNorm(dt) {
 		_, t := r.batchNorm(o, g, dt)
 		return math.Max(t, r.launch()), 1
-	}
-	if b, ok := copyBackwardBytes(o); ok {
-		if o.kind == "copy" {
-			return math.Max(r.stridedCopy(b, dt), r.launch()), 1
-		}
-		return math.Max(tm.backwardElementwise(o, g, dt, b), r.launch()), 1
 	}
 	bytes, ok := pointwiseBackwardBytes(o, g)
 	if !ok {

@@ -191,12 +191,8 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 		case o.kind == "to":
 			h = tm.Cast
 		}
-		if o.headsGrad {
-			issueHeadsGradCopy(o, g, tm, p)
-		}
 		d, n := tm.backward(o, g)
 		p.issue(h, d, classOf(o), n)
-		issuePromotedGradCasts(o, g, tm, p)
 		views.issueOp(o, tm, p)
 		for _, t := range o.in {
 			if x := &g.tensors[t]; x.grad && x.param < 0 {
