@@ -135,5 +135,5 @@ func (r *rates) layerNormGradInput(o *op, g *Graph, dt DType) (float64, bool) {
 // ms), the nine of 96 and 192 channels (903,168 rows) take 0.77 ms where
 // their bytes need 0.33: 0.86 ns a row. The ConvNeXt-S b96 checkpointed
 // profile (dev7), which fitted nothing, measures 2.303 ms for 41 and is
-// priced 2.23.
+// priced 2.22.
 const layerNormGradRowS = 0.86e-9
