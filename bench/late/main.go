@@ -152,10 +152,14 @@ func trainTable(w io.Writer, rows []measured.GTRow) error {
 }
 
 // compileTable scores compiled training rows as plan --compile plans them
-// (GTSpec leaves them out of the class tables: their band is compile.go's).
+// (GTSpec leaves them out of the class tables: their band is compile.go's);
+// the group's uncompiled baselines are planned as they ran.
 func compileTable(w io.Writer, rows []measured.GTRow) error {
 	return planTable(w, "## Compiled rows (compile/) — memmodel.Estimate with compile, as `plan --compile` prints it", rows,
 		func(r measured.GTRow) (memmodel.Spec, string) {
+			if !r.Compile { // the group's eager baseline (gt_jobs' compile pairs) is planned as it ran
+				return measured.GTSpec(r)
+			}
 			r.Compile = false
 			s, why := measured.GTSpec(r)
 			s.Compile = true

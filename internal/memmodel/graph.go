@@ -39,6 +39,10 @@ type op struct {
 	// e·x^(e−1) live with grad·that), so they stack on the gradient
 	// rather than reuse one block as bwdTemp's scratch does.
 	bwdHeld []int64
+	// fwdHeld are temporaries the forward kernel allocates before its
+	// outputs and frees once they exist (layer_norm's contiguous copy of
+	// a strided input: ViT's seq-first residual stream).
+	fwdHeld []int64
 	// bwdTempLate: when the op was recomputed under checkpointing, its
 	// backward scratch (a bias-gradient reduction) comes after the
 	// recomputed saved tensors are dropped; ViT-B/16 bf16's fc2 frees the

@@ -86,6 +86,15 @@ type region struct {
 	stopBeforeRun bool
 }
 
+// recomputeAt is the op whose backward triggers the region's
+// recomputation: the last that saves anything (its end when none does).
+func (r *region) recomputeAt() int {
+	if r.stop >= r.start {
+		return r.stop
+	}
+	return r.end
+}
+
 type generator struct {
 	g     *Graph
 	cfg   stepConfig
