@@ -59,6 +59,11 @@ type op struct {
 	// inTemp[j] is a temporary input j's gradient formula computes before
 	// the gradient itself and frees once it exists (0: none).
 	inTemp []int64
+	// gradCopy: the output's gradient arrives non-contiguous and is copied
+	// (ViewBackward's reshape) before the op's backward runs, the incoming
+	// one freed at once (a LoRA-wrapped q/k/v projection; see
+	// headsGradCopy).
+	gradCopy bool
 	// narrowGrad: the passGrad inputs' gradients are narrowed views of the
 	// output's even when smaller (cat's backward slices its gradient).
 	narrowGrad bool

@@ -27,15 +27,19 @@ const (
 // the ViT followed torchvision's attention. Outside the printed bands:
 // reserved 3 of 24 (the Qwen3 LoRA, Qwen2.5 pure-bf16 LoRA and T5-large
 // AMP +3.46% rows), allocated 1 (Qwen2.5 LoRA). Held there.
+// Session 8 (resv9a: PEFT's _cast_input_dtype and float32 adapters, the
+// reshape copy of an adapted q/k/v projection's gradient; dev8 snapshots):
+// Qwen3 LoRA on every linear +16.41% -> +0.73% reserved, Qwen2.5 pure-bf16
+// LoRA allocated -4.12% -> +0.12%, reserved -3.04% -> +0.92%, both inside
+// their bands; reserved median 0.95% -> 0.89%, max 7.86% (ViT-B
+// checkpointed), allocated max 7.88% (UNet LoRA checkpointed), 4 under
+// (was 5; 2 more than 2% low, was 3).
 func TestLate10Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 24 workloads")
 	}
 	known := map[string]bool{
-		"late10-qwen3-g-s512-b8-bf16-lora16-all reserved":   true,
-		"late10-qwen25-05b-s512-b16-bf16w-lora16 reserved":  true,
-		"late10-qwen25-05b-s512-b16-bf16w-lora16 allocated": true,
-		"late10-t5-large-s512-b8-bf16 reserved":             true,
+		"late10-t5-large-s512-b8-bf16 reserved": true,
 		// bands regenerated on resv9b's models (the ViT's +3..5% allocated over-estimates gone, the pooled allocated band's low end moved 0.988 -> 0.997): Gemma 2's pure-bf16 allocated (-0.01%) is just below
 		// its band; Whisper checkpointed (+2.85% since resv9b's Whisper)
 		// is above its reserved band's top by 0.3%

@@ -205,7 +205,7 @@ func (gen *generator) deliver(t Tensor, b *gbuf) {
 		return
 	}
 	if ex := gen.grads[t]; ex != nil {
-		if ex.refs == 1 && ex != b {
+		if ex.refs == 1 && ex != b && !ex.view {
 			gen.dropRef(b) // accumulated in place
 			return
 		}
@@ -291,6 +291,12 @@ func (gen *generator) backOp(i int) {
 			break
 		}
 	}
+	if gout != nil && o.gradCopy && gout.refs == 1 {
+		cp := gen.newGrad(gout.bytes, CatTemporaries, "view_backward")
+		gen.dropRef(gout)
+		gout = cp
+		gen.grads[goutT] = cp
+	}
 	if gout != nil && !o.noBackward {
 		// the backward thread's first cuBLAS call allocates its workspace,
 		// after that call's output: for a linear without a bias (an mm) the
@@ -362,6 +368,7 @@ func (gen *generator) backOp(i int) {
 				continue
 			}
 			gb := gen.newGrad(tin.bytes(), CatTemporaries, o.kind+"_backward")
+			gb.view = o.kind == "linear" && j == 0
 			if len(o.gradWork) == 0 {
 				gen.deliver(in, gb)
 				continue

@@ -66,6 +66,11 @@ type gbuf struct {
 	id    int32
 	refs  int
 	bytes int64
+	// view: the gradient is a reshaped view of a matmul's output (a
+	// linear's input gradient), which autograd's InputBuffer cannot reuse
+	// to accumulate into: the next gradient of the same tensor is added
+	// out of place.
+	view bool
 }
 
 // region is a run of ops whose saved tensors are dropped in forward and
