@@ -58,7 +58,7 @@ func TestAllowanceOnHeldOutRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	held := heldObs(mem)
+	held := heldObs(mem, memKind)
 	if len(held) < 80 {
 		t.Fatalf("%d held-out training rows, want the sets' 90 or more", len(held))
 	}

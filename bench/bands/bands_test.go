@@ -43,7 +43,19 @@ func TestBandsTableFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bands, _ := loo(mem, memKind, 3, 0.95)
+	// the figure plan prints: the model's with the allowance, as build
+	// calibrates it (first-sight errors are of the figure printed then)
+	a, err := allowanceOf(mem, memKind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range mem {
+		mem[i].calibrate(a)
+	}
+	bands, _, err := leaveSetOut(mem, memKind, 3, 0.95, true)
+	if err != nil {
+		t.Fatal(err)
+	}
 	in := 0
 	split := map[string]bool{"late-fam-gemma2-a-bf16-ckpt": false, "late2-gemma2-c-bf16-lora16": false,
 		"late5-gemma2-e-s1024-b4-bf16w-lora16": false, "late6-gemma2-f-s2048-b2-bf16-ckpt": false,
@@ -66,9 +78,65 @@ func TestBandsTableFresh(t *testing.T) {
 		}
 	}
 	if float64(in) < 0.9*float64(len(mem)) {
-		t.Errorf("leave-one-out coverage %d of %d rows, want at least 90%%", in, len(mem))
+		t.Errorf("leave-set-out coverage %d of %d rows, want at least 90%%", in, len(mem))
 	}
-	t.Logf("leave-one-out: %d of %d training rows inside their 95%% band", in, len(mem))
+	t.Logf("leave-set-out: %d of %d training rows inside their 95%% band", in, len(mem))
+	// the blind rows' errors at first sight, against the band the table
+	// gives them without their set: issue 18's acceptance, at least 90%
+	// inside (156 of 170 on session 8's merged models; 140 with session
+	// 7's rule), and late10's held at 23 of 27 (21 with session 7's rule;
+	// 25 on the models before resv9a/b fixed late10's misses, which
+	// narrowed the spreads of the classes its rows fall in)
+	bin, bn, l10, l10n := 0, 0, 0, 0
+	for i, s := range mem {
+		if !s.blind {
+			continue
+		}
+		ok := s.xb >= math.Log(bands[i][0]) && s.xb <= math.Log(bands[i][1])
+		bn++
+		if ok {
+			bin++
+		}
+		if s.group == "late10" {
+			l10n++
+			if ok {
+				l10++
+			}
+		}
+	}
+	if bn < 150 || float64(bin) < 0.9*float64(bn) || l10 < 23 {
+		t.Errorf("first-sight errors inside their set-out band: %d of %d (late10 %d of %d), want at least 90%% of 150 or more (late10 23 or more)", bin, bn, l10, l10n)
+	}
+	t.Logf("first sight: %d of %d inside (late10 %d of %d)", bin, bn, l10, l10n)
+	// generate's blind rows at first sight: 33 of 36 inside with its
+	// bands scored on them (24 scored on the errors now)
+	gen, _, err := genSamples(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ga, err := allowanceOf(gen, genKind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range gen {
+		gen[i].calibrate(ga)
+	}
+	gb, _, err := leaveSetOut(gen, genKind, 3, 0.95, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gin, gn := 0, 0
+	for i, s := range gen {
+		if s.blind {
+			gn++
+			if s.xb >= math.Log(gb[i][0]) && s.xb <= math.Log(gb[i][1]) {
+				gin++
+			}
+		}
+	}
+	if gn < 30 || float64(gin) < 0.9*float64(gn) {
+		t.Errorf("generate first-sight errors inside their set-out band: %d of %d, want at least 90%% of 30 or more", gin, gn)
+	}
 }
 
 // TestOrderBand checks the order statistics against their definition: of

@@ -11,10 +11,17 @@
 // the band that holds the measured peak reserved and allocated memory, and
 // the step time, at the stated confidence; and per class of generate
 // workload (family, precision, cache) the band of the inference planner.
+// The shared quantiles behind every peak reserved band (training and
+// generate) are scored on each blind row's error at first sight
+// (firstsight.go), each row standardised by its
+// classes without its whole capture set: the error on a new configuration,
+// which the current models' errors on sets they were fixed on understate.
 // It prints the calculation: per class the rows, the median error, the
-// band, and with each row left out of the whole computation in turn the
-// band that row would have had (its median half-width, the ratio of that
-// to the median |error|, and how many rows fell inside).
+// band, and with each capture set left out of the whole computation in
+// turn (the allowance included) the band each of its rows would have had
+// (its median half-width, the ratio of that to the median |error|, and how
+// many rows fell inside); and that backtest per capture set, with session
+// 7's rule (each row left out alone, scored on its error now) beside it.
 //
 // One command regenerates the table when captures or the model change
 // (internal/memmodel's TestBandsTableFresh fails until it is run):
@@ -76,6 +83,8 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/late8/families", HeldOut: "eighth blind set: evaluated at first sight and with session 6's final models, then band data", AllowanceRows: true},
 	{Dir: "testdata/late9/families", HeldOut: "ninth blind set: evaluated once with session 6's final models, then band data", AllowanceRows: true},
 	{Dir: "testdata/late9q/families", HeldOut: "blind QLoRA and AdamW8bit rows: evaluated once with session 6's final models, then band data", AllowanceRows: true},
+	{Dir: "testdata/late10/families", HeldOut: "tenth blind set: evaluated with session 7's start and final models, then band data", AllowanceRows: true},
+	{Dir: "testdata/late10q/families", HeldOut: "blind QLoRA and AdamW8bit rows: evaluated with session 7's start and final models, then band data", AllowanceRows: true},
 }
 
 // timingFiles are the step-time sets (bench/measured.ReadTimed layouts).
@@ -90,6 +99,7 @@ var timingFiles = []memmodel.BandSource{
 	{Dir: "testdata/late7/timing/results.jsonl", HeldOut: "seventh blind set: timed alone, evaluated once, then band data"},
 	{Dir: "testdata/late8/timing/results.jsonl", HeldOut: "eighth blind set: timed alone, evaluated at first sight and with session 6's final models, then band data"},
 	{Dir: "testdata/late9/timing/results.jsonl", HeldOut: "ninth blind set: timed alone, evaluated once, then band data"},
+	{Dir: "testdata/late10/timing/results.jsonl", HeldOut: "tenth blind set: timed alone, evaluated with session 7's start and final models, then band data"},
 }
 
 // genSets are the generate sets of the inference planner.
@@ -104,10 +114,11 @@ var genSets = []memmodel.BandSource{
 	{Dir: "testdata/late6/generate", HeldOut: "sixth blind set: evaluated once, then band data", AllowanceRows: true},
 	{Dir: "testdata/late8/generate", HeldOut: "eighth blind set: evaluated at first sight and once more, then band data", AllowanceRows: true},
 	{Dir: "testdata/late9/generate", HeldOut: "ninth blind set: evaluated once, then band data", AllowanceRows: true},
+	{Dir: "testdata/late10/generate", HeldOut: "tenth blind set: evaluated with session 7's start and final models, then band data", AllowanceRows: true},
 }
 
 // method is the table's one-line description.
-const method = "per class: exp(centre + scale×q), centre and scale the median and median absolute deviation of ln(measured/predicted) shrunk toward the pooled with the weight of 4 rows; q the order statistics at the confidence of every row's error standardised by its class without it (studentised split conformal)"
+const method = "per class: exp(centre + scale×q), centre and scale the median and median absolute deviation of ln(measured/predicted) shrunk toward the pooled with the weight of 4 rows; q the order statistics at the confidence of every row's error (peak reserved: at first sight where recorded) standardised by its classes without its capture set (studentised split conformal)"
 
 func main() {
 	out := flag.String("out", "internal/memmodel/bands.json", "table to write")
@@ -190,34 +201,24 @@ func build(root string, conf float64, minRows int, verbose bool) (*memmodel.Band
 	// the allowance first: the reserved bands are of the figure with it
 	var genAllowance *memmodel.Allowance
 	for _, a := range []struct {
-		ss      []sample
-		title   string
-		to      func(memmodel.Allowance)
-		maxOver float64
+		ss    []sample
+		title string
+		to    func(memmodel.Allowance)
+		k     kind
 	}{
-		{mem, "allowance on peak reserved, training", func(v memmodel.Allowance) { t.Allowance = v }, 0},
-		{gen, "allowance on peak reserved, generate", func(v memmodel.Allowance) { genAllowance = &v }, genMaxOver},
+		{mem, "allowance on peak reserved, training", func(v memmodel.Allowance) { t.Allowance = v }, memKind},
+		{gen, "allowance on peak reserved, generate", func(v memmodel.Allowance) { genAllowance = &v }, genKind},
 	} {
-		held := heldObs(a.ss)
-		for i := range held {
-			held[i].maxOver = a.maxOver
-		}
-		// generate's cap may make the target unreachable: then the lowest
-		// share of under-estimates the capped grid reaches, in 5% steps
-		var v memmodel.Allowance
-		ok := false
-		for target := underTarget; !ok && target <= 0.6; target += 0.05 {
-			v, _, ok = deriveAllowance(held, target)
-		}
-		if !ok {
-			return nil, fmt.Errorf("%s: no allowance on the grid keeps under-estimates at %.0f%%", a.title, 100*underTarget)
+		v, err := allowanceOf(a.ss, a.k)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", a.title, err)
 		}
 		a.to(v)
 		for i := range a.ss {
 			a.ss[i].calibrate(v)
 		}
 		if verbose {
-			printAllowance(a.title, held, v)
+			printAllowance(a.title, heldObs(a.ss, a.k), v)
 		}
 	}
 	for _, p := range []struct {
@@ -232,10 +233,24 @@ func build(root string, conf float64, minRows int, verbose bool) (*memmodel.Band
 		if len(p.ss) == 0 {
 			continue
 		}
-		f := fitSet(p.ss, minRows, conf, p.k != stepKind, p.k == stepKind, p.k == memKind)
+		f := fitSet(p.ss, minRows, conf, true, p.k != stepKind, p.k == stepKind, p.k == memKind)
 		place(t, p.k, f)
 		if verbose {
-			bands, reach := loo(p.ss, p.k, minRows, conf)
+			bands, reach, err := leaveSetOut(p.ss, p.k, minRows, conf, true)
+			if err != nil {
+				return nil, err
+			}
+			// session 7's rule: each row left out alone, scored on its error now
+			old := make([]sample, len(p.ss))
+			for i, s := range p.ss {
+				s.blind = false
+				old[i] = s
+			}
+			rowwise, _, err := leaveSetOut(old, p.k, minRows, conf, false)
+			if err != nil {
+				return nil, err
+			}
+			printBacktest(p.title, backtest(p.ss, rowwise, bands))
 			printReport(fmt.Sprintf("%s: %d rows, shared quantiles q %+.2f…%+.2f", p.title, len(p.ss), f.q[0], f.q[1]),
 				report(p.ss, f, bands, reach, p.k == stepKind), minRows)
 			printRows(p.ss, bands, t, p.k)
@@ -248,10 +263,10 @@ func build(root string, conf float64, minRows int, verbose bool) (*memmodel.Band
 	return t, nil
 }
 
-// printRows lists each row's error and its leave-one-out band, and the
+// printRows lists each row's error and its leave-set-out band, and the
 // classes that band rests on in the table built from every row.
 func printRows(ss []sample, bands [][2]float64, t *memmodel.BandTable, k kind) {
-	fmt.Printf("\n%-52s %8s %9s %8s   %-17s %s\n", "row", "err", "meas/pred", "variant", "LOO band", "inside  band rests on (all rows)")
+	fmt.Printf("\n%-52s %8s %9s %8s   %-17s %s\n", "row", "err", "meas/pred", "variant", "LSO band", "inside  band rests on (all rows)")
 	for i, s := range ss {
 		b := bands[i]
 		in := s.x >= logOf(b[0]) && s.x <= logOf(b[1])

@@ -144,6 +144,10 @@ func memorySamples(root string, logf func(string, ...any)) ([]sample, [2]int64, 
 	if err != nil {
 		return nil, [2]int64{}, nil, err
 	}
+	fs, err := readFirstSight(root, trainingTable)
+	if err != nil {
+		return nil, [2]int64{}, nil, err
+	}
 	var out []sample
 	var ctx [2]int64
 	first := true
@@ -157,9 +161,12 @@ func memorySamples(root string, logf func(string, ...any)) ([]sample, [2]int64, 
 		counts[d]++
 		// the model's own figures: the committed table's allowance is
 		// what this run derives afresh (calibrate adds it back)
-		sm := sample{name: p.Name, classes: p.classes, held: allowanceSets[d], fixedLow: true,
+		sm := sample{name: p.Name, classes: p.classes, held: allowanceSets[d], fixedLow: true, group: setGroup(d),
 			model: float64(p.res.ModelReserved), meas: float64(p.Reserved), variant: float64(p.res.LogitsSplitReserved),
 			xa: math.Log(float64(p.Allocated) / float64(p.res.PeakAllocated))}
+		if r, ok := fs[p.Name]; ok && !splitMiss(sm.classes, r.x) {
+			sm.fs, sm.blind = r, true
+		}
 		sm.calibrate(memmodel.Allowance{})
 		out = append(out, sm)
 		if p.Process > 0 {
@@ -177,6 +184,10 @@ func memorySamples(root string, logf func(string, ...any)) ([]sample, [2]int64, 
 
 // stepSamples are the timed rows' log errors of step time.
 func stepSamples(root string, logf func(string, ...any)) ([]sample, map[string]int, error) {
+	fs, err := readFirstSightSteps(root)
+	if err != nil {
+		return nil, nil, err
+	}
 	var out []sample
 	counts := map[string]int{}
 	seen := map[string]bool{}
@@ -202,7 +213,9 @@ func stepSamples(root string, logf func(string, ...any)) ([]sample, map[string]i
 				continue
 			}
 			cl, _ := memmodel.BandClasses(w.Spec)
-			out = append(out, sample{name: w.Name, classes: cl, x: math.Log(w.StepS / res.StepTime)})
+			sm := sample{name: w.Name, classes: cl, x: math.Log(w.StepS / res.StepTime), group: setGroup(f.Dir)}
+			sm.xb, sm.blind = fs[w.Name]
+			out = append(out, sm)
 			counts[f.Dir]++
 		}
 	}
@@ -212,6 +225,10 @@ func stepSamples(root string, logf func(string, ...any)) ([]sample, map[string]i
 // genSamples are the generate rows' log errors of peak reserved and
 // allocated against the inference planner.
 func genSamples(root string) ([]sample, map[string]int, error) {
+	fs, err := readFirstSight(root, generateTable)
+	if err != nil {
+		return nil, nil, err
+	}
 	var out []sample
 	counts := map[string]int{}
 	for _, g := range genSets {
@@ -232,9 +249,10 @@ func genSamples(root string) ([]sample, map[string]int, error) {
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s: %w", r.Name, err)
 			}
-			sm := sample{name: r.Name, classes: cl, held: g.AllowanceRows,
+			sm := sample{name: r.Name, classes: cl, held: g.AllowanceRows, group: setGroup(g.Dir),
 				model: float64(res.ModelReserved), meas: float64(r.MaxReserved),
 				xa: math.Log(float64(r.MaxAllocated) / float64(res.PeakAllocated))}
+			sm.fs, sm.blind = fs[r.Name]
 			sm.calibrate(memmodel.Allowance{})
 			out = append(out, sm)
 			counts[g.Dir]++
@@ -264,6 +282,11 @@ func (s *sample) calibrate(a memmodel.Allowance) {
 	if vp := s.variant + float64(a.Of(int64(s.variant))); s.variant > 0 && vp > pred {
 		s.v = math.Log(vp / pred)
 	}
+	s.xb = s.fs.x
+	if s.fs.bare && s.fs.pred > 0 {
+		// printed without an allowance: against that figure with a
+		s.xb -= math.Log((s.fs.pred + float64(a.Of(int64(s.fs.pred)))) / s.fs.pred)
+	}
 }
 
 // split says whether s had the logits-split variant and whether the GPU
@@ -272,12 +295,16 @@ func (s sample) split() (possible, taken bool) {
 	return s.v > 0, s.v > 0 && resid(s.x, s.v) != s.x
 }
 
-// heldObs are the rows of ss that derive the allowance.
-func heldObs(ss []sample) []obs {
+// heldObs are the rows of ss (of kind k) that derive the allowance.
+func heldObs(ss []sample, k kind) []obs {
 	var out []obs
 	for _, s := range ss {
 		if s.held {
-			out = append(out, obs{name: s.name, model: s.model, meas: s.meas})
+			o := obs{name: s.name, model: s.model, meas: s.meas}
+			if k == genKind {
+				o.maxOver = genMaxOver
+			}
+			out = append(out, o)
 		}
 	}
 	return out

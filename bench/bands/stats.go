@@ -70,11 +70,15 @@ const widenPooled = 0.10
 // sharedQuantiles are the quantiles q (low, high) every class's band
 // exp(centre + scale×q) uses, chosen so that the band plan gives each row
 // (the envelope of its classes' bands, see memmodel.BandTable.Band) would
-// have covered it at confidence conf had the row not been measured: for
-// each row the smallest q_high and largest q_low that would have covered
-// it, with every class's centre and scale computed without the row, and
-// of these one score per row the order statistics at conf. cls are the
-// classes each row's band comes from, st those its error counts toward.
+// have covered it at confidence conf had the row's capture set not been
+// measured: for each row the smallest q_high and largest q_low that would
+// have covered it, with every class's centre and scale computed without
+// the rows of its group grp (its capture set; a group per row is the
+// leave-one-row-out rule), and of these one score per row the order
+// statistics at conf. Each row is scored on score (its first-sight error
+// where one is recorded, see firstsight.go), its class estimates come
+// from xs (the errors now). cls are the classes each row's band comes from, st
+// those its error counts toward.
 // vs are the rows' variants (sample.v): a row with one is scored on the
 // high side against the variant's prediction, which is its band's top,
 // and its error counts toward its classes as the residual resid leaves.
@@ -86,15 +90,30 @@ const widenPooled = 0.10
 // (orderBand): peak reserved, the quantity fit decisions are made on.
 // fs are the rows' sample.f: a row's low side is scored against the figure
 // without the allowance's fixed bytes, where its band's low end is taken.
-func sharedQuantiles(xs, vs, fs []float64, cls, st [][]string, minRows int, conf float64, widenThin, spareLow bool) [2]float64 {
+//
+// Why the capture set and not the row: a new configuration comes with a
+// new technique mix or family shape, and its error is shared by the runs
+// of its set that have it (late10's Qwen3 all-linear LoRA, its SD UNet
+// LoRA); with only the row left out, its set-mates still stand in its
+// classes, and the bands came out narrower than the error on the next
+// blind set (late10: 19 of 24 inside).
+func sharedQuantiles(xs, score, vs, fs []float64, cls, st [][]string, grp []int, minRows int, conf float64, widenThin, spareLow bool) [2]float64 {
 	var lows, highs []float64
-	for i, x := range xs {
-		rest := make([]float64, 0, len(xs)-1)
+	members := map[int][]int{}
+	var order []int
+	for i, g := range grp {
+		if _, ok := members[g]; !ok {
+			order = append(order, g)
+		}
+		members[g] = append(members[g], i)
+	}
+	for _, g := range order {
+		rest := make([]float64, 0, len(xs))
 		byClass := map[string][]float64{}
 		measured := map[string]int{} // rows of each class, technique rows too
 		split := &memmodel.BandTable{Confidence: conf, MinRows: minRows, Classes: map[string]memmodel.ClassBand{}}
 		for j, y := range xs {
-			if j == i {
+			if grp[j] == g {
 				continue
 			}
 			r := resid(y, vs[j])
@@ -125,50 +144,62 @@ func sharedQuantiles(xs, vs, fs []float64, cls, st [][]string, minRows int, conf
 			}
 		}
 		split.Pooled = split.Classes[""]
-		xh := x // the top is the variant's where the classes' split rate reaches it
-		if vs[i] > 0 && split.SplitReach(cls[i]).Reach {
-			xh = x - vs[i]
-		}
 		pool := robustLS(rest)
-		lo, hi := math.Inf(-1), math.Inf(1)
-		xl := x + fs[i]
-		cover := func(ls locScale) {
-			lo, hi = math.Max(lo, (xl-ls.m)/ls.s), math.Min(hi, (xh-ls.m)/ls.s)
+		for _, i := range members[g] {
+			lo, hi := rowScores(score[i], vs[i], fs[i], cls[i], rest, byClass, measured, split, pool, minRows, widenThin)
+			lows, highs = append(lows, lo), append(highs, hi)
 		}
-		used, thin := false, false
-		for _, c := range cls[i] {
-			ys := byClass[c]
-			switch {
-			case len(ys) == 0:
-				thin = true
-			case len(ys) < minRows && widenThin && measured[c] < minRows:
-				// too few captures of the class at all: its band and the
-				// pooled band widened, as for a class with none
-				cover(classLS(ys, pool))
-				thin, used = true, true
-			case len(ys) < minRows:
-				cover(classLS(ys, pool))
-				cover(classLS(rest, pool))
-				used = true
-			case 2*len(ys) <= len(rest):
-				cover(classLS(ys, pool))
-				used = true
-			}
-		}
-		if !used {
-			cover(classLS(rest, pool))
-		}
-		if thin {
-			// the pooled band widened by widenPooled is part of the envelope
-			ls := classLS(rest, pool)
-			up := (math.Log(math.Max(math.Exp(xh)-widenPooled, 1e-9)) - ls.m) / ls.s
-			down := (math.Log(math.Exp(xl)+widenPooled) - ls.m) / ls.s
-			lo, hi = math.Max(lo, down), math.Min(hi, up)
-		}
-		lows, highs = append(lows, lo), append(highs, hi)
 	}
 	l, h := orderBand(lows, conf, spareLow), orderBand(highs, conf, spareLow)
 	return [2]float64{l[0], h[1]}
+}
+
+// rowScores are the largest q_low and smallest q_high whose band would
+// have covered a row of log error x (variant v, fixed-bytes shift f,
+// classes cls) with the classes' centres and spreads taken from the other
+// groups' rows: rest (all of them), byClass (those each class counts),
+// measured (each class's rows of any kind) and their split counts.
+func rowScores(x, v, f float64, cls []string, rest []float64, byClass map[string][]float64, measured map[string]int, split *memmodel.BandTable, pool locScale, minRows int, widenThin bool) (lo, hi float64) {
+	xh := x // the top is the variant's where the classes' split rate reaches it
+	if v > 0 && split.SplitReach(cls).Reach {
+		xh = x - v
+	}
+	lo, hi = math.Inf(-1), math.Inf(1)
+	xl := x + f
+	cover := func(ls locScale) {
+		lo, hi = math.Max(lo, (xl-ls.m)/ls.s), math.Min(hi, (xh-ls.m)/ls.s)
+	}
+	used, thin := false, false
+	for _, c := range cls {
+		ys := byClass[c]
+		switch {
+		case len(ys) == 0:
+			thin = true
+		case len(ys) < minRows && widenThin && measured[c] < minRows:
+			// too few captures of the class at all: its band and the
+			// pooled band widened, as for a class with none
+			cover(classLS(ys, pool))
+			thin, used = true, true
+		case len(ys) < minRows:
+			cover(classLS(ys, pool))
+			cover(classLS(rest, pool))
+			used = true
+		case 2*len(ys) <= len(rest):
+			cover(classLS(ys, pool))
+			used = true
+		}
+	}
+	if !used {
+		cover(classLS(rest, pool))
+	}
+	if thin {
+		// the pooled band widened by widenPooled is part of the envelope
+		ls := classLS(rest, pool)
+		up := (math.Log(math.Max(math.Exp(xh)-widenPooled, 1e-9)) - ls.m) / ls.s
+		down := (math.Log(math.Exp(xl)+widenPooled) - ls.m) / ls.s
+		lo, hi = math.Max(lo, down), math.Min(hi, up)
+	}
+	return lo, hi
 }
 
 // resid is what is left of a row's log error x once its variant v (0:

@@ -46,7 +46,8 @@ func (c *config) bandsFrom(t *BandTable, r *Result) {
 		case sr.Reach && hi > r.ReservedBand.High:
 			r.ReservedBand.High = hi
 			r.Notes = append(r.Notes, fmt.Sprintf("the reserved band's top allows for %s, if cuBLAS's backward workspace splits a freed fp32 logits block (seen on %s)", units.Bytes(v), sr))
-		case !sr.Reach:
+		case !sr.Reach && v > r.ReservedBand.High:
+			// (a variant the band already holds needs no note)
 			r.Notes = append(r.Notes, fmt.Sprintf("reserved could reach %s if cuBLAS's backward workspace splits a freed fp32 logits block; not in the band: seen on %s", units.Bytes(v), sr))
 		}
 	}

@@ -226,7 +226,9 @@ func TestSplitReachOnMeasuredRuns(t *testing.T) {
 		spec  string
 		reach bool
 	}{
-		{`{"model":"gpt2-medium","batch":4,"seq":1024,"precision":"bf16-amp"}`, false},
+		// (GPT-2 medium checkpointed: its variant is 7.8% above the point,
+		// beyond the band's width; the plain run's 3% is within it)
+		{`{"model":"gpt2-medium","batch":4,"seq":1024,"precision":"bf16-amp","checkpoint":"block"}`, false},
 		{`{"model":"llama3.2-1b","batch":2,"seq":2048,"precision":"bf16-amp","lora":{"rank":8}}`, false},
 		{`{"model":"gemma-2-2b","batch":4,"seq":1024,"precision":"bf16-amp","lora":{"rank":16}}`, false},
 		// Gemma 2 without checkpointing or LoRA: its plain runs never split

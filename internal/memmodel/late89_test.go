@@ -37,7 +37,10 @@ func TestLate8Blind(t *testing.T) {
 		// above its band's top (the model -3.81%: T5 checkpointed, a
 		// mechanism without a snapshot)
 		"late8-t5-large-s128-b64-bf16-ckpt allocated": true,
-		"late8-t5-large-s128-b64-bf16-ckpt reserved":  true,
+		// bands9 on session 8's merged models: EfficientNet-B2 bf16's
+		// allocated (the model 0.4% low) is above its band's top; the T5
+		// checkpointed reserved is inside
+		"late8-efficientnet-b2-b96-bf16 allocated": true,
 	}
 	checkBlindSet(t, late8Dir, 20, known, blindLimits{resvMedian: 0.0094, resvMax: 0.0606, allocMax: 0.039, under: 2, farUnder: 1}) // 2 under since resv9b: ViT-L/16 ckpt +1.17% -> -0.75%
 }
@@ -71,6 +74,9 @@ func TestLate9Blind(t *testing.T) {
 		"late9-sd15-unet-b16-bf16w-lora8 allocated": true,
 		// bands regenerated on resv9b's models (the ViT's +3..5% allocated over-estimates gone, the pooled allocated band's low end moved 0.988 -> 0.997): Phi-3 LoRA's allocated is just below its band
 		"late9-phi3-f-s1024-b4-bf16-lora16 allocated": true,
+		// bands9 on session 8's merged models: Granite pure-bf16 LoRA's
+		// allocated is 3 MB below its band's low end
+		"late9-granite-f-s512-b8-bf16w-lora16 allocated": true,
 	}
 	checkBlindSet(t, late9Dir, 25, known, blindLimits{resvMedian: 0.0088, resvMax: 0.0738, allocMax: 0.015, under: 4, farUnder: 1})
 }

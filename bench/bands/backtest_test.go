@@ -1,0 +1,107 @@
+package main
+
+import (
+	"math"
+	"path/filepath"
+	"testing"
+)
+
+// TestSetGroup checks the capture sets rows are left out by: a blind
+// set's QLoRA companion goes with it, its subsets (families, generate,
+// timing) together.
+func TestSetGroup(t *testing.T) {
+	for dir, want := range map[string]string{
+		"testdata/late10/families":              "late10",
+		"testdata/late10q/families":             "late10",
+		"testdata/late10/timing/results.jsonl":  "late10",
+		"testdata/late/oom":                     "late",
+		"testdata/heldout/optim":                "heldout",
+		"testdata/captures/timing/timing.jsonl": "captures",
+		"../../testdata/unseen":                 "unseen",
+	} {
+		if got := setGroup(dir); got != want {
+			t.Errorf("setGroup(%q) = %q, want %q", dir, got, want)
+		}
+	}
+}
+
+// TestFirstSightRows reads late10's and late8's first evaluations and
+// checks rows against the figures their RESULTS.md prints: late10's
+// Qwen3 all-linear LoRA +16.41% (predicted 16.250 GiB, measured 13.959),
+// its SD UNet LoRA -9.31%; late8's table is the one after "## Final
+// models" (T5-large checkpointed +6.51%), not the summary above it.
+func TestFirstSightRows(t *testing.T) {
+	rows, err := firstSightRows(filepath.Join(root, "testdata/late10/RESULTS.md"), "## Final models", trainingTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 24 {
+		t.Errorf("late10: %d rows, want 24 (two of 26 skipped)", len(rows))
+	}
+	for name, e := range map[string]float64{
+		"late10-qwen3-g-s512-b8-bf16-lora16-all": 0.1641,
+		"late10-sd15-unet-b4-bf16-lora16-ckpt":   -0.0931,
+		"late10-phi3-f-s2048-b2-bf16":            -0.0008,
+	} {
+		x, ok := rows[name]
+		if !ok || math.Abs(errOf(x.x)-e) > 1e-9 {
+			t.Errorf("%s: first-sight error %+.4f (found %v), want %+.4f", name, errOf(x.x), ok, e)
+		}
+	}
+	// the pred/meas columns agree with the error to their rounding
+	if r := rows["late10-qwen3-g-s512-b8-bf16-lora16-all"]; math.Abs(r.x-math.Log(13.959/16.250)) > 1e-4 || r.pred != 16.250*(1<<30) {
+		t.Errorf("Qwen3 ln(meas/pred) %.5f, pred %.0f; want %.5f, 16.250 GiB", r.x, r.pred, math.Log(13.959/16.250))
+	}
+	rows, err = firstSightRows(filepath.Join(root, "testdata/late8/RESULTS.md"), "## Final models", trainingTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := errOf(rows["late8-t5-large-s128-b64-bf16-ckpt"].x); len(rows) != 20 || math.Abs(e-0.0651) > 1e-9 {
+		t.Errorf("late8: %d rows, T5-large %+.4f; want 20 and +0.0651", len(rows), e)
+	}
+}
+
+// TestSplitMiss: only a Gemma 2 or Qwen3 run with LoRA or checkpointing
+// more than 10% under is the logits split's; late10's Qwen3 LoRA (16% over)
+// and a plain Gemma run 12% under are not.
+func TestSplitMiss(t *testing.T) {
+	lora := []string{"family=gemma", "lora=yes", "checkpoint=none"}
+	plain := []string{"family=gemma", "lora=no", "checkpoint=none"}
+	q3 := []string{"family=qwen3", "lora=yes", "checkpoint=none"}
+	for _, c := range []struct {
+		cls  []string
+		x    float64
+		want bool
+	}{
+		{lora, math.Log(1 / (1 - 0.1718)), true},
+		{plain, math.Log(1 / (1 - 0.12)), false},
+		{q3, math.Log(1 / 1.1641), false},
+		{lora, math.Log(1 / (1 - 0.05)), false},
+	} {
+		if got := splitMiss(c.cls, c.x); got != c.want {
+			t.Errorf("splitMiss(%v, %+.3f) = %v, want %v", c.cls, c.x, got, c.want)
+		}
+	}
+}
+
+// TestFirstSightStepRows reads late10's first step-time evaluation (the
+// final models' block, not the session-start one printed below it):
+// 18 workloads, Phi-3 bf16 measured 39.8 ms against 32.6 predicted
+// (-18.1%), ResNet-152 bf16 67.6 against 79.0 (+16.7%).
+func TestFirstSightStepRows(t *testing.T) {
+	rows, err := firstSightStepRows(filepath.Join(root, "testdata/late10/RESULTS.md"), "## Final models")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 18 {
+		t.Errorf("late10: %d step-time rows, want 18", len(rows))
+	}
+	for name, c := range map[string]struct{ meas, pred float64 }{
+		"late10-t-phi3-f-s1024-b4-bf16": {39.8, 32.6},
+		"late10-t-resnet152-b64-bf16":   {67.6, 79.0},
+	} {
+		if x, ok := rows[name]; !ok || math.Abs(x-math.Log(c.meas/c.pred)) > 2e-3 {
+			t.Errorf("%s: ln(meas/pred) %.4f (found %v), want %.4f", name, x, ok, math.Log(c.meas/c.pred))
+		}
+	}
+}
