@@ -11,6 +11,11 @@ type addrTable struct {
 	slots []addrSlot // a power of two in length; b == nil marks a free slot
 	n     int
 	shift uint8 // 64 - log2(len(slots))
+	// found is the slot where get last found its address: a replay's
+	// free looks the block up, then deletes it, and del starts there
+	// when the slot still holds the address (any other value only costs
+	// the probe it would have made anyway).
+	found int
 }
 
 type addrSlot struct {
@@ -38,6 +43,7 @@ func (t *addrTable) get(ptr int64) *block {
 			return nil
 		}
 		if s.ptr == ptr {
+			t.found = i
 			return s.b
 		}
 	}
@@ -70,10 +76,13 @@ func (t *addrTable) del(ptr int64) {
 		return
 	}
 	mask := len(t.slots) - 1
-	i := t.home(ptr)
-	for ; t.slots[i].ptr != ptr; i = (i + 1) & mask {
-		if t.slots[i].b == nil {
-			return
+	i := t.found
+	if i >= len(t.slots) || t.slots[i].ptr != ptr || t.slots[i].b == nil {
+		i = t.home(ptr)
+		for ; t.slots[i].ptr != ptr; i = (i + 1) & mask {
+			if t.slots[i].b == nil {
+				return
+			}
 		}
 	}
 	if t.slots[i].b == nil {

@@ -107,3 +107,83 @@ func TestLowerBound(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockSetHoles: random inserts and erases (by index, by block, and
+// replacements in place) leave a set whose live items are exactly a
+// reference's, in order, with the holes counted and the keys sorted, and
+// indices of untouched items unchanged by an erase; a search for a
+// present block's key lands on it or on holes just before it.
+func TestBlockSetHoles(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	for trial := 0; trial < 300; trial++ {
+		s := blockSet{addrOrder: trial%5 == 0}
+		ref := map[*block]bool{}
+		fresh := func() *block {
+			for {
+				b := &block{stream: int64(rng.Intn(2)), size: int64(1+rng.Intn(6)) << 9, ptr: int64(rng.Intn(1<<10)) << 9}
+				dup := false
+				for c := range ref {
+					dup = dup || s.keyOf(c) == s.keyOf(b)
+				}
+				if !dup {
+					return b
+				}
+			}
+		}
+		for op := 0; op < 200; op++ {
+			switch r := rng.Intn(10); {
+			case r < 5 || len(ref) == 0:
+				b := fresh()
+				s.insert(b)
+				ref[b] = true
+			case r < 8:
+				i := s.next(rng.Intn(s.len()))
+				if i == s.len() {
+					continue
+				}
+				b := s.items[i]
+				before := append([]*block(nil), s.items...)
+				if r < 7 {
+					s.eraseAt(i)
+				} else if !s.erase(b) {
+					t.Fatalf("trial %d: erase of a present block failed", trial)
+				}
+				delete(ref, b)
+				for j := range s.items {
+					if j != i && s.items[j] != before[j] {
+						t.Fatalf("trial %d: erasing item %d moved item %d", trial, i, j)
+					}
+				}
+			default:
+				i := s.next(rng.Intn(s.len()))
+				if i == s.len() {
+					continue
+				}
+				delete(ref, s.items[i])
+				b := fresh()
+				s.replaceAt(i, b)
+				ref[b] = true
+			}
+			if err := checkSet(&s); err != nil {
+				t.Fatalf("trial %d, op %d: %v (%d slots, %d holes)", trial, op, err, s.len(), s.dead)
+			}
+			for b := range ref {
+				i := s.search(s.keyOf(b))
+				for i < s.len() && s.items[i] == nil {
+					i++
+				}
+				if i == s.len() || s.items[i] != b {
+					t.Fatalf("trial %d, op %d: search for block %#x does not find it", trial, op, b.ptr)
+				}
+				if s.indexOf(b) != i {
+					t.Fatalf("trial %d, op %d: indexOf(%#x) = %d, want %d", trial, op, b.ptr, s.indexOf(b), i)
+				}
+			}
+			if rng.Intn(20) == 0 {
+				if got := len(s.live()); got != len(ref) || s.dead != 0 {
+					t.Fatalf("trial %d: live() holds %d items (%d holes), want %d", trial, got, s.dead, len(ref))
+				}
+			}
+		}
+	}
+}

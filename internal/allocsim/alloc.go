@@ -43,6 +43,10 @@ type Allocator struct {
 	allowed int64
 	// OnEvent, if set, receives every trace entry the allocator records.
 	OnEvent func(Event)
+	// checker, when set, is the replay that checks every entry against
+	// its trace: called directly, before OnEvent, as it runs for every
+	// event of a replay.
+	checker *replayer
 	// nextTag is stamped on the next allocated block; see tagOf.
 	nextTag int32
 	// nextPool is the MempoolId the next Malloc allocates from; (0, 0) is
@@ -59,14 +63,16 @@ type Allocator struct {
 	cloneOrig []*block
 }
 
+// newBlock returns a block struct for the caller to fill: a spare one
+// when there is one. Its fields hold garbage (the caller assigns the whole
+// struct), so the struct is written once instead of zeroed first.
 func (a *Allocator) newBlock() *block {
 	if n := len(a.spare); n > 0 {
 		b := a.spare[n-1]
 		a.spare = a.spare[:n-1]
-		*b = block{}
 		return b
 	}
-	return &block{}
+	return new(block)
 }
 
 func (a *Allocator) recycle(b *block) {
@@ -106,7 +112,26 @@ func (a *Allocator) Config() Config { return a.cfg }
 // Stats returns a copy of the counters of memory_stats().
 func (a *Allocator) Stats() Stats { return a.stats }
 
+// record gives an event the allocator did to the replay checking it, or
+// to OnEvent.
 func (a *Allocator) record(act snapshot.Action, addr, size, stream int64) {
+	if a.checker != nil || a.OnEvent != nil {
+		a.emit(act, addr, size, stream)
+	}
+}
+
+// emit is record's delivery, out of line: one call per event, with the
+// replay's common case (the event is the trace's next) decided here.
+func (a *Allocator) emit(act snapshot.Action, addr, size, stream int64) {
+	if r := a.checker; r != nil {
+		// observe's decision when nothing has diverged, nothing was
+		// matched out of order and the event is the trace's next one.
+		if i := r.cur; i < len(r.tr) && len(r.skip) == 0 && r.res.DivergedAt < 0 && matchAt(&r.tr[i], act, addr, size) {
+			r.cur++
+		} else {
+			r.observe(Event{act, addr, size, stream})
+		}
+	}
 	if a.OnEvent != nil {
 		a.OnEvent(Event{act, addr, size, stream})
 	}
@@ -163,7 +188,10 @@ func (a *Allocator) getFreeBlock(pool *blockPool, size, stream int64) (b *block,
 		pool.getFreeBlocksCalls++
 	}
 	set := &pool.blocks
-	i := set.lowerBound(stream, size, 0)
+	if 2*set.dead > set.len()+64 {
+		set.compact()
+	}
+	i := set.next(set.lowerBound(stream, size, 0))
 	n := set.len()
 	if i == n || set.items[i].stream != stream {
 		return nil, -1
@@ -172,12 +200,12 @@ func (a *Allocator) getFreeBlock(pool *blockPool, size, stream int64) (b *block,
 		if a.cfg.Expandable {
 			// Count a block's growable tail as part of its size, so holes
 			// inside a segment win over the end of it.
-			for j := i + 1; set.items[i].seg != nil && j < n && set.items[j].stream == stream &&
-				expandableSize(set.items[j]) < expandableSize(set.items[i]); j++ {
+			for j := set.next(i + 1); set.items[i].seg != nil && j < n && set.items[j].stream == stream &&
+				expandableSize(set.items[j]) < expandableSize(set.items[i]); j = set.next(j + 1) {
 				i = j
 			}
 		} else {
-			for i++; i < n && set.items[i].seg != nil && set.items[i].stream == stream; i++ {
+			for i = set.next(i + 1); i < n && set.items[i].seg != nil && set.items[i].stream == stream; i = set.next(i + 1) {
 			}
 			if i == n || set.items[i].stream != stream {
 				return nil, -1

@@ -39,6 +39,7 @@ func (a *Allocator) cloneInto(old *Allocator) *Allocator {
 		totalAllocated: a.totalAllocated,
 		allowed:        a.allowed,
 		OnEvent:        a.OnEvent,
+		checker:        a.checker,
 	}
 	n.large = c.pool(a.large, large)
 	n.small = c.pool(a.small, small)
@@ -161,8 +162,8 @@ func (c *cloner) seg(s *expSegment) *expSegment {
 // copies of its blocks, and returns it.
 func (c *cloner) pool(p, q *blockPool) *blockPool {
 	*q = blockPool{
-		blocks:             blockSet{keys: q.blocks.keys[:0], items: q.blocks.items[:0], addrOrder: p.blocks.addrOrder},
-		unmapped:           blockSet{keys: q.unmapped.keys[:0], items: q.unmapped.items[:0], addrOrder: p.unmapped.addrOrder},
+		blocks:             blockSet{keys: q.blocks.keys[:0], items: q.blocks.items[:0], dead: p.blocks.dead, addrOrder: p.blocks.addrOrder},
+		unmapped:           blockSet{keys: q.unmapped.keys[:0], items: q.unmapped.items[:0], dead: p.unmapped.dead, addrOrder: p.unmapped.addrOrder},
 		isSmall:            p.isSmall,
 		getFreeBlocksCalls: p.getFreeBlocksCalls,
 	}

@@ -106,7 +106,7 @@ func TestCloneBehavesAsOriginal(t *testing.T) {
 		}
 		for _, p := range orig.a.allPools() {
 			for _, b := range append(append([]*block(nil), p.blocks.items...), p.unmapped.items...) {
-				if b.twin != nil {
+				if b != nil && b.twin != nil {
 					t.Fatalf("sequence %d: block %#x still points at its copy", n, b.ptr)
 				}
 			}

@@ -60,6 +60,7 @@ func (a *Allocator) findExpandableBlock(pool *blockPool, size, stream int64) *bl
 		return n >= size
 	}
 	set := &pool.unmapped
+	set.compact()
 	for i := set.lowerBound(stream, 0, 0); i < set.len() && set.items[i].stream == stream; i++ {
 		c := set.items[i]
 		if c.prev.isFree() {

@@ -117,10 +117,7 @@ func (a *Allocator) freeBlock(b *block) {
 			if slot < 0 {
 				slot = i
 			} else {
-				pool.blocks.eraseAt(i)
-				if i < slot {
-					slot--
-				}
+				pool.blocks.eraseAt(i) // slot keeps its index
 			}
 		}
 		netBlocks--

@@ -12,6 +12,14 @@ import (
 // blocks tile their segments, segments never overlap, and the current
 // values of memory_stats() equal what the block list adds up to.
 func checkInvariants(a *Allocator, dev *SimDevice) error {
+	// The sets first: Segments closes their holes.
+	for _, p := range a.allPools() {
+		for _, set := range []*blockSet{&p.blocks, &p.unmapped} {
+			if err := checkSet(set); err != nil {
+				return err
+			}
+		}
+	}
 	segs := a.Segments()
 	var reserved, allocated, requested, nAlloc, active, largestFree int64
 	var prevEnd int64 = -1
@@ -48,13 +56,6 @@ func checkInvariants(a *Allocator, dev *SimDevice) error {
 			return fmt.Errorf("segment %#x: blocks cover %d of %d bytes", s.Addr, at-s.Addr, s.Size)
 		}
 	}
-	for _, p := range a.allPools() {
-		for _, set := range []*blockSet{&p.blocks, &p.unmapped} {
-			if err := checkSet(set); err != nil {
-				return err
-			}
-		}
-	}
 	st := a.Stats()
 	switch {
 	case st.ReservedBytes.All.Current != reserved:
@@ -79,27 +80,49 @@ func checkInvariants(a *Allocator, dev *SimDevice) error {
 	return nil
 }
 
-// checkSet verifies a free set: each key is its block's, and the blocks
-// are in PyTorch's comparator order, each strictly after the one before.
+// checkSet verifies a free set: each key is its block's, the keys
+// (holes' included) never decrease, the holes are counted and none ends
+// the set, and the blocks are in PyTorch's comparator order, each strictly
+// after the one before.
 func checkSet(s *blockSet) error {
 	if len(s.keys) != len(s.items) {
 		return fmt.Errorf("free set holds %d keys for %d blocks", len(s.keys), len(s.items))
 	}
+	holes := 0
+	for i := range s.keys {
+		if i > 0 && s.keys[i].less(s.keys[i-1]) {
+			return fmt.Errorf("free set keys %d and %d are out of order", i-1, i)
+		}
+		if s.items[i] == nil {
+			holes++
+		}
+	}
+	if holes != s.dead {
+		return fmt.Errorf("free set has %d holes, counts %d", holes, s.dead)
+	}
+	if n := len(s.items); n > 0 && s.items[n-1] == nil {
+		return fmt.Errorf("free set ends with a hole")
+	}
+	var p *block
 	for i, b := range s.items {
+		if b == nil {
+			continue
+		}
 		if s.keys[i] != s.keyOf(b) {
 			return fmt.Errorf("free set item %d (%#x) has a stale key", i, b.ptr)
 		}
-		if i == 0 {
+		if p == nil {
+			p = b
 			continue
 		}
-		p := s.items[i-1]
 		before := p.stream < b.stream || p.stream == b.stream && p.ptr < b.ptr
 		if !s.addrOrder {
 			before = p.stream < b.stream || p.stream == b.stream && (p.size < b.size || p.size == b.size && p.ptr < b.ptr)
 		}
 		if !before {
-			return fmt.Errorf("free set items %d (%#x, %d B) and %d (%#x, %d B) are out of order", i-1, p.ptr, p.size, i, b.ptr, b.size)
+			return fmt.Errorf("free set item %d (%#x, %d B) is not after the one before (%#x, %d B)", i, b.ptr, b.size, p.ptr, p.size)
 		}
+		p = b
 	}
 	return nil
 }

@@ -37,9 +37,20 @@ func (b *block) isFree() bool {
 // slice with binary search is faster than a tree. Each block's sort key is
 // kept beside it in keys, so the search reads one small contiguous array
 // instead of following a pointer per probe.
+//
+// An erase leaves a hole: the item becomes nil and its key stays, so the
+// keys stay sorted and no other item moves. An insert fills the nearest
+// hole, moving only the items between it and the new item's place, which
+// is none at all when the hole is the new item's own place — a training
+// step frees a block of the size it allocated last step, and that block
+// usually goes back where the one just taken was. Holes cost the hot
+// paths a skip; everything else reads the set through live, which closes
+// them first.
 type blockSet struct {
-	keys      []setKey
-	items     []*block
+	keys  []setKey
+	items []*block // nil: a hole
+	// dead counts the holes.
+	dead      int
 	addrOrder bool // BlockComparatorAddress rather than BlockComparatorSize
 	// near holds, by a hash of the size, where the latest search for that
 	// size landed: a training step requests and frees the same sizes over
@@ -169,6 +180,15 @@ func (s *blockSet) insert(b *block) {
 		i = s.searchNear(k, int(s.near[h]))
 		s.near[h] = int32(i)
 	}
+	if s.dead > 0 {
+		if s.fillHole(i, k, b, min(len(s.items)-i, maxHoleReach)) {
+			return
+		}
+		if 4*s.dead > len(s.items) {
+			s.compact()
+			i = s.search(k)
+		}
+	}
 	s.keys = append(s.keys, setKey{})
 	copy(s.keys[i+1:], s.keys[i:])
 	s.keys[i] = k
@@ -189,6 +209,9 @@ func (s *blockSet) erase(b *block) bool {
 
 // indexOf returns b's index, or -1 when b is not in s.
 func (s *blockSet) indexOf(b *block) int {
+	if h := int(b.hint); h < len(s.items) && s.items[h] == b {
+		return h // nothing moved it since it was placed (an erase moves nothing)
+	}
 	k := s.keyOf(b)
 	for i := s.searchNear(k, int(b.hint)); i < len(s.items) && !k.less(s.keys[i]); i++ {
 		if s.items[i] == b {
@@ -199,11 +222,20 @@ func (s *blockSet) indexOf(b *block) int {
 }
 
 // replaceAt removes the item at index i and inserts b, moving only the
-// items between the two places: a block split or merged in place usually
-// lands near where it was.
+// items between the two places (or between b's place and a nearer hole):
+// a block split or merged in place usually lands near where it was.
 func (s *blockSet) replaceAt(i int, b *block) {
 	k := s.keyOf(b)
 	t := s.searchNear(k, i)
+	if d := max(t-i-1, i-t); s.dead > 0 && d > maxHoleReach {
+		// A hole next to b's place moves less than the items between.
+		if s.fillHole(t, k, b, min(len(s.items)-t, maxHoleReach)) {
+			s.items[i] = nil
+			s.dead++
+			s.trim()
+			return
+		}
+	}
 	switch {
 	case t > i+1: // b sorts after items i+1 … t-1: move them down
 		copy(s.keys[i:t-1], s.keys[i+1:t])
@@ -218,18 +250,89 @@ func (s *blockSet) replaceAt(i int, b *block) {
 	s.keys[t] = k
 	s.items[t] = b
 	b.hint = int32(t)
+	s.trim() // a hole may have moved up to the end
 }
 
-// eraseAt removes the item at index i.
+// fillHole puts b, of key k, whose place is index i, into the nearest
+// hole less than reach items away, if any; it reports whether it did.
+func (s *blockSet) fillHole(i int, k setKey, b *block, reach int) bool {
+	for d := 0; d < reach; d++ {
+		if j := i + d; s.items[j] == nil { // items i … j-1 move up
+			copy(s.keys[i+1:j+1], s.keys[i:j])
+			copy(s.items[i+1:j+1], s.items[i:j])
+			s.keys[i], s.items[i] = k, b
+			b.hint = int32(i)
+			s.dead--
+			return true
+		}
+		if j := i - 1 - d; j >= 0 && s.items[j] == nil { // items j+1 … i-1 move down
+			copy(s.keys[j:i-1], s.keys[j+1:i])
+			copy(s.items[j:i-1], s.items[j+1:i])
+			s.keys[i-1], s.items[i-1] = k, b
+			b.hint = int32(i - 1)
+			s.dead--
+			return true
+		}
+	}
+	return false
+}
+
+// maxHoleReach is how far fillHole looks for a hole: nearly every hole an
+// insert fills is its own place or a few items away, and looking further
+// costs about what the moves it would save do.
+const maxHoleReach = 8
+
+// eraseAt removes the item at index i; the others keep their indices.
 func (s *blockSet) eraseAt(i int) {
-	n := len(s.items) - 1
-	copy(s.keys[i:], s.keys[i+1:])
-	s.keys = s.keys[:n]
-	copy(s.items[i:], s.items[i+1:])
-	s.items[n] = nil
-	s.items = s.items[:n]
+	s.items[i] = nil
+	s.dead++
+	s.trim()
 }
 
+// trim drops the holes at the end of the set.
+func (s *blockSet) trim() {
+	n := len(s.items)
+	for n > 0 && s.items[n-1] == nil {
+		n--
+		s.dead--
+	}
+	s.keys, s.items = s.keys[:n], s.items[:n]
+}
+
+// compact closes the holes.
+func (s *blockSet) compact() {
+	if s.dead == 0 {
+		return
+	}
+	n := 0
+	for i, b := range s.items {
+		if b != nil {
+			s.keys[n], s.items[n] = s.keys[i], b
+			b.hint = int32(n)
+			n++
+		}
+	}
+	clear(s.items[n:])
+	s.keys, s.items, s.dead = s.keys[:n], s.items[:n], 0
+}
+
+// live closes the holes and returns the items, in order. Indices into
+// the set stay valid until the next insert or compaction.
+func (s *blockSet) live() []*block {
+	s.compact()
+	return s.items
+}
+
+// next returns the index of the first item at index i or above, or
+// len().
+func (s *blockSet) next(i int) int {
+	for i < len(s.items) && s.items[i] == nil {
+		i++
+	}
+	return i
+}
+
+// len is the number of slots, holes included.
 func (s *blockSet) len() int { return len(s.items) }
 
 // blockPool is a BlockPool: the free blocks of one kind (small or large).

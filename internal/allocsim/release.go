@@ -30,7 +30,7 @@ func (a *Allocator) synchronizeAndFreeEvents() {
 // pool's (stream, size, address) order, and unmaps free expandable pages.
 func (a *Allocator) releaseBlocks(pool *blockPool) {
 	var toUnmap []*block
-	items := append([]*block(nil), pool.blocks.items...)
+	items := append([]*block(nil), pool.blocks.live()...)
 	for _, b := range items {
 		if b.seg != nil {
 			toUnmap = append(toUnmap, b)
@@ -74,6 +74,7 @@ func (a *Allocator) releaseAvailableCachedBlocks(pool *blockPool, size, stream i
 		keySize = a.cfg.MaxSplitSize
 	}
 	set := &pool.blocks
+	set.compact() // the walk down below steps over no holes but its own
 	i := set.lowerBound(stream, keySize, 0)
 	if i == set.len() || set.items[i].stream != stream {
 		if i == 0 {
@@ -109,7 +110,7 @@ func (a *Allocator) garbageCollect() {
 	age := func(b *block) float64 { return float64(pool.getFreeBlocksCalls - b.gcBase) }
 	var totalAge float64
 	count := 0
-	for _, b := range pool.blocks.items {
+	for _, b := range pool.blocks.live() {
 		if !b.isSplit() && b.seg == nil {
 			totalAge += age(b)
 			count++
@@ -123,7 +124,7 @@ func (a *Allocator) garbageCollect() {
 	for reclaimed < target && freed && count > 0 {
 		avg := totalAge / float64(count)
 		freed = false
-		items := append([]*block(nil), pool.blocks.items...)
+		items := append([]*block(nil), pool.blocks.live()...)
 		for _, b := range items {
 			if !b.isSplit() && b.seg == nil && age(b) >= avg {
 				freed = true

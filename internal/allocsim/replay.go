@@ -86,7 +86,7 @@ func newReplayer(ctx context.Context, cfg Config, o ReplayOptions, emptyCacheSta
 		keep: o.KeepRequests, emptyCacheStack: emptyCacheStack, poolOf: poolOf, out: out}
 	r.res.AtPeakReserved.Event, r.res.AtPeakReserved.Request = -1, -1
 	r.a = New(cfg, &traceDevice{r})
-	r.a.OnEvent = r.observe
+	r.a.checker = r
 	return r
 }
 
@@ -229,11 +229,11 @@ func (r *replayer) observe(ev Event) {
 	r.diverge(i, "trace has %s, simulator did %s", describeT(&r.tr[i]), describe(ev))
 }
 
-func match(ev Event, t *snapshot.TraceEvent) bool {
-	if ev.Action != t.Action || uint64(ev.Size) != t.Size {
-		return false
-	}
-	return ev.Action == snapshot.ActionOOM || uint64(ev.Addr) == t.Addr
+func match(ev Event, t *snapshot.TraceEvent) bool { return matchAt(t, ev.Action, ev.Addr, ev.Size) }
+
+// matchAt is match of the event (act, addr, size).
+func matchAt(t *snapshot.TraceEvent, act snapshot.Action, addr, size int64) bool {
+	return act == t.Action && uint64(size) == t.Size && (act == snapshot.ActionOOM || uint64(addr) == t.Addr)
 }
 
 // traceDevice answers the allocator's device calls from the trace.

@@ -232,7 +232,7 @@ func (r *replayer) save() replayState {
 }
 
 func (r *replayer) restore(a *Allocator, st replayState) {
-	a.OnEvent = r.observe
+	a.checker = r
 	a.dev = &traceDevice{r}
 	r.a = a
 	r.cur, r.skip, r.next = st.cur, st.skip, st.next
@@ -308,8 +308,13 @@ func (r *replayer) malloc(k int) {
 	}
 	id := r.next
 	r.next++
-	pool := r.poolOf[k]
-	r.request(Request{Kind: ReqAlloc, ID: id, Stream: stream, Size: size, Event: int32(k), Pool: r.poolNumber(pool)})
+	var pool [2]int64
+	if r.poolOf != nil {
+		pool = r.poolOf[k]
+	}
+	if r.keep { // the request is built only to be kept
+		r.request(Request{Kind: ReqAlloc, ID: id, Stream: stream, Size: size, Event: int32(k), Pool: r.poolNumber(pool)})
+	}
 	if size == 0 && t.Action == snapshot.ActionAlloc {
 		r.diverge(k, "alloc of 0 bytes: PyTorch never traces these")
 		return
@@ -385,6 +390,8 @@ func (r *replayer) free(k int) {
 	if !immediate {
 		b.recordStream(-1)
 	}
-	r.request(Request{Kind: ReqFree, ID: b.tag, Deferred: !immediate, Event: int32(k)})
+	if r.keep {
+		r.request(Request{Kind: ReqFree, ID: b.tag, Deferred: !immediate, Event: int32(k)})
+	}
 	r.a.free(b)
 }

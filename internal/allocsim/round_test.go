@@ -1,9 +1,12 @@
 package allocsim
 
 import (
+	"os"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/vramkit/vramkit/internal/snapshot"
 )
@@ -130,3 +133,61 @@ func cpuTime() time.Duration {
 }
 
 var _ = snapshot.ActionAlloc
+
+// BenchmarkReplayFile is BenchmarkReplayStats on the snapshot named by
+// $VRAMKIT_REPLAY_FILE (skipped when unset): bench/load's generated
+// file, a trace of millions of events, replays with the free sets and the
+// address table at the sizes the issue-17 benchmark meets.
+func BenchmarkReplayFile(b *testing.B) {
+	path := os.Getenv("VRAMKIT_REPLAY_FILE")
+	if path == "" {
+		b.Skip("VRAMKIT_REPLAY_FILE is not set")
+	}
+	s, err := snapshot.LoadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := len(s.Devices[0].Events)
+	// The replay runs on this goroutine, locked to its thread: the
+	// thread's CPU time is the replay's own (GC assists included, the
+	// collector's workers and the load's leftovers not).
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	runtime.GC()
+	if os.Getenv("VRAMKIT_REPLAY_GC") != "" {
+		// The collector marking most of the time, as while a parallel
+		// load allocates: write barriers on.
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+					runtime.GC()
+				}
+			}
+		}()
+	}
+	b.ResetTimer()
+	cpu0 := threadCPUTime()
+	for i := 0; i < b.N; i++ {
+		if r := mustReplay(b, s, ReplayOptions{}); !r.TraceComplete {
+			b.Fatal(r.Notes)
+		}
+	}
+	cpu := threadCPUTime() - cpu0
+	reportRates(b, float64(n*b.N), cpu, "events")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(n*b.N), "cpu-ns/event")
+}
+
+// threadCPUTime is the calling thread's CPU time so far.
+func threadCPUTime() time.Duration {
+	var ts syscall.Timespec
+	const clockThreadCPUTimeID = 3 // CLOCK_THREAD_CPUTIME_ID
+	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTimeID, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
+		return 0
+	}
+	return time.Duration(ts.Nano())
+}

@@ -84,10 +84,10 @@ func (a *Allocator) segmentHeads() []*block {
 		}
 		a.active.each(func(_ int64, b *block) { add(b) })
 		for _, p := range a.allPools() {
-			for _, b := range p.blocks.items {
+			for _, b := range p.blocks.live() {
 				add(b)
 			}
-			for _, b := range p.unmapped.items {
+			for _, b := range p.unmapped.live() {
 				add(b)
 			}
 		}
@@ -107,10 +107,10 @@ func (a *Allocator) segmentHeads() []*block {
 		visit(b)
 	}
 	for _, p := range a.allPools() {
-		for _, b := range p.blocks.items {
+		for _, b := range p.blocks.live() {
 			visit(b)
 		}
-		for _, b := range p.unmapped.items {
+		for _, b := range p.unmapped.live() {
 			visit(b)
 		}
 	}
@@ -159,7 +159,7 @@ func CompareSegments(sim []SegmentState, recorded []snapshot.Segment, device int
 func (a *Allocator) LargestFreeBlock() int64 {
 	var best int64
 	for _, p := range []*blockPool{a.large, a.small} {
-		it := p.blocks.items
+		it := p.blocks.live()
 		for i, b := range it {
 			if (i+1 == len(it) || it[i+1].stream != b.stream) && b.size > best {
 				best = b.size

@@ -31,6 +31,11 @@ type builder struct {
 	// compiled records the step as torch.compile's partitioner saves it
 	// (see compile.go).
 	compiled bool
+	// loraF32: LoRA adapter weights are float32 whatever the base
+	// weights' dtype (peft.get_peft_model's autocast_adapter_dtype, on by
+	// default); false keeps them in the parameter dtype (diffusers'
+	// add_adapter injects them without the upcast).
+	loraF32 bool
 }
 
 func newBuilder(amp, pdt DType) *builder {
@@ -200,7 +205,7 @@ func (b *builder) linear(x Tensor, in, outF int64, bias bool, name string) Tenso
 	if b.lora != nil && b.lora.targets(name) {
 		fr := b.frozen
 		b.frozen = false
-		y = b.loraBranch(x, y, in, outF)
+		y = b.loraBranch(x, y, in, outF, b.quant4 && fr && !denseOnly(name))
 		b.frozen = fr
 	}
 	return y
@@ -247,16 +252,55 @@ func (b *builder) linearWith(x, w, bp Tensor, in, outF int64) Tensor {
 	return y
 }
 
-// loraBranch adds PEFT's y + B(A(x))·scale to a frozen linear.
-func (b *builder) loraBranch(x, y Tensor, in, outF int64) Tensor {
+// loraBranch adds PEFT's adapter to a frozen linear whose output is y, as
+// peft.tuners.lora.Linear.forward (PEFT 0.21) runs it:
+//
+//	x = self._cast_input_dtype(x, lora_A.weight.dtype)
+//	result = result + lora_B(lora_A(dropout(x))) * scaling
+//	result = result.to(torch_result_dtype)
+//
+// The adapter weights are float32 whenever get_peft_model made them
+// (loraF32: it upcasts bf16/fp16 adapters by default), so an input of
+// another dtype is copied to float32 first, a plain .to() that autocast
+// does not touch, and Python holds the copy (the rebound x) until the
+// module returns. Under autocast lora_A casts it back to the autocast
+// dtype and saves that copy: a bf16 input (o_proj's attention output,
+// down_proj's gated product) costs a float32 transient and a saved bf16
+// copy (the dev8 Qwen3 LoRA snapshot: 20 and 10 MiB at each o_proj, 60
+// and 30 MiB at each down_proj, b8 s512). Without autocast (pure bf16
+// weights) the branch runs in float32: lora_A saves the float32 copy of
+// the input, result + branch promotes to float32 and .to() casts the sum
+// back (the dev8 Qwen2.5-0.5B pure-bf16 snapshot: a saved 28 MiB float32
+// copy at every q_proj and v_proj, b16 s512). bitsandbytes' 4-bit layer
+// (peft's lora/bnb.py) casts the input only when autocast is off, and
+// casts the branch's output back to the result's dtype before scaling
+// (bnb: the base is such a layer).
+func (b *builder) loraBranch(x, y Tensor, in, outF int64, bnb bool) Tensor {
 	r := int64(b.lora.Rank)
+	pdt := b.pdt
+	if b.loraF32 {
+		b.pdt = F32
+	}
 	a := b.param(in * r)
 	bb := b.param(r * outF)
+	adt := b.pdt
+	b.pdt = pdt
 	first := len(b.g.ops)
-	h := b.linearWith(x, a, -1, in, r)
+	xa := x
+	if !bnb || b.amp == F32 {
+		xa = b.cast(x, adt)
+	}
+	h := b.linearWith(xa, a, -1, in, r)
 	h = b.linearWith(h, bb, -1, r, outF)
+	if bnb && b.amp == F32 {
+		h = b.cast(h, b.dt(y))
+	}
 	h = b.scale(h)
 	h = b.add(y, h)
+	h = b.cast(h, b.dt(y))
+	if xa != x {
+		b.keep(xa)
+	}
 	for i := first; i < len(b.g.ops); i++ {
 		b.g.ops[i].light = true
 	}

@@ -108,10 +108,21 @@ func (b *builder) rotateHalf(x Tensor, n int64) Tensor {
 // the linear's backward, which frees the copy once the input gradient
 // exists. The Gemma 2/3 and Mixtral snapshots show one such q-, k- or
 // v-sized request per projection per layer backward. A LoRA-wrapped
-// projection (y made by the branch's add) is left as it was.
+// projection (y made by the adapter's add or its cast back) gets the same
+// copy, made when autograd reaches the view, just before the adapter's
+// backward, which frees the incoming gradient at once (the dev8 Qwen3 and
+// Qwen2.5 LoRA snapshots: one q-, k- or v-sized request per adapted
+// projection per layer backward, the q copy after k's and v's backward).
 func (b *builder) headsGradCopy(y Tensor) Tensor {
 	o := &b.g.ops[len(b.g.ops)-1]
-	if o.kind != "linear" || len(o.out) != 1 || o.out[0] != y || !b.rg(y) {
+	if len(o.out) != 1 || o.out[0] != y || !b.rg(y) {
+		return y
+	}
+	if o.kind != "linear" {
+		if !o.light {
+			return y
+		}
+		o.gradCopy = true
 		return y
 	}
 	if len(o.inTemp) < len(o.in) {

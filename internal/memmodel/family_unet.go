@@ -20,7 +20,7 @@ package memmodel
 
 func init() {
 	register(&Family{
-		Unmeasured: "the SD 1.5 UNet is modelled from the diffusers source and checked on five H200 captures (512 px b4 bf16-amp, b8 checkpointed, b8 pure-bf16 LoRA r16 on to_q/to_k/to_v/to_out, 256 px b16 fp32, and b4 with vae_encode): peak allocated within 1.2%, reserved within 2.6% (vae_encode: -3.6%); the frozen VAE's and CLIP text encoder's weights are counted, the prompts' encoding is not (encoder_hidden_states are an input), and without vae_encode neither is the images' (+2.6 GiB reserved measured at b4 512 px)",
+		Unmeasured: "the SD 1.5 UNet is modelled from the diffusers source and checked on six H200 captures (512 px b4 bf16-amp, b8 checkpointed, b8 pure-bf16 LoRA r16 on to_q/to_k/to_v/to_out, b4 LoRA r16 checkpointed, 256 px b16 fp32, and b4 with vae_encode): peak allocated within 1.2%, reserved within 2.6% (vae_encode: -3.6%); the frozen VAE's and CLIP text encoder's weights are counted, the prompts' encoding is not (encoder_hidden_states are an input), and without vae_encode neither is the images' (+2.6 GiB reserved measured at b4 512 px)",
 		Name:       "unet", Task: "diffusion", Vision: true,
 		LoRATargets: []string{"to_q", "to_k", "to_v", "to_out"},
 		Models: []Arch{
@@ -67,12 +67,18 @@ func (b *builder) resnet2D(x fmap, cout int64, temb Tensor) fmap {
 }
 
 // transformer2D is Transformer2DModel with one BasicTransformerBlock
-// (self-attention, cross-attention over text, GEGLU feed-forward).
-func (b *builder) transformer2D(x fmap, text Tensor, heads, textLen, textDim int64) fmap {
+// (self-attention, cross-attention over text, GEGLU feed-forward). Under
+// gradient checkpointing diffusers recomputes only the
+// BasicTransformerBlock: it is checkpoint unit ck (see buildUNet), and
+// the GroupNorm, proj_in, the reshapes, proj_out and the residual add
+// around it run outside any unit (-1), saving what they save.
+func (b *builder) transformer2D(x fmap, text Tensor, heads, textLen, textDim int64, ck int) fmap {
 	c, n := x.c, x.h*x.w
 	res := x.t
+	b.block = -1
 	y := b.conv2d(b.groupNorm(x), c, 1, 1, 0, 1, true)
 	h := b.copy(y.t) // permute to tokens, reshape
+	b.block = ck
 	attn := func(kv Tensor, kvDim, sk int64) Tensor {
 		z := b.layerNorm(h, c, true)
 		if kv < 0 {
@@ -93,6 +99,7 @@ func (b *builder) transformer2D(x fmap, text Tensor, heads, textLen, textDim int
 	z = b.mul(b.view(gg, x.n*n*4*c), b.gelu(b.view(gg, x.n*n*4*c)))
 	z = b.linear(z, 4*c, c, true, "ff.out")
 	h = b.add(z, h)
+	b.block = -1
 	out := b.copy(h) // back to [n, c, h, w]
 	o := b.conv2d(fmap{out, x.n, c, x.h, x.w, false}, c, 1, 1, 0, 1, true)
 	o.t = b.add(o.t, res)
@@ -140,40 +147,53 @@ func buildUNet(b *builder, a *Arch, in Input) {
 	h := b.conv2d(fmap{x, batch, 4, lat, lat, false}, int64(a.Widths[0]), 3, 1, 1, 1, true)
 	skips := []fmap{h}
 	stages := len(a.Widths)
+	// The checkpoint units are what diffusers' enable_gradient_checkpointing
+	// hands to torch.utils.checkpoint (the H200 snapshot of the checkpointed
+	// LoRA step, testdata/dev8, allocates inside checkpoint() exactly
+	// these): each ResnetBlock2D of the down and up blocks and of the mid
+	// block but its first, and each Transformer2DModel's
+	// BasicTransformerBlock. The up blocks' skip concatenations, the
+	// down- and upsamplers, the mid block's first resnet and the
+	// Transformer2DModels' norm/proj_in/proj_out stay outside: they save
+	// their tensors in forward as without checkpointing.
 	blk := 0
+	unit := func() int { blk++; return blk - 1 }
 	for s, w := range a.Widths {
 		for r := 0; r < a.Blocks[s]; r++ {
-			b.block, b.module = blk, "down_blocks."+itoa(s)
+			b.module = "down_blocks." + itoa(s)
+			b.block = unit()
 			h = b.resnet2D(h, int64(w), temb)
 			if s < stages-1 {
-				h = b.transformer2D(h, text, heads, textLen, textDim)
+				h = b.transformer2D(h, text, heads, textLen, textDim, unit())
 			}
 			skips = append(skips, h)
-			blk++
 		}
 		if s < stages-1 {
+			b.block = -1
 			h = b.conv2d(h, int64(w), 3, 2, 1, 1, true)
 			skips = append(skips, h)
 		}
 	}
-	b.block, b.module = blk, "mid_block"
-	blk++
+	b.block, b.module = -1, "mid_block"
 	h = b.resnet2D(h, h.c, temb)
-	h = b.transformer2D(h, text, heads, textLen, textDim)
+	h = b.transformer2D(h, text, heads, textLen, textDim, unit())
+	b.block = unit()
 	h = b.resnet2D(h, h.c, temb)
 	for s := stages - 1; s >= 0; s-- {
 		w := int64(a.Widths[s])
 		for r := 0; r <= a.Blocks[s]; r++ {
-			b.block, b.module = blk, "up_blocks."+itoa(stages-1-s)
+			b.block, b.module = -1, "up_blocks."+itoa(stages-1-s)
 			sk := skips[len(skips)-1]
 			skips = skips[:len(skips)-1]
-			h = b.resnet2D(b.catMaps(h, sk), w, temb)
+			cat := b.catMaps(h, sk)
+			b.block = unit()
+			h = b.resnet2D(cat, w, temb)
 			if s < stages-1 {
-				h = b.transformer2D(h, text, heads, textLen, textDim)
+				h = b.transformer2D(h, text, heads, textLen, textDim, unit())
 			}
-			blk++
 		}
 		if s > 0 {
+			b.block = -1
 			h = b.upsample2D(h)
 		}
 	}

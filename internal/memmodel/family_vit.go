@@ -28,6 +28,18 @@ func vit(name string, hidden, layers, heads, ffn, patch int) Arch {
 // buildViT follows torchvision.models.vision_transformer: patch conv, class
 // token, position embedding, encoder blocks with nn.MultiheadAttention
 // (packed in-projection, fused SDPA), final LayerNorm, linear head.
+//
+// nn.MultiheadAttention runs batch_first inputs seq-first: its output is
+// a transposed view of out_proj's [seq·batch, d] result, so from the
+// first attention on the residual stream is laid out seq-first and every
+// LayerNorm after it copies its input contiguous in forward and again in
+// backward (layer_norm's X.contiguous(); the H200 ViT-B/16 traces, fp32
+// and bf16, checkpointed or not: one transient of the stream's size
+// before each LayerNorm's output but block 0's ln_1). Flash and cuDNN
+// attention allocate their output in q's layout, which is seq-first
+// here, so permute(2, 0, 1, 3).contiguous() copies nothing (bf16 traces:
+// out_proj reads SDPA's output); the memory-efficient kernel (float32)
+// allocates batch-first and the copy is made.
 func buildViT(b *builder, a *Arch, batch, image int64) {
 	x, _ := b.imageInput(batch, image)
 	d := int64(a.Hidden)
@@ -35,40 +47,92 @@ func buildViT(b *builder, a *Arch, batch, image int64) {
 	x = b.conv2d(x, d, p, p, 0, 1, true)
 	seq := x.h*x.w + 1
 	cls := b.param(d)
-	h := b.out(batch*seq*d, b.dt(x.t), x.t, cls)
+	// the float32 class token promotes the cat under autocast
+	h := b.out(batch*seq*d, promote(b.dt(x.t), b.dt(cls)), x.t, cls)
 	o := b.op("cat", []Tensor{x.t, cls}, []Tensor{h}, nil)
 	o.passGrad = []bool{false, false}
 	pos := b.param(seq * d)
+	tokens := h
 	h = b.add(h, pos)
 	heads := int64(a.Heads)
+	// seqFirst marks a LayerNorm whose input is the seq-first stream
+	seqFirst := func(y Tensor) Tensor {
+		o := &b.g.ops[len(b.g.ops)-1]
+		n := b.tt(o.in[0]).bytes()
+		o.fwdHeld, o.bwdHeld = []int64{n}, []int64{n}
+		return y
+	}
+	flash := b.attn != "mem_efficient" && b.attn != "math" && b.attn != "eager"
 	for l := 0; l < a.Layers; l++ {
 		b.block = l
 		y := b.layerNorm(h, d, true)
-		// in_proj on the batch-first→seq-first transposed input: cast, then
-		// a contiguous copy for the matmul
-		yc := b.copy(b.lowp(y))
-		qkv := b.linear(yc, d, 3*d, true, "qkv")
+		if l > 0 {
+			y = seqFirst(y)
+		}
+		// in_proj on the batch-first→seq-first transposed input: the
+		// matmul folds it to 2-D through a contiguous copy. Under autocast
+		// that copy is of the bias, weight then input casts, made inside
+		// the call: the strided input cast and the copy both live until
+		// the matmul's output exists, one of them saved for backward
+		var qkv Tensor
+		if b.amp != F32 && b.dt(y) != b.amp {
+			qkv = b.linear(y, d, 3*d, true, "qkv")
+			if o := &b.g.ops[len(b.g.ops)-1]; o.kind == "linear" {
+				o.fwdHeld = append(o.fwdHeld, b.numel(y)*b.amp.Size())
+			}
+		} else {
+			qkv = b.linear(b.copy(y), d, 3*d, true, "qkv")
+		}
+		// its gradient arrives through the unflatten/transpose views
+		// strided: the matmul takes a contiguous copy first
+		heldGradCopy(b, qkv)
 		qkv = b.copy(qkv) // unflatten/transpose(...).contiguous()
+		// q, k and v are selects of that copy: their gradients come back
+		// one per head block and SelectBackward scatters each into zeros
+		// of the copy's size
+		n := batch * seq * d
+		q, k, v := b.slice(qkv, n), b.slice(qkv, n), b.slice(qkv, n)
 		b.sel = true
-		att := b.sdpa(qkv, qkv, qkv, batch, heads, seq, seq, d/heads, false)
+		att := b.sdpa(q, k, v, batch, heads, seq, seq, d/heads, false)
 		b.sel = false
-		att = b.copy(att) // permute(2, 0, 1, 3).contiguous()
+		if !flash || b.dt(att) == F32 {
+			att = b.copy(att) // permute(2, 0, 1, 3).contiguous()
+		}
 		att = b.linear(att, d, d, true, "out_proj")
+		// the gradient comes back batch-first through the seq-first
+		// view: view_backward's reshape copies it before the matmul
+		heldGradCopy(b, att)
+		// query/key/value and the in-projection's views until
+		// multi_head_attention_forward returns
+		b.keep(y, qkv)
 		att = b.dropout(att, a.Dropout)
 		h = b.add(att, h)
-		y = b.layerNorm(h, d, true)
-		y = b.linear(y, d, int64(a.FFN), true, "fc1")
-		y = b.gelu(y)
-		y = b.dropout(y, a.Dropout)
-		y = b.linear(y, int64(a.FFN), d, true, "fc2")
-		y = b.dropout(y, a.Dropout)
-		h = b.add(h, y)
+		y = seqFirst(b.layerNorm(h, d, true))
+		z := b.linear(y, d, int64(a.FFN), true, "fc1")
+		z = b.gelu(z)
+		z = b.dropout(z, a.Dropout)
+		z = b.linear(z, int64(a.FFN), d, true, "fc2")
+		b.keep(y) // the MLP's argument until it returns
+		z = b.dropout(z, a.Dropout)
+		h = b.add(h, z)
 	}
 	b.block = -1
 	b.g.blocks = a.Layers
-	h = b.layerNorm(h, d, true)
+	h = seqFirst(b.layerNorm(h, d, true))
+	b.keep(tokens) // VisionTransformer.forward's x until the encoder returns
 	// class token only: x[:, 0] is a view
 	c := b.copy(h)
 	b.tt(c).numel = batch * d
 	b.classify(fmap{c, batch, d, 1, 1, false}, int64(a.Classes))
+}
+
+// heldGradCopy marks the linear that made y: its backward first copies
+// the strided output gradient contiguous, live until the input's and
+// weight's gradients exist.
+// A LoRA-wrapped projection (y made by the branch's add) is left as it
+// was.
+func heldGradCopy(b *builder, y Tensor) {
+	if o := &b.g.ops[len(b.g.ops)-1]; o.kind == "linear" && o.out[0] == y {
+		o.bwdHeld = append(o.bwdHeld, b.tt(y).bytes())
+	}
 }

@@ -104,7 +104,23 @@ func (b *builder) conv1d(x Tensor, n, cin, l, cout, k, stride, pad int64) (Tenso
 	o.matmul, o.cudnn = true, true
 	inB, outB := b.tt(xc).bytes(), b.tt(y).bytes()
 	if b.dt(xc).Size() == 2 {
-		o.fwdTemp, o.bwdTemp = halfConvWorkspace(inB, outB, k, stride, b.workspace)
+		// cuDNN's general algorithm, as for ResNet's dense convs
+		// (convWorkspace): input + output + weight + 147 bytes forward and
+		// for the data gradient, to the byte in the bf16 Whisper traces
+		// (b16 and b32, both convs); the weight gradient the same plus the
+		// split-K partials (0 for the 384→384 conv as traced; the first
+		// conv's is 2.4 MB at b16 but 15 MB at b32, under-estimated there)
+		fw, dg, wg := convWorkspace(convWork{n: n, cin: cin, cout: cout, k: k, stride: stride, h: l, ho: lo,
+			in: inB, out: outB, weight: b.tt(wc).bytes(), half: true})
+		scale := func(v int64) int64 { return int64(float64(v) * b.workspace) }
+		o.fwdTemp = []int64{scale(fw)}
+		o.gradWork = []int64{0, 0, 0}
+		if b.rg(xc) {
+			o.gradWork[0] = scale(dg)
+		}
+		if b.rg(wc) {
+			o.gradWork[1] = scale(wg)
+		}
 	} else {
 		big := maxI64(outB, inB)
 		o.fwdTemp, o.bwdTemp = []int64{3 * big / 2}, []int64{big}
@@ -128,6 +144,7 @@ func (b *builder) whisperAttention(x, kv Tensor, a *Arch, batch, sq, sk int64, c
 	q := b.copy(b.scale(b.linear(x, d, d, true, "q_proj")))
 	k := b.copy(b.linear(kv, d, d, false, "k_proj"))
 	v := b.copy(b.linear(kv, d, d, true, "v_proj"))
+	qkv := []Tensor{x, q, k, v}
 	b.sel = true
 	if cache {
 		k, v = b.cacheKV(k, v)
@@ -137,7 +154,26 @@ func (b *builder) whisperAttention(x, kv Tensor, a *Arch, batch, sq, sk int64, c
 		o = b.copy(o)
 	}
 	b.sel = false
-	return b.linear(o, d, d, true, "out_proj")
+	y := b.linear(o, d, d, true, "out_proj")
+	// the layer's hidden_states (its LayerNorm's output) and the split
+	// heads are the module's arguments and locals until it returns (the
+	// dev8 checkpointed snapshot frees them after out_proj)
+	b.keep(qkv...)
+	return y
+}
+
+// contiguousNorm marks the LayerNorm just recorded as one on the
+// encoder's stream, which is laid out as the permuted conv output it
+// started as: layer_norm copies it contiguous before its output and
+// again in backward (every encoder LayerNorm of the dev8 snapshot, none
+// of the decoder's).
+func (b *builder) contiguousNorm(y Tensor) Tensor {
+	o := &b.g.ops[len(b.g.ops)-1]
+	if o.kind == "layer_norm" {
+		n := b.tt(o.in[0]).bytes()
+		o.fwdHeld, o.bwdHeld = []int64{n}, []int64{n}
+	}
+	return y
 }
 
 // buildWhisper records WhisperForConditionalGeneration with labels of
@@ -158,20 +194,24 @@ func buildWhisper(b *builder, a *Arch, batch, seq int64, cache bool) {
 	b.frozen = b.lora != nil
 	h := b.add(x, pos) // the permuted conv output plus all positions
 	h = b.dropout(h, a.Dropout)
-	ffn := func(h Tensor) Tensor {
+	ffn := func(h Tensor, enc bool) Tensor {
 		y := b.layerNorm(h, d, true)
-		y = b.gelu(b.linear(y, d, ff, true, "fc1"))
-		y = b.linear(y, ff, d, true, "fc2")
-		return b.add(h, b.dropout(y, a.Dropout))
+		if enc {
+			y = b.contiguousNorm(y)
+		}
+		z := b.gelu(b.linear(y, d, ff, true, "fc1"))
+		b.keep(y) // activation_fn(fc1(hidden_states)): one statement
+		z = b.linear(z, ff, d, true, "fc2")
+		return b.add(h, b.dropout(z, a.Dropout))
 	}
 	for i := 0; i < a.Layers; i++ {
 		b.block, b.module = i, "encoder.layers."+itoa(i)
-		y := b.layerNorm(h, d, true)
+		y := b.contiguousNorm(b.layerNorm(h, d, true))
 		h = b.add(h, b.dropout(b.whisperAttention(y, y, a, batch, l, l, false, false), a.Dropout))
-		h = ffn(h)
+		h = ffn(h, true)
 	}
 	b.block, b.module = -1, "encoder.layer_norm"
-	enc := b.layerNorm(h, d, true)
+	enc := b.contiguousNorm(b.layerNorm(h, d, true))
 	b.module = "decoder.embed_tokens"
 	wte := b.param(vocab * d)
 	h = b.embedding(ids, wte, vocab, d)
@@ -185,7 +225,7 @@ func buildWhisper(b *builder, a *Arch, batch, seq int64, cache bool) {
 		h = b.add(h, b.dropout(b.whisperAttention(y, y, a, batch, seq, seq, true, cache), a.Dropout))
 		y = b.layerNorm(h, d, true)
 		h = b.add(h, b.dropout(b.whisperAttention(y, enc, a, batch, seq, l, false, cache), a.Dropout))
-		h = ffn(h)
+		h = ffn(h, false)
 	}
 	b.block, b.module = -1, "decoder.layer_norm"
 	b.g.blocks = a.Layers + a.DecLayers

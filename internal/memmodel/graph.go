@@ -39,6 +39,10 @@ type op struct {
 	// e·x^(e−1) live with grad·that), so they stack on the gradient
 	// rather than reuse one block as bwdTemp's scratch does.
 	bwdHeld []int64
+	// fwdHeld are temporaries the forward kernel allocates before its
+	// outputs and frees once they exist (layer_norm's contiguous copy of
+	// a strided input: ViT's seq-first residual stream).
+	fwdHeld []int64
 	// bwdTempLate: when the op was recomputed under checkpointing, its
 	// backward scratch (a bias-gradient reduction) comes after the
 	// recomputed saved tensors are dropped; ViT-B/16 bf16's fc2 frees the
@@ -55,6 +59,11 @@ type op struct {
 	// inTemp[j] is a temporary input j's gradient formula computes before
 	// the gradient itself and frees once it exists (0: none).
 	inTemp []int64
+	// gradCopy: the output's gradient arrives non-contiguous and is copied
+	// (ViewBackward's reshape) before the op's backward runs, the incoming
+	// one freed at once (a LoRA-wrapped q/k/v projection; see
+	// headsGradCopy).
+	gradCopy bool
 	// narrowGrad: the passGrad inputs' gradients are narrowed views of the
 	// output's even when smaller (cat's backward slices its gradient).
 	narrowGrad bool

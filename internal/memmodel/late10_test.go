@@ -18,34 +18,45 @@ const (
 
 // TestLate10Blind: 24 training rows, final models: peak reserved median
 // 0.95% (session start 1.64%), max 16.41% (Qwen3 LoRA on every linear
-// layer, over), 5 of 24 under (3 more than 2% low: SD 1.5 UNet LoRA
-// checkpointed -9.31%, Qwen2.5-0.5B pure-bf16 LoRA -3.04%, Whisper
-// checkpointed -2.52%), allocated max 8.25% (the UNet LoRA checkpointed
-// row). Outside the printed bands: reserved 5 of 24 (the Qwen3 LoRA,
-// Qwen2.5 pure-bf16 LoRA, T5-large AMP +3.46%, ViT-B checkpointed +7.86%
-// and UNet LoRA checkpointed rows), allocated 2 (Qwen2.5 LoRA -4.12%, UNet
-// -8.25%). Held there.
+// layer, over), 5 of 24 under (2 more than 2% low: Qwen2.5-0.5B pure-bf16
+// LoRA -3.04%, Whisper checkpointed -2.52%), allocated max 4.12% (the
+// Qwen2.5 LoRA row). The SD 1.5 UNet LoRA checkpointed row was -8.25%
+// allocated, -9.31% reserved until the UNet checkpointed diffusers' units
+// (each resnet and BasicTransformerBlock, not the whole down/up stage):
+// +0.15% / -0.91%; ViT-B checkpointed +7.86% reserved -> +2.02% once
+// the ViT followed torchvision's attention. Outside the printed bands:
+// reserved 3 of 24 (the Qwen3 LoRA, Qwen2.5 pure-bf16 LoRA and T5-large
+// AMP +3.46% rows), allocated 1 (Qwen2.5 LoRA). Held there.
+// Session 8 (resv9a: PEFT's _cast_input_dtype and float32 adapters, the
+// reshape copy of an adapted q/k/v projection's gradient; dev8 snapshots):
+// Qwen3 LoRA on every linear +16.41% -> +0.73% reserved, Qwen2.5 pure-bf16
+// LoRA allocated -4.12% -> +0.12%, reserved -3.04% -> +0.92%, both inside
+// their bands; reserved median 0.95% -> 0.89%, max 7.86% (ViT-B
+// checkpointed), allocated max 7.88% (UNet LoRA checkpointed), 4 under
+// (was 5; 2 more than 2% low, was 3).
 func TestLate10Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 24 workloads")
 	}
 	known := map[string]bool{
-		"late10-qwen3-g-s512-b8-bf16-lora16-all reserved":   true,
-		"late10-qwen25-05b-s512-b16-bf16w-lora16 reserved":  true,
-		"late10-qwen25-05b-s512-b16-bf16w-lora16 allocated": true,
-		"late10-t5-large-s512-b8-bf16 reserved":             true,
-		"late10-vitb16-b64-bf16-ckpt reserved":              true,
-		"late10-sd15-unet-b4-bf16-lora16-ckpt reserved":     true,
-		"late10-sd15-unet-b4-bf16-lora16-ckpt allocated":    true,
+		"late10-t5-large-s512-b8-bf16 reserved": true,
+		// bands regenerated on resv9b's models (the ViT's +3..5% allocated over-estimates gone, the pooled allocated band's low end moved 0.988 -> 0.997): Gemma 2's pure-bf16 allocated (-0.01%) is just below
+		// its band; Whisper checkpointed (+2.85% since resv9b's Whisper)
+		// is above its reserved band's top by 0.3%
+		"late10-gemma2-g-s1024-b2-bf16w allocated": true,
+		"late10-whisper-f-b32-bf16-ckpt reserved":  true,
 	}
-	checkBlindSet(t, late10Dir, 24, known, blindLimits{resvMedian: 0.0096, resvMax: 0.165, allocMax: 0.083, under: 5, farUnder: 3})
+	checkBlindSet(t, late10Dir, 24, known, blindLimits{resvMedian: 0.0096, resvMax: 0.165, allocMax: 0.0413, under: 5, farUnder: 2})
 }
 
 // TestLate10qBlind: the blind QLoRA (Mistral r16, LLaMA-3.2-1B r8
 // checkpointed at 2k) and AdamW8bit (Gemma) rows: peak allocated within
 // 0.41%, reserved median 0.61%, max 0.91%, none under. Held there.
 func TestLate10qBlind(t *testing.T) {
-	checkBlindSet(t, late10qDir, 3, nil, blindLimits{resvMedian: 0.0062, resvMax: 0.0092, allocMax: 0.0042, under: 0, farUnder: 0})
+	// bands regenerated on resv9b's models (the ViT's +3..5% allocated over-estimates gone, the pooled allocated band's low end moved 0.988 -> 0.997):
+	// the QLoRA Mistral row's allocated (-0.08%) is just below its band
+	known := map[string]bool{"late10q-qlora-mistral-e-s512-b8-r16 allocated": true}
+	checkBlindSet(t, late10qDir, 3, known, blindLimits{resvMedian: 0.0062, resvMax: 0.0092, allocMax: 0.0042, under: 0, farUnder: 0})
 }
 
 // TestStepTimeLate10: 18 blind step times; session-start models median

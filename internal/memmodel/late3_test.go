@@ -40,7 +40,9 @@ func TestLate3Blind(t *testing.T) {
 	// bands follow 240 rows' leave-one-out error (229 inside); ViT-B fp16
 	// checkpointed's reserved (the model over by 0.4% more than its band's
 	// low end) is outside it.
-	known := map[string]bool{"late3-vitb16-b64-fp16-ckpt reserved": true}
+	// Session 9 (resv9b: ViT's attention as torchvision runs it: no copy after flash/cuDNN SDPA, seq-first LayerNorm inputs copied contiguous, MHA's locals alive until it returns):
+	// ViT-B/16 fp16 checkpointed +7.86% -> +2.02% reserved, inside its band
+	known := map[string]bool{}
 	checkBlindSet(t, late3Dir, 11, known, blindLimits{resvMedian: 0.0096, resvMax: 0.0791, allocMax: 0.025, under: 0, farUnder: 0})
 }
 

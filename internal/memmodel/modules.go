@@ -128,7 +128,7 @@ func (c *config) addParam(r *ModuleRow, p paramInfo, cfg stepConfig) {
 	}
 	r.GradientBytes += int64(n * gb * cfg.gradShard)
 	if c.opt.Stateful() {
-		for _, t := range c.opt.State(p.numel, cfg.stateDT) {
+		for _, t := range c.opt.State(p.numel, paramStateDT(cfg.stateDT, p)) {
 			if t.Fixed > 0 {
 				r.OptimizerBytes += t.Fixed
 				continue

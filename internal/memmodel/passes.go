@@ -21,6 +21,12 @@ func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
 		gen.alloc(gen.cfg.cublasWorkspace, CatTemporaries, "cublas_workspace")
 	}
 	gen.ltWorkspace(o)
+	var pre []int32
+	if !g.compiled {
+		for _, n := range o.fwdHeld {
+			pre = append(pre, gen.alloc(n, CatTemporaries, o.kind))
+		}
+	}
 	for _, t := range o.out {
 		tt := &g.tensors[t]
 		if tt.base != t || o.fused {
@@ -30,6 +36,7 @@ func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
 		gen.store[t] = &storage{id: id, py: true}
 	}
 	gen.flushWorkspace()
+	gen.freeAll(pre)
 	for _, n := range o.fwdTemp {
 		gen.free(gen.alloc(n, CatTemporaries, o.kind))
 	}
@@ -198,7 +205,7 @@ func (gen *generator) deliver(t Tensor, b *gbuf) {
 		return
 	}
 	if ex := gen.grads[t]; ex != nil {
-		if ex.refs == 1 && ex != b {
+		if ex.refs == 1 && ex != b && !ex.view {
 			gen.dropRef(b) // accumulated in place
 			return
 		}
@@ -220,7 +227,12 @@ func (gen *generator) backward() {
 	gen.grads[g.loss] = gen.newGrad(4, CatTemporaries, "ones_like")
 	for i := len(g.ops) - 1; i >= 0; i-- {
 		gen.enterUnit(i, true)
-		if r := gen.inReg[i]; r >= 0 && gen.regions[r].end == i {
+		// non-reentrant checkpointing recomputes when backward first
+		// unpacks a tensor the region saved: the ops after the last one
+		// that saves (a residual add whose backward casts the gradient
+		// to a bf16 branch: ViT-B/16's checkpointed trace) run their
+		// backward before the recomputation
+		if r := gen.inReg[i]; r >= 0 && gen.regions[r].recomputeAt() == i {
 			gen.recompute(r)
 		}
 		for _, t := range g.ops[i].out {
@@ -278,6 +290,12 @@ func (gen *generator) backOp(i int) {
 			gout, goutT = b, t
 			break
 		}
+	}
+	if gout != nil && o.gradCopy && gout.refs == 1 {
+		cp := gen.newGrad(gout.bytes, CatTemporaries, "view_backward")
+		gen.dropRef(gout)
+		gout = cp
+		gen.grads[goutT] = cp
 	}
 	if gout != nil && !o.noBackward {
 		// the backward thread's first cuBLAS call allocates its workspace,
@@ -350,6 +368,7 @@ func (gen *generator) backOp(i int) {
 				continue
 			}
 			gb := gen.newGrad(tin.bytes(), CatTemporaries, o.kind+"_backward")
+			gb.view = o.kind == "linear" && j == 0
 			if len(o.gradWork) == 0 {
 				gen.deliver(in, gb)
 				continue

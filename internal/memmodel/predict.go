@@ -21,6 +21,10 @@ func (c *config) buildGraph() *Graph {
 	if c.spec.LoRA != nil {
 		b.lora = c.spec.LoRA
 		b.frozen = true
+		// get_peft_model upcasts the adapters to float32; diffusers'
+		// add_adapter does not, and FSDP2's bf16 param_dtype casts every
+		// gathered parameter for compute
+		b.loraF32 = a.family().Task != "diffusion" && !c.fsdpMixed()
 	}
 	b.attn, b.compiled = c.attn, c.spec.Compile
 	b.quant4 = c.spec.Quant != ""

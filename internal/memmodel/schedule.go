@@ -66,6 +66,11 @@ type gbuf struct {
 	id    int32
 	refs  int
 	bytes int64
+	// view: the gradient is a reshaped view of a matmul's output (a
+	// linear's input gradient), which autograd's InputBuffer cannot reuse
+	// to accumulate into: the next gradient of the same tensor is added
+	// out of place.
+	view bool
 }
 
 // region is a run of ops whose saved tensors are dropped in forward and
@@ -84,6 +89,15 @@ type region struct {
 	// ends at fc2's packed input, without fc2's output or the residual add.
 	stop          int
 	stopBeforeRun bool
+}
+
+// recomputeAt is the op whose backward triggers the region's
+// recomputation: the last that saves anything (its end when none does).
+func (r *region) recomputeAt() int {
+	if r.stop >= r.start {
+		return r.stop
+	}
+	return r.end
 }
 
 type generator struct {

@@ -148,10 +148,9 @@ func (gen *generator) optimizerStep(first bool) {
 	if opt.Scratch == nil {
 		return
 	}
-	scratch := opt.Scratch(gen.cfg.stateDT)
 	var ids []int32
 	for _, i := range trainable {
-		for _, t := range scratch {
+		for _, t := range opt.Scratch(paramStateDT(gen.cfg.stateDT, g.params[i])) {
 			ids = append(ids, gen.alloc(gen.tensorSize(i, t), CatTemporaries, t.Name))
 		}
 		if !opt.Foreach {
@@ -182,10 +181,20 @@ func (gen *generator) optimizerState() {
 		if !p.trainable {
 			continue
 		}
-		for _, t := range opt.State(p.numel, gen.cfg.stateDT) {
+		for _, t := range opt.State(p.numel, paramStateDT(gen.cfg.stateDT, p)) {
 			gen.state[i] = append(gen.state[i], gen.alloc(gen.tensorSize(i, t), CatOptimizer, t.Name))
 		}
 	}
+}
+
+// paramStateDT is the dtype of parameter p's optimizer state: torch.optim
+// makes state like the parameter, so a float32 parameter among bf16 ones
+// (PEFT's upcast adapters in a pure-bf16 model) keeps float32 state.
+func paramStateDT(stateDT DType, p paramInfo) DType {
+	if p.dt == F32 && stateDT == BF16 {
+		return F32
+	}
+	return stateDT
 }
 
 // tensorSize is the bytes of optimizer tensor t of parameter i on this rank.
