@@ -60,6 +60,7 @@ func buildViT(b *builder, a *Arch, batch, image int64) {
 		o := &b.g.ops[len(b.g.ops)-1]
 		n := b.tt(o.in[0]).bytes()
 		o.fwdHeld, o.bwdHeld = []int64{n}, []int64{n}
+		o.contigIn = true
 		return y
 	}
 	flash := b.attn != "mem_efficient" && b.attn != "math" && b.attn != "eager"

@@ -114,6 +114,11 @@ type op struct {
 	// a copy, and how many of their gradients the engine adds into
 	// another (steptime_views.go); the memory model ignores them.
 	viewGrads, viewAdds int
+	// contigIn: the kernel first copies its strided input contiguous, in
+	// forward and again in backward (layer_norm's X.contiguous() on
+	// torchvision ViT's seq-first stream). Step time only: the memory
+	// model holds those copies as fwdHeld/bwdHeld.
+	contigIn bool
 }
 
 // gemmShape is a (batch of) m×k by k×n product. Backward runs the data

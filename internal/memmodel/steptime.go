@@ -177,11 +177,14 @@ func (tm *timeModel) backward(o *op, g *Graph) (float64, float64) {
 		return 0, 0
 	}
 	t := math.Max(tm.backwardElementwise(o, g, dt, bytes), r.launch())
+	if gi, ok := r.layerNormGradInput(o, g, dt); ok {
+		t = gi
+	}
 	if b, ok := groupNormMoments(o, g); ok {
 		return t + math.Max(r.stream("sum", dt, b), r.launch()), 2
 	}
-	if b, ok := layerNormAffineGrad(o, g); ok {
-		return t + math.Max(r.stream("sum", dt, b), r.launch()), 2
+	if gb, n, ok := r.gammaBeta(o, g, dt); ok {
+		return t + gb, 1 + n
 	}
 	return t, 1
 }

@@ -25,6 +25,9 @@ type rates struct {
 	bwScale   float64
 	// curves holds the memory-bound curves by op and dtype, sorted by bytes.
 	curves map[string][]gpu.StreamRate
+	// sms is the GPU's streaming multiprocessors (0: not in the catalog),
+	// which decide a LayerNorm weight gradient's kernel (gammaBeta).
+	sms int
 }
 
 // referenceGPU is the GPU whose calibration other GPUs are scaled from.
@@ -55,7 +58,7 @@ func newRates(g gpu.GPU) (*rates, error) {
 // ratesFrom builds the rates of GPU g from cal, measured on g itself when
 // ref is nil and on ref otherwise.
 func ratesFrom(cal *gpu.Calibration, ref *gpu.GPU, g gpu.GPU) *rates {
-	r := &rates{cal: cal, flopScale: map[string]float64{"bf16": 1, "fp32": 1, "tf32": 1}, bwScale: 1}
+	r := &rates{cal: cal, flopScale: map[string]float64{"bf16": 1, "fp32": 1, "tf32": 1}, bwScale: 1, sms: g.SMs}
 	if ref != nil {
 		r.scaled = true
 		lowp := g.BF16TFLOPs

@@ -143,6 +143,7 @@ func (c *config) walkForward(g *Graph, gen *generator, tm timeModel, p *pipeline
 		if gen.inReg[i] >= 0 {
 			h += float64(len(o.save)) * tm.Hook
 		}
+		tm.issueContigIn(o, g, p)
 		d := tm.forward(o, g)
 		p.issue(h, d, classOf(o), kernels(d))
 	}
@@ -173,6 +174,7 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 				o := &g.ops[j]
 				// recompute packs each saved tensor again; backward unpacks it
 				h := tm.hostTime(o) + 2*float64(len(o.save))*tm.Hook
+				tm.issueContigIn(o, g, p)
 				d := tm.forward(o, g)
 				p.issue(h, d, classOf(o), kernels(d))
 			}
@@ -191,6 +193,7 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 		case o.kind == "to":
 			h = tm.Cast
 		}
+		tm.issueContigIn(o, g, p)
 		d, n := tm.backward(o, g)
 		p.issue(h, d, classOf(o), n)
 		views.issueOp(o, tm, p)
