@@ -70,7 +70,9 @@ func (b *builder) eagerAttention(q, k, v, mask Tensor, s attnShape) Tensor {
 	p := b.unary("softmax", sc, F32, false, true)
 	p = b.cast(p, b.dt(q)) // .to(query.dtype): float32 queries under autocast (rotary)
 	o := b.matmul(p, v, s.batch*s.heads*s.sq*s.hd, f)
-	return b.copy(o)
+	out := b.copy(o)
+	b.keep(k, v) // key_states and value_states: locals until the function returns
+	return out
 }
 
 // boolBias is SDPA's conversion of a boolean mask to an additive bias in
