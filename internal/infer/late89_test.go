@@ -87,3 +87,20 @@ func TestLate10Blind(t *testing.T) {
 	}
 	checkCoverage(t, ev, 1)
 }
+
+// TestLate11Blind holds session 8's blind generate points (testdata/late11:
+// LLaMA-3.2-1B StaticCache under no_grad, TinyLlama fp16 DynamicCache under
+// inference_mode): with the session-start and the final models every point
+// within 0.06% reserved and 0.01% allocated, 4 of 4 inside the bands.
+func TestLate11Blind(t *testing.T) {
+	rows := loadCaptures(t, filepath.Join("..", "..", "testdata", "late11", "generate", "results.jsonl"))
+	if len(rows) != 4 {
+		t.Fatalf("%d generate rows, want the 4 captured", len(rows))
+	}
+	ev := evaluate(t, rows)
+	resv, alloc, _ := summarize(t, ev)
+	if maxAbs(resv) > 0.001 || maxAbs(alloc) > 0.0002 {
+		t.Errorf("reserved max |error| %.2f%%, allocated %.2f%%; held at 0.1%% and 0.02%%", 100*maxAbs(resv), 100*maxAbs(alloc))
+	}
+	checkCoverage(t, ev, 1)
+}

@@ -75,8 +75,8 @@ func checkFirstPicks(t *testing.T, ev measured.StepEval, want int) {
 // pickModel is the model part of a pick row's name
 // (pick-gpt2-medium-s1024-bf16-b32x1 or grid-gpt2-medium-s1024-fp32-b8x4 → gpt2-medium).
 func pickModel(name string) string {
-	m := strings.TrimPrefix(strings.TrimPrefix(name, "pick-"), "grid-")
-	for _, cut := range []string{"-s1024", "-s512", "-bf16", "-fp16", "-fp32"} {
+	m := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(name, "pick-"), "pick2-"), "grid-")
+	for _, cut := range []string{"-s2048", "-s1024", "-s512", "-bf16", "-fp16", "-fp32"} {
 		if i := strings.Index(m, cut); i > 0 {
 			m = m[:i]
 		}
