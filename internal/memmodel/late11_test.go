@@ -3,8 +3,6 @@ package memmodel_test
 import (
 	"path/filepath"
 	"testing"
-
-	"github.com/vramkit/vramkit/bench/measured"
 )
 
 // late11Dir is the eleventh blind set (testdata/late11/README.md): captured
@@ -59,17 +57,6 @@ func TestStepTimeLate11(t *testing.T) {
 // 781 ms, ConvNeXt-B bf16 b256 182 ms), and the three were ranked in the
 // measured order; step times within 8.6%.
 func TestFitPicksPick2(t *testing.T) {
-	ws, skipped, err := measured.ReadTimed("../../testdata/pick2/results.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(skipped) > 0 || len(ws) != 9 {
-		t.Fatalf("%d rows read, skipped %v", len(ws), skipped)
-	}
-	ev, err := measured.EvalStepTime(ws)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkStepEval(t, ev, 9, stepTargets{median: 0.10, max: 0.10, ratioMedian: 0.10, ratioMax: 0.10, order: 0.95})
-	checkFirstPicks(t, ev, 3)
+	checkPickFile(t, "../../testdata/pick2/results.jsonl", 9,
+		stepTargets{median: 0.10, max: 0.10, ratioMedian: 0.10, ratioMax: 0.10, order: 0.95}, 3)
 }

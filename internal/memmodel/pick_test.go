@@ -23,19 +23,27 @@ import (
 // 11.4% after round 4, was 21.9%), and every same-model pair differing by
 // more than 5% is ordered (16 of 16, was 14).
 func TestFitPicksFastest(t *testing.T) {
-	ws, skipped, err := measured.ReadTimed("../../testdata/late/pick/results.jsonl")
+	checkPickFile(t, "../../testdata/late/pick/results.jsonl", 16,
+		stepTargets{median: 0.10, max: 0.25, ratioMedian: 0.10, ratioMax: 0.10, order: 0.95}, 4)
+}
+
+// checkPickFile evaluates a timed pick file of rows rows against want and
+// requires models' first picks to run within 5% of their fastest.
+func checkPickFile(t *testing.T, path string, rows int, want stepTargets, models int) {
+	t.Helper()
+	ws, skipped, err := measured.ReadTimed(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(skipped) > 0 || len(ws) != 16 {
+	if len(skipped) > 0 || len(ws) != rows {
 		t.Fatalf("%d rows read, skipped %v", len(ws), skipped)
 	}
 	ev, err := measured.EvalStepTime(ws)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkStepEval(t, ev, 16, stepTargets{median: 0.10, max: 0.25, ratioMedian: 0.10, ratioMax: 0.10, order: 0.95})
-	checkFirstPicks(t, ev, 4)
+	checkStepEval(t, ev, rows, want)
+	checkFirstPicks(t, ev, models)
 }
 
 // checkFirstPicks groups ev's rows by model (pickModel) and requires, for
