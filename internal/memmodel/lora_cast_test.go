@@ -2,8 +2,6 @@ package memmodel
 
 import (
 	"testing"
-
-	"github.com/vramkit/vramkit/internal/allocsim"
 )
 
 // The two dev8 LoRA snapshots (testdata/dev8, two steps each) against the
@@ -55,24 +53,13 @@ func TestLoRAInputCastRequests(t *testing.T) {
 			spec.LoRA.Targets = c.targets
 		}
 		d := replaySnapshot(t, dir+"snapshots/"+c.name+".pickle.gz")
-		real := map[int64]int{}
-		for _, r := range d.Result.Requests {
-			if r.Kind == allocsim.ReqAlloc && r.Size > 0 {
-				real[d.Config.RoundSize(r.Size)]++
-			}
-		}
 		cfg, err := resolve(spec)
 		if err != nil {
 			t.Fatal(err)
 		}
 		g := cfg.buildGraph()
 		st := generate(g, cfg.stepConfig(g, 2))
-		gen := map[int64]int{}
-		for _, r := range st.Requests {
-			if r.Kind == allocsim.ReqAlloc && r.Size > 0 {
-				gen[cfg.allocConf.RoundSize(r.Size)]++
-			}
-		}
+		real, gen := sizeCensus(d.Result.Requests, &d.Config), sizeCensus(st.Requests, &cfg.allocConf)
 		for size := range censusSizes(real, gen) {
 			if size < 1<<20 {
 				continue

@@ -69,25 +69,25 @@ func replaySnapshot(t *testing.T, path string) allocsim.DeviceReplay {
 func requestCensus(t *testing.T, snapPath string, spec Spec) (real, gen map[int64]int) {
 	t.Helper()
 	d := replaySnapshot(t, snapPath)
-	real = map[int64]int{}
-	for _, r := range d.Result.Requests {
-		if r.Kind == allocsim.ReqAlloc && r.Size > 0 {
-			real[d.Config.RoundSize(r.Size)]++
-		}
-	}
 	c, err := resolve(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := c.buildGraph()
 	st := generate(g, c.stepConfig(g, 3))
-	gen = map[int64]int{}
-	for _, r := range st.Requests {
+	return sizeCensus(d.Result.Requests, &d.Config), sizeCensus(st.Requests, &c.allocConf)
+}
+
+// sizeCensus counts reqs' allocation requests by size rounded as conf
+// rounds it.
+func sizeCensus(reqs []allocsim.Request, conf *allocsim.Config) map[int64]int {
+	n := map[int64]int{}
+	for _, r := range reqs {
 		if r.Kind == allocsim.ReqAlloc && r.Size > 0 {
-			gen[c.allocConf.RoundSize(r.Size)]++
+			n[conf.RoundSize(r.Size)]++
 		}
 	}
-	return real, gen
+	return n
 }
 
 // The Qwen3 LoRA run of the late blind set, three steps: the generated
