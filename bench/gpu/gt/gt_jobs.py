@@ -359,6 +359,7 @@ LATER_CALLS = {
     "call20": ("gt_jobs13", "calib"), "call23": ("gt_jobs14", "jobs"), "call23q": ("gt_jobs14", "qlora"),
     "call24": ("gt_jobs14", "call24"), "call25": ("gt_jobs14", "fit_check"),
     "call28": ("gt_jobs15", "jobs"), "call28q": ("gt_jobs15", "qlora"), "call29": ("gt_jobs16", "jobs"),
+    "call32": ("gt_jobs17", "jobs"), "call32q": ("gt_jobs17", "qlora"),
 }
 
 
