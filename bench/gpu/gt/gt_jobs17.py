@@ -130,3 +130,8 @@ def qlora():
 def jobs():
     probe = J("probe-start", "probe", 10, exclusive=True, timeout=60, spec=dict(kind="probe"))
     return [probe] + timing_groups() + host_jobs() + blind_jobs() + dev_snaps()
+
+
+def compile_snaps():
+    """Call 32c: the compiled-step snapshots call 32's budget skipped, alone."""
+    return dev_snaps()[:3]
