@@ -67,7 +67,6 @@ func TestLate9Blind(t *testing.T) {
 		t.Skip("replays 25 workloads")
 	}
 	known := map[string]bool{
-		"late9-convnext-small-b96-bf16-ckpt reserved": true,
 		// since late8/9 became band rows (bands8) the allocated bands'
 		// shared low quantile is -6.2 spreads (was -13.2): SD 1.5 LoRA's
 		// allocated (0.2% over) is just below its band
@@ -80,7 +79,13 @@ func TestLate9Blind(t *testing.T) {
 	}
 	// session 8's merged models: ConvNeXt-S checkpointed (the seen +7.3%
 	// miss, no mechanism landed) +7.38% -> +7.40% (recompute order, resv9b)
-	checkBlindSet(t, late9Dir, 25, known, blindLimits{resvMedian: 0.0088, resvMax: 0.0741, allocMax: 0.015, under: 4, farUnder: 1})
+	// Session 10, resv10 (ConvNeXt's stem workspaces, Sequential lifetimes,
+	// depthwise weight-gradient workspace, last-stage NCHW gradient, layer
+	// scale and conv backward order, TestConvNeXtCheckpointedSegments):
+	// ConvNeXt-S b96 ckpt +7.40% -> +1.42% (the replay's peak reserved is
+	// the trace's to the byte; the rest is the allowance), inside its band;
+	// max 7.40% -> 2.69% (EfficientNet-B0 fp16, under)
+	checkBlindSet(t, late9Dir, 25, known, blindLimits{resvMedian: 0.0088, resvMax: 0.0275, allocMax: 0.015, under: 4, farUnder: 1})
 }
 
 // TestLate9qBlind: the first blind QLoRA (NF4, prepare_model_for_kbit_
