@@ -143,7 +143,7 @@ func (c *config) walkForward(g *Graph, gen *generator, tm timeModel, p *pipeline
 		if r := gen.inReg[i]; r >= 0 {
 			h += float64(len(o.save)) * tm.Hook
 			if gen.regions[r].start == i {
-				h += tm.Ckpt * ckptEntryShare // checkpoint's entry (ckptRegionCost)
+				h += tm.ckptCost(g) * ckptEntryShare // checkpoint's entry (ckptRegionCost)
 			}
 		}
 		tm.issueContigIn(o, g, p)
@@ -174,7 +174,7 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 		if r := gen.inReg[i]; r >= 0 && gen.regions[r].end == i {
 			// checkpoint's unpack hook before the recomputation (see
 			// walkBackward)
-			p.issue(tm.Ckpt*(1-ckptEntryShare), 0, kPointwise, 0)
+			p.issue(tm.ckptCost(g)*(1-ckptEntryShare), 0, kPointwise, 0)
 			for j := gen.regions[r].start; j <= i; j++ {
 				o := &g.ops[j]
 				// recompute packs each saved tensor again; backward unpacks it
@@ -212,6 +212,17 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 			views.issue(t, tm, p)
 		}
 	}
+}
+
+// ckptCost is what one checkpointed region's torch.utils.checkpoint
+// bookkeeping costs the host: HostCosts.Ckpt in eager, nothing under
+// torch.compile, where Dynamo traces checkpoint into the graph and
+// AOTAutograd's compiled backward recomputes without running checkpoint.py.
+func (tm *timeModel) ckptCost(g *Graph) float64 {
+	if g.compiled {
+		return 0
+	}
+	return tm.Ckpt
 }
 
 // needsGrad reports whether autograd runs a backward node for o: some
