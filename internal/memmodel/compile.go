@@ -286,4 +286,10 @@ func mergeCasts(g *Graph) {
 		}
 		first[kk] = out
 	}
+	// a view of a merged cast's output is a view of the kept one
+	for i := range g.tensors {
+		if a, ok := alias[g.tensors[i].base]; ok && Tensor(i) != g.tensors[i].base {
+			g.tensors[i].base = a
+		}
+	}
 }
