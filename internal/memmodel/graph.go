@@ -181,6 +181,10 @@ type Graph struct {
 	// compiled: the graph runs under torch.compile (compile.go): no
 	// autocast weight-cast cache, pointwise gradients fused.
 	compiled bool
+	// returned are the tensors the model returns that require grad beside
+	// the loss (the logits, the key/value cache): a compiled backward gets
+	// a gradient for each (see compiledBackwardInputs).
+	returned []Tensor
 }
 
 func (g *Graph) t(x Tensor) *tensor { return &g.tensors[x] }

@@ -225,6 +225,7 @@ func (gen *generator) backward() {
 	gen.grads = map[Tensor]*gbuf{}
 	gen.pieces = map[Tensor][]*gbuf{}
 	gen.grads[g.loss] = gen.newGrad(4, CatTemporaries, "ones_like")
+	inputs := gen.compiledBackwardInputs()
 	for i := len(g.ops) - 1; i >= 0; i-- {
 		gen.enterUnit(i, true)
 		// non-reentrant checkpointing recomputes when backward first
@@ -245,6 +246,7 @@ func (gen *generator) backward() {
 		gen.dropRef(gen.grads[t])
 		delete(gen.grads, t)
 	}
+	gen.freeAll(inputs)
 }
 
 // join runs the SplitBackward of base tensor t: one gradient of t's size
@@ -372,7 +374,11 @@ func (gen *generator) backOp(i int) {
 				gen.deliver(in, gb)
 				continue
 			}
-			gb := gen.newGrad(tin.bytes(), CatTemporaries, o.kind+"_backward")
+			n := tin.bytes()
+			if g.compiled && pointwise[o.kind] {
+				n = gen.fusedGradBytes(in)
+			}
+			gb := gen.newGrad(n, CatTemporaries, o.kind+"_backward")
 			gb.view = (o.kind == "linear" && j == 0) || o.viewGrad
 			if len(o.gradWork) == 0 && !deferred {
 				gen.deliver(in, gb)
