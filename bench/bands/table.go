@@ -41,6 +41,9 @@ type sample struct {
 	xb    float64
 	blind bool
 	fs    firstSightRow
+	// gap is ln(model's peak reserved / its peak allocated): the share
+	// of the predicted peak the allocator's placement makes
+	gap float64
 }
 
 // score is the log error the shared quantiles score s on: its first-sight
