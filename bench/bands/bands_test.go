@@ -24,7 +24,7 @@ func TestBandsTableFresh(t *testing.T) {
 	if testing.Short() {
 		t.Skip("predicts every capture")
 	}
-	tb, err := build(root, 0.95, 3, false)
+	tb, err := build(root, 0.95, 3, false, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -134,13 +134,14 @@ func main() {
 	root := flag.String("root", ".", "repository root the capture sets are under")
 	conf := flag.Float64("confidence", 0.95, "probability the bands cover")
 	minRows := flag.Int("min-rows", 3, "held-out rows a class needs to be used")
+	dump := flag.String("dump", "", "write each row's leave-set-out band to DUMP.K.tsv (K: 0 training, 1 step time, 2 generate)")
 	eval := flag.String("eval", "", "comma-separated capture sets to evaluate with the committed table instead")
 	flag.Parse()
 	var err error
 	if *eval != "" {
 		err = evaluate(strings.Split(*eval, ","))
 	} else {
-		err = write(*root, *out, *conf, *minRows)
+		err = write(*root, *out, *conf, *minRows, *dump)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bands:", err)
@@ -148,8 +149,8 @@ func main() {
 	}
 }
 
-func write(root, path string, conf float64, minRows int) error {
-	t, err := build(root, conf, minRows, true)
+func write(root, path string, conf float64, minRows int, dump string) error {
+	t, err := build(root, conf, minRows, true, dump)
 	if err != nil {
 		return err
 	}
@@ -175,7 +176,10 @@ func encode(t *memmodel.BandTable) ([]byte, error) {
 
 // build predicts every row of the sets under root and computes the table;
 // verbose prints the calculation.
-func build(root string, conf float64, minRows int, verbose bool) (*memmodel.BandTable, error) {
+//
+// dump, when not empty, is where the leave-set-out bands of each kind of
+// row go (DUMP.K.tsv, dumpBands), for analysis outside the program.
+func build(root string, conf float64, minRows int, verbose bool, dump string) (*memmodel.BandTable, error) {
 	logf := func(format string, a ...any) {
 		if verbose {
 			fmt.Printf(format, a...)
@@ -226,15 +230,14 @@ func build(root string, conf float64, minRows int, verbose bool) (*memmodel.Band
 		for i := range a.ss {
 			a.ss[i].calibrate(v)
 		}
-		if d := os.Getenv("BANDS_DUMP"); d != "" {
-			if err := dumpRows(d+"."+fmt.Sprint(a.k), a.ss); err != nil {
-				return nil, err
-			}
-		}
 		if verbose {
 			printAllowance(a.title, heldObs(a.ss, a.k), v)
 		}
 	}
+	// risk after calibration: the first-sight errors it records are of
+	// the figure with the allowance
+	markRisky(mem)
+	t.Kinds = kindsOf(mem)
 	for _, p := range []struct {
 		k     kind
 		ss    []sample
@@ -264,6 +267,11 @@ func build(root string, conf float64, minRows int, verbose bool) (*memmodel.Band
 			if err != nil {
 				return nil, err
 			}
+			if dump != "" {
+				if err := dumpBands(fmt.Sprintf("%s.%d.tsv", dump, p.k), p.ss, bands); err != nil {
+					return nil, err
+				}
+			}
 			printBacktest(p.title, backtest(p.ss, rowwise, bands))
 			printReport(fmt.Sprintf("%s: %d rows, shared quantiles q %+.2f…%+.2f", p.title, len(p.ss), f.q[0], f.q[1]),
 				report(p.ss, f, bands, reach, p.k == stepKind), minRows)
@@ -284,7 +292,7 @@ func printRows(ss []sample, bands [][2]float64, t *memmodel.BandTable, k kind) {
 	for i, s := range ss {
 		b := bands[i]
 		in := s.x >= logOf(b[0]) && s.x <= logOf(b[1])
-		_, basis := bandOf(t, k, s.classes)
+		_, basis := bandOf(t, k, s.classes, s.risky)
 		v := "-" // the variant's prediction over the prediction, where it has one
 		if s.v > 0 {
 			v = fmt.Sprintf("×%.4f", math.Exp(s.v))
@@ -295,12 +303,12 @@ func printRows(ss []sample, bands [][2]float64, t *memmodel.BandTable, k kind) {
 
 func rel(root, dir string) string { return filepath.Join(root, dir) }
 
-// dumpRows writes one line per sample: name, group, blind, x, xb, v, f,
-// gap, classes (tab-separated), for analysis outside the program.
-func dumpRows(path string, ss []sample) error {
+// dumpBands writes one line per sample: name, group, blind, risky, x, xb,
+// and its leave-set-out band (ratios), classes.
+func dumpBands(path string, ss []sample, bands [][2]float64) error {
 	var b strings.Builder
-	for _, s := range ss {
-		fmt.Fprintf(&b, "%s\t%s\t%v\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%s\n", s.name, s.group, s.blind, s.x, s.xb, s.v, s.f, s.gap, strings.Join(s.classes, ","))
+	for i, s := range ss {
+		fmt.Fprintf(&b, "%s\t%s\t%v\t%v\t%.6f\t%.6f\t%.6f\t%.6f\t%s\n", s.name, s.group, s.blind, s.risky, s.x, s.xb, bands[i][0], bands[i][1], strings.Join(s.classes, ","))
 	}
 	return os.WriteFile(path, []byte(b.String()), 0o644)
 }

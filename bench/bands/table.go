@@ -44,6 +44,10 @@ type sample struct {
 	// gap is ln(model's peak reserved / its peak allocated): the share
 	// of the predicted peak the allocator's placement makes
 	gap float64
+	// risky says the row was a risky configuration when it was first
+	// seen (memmodel's BandTable.Risk against the rows of the sets
+	// captured before its own; riskyRows): its band is the risky one.
+	risky bool
 }
 
 // score is the log error the shared quantiles score s on: its first-sight
@@ -98,6 +102,7 @@ func statClasses(classes []string) []string {
 type setFit struct {
 	set  memmodel.BandSet
 	q    [2]float64 // of the main quantity
+	qn   [2]float64 // of the main quantity, risky rows (memory sets)
 	qa   [2]float64 // of allocated (memory sets)
 	pool locScale
 }
@@ -194,11 +199,19 @@ func fitSet(ss []sample, minRows int, conf float64, bySet, alloc, step, attr boo
 			sc[i] = s.score()
 		}
 	}
-	f := setFit{q: sharedQuantiles(xs, sc, vs, fs, cls, st, grp, minRows, conf, !step, !step), pool: robustLS(rs)}
+	var risky []bool // training memory: two buckets (memmodel's bands_risk.go)
+	if attr {
+		risky = make([]bool, len(ss))
+		for i, s := range ss {
+			risky[i] = s.risky
+		}
+	}
+	q := sharedQuantiles(xs, sc, vs, fs, cls, st, grp, risky, minRows, conf, !step, !step)
+	f := setFit{q: q[0], qn: q[1], pool: robustLS(rs)}
 	poolA := robustLS(xa)
 	if alloc {
 		// the variant moves reserved memory only
-		f.qa = sharedQuantiles(xa, xa, make([]float64, len(xa)), make([]float64, len(xa)), cls, st, grp, minRows, conf, true, false)
+		f.qa = sharedQuantiles(xa, xa, make([]float64, len(xa)), make([]float64, len(xa)), cls, st, grp, nil, minRows, conf, true, false)[0]
 	}
 	f.set.Classes = map[string]memmodel.ClassBand{}
 	keys := make([]string, 0, len(g))
@@ -235,6 +248,9 @@ func fitSet(ss []sample, minRows int, conf float64, bySet, alloc, step, attr boo
 			cb.StepTime = band
 		} else {
 			cb.Reserved = band
+		}
+		if risky != nil {
+			cb.ReservedNovel = ratioBand(ls, f.qn, ext, f.pool)
 		}
 		if alloc {
 			exa := a
@@ -300,6 +316,7 @@ func place(t *memmodel.BandTable, k kind, f setFit) {
 	case memKind:
 		t.Pooled, t.Classes = f.set.Pooled, f.set.Classes
 		t.Quantiles["reserved"], t.Quantiles["allocated"] = roundQ(f.q), roundQ(f.qa)
+		t.Quantiles["reserved_novel"] = roundQ(f.qn)
 	case stepKind:
 		t.StepTimePooled, t.StepTime = f.set.Pooled, f.set.Classes
 		t.Quantiles["step_time"] = roundQ(f.q)
@@ -315,7 +332,7 @@ func roundQ(q [2]float64) [2]float64 { return [2]float64{round4(q[0]), round4(q[
 // bandOf is the band plan applies to a row of classes with t, read back
 // the way memmodel and infer read it: the main quantity's ratios, and the
 // classes it rests on.
-func bandOf(t *memmodel.BandTable, k kind, classes []string) ([2]float64, []string) {
+func bandOf(t *memmodel.BandTable, k kind, classes []string, risky bool) ([2]float64, []string) {
 	switch k {
 	case stepKind:
 		return t.StepBand(classes)
@@ -323,7 +340,7 @@ func bandOf(t *memmodel.BandTable, k kind, classes []string) ([2]float64, []stri
 		r, _, basis, _, _ := t.GenerateBand(classes)
 		return r, basis
 	}
-	r, _, basis := t.Band(classes)
+	r, _, basis := t.RiskBand(classes, risky)
 	return r, basis
 }
 

@@ -67,7 +67,9 @@ func TestLate9Blind(t *testing.T) {
 		t.Skip("replays 25 workloads")
 	}
 	known := map[string]bool{
-		"late9-convnext-small-b96-bf16-ckpt reserved": true,
+		// (ConvNeXt-S checkpointed's reserved, 7.4% over, is inside since
+		// bands10: its kind missed by 5.1% and 15.7% at first sight, so it
+		// takes the risky band)
 		// since late8/9 became band rows (bands8) the allocated bands'
 		// shared low quantile is -6.2 spreads (was -13.2): SD 1.5 LoRA's
 		// allocated (0.2% over) is just below its band
