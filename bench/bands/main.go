@@ -236,7 +236,7 @@ func build(root string, conf float64, minRows int, verbose bool, dump string) (*
 	}
 	// risk after calibration: the first-sight errors it records are of
 	// the figure with the allowance
-	markRisky(mem)
+	markRisk(mem)
 	t.Kinds = kindsOf(mem)
 	for _, p := range []struct {
 		k     kind
@@ -292,7 +292,7 @@ func printRows(ss []sample, bands [][2]float64, t *memmodel.BandTable, k kind) {
 	for i, s := range ss {
 		b := bands[i]
 		in := s.x >= logOf(b[0]) && s.x <= logOf(b[1])
-		_, basis := bandOf(t, k, s.classes, s.risky)
+		_, basis := bandOf(t, k, s.classes, s.risk)
 		v := "-" // the variant's prediction over the prediction, where it has one
 		if s.v > 0 {
 			v = fmt.Sprintf("×%.4f", math.Exp(s.v))
@@ -303,12 +303,12 @@ func printRows(ss []sample, bands [][2]float64, t *memmodel.BandTable, k kind) {
 
 func rel(root, dir string) string { return filepath.Join(root, dir) }
 
-// dumpBands writes one line per sample: name, group, blind, risky, x, xb,
+// dumpBands writes one line per sample: name, group, blind, risk, x, xb,
 // and its leave-set-out band (ratios), classes.
 func dumpBands(path string, ss []sample, bands [][2]float64) error {
 	var b strings.Builder
 	for i, s := range ss {
-		fmt.Fprintf(&b, "%s\t%s\t%v\t%v\t%.6f\t%.6f\t%.6f\t%.6f\t%s\n", s.name, s.group, s.blind, s.risky, s.x, s.xb, bands[i][0], bands[i][1], strings.Join(s.classes, ","))
+		fmt.Fprintf(&b, "%s\t%s\t%v\t%d\t%.6f\t%.6f\t%.6f\t%.6f\t%s\n", s.name, s.group, s.blind, s.risk, s.x, s.xb, bands[i][0], bands[i][1], strings.Join(s.classes, ","))
 	}
 	return os.WriteFile(path, []byte(b.String()), 0o644)
 }

@@ -24,13 +24,16 @@ func kindsOf(ss []sample) map[string]memmodel.KindRecord {
 	return out
 }
 
-// markRisky sets each blind row's risk as plan would have judged it when
+// riskLevels is how many risk levels memmodel's BandTable.Risk gives.
+const riskLevels = 3
+
+// markRisk sets each blind row's risk as plan would have judged it when
 // the row was first seen: memmodel's BandTable.Risk on the kinds of the
 // rows of the sets captured before the row's own (setOrder; the
 // development sets come before every late set). A row without a
 // first-sight error is scored on the error of models fitted to it, which
-// is not a first sight: it is not risky.
-func markRisky(ss []sample) {
+// is not a first sight: it is at level 0.
+func markRisk(ss []sample) {
 	byOrder := map[string][]sample{}
 	for _, s := range ss {
 		o := setOrder(s.group)
@@ -39,7 +42,7 @@ func markRisky(ss []sample) {
 	tables := map[string]*memmodel.BandTable{}
 	for i, s := range ss {
 		if !s.blind {
-			ss[i].risky = false
+			ss[i].risk = 0
 			continue
 		}
 		o := setOrder(s.group)
@@ -54,6 +57,6 @@ func markRisky(ss []sample) {
 			t = &memmodel.BandTable{Kinds: kindsOf(earlier)}
 			tables[o] = t
 		}
-		ss[i].risky, _ = t.Risk(s.classes)
+		ss[i].risk, _ = t.Risk(s.classes)
 	}
 }

@@ -98,10 +98,11 @@ const widenPooled = 0.10
 // classes, and the bands came out narrower than the error on the next
 // blind set (late10: 19 of 24 inside).
 //
-// risky splits the rows in two buckets (memmodel's BandTable.Risk): the
-// quantiles of each come from its own rows' scores, [0] the others',
-// [1] the risky rows' (nil risky: one bucket, both the same).
-func sharedQuantiles(xs, score, vs, fs []float64, cls, st [][]string, grp []int, risky []bool, minRows int, conf float64, widenThin, spareLow bool) [2][2]float64 {
+// risk splits the rows by risk level (memmodel's BandTable.Risk): the
+// quantiles of level l (out[l], levels of them) come from the scores of
+// its own rows (nil risk: one level; a level without rows takes every
+// row's).
+func sharedQuantiles(xs, score, vs, fs []float64, cls, st [][]string, grp []int, risk []int, levels, minRows int, conf float64, widenThin, spareLow bool) [][2]float64 {
 	lows, highs := make([]float64, len(xs)), make([]float64, len(xs))
 	members := map[int][]int{}
 	var order []int
@@ -153,11 +154,11 @@ func sharedQuantiles(xs, score, vs, fs []float64, cls, st [][]string, grp []int,
 			lows[i], highs[i] = rowScores(score[i], vs[i], fs[i], cls[i], rest, byClass, measured, split, pool, minRows, widenThin)
 		}
 	}
-	var out [2][2]float64
+	out := make([][2]float64, max(levels, 1))
 	for b := range out {
 		var l, h []float64
 		for i := range xs {
-			if (risky != nil && risky[i]) == (b == 1) {
+			if (risk == nil && b == 0) || (risk != nil && risk[i] == b) {
 				l, h = append(l, lows[i]), append(h, highs[i])
 			}
 		}

@@ -12,9 +12,9 @@ func (c *config) bands(r *Result) { c.bandsFrom(embeddedBands(), r) }
 
 func (c *config) bandsFrom(t *BandTable, r *Result) {
 	applyAllowance(t.Allowance, r)
-	risky, riskWhy := t.Risk(c.bandClasses())
-	cb, used, why := t.bandFor(c.bandClasses(), risky)
-	if risky {
+	risk, riskWhy := t.Risk(c.bandClasses())
+	cb, used, why := t.bandFor(c.bandClasses(), risk)
+	if risk > 0 {
 		why = append([]string{riskWhy}, why...)
 	}
 	// techniques modelled from library source (4-bit weights, compile,
