@@ -13,7 +13,10 @@
 // workload (family, precision, cache) the band of the inference planner.
 // The shared quantiles behind every peak reserved band (training and
 // generate) are scored on each blind row's error at first sight
-// (firstsight.go), each row standardised by its
+// (firstsight.go); training's per risk level (risk.go, memmodel's
+// bands_risk.go: a kind captured without a first-sight miss over 3%, a
+// new technique mix or a kind that missed, a family's first precision),
+// each level's from its own rows; each row standardised by its
 // classes without its whole capture set: the error on a new configuration,
 // which the current models' errors on sets they were fixed on understate.
 // It prints the calculation: per class the rows, the median error, the
@@ -127,7 +130,7 @@ var genSets = []memmodel.BandSource{
 }
 
 // method is the table's one-line description.
-const method = "per class: exp(centre + scale×q), centre and scale the median and median absolute deviation of ln(measured/predicted) shrunk toward the pooled with the weight of 4 rows; q the order statistics at the confidence of every row's error (peak reserved: at first sight where recorded) standardised by its classes without its capture set (studentised split conformal)"
+const method = "per class: exp(centre + scale×q), centre and scale the median and median absolute deviation of ln(measured/predicted) shrunk toward the pooled with the weight of 4 rows; q the order statistics at the confidence of every row's error (peak reserved: at first sight where recorded) standardised by its classes without its capture set (studentised split conformal); training peak reserved: q per risk level (memmodel's BandTable.Risk), each from its own rows"
 
 func main() {
 	out := flag.String("out", "internal/memmodel/bands.json", "table to write")
@@ -273,6 +276,9 @@ func build(root string, conf float64, minRows int, verbose bool, dump string) (*
 				}
 			}
 			printBacktest(p.title, backtest(p.ss, rowwise, bands))
+			if p.k == memKind {
+				printRiskSummary(riskSummary(p.ss, bands))
+			}
 			printReport(fmt.Sprintf("%s: %d rows, shared quantiles q %+.2f…%+.2f", p.title, len(p.ss), f.q[0], f.q[1]),
 				report(p.ss, f, bands, reach, p.k == stepKind), minRows)
 			printRows(p.ss, bands, t, p.k)

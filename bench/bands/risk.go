@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
@@ -58,5 +59,54 @@ func markRisk(ss []sample) {
 			tables[o] = t
 		}
 		ss[i].risk, _ = t.Risk(s.classes)
+	}
+}
+
+// riskLine is one risk level's first-sight figures in the backtest.
+type riskLine struct {
+	level, n, inside int
+	// medHalf is the median half-width of the level's leave-set-out
+	// bands, medAbs the median |first-sight error| (ratio units)
+	medHalf, medAbs float64
+}
+
+// riskSummary is, per risk level and for all levels together (level −1),
+// how many blind rows' first-sight errors fell inside the band their
+// capture set left out gave them, and the median half-width against the
+// median |error|: issue 18's acceptance, per level.
+func riskSummary(ss []sample, bands [][2]float64) []riskLine {
+	var out []riskLine
+	for l := -1; l < riskLevels; l++ {
+		r := riskLine{level: l}
+		var half, abs []float64
+		for i, s := range ss {
+			if !s.blind || (l >= 0 && s.risk != l) {
+				continue
+			}
+			r.n++
+			if s.xb >= logOf(bands[i][0]) && s.xb <= logOf(bands[i][1]) {
+				r.inside++
+			}
+			half, abs = append(half, (bands[i][1]-bands[i][0])/2), append(abs, math.Abs(errOf(s.xb)))
+		}
+		r.medHalf, r.medAbs = median(half), median(abs)
+		out = append(out, r)
+	}
+	return out
+}
+
+func printRiskSummary(ls []riskLine) {
+	fmt.Printf("\nfirst sight by risk level (memmodel's BandTable.Risk as of the sets captured before each row; each set left out)\n")
+	fmt.Printf("%-8s %5s %14s %10s %10s %7s\n", "level", "rows", "inside", "med half", "med|err|", "ratio")
+	for _, l := range ls {
+		name := fmt.Sprint(l.level)
+		if l.level < 0 {
+			name = "all"
+		}
+		ratio := 0.0
+		if l.medAbs > 0 {
+			ratio = l.medHalf / l.medAbs
+		}
+		fmt.Printf("%-8s %5d %6d (%3.0f%%) %9.2f%% %9.2f%% %7.1f\n", name, l.n, l.inside, 100*float64(l.inside)/float64(max(l.n, 1)), 100*l.medHalf, 100*l.medAbs, ratio)
 	}
 }
