@@ -13,9 +13,11 @@
 // held-out set (testdata/heldout/timing) and its `plan --fit` picks
 // (testdata/late/pick), then the older machine's fixtures, unseen and
 // blind sets (measured.OlderHostCosts), then the sets timed on lent H200s
-// with the calibration machine's host costs: late2..late10 (late5 twice,
-// its rerun), dev6, and the host-bound tiny-shape rows of dev7/host and
-// dev8/host. It prints the figures of each set and of all of them together.
+// with the calibration machine's host costs: the second picks
+// (testdata/pick2), late2..late11 (late5 twice, its rerun), dev6, and the
+// host-bound tiny-shape rows of dev7/host, dev8/host and dev9/host (dev9:
+// plain and checkpointed steps). It prints the figures of each set and of
+// all of them together.
 package main
 
 import (
@@ -46,6 +48,7 @@ func defaultSets() []set {
 		{"plan --fit picks (calibration host)", []string{"testdata/late/pick/results.jsonl"}, cal},
 		{"fixtures, unseen, blind (older host)", []string{"internal/memmodel/testdata/timing.jsonl",
 			"testdata/unseen/timing.jsonl", "testdata/blind/timing.jsonl"}, old},
+		{"plan --fit picks 2 (lent H200)", []string{"testdata/pick2/results.jsonl"}, cal},
 		{"late2 (lent H200)", []string{"testdata/late2/timing/results.jsonl"}, cal},
 		{"late3 (lent H200)", []string{"testdata/late3/timing/results.jsonl"}, cal},
 		{"late4 (lent H200)", []string{"testdata/late4/timing/results.jsonl"}, cal},
@@ -56,9 +59,11 @@ func defaultSets() []set {
 		{"late8 (lent H200)", []string{"testdata/late8/timing/results.jsonl"}, cal},
 		{"late9 (lent H200)", []string{"testdata/late9/timing/results.jsonl"}, cal},
 		{"late10 (lent H200)", []string{"testdata/late10/timing/results.jsonl"}, cal},
+		{"late11 (lent H200)", []string{"testdata/late11/timing/results.jsonl"}, cal},
 		{"dev6 (lent H200)", []string{"testdata/dev6/timing/results.jsonl"}, cal},
 		{"dev7 host (lent H200)", []string{"testdata/dev7/host/results.jsonl"}, cal},
 		{"dev8 host (lent H200)", []string{"testdata/dev8/host/results.jsonl"}, cal},
+		{"dev9 host (lent H200)", []string{"testdata/dev9/host/results.jsonl"}, cal},
 	}
 }
 

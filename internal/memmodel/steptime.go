@@ -26,7 +26,11 @@ import (
 // node costs hostBwd, and under non-reentrant checkpointing every saved
 // tensor of a checkpointed region passes through a Python pack or unpack
 // hook (hostHook) three times: pack in the forward, pack again in the
-// recomputation, unpack in the backward.
+// recomputation, unpack in the backward. Each checkpointed region also
+// pays torch.utils.checkpoint's own Python once (HostCosts.Ckpt, see
+// ckptEntryShare), and its recomputation pays the forward's host costs
+// again, on the autograd engine's thread, while the GPU works through the
+// backward kernels queued before it.
 //
 // The host constants describe the CPU of the calibration machine (the
 // H200's host); they were fitted once across every development timing
@@ -46,15 +50,50 @@ type HostCosts struct {
 	Cast  float64 `json:"cast_s"`  // per autocast cast (dispatcher only, no Python)
 	Bwd   float64 `json:"bwd_s"`   // per autograd node in backward
 	Hook  float64 `json:"hook_s"`  // per saved tensor per checkpoint hook call
+	Ckpt  float64 `json:"ckpt_s"`  // per checkpointed region: torch.utils.checkpoint's own Python (ckptEntryShare)
 	Param float64 `json:"param_s"` // per parameter tensor in optimizer.step / zero_grad / GradScaler
 	Step  float64 `json:"step_s"`  // fixed per step: optimizer bookkeeping, the loop itself
 }
 
 // DefaultHostCosts is the calibration machine's host (the lent H200's
-// CPU), fitted once across every development timing.
+// CPU), fitted once across every development timing; Ckpt was derived
+// afterwards from the host-bound checkpointed steps (ckptRegionCost).
 func DefaultHostCosts() HostCosts {
-	return HostCosts{Op: 72e-6, Small: 6.3e-6, Cast: 23e-6, Bwd: 29e-6, Hook: 6.3e-6, Param: 1.5e-6}
+	return HostCosts{Op: 72e-6, Small: 6.3e-6, Cast: 23e-6, Bwd: 29e-6, Hook: 6.3e-6, Ckpt: ckptRegionCost, Param: 1.5e-6}
 }
+
+// ckptRegionCost is what one region under non-reentrant
+// torch.utils.checkpoint (use_reentrant=False, preserve_rng_state=True:
+// how Hugging Face, diffusers and torchvision wrappers call it) costs the
+// host beyond its ops and its saved tensors' hooks. Entering the region,
+// checkpoint stashes the CPU and CUDA RNG states, infers the device from
+// the arguments (a pytree walk), reads the autocast state, builds a
+// _CheckpointFrame and saves the inputs through an autograd Function;
+// before the recomputation its unpack hook forks the RNG (get and set of
+// both generators), restores the stashed states, re-enters autocast for
+// CUDA and CPU, wraps its recomputation hook with torch._dynamo.disable,
+// stops the recomputation by raising at the last saved tensor and
+// compares every recomputed tensor's shape, dtype and device with the
+// forward's (torch/utils/checkpoint.py, torch 2.11). None of it launches
+// a kernel.
+//
+// It was derived from the host-bound (batch 1, tiny-shape) plain and
+// checkpointed steps of testdata/dev9/host and dev7/host: what a
+// checkpointed step adds beyond the walk's recomputed forward and its
+// hooks, per region, is 0.91 ms (Qwen2.5-0.5B, 24 regions), 0.93
+// (Whisper, 8), 1.41 (SD 1.5 UNet, 37), 1.66 (ViT-B/16, 12) on dev9's
+// host; 1.26 (ConvNeXt-S, 36), 2.01 (Phi-3, 10) and 3.58 (Llama-small,
+// 24) on dev7's, whose Python ran a probe loop 1.56x slower (55 against
+// 35 ns an iteration), 0.81-2.3 ms at dev9's speed. The median of the
+// seven at dev9's speed is 1.29 ms, of dev9's four 1.17; 1.2 ms.
+const ckptRegionCost = 1.2e-3
+
+// ckptEntryShare is the part of ckptRegionCost paid in the forward, on
+// entering the region (the RNG stash, the frame, the saved inputs); the
+// rest is paid in the backward, before the recomputation (the RNG fork
+// and restore, the autocast contexts, the recomputation hook, the
+// determinism check), which does about twice the forward's Python.
+const ckptEntryShare = 1.0 / 3
 
 // newTimeModel is the calibrated model of GPU g with host costs h (the
 // defaults where h is zero).

@@ -140,8 +140,11 @@ func (c *config) walkForward(g *Graph, gen *generator, tm timeModel, p *pipeline
 		if g.compiled {
 			h = tm.Small
 		}
-		if gen.inReg[i] >= 0 {
+		if r := gen.inReg[i]; r >= 0 {
 			h += float64(len(o.save)) * tm.Hook
+			if gen.regions[r].start == i {
+				h += tm.ckptCost(g) * ckptEntryShare // checkpoint's entry (ckptRegionCost)
+			}
 		}
 		tm.issueContigIn(o, g, p)
 		d := tm.forward(o, g)
@@ -151,14 +154,16 @@ func (c *config) walkForward(g *Graph, gen *generator, tm timeModel, p *pipeline
 
 // walkBackward issues the backward nodes in reverse; entering a
 // checkpointed region from its end first recomputes the region's forward.
-// The recomputation starts on a drained GPU: on the calibration machine,
-// the checkpointed timings (hand-wrapped ViT-L and ResNet-50 blocks,
-// Hugging Face's GPT-2, LLaMA and BERT layers) all fall within 10% when the
-// kernels queued before a region's recomputation finish before it is
-// issued, and 5–22% short when the recomputation's Python overlaps them.
-// The unpack hook that triggers it runs the region's Python forward,
-// checkpoint's RNG and autocast bookkeeping included, on the autograd
-// engine's device thread, which issues nothing else meanwhile.
+// The unpack hook that triggers it runs checkpoint's own bookkeeping (the
+// RNG fork and restore, the autocast contexts: the backward's share of
+// HostCosts.Ckpt) and then the region's Python forward on the autograd
+// engine's device thread, which issues nothing else meanwhile. Nothing
+// in it synchronises with the GPU (torch/utils/checkpoint.py: the RNG
+// states are host copies), so the kernels queued before it keep running:
+// the recomputation's Python is hidden when the backward is GPU-bound and
+// exposed when it is not. (Until round 15 the walk drained the GPU before
+// each recomputation, which stood in for the missing ckptRegionCost: the
+// checkpointed host-bound steps of dev9/host were 21-40% short with it.)
 // A tensor that fed several ops receives several gradients, which the
 // autograd engine sums with one add kernel per extra use (the residual
 // stream, a Python GELU's x used three times).
@@ -167,9 +172,9 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 	views := newViewBackward(g, gen)
 	for i := len(g.ops) - 1; i >= 0; i-- {
 		if r := gen.inReg[i]; r >= 0 && gen.regions[r].end == i {
-			// the recomputation does not overlap the backward kernels
-			// queued before it (see walkBackward)
-			p.sync()
+			// checkpoint's unpack hook before the recomputation (see
+			// walkBackward)
+			p.issue(tm.ckptCost(g)*(1-ckptEntryShare), 0, kPointwise, 0)
 			for j := gen.regions[r].start; j <= i; j++ {
 				o := &g.ops[j]
 				// recompute packs each saved tensor again; backward unpacks it
@@ -207,6 +212,17 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 			views.issue(t, tm, p)
 		}
 	}
+}
+
+// ckptCost is what one checkpointed region's torch.utils.checkpoint
+// bookkeeping costs the host: HostCosts.Ckpt in eager, nothing under
+// torch.compile, where Dynamo traces checkpoint into the graph and
+// AOTAutograd's compiled backward recomputes without running checkpoint.py.
+func (tm *timeModel) ckptCost(g *Graph) float64 {
+	if g.compiled {
+		return 0
+	}
+	return tm.Ckpt
 }
 
 // needsGrad reports whether autograd runs a backward node for o: some
