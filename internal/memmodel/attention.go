@@ -211,6 +211,7 @@ func (b *builder) cacheKV(k, v Tensor) (Tensor, Tensor) {
 	// key_states, value_states = cache.update(...) rebinds both names
 	// when update returns, after both copies
 	b.keep(k, v)
+	b.g.returned = append(b.g.returned, kc, vc)
 	return kc, vc
 }
 
@@ -253,6 +254,7 @@ func (b *builder) textInput(batch, seq int64, labels int64) Tensor {
 // referenced by the model output while the loss runs.
 func (b *builder) lmLoss(logits Tensor, batch, seq, vocab int64) {
 	b.holdOutput(logits)
+	b.g.returned = append(b.g.returned, logits)
 	l := b.cast(logits, F32)
 	b.g.loss = b.crossEntropy(l, vocab)
 }

@@ -125,5 +125,6 @@ func (b *builder) cacheCopy(x Tensor, flash bool) Tensor {
 	if flash {
 		b.g.ops[len(b.g.ops)-1].passGrad = nil
 	}
+	b.g.returned = append(b.g.returned, y)
 	return y
 }

@@ -106,8 +106,15 @@ type op struct {
 	// gradient in the output's type first, cast down to its own type once
 	// the rest of the backward (held temporaries, scratch) is done, as
 	// autograd's engine casts a promoted gradient (ConvNeXt's float32
-	// layer scale on a bf16 map).
+	// layer scale on a bf16 map). The wide gradient comes before the held
+	// temporaries, and the saved tensors go before the scratch, the held
+	// ones after it (the ConvNeXt bf16 traces, every stage: grad·scale,
+	// grad·x, x released, the reduction, grad·x freed, the cast).
 	promotedGrad bool
+	// viewGrad: the input's gradient reaches it as a view (Permute's
+	// backward of LayerNorm2d's output gradient), which autograd's
+	// InputBuffer does not accumulate into in place (see gbuf.view).
+	viewGrad bool
 	// viewGrads and viewAdds: SliceBackward nodes this op's gradient
 	// stands for that the view chain cannot express (rotate_half of a
 	// fused projection's slice), each a zero fill of the input's size and
@@ -152,6 +159,11 @@ type paramInfo struct {
 	// quant is the bytes per element of a quantised frozen weight
 	// (QLoRA's 4-bit NF4 with its constants); 0 stores it in dt.
 	quant float64
+	// cloneGrad: the gradient arrives in another memory layout than the
+	// parameter's (a dense conv run channels_last by cuDNN), so
+	// AccumulateGrad cannot steal it and stores a contiguous clone
+	// (torch's layout contract for .grad).
+	cloneGrad bool
 }
 
 // Graph is the forward computation of one micro-batch, in execution order.
@@ -169,6 +181,10 @@ type Graph struct {
 	// compiled: the graph runs under torch.compile (compile.go): no
 	// autocast weight-cast cache, pointwise gradients fused.
 	compiled bool
+	// returned are the tensors the model returns that require grad beside
+	// the loss (the logits, the key/value cache): a compiled backward gets
+	// a gradient for each (see compiledBackwardInputs).
+	returned []Tensor
 }
 
 func (g *Graph) t(x Tensor) *tensor { return &g.tensors[x] }

@@ -41,6 +41,12 @@ func TestLate8Blind(t *testing.T) {
 		// allocated (the model 0.4% low) is above its band's top; the T5
 		// checkpointed reserved is inside
 		"late8-efficientnet-b2-b96-bf16 allocated": true,
+		// bands regenerated on resv10's ConvNeXt models (the training
+		// allowance 28 -> 22 MiB + 0.5%, the pooled reserved band 0.957-
+		// 1.033 -> 0.955-1.037): the T5 checkpointed reserved (+5.78%,
+		// no mechanism) is 21 MB below its band's low end again; inside
+		// since bands10: its kind (T5 checkpointed bf16-amp) missed by
+		// 6.5% at first sight, so it takes the risk-level-1 band
 	}
 	checkBlindSet(t, late8Dir, 20, known, blindLimits{resvMedian: 0.0094, resvMax: 0.0606, allocMax: 0.039, under: 2, farUnder: 1}) // 2 under since resv9b: ViT-L/16 ckpt +1.17% -> -0.75%
 }
@@ -67,9 +73,6 @@ func TestLate9Blind(t *testing.T) {
 		t.Skip("replays 25 workloads")
 	}
 	known := map[string]bool{
-		// (ConvNeXt-S checkpointed's reserved, 7.4% over, is inside since
-		// bands10: its kind missed by 5.1% and 15.7% at first sight, so it
-		// takes the risky band)
 		// since late8/9 became band rows (bands8) the allocated bands'
 		// shared low quantile is -6.2 spreads (was -13.2): SD 1.5 LoRA's
 		// allocated (0.2% over) is just below its band
@@ -82,7 +85,14 @@ func TestLate9Blind(t *testing.T) {
 	}
 	// session 8's merged models: ConvNeXt-S checkpointed (the seen +7.3%
 	// miss, no mechanism landed) +7.38% -> +7.40% (recompute order, resv9b)
-	checkBlindSet(t, late9Dir, 25, known, blindLimits{resvMedian: 0.0088, resvMax: 0.0741, allocMax: 0.015, under: 4, farUnder: 1})
+	// Session 10, resv10 (ConvNeXt's stem workspaces, Sequential lifetimes,
+	// depthwise weight-gradient workspace, last-stage NCHW gradient, layer
+	// scale and conv backward order, TestConvNeXtCheckpointedSegments):
+	// ConvNeXt-S b96 ckpt +7.40% -> +1.42% (the replay's peak reserved is
+	// the trace's to the byte; the rest is the allowance), inside its band;
+	// max 7.40% -> 2.78% (EfficientNet-B0 fp16, under: -2.69% before the
+	// bands regenerated on these models lowered the allowance by 6 MiB)
+	checkBlindSet(t, late9Dir, 25, known, blindLimits{resvMedian: 0.0088, resvMax: 0.0285, allocMax: 0.015, under: 4, farUnder: 1})
 }
 
 // TestLate9qBlind: the first blind QLoRA (NF4, prepare_model_for_kbit_

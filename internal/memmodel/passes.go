@@ -7,7 +7,7 @@ func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
 	g := gen.g
 	o := &g.ops[i]
 	if !recompute {
-		if r := gen.inReg[i]; r >= 0 && gen.regions[r].start == i {
+		if r := gen.inReg[i]; r >= 0 && gen.regions[r].first == i {
 			for _, t := range gen.regions[r].ext {
 				gen.save(t)
 			}
@@ -188,7 +188,7 @@ func (gen *generator) deliver(t Tensor, b *gbuf) {
 		if gen.cfg.gradBytes > 0 {
 			keep = int64(float64(pi.numel) * gen.cfg.gradShard * float64(gen.cfg.gradBytes))
 		}
-		if b.refs == 1 && keep == full {
+		if b.refs == 1 && keep == full && !pi.cloneGrad {
 			gen.tags[b.id].Cat = CatGradients // stolen as .grad
 			gen.paramGrad[p] = b
 			return
@@ -225,6 +225,7 @@ func (gen *generator) backward() {
 	gen.grads = map[Tensor]*gbuf{}
 	gen.pieces = map[Tensor][]*gbuf{}
 	gen.grads[g.loss] = gen.newGrad(4, CatTemporaries, "ones_like")
+	inputs := gen.compiledBackwardInputs()
 	for i := len(g.ops) - 1; i >= 0; i-- {
 		gen.enterUnit(i, true)
 		// non-reentrant checkpointing recomputes when backward first
@@ -239,17 +240,13 @@ func (gen *generator) backward() {
 			gen.join(t)
 		}
 		gen.backOp(i)
-		if r := gen.inReg[i]; r >= 0 && gen.regions[r].start == i {
-			for _, t := range gen.regions[r].ext {
-				gen.unsave(t)
-			}
-		}
 	}
 	for t := range gen.pieces {
 		gen.join(t) // views of leaves: nothing consumes the joined gradient
 		gen.dropRef(gen.grads[t])
 		delete(gen.grads, t)
 	}
+	gen.freeAll(inputs)
 }
 
 // join runs the SplitBackward of base tensor t: one gradient of t's size
@@ -285,6 +282,16 @@ func (gen *generator) backOp(i int) {
 	o := &g.ops[i]
 	var gout *gbuf
 	var goutT Tensor = -1
+	unsaved, scratched := false, false
+	type pending struct {
+		t Tensor
+		b *gbuf
+	}
+	var later []pending
+	// a conv's and a cast's input gradients reach their inputs (where a
+	// residual stream accumulates them) after the node has returned: its
+	// saved tensors and its incoming gradient are gone by then
+	deferred := (o.conv != nil || o.kind == "to") && !g.compiled
 	for _, t := range o.out {
 		if b := gen.grads[t]; b != nil {
 			gout, goutT = b, t
@@ -326,18 +333,18 @@ func (gen *generator) backOp(i int) {
 			}
 		}
 		var held []int32
-		if !g.compiled {
-			for _, n := range o.bwdHeld {
-				held = append(held, gen.alloc(n, CatTemporaries, o.kind+"_backward"))
+		holdHeld := func() {
+			if !g.compiled {
+				for _, n := range o.bwdHeld {
+					held = append(held, gen.alloc(n, CatTemporaries, o.kind+"_backward"))
+				}
 			}
+		}
+		if !o.promotedGrad {
+			holdHeld()
 		}
 		var promoted []Tensor
 		var wide []int32
-		type pending struct {
-			t Tensor
-			b *gbuf
-		}
-		var later []pending
 		for k := range o.in {
 			j := k
 			if mm {
@@ -367,27 +374,50 @@ func (gen *generator) backOp(i int) {
 				gen.deliver(in, gb)
 				continue
 			}
-			gb := gen.newGrad(tin.bytes(), CatTemporaries, o.kind+"_backward")
-			gb.view = o.kind == "linear" && j == 0
-			if len(o.gradWork) == 0 {
+			n := tin.bytes()
+			if g.compiled && pointwise[o.kind] {
+				n = gen.fusedGradBytes(in)
+			}
+			gb := gen.newGrad(n, CatTemporaries, o.kind+"_backward")
+			gb.view = (o.kind == "linear" && j == 0) || o.viewGrad
+			if len(o.gradWork) == 0 && !deferred {
 				gen.deliver(in, gb)
 				continue
 			}
 			// cuDNN's backward calls each take their workspace after their
 			// output; autograd adds the gradients into what their inputs
-			// already have only once the whole convolution backward returns
+			// already have only once the whole convolution backward has
+			// returned and released what it saved (the engine accumulates
+			// a node's outputs after its apply; the float32 ConvNeXt traces:
+			// the depthwise conv's bias reduction, then its saved input
+			// and the checkpoint's, then the residual sum)
 			if j < len(o.gradWork) && o.gradWork[j] > 0 {
 				gen.free(gen.alloc(o.gradWork[j], CatTemporaries, o.kind+"_backward"))
 			}
 			later = append(later, pending{in, gb})
 		}
+		if o.promotedGrad {
+			holdHeld()
+		}
 		gen.flushWorkspace()
-		for _, p := range later {
-			gen.deliver(p.t, p.b)
+		if !deferred {
+			for _, p := range later {
+				gen.deliver(p.t, p.b)
+			}
+			later = nil
+		}
+		if o.promotedGrad && !g.compiled {
+			// the saved tensors go before the reduction's scratch, the
+			// held product after it, then the cast (see op.promotedGrad)
+			for _, t := range o.save {
+				gen.unsave(g.tensors[t].base)
+			}
+			unsaved = true
+			gen.scratch(o)
+			scratched = true
 		}
 		gen.freeAll(held)
 		if len(promoted) > 0 {
-			gen.scratch(o)
 			for k, in := range promoted {
 				gen.deliver(in, gen.newGrad(g.tensors[in].bytes(), CatTemporaries, "to_backward"))
 				gen.free(wide[k])
@@ -395,15 +425,23 @@ func (gen *generator) backOp(i int) {
 		}
 	}
 	late := o.bwdTempLate && !gen.saving[i]
-	promotedDone := o.promotedGrad && gout != nil && !o.noBackward && promotedAny(g, o, goutT)
-	if gout != nil && !o.noBackward && !late && !promotedDone {
+	if gout != nil && !o.noBackward && !late && !scratched {
 		gen.scratch(o)
 	}
-	for _, t := range o.save {
-		gen.unsave(g.tensors[t].base)
+	if !unsaved {
+		for _, t := range o.save {
+			gen.unsave(g.tensors[t].base)
+		}
 	}
 	if gout != nil && !o.noBackward && late {
 		gen.scratch(o)
+	}
+	// the checkpoint frame goes with the node's saved tensors, before
+	// autograd accumulates the node's outputs
+	if r := gen.inReg[i]; r >= 0 && gen.regions[r].first == i {
+		for _, t := range gen.regions[r].ext {
+			gen.unsave(t)
+		}
 	}
 	for _, t := range o.out {
 		if b := gen.grads[t]; b != nil {
@@ -411,18 +449,7 @@ func (gen *generator) backOp(i int) {
 			gen.dropRef(b)
 		}
 	}
-}
-
-// promotedAny reports whether op o's backward cast a promoted gradient
-// down (see op.promotedGrad), having emitted its scratch before the cast.
-func promotedAny(g *Graph, o *op, goutT Tensor) bool {
-	if g.compiled && pointwise[o.kind] {
-		return false
+	for _, p := range later {
+		gen.deliver(p.t, p.b)
 	}
-	for _, in := range o.in {
-		if t := &g.tensors[in]; t.grad && t.param < 0 && t.dt != g.tensors[goutT].dt {
-			return true
-		}
-	}
-	return false
 }

@@ -89,6 +89,14 @@ type region struct {
 	// ends at fc2's packed input, without fc2's output or the residual add.
 	stop          int
 	stopBeforeRun bool
+	// first is the first op that saves anything (start when none does).
+	// The checkpoint's frame, which holds the region's inputs (ext) for the
+	// recomputation, dies with the last packed tensor: when that op's
+	// backward releases its saved tensors, before the backward of the ops
+	// ahead of it (an autocast cast of the block's input: the ConvNeXt
+	// bf16 traces free the float32 block input after the depthwise conv's
+	// backward, before the cast's gradient is cast back).
+	first int
 }
 
 // recomputeAt is the op whose backward triggers the region's
@@ -211,9 +219,13 @@ func (gen *generator) analyse() {
 		seen := map[Tensor]bool{}
 		rg.lastIn = map[Tensor]int{}
 		rg.stop = rg.start - 1
+		rg.first = -1
 		for i := rg.start; i <= rg.end; i++ {
 			if len(g.ops[i].save) > 0 {
 				rg.stop = i
+				if rg.first < 0 {
+					rg.first = i
+				}
 			}
 			for _, t := range g.ops[i].out {
 				rg.lastIn[g.tensors[t].base] = i
@@ -231,6 +243,9 @@ func (gen *generator) analyse() {
 					rg.ext = append(rg.ext, b)
 				}
 			}
+		}
+		if rg.first < 0 {
+			rg.first = rg.start
 		}
 		rg.stopBeforeRun = rg.stop >= rg.start && savesInputsOnly(g, &g.ops[rg.stop])
 	}

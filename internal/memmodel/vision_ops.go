@@ -51,6 +51,19 @@ func (b *builder) conv2d(x fmap, cout, k, stride, pad, groups int64, bias bool) 
 	wB := b.tt(wc).bytes()
 	scale := func(n int64) int64 { return int64(float64(n) * b.workspace) }
 	switch {
+	case x.channelsLast && groups == x.c && b.dt(xc).Size() == 2:
+		o.gradWork = []int64{0, scale(depthwiseHalfWgradWorkspace(x.n, x.c, k))}
+	case x.channelsLast && groups == 1:
+		// a dense conv on an NHWC map (ConvNeXt's 2×2 downsampling):
+		// cuDNN takes a workspace of the weight's bytes forward and for
+		// the data gradient, none for the weight gradient, which comes
+		// back channels_last, so AccumulateGrad clones it to the
+		// parameter's contiguous layout (the ConvNeXt bf16 and float32
+		// traces, every downsampling conv; the float32 192→384 conv's
+		// weight gradient also took 3× the weight, left out)
+		o.fwdTemp = []int64{scale(wB)}
+		o.gradWork = []int64{scale(wB), 0}
+		b.g.params[b.tt(w).param].cloneGrad = true
 	case x.channelsLast:
 		o.bwdTemp = channelsLastConvWorkspace(inB, groups, x.c, ho, b.dt(xc), b.workspace)
 	case groups != 1:
@@ -96,8 +109,8 @@ func (b *builder) conv2d(x fmap, cout, k, stride, pad, groups int64, bias bool) 
 
 // channelsLastConvWorkspace is the backward cuDNN workspace of a conv on
 // an NHWC map (ConvNeXt after its stem). The dense 2×2 downsampling convs
-// take a few MB at most, forward or backward, in float32 and in bf16, and
-// so do half-precision depthwise convs; the float32 depthwise 7×7 conv's
+// take a few MB at most, forward or backward, in float32 and in bf16
+// (half-precision depthwise convs: depthwiseHalfWgradWorkspace); the float32 depthwise 7×7 conv's
 // weight gradient takes 8× its input plus about 10 MB while its maps are
 // 28×28 or larger (ConvNeXt-T b64 and ConvNeXt-S b32, fp32, with and without
 // checkpointing: 626.5 MB for a 77 MB input, 318.5 MB for 38.5 MB, 164.4 MB
@@ -109,6 +122,17 @@ func channelsLastConvWorkspace(inB, groups, cin, ho int64, dt DType, scale float
 	}
 	return []int64{int64(float64(8*inB+10<<20) * scale)}
 }
+
+// depthwiseHalfWgradWorkspace is the workspace cuDNN takes for the weight
+// gradient of a half-precision depthwise k×k conv on an NHWC map: 32 bytes
+// per image, channel and tap, whatever the map's size, allocated after the
+// weight gradient and freed when the call returns; the data gradient and
+// the forward take none. Read off every depthwise 7×7 conv of the ConvNeXt
+// bf16 H200 traces (tiny b64 and b128, small b32, b64 and b96, with and
+// without checkpointing: 4.8 MB for 96 channels at b32 up to 154 MB for
+// 768 at b128, all four stages). Only k = 7 was measured: the per-tap
+// form is an assumption for other kernels.
+func depthwiseHalfWgradWorkspace(n, c, k int64) int64 { return n * c * k * k * 32 }
 
 // halfConvWorkspace is the earlier, coarser estimate of a dense fp16/bf16
 // conv's workspace, kept for the convolutions convWorkspace was not read
