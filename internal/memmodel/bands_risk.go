@@ -26,9 +26,9 @@ import (
 //
 // On the 195 blind rows' first-sight errors (each row judged against the
 // sets captured before it) the three hold 107, 56 and 32 rows with 7%,
-// 20% and 28% of them beyond 3%; with each capture set left out, 99 of
+// 20% and 28% of them beyond 3%; with each capture set left out, 100 of
 // 107, 54 of 56 and 29 of 32 fell inside their level's band, of median
-// half-width 2.95%, 8.7% and 45% (a family's first precision has missed
+// half-width 2.9%, 10.3% and 43% (a family's first precision has missed
 // by 95% and 31%: 32 rows cannot put its 95% band nearer). Each level takes the quantiles scored on
 // its own rows (Quantiles "reserved", "reserved_risk1", "reserved_risk2";
 // ClassBand.Reserved and ReservedRisk); bench/bands judges them with each
