@@ -69,6 +69,9 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late9q/RESULTS.md", "", false},
 	{"testdata/late10/RESULTS.md", "## Final models", false},
 	{"testdata/late10q/RESULTS.md", "## Final models", false},
+	// late11's RESULTS.md holds late11q's tables too, under "### late11q"
+	{"testdata/late11/RESULTS.md", "", false},
+	{"testdata/late11/RESULTS.md", "### late11q", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)
@@ -170,6 +173,7 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late8/RESULTS.md", After: "## Final models"}, // steptime10's changes were committed before late8 landed
 	{File: "testdata/late9/RESULTS.md"},
 	{File: "testdata/late10/RESULTS.md", After: "## Final models"},
+	{File: "testdata/late11/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

@@ -163,7 +163,8 @@ func memorySamples(root string, logf func(string, ...any)) ([]sample, [2]int64, 
 		// what this run derives afresh (calibrate adds it back)
 		sm := sample{name: p.Name, classes: p.classes, held: allowanceSets[d], fixedLow: true, group: setGroup(d),
 			model: float64(p.res.ModelReserved), meas: float64(p.Reserved), variant: float64(p.res.LogitsSplitReserved),
-			xa: math.Log(float64(p.Allocated) / float64(p.res.PeakAllocated))}
+			xa:  math.Log(float64(p.Allocated) / float64(p.res.PeakAllocated)),
+			gap: math.Log(float64(p.res.ModelReserved) / float64(p.res.PeakAllocated))}
 		if r, ok := fs[p.Name]; ok && !splitMiss(sm.classes, r.x) {
 			sm.fs, sm.blind = r, true
 		}

@@ -97,8 +97,13 @@ const widenPooled = 0.10
 // LoRA); with only the row left out, its set-mates still stand in its
 // classes, and the bands came out narrower than the error on the next
 // blind set (late10: 19 of 24 inside).
-func sharedQuantiles(xs, score, vs, fs []float64, cls, st [][]string, grp []int, minRows int, conf float64, widenThin, spareLow bool) [2]float64 {
-	var lows, highs []float64
+//
+// risk splits the rows by risk level (memmodel's BandTable.Risk): the
+// quantiles of level l (out[l], levels of them) come from the scores of
+// its own rows (nil risk: one level; a level without rows takes every
+// row's).
+func sharedQuantiles(xs, score, vs, fs []float64, cls, st [][]string, grp []int, risk []int, levels, minRows int, conf float64, widenThin, spareLow bool) [][2]float64 {
+	lows, highs := make([]float64, len(xs)), make([]float64, len(xs))
 	members := map[int][]int{}
 	var order []int
 	for i, g := range grp {
@@ -146,12 +151,24 @@ func sharedQuantiles(xs, score, vs, fs []float64, cls, st [][]string, grp []int,
 		split.Pooled = split.Classes[""]
 		pool := robustLS(rest)
 		for _, i := range members[g] {
-			lo, hi := rowScores(score[i], vs[i], fs[i], cls[i], rest, byClass, measured, split, pool, minRows, widenThin)
-			lows, highs = append(lows, lo), append(highs, hi)
+			lows[i], highs[i] = rowScores(score[i], vs[i], fs[i], cls[i], rest, byClass, measured, split, pool, minRows, widenThin)
 		}
 	}
-	l, h := orderBand(lows, conf, spareLow), orderBand(highs, conf, spareLow)
-	return [2]float64{l[0], h[1]}
+	out := make([][2]float64, max(levels, 1))
+	for b := range out {
+		var l, h []float64
+		for i := range xs {
+			if (risk == nil && b == 0) || (risk != nil && risk[i] == b) {
+				l, h = append(l, lows[i]), append(h, highs[i])
+			}
+		}
+		if len(l) == 0 { // an empty bucket takes the other's
+			l, h = lows, highs
+		}
+		lo, hi := orderBand(l, conf, spareLow), orderBand(h, conf, spareLow)
+		out[b] = [2]float64{lo[0], hi[1]}
+	}
+	return out
 }
 
 // rowScores are the largest q_low and smallest q_high whose band would

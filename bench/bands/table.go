@@ -41,6 +41,13 @@ type sample struct {
 	xb    float64
 	blind bool
 	fs    firstSightRow
+	// gap is ln(model's peak reserved / its peak allocated): the share
+	// of the predicted peak the allocator's placement makes
+	gap float64
+	// risk is the row's risk level when it was first seen (memmodel's
+	// BandTable.Risk against the rows of the sets captured before its
+	// own; markRisk): its band is that level's.
+	risk int
 }
 
 // score is the log error the shared quantiles score s on: its first-sight
@@ -94,8 +101,9 @@ func statClasses(classes []string) []string {
 // setFit is one set of per-class bands and the quantiles behind them.
 type setFit struct {
 	set  memmodel.BandSet
-	q    [2]float64 // of the main quantity
-	qa   [2]float64 // of allocated (memory sets)
+	q    [2]float64   // of the main quantity
+	qr   [][2]float64 // of the main quantity at risk levels 1, 2 (training memory)
+	qa   [2]float64   // of allocated (memory sets)
 	pool locScale
 }
 
@@ -191,11 +199,19 @@ func fitSet(ss []sample, minRows int, conf float64, bySet, alloc, step, attr boo
 			sc[i] = s.score()
 		}
 	}
-	f := setFit{q: sharedQuantiles(xs, sc, vs, fs, cls, st, grp, minRows, conf, !step, !step), pool: robustLS(rs)}
+	var risk []int // training memory: by risk level (memmodel's bands_risk.go)
+	if attr {
+		risk = make([]int, len(ss))
+		for i, s := range ss {
+			risk[i] = s.risk
+		}
+	}
+	q := sharedQuantiles(xs, sc, vs, fs, cls, st, grp, risk, riskLevels, minRows, conf, !step, !step)
+	f := setFit{q: q[0], qr: q[1:], pool: robustLS(rs)}
 	poolA := robustLS(xa)
 	if alloc {
 		// the variant moves reserved memory only
-		f.qa = sharedQuantiles(xa, xa, make([]float64, len(xa)), make([]float64, len(xa)), cls, st, grp, minRows, conf, true, false)
+		f.qa = sharedQuantiles(xa, xa, make([]float64, len(xa)), make([]float64, len(xa)), cls, st, grp, nil, 1, minRows, conf, true, false)[0]
 	}
 	f.set.Classes = map[string]memmodel.ClassBand{}
 	keys := make([]string, 0, len(g))
@@ -232,6 +248,9 @@ func fitSet(ss []sample, minRows int, conf float64, bySet, alloc, step, attr boo
 			cb.StepTime = band
 		} else {
 			cb.Reserved = band
+		}
+		for _, q := range f.qr {
+			cb.ReservedRisk = append(cb.ReservedRisk, ratioBand(ls, q, ext, f.pool))
 		}
 		if alloc {
 			exa := a
@@ -297,6 +316,9 @@ func place(t *memmodel.BandTable, k kind, f setFit) {
 	case memKind:
 		t.Pooled, t.Classes = f.set.Pooled, f.set.Classes
 		t.Quantiles["reserved"], t.Quantiles["allocated"] = roundQ(f.q), roundQ(f.qa)
+		for i, q := range f.qr {
+			t.Quantiles[fmt.Sprintf("reserved_risk%d", i+1)] = roundQ(q)
+		}
 	case stepKind:
 		t.StepTimePooled, t.StepTime = f.set.Pooled, f.set.Classes
 		t.Quantiles["step_time"] = roundQ(f.q)
@@ -312,7 +334,7 @@ func roundQ(q [2]float64) [2]float64 { return [2]float64{round4(q[0]), round4(q[
 // bandOf is the band plan applies to a row of classes with t, read back
 // the way memmodel and infer read it: the main quantity's ratios, and the
 // classes it rests on.
-func bandOf(t *memmodel.BandTable, k kind, classes []string) ([2]float64, []string) {
+func bandOf(t *memmodel.BandTable, k kind, classes []string, risk int) ([2]float64, []string) {
 	switch k {
 	case stepKind:
 		return t.StepBand(classes)
@@ -320,7 +342,7 @@ func bandOf(t *memmodel.BandTable, k kind, classes []string) ([2]float64, []stri
 		r, _, basis, _, _ := t.GenerateBand(classes)
 		return r, basis
 	}
-	r, _, basis := t.Band(classes)
+	r, _, basis := t.RiskBand(classes, risk)
 	return r, basis
 }
 

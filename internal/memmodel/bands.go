@@ -61,6 +61,10 @@ type BandTable struct {
 	// figure for allocations the model does not trace (bands_allowance.go);
 	// the reserved bands are of the figure with it.
 	Allowance Allowance `json:"reserved_allowance"`
+	// Kinds are the configuration kinds (BandKind) of the training rows
+	// and their first-sight record: which configurations are risky
+	// (bands_risk.go).
+	Kinds map[string]KindRecord `json:"kinds,omitempty"`
 }
 
 // BandSet is one family of per-class bands with its pooled fallback.
@@ -96,6 +100,10 @@ type ClassBand struct {
 	// allocated (ratios measured/predicted).
 	Reserved  [2]float64 `json:"reserved,omitempty"`
 	Allocated [2]float64 `json:"allocated,omitempty"`
+	// ReservedRisk are the bands on peak reserved of a configuration at
+	// risk level 1 and 2 (BandTable.Risk): the same centre and spread,
+	// the quantiles of that level's rows.
+	ReservedRisk [][2]float64 `json:"reserved_risk,omitempty"`
 	// StepTime is the band on step time (step-time classes only).
 	StepTime [2]float64 `json:"step_time,omitempty"`
 	// Centre and Scale are the median and the median absolute deviation
@@ -228,9 +236,14 @@ func (c *config) bandClasses() []string {
 //
 // Taking only the most specific class instead covered fewer rows than the
 // stated confidence when each row was left out in turn (bench/bands).
-func (t *BandTable) bandFor(classes []string) (cb ClassBand, used []string, why []string) {
+func (t *BandTable) bandFor(classes []string, risk int) (cb ClassBand, used []string, why []string) {
 	set := BandSet{Pooled: t.Pooled, Classes: t.Classes}
-	return set.bandFor(classes, t.MinRows, func(b ClassBand) [2][2]float64 { return [2][2]float64{b.Reserved, b.Allocated} }, true)
+	return set.bandFor(classes, t.MinRows, func(b ClassBand) [2][2]float64 {
+		if risk > 0 && len(b.ReservedRisk) >= risk {
+			return [2][2]float64{b.ReservedRisk[risk-1], b.Allocated}
+		}
+		return [2][2]float64{b.Reserved, b.Allocated}
+	}, true)
 }
 
 // Band is the band of a configuration of classes (as BandClasses names
@@ -239,7 +252,14 @@ func (t *BandTable) bandFor(classes []string) (cb ClassBand, used []string, why 
 // before technique widenings. bench/bands calls it to measure coverage
 // with each row left out.
 func (t *BandTable) Band(classes []string) (reserved, allocated [2]float64, basis []string) {
-	cb, used, _ := t.bandFor(classes)
+	risk, _ := t.Risk(classes)
+	return t.RiskBand(classes, risk)
+}
+
+// RiskBand is Band with the configuration's risk given (bench/bands
+// scores each row with the risk it had when it was first seen).
+func (t *BandTable) RiskBand(classes []string, risk int) (reserved, allocated [2]float64, basis []string) {
+	cb, used, _ := t.bandFor(classes, risk)
 	return cb.Reserved, cb.Allocated, used
 }
 

@@ -12,7 +12,11 @@ func (c *config) bands(r *Result) { c.bandsFrom(embeddedBands(), r) }
 
 func (c *config) bandsFrom(t *BandTable, r *Result) {
 	applyAllowance(t.Allowance, r)
-	cb, used, why := t.bandFor(c.bandClasses())
+	risk, riskWhy := t.Risk(c.bandClasses())
+	cb, used, why := t.bandFor(c.bandClasses(), risk)
+	if risk > 0 {
+		why = append([]string{riskWhy}, why...)
+	}
 	// techniques modelled from library source (4-bit weights, compile,
 	// low-rank what-ifs) are no class of the table: their stated widening
 	// goes on top of the class band

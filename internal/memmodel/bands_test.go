@@ -29,7 +29,7 @@ func toyTable() *BandTable {
 
 func TestBandForEnvelopeOfSpecificClasses(t *testing.T) {
 	tb := toyTable()
-	cb, used, why := tb.bandFor([]string{"family=gpt2", "kind=decoder", "precision=fp32", "lora=yes", "gpu=h200"})
+	cb, used, why := tb.bandFor([]string{"family=gpt2", "kind=decoder", "precision=fp32", "lora=yes", "gpu=h200"}, 0)
 	// lora=yes sets the top, family=gpt2 and precision=fp32 the bottom;
 	// kind=decoder (20 of 40) still counts, gpu=h200 (all rows) does not
 	if cb.Reserved != [2]float64{0.97, 1.09} {
@@ -48,7 +48,7 @@ func TestBandForWidensWhatHasNoHeldOutRows(t *testing.T) {
 	// parallel=tp has one row: too few to measure a spread, so the pooled
 	// band widened as for none, and it says so; the RTX 4090 has none:
 	// the pooled band widened by the GPU's smaller stated amount
-	cb, used, why := tb.bandFor([]string{"family=gpt2", "parallel=tp", "gpu=rtx4090"})
+	cb, used, why := tb.bandFor([]string{"family=gpt2", "parallel=tp", "gpu=rtx4090"}, 0)
 	want := [2]float64{0.97 - unmeasuredWiden, 1.04 + unmeasuredWiden}
 	if d := cb.Reserved[0] - want[0]; d > 1e-9 || d < -1e-9 || cb.Reserved[1]-want[1] > 1e-9 || want[1]-cb.Reserved[1] > 1e-9 {
 		t.Errorf("reserved band %v, want %v", cb.Reserved, want)
@@ -59,7 +59,7 @@ func TestBandForWidensWhatHasNoHeldOutRows(t *testing.T) {
 	if strings.Join(used, ",") != "family=gpt2 (8 rows),parallel=tp (1 rows)" {
 		t.Errorf("classes used %v", used)
 	}
-	cb, _, why = tb.bandFor([]string{"family=gpt2", "parallel=pp"})
+	cb, _, why = tb.bandFor([]string{"family=gpt2", "parallel=pp"}, 0)
 	if cb.Reserved[1] < 1.04+unmeasuredWiden-1e-9 || len(why) != 1 || !strings.Contains(why[0], "no held-out capture") {
 		t.Errorf("unmeasured class: band %v, reasons %q", cb.Reserved, why)
 	}
@@ -68,7 +68,7 @@ func TestBandForWidensWhatHasNoHeldOutRows(t *testing.T) {
 	c := tb.Classes["parallel=tp"]
 	c.Measured = 5
 	tb.Classes["parallel=tp"] = c
-	cb, used, why = tb.bandFor([]string{"family=gpt2", "parallel=tp"})
+	cb, used, why = tb.bandFor([]string{"family=gpt2", "parallel=tp"}, 0)
 	if cb.Reserved != tb.Pooled.Reserved || len(why) != 0 || strings.Join(used, ",") != "family=gpt2 (8 rows),parallel=tp (1 rows, with the pooled 40)" {
 		t.Errorf("measured thin class: band %v from %v, reasons %q", cb.Reserved, used, why)
 	}
@@ -76,7 +76,7 @@ func TestBandForWidensWhatHasNoHeldOutRows(t *testing.T) {
 
 func TestBandForPooledWhenNothingSpecific(t *testing.T) {
 	tb := toyTable()
-	cb, used, _ := tb.bandFor([]string{"lora=no", "gpu=h200", "parallel=none"})
+	cb, used, _ := tb.bandFor([]string{"lora=no", "gpu=h200", "parallel=none"}, 0)
 	if cb.Reserved != tb.Pooled.Reserved || len(used) != 1 || used[0] != "pooled (40 rows)" {
 		t.Errorf("band %v from %v, want the pooled %v", cb.Reserved, used, tb.Pooled.Reserved)
 	}

@@ -44,6 +44,11 @@ func TestLate5Blind(t *testing.T) {
 		// bands9 on session 8's merged models: EfficientNet-B0 fp16's
 		// allocated (the model 1.8% low) is above its band's top
 		"late5-efficientnet-b0-b96-fp16 allocated": true,
+		// bands10: a kind with no first-sight miss over 2% (llama
+		// checkpoint=block bf16-amp) takes the narrower band of such
+		// kinds; Qwen2.5-1.5B checkpointed's reserved (the model 2.6% low
+		// now) is 0.4% above its top (×1.022)
+		"late5-qwen25-15b-s1024-b2-bf16-ckpt reserved": true,
 	}
 	checkBlindSet(t, late5Dir, 18, known, blindLimits{resvMedian: 0.0091, resvMax: 0.0465, allocMax: 0.0401, under: 6, farUnder: 2}) // resv9b's bands: EfficientNet-B0 fp16 -2.06% (a smaller allowance)
 }

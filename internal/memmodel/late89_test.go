@@ -44,8 +44,9 @@ func TestLate8Blind(t *testing.T) {
 		// bands regenerated on resv10's ConvNeXt models (the training
 		// allowance 28 -> 22 MiB + 0.5%, the pooled reserved band 0.957-
 		// 1.033 -> 0.955-1.037): the T5 checkpointed reserved (+5.78%,
-		// no mechanism) is 21 MB below its band's low end again
-		"late8-t5-large-s128-b64-bf16-ckpt reserved": true,
+		// no mechanism) is 21 MB below its band's low end again; inside
+		// since bands10: its kind (T5 checkpointed bf16-amp) missed by
+		// 6.5% at first sight, so it takes the risk-level-1 band
 	}
 	checkBlindSet(t, late8Dir, 20, known, blindLimits{resvMedian: 0.0094, resvMax: 0.0606, allocMax: 0.039, under: 2, farUnder: 1}) // 2 under since resv9b: ViT-L/16 ckpt +1.17% -> -0.75%
 }
@@ -76,8 +77,8 @@ func TestLate9Blind(t *testing.T) {
 		// shared low quantile is -6.2 spreads (was -13.2): SD 1.5 LoRA's
 		// allocated (0.2% over) is just below its band
 		"late9-sd15-unet-b16-bf16w-lora8 allocated": true,
-		// bands regenerated on resv9b's models (the ViT's +3..5% allocated over-estimates gone, the pooled allocated band's low end moved 0.988 -> 0.997): Phi-3 LoRA's allocated is just below its band
-		"late9-phi3-f-s1024-b4-bf16-lora16 allocated": true,
+		// (Phi-3 LoRA's allocated, just below its band since resv9b, is
+		// inside since late11 became band rows, bands10)
 		// bands9 on session 8's merged models: Granite pure-bf16 LoRA's
 		// allocated is 3 MB below its band's low end
 		"late9-granite-f-s512-b8-bf16w-lora16 allocated": true,

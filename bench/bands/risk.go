@@ -1,0 +1,112 @@
+package main
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
+
+// kindsOf is the record of each configuration kind (memmodel.BandKind)
+// among ss: its rows, its rows with a first-sight error, and the largest
+// of those errors (relative, unsigned).
+func kindsOf(ss []sample) map[string]memmodel.KindRecord {
+	out := map[string]memmodel.KindRecord{}
+	for _, s := range ss {
+		k := memmodel.BandKind(s.classes)
+		r := out[k]
+		r.Rows++
+		if s.blind {
+			r.Blind++
+			r.FirstSightMiss = math.Max(r.FirstSightMiss, round4(math.Abs(errOf(s.xb))))
+		}
+		out[k] = r
+	}
+	return out
+}
+
+// riskLevels is how many risk levels memmodel's BandTable.Risk gives.
+const riskLevels = 3
+
+// markRisk sets each blind row's risk as plan would have judged it when
+// the row was first seen: memmodel's BandTable.Risk on the kinds of the
+// rows of the sets captured before the row's own (setOrder; the
+// development sets come before every late set). A row without a
+// first-sight error is scored on the error of models fitted to it, which
+// is not a first sight: it is at level 0.
+func markRisk(ss []sample) {
+	byOrder := map[string][]sample{}
+	for _, s := range ss {
+		o := setOrder(s.group)
+		byOrder[o] = append(byOrder[o], s)
+	}
+	tables := map[string]*memmodel.BandTable{}
+	for i, s := range ss {
+		if !s.blind {
+			ss[i].risk = 0
+			continue
+		}
+		o := setOrder(s.group)
+		t, ok := tables[o]
+		if !ok {
+			var earlier []sample
+			for eo, es := range byOrder {
+				if eo < o {
+					earlier = append(earlier, es...)
+				}
+			}
+			t = &memmodel.BandTable{Kinds: kindsOf(earlier)}
+			tables[o] = t
+		}
+		ss[i].risk, _ = t.Risk(s.classes)
+	}
+}
+
+// riskLine is one risk level's first-sight figures in the backtest.
+type riskLine struct {
+	level, n, inside int
+	// medHalf is the median half-width of the level's leave-set-out
+	// bands, medAbs the median |first-sight error| (ratio units)
+	medHalf, medAbs float64
+}
+
+// riskSummary is, per risk level and for all levels together (level −1),
+// how many blind rows' first-sight errors fell inside the band their
+// capture set left out gave them, and the median half-width against the
+// median |error|: issue 18's acceptance, per level.
+func riskSummary(ss []sample, bands [][2]float64) []riskLine {
+	var out []riskLine
+	for l := -1; l < riskLevels; l++ {
+		r := riskLine{level: l}
+		var half, abs []float64
+		for i, s := range ss {
+			if !s.blind || (l >= 0 && s.risk != l) {
+				continue
+			}
+			r.n++
+			if s.xb >= logOf(bands[i][0]) && s.xb <= logOf(bands[i][1]) {
+				r.inside++
+			}
+			half, abs = append(half, (bands[i][1]-bands[i][0])/2), append(abs, math.Abs(errOf(s.xb)))
+		}
+		r.medHalf, r.medAbs = median(half), median(abs)
+		out = append(out, r)
+	}
+	return out
+}
+
+func printRiskSummary(ls []riskLine) {
+	fmt.Printf("\nfirst sight by risk level (memmodel's BandTable.Risk as of the sets captured before each row; each set left out)\n")
+	fmt.Printf("%-8s %5s %14s %10s %10s %7s\n", "level", "rows", "inside", "med half", "med|err|", "ratio")
+	for _, l := range ls {
+		name := fmt.Sprint(l.level)
+		if l.level < 0 {
+			name = "all"
+		}
+		ratio := 0.0
+		if l.medAbs > 0 {
+			ratio = l.medHalf / l.medAbs
+		}
+		fmt.Printf("%-8s %5d %6d (%3.0f%%) %9.2f%% %9.2f%% %7.1f\n", name, l.n, l.inside, 100*float64(l.inside)/float64(max(l.n, 1)), 100*l.medHalf, 100*l.medAbs, ratio)
+	}
+}
