@@ -83,7 +83,10 @@ func checkFirstPicks(t *testing.T, ev measured.StepEval, want int) {
 // pickModel is the model part of a pick row's name
 // (pick-gpt2-medium-s1024-bf16-b32x1 or grid-gpt2-medium-s1024-fp32-b8x4 → gpt2-medium).
 func pickModel(name string) string {
-	m := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(name, "pick-"), "pick2-"), "grid-")
+	m := name
+	for _, p := range []string{"pick-", "pick2-", "pick3-", "grid-"} {
+		m = strings.TrimPrefix(m, p)
+	}
 	for _, cut := range []string{"-s2048", "-s1024", "-s512", "-bf16", "-fp16", "-fp32"} {
 		if i := strings.Index(m, cut); i > 0 {
 			m = m[:i]
