@@ -45,12 +45,8 @@ func TestCompiledForwardKept(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays snapshots")
 	}
-	const dir = "../../testdata/dev9/compile/"
-	for _, row := range []string{
-		"dev9-gpt2-s512-b32-bf16-compile-snap",
-		"dev9-gpt2-medium-s1024-b8-bf16-compile-snap",
-		"dev9-llama-small-s1024-b8-bf16-compile-snap",
-	} {
+	const dir = dev9CompileDir
+	for _, row := range dev9CompileSnaps {
 		d := replaySnapshot(t, dir+row+".pickle.gz")
 		spec := rowSpec(t, dir+"results.jsonl", row)
 		spec.Compile = true
@@ -68,4 +64,14 @@ func TestCompiledForwardKept(t *testing.T) {
 			t.Errorf("%s: %+.1f%% live at the logits (held −4%%..+2%%)", row, 100*e)
 		}
 	}
+}
+
+// dev9CompileDir holds the memory-history snapshots of three compiled
+// training steps (testdata/dev9/README.md), named by dev9CompileSnaps.
+const dev9CompileDir = "../../testdata/dev9/compile/"
+
+var dev9CompileSnaps = []string{
+	"dev9-gpt2-s512-b32-bf16-compile-snap",
+	"dev9-gpt2-medium-s1024-b8-bf16-compile-snap",
+	"dev9-llama-small-s1024-b8-bf16-compile-snap",
 }

@@ -22,12 +22,8 @@ func TestCompiledBackwardInputs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays snapshots")
 	}
-	const dir = "../../testdata/dev9/compile/"
-	for _, row := range []string{
-		"dev9-gpt2-s512-b32-bf16-compile-snap",
-		"dev9-gpt2-medium-s1024-b8-bf16-compile-snap",
-		"dev9-llama-small-s1024-b8-bf16-compile-snap",
-	} {
+	const dir = dev9CompileDir
+	for _, row := range dev9CompileSnaps {
 		snap := loadSnapshot(t, dir+row+".pickle.gz")
 		d, err := allocsim.ReplayDevice(snap, 0, allocsim.DefaultReplayOptions())
 		if err != nil {

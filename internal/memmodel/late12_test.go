@@ -4,8 +4,6 @@ import (
 	"math"
 	"path/filepath"
 	"testing"
-
-	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
 // late12Dir is the twelfth blind set (testdata/late12/README.md): captured
@@ -54,13 +52,7 @@ func TestLate12Compiled(t *testing.T) {
 		t.Fatalf("want the 3 compiled rows, got %d", len(rows))
 	}
 	for _, r := range rows {
-		res, err := memmodel.Estimate(r.spec(t), memmodel.DefaultOptions())
-		if err != nil {
-			t.Fatal(err)
-		}
-		ea := float64(res.PeakAllocated)/float64(r.MaxAllocated) - 1
-		er := float64(res.PeakReserved)/float64(r.MaxReserved) - 1
-		t.Logf("%s: allocated %+.2f%%, reserved %+.2f%%", r.Name, 100*ea, 100*er)
+		ea, er := compiledErrors(t, r)
 		if math.Abs(ea) > 0.023 || math.Abs(er) > 0.029 {
 			t.Errorf("%s: allocated %+.2f%% (held ±2.3%%), reserved %+.2f%% (held ±2.9%%)", r.Name, 100*ea, 100*er)
 		}
