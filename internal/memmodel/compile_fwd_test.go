@@ -48,14 +48,7 @@ func TestCompiledForwardKept(t *testing.T) {
 	const dir = dev9CompileDir
 	for _, row := range dev9CompileSnaps {
 		d := replaySnapshot(t, dir+row+".pickle.gz")
-		spec := rowSpec(t, dir+"results.jsonl", row)
-		spec.Compile = true
-		c, err := resolve(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g := c.buildGraph()
-		st := generate(g, c.stepConfig(g, 3))
+		spec, c, st := compiledStream(t, row)
 		logits := int64(spec.Batch*spec.Seq) * int64(c.arch.Vocab) * 2
 		real, gen := liveAtLogits(d.Result.Requests, logits), liveAtLogits(st.Requests, logits)
 		e := float64(gen)/float64(real) - 1
@@ -74,4 +67,14 @@ var dev9CompileSnaps = []string{
 	"dev9-gpt2-s512-b32-bf16-compile-snap",
 	"dev9-gpt2-medium-s1024-b8-bf16-compile-snap",
 	"dev9-llama-small-s1024-b8-bf16-compile-snap",
+}
+
+// compiledStream resolves dev9's compiled snapshot row as a compiled spec
+// and generates its 3-step request stream, as the captures ran.
+func compiledStream(t *testing.T, row string) (Spec, *config, *Stream) {
+	t.Helper()
+	spec := rowSpec(t, dev9CompileDir+"results.jsonl", row)
+	spec.Compile = true
+	c, st := generated(t, spec)
+	return spec, c, st
 }

@@ -36,14 +36,7 @@ func TestCompiledBackwardInputs(t *testing.T) {
 				real[r.Size]++
 			}
 		}
-		spec := rowSpec(t, dir+"results.jsonl", row)
-		spec.Compile = true
-		c, err := resolve(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g := c.buildGraph()
-		st := generate(g, c.stepConfig(g, 3))
+		spec, c, st := compiledStream(t, row)
 		gen := map[int64]int{}
 		for _, r := range st.Requests {
 			if r.Kind == allocsim.ReqAlloc && st.Tags[r.ID].Op == "compiled_backward_input" {
