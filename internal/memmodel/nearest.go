@@ -92,7 +92,31 @@ func nearestModel(n string) string {
 	if bestD <= max(1, len(n)/3) {
 		return fmt.Sprintf("; did you mean %q?", target(best))
 	}
+	// no plausible typo: a catalog name sharing a word-sized run of letters
+	// with n ("tinyllama" → a llama) is a nearer alternative than the one a
+	// few edits away ("dit-l-2")
+	bestL := 0
+	for _, k := range known {
+		if l := commonRun(n, k); l >= 4 && (l > bestL || l == bestL && names.Distance(n, k) < names.Distance(n, best)) {
+			best, bestL = k, l
+		}
+	}
 	return fmt.Sprintf("; nearest in the catalog: %q, or pass the model's config.json with --hf-config", target(best))
+}
+
+// commonRun is the length of the longest run of bytes a and b share.
+func commonRun(a, b string) int {
+	best := 0
+	for i := range a {
+		for j := range b {
+			k := 0
+			for i+k < len(a) && j+k < len(b) && a[i+k] == b[j+k] {
+				k++
+			}
+			best = max(best, k)
+		}
+	}
+	return best
 }
 
 // unsupportedTypes name the nearest supported model_type for
