@@ -118,19 +118,33 @@ func buildDiT(b *builder, a *Arch, in Input) {
 		}
 		mod := b.linear(b.silu(e), d, 6*d, true, "norm1.linear")
 		vec := func() Tensor { return b.view(mod, batch*d) }
-		y := b.modulate(b.layerNormNoAffine(h, d), vec(), vec())
-		q := b.linear(y, d, d, true, "to_q")
-		k := b.linear(y, d, d, true, "to_k")
-		v := b.linear(y, d, d, true, "to_v")
+		in := h
+		y1 := b.modulate(b.layerNormNoAffine(h, d), vec(), vec())
+		q := b.linear(y1, d, d, true, "to_q")
+		k := b.linear(y1, d, d, true, "to_k")
+		v := b.linear(y1, d, d, true, "to_v")
 		b.sel = true
 		att := b.sdpa(q, k, v, batch, heads, tokens, tokens, d/heads, false)
 		b.sel = false
-		att = b.linear(att, d, d, true, "to_out")
-		h = b.add(h, b.mul(vec(), att))
-		y = b.modulate(b.layerNormNoAffine(h, d), vec(), vec())
-		y = b.unary("gelu", b.linear(y, d, ff, true, "ff.proj"), b.dt(y), true, false)
+		// AttnProcessor2_0 returns to_out's output divided by
+		// rescale_output_factor (1.0): a new tensor, and one more in
+		// backward
+		att = b.mul(vec(), b.scale(b.linear(att, d, d, true, "to_out")))
+		h = b.add(h, att)
+		n3 := b.layerNormNoAffine(h, d)
+		// norm_hidden_states (norm1's modulated output) is a local of
+		// BasicTransformerBlock.forward until norm3 rebinds it
+		b.keep(y1)
+		y3 := b.modulate(n3, vec(), vec())
+		// GELU(approximate="tanh") on ff.proj's output, in its dtype
+		// (bf16 under autocast, though the modulated input is float32)
+		y := b.gelu(b.linear(y3, d, ff, true, "ff.proj"))
 		y = b.linear(y, ff, d, true, "ff.out")
 		h = b.add(h, b.mul(vec(), y))
+		// until forward returns: the block's argument (the transformer's
+		// loop rebinds it only then), attn_output (the gated attention)
+		// and the MLP's modulated input, all locals
+		b.keep(in, att, y3)
 	}
 	b.block, b.module = -1, "proj_out"
 	b.g.blocks = a.Layers

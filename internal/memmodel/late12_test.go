@@ -20,16 +20,20 @@ const (
 // 0.69%, max 7.11%; final: median 0.63%, max 7.14% (DiT-XL/2 b16 bf16, under
 // and below its band: no mechanism found, the set is blind), 4 under, 2 of
 // them more than 2% low (DiT-XL/2, EfficientNet-B3 -3.14%, whose allocated
-// -3.35% is below its allocated band). Held there.
+// -3.35% is below its allocated band). Seen after the blind evaluation
+// (dev10's snapshot of the same DiT step, round resv11a): GELU in bf16,
+// AttnProcessor2_0's rescale division and the block locals' lifetimes
+// bring DiT-XL/2 to +1.07% reserved (allocated -0.05%), inside its band:
+// reserved median 0.63%, max 3.14% (EfficientNet-B3), 3 under, 1 more
+// than 2% low. Held there.
 func TestLate12Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 24 workloads")
 	}
 	known := map[string]bool{
-		"late12-dit-xl-2-b16-bf16 reserved":         true,
 		"late12-efficientnet-b3-b64-bf16 allocated": true,
 	}
-	checkBlindSet(t, late12Dir, 24, known, blindLimits{resvMedian: 0.0065, resvMax: 0.0716, allocMax: 0.0337, under: 4, farUnder: 2})
+	checkBlindSet(t, late12Dir, 24, known, blindLimits{resvMedian: 0.0065, resvMax: 0.0316, allocMax: 0.0337, under: 3, farUnder: 1})
 }
 
 // TestLate12qBlind: QLoRA (Mistral-e r16 checkpointed, Qwen2.5-0.5B r16 at
