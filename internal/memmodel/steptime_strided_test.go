@@ -61,3 +61,31 @@ func TestWhisperPermutedStream(t *testing.T) {
 		}
 	}
 }
+
+// TestViTSeqFirstCopies: torchvision's ViT keeps its residual stream
+// seq-first after the first attention, so 23 of ViT-B/16's LayerNorms
+// and the final one copy their float32 input contiguous, forward and
+// backward. The ViT-B/16 b128 bf16 profile (testdata/profile) runs 62
+// float32 direct_copy elementwise_kernel<128, 2> launches per step, 3.646
+// ms: 58.8 µs apiece, what each of the walk's 48 copies of the 155 MB
+// stream should take. At the contiguous copy rate they took 38 µs.
+func TestViTSeqFirstCopies(t *testing.T) {
+	m := "vit_b_16"
+	s := DefaultSpec()
+	s.Model, s.Batch, s.Image, s.Precision = &m, 128, 224, "bf16-amp"
+	_, g, _, tm, _ := walkOf(t, s)
+	var n int
+	var sec float64
+	for i := range g.ops {
+		if o := &g.ops[i]; o.contigIn {
+			n += 2
+			sec += 2 * tm.r.contigInCopy(o, g)
+		}
+	}
+	if n != 48 {
+		t.Errorf("%d seq-first LayerNorm copies, want 48", n)
+	}
+	if per, want := 1e6*sec/float64(n), 58.8; math.Abs(per/want-1) > 0.1 {
+		t.Errorf("a seq-first copy takes %.1f µs, the profile's %.1f (±10%%)", per, want)
+	}
+}
