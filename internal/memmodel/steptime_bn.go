@@ -49,17 +49,25 @@ func (r *rates) batchNorm(o *op, g *Graph, dt DType) (fwd, bwd float64) {
 	if plane <= 0 {
 		plane = x.numel / max(c, 1) // a batch of one
 	}
+	f, b := r.bnRates(normDtype(dt), c, plane)
+	return gpuFloor + bytes/(f*r.bwScale), gpuFloor + bytes/(b*r.bwScale)
+}
+
+// bnRatesUncached is the forward and backward rates (bytes per second)
+// of a BatchNorm of c channels and plane elements per channel and image
+// in calibration dtype ndt, interpolated from the calibrated norms.
+func (r *rates) bnRatesUncached(ndt string, c, plane int64) (f, b float64) {
 	var pts []bnPoint
 	for _, v := range r.cal.Norm {
-		if v.Dtype != normDtype(dt) || r.hostBound(v.FwdS) {
+		if v.Dtype != ndt || r.hostBound(v.FwdS) {
 			continue
 		}
 		pts = append(pts, bnPoint{c: lg(v.C), hw: lg(v.H * v.H),
 			f: math.Log(v.Bytes / v.FwdS), b: math.Log(v.Bytes / (v.FwdBwdS - v.FwdS))})
 	}
-	f := math.Exp(bnRate(pts, lg(c), lg(plane), func(p bnPoint) float64 { return p.f }))
-	b := math.Exp(bnRate(pts, lg(c), lg(plane), func(p bnPoint) float64 { return p.b }))
-	return gpuFloor + bytes/(f*r.bwScale), gpuFloor + bytes/(b*r.bwScale)
+	f = math.Exp(bnRate(pts, lg(c), lg(plane), func(p bnPoint) float64 { return p.f }))
+	b = math.Exp(bnRate(pts, lg(c), lg(plane), func(p bnPoint) float64 { return p.b }))
+	return f, b
 }
 
 // bnPoint is a calibrated BatchNorm: log2 channels and plane, log bytes

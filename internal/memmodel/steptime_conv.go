@@ -23,7 +23,7 @@ func convClass(cin, cout, k, groups int64) string {
 	return "dense"
 }
 
-// conv is the forward time of a convolution and its backward (data
+// convUncached is the forward time of a convolution and its backward (data
 // gradient when dgrad, weight gradient when wgrad), from the calibrated
 // convolutions of the same class, dtype and memory format (NCHW, as
 // torchvision models run, or channels_last where the model's tensors are
@@ -46,7 +46,7 @@ func convClass(cin, cout, k, groups int64) string {
 // float32, and the calibrated pairs of one shape agree within 5%
 // (EfficientNet-B0's float32 profile at batch 64: 1.86 ms forward, 9.26
 // backward; a quarter of the bf16 batch-256 profile's 7.52 and 35.9).
-func (r *rates) conv(c *convShape, dt DType) (fwd, bwd float64) {
+func (r *rates) convUncached(c *convShape, dt DType) (fwd, bwd float64) {
 	dtype := "fp32"
 	if dt == F16 || dt == BF16 {
 		dtype = "bf16"

@@ -25,6 +25,13 @@ type rates struct {
 	bwScale   float64
 	// curves holds the memory-bound curves by op and dtype, sorted by bytes.
 	curves map[string][]gpu.StreamRate
+	// gemms indexes the calibrated GEMMs and memoises interpolations
+	// (built on first use).
+	gemms *gemmIndex
+	// convs memoises convolution times by shape and dtype.
+	convs map[convKey][2]float64
+	// bns memoises BatchNorm rates by dtype and shape.
+	bns map[bnKey][2]float64
 	// sms is the GPU's streaming multiprocessors (0: not in the catalog),
 	// which decide a LayerNorm weight gradient's kernel (gammaBeta).
 	sms int
@@ -154,21 +161,10 @@ func (r *rates) gemm(dtype string, batch, m, n, k int64) float64 {
 // gemmFrom is the time of the GEMM at the rate interpolated from the
 // calibration's aligned shapes, or (odd) from its odd-vocabulary shapes.
 func (r *rates) gemmFrom(dtype string, batch, m, n, k int64, odd bool) (float64, bool) {
-	q := [3]float64{lg(m * batch), lg(n), lg(k)}
-	type cand struct{ d, tflops float64 }
-	var cs []cand
-	for _, g := range r.cal.GEMM {
-		if g.Dtype != dtype || r.hostBound(g.Seconds) || oddShape(g.MNK) != odd {
-			continue
-		}
-		d := sq(q[0]-lg(g.MNK[0])) + sq(q[1]-lg(g.MNK[1])) + sq(q[2]-lg(g.MNK[2]))
-		cs = append(cs, cand{d, 2 * float64(g.MNK[0]*g.MNK[1]*g.MNK[2]) / g.Seconds})
-	}
-	if len(cs) == 0 {
+	rate, ok := r.gemmLogRate(dtype, m*batch, n, k, odd)
+	if !ok {
 		return 0, false
 	}
-	sort.Slice(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
-	rate := idw(len(cs), func(i int) (float64, float64) { return cs[i].d, math.Log(cs[i].tflops) })
 	return 2 * float64(batch*m*n*k) / math.Exp(rate) / r.flopScale[dtype], true
 }
 

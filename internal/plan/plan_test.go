@@ -105,3 +105,18 @@ func BenchmarkFitBERT(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFitConvnets is --fit on two convnets, whose step-time model
+// prices every convolution and BatchNorm of dozens of candidate steps
+// (minutes each before the rates were memoised).
+func BenchmarkFitConvnets(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		for _, m := range []string{"resnet50", "efficientnet-b3"} {
+			s := memmodel.DefaultSpec()
+			s.Model, s.GPU = &m, "h200"
+			if _, err := Fit(context.Background(), s, FitOptions{GlobalBatch: 128, Margin: 0.1, Exact: 6}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
