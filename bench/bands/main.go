@@ -137,7 +137,7 @@ var genSets = []memmodel.BandSource{
 }
 
 // method is the table's one-line description.
-const method = "per class: exp(centre + scale×q), centre and scale the median and median absolute deviation of ln(measured/predicted) shrunk toward the pooled with the weight of 4 rows; q the order statistics at the confidence of every row's error (peak reserved: at first sight where recorded) standardised by its classes without its capture set (studentised split conformal); training peak reserved: q per risk level (memmodel's BandTable.Risk), each from its own rows"
+const method = "per class: exp(centre + scale×q), centre and scale the median and median absolute deviation of ln(measured/predicted) shrunk toward the pooled with the weight of 4 rows; q the order statistics at the confidence of every row's error (peak reserved: at first sight where recorded) standardised by its classes without its capture set (studentised split conformal); training peak reserved: q per risk level (memmodel's BandTable.Risk), each from its own rows; step time: each class's centre with the pooled spread"
 
 func main() {
 	out := flag.String("out", "internal/memmodel/bands.json", "table to write")
