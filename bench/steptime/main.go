@@ -14,9 +14,10 @@
 // (testdata/late/pick), then the older machine's fixtures, unseen and
 // blind sets (measured.OlderHostCosts), then the sets timed on lent H200s
 // with the calibration machine's host costs: the second picks
-// (testdata/pick2, pick3), late2..late11 (late5 twice, its rerun), dev6, and the
+// (testdata/pick2, pick3), late2..late11 (late5 twice, its rerun), dev6, the
 // host-bound tiny-shape rows of dev7/host, dev8/host and dev9/host (dev9:
-// plain and checkpointed steps). It prints the figures of each set and of
+// plain and checkpointed steps), late12 (seen since its evaluation) and
+// dev11 (checkpointing and LoRA pairs across batch sizes). It prints the figures of each set and of
 // all of them together.
 package main
 
@@ -65,6 +66,8 @@ func defaultSets() []set {
 		{"dev7 host (lent H200)", []string{"testdata/dev7/host/results.jsonl"}, cal},
 		{"dev8 host (lent H200)", []string{"testdata/dev8/host/results.jsonl"}, cal},
 		{"dev9 host (lent H200)", []string{"testdata/dev9/host/results.jsonl"}, cal},
+		{"late12 (lent H200)", []string{"testdata/late12/timing/results.jsonl"}, cal},
+		{"dev11 (lent H200)", []string{"testdata/dev11/timing/results.jsonl"}, cal},
 	}
 }
 

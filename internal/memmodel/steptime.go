@@ -427,26 +427,3 @@ func (tm *timeModel) hostTime(o *op) float64 {
 	}
 	return tm.Op
 }
-
-// pipeline is the two clocks of the walk; busy sums the GPU's kernel
-// time alone, hostBusy the host's issue time alone (without its waits on
-// the GPU), and kernels and classGPU count the kernels and their GPU time
-// by class (StepDetail).
-type pipeline struct {
-	host, gpu, busy, hostBusy float64
-	kernels, classGPU         [numKernelClasses]float64
-}
-
-// issue charges h to the host, then runs n kernels of class k taking d
-// seconds together on the GPU (n may be 0: a view costs the host only).
-func (p *pipeline) issue(h, d float64, k kernelClass, n float64) {
-	p.host += h
-	p.hostBusy += h
-	p.gpu = maxF(p.gpu, p.host) + d
-	p.busy += d
-	p.kernels[k] += n
-	p.classGPU[k] += d
-}
-
-// sync makes the host wait for the GPU (.item(), synchronize).
-func (p *pipeline) sync() { p.host = maxF(p.host, p.gpu) }

@@ -171,18 +171,8 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 	graded := map[Tensor]bool{}
 	views := newViewBackward(g, gen)
 	for i := len(g.ops) - 1; i >= 0; i-- {
-		if r := gen.inReg[i]; r >= 0 && gen.regions[r].end == i {
-			// checkpoint's unpack hook before the recomputation (see
-			// walkBackward)
-			p.issue(tm.ckptCost(g)*(1-ckptEntryShare), 0, kPointwise, 0)
-			for j := gen.regions[r].start; j <= i; j++ {
-				o := &g.ops[j]
-				// recompute packs each saved tensor again; backward unpacks it
-				h := tm.hostTime(o) + 2*float64(len(o.save))*tm.Hook
-				tm.issueContigIn(o, g, p)
-				d := tm.forward(o, g)
-				p.issue(h, d, classOf(o), kernels(d))
-			}
+		if r := gen.inReg[i]; r >= 0 && gen.regions[r].recomputeAt() == i {
+			c.recompute(g, &gen.regions[r], tm, p)
 		}
 		o := &g.ops[i]
 		if o.noBackward || o.bwdFlops+o.bytes == 0 || o.fused {
@@ -211,6 +201,40 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 			}
 			views.issue(t, tm, p)
 		}
+	}
+}
+
+// recompute issues checkpointed region rg's recomputation, which the
+// backward of its last op that saves anything triggers (recomputeAt: the
+// ops after it need no saved tensor, their backward ran first).
+// checkpoint's unpack hook runs its share of the bookkeeping (see
+// walkBackward), then the region's forward again, each saved tensor
+// packed once more and unpacked by its backward, up to early stop
+// (torch.utils.checkpoint's default): recomputation ends once the last
+// saved tensor is back, so the ops after rg.stop are not rerun, nor the
+// kernel of rg.stop itself when it saves only its inputs, which are
+// packed before it runs (stopBeforeRun: a ViT block stops at fc2's
+// input, a Llama layer at down_proj's, without either GEMM or the
+// residual add). The memory model replays the same ops (recompute).
+// Until round 16 the walk reran the whole region.
+func (c *config) recompute(g *Graph, rg *region, tm timeModel, p *pipeline) {
+	if rg.stop < rg.start {
+		return // nothing saved: nothing to unpack, nothing recomputed
+	}
+	p.issue(tm.ckptCost(g)*(1-ckptEntryShare), 0, kPointwise, 0)
+	for j := rg.start; j <= rg.stop; j++ {
+		o := &g.ops[j]
+		// recompute packs each saved tensor again; backward unpacks it
+		h := tm.hostTime(o) + 2*float64(len(o.save))*tm.Hook
+		if j == rg.stop && rg.stopBeforeRun {
+			// the module's Python runs up to the op, whose saved
+			// inputs are packed before the kernel would launch
+			p.issue(h, 0, classOf(o), 0)
+			break
+		}
+		tm.issueContigIn(o, g, p)
+		d := tm.forward(o, g)
+		p.issue(h, d, classOf(o), kernels(d))
 	}
 }
 
