@@ -14,7 +14,7 @@
 // (testdata/late/pick), then the older machine's fixtures, unseen and
 // blind sets (measured.OlderHostCosts), then the sets timed on lent H200s
 // with the calibration machine's host costs: the second picks
-// (testdata/pick2, pick3), late2..late11 (late5 twice, its rerun), dev6, and the
+// (testdata/pick2, pick3), late2..late11 (late5 twice, its rerun), dev6, the
 // host-bound tiny-shape rows of dev7/host, dev8/host and dev9/host (dev9:
 // plain and checkpointed steps), late12 (seen since its evaluation) and
 // dev11 (checkpointing and LoRA pairs across batch sizes). It prints the figures of each set and of

@@ -172,6 +172,16 @@ func (b *builder) contiguousNorm(y Tensor) Tensor {
 	if o.kind == "layer_norm" {
 		n := b.tt(o.in[0]).bytes()
 		o.fwdHeld, o.bwdHeld = []int64{n}, []int64{n}
+		o.contigIn, o.contigPermuted = true, true
+	}
+	return y
+}
+
+// permuted marks the add just recorded as one on the encoder's permuted
+// stream against a contiguous operand (op.permuted).
+func (b *builder) permuted(y Tensor) Tensor {
+	if o := &b.g.ops[len(b.g.ops)-1]; o.kind == "add" {
+		o.permuted = true
 	}
 	return y
 }
@@ -192,7 +202,7 @@ func buildWhisper(b *builder, a *Arch, batch, seq int64, cache bool) {
 	b.frozen, b.module = true, "encoder.embed_positions"
 	pos := b.param(src * d)
 	b.frozen = b.lora != nil
-	h := b.add(x, pos) // the permuted conv output plus all positions
+	h := b.permuted(b.add(x, pos)) // the permuted conv output plus all positions
 	h = b.dropout(h, a.Dropout)
 	ffn := func(h Tensor, enc bool) Tensor {
 		y := b.layerNorm(h, d, true)
@@ -202,12 +212,16 @@ func buildWhisper(b *builder, a *Arch, batch, seq int64, cache bool) {
 		z := b.gelu(b.linear(y, d, ff, true, "fc1"))
 		b.keep(y) // activation_fn(fc1(hidden_states)): one statement
 		z = b.linear(z, ff, d, true, "fc2")
-		return b.add(h, b.dropout(z, a.Dropout))
+		z = b.add(h, b.dropout(z, a.Dropout))
+		if enc {
+			z = b.permuted(z)
+		}
+		return z
 	}
 	for i := 0; i < a.Layers; i++ {
 		b.block, b.module = i, "encoder.layers."+itoa(i)
 		y := b.contiguousNorm(b.layerNorm(h, d, true))
-		h = b.add(h, b.dropout(b.whisperAttention(y, y, a, batch, l, l, false, false), a.Dropout))
+		h = b.permuted(b.add(h, b.dropout(b.whisperAttention(y, y, a, batch, l, l, false, false), a.Dropout)))
 		h = ffn(h, true)
 	}
 	b.block, b.module = -1, "encoder.layer_norm"

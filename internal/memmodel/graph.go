@@ -126,6 +126,16 @@ type op struct {
 	// torchvision ViT's seq-first stream). Step time only: the memory
 	// model holds those copies as fwdHeld/bwdHeld.
 	contigIn bool
+	// contigPermuted: contigIn's strided input has its innermost dimension
+	// permuted (Whisper's encoder stream, the conv output [b, d, l] seen
+	// as [b, l, d]), so the copy gathers it element by element
+	// (permutedCopySlowdown) where ViT's seq-first stream moves rows of
+	// d contiguous elements.
+	contigPermuted bool
+	// permuted: an elementwise op whose same-shape operands are laid out
+	// differently (Whisper's encoder stream, permuted, plus a contiguous
+	// branch): TensorIterator cannot vectorise it (permutedMixed).
+	permuted bool
 }
 
 // gemmShape is a (batch of) m×k by k×n product. Backward runs the data

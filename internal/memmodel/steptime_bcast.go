@@ -51,6 +51,9 @@ func broadcastOp(o *op, g *Graph) string {
 	}
 	a, b := &g.tensors[o.in[0]], &g.tensors[o.in[1]]
 	if a.numel == b.numel {
+		if permutedMixed(o, a, b) {
+			return "mixed_mul"
+		}
 		return "" // same shape: the contiguous rates, mixed dtypes or not
 	}
 	small := a
@@ -75,6 +78,9 @@ func broadcastOp(o *op, g *Graph) string {
 // of its stream class.
 func (r *rates) elementwise(o *op, g *Graph, dt DType, bytes float64) float64 {
 	if c := broadcastOp(o, g); c != "" && r.bandwidth(c, dt) > 0 {
+		if o.permuted {
+			dt = halfOperand(o, g, dt)
+		}
 		return r.stream(c, dt, bytes)
 	}
 	return r.stream(streamOp(o.kind, len(o.in)), dt, bytes) * normSlowdown(o.kind, dt)
@@ -85,10 +91,39 @@ func (r *rates) elementwise(o *op, g *Graph, dt DType, bytes float64) float64 {
 // broadcast and mixed too (grad·other at the output's shape, then a sum
 // down to the small operand), at the same class's rate. A cast's
 // gradient is the opposite cast, whose down-conversion the broadcast
-// calibration did not time: it keeps the copy rate.
+// calibration did not time: it keeps the copy rate; so does a permuted
+// op's (permutedMixed).
 func (tm *timeModel) backwardElementwise(o *op, g *Graph, dt DType, bytes float64) float64 {
-	if o.kind == "to" {
+	if o.kind == "to" || o.permuted {
 		return tm.r.stream(streamOp(o.kind, len(o.in)), dt, bytes)
 	}
 	return tm.r.elementwise(o, g, dt, bytes)
+}
+
+// permutedMixed reports whether o adds or multiplies same-shape operands
+// of two floating dtypes laid out differently (op.permuted). TensorIterator
+// vectorises only operands contiguous in one layout: this runs the
+// generic elementwise_kernel<128, 4> with a conversion per load, the
+// kernel the mixed_mul calibration timed (1.45–1.48 TB/s in bf16).
+// Whisper-c b12 bf16's profile (testdata/profile) runs its 13 encoder
+// residual adds (float32 permuted stream + bfloat16 branch, 92 MB each)
+// as gpu_kernel_impl<CUDAFunctor_add<float>> at 67.2 µs apiece, 1.37
+// TB/s. Only the forward (backwardElementwise): the gradients pass
+// through, the branch's cast back to bfloat16 is priced as a cast.
+func permutedMixed(o *op, a, b *tensor) bool {
+	return o.permuted && a.dt != b.dt && a.dt.floating() && b.dt.floating()
+}
+
+// halfOperand is the half-precision dtype among o's inputs (dt when none
+// is): the mixed_mul calibration of a bfloat16 operand against a float32
+// one is filed under bf16. Only permuted ops take it (permutedMixed):
+// the broadcast mixed ops whose float32 operand comes first (DiT's
+// modulation) keep the float32 row they were validated with.
+func halfOperand(o *op, g *Graph, dt DType) DType {
+	for _, t := range o.in {
+		if d := g.tensors[t].dt; d == BF16 || d == F16 {
+			return d
+		}
+	}
+	return dt
 }

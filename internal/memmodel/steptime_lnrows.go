@@ -140,14 +140,47 @@ const layerNormGradRowS = 0.86e-9
 
 // issueContigIn charges the copy op o makes of its strided input before
 // its own kernel (op.contigIn), in forward, recomputation and backward
-// alike: a copy kernel reading and writing the input at the copy rate,
-// issued by the op itself (no host of its own). torchvision's ViT-B/16
-// b128 bf16 profile counts 62 strided float32 copies per step (3.65 ms),
-// its 24 LayerNorms on the seq-first stream two each.
+// alike: a copy kernel reading and writing the input at contigInCopy's
+// rate, issued by the op itself (no host of its own).
+// torchvision's ViT-B/16 b128 bf16 profile counts 62 strided float32
+// copies per step (3.65 ms), its 24 LayerNorms on the seq-first stream
+// two each.
 func (tm *timeModel) issueContigIn(o *op, g *Graph, p *pipeline) {
 	if !o.contigIn || len(o.in) == 0 {
 		return
 	}
-	x := &g.tensors[o.in[0]]
-	p.issue(0, math.Max(tm.r.stream("copy", x.dt, 2*float64(x.bytes())), tm.r.launch()), kCopy, 1)
+	p.issue(0, tm.r.contigInCopy(o, g), kCopy, 1)
 }
+
+// contigInCopy is the GPU time of the copy op.contigIn describes: input
+// read and written at stridedCopySlowdown (rows of contiguous elements)
+// or permutedCopySlowdown (a permuted innermost dimension) times fewer
+// bytes a second than the calibrated contiguous copy.
+func (r *rates) contigInCopy(o *op, g *Graph) float64 {
+	bytes := 2 * float64(g.tensors[o.in[0]].bytes())
+	if o.contigPermuted {
+		bytes *= permutedCopySlowdown
+	} else {
+		bytes *= stridedCopySlowdown
+	}
+	return math.Max(r.stream("copy", g.tensors[o.in[0]].dt, bytes), r.launch())
+}
+
+// permutedCopySlowdown is how much longer than a contiguous copy of the
+// same bytes (the calibrated copy rate) a .contiguous() of a tensor whose
+// innermost dimension is permuted takes: TensorIterator cannot vectorise
+// it and one side's accesses stride across rows. Whisper-c b12 bf16's
+// profile (testdata/profile) runs its 26 encoder LayerNorm input copies
+// (float32 [12, 1500, 512] laid out [12, 512, 1500], 73.7 MB moved each)
+// in 63.8 µs apiece, 1.16 TB/s against the calibrated copy's 4.2.
+const permutedCopySlowdown = 3.6
+
+// stridedCopySlowdown is permutedCopySlowdown for a strided input whose
+// rows stay contiguous (ViT's seq-first [s, b, d] stream copied to [b, s,
+// d]): TensorIterator still runs its generic, unvectorised
+// elementwise_kernel<128, 2> with an offset calculator per element, but
+// every access is coalesced. ViT-B/16 b128 bf16's profile
+// (testdata/profile) runs 62 such float32 copies per step in 3.646 ms,
+// 58.8 µs apiece where its LayerNorms' copies move 155 MB each: 2.6 TB/s
+// against the calibrated copy's 4.2.
+const stridedCopySlowdown = 1.6
