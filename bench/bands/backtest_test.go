@@ -105,3 +105,17 @@ func TestFirstSightStepRows(t *testing.T) {
 		}
 	}
 }
+
+// TestSetOrder: development and held-out sets come before every late set,
+// late sets in capture order (late before late2, late9 before late10), and
+// pick3, timed after late12 in session 9, after late12 and before late13,
+// so its kinds are no record of what plan knew when late2..late12 were
+// first seen (markRisk).
+func TestSetOrder(t *testing.T) {
+	order := []string{"captures", "heldout", "late", "late2", "late9", "late10", "late12", "pick3", "late13"}
+	for i := 1; i < len(order); i++ {
+		if a, b := setOrder(order[i-1]), setOrder(order[i]); a >= b {
+			t.Errorf("setOrder(%q) = %q is not before setOrder(%q) = %q", order[i-1], a, order[i], b)
+		}
+	}
+}

@@ -59,8 +59,29 @@ func TestBandsTableFresh(t *testing.T) {
 	}
 	// each risk level's bands hold at least 90% of its blind rows'
 	// first-sight errors, and a riskier level's bands are wider (bands10:
-	// 100 of 107, 54 of 56, 29 of 32 at median half-widths 2.9%, 10.3%, 43%)
+	// 100 of 107, 54 of 56, 29 of 32 at median half-widths 2.9%, 10.3%, 43%;
+	// bands11: 113 of 122, 61 of 64, 30 of 33 at 2.3%, 10.5%, 46%)
 	rs := riskSummary(mem, bands)
+	// level 0, the configurations plan has measured without a miss, is
+	// within issue 18's ratio: median half-width at most three times the
+	// median |first-sight error| (bands11: 2.25% over 0.85%, 2.7; 3.2
+	// before the LoRA targets were part of the kind)
+	if l0 := rs[1]; l0.medHalf > 3*l0.medAbs {
+		t.Errorf("risk level 0: median half-width %.4f over median |error| %.4f is above 3", l0.medHalf, l0.medAbs)
+	}
+	// the first all-linear LoRA runs of Qwen3 missed at first sight by
+	// +16.4% and +21.8%: plan, knowing only the earlier sets, calls them
+	// risky (a kind of their own once LoRA's targets are part of it)
+	for i, s := range mem {
+		if s.name == "late10-qwen3-g-s512-b8-bf16-lora16-all" || s.name == "late11-qwen3-g-s1024-b4-bf16-lora16-all-ckpt" {
+			if s.risk < 1 {
+				t.Errorf("%s: first-sight risk %d, want at least 1", s.name, s.risk)
+			}
+			if in := s.xb >= math.Log(bands[i][0]) && s.xb <= math.Log(bands[i][1]); !in {
+				t.Logf("%s: first-sight error %+.2f%% outside its level's band %v", s.name, 100*errOf(s.xb), bands[i])
+			}
+		}
+	}
 	for i, r := range rs[1:] {
 		if r.n == 0 || float64(r.inside) < 0.9*float64(r.n) {
 			t.Errorf("risk level %d: %d of %d first-sight errors inside, want at least 90%%", r.level, r.inside, r.n)

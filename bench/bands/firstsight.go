@@ -72,6 +72,9 @@ var firstSightTables = []firstSightTable{
 	// late11's RESULTS.md holds late11q's tables too, under "### late11q"
 	{"testdata/late11/RESULTS.md", "", false},
 	{"testdata/late11/RESULTS.md", "### late11q", false},
+	// late12 likewise: its first table is the session-start models'
+	{"testdata/late12/RESULTS.md", "", false},
+	{"testdata/late12/RESULTS.md", "### late12q", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)
@@ -174,6 +177,11 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late9/RESULTS.md"},
 	{File: "testdata/late10/RESULTS.md", After: "## Final models"},
 	{File: "testdata/late11/RESULTS.md"},
+	{File: "testdata/late12/RESULTS.md"},
+	// pick3's predictions were never printed beside the measurements
+	// in bench/steptime's form: FIRST-SIGHT.md is that print, made when
+	// the step-time model was still the one that ranked the candidates
+	{File: "testdata/pick3/FIRST-SIGHT.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

@@ -77,22 +77,83 @@ type riskLine struct {
 func riskSummary(ss []sample, bands [][2]float64) []riskLine {
 	var out []riskLine
 	for l := -1; l < riskLevels; l++ {
-		r := riskLine{level: l}
-		var half, abs []float64
-		for i, s := range ss {
-			if !s.blind || (l >= 0 && s.risk != l) {
-				continue
-			}
-			r.n++
-			if s.xb >= logOf(bands[i][0]) && s.xb <= logOf(bands[i][1]) {
-				r.inside++
-			}
-			half, abs = append(half, (bands[i][1]-bands[i][0])/2), append(abs, math.Abs(errOf(s.xb)))
-		}
-		r.medHalf, r.medAbs = median(half), median(abs)
+		r := firstSight(ss, bands, func(s sample) bool { return l < 0 || s.risk == l })
+		r.level = l
 		out = append(out, r)
 	}
 	return out
+}
+
+// firstSight is, over the blind rows of ss that keep holds, how many
+// first-sight errors fell inside the band their capture set left out gave
+// them (bands), the median half-width and the median |first-sight error|.
+func firstSight(ss []sample, bands [][2]float64, keep func(sample) bool) riskLine {
+	var r riskLine
+	var half, abs []float64
+	for i, s := range ss {
+		if !s.blind || !keep(s) {
+			continue
+		}
+		r.n++
+		if s.xb >= logOf(bands[i][0]) && s.xb <= logOf(bands[i][1]) {
+			r.inside++
+		}
+		half, abs = append(half, (bands[i][1]-bands[i][0])/2), append(abs, math.Abs(errOf(s.xb)))
+	}
+	r.medHalf, r.medAbs = median(half), median(abs)
+	return r
+}
+
+// acceptanceLine is one class of issue 18's acceptance table.
+type acceptanceLine struct {
+	class string
+	riskLine
+}
+
+// acceptance is issue 18's acceptance per class of workload, on the blind
+// rows' first-sight errors against the bands their capture sets left out
+// gave them: training peak reserved (every row, each risk level, QLoRA,
+// LoRA on extended targets), generate's peak reserved and step time.
+// bands holds each kind's leave-set-out bands (indexed like its samples).
+func acceptance(mem, gen, step []sample, bands map[kind][][2]float64) []acceptanceLine {
+	has := func(c string) func(sample) bool {
+		return func(s sample) bool {
+			for _, x := range s.classes {
+				if x == c {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	all := func(sample) bool { return true }
+	var out []acceptanceLine
+	add := func(name string, ss []sample, k kind, keep func(sample) bool) {
+		if b, ok := bands[k]; ok {
+			out = append(out, acceptanceLine{name, firstSight(ss, b, keep)})
+		}
+	}
+	add("training reserved, all", mem, memKind, all)
+	for l := 0; l < riskLevels; l++ {
+		add(fmt.Sprintf("training reserved, risk %d", l), mem, memKind, func(s sample) bool { return s.risk == l })
+	}
+	add("training reserved, QLoRA", mem, memKind, has("lora=qlora"))
+	add("training reserved, LoRA extended", mem, memKind, has("lora_targets=extended"))
+	add("generate reserved", gen, genKind, all)
+	add("step time", step, stepKind, all)
+	return out
+}
+
+func printAcceptance(ls []acceptanceLine) {
+	fmt.Printf("\nissue 18's acceptance at first sight (blind rows; each capture set left out of the whole computation)\n")
+	fmt.Printf("%-34s %5s %14s %10s %10s %7s\n", "class", "rows", "inside", "med half", "med|err|", "ratio")
+	for _, l := range ls {
+		ratio := 0.0
+		if l.medAbs > 0 {
+			ratio = l.medHalf / l.medAbs
+		}
+		fmt.Printf("%-34s %5d %6d (%3.0f%%) %9.2f%% %9.2f%% %7.1f\n", l.class, l.n, l.inside, 100*float64(l.inside)/float64(max(l.n, 1)), 100*l.medHalf, 100*l.medAbs, ratio)
+	}
 }
 
 func printRiskSummary(ls []riskLine) {

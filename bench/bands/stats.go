@@ -98,11 +98,14 @@ const widenPooled = 0.10
 // classes, and the bands came out narrower than the error on the next
 // blind set (late10: 19 of 24 inside).
 //
+// sharedSpread says every class takes the pooled spread, keeping its own
+// centre (step time: see fitSet).
+//
 // risk splits the rows by risk level (memmodel's BandTable.Risk): the
 // quantiles of level l (out[l], levels of them) come from the scores of
 // its own rows (nil risk: one level; a level without rows takes every
 // row's).
-func sharedQuantiles(xs, score, vs, fs []float64, cls, st [][]string, grp []int, risk []int, levels, minRows int, conf float64, widenThin, spareLow bool) [][2]float64 {
+func sharedQuantiles(xs, score, vs, fs []float64, cls, st [][]string, grp []int, risk []int, levels, minRows int, conf float64, widenThin, spareLow, sharedSpread bool) [][2]float64 {
 	lows, highs := make([]float64, len(xs)), make([]float64, len(xs))
 	members := map[int][]int{}
 	var order []int
@@ -151,7 +154,7 @@ func sharedQuantiles(xs, score, vs, fs []float64, cls, st [][]string, grp []int,
 		split.Pooled = split.Classes[""]
 		pool := robustLS(rest)
 		for _, i := range members[g] {
-			lows[i], highs[i] = rowScores(score[i], vs[i], fs[i], cls[i], rest, byClass, measured, split, pool, minRows, widenThin)
+			lows[i], highs[i] = rowScores(score[i], vs[i], fs[i], cls[i], rest, byClass, measured, split, pool, minRows, widenThin, sharedSpread)
 		}
 	}
 	out := make([][2]float64, max(levels, 1))
@@ -176,7 +179,7 @@ func sharedQuantiles(xs, score, vs, fs []float64, cls, st [][]string, grp []int,
 // classes cls) with the classes' centres and spreads taken from the other
 // groups' rows: rest (all of them), byClass (those each class counts),
 // measured (each class's rows of any kind) and their split counts.
-func rowScores(x, v, f float64, cls []string, rest []float64, byClass map[string][]float64, measured map[string]int, split *memmodel.BandTable, pool locScale, minRows int, widenThin bool) (lo, hi float64) {
+func rowScores(x, v, f float64, cls []string, rest []float64, byClass map[string][]float64, measured map[string]int, split *memmodel.BandTable, pool locScale, minRows int, widenThin, sharedSpread bool) (lo, hi float64) {
 	xh := x // the top is the variant's where the classes' split rate reaches it
 	if v > 0 && split.SplitReach(cls).Reach {
 		xh = x - v
@@ -184,6 +187,9 @@ func rowScores(x, v, f float64, cls []string, rest []float64, byClass map[string
 	lo, hi = math.Inf(-1), math.Inf(1)
 	xl := x + f
 	cover := func(ls locScale) {
+		if sharedSpread {
+			ls.s = classLS(rest, pool).s
+		}
 		lo, hi = math.Max(lo, (xl-ls.m)/ls.s), math.Min(hi, (xh-ls.m)/ls.s)
 	}
 	used, thin := false, false

@@ -57,9 +57,12 @@ func TestRiskLevels(t *testing.T) {
 }
 
 // TestRiskOnEmbeddedTable: on the committed table, plain Gemma in
-// bf16-amp is level 0, late10's and late11's Qwen3 LoRA kind (+16.4%,
-// +21.8% at first sight) level 1 with a wider band than level 0 gives the
-// same classes, and a family in a precision never captured level 2.
+// bf16-amp is level 0; Qwen3 LoRA on every linear layer (late10's and
+// late11's kind: +16.4%, +21.8% at first sight) level 1 with a wider band
+// than level 0 gives the same classes, while Qwen3 LoRA on the default
+// targets, whose blind runs were within 1%, is level 0 (its kind apart
+// since lora_targets is a class); a family in a precision never captured
+// level 2.
 func TestRiskOnEmbeddedTable(t *testing.T) {
 	tb := embeddedBands()
 	base := []string{"kind=decoder", "checkpoint=none", "optimizer=adamw", "parallel=none", "gpu=h200"}
@@ -67,10 +70,13 @@ func TestRiskOnEmbeddedTable(t *testing.T) {
 	if r, why := tb.Risk(with("family=gemma", "lora=no", "precision=bf16-amp")); r != 0 {
 		t.Errorf("plain Gemma bf16-amp at risk %d: %s", r, why)
 	}
-	qwen := with("family=qwen3", "lora=yes", "precision=bf16-amp")
+	qwen := with("family=qwen3", "lora=yes", "lora_targets=extended", "precision=bf16-amp")
 	r, why := tb.Risk(qwen)
-	if r != 1 || !strings.Contains(why, "missed by") {
-		t.Errorf("Qwen3 LoRA: risk %d, %q", r, why)
+	if r != 1 || !strings.Contains(why, "missed by 16.4%") {
+		t.Errorf("Qwen3 all-linear LoRA: risk %d, %q", r, why)
+	}
+	if r, why := tb.Risk(with("family=qwen3", "lora=yes", "precision=bf16-amp")); r != 0 {
+		t.Errorf("Qwen3 LoRA on its default targets: risk %d (%q), want 0", r, why)
 	}
 	fam, _, _ := tb.RiskBand(qwen, 0)
 	risky, _, _ := tb.RiskBand(qwen, 1)
@@ -79,5 +85,40 @@ func TestRiskOnEmbeddedTable(t *testing.T) {
 	}
 	if r, why := tb.Risk(with("family=mixtral", "lora=no", "precision=fp16-amp")); r != 2 {
 		t.Errorf("Mixtral fp16: risk %d (%q), want 2", r, why)
+	}
+}
+
+// TestLoRATargetsClass: LoRA on modules beyond the family's default
+// targets (late10's Qwen3 all-linear run) is the lora_targets=extended
+// class, and so a kind of its own; LoRA on the defaults, or on fewer of
+// them, is not.
+func TestLoRATargetsClass(t *testing.T) {
+	all := []string{"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"}
+	for _, c := range []struct {
+		targets []string
+		want    bool
+	}{
+		{all, true},
+		{nil, false},                // the family's defaults: q_proj, v_proj
+		{[]string{"q_proj"}, false}, // fewer adapters, the same mechanism
+		{[]string{"Q_PROJ", "v_proj"}, false},
+	} {
+		name := "qwen3-0.6b"
+		s := DefaultSpec()
+		s.Model, s.Batch, s.Seq, s.LoRA = &name, 8, 512, &LoRA{Rank: 16, Targets: c.targets}
+		cl, err := BandClasses(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, x := range cl {
+			got = got || x == "lora_targets=extended"
+		}
+		if got != c.want {
+			t.Errorf("targets %v: classes %v, want lora_targets=extended %v", c.targets, cl, c.want)
+		}
+		if k := BandKind(cl); strings.Contains(k, "lora_targets=extended") != c.want {
+			t.Errorf("targets %v: kind %q", c.targets, k)
+		}
 	}
 }
