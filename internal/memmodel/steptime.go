@@ -49,6 +49,7 @@ type HostCosts struct {
 	Small float64 `json:"small_s"` // per tensor-level forward op (x + y, x.pow(2) inside a forward)
 	Cast  float64 `json:"cast_s"`  // per autocast cast (dispatcher only, no Python)
 	Bwd   float64 `json:"bwd_s"`   // per autograd node in backward
+	Node  float64 `json:"node_s"`  // per kernel-less autograd node the graph does not record (steptime_nodes.go)
 	Hook  float64 `json:"hook_s"`  // per saved tensor per checkpoint hook call
 	Ckpt  float64 `json:"ckpt_s"`  // per checkpointed region: torch.utils.checkpoint's own Python (ckptEntryShare)
 	Param float64 `json:"param_s"` // per parameter tensor in optimizer.step / zero_grad / GradScaler
@@ -59,7 +60,7 @@ type HostCosts struct {
 // CPU), fitted once across every development timing; Ckpt was derived
 // afterwards from the host-bound checkpointed steps (ckptRegionCost).
 func DefaultHostCosts() HostCosts {
-	return HostCosts{Op: 72e-6, Small: 6.3e-6, Cast: 23e-6, Bwd: 29e-6, Hook: 6.3e-6, Ckpt: ckptRegionCost, Param: 1.5e-6}
+	return HostCosts{Op: 72e-6, Small: 6.3e-6, Cast: 23e-6, Bwd: 29e-6, Node: engineNodeCost, Hook: 6.3e-6, Ckpt: ckptRegionCost, Param: 1.5e-6}
 }
 
 // ckptRegionCost is what one region under non-reentrant

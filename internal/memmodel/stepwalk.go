@@ -168,7 +168,7 @@ func (c *config) walkForward(g *Graph, gen *generator, tm timeModel, p *pipeline
 // autograd engine sums with one add kernel per extra use (the residual
 // stream, a Python GELU's x used three times).
 func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipeline) {
-	graded := map[Tensor]bool{}
+	graded, accumulated := map[Tensor]bool{}, map[Tensor]bool{}
 	views := newViewBackward(g, gen)
 	for i := len(g.ops) - 1; i >= 0; i-- {
 		if r := gen.inReg[i]; r >= 0 && gen.regions[r].recomputeAt() == i {
@@ -191,6 +191,10 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 		tm.issueContigIn(o, g, p)
 		d, n := tm.backward(o, g)
 		p.issue(h, d, classOf(o), n)
+		if !g.compiled {
+			// the Linear's transpose and views (steptime_nodes.go)
+			p.issue(linearNodes(o, g, c.batch)*tm.Node, 0, classOf(o), 0)
+		}
 		views.issueOp(o, tm, p)
 		for _, t := range o.in {
 			if x := &g.tensors[t]; x.grad && x.param < 0 {
@@ -201,6 +205,7 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 			}
 			views.issue(t, tm, p)
 		}
+		tm.accumulateGrad(o, g, accumulated, p)
 	}
 }
 
