@@ -75,7 +75,9 @@ func (r *rates) sdpa(a *attnCost, dt DType) (fwd, bwd float64) {
 	fwd, bwd = fl/rf/r.flopScale["bf16"], 2.5*fl/rb/r.flopScale["bf16"]
 	if dt == F32 {
 		bh := a.batch * a.heads
-		slow := r.gemm("tf32", bh, a.sq, a.sk, a.hd) / r.gemm("bf16", bh, a.sq, a.sk, a.hd)
+		// both rates as the calibration measured them (gemm runs bf16
+		// at the burst clock, see burstClock)
+		slow := r.gemm("tf32", bh, a.sq, a.sk, a.hd) / (r.gemm("bf16", bh, a.sq, a.sk, a.hd) * r.halfClock)
 		fwd, bwd = fwd*slow, bwd*slow
 	}
 	return fwd, bwd
