@@ -181,6 +181,9 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 	}
 	if r.LoRA > 0 {
 		s.LoRA = &memmodel.LoRA{Rank: r.LoRA, Alpha: float64(2 * r.LoRA), Targets: []string{"q_proj", "v_proj"}}
+		if strings.HasPrefix(r.Model, "Phi3") { // gt_work.py's default_targets: Phi-3 fuses q, k, v into qkv_proj
+			s.LoRA.Targets = []string{"qkv_proj"}
+		}
 		if strings.HasPrefix(r.Model, "df:") { // gt_work.py adapts to_q, to_k, to_v, to_out.0
 			s.LoRA.Targets = []string{"to_q", "to_k", "to_v", "to_out"}
 		}

@@ -202,7 +202,12 @@ func (b *builder) linear(x Tensor, in, outF int64, bias bool, name string) Tenso
 		}
 		y = b.linearWith(x, w, bp, in, outF)
 	}
+	if b.g.linears == nil {
+		b.g.linears = map[string]bool{}
+	}
+	b.g.linears[name] = true
 	if b.lora != nil && b.lora.targets(name) {
+		b.g.adapted++
 		fr := b.frozen
 		b.frozen = false
 		y = b.loraBranch(x, y, in, outF, b.quant4 && fr && !denseOnly(name))

@@ -195,6 +195,11 @@ type Graph struct {
 	// the loss (the logits, the key/value cache): a compiled backward gets
 	// a gradient for each (see compiledBackwardInputs).
 	returned []Tensor
+	// linears are the names of the model's nn.Linear modules (by their
+	// attribute name, as PEFT's target_modules match them); adapted counts
+	// the Linears a LoRA adapter was attached to.
+	linears map[string]bool
+	adapted int
 }
 
 func (g *Graph) t(x Tensor) *tensor { return &g.tensors[x] }

@@ -109,6 +109,9 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 		c.seq = int64(dyn.MaxLen) // the fixed-shape plan is the worst batch
 	}
 	g := c.buildGraph()
+	if err := c.checkLoRATargets(g); err != nil {
+		return nil, err
+	}
 	cfg := c.stepConfig(g, opts.Steps)
 	cfg.warm = opts.Warm
 	st := generate(g, cfg)
