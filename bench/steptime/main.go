@@ -14,7 +14,7 @@
 // (testdata/late/pick), then the older machine's fixtures, unseen and
 // blind sets (measured.OlderHostCosts), then the sets timed on lent H200s
 // with the calibration machine's host costs: the second picks
-// (testdata/pick2, pick3), late2..late11 (late5 twice, its rerun), dev6, the
+// (testdata/pick2, pick3, pick4), late2..late11 (late5 twice, its rerun), dev6, the
 // host-bound tiny-shape rows of dev7/host, dev8/host and dev9/host (dev9:
 // plain and checkpointed steps), late12 (seen since its evaluation) and
 // dev11 (checkpointing and LoRA pairs across batch sizes). It prints the figures of each set and of
@@ -51,6 +51,7 @@ func defaultSets() []set {
 			"testdata/unseen/timing.jsonl", "testdata/blind/timing.jsonl"}, old},
 		{"plan --fit picks 2 (lent H200)", []string{"testdata/pick2/results.jsonl"}, cal},
 		{"plan --fit picks 3 (lent H200)", []string{"testdata/pick3/results.jsonl"}, cal},
+		{"plan --fit picks 4 (lent H200)", []string{"testdata/pick4/results.jsonl"}, cal},
 		{"late2 (lent H200)", []string{"testdata/late2/timing/results.jsonl"}, cal},
 		{"late3 (lent H200)", []string{"testdata/late3/timing/results.jsonl"}, cal},
 		{"late4 (lent H200)", []string{"testdata/late4/timing/results.jsonl"}, cal},
