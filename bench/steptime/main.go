@@ -16,7 +16,7 @@
 // with the calibration machine's host costs: the second picks
 // (testdata/pick2, pick3, pick4), late2..late11 (late5 twice, its rerun), dev6, the
 // host-bound tiny-shape rows of dev7/host, dev8/host and dev9/host (dev9:
-// plain and checkpointed steps), late12 (seen since its evaluation) and
+// plain and checkpointed steps), late12 and late13 (seen since their evaluations) and
 // dev11 (checkpointing and LoRA pairs across batch sizes). It prints the figures of each set and of
 // all of them together.
 package main
@@ -68,6 +68,7 @@ func defaultSets() []set {
 		{"dev8 host (lent H200)", []string{"testdata/dev8/host/results.jsonl"}, cal},
 		{"dev9 host (lent H200)", []string{"testdata/dev9/host/results.jsonl"}, cal},
 		{"late12 (lent H200)", []string{"testdata/late12/timing/results.jsonl"}, cal},
+		{"late13 (lent H200)", []string{"testdata/late13/timing/results.jsonl"}, cal},
 		{"dev11 (lent H200)", []string{"testdata/dev11/timing/results.jsonl"}, cal},
 	}
 }

@@ -110,3 +110,10 @@ func checkGenerateSet(t *testing.T, set string, want int, resvMax, allocMax, ins
 	}
 	checkCoverage(t, ev, inside)
 }
+
+// TestLate13Blind holds session 10's blind generate points (testdata/late13:
+// LLaMA-3.2-1B bf16 DynamicCache under no_grad at two points, TinyLlama fp16
+// StaticCache under inference_mode): with the session-start and the final
+// models reserved +0.05% and allocated within 0.03% at every point, 3 of 3
+// inside the bands.
+func TestLate13Blind(t *testing.T) { checkGenerateSet(t, "late13", 3, 0.001, 0.0004, 1) }

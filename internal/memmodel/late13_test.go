@@ -1,0 +1,63 @@
+package memmodel_test
+
+import (
+	"math"
+	"path/filepath"
+	"testing"
+)
+
+// late13Dir is the thirteenth blind set (testdata/late13/README.md):
+// captured at the start of session 10 (call 35) before any model of the
+// session changed, kept outside the repository and every helper's view,
+// and evaluated with the session-start models and once with the final
+// ones (testdata/late13/RESULTS.md).
+const late13Dir = "../../testdata/late13"
+
+// TestLate13Blind: 24 training rows (the session changed no memory
+// mechanism: start and final predictions are the same bytes). Reserved
+// median 0.63%, max 3.03% (Whisper checkpointed b64, over), 2 under, none
+// more than 2% low; allocated max 2.70% (EfficientNet-B0 b96, under, below
+// its allocated band: the per-image cuDNN partials of branch resv11b-full,
+// not landed). At first sight the Phi-3 (f) LoRA checkpointed row read
+// -13.96% because the evaluation passed q_proj/v_proj, which Phi-3 lacks,
+// while the capture ran PEFT's qkv_proj (fixed in bench/measured; plan now
+// refuses targets matching no module): +1.15%. The final bands, narrowed by
+// bands11, leave two over-predictions just below their bottoms (GPT-2 large
+// checkpointed +2.91%, Whisper checkpointed +3.03%); the session-start
+// bands held them. Held there.
+func TestLate13Blind(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays 24 workloads")
+	}
+	known := map[string]bool{
+		"late13-efficientnet-b0-b96-bf16 allocated":     true,
+		"late13-gpt2-large-s1024-b4-bf16-ckpt reserved": true,
+		"late13-whisper-f-b64-bf16-ckpt reserved":       true,
+	}
+	checkBlindSet(t, late13Dir, 24, known, blindLimits{resvMedian: 0.0065, resvMax: 0.031, allocMax: 0.0275, under: 2, farUnder: 0})
+}
+
+// TestLate13Compiled: one blind compiled step (GPT-2 large s512 b8 bf16):
+// allocated -0.65%, reserved +1.56%, inside the band. Held at 1% and 2%.
+func TestLate13Compiled(t *testing.T) {
+	rows := readCaptures(t, filepath.Join(late13Dir, "compile"))
+	if len(rows) != 1 {
+		t.Fatalf("want the compiled row, got %d", len(rows))
+	}
+	ea, er := compiledErrors(t, rows[0])
+	if math.Abs(ea) > 0.01 || math.Abs(er) > 0.02 {
+		t.Errorf("%s: allocated %+.2f%% (held ±1%%), reserved %+.2f%% (held ±2%%)", rows[0].Name, 100*ea, 100*er)
+	}
+}
+
+// TestStepTimeLate13: 27 blind step times (GPT-2 large's LoRA twin failed in
+// PEFT). Session start: median 7.8%, max 29.9% (Whisper fp32 b32, under),
+// ratios 9 of 12 within 10%, same-model order 11 of 11; final (steptime16a,
+// 16b, 17, 18): median 7.5%, max 28.1% (the same Whisper row), 78% under,
+// ratios 10 of 12 (Gemma 3 LoRA+checkpointing vs LoRA -26.0%, Whisper AMP
+// vs fp32 +11.9%), same-model order 11 of 11, 27 of 27 inside the band.
+// Held there.
+func TestStepTimeLate13(t *testing.T) {
+	ev := evalTimedFile(t, filepath.Join(late13Dir, "timing", "results.jsonl"))
+	checkStepEval(t, ev, 27, stepTargets{median: 0.076, max: 0.282, ratioMedian: 0.056, ratioMax: 0.261, order: 0.95})
+}
