@@ -88,8 +88,8 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/late9q/families", HeldOut: "blind QLoRA and AdamW8bit rows: evaluated once with session 6's final models, then band data", AllowanceRows: true},
 	{Dir: "testdata/late10/families", HeldOut: "tenth blind set: evaluated with session 7's start and final models, then band data", AllowanceRows: true},
 	{Dir: "testdata/late10q/families", HeldOut: "blind QLoRA and AdamW8bit rows: evaluated with session 7's start and final models, then band data", AllowanceRows: true},
-	// late11, late11q, late12 and late12q are band rows but do not
-	// derive the allowance: with them the rule picks 12 MiB + 0.50%
+	// late11, late11q, late12, late12q and late13 are band rows but do
+	// not derive the allowance: with them the rule picks 12 MiB + 0.50%
 	// instead of 22 MiB + 0.50% (session 10's models; with late11 alone
 	// it picked 18 MiB on session 9's), which would lower every training
 	// prediction by 10 MiB and move check.py's plan figures; bands do not
@@ -99,6 +99,8 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/late12/families", HeldOut: "twelfth blind set: evaluated with session 9's start and final models, then band data"},
 	{Dir: "testdata/late12q/families", HeldOut: "blind QLoRA and AdamW8bit rows: evaluated with session 9's start and final models, then band data"},
 	{Dir: "testdata/pick3", HeldOut: "plan --fit's candidates of session 9 (ViT-L, Qwen2.5-1.5B, ResNet-101), captured for step time; memory never evaluated blind"},
+	{Dir: "testdata/late13/families", HeldOut: "thirteenth blind set: evaluated with session 10's start and final models, then band data"},
+	{Dir: "testdata/pick4", HeldOut: "plan --fit's candidates of session 10 (EfficientNet-B3, Qwen3-0.6B, ResNet-152), captured for step time; memory never evaluated blind"},
 }
 
 // timingFiles are the step-time sets (bench/measured.ReadTimed layouts).
@@ -117,6 +119,8 @@ var timingFiles = []memmodel.BandSource{
 	{Dir: "testdata/late11/timing/results.jsonl", HeldOut: "eleventh blind set: timed alone, evaluated with session 8's start and final models, then band data"},
 	{Dir: "testdata/late12/timing/results.jsonl", HeldOut: "twelfth blind set: timed alone, evaluated with session 9's start and final models, then band data"},
 	{Dir: "testdata/pick3/results.jsonl", HeldOut: "plan --fit's candidates timed alone after session 9's step-time model was final, evaluated once, then band data"},
+	{Dir: "testdata/late13/timing/results.jsonl", HeldOut: "thirteenth blind set: timed alone, evaluated with session 10's start and final models, then band data"},
+	{Dir: "testdata/pick4/results.jsonl", HeldOut: "plan --fit's candidates timed alone after session 10's step-time model was final, evaluated once, then band data"},
 }
 
 // genSets are the generate sets of the inference planner.
@@ -134,6 +138,7 @@ var genSets = []memmodel.BandSource{
 	{Dir: "testdata/late10/generate", HeldOut: "tenth blind set: evaluated with session 7's start and final models, then band data", AllowanceRows: true},
 	{Dir: "testdata/late11/generate", HeldOut: "eleventh blind set: evaluated with session 8's start and final models, then band data", AllowanceRows: true},
 	{Dir: "testdata/late12/generate", HeldOut: "twelfth blind set: evaluated with session 9's start and final models, then band data", AllowanceRows: true},
+	{Dir: "testdata/late13/generate", HeldOut: "thirteenth blind set: evaluated with session 10's start and final models, then band data", AllowanceRows: true},
 }
 
 // method is the table's one-line description.
