@@ -24,7 +24,9 @@
 // turn (the allowance included) the band each of its rows would have had
 // (its median half-width, the ratio of that to the median |error|, and how
 // many rows fell inside); and that backtest per capture set, with session
-// 7's rule (each row left out alone, scored on its error now) beside it.
+// 7's rule (each row left out alone, scored on its error now) beside it,
+// and the first-sight misses by side of the band per risk level and
+// checkpointing (tails.go).
 //
 // One command regenerates the table when captures or the model change
 // (internal/memmodel's TestBandsTableFresh fails until it is run):
@@ -292,6 +294,7 @@ func build(root string, conf float64, minRows int, verbose bool, dump string) (*
 			printBacktest(p.title, backtest(p.ss, rowwise, bands))
 			if p.k == memKind {
 				printRiskSummary(riskSummary(p.ss, bands))
+				printTails(tails(p.ss, bands))
 			}
 			printReport(fmt.Sprintf("%s: %d rows, shared quantiles q %+.2f…%+.2f", p.title, len(p.ss), f.q[0], f.q[1]),
 				report(p.ss, f, bands, reach, p.k == stepKind), minRows)
