@@ -30,10 +30,10 @@ func TestLate12Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 24 workloads")
 	}
-	known := map[string]bool{
-		"late12-efficientnet-b3-b64-bf16 allocated": true,
-	}
-	checkBlindSet(t, late12Dir, 24, known, blindLimits{resvMedian: 0.0065, resvMax: 0.0316, allocMax: 0.0337, under: 3, farUnder: 1})
+	// EfficientNet-B3's allocated (-3.35%) is inside its band since
+	// bands12 (late13's EfficientNet-B0 and pick4's EfficientNet-B3 rows
+	// as band data)
+	checkBlindSet(t, late12Dir, 24, nil, blindLimits{resvMedian: 0.0065, resvMax: 0.0316, allocMax: 0.0337, under: 3, farUnder: 1})
 }
 
 // TestLate12qBlind: QLoRA (Mistral-e r16 checkpointed, Qwen2.5-0.5B r16 at

@@ -47,8 +47,8 @@ func TestLate2Blind(t *testing.T) {
 	// ConvNeXt-T checkpointed -2.77% -> -2.99% reserved
 	known := map[string]bool{
 		// bands9 on session 8's merged models: EfficientNet-B0 bf16's
-		// allocated (the model 0.8% low) is above its band's top
-		"late2-efficientnet-b0-b96-bf16 allocated": true,
+		// allocated (the model 0.8% low) was above its band's top;
+		// inside since bands12 (late13 and pick4 as band rows)
 	}
 	checkBlindSet(t, late2Dir, 22, known, blindLimits{resvMedian: 0.009, resvMax: 0.030, allocMax: 0.028, under: 3, farUnder: 1})
 }
