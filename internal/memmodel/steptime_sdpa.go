@@ -74,14 +74,26 @@ func (r *rates) sdpa(a *attnCost, dt DType) (fwd, bwd float64) {
 	fl := sdpaWork(be, a.batch*a.heads, a.sq, a.sk, a.hd, a.causal)
 	fwd, bwd = fl/rf/r.flopScale["bf16"], 2.5*fl/rb/r.flopScale["bf16"]
 	if dt == F32 {
-		bh := a.batch * a.heads
-		// both rates as the calibration measured them (gemm runs bf16
-		// at the burst clock, see burstClock)
-		slow := r.gemm("tf32", bh, a.sq, a.sk, a.hd) / (r.gemm("bf16", bh, a.sq, a.sk, a.hd) * r.halfClock)
+		slow := fastF32MMAs * r.flopScale["bf16"] / r.flopScale["tf32"]
 		fwd, bwd = fwd*slow, bwd*slow
 	}
 	return fwd, bwd
 }
+
+// fastF32MMAs is how many tensor-core products the memory-efficient
+// kernel runs in float32 for each one of its half-precision build: its
+// CUTLASS GEMMs take OpMultiplyAddFastF32 on sm80 and later (3xTF32: each
+// operand split into a TF32 high and low part, and big·big + big·small +
+// small·big accumulated), so a float32 call costs three times the bf16
+// kernel of the same tiles, scaled by the GPU's TF32/bf16 rates where the
+// calibrated GPU is not the one priced. The H200 profile of Whisper (f)
+// b32 fp32 (testdata/dev12, 1,500 encoder tokens, 6 heads of 64) times
+// fmha_cutlassF_f32 at 33 TFLOP/s and cutlassB_f32 at 31: 3.6 and 2.9
+// times the calibration's bf16 efficient rows of the nearest shape. Until
+// round 19 the factor was the calibrated TF32/bf16 ratio of a batched GEMM
+// of the score shape, 1.2 at Whisper's 1,500 tokens and 2.3 at 512: the
+// Whisper call was priced at 105 and 78 TFLOP/s.
+const fastF32MMAs = 3
 
 // sdpaBackwardS is a calibration row's backward time: forward+backward
 // less the forward and less the harness's three .grad accumulations
