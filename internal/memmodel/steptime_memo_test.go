@@ -12,14 +12,7 @@ import (
 // The one-pass nearest-four selection gives the interpolation a full sort
 // of the calibrated points gives, on the H200's real calibration.
 func TestNearestIDWMatchesSort(t *testing.T) {
-	g, err := gpu.Lookup("h200")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := newRates(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := h200Rates(t)
 	ix := r.indexGEMMs()
 	pts := ix.points[gemmQuery{dtype: "bf16"}]
 	if len(pts) < 8 {
@@ -44,15 +37,7 @@ func TestNearestIDWMatchesSort(t *testing.T) {
 // Memoised convolution and BatchNorm times equal the uncached ones, also
 // when a shape is asked again after others.
 func TestStepTimeMemoTransparent(t *testing.T) {
-	g, _ := gpu.Lookup("h200")
-	fresh := func() *rates {
-		r, err := newRates(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	memo, plain := fresh(), fresh()
+	memo, plain := h200Rates(t), h200Rates(t)
 	shapes := []convShape{
 		{n: 64, cin: 64, cout: 64, h: 56, ho: 56, k: 3, stride: 1, groups: 1, dgrad: true, wgrad: true},
 		{n: 64, cin: 256, cout: 512, h: 56, ho: 28, k: 1, stride: 2, groups: 1, dgrad: true, wgrad: true},
@@ -75,4 +60,19 @@ func TestStepTimeMemoTransparent(t *testing.T) {
 			}
 		}
 	}
+}
+
+// h200Rates is a fresh step-time rate model of the H200 from its committed
+// calibration.
+func h200Rates(t *testing.T) *rates {
+	t.Helper()
+	g, err := gpu.Lookup("h200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := newRates(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

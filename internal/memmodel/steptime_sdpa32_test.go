@@ -4,8 +4,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-
-	"github.com/vramkit/vramkit/internal/gpu"
 )
 
 // TestSDPAFloat32AgainstWhisperProfile: a float32 Whisper step runs every
@@ -31,14 +29,7 @@ func TestSDPAFloat32AgainstWhisperProfile(t *testing.T) {
 	if pf == 0 || pb == 0 {
 		t.Fatal("no float32 memory-efficient kernels in the profile")
 	}
-	g, err := gpu.Lookup("h200")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := newRates(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := h200Rates(t)
 	var mf, mb float64
 	for _, s := range []attnShape{
 		{batch: 32, heads: 6, sq: 1500, sk: 1500, hd: 64},

@@ -3,8 +3,6 @@ package memmodel
 import (
 	"math"
 	"testing"
-
-	"github.com/vramkit/vramkit/internal/gpu"
 )
 
 // TestSDPACuDNNAgainstProfiles: torch 2.11 runs half-precision attention
@@ -17,14 +15,7 @@ import (
 // cuDNN pricing is within 25% of each, and nearer than the flash rows that
 // priced them before (+88%, +65%, -17%, +28%).
 func TestSDPACuDNNAgainstProfiles(t *testing.T) {
-	g, err := gpu.Lookup("h200")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := newRates(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := h200Rates(t)
 	for _, c := range []struct {
 		name       string
 		b, h, s, d int64
