@@ -42,7 +42,9 @@ func profiled(t *testing.T, dir, name string) (measured.Profiled, *memmodel.Step
 // s1024 b4 LoRA r16 under Hugging Face gradient checkpointing (dev12, both
 // rows; eight GradientCheckpointingLayers, each re-run whole up to its last
 // saved tensor, the post-feed-forward norm's weight product: 11 GEMMs, one
-// SDPA and six RMSNorms a layer), ViT-B/16 b128 bf16 (plain: testdata/
+// SDPA and six RMSNorms a layer, and layer 0's five data-gradient GEMMs
+// that enable_input_require_grads adds: 93 GEMMs, 88 without them; see
+// TestLoRACheckpointFirstLayerBackward), ViT-B/16 b128 bf16 (plain: testdata/
 // profile; checkpointed: dev12; torch.utils.checkpoint per encoder block,
 // stopping at fc2's input: 3 GEMMs, one SDPA, two LayerNorms a block) and
 // the SD 1.5 UNet b8 bf16 (plain: dev6; checkpointed: dev12; diffusers'
