@@ -17,7 +17,9 @@
 // (testdata/pick2, pick3, pick4), late2..late11 (late5 twice, its rerun), dev6, the
 // host-bound tiny-shape rows of dev7/host, dev8/host and dev9/host (dev9:
 // plain and checkpointed steps), late12 and late13 (seen since their evaluations) and
-// dev11 (checkpointing and LoRA pairs across batch sizes). It prints the figures of each set and of
+// dev11 (checkpointing and LoRA pairs across batch sizes) and dev13 (host-bound rows
+// timed in three processes; Whisper AMP and Gemma 3 checkpointing pairs at two batch
+// sizes). It prints the figures of each set and of
 // all of them together.
 package main
 
@@ -70,6 +72,7 @@ func defaultSets() []set {
 		{"late12 (lent H200)", []string{"testdata/late12/timing/results.jsonl"}, cal},
 		{"late13 (lent H200)", []string{"testdata/late13/timing/results.jsonl"}, cal},
 		{"dev11 (lent H200)", []string{"testdata/dev11/timing/results.jsonl"}, cal},
+		{"dev13 (lent H200)", []string{"testdata/dev13/timing/results.jsonl"}, cal},
 	}
 }
 

@@ -8,7 +8,11 @@ import (
 )
 
 // buildGraph records one rank's forward pass of one micro-batch.
-func (c *config) buildGraph() *Graph {
+func (c *config) buildGraph() *Graph { return c.buildGraphWith(false) }
+
+// buildGraphWith is buildGraph, with the input embeddings' output
+// requiring grad when inputGrad is set (see builder.inputGrad).
+func (c *config) buildGraphWith(inputGrad bool) *Graph {
 	a := c.rankArch()
 	amp, pdt := c.amp, c.pdt
 	if c.fsdpMixed() {
@@ -27,6 +31,7 @@ func (c *config) buildGraph() *Graph {
 		b.loraF32 = a.family().Task != "diffusion" && !c.fsdpMixed()
 	}
 	b.attn, b.compiled = c.attn, c.spec.Compile
+	b.inputGrad = inputGrad
 	b.quant4 = c.spec.Quant != ""
 	if o := c.spec.Override; o != nil {
 		b.lowRank = int64(o.LowRank)
@@ -175,7 +180,13 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	step, detail := c.walkStepDetail(g, cfg, tm)
+	tg, tcfg := g, cfg
+	if c.inputGradUnderCkpt() {
+		tg = c.buildGraphWith(true)
+		tcfg = c.stepConfig(tg, opts.Steps)
+		tcfg.warm = opts.Warm
+	}
+	step, detail := c.walkStepDetail(tg, tcfg, tm)
 	c.setStepTime(r, step, tm)
 	r.StepDetail = detail
 	if dyn != nil {

@@ -47,6 +47,21 @@ func (c *config) walkStepDetail(g *Graph, cfg stepConfig, tm timeModel) (float64
 	return step, p.detail()
 }
 
+// inputGradUnderCkpt reports whether the step runs LoRA under gradient
+// checkpointing on a Hugging Face model with input embeddings, where
+// enable_input_require_grads (builder.inputGrad) makes the first
+// layer's input require grad: its backward then runs whole (the frozen
+// q/k/v projections' data gradients, the LoRA A data gradients, the
+// input norm's backward), which a plain LoRA step skips. dev12's
+// profiles of Gemma 3 (e) s1024 b4 LoRA r16 with and without
+// checkpointing count five more dgrad GEMMs (nvjet NNN 60 -> 65) beyond
+// the recomputed layers' forward GEMMs. Only the step-time walk sees
+// this graph: the memory model keeps the plain one (a transient
+// [tokens, hidden] gradient of layer 0, not modelled there).
+func (c *config) inputGradUnderCkpt() bool {
+	return c.spec.LoRA != nil && c.ckptEvery > 0 && c.arch.family().Task != "diffusion"
+}
+
 // walk runs one step through the pipeline and returns its clocks and
 // the GPU time the backward passes took.
 func (c *config) walk(g *Graph, cfg stepConfig, tm timeModel) (pipeline, float64) {
