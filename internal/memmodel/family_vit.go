@@ -80,6 +80,9 @@ func buildViT(b *builder, a *Arch, batch, image int64) {
 			qkv = b.linear(y, d, 3*d, true, "qkv")
 			if o := &b.g.ops[len(b.g.ops)-1]; o.kind == "linear" {
 				o.fwdHeld = append(o.fwdHeld, b.numel(y)*b.amp.Size())
+				// the copy and, the input being strided, the bias
+				// added after the GEMM (stridedBiasAdd)
+				o.extra = append(o.extra, stridedCopy(b.numel(y), b.amp, false), stridedBiasAdd(b.numel(qkv), b.amp))
 			}
 		} else {
 			qkv = b.linear(b.copy(y), d, 3*d, true, "qkv")
@@ -103,6 +106,9 @@ func buildViT(b *builder, a *Arch, batch, image int64) {
 		// the gradient comes back batch-first through the seq-first
 		// view: view_backward's reshape copies it before the matmul
 		heldGradCopy(b, att)
+		if o := &b.g.ops[len(b.g.ops)-1]; o.kind == "linear" && o.out[0] == att && b.dt(att).Size() == 2 {
+			o.extra = append(o.extra, stridedCopy(b.numel(att), b.dt(att), true))
+		}
 		// query/key/value and the in-projection's views until
 		// multi_head_attention_forward returns
 		b.keep(y, qkv)

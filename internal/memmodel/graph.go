@@ -91,6 +91,10 @@ type op struct {
 	// bias epilogue, whose first call on a thread allocates the Lt
 	// workspace.
 	ltBias bool
+	// extra are kernels the op launches beside its own that only the
+	// step-time walk prices (steptime_extra.go); the memory model does
+	// not read them.
+	extra []extraKernel
 	// cudnn marks a convolution without a convShape (Whisper's conv1d):
 	// cuDNN runs it, so it takes no cuBLAS workspace.
 	cudnn bool

@@ -146,6 +146,9 @@ func (tm *timeModel) forward(o *op, g *Graph) float64 {
 		t, _ = r.batchNorm(o, g, dt)
 	default:
 		t = math.Max(r.elementwise(o, g, dt, o.bytes), r.layerNormRowFloor(o, g))
+		if m, ok := r.mixedAddForward(o, g, dt); ok {
+			t = m
+		}
 		if b, ok := groupNormMoments(o, g); ok {
 			t += math.Max(r.stream("sum", dt, b), r.launch())
 		}

@@ -149,6 +149,7 @@ func (c *config) walkForward(g *Graph, gen *generator, tm timeModel, p *pipeline
 		tm.issueContigIn(o, g, p)
 		d := tm.forward(o, g)
 		p.issue(h, d, classOf(o), kernels(d))
+		tm.issueExtra(o, false, p)
 	}
 }
 
@@ -189,6 +190,7 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 			h = tm.Cast
 		}
 		tm.issueContigIn(o, g, p)
+		tm.issueExtra(o, true, p)
 		d, n := tm.backward(o, g)
 		p.issue(h, d, classOf(o), n)
 		if !g.compiled {
@@ -240,6 +242,7 @@ func (c *config) recompute(g *Graph, rg *region, tm timeModel, p *pipeline) {
 		tm.issueContigIn(o, g, p)
 		d := tm.forward(o, g)
 		p.issue(h, d, classOf(o), kernels(d))
+		tm.issueExtra(o, false, p)
 	}
 }
 
