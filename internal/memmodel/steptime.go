@@ -137,7 +137,7 @@ func (tm *timeModel) forward(o *op, g *Graph) float64 {
 		}
 	case o.gemm != nil:
 		s := o.gemm
-		t = r.linearGEMM(calDtype(dt, false), s.batch, s.m, s.n, s.k, oddFeatures(s, g))
+		t = r.linearGEMM(calDtype(dt, false), s.batch, s.m, s.n, s.k, oddFeatures(s, g)) + r.bmmTraffic(s, dt)
 	case o.kind == "grouped_mm":
 		t, _ = tm.groupedGEMM(o, g)
 	case o.matmul:
@@ -185,10 +185,10 @@ func (tm *timeModel) backward(o *op, g *Graph) (float64, float64) {
 		var t float64
 		odd := oddFeatures(s, g)
 		if s.dgrad {
-			t += math.Max(r.linearGEMM(d, s.batch, s.m, s.k, s.n, odd), r.launch())
+			t += math.Max(r.linearGEMM(d, s.batch, s.m, s.k, s.n, odd)+r.bmmTraffic(s, dt), r.launch())
 		}
 		if s.wgrad {
-			t += math.Max(r.linearGEMM(d, s.batch, s.k, s.n, s.m, odd), r.launch())
+			t += math.Max(r.linearGEMM(d, s.batch, s.k, s.n, s.m, odd)+r.bmmTraffic(s, dt), r.launch())
 		}
 		n := boolN(s.dgrad) + boolN(s.wgrad)
 		if b, ok := biasGradBytes(o, g); ok {

@@ -14,6 +14,11 @@ type extraKernel struct {
 	dt       DType
 	bytes    float64 // read and written
 	slowdown float64 // over the class's calibrated contiguous rate
+	// cast: a tensor-level cast of its own (a Python .to() or an
+	// autocast cast): the host pays HostCosts.Cast for it in forward
+	// and an autograd node (Bwd) in backward; the other kernels run
+	// inside the op's own call.
+	cast bool
 }
 
 // issueExtra issues op o's extra kernels of the forward (bwd false) or
@@ -23,7 +28,14 @@ func (tm *timeModel) issueExtra(o *op, bwd bool, p *pipeline) {
 		if e.bwd != bwd {
 			continue
 		}
-		p.issue(0, math.Max(tm.r.stream(e.stream, e.dt, e.bytes*e.slowdown), tm.r.launch()), e.class, 1)
+		var h float64
+		if e.cast {
+			h = tm.Cast
+			if bwd {
+				h = tm.Bwd
+			}
+		}
+		p.issue(h, math.Max(tm.r.stream(e.stream, e.dt, e.bytes*e.slowdown), tm.r.launch()), e.class, 1)
 	}
 }
 
@@ -59,4 +71,54 @@ func stridedCopy(n int64, dt DType, bwd bool) extraKernel {
 		slow = halfStridedCopySlowdown
 	}
 	return extraKernel{bwd: bwd, class: kCopy, stream: "copy", dt: dt, bytes: 2 * float64(n*dt.Size()), slowdown: slow}
+}
+
+// castRoundTrip is what transformers' T5 feed-forward does to the
+// hidden state before wo when wo's weight is float32 and the hidden
+// state is not (autocast over float32 weights): T5DenseActDense and
+// T5DenseGatedActDense cast it to the weight's dtype
+// (hidden_states.to(self.wo.weight.dtype), modeling_t5.py), and
+// autocast casts it straight back to bfloat16 for the GEMM. Forward and
+// recomputation: a bf16 → float32 cast and a float32 → bf16 one of the
+// n-element hidden state; backward, the gradient's two casts the other
+// way. The float32 copy is a transient the memory model does not hold.
+// The T5-large s256 b16 bf16 profile (testdata/dev6) counts 48 more
+// bf16 → float32 casts than the walk issued without them, two per
+// feed-forward block.
+func castRoundTrip(n int64, half DType) []extraKernel {
+	up := float64(n) * float64(half.Size()+F32.Size())
+	var ks []extraKernel
+	for _, bwd := range []bool{false, true} {
+		ks = append(ks,
+			extraKernel{bwd: bwd, class: kCopy, stream: "to_fp32", dt: half, bytes: up, slowdown: 1, cast: true},
+			extraKernel{bwd: bwd, class: kCopy, stream: "copy", dt: half, bytes: up, slowdown: 1, cast: true})
+	}
+	return ks
+}
+
+// bmmTraffic is what a batched float32 GEMM (torch.bmm: the math
+// attention path's q·kᵀ and p·v, which upcasts half inputs to float32)
+// adds to its arithmetic: its three matrices' bytes at the calibrated
+// copy rate; 0 for any other GEMM. One of each product's dimensions is
+// the head size (64): every output element takes 64 multiply-adds
+// against 4 bytes written, every input element is reused a few dozen
+// times, and cuBLAS's SIMT kernels for them (sm80_xmma_gemm_f32f32 …
+// ffma, TF32 being off) overlap little of that traffic with the
+// arithmetic. The calibration timed no such shape (its float32 GEMMs
+// are unbatched, no dimension under 256) and the interpolation gave the
+// large shapes' 50 TFLOP/s: the T5-large s256 b16 bf16 profile
+// (testdata/dev6) runs the 144 float32 bmm kernels of its math-path
+// self-attentions (256 × [256 × 64 · 64 × 256] and the like, 2.1 GFLOP
+// and 100 MB each) in 9.44 ms, 65.5 µs apiece, where the arithmetic at
+// that rate takes 43 µs and the arithmetic plus the traffic 67.
+func (r *rates) bmmTraffic(s *gemmShape, dt DType) float64 {
+	if s.batch <= 1 || calDtype(dt, false) != "fp32" {
+		return 0
+	}
+	bytes := float64(s.batch*(s.m*s.k+s.k*s.n+s.m*s.n)) * float64(F32.Size())
+	bw := r.bandwidth("copy", F32)
+	if bw == 0 {
+		return 0
+	}
+	return bytes / (bw * r.bwScale)
 }
