@@ -85,12 +85,15 @@ func buildViT(b *builder, a *Arch, batch, image int64) {
 				o.extra = append(o.extra, stridedCopy(b.numel(y), b.amp, false), stridedBiasAdd(b.numel(qkv), b.amp))
 			}
 		} else {
-			qkv = b.linear(b.copy(y), d, 3*d, true, "qkv")
+			c := b.copy(y)
+			b.g.ops[len(b.g.ops)-1].stridedRows = true
+			qkv = b.linear(c, d, 3*d, true, "qkv")
 		}
 		// its gradient arrives through the unflatten/transpose views
 		// strided: the matmul takes a contiguous copy first
 		heldGradCopy(b, qkv)
 		qkv = b.copy(qkv) // unflatten/transpose(...).contiguous()
+		b.g.ops[len(b.g.ops)-1].stridedRows = true
 		// q, k and v are selects of that copy: their gradients come back
 		// one per head block and SelectBackward scatters each into zeros
 		// of the copy's size

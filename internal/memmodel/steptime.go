@@ -144,6 +144,8 @@ func (tm *timeModel) forward(o *op, g *Graph) float64 {
 		t = tm.cubeGEMM(dt, o.flops)
 	case o.kind == "batch_norm" && r.hasNorm(dt):
 		t, _ = r.batchNorm(o, g, dt)
+	case o.stridedRows && len(o.in) == 1:
+		t = r.stridedCopyTime(g.tensors[o.in[0]].numel, dt)
 	default:
 		t = math.Max(r.elementwise(o, g, dt, o.bytes), r.layerNormRowFloor(o, g))
 		if m, ok := r.mixedAddForward(o, g, dt); ok {
@@ -211,6 +213,9 @@ func (tm *timeModel) backward(o *op, g *Graph) (float64, float64) {
 	if o.kind == "batch_norm" && r.hasNorm(dt) {
 		_, t := r.batchNorm(o, g, dt)
 		return math.Max(t, r.launch()), 1
+	}
+	if o.stridedRows && len(o.in) == 1 {
+		return math.Max(r.stridedCopyTime(g.tensors[o.in[0]].numel, dt), r.launch()), 1
 	}
 	bytes, ok := pointwiseBackwardBytes(o, g)
 	if !ok {

@@ -66,11 +66,25 @@ func stridedBiasAdd(out int64, dt DType) extraKernel {
 // stridedCopy is a copy kernel of a strided tensor of n elements of dt
 // whose rows stay contiguous, in forward or backward.
 func stridedCopy(n int64, dt DType, bwd bool) extraKernel {
-	slow := stridedCopySlowdown
+	return extraKernel{bwd: bwd, class: kCopy, stream: "copy", dt: dt, bytes: 2 * float64(n*dt.Size()), slowdown: rowsSlowdown(dt)}
+}
+
+// rowsSlowdown is the strided-rows copy's slowdown for elements of dt.
+func rowsSlowdown(dt DType) float64 {
 	if dt.Size() == 2 {
-		slow = halfStridedCopySlowdown
+		return halfStridedCopySlowdown
 	}
-	return extraKernel{bwd: bwd, class: kCopy, stream: "copy", dt: dt, bytes: 2 * float64(n*dt.Size()), slowdown: slow}
+	return stridedCopySlowdown
+}
+
+// stridedCopyTime is the GPU time of a copy of n elements of dt from a
+// strided source with contiguous rows (op.stridedRows): the forward
+// copy, and in backward the copy its gradient takes on the way back
+// through the same views (the qkv gradient's reshape, ViT's in-projection
+// input gradient made contiguous for the LayerNorm), one kernel where the
+// walk charged a plain copy op two.
+func (r *rates) stridedCopyTime(n int64, dt DType) float64 {
+	return r.stream("copy", dt, 2*float64(n*dt.Size())*rowsSlowdown(dt))
 }
 
 // castRoundTrip is what transformers' T5 feed-forward does to the

@@ -71,3 +71,23 @@ func TestStepTimeViTInProjKernels(t *testing.T) {
 		}
 	}
 }
+
+// TestStepTimeViTCopiesMatchProfile: torchvision's ViT-B/16 b128 bf16
+// checkpointed step, as the dev12 profile (testdata/dev12/profile)
+// counts its copy kernels (casts, strided copies, cat): 557 kernels,
+// 16.79 ms. The walk's copy class agrees within 3% on both; before the
+// in-projection's copies and the strided rates it had 520 kernels and
+// 12.1 ms.
+func TestStepTimeViTCopiesMatchProfile(t *testing.T) {
+	s := DefaultSpec()
+	m := "vit-b16"
+	s.Model, s.Batch, s.Precision, s.Checkpoint = &m, 128, "bf16-amp", "block"
+	_, _, _, _, p := walkOf(t, s)
+	c := p.detail().Classes["copy"]
+	if c.Kernels < 0.97*557 || c.Kernels > 1.03*557 {
+		t.Errorf("copy kernels %g, profile 557", c.Kernels)
+	}
+	if c.GPUS < 0.97*16.79e-3 || c.GPUS > 1.03*16.79e-3 {
+		t.Errorf("copy GPU time %.2f ms, profile 16.79", c.GPUS*1e3)
+	}
+}
