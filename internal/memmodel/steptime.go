@@ -192,12 +192,7 @@ func (tm *timeModel) backward(o *op, g *Graph) (float64, float64) {
 		if s.wgrad {
 			t += math.Max(r.linearGEMM(d, s.batch, s.k, s.n, s.m, odd)+r.bmmTraffic(s, dt), r.launch())
 		}
-		n := boolN(s.dgrad) + boolN(s.wgrad)
-		if b, ok := biasGradBytes(o, g); ok {
-			t += math.Max(r.stream("sum", dt, b), r.launch())
-			n++
-		}
-		return t, n
+		return t, boolN(s.dgrad) + boolN(s.wgrad) // the bias gradient: linearBiasGrad
 	case o.kind == "grouped_mm" && o.bwdFlops > 0:
 		_, t := tm.groupedGEMM(o, g)
 		return t, 2
@@ -268,6 +263,18 @@ func groupNormMoments(o *op, g *Graph) (float64, bool) {
 		return 0, false
 	}
 	return float64(g.tensors[o.in[0]].bytes()), true
+}
+
+// linearBiasGrad is the GPU time of a Linear's bias-gradient kernel (see
+// biasGradBytes), ok false when it launches none. A profile sorts it
+// with the pointwise kernels (at::native::reduce_kernel), not with the
+// GEMMs: the walk issues it apart from backward's GEMMs.
+func (r *rates) linearBiasGrad(o *op, g *Graph) (float64, bool) {
+	b, ok := biasGradBytes(o, g)
+	if !ok || o.gemm == nil {
+		return 0, false
+	}
+	return math.Max(r.stream("sum", inDtype(o, g), b), r.launch()), true
 }
 
 // biasGradBytes is what a Linear's bias gradient reads, when the bias is

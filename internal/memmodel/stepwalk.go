@@ -193,6 +193,9 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 		tm.issueExtra(o, true, p)
 		d, n := tm.backward(o, g)
 		p.issue(h, d, classOf(o), n)
+		if b, ok := tm.r.linearBiasGrad(o, g); ok {
+			p.issue(0, b, kPointwise, 1)
+		}
 		if !g.compiled {
 			// the Linear's transpose and views (steptime_nodes.go)
 			p.issue(linearNodes(o, g, c.batch)*tm.Node, 0, classOf(o), 0)
