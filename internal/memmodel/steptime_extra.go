@@ -15,9 +15,9 @@ type extraKernel struct {
 	bytes    float64 // read and written
 	slowdown float64 // over the class's calibrated contiguous rate
 	// cast: a tensor-level cast of its own (a Python .to() or an
-	// autocast cast): the host pays HostCosts.Cast for it in forward
-	// and an autograd node (Bwd) in backward; the other kernels run
-	// inside the op's own call.
+	// autocast cast): the host pays HostCosts.Cast for it, forward and
+	// backward, as the walk's cast ops do; the other kernels run inside
+	// the op's own call.
 	cast bool
 }
 
@@ -31,9 +31,6 @@ func (tm *timeModel) issueExtra(o *op, bwd bool, p *pipeline) {
 		var h float64
 		if e.cast {
 			h = tm.Cast
-			if bwd {
-				h = tm.Bwd
-			}
 		}
 		p.issue(h, math.Max(tm.r.stream(e.stream, e.dt, e.bytes*e.slowdown), tm.r.launch()), e.class, 1)
 	}
