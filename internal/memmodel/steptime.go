@@ -137,15 +137,20 @@ func (tm *timeModel) forward(o *op, g *Graph) float64 {
 		}
 	case o.gemm != nil:
 		s := o.gemm
-		t = r.linearGEMM(calDtype(dt, false), s.batch, s.m, s.n, s.k, oddFeatures(s, g))
+		t = r.linearGEMM(calDtype(dt, false), s.batch, s.m, s.n, s.k, oddFeatures(s, g)) + r.bmmTraffic(s, dt)
 	case o.kind == "grouped_mm":
 		t, _ = tm.groupedGEMM(o, g)
 	case o.matmul:
 		t = tm.cubeGEMM(dt, o.flops)
 	case o.kind == "batch_norm" && r.hasNorm(dt):
 		t, _ = r.batchNorm(o, g, dt)
+	case o.stridedRows && len(o.in) == 1:
+		t = r.stridedCopyTime(g.tensors[o.in[0]].numel, dt)
 	default:
 		t = math.Max(r.elementwise(o, g, dt, o.bytes), r.layerNormRowFloor(o, g))
+		if m, ok := r.mixedAddForward(o, g, dt); ok {
+			t = m
+		}
 		if b, ok := groupNormMoments(o, g); ok {
 			t += math.Max(r.stream("sum", dt, b), r.launch())
 		}
@@ -182,17 +187,12 @@ func (tm *timeModel) backward(o *op, g *Graph) (float64, float64) {
 		var t float64
 		odd := oddFeatures(s, g)
 		if s.dgrad {
-			t += math.Max(r.linearGEMM(d, s.batch, s.m, s.k, s.n, odd), r.launch())
+			t += math.Max(r.linearGEMM(d, s.batch, s.m, s.k, s.n, odd)+r.bmmTraffic(s, dt), r.launch())
 		}
 		if s.wgrad {
-			t += math.Max(r.linearGEMM(d, s.batch, s.k, s.n, s.m, odd), r.launch())
+			t += math.Max(r.linearGEMM(d, s.batch, s.k, s.n, s.m, odd)+r.bmmTraffic(s, dt), r.launch())
 		}
-		n := boolN(s.dgrad) + boolN(s.wgrad)
-		if b, ok := biasGradBytes(o, g); ok {
-			t += math.Max(r.stream("sum", dt, b), r.launch())
-			n++
-		}
-		return t, n
+		return t, boolN(s.dgrad) + boolN(s.wgrad) // the bias gradient: linearBiasGrad
 	case o.kind == "grouped_mm" && o.bwdFlops > 0:
 		_, t := tm.groupedGEMM(o, g)
 		return t, 2
@@ -208,6 +208,9 @@ func (tm *timeModel) backward(o *op, g *Graph) (float64, float64) {
 	if o.kind == "batch_norm" && r.hasNorm(dt) {
 		_, t := r.batchNorm(o, g, dt)
 		return math.Max(t, r.launch()), 1
+	}
+	if o.stridedRows && len(o.in) == 1 {
+		return math.Max(r.stridedCopyTime(g.tensors[o.in[0]].numel, dt), r.launch()), 1
 	}
 	bytes, ok := pointwiseBackwardBytes(o, g)
 	if !ok {
@@ -260,6 +263,18 @@ func groupNormMoments(o *op, g *Graph) (float64, bool) {
 		return 0, false
 	}
 	return float64(g.tensors[o.in[0]].bytes()), true
+}
+
+// linearBiasGrad is the GPU time of a Linear's bias-gradient kernel (see
+// biasGradBytes), ok false when it launches none. A profile sorts it
+// with the pointwise kernels (at::native::reduce_kernel), not with the
+// GEMMs: the walk issues it apart from backward's GEMMs.
+func (r *rates) linearBiasGrad(o *op, g *Graph) (float64, bool) {
+	b, ok := biasGradBytes(o, g)
+	if !ok || o.gemm == nil {
+		return 0, false
+	}
+	return math.Max(r.stream("sum", inDtype(o, g), b), r.launch()), true
 }
 
 // biasGradBytes is what a Linear's bias gradient reads, when the bias is

@@ -164,6 +164,7 @@ func (c *config) walkForward(g *Graph, gen *generator, tm timeModel, p *pipeline
 		tm.issueContigIn(o, g, p)
 		d := tm.forward(o, g)
 		p.issue(h, d, classOf(o), kernels(d))
+		tm.issueExtra(o, false, p)
 	}
 }
 
@@ -204,8 +205,12 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 			h = tm.Cast
 		}
 		tm.issueContigIn(o, g, p)
+		tm.issueExtra(o, true, p)
 		d, n := tm.backward(o, g)
 		p.issue(h, d, classOf(o), n)
+		if b, ok := tm.r.linearBiasGrad(o, g); ok {
+			p.issue(0, b, kPointwise, 1)
+		}
 		if !g.compiled {
 			// the Linear's transpose and views (steptime_nodes.go)
 			p.issue(linearNodes(o, g, c.batch)*tm.Node, 0, classOf(o), 0)
@@ -255,6 +260,7 @@ func (c *config) recompute(g *Graph, rg *region, tm timeModel, p *pipeline) {
 		tm.issueContigIn(o, g, p)
 		d := tm.forward(o, g)
 		p.issue(h, d, classOf(o), kernels(d))
+		tm.issueExtra(o, false, p)
 	}
 }
 
