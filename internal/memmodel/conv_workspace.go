@@ -83,22 +83,22 @@ func convWorkspace(c convWork) (fwd, dgrad, wgrad int64) {
 		return 0, 0, minI64(perImage, c.in+c.out+c.weight+splitK)
 	}
 	fwd = general
-	if c.k == 1 && c.stride == 1 && c.ho >= 7 && c.half && c.n <= 96 && c.cout%16 == 0 && !(pow2(c.cin) && pow2(c.cout)) {
-		// fp16/bf16 1×1 convs on the small maps whose output channels are
-		// a multiple of 16 but not both channel counts powers of two
-		// (EfficientNet's 232→1392, 1392→384, 384→2304, 2304→384 and
-		// 384→1536 head at 7×7, batch 64) take the per-image float32
-		// partials for the weight gradient as the larger maps do, uncapped
-		// (78.8–216 MiB in the dev10 B3 trace), and, like them, no data
-		// gradient workspace (all but 384→2304, which asks in+out); they
-		// keep the general forward workspace; 1392→232 (232 = 8·29) and
-		// ResNet-50's 512↔2048 at 7×7 keep the general workspace; the
-		// squeeze-excitation convs on 1×1 maps take none of it. Only up
-		// to batch 96: EfficientNet-B0/B2 at 64–96 images were planned
-		// 2.3–3.6% low in allocated without it (late2, late5, late8),
-		// while at 128–256 images (late6, late9, late10, late11) it would
-		// plan them 2–4% high, so cuDNN picks another algorithm there
-		// (97–127 not measured)
+	if c.k == 1 && c.stride == 1 && c.ho >= 7 && c.half && c.n <= 96 && c.cout >= 256 && !(pow2(c.cin) && pow2(c.cout)) {
+		// fp16/bf16 1×1 convs on the 7×7 maps with at least 256 output
+		// channels, not both channel counts powers of two, take the
+		// per-image float32 partials for the weight gradient as the larger
+		// maps do, uncapped, and, like them, no data-gradient workspace;
+		// they keep the general forward workspace. Read off two traces at
+		// batch 64: EfficientNet-B3 (dev10; 232→1392, 1392→384, 384→2304,
+		// 2304→384, the 384→1536 head: 78.8–216 MiB; 384→2304 alone asks a
+		// data-gradient workspace too) and B0 (vision6; 192→1152, 1152→320,
+		// 320→1280). The projections to 192 and 232 channels, ResNet-50's
+		// 512↔2048 and the squeeze-excitation convs on 1×1 maps keep the
+		// general workspace. Only up to batch 96: EfficientNet-B0/B2 at
+		// 96 images were planned 2.3–3.6% low in allocated without it
+		// (late2, late5, late8), while at 128–256 images (late6, late9,
+		// late10, late11) it would plan them 2–4% high, so cuDNN picks
+		// another algorithm there (97–127 not measured).
 		return fwd, 0, c.n * c.cin * c.cout * 4
 	}
 	if c.k == 1 && c.stride > 1 && c.h >= 56 && !c.half && c.n >= 16 {
