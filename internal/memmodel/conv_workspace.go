@@ -83,7 +83,7 @@ func convWorkspace(c convWork) (fwd, dgrad, wgrad int64) {
 		return 0, 0, minI64(perImage, c.in+c.out+c.weight+splitK)
 	}
 	fwd = general
-	if c.k == 1 && c.stride == 1 && c.ho >= 7 && c.half && c.n >= 64 && c.n <= 96 && c.cout >= 256 && !(pow2(c.cin) && pow2(c.cout)) {
+	if c.k == 1 && c.stride == 1 && c.ho == 7 && c.half && c.n <= 96 && c.cout >= 256 && !(pow2(c.cin) && pow2(c.cout)) {
 		// fp16/bf16 1×1 convs on the 7×7 maps with at least 256 output
 		// channels, not both channel counts powers of two, take the
 		// per-image float32 partials for the weight gradient as the larger
@@ -106,13 +106,12 @@ func convWorkspace(c convWork) (fwd, dgrad, wgrad int64) {
 		//     general rule below.
 		// The projections to 192 and 232 channels, ResNet-50's 512↔2048 and
 		// the squeeze-excitation convs on 1×1 maps keep the general
-		// workspace. Below batch 64 nothing was measured and the general
-		// rule stays (extended there, the rule would move SD 1.5's UNet at
-		// batch 8, its 1×1 convs on 8×8 maps, from +0.14% to -0.20%
-		// reserved); 65–95 and 97–127 are not measured either. Maps up to
-		// 13×13 count as 7×7: B3 at its native 300 px (10×10, pick4's fp16
-		// b64x4) is planned +0.8% allocated with the partials, -0.9%
-		// without; no trace of it.
+		// workspace. Only 7×7 maps: B3 at its native 300 px (10×10, pick4's
+		// fp16 b64x4) is planned +0.03% allocated without the partials, +1.7%
+		// with them, and SD 1.5's UNet at batch 8 (1×1 convs on 8×8 maps)
+		// would move from +0.14% to -0.20% reserved. Below batch 64 the
+		// batch-64 behaviour is assumed (the larger figure; not measured),
+		// and 65–95 and 97–127 are not measured either.
 		perImage := c.n * c.cin * c.cout * 4
 		if c.n <= 64 {
 			return fwd, 0, perImage
