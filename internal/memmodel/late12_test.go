@@ -30,10 +30,11 @@ func TestLate12Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 24 workloads")
 	}
-	// EfficientNet-B3's allocated (-3.35%) is inside its band since
-	// bands12 (late13's EfficientNet-B0 and pick4's EfficientNet-B3 rows
-	// as band data)
-	checkBlindSet(t, late12Dir, 24, nil, blindLimits{resvMedian: 0.0065, resvMax: 0.0316, allocMax: 0.0337, under: 3, farUnder: 1})
+	// Session 11 (resv12: the per-image cuDNN partials of the 7×7 1×1
+	// convs, conv_workspace.go): EfficientNet-B3 allocated -3.35% ->
+	// +0.05%, reserved -3.14% -> +0.34%; reserved max 1.94%, 2 under, none
+	// more than 2% low; allocated max 1.36%
+	checkBlindSet(t, late12Dir, 24, nil, blindLimits{resvMedian: 0.0065, resvMax: 0.0195, allocMax: 0.0137, under: 2, farUnder: 0})
 }
 
 // TestLate12qBlind: QLoRA (Mistral-e r16 checkpointed, Qwen2.5-0.5B r16 at

@@ -31,10 +31,18 @@ func TestLate13Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 24 workloads")
 	}
+	// Session 11 (resv12: the per-image cuDNN partials of the 7×7 1×1
+	// convs, conv_workspace.go): EfficientNet-B0 b96 allocated -2.70% ->
+	// +0.00%, reserved +1.88% -> +1.00%; allocated max 1.01% (T5-base
+	// checkpointed, the model low). With EfficientNet's under-estimates
+	// gone the pooled allocated band's top narrows (×1.0148 -> ×1.0100) and
+	// T5-base checkpointed's allocated is 0.004% above it: left for bands13
+	// (issue 18) to judge, logged, and failing here once it is inside.
 	known := map[string]bool{
 		"late13-gpt2-large-s1024-b4-bf16-ckpt reserved": true,
+		"late13-t5-base-s512-b16-bf16-ckpt allocated":   true,
 	}
-	checkBlindSet(t, late13Dir, 24, known, blindLimits{resvMedian: 0.0065, resvMax: 0.031, allocMax: 0.0275, under: 2, farUnder: 0})
+	checkBlindSet(t, late13Dir, 24, known, blindLimits{resvMedian: 0.0065, resvMax: 0.031, allocMax: 0.0102, under: 2, farUnder: 0})
 }
 
 // TestLate13Compiled: one blind compiled step (GPT-2 large s512 b8 bf16):
