@@ -180,16 +180,7 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 		s.Checkpoint = "none"
 	}
 	if r.LoRA > 0 {
-		s.LoRA = &memmodel.LoRA{Rank: r.LoRA, Alpha: float64(2 * r.LoRA), Targets: []string{"q_proj", "v_proj"}}
-		if strings.HasPrefix(r.Model, "Phi3") { // gt_work.py's default_targets: Phi-3 fuses q, k, v into qkv_proj
-			s.LoRA.Targets = []string{"qkv_proj"}
-		}
-		if strings.HasPrefix(r.Model, "df:") { // gt_work.py adapts to_q, to_k, to_v, to_out.0
-			s.LoRA.Targets = []string{"to_q", "to_k", "to_v", "to_out"}
-		}
-		if len(r.LoRATargets) > 0 {
-			s.LoRA.Targets = r.LoRATargets
-		}
+		s.LoRA = &memmodel.LoRA{Rank: r.LoRA, Alpha: float64(2 * r.LoRA), Targets: harnessLoRATargets(r.Model, r.LoRATargets)}
 	}
 	if r.Opt != "" {
 		s.Optimizer = PlanOptimizer(r.Opt)
@@ -237,4 +228,19 @@ func tvName(n string) string {
 		return "vit-" + strings.ReplaceAll(rest, "_", "")
 	}
 	return strings.ReplaceAll(n, "_", "-")
+}
+
+// harnessLoRATargets is the module list gt_work.py hands PEFT for a row: the row's own lora_targets, or
+// the harness's defaults — q_proj/v_proj, Phi-3's fused qkv_proj, diffusers' to_q/to_k/to_v/to_out.0.
+// Both readers of capture rows (GTSpec and the timed-row reader) translate through it.
+func harnessLoRATargets(model string, explicit []string) []string {
+	switch {
+	case len(explicit) > 0:
+		return explicit
+	case strings.HasPrefix(model, "Phi3"):
+		return []string{"qkv_proj"}
+	case strings.HasPrefix(model, "df:"):
+		return []string{"to_q", "to_k", "to_v", "to_out"}
+	}
+	return []string{"q_proj", "v_proj"}
 }

@@ -154,11 +154,7 @@ func fromCaptureRow(c captureRow) (Timed, string, error) {
 	}
 	s.Optimizer = PlanOptimizer(c.Opt)
 	if c.LoRA > 0 {
-		targets := c.LoRATargets
-		if len(targets) == 0 {
-			targets = []string{"q_proj", "v_proj"}
-		}
-		s.LoRA = &memmodel.LoRA{Rank: c.LoRA, Alpha: float64(2 * c.LoRA), Targets: targets}
+		s.LoRA = &memmodel.LoRA{Rank: c.LoRA, Alpha: float64(2 * c.LoRA), Targets: harnessLoRATargets(c.Model, c.LoRATargets)}
 	}
 	s.Compile = c.Compile
 	if c.Attn == "eager" {

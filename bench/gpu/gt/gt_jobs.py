@@ -49,6 +49,18 @@ def timing_jobs(prefix, group, groups):
               spec=dict(kind="multi", specs=s)) for k, s in groups]
 
 
+def dev_timing_jobs(prefix, group, groups):
+    """timing_jobs for dev data (NOT held out): the same processes, every row marked as the session's own."""
+    jobs = timing_jobs(prefix, group, groups)
+    for job in jobs:
+        job["heldout"] = False
+        job["env"]["GT_HELDOUT"] = "0"
+        job["spec"]["heldout"] = False
+        for sp in job["spec"]["specs"]:
+            sp["heldout"] = False
+    return jobs
+
+
 def script(name, group, mem, file, env, heldout=False, exclusive=False, timeout=180, vramkit=False):
     env = dict(env)
     argv = ["python3", "@HERE/scripts/" + file]

@@ -7,7 +7,7 @@ and technique mixes of every family (plus one compiled step and generate points)
 Beside it, dev data (not blind, shapes late13 does not use): the same technique pairs across batch sizes
 on ViT-L, the SD 1.5 UNet and Qwen2.5-0.5B, to see where checkpointing's host time hides behind the GPU
 and where LoRA's saving appears (late12: ViT-L ckpt ratio +24.5%, UNet ckpt +36.6%, Qwen LoRA -16.6%)."""
-from gt_jobs import J, T, G, GPT2_MEDIUM, maker, timer, timing_jobs
+from gt_jobs import J, T, G, GPT2_MEDIUM, maker, timer, timing_jobs, dev_timing_jobs
 from gt_jobs7 import LL1B, T5B
 from gt_jobs9 import QW05, MI, GE, G2, GE3, P3, Q3, OL, MX, QM, GR, WH, GL, BERTL, tv
 from gt_jobs11 import df
@@ -109,15 +109,9 @@ def dev_timing():
               d("t-qwen25-05b-s%d-b%d-bf16-lora16" % (s, b), T(*QW05, b=b, seq=s, lora=16))]
     c += [d("t-llama32-1b-s512-b4-bf16", T(*LL1B, b=4, seq=512)),
           d("t-llama32-1b-s512-b4-bf16-ckpt", T(*LL1B, b=4, seq=512, ckpt="block"))]
-    for job in timing_jobs("dev11-", "dev11-timing", (("vision-unet", a), ("lm", c))):
-        job["heldout"] = False
-        job["env"]["GT_HELDOUT"] = "0"
-        job["spec"]["heldout"] = False
-        for sp in job["spec"]["specs"]:
-            sp["heldout"] = False
-        yield job
+    return dev_timing_jobs("dev11-", "dev11-timing", (("vision-unet", a), ("lm", c)))
 
 
 def jobs():
     probe = J("probe-start", "probe", 10, exclusive=True, timeout=60, spec=dict(kind="probe"))
-    return [probe] + timing_groups() + blind_jobs() + list(dev_timing())
+    return [probe] + timing_groups() + blind_jobs() + dev_timing()

@@ -8,7 +8,7 @@ processes alone on the GPU, for issue 14; peak reserved for issue 18's bands.
 Beside it, dev13 (not blind): the same host-bound rows timed in three separate processes each, to measure
 how much one lent host's step time moves between processes, and technique pairs at two batch sizes on
 small models where host time and GPU time cross."""
-from gt_jobs import J, T, G, GPT2, GPT2_MEDIUM, LLAMA_SMALL, maker, timer, timing_jobs
+from gt_jobs import J, T, G, GPT2, GPT2_MEDIUM, LLAMA_SMALL, maker, timer, timing_jobs, dev_timing_jobs
 from gt_jobs7 import LL1B
 from gt_jobs9 import QW05, MI, G2, GE3, P3, OL, MX, QM, GR, WH, tv
 from gt_jobs11 import df
@@ -125,15 +125,9 @@ def dev_timing():
         pairs += [d("t-gemma3-e-s1024-b%d-bf16-lora16" % b, T(*GE3, b=b, seq=1024, lora=16)),
                   d("t-gemma3-e-s1024-b%d-bf16-lora16-ckpt" % b, T(*GE3, b=b, seq=1024, lora=16, ckpt="block"))]
     groups = (("rep1", rep(1)), ("rep2", rep(2)), ("rep3", rep(3)), ("pairs", pairs))
-    for job in timing_jobs("dev13-", "dev13-timing", groups):
-        job["heldout"] = False
-        job["env"]["GT_HELDOUT"] = "0"
-        job["spec"]["heldout"] = False
-        for sp in job["spec"]["specs"]:
-            sp["heldout"] = False
-        yield job
+    return dev_timing_jobs("dev13-", "dev13-timing", groups)
 
 
 def jobs():
     probe = J("probe-start", "probe", 10, exclusive=True, timeout=60, spec=dict(kind="probe"))
-    return [probe] + timing_groups() + blind_jobs() + list(dev_timing())
+    return [probe] + timing_groups() + blind_jobs() + dev_timing()
