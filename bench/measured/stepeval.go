@@ -63,8 +63,9 @@ func EvalStepTime(ws []Timed) (StepEval, error) {
 	return EvalStepTimeWith(ws, memmodel.DefaultOptions().Host)
 }
 
-// EvalStepTimeWith is EvalStepTime for a host other than the calibration
-// machine's.
+// EvalStepTimeWith is EvalStepTime for a host other than the default
+// (the median lent host): memmodel.CalibrationHostCosts for the
+// calibration machine's timings, OlderHostCosts for the older one's.
 func EvalStepTimeWith(ws []Timed, host memmodel.HostCosts) (StepEval, error) {
 	var ev StepEval
 	var kept []Timed

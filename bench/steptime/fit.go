@@ -18,8 +18,8 @@ import (
 // step-time row separates them from the rest, and a fit used them to
 // absorb unrelated misses (a 29 µs "per parameter" that cost BERT fp16
 // +59%). The search starts from start (-host). It is how
-// memmodel.DefaultHostCosts was chosen (on the development timings of the
-// calibration machine), and how a user could fit their own host.
+// memmodel.CalibrationHostCosts was chosen (on the development timings of
+// the calibration machine), and how a user could fit their own host.
 func fitHost(files []string, start memmodel.HostCosts) error {
 	ws, err := read(files, false)
 	if err != nil {

@@ -13,12 +13,14 @@
 // held-out set (testdata/heldout/timing) and its `plan --fit` picks
 // (testdata/late/pick), then the older machine's fixtures, unseen and
 // blind sets (measured.OlderHostCosts), then the sets timed on lent H200s
-// with the calibration machine's host costs: the second picks
+// with the median lent host's costs (memmodel.DefaultHostCosts, what a
+// plan assumes): the second picks
 // (testdata/pick2, pick3, pick4), late2..late11 (late5 twice, its rerun), dev6, the
 // host-bound tiny-shape rows of dev7/host, dev8/host and dev9/host (dev9:
-// plain and checkpointed steps), late12 and late13 (seen since their evaluations) and
-// dev11 (checkpointing and LoRA pairs across batch sizes). It prints the figures of each set and of
-// all of them together.
+// plain and checkpointed steps), late12 and late13 (seen since their evaluations),
+// dev11 (checkpointing and LoRA pairs across batch sizes) and dev13
+// (host-bound rows repeated in three processes, Whisper and Gemma 3 pairs).
+// It prints the figures of each set and of all of them together.
 package main
 
 import (
@@ -41,7 +43,7 @@ type set struct {
 
 // defaultSets is every timed set in the repository with its host.
 func defaultSets() []set {
-	cal, old := memmodel.DefaultHostCosts(), measured.OlderHostCosts()
+	cal, lent, old := memmodel.CalibrationHostCosts(), memmodel.DefaultHostCosts(), measured.OlderHostCosts()
 	return []set{
 		{"development (calibration host)", []string{"testdata/captures/timing/timing.jsonl",
 			"testdata/captures/compile/timing.jsonl"}, cal},
@@ -49,34 +51,35 @@ func defaultSets() []set {
 		{"plan --fit picks (calibration host)", []string{"testdata/late/pick/results.jsonl"}, cal},
 		{"fixtures, unseen, blind (older host)", []string{"internal/memmodel/testdata/timing.jsonl",
 			"testdata/unseen/timing.jsonl", "testdata/blind/timing.jsonl"}, old},
-		{"plan --fit picks 2 (lent H200)", []string{"testdata/pick2/results.jsonl"}, cal},
-		{"plan --fit picks 3 (lent H200)", []string{"testdata/pick3/results.jsonl"}, cal},
-		{"plan --fit picks 4 (lent H200)", []string{"testdata/pick4/results.jsonl"}, cal},
-		{"late2 (lent H200)", []string{"testdata/late2/timing/results.jsonl"}, cal},
-		{"late3 (lent H200)", []string{"testdata/late3/timing/results.jsonl"}, cal},
-		{"late4 (lent H200)", []string{"testdata/late4/timing/results.jsonl"}, cal},
-		{"late5 (lent H200)", []string{"testdata/late5/timing/results.jsonl"}, cal},
-		{"late5 rerun (lent H200)", []string{"testdata/late5/timing-rerun/results.jsonl"}, cal},
-		{"late6 (lent H200)", []string{"testdata/late6/timing/results.jsonl"}, cal},
-		{"late7 (lent H200)", []string{"testdata/late7/timing/results.jsonl"}, cal},
-		{"late8 (lent H200)", []string{"testdata/late8/timing/results.jsonl"}, cal},
-		{"late9 (lent H200)", []string{"testdata/late9/timing/results.jsonl"}, cal},
-		{"late10 (lent H200)", []string{"testdata/late10/timing/results.jsonl"}, cal},
-		{"late11 (lent H200)", []string{"testdata/late11/timing/results.jsonl"}, cal},
-		{"dev6 (lent H200)", []string{"testdata/dev6/timing/results.jsonl"}, cal},
-		{"dev7 host (lent H200)", []string{"testdata/dev7/host/results.jsonl"}, cal},
-		{"dev8 host (lent H200)", []string{"testdata/dev8/host/results.jsonl"}, cal},
-		{"dev9 host (lent H200)", []string{"testdata/dev9/host/results.jsonl"}, cal},
-		{"late12 (lent H200)", []string{"testdata/late12/timing/results.jsonl"}, cal},
-		{"late13 (lent H200)", []string{"testdata/late13/timing/results.jsonl"}, cal},
-		{"dev11 (lent H200)", []string{"testdata/dev11/timing/results.jsonl"}, cal},
+		{"plan --fit picks 2 (lent H200)", []string{"testdata/pick2/results.jsonl"}, lent},
+		{"plan --fit picks 3 (lent H200)", []string{"testdata/pick3/results.jsonl"}, lent},
+		{"plan --fit picks 4 (lent H200)", []string{"testdata/pick4/results.jsonl"}, lent},
+		{"late2 (lent H200)", []string{"testdata/late2/timing/results.jsonl"}, lent},
+		{"late3 (lent H200)", []string{"testdata/late3/timing/results.jsonl"}, lent},
+		{"late4 (lent H200)", []string{"testdata/late4/timing/results.jsonl"}, lent},
+		{"late5 (lent H200)", []string{"testdata/late5/timing/results.jsonl"}, lent},
+		{"late5 rerun (lent H200)", []string{"testdata/late5/timing-rerun/results.jsonl"}, lent},
+		{"late6 (lent H200)", []string{"testdata/late6/timing/results.jsonl"}, lent},
+		{"late7 (lent H200)", []string{"testdata/late7/timing/results.jsonl"}, lent},
+		{"late8 (lent H200)", []string{"testdata/late8/timing/results.jsonl"}, lent},
+		{"late9 (lent H200)", []string{"testdata/late9/timing/results.jsonl"}, lent},
+		{"late10 (lent H200)", []string{"testdata/late10/timing/results.jsonl"}, lent},
+		{"late11 (lent H200)", []string{"testdata/late11/timing/results.jsonl"}, lent},
+		{"dev6 (lent H200)", []string{"testdata/dev6/timing/results.jsonl"}, lent},
+		{"dev7 host (lent H200)", []string{"testdata/dev7/host/results.jsonl"}, lent},
+		{"dev8 host (lent H200)", []string{"testdata/dev8/host/results.jsonl"}, lent},
+		{"dev9 host (lent H200)", []string{"testdata/dev9/host/results.jsonl"}, lent},
+		{"late12 (lent H200)", []string{"testdata/late12/timing/results.jsonl"}, lent},
+		{"late13 (lent H200)", []string{"testdata/late13/timing/results.jsonl"}, lent},
+		{"dev11 (lent H200)", []string{"testdata/dev11/timing/results.jsonl"}, lent},
+		{"dev13 (lent H200)", []string{"testdata/dev13/timing/results.jsonl"}, lent},
 	}
 }
 
 func main() {
 	fit := flag.Bool("fit-host", false, "fit the host costs (memmodel.HostCosts) to the files instead of printing")
 	profile := flag.String("profile", "", "compare the model's host time, GPU time and kernel counts with the kernel profiles in this directory (testdata/profile)")
-	hostJSON := flag.String("host", "", "host costs as memmodel.HostCosts JSON (default: the calibration machine's)")
+	hostJSON := flag.String("host", "", "host costs as memmodel.HostCosts JSON (default: the median lent host's, memmodel.DefaultHostCosts)")
 	flag.Parse()
 	host := memmodel.DefaultHostCosts()
 	if *hostJSON != "" {

@@ -68,5 +68,6 @@ func (a *Arch) kvHeads() int64 {
 	return int64(a.Heads)
 }
 
-// usesBatchNorm reports whether the model normalises with BatchNorm.
-func (a *Arch) usesBatchNorm() bool { return a.family().BatchNorm }
+// scalerOverflows reports whether fp16 GradScaler skips the model's first
+// steps (Family.ScalerOverflow).
+func (a *Arch) scalerOverflows() bool { return a.family().ScalerOverflow }

@@ -36,6 +36,16 @@ type builder struct {
 	// default); false keeps them in the parameter dtype (diffusers'
 	// add_adapter injects them without the upcast).
 	loraF32 bool
+	// inputGrad makes the input embeddings' output require grad, as
+	// PreTrainedModel.enable_input_require_grads does with a forward
+	// hook on get_input_embeddings() (output.requires_grad_(True)):
+	// PEFT, Hugging Face's gradient_checkpointing_enable on a PEFT model
+	// and prepare_model_for_kbit_training call it when LoRA trains under
+	// gradient checkpointing. inputEmb is that embedding's weight, the
+	// first one embedding sees (T5's shared table serves both stacks).
+	inputGrad   bool
+	inputEmb    Tensor
+	hasInputEmb bool
 }
 
 func newBuilder(amp, pdt DType) *builder {

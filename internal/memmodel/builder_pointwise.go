@@ -198,6 +198,14 @@ func (b *builder) crossEntropy(logits Tensor, classes int64) Tensor {
 func (b *builder) embedding(ids Tensor, w Tensor, vocab, dim int64) Tensor {
 	n := b.numel(ids)
 	y := b.out(n*dim, b.dt(w), w)
+	if b.inputGrad {
+		if !b.hasInputEmb {
+			b.inputEmb, b.hasInputEmb = w, true
+		}
+		if w == b.inputEmb {
+			b.tt(y).grad = true
+		}
+	}
 	o := b.op("embedding", []Tensor{ids, w}, []Tensor{y}, []Tensor{ids})
 	o.bytes = float64(n * dim * b.dt(w).Size() * 2)
 	// embedding_dense_backward sorts the indices and counts them

@@ -46,6 +46,19 @@ func TestConvWorkspaceRequests(t *testing.T) {
 		{"fp16 1x1/2 256-512 @56", f16(64, 256, 512, 1, 2, 56), 147 * mib, 147 * mib, 155713536},
 		{"fp16 1x1/2 512-1024 @28", f16(64, 512, 1024, 1, 2, 28), 73.5 * mib, 73.5 * mib, 73.5 * mib},
 		{"fp16 1x1 256-64 @56", f16(64, 256, 64, 1, 1, 56), 0, 0, 4 * mib},
+		// b64 bf16 EfficientNet-B3 (testdata/dev10 trace): the 7×7 1×1
+		// convs with channels off powers of two take per-image partials
+		// for the weight gradient and no data-gradient workspace
+		{"bf16 1x1 2304-384 @7", f16(64, 2304, 384, 1, 1, 7), 16859152, 0, 216 * mib},
+		{"bf16 1x1 232-1392 @7", f16(64, 232, 1392, 1, 1, 7), 10185728, 0, 82673664},
+		{"bf16 1x1 384-1536 @7", f16(64, 384, 1536, 1, 1, 7), 12042240, 0, 144 * mib},
+		// b96 bf16 EfficientNet-B0 (testdata/dev12 trace): the expansions
+		// and the head keep the partials but ask the general data-gradient
+		// workspace too; the 1152→320 projection takes the general
+		// workspace in all three passes (no partials, no split-K)
+		{"b96 bf16 1x1 192-1152 @7", f16(96, 192, 1152, 1, 1, 7), 12644368, 12644368, 81 * mib},
+		{"b96 bf16 1x1 320-1280 @7", f16(96, 320, 1280, 1, 1, 7), 15052947, 15052816, 150 * mib},
+		{"b96 bf16 1x1 1152-320 @7", f16(96, 1152, 320, 1, 1, 7), 13848592, 13848723, 13848592},
 	} {
 		fwd, dgrad, wgrad := convWorkspace(c.c)
 		near := func(got, want, tol int64) bool { return got >= want-tol && got <= want+tol }

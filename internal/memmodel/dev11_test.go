@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/vramkit/vramkit/bench/measured"
+	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
 // dev11Timing is call 35's development timing pairs (testdata/dev11/timing,
@@ -42,12 +43,19 @@ func TestStepTimeDev11(t *testing.T) {
 // residual add recomputed) +58.4 and +28.2 ms; what stays exposed at
 // b64 is the checkpointed forward's host work (entry bookkeeping and
 // pack hooks), which outruns the forward's kernels.
+// Round 21: the walk runs on the calibration machine's host costs here,
+// not the default median lent host (x1.2): these ViT-L rows ran on a fast
+// host (probe loop 31 ns, the fastest of the lent hosts), and at x1.2 the
+// checkpointed b64 step's host work (119 ms) outgrows its GPU work (98
+// ms), so nothing hides: predicted +43.8 ms at b64 against +23.2
+// measured. This test holds the pipeline's hiding, which needs the host
+// that timed it.
 func TestCheckpointAddShrinksWithBatch(t *testing.T) {
 	ws, _, err := measured.ReadTimed(dev11Timing)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, err := measured.EvalStepTime(ws)
+	ev, err := measured.EvalStepTimeWith(ws, memmodel.CalibrationHostCosts())
 	if err != nil {
 		t.Fatal(err)
 	}

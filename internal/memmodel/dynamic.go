@@ -141,7 +141,7 @@ func (c *config) dynStepTime(steps []int, tm timeModel) float64 {
 		if g == nil {
 			cc := *c
 			cc.seq = int64(l)
-			g = cc.buildGraph()
+			g = cc.buildGraphWith(cc.inputGradUnderCkpt())
 			graphs[l] = g
 		}
 		total += c.walkStep(g, c.stepConfig(g, 2), tm)

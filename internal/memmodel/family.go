@@ -26,9 +26,14 @@ type Family struct {
 	LoRATargets []string
 	// Vision families take images; the others take token sequences.
 	Vision bool
-	// BatchNorm families normalise with BatchNorm (fp16 GradScaler skips
-	// their first steps, see scalerSkippedSteps).
+	// BatchNorm families normalise with BatchNorm.
 	BatchNorm bool
+	// ScalerOverflow families overflow fp16 gradients at default init, so
+	// GradScaler skips their first steps (see scalerSkippedSteps): the
+	// ResNets. EfficientNet, BatchNorm too, does not: every fp16 capture
+	// of it (the blind B0 b64 trace, late5 B0 b96, late9 B0 b128, pick4 B3
+	// b64x4–b256) allocates Adam's state in the first step.
+	ScalerOverflow bool
 	// Attention families are stacks of attention blocks: tensor
 	// parallelism splits their heads and FFN, and selective checkpointing
 	// recomputes their attention internals.

@@ -138,7 +138,11 @@ func buildT5(b *builder, a *Arch, batch, seq int64, cache bool) {
 			z = b.unary("relu", z, b.dt(z), false, true)
 		}
 		z = b.dropout(z, a.Dropout)
+		zdt := b.dt(z)
 		z = b.linear(z, ff, d, false, "wo")
+		if o := &b.g.ops[len(b.g.ops)-1]; b.amp != F32 && b.pdt == F32 && zdt.Size() == 2 && o.kind == "linear" {
+			o.extra = append(o.extra, castRoundTrip(b.numel(o.in[0]), zdt)...)
+		}
 		return b.add(h, b.dropout(z, a.Dropout))
 	}
 	relBias := func() Tensor {

@@ -80,14 +80,20 @@ func buildViT(b *builder, a *Arch, batch, image int64) {
 			qkv = b.linear(y, d, 3*d, true, "qkv")
 			if o := &b.g.ops[len(b.g.ops)-1]; o.kind == "linear" {
 				o.fwdHeld = append(o.fwdHeld, b.numel(y)*b.amp.Size())
+				// the copy and, the input being strided, the bias
+				// added after the GEMM (stridedBiasAdd)
+				o.extra = append(o.extra, stridedCopy(b.numel(y), b.amp, false), stridedBiasAdd(b.numel(qkv), b.amp))
 			}
 		} else {
-			qkv = b.linear(b.copy(y), d, 3*d, true, "qkv")
+			c := b.copy(y)
+			b.g.ops[len(b.g.ops)-1].stridedRows = true
+			qkv = b.linear(c, d, 3*d, true, "qkv")
 		}
 		// its gradient arrives through the unflatten/transpose views
 		// strided: the matmul takes a contiguous copy first
 		heldGradCopy(b, qkv)
 		qkv = b.copy(qkv) // unflatten/transpose(...).contiguous()
+		b.g.ops[len(b.g.ops)-1].stridedRows = true
 		// q, k and v are selects of that copy: their gradients come back
 		// one per head block and SelectBackward scatters each into zeros
 		// of the copy's size
@@ -103,6 +109,9 @@ func buildViT(b *builder, a *Arch, batch, image int64) {
 		// the gradient comes back batch-first through the seq-first
 		// view: view_backward's reshape copies it before the matmul
 		heldGradCopy(b, att)
+		if o := &b.g.ops[len(b.g.ops)-1]; o.kind == "linear" && o.out[0] == att && b.dt(att).Size() == 2 {
+			o.extra = append(o.extra, stridedCopy(b.numel(att), b.dt(att), true))
+		}
 		// query/key/value and the in-projection's views until
 		// multi_head_attention_forward returns
 		b.keep(y, qkv)

@@ -91,6 +91,15 @@ type op struct {
 	// bias epilogue, whose first call on a thread allocates the Lt
 	// workspace.
 	ltBias bool
+	// stridedRows marks a copy whose source is strided with contiguous
+	// rows (ViT's in-projection input and qkv on the seq-first view):
+	// the step-time walk prices it, and its gradient's copy, at the
+	// strided rate (stridedCopy).
+	stridedRows bool
+	// extra are kernels the op launches beside its own that only the
+	// step-time walk prices (steptime_extra.go); the memory model does
+	// not read them.
+	extra []extraKernel
 	// cudnn marks a convolution without a convShape (Whisper's conv1d):
 	// cuDNN runs it, so it takes no cuBLAS workspace.
 	cudnn bool

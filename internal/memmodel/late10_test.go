@@ -80,7 +80,13 @@ func TestLate10qBlind(t *testing.T) {
 // +0.9% -> -4.6%). With round 17's engine nodes merged (host time on
 // every backward, which moves the rows where host and GPU nearly tie):
 // median 10.6%, held at 11%.
+// Round 21: plans assume the median lent H200 host (DefaultHostCosts, the
+// calibration machine's host costs x1.2, lentHostScale). Here median
+// 10.6% -> 8.6%, max 35.2% -> 27.5%; the ConvNeXt-T b128 checkpointing
+// ratio +24.3% -> +39.7%: its checkpointed step is host-bound in the walk,
+// its plain step is not, and this process's host was already faster than
+// the walk's (the checkpointed step +11% over before).
 func TestStepTimeLate10(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join(late10Dir, "timing", "results.jsonl"))
-	checkStepEval(t, ev, 18, stepTargets{median: 0.11, max: 0.363, ratioMedian: 0.12, ratioMax: 0.339, order: 0.95})
+	checkStepEval(t, ev, 18, stepTargets{median: 0.09, max: 0.28, ratioMedian: 0.12, ratioMax: 0.40, order: 0.95})
 }

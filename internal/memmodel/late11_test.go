@@ -3,6 +3,8 @@ package memmodel_test
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
 // late11Dir is the eleventh blind set (testdata/late11/README.md): captured
@@ -64,6 +66,6 @@ func TestStepTimeLate11(t *testing.T) {
 // 781 ms, ConvNeXt-B bf16 b256 182 ms), and the three were ranked in the
 // measured order; step times within 8.6%.
 func TestFitPicksPick2(t *testing.T) {
-	checkPickFile(t, "../../testdata/pick2/results.jsonl", 9,
+	checkPickFile(t, "../../testdata/pick2/results.jsonl", memmodel.DefaultHostCosts(), 9,
 		stepTargets{median: 0.10, max: 0.10, ratioMedian: 0.10, ratioMax: 0.10, order: 0.95}, 3)
 }

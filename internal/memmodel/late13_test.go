@@ -32,8 +32,17 @@ func TestLate13Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 24 workloads")
 	}
-	known := map[string]bool{}
-	checkBlindSet(t, late13Dir, 24, known, blindLimits{resvMedian: 0.0065, resvMax: 0.031, allocMax: 0.0275, under: 2, farUnder: 0})
+	// Session 11 (resv12: the per-image cuDNN partials of the 7×7 1×1
+	// convs, conv_workspace.go): EfficientNet-B0 b96 allocated -2.70% ->
+	// +0.00%, reserved +1.88% -> +1.00%; allocated max 1.01% (T5-base
+	// checkpointed, the model low). With EfficientNet's under-estimates
+	// gone the pooled allocated band's top narrows (×1.0148 -> ×1.0100) and
+	// T5-base checkpointed's allocated is 0.004% above it: left for bands13
+	// (issue 18) to judge, logged, and failing here once it is inside.
+	known := map[string]bool{
+		"late13-t5-base-s512-b16-bf16-ckpt allocated": true,
+	}
+	checkBlindSet(t, late13Dir, 24, known, blindLimits{resvMedian: 0.0065, resvMax: 0.031, allocMax: 0.0102, under: 2, farUnder: 0})
 }
 
 // TestLate13Compiled: one blind compiled step (GPT-2 large s512 b8 bf16):
@@ -62,7 +71,9 @@ func TestLate13Compiled(t *testing.T) {
 // -> 5.8%, max 28.1% -> 27.0% (Gemma 3 LoRA+checkpointing). The ratio
 // median 5.5% -> 6.7%: Whisper's AMP ratio +11.9% -> -15.3% (its bf16
 // step, host-bound, stays 20% short: the fp32 step's missing attention had
-// hidden that) and GPT-2-medium's -4.8% -> -7.6%.
+// hidden that) and GPT-2-medium's -4.8% -> -7.6%. Round 20 (LoRA under
+// checkpointing runs layer 0's whole backward): Gemma 3 LoRA+checkpointing
+// -27.0% -> -26.3% (max 26.3%), its ratio -26.0% -> -25.4%; limits kept.
 func TestStepTimeLate13(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join(late13Dir, "timing", "results.jsonl"))
 	checkStepEval(t, ev, 27, stepTargets{median: 0.059, max: 0.271, ratioMedian: 0.068, ratioMax: 0.261, order: 0.95})

@@ -50,7 +50,10 @@ func TestLate2Blind(t *testing.T) {
 		// allocated (the model 0.8% low) was above its band's top;
 		// inside since bands12 (late13 and pick4 as band rows)
 	}
-	checkBlindSet(t, late2Dir, 22, known, blindLimits{resvMedian: 0.009, resvMax: 0.030, allocMax: 0.028, under: 3, farUnder: 1})
+	// Session 11 (resv12: the per-image cuDNN partials of the 7×7 1×1
+	// convs): EfficientNet-B0 bf16 allocated -2.70% -> +0.00%, reserved
+	// +1.88% -> +1.00%; allocated max 1.67%, none more than 2% low
+	checkBlindSet(t, late2Dir, 22, known, blindLimits{resvMedian: 0.009, resvMax: 0.030, allocMax: 0.0170, under: 3, farUnder: 0})
 }
 
 // TestStepTimeLate2: the 31 blind step times. First sight: median 12.4%,

@@ -50,7 +50,12 @@ func TestLate5Blind(t *testing.T) {
 		// now) is 0.4% above its top (×1.022)
 		"late5-qwen25-15b-s1024-b2-bf16-ckpt reserved": true,
 	}
-	checkBlindSet(t, late5Dir, 18, known, blindLimits{resvMedian: 0.0091, resvMax: 0.0465, allocMax: 0.0401, under: 6, farUnder: 2}) // resv9b's bands: EfficientNet-B0 fp16 -2.06% (a smaller allowance)
+	// Session 11 (resv12: the per-image cuDNN partials of the 7×7 1×1
+	// convs, and GradScaler skipping no EfficientNet step): EfficientNet-B0
+	// fp16 allocated -3.63% -> +0.02%, reserved -2.10% -> -2.26% (under:
+	// the blind fp16 trace has cuDNN depthwise and 1×1 workspaces bf16's
+	// lack, not modelled); allocated max 1.22%
+	checkBlindSet(t, late5Dir, 18, known, blindLimits{resvMedian: 0.0091, resvMax: 0.0465, allocMax: 0.0125, under: 6, farUnder: 2}) // resv9b's bands: EfficientNet-B0 fp16 -2.06% (a smaller allowance)
 }
 
 // TestStepTimeLate5: 13 blind step times on a slow host, at evaluation

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vramkit/vramkit/bench/measured"
+	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
 // TestFitPicksFastest is the blind check of issue 14's last target on
@@ -23,13 +24,14 @@ import (
 // 11.4% after round 4, was 21.9%), and every same-model pair differing by
 // more than 5% is ordered (16 of 16, was 14).
 func TestFitPicksFastest(t *testing.T) {
-	checkPickFile(t, "../../testdata/late/pick/results.jsonl", 16,
+	checkPickFile(t, "../../testdata/late/pick/results.jsonl", memmodel.CalibrationHostCosts(), 16,
 		stepTargets{median: 0.10, max: 0.25, ratioMedian: 0.10, ratioMax: 0.10, order: 0.95}, 4)
 }
 
-// checkPickFile evaluates a timed pick file of rows rows against want and
-// requires models' first picks to run within 5% of their fastest.
-func checkPickFile(t *testing.T, path string, rows int, want stepTargets, models int) {
+// checkPickFile evaluates a timed pick file of rows rows, timed on host,
+// against want and requires models' first picks to run within 5% of their
+// fastest.
+func checkPickFile(t *testing.T, path string, host memmodel.HostCosts, rows int, want stepTargets, models int) {
 	t.Helper()
 	ws, skipped, err := measured.ReadTimed(path)
 	if err != nil {
@@ -38,7 +40,7 @@ func checkPickFile(t *testing.T, path string, rows int, want stepTargets, models
 	if len(skipped) > 0 || len(ws) != rows {
 		t.Fatalf("%d rows read, skipped %v", len(ws), skipped)
 	}
-	ev, err := measured.EvalStepTime(ws)
+	ev, err := measured.EvalStepTimeWith(ws, host)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,11 @@ import (
 )
 
 // buildGraph records one rank's forward pass of one micro-batch.
-func (c *config) buildGraph() *Graph {
+func (c *config) buildGraph() *Graph { return c.buildGraphWith(false) }
+
+// buildGraphWith is buildGraph, with the input embeddings' output
+// requiring grad when inputGrad is set (see builder.inputGrad).
+func (c *config) buildGraphWith(inputGrad bool) *Graph {
 	a := c.rankArch()
 	amp, pdt := c.amp, c.pdt
 	if c.fsdpMixed() {
@@ -27,6 +31,7 @@ func (c *config) buildGraph() *Graph {
 		b.loraF32 = a.family().Task != "diffusion" && !c.fsdpMixed()
 	}
 	b.attn, b.compiled = c.attn, c.spec.Compile
+	b.inputGrad = inputGrad
 	b.quant4 = c.spec.Quant != ""
 	if o := c.spec.Override; o != nil {
 		b.lowRank = int64(o.LowRank)
@@ -55,8 +60,8 @@ func (c *config) stepConfig(g *Graph, steps int) stepConfig {
 			}
 		}
 	}
-	if c.scaler && c.arch.usesBatchNorm() {
-		// GradScaler starts at 2^16; BatchNorm CNNs at default init overflow
+	if c.scaler && c.arch.scalerOverflows() {
+		// GradScaler starts at 2^16; ResNets at default init overflow
 		// fp16 gradients for their first steps, which are skipped (the
 		// ResNet-50 capture skipped all three), so no optimizer state exists
 		// yet. Steady state is reported separately.
@@ -81,7 +86,7 @@ func (c *config) fsdpMixed() bool {
 // this over-estimates (more scratch, the safe side).
 const ctasPerSM = 16
 
-// scalerSkippedSteps is how many first fp16 steps a BatchNorm CNN loses to
+// scalerSkippedSteps is how many first fp16 steps a ResNet loses to
 // gradient overflow in the model (at least the three the capture ran).
 const scalerSkippedSteps = 3
 
@@ -161,7 +166,7 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	r.SteadyAllocated = max(steady, allocated)
 	r.SteadyProcess = r.Process + r.SteadyAllocated - allocated
 	if steady > allocated {
-		r.Notes = append(r.Notes, fmt.Sprintf("fp16 GradScaler skips the first steps of BatchNorm CNNs (gradient overflow); once steps succeed, optimizer state adds %s: steady-state peak allocated %s", units.Bytes(steady-allocated), units.Bytes(steady)))
+		r.Notes = append(r.Notes, fmt.Sprintf("fp16 GradScaler skips the first steps of ResNets (gradient overflow); once steps succeed, optimizer state adds %s: steady-state peak allocated %s", units.Bytes(steady-allocated), units.Bytes(steady)))
 	}
 	r.Dynamic = dyn
 	if opts.ByModule {
@@ -175,7 +180,13 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	step, detail := c.walkStepDetail(g, cfg, tm)
+	tg, tcfg := g, cfg
+	if c.inputGradUnderCkpt() {
+		tg = c.buildGraphWith(true)
+		tcfg = c.stepConfig(tg, opts.Steps)
+		tcfg.warm = opts.Warm
+	}
+	step, detail := c.walkStepDetail(tg, tcfg, tm)
 	c.setStepTime(r, step, tm)
 	r.StepDetail = detail
 	if dyn != nil {

@@ -27,9 +27,9 @@ package memmodel
 // when its operands differ in dtype or in size ("" when they do not, or
 // when the op is not a plain elementwise one). Only a broadcast was
 // calibrated: with mixed dtypes it takes mixed_mul (the same-shape mixed
-// adds of GPT-2's float32 residual stream under autocast kept the
-// contiguous rate: its timings were within 3% at that rate and 20–27%
-// over at mixed_mul's); otherwise a broadcast operand that is a parameter (a norm's weight,
+// adds of a float32 residual stream under autocast are not broadcasts:
+// steptime_mixedadd.go prices them, at 1.7× the contiguous rate where
+// GPT-2's timings had been 20–27% over at mixed_mul's); otherwise a broadcast operand that is a parameter (a norm's weight,
 // layer scale: a trailing-dimension vector) mul_rowbcast; any other
 // broadcast operand (a row statistic, a rotary table over heads, a
 // per-sample noise or modulation) mul_colbcast. An up-cast from half

@@ -17,12 +17,16 @@ const (
 
 var kernelClassNames = [numKernelClasses]string{"gemm", "attention", "conv", "norm", "copy", "pointwise", "optimizer"}
 
-// classOf is the kernel class of op o's kernels.
+// classOf is the kernel class of op o's kernels. Whisper's nn.Conv1d
+// runs in cuDNN (a 2-D convolution of height 1: the Whisper profiles of
+// testdata/profile and dev12 name its kernels with the conv2d ones,
+// 22 per bf16 step) although the graph prices it as a tensor-core op
+// without a convolution shape: it is a convolution all the same.
 func classOf(o *op) kernelClass {
 	switch {
 	case o.attn != nil:
 		return kAttention
-	case o.conv != nil:
+	case o.conv != nil || o.kind == "conv1d":
 		return kConv
 	case o.gemm != nil || o.matmul || o.kind == "grouped_mm":
 		return kGEMM

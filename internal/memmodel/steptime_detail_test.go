@@ -35,9 +35,25 @@ func TestStepDetailClasses(t *testing.T) {
 	for _, c := range []struct {
 		kind string
 		want kernelClass
-	}{{"to", kCopy}, {"copy", kCopy}, {"cat", kCopy}, {"layer_norm", kNorm}, {"batch_norm", kNorm}, {"gelu", kPointwise}} {
-		if got := classOf(&op{kind: c.kind}); got != c.want {
+	}{{"to", kCopy}, {"copy", kCopy}, {"cat", kCopy}, {"layer_norm", kNorm}, {"batch_norm", kNorm}, {"gelu", kPointwise},
+		{"conv1d", kConv}} {
+		if got := classOf(&op{kind: c.kind, matmul: c.kind == "conv1d"}); got != c.want {
 			t.Errorf("classOf(%s) = %s, want %s", c.kind, kernelClassNames[got], kernelClassNames[c.want])
 		}
+	}
+}
+
+// TestStepDetailWhisperConv: Whisper's two encoder convolutions land in
+// the conv class, as the profiles sort cuDNN's kernels, not in gemm.
+func TestStepDetailWhisperConv(t *testing.T) {
+	s := DefaultSpec()
+	m := "whisper-base"
+	s.Model, s.Batch, s.Precision = &m, 8, "bf16-amp"
+	_, _, _, _, p := walkOf(t, s)
+	d := p.detail()
+	// two convolutions: forward, and data and weight gradients (the
+	// first's input, the features, needs none)
+	if c := d.Classes["conv"]; c.Kernels < 4 || c.GPUS <= 0 {
+		t.Errorf("conv class %+v, want Whisper's convolutions", c)
 	}
 }

@@ -120,7 +120,18 @@ func (r *rates) describe(name string) string {
 	if r.scaled {
 		s += fmt.Sprintf("; all scaled to %s by peak FLOP/s and memory bandwidth", name)
 	}
-	return s + "; host costs of the calibration machine"
+	return s
+}
+
+// describeHost says whose host costs h are.
+func describeHost(h HostCosts) string {
+	switch h {
+	case DefaultHostCosts():
+		return fmt.Sprintf("host costs of the median lent H200 host (the calibration machine's x%.2g)", lentHostScale)
+	case CalibrationHostCosts():
+		return "host costs of the calibration machine"
+	}
+	return "host costs given in the options"
 }
 
 // launch is the GPU floor of one kernel queued behind others. The

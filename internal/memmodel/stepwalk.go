@@ -17,7 +17,7 @@ const (
 // the rates came from.
 func (c *config) setStepTime(r *Result, step float64, tm timeModel) {
 	lo, hi := bandLow, bandHigh
-	r.StepTimeSource = tm.r.describe(c.gpu.Name)
+	r.StepTimeSource = tm.r.describe(c.gpu.Name) + "; " + describeHost(tm.HostCosts)
 	if tm.r.scaled {
 		lo, hi = lo+bandScaled, hi+bandScaled
 	}
@@ -45,6 +45,21 @@ func (c *config) walkStepDetail(g *Graph, cfg stepConfig, tm timeModel) (float64
 		step *= 1 + float64(pp.PP-1)/float64(pp.MicroBatches)
 	}
 	return step, p.detail()
+}
+
+// inputGradUnderCkpt reports whether the step runs LoRA under gradient
+// checkpointing on a Hugging Face model with input embeddings, where
+// enable_input_require_grads (builder.inputGrad) makes the first
+// layer's input require grad: its backward then runs whole (the frozen
+// q/k/v projections' data gradients, the LoRA A data gradients, the
+// input norm's backward), which a plain LoRA step skips. dev12's
+// profiles of Gemma 3 (e) s1024 b4 LoRA r16 with and without
+// checkpointing count five more dgrad GEMMs (nvjet NNN 60 -> 65) beyond
+// the recomputed layers' forward GEMMs. Only the step-time walk sees
+// this graph: the memory model keeps the plain one (a transient
+// [tokens, hidden] gradient of layer 0, not modelled there).
+func (c *config) inputGradUnderCkpt() bool {
+	return c.spec.LoRA != nil && c.ckptEvery > 0 && c.arch.family().Task != "diffusion"
 }
 
 // walk runs one step through the pipeline and returns its clocks and
@@ -149,6 +164,7 @@ func (c *config) walkForward(g *Graph, gen *generator, tm timeModel, p *pipeline
 		tm.issueContigIn(o, g, p)
 		d := tm.forward(o, g)
 		p.issue(h, d, classOf(o), kernels(d))
+		tm.issueExtra(o, false, p)
 	}
 }
 
@@ -189,8 +205,12 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 			h = tm.Cast
 		}
 		tm.issueContigIn(o, g, p)
+		tm.issueExtra(o, true, p)
 		d, n := tm.backward(o, g)
 		p.issue(h, d, classOf(o), n)
+		if b, ok := tm.r.linearBiasGrad(o, g); ok {
+			p.issue(0, b, kPointwise, 1)
+		}
 		if !g.compiled {
 			// the Linear's transpose and views (steptime_nodes.go)
 			p.issue(linearNodes(o, g, c.batch)*tm.Node, 0, classOf(o), 0)
@@ -240,6 +260,7 @@ func (c *config) recompute(g *Graph, rg *region, tm timeModel, p *pipeline) {
 		tm.issueContigIn(o, g, p)
 		d := tm.forward(o, g)
 		p.issue(h, d, classOf(o), kernels(d))
+		tm.issueExtra(o, false, p)
 	}
 }
 
