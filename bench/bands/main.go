@@ -123,6 +123,7 @@ var timingFiles = []memmodel.BandSource{
 	{Dir: "testdata/pick3/results.jsonl", HeldOut: "plan --fit's candidates timed alone after session 9's step-time model was final, evaluated once, then band data"},
 	{Dir: "testdata/late13/timing/results.jsonl", HeldOut: "thirteenth blind set: timed alone, evaluated with session 10's start and final models, then band data"},
 	{Dir: "testdata/pick4/results.jsonl", HeldOut: "plan --fit's candidates timed alone after session 10's step-time model was final, evaluated once, then band data"},
+	{Dir: "testdata/dev13/timing/results.jsonl", HeldOut: "session 11's development set (not held out): host-bound rows timed in three processes on one host, the spread between processes"},
 }
 
 // genSets are the generate sets of the inference planner.
@@ -144,7 +145,7 @@ var genSets = []memmodel.BandSource{
 }
 
 // method is the table's one-line description.
-const method = "per class: exp(centre + scale×q), centre and scale the median and median absolute deviation of ln(measured/predicted) shrunk toward the pooled with the weight of 4 rows; q the order statistics at the confidence of every row's error (peak reserved: at first sight where recorded) standardised by its classes without its capture set (studentised split conformal); training peak reserved: q per risk level (memmodel's BandTable.Risk), each from its own rows; step time: each class's centre with the pooled spread"
+const method = "per class: exp(centre + scale×q), centre and scale the median and median absolute deviation of ln(measured/predicted) shrunk toward the pooled with the weight of 4 rows; q the order statistics at the confidence of every row's error (peak reserved: at first sight where recorded) standardised by its classes without its capture set (studentised split conformal); training peak reserved: q per risk level (memmodel's BandTable.Risk), each from its own rows, a checkpointed configuration's low q from the level's checkpointed rows where they are 19 or more; step time: each class's centre with the pooled spread, q per host level (memmodel's StepHostLevel); a q within two ranks of the end taken as the Harrell-Davis estimate"
 
 func main() {
 	out := flag.String("out", "internal/memmodel/bands.json", "table to write")
@@ -330,11 +331,11 @@ func printRows(ss []sample, bands [][2]float64, t *memmodel.BandTable, k kind) {
 func rel(root, dir string) string { return filepath.Join(root, dir) }
 
 // dumpBands writes one line per sample: name, group, blind, risk, x, xb,
-// and its leave-set-out band (ratios), classes.
+// and its leave-set-out band (ratios), classes, host (step time).
 func dumpBands(path string, ss []sample, bands [][2]float64) error {
 	var b strings.Builder
 	for i, s := range ss {
-		fmt.Fprintf(&b, "%s\t%s\t%v\t%d\t%.6f\t%.6f\t%.6f\t%.6f\t%s\n", s.name, s.group, s.blind, s.risk, s.x, s.xb, bands[i][0], bands[i][1], strings.Join(s.classes, ","))
+		fmt.Fprintf(&b, "%s\t%s\t%v\t%d\t%.6f\t%.6f\t%.6f\t%.6f\t%s\t%.4f\n", s.name, s.group, s.blind, s.risk, s.x, s.xb, bands[i][0], bands[i][1], strings.Join(s.classes, ","), s.host)
 	}
 	return os.WriteFile(path, []byte(b.String()), 0o644)
 }

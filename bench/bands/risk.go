@@ -137,10 +137,22 @@ func acceptance(mem, gen, step []sample, bands map[kind][][2]float64) []acceptan
 	for l := 0; l < riskLevels; l++ {
 		add(fmt.Sprintf("training reserved, risk %d", l), mem, memKind, func(s sample) bool { return s.risk == l })
 	}
+	for l := 0; l < riskLevels; l++ {
+		for _, ck := range []bool{true, false} {
+			name := fmt.Sprintf("training reserved, risk %d, plain", l)
+			if ck {
+				name = fmt.Sprintf("training reserved, risk %d, checkpointed", l)
+			}
+			add(name, mem, memKind, func(s sample) bool { return s.risk == l && memmodel.Checkpointed(s.classes) == ck })
+		}
+	}
 	add("training reserved, QLoRA", mem, memKind, has("lora=qlora"))
 	add("training reserved, LoRA extended", mem, memKind, has("lora_targets=extended"))
 	add("generate reserved", gen, genKind, all)
 	add("step time", step, stepKind, all)
+	for l, name := range []string{"GPU-bound", "near host-bound", "host-bound"} {
+		add("step time, "+name, step, stepKind, func(s sample) bool { return s.risk == l })
+	}
 	return out
 }
 

@@ -105,7 +105,11 @@ const widenPooled = 0.10
 // quantiles of level l (out[l], levels of them) come from the scores of
 // its own rows (nil risk: one level; a level without rows takes every
 // row's).
-func sharedQuantiles(xs, score, vs, fs []float64, cls, st [][]string, grp []int, risk []int, levels, minRows int, conf float64, widenThin, spareLow, sharedSpread bool) [][2]float64 {
+//
+// ckpt, when not nil, marks checkpointed rows: ckLow[l] is the low
+// quantile of level l's checkpointed rows alone where they are at least
+// minOwnLow (else NaN: the level's applies).
+func sharedQuantiles(xs, score, vs, fs []float64, cls, st [][]string, grp []int, risk []int, ckpt []bool, levels, minRows int, conf float64, widenThin, spareLow, sharedSpread bool) (out [][2]float64, ckLow []float64) {
 	lows, highs := make([]float64, len(xs)), make([]float64, len(xs))
 	members := map[int][]int{}
 	var order []int
@@ -157,21 +161,38 @@ func sharedQuantiles(xs, score, vs, fs []float64, cls, st [][]string, grp []int,
 			lows[i], highs[i] = rowScores(score[i], vs[i], fs[i], cls[i], rest, byClass, measured, split, pool, minRows, widenThin, sharedSpread)
 		}
 	}
-	out := make([][2]float64, max(levels, 1))
+	out = make([][2]float64, max(levels, 1))
+	ckLow = make([]float64, len(out))
 	for b := range out {
-		var l, h []float64
+		var l, h, lc []float64
 		for i := range xs {
 			if (risk == nil && b == 0) || (risk != nil && risk[i] == b) {
 				l, h = append(l, lows[i]), append(h, highs[i])
+				if ckpt != nil && ckpt[i] {
+					lc = append(lc, lows[i])
+				}
 			}
 		}
 		if len(l) == 0 { // an empty bucket takes the other's
 			l, h = lows, highs
 		}
-		lo, hi := orderBand(l, conf, spareLow), orderBand(h, conf, spareLow)
+		lo, hi := levelBand(l, conf, spareLow), levelBand(h, conf, spareLow)
 		out[b] = [2]float64{lo[0], hi[1]}
+		ckLow[b] = math.NaN()
+		if len(lc) >= minOwnLow(conf) {
+			ckLow[b] = levelBand(lc, conf, spareLow)[0]
+		}
 	}
-	return out
+	return out, ckLow
+}
+
+// minOwnLow is how many checkpointed rows a risk level needs for their
+// own low quantile: the fewest whose lowest score, the least order
+// statistic orderBand takes, leaves a new row below it with probability
+// 1/(n+1) at most the whole band's miss share 1−conf (19 at 95%). With
+// fewer, the level's low quantile over every row applies.
+func minOwnLow(conf float64) int {
+	return int(math.Ceil(1/(1-conf)-1e-9)) - 1
 }
 
 // rowScores are the largest q_low and smallest q_high whose band would

@@ -46,8 +46,12 @@ type sample struct {
 	gap float64
 	// risk is the row's risk level when it was first seen (memmodel's
 	// BandTable.Risk against the rows of the sets captured before its
-	// own; markRisk): its band is that level's.
+	// own; markRisk): its band is that level's. A timed row's is its
+	// host level (memmodel's StepHostLevel) instead.
 	risk int
+	// host is ln(predicted host issue time / predicted GPU time) of a
+	// timed row (step time only; memmodel's StepDetail)
+	host float64
 }
 
 // score is the log error the shared quantiles score s on: its first-sight
@@ -100,10 +104,13 @@ func statClasses(classes []string) []string {
 
 // setFit is one set of per-class bands and the quantiles behind them.
 type setFit struct {
-	set  memmodel.BandSet
-	q    [2]float64   // of the main quantity
-	qr   [][2]float64 // of the main quantity at risk levels 1, 2 (training memory)
-	qa   [2]float64   // of allocated (memory sets)
+	set memmodel.BandSet
+	q   [2]float64   // of the main quantity
+	qr  [][2]float64 // of the main quantity at risk levels 1, 2 (training memory)
+	qa  [2]float64   // of allocated (memory sets)
+	// qck are the low quantiles of checkpointed rows at each risk level
+	// (NaN: the level's own; training memory only, nil elsewhere)
+	qck  []float64
 	pool locScale
 }
 
@@ -186,24 +193,30 @@ func fitSet(ss []sample, minRows int, conf float64, bySet, alloc, step, attr boo
 		rs[i] = resid(s.x, s.v)
 	}
 	grp := groupIDs(ss, bySet)
-	// peak reserved (training and generate) scores on first-sight errors
-	// (firstsight.go); step time on its errors now: scored on its 65
-	// first-sight errors the step-time top went from ×1.64 to ×1.82 of
-	// the prediction and held the same 61 of them (and one more of 159
-	// errors now), so nothing says its bands are too narrow for a new
-	// configuration
+	// every quantity scores on first-sight errors where recorded
+	// (firstsight.go). Step time did on its errors now until its bands
+	// were split by host level (bands13): with 152 first-sight step
+	// errors the host levels' own quantiles come from what plan printed
+	// on a new configuration, the GPU-bound level's from 90 of them
 	sc := make([]float64, len(ss))
 	for i, s := range ss {
-		sc[i] = s.x
-		if !step {
-			sc[i] = s.score()
-		}
+		sc[i] = s.score()
 	}
-	var risk []int // training memory: by risk level (memmodel's bands_risk.go)
-	if attr {
+	// training memory: by risk level (memmodel's bands_risk.go), the
+	// checkpointed rows' low side by itself (memmodel's Checkpointed);
+	// step time: by host level (memmodel's StepHostLevel)
+	var risk []int
+	var ckpt []bool
+	if attr || step {
 		risk = make([]int, len(ss))
 		for i, s := range ss {
 			risk[i] = s.risk
+		}
+	}
+	if attr {
+		ckpt = make([]bool, len(ss))
+		for i, s := range ss {
+			ckpt[i] = memmodel.Checkpointed(s.classes)
 		}
 	}
 	// step time: each class keeps its centre (its bias: a class the
@@ -219,12 +232,16 @@ func fitSet(ss []sample, minRows int, conf float64, bySet, alloc, step, attr boo
 	// 116 (111) and every row 200 of 210 (200). The cost: 4 of the 14
 	// checkpointed development rows, over-predicted (measured 0.81–0.83×
 	// the prediction), fall below the band's low end (0.84–0.87)
-	q := sharedQuantiles(xs, sc, vs, fs, cls, st, grp, risk, riskLevels, minRows, conf, !step, !step, step)
+	q, ck := sharedQuantiles(xs, sc, vs, fs, cls, st, grp, risk, ckpt, riskLevels, minRows, conf, !step, !step, step)
 	f := setFit{q: q[0], qr: q[1:], pool: robustLS(rs)}
+	if attr {
+		f.qck = ck
+	}
 	poolA := robustLS(xa)
 	if alloc {
 		// the variant moves reserved memory only
-		f.qa = sharedQuantiles(xa, xa, make([]float64, len(xa)), make([]float64, len(xa)), cls, st, grp, nil, 1, minRows, conf, true, false, false)[0]
+		qa, _ := sharedQuantiles(xa, xa, make([]float64, len(xa)), make([]float64, len(xa)), cls, st, grp, nil, nil, 1, minRows, conf, true, false, false)
+		f.qa = qa[0]
 	}
 	f.set.Classes = map[string]memmodel.ClassBand{}
 	keys := make([]string, 0, len(g))
@@ -266,7 +283,14 @@ func fitSet(ss []sample, minRows int, conf float64, bySet, alloc, step, attr boo
 			cb.Reserved = band
 		}
 		for _, q := range f.qr {
+			if step {
+				cb.StepTimeHost = append(cb.StepTimeHost, ratioBand(ls, q, ext, f.pool))
+				continue
+			}
 			cb.ReservedRisk = append(cb.ReservedRisk, ratioBand(ls, q, ext, f.pool))
+		}
+		if own := ckptLows(ls, f, ext); own != nil {
+			cb.ReservedCheckpointLow = own
 		}
 		if alloc {
 			exa := a
@@ -284,6 +308,29 @@ func fitSet(ss []sample, minRows int, conf float64, bySet, alloc, step, attr boo
 		f.set.Classes[k] = cb
 	}
 	return f
+}
+
+// ckptLows are a class's low ends of a checkpointed configuration's
+// reserved band at each risk level, 0 where the level's own applies; nil
+// when no level has its own.
+func ckptLows(ls locScale, f setFit, ext []float64) []float64 {
+	var out []float64
+	any := false
+	for l, q := range f.qck {
+		v := 0.0
+		if !math.IsNaN(q) {
+			qs := f.q
+			if l > 0 {
+				qs = f.qr[l-1]
+			}
+			v, any = ratioBand(ls, [2]float64{q, qs[1]}, ext, f.pool)[0], true
+		}
+		out = append(out, v)
+	}
+	if !any {
+		return nil
+	}
+	return out
 }
 
 // splitCounts are how many of the rows idx of ss had the logits-split
@@ -335,9 +382,17 @@ func place(t *memmodel.BandTable, k kind, f setFit) {
 		for i, q := range f.qr {
 			t.Quantiles[fmt.Sprintf("reserved_risk%d", i+1)] = roundQ(q)
 		}
+		for i, q := range f.qck {
+			if !math.IsNaN(q) {
+				t.Quantiles[fmt.Sprintf("reserved_risk%d_checkpoint_low", i)] = roundQ([2]float64{q, q})
+			}
+		}
 	case stepKind:
 		t.StepTimePooled, t.StepTime = f.set.Pooled, f.set.Classes
 		t.Quantiles["step_time"] = roundQ(f.q)
+		for i, q := range f.qr {
+			t.Quantiles[fmt.Sprintf("step_time_host%d", i+1)] = roundQ(q)
+		}
 	case genKind:
 		set := f.set
 		t.Generate = &set
@@ -353,7 +408,7 @@ func roundQ(q [2]float64) [2]float64 { return [2]float64{round4(q[0]), round4(q[
 func bandOf(t *memmodel.BandTable, k kind, classes []string, risk int) ([2]float64, []string) {
 	switch k {
 	case stepKind:
-		return t.StepBand(classes)
+		return t.StepBand(classes, risk)
 	case genKind:
 		r, _, basis, _, _ := t.GenerateBand(classes)
 		return r, basis

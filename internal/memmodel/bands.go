@@ -104,8 +104,17 @@ type ClassBand struct {
 	// risk level 1 and 2 (BandTable.Risk): the same centre and spread,
 	// the quantiles of that level's rows.
 	ReservedRisk [][2]float64 `json:"reserved_risk,omitempty"`
-	// StepTime is the band on step time (step-time classes only).
-	StepTime [2]float64 `json:"step_time,omitempty"`
+	// ReservedCheckpointLow are the low ends of the reserved band of a
+	// checkpointed configuration at risk levels 0, 1 and 2 (0: the
+	// level's own low end): the same centre and spread, the low quantile
+	// of that level's checkpointed rows (bands_ckpt.go).
+	ReservedCheckpointLow []float64 `json:"reserved_checkpoint_low,omitempty"`
+	// StepTime is the band on step time (step-time classes only) of a
+	// GPU-bound configuration, and StepTimeHost those of host levels 1
+	// and 2 (StepHostLevel): the same centre, the quantiles of that
+	// level's rows.
+	StepTime     [2]float64   `json:"step_time,omitempty"`
+	StepTimeHost [][2]float64 `json:"step_time_host,omitempty"`
 	// Centre and Scale are the median and the median absolute deviation
 	// of the log error ln(measured/predicted) of the quantity the class
 	// was built for (reserved memory, or step time), after shrinking
@@ -272,11 +281,16 @@ func (c *config) loraExtended() bool {
 // stated confidence when each row was left out in turn (bench/bands).
 func (t *BandTable) bandFor(classes []string, risk int) (cb ClassBand, used []string, why []string) {
 	set := BandSet{Pooled: t.Pooled, Classes: t.Classes}
+	ckpt := Checkpointed(classes)
 	return set.bandFor(classes, t.MinRows, func(b ClassBand) [2][2]float64 {
+		r := b.Reserved
 		if risk > 0 && len(b.ReservedRisk) >= risk {
-			return [2][2]float64{b.ReservedRisk[risk-1], b.Allocated}
+			r = b.ReservedRisk[risk-1]
 		}
-		return [2][2]float64{b.Reserved, b.Allocated}
+		if ckpt && risk < len(b.ReservedCheckpointLow) && b.ReservedCheckpointLow[risk] > 0 {
+			r[0] = b.ReservedCheckpointLow[risk]
+		}
+		return [2][2]float64{r, b.Allocated}
 	}, true)
 }
 
@@ -297,13 +311,18 @@ func (t *BandTable) RiskBand(classes []string, risk int) (reserved, allocated [2
 	return cb.Reserved, cb.Allocated, used
 }
 
-// StepBand is Band for step time.
-func (t *BandTable) StepBand(classes []string) ([2]float64, []string) {
+// StepBand is Band for step time, at a host level (StepHostLevel).
+func (t *BandTable) StepBand(classes []string, host int) ([2]float64, []string) {
 	if t.StepTimePooled.StepTime == [2]float64{} {
 		return [2]float64{}, nil
 	}
 	set := BandSet{Pooled: t.StepTimePooled, Classes: t.StepTime}
-	cb, used, _ := set.bandFor(classes, t.MinRows, func(b ClassBand) [2][2]float64 { return [2][2]float64{b.StepTime} }, false)
+	cb, used, _ := set.bandFor(classes, t.MinRows, func(b ClassBand) [2][2]float64 {
+		if host > 0 && len(b.StepTimeHost) >= host {
+			return [2][2]float64{b.StepTimeHost[host-1]}
+		}
+		return [2][2]float64{b.StepTime}
+	}, false)
 	return cb.StepTime, used
 }
 

@@ -71,10 +71,17 @@ func (c *config) bandsFrom(t *BandTable, r *Result) {
 func (c *config) stepTimeBand(r *Result) { c.stepTimeBandFrom(embeddedBands(), r) }
 
 func (c *config) stepTimeBandFrom(t *BandTable, r *Result) {
-	b, used := t.StepBand(c.bandClasses())
+	host := 0
+	if d := r.StepDetail; d != nil {
+		host = StepHostLevel(d.HostS, d.GPUS)
+	}
+	b, used := t.StepBand(c.bandClasses(), host)
 	if b == [2]float64{} {
 		return // no step-time rows: keep the step-time model's own band
 	}
 	r.StepTimeBandClasses = used
 	r.StepTimeBand = [2]float64{r.StepTime * b[0], r.StepTime * b[1]}
+	if host > 0 {
+		r.Notes = append(r.Notes, stepHostNote(r.StepDetail, host, b))
+	}
 }

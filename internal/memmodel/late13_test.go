@@ -26,7 +26,8 @@ const late13Dir = "../../testdata/late13"
 // checkpointed +2.91%, Whisper checkpointed +3.03%); the session-start
 // bands held them. With late13 and pick4 as band data (bands12) Whisper's
 // reserved and EfficientNet-B0's allocated are inside; GPT-2 large's
-// reserved is 0.99% below its bottom. Held there.
+// reserved was 0.99% below its bottom; since checkpointed runs have their
+// own low end (bands13) it is inside, as every late13 row is.
 func TestLate13Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 24 workloads")
@@ -39,8 +40,7 @@ func TestLate13Blind(t *testing.T) {
 	// T5-base checkpointed's allocated is 0.004% above it: left for bands13
 	// (issue 18) to judge, logged, and failing here once it is inside.
 	known := map[string]bool{
-		"late13-gpt2-large-s1024-b4-bf16-ckpt reserved": true,
-		"late13-t5-base-s512-b16-bf16-ckpt allocated":   true,
+		"late13-t5-base-s512-b16-bf16-ckpt allocated": true,
 	}
 	checkBlindSet(t, late13Dir, 24, known, blindLimits{resvMedian: 0.0065, resvMax: 0.031, allocMax: 0.0102, under: 2, farUnder: 0})
 }

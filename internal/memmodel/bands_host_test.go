@@ -1,0 +1,110 @@
+package memmodel
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestStepHostLevel: GPU-bound while the host's issue time times the
+// spread dev13 measured between processes stays below the GPU's time;
+// host-bound once it is the longer; near in between.
+func TestStepHostLevel(t *testing.T) {
+	for _, c := range []struct {
+		host, gpu float64
+		want      int
+	}{
+		{0.010, 0.100, 0}, {0.060, 0.100, 0}, {0.070, 0.100, 1}, {0.099, 0.100, 1},
+		{0.100, 0.100, 2}, {0.050, 0.020, 2}, {0.010, 0, 2},
+	} {
+		if got := StepHostLevel(c.host, c.gpu); got != c.want {
+			t.Errorf("host %g s, GPU %g s: level %d, want %d", c.host, c.gpu, got, c.want)
+		}
+	}
+}
+
+// TestStepBandByHostLevel: a class's step band at host level 1 or 2 is
+// that level's (StepTimeHost), at level 0 the GPU-bound one.
+func TestStepBandByHostLevel(t *testing.T) {
+	cb := ClassBand{N: 40, StepTime: [2]float64{0.9, 1.1}, StepTimeHost: [][2]float64{{0.8, 1.5}, {0.7, 1.8}}}
+	// a class holding every row says nothing of its own: the pooled band
+	tb := &BandTable{MinRows: 3, StepTimePooled: cb, StepTime: map[string]ClassBand{"gpu=h200": cb}}
+	for level, want := range [][2]float64{{0.9, 1.1}, {0.8, 1.5}, {0.7, 1.8}} {
+		if got, _ := tb.StepBand([]string{"gpu=h200"}, level); got != want {
+			t.Errorf("host level %d: band %v, want %v", level, got, want)
+		}
+	}
+}
+
+// TestCheckpointedLowEnd: a checkpointed configuration's reserved band
+// takes the checkpointed low end of its risk level where the table has
+// one, with the same top; a plain one keeps the level's band.
+func TestCheckpointedLowEnd(t *testing.T) {
+	pooled := ClassBand{N: 40, Reserved: [2]float64{0.98, 1.02}, ReservedRisk: [][2]float64{{0.9, 1.1}, {0.6, 1.5}},
+		ReservedCheckpointLow: []float64{0.95, 0, 0}}
+	// classes holding every row say nothing of their own: the pooled band
+	tb := &BandTable{MinRows: 3, Pooled: pooled,
+		Classes: map[string]ClassBand{"gpu=h200": pooled, "checkpoint=none": pooled, "checkpoint=block": pooled}}
+	plain := []string{"checkpoint=none", "gpu=h200"}
+	ckpt := []string{"checkpoint=block", "gpu=h200"}
+	if !Checkpointed(ckpt) || Checkpointed(plain) {
+		t.Fatal("Checkpointed")
+	}
+	for _, c := range []struct {
+		classes []string
+		risk    int
+		want    [2]float64
+	}{
+		{plain, 0, [2]float64{0.98, 1.02}},
+		{ckpt, 0, [2]float64{0.95, 1.02}},
+		{ckpt, 1, [2]float64{0.9, 1.1}}, // level 1 has no checkpointed low end of its own
+	} {
+		if r, _, _ := tb.RiskBand(c.classes, c.risk); r != c.want {
+			t.Errorf("%v at risk %d: %v, want %v", c.classes, c.risk, r, c.want)
+		}
+	}
+}
+
+// TestStepBandOnEmbeddedTable: on the committed table, a host-bound step
+// (GPT-2 at one sequence of 128 tokens: microsecond kernels) gets a wider band
+// than a GPU-bound one (Llama 3.2 1B at 2048 tokens) and says why; dev13
+// timed host-bound steps 1.46× apart between processes, GPU-bound ones
+// within 0.1%.
+func TestStepBandOnEmbeddedTable(t *testing.T) {
+	spec := func(model string, batch, seq int) Spec {
+		s := DefaultSpec()
+		s.Model, s.Batch, s.Seq, s.Precision = &model, batch, seq, "bf16-amp"
+		return s
+	}
+	o := DefaultOptions()
+	o.SkipReserved = true
+	host, err := Estimate(spec("gpt2", 1, 128), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gpu, err := Estimate(spec("llama3.2-1b", 4, 2048), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := StepHostLevel(host.StepDetail.HostS, host.StepDetail.GPUS); l != 2 {
+		t.Fatalf("GPT-2 b1 s128: host level %d, want host-bound", l)
+	}
+	if l := StepHostLevel(gpu.StepDetail.HostS, gpu.StepDetail.GPUS); l != 0 {
+		t.Fatalf("Llama 3.2 1B b4 s2048: host level %d, want GPU-bound", l)
+	}
+	width := func(r *Result) float64 { return (r.StepTimeBand[1] - r.StepTimeBand[0]) / r.StepTime }
+	if width(host) <= 2*width(gpu) {
+		t.Errorf("host-bound band ±%.0f%% not well wider than GPU-bound ±%.0f%%", 50*width(host), 50*width(gpu))
+	}
+	found := false
+	for _, n := range host.Notes {
+		found = found || strings.Contains(n, "host-bound") && strings.Contains(n, "between processes")
+	}
+	if !found {
+		t.Errorf("host-bound step without its note: %q", host.Notes)
+	}
+	for _, n := range gpu.Notes {
+		if strings.Contains(n, "host-bound") {
+			t.Errorf("GPU-bound step with a host note: %q", n)
+		}
+	}
+}
