@@ -131,7 +131,8 @@ func (b *builder) rmsNorm(x Tensor, dim int64) Tensor {
 }
 
 // rmsNormalize creates an RMSNorm's weight w (dim elements) and computes
-// x's normalised value h in float32 (cast, x², mean, rsqrt, product), as
+// x's normalised value h in float32 (cast, x², mean, + eps, rsqrt,
+// product), as
 // every Hugging Face RMSNorm does before applying its weight; in is x's
 // dtype, which the norm's output is cast back to.
 func (b *builder) rmsNormalize(x Tensor, dim int64) (w, h Tensor, in DType) {
@@ -140,6 +141,8 @@ func (b *builder) rmsNormalize(x Tensor, dim int64) (w, h Tensor, in DType) {
 	h = b.cast(x, F32)
 	v := b.reduce(b.pow(h), b.numel(x)/dim)
 	r := b.unary("rsqrt", v, F32, false, true)
+	o := &b.g.ops[len(b.g.ops)-1]
+	o.extra = append(o.extra, epsAdd(b.numel(v)))
 	return w, b.mul(h, r), in
 }
 

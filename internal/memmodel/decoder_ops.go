@@ -92,6 +92,14 @@ func (b *builder) rotateHalf(x Tensor, n int64) Tensor {
 		b.tt(rot).numel = n
 		o := &b.g.ops[len(b.g.ops)-1]
 		o.viewGrads, o.viewAdds = 2, 2 // x1 and x2, each added into x's gradient
+		// the -x2 the copy stands in for still launches its neg, in
+		// forward (and recomputation) and in backward (NegBackward):
+		// without them Phi-3's walk ran two pointwise kernels per layer
+		// fewer each way than the LLaMA-style path's neg op
+		half := 2 * float64(n/2*b.dt(x).Size())
+		for _, bwd := range []bool{false, true} {
+			o.extra = append(o.extra, extraKernel{bwd: bwd, class: kPointwise, stream: streamOp("neg", 1), dt: b.dt(x), bytes: half, slowdown: 1, call: true})
+		}
 		return rot
 	}
 	x1, x2 := b.slice(x, n/2), b.slice(x, n/2)

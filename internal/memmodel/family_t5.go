@@ -112,6 +112,8 @@ func (b *builder) t5LayerNorm(x Tensor, dim int64) Tensor {
 	w := b.param(dim)
 	v := b.reduce(b.pow(b.cast(x, F32)), b.numel(x)/dim)
 	r := b.unary("rsqrt", v, F32, false, true)
+	o := &b.g.ops[len(b.g.ops)-1]
+	o.extra = append(o.extra, epsAdd(b.numel(v)))
 	h := b.mul(x, r)
 	if wd := b.dt(w); wd == BF16 || wd == F16 {
 		h = b.cast(h, wd)

@@ -19,6 +19,9 @@ type extraKernel struct {
 	// backward, as the walk's cast ops do; the other kernels run inside
 	// the op's own call.
 	cast bool
+	// call: a tensor-level op of its own that is no cast (a Python
+	// scalar add): the host pays HostCosts.Small for its dispatch.
+	call bool
 }
 
 // issueExtra issues op o's extra kernels of the forward (bwd false) or
@@ -29,11 +32,30 @@ func (tm *timeModel) issueExtra(o *op, bwd bool, p *pipeline) {
 			continue
 		}
 		var h float64
-		if e.cast {
+		switch {
+		case e.cast:
 			h = tm.Cast
+		case e.call:
+			h = tm.Small
 		}
-		p.issue(h, math.Max(tm.r.stream(e.stream, e.dt, e.bytes*e.slowdown), tm.r.launch()), e.class, 1)
+		p.issue(h, tm.extraGPU(e), e.class, 1)
 	}
+}
+
+// extraGPU is extra kernel e's GPU time.
+func (tm *timeModel) extraGPU(e extraKernel) float64 {
+	return math.Max(tm.r.stream(e.stream, e.dt, e.bytes*e.slowdown), tm.r.launch())
+}
+
+// forwardExtra is the GPU time of op o's forward extra kernels.
+func (tm *timeModel) forwardExtra(o *op) float64 {
+	var t float64
+	for _, e := range o.extra {
+		if !e.bwd {
+			t += tm.extraGPU(e)
+		}
+	}
+	return t
 }
 
 // halfStridedCopySlowdown is stridedCopySlowdown for half-precision
@@ -132,4 +154,59 @@ func (r *rates) bmmTraffic(s *gemmShape, dt DType) float64 {
 		return 0
 	}
 	return bytes / (bw * r.bwScale)
+}
+
+// epsAdd is the `variance + eps` of a Hugging Face RMSNorm (and
+// T5LayerNorm): torch.rsqrt(variance + self.variance_epsilon) adds the
+// scalar out of place into a rows-sized float32 temporary that rsqrt
+// reads and frees at once (too small to move the memory model), one
+// forward kernel of its own; AddBackward with a scalar passes the
+// gradient through, so backward launches nothing for it. dev12's plain
+// Gemma 3 LoRA profile (testdata/dev12/profile) counts two scalar adds
+// per Gemma3RMSNorm in forward (this one and the 1 + weight).
+func epsAdd(rows int64) extraKernel {
+	return extraKernel{class: kPointwise, stream: streamOp("add_scalar", 1), dt: F32, bytes: 2 * float64(rows*F32.Size()), slowdown: 1, call: true}
+}
+
+// formulaKernels is how many kernels beyond one an eager backward node
+// of a pointwise op launches, by its derivatives.yaml formula; 0 under
+// torch.compile (Inductor fuses the backward) and for every other op:
+//   - mul: grad·other for each input that needs a gradient, and for one
+//     broadcast against the output (RMSNorm's rsqrt of rows, its weight)
+//     the sum back down to its shape;
+//   - pow: pow_backward's grad·(e·x^(e−1)), three kernels (the two
+//     temporaries pow's bwdHeld accounts, then the product);
+//   - rsqrt: −0.5·grad·result.pow(3), three kernels.
+//
+// The walk priced each as one kernel moving the formula's bytes: dev12's
+// Mistral b4x2 and plain Gemma 3 LoRA profiles (testdata/dev12/profile)
+// run ~400 and ~300 more backward pointwise kernels than it counted.
+func formulaKernels(o *op, g *Graph) float64 {
+	if g.compiled {
+		return 0
+	}
+	switch o.kind {
+	case "pow", "rsqrt":
+		if len(o.in) == 1 {
+			return 2
+		}
+	case "mul":
+		if len(o.in) != 2 || len(o.out) != 1 {
+			return 0
+		}
+		out := g.tensors[o.out[0]].numel
+		var n float64
+		for _, t := range o.in {
+			x := &g.tensors[t]
+			if !x.grad {
+				continue
+			}
+			n++
+			if x.numel < out {
+				n++
+			}
+		}
+		return math.Max(n-1, 0)
+	}
+	return 0
 }

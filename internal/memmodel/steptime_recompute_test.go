@@ -52,8 +52,7 @@ func profiled(t *testing.T, dir, name string) (measured.Profiled, *memmodel.Step
 // BasicTransformerBlock: 165 GEMMs, 32 SDPA forwards, two GroupNorms a
 // resnet and three LayerNorms a transformer block). The rest differs and
 // is logged, not held: the profiles' pointwise and copy deltas are larger
-// (Gemma 3: the RMSNorm's `+ eps`, a kernel per norm the graph folds into
-// rsqrt; the UNet's cuDNN layout transforms count as conv kernels, 157
+// (the UNet's cuDNN layout transforms count as conv kernels, 157
 // against the walk's 35 recomputed convolutions).
 func TestRecomputeKernelsAgainstProfiles(t *testing.T) {
 	for _, c := range []struct {

@@ -207,6 +207,14 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 		tm.issueContigIn(o, g, p)
 		tm.issueExtra(o, true, p)
 		d, n := tm.backward(o, g)
+		if k := formulaKernels(o, g); k > 0 {
+			// the formula's bytes (backward's estimate) spread over
+			// its kernels, each at least a launch's GPU time; their
+			// dispatch is inside HostCosts.Bwd, fitted per node on
+			// steps whose nodes launched them
+			d = math.Max(d, (n+k)*tm.r.launch())
+			n += k
+		}
 		p.issue(h, d, classOf(o), n)
 		if b, ok := tm.r.linearBiasGrad(o, g); ok {
 			p.issue(0, b, kPointwise, 1)

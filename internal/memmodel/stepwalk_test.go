@@ -88,7 +88,7 @@ func TestCheckpointRecomputesOnlyCheckpointedForward(t *testing.T) {
 	var region float64
 	for i := range g.ops {
 		if g.ops[i].block >= 0 {
-			region += tm.forward(&g.ops[i], g)
+			region += tm.forward(&g.ops[i], g) + tm.forwardExtra(&g.ops[i])
 		}
 	}
 	gen := newGenerator(g, cfg)
@@ -100,7 +100,7 @@ func TestCheckpointRecomputesOnlyCheckpointedForward(t *testing.T) {
 				continue
 			}
 			o := &g.ops[j]
-			if d := tm.forward(o, g); d > 0 {
+			if d := tm.forward(o, g) + tm.forwardExtra(o); d > 0 {
 				kinds = append(kinds, o.kind)
 				skipped += d
 			}
