@@ -117,3 +117,10 @@ func checkGenerateSet(t *testing.T, set string, want int, resvMax, allocMax, ins
 // models reserved +0.05% and allocated within 0.03% at every point, 3 of 3
 // inside the bands.
 func TestLate13Blind(t *testing.T) { checkGenerateSet(t, "late13", 3, 0.001, 0.0004, 1) }
+
+// TestLate14Blind holds session 11's blind generate points (testdata/late14:
+// Qwen2.5-1.5B bf16 StaticCache under inference_mode at two points, GPT-2
+// medium fp32 DynamicCache under no_grad): with the session-start and the
+// final models reserved within 0.07% and allocated within 0.04% at every
+// point, 3 of 3 inside the bands.
+func TestLate14Blind(t *testing.T) { checkGenerateSet(t, "late14", 3, 0.0008, 0.0005, 1) }
