@@ -17,7 +17,7 @@
 // plan assumes): the second picks
 // (testdata/pick2, pick3, pick4, pick5), late2..late11 (late5 twice, its rerun), dev6, the
 // host-bound tiny-shape rows of dev7/host, dev8/host and dev9/host (dev9:
-// plain and checkpointed steps), late12 and late13 (seen since their evaluations),
+// plain and checkpointed steps), late12, late13 and late14 (seen since their evaluations),
 // dev11 (checkpointing and LoRA pairs across batch sizes) and dev13
 // (host-bound rows repeated in three processes, Whisper and Gemma 3 pairs).
 // It prints the figures of each set and of all of them together.
@@ -74,6 +74,7 @@ func defaultSets() []set {
 		{"late13 (lent H200)", []string{"testdata/late13/timing/results.jsonl"}, lent},
 		{"dev11 (lent H200)", []string{"testdata/dev11/timing/results.jsonl"}, lent},
 		{"dev13 (lent H200)", []string{"testdata/dev13/timing/results.jsonl"}, lent},
+		{"late14 (lent H200, seen since its evaluation)", []string{"testdata/late14/timing/results.jsonl"}, lent},
 	}
 }
 
