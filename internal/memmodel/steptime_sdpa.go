@@ -80,20 +80,24 @@ func (r *rates) sdpa(a *attnCost, dt DType) (fwd, bwd float64) {
 	return fwd, bwd
 }
 
-// fastF32MMAs is how many tensor-core products the memory-efficient
-// kernel runs in float32 for each one of its half-precision build: its
-// CUTLASS GEMMs take OpMultiplyAddFastF32 on sm80 and later (3xTF32: each
-// operand split into a TF32 high and low part, and big·big + big·small +
-// small·big accumulated), so a float32 call costs three times the bf16
-// kernel of the same tiles, scaled by the GPU's TF32/bf16 rates where the
-// calibrated GPU is not the one priced. The H200 profile of Whisper (f)
-// b32 fp32 (testdata/dev12, 1,500 encoder tokens, 6 heads of 64) times
-// fmha_cutlassF_f32 at 33 TFLOP/s and cutlassB_f32 at 31: 3.6 and 2.9
-// times the calibration's bf16 efficient rows of the nearest shape. Until
-// round 19 the factor was the calibrated TF32/bf16 ratio of a batched GEMM
-// of the score shape, 1.2 at Whisper's 1,500 tokens and 2.3 at 512: the
-// Whisper call was priced at 105 and 78 TFLOP/s.
-const fastF32MMAs = 3
+// fastF32MMAs is how much longer the memory-efficient kernel's float32
+// build runs than its half-precision build of the same tiles: its CUTLASS
+// GEMMs take OpMultiplyAddFastF32 on sm80 and later (3xTF32: each operand
+// split into a TF32 high and low part, and big·big + big·small +
+// small·big accumulated), three tensor-core products for one plus the
+// split itself, scaled by the GPU's TF32/bf16 rates where the calibrated
+// GPU is not the one priced. Two H200 profiles of float32 steps time the
+// fmha_cutlass*_f32 kernels against the bf16 calibration priced on the
+// padded head dim (sdpaWork): Whisper (f) b32 (testdata/dev12, 64-wide
+// heads, 1,500 tokens) at 3.69 times, SD 1.5 UNet b4 (testdata/dev15,
+// 40-, 80- and 160-wide heads, 4,096 to 256 tokens) at 3.78. Until round
+// 25 the factor was the bare 3 and the work the exact FLOPs: the bf16
+// rows of 40-wide heads, slow on exact FLOPs, pulled the interpolated
+// rate of Whisper's 64-wide calls down by the missing ~20%, and SD 1.5's
+// 40-wide calls were priced at the rate of 64-wide ones (46.8 ms of
+// attention a step against 84.8 profiled). Until round 19 it was the
+// calibrated TF32/bf16 ratio of a batched GEMM of the score shape.
+const fastF32MMAs = 3.7
 
 // sdpaBackwardS is a calibration row's backward time: forward+backward
 // less the forward and less the harness's three .grad accumulations
@@ -144,9 +148,15 @@ func (r *rates) sdpaRows(backend string, dt DType) (be, dtype string) {
 // for 160), queries in blocks of 64 and keys of 128; a causal call
 // computes every tile that reaches the diagonal whole. Priced on the
 // padded work, DiT's 72-wide heads and ViT's 197 tokens run at the rates
-// of the calibrated aligned shapes. The other backends take the exact
-// FLOPs.
+// of the calibrated aligned shapes. The memory-efficient kernels are
+// built for a largest head dim, kMaxK (their names: …_k64, …_k128 and
+// …_k65536 in the backward, …_64x64_rf, …_64x128_rf and …_32x128_gmem in
+// the forward), and compute whole kMaxK-wide rows: see effHeadDim. The
+// other backends take the exact FLOPs.
 func sdpaWork(backend string, bh, sq, sk, hd int64, causal bool) float64 {
+	if backend == "efficient" {
+		return attnFlops(bh, sq, sk, effHeadDim(hd), causal)
+	}
 	if backend != "cudnn" {
 		return attnFlops(bh, sq, sk, hd, causal)
 	}
@@ -168,4 +178,26 @@ func attnFlops(bh, sq, sk, hd int64, causal bool) float64 {
 		f /= 2
 	}
 	return f
+}
+
+// effHeadDim is the head dim the memory-efficient kernel computes for
+// head dim hd: its register-file builds hold a kMaxK of 64 or 128 and
+// multiply whole kMaxK-wide tiles, so SD 1.5's 40-wide heads run the k64
+// kernels at 64 and its 80-wide ones the k128 kernels at 128; wider heads
+// take the global-memory build, which walks the head dim in 64-wide
+// steps (taken here as a whole number of them). The bf16 calibration rows
+// of 40-, 80- and 64-wide heads, priced on the exact FLOPs, ran at 81,
+// 106 and 113-172 TFLOP/s: nearest-shape interpolation between them in
+// log head dim gave SD 1.5's 40-wide calls a rate the kernel does not
+// reach. The H200 profile of its fp32 step (testdata/dev15) times the k64
+// calls at 21 TFLOP/s on the exact FLOPs, 33 on the padded ones: the
+// rate of Whisper's 64-wide calls (testdata/dev12).
+func effHeadDim(hd int64) int64 {
+	switch {
+	case hd <= 64:
+		return 64
+	case hd <= 128:
+		return 128
+	}
+	return (hd + 63) / 64 * 64
 }
