@@ -1,7 +1,6 @@
 package memmodel_test
 
 import (
-	"math"
 	"path/filepath"
 	"testing"
 )
@@ -48,14 +47,7 @@ func TestLate13Blind(t *testing.T) {
 // TestLate13Compiled: one blind compiled step (GPT-2 large s512 b8 bf16):
 // allocated -0.65%, reserved +1.56%, inside the band. Held at 1% and 2%.
 func TestLate13Compiled(t *testing.T) {
-	rows := readCaptures(t, filepath.Join(late13Dir, "compile"))
-	if len(rows) != 1 {
-		t.Fatalf("want the compiled row, got %d", len(rows))
-	}
-	ea, er := compiledErrors(t, rows[0])
-	if math.Abs(ea) > 0.01 || math.Abs(er) > 0.02 {
-		t.Errorf("%s: allocated %+.2f%% (held ±1%%), reserved %+.2f%% (held ±2%%)", rows[0].Name, 100*ea, 100*er)
-	}
+	checkCompiledRow(t, late13Dir, 0.01, 0.02)
 }
 
 // TestStepTimeLate13: 27 blind step times (GPT-2 large's LoRA twin failed in

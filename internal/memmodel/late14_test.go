@@ -1,7 +1,6 @@
 package memmodel_test
 
 import (
-	"math"
 	"path/filepath"
 	"testing"
 )
@@ -40,14 +39,7 @@ func TestLate14Blind(t *testing.T) {
 // allocated -2.76%, reserved -2.68% (under, inside the compiled band).
 // Held at 2.8% and 2.7%.
 func TestLate14Compiled(t *testing.T) {
-	rows := readCaptures(t, filepath.Join(late14Dir, "compile"))
-	if len(rows) != 1 {
-		t.Fatalf("want the compiled row, got %d", len(rows))
-	}
-	ea, er := compiledErrors(t, rows[0])
-	if math.Abs(ea) > 0.028 || math.Abs(er) > 0.027 {
-		t.Errorf("%s: allocated %+.2f%% (held ±2.8%%), reserved %+.2f%% (held ±2.7%%)", rows[0].Name, 100*ea, 100*er)
-	}
+	checkCompiledRow(t, late14Dir, 0.028, 0.027)
 }
 
 // TestStepTimeLate14: 30 blind step times on a slow lent host (probe 58 ns).

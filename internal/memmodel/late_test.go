@@ -2,6 +2,7 @@ package memmodel_test
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"testing"
 
@@ -201,4 +202,18 @@ func planRow(t *testing.T, r measured.GTRow) *memmodel.Result {
 		t.Fatalf("%s: %v", r.Name, err)
 	}
 	return res
+}
+
+// checkCompiledRow plans a blind set's one compiled step (compile/) and
+// fails when its allocated or reserved error is beyond the held limits.
+func checkCompiledRow(t *testing.T, dir string, allocMax, resvMax float64) {
+	t.Helper()
+	rows := readCaptures(t, filepath.Join(dir, "compile"))
+	if len(rows) != 1 {
+		t.Fatalf("want the compiled row, got %d", len(rows))
+	}
+	ea, er := compiledErrors(t, rows[0])
+	if math.Abs(ea) > allocMax || math.Abs(er) > resvMax {
+		t.Errorf("%s: allocated %+.2f%% (held ±%.1f%%), reserved %+.2f%% (held ±%.1f%%)", rows[0].Name, 100*ea, 100*allocMax, 100*er, 100*resvMax)
+	}
 }
