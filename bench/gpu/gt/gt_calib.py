@@ -77,6 +77,30 @@ def gemm(res):
     res["gemm"] = rows
 
 
+def gemm_small(res):
+    """Session 12 (dev16): fp32 (no TF32, PyTorch's default for matmul) and bf16 GEMMs at the shapes of
+    small models' Linears, in the forward orientation (M = tokens) and the weight-gradient one (K =
+    tokens); the large-shape table left the SD 1.5 UNet's fp32 GEMMs 13% under."""
+    rows = []
+    nk = ((320, 320), (640, 640), (1280, 1280), (2560, 320), (320, 1280), (768, 768), (3072, 768),
+          (768, 3072), (1024, 1024), (4096, 1024), (5120, 640), (640, 768))
+    shapes = []
+    for tokens in (256, 1024, 4096, 16384, 65536):
+        for n, k in nk:
+            shapes += [(tokens, n, k, "fwd"), (n, k, tokens, "wgrad")]
+    torch.backends.cuda.matmul.allow_tf32 = False
+    for name, dt in (("fp32", torch.float32), ("bf16", torch.bfloat16)):
+        for M, N, K, role in shapes:
+            if over():
+                break
+            a = torch.randn(M, K, device="cuda", dtype=dt)
+            b = torch.randn(K, N, device="cuda", dtype=dt)
+            t, n = timeit(lambda: torch.mm(a, b))
+            rows.append(dict(dtype=name, M=M, N=N, K=K, role=role, s=t, reps=n, tflops=2 * M * N * K / t / 1e12))
+            del a, b
+    res["gemm_small"] = rows
+
+
 def gemm_unaligned(res):
     """GEMMs with one dimension not a multiple of 8 (odd vocabularies: GPT-2 50,257, Granite 49,155,
     Whisper 51,865) in each of the three roles a Linear's vocabulary plays: forward N, input-gradient
@@ -496,6 +520,8 @@ def main():
         fns = (launch, gemm_unaligned)
     if "--sdpa-backends" in sys.argv:  # session 6: the default SDPA backend (cuDNN on the H200) timed
         fns = (launch, sdpa_backends)
+    if "--small-gemm" in sys.argv:  # session 12: small-shape fp32 / bf16 GEMMs (dev16)
+        fns = (launch, gemm_small)
     if "--broadcast" in sys.argv:  # session 7: broadcast / mixed-dtype elementwise kernels of decoders
         fns = (launch, broadcast)
     for fn in fns:
