@@ -32,6 +32,21 @@ import (
 // first sight 12 of the 36 recorded blind generate rows were outside them
 // (late8's Qwen2.5-0.5B DynamicCache -4.0% and -6.8%, late9's two of
 // four). Scored on first sight, 33 of 36 are inside (each set left out).
+//
+// Class splits that were tried on the first-sight errors (bands14, 267
+// training and 50 generate blind rows, each set left out) and rejected,
+// because none separates the tails that set the widths:
+//   - generate by cache kind or grad mode: errors over 1.5% are 6 of 21
+//     static rows, 12 of 29 dynamic, 9 of 28 under inference_mode, 9 of
+//     22 under no_grad (ratios 15.4, 7.6, 6.6, 29.9 against 10.6 pooled).
+//     The bimodality is the planner's age: sets late..late9 have a median
+//     |error| of 1.86% (ratio 2.5), late10..late14 0.01% (17 of 18 rows
+//     within 0.07%; late12's Qwen2.5-0.5B fp16 static b96 −7.0% the one
+//     miss), which no class of a new workload can tell apart.
+//   - training by level-1 reason (a kind that missed: 4 of 28 rows over
+//     3%; a new technique mix: 9 of 50) or by decoder/other (level 1: 7 of
+//     44 and 6 of 29 over 3%, ratios 7.1 and 6.7); level 2's 33 rows are
+//     32 from late..late9 (8 over 3%, up to +94%).
 
 // firstSightTable is a blind set's first evaluation: the RESULTS.md (or
 // FIRST-SIGHT.md) whose first training table after the line containing
