@@ -47,6 +47,11 @@ import (
 //     3%; a new technique mix: 9 of 50) or by decoder/other (level 1: 7 of
 //     44 and 6 of 29 over 3%, ratios 7.1 and 6.7); level 2's 33 rows are
 //     32 from late..late9 (8 over 3%, up to +94%).
+//   - checkpointed runs' own high quantile, as their low one (48 level-0
+//     and 37 level-1 checkpointed rows): level 0's checkpointed ratio 4.1
+//     -> 3.8 at 46 of 48 inside, level 0's 3.6 -> 3.4; but level 1's
+//     checkpointed rows 34 -> 33 of 37 inside (89%: late's Mixtral (b)
+//     checkpointed, 4.5% under, above the narrower top). Not taken.
 
 // firstSightTable is a blind set's first evaluation: the RESULTS.md (or
 // FIRST-SIGHT.md) whose first training table after the line containing
