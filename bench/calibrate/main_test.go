@@ -165,3 +165,34 @@ func TestBroadcastRows(t *testing.T) {
 		t.Errorf("column-broadcast rows %d (want 1), float32 up-casts %d and whole-norm rows %d (want none)", col, cast, norm)
 	}
 }
+
+// TestSmallGEMMRows: gt_calib.py --small-gemm's 240 products join the GEMM
+// table, one row per dtype and shape: float32 1024³, timed by the full run
+// (56.59 µs) and twice by the small-GEMM run (forward and weight-gradient
+// orientation, 56.50 and 56.52 µs), keeps the geometric mean of the three.
+func TestSmallGEMMRows(t *testing.T) {
+	full := calibrate(t, "../../testdata/late/calibration-full.json")
+	c := calibrate(t, "../../testdata/late/calibration-full.json,../../testdata/dev16/dev16-calibration-small-gemm.json")
+	type key struct {
+		dtype string
+		mnk   [3]int64
+	}
+	seen := map[key]bool{}
+	var cube []float64
+	for _, g := range c.GEMM {
+		k := key{g.Dtype, g.MNK}
+		if seen[k] {
+			t.Errorf("%s %v: two rows", g.Dtype, g.MNK)
+		}
+		seen[k] = true
+		if k == (key{"fp32", [3]int64{1024, 1024, 1024}}) {
+			cube = append(cube, g.Seconds)
+		}
+	}
+	if len(c.GEMM) != len(full.GEMM)+240-12 {
+		t.Errorf("%d GEMM rows, want the full run's %d + 240 - 12 repeated shapes (4 within the run, 8 of the full run)", len(c.GEMM), len(full.GEMM))
+	}
+	if want := math.Cbrt(56.59e-6 * 56.50e-6 * 56.52e-6); len(cube) != 1 || math.Abs(cube[0]/want-1) > 1e-3 {
+		t.Errorf("fp32 1024³: %v s, want one row at %.2f µs", cube, want*1e6)
+	}
+}

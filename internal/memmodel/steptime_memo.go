@@ -49,11 +49,12 @@ func (r *rates) gemmLogRate(dtype string, m, n, k int64, odd bool) (float64, boo
 	return v, !math.IsNaN(v)
 }
 
-// indexGEMMs groups the calibrated GEMMs that are not host-bound.
+// indexGEMMs groups the calibrated GEMMs that are not host-bound
+// (mmHostBound).
 func (r *rates) indexGEMMs() *gemmIndex {
 	ix := &gemmIndex{points: map[gemmQuery][]gemmPoint{}, memo: map[gemmQuery]float64{}}
 	for _, g := range r.cal.GEMM {
-		if r.hostBound(g.Seconds) {
+		if r.mmHostBound(g.Seconds) {
 			continue
 		}
 		key := gemmQuery{dtype: g.Dtype, odd: oddShape(g.MNK)}

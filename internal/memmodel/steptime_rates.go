@@ -148,6 +148,24 @@ const gpuFloor = 2.5e-6
 // host, not the kernel, and says nothing about the GPU rate.
 func (r *rates) hostBound(s float64) bool { return s < 2*r.cal.EnqueueS }
 
+// mmHostBound is hostBound for a calibrated torch.mm, whose issue costs
+// more than the tiny add_ that EnqueueS times: it allocates its output and
+// asks cuBLAS for a kernel. The small-GEMM run (testdata/dev16) timed its
+// 240 products twice, eagerly back to back as every calibration does and
+// replayed from a CUDA graph, which leaves out the host: 0.05–8.6 GFLOP
+// bf16 products took 14.7–22.5 µs eagerly and 3–14 µs replayed, and every
+// product whose eager time exceeded its replayed one by more than 25% took
+// at most 24.1 µs eagerly (2.49× the run's 9.68 µs EnqueueS) but one (fp32
+// 256×1024×1024, 27.7 against 19.6 µs); above mmIssue×EnqueueS 101 of the
+// 105 fp32 products agree within 5% (the rest 0.92–1.05 but that one), and
+// the 55 bf16 ones run 0–22% faster replayed, the half-precision clock of
+// short bursts (burstClock). At 2× (hostBound) 17 host-bound products would
+// pass.
+func (r *rates) mmHostBound(s float64) bool { return s < mmIssue*r.cal.EnqueueS }
+
+// mmIssue is torch.mm's host cost in units of EnqueueS (see mmHostBound).
+const mmIssue = 2.5
+
 // calDtype is the calibration dtype an op of dt runs as: half types as
 // bf16, float32 matmuls as fp32 (PyTorch leaves TF32 off for matmul) and
 // float32 convolutions as tf32 (cuDNN's allow_tf32 is on).

@@ -120,7 +120,7 @@ func TestRatesBurstClock(t *testing.T) {
 		m, nn, k := g.MNK[0], g.MNK[1], g.MNK[2]
 		switch {
 		case g.Dtype == "fp32" && !oddShape(g.MNK):
-			if got := r.gemm("fp32", 1, m, nn, k); !near(got, g.Seconds) && !r.hostBound(g.Seconds) {
+			if got := r.gemm("fp32", 1, m, nn, k); !near(got, g.Seconds) && !r.mmHostBound(g.Seconds) {
 				t.Errorf("fp32 %v: %g s, want the calibrated %g", g.MNK, got, g.Seconds)
 			}
 		case g.Dtype == "bf16" && oddShape(g.MNK):
