@@ -91,36 +91,113 @@ func score(set []obs, b int64, r float64) gridPoint {
 	return p
 }
 
-// choose is the grid point with the smallest median |error| among those
-// under-estimating at most limit of set and pushing no row past its maxOver
-// (ties: the smaller allowance);
-// ok is false when none does.
-func choose(set []obs, limit float64) (gridPoint, bool) {
-	var best gridPoint
-	found := false
+// gridEval is one grid point's errors on a set, computed once so that the
+// choice without any one row (looUnder) needs no second pass over the set:
+// the under-estimates, the rows pushed past their maxOver and the median
+// |error| without row i follow from the whole set's (bench/bands spent
+// half its run re-scoring every grid point on every row-left-out copy).
+type gridEval struct {
+	gridPoint
+	neg, push []bool    // per row: under-estimated; pushed past its maxOver
+	abs       []float64 // per row |error|
+	sorted    []float64 // abs, sorted
+}
+
+// evalGrid scores every grid point on set, in choose's order.
+func evalGrid(set []obs) []gridEval {
+	var out []gridEval
 	for _, r := range allowanceRatioGrid {
 		for _, b := range allowanceBytesGrid {
-			p := score(set, b, r)
-			if float64(p.under) > limit*float64(len(set)) || p.pushed > 0 {
-				continue
+			g := gridEval{gridPoint: gridPoint{b: b, r: r}, neg: make([]bool, len(set)), push: make([]bool, len(set)), abs: make([]float64, len(set))}
+			for i, o := range set {
+				e := o.relErr(b, r)
+				g.neg[i] = e < 0
+				g.push[i] = o.maxOver > 0 && e > o.maxOver && o.relErr(0, 0) <= o.maxOver
+				if g.neg[i] {
+					g.under++
+				}
+				if g.push[i] {
+					g.pushed++
+				}
+				g.abs[i] = math.Abs(e)
 			}
-			if !found || p.medAbs < best.medAbs {
-				best, found = p, true
-			}
+			g.sorted = append([]float64(nil), g.abs...)
+			sort.Float64s(g.sorted)
+			g.medAbs = sortedMedian(g.sorted, -1)
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// without is the grid point's figures on its set less row i (i < 0: none
+// left out), as score would compute them on that smaller set.
+func (g gridEval) without(i int) gridPoint {
+	if i < 0 {
+		return g.gridPoint
+	}
+	p := g.gridPoint
+	if g.neg[i] {
+		p.under--
+	}
+	if g.push[i] {
+		p.pushed--
+	}
+	// rows of equal |error| are interchangeable in the sorted order
+	p.medAbs = sortedMedian(g.sorted, sort.SearchFloat64s(g.sorted, g.abs[i]))
+	return p
+}
+
+// sortedMedian is median's value on sorted s less its element at skip
+// (skip < 0: none).
+func sortedMedian(s []float64, skip int) float64 {
+	n := len(s)
+	if skip >= 0 {
+		n--
+	}
+	if n <= 0 {
+		return 0
+	}
+	at := func(j int) float64 {
+		if skip >= 0 && j >= skip {
+			return s[j+1]
+		}
+		return s[j]
+	}
+	if n%2 == 1 {
+		return at(n / 2)
+	}
+	return (at(n/2-1) + at(n/2)) / 2
+}
+
+// choose is the grid point with the smallest median |error| among those
+// under-estimating at most limit of the set grid was evaluated on, less
+// row skip (skip < 0: none), and pushing no row past its maxOver (ties:
+// the earlier point, the smaller allowance); ok is false when none does.
+func choose(grid []gridEval, n int, skip int, limit float64) (gridPoint, bool) {
+	if skip >= 0 {
+		n--
+	}
+	var best gridPoint
+	found := false
+	for _, g := range grid {
+		p := g.without(skip)
+		if float64(p.under) > limit*float64(n) || p.pushed > 0 {
+			continue
+		}
+		if !found || p.medAbs < best.medAbs {
+			best, found = p, true
 		}
 	}
 	return best, found
 }
 
 // looUnder is how many rows of set are under-estimated by the allowance
-// chosen (at limit) without them.
-func looUnder(set []obs, limit float64) int {
+// chosen (at limit) without them; grid is evalGrid(set).
+func looUnder(set []obs, grid []gridEval, limit float64) int {
 	n := 0
-	rest := make([]obs, 0, len(set))
 	for i, o := range set {
-		rest = append(rest[:0], set[:i]...)
-		rest = append(rest, set[i+1:]...)
-		p, ok := choose(rest, limit)
+		p, ok := choose(grid, len(set), i, limit)
 		if !ok || o.relErr(p.b, p.r) < 0 {
 			n++
 		}
@@ -136,13 +213,14 @@ func deriveAllowance(set []obs, target float64) (a memmodel.Allowance, limit flo
 	if len(set) == 0 {
 		return memmodel.Allowance{}, 0, false
 	}
+	grid := evalGrid(set)
 	for k := int(math.Floor(target * n)); k >= 0; k-- {
 		limit := float64(k) / n
-		p, ok := choose(set, limit)
+		p, ok := choose(grid, len(set), -1, limit)
 		if !ok {
 			continue
 		}
-		lu := looUnder(set, limit)
+		lu := looUnder(set, grid, limit)
 		if float64(lu) > target*n {
 			continue
 		}

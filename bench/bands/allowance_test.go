@@ -66,7 +66,7 @@ func TestAllowanceOnHeldOutRows(t *testing.T) {
 	if !ok {
 		t.Fatal("no allowance")
 	}
-	lu := looUnder(held, limit)
+	lu := looUnder(held, evalGrid(held), limit)
 	t.Logf("%d MiB + %.2f%%: under %.0f%% -> %.0f%% (LOO %d of %d), median |err| %.2f%% -> %.2f%%",
 		a.Bytes>>20, 100*a.Ratio, 100*a.UnderBefore, 100*a.UnderAfter, lu, len(held), 100*a.MedianAbsBefore, 100*a.MedianAbsAfter)
 	if a.UnderBefore < 0.5 {
@@ -80,5 +80,64 @@ func TestAllowanceOnHeldOutRows(t *testing.T) {
 	}
 	if math.Abs(a.UnderAfter-float64(score(held, a.Bytes, a.Ratio).under)/float64(len(held))) > 1e-3 {
 		t.Errorf("recorded in-sample rate %v does not match the rows", a.UnderAfter)
+	}
+}
+
+// TestChooseWithoutMatchesRescoring checks the shortcut looUnder takes
+// (each grid point's figures less one row, from the whole set's) against
+// scoring every grid point afresh on the set without the row, as the
+// derivation did before: the same point, the same under-estimates and the
+// same median |error| for every row left out, at several limits. The rows
+// mix under- and over-estimates, ties and generate's cap.
+func TestChooseWithoutMatchesRescoring(t *testing.T) {
+	var set []obs
+	for i := 0; i < 41; i++ {
+		m := float64(int64(1+i%7)<<30) + float64(i)*(1<<20)
+		e := 0.0007*float64((i*17)%41-20) - float64(i%3)*(2<<20)/m // distinct errors: some low by a segment, some over
+		o := obs{model: m, meas: m * (1 - e)}
+		if i%4 == 0 {
+			o.maxOver = 0.01
+		}
+		set = append(set, o)
+	}
+	set = append(set, set[3], set[8]) // equal |errors|
+	grid := evalGrid(set)
+	for _, limit := range []float64{0, 0.05, 0.15, 0.3} {
+		for i := range set {
+			rest := append(append([]obs(nil), set[:i]...), set[i+1:]...)
+			var want gridPoint
+			found := false
+			for _, r := range allowanceRatioGrid {
+				for _, b := range allowanceBytesGrid {
+					p := score(rest, b, r)
+					if float64(p.under) > limit*float64(len(rest)) || p.pushed > 0 {
+						continue
+					}
+					if !found || p.medAbs < want.medAbs {
+						want, found = p, true
+					}
+				}
+			}
+			got, ok := choose(grid, len(set), i, limit)
+			if ok != found || got != want {
+				t.Fatalf("limit %v, row %d left out: shortcut %+v (%v), rescored %+v (%v)", limit, i, got, ok, want, found)
+			}
+		}
+	}
+}
+
+// TestSortedMedianWithout: the median of a sorted list less one element,
+// against median on the list rebuilt without it, for odd and even lengths.
+func TestSortedMedianWithout(t *testing.T) {
+	for _, s := range [][]float64{{1}, {1, 2}, {1, 2, 4}, {0.5, 1, 2, 4, 8, 9}, {1, 1, 2, 3, 5, 8, 13}} {
+		if got, want := sortedMedian(s, -1), median(s); got != want {
+			t.Errorf("%v: %v, want %v", s, got, want)
+		}
+		for k := range s {
+			rest := append(append([]float64(nil), s[:k]...), s[k+1:]...)
+			if got, want := sortedMedian(s, k), median(rest); got != want {
+				t.Errorf("%v less [%d]: %v, want %v", s, k, got, want)
+			}
+		}
 	}
 }

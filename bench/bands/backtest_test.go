@@ -109,11 +109,12 @@ func TestFirstSightStepRows(t *testing.T) {
 // TestSetOrder: development and held-out sets come before every late set,
 // late sets in capture order (late before late2, late9 before late10), and
 // pick3, timed after late12 in session 9, after late12 and before late13,
-// and pick4, timed after late13 in session 10, after late13 and before
-// late14, so their kinds are no record of what plan knew when the late
-// sets before them were first seen (markRisk).
+// pick4, timed after late13 in session 10, after late13 and before
+// late14, and pick5, timed after late14 in session 11, after late14 and
+// before late15, so their kinds are no record of what plan knew when the
+// late sets before them were first seen (markRisk).
 func TestSetOrder(t *testing.T) {
-	order := []string{"captures", "heldout", "late", "late2", "late9", "late10", "late12", "pick3", "late13", "pick4", "late14"}
+	order := []string{"captures", "heldout", "late", "late2", "late9", "late10", "late12", "pick3", "late13", "pick4", "late14", "pick5", "late15"}
 	for i := 1; i < len(order); i++ {
 		if a, b := setOrder(order[i-1]), setOrder(order[i]); a >= b {
 			t.Errorf("setOrder(%q) = %q is not before setOrder(%q) = %q", order[i-1], a, order[i], b)
@@ -178,6 +179,64 @@ func TestFirstSightPick4Steps(t *testing.T) {
 	for name, c := range map[string]struct{ meas, pred float64 }{
 		"pick4-resnet152-fp16-b128x2":     {0.172, 0.191},
 		"pick4-qwen3-06b-s1024-bf16-b8x4": {0.781, 0.719},
+	} {
+		if x, ok := rows[name]; !ok || math.Abs(x-math.Log(c.meas/c.pred)) > 5e-3 {
+			t.Errorf("%s: ln(meas/pred) %.4f (found %v), want %.4f", name, x, ok, math.Log(c.meas/c.pred))
+		}
+	}
+}
+
+// TestFirstSightLate14 reads late14's first-sight rows from its
+// session-start table (testdata/late14/RESULTS.md): 24 training rows, the
+// Gemma 2 (f) fp32 one predicted 26.136 GiB against 25.551 measured
+// (+2.29%); 3 generate rows; 30 step times, BERT-base checkpointed at
+// 67.2 ms predicted against 54.6 measured (the final models' 80.2 ms is
+// not first sight).
+func TestFirstSightLate14(t *testing.T) {
+	path := filepath.Join(root, "testdata/late14/RESULTS.md")
+	train, err := firstSightRows(path, "", trainingTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen, err := firstSightRows(path, "", generateTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(train) != 24 || len(gen) != 3 {
+		t.Fatalf("late14: %d training and %d generate rows at first sight, want 24 and 3", len(train), len(gen))
+	}
+	const gemma = "late14-gemma2-f-s1024-b4-fp32"
+	if r := train[gemma]; math.Abs(r.x-math.Log(25.551/26.136)) > 1e-3 || r.pred != 26.136*(1<<30) {
+		t.Errorf("%s: ln(meas/pred) %.4f, predicted %.0f B; want %.4f, 26.136 GiB", gemma, r.x, r.pred, math.Log(25.551/26.136))
+	}
+	steps, err := firstSightStepRows(path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(steps) != 30 {
+		t.Errorf("late14: %d step-time rows at first sight, want 30", len(steps))
+	}
+	const bert = "late14-t-bert-base-s512-b32-bf16-ckpt"
+	if x := steps[bert]; math.Abs(x-math.Log(54.6/67.2)) > 5e-3 {
+		t.Errorf("%s: ln(meas/pred) %.4f, want %.4f", bert, x, math.Log(54.6/67.2))
+	}
+}
+
+// TestFirstSightPick5Steps reads pick5's first-sight step times, the
+// figures plan --fit ranked its candidates with (testdata/pick5/README.md:
+// ConvNeXt-S fp16 b256 135.1 ms predicted, 151.4 measured; OLMo 2 1B bf16
+// b8x4 857.0 -> 866.2).
+func TestFirstSightPick5Steps(t *testing.T) {
+	rows, err := firstSightStepRows(filepath.Join(root, "testdata/pick5/FIRST-SIGHT.md"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 9 {
+		t.Errorf("pick5: %d step-time rows, want 9", len(rows))
+	}
+	for name, c := range map[string]struct{ meas, pred float64 }{
+		"pick5-convnext-small-fp16-b256x1": {151.4, 135.1},
+		"pick5-olmo2-1b-s1024-bf16-b8x4":   {866.2, 857.0},
 	} {
 		if x, ok := rows[name]; !ok || math.Abs(x-math.Log(c.meas/c.pred)) > 5e-3 {
 			t.Errorf("%s: ln(meas/pred) %.4f (found %v), want %.4f", name, x, ok, math.Log(c.meas/c.pred))

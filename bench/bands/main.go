@@ -47,6 +47,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
@@ -90,7 +91,7 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/late9q/families", HeldOut: "blind QLoRA and AdamW8bit rows: evaluated once with session 6's final models, then band data", AllowanceRows: true},
 	{Dir: "testdata/late10/families", HeldOut: "tenth blind set: evaluated with session 7's start and final models, then band data", AllowanceRows: true},
 	{Dir: "testdata/late10q/families", HeldOut: "blind QLoRA and AdamW8bit rows: evaluated with session 7's start and final models, then band data", AllowanceRows: true},
-	// late11, late11q, late12, late12q and late13 are band rows but do
+	// late11, late11q, late12, late12q, late13 and late14 are band rows but do
 	// not derive the allowance: with them the rule picks 12 MiB + 0.50%
 	// instead of 22 MiB + 0.50% (session 10's models; with late11 alone
 	// it picked 18 MiB on session 9's), which would lower every training
@@ -103,6 +104,8 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/pick3", HeldOut: "plan --fit's candidates of session 9 (ViT-L, Qwen2.5-1.5B, ResNet-101), captured for step time; memory never evaluated blind"},
 	{Dir: "testdata/late13/families", HeldOut: "thirteenth blind set: evaluated with session 10's start and final models, then band data"},
 	{Dir: "testdata/pick4", HeldOut: "plan --fit's candidates of session 10 (EfficientNet-B3, Qwen3-0.6B, ResNet-152), captured for step time; memory never evaluated blind"},
+	{Dir: "testdata/late14/families", HeldOut: "fourteenth blind set: evaluated with session 11's start and final models, then band data"},
+	{Dir: "testdata/pick5", HeldOut: "plan --fit's candidates of session 11 (OLMo 2 1B, T5-base, ConvNeXt-S), captured for step time; memory never evaluated blind"},
 }
 
 // timingFiles are the step-time sets (bench/measured.ReadTimed layouts).
@@ -123,6 +126,8 @@ var timingFiles = []memmodel.BandSource{
 	{Dir: "testdata/pick3/results.jsonl", HeldOut: "plan --fit's candidates timed alone after session 9's step-time model was final, evaluated once, then band data"},
 	{Dir: "testdata/late13/timing/results.jsonl", HeldOut: "thirteenth blind set: timed alone, evaluated with session 10's start and final models, then band data"},
 	{Dir: "testdata/pick4/results.jsonl", HeldOut: "plan --fit's candidates timed alone after session 10's step-time model was final, evaluated once, then band data"},
+	{Dir: "testdata/late14/timing/results.jsonl", HeldOut: "fourteenth blind set: timed alone, evaluated with session 11's start and final models, then band data"},
+	{Dir: "testdata/pick5/results.jsonl", HeldOut: "plan --fit's candidates timed alone after session 11's step-time model was final, evaluated once, then band data"},
 	{Dir: "testdata/dev13/timing/results.jsonl", HeldOut: "session 11's development set (not held out): host-bound rows timed in three processes on one host, the spread between processes"},
 }
 
@@ -142,6 +147,7 @@ var genSets = []memmodel.BandSource{
 	{Dir: "testdata/late11/generate", HeldOut: "eleventh blind set: evaluated with session 8's start and final models, then band data", AllowanceRows: true},
 	{Dir: "testdata/late12/generate", HeldOut: "twelfth blind set: evaluated with session 9's start and final models, then band data", AllowanceRows: true},
 	{Dir: "testdata/late13/generate", HeldOut: "thirteenth blind set: evaluated with session 10's start and final models, then band data", AllowanceRows: true},
+	{Dir: "testdata/late14/generate", HeldOut: "fourteenth blind set: evaluated with session 11's start and final models, then band data", AllowanceRows: true},
 }
 
 // method is the table's one-line description.
@@ -154,8 +160,17 @@ func main() {
 	minRows := flag.Int("min-rows", 3, "held-out rows a class needs to be used")
 	dump := flag.String("dump", "", "write each row's leave-set-out band to DUMP.K.tsv (K: 0 training, 1 step time, 2 generate)")
 	eval := flag.String("eval", "", "comma-separated capture sets to evaluate with the committed table instead")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	flag.Parse()
 	var err error
+	if *cpuprofile != "" {
+		stop, perr := startProfile(*cpuprofile)
+		if perr != nil {
+			fmt.Fprintln(os.Stderr, "bands:", perr)
+			os.Exit(1)
+		}
+		defer stop()
+	}
 	if *eval != "" {
 		err = evaluate(strings.Split(*eval, ","))
 	} else {
@@ -165,6 +180,19 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bands:", err)
 		os.Exit(1)
 	}
+}
+
+// startProfile starts a CPU profile written to path; stop ends it.
+func startProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 func write(root, path string, conf float64, minRows int, dump string) error {

@@ -91,10 +91,7 @@ func (c *config) bandClasses() []string {
 // table's confidence). Paths with no capture behind them (quantised
 // weights, an fp8 cache, eager attention) are wider by a stated amount.
 func bands(c *config, r *Result) {
-	t := memmodel.BandTable{}
-	if tb, err := memmodel.LoadBandTable(memmodel.EmbeddedBandTable()); err == nil {
-		t = *tb
-	}
+	t := memmodel.EmbeddedBands() // parsed once per process, shared: read only
 	r.ModelReserved = r.PeakReserved
 	if t.Generate != nil && t.Generate.Allowance != nil {
 		// the bands below are of the figure with the allowance

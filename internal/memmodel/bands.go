@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Uncertainty bands come from the error the model made on captures it was
@@ -168,19 +169,23 @@ func LoadBandTable(data []byte) (*BandTable, error) {
 	return &t, nil
 }
 
-// EmbeddedBandTable is the committed bands.json, for the inference planner
-// and bench/bands.
-func EmbeddedBandTable() []byte { return bandsJSON }
+// EmbeddedBands is the committed table, parsed once per process; callers
+// share it and must not modify it (copy a map before changing it).
+func EmbeddedBands() *BandTable { return embeddedBands() }
 
-// embeddedBands is the committed table; a broken one is a build error
-// caught by the tests, so it panics.
-func embeddedBands() *BandTable {
+// embeddedBands parses the committed table on its first call and returns
+// that parse ever after: every Estimate reads it twice (memory and step
+// time bands) and the 250 KB of JSON cost more than the rest of a warm
+// search step. The bytes are embedded and immutable, so a parse is the
+// same every time; a broken table is a build error the tests catch, so it
+// panics.
+var embeddedBands = sync.OnceValue(func() *BandTable {
 	t, err := LoadBandTable(bandsJSON)
 	if err != nil {
 		panic("memmodel: " + err.Error())
 	}
 	return t
-}
+})
 
 // BandClasses names the classes spec belongs to, one per dimension, as
 // bands.json keys them. bench/bands groups errors by the same names.

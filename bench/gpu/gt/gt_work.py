@@ -182,6 +182,10 @@ def enable_ckpt(model, spec):
         for st in model.features:
             if st.__class__.__name__ == "Sequential":
                 blocks += [b for b in st if b.__class__.__name__ == "CNBlock"]
+    elif "efficientnet" in m:  # each MBConv of features[1..7], the unit memmodel's EfficientNet checkpoints
+        for st in model.features:
+            if st.__class__.__name__ == "Sequential":
+                blocks += [b for b in st if b.__class__.__name__ == "MBConv"]
     else:
         raise ValueError("no ckpt for " + m)
     for blk in blocks:
