@@ -39,34 +39,31 @@ func readSmallGEMM(t *testing.T, name, field string) []smallGEMMRow {
 	return rows
 }
 
-// TestGEMMRateSmallShapes: at the shapes of the small-GEMM run the H200's
-// GEMM lookup gives the measured time (bf16 at the burst clock, like every
-// half-precision row), within the 2.5% that averaging a shape timed twice
-// moves it (bf16 4096×4096×1024: 57.0 µs in the full run, 55.1 here); shapes the
-// run timed only as the host issuing torch.mm are not used; and a shape
-// between two timed token counts gets a rate between theirs (SD 1.5's
-// 640-wide Linears at 2,048 tokens: 1,024 tokens ran at 29.7 TFLOP/s,
-// 4,096 at 39.5).
+// TestGEMMRateSmallShapes: at the float32 shapes of the small-GEMM run the
+// H200's GEMM lookup gives the measured time, within the 1% that averaging
+// a shape timed by two runs moves it (float32 1024³: 56.59 µs in the full
+// run, 56.50 and 56.52 here); shapes the run timed only as the host
+// issuing torch.mm are not used; its bf16 rows are not in the table
+// (bench/calibrate's TestSmallGEMMRows). A shape between two
+// timed token counts gets a rate between theirs (SD 1.5's 640-wide
+// Linears at 2,048 tokens: 1,024 tokens ran at 29.7 TFLOP/s, 4,096 at
+// 39.5).
 func TestGEMMRateSmallShapes(t *testing.T) {
 	r := h200Rates(t)
 	kept := 0
 	for _, row := range readSmallGEMM(t, "dev16-calibration-small-gemm.json", "gemm_small") {
-		if r.mmHostBound(row.Seconds) {
+		if row.Dtype != "fp32" || r.mmHostBound(row.Seconds) {
 			continue
 		}
 		kept++
-		want := row.Seconds
-		if row.Dtype == "bf16" {
-			want /= r.halfClock
-		}
 		got := r.gemm(row.Dtype, 1, row.M, row.N, row.K)
-		if math.Abs(got/want-1) > 0.025 {
+		if math.Abs(got/row.Seconds-1) > 0.01 {
 			t.Errorf("%s %s %d×%d×%d: %.1f µs, want the measured %.1f µs", row.Dtype, row.Role, row.M, row.N, row.K,
-				got*1e6, want*1e6)
+				got*1e6, row.Seconds*1e6)
 		}
 	}
-	if kept < 150 {
-		t.Errorf("%d of 240 rows above torch.mm's issue cost, want the GPU-bound majority (≥ 150)", kept)
+	if kept < 100 {
+		t.Errorf("%d of 120 float32 rows above torch.mm's issue cost, want the GPU-bound majority (≥ 100)", kept)
 	}
 	rate := func(m, n, k int64) float64 { return 2 * float64(m*n*k) / r.gemm("fp32", 1, m, n, k) / 1e12 }
 	lo, mid, hi := rate(1024, 640, 640), rate(2048, 640, 640), rate(4096, 640, 640)
