@@ -332,3 +332,20 @@ func median(v []float64) float64 {
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
+
+// errStats are the median signed and absolute relative errors of xs.
+func errStats(xs []float64) (med, medAbs float64) {
+	e, a := make([]float64, len(xs)), make([]float64, len(xs))
+	for i, x := range xs {
+		e[i] = errOf(x)
+		a[i] = abs(e[i])
+	}
+	return round4(median(e)), round4(median(a))
+}
+
+func abs(v float64) float64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
