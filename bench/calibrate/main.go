@@ -275,8 +275,15 @@ func build(name, src string, r *raw) gpu.Calibration {
 			c.GEMM = append(c.GEMM, gpu.GEMMRate{Dtype: g.Dtype, MNK: [3]int64{g.MM, g.NN, g.KK}, Seconds: g.S})
 		}
 	}
+	// Of the small-GEMM run only the float32 products are kept: eager bf16
+	// products at these shapes time torch.mm's host issue (every one up to
+	// 8.6 GFLOP took 14.7–22.5 µs, where testdata/dev16's CUDA-graph
+	// replays take 3–14 µs), and the bf16 rows above that cost move the
+	// interpolation far from their shapes: the batch-64 ResNet
+	// convolutions priced from the bf16 table's ratios (steptime_conv.go)
+	// moved 5–13% with them (branch steptime27-fold).
 	for _, g := range r.GEMMSmall {
-		if g.S > 0 {
+		if g.S > 0 && g.Dtype == "fp32" {
 			c.GEMM = append(c.GEMM, gpu.GEMMRate{Dtype: g.Dtype, MNK: [3]int64{g.MM, g.NN, g.KK}, Seconds: g.S})
 		}
 	}

@@ -17,7 +17,7 @@ import (
 // raw run of the GPU (the go:generate line below reads
 // testdata/late/calibration-*.json: the full run, then the fp16/bf16
 // convolution runs at batch 64 and 256; then the later partial runs of
-// testdata/dev6 and dev7); do not edit them.
+// testdata/dev6, dev7 and dev16); do not edit them.
 type Calibration struct {
 	GPU    string `json:"gpu"`    // catalog name of the calibrated GPU
 	Source string `json:"source"` // the raw file it was built from
@@ -109,7 +109,7 @@ type OptimizerRate struct {
 	Seconds   float64 `json:"s"`
 }
 
-//go:generate go run ../../bench/calibrate -gpu h200 -in ../../testdata/late/calibration-*.json,../../testdata/dev6/calibration/calibration-*.json,../../testdata/dev7/calibration/calibration-*.json -out calibration/h200.json
+//go:generate go run ../../bench/calibrate -gpu h200 -in ../../testdata/late/calibration-*.json,../../testdata/dev6/calibration/calibration-*.json,../../testdata/dev7/calibration/calibration-*.json,../../testdata/dev16/dev16-calibration-small-gemm.json -out calibration/h200.json
 
 //go:embed calibration
 var calibrations embed.FS

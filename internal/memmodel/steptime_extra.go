@@ -131,19 +131,18 @@ func castRoundTrip(n int64, half DType) []extraKernel {
 
 // bmmTraffic is what a batched float32 GEMM (torch.bmm: the math
 // attention path's q·kᵀ and p·v, which upcasts half inputs to float32)
-// adds to its arithmetic: its three matrices' bytes at the calibrated
-// copy rate; 0 for any other GEMM. One of each product's dimensions is
-// the head size (64): every output element takes 64 multiply-adds
-// against 4 bytes written, every input element is reused a few dozen
-// times, and cuBLAS's SIMT kernels for them (sm80_xmma_gemm_f32f32 …
-// ffma, TF32 being off) overlap little of that traffic with the
-// arithmetic. The calibration timed no such shape (its float32 GEMMs
-// are unbatched, no dimension under 256) and the interpolation gave the
-// large shapes' 50 TFLOP/s: the T5-large s256 b16 bf16 profile
+// adds to its arithmetic (at bmmLogRate): its three matrices' bytes at the
+// calibrated copy rate; 0 for any other GEMM. One of each product's
+// dimensions is the head size (64): every output element takes 64
+// multiply-adds against 4 bytes written, every input element is reused a
+// few dozen times, and cuBLAS's SIMT kernels for them
+// (sm80_xmma_gemm_f32f32 … ffma, TF32 being off) overlap little of that
+// traffic with the arithmetic. The T5-large s256 b16 bf16 profile
 // (testdata/dev6) runs the 144 float32 bmm kernels of its math-path
 // self-attentions (256 × [256 × 64 · 64 × 256] and the like, 2.1 GFLOP
 // and 100 MB each) in 9.44 ms, 65.5 µs apiece, where the arithmetic at
-// that rate takes 43 µs and the arithmetic plus the traffic 67.
+// the large shapes' 50 TFLOP/s takes 43 µs and the arithmetic plus the
+// traffic 67.
 func (r *rates) bmmTraffic(s *gemmShape, dt DType) float64 {
 	if s.batch <= 1 || calDtype(dt, false) != "fp32" {
 		return 0
@@ -154,6 +153,32 @@ func (r *rates) bmmTraffic(s *gemmShape, dt DType) float64 {
 		return 0
 	}
 	return bytes / (bw * r.bwScale)
+}
+
+// bmmLogRate is the log of the float32 rate a batched GEMM's arithmetic
+// runs at (its traffic is bmmTraffic): the calibration's float32 4096³
+// product (50.9 TFLOP/s on the H200, where the probes read 50.7), the
+// rate of its large products (the 62 float32 ones of at least 2·2048³
+// FLOP: median 49.3, 42–53 TFLOP/s). The calibration timed no batched
+// product, and none whose inner dimension is a head size (its float32
+// products that did not time the host have K ≥ 256 and N ≥ 320), so the
+// interpolation is not asked: outside the timed shapes it returns the
+// rates of the nearest ones, which are no measurement of a bmm and move
+// whenever a table gains shapes (testdata/dev16's unbatched 320-wide
+// products, 35–40 TFLOP/s, priced T5's bmm kernels at 77–81 µs against
+// the profile's 65.5). The batched rate is clamped to this measured
+// one, the rate bmmTraffic was fitted on top of. False for any other
+// GEMM, or a table without the 4096³ product: those interpolate.
+func (r *rates) bmmLogRate(dtype string, batch int64) (float64, bool) {
+	if batch <= 1 || dtype != "fp32" {
+		return 0, false
+	}
+	for _, g := range r.cal.GEMM {
+		if g.Dtype == dtype && g.MNK == [3]int64{4096, 4096, 4096} && g.Seconds > 0 {
+			return math.Log(2 * 4096 * 4096 * 4096 / g.Seconds), true
+		}
+	}
+	return 0, false
 }
 
 // epsAdd is the `variance + eps` of a Hugging Face RMSNorm (and

@@ -31,7 +31,10 @@ type gemmIndex struct {
 // gemmLogRate is the log TFLOP/s interpolated for a GEMM of (m, n, k),
 // false where the calibration has no GEMM of that dtype and oddness. It
 // is the inverse-squared-distance mean of the four nearest calibrated
-// shapes in log space (ties broken by calibration order).
+// shapes in log space (ties broken by calibration order). It never
+// extrapolates a trend: beyond the timed shapes it returns a mean of the
+// nearest measured rates (a batched float32 GEMM, wholly outside them, is
+// not asked: bmmLogRate).
 func (r *rates) gemmLogRate(dtype string, m, n, k int64, odd bool) (float64, bool) {
 	if r.gemms == nil {
 		r.gemms = r.indexGEMMs()

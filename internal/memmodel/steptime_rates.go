@@ -192,9 +192,13 @@ func (r *rates) gemm(dtype string, batch, m, n, k int64) float64 {
 }
 
 // gemmFrom is the time of the GEMM at the rate interpolated from the
-// calibration's aligned shapes, or (odd) from its odd-vocabulary shapes.
+// calibration's aligned shapes, or (odd) from its odd-vocabulary shapes;
+// a batched float32 GEMM computes at bmmLogRate's rate instead.
 func (r *rates) gemmFrom(dtype string, batch, m, n, k int64, odd bool) (float64, bool) {
-	rate, ok := r.gemmLogRate(dtype, m*batch, n, k, odd)
+	rate, ok := r.bmmLogRate(dtype, batch)
+	if !ok {
+		rate, ok = r.gemmLogRate(dtype, m*batch, n, k, odd)
+	}
 	if !ok {
 		return 0, false
 	}
