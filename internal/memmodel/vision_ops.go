@@ -66,6 +66,18 @@ func (b *builder) conv2d(x fmap, cout, k, stride, pad, groups int64, bias bool) 
 		b.g.params[b.tt(w).param].cloneGrad = true
 	case x.channelsLast:
 		o.bwdTemp = channelsLastConvWorkspace(inB, groups, x.c, ho, b.dt(xc), b.workspace)
+	case groups == x.c && groups > 1 && b.dt(xc) == F16 && cudnnHalfDepthwise(x.n, x.c, x.w, k, stride):
+		fw, dg, wg := halfDepthwiseWorkspace(x.c, x.w, k, stride, inB, outB)
+		if fw > 0 {
+			o.fwdTemp = []int64{scale(fw)}
+		}
+		o.gradWork = []int64{0, 0}
+		if b.rg(xc) {
+			o.gradWork[0] = scale(dg)
+		}
+		if b.rg(wc) {
+			o.gradWork[1] = scale(wg)
+		}
 	case groups != 1:
 	case k == stride && !b.rg(xc):
 		// a patchify stem on the image (ConvNeXt's 4×4/4, ViT's 16×16/16):
@@ -75,6 +87,11 @@ func (b *builder) conv2d(x fmap, cout, k, stride, pad, groups int64, bias bool) 
 		// halfConvWorkspace
 		if b.dt(xc).Size() == 2 {
 			o.fwdTemp, o.bwdTemp = halfConvWorkspace(inB, outB, k, stride, b.workspace)
+		}
+	case b.dt(xc).Size() == 2 && !b.rg(xc) && x.c == 3 && k == 3 && stride == 2:
+		o.gradWork = []int64{0, 0}
+		if b.rg(wc) {
+			o.gradWork[1] = scale(halfStem3x3Wgrad(inB, outB, wB))
 		}
 	case b.dt(xc) == BF16 && !b.rg(xc) && k > stride && stride > 1:
 		// a strided bf16 stem with overlapping windows (the image needs no
@@ -133,6 +150,24 @@ func channelsLastConvWorkspace(inB, groups, cin, ho int64, dt DType, scale float
 // 768 at b128, all four stages). Only k = 7 was measured: the per-tap
 // form is an assumption for other kernels.
 func depthwiseHalfWgradWorkspace(n, c, k int64) int64 { return n * c * k * k * 32 }
+
+// halfStem3x3Wgrad is the weight-gradient workspace of a half-precision
+// 3×3 stride-2 stem on the RGB image (EfficientNet's, 3→32 or 3→40
+// channels); it runs forward without a workspace and needs no data
+// gradient. cuDNN asks the image with its 3 channels padded to 8 (8/3 of
+// its bytes), plus the output, plus 675 bytes per weight byte: the
+// EfficientNet-B0 traces in bf16 at batch 64, 96 and 128 (vision6, dev12,
+// unseen, dev17's checkpointed b128) and fp16 at 64 (blind, dev17's
+// checkpointed) ask 99.11, 148.11 and 197.12 MiB, n·1605632 bytes plus
+// 1165968 (1175184 at b128), and B3's 40-channel stem at b64 (dev10) 111.64
+// MiB, n·1806336 plus 1457424; the fixed part is 674.7 weight bytes on
+// both. At 300 px (B3 b64 fp16, dev17's resv13 trace, the only one) it
+// asks 148.98 MiB where this gives 199.1, another algorithm: over, at the
+// end of the backward, where the cache has room (that row is planned
+// -0.3% reserved). ResNet's 7×7 stem asks the same padded image plus
+// output (its 1.5× output), but forward too and with another fixed part
+// (the bf16 case of conv2d).
+func halfStem3x3Wgrad(in, out, weight int64) int64 { return 8*in/3 + out + 675*weight }
 
 // halfConvWorkspace is the earlier, coarser estimate of a dense fp16/bf16
 // conv's workspace, kept for the convolutions convWorkspace was not read
