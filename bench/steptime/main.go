@@ -19,7 +19,9 @@
 // host-bound tiny-shape rows of dev7/host, dev8/host and dev9/host (dev9:
 // plain and checkpointed steps), late12, late13 and late14 (seen since their evaluations),
 // dev11 (checkpointing and LoRA pairs across batch sizes) and dev13
-// (host-bound rows repeated in three processes, Whisper and Gemma 3 pairs).
+// (host-bound rows repeated in three processes, Whisper and Gemma 3 pairs),
+// dev17 (plain and checkpointed steps from all-host to GPU-bound) and late15
+// (seen since its evaluation).
 // It prints the figures of each set and of all of them together.
 package main
 
@@ -75,6 +77,8 @@ func defaultSets() []set {
 		{"dev11 (lent H200)", []string{"testdata/dev11/timing/results.jsonl"}, lent},
 		{"dev13 (lent H200)", []string{"testdata/dev13/timing/results.jsonl"}, lent},
 		{"late14 (lent H200, seen since its evaluation)", []string{"testdata/late14/timing/results.jsonl"}, lent},
+		{"dev17 (lent H200)", []string{"testdata/dev17/timing/results.jsonl"}, lent},
+		{"late15 (lent H200, seen since its evaluation)", []string{"testdata/late15/timing/results.jsonl"}, lent},
 	}
 }
 

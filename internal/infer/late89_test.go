@@ -124,3 +124,9 @@ func TestLate13Blind(t *testing.T) { checkGenerateSet(t, "late13", 3, 0.001, 0.0
 // final models reserved within 0.07% and allocated within 0.04% at every
 // point, 3 of 3 inside the bands.
 func TestLate14Blind(t *testing.T) { checkGenerateSet(t, "late14", 3, 0.0008, 0.0005, 1) }
+
+// TestLate15Blind holds session 12's blind generate points (testdata/late15:
+// TinyLlama bf16 DynamicCache under inference_mode at two points, LLaMA-3.2-1B
+// fp16 StaticCache under no_grad): reserved within 0.06%, allocated within
+// 0.001%, all inside the band.
+func TestLate15Blind(t *testing.T) { checkGenerateSet(t, "late15", 3, 0.0007, 0.0002, 1) }

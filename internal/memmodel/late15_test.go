@@ -1,0 +1,50 @@
+package memmodel_test
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// late15Dir is the fifteenth blind set (testdata/late15/README.md):
+// captured at the start of session 12 (call 41) before any model of the
+// session changed, kept outside the repository and every helper's view
+// until the first round was merged, and evaluated with the session-start
+// models and once with the final ones (testdata/late15/RESULTS.md).
+const late15Dir = "../../testdata/late15"
+
+// TestLate15Blind: 23 training rows (EfficientNet-B2 checkpointed failed
+// in the harness). Final: reserved median 0.56%, max 5.25% (ResNet-18 b512
+// bf16, over, above its band), 4 under, one more than 2% low (Granite (f)
+// fp32 s2048, -2.82%, inside its band); allocated median 0.03%, max 4.82%
+// (Phi-3 (f) fp32 checkpointed, under, outside the allocated band). The
+// two band misses are known; held there.
+func TestLate15Blind(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays 23 workloads")
+	}
+	known := map[string]bool{
+		"late15-phi3-f-s1024-b4-fp32-ckpt allocated": true,
+		"late15-resnet18-b512-bf16 reserved":         true,
+	}
+	checkBlindSet(t, late15Dir, 23, known, blindLimits{resvMedian: 0.0057, resvMax: 0.053, allocMax: 0.049, under: 4, farUnder: 1})
+}
+
+// TestLate15Compiled: one blind compiled step (GPT-2 medium s1024 b8 bf16):
+// allocated -0.83%, reserved +0.87%, inside the compiled band. Held at 0.9%
+// and 0.9%.
+func TestLate15Compiled(t *testing.T) {
+	checkCompiledRow(t, late15Dir, 0.009, 0.009)
+}
+
+// TestStepTimeLate15: 29 blind step times on a slow lent host (9.58 us per
+// issued op; late14's host 6.96). Start and final: median 8.6%, max 60.5%
+// (ConvNeXt-B b64 checkpointed, over, host-bound), 66% under, ratios 8 of
+// 14 within 10% (median 6.6%, max 46.0%: the ConvNeXt-B checkpointing
+// ratio; the SD 1.5 UNet LoRA ratio +45.7% rests on a plain step that took
+// 227.5 ms here against 158.0 and 149.2 ms on two earlier hosts), same-model
+// order 13 of 13, 25 of 29 inside the band. steptime27b moved only the
+// fp32 rows (Whisper small fp32 -3.9% -> -1.3%). Held there.
+func TestStepTimeLate15(t *testing.T) {
+	ev := evalTimedFile(t, filepath.Join(late15Dir, "timing", "results.jsonl"))
+	checkStepEval(t, ev, 29, stepTargets{median: 0.087, max: 0.606, ratioMedian: 0.067, ratioMax: 0.461, order: 0.95})
+}
