@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -239,6 +240,78 @@ func TestFirstSightPick5Steps(t *testing.T) {
 		"pick5-olmo2-1b-s1024-bf16-b8x4":   {866.2, 857.0},
 	} {
 		if x, ok := rows[name]; !ok || math.Abs(x-math.Log(c.meas/c.pred)) > 5e-3 {
+			t.Errorf("%s: ln(meas/pred) %.4f (found %v), want %.4f", name, x, ok, math.Log(c.meas/c.pred))
+		}
+	}
+}
+
+// TestFirstSightLate15 checks the tables late15's first sight is read
+// from (testdata/late15/RESULTS.md). Memory: the final table, whose 23
+// training rows are the session-start table's less resv13's 8 MiB
+// allowance change (22 -> 14 MiB + 0.50%), both blind; ResNet-18 b512
+// predicted 10.093 GiB against 9.590 measured (+5.25%; 10.101 at session
+// start). Step time: the session-start table, 29 workloads; SmolLM2-360M
+// fp32 predicted 1136.3 ms against 1168.4 measured (steptime27b's float32
+// GEMMs made it 1144.8 after capture), ConvNeXt-B checkpointed 148.0 ms
+// against 92.2.
+func TestFirstSightLate15(t *testing.T) {
+	path := filepath.Join(root, "testdata/late15/RESULTS.md")
+	start, err := firstSightRows(path, "", trainingTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	final, err := firstSightRows(path, "# Final models", trainingTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(start) != 23 || len(final) != 23 {
+		t.Fatalf("late15: %d session-start rows, %d final, want 23 each", len(start), len(final))
+	}
+	for name, s := range start {
+		// 8 MiB is 0.0078 GiB; the tables print 3 decimals
+		if d := (s.pred - final[name].pred) / (1 << 30); d < 0.0069 || d > 0.0091 {
+			t.Errorf("%s: session start %.3f GiB, final %.3f GiB: not 8 MiB apart", name, s.pred/(1<<30), final[name].pred/(1<<30))
+		}
+	}
+	rows, err := readFirstSight(root, trainingTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const resnet = "late15-resnet18-b512-bf16"
+	if r := rows[resnet]; math.Abs(r.x-math.Log(9.590/10.093)) > 1e-3 || r.pred != 10.093*(1<<30) || r.bare {
+		t.Errorf("%s: ln(meas/pred) %.4f, predicted %.0f B, bare %v; want %.4f, 10.093 GiB, not bare", resnet, r.x, r.pred, r.bare, math.Log(9.590/10.093))
+	}
+	gen, err := readFirstSight(root, generateTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for name := range gen {
+		if strings.HasPrefix(name, "late15-") {
+			n++
+		}
+	}
+	if n != 3 {
+		t.Errorf("late15: %d generate rows at first sight, want 3", n)
+	}
+	steps, err := readFirstSightSteps(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n = 0
+	for name := range steps {
+		if strings.HasPrefix(name, "late15-") {
+			n++
+		}
+	}
+	if n != 29 {
+		t.Errorf("late15: %d step-time rows at first sight, want 29", n)
+	}
+	for name, c := range map[string]struct{ meas, pred float64 }{
+		"late15-t-smollm2-360m-s1024-b16-fp32": {1168.4, 1136.3},
+		"late15-t-convnext-base-b64-bf16-ckpt": {92.2, 148.0},
+	} {
+		if x, ok := steps[name]; !ok || math.Abs(x-math.Log(c.meas/c.pred)) > 5e-3 {
 			t.Errorf("%s: ln(meas/pred) %.4f (found %v), want %.4f", name, x, ok, math.Log(c.meas/c.pred))
 		}
 	}
