@@ -68,16 +68,7 @@ func (b *builder) conv2d(x fmap, cout, k, stride, pad, groups int64, bias bool) 
 		o.bwdTemp = channelsLastConvWorkspace(inB, groups, x.c, ho, b.dt(xc), b.workspace)
 	case groups == x.c && groups > 1 && b.dt(xc) == F16 && cudnnHalfDepthwise(x.n, x.c, x.w, k, stride):
 		fw, dg, wg := halfDepthwiseWorkspace(x.c, x.w, k, stride, inB, outB)
-		if fw > 0 {
-			o.fwdTemp = []int64{scale(fw)}
-		}
-		o.gradWork = []int64{0, 0}
-		if b.rg(xc) {
-			o.gradWork[0] = scale(dg)
-		}
-		if b.rg(wc) {
-			o.gradWork[1] = scale(wg)
-		}
+		setConvWork(o, scale, fw, dg, wg, b.rg(xc), b.rg(wc))
 	case groups != 1:
 	case k == stride && !b.rg(xc):
 		// a patchify stem on the image (ConvNeXt's 4×4/4, ViT's 16×16/16):
@@ -106,16 +97,7 @@ func (b *builder) conv2d(x fmap, cout, k, stride, pad, groups int64, bias bool) 
 	default:
 		fw, dg, wg := convWorkspace(convWork{n: x.n, cin: x.c / groups, cout: cout, k: k, stride: stride, h: x.h, ho: ho,
 			in: inB, out: outB, weight: wB, half: b.dt(xc).Size() == 2})
-		if fw > 0 {
-			o.fwdTemp = []int64{scale(fw)}
-		}
-		o.gradWork = []int64{0, 0}
-		if b.rg(xc) {
-			o.gradWork[0] = scale(dg)
-		}
-		if b.rg(wc) {
-			o.gradWork[1] = scale(wg)
-		}
+		setConvWork(o, scale, fw, dg, wg, b.rg(xc), b.rg(wc))
 	}
 	if bias && b.rg(ins[2]) {
 		// the bias gradient sums the output gradient over batch and pixels
@@ -293,4 +275,20 @@ func (b *builder) imageInput(batch, image int64) (fmap, Tensor) {
 func (b *builder) classify(x fmap, classes int64) {
 	logits := b.linear(x.t, x.c, classes, true, "fc")
 	b.g.loss = b.crossEntropy(logits, classes)
+}
+
+// setConvWork gives a convolution its cuDNN workspaces: fw forward (none
+// when zero), dg for the data gradient and wg for the weight gradient,
+// each only where that gradient is taken.
+func setConvWork(o *op, scale func(int64) int64, fw, dg, wg int64, dataGrad, weightGrad bool) {
+	if fw > 0 {
+		o.fwdTemp = []int64{scale(fw)}
+	}
+	o.gradWork = []int64{0, 0}
+	if dataGrad {
+		o.gradWork[0] = scale(dg)
+	}
+	if weightGrad {
+		o.gradWork[1] = scale(wg)
+	}
 }
