@@ -177,14 +177,10 @@ func TestFirstSightPick4Steps(t *testing.T) {
 	if len(rows) != 9 {
 		t.Errorf("pick4: %d step-time rows, want 9", len(rows))
 	}
-	for name, c := range map[string]struct{ meas, pred float64 }{
+	checkStepErrs(t, rows, map[string]struct{ meas, pred float64 }{
 		"pick4-resnet152-fp16-b128x2":     {0.172, 0.191},
 		"pick4-qwen3-06b-s1024-bf16-b8x4": {0.781, 0.719},
-	} {
-		if x, ok := rows[name]; !ok || math.Abs(x-math.Log(c.meas/c.pred)) > 5e-3 {
-			t.Errorf("%s: ln(meas/pred) %.4f (found %v), want %.4f", name, x, ok, math.Log(c.meas/c.pred))
-		}
-	}
+	})
 }
 
 // TestFirstSightLate14 reads late14's first-sight rows from its
@@ -235,14 +231,10 @@ func TestFirstSightPick5Steps(t *testing.T) {
 	if len(rows) != 9 {
 		t.Errorf("pick5: %d step-time rows, want 9", len(rows))
 	}
-	for name, c := range map[string]struct{ meas, pred float64 }{
+	checkStepErrs(t, rows, map[string]struct{ meas, pred float64 }{
 		"pick5-convnext-small-fp16-b256x1": {151.4, 135.1},
 		"pick5-olmo2-1b-s1024-bf16-b8x4":   {866.2, 857.0},
-	} {
-		if x, ok := rows[name]; !ok || math.Abs(x-math.Log(c.meas/c.pred)) > 5e-3 {
-			t.Errorf("%s: ln(meas/pred) %.4f (found %v), want %.4f", name, x, ok, math.Log(c.meas/c.pred))
-		}
-	}
+	})
 }
 
 // TestFirstSightLate15 checks the tables late15's first sight is read
@@ -285,34 +277,40 @@ func TestFirstSightLate15(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 0
-	for name := range gen {
-		if strings.HasPrefix(name, "late15-") {
-			n++
-		}
-	}
-	if n != 3 {
+	if n := countPrefix(gen, "late15-"); n != 3 {
 		t.Errorf("late15: %d generate rows at first sight, want 3", n)
 	}
 	steps, err := readFirstSightSteps(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n = 0
-	for name := range steps {
-		if strings.HasPrefix(name, "late15-") {
-			n++
-		}
-	}
-	if n != 29 {
+	if n := countPrefix(steps, "late15-"); n != 29 {
 		t.Errorf("late15: %d step-time rows at first sight, want 29", n)
 	}
-	for name, c := range map[string]struct{ meas, pred float64 }{
+	checkStepErrs(t, steps, map[string]struct{ meas, pred float64 }{
 		"late15-t-smollm2-360m-s1024-b16-fp32": {1168.4, 1136.3},
 		"late15-t-convnext-base-b64-bf16-ckpt": {92.2, 148.0},
-	} {
-		if x, ok := steps[name]; !ok || math.Abs(x-math.Log(c.meas/c.pred)) > 5e-3 {
+	})
+}
+
+// checkStepErrs fails each named first-sight step row whose ln(meas/pred)
+// is not the one its measured and predicted milliseconds give.
+func checkStepErrs(t *testing.T, rows map[string]float64, want map[string]struct{ meas, pred float64 }) {
+	t.Helper()
+	for name, c := range want {
+		if x, ok := rows[name]; !ok || math.Abs(x-math.Log(c.meas/c.pred)) > 5e-3 {
 			t.Errorf("%s: ln(meas/pred) %.4f (found %v), want %.4f", name, x, ok, math.Log(c.meas/c.pred))
 		}
 	}
+}
+
+// countPrefix is how many keys of m start with prefix.
+func countPrefix[V any](m map[string]V, prefix string) int {
+	n := 0
+	for name := range m {
+		if strings.HasPrefix(name, prefix) {
+			n++
+		}
+	}
+	return n
 }
