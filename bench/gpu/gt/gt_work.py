@@ -193,6 +193,24 @@ def enable_ckpt(model, spec):
         blk.forward = (lambda f: (lambda *a: checkpoint(f, *a, use_reentrant=False)))(fwd)
 
 
+def enable_selective_ckpt():
+    """ckpt="selective": recompute each attention call in backward (what plan's "selective" models: the
+    attention internals, not the block). Every scaled_dot_product_attention the model makes goes through
+    torch.nn.functional's module attribute (transformers' sdpa path, diffusers' AttnProcessor2_0 and
+    F.multi_head_attention_forward, torchvision ViT's), so patching it there checkpoints each call. Rotary
+    embedding and q/k norms, which plan's decoders also mark, are not recomputed here: a few pointwise ops."""
+    import torch
+    import torch.nn.functional as F
+    from torch.utils.checkpoint import checkpoint
+    orig = F.scaled_dot_product_attention
+
+    def sdpa(q, k, v, *a, **kw):
+        if torch.is_grad_enabled() and (q.requires_grad or k.requires_grad or v.requires_grad):
+            return checkpoint(orig, q, k, v, *a, use_reentrant=False, **kw)
+        return orig(q, k, v, *a, **kw)
+    F.scaled_dot_product_attention = sdpa
+
+
 def make_opt(spec, params):
     import torch
     o = spec.get("opt", "adamw")
@@ -267,6 +285,8 @@ def train(spec, out):
         enable_ckpt(model, spec)
         if spec.get("lora") and hasattr(model, "enable_input_require_grads"):
             model.enable_input_require_grads()
+    elif spec.get("ckpt") == "selective":
+        enable_selective_ckpt()
     if not spec.get("quant"):  # a 4-bit model is loaded onto the GPU by from_pretrained
         model.to(dev)
     model.train()
