@@ -15,7 +15,7 @@
 // blind sets (measured.OlderHostCosts), then the sets timed on lent H200s
 // with the median lent host's costs (memmodel.DefaultHostCosts, what a
 // plan assumes): the second picks
-// (testdata/pick2, pick3, pick4, pick5), late2..late11 (late5 twice, its rerun), dev6, the
+// (testdata/pick2, pick3, pick4, pick5, pick6), late2..late11 (late5 twice, its rerun), dev6, the
 // host-bound tiny-shape rows of dev7/host, dev8/host and dev9/host (dev9:
 // plain and checkpointed steps), late12, late13 and late14 (seen since their evaluations),
 // dev11 (checkpointing and LoRA pairs across batch sizes) and dev13
@@ -57,6 +57,7 @@ func defaultSets() []set {
 		{"plan --fit picks 3 (lent H200)", []string{"testdata/pick3/results.jsonl"}, lent},
 		{"plan --fit picks 4 (lent H200)", []string{"testdata/pick4/results.jsonl"}, lent},
 		{"plan --fit picks 5 (lent H200)", []string{"testdata/pick5/results.jsonl"}, lent},
+		{"plan --fit picks 6 (lent H200)", []string{"testdata/pick6/results.jsonl"}, lent},
 		{"late2 (lent H200)", []string{"testdata/late2/timing/results.jsonl"}, lent},
 		{"late3 (lent H200)", []string{"testdata/late3/timing/results.jsonl"}, lent},
 		{"late4 (lent H200)", []string{"testdata/late4/timing/results.jsonl"}, lent},
