@@ -86,7 +86,7 @@ func checkFirstPicks(t *testing.T, ev measured.StepEval, want int) {
 // (pick-gpt2-medium-s1024-bf16-b32x1 or grid-gpt2-medium-s1024-fp32-b8x4 → gpt2-medium).
 func pickModel(name string) string {
 	m := name
-	for _, p := range []string{"pick-", "pick2-", "pick3-", "pick4-", "pick5-", "grid-"} {
+	for _, p := range []string{"pick-", "pick2-", "pick3-", "pick4-", "pick5-", "pick6-", "grid-"} {
 		m = strings.TrimPrefix(m, p)
 	}
 	for _, cut := range []string{"-s2048", "-s1024", "-s512", "-bf16", "-fp16", "-fp32"} {
