@@ -20,8 +20,9 @@
 // plain and checkpointed steps), late12, late13 and late14 (seen since their evaluations),
 // dev11 (checkpointing and LoRA pairs across batch sizes) and dev13
 // (host-bound rows repeated in three processes, Whisper and Gemma 3 pairs),
-// dev17 (plain and checkpointed steps from all-host to GPU-bound) and late15
-// (seen since its evaluation).
+// dev17 (plain and checkpointed steps from all-host to GPU-bound), late15
+// and late16 (seen since their evaluations) and dev19 (five host-bound
+// checkpointing pairs in three processes).
 // It prints the figures of each set and of all of them together.
 package main
 
@@ -80,6 +81,8 @@ func defaultSets() []set {
 		{"late14 (lent H200, seen since its evaluation)", []string{"testdata/late14/timing/results.jsonl"}, lent},
 		{"dev17 (lent H200)", []string{"testdata/dev17/timing/results.jsonl"}, lent},
 		{"late15 (lent H200, seen since its evaluation)", []string{"testdata/late15/timing/results.jsonl"}, lent},
+		{"late16 (lent H200, seen since its evaluation)", []string{"testdata/late16/timing/results.jsonl"}, lent},
+		{"dev19 (lent H200: five host-bound checkpointing pairs in three processes)", []string{"testdata/dev19/results.jsonl"}, lent},
 	}
 }
 

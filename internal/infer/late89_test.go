@@ -130,3 +130,10 @@ func TestLate14Blind(t *testing.T) { checkGenerateSet(t, "late14", 3, 0.0008, 0.
 // fp16 StaticCache under no_grad): reserved within 0.06%, allocated within
 // 0.001%, all inside the band.
 func TestLate15Blind(t *testing.T) { checkGenerateSet(t, "late15", 3, 0.0007, 0.0002, 1) }
+
+// TestLate16Blind holds session 13's blind generate points (testdata/late16:
+// Qwen2.5-1.5B bf16 StaticCache under no_grad, Mistral 7B bf16 DynamicCache
+// under inference_mode at two points): reserved within 0.10% (Mistral b24
+// p700 n200, under) and allocated within 0.03% at every point, 3 of 3
+// inside the bands.
+func TestLate16Blind(t *testing.T) { checkGenerateSet(t, "late16", 3, 0.0011, 0.0004, 1) }
