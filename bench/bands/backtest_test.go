@@ -112,10 +112,11 @@ func TestFirstSightStepRows(t *testing.T) {
 // pick3, timed after late12 in session 9, after late12 and before late13,
 // pick4, timed after late13 in session 10, after late13 and before
 // late14, and pick5, timed after late14 in session 11, after late14 and
-// before late15, so their kinds are no record of what plan knew when the
+// before late15, and pick6, timed after late16 in session 13, after
+// late16, so their kinds are no record of what plan knew when the
 // late sets before them were first seen (markRisk).
 func TestSetOrder(t *testing.T) {
-	order := []string{"captures", "heldout", "late", "late2", "late9", "late10", "late12", "pick3", "late13", "pick4", "late14", "pick5", "late15"}
+	order := []string{"captures", "heldout", "late", "late2", "late9", "late10", "late12", "pick3", "late13", "pick4", "late14", "pick5", "late15", "late16", "pick6"}
 	for i := 1; i < len(order); i++ {
 		if a, b := setOrder(order[i-1]), setOrder(order[i]); a >= b {
 			t.Errorf("setOrder(%q) = %q is not before setOrder(%q) = %q", order[i-1], a, order[i], b)
@@ -313,4 +314,51 @@ func countPrefix[V any](m map[string]V, prefix string) int {
 		}
 	}
 	return n
+}
+
+// TestFirstSightLate16 checks the tables late16's first sight is read
+// from (testdata/late16/RESULTS.md, the session-start tables): 22 training
+// rows, EfficientNet-B4 b64 checkpointed predicted 2.085 GiB against
+// 2.182 measured (-4.45%); 3 generate rows; 30 step times, EfficientNet-B4
+// checkpointed 193.0 ms against 155.1, Whisper medium checkpointed 377.7
+// against 306.4; and pick6's 9 (testdata/pick6/FIRST-SIGHT.md), Llama 3.2
+// 3B fp16 b8x4 1689.6 ms against 1798.5.
+func TestFirstSightLate16(t *testing.T) {
+	rows, err := readFirstSight(root, trainingTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := countPrefix(rows, "late16-"); n != 22 {
+		t.Errorf("late16: %d training rows at first sight, want 22", n)
+	}
+	const eff = "late16-efficientnet-b4-b64-bf16-ckpt"
+	if r := rows[eff]; math.Abs(r.x-math.Log(2.182/2.085)) > 1e-3 || r.pred != 2.085*(1<<30) || r.bare {
+		t.Errorf("%s: ln(meas/pred) %.4f, predicted %.0f B, bare %v; want %.4f, 2.085 GiB, not bare", eff, r.x, r.pred, r.bare, math.Log(2.182/2.085))
+	}
+	gen, err := readFirstSight(root, generateTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := countPrefix(gen, "late16-"); n != 3 {
+		t.Errorf("late16: %d generate rows at first sight, want 3", n)
+	}
+	steps, err := readFirstSightSteps(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := countPrefix(steps, "late16-"); n != 30 {
+		t.Errorf("late16: %d step-time rows at first sight, want 30", n)
+	}
+	if n := countPrefix(steps, "pick6-"); n != 9 {
+		t.Errorf("pick6: %d step-time rows at first sight, want 9", n)
+	}
+	for name, c := range map[string]struct{ meas, pred float64 }{
+		"late16-t-efficientnet-b4-b64-bf16-ckpt": {155.1, 193.0},
+		"late16-t-whisper-medium-b8-bf16-ckpt":   {306.4, 377.7},
+		"pick6-llama32-3b-s1024-fp16-b8x4":       {1798.5, 1689.6},
+	} {
+		if x, ok := steps[name]; !ok || math.Abs(x-math.Log(c.meas/c.pred)) > 5e-3 {
+			t.Errorf("%s: ln(meas/pred) %.4f (found %v), want %.4f", name, x, ok, math.Log(c.meas/c.pred))
+		}
+	}
 }

@@ -119,6 +119,10 @@ var firstSightTables = []firstSightTable{
 	// decimal of risk level 2's top (1.3424 against 1.3425) and every
 	// backtest count is the same
 	{"testdata/late15/RESULTS.md", "# Final models", false},
+	// late16's is its session-start table: session 13 merged no memory
+	// change before it became band data, so that table is also plan's
+	// figure now (TestFirstSightLate16)
+	{"testdata/late16/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)
@@ -239,6 +243,10 @@ var firstSightStepTables = []firstSightTable{
 	// late15's is its session-start table, as late14's (steptime27b's
 	// float32 small GEMMs moved three of its fp32 rows after capture)
 	{File: "testdata/late15/RESULTS.md"},
+	// late16's is its session-start table; pick6's the print on the model
+	// that ranked its candidates (session 12's final, 9929335)
+	{File: "testdata/late16/RESULTS.md"},
+	{File: "testdata/pick6/FIRST-SIGHT.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error
