@@ -266,28 +266,7 @@ func TestFirstSightLate15(t *testing.T) {
 			t.Errorf("%s: session start %.3f GiB, final %.3f GiB: not 8 MiB apart", name, s.pred/(1<<30), final[name].pred/(1<<30))
 		}
 	}
-	rows, err := readFirstSight(root, trainingTable)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const resnet = "late15-resnet18-b512-bf16"
-	if r := rows[resnet]; math.Abs(r.x-math.Log(9.590/10.093)) > 1e-3 || r.pred != 10.093*(1<<30) || r.bare {
-		t.Errorf("%s: ln(meas/pred) %.4f, predicted %.0f B, bare %v; want %.4f, 10.093 GiB, not bare", resnet, r.x, r.pred, r.bare, math.Log(9.590/10.093))
-	}
-	gen, err := readFirstSight(root, generateTable)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := countPrefix(gen, "late15-"); n != 3 {
-		t.Errorf("late15: %d generate rows at first sight, want 3", n)
-	}
-	steps, err := readFirstSightSteps(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := countPrefix(steps, "late15-"); n != 29 {
-		t.Errorf("late15: %d step-time rows at first sight, want 29", n)
-	}
+	steps := checkSetFirstSight(t, "late15-", 23, 3, 29, "late15-resnet18-b512-bf16", 9.590, 10.093)
 	checkStepErrs(t, steps, map[string]struct{ meas, pred float64 }{
 		"late15-t-smollm2-360m-s1024-b16-fp32": {1168.4, 1136.3},
 		"late15-t-convnext-base-b64-bf16-ckpt": {92.2, 148.0},
@@ -324,41 +303,47 @@ func countPrefix[V any](m map[string]V, prefix string) int {
 // against 306.4; and pick6's 9 (testdata/pick6/FIRST-SIGHT.md), Llama 3.2
 // 3B fp16 b8x4 1689.6 ms against 1798.5.
 func TestFirstSightLate16(t *testing.T) {
+	steps := checkSetFirstSight(t, "late16-", 22, 3, 30, "late16-efficientnet-b4-b64-bf16-ckpt", 2.182, 2.085)
+	if n := countPrefix(steps, "pick6-"); n != 9 {
+		t.Errorf("pick6: %d step-time rows at first sight, want 9", n)
+	}
+	checkStepErrs(t, steps, map[string]struct{ meas, pred float64 }{
+		"late16-t-efficientnet-b4-b64-bf16-ckpt": {155.1, 193.0},
+		"late16-t-whisper-medium-b8-bf16-ckpt":   {306.4, 377.7},
+		"pick6-llama32-3b-s1024-fp16-b8x4":       {1798.5, 1689.6},
+	})
+}
+
+// checkSetFirstSight reads every first-sight table and checks a blind
+// set's share of it: gen generate rows and steps step times named with
+// prefix (and train training rows), and training row name recorded as predicted pred GiB against
+// meas GiB measured (a session's table, not a bare figure). It returns the
+// step-time rows for the caller's own checks.
+func checkSetFirstSight(t *testing.T, prefix string, train, gen, steps int, name string, meas, pred float64) map[string]float64 {
+	t.Helper()
 	rows, err := readFirstSight(root, trainingTable)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := countPrefix(rows, "late16-"); n != 22 {
-		t.Errorf("late16: %d training rows at first sight, want 22", n)
+	if n := countPrefix(rows, prefix); n != train {
+		t.Errorf("%s: %d training rows at first sight, want %d", prefix, n, train)
 	}
-	const eff = "late16-efficientnet-b4-b64-bf16-ckpt"
-	if r := rows[eff]; math.Abs(r.x-math.Log(2.182/2.085)) > 1e-3 || r.pred != 2.085*(1<<30) || r.bare {
-		t.Errorf("%s: ln(meas/pred) %.4f, predicted %.0f B, bare %v; want %.4f, 2.085 GiB, not bare", eff, r.x, r.pred, r.bare, math.Log(2.182/2.085))
+	if r := rows[name]; math.Abs(r.x-math.Log(meas/pred)) > 1e-3 || r.pred != pred*(1<<30) || r.bare {
+		t.Errorf("%s: ln(meas/pred) %.4f, predicted %.0f B, bare %v; want %.4f, %.3f GiB, not bare", name, r.x, r.pred, r.bare, math.Log(meas/pred), pred)
 	}
-	gen, err := readFirstSight(root, generateTable)
+	g, err := readFirstSight(root, generateTable)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := countPrefix(gen, "late16-"); n != 3 {
-		t.Errorf("late16: %d generate rows at first sight, want 3", n)
+	if n := countPrefix(g, prefix); n != gen {
+		t.Errorf("%s: %d generate rows at first sight, want %d", prefix, n, gen)
 	}
-	steps, err := readFirstSightSteps(root)
+	st, err := readFirstSightSteps(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := countPrefix(steps, "late16-"); n != 30 {
-		t.Errorf("late16: %d step-time rows at first sight, want 30", n)
+	if n := countPrefix(st, prefix); n != steps {
+		t.Errorf("%s: %d step-time rows at first sight, want %d", prefix, n, steps)
 	}
-	if n := countPrefix(steps, "pick6-"); n != 9 {
-		t.Errorf("pick6: %d step-time rows at first sight, want 9", n)
-	}
-	for name, c := range map[string]struct{ meas, pred float64 }{
-		"late16-t-efficientnet-b4-b64-bf16-ckpt": {155.1, 193.0},
-		"late16-t-whisper-medium-b8-bf16-ckpt":   {306.4, 377.7},
-		"pick6-llama32-3b-s1024-fp16-b8x4":       {1798.5, 1689.6},
-	} {
-		if x, ok := steps[name]; !ok || math.Abs(x-math.Log(c.meas/c.pred)) > 5e-3 {
-			t.Errorf("%s: ln(meas/pred) %.4f (found %v), want %.4f", name, x, ok, math.Log(c.meas/c.pred))
-		}
-	}
+	return st
 }
