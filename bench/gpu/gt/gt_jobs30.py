@@ -35,3 +35,21 @@ def jobs():
               ("p3", rows("p3", "plain-first", ps[::-1])))
     probe = J("probe-start", "probe", 10, exclusive=True, timeout=60, spec=dict(kind="probe"))
     return [probe] + dev_timing_jobs("dev19-", "dev19", groups)
+
+
+def profiles():
+    """Call 46 (dev20, NOT blind): kernel profiles of the two step-time misses session 13 left: Mixtral (f) LoRA
+    (late16: the LoRA step 12.5% under, the LoRA ratio -18%; does backward still run the frozen experts' weight
+    gradients?) and Whisper medium checkpointed (+10-17% on every host: which kernels the recomputation reruns),
+    each with its plain pair, each alone on the GPU (gt_work profile=True, 4 timed steps, 2 profiled)."""
+    from gt_jobs import J
+    from gt_jobs9 import MX
+
+    def P(name, spec):
+        s = dict(spec, iters=4, profile=True, build_on_gpu=True)
+        return J("dev20-prof-" + name, "dev20-profile", 40, exclusive=True, timeout=150, heldout=False, spec=s)
+    return [J("probe-start", "probe", 10, exclusive=True, timeout=60, spec=dict(kind="probe")),
+            P("mixtral-f-s1024-b4-bf16", T(*MX, b=4, seq=1024, family="mixtral")),
+            P("mixtral-f-s1024-b4-bf16-lora16", T(*MX, b=4, seq=1024, lora=16, family="mixtral")),
+            P("whisper-medium-b8-bf16", T(*WHM, io="whisper", b=8, seq=64)),
+            P("whisper-medium-b8-bf16-ckpt", T(*WHM, io="whisper", b=8, seq=64, ckpt="block"))]
