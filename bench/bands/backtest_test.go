@@ -166,22 +166,28 @@ func TestFirstSightLate13(t *testing.T) {
 	}
 }
 
-// TestFirstSightPick4Steps reads pick4's first-sight step times: the
-// figures plan --fit ranked the candidates with (testdata/pick4/README.md:
-// ResNet-152 fp16 b128x2 0.191 s predicted, 0.172 measured; Qwen3-0.6B
-// bf16 b8x4 0.719 -> 0.781).
-func TestFirstSightPick4Steps(t *testing.T) {
-	rows, err := firstSightStepRows(filepath.Join(root, "testdata/pick4/FIRST-SIGHT.md"), "")
-	if err != nil {
-		t.Fatal(err)
+// TestFirstSightPickSteps reads each pick set's first-sight step times
+// (FIRST-SIGHT.md): the figures plan --fit ranked its candidates with.
+// pick4 (testdata/pick4/README.md): ResNet-152 fp16 b128x2 0.191 s
+// predicted, 0.172 measured; Qwen3-0.6B bf16 b8x4 0.719 -> 0.781. pick5:
+// ConvNeXt-S fp16 b256 135.1 ms predicted, 151.4 measured; OLMo 2 1B bf16
+// b8x4 857.0 -> 866.2. pick6: Llama 3.2 3B fp16 b8x4 1689.6 -> 1798.5,
+// ViT-L/16 bf16 b256 319.3 -> 316.8.
+func TestFirstSightPickSteps(t *testing.T) {
+	for set, want := range map[string]map[string]struct{ meas, pred float64 }{
+		"pick4": {"pick4-resnet152-fp16-b128x2": {0.172, 0.191}, "pick4-qwen3-06b-s1024-bf16-b8x4": {0.781, 0.719}},
+		"pick5": {"pick5-convnext-small-fp16-b256x1": {151.4, 135.1}, "pick5-olmo2-1b-s1024-bf16-b8x4": {866.2, 857.0}},
+		"pick6": {"pick6-llama32-3b-s1024-fp16-b8x4": {1798.5, 1689.6}, "pick6-vitl16-bf16-b256x1": {316.8, 319.3}},
+	} {
+		rows, err := firstSightStepRows(filepath.Join(root, "testdata", set, "FIRST-SIGHT.md"), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != 9 {
+			t.Errorf("%s: %d step-time rows, want 9", set, len(rows))
+		}
+		checkStepErrs(t, rows, want)
 	}
-	if len(rows) != 9 {
-		t.Errorf("pick4: %d step-time rows, want 9", len(rows))
-	}
-	checkStepErrs(t, rows, map[string]struct{ meas, pred float64 }{
-		"pick4-resnet152-fp16-b128x2":     {0.172, 0.191},
-		"pick4-qwen3-06b-s1024-bf16-b8x4": {0.781, 0.719},
-	})
 }
 
 // TestFirstSightLate14 reads late14's first-sight rows from its
@@ -218,24 +224,6 @@ func TestFirstSightLate14(t *testing.T) {
 	if x := steps[bert]; math.Abs(x-math.Log(54.6/67.2)) > 5e-3 {
 		t.Errorf("%s: ln(meas/pred) %.4f, want %.4f", bert, x, math.Log(54.6/67.2))
 	}
-}
-
-// TestFirstSightPick5Steps reads pick5's first-sight step times, the
-// figures plan --fit ranked its candidates with (testdata/pick5/README.md:
-// ConvNeXt-S fp16 b256 135.1 ms predicted, 151.4 measured; OLMo 2 1B bf16
-// b8x4 857.0 -> 866.2).
-func TestFirstSightPick5Steps(t *testing.T) {
-	rows, err := firstSightStepRows(filepath.Join(root, "testdata/pick5/FIRST-SIGHT.md"), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) != 9 {
-		t.Errorf("pick5: %d step-time rows, want 9", len(rows))
-	}
-	checkStepErrs(t, rows, map[string]struct{ meas, pred float64 }{
-		"pick5-convnext-small-fp16-b256x1": {151.4, 135.1},
-		"pick5-olmo2-1b-s1024-bf16-b8x4":   {866.2, 857.0},
-	})
 }
 
 // TestFirstSightLate15 checks the tables late15's first sight is read
@@ -305,12 +293,11 @@ func countPrefix[V any](m map[string]V, prefix string) int {
 func TestFirstSightLate16(t *testing.T) {
 	steps := checkSetFirstSight(t, "late16-", 22, 3, 30, "late16-efficientnet-b4-b64-bf16-ckpt", 2.182, 2.085)
 	if n := countPrefix(steps, "pick6-"); n != 9 {
-		t.Errorf("pick6: %d step-time rows at first sight, want 9", n)
+		t.Errorf("pick6: %d step-time rows among every first-sight table's, want 9", n)
 	}
 	checkStepErrs(t, steps, map[string]struct{ meas, pred float64 }{
 		"late16-t-efficientnet-b4-b64-bf16-ckpt": {155.1, 193.0},
 		"late16-t-whisper-medium-b8-bf16-ckpt":   {306.4, 377.7},
-		"pick6-llama32-3b-s1024-fp16-b8x4":       {1798.5, 1689.6},
 	})
 }
 
