@@ -200,7 +200,10 @@ func genTable(w io.Writer, rows []measured.GTRow) error {
 		}
 		res, err := infer.Estimate(measured.GenSpec(r))
 		if err != nil {
-			return fmt.Errorf("%s: %w", r.Name, err)
+			// a configuration plan refuses is a result, as in trainTable
+			fmt.Fprintf(w, "| %s | refused: %v |\n", r.Name, err)
+			t.refused++
+			continue
 		}
 		t.add(r.Name, res.PeakAllocated, res.PeakReserved, r.MaxAllocated, r.MaxReserved, res.AllocatedBand, res.ReservedBand)
 	}

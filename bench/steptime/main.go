@@ -21,8 +21,9 @@
 // dev11 (checkpointing and LoRA pairs across batch sizes) and dev13
 // (host-bound rows repeated in three processes, Whisper and Gemma 3 pairs),
 // dev17 (plain and checkpointed steps from all-host to GPU-bound), late15
-// and late16 (seen since their evaluations) and dev19 (five host-bound
-// checkpointing pairs in three processes).
+// and late16 (seen since their evaluations), dev19 (five host-bound
+// checkpointing pairs in three processes), late17 (seen since its
+// evaluation) and dev21 (mixture-of-experts steps at host-bound shapes).
 // It prints the figures of each set and of all of them together.
 package main
 
@@ -83,6 +84,8 @@ func defaultSets() []set {
 		{"late15 (lent H200, seen since its evaluation)", []string{"testdata/late15/timing/results.jsonl"}, lent},
 		{"late16 (lent H200, seen since its evaluation)", []string{"testdata/late16/timing/results.jsonl"}, lent},
 		{"dev19 (lent H200: five host-bound checkpointing pairs in three processes)", []string{"testdata/dev19/results.jsonl"}, lent},
+		{"late17 (lent H200, seen since its evaluation)", []string{"testdata/late17/timing/results.jsonl"}, lent},
+		{"dev21 (lent H200: MoE layers' host cost, host-bound shapes)", []string{"testdata/dev21/timing/results.jsonl"}, lent},
 	}
 }
 
@@ -225,6 +228,11 @@ func summary(ev measured.StepEval) {
 	fmt.Printf("step time: %d workloads, median |err| %.1f%% (target ≤10%%), max %.1f%% (≤25%%), under-estimates %.0f%%\n",
 		st.N, 100*st.MedianAbs, 100*st.MaxAbs, 100*st.UnderRate)
 	fmt.Printf("band: %d of %d measurements inside the predicted step-time band\n", inBand, len(ev.Rows))
+	for _, r := range ev.Rows {
+		if !r.InBand {
+			fmt.Printf("  outside: %s %+.1f%%\n", r.Name, 100*r.Err)
+		}
+	}
 	fmt.Printf("technique ratios: %d pairs, %d within 10%% (%.0f%%, target all), median |err| %.1f%%, max %.1f%%\n",
 		pt.N, within, pct(within, pt.N), 100*pt.MedianAbs, 100*pt.MaxAbs)
 	fmt.Printf("ordering (pairs differing by > %.0f%%): same model %d/%d (%.0f%%, target ≥95%%), any two of one file %d/%d (%.0f%%)\n",

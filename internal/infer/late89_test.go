@@ -2,6 +2,7 @@ package infer
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
@@ -137,3 +138,37 @@ func TestLate15Blind(t *testing.T) { checkGenerateSet(t, "late15", 3, 0.0007, 0.
 // p700 n200, under) and allocated within 0.03% at every point, 3 of 3
 // inside the bands.
 func TestLate16Blind(t *testing.T) { checkGenerateSet(t, "late16", 3, 0.0011, 0.0004, 1) }
+
+// TestLate17Blind holds session 14's blind generate points (testdata/late17:
+// Llama 3.1 8B bf16 StaticCache under no_grad, Qwen3-8B bf16 DynamicCache
+// under inference_mode at two points): reserved within 3.12% (Qwen3-8B b32
+// p1024 n128, under, inside its band) and allocated within 0.01%, 3 of 3
+// inside the bands. The fourth point, Phi-3 mini fp16, is refused with one
+// line naming the families the inference planner covers: it has no Phi-3
+// decoder (fused qkv_proj and gate_up_proj), and says so rather than
+// planning it as a Llama.
+func TestLate17Blind(t *testing.T) {
+	rows := loadCaptures(t, filepath.Join("..", "..", "testdata", "late17", "generate", "results.jsonl"))
+	var planned []captureRow
+	refused := 0
+	for _, r := range rows {
+		if !strings.Contains(r.Name, "phi3") {
+			planned = append(planned, r)
+			continue
+		}
+		_, err := Estimate(r.spec())
+		if err == nil || !strings.Contains(err.Error(), "phi3 is a phi3 model; inference is planned for the decoder families") {
+			t.Errorf("%s: want the Phi-3 refusal, got %v", r.Name, err)
+		}
+		refused++
+	}
+	if len(planned) != 3 || refused != 1 {
+		t.Fatalf("%d planned and %d refused rows, want 3 and 1", len(planned), refused)
+	}
+	ev := evaluate(t, planned)
+	resv, alloc, _ := summarize(t, ev)
+	if maxAbs(resv) > 0.0315 || maxAbs(alloc) > 0.0002 {
+		t.Errorf("reserved max |error| %.2f%%, allocated %.2f%%; held at 3.15%% and 0.02%%", 100*maxAbs(resv), 100*maxAbs(alloc))
+	}
+	checkCoverage(t, ev, 1)
+}
