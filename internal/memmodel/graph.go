@@ -103,6 +103,11 @@ type op struct {
 	// cudnn marks a convolution without a convShape (Whisper's conv1d):
 	// cuDNN runs it, so it takes no cuBLAS workspace.
 	cudnn bool
+	// routing marks the op that stands for a mixture-of-experts layer's
+	// token routing on the host (moeRoutingHost): the sort, histogram,
+	// gathers and scatters of transformers' experts forward and their
+	// backward nodes, which the graph records only by their tensors.
+	routing bool
 	// light marks ops issued by a thin Python wrapper (PEFT's LoRA
 	// branch): the host pays the dispatcher, not a model layer's Python.
 	light bool

@@ -41,7 +41,7 @@ func (b *builder) moeBlock(y Tensor, a *Arch, tokens int64) Tensor {
 	w = b.unary("div", w, F32, true, true) // renormalised top-k weights
 	rows := tokens * k
 	x := b.out(rows*d, b.dt(y), y)
-	b.op("index", []Tensor{y, idx}, []Tensor{x}, []Tensor{idx})
+	b.op("index", []Tensor{y, idx}, []Tensor{x}, []Tensor{idx}).routing = true
 	wgu := b.param(e * 2 * ff * d)
 	wd := b.param(e * d * ff)
 	gu := b.maskedFill(b.groupedMM(x, wgu, d, 2*ff))

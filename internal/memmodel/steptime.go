@@ -175,7 +175,7 @@ func (tm *timeModel) forward(o *op, g *Graph) float64 {
 		s := o.gemm
 		t = r.linearGEMM(calDtype(dt, false), s.batch, s.m, s.n, s.k, oddFeatures(s, g)) + r.bmmTraffic(s, dt)
 	case o.kind == "grouped_mm":
-		t, _ = tm.groupedGEMM(o, g)
+		t, _, _ = tm.groupedGEMM(o, g)
 	case o.matmul:
 		t = tm.cubeGEMM(dt, o.flops)
 	case o.kind == "batch_norm" && r.hasNorm(dt):
@@ -230,8 +230,8 @@ func (tm *timeModel) backward(o *op, g *Graph) (float64, float64) {
 		}
 		return t, boolN(s.dgrad) + boolN(s.wgrad) // the bias gradient: linearBiasGrad
 	case o.kind == "grouped_mm" && o.bwdFlops > 0:
-		_, t := tm.groupedGEMM(o, g)
-		return t, 2
+		_, dg, wg := tm.groupedGEMM(o, g)
+		return dg + wg, boolN(dg > 0) + boolN(wg > 0)
 	case o.matmul:
 		if o.bwdFlops == 0 {
 			return 0, 0

@@ -161,10 +161,7 @@ func (c *config) walkForward(g *Graph, gen *generator, tm timeModel, p *pipeline
 				h += tm.ckptCost(g) * ckptEntryShare // checkpoint's entry (ckptRegionCost)
 			}
 		}
-		tm.issueContigIn(o, g, p)
-		d := tm.forward(o, g)
-		p.issue(h, d, classOf(o), kernels(d))
-		tm.issueExtra(o, false, p)
+		tm.issueForward(o, g, h, p)
 	}
 }
 
@@ -204,6 +201,7 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 		case o.kind == "to":
 			h = tm.Cast
 		}
+		h += tm.routingHost(o, true)
 		tm.issueContigIn(o, g, p)
 		tm.issueExtra(o, true, p)
 		d, n := tm.backward(o, g)
@@ -215,7 +213,11 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 			d = math.Max(d, (n+k)*tm.r.launch())
 			n += k
 		}
-		p.issue(h, d, classOf(o), n)
+		if groupedFallback(o, g) {
+			tm.issueGroupedBackward(o, g, h, p)
+		} else {
+			p.issue(h, d, classOf(o), n)
+		}
 		if b, ok := tm.r.linearBiasGrad(o, g); ok {
 			p.issue(0, b, kPointwise, 1)
 		}
@@ -265,11 +267,24 @@ func (c *config) recompute(g *Graph, rg *region, tm timeModel, p *pipeline) {
 			p.issue(h, 0, classOf(o), 0)
 			break
 		}
-		tm.issueContigIn(o, g, p)
-		d := tm.forward(o, g)
-		p.issue(h, d, classOf(o), kernels(d))
-		tm.issueExtra(o, false, p)
+		tm.issueForward(o, g, h, p)
 	}
+}
+
+// issueForward issues op o's forward (or recomputed) kernels with h of
+// host time: its input's contiguous copy, its own kernel, its extra
+// kernels; a fallback grouped_mm (groupedFallback) waits for the GPU and
+// launches one GEMM per expert.
+func (tm *timeModel) issueForward(o *op, g *Graph, h float64, p *pipeline) {
+	h += tm.routingHost(o, false)
+	tm.issueContigIn(o, g, p)
+	d := tm.forward(o, g)
+	if groupedFallback(o, g) {
+		tm.issueGrouped(h, d, groupedExperts(o, g), p)
+	} else {
+		p.issue(h, d, classOf(o), kernels(d))
+	}
+	tm.issueExtra(o, false, p)
 }
 
 // ckptCost is what one checkpointed region's torch.utils.checkpoint

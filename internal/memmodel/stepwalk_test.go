@@ -211,26 +211,37 @@ func TestOtherGPUsAreScaled(t *testing.T) {
 }
 
 // TestGroupedGEMMPerExpert: torch._grouped_mm over e experts costs e
-// GEMMs of n/e rows, its shape recovered from the tensors alone.
+// GEMMs of n/e rows, its shape recovered from the tensors alone: float32
+// experts (ATen's fallback, one mm per expert) at the calibrated rate,
+// bfloat16 ones (one CUTLASS kernel) groupedSlowdown slower.
 func TestGroupedGEMMPerExpert(t *testing.T) {
 	_, _, _, tm, _ := walkOf(t, llamaSpec())
-	g := &Graph{}
 	const n, in, out, e = 8192, 1024, 4096, 8
-	x := g.newTensor(n*in, F32, true)
-	w := g.newTensor(e*in*out, F32, true)
-	y := g.newTensor(n*out, F32, true)
-	o := &op{kind: "grouped_mm", in: []Tensor{x, w}, out: []Tensor{y}, flops: 2 * n * in * out, bwdFlops: 4 * n * in * out, matmul: true}
-	one := func(m, nn, k int64) float64 { return math.Max(tm.r.gemm("fp32", 1, m, nn, k), tm.r.launch()) }
-	if got, want := tm.forward(o, g), groupedSlowdown*e*one(n/e, out, in); !closeTo(got, want) {
-		t.Errorf("forward %g s, want %g s", got, want)
-	}
-	want := groupedSlowdown * e * (one(n/e, in, out) + one(in, out, n/e))
-	if got := bwdTime(tm, o, g); !closeTo(got, want) {
-		t.Errorf("backward %g s, want %g s", got, want)
-	}
-	g.tensors[w].grad = false // frozen experts: no weight gradient
-	if got, want := bwdTime(tm, o, g), groupedSlowdown*e*one(n/e, in, out); !closeTo(got, want) {
-		t.Errorf("frozen backward %g s, want %g s", got, want)
+	for _, c := range []struct {
+		dt   DType
+		cal  string
+		slow float64
+	}{{F32, "fp32", 1}, {BF16, "bf16", groupedSlowdown}} {
+		g := &Graph{}
+		x := g.newTensor(n*in, c.dt, true)
+		w := g.newTensor(e*in*out, c.dt, true)
+		y := g.newTensor(n*out, c.dt, true)
+		o := &op{kind: "grouped_mm", in: []Tensor{x, w}, out: []Tensor{y}, flops: 2 * n * in * out, bwdFlops: 4 * n * in * out, matmul: true}
+		one := func(m, nn, k int64) float64 { return math.Max(tm.r.gemm(c.cal, 1, m, nn, k), tm.r.launch()) }
+		if got, want := tm.forward(o, g), c.slow*e*one(n/e, out, in); !closeTo(got, want) {
+			t.Errorf("%s forward %g s, want %g s", c.cal, got, want)
+		}
+		want := c.slow * e * (one(n/e, in, out) + one(in, out, n/e))
+		if got := bwdTime(tm, o, g); !closeTo(got, want) {
+			t.Errorf("%s backward %g s, want %g s", c.cal, got, want)
+		}
+		g.tensors[w].grad = false // frozen experts: no weight gradient
+		if got, want := bwdTime(tm, o, g), c.slow*e*one(n/e, in, out); !closeTo(got, want) {
+			t.Errorf("%s frozen backward %g s, want %g s", c.cal, got, want)
+		}
+		if fb := groupedFallback(o, g); fb != (c.dt != BF16) {
+			t.Errorf("%s: groupedFallback %v", c.cal, fb)
+		}
 	}
 }
 
