@@ -123,6 +123,8 @@ var firstSightTables = []firstSightTable{
 	// change before it became band data, so that table is also plan's
 	// figure now (TestFirstSightLate16)
 	{"testdata/late16/RESULTS.md", "", false},
+	// late17's likewise (session 14 changed no memory model)
+	{"testdata/late17/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)
@@ -247,6 +249,9 @@ var firstSightStepTables = []firstSightTable{
 	// that ranked its candidates (session 12's final, 9929335)
 	{File: "testdata/late16/RESULTS.md"},
 	{File: "testdata/pick6/FIRST-SIGHT.md"},
+	// late17's is its session-start table (session 14's MoE pricing
+	// changed after it was captured)
+	{File: "testdata/late17/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

@@ -91,7 +91,7 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/late9q/families", HeldOut: "blind QLoRA and AdamW8bit rows: evaluated once with session 6's final models, then band data", AllowanceRows: true},
 	{Dir: "testdata/late10/families", HeldOut: "tenth blind set: evaluated with session 7's start and final models, then band data", AllowanceRows: true},
 	{Dir: "testdata/late10q/families", HeldOut: "blind QLoRA and AdamW8bit rows: evaluated with session 7's start and final models, then band data", AllowanceRows: true},
-	// late11, late11q, late12, late12q, late13, late14, late15 and late16 are band rows but do
+	// late11, late11q, late12, late12q, late13 .. late17 are band rows but do
 	// not derive the allowance: with them the rule picks 12 MiB + 0.50%
 	// instead of 22 MiB + 0.50% (session 10's models; with late11 alone
 	// it picked 18 MiB on session 9's), which would lower every training
@@ -109,6 +109,7 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/late15/families", HeldOut: "fifteenth blind set: evaluated with session 12's start and first-round final models, then band data"},
 	{Dir: "testdata/late16/families", HeldOut: "sixteenth blind set: evaluated with session 13's start models (its final ones, for memory), then band data"},
 	{Dir: "testdata/pick6", HeldOut: "plan --fit's candidates of session 13 (Llama 3.2 3B, ViT-L/16, DiT-XL/2), captured for step time; memory never evaluated blind"},
+	{Dir: "testdata/late17/families", HeldOut: "seventeenth blind set: evaluated with session 14's start models (its final ones, for memory), then band data"},
 }
 
 // timingFiles are the step-time sets (bench/measured.ReadTimed layouts).
@@ -134,6 +135,7 @@ var timingFiles = []memmodel.BandSource{
 	{Dir: "testdata/late15/timing/results.jsonl", HeldOut: "fifteenth blind set: timed alone, evaluated with session 12's start and first-round final models, then band data"},
 	{Dir: "testdata/late16/timing/results.jsonl", HeldOut: "sixteenth blind set: timed alone, evaluated with session 13's start models, then band data"},
 	{Dir: "testdata/pick6/results.jsonl", HeldOut: "plan --fit's candidates timed alone with session 12's final step-time model, evaluated once, then band data"},
+	{Dir: "testdata/late17/timing/results.jsonl", HeldOut: "seventeenth blind set: timed alone, evaluated with session 14's start models, then band data"},
 	{Dir: "testdata/dev13/timing/results.jsonl", HeldOut: "session 11's development set (not held out): host-bound rows timed in three processes on one host, the spread between processes"},
 	{Dir: "testdata/dev19/results.jsonl", HeldOut: "session 13's development set (not held out): the five worst host-bound checkpointing pairs in three processes on one host, the spread between processes and hosts"},
 }
@@ -157,6 +159,7 @@ var genSets = []memmodel.BandSource{
 	{Dir: "testdata/late14/generate", HeldOut: "fourteenth blind set: evaluated with session 11's start and final models, then band data", AllowanceRows: true},
 	{Dir: "testdata/late15/generate", HeldOut: "fifteenth blind set: evaluated with session 12's start and first-round final models, then band data", AllowanceRows: true},
 	{Dir: "testdata/late16/generate", HeldOut: "sixteenth blind set: evaluated with session 13's start models, then band data", AllowanceRows: true},
+	{Dir: "testdata/late17/generate", HeldOut: "seventeenth blind set: evaluated with session 14's start models, then band data", AllowanceRows: true},
 }
 
 // method is the table's one-line description.

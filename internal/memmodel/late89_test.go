@@ -82,10 +82,9 @@ func TestLate9Blind(t *testing.T) {
 		// bands9 on session 8's merged models: Granite pure-bf16 LoRA's
 		// allocated is 3 MB below its band's low end
 		"late9-granite-f-s512-b8-bf16w-lora16 allocated": true,
-		// bands16 (late16 and pick6 as band rows): Phi-3 (f) LoRA's
-		// allocated, +0.44% over, is 0.36 MB above its band's low end
-		// (4814.7 MB measured, band from 4815.0 MB)
-		"late9-phi3-f-s1024-b4-bf16-lora16 allocated": true,
+		// (bands16 put Phi-3 (f) LoRA's allocated, +0.44% over, 0.36 MB
+		// above its band's low end; bands17, with late17 as band rows,
+		// takes it back inside)
 	}
 	// session 8's merged models: ConvNeXt-S checkpointed (the seen +7.3%
 	// miss, no mechanism landed) +7.38% -> +7.40% (recompute order, resv9b)
