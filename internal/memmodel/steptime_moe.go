@@ -1,5 +1,7 @@
 package memmodel
 
+import "math"
+
 // What a mixture-of-experts layer costs the host beyond the ops the graph
 // records. transformers' experts forward (integrations/moe.py, 5.17)
 // routes tokens with a dozen tensor-level calls the graph keeps only as
@@ -54,4 +56,96 @@ func (tm *timeModel) routingHost(o *op, bwd bool) float64 {
 		share = 1 - moeRoutingFwdShare
 	}
 	return share * moeRoutingHost * tm.hostScale()
+}
+
+// groupedGEMM times torch._grouped_mm of rows x [n, in] against e
+// experts' weights w [e, in, out] (a mixture-of-experts MLP): e GEMMs of
+// n/e rows each (a balanced router), forward and backward (data and,
+// unless frozen, weight gradients). The shape is recovered from the
+// tensors: n·in = |x|, n·out = |y|, e·in·out = |w|.
+//
+// Outside bfloat16 (float32 experts under autocast: _grouped_mm has no
+// autocast rule) torch 2.11 runs ATen's _grouped_mm_fallback: it copies
+// the offsets to the host (offs.cpu(), a device sync) and calls mm_out
+// once per expert, so each call is e ordinary GEMMs priced by the
+// calibration as they are (groupedFallback). testdata/dev20's Mixtral (f)
+// profile runs them as cuBLAS's float32 SIMT kernels at 267–271 µs for
+// 2,048×1,024×4,096, the calibrated float32 rate: 43.1 ms of GEMM a step,
+// where a 1.5x slowdown fitted on step totals (before the syncs were
+// walked) had priced 63.2 ms. The bfloat16 path (bf16 weights) is one
+// CUTLASS kernel per call that no capture has profiled: it keeps
+// groupedSlowdown over e GEMMs.
+func (tm *timeModel) groupedGEMM(o *op, g *Graph) (fwd, dgrad, wgrad float64) {
+	if len(o.in) < 2 || len(o.out) < 1 || o.flops == 0 {
+		return tm.cubeGEMM(inDtype(o, g), o.flops), tm.cubeGEMM(inDtype(o, g), o.bwdFlops), 0
+	}
+	x, w, y := &g.tensors[o.in[0]], &g.tensors[o.in[1]], &g.tensors[o.out[0]]
+	nio := o.flops / 2 // n·in·out
+	in, out := nio/float64(y.numel), nio/float64(x.numel)
+	n := float64(x.numel) / in
+	e := groupedExperts(o, g)
+	m := int64(math.Max(n/e, 1))
+	d := calDtype(promote(x.dt, w.dt), false)
+	r := tm.r
+	slow := groupedSlowdown
+	if groupedFallback(o, g) {
+		slow = 1
+	}
+	one := func(mm, nn, kk int64) float64 { return math.Max(r.gemm(d, 1, mm, nn, kk), r.launch()) }
+	fwd = slow * e * one(m, int64(out), int64(in))
+	if x.grad {
+		dgrad = slow * e * one(m, int64(in), int64(out))
+	}
+	if w.grad {
+		wgrad = slow * e * one(int64(in), int64(out), m)
+	}
+	return fwd, dgrad, wgrad
+}
+
+// groupedSlowdown: see groupedGEMM.
+const groupedSlowdown = 1.5
+
+// groupedExperts is how many experts (groups) grouped_mm op o multiplies
+// by: |w| / (in·out).
+func groupedExperts(o *op, g *Graph) float64 {
+	x, w, y := &g.tensors[o.in[0]], &g.tensors[o.in[1]], &g.tensors[o.out[0]]
+	nio := o.flops / 2
+	in, out := nio/float64(y.numel), nio/float64(x.numel)
+	return math.Max(math.Round(float64(w.numel)/(in*out)), 1)
+}
+
+// groupedFallback reports whether grouped_mm op o runs through ATen's
+// _grouped_mm_fallback (see groupedGEMM): every dtype but bfloat16. Each
+// such call, forward and each gradient, synchronises with the GPU (the
+// offsets' copy to the host) before it launches its e GEMMs: 36 device-
+// to-host copies a step in dev20's six-layer Mixtral (f) profile (two
+// forward and four backward calls a layer), 24 under LoRA (no weight
+// gradients).
+func groupedFallback(o *op, g *Graph) bool {
+	if o.kind != "grouped_mm" || len(o.in) < 2 || len(o.out) < 1 || o.flops == 0 {
+		return false
+	}
+	return promote(g.tensors[o.in[0]].dt, g.tensors[o.in[1]].dt) != BF16
+}
+
+// issueGrouped issues one fallback grouped_mm call of GPU time d: the
+// host waits for the GPU (offs.cpu()), then dispatches e mm_out calls
+// from C++ (HostCosts.Small each) beside h, the call's own host cost, and
+// the call's own bookkeeping (groupedFallbackHost).
+func (tm *timeModel) issueGrouped(h, d, e float64, p *pipeline) {
+	p.sync()
+	p.issue(h+e*tm.Small+groupedFallbackHost*tm.hostScale(), d, kGEMM, e)
+}
+
+// issueGroupedBackward issues a fallback grouped_mm's backward node: each
+// gradient (data, and weight unless frozen) is a fallback call of its
+// own, a sync and e GEMMs; the node's dispatch h is split between them.
+func (tm *timeModel) issueGroupedBackward(o *op, g *Graph, h float64, p *pipeline) {
+	_, dg, wg := tm.groupedGEMM(o, g)
+	e, calls := groupedExperts(o, g), boolN(dg > 0)+boolN(wg > 0)
+	for _, d := range []float64{dg, wg} {
+		if d > 0 {
+			tm.issueGrouped(h/calls, d, e, p)
+		}
+	}
 }
