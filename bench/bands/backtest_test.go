@@ -113,10 +113,11 @@ func TestFirstSightStepRows(t *testing.T) {
 // pick4, timed after late13 in session 10, after late13 and before
 // late14, and pick5, timed after late14 in session 11, after late14 and
 // before late15, and pick6, timed after late16 in session 13, after
-// late16, so their kinds are no record of what plan knew when the
+// late16, and pick7, timed beside late18 in session 14, after late18,
+// so their kinds are no record of what plan knew when the
 // late sets before them were first seen (markRisk).
 func TestSetOrder(t *testing.T) {
-	order := []string{"captures", "heldout", "late", "late2", "late9", "late10", "late12", "pick3", "late13", "pick4", "late14", "pick5", "late15", "late16", "pick6", "late17"}
+	order := []string{"captures", "heldout", "late", "late2", "late9", "late10", "late12", "pick3", "late13", "pick4", "late14", "pick5", "late15", "late16", "pick6", "late17", "late18", "pick7"}
 	for i := 1; i < len(order); i++ {
 		if a, b := setOrder(order[i-1]), setOrder(order[i]); a >= b {
 			t.Errorf("setOrder(%q) = %q is not before setOrder(%q) = %q", order[i-1], a, order[i], b)
@@ -172,12 +173,14 @@ func TestFirstSightLate13(t *testing.T) {
 // predicted, 0.172 measured; Qwen3-0.6B bf16 b8x4 0.719 -> 0.781. pick5:
 // ConvNeXt-S fp16 b256 135.1 ms predicted, 151.4 measured; OLMo 2 1B bf16
 // b8x4 857.0 -> 866.2. pick6: Llama 3.2 3B fp16 b8x4 1689.6 -> 1798.5,
-// ViT-L/16 bf16 b256 319.3 -> 316.8.
+// ViT-L/16 bf16 b256 319.3 -> 316.8. pick7: Qwen3-1.7B fp16 b8x2 1178.4 ->
+// 1232.6, ConvNeXt-B bf16 b128x2 185.3 -> 194.9.
 func TestFirstSightPickSteps(t *testing.T) {
 	for set, want := range map[string]map[string]struct{ meas, pred float64 }{
 		"pick4": {"pick4-resnet152-fp16-b128x2": {0.172, 0.191}, "pick4-qwen3-06b-s1024-bf16-b8x4": {0.781, 0.719}},
 		"pick5": {"pick5-convnext-small-fp16-b256x1": {151.4, 135.1}, "pick5-olmo2-1b-s1024-bf16-b8x4": {866.2, 857.0}},
 		"pick6": {"pick6-llama32-3b-s1024-fp16-b8x4": {1798.5, 1689.6}, "pick6-vitl16-bf16-b256x1": {316.8, 319.3}},
+		"pick7": {"pick7-qwen3-17b-s2048-fp16-b8x2": {1232.6, 1178.4}, "pick7-convnext-base-bf16-b128x2": {194.9, 185.3}},
 	} {
 		rows, err := firstSightStepRows(filepath.Join(root, "testdata", set, "FIRST-SIGHT.md"), "")
 		if err != nil {

@@ -252,6 +252,10 @@ var firstSightStepTables = []firstSightTable{
 	// late17's is its session-start table (session 14's MoE pricing
 	// changed after it was captured)
 	{File: "testdata/late17/RESULTS.md"},
+	// late18's and pick7's are the print on the model they were captured
+	// to test (session 14's MoE pricing, c003192)
+	{File: "testdata/late18/RESULTS.md"},
+	{File: "testdata/pick7/FIRST-SIGHT.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

@@ -136,6 +136,8 @@ var timingFiles = []memmodel.BandSource{
 	{Dir: "testdata/late16/timing/results.jsonl", HeldOut: "sixteenth blind set: timed alone, evaluated with session 13's start models, then band data"},
 	{Dir: "testdata/pick6/results.jsonl", HeldOut: "plan --fit's candidates timed alone with session 12's final step-time model, evaluated once, then band data"},
 	{Dir: "testdata/late17/timing/results.jsonl", HeldOut: "seventeenth blind set: timed alone, evaluated with session 14's start models, then band data"},
+	{Dir: "testdata/late18/timing/results.jsonl", HeldOut: "eighteenth blind set (MoE steps): timed alone after session 14's MoE pricing, evaluated once with it, then band data"},
+	{Dir: "testdata/pick7/results.jsonl", HeldOut: "plan --fit's candidates timed alone with session 14's step-time model, evaluated once, then band data"},
 	{Dir: "testdata/dev13/timing/results.jsonl", HeldOut: "session 11's development set (not held out): host-bound rows timed in three processes on one host, the spread between processes"},
 	{Dir: "testdata/dev19/results.jsonl", HeldOut: "session 13's development set (not held out): the five worst host-bound checkpointing pairs in three processes on one host, the spread between processes and hosts"},
 }

@@ -15,7 +15,7 @@
 // blind sets (measured.OlderHostCosts), then the sets timed on lent H200s
 // with the median lent host's costs (memmodel.DefaultHostCosts, what a
 // plan assumes): the second picks
-// (testdata/pick2, pick3, pick4, pick5, pick6), late2..late11 (late5 twice, its rerun), dev6, the
+// (testdata/pick2 .. pick7), late2..late11 (late5 twice, its rerun), dev6, the
 // host-bound tiny-shape rows of dev7/host, dev8/host and dev9/host (dev9:
 // plain and checkpointed steps), late12, late13 and late14 (seen since their evaluations),
 // dev11 (checkpointing and LoRA pairs across batch sizes) and dev13
@@ -23,7 +23,8 @@
 // dev17 (plain and checkpointed steps from all-host to GPU-bound), late15
 // and late16 (seen since their evaluations), dev19 (five host-bound
 // checkpointing pairs in three processes), late17 (seen since its
-// evaluation) and dev21 (mixture-of-experts steps at host-bound shapes).
+// evaluation), dev21 (mixture-of-experts steps at host-bound shapes),
+// and late18 (blind MoE steps).
 // It prints the figures of each set and of all of them together.
 package main
 
@@ -60,6 +61,7 @@ func defaultSets() []set {
 		{"plan --fit picks 4 (lent H200)", []string{"testdata/pick4/results.jsonl"}, lent},
 		{"plan --fit picks 5 (lent H200)", []string{"testdata/pick5/results.jsonl"}, lent},
 		{"plan --fit picks 6 (lent H200)", []string{"testdata/pick6/results.jsonl"}, lent},
+		{"plan --fit picks 7 (lent H200)", []string{"testdata/pick7/results.jsonl"}, lent},
 		{"late2 (lent H200)", []string{"testdata/late2/timing/results.jsonl"}, lent},
 		{"late3 (lent H200)", []string{"testdata/late3/timing/results.jsonl"}, lent},
 		{"late4 (lent H200)", []string{"testdata/late4/timing/results.jsonl"}, lent},
@@ -86,6 +88,7 @@ func defaultSets() []set {
 		{"dev19 (lent H200: five host-bound checkpointing pairs in three processes)", []string{"testdata/dev19/results.jsonl"}, lent},
 		{"late17 (lent H200, seen since its evaluation)", []string{"testdata/late17/timing/results.jsonl"}, lent},
 		{"dev21 (lent H200: MoE layers' host cost, host-bound shapes)", []string{"testdata/dev21/timing/results.jsonl"}, lent},
+		{"late18 (lent H200: blind MoE steps, seen since its evaluation)", []string{"testdata/late18/timing/results.jsonl"}, lent},
 	}
 }
 
