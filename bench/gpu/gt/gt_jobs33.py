@@ -65,3 +65,21 @@ def call49():
     from gt_jobs import J
     probe = J("probe-start", "probe", 10, exclusive=True, timeout=60, spec=dict(kind="probe"))
     return [probe] + timing_jobs("late18-", "late18-timing", (("moe", moe()),)) + picks()
+
+
+QW3M128 = ("Qwen3MoeForCausalLM", "Qwen3MoeConfig", dict(
+    hidden_size=512, intermediate_size=1536, moe_intermediate_size=256, num_experts=128, num_experts_per_tok=8,
+    num_hidden_layers=4, num_attention_heads=8, num_key_value_heads=4, head_dim=64, vocab_size=32000,
+    norm_topk_prob=True))
+
+
+def call50():
+    """dev22 (NOT blind): where late18's 60-expert Qwen2-MoE (h) step goes short (-20%): its kernel profile, and a
+    128-expert top-8 Qwen3-MoE at small width (Qwen3-30B-A3B's routing) profiled, each alone on the GPU."""
+    from gt_jobs import J
+
+    def P(name, spec):
+        s = dict(spec, iters=4, profile=True, build_on_gpu=True)
+        return J("dev22-prof-" + name, "dev22-profile", 40, exclusive=True, timeout=100, heldout=False, spec=s)
+    return [P("qwen2moe-h-s512-b4-bf16", T(*QMH, b=4, seq=512, family="qwen2moe")),
+            P("qwen3moe-e128-s512-b4-bf16", T(*QW3M128, b=4, seq=512, family="qwen3moe"))]
