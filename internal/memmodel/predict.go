@@ -189,6 +189,9 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	step, detail := c.walkStepDetail(tg, tcfg, tm)
 	c.setStepTime(r, step, tm)
 	r.StepDetail = detail
+	if n := expertsNote(detail); n != "" {
+		r.Notes = append(r.Notes, n)
+	}
 	if dyn != nil {
 		c.setStepTime(r, c.dynStepTime(schedule, tm), tm)
 		r.Notes = append(r.Notes, fmt.Sprintf("dynamic padding (%s): %d steps replayed, batch length mean %.0f, max %d tokens; %.0f%% of padded tokens are real; reserved memory depends on the order lengths arrive in",

@@ -47,11 +47,14 @@ func classOf(o *op) kernelClass {
 // host's issue time exceeds the GPU's work, and a faster or slower CPU
 // then moves it (StepTimeBand widens).
 type StepDetail struct {
-	HostS     float64                `json:"host_s"`
-	GPUS      float64                `json:"gpu_busy_s"`
-	Kernels   float64                `json:"kernels"`
-	HostBound bool                   `json:"host_bound"`
-	Classes   map[string]KernelClass `json:"classes"`
+	HostS     float64 `json:"host_s"`
+	GPUS      float64 `json:"gpu_busy_s"`
+	Kernels   float64 `json:"kernels"`
+	HostBound bool    `json:"host_bound"`
+	// GroupedSyncs is how many device syncs a step's mixture-of-experts
+	// layers cause: torch._grouped_mm's fallback calls (float32 experts).
+	GroupedSyncs int                    `json:"grouped_mm_syncs,omitempty"`
+	Classes      map[string]KernelClass `json:"classes"`
 }
 
 // KernelClass is the kernels of one class in a step and their GPU time.
@@ -63,7 +66,7 @@ type KernelClass struct {
 // detail summarises the clocks of a walked step.
 func (p *pipeline) detail() *StepDetail {
 	d := &StepDetail{HostS: p.hostBusy, GPUS: p.busy, HostBound: p.hostBusy > p.busy,
-		Classes: map[string]KernelClass{}}
+		GroupedSyncs: p.groupedSyncs, Classes: map[string]KernelClass{}}
 	for k := range p.kernels {
 		d.Kernels += p.kernels[k]
 		if p.kernels[k] > 0 || p.classGPU[k] > 0 {

@@ -46,6 +46,23 @@ func TestMoEFallbackLaunchesPerExpert(t *testing.T) {
 	if got := dl.Classes["gemm"].Kernels; got >= pred {
 		t.Errorf("LoRA step launches %.0f GEMM kernels, plain %.0f: frozen experts run no weight-gradient calls", got, pred)
 	}
+	// one device sync per fallback call: the profiles' device-to-host
+	// copies a step (dev20: 36 plain, 24 LoRA; dev22: 36 for six
+	// layers, 24 for four)
+	for _, c := range []struct {
+		dir, name string
+		syncs     int
+	}{
+		{"dev20/profile", "dev20-prof-mixtral-f-s1024-b4-bf16", 36},
+		{"dev20/profile", "dev20-prof-mixtral-f-s1024-b4-bf16-lora16", 24},
+		{"dev22/profile", "dev22-prof-qwen2moe-h-s512-b4-bf16", 36},
+		{"dev22/profile", "dev22-prof-qwen3moe-e128-s512-b4-bf16", 24},
+		{"dev21/profile", "dev21-prof-mixtral-f-s1024-b4-bf16w", 0},
+	} {
+		if _, d := profiled(t, c.dir, c.name); d.GroupedSyncs != c.syncs {
+			t.Errorf("%s: %d grouped_mm syncs walked, the profile copied %d times to the host", c.name, d.GroupedSyncs, c.syncs)
+		}
+	}
 }
 
 // TestMoEHostBoundSteps: dev21's twelve Mixtral (f) and Qwen2-MoE (f)

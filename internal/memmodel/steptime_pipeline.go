@@ -10,6 +10,9 @@ type pipeline struct {
 	kernels, classGPU         [numKernelClasses]float64
 	queue                     []launched
 	queued                    float64
+	// groupedSyncs counts the _grouped_mm fallback calls, each a device
+	// sync (issueGrouped)
+	groupedSyncs int
 }
 
 // launched is one op's kernels in the launch queue: how many and when the
