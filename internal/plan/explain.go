@@ -14,9 +14,12 @@ import (
 func explain(res *FitResult, arch memmodel.Arch) []string {
 	b := res.Best
 	var out []string
-	if b.Precision == "fp32" {
+	switch b.Precision {
+	case "fp32":
 		out = append(out, "1. precision: fp32 — every AMP option that fits is slower or none fits")
-	} else {
+	case "bf16":
+		out = append(out, "1. precision: bf16 — the frozen base weights loaded in bfloat16 (LoRA updates only the adapters): half their memory, and no float32 copies to cast")
+	default:
 		out = append(out, fmt.Sprintf("1. precision: %s — AMP halves activation memory and runs matmuls on the tensor cores", b.Precision))
 	}
 	switch b.Checkpoint {

@@ -70,11 +70,20 @@ type FitResult struct {
 var ErrNothingFits = errors.New("no configuration fits")
 
 // space enumerates the configurations to try, in the seeds' decision-tree
-// order: precision first, then checkpointing, accumulation, sharding.
+// order: precision first, then checkpointing, accumulation, sharding. A
+// LoRA fine-tune (not quantised) also tries its frozen base in bfloat16
+// ("bf16": the weights loaded in bf16, as LoRA recipes load them): the
+// frozen weights take no update, so keeping no float32 copy of them costs
+// no accuracy, and it halves their memory; for a mixture-of-experts model
+// it also takes the experts off torch._grouped_mm's float32 fallback
+// (expertsNote).
 func space(base memmodel.Spec, arch memmodel.Arch, globalBatch int, bf16 bool) []memmodel.Spec {
 	precs := []string{"fp32", "fp16-amp"}
 	if bf16 {
 		precs = []string{"fp32", "bf16-amp", "fp16-amp"}
+		if base.LoRA != nil && base.Quant == "" {
+			precs = append(precs, "bf16")
+		}
 	}
 	ckpts := []string{"none", "block"}
 	if arch.Attention() {

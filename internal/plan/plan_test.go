@@ -120,3 +120,35 @@ func BenchmarkFitConvnets(b *testing.B) {
 		}
 	}
 }
+
+// TestSpaceLoRABaseInBF16: a LoRA fine-tune's search also tries its frozen
+// base weights in bfloat16 (how LoRA recipes load them); a full fine-tune
+// (no float32 master copy is no free choice there), a quantised base
+// (QLoRA: the base is 4-bit) and a GPU without bf16 do not.
+func TestSpaceLoRABaseInBF16(t *testing.T) {
+	m := "llama3.2-1b"
+	arch, err := memmodel.Lookup(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	has := func(s memmodel.Spec, bf16 bool) bool {
+		for _, c := range space(s, arch, 8, bf16) {
+			if c.Precision == "bf16" {
+				return true
+			}
+		}
+		return false
+	}
+	full := memmodel.DefaultSpec()
+	full.Model = &m
+	lora := full
+	lora.LoRA = &memmodel.LoRA{Rank: 16}
+	qlora := lora
+	qlora.Quant = "nf4"
+	if !has(lora, true) {
+		t.Error("LoRA: no bf16-base candidate")
+	}
+	if has(full, true) || has(qlora, true) || has(lora, false) {
+		t.Errorf("bf16-base candidates where they do not belong: full %v, QLoRA %v, no bf16 GPU %v", has(full, true), has(qlora, true), has(lora, false))
+	}
+}
