@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -141,34 +142,28 @@ func TestLate16Blind(t *testing.T) { checkGenerateSet(t, "late16", 3, 0.0011, 0.
 
 // TestLate17Blind holds session 14's blind generate points (testdata/late17:
 // Llama 3.1 8B bf16 StaticCache under no_grad, Qwen3-8B bf16 DynamicCache
-// under inference_mode at two points): reserved within 3.12% (Qwen3-8B b32
-// p1024 n128, under, inside its band) and allocated within 0.01%, 3 of 3
-// inside the bands. The fourth point, Phi-3 mini fp16, is refused with one
-// line naming the families the inference planner covers: it has no Phi-3
-// decoder (fused qkv_proj and gate_up_proj), and says so rather than
-// planning it as a Llama.
+// under inference_mode at two points, Phi-3 mini fp16 DynamicCache under
+// no_grad). At first sight the three Llama-style points came within 3.12%
+// reserved (Qwen3-8B b32 p1024 n128, under, inside its band) and 0.01%
+// allocated, and plan refused Phi-3 (no Phi-3 decoder). With the Phi-3
+// decoder written since (family_phi3.go; this is its only capture) Phi-3's
+// peak allocated is within 0.01% and its reserved 11.8% over (the
+// replay's allocator holds 4.75 GiB beyond allocated at the prefill peak,
+// the GPU held 2.36), inside its band, which says it rests on one capture.
 func TestLate17Blind(t *testing.T) {
 	rows := loadCaptures(t, filepath.Join("..", "..", "testdata", "late17", "generate", "results.jsonl"))
-	var planned []captureRow
-	refused := 0
-	for _, r := range rows {
-		if !strings.Contains(r.Name, "phi3") {
-			planned = append(planned, r)
-			continue
-		}
-		_, err := Estimate(r.spec())
-		if err == nil || !strings.Contains(err.Error(), "phi3 is a phi3 model; inference is planned for the decoder families") {
-			t.Errorf("%s: want the Phi-3 refusal, got %v", r.Name, err)
-		}
-		refused++
+	if len(rows) != 4 {
+		t.Fatalf("%d generate rows, want 4", len(rows))
 	}
-	if len(planned) != 3 || refused != 1 {
-		t.Fatalf("%d planned and %d refused rows, want 3 and 1", len(planned), refused)
-	}
-	ev := evaluate(t, planned)
+	ev := evaluate(t, rows)
 	resv, alloc, _ := summarize(t, ev)
-	if maxAbs(resv) > 0.0315 || maxAbs(alloc) > 0.0002 {
-		t.Errorf("reserved max |error| %.2f%%, allocated %.2f%%; held at 3.15%% and 0.02%%", 100*maxAbs(resv), 100*maxAbs(alloc))
+	if maxAbs(resv) > 0.118 || maxAbs(alloc) > 0.0002 {
+		t.Errorf("reserved max |error| %.2f%%, allocated %.2f%%; held at 11.8%% and 0.02%%", 100*maxAbs(resv), 100*maxAbs(alloc))
+	}
+	for _, e := range ev {
+		if !strings.Contains(e.row.Name, "phi3") && math.Abs(e.resv) > 0.0315 {
+			t.Errorf("%s: reserved %+.2f%% (the Llama-style points held at 3.15%%)", e.row.Name, 100*e.resv)
+		}
 	}
 	checkCoverage(t, ev, 1)
 }
