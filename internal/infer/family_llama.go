@@ -10,12 +10,11 @@ func init() {
 		servedMLP: 3,
 	})
 	// Qwen3 is LLaMA's layer plus per-head RMSNorm of q and k (head_dim
-	// weights each, and two q/k-sized temporaries per layer that live
-	// shorter than the attention output): planned as LLaMA, which leaves
-	// those out.
+	// weights each; their temporaries are each projection's rows, see
+	// llamaBlock's qkNorm).
 	registerDecoder(&decoder{
 		family: "qwen3", weights: llamaWeights, embed: llamaEmbed,
-		block: (*model).llamaBlock, norm: (*model).rmsNorm, servedMLP: 3,
+		block: (*model).qwen3Block, norm: (*model).rmsNorm, servedMLP: 3,
 	})
 }
 
@@ -103,8 +102,13 @@ func (m *model) rope(x int32, n int64) int32 {
 // rmsNorm is LlamaRMSNorm: float32 upcast, pow, mean, + eps, rsqrt,
 // scale, cast back, times the weight — each a new tensor.
 func (m *model) rmsNorm(x int32, T int64) int32 {
+	return m.rmsNormW(x, T, m.c.hidden)
+}
+
+// rmsNormW is rmsNorm over rows of width h (Qwen3's q/k norms: head_dim).
+func (m *model) rmsNormW(x int32, T, h int64) int32 {
 	c, s := m.c, m.s
-	h, dt := c.hidden, c.dt
+	dt := c.dt
 	act := func(n int64) int32 { return s.alloc(n, CatActivations) }
 	up := x
 	if dt != 4 {
@@ -137,6 +141,18 @@ func (m *model) rmsNorm(x int32, T int64) int32 {
 // RMSNorm, SwiGLU MLP, residual add. It returns the new hidden states and
 // frees the old.
 func (m *model) llamaBlock(l int, x int32, in layerIn) int32 {
+	return m.decoderBlock(l, x, in, false)
+}
+
+// qwen3Block is Qwen3DecoderLayer: LlamaDecoderLayer with q_norm and
+// k_norm (RMSNorm over head_dim) applied to each projection's output
+// before rotary, the projection freed once normed.
+func (m *model) qwen3Block(l int, x int32, in layerIn) int32 {
+	return m.decoderBlock(l, x, in, true)
+}
+
+// decoderBlock is llamaBlock, with Qwen3's q/k norms when qkNorm.
+func (m *model) decoderBlock(l int, x int32, in layerIn, qkNorm bool) int32 {
 	q, kv, kvLen, mask := in.q, in.kv, in.kvLen, in.mask
 	c, s := m.c, m.s
 	b, h := c.batch, c.hidden
@@ -145,8 +161,17 @@ func (m *model) llamaBlock(l int, x int32, in layerIn) int32 {
 	// the normed input stays referenced by the layer until self_attn
 	// returns, q_embed until the attention's locals go (after o_proj)
 	y := m.rmsNorm(x, T)
-	qs := m.linear(y, T, h, qd)
-	ks := m.linear(y, T, h, kd)
+	proj := func(out int64) int32 {
+		p := m.linear(y, T, h, out)
+		if !qkNorm {
+			return p
+		}
+		n := m.rmsNormW(p, T*out/c.headDim, c.headDim)
+		s.free(p)
+		return n
+	}
+	qs := proj(qd)
+	ks := proj(kd)
 	vs := m.linear(y, T, h, kd)
 	qe := m.rope(qs, T*qd)
 	ke := m.rope(ks, T*kd)

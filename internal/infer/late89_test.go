@@ -145,7 +145,9 @@ func TestLate16Blind(t *testing.T) { checkGenerateSet(t, "late16", 3, 0.0011, 0.
 // under inference_mode at two points, Phi-3 mini fp16 DynamicCache under
 // no_grad). At first sight the three Llama-style points came within 3.12%
 // reserved (Qwen3-8B b32 p1024 n128, under, inside its band) and 0.01%
-// allocated, and plan refused Phi-3 (no Phi-3 decoder). With the Phi-3
+// allocated, and plan refused Phi-3 (no Phi-3 decoder). With Qwen3's q/k
+// norms replayed since (qwen3Block), Qwen3-8B's two points are within
+// 0.06% reserved (b32 p1024 -3.12% -> -0.06%). With the Phi-3
 // decoder written since (family_phi3.go; this is its only capture) Phi-3's
 // peak allocated is within 0.01% and its reserved 11.8% over (the
 // replay's allocator holds 4.75 GiB beyond allocated at the prefill peak,
@@ -161,8 +163,8 @@ func TestLate17Blind(t *testing.T) {
 		t.Errorf("reserved max |error| %.2f%%, allocated %.2f%%; held at 11.8%% and 0.02%%", 100*maxAbs(resv), 100*maxAbs(alloc))
 	}
 	for _, e := range ev {
-		if !strings.Contains(e.row.Name, "phi3") && math.Abs(e.resv) > 0.0315 {
-			t.Errorf("%s: reserved %+.2f%% (the Llama-style points held at 3.15%%)", e.row.Name, 100*e.resv)
+		if !strings.Contains(e.row.Name, "phi3") && math.Abs(e.resv) > 0.001 {
+			t.Errorf("%s: reserved %+.2f%% (the Llama-style points held at 0.1%%)", e.row.Name, 100*e.resv)
 		}
 	}
 	checkCoverage(t, ev, 1)
