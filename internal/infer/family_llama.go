@@ -35,8 +35,15 @@ func llamaWeights(c *config, w *weights) {
 		w.dense(c, h, c.ffn, false)
 		w.dense(c, c.ffn, h, false)
 	}
+	rotaryTail(c, w)
+}
+
+// rotaryTail adds what follows a rotary decoder's layers: the final norm,
+// the rotary inv_freq and original_inv_freq buffers (float32) and, unless
+// tied to the embedding, lm_head.
+func rotaryTail(c *config, w *weights) {
+	h, v, dt := c.hidden, c.vocab, c.dt
 	w.add(h, h*dt) // norm
-	// rotary inv_freq and original_inv_freq buffers (float32)
 	w.tensors = append(w.tensors, c.headDim/2*4, c.headDim/2*4)
 	w.bytes += c.headDim * 4
 	w.head = v * h * dt

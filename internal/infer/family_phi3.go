@@ -31,15 +31,7 @@ func phi3Weights(c *config, w *weights) {
 		w.add(h, h*dt)                // input_layernorm
 		w.add(h, h*dt)                // post_attention_layernorm
 	}
-	w.add(h, h*dt) // norm
-	// rotary inv_freq and original_inv_freq buffers (float32)
-	w.tensors = append(w.tensors, c.headDim/2*4, c.headDim/2*4)
-	w.bytes += c.headDim * 4
-	w.head = v * h * dt
-	if !c.arch.Tied {
-		w.add(v*h, v*h*dt) // lm_head
-		w.embed = v * h * dt
-	}
+	rotaryTail(c, w)
 }
 
 // phi3Block is Phi3DecoderLayer: RMSNorm, the fused qkv projection,
