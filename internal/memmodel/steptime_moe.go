@@ -88,17 +88,15 @@ func (tm *timeModel) routingHost(o *op, bwd bool) float64 {
 // 2,048×1,024×4,096, the calibrated float32 rate: 43.1 ms of GEMM a step,
 // where a 1.5x slowdown fitted on step totals (before the syncs were
 // walked) had priced 63.2 ms. The bfloat16 path (bf16 weights) is one
-// CUTLASS kernel per call that no capture has profiled: it keeps
-// groupedSlowdown over e GEMMs.
+// CUTLASS kernel per call, groupedSlowdown slower than e plain GEMMs
+// (testdata/dev21's Mixtral (f) bf16-weights profile: 5.32 ms of GEMM
+// against 5.23 priced so).
 func (tm *timeModel) groupedGEMM(o *op, g *Graph) (fwd, dgrad, wgrad float64) {
 	if len(o.in) < 2 || len(o.out) < 1 || o.flops == 0 {
 		return tm.cubeGEMM(inDtype(o, g), o.flops), tm.cubeGEMM(inDtype(o, g), o.bwdFlops), 0
 	}
-	x, w, y := &g.tensors[o.in[0]], &g.tensors[o.in[1]], &g.tensors[o.out[0]]
-	nio := o.flops / 2 // n·in·out
-	in, out := nio/float64(y.numel), nio/float64(x.numel)
-	n := float64(x.numel) / in
-	e := groupedExperts(o, g)
+	x, w := &g.tensors[o.in[0]], &g.tensors[o.in[1]]
+	n, in, out, e := groupedShape(o, g)
 	m := int64(math.Max(n/e, 1))
 	d := calDtype(promote(x.dt, w.dt), false)
 	r := tm.r
@@ -120,13 +118,14 @@ func (tm *timeModel) groupedGEMM(o *op, g *Graph) (fwd, dgrad, wgrad float64) {
 // groupedSlowdown: see groupedGEMM.
 const groupedSlowdown = 1.5
 
-// groupedExperts is how many experts (groups) grouped_mm op o multiplies
-// by: |w| / (in·out).
-func groupedExperts(o *op, g *Graph) float64 {
+// groupedShape recovers grouped_mm op o's shape from its tensors: n rows
+// of in features to out, over e experts (n·in = |x|, n·out = |y|,
+// e·in·out = |w|).
+func groupedShape(o *op, g *Graph) (n, in, out, e float64) {
 	x, w, y := &g.tensors[o.in[0]], &g.tensors[o.in[1]], &g.tensors[o.out[0]]
-	nio := o.flops / 2
-	in, out := nio/float64(y.numel), nio/float64(x.numel)
-	return math.Max(math.Round(float64(w.numel)/(in*out)), 1)
+	nio := o.flops / 2 // n·in·out
+	in, out = nio/float64(y.numel), nio/float64(x.numel)
+	return float64(x.numel) / in, in, out, math.Max(math.Round(float64(w.numel)/(in*out)), 1)
 }
 
 // groupedFallback reports whether grouped_mm op o runs through ATen's
@@ -158,7 +157,8 @@ func (tm *timeModel) issueGrouped(h, d, e float64, p *pipeline) {
 // own, a sync and e GEMMs; the node's dispatch h is split between them.
 func (tm *timeModel) issueGroupedBackward(o *op, g *Graph, h float64, p *pipeline) {
 	_, dg, wg := tm.groupedGEMM(o, g)
-	e, calls := groupedExperts(o, g), boolN(dg > 0)+boolN(wg > 0)
+	_, _, _, e := groupedShape(o, g)
+	calls := boolN(dg > 0) + boolN(wg > 0)
 	for _, d := range []float64{dg, wg} {
 		if d > 0 {
 			tm.issueGrouped(h/calls, d, e, p)

@@ -204,18 +204,18 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 		h += tm.routingHost(o, true)
 		tm.issueContigIn(o, g, p)
 		tm.issueExtra(o, true, p)
-		d, n := tm.backward(o, g)
-		if k := formulaKernels(o, g); k > 0 {
-			// the formula's bytes (backward's estimate) spread over
-			// its kernels, each at least a launch's GPU time; their
-			// dispatch is inside HostCosts.Bwd, fitted per node on
-			// steps whose nodes launched them
-			d = math.Max(d, (n+k)*tm.r.launch())
-			n += k
-		}
 		if groupedFallback(o, g) {
 			tm.issueGroupedBackward(o, g, h, p)
 		} else {
+			d, n := tm.backward(o, g)
+			if k := formulaKernels(o, g); k > 0 {
+				// the formula's bytes (backward's estimate) spread
+				// over its kernels, each at least a launch's GPU time;
+				// their dispatch is inside HostCosts.Bwd, fitted per
+				// node on steps whose nodes launched them
+				d = math.Max(d, (n+k)*tm.r.launch())
+				n += k
+			}
 			p.issue(h, d, classOf(o), n)
 		}
 		if b, ok := tm.r.linearBiasGrad(o, g); ok {
@@ -280,7 +280,8 @@ func (tm *timeModel) issueForward(o *op, g *Graph, h float64, p *pipeline) {
 	tm.issueContigIn(o, g, p)
 	d := tm.forward(o, g)
 	if groupedFallback(o, g) {
-		tm.issueGrouped(h, d, groupedExperts(o, g), p)
+		_, _, _, e := groupedShape(o, g)
+		tm.issueGrouped(h, d, e, p)
 	} else {
 		p.issue(h, d, classOf(o), kernels(d))
 	}
