@@ -243,11 +243,17 @@ def train(spec, out):
     if spec.get("fraction"):
         torch.cuda.set_per_process_memory_fraction(spec["fraction"])
     start_record(spec)
-    if spec.get("build_on_gpu"):
-        with torch.device("cuda"):
+    dt0 = torch.get_default_dtype()
+    if spec.get("build_bf16"):  # weights created in bfloat16, as from_pretrained(torch_dtype=bfloat16) loads them
+        torch.set_default_dtype(torch.bfloat16)
+    try:
+        if spec.get("build_on_gpu"):
+            with torch.device("cuda"):
+                model, kind = build(spec)
+        else:
             model, kind = build(spec)
-    else:
-        model, kind = build(spec)
+    finally:
+        torch.set_default_dtype(dt0)
     if spec.get("quant"):
         model = quantize(model, spec)
     res["params"] = params_of(model)
