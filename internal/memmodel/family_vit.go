@@ -45,6 +45,7 @@ func buildViT(b *builder, a *Arch, batch, image int64) {
 	d := int64(a.Hidden)
 	p := int64(a.Patch)
 	x = b.conv2d(x, d, p, p, 0, 1, true)
+	b.vitStemWorkspace()
 	seq := x.h*x.w + 1
 	cls := b.param(d)
 	// the float32 class token promotes the cat under autocast
@@ -69,6 +70,16 @@ func buildViT(b *builder, a *Arch, batch, image int64) {
 		y := b.layerNorm(h, d, true)
 		if l > 0 {
 			y = seqFirst(y)
+		}
+		// in_proj reads y through MultiheadAttention's seq-first
+		// transpose, so y's gradient comes back strided and layer_norm's
+		// backward copies it contiguous once dX exists, freed when it
+		// returns (ViT-L/16 b128 fp16 and ViT-B/16 b64 bf16 checkpointed
+		// traces: a third stream-sized request in every ln_1 backward,
+		// none in ln_2's, whose gradient fc1 returns contiguous)
+		if o := &b.g.ops[len(b.g.ops)-1]; o.kind == "layer_norm" {
+			o.gradWork = make([]int64, len(o.in))
+			o.gradWork[0] = b.tt(y).bytes()
 		}
 		// in_proj on the batch-first→seq-first transposed input: the
 		// matmul folds it to 2-D through a contiguous copy. Under autocast
@@ -145,4 +156,36 @@ func heldGradCopy(b *builder, y Tensor) {
 	if o := &b.g.ops[len(b.g.ops)-1]; o.kind == "linear" && o.out[0] == y {
 		o.bwdHeld = append(o.bwdHeld, b.tt(y).bytes())
 	}
+}
+
+// vitStemWorkspace replaces the generic half-precision patchify
+// workspaces of the patch conv just recorded with the ones cuDNN takes
+// for ViT's p×p/p conv on the RGB image under fp16 or bf16 autocast. The
+// image's three channels are padded to eight, so the forward asks 8/3 of
+// the image and of the weight plus the output: 73,793,552 bytes at
+// ViT-B/16 b64 bf16 (testdata/dev8), 144,441,360 at b128 bf16
+// (testdata/blind), 158,334,992 at ViT-L/16 b128 fp16 (testdata/dev23),
+// exactly, with cuDNN's 16-byte tail. In backward (the image needs no
+// gradient) the output gradient arrives in the seq-first strides of the
+// token stream and is copied contiguous, kept while the weight gradient
+// runs, whose workspace is the padded image plus the output plus
+// w·(40/3 + n/12) for a weight of w bytes and a batch of n: 92,668,048,
+// 169,607,312 and 191,889,552 bytes on the same three traces, within 144
+// bytes. The generic strided rule asked 1.5× the output forward and twice
+// that backward: at ViT-L/16 b128 fp16 73.5 MiB where cuDNN took 151,
+// and 73.5 and 75 MiB where it took one 183.
+func (b *builder) vitStemWorkspace() {
+	o := &b.g.ops[len(b.g.ops)-1]
+	if b.dt(o.out[0]).Size() != 2 {
+		return // float32: no forward workspace, a few MB backward (conv2d's rule)
+	}
+	in, out := b.tt(o.in[0]).bytes(), b.tt(o.out[0]).bytes()
+	w := b.tt(o.in[1]).bytes()
+	n := o.conv.n
+	scale := func(v int64) int64 { return int64(float64(v) * b.workspace) }
+	o.fwdTemp = []int64{scale(8*(in+w)/3 + out + 16)}
+	o.bwdHeld = []int64{out}
+	o.gradWork = []int64{0, scale(8*in/3 + out + w*40/3 + w*n/12 + 144)}
+	c := o.conv
+	o.bwdTemp = biasGradScratch(c.n*c.ho*c.ho, c.cout, b.ctaLimit)
 }
