@@ -58,6 +58,18 @@ func (m *model) phi3Block(l int, x int32, in layerIn) int32 {
 	k, v := m.update(l, ke, -1, q, kv)
 	s.free(ke)
 	o := m.attend(qe, k, v, q, kvLen, mask)
+	if mask < 0 && q > 1 && !c.eager && c.dt == 2 {
+		// rotary read q from the strided qkv slice, so qe is laid out
+		// [b, heads, q, head_dim]; flash attention (no mask, half
+		// precision) allocates its output in q's layout, and the
+		// interface's transpose(1, 2).contiguous() copies it (dev24's
+		// DynamicCache prefill: one such copy a layer; LLaMA's q, a
+		// transposed view of q_proj's output, gives flash a batch-first
+		// layout and no copy)
+		cp := act(T * qd * c.dt)
+		s.free(o)
+		o = cp
+	}
 	p := m.linear(o, T, qd, h)
 	s.free(o, qe, qkv, y)
 	r := act(T * h * c.dt) // residual + hidden_states
