@@ -125,6 +125,10 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late16/RESULTS.md", "", false},
 	// late17's likewise (session 14 changed no memory model)
 	{"testdata/late17/RESULTS.md", "", false},
+	// late19's is its session-start table
+	{"testdata/late19/RESULTS.md", "", false},
+	// late20's first table is the model it was captured to test (c3d823d)
+	{"testdata/late20/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)
@@ -256,6 +260,10 @@ var firstSightStepTables = []firstSightTable{
 	// to test (session 14's MoE pricing, c003192)
 	{File: "testdata/late18/RESULTS.md"},
 	{File: "testdata/pick7/FIRST-SIGHT.md"},
+	// late19's is its session-start table; pick8's the print on the
+	// session-start model that ranked its candidates (b1cef9b)
+	{File: "testdata/late19/RESULTS.md"},
+	{File: "testdata/pick8/FIRST-SIGHT.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

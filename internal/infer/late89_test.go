@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
 // TestLate89Blind holds session 6's blind generate points (testdata/late8
@@ -95,9 +96,16 @@ func TestLate12Blind(t *testing.T) { checkGenerateSet(t, "late12", 4, 0.0705, 0.
 
 // checkGenerateSet evaluates testdata/SET/generate's rows (want of them)
 // and holds their reserved and allocated max |error| and the share inside
-// the bands (inside).
+// the bands (inside). resvMax is the model's error, held before the
+// committed allowance on generate's peak reserved was 0.25% of the figure
+// (session 15: 2 MiB left 13 of 81 held-out points low, above the 15%
+// target, once Phi-3's DynamicCache point was fixed), so the allowance's
+// ratio is added to it.
 func checkGenerateSet(t *testing.T, set string, want int, resvMax, allocMax, inside float64) {
 	t.Helper()
+	if a := memmodel.EmbeddedBands().Generate.Allowance; a != nil {
+		resvMax += a.Ratio + 0.0001
+	}
 	rows := loadCaptures(t, filepath.Join("..", "..", "testdata", set, "generate", "results.jsonl"))
 	if len(rows) != want {
 		t.Fatalf("%d generate rows, want the %d captured", len(rows), want)
