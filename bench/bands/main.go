@@ -172,6 +172,7 @@ var genSets = []memmodel.BandSource{
 	// 0.21% without); bands do not move predictions, as for training's
 	// late11 .. late19
 	{Dir: "testdata/late19/generate", HeldOut: "nineteenth blind set: evaluated with session 15's start models, then band data"},
+	{Dir: "testdata/late21/generate", HeldOut: "twenty-first blind set (Phi-3 DynamicCache): evaluated once with session 15's final models, then band data"},
 }
 
 // method is the table's one-line description.
