@@ -11,15 +11,8 @@ from gt_jobs7 import LL1B
 from gt_jobs9 import T5L, tv
 from gt_jobs11 import df
 from gt_jobs31 import P3M
+from gt_jobs29 import LL3B, Q3_4B, WHM
 
-LL3B = ("LlamaForCausalLM", "LlamaConfig", dict(
-    hidden_size=3072, intermediate_size=8192, num_hidden_layers=28, num_attention_heads=24,
-    num_key_value_heads=8, head_dim=128, vocab_size=128256, max_position_embeddings=131072,
-    tie_word_embeddings=True, rope_theta=500000.0, rms_norm_eps=1e-5))
-Q3_4B = ("Qwen3ForCausalLM", "Qwen3Config", dict(
-    hidden_size=2560, intermediate_size=9728, num_hidden_layers=36, num_attention_heads=32,
-    num_key_value_heads=8, head_dim=128, vocab_size=151936, tie_word_embeddings=True,
-    rope_theta=1000000.0, rms_norm_eps=1e-6, max_position_embeddings=40960))
 QW3B = ("Qwen2ForCausalLM", "Qwen2Config", dict(
     hidden_size=2048, intermediate_size=11008, num_hidden_layers=36, num_attention_heads=16,
     num_key_value_heads=2, vocab_size=151936, max_position_embeddings=32768, tie_word_embeddings=True,
@@ -39,9 +32,6 @@ QW3MI = ("Qwen3MoeForCausalLM", "Qwen3MoeConfig", dict(
 MXI = ("MixtralForCausalLM", "MixtralConfig", dict(
     hidden_size=1280, intermediate_size=3584, num_hidden_layers=10, num_attention_heads=10,
     num_key_value_heads=2, num_local_experts=6, num_experts_per_tok=2, vocab_size=32000))
-WHM = ("WhisperForConditionalGeneration", "WhisperConfig", dict(
-    d_model=1024, encoder_layers=24, decoder_layers=24, encoder_attention_heads=16, decoder_attention_heads=16,
-    encoder_ffn_dim=4096, decoder_ffn_dim=4096, vocab_size=51865, num_mel_bins=80))
 GEN_MODELS.setdefault("phi3-mini", P3M)
 GEN_MODELS.setdefault("llama32-3b", LL3B)
 GEN_MODELS.setdefault("qwen3-4b", Q3_4B)
