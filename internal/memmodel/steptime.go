@@ -88,8 +88,10 @@ func DefaultHostCosts() HostCosts {
 // process from a fast one (dev13: the process whose loop ran at 52 ns
 // timed the checkpointed Gemma 3 fastest, 69 ms, one at 35 ns slowest,
 // 91 ms; over the host-bound rows, correlation 0.34 with the shortfall),
-// so the walk does not scale by it; a user who knows their host passes
-// Options.Host.
+// and neither does its per-op issue cost (session 15, 21 timed sets: the
+// sets whose probe issued an op in 9-11 us took 0.88-1.16x the walk's
+// host-bound prediction, late19 at 6.6 us took 1.19x), so the walk does
+// not scale by either; a user who knows their host passes Options.Host.
 const lentHostScale = 1.2
 
 // Scaled is h with every cost multiplied by f: the same work on a host
