@@ -224,11 +224,7 @@ func deriveAllowance(set []obs, target float64) (a memmodel.Allowance, limit flo
 		if float64(lu) > target*n {
 			continue
 		}
-		before := score(set, 0, 0)
-		return memmodel.Allowance{Bytes: p.b, Ratio: p.r, Rows: len(set), Target: target,
-			UnderBefore: round4(float64(before.under) / n), UnderAfter: round4(float64(p.under) / n),
-			UnderLOO:        round4(float64(lu) / n),
-			MedianAbsBefore: round4(before.medAbs), MedianAbsAfter: round4(p.medAbs)}, limit, true
+		return allowanceRecord(set, p, target, lu), limit, true
 	}
 	return memmodel.Allowance{}, 0, false
 }
@@ -295,9 +291,17 @@ func keepIncumbent(inc memmodel.Allowance, set []obs, target float64) (memmodel.
 	if float64(p.under) > target*n || p.pushed > 0 {
 		return memmodel.Allowance{}, false
 	}
+	return allowanceRecord(set, p, target, p.under), true
+}
+
+// allowanceRecord is grid point p as the table records it, with what it
+// does to set against no allowance; lu is how many rows it leaves
+// low when each is left out of the choice.
+func allowanceRecord(set []obs, p gridPoint, target float64, lu int) memmodel.Allowance {
+	n := float64(len(set))
 	before := score(set, 0, 0)
-	return memmodel.Allowance{Bytes: inc.Bytes, Ratio: inc.Ratio, Rows: len(set), Target: target,
+	return memmodel.Allowance{Bytes: p.b, Ratio: p.r, Rows: len(set), Target: target,
 		UnderBefore: round4(float64(before.under) / n), UnderAfter: round4(float64(p.under) / n),
-		UnderLOO:        round4(float64(p.under) / n),
-		MedianAbsBefore: round4(before.medAbs), MedianAbsAfter: round4(p.medAbs)}, true
+		UnderLOO:        round4(float64(lu) / n),
+		MedianAbsBefore: round4(before.medAbs), MedianAbsAfter: round4(p.medAbs)}
 }
