@@ -373,7 +373,7 @@ LATER_CALLS = {
     "call28": ("gt_jobs15", "jobs"), "call28q": ("gt_jobs15", "qlora"), "call29": ("gt_jobs16", "jobs"),
     "call32": ("gt_jobs17", "jobs"), "call32q": ("gt_jobs17", "qlora"),
     "call32c": ("gt_jobs17", "compile_snaps"), "call33": ("gt_jobs18", "jobs"), "call34": ("gt_jobs19", "jobs"),
-    "call35": ("gt_jobs20", "jobs"), "call36": ("gt_jobs21", "jobs"), "call37": ("gt_jobs22", "jobs"), "call38": ("gt_jobs23", "jobs"), "call39": ("gt_jobs24", "call39"), "call40": ("gt_jobs25", "jobs"), "call41": ("gt_jobs26", "jobs"), "call42": ("gt_jobs27", "jobs"), "call43": ("gt_jobs29", "jobs"), "call44": ("gt_jobs29", "call44"), "call45": ("gt_jobs30", "jobs"), "call46": ("gt_jobs30", "profiles"), "call47": ("gt_jobs31", "jobs"), "call48": ("gt_jobs32", "call48"), "call49": ("gt_jobs33", "call49"), "call50": ("gt_jobs33", "call50"), "call51": ("gt_jobs34", "call51"), "call52": ("gt_jobs35", "call52"), "call53": ("gt_jobs36", "call53"), "call54": ("gt_jobs37", "call54"),
+    "call35": ("gt_jobs20", "jobs"), "call36": ("gt_jobs21", "jobs"), "call37": ("gt_jobs22", "jobs"), "call38": ("gt_jobs23", "jobs"), "call39": ("gt_jobs24", "call39"), "call40": ("gt_jobs25", "jobs"), "call41": ("gt_jobs26", "jobs"), "call42": ("gt_jobs27", "jobs"), "call43": ("gt_jobs29", "jobs"), "call44": ("gt_jobs29", "call44"), "call45": ("gt_jobs30", "jobs"), "call46": ("gt_jobs30", "profiles"), "call47": ("gt_jobs31", "jobs"), "call48": ("gt_jobs32", "call48"), "call49": ("gt_jobs33", "call49"), "call50": ("gt_jobs33", "call50"), "call51": ("gt_jobs34", "call51"), "call52": ("gt_jobs35", "call52"), "call53": ("gt_jobs36", "call53"), "call54": ("gt_jobs37", "call54"), "call55": ("gt_jobs38", "call55"),
 }
 
 
