@@ -241,6 +241,7 @@ func summary(ev measured.StepEval) {
 		pt.N, within, pct(within, pt.N), 100*pt.MedianAbs, 100*pt.MaxAbs)
 	fmt.Printf("ordering (pairs differing by > %.0f%%): same model %d/%d (%.0f%%, target ≥95%%), any two of one file %d/%d (%.0f%%)\n",
 		100*measured.OrderNoise, ev.Ordered, ev.Compared, pct(ev.Ordered, ev.Compared), ev.AllOrdered, ev.AllCompared, pct(ev.AllOrdered, ev.AllCompared))
+	ratioReport(ev)
 }
 
 func pct(a, b int) float64 {

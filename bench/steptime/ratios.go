@@ -1,0 +1,111 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+
+	"github.com/vramkit/vramkit/bench/measured"
+)
+
+// Issue 14 asks every technique ratio (checkpointing vs not, AMP vs fp32,
+// LoRA vs full, accumulation vs a larger batch) within 10%. Two things
+// decide whether a ratio can be: whether the walk finds both steps
+// GPU-bound (their ratio is then a ratio of kernel times, which the
+// calibration fixes), and how far the measured ratio itself moves when
+// the same pair is timed again in another process or on another lent host.
+// ratioReport prints both: the pairs by bound, and the spread of the
+// measured ratio over the configurations timed more than once.
+
+// boundOf classifies a pair by the walk's prediction of its two steps:
+// "GPU-bound" when both steps' modelled GPU time is at least their host
+// issue time, else "host-bound" (either step).
+func boundOf(v, b measured.StepRow) string {
+	if v.HostS <= v.GPUS && b.HostS <= b.GPUS {
+		return "GPU-bound"
+	}
+	return "host-bound"
+}
+
+// setPrefix is what names a capture set in a workload's name ("late19-",
+// "dev19-p2-", "pick8-"), stripped to recognise the same configuration
+// timed in several sets.
+var setPrefix = regexp.MustCompile(`^((late|dev|pick|resv)[0-9]+q?-(p[0-9]+-|h-)?)`)
+
+// pairKey names a technique pair independent of the set it was timed in.
+func pairKey(p measured.TechniquePair) string {
+	return p.Kind + " " + setPrefix.ReplaceAllString(p.Num, "") + " / " + setPrefix.ReplaceAllString(p.Den, "")
+}
+
+// ratioReport prints issue 14's ratio criterion per bound class and the
+// measured ratios' own repeat spread.
+func ratioReport(ev measured.StepEval) {
+	rows := map[string]measured.StepRow{}
+	for _, r := range ev.Rows {
+		rows[r.Name] = r
+	}
+	type tally struct{ n, within int }
+	by := map[string]*tally{}
+	repeats := map[string][]float64{}
+	bound := map[string]string{}
+	for _, p := range ev.Pairs {
+		v, okV := rows[p.Num]
+		b, okB := rows[p.Den]
+		if !okV || !okB {
+			continue
+		}
+		k := p.Kind + ", " + boundOf(v, b)
+		if by[k] == nil {
+			by[k] = &tally{}
+		}
+		by[k].n++
+		if math.Abs(p.Err()) <= 0.10 {
+			by[k].within++
+		}
+		repeats[pairKey(p)] = append(repeats[pairKey(p)], p.Measured)
+		if _, ok := bound[pairKey(p)]; !ok {
+			bound[pairKey(p)] = boundOf(v, b)
+		}
+	}
+	keys := make([]string, 0, len(by))
+	for k := range by {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	fmt.Printf("technique ratios by the walk's bound (both steps GPU-bound, or either host-bound):\n")
+	for _, k := range keys {
+		t := by[k]
+		fmt.Printf("  %-28s %4d pairs, %4d within 10%% (%.0f%%)\n", k, t.n, t.within, pct(t.within, t.n))
+	}
+	// the measured ratio's own spread: each repeat against its
+	// configuration's median, by the bound of its first timing
+	for _, cls := range []string{"GPU-bound", "host-bound"} {
+		var dev []float64
+		off := 0
+		for key, ms := range repeats {
+			if len(ms) < 2 || bound[key] != cls {
+				continue
+			}
+			s := append([]float64(nil), ms...)
+			sort.Float64s(s)
+			med := s[len(s)/2]
+			if len(s)%2 == 0 {
+				med = (s[len(s)/2-1] + s[len(s)/2]) / 2
+			}
+			for _, m := range ms {
+				d := m/med - 1
+				dev = append(dev, d)
+				if math.Abs(d) > 0.10 {
+					off++
+				}
+			}
+		}
+		if len(dev) == 0 {
+			continue
+		}
+		st := measured.Summarize(dev)
+		fmt.Printf("measured %s ratios timed more than once: %d timings, |deviation| from their configuration's median: median %.1f%%, max %.1f%%, %d beyond 10%% (%.0f%%)\n",
+			cls, len(dev), 100*st.MedianAbs, 100*st.MaxAbs, off, pct(off, len(dev)))
+	}
+}
