@@ -32,8 +32,9 @@ func TestDev8VisionDiffusionCaptures(t *testing.T) {
 	limits := map[string]lim{
 		"dev8-sd15-unet-b4-bf16-lora16-ckpt-snap": {0.01, -0.02, 0.03},
 		// +1.12% / +7.86% while the ViT copied SDPA's output and freed
-		// nn.MultiheadAttention's locals early: +0.01% / +2.02%
-		"dev8-vitb16-b64-bf16-ckpt-snap": {0.005, -0.02, 0.03},
+		// nn.MultiheadAttention's locals early: +0.01% / +2.02%; +0.14% /
+		// +3.79% since the batch is held to the step's end (heldInputs)
+		"dev8-vitb16-b64-bf16-ckpt-snap": {0.005, -0.02, 0.04},
 		// -0.08% / -2.52% with early frees of WhisperAttention's locals,
 		// no contiguous copies before the encoder's LayerNorms and coarse
 		// conv1d workspaces: +0.02% / +2.85%

@@ -53,6 +53,7 @@ func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
 	if cfg.warm {
 		rebuildAt = 0
 	}
+	var held []int32 // the batch Python still names (heldInputs)
 	for step := 0; step < cfg.steps; step++ {
 		if g = gs[step%len(gs)]; g != gen.g {
 			gen.use(g)
@@ -77,6 +78,10 @@ func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
 				id := gen.alloc(g.tensors[in].bytes(), CatInputs, "input")
 				gen.store[in] = &storage{id: id, py: true}
 			}
+			// the previous micro-batch goes when its names are rebound to
+			// this one (see heldInputs)
+			gen.freeAll(held)
+			held = nil
 			var tr, side int32
 			if cfg.extraTransient > 0 {
 				tr = gen.alloc(cfg.extraTransient, CatTemporaries, "gathered_params")
@@ -94,9 +99,7 @@ func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
 				gen.free(side)
 			}
 			gen.release(g.loss)
-			for _, in := range g.inputs {
-				gen.release(in)
-			}
+			held = gen.heldInputs()
 			// anything still stored leaked through a rule gap; free it so
 			// steps do not drift
 			for b := range gen.store {
@@ -119,6 +122,9 @@ func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
 				}
 			}
 		}
+		// the step's function returns: its last batch goes
+		gen.freeAll(held)
+		held = nil
 	}
 	st.Requests, st.Tags = gen.ev, gen.tags
 	return st
@@ -210,4 +216,25 @@ func (gen *generator) stateSize(i int, bytesPerElem float64) int64 {
 	p := gen.g.params[i]
 	n := float64(p.numel) * p.shard * gen.cfg.stateShard
 	return maxI64(int64(math.Ceil(n*bytesPerElem)), 1)
+}
+
+// heldInputs takes the micro-batch's inputs out of the step's bookkeeping
+// once backward is done, without freeing them: the training loop's names
+// (gt_work.py's step(): inp, tgt = batch() in the accumulation loop) hold
+// a batch until they are rebound to the next micro-batch, after it is
+// allocated, or until the step returns, after the optimizer step and
+// zero_grad. An image batch is the one input large enough to matter: the
+// ViT-L/16 b128 fp16 trace (testdata/dev23) frees its 73.5 MiB image after
+// Adam's last kernel, where the model freed it before Adam's first.
+func (gen *generator) heldInputs() []int32 {
+	var ids []int32
+	for _, in := range gen.g.inputs {
+		if s := gen.store[in]; s != nil && s.saves == 0 {
+			ids = append(ids, s.id)
+			delete(gen.store, in)
+		} else {
+			gen.release(in)
+		}
+	}
+	return ids
 }
