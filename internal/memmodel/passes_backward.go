@@ -52,12 +52,19 @@ func (gen *generator) deliver(t Tensor, b *gbuf) {
 			gen.dropRef(b) // param.grad += new
 			return
 		}
+		// .grad has the parameter's dtype: under torch.compile with
+		// autocast the fused cast's backward writes the float32 gradient
+		// from the bf16 one the matmul left (dev23's compiled Llama 3.2 1B:
+		// 64 MiB gradients of its 64 MiB MLP weights, not 32)
 		full := b.bytes
+		if pb := g.tensors[t].bytes(); g.compiled && pb > full {
+			full = pb
+		}
 		keep := int64(float64(full) * gen.cfg.gradShard)
 		if gen.cfg.gradBytes > 0 {
 			keep = int64(float64(pi.numel) * gen.cfg.gradShard * float64(gen.cfg.gradBytes))
 		}
-		if b.refs == 1 && keep == full && !pi.cloneGrad {
+		if b.refs == 1 && keep == full && full == b.bytes && !pi.cloneGrad {
 			gen.tags[b.id].Cat = CatGradients // stolen as .grad
 			gen.paramGrad[p] = b
 			return
