@@ -72,6 +72,17 @@ func (b *builder) sdpaMask(q, k, v, mask Tensor, s attnShape) Tensor {
 	v = b.lowp(v)
 	k = b.lowp(k)
 	q = b.lowp(q)
+	if b.compiled && mask < 0 && s.kvHeads > 0 && s.kvHeads < s.heads {
+		// under torch.compile the SDPA decomposition repeats grouped k
+		// and v to the query heads (repeat_interleave) before the flash
+		// kernel, and the backward keeps those copies (dev25's Qwen3-0.6B
+		// and dev23's Llama 3.2 1B snapshots: 32 and 16 MiB k and v per
+		// layer at the query width, saved until the layer's backward)
+		n := s.batch * s.heads * s.sk * s.hd
+		k, v = b.copy(k), b.copy(v)
+		b.tt(k).numel, b.tt(v).numel = n, n
+		s.kvHeads = 0
+	}
 	ins := []Tensor{q, k, v}
 	// flash attention takes no mask: a masked call runs memory-efficient
 	efficient := b.dt(q) == F32 || b.attn == "mem_efficient"

@@ -181,6 +181,21 @@ func (gen *generator) analyse() {
 		}
 	}
 	gen.releaseAt = map[int][]Tensor{}
+	if g.compiled {
+		// the partitioner saves what recomputing a fused op's saved
+		// tensors reads (compileGraph): an ancestor it need not read
+		// itself, which must outlive its last read until the op saves it
+		// (dev25's compiled Qwen3-0.6B keeps q_proj's and k_proj's
+		// outputs for the q/k norms' backward: 32 and 16 MiB a layer)
+		for i := range g.ops {
+			for _, t := range g.ops[i].save {
+				if b := g.tensors[t].base; gen.lastUse[b] < i {
+					gen.lastUse[b] = i
+					gen.releaseAt[i] = append(gen.releaseAt[i], b)
+				}
+			}
+		}
+	}
 	if !g.compiled {
 		// Inductor's generated code frees buffers at their last use
 		// newest first: a function's locals go before its caller lets
