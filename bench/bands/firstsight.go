@@ -131,6 +131,8 @@ var firstSightTables = []firstSightTable{
 	// late21 has no training row (no table here): its generate points were
 	// first seen with the models that plan them now
 	{"testdata/late20/RESULTS.md", "", false},
+	// late22's is its session-start table (8e472b0)
+	{"testdata/late22/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)
@@ -266,6 +268,8 @@ var firstSightStepTables = []firstSightTable{
 	// session-start model that ranked its candidates (b1cef9b)
 	{File: "testdata/late19/RESULTS.md"},
 	{File: "testdata/pick8/FIRST-SIGHT.md"},
+	// late22's is its session-start table (8e472b0)
+	{File: "testdata/late22/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

@@ -90,6 +90,7 @@ func defaultSets() []set {
 		{"dev21 (lent H200: MoE layers' host cost, host-bound shapes)", []string{"testdata/dev21/timing/results.jsonl"}, lent},
 		{"late18 (lent H200: blind MoE steps, seen since its evaluation)", []string{"testdata/late18/timing/results.jsonl"}, lent},
 		{"late19 (lent H200, seen since its evaluation)", []string{"testdata/late19/timing/results.jsonl"}, lent},
+		{"late22 (lent H200, seen since its evaluation)", []string{"testdata/late22/timing/results.jsonl"}, lent},
 	}
 }
 

@@ -2,6 +2,7 @@ package memmodel_test
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/vramkit/vramkit/bench/measured"
@@ -95,14 +96,21 @@ func TestFitPicksFastestLate2(t *testing.T) {
 
 // evalTimedFile reads one timing file (every row must be one the planner
 // takes) and evaluates the step-time model on it.
-func evalTimedFile(t *testing.T, path string) measured.StepEval {
+func evalTimedFile(t *testing.T, path string, failed ...string) measured.StepEval {
 	t.Helper()
 	ws, skipped, err := measured.ReadTimed(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(skipped) > 0 {
-		t.Fatalf("skipped %v", skipped)
+	// a row the GPU run could not complete is skipped; only those named
+	// (failed: the workload's names) may be
+	if len(skipped) != len(failed) {
+		t.Fatalf("skipped %v, want exactly %v", skipped, failed)
+	}
+	for i, s := range skipped {
+		if !strings.HasPrefix(s, failed[i]+":") {
+			t.Fatalf("skipped %q, want %q", s, failed[i])
+		}
 	}
 	ev, err := measured.EvalStepTime(ws)
 	if err != nil {
