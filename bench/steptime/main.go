@@ -91,6 +91,7 @@ func defaultSets() []set {
 		{"late18 (lent H200: blind MoE steps, seen since its evaluation)", []string{"testdata/late18/timing/results.jsonl"}, lent},
 		{"late19 (lent H200, seen since its evaluation)", []string{"testdata/late19/timing/results.jsonl"}, lent},
 		{"late22 (lent H200, seen since its evaluation)", []string{"testdata/late22/timing/results.jsonl"}, lent},
+		{"late24 (lent H200: compiled steps against eager, seen since its evaluation)", []string{"testdata/late24/timing/results.jsonl"}, lent},
 	}
 }
 

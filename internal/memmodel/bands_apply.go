@@ -80,6 +80,11 @@ func (c *config) stepTimeBandFrom(t *BandTable, r *Result) {
 		return // no step-time rows: keep the step-time model's own band
 	}
 	r.StepTimeBandClasses = used
+	if c.spec.Compile {
+		var note string
+		b, note = compiledStepBand(r.StepDetail, b)
+		r.Notes = append(r.Notes, note)
+	}
 	r.StepTimeBand = [2]float64{r.StepTime * b[0], r.StepTime * b[1]}
 	if host > 0 {
 		r.Notes = append(r.Notes, stepHostNote(r.StepDetail, host, b))
