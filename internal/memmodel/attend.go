@@ -143,3 +143,19 @@ func (b *builder) sdpaGQAMath(q, k, v Tensor, s attnShape) Tensor {
 	}
 	return b.sdpaMath(q, k, v, m, s, true)
 }
+
+// compiledPadMask is the 4-D padding mask an encoder's SDPA gets under
+// torch.compile: eager transformers drops an all-ones attention_mask (the
+// fused kernels then run unmasked), which Dynamo cannot check, so the
+// compiled step builds [batch, 1, seq, seq] in the parameters' dtype and
+// passes it to every layer (dev26's compiled BERT-base; see sdpaMask).
+// -1 outside a compiled step.
+func (b *builder) compiledPadMask(batch, seq int64) Tensor {
+	if !b.compiled {
+		return -1
+	}
+	m := b.g.newTensor(batch*seq*seq, b.pdt, false)
+	o := b.op("pad_mask", nil, []Tensor{m}, nil)
+	o.noBackward, o.hold = true, true
+	return m
+}

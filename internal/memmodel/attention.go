@@ -87,7 +87,17 @@ func (b *builder) sdpaMask(q, k, v, mask Tensor, s attnShape) Tensor {
 	// flash attention takes no mask: a masked call runs memory-efficient
 	efficient := b.dt(q) == F32 || b.attn == "mem_efficient"
 	if mask >= 0 {
-		mask = b.lowp(mask)
+		if b.compiled {
+			// Inductor's memory-efficient attention takes the bias
+			// expanded to every head, materialised in the mask's
+			// dtype, one per call, saved for backward (dev26's compiled
+			// BERT-base b32 s512: twelve float32 384 MiB biases)
+			m := b.copy(mask)
+			b.tt(m).numel = s.batch * s.heads * s.sq * s.sk
+			mask = m
+		} else {
+			mask = b.lowp(mask)
+		}
 		ins = append(ins, mask)
 		efficient = true
 	}

@@ -58,7 +58,11 @@ import "slices"
 // L2-flush buffers and its first step's logits blocks, not modelled) to
 // +8.4% (Qwen3-0.6B: one logits segment more than the GPU, over), and
 // late23's seven blind rows (incl. the first compiled ViT-B/16 and
-// ResNet-50) -1.4%..+8.3%, allocated -0.2%..+3.5%. 10% holds every one.
+// ResNet-50) -1.4%..+8.3%, allocated -0.2%..+3.5%. late25's five compiled
+// steps (timed, their peaks read): BERT-base -44% until its padding mask
+// was modelled (dev26), -8.9% since; EfficientNet-B0 reserved -4.4%
+// (allocated +42%: Inductor's fused batch norm and SiLU, not modelled).
+// 10% holds every one.
 const compileBand = 0.10
 
 // pointwise are the op kinds Inductor fuses and the partitioner may

@@ -67,13 +67,14 @@ func buildBERT(b *builder, a *Arch, batch, seq int64) {
 	h = b.add(h, pe)
 	h = b.layerNorm(h, d, true)
 	h = b.dropout(h, a.Dropout)
+	mask := b.compiledPadMask(batch, seq)
 	for l := 0; l < a.Layers; l++ {
 		b.block = l
 		q := b.linear(h, d, d, true, "query")
 		k := b.linear(h, d, d, true, "key")
 		v := b.linear(h, d, d, true, "value")
 		b.sel = true
-		att := b.sdpa(q, k, v, batch, heads, seq, seq, d/heads, false)
+		att := b.sdpaMask(q, k, v, mask, attnShape{batch: batch, heads: heads, sq: seq, sk: seq, hd: d / heads})
 		b.sel = false
 		att = b.linear(att, d, d, true, "dense")
 		att = b.dropout(att, a.Dropout)
