@@ -373,3 +373,16 @@ func checkSetFirstSight(t *testing.T, prefix string, train, gen, steps int, name
 	}
 	return st
 }
+
+// TestFirstSightLate22 checks late22's first sight (testdata/late22/RESULTS.md,
+// the session-start tables of 8e472b0): 16 training rows, ViT-B/16 b256 bf16
+// predicted 18.567 GiB against 18.002 measured (+3.14%); 5 generate rows; 23
+// step times, the SD 1.5 UNet b8 142.7 ms against 181.5 and ConvNeXt-B b128
+// checkpointed 159.0 against 130.7.
+func TestFirstSightLate22(t *testing.T) {
+	steps := checkSetFirstSight(t, "late22-", 16, 5, 23, "late22-vitb16-b256-bf16", 18.002, 18.567)
+	checkStepErrs(t, steps, map[string]struct{ meas, pred float64 }{
+		"late22-t-sd15-unet-b8-bf16":            {181.5, 142.7},
+		"late22-t-convnext-base-b128-bf16-ckpt": {130.7, 159.0},
+	})
+}
