@@ -1,12 +1,8 @@
 package memmodel_test
 
 import (
-	"math"
 	"path/filepath"
 	"testing"
-
-	"github.com/vramkit/vramkit/bench/measured"
-	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
 // late22Dir is the twenty-second blind set (testdata/late22/README.md):
@@ -50,48 +46,4 @@ func TestLate22Compiled(t *testing.T) {
 func TestStepTimeLate22(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join(late22Dir, "timing", "results.jsonl"), "late22-t-dit-l-2-b64-bf16-lora16")
 	checkStepEval(t, ev, 23, stepTargets{median: 0.033, max: 0.217, ratioMedian: 0.025, ratioMax: 0.28, order: 0.95})
-}
-
-// checkCompiledSet plans every compiled step of a blind set (compile/) as
-// bench/late does (vision rows included) and fails when one's allocated or
-// reserved error is beyond the held limits, or when more than under rows
-// predict reserved more than 2% low.
-func checkCompiledSet(t *testing.T, dir string, want int, allocMax, resvMax float64, under int) {
-	t.Helper()
-	rows, err := measured.ReadGTRows(filepath.Join(dir, "compile", "results.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	low, n := 0, 0
-	for _, r := range rows {
-		if r.Status != "ok" {
-			continue
-		}
-		n++
-		r.Compile = false // as bench/late plans them: GTSpec leaves compiled rows out of the class tables
-		s, why := measured.GTSpec(r)
-		if why != "" {
-			t.Fatalf("%s: no spec: %s", r.Name, why)
-		}
-		s.Compile = true
-		res, err := memmodel.Estimate(s, memmodel.DefaultOptions())
-		if err != nil {
-			t.Fatalf("%s: %v", r.Name, err)
-		}
-		ea := float64(res.PeakAllocated)/float64(r.MaxAllocated) - 1
-		er := float64(res.PeakReserved)/float64(r.MaxReserved) - 1
-		t.Logf("%s: allocated %+.2f%%, reserved %+.2f%%", r.Name, 100*ea, 100*er)
-		if er < -0.02 {
-			low++
-		}
-		if math.Abs(ea) > allocMax || math.Abs(er) > resvMax {
-			t.Errorf("%s: allocated %+.2f%% (held ±%.1f%%), reserved %+.2f%% (held ±%.1f%%)", r.Name, 100*ea, 100*allocMax, 100*er, 100*resvMax)
-		}
-	}
-	if n != want {
-		t.Errorf("want the %d compiled rows, got %d", want, n)
-	}
-	if low > under {
-		t.Errorf("%d compiled rows more than 2%% low on reserved, held at %d", low, under)
-	}
 }
