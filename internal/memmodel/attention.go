@@ -63,8 +63,7 @@ func (b *builder) sdpaMask(q, k, v, mask Tensor, s attnShape) Tensor {
 	var kRep, vRep Tensor = -1, -1
 	if mask >= 0 && s.kvHeads > 0 && s.kvHeads < s.heads {
 		n := s.batch * s.heads * s.sk * s.hd
-		k, v = b.copy(k), b.copy(v)
-		b.tt(k).numel, b.tt(v).numel = n, n
+		k, v = b.repeated(k, n), b.repeated(v, n)
 		kRep, vRep = k, v
 	}
 	// autocast casts the arguments as C++ evaluates them, last first
@@ -79,8 +78,7 @@ func (b *builder) sdpaMask(q, k, v, mask Tensor, s attnShape) Tensor {
 		// and dev23's Llama 3.2 1B snapshots: 32 and 16 MiB k and v per
 		// layer at the query width, saved until the layer's backward)
 		n := s.batch * s.heads * s.sk * s.hd
-		k, v = b.copy(k), b.copy(v)
-		b.tt(k).numel, b.tt(v).numel = n, n
+		k, v = b.repeated(k, n), b.repeated(v, n)
 		s.kvHeads = 0
 	}
 	ins := []Tensor{q, k, v}
@@ -92,9 +90,7 @@ func (b *builder) sdpaMask(q, k, v, mask Tensor, s attnShape) Tensor {
 			// expanded to every head, materialised in the mask's
 			// dtype, one per call, saved for backward (dev26's compiled
 			// BERT-base b32 s512: twelve float32 384 MiB biases)
-			m := b.copy(mask)
-			b.tt(m).numel = s.batch * s.heads * s.sq * s.sk
-			mask = m
+			mask = b.repeated(mask, s.batch*s.heads*s.sq*s.sk)
 		} else {
 			mask = b.lowp(mask)
 		}
@@ -278,4 +274,12 @@ func (b *builder) lmLoss(logits Tensor, batch, seq, vocab int64) {
 	b.g.returned = append(b.g.returned, logits)
 	l := b.cast(logits, F32)
 	b.g.loss = b.crossEntropy(l, vocab)
+}
+
+// repeated is x copied out to n elements in its dtype (repeat_kv's
+// expand + reshape, repeat_interleave, a bias expanded to every head).
+func (b *builder) repeated(x Tensor, n int64) Tensor {
+	y := b.copy(x)
+	b.tt(y).numel = n
+	return y
 }

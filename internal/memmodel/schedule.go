@@ -195,8 +195,7 @@ func (gen *generator) analyse() {
 				}
 			}
 		}
-	}
-	if !g.compiled {
+	} else {
 		// Inductor's generated code frees buffers at their last use
 		// newest first: a function's locals go before its caller lets
 		// go of the arguments
