@@ -117,7 +117,7 @@ func TestFirstSightStepRows(t *testing.T) {
 // so their kinds are no record of what plan knew when the
 // late sets before them were first seen (markRisk).
 func TestSetOrder(t *testing.T) {
-	order := []string{"captures", "heldout", "late", "late2", "late9", "late10", "late12", "pick3", "late13", "pick4", "late14", "pick5", "late15", "late16", "pick6", "late17", "late18", "pick7", "late19", "pick8", "late20", "late21", "late22"}
+	order := []string{"captures", "heldout", "late", "late2", "late9", "late10", "late12", "pick3", "late13", "pick4", "late14", "pick5", "late15", "late16", "pick6", "late17", "late18", "pick7", "late19", "pick8", "late20", "late21", "late22", "late26"}
 	for i := 1; i < len(order); i++ {
 		if a, b := setOrder(order[i-1]), setOrder(order[i]); a >= b {
 			t.Errorf("setOrder(%q) = %q is not before setOrder(%q) = %q", order[i-1], a, order[i], b)
@@ -384,5 +384,19 @@ func TestFirstSightLate22(t *testing.T) {
 	checkStepErrs(t, steps, map[string]struct{ meas, pred float64 }{
 		"late22-t-sd15-unet-b8-bf16":            {181.5, 142.7},
 		"late22-t-convnext-base-b128-bf16-ckpt": {130.7, 159.0},
+	})
+}
+
+// TestFirstSightLate26 checks late26's first sight (testdata/late26/RESULTS.md,
+// the session-start tables of 56a33fe): 16 training rows (12 families, 4
+// world-size-1 parallel), TP on Llama 3.2 1B predicted 32.501 GiB against
+// 31.283 measured (+3.89%); 3 generate rows; 17 step times, ResNet-152 b128
+// checkpointed 226.1 ms against 179.6 and EfficientNet-B2 fp32 139.7 against
+// 152.5.
+func TestFirstSightLate26(t *testing.T) {
+	steps := checkSetFirstSight(t, "late26-", 16, 3, 17, "late26-ws1-tp-llama32-1b-s1024-b4", 31.283, 32.501)
+	checkStepErrs(t, steps, map[string]struct{ meas, pred float64 }{
+		"late26-t-resnet152-b128-bf16-ckpt":  {179.6, 226.1},
+		"late26-t-efficientnet-b2-b128-fp32": {152.5, 139.7},
 	})
 }

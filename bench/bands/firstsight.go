@@ -133,6 +133,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late20/RESULTS.md", "", false},
 	// late22's is its session-start table (8e472b0)
 	{"testdata/late22/RESULTS.md", "", false},
+	// late26's is its session-start table (56a33fe)
+	{"testdata/late26/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)
@@ -270,6 +272,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/pick8/FIRST-SIGHT.md"},
 	// late22's is its session-start table (8e472b0)
 	{File: "testdata/late22/RESULTS.md"},
+	// late26's is its session-start table (56a33fe)
+	{File: "testdata/late26/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

@@ -113,6 +113,8 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/late19/families", HeldOut: "nineteenth blind set: evaluated with session 15's start models, then band data"},
 	{Dir: "testdata/late20/families", HeldOut: "twentieth blind set (ViT rows): evaluated once with session 15's ViT patch-conv workspaces, then band data"},
 	{Dir: "testdata/late22/families", HeldOut: "twenty-second blind set: evaluated with session 16's start models, then band data"},
+	{Dir: "testdata/late26/families", HeldOut: "twenty-sixth blind set (kinds without a blind row): evaluated with session 17's start models, then band data"},
+	{Dir: "testdata/late26/sharded", HeldOut: "twenty-sixth blind set (world-size-1 FSDP2, ZeRO-1, TP, DDP on new decoders): evaluated with session 17's start models, then band data"},
 }
 
 // timingFiles are the step-time sets (bench/measured.ReadTimed layouts).
@@ -144,6 +146,7 @@ var timingFiles = []memmodel.BandSource{
 	{Dir: "testdata/late19/timing/results.jsonl", HeldOut: "nineteenth blind set: timed alone, evaluated with session 15's start models, then band data"},
 	{Dir: "testdata/pick8/results.jsonl", HeldOut: "plan --fit's bf16-base LoRA candidates timed alone with session 15's start models, evaluated once, then band data"},
 	{Dir: "testdata/late22/timing/results.jsonl", HeldOut: "twenty-second blind set: timed alone, evaluated with session 16's start models, then band data"},
+	{Dir: "testdata/late26/timing/results.jsonl", HeldOut: "twenty-sixth blind set: timed alone, evaluated with session 17's start models, then band data"},
 	{Dir: "testdata/dev13/timing/results.jsonl", HeldOut: "session 11's development set (not held out): host-bound rows timed in three processes on one host, the spread between processes"},
 	{Dir: "testdata/dev19/results.jsonl", HeldOut: "session 13's development set (not held out): the five worst host-bound checkpointing pairs in three processes on one host, the spread between processes and hosts"},
 }
@@ -176,6 +179,7 @@ var genSets = []memmodel.BandSource{
 	{Dir: "testdata/late19/generate", HeldOut: "nineteenth blind set: evaluated with session 15's start models, then band data"},
 	{Dir: "testdata/late21/generate", HeldOut: "twenty-first blind set (Phi-3 DynamicCache): evaluated once with session 15's final models, then band data"},
 	{Dir: "testdata/late22/generate", HeldOut: "twenty-second blind set: evaluated with session 16's start models, then band data"},
+	{Dir: "testdata/late26/generate", HeldOut: "twenty-sixth blind set: evaluated with session 17's start models, then band data"},
 }
 
 // method is the table's one-line description.

@@ -1,6 +1,6 @@
 // Command late evaluates vramkit on the late blind set (testdata/late,
 // captured on the H200 after this round's models were final) and prints
-// the tables of testdata/late/RESULTS.md: training rows (families/, oom/)
+// the tables of testdata/late/RESULTS.md: training rows (families/, oom/, sharded/)
 // against the training planner, generate rows against the inference
 // planner, and the inference --fit answers against the batches that ran.
 //
@@ -46,7 +46,7 @@ func run(w io.Writer, dir string) error {
 		return rs, err == nil, err
 	}
 	var train []measured.GTRow
-	for _, g := range []string{"families", "oom"} {
+	for _, g := range []string{"families", "oom", "sharded"} {
 		rs, _, err := read(g)
 		if err != nil {
 			return err
@@ -148,7 +148,7 @@ func (t *peakTable) finish() {
 }
 
 func trainTable(w io.Writer, rows []measured.GTRow) error {
-	return planTable(w, "## Training rows (families/, oom/) — memmodel.Estimate, as `plan` prints it", rows, measured.GTSpec)
+	return planTable(w, "## Training rows (families/, oom/, sharded/) — memmodel.Estimate, as `plan` prints it", rows, measured.GTSpec)
 }
 
 // compileTable scores compiled training rows as plan --compile plans them

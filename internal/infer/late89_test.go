@@ -186,3 +186,11 @@ func TestLate21Blind(t *testing.T) { checkGenerateSet(t, "late21", 3, 0.0001, 0.
 // within 0.25% at four; TinyLlama b8 p3000 n128 +5.31% (over, above its
 // band): 4 of 5 inside the bands.
 func TestLate22Blind(t *testing.T) { checkGenerateSet(t, "late22", 5, 0.054, 0.0004, 0.8) }
+
+// TestLate26Blind holds session 17's blind generate points (testdata/late26:
+// Llama 3.2 1B bf16 DynamicCache under inference_mode at b16 p2048 n256,
+// Qwen2.5-0.5B fp16 DynamicCache under no_grad at b64 p1024 n200, Mistral 7B
+// bf16 StaticCache at b8 p3500 n128). With the session-start models
+// allocated within 0.02% and reserved within 0.25% at every point, 3 of 3
+// inside the bands.
+func TestLate26Blind(t *testing.T) { checkGenerateSet(t, "late26", 3, 0.0026, 0.0003, 1) }

@@ -220,7 +220,10 @@ func TestSplitReach(t *testing.T) {
 // checkpointed runs among them) and on Gemma 2 with LoRA, whose runs the
 // GPU split: since the replay runs top-down the point splits it too
 // (within 1%; it was 16-18% under), so no run lies above the point near
-// the variant and no band reaches it; each says why.
+// the variant and no band reaches it; each says why. Since bands26 the
+// LLaMA-family count is 1: late26's world-size-1 FSDP2 TinyLlama
+// checkpointed run measured 1.0181x its point, nearer its variant
+// (1.0205x) than the point, the first LLaMA-family run that split.
 func TestSplitReachOnMeasuredRuns(t *testing.T) {
 	for _, c := range []struct {
 		spec  string
@@ -250,7 +253,7 @@ func TestSplitReachOnMeasuredRuns(t *testing.T) {
 		if got := r.ReservedBand.High >= v; got != c.reach {
 			t.Errorf("%s: band top %d, variant %d: reach %v, want %v", c.spec, r.ReservedBand.High, v, got, c.reach)
 		}
-		if want := map[bool]string{true: "the reserved band's top allows for", false: "not in the band: seen on 0 of"}[c.reach]; !strings.Contains(notes, want) {
+		if want := map[bool]string{true: "the reserved band's top allows for", false: "not in the band: seen on "}[c.reach]; !strings.Contains(notes, want) {
 			t.Errorf("%s: notes %q lack %q", c.spec, notes, want)
 		}
 	}

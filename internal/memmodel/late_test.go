@@ -127,13 +127,13 @@ func planBlindRowsKnown(t *testing.T, dir string, known map[string]bool, groups 
 			continue
 		}
 		// gt_work.py counts params before peft wraps the model (the
-		// adapters are then the trainable params); script rows record no
-		// trainable count.
+		// adapters are then the trainable params); script rows and world-size-1
+		// parallel rows (gt_work.py sharded) record no trainable count.
 		wantParams, wantTrain := m.Params, m.Trainable
 		if m.LoRA > 0 {
 			wantParams += m.Trainable
 		}
-		if m.Script != "" {
+		if m.Script != "" || m.Kind == "sharded" {
 			wantTrain = r.TrainableParams
 		}
 		wantParams += m.FrozenParams
@@ -179,7 +179,14 @@ type blindLimits struct {
 // rows of them, and fails when the set is worse than lim.
 func checkBlindSet(t *testing.T, dir string, rows int, known map[string]bool, lim blindLimits) {
 	t.Helper()
-	ea, er, under, farUnder := planBlindRowsKnown(t, dir, known, "families")
+	checkBlindGroups(t, dir, rows, known, lim, "families")
+}
+
+// checkBlindGroups is checkBlindSet over the named groups of the set (a
+// set with world-size-1 parallel rows keeps them in sharded/).
+func checkBlindGroups(t *testing.T, dir string, rows int, known map[string]bool, lim blindLimits, groups ...string) {
+	t.Helper()
+	ea, er, under, farUnder := planBlindRowsKnown(t, dir, known, groups...)
 	if len(er) != rows {
 		t.Fatalf("%d rows planned, want %d", len(er), rows)
 	}
