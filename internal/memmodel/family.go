@@ -53,6 +53,10 @@ type Family struct {
 	// exist (printed as a note). The band comes from the table: a family
 	// with no held-out rows in it gets the widened pooled band.
 	Unmeasured string
+	// CkptRegion is the share of HostCosts.Ckpt (torch.utils.checkpoint's
+	// own Python per region) that a region around one of the family's
+	// blocks costs the host; 0 means all of it (ckptRegionCost).
+	CkptRegion float64
 	// Models are the family's catalog entries; Aliases map other names
 	// (torchvision, Hugging Face hub ids) to them, in lower case.
 	Models  []Arch

@@ -6,7 +6,7 @@ import "math"
 
 func init() {
 	register(&Family{
-		Name: "convnext", Task: "image-classification", Vision: true,
+		Name: "convnext", Task: "image-classification", Vision: true, CkptRegion: ckptRegionCNN,
 		LoRATargets: []string{"q_proj", "v_proj"},
 		Models: []Arch{
 			convnext("convnext-tiny", []int{3, 3, 9, 3}, []int{96, 192, 384, 768}, 0.1),

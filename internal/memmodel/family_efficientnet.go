@@ -9,7 +9,7 @@ import (
 
 func init() {
 	f := &Family{
-		Name: "efficientnet", Task: "image-classification", Vision: true, BatchNorm: true,
+		Name: "efficientnet", Task: "image-classification", Vision: true, BatchNorm: true, CkptRegion: ckptRegionCNN,
 		LoRATargets: []string{"q_proj", "v_proj"},
 		Models: []Arch{
 			efficientnet("efficientnet-b0", 1.0, 1.0, 224),

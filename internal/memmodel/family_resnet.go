@@ -4,7 +4,7 @@ package memmodel
 
 func init() {
 	register(&Family{
-		Name: "resnet", Task: "image-classification", Vision: true, BatchNorm: true, ScalerOverflow: true, Captured: true,
+		Name: "resnet", Task: "image-classification", Vision: true, BatchNorm: true, ScalerOverflow: true, Captured: true, CkptRegion: ckptRegionCNN,
 		LoRATargets: []string{"q_proj", "v_proj"},
 		Models: []Arch{
 			resnet("resnet18", []int{2, 2, 2, 2}, false),

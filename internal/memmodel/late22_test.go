@@ -42,8 +42,11 @@ func TestLate22Compiled(t *testing.T) {
 // run). Session start and final: median 3.2%, max 21.6% (ConvNeXt-B b128
 // checkpointed, over: host-bound), 23 of 23 inside the band, ratios 10 of
 // 12 within 10% (ConvNeXt-B's checkpointing +27.9%, the SD 1.5 UNet's
-// +18.2%: both host-bound pairs), same-model order 13 of 13.
+// +18.2%: both host-bound pairs), same-model order 13 of 13. Session 17
+// (a torchvision CNN block's checkpoint region costs ckptRegionCNN of the
+// pooled one): ConvNeXt-B checkpointed +21.6% -> +9.9%, its ratio +27.9%
+// -> +16%; max 21.4% (the SD 1.5 UNet b8, under), ratios max 18.2%.
 func TestStepTimeLate22(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join(late22Dir, "timing", "results.jsonl"), "late22-t-dit-l-2-b64-bf16-lora16")
-	checkStepEval(t, ev, 23, stepTargets{median: 0.033, max: 0.217, ratioMedian: 0.025, ratioMax: 0.28, order: 0.95})
+	checkStepEval(t, ev, 23, stepTargets{median: 0.033, max: 0.215, ratioMedian: 0.025, ratioMax: 0.19, order: 0.95})
 }

@@ -41,8 +41,12 @@ func TestLate26Compiled(t *testing.T) {
 // bounds it), 17 of 17 inside the band; ratios 7 of 9 within 10%
 // (ResNet-152's checkpointing +23.1%, host-bound; EfficientNet-B2's bf16
 // AMP against fp32 +10.8%: measured AMP 5% slower than fp32, predicted
-// 16%), same-model order 9 of 9.
+// 16%), same-model order 9 of 9. Session 17 (a torchvision CNN block's
+// checkpoint region costs ckptRegionCNN of the pooled one, from dev7's
+// ConvNeXt-S pair; this set's ResNet-152 is one of the ten blind rows that
+// showed the pooled cost too high): ResNet-152 checkpointed +25.9% ->
+// +14.4%, its ratio +23.1% -> +11.9%; max 14.4%.
 func TestStepTimeLate26(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join(late26Dir, "timing", "results.jsonl"))
-	checkStepEval(t, ev, 17, stepTargets{median: 0.022, max: 0.26, ratioMedian: 0.036, ratioMax: 0.24, order: 0.95})
+	checkStepEval(t, ev, 17, stepTargets{median: 0.022, max: 0.145, ratioMedian: 0.036, ratioMax: 0.12, order: 0.95})
 }

@@ -127,6 +127,24 @@ func (h HostCosts) Scaled(f float64) HostCosts {
 // seven at dev9's speed is 1.29 ms, of dev9's four 1.17; 1.2 ms.
 const ckptRegionCost = 1.2e-3
 
+// ckptRegionCNN is the share of ckptRegionCost that a region around one
+// torchvision CNN block (a ResNet bottleneck, a ConvNeXt CNBlock, an
+// EfficientNet MBConv) costs: 0.8 ms, dev7's ConvNeXt-S pair at dev9's
+// speed (0.81 ms, the lowest of the seven pairs above and the only CNN
+// among them). With the pooled 1.2 ms every host-bound checkpointed
+// torchvision CNN step of the blind sets was over-predicted: ten of ten,
+// median +25% (ResNet-50 b96 +41%, ConvNeXt-T b128 +27% and +33%,
+// ConvNeXt-B b64 +61% and b128 +22%, ConvNeXt-S b96 +11%, ResNet-152
+// b128 +8% and +26%, EfficientNet-B4 b64 +24%, EfficientNet-B2 b128
+// +10%), while their plain host-bound twins were not (ConvNeXt-S b64x2
+// -0.3%, late26). The blocks are called with one tensor, where a Hugging
+// Face layer passes its masks, positions and cache through checkpoint's
+// argument walk; torchvision's ViT block, one tensor too, derived 1.66
+// ms, so the share is the family's, not a rule about arguments. The
+// diffusers UNet keeps the pooled cost (1.41 ms derived; its blind
+// checkpointed steps -7% to +22%).
+const ckptRegionCNN = 0.8e-3 / ckptRegionCost
+
 // ckptEntryShare is the part of ckptRegionCost paid in the forward, on
 // entering the region (the RNG stash, the frame, the saved inputs); the
 // rest is paid in the backward, before the recomputation (the RNG fork

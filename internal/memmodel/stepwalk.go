@@ -158,7 +158,7 @@ func (c *config) walkForward(g *Graph, gen *generator, tm timeModel, p *pipeline
 		if r := gen.inReg[i]; r >= 0 {
 			h += float64(len(o.save)) * tm.Hook
 			if gen.regions[r].start == i {
-				h += tm.ckptCost(g) * ckptEntryShare // checkpoint's entry (ckptRegionCost)
+				h += c.ckptCost(g, tm) * ckptEntryShare // checkpoint's entry (ckptRegionCost)
 			}
 		}
 		tm.issueForward(o, g, h, p)
@@ -256,7 +256,7 @@ func (c *config) recompute(g *Graph, rg *region, tm timeModel, p *pipeline) {
 	if rg.stop < rg.start {
 		return // nothing saved: nothing to unpack, nothing recomputed
 	}
-	p.issue(tm.ckptCost(g)*(1-ckptEntryShare), 0, kPointwise, 0)
+	p.issue(c.ckptCost(g, tm)*(1-ckptEntryShare), 0, kPointwise, 0)
 	for j := rg.start; j <= rg.stop; j++ {
 		o := &g.ops[j]
 		// recompute packs each saved tensor again; backward unpacks it
@@ -289,12 +289,16 @@ func (tm *timeModel) issueForward(o *op, g *Graph, h float64, p *pipeline) {
 }
 
 // ckptCost is what one checkpointed region's torch.utils.checkpoint
-// bookkeeping costs the host: HostCosts.Ckpt in eager, nothing under
-// torch.compile, where Dynamo traces checkpoint into the graph and
-// AOTAutograd's compiled backward recomputes without running checkpoint.py.
-func (tm *timeModel) ckptCost(g *Graph) float64 {
+// bookkeeping costs the host: HostCosts.Ckpt in eager (the family's
+// CkptRegion share of it), nothing under torch.compile, where Dynamo
+// traces checkpoint into the graph and AOTAutograd's compiled backward
+// recomputes without running checkpoint.py.
+func (c *config) ckptCost(g *Graph, tm timeModel) float64 {
 	if g.compiled {
 		return 0
+	}
+	if f := c.arch.family().CkptRegion; f > 0 {
+		return f * tm.Ckpt
 	}
 	return tm.Ckpt
 }
