@@ -400,3 +400,22 @@ func TestFirstSightLate26(t *testing.T) {
 		"late26-t-efficientnet-b2-b128-fp32": {152.5, 139.7},
 	})
 }
+
+// TestFirstSightLate27 checks late27's first sight (testdata/late27/RESULTS.md,
+// the print on c4b991c, the models it was captured to test): 16 step times,
+// no memory rows; ResNet-101 b64 checkpointed 128.6 ms against 112.1 and
+// EfficientNet-B1 b64 77.7 against 57.7. The set's tables of the models
+// before (56a33fe) come after the first and are not read.
+func TestFirstSightLate27(t *testing.T) {
+	st, err := readFirstSightSteps(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := countPrefix(st, "late27-"); n != 16 {
+		t.Errorf("late27: %d step-time rows at first sight, want 16", n)
+	}
+	checkStepErrs(t, st, map[string]struct{ meas, pred float64 }{
+		"late27-t-resnet101-b64-bf16-ckpt":  {112.1, 128.6},
+		"late27-t-efficientnet-b1-b64-bf16": {57.7, 77.7},
+	})
+}

@@ -274,6 +274,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late22/RESULTS.md"},
 	// late26's is its session-start table (56a33fe)
 	{File: "testdata/late26/RESULTS.md"},
+	// late27's is the print on the models it was captured to test (c4b991c)
+	{File: "testdata/late27/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error
