@@ -290,8 +290,7 @@ CONV256 = [(256,) + r[1:] for r in CONV16[11:30]]
 
 
 def conv16(res, out=None, shapes=None, dtypes=(("fp16", torch.float16), ("bf16", torch.bfloat16))):
-    rows = []
-    res["conv"] = rows
+    rows = res.setdefault("conv", [])  # a second call (--conv-extra) adds to the first's rows
     res["conv_note"] = "fwdbwd_tflops counts 3x forward FLOPs"
     torch.backends.cudnn.benchmark = False
     for (N, Ci, Co, Hh, k, s, g, cl) in (shapes or CONV16):
@@ -325,6 +324,14 @@ def conv16(res, out=None, shapes=None, dtypes=(("fp16", torch.float16), ("bf16",
         if out:
             with open(out, "w") as f:
                 json.dump(res, f, indent=1)
+
+
+# conv_extra (session 17, dev28): EfficientNet-B0's stem and 1x1 convolutions at batch 256 in fp16 and bf16
+# (their batch-64 rows timed a backward bound by Python and cuDNN's per-call setup, 0.13-0.23 ms for 0.02-0.03 ms
+# forward, which the model used for want of a larger batch: testdata/dev27), and ResNet-50's convolutions
+# channels_last at batch 256 in bf16, as Inductor's layout optimisation runs a compiled CNN's (testdata/dev27).
+CONV_EFF256 = [(256,) + r[1:] for r in CONV16[30:37]]
+CONV_RN_CL256 = [(256,) + r[1:7] + (True,) for r in CONV16[11:30]]
 
 
 # norm: ResNet-50's BatchNorm inputs at batch 256 (C, H): the stem's, then each stage's.
@@ -513,6 +520,10 @@ def main():
     if "--conv256" in sys.argv:
         fns = (launch, lambda r: conv16(r, out, CONV256))
         fns[1].__name__ = "conv256"
+    if "--conv-extra" in sys.argv:  # session 17: see CONV_EFF256, CONV_RN_CL256
+        fns = (launch, lambda r: conv16(r, out, CONV_EFF256),
+               lambda r: conv16(r, out, CONV_RN_CL256, (("bf16", torch.bfloat16),)))
+        fns[1].__name__, fns[2].__name__ = "conv_eff256", "conv_rn_cl256"
     if "--norm" in sys.argv:  # round 4's fitted BatchNorm factors and batch-64-only TF32 convolutions
         fns = (launch, lambda r: norm(r, out), lambda r: conv16(r, out, CONV256, (("fp32", torch.float32),)))
         fns[1].__name__, fns[2].__name__ = "norm", "conv256_fp32"
