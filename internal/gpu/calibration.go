@@ -109,7 +109,7 @@ type OptimizerRate struct {
 	Seconds   float64 `json:"s"`
 }
 
-//go:generate go run ../../bench/calibrate -gpu h200 -in ../../testdata/late/calibration-*.json,../../testdata/dev6/calibration/calibration-*.json,../../testdata/dev7/calibration/calibration-*.json,../../testdata/dev16/dev16-calibration-small-gemm.json -out calibration/h200.json
+//go:generate go run ../../bench/calibrate -gpu h200 -in ../../testdata/late/calibration-*.json,../../testdata/dev6/calibration/calibration-*.json,../../testdata/dev7/calibration/calibration-*.json,../../testdata/dev16/dev16-calibration-small-gemm.json,../../testdata/dev28/dev28-calibration-conv-cl.json -out calibration/h200.json
 
 //go:embed calibration
 var calibrations embed.FS
