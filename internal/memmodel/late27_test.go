@@ -17,9 +17,13 @@ import (
 // At first sight: median 8.3%, max 77.7% (the compiled ResNet-101), 15 of
 // 16 inside the band (EfficientNet-B1 b64 plain +34.5%: the walk's GPU
 // time alone is above the measured step); same-model order 11 of 12.
+// Session 17, after it (compiled CNNs priced as Inductor runs them, read
+// off dev27's profile of this set's compiled ResNet-101 and dev28's
+// channels-last calibration): ResNet-101 compiled +77.7% -> -33.1%; max
+// 34.5% (EfficientNet-B1 b64 eager).
 func TestStepTimeLate27(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join("../../testdata/late27", "timing", "results.jsonl"))
-	checkStepEval(t, ev, 16, stepTargets{median: 0.084, max: 0.78, ratioMedian: 0.133, ratioMax: 0.78, order: 0.9})
+	checkStepEval(t, ev, 16, stepTargets{median: 0.084, max: 0.35, ratioMedian: 0.133, ratioMax: 0.34, order: 0.9})
 	out := 0
 	for _, r := range ev.Rows {
 		if !r.InBand {
