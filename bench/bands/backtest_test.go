@@ -306,33 +306,6 @@ func TestFirstSightLate16(t *testing.T) {
 	})
 }
 
-// TestFirstSightLate17 checks the tables late17's first sight is read
-// from (testdata/late17/RESULTS.md, the session-start tables): 21 training
-// rows, EfficientNet-B7 b32 predicted 10.123 GiB against 9.695 measured
-// (+4.41%); 3 generate rows (the Phi-3 mini row plan refuses is no
-// figure); 32 step times, Llama 3.1 8B LoRA checkpointed 236.7 ms against
-// 325.7 and Mixtral (g) 242.9 against 200.1.
-func TestFirstSightLate17(t *testing.T) {
-	steps := checkSetFirstSight(t, "late17-", 21, 3, 32, "late17-efficientnet-b7-b32-bf16", 9.695, 10.123)
-	checkStepErrs(t, steps, map[string]struct{ meas, pred float64 }{
-		"late17-t-llama31-8b-s1024-b2-bf16-lora16-ckpt": {325.7, 236.7},
-		"late17-t-mixtral-g-s1024-b4-bf16":              {200.1, 242.9},
-	})
-}
-
-// TestFirstSightLate19 checks the tables late19's first sight is read
-// from (testdata/late19/RESULTS.md, the session-start tables): 16 training
-// rows, ViT-L/16 fp16 b128 checkpointed predicted 8.012 GiB against 8.799
-// measured (-8.94%); 5 generate rows; 24 step times, SmolLM2-360M b8 x 2
-// 230.5 ms against 279.5 and ConvNeXt-L b32 x 2 117.1 against 145.4.
-func TestFirstSightLate19(t *testing.T) {
-	steps := checkSetFirstSight(t, "late19-", 16, 5, 24, "late19-vitl16-b128-fp16-ckpt", 8.799, 8.012)
-	checkStepErrs(t, steps, map[string]struct{ meas, pred float64 }{
-		"late19-t-smollm2-360m-s1024-b8x2-bf16": {279.5, 230.5},
-		"late19-t-convnext-large-b32x2-bf16":    {145.4, 117.1},
-	})
-}
-
 // TestFirstSightLate20 checks late20's first sight (testdata/late20/RESULTS.md,
 // its first table: the model it was captured to test): 5 training rows,
 // ViT-L/16 fp16 b160 checkpointed predicted 8.925 GiB against 9.326 (-4.30%).
@@ -374,33 +347,6 @@ func checkSetFirstSight(t *testing.T, prefix string, train, gen, steps int, name
 	return st
 }
 
-// TestFirstSightLate22 checks late22's first sight (testdata/late22/RESULTS.md,
-// the session-start tables of 8e472b0): 16 training rows, ViT-B/16 b256 bf16
-// predicted 18.567 GiB against 18.002 measured (+3.14%); 5 generate rows; 23
-// step times, the SD 1.5 UNet b8 142.7 ms against 181.5 and ConvNeXt-B b128
-// checkpointed 159.0 against 130.7.
-func TestFirstSightLate22(t *testing.T) {
-	steps := checkSetFirstSight(t, "late22-", 16, 5, 23, "late22-vitb16-b256-bf16", 18.002, 18.567)
-	checkStepErrs(t, steps, map[string]struct{ meas, pred float64 }{
-		"late22-t-sd15-unet-b8-bf16":            {181.5, 142.7},
-		"late22-t-convnext-base-b128-bf16-ckpt": {130.7, 159.0},
-	})
-}
-
-// TestFirstSightLate26 checks late26's first sight (testdata/late26/RESULTS.md,
-// the session-start tables of 56a33fe): 16 training rows (12 families, 4
-// world-size-1 parallel), TP on Llama 3.2 1B predicted 32.501 GiB against
-// 31.283 measured (+3.89%); 3 generate rows; 17 step times, ResNet-152 b128
-// checkpointed 226.1 ms against 179.6 and EfficientNet-B2 fp32 139.7 against
-// 152.5.
-func TestFirstSightLate26(t *testing.T) {
-	steps := checkSetFirstSight(t, "late26-", 16, 3, 17, "late26-ws1-tp-llama32-1b-s1024-b4", 31.283, 32.501)
-	checkStepErrs(t, steps, map[string]struct{ meas, pred float64 }{
-		"late26-t-resnet152-b128-bf16-ckpt":  {179.6, 226.1},
-		"late26-t-efficientnet-b2-b128-fp32": {152.5, 139.7},
-	})
-}
-
 // TestFirstSightLate27 checks late27's first sight (testdata/late27/RESULTS.md,
 // the print on c4b991c, the models it was captured to test): 16 step times,
 // no memory rows; ResNet-101 b64 checkpointed 128.6 ms against 112.1 and
@@ -418,4 +364,53 @@ func TestFirstSightLate27(t *testing.T) {
 		"late27-t-resnet101-b64-bf16-ckpt":  {112.1, 128.6},
 		"late27-t-efficientnet-b1-b64-bf16": {57.7, 77.7},
 	})
+}
+
+// firstSightSet is one blind set's first-sight record: how many training,
+// generate and step-time rows it has, one training row's peak reserved as
+// the table printed it (GiB measured and predicted) and step times (ms).
+type firstSightSet struct {
+	prefix            string
+	train, gen, steps int
+	row               string
+	meas, pred        float64
+	stepErrs          map[string]struct{ meas, pred float64 }
+}
+
+// firstSightSets are the sets whose first sight is its session-start
+// tables, each checked by TestFirstSightSets.
+var firstSightSets = []firstSightSet{
+	// late17 (testdata/late17/RESULTS.md): EfficientNet-B7 b32 +4.41%; 3
+	// generate rows (the Phi-3 mini row plan refuses is no figure)
+	{"late17-", 21, 3, 32, "late17-efficientnet-b7-b32-bf16", 9.695, 10.123, map[string]struct{ meas, pred float64 }{
+		"late17-t-llama31-8b-s1024-b2-bf16-lora16-ckpt": {325.7, 236.7},
+		"late17-t-mixtral-g-s1024-b4-bf16":              {200.1, 242.9},
+	}},
+	// late19: ViT-L/16 fp16 b128 checkpointed -8.94%
+	{"late19-", 16, 5, 24, "late19-vitl16-b128-fp16-ckpt", 8.799, 8.012, map[string]struct{ meas, pred float64 }{
+		"late19-t-smollm2-360m-s1024-b8x2-bf16": {279.5, 230.5},
+		"late19-t-convnext-large-b32x2-bf16":    {145.4, 117.1},
+	}},
+	// late22 (8e472b0): ViT-B/16 b256 bf16 +3.14%
+	{"late22-", 16, 5, 23, "late22-vitb16-b256-bf16", 18.002, 18.567, map[string]struct{ meas, pred float64 }{
+		"late22-t-sd15-unet-b8-bf16":            {181.5, 142.7},
+		"late22-t-convnext-base-b128-bf16-ckpt": {130.7, 159.0},
+	}},
+	// late26 (56a33fe): 12 families and 4 world-size-1 parallel rows, TP
+	// on Llama 3.2 1B +3.89%
+	{"late26-", 16, 3, 17, "late26-ws1-tp-llama32-1b-s1024-b4", 31.283, 32.501, map[string]struct{ meas, pred float64 }{
+		"late26-t-resnet152-b128-bf16-ckpt":  {179.6, 226.1},
+		"late26-t-efficientnet-b2-b128-fp32": {152.5, 139.7},
+	}},
+}
+
+// TestFirstSightSets checks each of firstSightSets against the tables its
+// first sight is read from.
+func TestFirstSightSets(t *testing.T) {
+	for _, c := range firstSightSets {
+		t.Run(strings.TrimSuffix(c.prefix, "-"), func(t *testing.T) {
+			steps := checkSetFirstSight(t, c.prefix, c.train, c.gen, c.steps, c.row, c.meas, c.pred)
+			checkStepErrs(t, steps, c.stepErrs)
+		})
+	}
 }

@@ -2,7 +2,6 @@ package memmodel_test
 
 import (
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -24,19 +23,5 @@ import (
 func TestStepTimeLate27(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join("../../testdata/late27", "timing", "results.jsonl"))
 	checkStepEval(t, ev, 16, stepTargets{median: 0.084, max: 0.35, ratioMedian: 0.133, ratioMax: 0.34, order: 0.9})
-	out := 0
-	for _, r := range ev.Rows {
-		if !r.InBand {
-			out++
-			if r.Name != "late27-t-efficientnet-b1-b64-bf16" {
-				t.Errorf("%s: measured %.1f ms outside the printed band", r.Name, 1e3*r.Measured)
-			}
-		}
-		if strings.HasSuffix(r.Name, "-compile") && !r.InBand {
-			t.Errorf("%s: compiled step outside the compiled band", r.Name)
-		}
-	}
-	if out > 1 {
-		t.Errorf("%d steps outside their bands, want at most 1", out)
-	}
+	checkAllInBand(t, ev, "late27-t-efficientnet-b1-b64-bf16")
 }
