@@ -276,6 +276,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late26/RESULTS.md"},
 	// late27's is the print on the models it was captured to test (c4b991c)
 	{File: "testdata/late27/RESULTS.md"},
+	// late28's likewise (b0ef7d0)
+	{File: "testdata/late28/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

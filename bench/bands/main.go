@@ -147,6 +147,7 @@ var timingFiles = []memmodel.BandSource{
 	{Dir: "testdata/pick8/results.jsonl", HeldOut: "plan --fit's bf16-base LoRA candidates timed alone with session 15's start models, evaluated once, then band data"},
 	{Dir: "testdata/late22/timing/results.jsonl", HeldOut: "twenty-second blind set: timed alone, evaluated with session 16's start models, then band data"},
 	{Dir: "testdata/late26/timing/results.jsonl", HeldOut: "twenty-sixth blind set: timed alone, evaluated with session 17's start models, then band data"},
+	{Dir: "testdata/late28/timing/results.jsonl", HeldOut: "twenty-eighth blind set (compiled ResNet-34/18; its compiled steps are not band rows): timed alone, evaluated with the models it was captured to test (b0ef7d0), then band data"},
 	{Dir: "testdata/late27/timing/results.jsonl", HeldOut: "twenty-seventh blind set (host-bound checkpointed CNNs; its compiled steps are not band rows): timed alone, evaluated with the models it was captured to test (c4b991c), then band data"},
 	{Dir: "testdata/dev13/timing/results.jsonl", HeldOut: "session 11's development set (not held out): host-bound rows timed in three processes on one host, the spread between processes"},
 	{Dir: "testdata/dev19/results.jsonl", HeldOut: "session 13's development set (not held out): the five worst host-bound checkpointing pairs in three processes on one host, the spread between processes and hosts"},

@@ -25,3 +25,14 @@ func TestStepTimeLate27(t *testing.T) {
 	checkStepEval(t, ev, 16, stepTargets{median: 0.084, max: 0.35, ratioMedian: 0.133, ratioMax: 0.34, order: 0.9})
 	checkAllInBand(t, ev, "late27-t-efficientnet-b1-b64-bf16")
 }
+
+// TestStepTimeLate28: the first held-out test of compiled CNN pricing
+// (testdata/late28, captured after it): ResNet-34 and ResNet-18 b256 bf16,
+// eager and compiled. At first sight: compiled -15.8% and -17.2% (with the
+// eager pricing of compiled CNNs before: +156% and +166%), eager -5.0% and
+// -8.3%, compile ratios -11.4% and -9.7%; all four inside their bands.
+func TestStepTimeLate28(t *testing.T) {
+	ev := evalTimedFile(t, filepath.Join("../../testdata/late28", "timing", "results.jsonl"))
+	checkStepEval(t, ev, 4, stepTargets{median: 0.122, max: 0.173, ratioMedian: 0.107, ratioMax: 0.115, order: 1})
+	checkAllInBand(t, ev)
+}
