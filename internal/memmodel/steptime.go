@@ -199,7 +199,7 @@ func (tm *timeModel) forward(o *op, g *Graph) float64 {
 	case o.matmul:
 		t = tm.cubeGEMM(dt, o.flops)
 	case o.kind == "batch_norm" && g.compiled:
-		t = r.stream("sum", dt, float64(g.tensors[o.in[0]].bytes())) // compiledBatchNorm
+		t, _ = compiledBatchNorm(o, g, r, dt)
 	case o.kind == "batch_norm" && r.hasNorm(dt):
 		t, _ = r.batchNorm(o, g, dt)
 	case o.stridedRows && len(o.in) == 1:
@@ -264,8 +264,8 @@ func (tm *timeModel) backward(o *op, g *Graph) (float64, float64) {
 		return 0, 0
 	}
 	if o.kind == "batch_norm" && g.compiled {
-		// compiledBatchNorm
-		return math.Max(r.stream("sum", dt, 2*float64(g.tensors[o.in[0]].bytes())), r.launch()), 1
+		_, t := compiledBatchNorm(o, g, r, dt)
+		return math.Max(t, r.launch()), 1
 	}
 	if o.kind == "batch_norm" && r.hasNorm(dt) {
 		_, t := r.batchNorm(o, g, dt)
@@ -310,7 +310,8 @@ func compiledConv(c *convShape, g *Graph) *convShape {
 	return &cl
 }
 
-// compiledBatchNorm: under torch.compile Inductor decomposes a training
+// compiledBatchNorm is batch norm o's GPU time forward and backward under
+// torch.compile, where Inductor decomposes a training
 // BatchNorm into a reduction over its input (the batch statistics) and
 // a pointwise normalisation that it fuses with the ReLU or residual add
 // after it, and its backward into a reduction over the output gradient
@@ -320,3 +321,7 @@ func compiledConv(c *convShape, g *Graph) *convShape {
 // which it prices as a pointwise op reading and writing the map, stand
 // for the fused normalisation (testdata/dev27, compiled ResNet-101 b128:
 // BatchNorm and pointwise kernels 12.7 ms, against 48.3 eager).
+func compiledBatchNorm(o *op, g *Graph, r *rates, dt DType) (fwd, bwd float64) {
+	in := float64(g.tensors[o.in[0]].bytes())
+	return r.stream("sum", dt, in), r.stream("sum", dt, 2*in)
+}
