@@ -43,6 +43,11 @@ def timer(prefix, group):
     return t
 
 
+def compiled_pair(t, name, spec):
+    """A timed workload (t: a timer) and then the same one under torch.compile, in one process."""
+    return [t("t-" + name, spec), t("t-" + name + "-compile", dict(spec, compile=True))]
+
+
 def timing_jobs(prefix, group, groups):
     """One exclusive process per (key, specs) group, alone on the GPU."""
     return [J(prefix + "timing-" + k, group, 60, heldout=True, exclusive=True, timeout=280,

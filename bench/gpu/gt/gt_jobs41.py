@@ -5,7 +5,7 @@ evaluated once with the models of the commit below this job list's. Each compile
 same process, alone on the GPU, 7 steps, the median of steps 3..7.
 Pairs: GPT-2 medium s1024 b8, Llama 3.2 1B s1024 b4, BERT-base s512 b32 (bf16 AMP); ConvNeXt-T b128,
 EfficientNet-B0 b256 (bf16 AMP)."""
-from gt_jobs import J, T, GEN_MODELS, timer, timing_jobs
+from gt_jobs import J, compiled_pair, T, GEN_MODELS, timer, timing_jobs
 from gt_jobs7 import LL1B
 from gt_jobs9 import tv
 from gt_jobs23 import BERT
@@ -16,7 +16,7 @@ t = timer("late25-", "late25-timing")
 
 
 def pair(name, spec):
-    return [t("t-" + name, spec), t("t-" + name + "-compile", dict(spec, compile=True))]
+    return compiled_pair(t, name, spec)
 
 
 def timing_groups():

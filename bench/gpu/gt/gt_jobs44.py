@@ -8,7 +8,7 @@ built on:
   blocks' HostCosts.Ckpt share, session 17): host-bound plain/checkpointed pairs of ResNet-50 b64, ResNet-101 b64,
   ConvNeXt-T b64, ConvNeXt-S b48 and EfficientNet-B1 b64, sizes none of the earlier sets timed.
 Alone on the GPU, one process per group, 7 steps, the median of steps 3..7."""
-from gt_jobs import J, T, timer, timing_jobs
+from gt_jobs import J, compiled_pair, T, timer, timing_jobs
 from gt_jobs9 import tv
 from gt_jobs29 import QW05
 
@@ -16,7 +16,7 @@ t = timer("late27-", "late27-timing")
 
 
 def pair(name, spec):
-    return [t("t-" + name, spec), t("t-" + name + "-compile", dict(spec, compile=True))]
+    return compiled_pair(t, name, spec)
 
 
 def ckpt(name, spec):

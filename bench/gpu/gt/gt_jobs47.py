@@ -4,14 +4,14 @@ channels-last convolutions from dev28's calibration, batch norm fused as Inducto
 (0.95-1.90x for convolution-dominated compiled steps). ResNet-34 b256 and ResNet-18 b256 (BasicBlocks, which
 no compiled step timed), bf16 AMP, each compiled after its eager twin in one process alone on the GPU, 7 steps,
 the median of steps 3..7."""
-from gt_jobs import J, timer, timing_jobs
+from gt_jobs import J, compiled_pair, timer, timing_jobs
 from gt_jobs9 import tv
 
 t = timer("late28-", "late28-timing")
 
 
 def pair(name, spec):
-    return [t("t-" + name, spec), t("t-" + name + "-compile", dict(spec, compile=True))]
+    return compiled_pair(t, name, spec)
 
 
 def call64():
