@@ -2,7 +2,7 @@
 forward+backward, convolutions, pointwise/normalisation bandwidth, kernel launch floor and
 optimizer step time per parameter. Run ALONE on the GPU (nothing else), no history.
 
-usage: python3 gt_calib.py OUT.json [--budget SECONDS] [--conv16|--conv256|--norm|--unaligned|--sdpa-backends|--broadcast]
+usage: python3 gt_calib.py OUT.json [--budget SECONDS] [--conv16|--conv256|--conv-graph|--norm|--unaligned|--sdpa-backends|--broadcast]
 --unaligned times GEMMs whose vocabulary dimension is not a multiple of 8, in its three roles, beside
 the same shapes padded to a multiple of 64 (session 5).
 --conv16 times only the launch floor and the fp16/bf16 convolutions of CONV16 (round 3).
@@ -334,6 +334,85 @@ CONV_EFF256 = [(256,) + r[1:] for r in CONV16[30:37]]
 CONV_RN_CL256 = [(256,) + r[1:7] + (True,) for r in CONV16[11:30]]
 
 
+# conv_graph (session 18, dev29): every convolution shape above timed again as CUDA-graph replays, so that the
+# timing is the kernels' alone: no Python backward() call, no cuDNN per-call setup on the host, and no .grad
+# accumulation (torch.autograd.grad hands the gradients back instead). Each row also carries the eager timing of
+# the same shape on the same host (eager_fwd_s, eager_fwdbwd_s, as conv16 times it) for comparison. The EfficientNet
+# 1x1 rows first: their eager backward at batch 64 timed the host (testdata/dev27), the question this asks.
+CONV_GRAPH = ([(64,) + r[1:] for r in CONV16[30:37]] + CONV_EFF256 + CONV16[:11] + CONV16[37:] + CONV16[11:30]
+              + CONV256 + CONV_RN_CL256)
+
+
+def graph_timeit(fn, reps=8):
+    """Per-call GPU time of fn replayed from a CUDA graph holding reps calls (after 3 warm-up calls on a side
+    stream, as graph capture requires); timeit's batches of replays, so the host never bounds it."""
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        for _ in range(3):
+            fn()
+    torch.cuda.current_stream().wait_stream(s)
+    torch.cuda.synchronize()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        for _ in range(reps):
+            fn()
+    t, _ = timeit(g.replay)
+    del g
+    return t / reps
+
+
+def conv_graph(res, out=None):
+    rows = res.setdefault("conv", [])
+    res["conv_note"] = ("graph rows: fwd_s and fwdbwd_s are CUDA-graph replays (forward; forward then "
+                        "torch.autograd.grad for input and weight), eager_* the same shape timed as conv16 does")
+    torch.backends.cudnn.benchmark = False
+    for (N, Ci, Co, Hh, k, s, g, cl) in CONV_GRAPH:
+        dts = (("fp16", torch.float16), ("bf16", torch.bfloat16))
+        if cl and N == 256 and Ci > 4 and g == 1:
+            dts = (("bf16", torch.bfloat16),)
+        for name, dt in dts:
+            if over():
+                return
+            try:
+                x = torch.randn(N, Ci, Hh, Hh, device="cuda", dtype=dt)
+                w = torch.randn(Co, Ci // g, k, k, device="cuda", dtype=dt)
+                if cl:
+                    x = x.to(memory_format=torch.channels_last)
+                    w = w.to(memory_format=torch.channels_last)
+                x.requires_grad_()
+                w.requires_grad_()
+
+                def f():
+                    return F.conv2d(x, w, stride=s, padding=k // 2, groups=g)
+                y = f()
+                gy = torch.randn_like(y)
+
+                def fb_eager():
+                    f().backward(gy)
+
+                def fb_graph():
+                    torch.autograd.grad(f(), (x, w), gy)
+                ef, _ = timeit(f)
+                efb, _ = timeit(fb_eager)
+                x.grad = None
+                w.grad = None
+                gf = graph_timeit(f)
+                gfb = graph_timeit(fb_graph)
+                Ho = y.shape[2]
+                fl = 2 * N * Co * Ho * Ho * (Ci // g) * k * k
+                rows.append(dict(dtype=name, channels_last=cl, N=N, Cin=Ci, Cout=Co, H=Hh, k=k, stride=s, groups=g,
+                                 graph=True, fwd_s=gf, fwdbwd_s=gfb, eager_fwd_s=ef, eager_fwdbwd_s=efb, flops_fwd=fl))
+                del x, w, y, gy
+            except Exception as e:
+                rows.append(dict(dtype=name, N=N, Cin=Ci, Cout=Co, H=Hh, k=k, stride=s, graph=True,
+                                 error=repr(e)[:300]))
+            torch.cuda.empty_cache()
+        if out:
+            with open(out, "w") as fo:
+                json.dump(res, fo, indent=1)
+
+
 # norm: ResNet-50's BatchNorm inputs at batch 256 (C, H): the stem's, then each stage's.
 BN256 = [(64, 112), (64, 56), (256, 56), (128, 56), (128, 28), (512, 28), (256, 28), (256, 14), (1024, 14),
          (512, 14), (512, 7), (2048, 7)]
@@ -524,6 +603,9 @@ def main():
         fns = (launch, lambda r: conv16(r, out, CONV_EFF256),
                lambda r: conv16(r, out, CONV_RN_CL256, (("bf16", torch.bfloat16),)))
         fns[1].__name__, fns[2].__name__ = "conv_eff256", "conv_rn_cl256"
+    if "--conv-graph" in sys.argv:  # session 18: see CONV_GRAPH
+        fns = (launch, lambda r: conv_graph(r, out))
+        fns[1].__name__ = "conv_graph"
     if "--norm" in sys.argv:  # round 4's fitted BatchNorm factors and batch-64-only TF32 convolutions
         fns = (launch, lambda r: norm(r, out), lambda r: conv16(r, out, CONV256, (("fp32", torch.float32),)))
         fns[1].__name__, fns[2].__name__ = "norm", "conv256_fp32"
