@@ -2,7 +2,7 @@
 forward+backward, convolutions, pointwise/normalisation bandwidth, kernel launch floor and
 optimizer step time per parameter. Run ALONE on the GPU (nothing else), no history.
 
-usage: python3 gt_calib.py OUT.json [--budget SECONDS] [--conv16|--conv256|--conv-graph|--norm|--unaligned|--sdpa-backends|--broadcast]
+usage: python3 gt_calib.py OUT.json [--budget SECONDS] [--conv16|--conv256|--conv-kernels|--norm|--unaligned|--sdpa-backends|--broadcast]
 --unaligned times GEMMs whose vocabulary dimension is not a multiple of 8, in its three roles, beside
 the same shapes padded to a multiple of 64 (session 5).
 --conv16 times only the launch floor and the fp16/bf16 convolutions of CONV16 (round 3).
@@ -334,42 +334,48 @@ CONV_EFF256 = [(256,) + r[1:] for r in CONV16[30:37]]
 CONV_RN_CL256 = [(256,) + r[1:7] + (True,) for r in CONV16[11:30]]
 
 
-# conv_graph (session 18, dev29): every convolution shape above timed again as CUDA-graph replays, so that the
-# timing is the kernels' alone: no Python backward() call, no cuDNN per-call setup on the host, and no .grad
-# accumulation (torch.autograd.grad hands the gradients back instead). Each row also carries the eager timing of
-# the same shape on the same host (eager_fwd_s, eager_fwdbwd_s, as conv16 times it) for comparison. The EfficientNet
-# 1x1 rows first: their eager backward at batch 64 timed the host (testdata/dev27), the question this asks.
-CONV_GRAPH = ([(64,) + r[1:] for r in CONV16[30:37]] + CONV_EFF256 + CONV16[:11] + CONV16[37:] + CONV16[11:30]
-              + CONV256 + CONV_RN_CL256)
+# conv_kernels (session 18, dev29): every convolution shape above timed again by its kernels alone, read from
+# torch.profiler's CUDA activity (CUPTI): forward, and forward then torch.autograd.grad for input and weight (no
+# .grad accumulation), so that no Python backward() call, cuDNN per-call setup or other host time is in it
+# (testdata/dev27: EfficientNet's batch-64 1x1 backward timed 0.13-0.23 ms for 0.02-0.03 ms forward). Each row
+# carries the eager timing of the same shape on the same host (eager_fwd_s, eager_fwdbwd_s, as conv16 times it).
+# CUDA-graph replay was tried first: capturing cuDNN's backward invalidated the capture. CONV16's slices: [:11]
+# EfficientNet depthwise, [11:31] ResNet-50, [31:38] EfficientNet stem and 1x1, [38:] ConvNeXt-T.
+CONV_KERNELS = ([(64,) + r[1:] for r in CONV16[31:38]] + [(256,) + r[1:] for r in CONV16[31:38]] + CONV16[:11]
+                + CONV16[38:] + CONV16[11:31] + [(256,) + r[1:] for r in CONV16[11:31]]
+                + [(256,) + r[1:7] + (True,) for r in CONV16[11:31]])
 
 
-def graph_timeit(fn, reps=8):
-    """Per-call GPU time of fn replayed from a CUDA graph holding reps calls (after 3 warm-up calls on a side
-    stream, as graph capture requires); timeit's batches of replays, so the host never bounds it."""
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        for _ in range(3):
-            fn()
-    torch.cuda.current_stream().wait_stream(s)
+def kernel_time(fn, n=10):
+    """Per call: the summed duration of the CUDA kernels fn launched (3 warm-up calls, then n under the
+    profiler), the kernels per call and the three longest kernels' names."""
+    from torch.profiler import profile, ProfilerActivity
+    for _ in range(3):
+        fn()
     torch.cuda.synchronize()
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        for _ in range(reps):
+    with profile(activities=[ProfilerActivity.CUDA]) as p:
+        for _ in range(n):
             fn()
-    t, _ = timeit(g.replay)
-    del g
-    return t / reps
+        torch.cuda.synchronize()
+    tot, cnt, names = 0.0, 0, {}
+    for e in p.events():
+        if getattr(e, "device_type", None) == torch.autograd.DeviceType.CUDA:
+            d = e.time_range.end - e.time_range.start
+            tot += d
+            cnt += 1
+            names[e.name] = names.get(e.name, 0.0) + d
+    top = sorted(names, key=lambda k: -names[k])[:3]
+    return tot / n / 1e6, cnt / n, [k[:80] for k in top]
 
 
-def conv_graph(res, out=None):
+def conv_kernels(res, out=None):
     rows = res.setdefault("conv", [])
-    res["conv_note"] = ("graph rows: fwd_s and fwdbwd_s are CUDA-graph replays (forward; forward then "
-                        "torch.autograd.grad for input and weight), eager_* the same shape timed as conv16 does")
+    res["conv_note"] = ("kernel rows: fwd_s and fwdbwd_s are summed kernel durations (torch.profiler; forward; "
+                        "forward then torch.autograd.grad for input and weight), eager_* the shape timed as conv16 does")
     torch.backends.cudnn.benchmark = False
-    for (N, Ci, Co, Hh, k, s, g, cl) in CONV_GRAPH:
+    for (N, Ci, Co, Hh, k, s, g, cl) in CONV_KERNELS:
         dts = (("fp16", torch.float16), ("bf16", torch.bfloat16))
-        if cl and N == 256 and Ci > 4 and g == 1:
+        if cl and N == 256 and g == 1 and k in (1, 3, 7) and Co != 96:  # ResNet-50 channels-last: bf16 as dev28
             dts = (("bf16", torch.bfloat16),)
         for name, dt in dts:
             if over():
@@ -391,23 +397,23 @@ def conv_graph(res, out=None):
                 def fb_eager():
                     f().backward(gy)
 
-                def fb_graph():
+                def fb_grad():
                     torch.autograd.grad(f(), (x, w), gy)
                 ef, _ = timeit(f)
                 efb, _ = timeit(fb_eager)
                 x.grad = None
                 w.grad = None
-                gf = graph_timeit(f)
-                gfb = graph_timeit(fb_graph)
+                kf, nf, _ = kernel_time(f)
+                kfb, nfb, top = kernel_time(fb_grad)
                 Ho = y.shape[2]
                 fl = 2 * N * Co * Ho * Ho * (Ci // g) * k * k
                 rows.append(dict(dtype=name, channels_last=cl, N=N, Cin=Ci, Cout=Co, H=Hh, k=k, stride=s, groups=g,
-                                 graph=True, fwd_s=gf, fwdbwd_s=gfb, eager_fwd_s=ef, eager_fwdbwd_s=efb, flops_fwd=fl))
+                                 kernels=True, fwd_s=kf, fwdbwd_s=kfb, eager_fwd_s=ef, eager_fwdbwd_s=efb,
+                                 fwd_kernels=nf, fwdbwd_kernels=nfb, top=top, flops_fwd=fl))
                 del x, w, y, gy
             except Exception as e:
-                rows.append(dict(dtype=name, N=N, Cin=Ci, Cout=Co, H=Hh, k=k, stride=s, graph=True,
+                rows.append(dict(dtype=name, N=N, Cin=Ci, Cout=Co, H=Hh, k=k, stride=s, kernels=True,
                                  error=repr(e)[:300]))
-            torch.cuda.empty_cache()
         if out:
             with open(out, "w") as fo:
                 json.dump(res, fo, indent=1)
@@ -603,9 +609,9 @@ def main():
         fns = (launch, lambda r: conv16(r, out, CONV_EFF256),
                lambda r: conv16(r, out, CONV_RN_CL256, (("bf16", torch.bfloat16),)))
         fns[1].__name__, fns[2].__name__ = "conv_eff256", "conv_rn_cl256"
-    if "--conv-graph" in sys.argv:  # session 18: see CONV_GRAPH
-        fns = (launch, lambda r: conv_graph(r, out))
-        fns[1].__name__ = "conv_graph"
+    if "--conv-kernels" in sys.argv:  # session 18: see CONV_KERNELS
+        fns = (launch, lambda r: conv_kernels(r, out))
+        fns[1].__name__ = "conv_kernels"
     if "--norm" in sys.argv:  # round 4's fitted BatchNorm factors and batch-64-only TF32 convolutions
         fns = (launch, lambda r: norm(r, out), lambda r: conv16(r, out, CONV256, (("fp32", torch.float32),)))
         fns[1].__name__, fns[2].__name__ = "norm", "conv256_fp32"
