@@ -108,7 +108,9 @@ type raw struct {
 		Groups int64   `json:"groups"`
 		Fwd    float64 `json:"fwd_s"`
 		FwdBwd float64 `json:"fwdbwd_s"`
-		Error  string  `json:"error"`
+		// Kernels: gt_calib.py --conv-kernels' rows (gpu.ConvRate.Kernels)
+		Kernels bool   `json:"kernels"`
+		Error   string `json:"error"`
 	} `json:"conv"`
 	Pointwise []struct {
 		Dtype string  `json:"dtype"`
@@ -227,9 +229,9 @@ func expand(in string) ([]string, error) {
 }
 
 // merge adds a later run's rows to c. A convolution both runs timed (same
-// shape, dtype and memory format) keeps one row, the geometric mean of the
-// two: the runs disagree by up to a third on the same shape, neither is
-// the better measurement. Launch and host figures stay the first run's.
+// shape, dtype and memory format, and the same way: events or kernels)
+// keeps one row, the geometric mean of the two: the runs disagree by up to
+// a third on the same shape, neither is the better measurement. Launch and host figures stay the first run's.
 func merge(c, b *gpu.Calibration) {
 	c.Source += "+" + b.Source
 	c.GEMM = mergeGEMM(append(c.GEMM, b.GEMM...))
@@ -312,7 +314,7 @@ func build(name, src string, r *raw) gpu.Calibration {
 	for _, v := range r.Conv {
 		if v.Error == "" && v.Fwd > 0 && v.FwdBwd > v.Fwd {
 			c.Conv = append(c.Conv, gpu.ConvRate{Dtype: v.Dtype, ChannelsLast: v.CL, N: v.N, Cin: v.Cin, Cout: v.Cout,
-				H: v.H, K: v.K, Stride: v.Stride, Groups: v.Groups, FwdS: v.Fwd, FwdBwdS: v.FwdBwd})
+				H: v.H, K: v.K, Stride: v.Stride, Groups: v.Groups, FwdS: v.Fwd, FwdBwdS: v.FwdBwd, Kernels: v.Kernels})
 		}
 	}
 	for _, p := range r.Pointwise {

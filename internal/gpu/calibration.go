@@ -17,7 +17,7 @@ import (
 // raw run of the GPU (the go:generate line below reads
 // testdata/late/calibration-*.json: the full run, then the fp16/bf16
 // convolution runs at batch 64 and 256; then the later partial runs of
-// testdata/dev6, dev7 and dev16); do not edit them.
+// testdata/dev6, dev7, dev16, dev28 and dev29); do not edit them.
 type Calibration struct {
 	GPU    string `json:"gpu"`    // catalog name of the calibrated GPU
 	Source string `json:"source"` // the raw file it was built from
@@ -61,6 +61,13 @@ type SDPARate struct {
 // ConvRate is F.conv2d (NCHW unless ChannelsLast, cudnn.benchmark off):
 // N images of Cin×H×H through Cout k×k filters, forward alone and forward
 // plus backward (data and weight gradients).
+//
+// Kernels says how it was timed: by the summed durations of the CUDA
+// kernels it launched (torch.profiler, gt_calib.py --conv-kernels; the
+// backward through torch.autograd.grad), so no host time and no .grad
+// accumulation is in it. Otherwise CUDA events bracketed back-to-back
+// eager calls, whose backward() accumulated into the leaves' .grad and,
+// at small shapes, waited on the host.
 type ConvRate struct {
 	Dtype        string  `json:"dtype"`
 	ChannelsLast bool    `json:"channels_last"`
@@ -73,6 +80,7 @@ type ConvRate struct {
 	Groups       int64   `json:"groups"`
 	FwdS         float64 `json:"fwd_s"`
 	FwdBwdS      float64 `json:"fwdbwd_s"`
+	Kernels      bool    `json:"kernels,omitempty"`
 }
 
 // StreamRate is one memory-bound op (add, copy, gelu, layer_norm,
@@ -109,7 +117,7 @@ type OptimizerRate struct {
 	Seconds   float64 `json:"s"`
 }
 
-//go:generate go run ../../bench/calibrate -gpu h200 -in ../../testdata/late/calibration-*.json,../../testdata/dev6/calibration/calibration-*.json,../../testdata/dev7/calibration/calibration-*.json,../../testdata/dev16/dev16-calibration-small-gemm.json,../../testdata/dev28/dev28-calibration-conv-cl.json -out calibration/h200.json
+//go:generate go run ../../bench/calibrate -gpu h200 -in ../../testdata/late/calibration-*.json,../../testdata/dev6/calibration/calibration-*.json,../../testdata/dev7/calibration/calibration-*.json,../../testdata/dev16/dev16-calibration-small-gemm.json,../../testdata/dev28/dev28-calibration-conv-cl.json,../../testdata/dev29/dev29-calibration-conv-kernels.json -out calibration/h200.json
 
 //go:embed calibration
 var calibrations embed.FS

@@ -38,12 +38,16 @@ import "fmt"
 // measured compiled step with a margin and says why; the convolutional
 // one is fitted to those four steps and held late28's two, captured after
 // it (ResNet-34 and ResNet-18 b256: 1.19 and 1.21, where the eager
-// pricing had been 0.39 and 0.38).
+// pricing had been 0.39 and 0.38). Session 18 priced convolutions from
+// their kernels' times (testdata/dev29), which moved all six further
+// under: ResNet-50 1.56, ResNet-101 1.60, ConvNeXt-T 1.35, EfficientNet-B0
+// 1.88, ResNet-34 1.21, ResNet-18 1.22; the top keeps its margin over the
+// highest (1.90 over 1.76 -> 2.05 over 1.88).
 const (
 	compileStepLow    = 0.80 // transformers: the lowest measured/predicted 0.86
 	compileStepHigh   = 1.50 // the highest 1.39 (BERT)
-	compileStepConvLo = 0.95 // convolution-dominated steps: the lowest 1.31 (ConvNeXt-T), the point kept inside
-	compileStepConvHi = 1.90 // the highest 1.76 (EfficientNet-B0)
+	compileStepConvLo = 0.95 // convolution-dominated steps: the lowest 1.21 (ResNet-34), the point kept inside
+	compileStepConvHi = 2.05 // the highest 1.88 (EfficientNet-B0)
 	// compileConvShare is the GPU share of convolution kernels above
 	// which a step counts as convolutional (ResNet-50 and ConvNeXt are
 	// most of their GPU time, ViT's one patch convolution ~1%)
@@ -57,7 +61,7 @@ func compiledStepBand(d *StepDetail, b [2]float64) ([2]float64, string) {
 	lo, hi := compileStepLow, compileStepHigh
 	if d != nil && d.GPUS > 0 && d.Classes[kernelClassNames[kConv]].GPUS > compileConvShare*d.GPUS {
 		lo, hi = compileStepConvLo, compileStepConvHi
-		msg = "torch.compile step time of a convolutional net is priced from a profile of compiled ResNet-101, its band fitted to 4 compiled steps (1.31-1.76x the prediction: the compiled step runs longer than its kernels) and tested on 2 held-out ones (1.19-1.21x)"
+		msg = "torch.compile step time of a convolutional net is priced from a profile of compiled ResNet-101, its band fitted to 4 compiled steps (1.35-1.88x the prediction: the compiled step runs longer than its kernels) and tested on 2 held-out ones (1.21-1.22x)"
 	}
 	b[0], b[1] = min(b[0], lo), max(b[1], hi)
 	return b, fmt.Sprintf("%s: band widened to %.2f-%.2fx", msg, b[0], b[1])

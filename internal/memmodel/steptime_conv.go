@@ -128,7 +128,13 @@ func (r *rates) convUncached(c *convShape, dt DType) (fwd, bwd float64) {
 // their .grad (an add over the input, read twice and written once, and
 // one over the weight), which a training step's convolution does not do:
 // that is taken off, at the calibrated add bandwidth.
+//
+// A row timed by its kernels (gpu.ConvRate.Kernels) has neither: its
+// backward is what it timed.
 func (r *rates) convBackward(v gpu.ConvRate, dt DType) float64 {
+	if v.Kernels {
+		return v.FwdBwdS - v.FwdS
+	}
 	es := 4.0
 	if v.Dtype == "bf16" || v.Dtype == "fp16" {
 		es = 2
@@ -143,12 +149,17 @@ func (r *rates) convBackward(v gpu.ConvRate, dt DType) float64 {
 
 // largerBatchTimed reports whether the calibration also timed v's
 // convolution (same shape, dtype and memory format) on more images. Its
-// backward then stands for both: timed alone, Python's backward() call and
-// cuDNN's per-call setup bound a small batch's iteration (ResNet-50's
-// shapes at batch 64 ran their backward 1.2–3.8× faster than at 256, for
-// 4× the work, while their forward took 2.2–3.9× as long), which the
-// autograd engine does not pay inside a network; the larger batch measures
-// the kernels. Forward times keep every batch.
+// backward then stands for both. Timed as eager calls, Python's
+// backward() call and cuDNN's per-call setup bound a small batch's
+// iteration (ResNet-50's shapes at batch 64 ran their backward 1.2–3.8×
+// faster than at 256, for 4× the work, while their forward took 2.2–3.9×
+// as long), which the autograd engine does not pay inside a network.
+// Timed by their kernels (testdata/dev29), batch 64's backward kernels
+// take 10–16% more per image than batch 256's; steps of 96–128 images ran
+// at batch 256's rate: priced from both batches by distance, ResNet-101
+// and ResNet-152 b128 (late15, late17, late22) came out 3–4% slower than
+// measured against 0–3% from the larger batch alone. Forward times keep
+// every batch.
 func largerBatchTimed(v gpu.ConvRate, rows []gpu.ConvRate) bool {
 	for _, u := range rows {
 		if u.N > v.N && u.Dtype == v.Dtype && u.ChannelsLast == v.ChannelsLast && u.Cin == v.Cin && u.Cout == v.Cout &&
@@ -169,16 +180,32 @@ func (r *rates) convRowsEither(dtype, class string, channelsLast bool) []gpu.Con
 }
 
 // convRows is the calibrated convolutions of one class, dtype and memory
-// format that timed the GPU rather than the host.
+// format that timed the GPU rather than the host: the rows timed by their
+// kernels where the calibration has some (testdata/dev29: at batch 64 an
+// eager backward of EfficientNet's 1x1 convolutions took 3-8x its
+// kernels' time, of ResNet-50's 1.2-3.8x), so that one class is never
+// interpolated between the two kinds of timing; the eager rows whose
+// forward the host did not bound otherwise (float32, which dev29 did not
+// time). Kept instead, the eager rows of shapes dev29 did not time moved
+// EfficientNet's steps of 128-256 images 2-4 points under (bench/steptime,
+// session 18).
 func (r *rates) convRows(dtype, class string, channelsLast bool) []gpu.ConvRate {
-	var out []gpu.ConvRate
+	var eager, kernels []gpu.ConvRate
 	for _, v := range r.cal.Conv {
-		if v.Dtype == dtype && v.ChannelsLast == channelsLast && convClass(v.Cin, v.Cout, v.K, v.Groups) == class &&
-			!r.hostBound(v.FwdS) {
-			out = append(out, v)
+		if v.Dtype != dtype || v.ChannelsLast != channelsLast || convClass(v.Cin, v.Cout, v.K, v.Groups) != class {
+			continue
+		}
+		switch {
+		case v.Kernels:
+			kernels = append(kernels, v)
+		case !r.hostBound(v.FwdS):
+			eager = append(eager, v)
 		}
 	}
-	return out
+	if len(kernels) > 0 {
+		return kernels
+	}
+	return eager
 }
 
 // convPoint is where a convolution sits in the space its calibrated
