@@ -366,6 +366,25 @@ func TestFirstSightLate27(t *testing.T) {
 	})
 }
 
+// TestFirstSightLate29 checks late29's first sight (testdata/late29/RESULTS.md,
+// the print on 58c85e4, the models it was captured to test): 12 step times,
+// no memory rows; EfficientNet-B3 b48 70.6 ms against 57.2 and ResNet-50
+// b32 checkpointed 63.4 against 76.0. The table of the models before
+// (b9ad895) comes after the first and is not read.
+func TestFirstSightLate29(t *testing.T) {
+	st, err := readFirstSightSteps(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := countPrefix(st, "late29-"); n != 12 {
+		t.Errorf("late29: %d step-time rows at first sight, want 12", n)
+	}
+	checkStepErrs(t, st, map[string]struct{ meas, pred float64 }{
+		"late29-t-efficientnet-b3-b48-bf16": {57.2, 70.6},
+		"late29-t-resnet50-b32-bf16-ckpt":   {76.0, 63.4},
+	})
+}
+
 // firstSightSet is one blind set's first-sight record: how many training,
 // generate and step-time rows it has, one training row's peak reserved as
 // the table printed it (GiB measured and predicted) and step times (ms).

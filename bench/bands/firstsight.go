@@ -278,6 +278,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late27/RESULTS.md"},
 	// late28's likewise (b0ef7d0)
 	{File: "testdata/late28/RESULTS.md"},
+	// late29's likewise (58c85e4)
+	{File: "testdata/late29/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

@@ -149,6 +149,7 @@ var timingFiles = []memmodel.BandSource{
 	{Dir: "testdata/late26/timing/results.jsonl", HeldOut: "twenty-sixth blind set: timed alone, evaluated with session 17's start models, then band data"},
 	{Dir: "testdata/late28/timing/results.jsonl", HeldOut: "twenty-eighth blind set (compiled ResNet-34/18; its compiled steps are not band rows): timed alone, evaluated with the models it was captured to test (b0ef7d0), then band data"},
 	{Dir: "testdata/late27/timing/results.jsonl", HeldOut: "twenty-seventh blind set (host-bound checkpointed CNNs; its compiled steps are not band rows): timed alone, evaluated with the models it was captured to test (c4b991c), then band data"},
+	{Dir: "testdata/late29/timing/results.jsonl", HeldOut: "twenty-ninth blind set (small-batch CNNs): timed alone, evaluated with the models it was captured to test (58c85e4), then band data"},
 	{Dir: "testdata/dev13/timing/results.jsonl", HeldOut: "session 11's development set (not held out): host-bound rows timed in three processes on one host, the spread between processes"},
 	{Dir: "testdata/dev19/results.jsonl", HeldOut: "session 13's development set (not held out): the five worst host-bound checkpointing pairs in three processes on one host, the spread between processes and hosts"},
 }

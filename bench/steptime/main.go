@@ -92,6 +92,12 @@ func defaultSets() []set {
 		{"late19 (lent H200, seen since its evaluation)", []string{"testdata/late19/timing/results.jsonl"}, lent},
 		{"late22 (lent H200, seen since its evaluation)", []string{"testdata/late22/timing/results.jsonl"}, lent},
 		{"late24 (lent H200: compiled steps against eager, seen since its evaluation)", []string{"testdata/late24/timing/results.jsonl"}, lent},
+		{"late25 (lent H200: compiled steps against eager, seen since its evaluation)", []string{"testdata/late25/timing/results.jsonl"}, lent},
+		{"pick8 (lent H200, seen since its evaluation)", []string{"testdata/pick8/results.jsonl"}, lent},
+		{"late26 (lent H200, seen since its evaluation)", []string{"testdata/late26/timing/results.jsonl"}, lent},
+		{"late27 (lent H200: host-bound checkpointed CNNs, compiled steps; seen since its evaluation)", []string{"testdata/late27/timing/results.jsonl"}, lent},
+		{"late28 (lent H200: compiled ResNet-34/18, seen since its evaluation)", []string{"testdata/late28/timing/results.jsonl"}, lent},
+		{"late29 (lent H200: small-batch CNNs, seen since its evaluation)", []string{"testdata/late29/timing/results.jsonl"}, lent},
 	}
 }
 

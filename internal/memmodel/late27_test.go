@@ -41,3 +41,14 @@ func TestStepTimeLate28(t *testing.T) {
 	checkStepEval(t, ev, 4, stepTargets{median: 0.129, max: 0.182, ratioMedian: 0.113, ratioMax: 0.125, order: 1})
 	checkAllInBand(t, ev)
 }
+
+// TestStepTimeLate29: small-batch CNN steps (testdata/late29), captured to
+// test convolutions priced from their kernels' times (58c85e4, dev29). At
+// first sight: median 12.7%, max 23.3% (EfficientNet-B3 b48, +30.5% with
+// the eager-timed rows before), 12 of 12 inside their bands; ratios 1 of 3
+// within 10% (ResNet-50 b32 checkpointed -15.8%).
+func TestStepTimeLate29(t *testing.T) {
+	ev := evalTimedFile(t, filepath.Join("../../testdata/late29", "timing", "results.jsonl"))
+	checkStepEval(t, ev, 12, stepTargets{median: 0.128, max: 0.234, ratioMedian: 0.12, ratioMax: 0.159, order: 1})
+	checkAllInBand(t, ev)
+}
