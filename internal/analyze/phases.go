@@ -64,6 +64,10 @@ func classifyStack(fr []snapshot.Frame) frameFacts {
 			bwd = true
 		case strings.Contains(fn, "torch/_tensor.py") && x.Name == "backward":
 			bwd = true
+		case strings.Contains(fn, "torch/_functorch/_aot_autograd/") && (x.Name == "_backward_impl" || x.Name == "backward"):
+			// torch.compile's backward: AOTAutograd runs the compiled
+			// backward graph from the autograd engine's thread
+			bwd = true
 		case strings.Contains(fn, "torch/nn/modules/module.py"):
 			switch x.Name {
 			case "_call_impl", "_wrapped_call_impl":
@@ -77,6 +81,12 @@ func classifyStack(fr []snapshot.Frame) frameFacts {
 			bwd = true
 		}
 	}
+	// The autograd engine calling a Python autograd.Function's backward:
+	// its thread's outermost Python frame is Function.apply (a forward
+	// call of it has the caller's frames outside)
+	if o := outermostPython(fr); o != nil && strings.HasSuffix(o.Filename, "torch/autograd/function.py") && o.Name == "apply" {
+		bwd = true
+	}
 	switch {
 	case optim:
 		f.phase = phOptim
@@ -88,6 +98,17 @@ func classifyStack(fr []snapshot.Frame) frameFacts {
 		f.phase = phSetup
 	}
 	return f
+}
+
+// outermostPython is the outermost frame of a Python file in fr (innermost
+// first), nil when there is none.
+func outermostPython(fr []snapshot.Frame) *snapshot.Frame {
+	for i := len(fr) - 1; i >= 0; i-- {
+		if strings.HasSuffix(fr[i].Filename, ".py") {
+			return &fr[i]
+		}
+	}
+	return nil
 }
 
 // iterationsFromFrames finds the training iterations from frames. Each

@@ -226,3 +226,46 @@ func hasAdvice(d Device, sub string) bool {
 	}
 	return false
 }
+
+// TestCompiledTraining reads torch.compile'd training steps (testdata/dev9,
+// dev25, dev26: GPT-2, Qwen3-0.6B, EfficientNet-B0 under bf16 AMP). The
+// compiled backward runs from the autograd engine's thread through
+// AOTAutograd's runtime wrapper, with no torch/autograd frame; read as user
+// code, the whole step was "setup" and its saved tensors temporaries
+// (activations 0 B). The peak of a training step is early in backward,
+// when the forward's saved tensors are all alive: they are most of it.
+func TestCompiledTraining(t *testing.T) {
+	for _, p := range []string{
+		"../../testdata/dev9/compile/dev9-gpt2-s512-b32-bf16-compile-snap.pickle.gz",
+		"../../testdata/dev25/dev25-qwen3-06b-s1024-b8-bf16-compile-snap.pickle.gz",
+		"../../testdata/dev26/dev26-efficientnet-b0-b256-bf16-compile-snap.pickle.gz",
+	} {
+		d := analyzePath(t, p, DefaultOptions())
+		c := d.Categories
+		if d.CategoriesAt.Phase != "backward" {
+			t.Errorf("%s: steady-state peak in %q, want backward", p, d.CategoriesAt.Phase)
+		}
+		if c.Activations < d.CategoriesBytes*4/10 || c.Activations <= c.Temporaries {
+			t.Errorf("%s: activations %d of %d at the peak (temporaries %d): want the largest share", p, c.Activations,
+				d.CategoriesBytes, c.Temporaries)
+		}
+		if c.KVCache != 0 {
+			t.Errorf("%s: kv cache %d in a training step whose backward frees it", p, c.KVCache)
+		}
+	}
+}
+
+// TestAutogradFunctionBackward: bitsandbytes' 4-bit matmul is a Python
+// autograd.Function; the engine calls its backward with Function.apply as
+// the thread's outermost frame. QLoRA on Llama 3.2 1B (testdata/dev6): the
+// tensors forward saved for it are activations, and the optimizer is seen
+// to hold state for a sliver of the weights (adapters).
+func TestAutogradFunctionBackward(t *testing.T) {
+	d := analyzePath(t, "../../testdata/dev6/snapshots/dev6-qlora-llama32-1b-s512-b2-r16-snap.pickle.gz", DefaultOptions())
+	if c := d.Categories; c.Activations < c.Temporaries {
+		t.Errorf("activations %d < temporaries %d: the 4-bit layers' saved inputs read as temporaries", c.Activations, c.Temporaries)
+	}
+	if !d.Traits.Adapters && !strings.Contains(d.Traits.Optimizer, "adapters") {
+		t.Errorf("optimizer %q: want a frozen base with adapters", d.Traits.Optimizer)
+	}
+}
