@@ -561,7 +561,9 @@ def sharded(spec, out):
     if spec.get("ckpt") == "block":
         model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
     autocast = spec.get("prec", "bf16") == "bf16"
-    layers = model.model.layers
+    # LLaMA-like models keep their blocks in model.model.layers, GPT-2 in model.transformer.h (late30's two GPT-2
+    # rows failed on the first)
+    layers = model.model.layers if hasattr(model, "model") else model.transformer.h
     if strat == "fsdp2":
         from torch.distributed.fsdp import fully_shard, MixedPrecisionPolicy
         model.to(dev)
