@@ -117,7 +117,7 @@ func TestFirstSightStepRows(t *testing.T) {
 // so their kinds are no record of what plan knew when the
 // late sets before them were first seen (markRisk).
 func TestSetOrder(t *testing.T) {
-	order := []string{"captures", "heldout", "late", "late2", "late9", "late10", "late12", "pick3", "late13", "pick4", "late14", "pick5", "late15", "late16", "pick6", "late17", "late18", "pick7", "late19", "pick8", "late20", "late21", "late22", "late26"}
+	order := []string{"captures", "heldout", "late", "late2", "late9", "late10", "late12", "pick3", "late13", "pick4", "late14", "pick5", "late15", "late16", "pick6", "late17", "late18", "pick7", "late19", "pick8", "late20", "late21", "late22", "late26", "late30"}
 	for i := 1; i < len(order); i++ {
 		if a, b := setOrder(order[i-1]), setOrder(order[i]); a >= b {
 			t.Errorf("setOrder(%q) = %q is not before setOrder(%q) = %q", order[i-1], a, order[i], b)
@@ -414,6 +414,13 @@ var firstSightSets = []firstSightSet{
 	{"late22-", 16, 5, 23, "late22-vitb16-b256-bf16", 18.002, 18.567, map[string]struct{ meas, pred float64 }{
 		"late22-t-sd15-unet-b8-bf16":            {181.5, 142.7},
 		"late22-t-convnext-base-b128-bf16-ckpt": {130.7, 159.0},
+	}},
+	// late30 (de48888): 11 families and 3 world-size-1 parallel rows (two
+	// GPT-2 rows failed on the GPU), TP with checkpointing on TinyLlama
+	// +19.57%; 4 generate points; 13 step times
+	{"late30-", 14, 4, 13, "late30-ws1-tp-tinyllama-s1024-b4-ckpt", 17.734, 21.205, map[string]struct{ meas, pred float64 }{
+		"late30-t-dit-l-2-b64-bf16":      {170.0, 138.1},
+		"late30-t-vitb16-b128-bf16-ckpt": {87.3, 74.5},
 	}},
 	// late26 (56a33fe): 12 families and 4 world-size-1 parallel rows, TP
 	// on Llama 3.2 1B +3.89%

@@ -135,6 +135,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late22/RESULTS.md", "", false},
 	// late26's is its session-start table (56a33fe)
 	{"testdata/late26/RESULTS.md", "", false},
+	// late30's is the print on its capture commit (de48888)
+	{"testdata/late30/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)
@@ -280,6 +282,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late28/RESULTS.md"},
 	// late29's likewise (58c85e4)
 	{File: "testdata/late29/RESULTS.md"},
+	// late30's is the print on its capture commit (de48888)
+	{File: "testdata/late30/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

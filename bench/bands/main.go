@@ -115,6 +115,8 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/late22/families", HeldOut: "twenty-second blind set: evaluated with session 16's start models, then band data"},
 	{Dir: "testdata/late26/families", HeldOut: "twenty-sixth blind set (kinds without a blind row): evaluated with session 17's start models, then band data"},
 	{Dir: "testdata/late26/sharded", HeldOut: "twenty-sixth blind set (world-size-1 FSDP2, ZeRO-1, TP, DDP on new decoders): evaluated with session 17's start models, then band data"},
+	{Dir: "testdata/late30/families", HeldOut: "thirtieth blind set (kinds with rows but no blind row, new sizes of known families): evaluated with its capture commit's models (de48888), then band data"},
+	{Dir: "testdata/late30/sharded", HeldOut: "thirtieth blind set (world-size-1 FSDP2, TP and DDP with checkpointing on Llama 3.2 1B and TinyLlama): evaluated with its capture commit's models (de48888), then band data"},
 }
 
 // timingFiles are the step-time sets (bench/measured.ReadTimed layouts).
@@ -150,6 +152,7 @@ var timingFiles = []memmodel.BandSource{
 	{Dir: "testdata/late28/timing/results.jsonl", HeldOut: "twenty-eighth blind set (compiled ResNet-34/18; its compiled steps are not band rows): timed alone, evaluated with the models it was captured to test (b0ef7d0), then band data"},
 	{Dir: "testdata/late27/timing/results.jsonl", HeldOut: "twenty-seventh blind set (host-bound checkpointed CNNs; its compiled steps are not band rows): timed alone, evaluated with the models it was captured to test (c4b991c), then band data"},
 	{Dir: "testdata/late29/timing/results.jsonl", HeldOut: "twenty-ninth blind set (small-batch CNNs): timed alone, evaluated with the models it was captured to test (58c85e4), then band data"},
+	{Dir: "testdata/late30/timing/results.jsonl", HeldOut: "thirtieth blind set (technique pairs on GPU-bound models): timed alone, evaluated with its capture commit's models (de48888), then band data"},
 	{Dir: "testdata/dev13/timing/results.jsonl", HeldOut: "session 11's development set (not held out): host-bound rows timed in three processes on one host, the spread between processes"},
 	{Dir: "testdata/dev19/results.jsonl", HeldOut: "session 13's development set (not held out): the five worst host-bound checkpointing pairs in three processes on one host, the spread between processes and hosts"},
 }
@@ -183,6 +186,7 @@ var genSets = []memmodel.BandSource{
 	{Dir: "testdata/late21/generate", HeldOut: "twenty-first blind set (Phi-3 DynamicCache): evaluated once with session 15's final models, then band data"},
 	{Dir: "testdata/late22/generate", HeldOut: "twenty-second blind set: evaluated with session 16's start models, then band data"},
 	{Dir: "testdata/late26/generate", HeldOut: "twenty-sixth blind set: evaluated with session 17's start models, then band data"},
+	{Dir: "testdata/late30/generate", HeldOut: "thirtieth blind set: evaluated with its capture commit's models (de48888), then band data"},
 }
 
 // method is the table's one-line description.

@@ -194,3 +194,12 @@ func TestLate22Blind(t *testing.T) { checkGenerateSet(t, "late22", 5, 0.054, 0.0
 // allocated within 0.02% and reserved within 0.25% at every point, 3 of 3
 // inside the bands.
 func TestLate26Blind(t *testing.T) { checkGenerateSet(t, "late26", 3, 0.0026, 0.0003, 1) }
+
+// TestLate30Blind holds session 18's blind generate points (testdata/late30:
+// Qwen2.5-1.5B fp16 DynamicCache under no_grad at b16 p1024 n256, TinyLlama
+// bf16 StaticCache under no_grad at b128 p256 n128, GPT-2 medium bf16
+// DynamicCache under no_grad at b48 p256 n512, Mistral 7B fp16 DynamicCache
+// under inference_mode at b4 p6000 n64). At first sight (de48888)
+// allocated within 0.03% and reserved within 0.25% at every point, 4 of 4
+// inside the bands.
+func TestLate30Blind(t *testing.T) { checkGenerateSet(t, "late30", 4, 0.0026, 0.0004, 1) }

@@ -232,7 +232,10 @@ func TestSplitReachOnMeasuredRuns(t *testing.T) {
 		// (GPT-2 medium checkpointed: its variant is 7.8% above the point,
 		// beyond the band's width; the plain run's 3% is within it)
 		{`{"model":"gpt2-medium","batch":4,"seq":1024,"precision":"bf16-amp","checkpoint":"block"}`, false},
-		{`{"model":"llama3.2-1b","batch":2,"seq":2048,"precision":"bf16-amp","lora":{"rank":8}}`, false},
+		// (Llama 3.2 1B LoRA: since session 18's late30, whose first-sight
+		// over-estimates on checkpointed world-size-1 runs widened the
+		// checkpointed-or-LoRA bands, the band's top reaches its variant)
+		{`{"model":"llama3.2-1b","batch":2,"seq":2048,"precision":"bf16-amp","lora":{"rank":8}}`, true},
 		{`{"model":"gemma-2-2b","batch":4,"seq":1024,"precision":"bf16-amp","lora":{"rank":16}}`, false},
 		// Gemma 2 without checkpointing or LoRA: its plain runs never split
 		{`{"model":"gemma-2-2b","batch":4,"seq":1024,"precision":"bf16-amp"}`, false},

@@ -20,13 +20,14 @@ const late26Dir = "../../testdata/late26"
 // over), 4 under, the worst FSDP2 TinyLlama checkpointed at -1.77%
 // (outside the session-start band 21.03-22.67 GiB, measured 22.80);
 // allocated max 1.68% (selective checkpointing on Llama 3.2 1B, under:
-// inside its band).
+// inside its band). Session 18 (TP's optimizer steps one tensor at a
+// time): TP on Llama 3.2 1B +3.89% over -> 0.22% under, 5 under.
 func TestLate26Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 16 workloads")
 	}
 	checkBlindGroups(t, late26Dir, 16, map[string]bool{},
-		blindLimits{resvMedian: 0.0055, resvMax: 0.039, allocMax: 0.017, under: 4, farUnder: 0}, "families", "sharded")
+		blindLimits{resvMedian: 0.0055, resvMax: 0.039, allocMax: 0.017, under: 5, farUnder: 0}, "families", "sharded")
 }
 
 // TestLate26Compiled: the first compiled model with sliding-window layers

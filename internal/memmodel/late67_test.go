@@ -47,7 +47,10 @@ func TestLate6Blind(t *testing.T) {
 	// Phi-3 pure-bf16's allocated (the model 2.16% low) is 0.29% above it.
 	// Left for bands13 (issue 18) to judge, not hidden: the miss is logged
 	// and this entry fails once the row is inside again.
-	known := map[string]bool{"late6-phi3-f-s1024-b8-bf16w allocated": true}
+	// Phi-3 (f) pure-bf16: allocated above its band's top, and since
+	// session 18's bands (late30's pure-bf16 rows narrowed the class)
+	// reserved 0.07% above it too
+	known := map[string]bool{"late6-phi3-f-s1024-b8-bf16w allocated": true, "late6-phi3-f-s1024-b8-bf16w reserved": true}
 	checkBlindSet(t, late6Dir, 21, known, blindLimits{resvMedian: 0.009, resvMax: 0.0407, allocMax: 0.031, under: 4, farUnder: 1})
 }
 
@@ -130,7 +133,8 @@ func TestLate7Blind(t *testing.T) {
 	// band rows, its pure-bf16 Phi-3 mini -0.41% among them): the same
 	// row's allocated (-1.85%, under) is 0.04% above its allocated band's
 	// top.
-	known := map[string]bool{"late7-phi3-f-s2048-b2-fp32 reserved": true, "late7-phi3-f-s2048-b2-fp32 allocated": true}
+	// Phi-3 (f) fp32's allocated: inside its band since session 18's bands (late30)
+	known := map[string]bool{"late7-phi3-f-s2048-b2-fp32 reserved": true}
 	checkBlindSet(t, late7Dir, 16, known, blindLimits{resvMedian: 0.0092, resvMax: 0.0477, allocMax: 0.019, under: 2, farUnder: 1})
 }
 
