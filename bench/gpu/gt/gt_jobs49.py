@@ -85,3 +85,26 @@ def blind_jobs():
 def call67():
     probe = J("probe-start", "probe", 10, exclusive=True, timeout=60, spec=dict(kind="probe"))
     return [probe] + timing_groups() + blind_jobs()
+
+
+def call68():
+    """dev30 (development data, NOT blind): snapshots of the world-size-1 DDP runs with checkpointing whose peak
+    reserved the model puts 10-16% high with allocated exact (late30's TinyLlama b4 s1024, heldout's Llama-small
+    b8 s512), and late30's TinyLlama TP run (its optimizer step, one tensor at a time). late30b (blind, kept outside
+    the repository until evaluated once with the models of this job list's commit): the two GPT-2 rows of late30
+    that failed on gt_work's layer lookup, world-size-1 DDP and FSDP2."""
+    from gt_jobs import LLAMA_SMALL
+    L = ("LlamaForCausalLM", "LlamaConfig", LLAMA_SMALL)
+
+    def D(name, strategy, model, **kw):
+        m, c, cfg = model
+        return J("dev30-" + name, "dev30", 40, heldout=False, timeout=240,
+                 spec=S(strategy, model=m, config=c, cfg=cfg, snap=True, **kw))
+    return [
+        D("ws1-ddp-tinyllama-s1024-b4-ckpt", "ddp", TL, b=4, seq=1024, ckpt="block"),
+        D("ws1-ddp-tinyllama-s1024-b4", "ddp", TL, b=4, seq=1024),
+        D("ws1-ddp-llama-small-s512-b8-ckpt", "ddp", L, b=8, seq=512, ckpt="block"),
+        D("ws1-tp-tinyllama-s1024-b4-ckpt", "tp", TL, b=4, seq=1024, ckpt="block"),
+        SH("ws1-ddp-gpt2-s1024-b8", "ddp", GS, b=8, seq=1024),
+        SH("ws1-fsdp2-gpt2-s1024-b8", "fsdp2", GS, b=8, seq=1024),
+    ]
