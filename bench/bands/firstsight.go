@@ -137,6 +137,7 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late26/RESULTS.md", "", false},
 	// late30's is the print on its capture commit (de48888)
 	{"testdata/late30/RESULTS.md", "", false},
+	{"testdata/late30b/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)

@@ -117,6 +117,7 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/late26/sharded", HeldOut: "twenty-sixth blind set (world-size-1 FSDP2, ZeRO-1, TP, DDP on new decoders): evaluated with session 17's start models, then band data"},
 	{Dir: "testdata/late30/families", HeldOut: "thirtieth blind set (kinds with rows but no blind row, new sizes of known families): evaluated with its capture commit's models (de48888), then band data"},
 	{Dir: "testdata/late30/sharded", HeldOut: "thirtieth blind set (world-size-1 FSDP2, TP and DDP with checkpointing on Llama 3.2 1B and TinyLlama): evaluated with its capture commit's models (de48888), then band data"},
+	{Dir: "testdata/late30b/sharded", HeldOut: "late30's two GPT-2 world-size-1 rows (DDP, FSDP2) captured again: evaluated with its capture commit's models (cb42e40), then band data"},
 }
 
 // timingFiles are the step-time sets (bench/measured.ReadTimed layouts).
