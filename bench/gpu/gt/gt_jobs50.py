@@ -1,0 +1,42 @@
+"""Session 18. Call 69: a thirty-first blind set (late31), kept outside the repository until evaluated once with
+the binaries of the commit below this job list's, to test two of the session's changes on runs they were not
+built on:
+- tensor parallelism's optimizer step one tensor at a time (5f3d866): world-size-1 TP with and without block
+  checkpointing on decoders no TP run used (Qwen3-0.6B, SmolLM2-360M, Llama 3.2 1B checkpointed), and DDP with
+  checkpointing on Qwen2.5-0.5B (the rebuild-order over-estimate dev30 documents);
+- convolutions priced from their kernels' times (58c85e4): GPU-bound CNN steps in fp16 against bf16 (ResNet-50
+  b192, ResNet-152 b96, ConvNeXt-T b128 fp16 against bf16, EfficientNet-B0 b192), timed alone, one process, 7
+  steps, the median of steps 3..7."""
+from gt_jobs import J, timer, timing_jobs, S
+from gt_jobs7 import LL1B
+from gt_jobs9 import tv
+from gt_jobs26 import SMOL
+from gt_jobs29 import QW05
+from gt_jobs37 import Q3_06
+
+t = timer("late31-", "late31-timing")
+
+
+def SH(name, strategy, model, **kw):
+    m, c, cfg = model
+    return J("late31-" + name, "late31-sharded", 40, heldout=True, timeout=240,
+             spec=S(strategy, model=m, config=c, cfg=cfg, snap=False, **kw))
+
+
+def call69():
+    probe = J("probe-start", "probe", 10, exclusive=True, timeout=60, spec=dict(kind="probe"))
+    cnn = [
+        t("t-resnet50-b192-fp16", tv("resnet50", 192, prec="fp16")),
+        t("t-resnet50-b192-bf16", tv("resnet50", 192)),
+        t("t-resnet152-b96-fp16", tv("resnet152", 96, prec="fp16")),
+        t("t-convnext-tiny-b128-fp16", tv("convnext_tiny", 128, prec="fp16")),
+        t("t-efficientnet-b0-b192-fp16", tv("efficientnet_b0", 192, prec="fp16")),
+        t("t-efficientnet-b0-b192-bf16", tv("efficientnet_b0", 192)),
+    ]
+    return [probe] + timing_jobs("late31-", "late31-timing", (("cnn", cnn),)) + [
+        SH("ws1-tp-qwen3-06b-s1024-b8-ckpt", "tp", Q3_06, b=8, seq=1024, ckpt="block"),
+        SH("ws1-tp-qwen3-06b-s1024-b4", "tp", Q3_06, b=4, seq=1024),
+        SH("ws1-tp-smollm2-360m-s1024-b8-ckpt", "tp", SMOL, b=8, seq=1024, ckpt="block"),
+        SH("ws1-tp-llama32-1b-s1024-b4-ckpt", "tp", LL1B, b=4, seq=1024, ckpt="block"),
+        SH("ws1-ddp-qwen25-05b-s1024-b8-ckpt", "ddp", QW05, b=8, seq=1024, ckpt="block"),
+    ]
