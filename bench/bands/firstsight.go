@@ -138,6 +138,7 @@ var firstSightTables = []firstSightTable{
 	// late30's is the print on its capture commit (de48888)
 	{"testdata/late30/RESULTS.md", "", false},
 	{"testdata/late30b/RESULTS.md", "", false},
+	{"testdata/late31/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)
@@ -285,6 +286,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late29/RESULTS.md"},
 	// late30's is the print on its capture commit (de48888)
 	{File: "testdata/late30/RESULTS.md"},
+	// late31's likewise (ae14292)
+	{File: "testdata/late31/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

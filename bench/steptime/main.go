@@ -98,6 +98,8 @@ func defaultSets() []set {
 		{"late27 (lent H200: host-bound checkpointed CNNs, compiled steps; seen since its evaluation)", []string{"testdata/late27/timing/results.jsonl"}, lent},
 		{"late28 (lent H200: compiled ResNet-34/18, seen since its evaluation)", []string{"testdata/late28/timing/results.jsonl"}, lent},
 		{"late29 (lent H200: small-batch CNNs, seen since its evaluation)", []string{"testdata/late29/timing/results.jsonl"}, lent},
+		{"late30 (lent H200, seen since its evaluation)", []string{"testdata/late30/timing/results.jsonl"}, lent},
+		{"late31 (lent H200: GPU-bound CNNs in fp16 and bf16, seen since its evaluation)", []string{"testdata/late31/timing/results.jsonl"}, lent},
 	}
 }
 
