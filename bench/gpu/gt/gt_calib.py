@@ -289,6 +289,17 @@ CONV16 = [  # N, Cin, Cout, H, k, stride, groups, channels_last
 CONV256 = [(256,) + r[1:] for r in CONV16[11:30]]
 
 
+def conv_inputs(N, Ci, Co, Hh, k, g, cl, dt):
+    """A random N x Ci x Hh x Hh input and Co x Ci/g x k x k weight of dtype dt on the GPU, channels-last when
+    cl, both requiring grad."""
+    x = torch.randn(N, Ci, Hh, Hh, device="cuda", dtype=dt)
+    w = torch.randn(Co, Ci // g, k, k, device="cuda", dtype=dt)
+    if cl:
+        x = x.to(memory_format=torch.channels_last)
+        w = w.to(memory_format=torch.channels_last)
+    return x.requires_grad_(), w.requires_grad_()
+
+
 def conv16(res, out=None, shapes=None, dtypes=(("fp16", torch.float16), ("bf16", torch.bfloat16))):
     rows = res.setdefault("conv", [])  # a second call (--conv-extra) adds to the first's rows
     res["conv_note"] = "fwdbwd_tflops counts 3x forward FLOPs"
@@ -298,13 +309,7 @@ def conv16(res, out=None, shapes=None, dtypes=(("fp16", torch.float16), ("bf16",
             if over():
                 return
             try:
-                x = torch.randn(N, Ci, Hh, Hh, device="cuda", dtype=dt)
-                w = torch.randn(Co, Ci // g, k, k, device="cuda", dtype=dt)
-                if cl:
-                    x = x.to(memory_format=torch.channels_last)
-                    w = w.to(memory_format=torch.channels_last)
-                x.requires_grad_()
-                w.requires_grad_()
+                x, w = conv_inputs(N, Ci, Co, Hh, k, g, cl, dt)
                 tf, _ = timeit(lambda: F.conv2d(x, w, stride=s, padding=k // 2, groups=g))
                 y = F.conv2d(x, w, stride=s, padding=k // 2, groups=g)
                 gy = torch.randn_like(y)
@@ -381,13 +386,7 @@ def conv_kernels(res, out=None):
             if over():
                 return
             try:
-                x = torch.randn(N, Ci, Hh, Hh, device="cuda", dtype=dt)
-                w = torch.randn(Co, Ci // g, k, k, device="cuda", dtype=dt)
-                if cl:
-                    x = x.to(memory_format=torch.channels_last)
-                    w = w.to(memory_format=torch.channels_last)
-                x.requires_grad_()
-                w.requires_grad_()
+                x, w = conv_inputs(N, Ci, Co, Hh, k, g, cl, dt)
 
                 def f():
                     return F.conv2d(x, w, stride=s, padding=k // 2, groups=g)

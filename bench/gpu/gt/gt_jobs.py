@@ -48,6 +48,15 @@ def compiled_pair(t, name, spec):
     return [t("t-" + name, spec), t("t-" + name + "-compile", dict(spec, compile=True))]
 
 
+def sharded_maker(prefix, group, heldout=True, snap=False):
+    """J for one call's world-size-1 parallel jobs: SH(name, strategy, (model, config, cfg), **S kwargs)."""
+    def make(name, strategy, model, **kw):
+        m, c, cfg = model
+        return J(prefix + name, group, 40, heldout=heldout, timeout=240,
+                 spec=S(strategy, model=m, config=c, cfg=cfg, snap=snap, **kw))
+    return make
+
+
 def timing_jobs(prefix, group, groups):
     """One exclusive process per (key, specs) group, alone on the GPU."""
     return [J(prefix + "timing-" + k, group, 60, heldout=True, exclusive=True, timeout=280,

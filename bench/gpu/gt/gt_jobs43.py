@@ -8,7 +8,7 @@ compiled (its sliding-window masks under Inductor were never measured); three ge
 technique pairs in three processes alone on the GPU (AMP against fp32, checkpointing, LoRA, accumulation
 against a larger batch) on models never timed: Qwen3-1.7B at s2048, Llama 3.2 1B, OLMo 2 1B, ViT-L/16,
 ResNet-152, ConvNeXt-S, EfficientNet-B2, the SD 1.5 UNet with LoRA."""
-from gt_jobs import J, T, G, maker, timer, timing_jobs, S
+from gt_jobs import J, sharded_maker, T, G, maker, timer, timing_jobs, S
 from gt_jobs7 import LL1B
 from gt_jobs9 import tv
 from gt_jobs11 import df
@@ -53,10 +53,7 @@ B = maker("late26-", "late26", heldout=True)
 C = maker("late26-", "late26-compile", heldout=True, timeout=300)
 
 
-def SH(name, strategy, model, **kw):
-    m, c, cfg = model
-    return J("late26-" + name, "late26-sharded", 40, heldout=True, timeout=240,
-             spec=S(strategy, model=m, config=c, cfg=cfg, snap=False, **kw))
+SH = sharded_maker("late26-", "late26-sharded")
 
 
 def blind_jobs():

@@ -9,7 +9,7 @@ points; step times of technique pairs on GPU-bound models never timed at these s
 checkpointed, Llama 3.2 3B b8 against b4x2, Gemma 2 2B bf16 against fp32, ViT-B/16 b128 checkpointed, DiT-L/2
 bf16 against fp32, ResNet-101 b256 against b128x2), one process per group alone on the GPU, 7 steps, the median
 of steps 3..7."""
-from gt_jobs import J, T, G, maker, timer, timing_jobs, S
+from gt_jobs import J, sharded_maker, T, G, maker, timer, timing_jobs, S
 from gt_jobs7 import LL1B
 from gt_jobs9 import tv
 from gt_jobs11 import df
@@ -46,10 +46,7 @@ def timing_groups():
 B = maker("late30-", "late30", heldout=True)
 
 
-def SH(name, strategy, model, **kw):
-    m, c, cfg = model
-    return J("late30-" + name, "late30-sharded", 40, heldout=True, timeout=240,
-             spec=S(strategy, model=m, config=c, cfg=cfg, snap=False, **kw))
+SH = sharded_maker("late30-", "late30-sharded")
 
 
 def blind_jobs():
@@ -96,10 +93,7 @@ def call68():
     from gt_jobs import LLAMA_SMALL
     L = ("LlamaForCausalLM", "LlamaConfig", LLAMA_SMALL)
 
-    def D(name, strategy, model, **kw):
-        m, c, cfg = model
-        return J("dev30-" + name, "dev30", 40, heldout=False, timeout=240,
-                 spec=S(strategy, model=m, config=c, cfg=cfg, snap=True, **kw))
+    D = sharded_maker("dev30-", "dev30", heldout=False, snap=True)
     return [
         D("ws1-ddp-tinyllama-s1024-b4-ckpt", "ddp", TL, b=4, seq=1024, ckpt="block"),
         D("ws1-ddp-tinyllama-s1024-b4", "ddp", TL, b=4, seq=1024),

@@ -7,7 +7,7 @@ built on:
 - convolutions priced from their kernels' times (58c85e4): GPU-bound CNN steps in fp16 against bf16 (ResNet-50
   b192, ResNet-152 b96, ConvNeXt-T b128 fp16 against bf16, EfficientNet-B0 b192), timed alone, one process, 7
   steps, the median of steps 3..7."""
-from gt_jobs import J, timer, timing_jobs, S
+from gt_jobs import J, sharded_maker, timer, timing_jobs, S
 from gt_jobs7 import LL1B
 from gt_jobs9 import tv
 from gt_jobs26 import SMOL
@@ -17,10 +17,7 @@ from gt_jobs37 import Q3_06
 t = timer("late31-", "late31-timing")
 
 
-def SH(name, strategy, model, **kw):
-    m, c, cfg = model
-    return J("late31-" + name, "late31-sharded", 40, heldout=True, timeout=240,
-             spec=S(strategy, model=m, config=c, cfg=cfg, snap=False, **kw))
+SH = sharded_maker("late31-", "late31-sharded")
 
 
 def call69():
