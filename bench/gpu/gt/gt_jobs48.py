@@ -19,6 +19,8 @@ def ckpt(name, spec):
 
 
 def call65():
+    # as run in call 65; gt_calib.py's --conv-graph mode (CUDA-graph replays) was removed after it failed
+    # (call66's docstring), so this job list no longer reproduces that calibration
     calib = J("dev29-calibration-conv-graph", "dev29", 40, exclusive=True, timeout=300,
               cmd=["python3", "@HERE/gt_calib.py", "@OUT/dev29-calibration-conv-graph.json", "--budget", "240",
                    "--conv-graph"])
