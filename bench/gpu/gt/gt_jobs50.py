@@ -37,3 +37,12 @@ def call69():
         SH("ws1-tp-llama32-1b-s1024-b4-ckpt", "tp", LL1B, b=4, seq=1024, ckpt="block"),
         SH("ws1-ddp-qwen25-05b-s1024-b8-ckpt", "ddp", QW05, b=8, seq=1024, ckpt="block"),
     ]
+
+
+def call70():
+    """dev31 (development data, NOT blind): snapshots of late30's EfficientNet-B4 b48 fp16 step (allocated 6.5%
+    over at first sight, outside its band) and of its bf16 twin, to read which category the model puts high."""
+    from gt_jobs import maker
+    D = maker("dev31-", "dev31", heldout=False)
+    return [D("efficientnet-b4-b48-fp16-snap", tv("efficientnet_b4", 48, prec="fp16", iters=3, snap=True)),
+            D("efficientnet-b4-b48-bf16-snap", tv("efficientnet_b4", 48, iters=3, snap=True))]
