@@ -1,0 +1,113 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// The blind sets whose first sight is one table of each kind, checked as
+// tables: the sets with memory rows (firstSightSets) and the step-time
+// sets (firstSightStepSets).
+
+// firstSightStepSet is a step-time-only blind set's first-sight record:
+// how many step times it has and some of them (ms measured, predicted).
+type firstSightStepSet struct {
+	prefix   string
+	steps    int
+	stepErrs map[string]struct{ meas, pred float64 }
+}
+
+// firstSightStepSets are the step-time-only sets, each read from the print
+// on the models it was captured to test (the tables of the models before
+// come after it and are not read).
+var firstSightStepSets = []firstSightStepSet{
+	// late27 (c4b991c): ResNet-101 b64 checkpointed 128.6 ms against 112.1,
+	// EfficientNet-B1 b64 77.7 against 57.7
+	{"late27-", 16, map[string]struct{ meas, pred float64 }{
+		"late27-t-resnet101-b64-bf16-ckpt":  {112.1, 128.6},
+		"late27-t-efficientnet-b1-b64-bf16": {57.7, 77.7},
+	}},
+	// late29 (58c85e4; b9ad895's table after it): EfficientNet-B3 b48 70.6
+	// ms against 57.2, ResNet-50 b32 checkpointed 63.4 against 76.0
+	{"late29-", 12, map[string]struct{ meas, pred float64 }{
+		"late29-t-efficientnet-b3-b48-bf16": {57.2, 70.6},
+		"late29-t-resnet50-b32-bf16-ckpt":   {76.0, 63.4},
+	}},
+}
+
+// TestFirstSightStepSets checks each of firstSightStepSets against the
+// step-time tables first sight is read from.
+func TestFirstSightStepSets(t *testing.T) {
+	st, err := readFirstSightSteps(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range firstSightStepSets {
+		if n := countPrefix(st, c.prefix); n != c.steps {
+			t.Errorf("%s: %d step-time rows at first sight, want %d", strings.TrimSuffix(c.prefix, "-"), n, c.steps)
+		}
+		checkStepErrs(t, st, c.stepErrs)
+	}
+}
+
+// firstSightSet is one blind set's first-sight record: how many training,
+// generate and step-time rows it has, one training row's peak reserved as
+// the table printed it (GiB measured and predicted) and step times (ms).
+type firstSightSet struct {
+	prefix            string
+	train, gen, steps int
+	row               string
+	meas, pred        float64
+	stepErrs          map[string]struct{ meas, pred float64 }
+}
+
+// firstSightSets are the sets whose first sight is its session-start
+// tables, each checked by TestFirstSightSets.
+var firstSightSets = []firstSightSet{
+	// late17 (testdata/late17/RESULTS.md): EfficientNet-B7 b32 +4.41%; 3
+	// generate rows (the Phi-3 mini row plan refuses is no figure)
+	{"late17-", 21, 3, 32, "late17-efficientnet-b7-b32-bf16", 9.695, 10.123, map[string]struct{ meas, pred float64 }{
+		"late17-t-llama31-8b-s1024-b2-bf16-lora16-ckpt": {325.7, 236.7},
+		"late17-t-mixtral-g-s1024-b4-bf16":              {200.1, 242.9},
+	}},
+	// late19: ViT-L/16 fp16 b128 checkpointed -8.94%
+	{"late19-", 16, 5, 24, "late19-vitl16-b128-fp16-ckpt", 8.799, 8.012, map[string]struct{ meas, pred float64 }{
+		"late19-t-smollm2-360m-s1024-b8x2-bf16": {279.5, 230.5},
+		"late19-t-convnext-large-b32x2-bf16":    {145.4, 117.1},
+	}},
+	// late22 (8e472b0): ViT-B/16 b256 bf16 +3.14%
+	{"late22-", 16, 5, 23, "late22-vitb16-b256-bf16", 18.002, 18.567, map[string]struct{ meas, pred float64 }{
+		"late22-t-sd15-unet-b8-bf16":            {181.5, 142.7},
+		"late22-t-convnext-base-b128-bf16-ckpt": {130.7, 159.0},
+	}},
+	// late30 (de48888): 11 families and 3 world-size-1 parallel rows (two
+	// GPT-2 rows failed on the GPU; late30b's capture of them, cb42e40, has
+	// the same prefix: 16 rows), TP with checkpointing on TinyLlama
+	// +19.57%; 4 generate points; 13 step times
+	{"late30-", 16, 4, 13, "late30-ws1-tp-tinyllama-s1024-b4-ckpt", 17.734, 21.205, map[string]struct{ meas, pred float64 }{
+		"late30-t-dit-l-2-b64-bf16":      {170.0, 138.1},
+		"late30-t-vitb16-b128-bf16-ckpt": {87.3, 74.5},
+	}},
+	// late31 (ae14292): 5 world-size-1 parallel rows, TP with checkpointing
+	// on Llama 3.2 1B -3.17%; 6 CNN step times
+	{"late31-", 5, 0, 6, "late31-ws1-tp-llama32-1b-s1024-b4-ckpt", 26.318, 25.484, map[string]struct{ meas, pred float64 }{
+		"late31-t-resnet152-b96-fp16": {81.4, 98.0},
+	}},
+	// late26 (56a33fe): 12 families and 4 world-size-1 parallel rows, TP
+	// on Llama 3.2 1B +3.89%
+	{"late26-", 16, 3, 17, "late26-ws1-tp-llama32-1b-s1024-b4", 31.283, 32.501, map[string]struct{ meas, pred float64 }{
+		"late26-t-resnet152-b128-bf16-ckpt":  {179.6, 226.1},
+		"late26-t-efficientnet-b2-b128-fp32": {152.5, 139.7},
+	}},
+}
+
+// TestFirstSightSets checks each of firstSightSets against the tables its
+// first sight is read from.
+func TestFirstSightSets(t *testing.T) {
+	for _, c := range firstSightSets {
+		t.Run(strings.TrimSuffix(c.prefix, "-"), func(t *testing.T) {
+			steps := checkSetFirstSight(t, c.prefix, c.train, c.gen, c.steps, c.row, c.meas, c.pred)
+			checkStepErrs(t, steps, c.stepErrs)
+		})
+	}
+}
