@@ -46,3 +46,16 @@ def call70():
     D = maker("dev31-", "dev31", heldout=False)
     return [D("efficientnet-b4-b48-fp16-snap", tv("efficientnet_b4", 48, prec="fp16", iters=3, snap=True)),
             D("efficientnet-b4-b48-bf16-snap", tv("efficientnet_b4", 48, iters=3, snap=True))]
+
+
+def call71():
+    """dev32 (development data, NOT blind): kernel profiles of compiled steps the walk under-prices (gt_work
+    profile=True, 4 timed steps, 2 profiled, each alone on the GPU): ResNet-50 b128 (-36%) and Qwen2.5-0.5B s1024
+    b8 (-12%) compiled, bf16 AMP, to test dev27's reading of compiled ResNet-101 (1635 kernels against the model's
+    1085, 26.9 us of step per profiled kernel: are Inductor's launches the bound?)."""
+    def P(name, spec):
+        return J("dev32-prof-" + name, "dev32-profile", 40, exclusive=True, timeout=200, heldout=False,
+                 spec=dict(spec, iters=4, profile=True))
+    from gt_jobs import T
+    return [P("resnet50-b128-bf16-compile", tv("resnet50", 128, compile=True)),
+            P("qwen25-05b-s1024-b8-bf16-compile", T(*QW05, b=8, seq=1024, compile=True))]
