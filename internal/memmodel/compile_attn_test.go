@@ -1,0 +1,44 @@
+package memmodel
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCompiledDecoderAttentionUnmasked: under torch.compile transformers
+// passes SDPA a materialised causal mask with is_causal=False, so a
+// compiled decoder's attention is priced as the full (non-causal) call,
+// twice the causal FLOPs its eager step's attention has (testdata/dev32:
+// compiled Qwen2.5-0.5B's attention kernels 11.0 ms a step, 5.0 priced
+// causal). An encoder's attention is non-causal either way.
+func TestCompiledDecoderAttentionUnmasked(t *testing.T) {
+	attn := func(spec string) *op {
+		s, err := ParseSpec(strings.NewReader(spec))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := resolve(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := c.buildGraph()
+		for i := range g.ops {
+			if g.ops[i].attn != nil {
+				return &g.ops[i]
+			}
+		}
+		t.Fatalf("%s: no attention op", spec)
+		return nil
+	}
+	for _, c := range []struct {
+		model string
+		ratio float64
+	}{{"llama3.2-1b", 2}, {"bert-base", 1}} {
+		base := `{"model":"` + c.model + `","batch":4,"seq":512,"precision":"bf16-amp"`
+		e, k := attn(base+`}`), attn(base+`,"compile":true}`)
+		if k.attn.causal || k.flops != c.ratio*e.flops || k.bwdFlops != c.ratio*e.bwdFlops {
+			t.Errorf("%s: compiled attention causal=%v, %.3g FLOPs forward and %.3g backward; eager %.3g and %.3g (want %gx, non-causal)",
+				c.model, k.attn.causal, k.flops, k.bwdFlops, e.flops, e.bwdFlops, c.ratio)
+		}
+	}
+}
