@@ -288,8 +288,11 @@ func (b *builder) lmLoss(logits Tensor, batch, seq, vocab int64) {
 
 // repeated is x copied out to n elements in its dtype (repeat_kv's
 // expand + reshape, repeat_interleave, a bias expanded to every head).
+// The copy reads x and writes all n elements (until session 18 its
+// traffic was counted at x's size, before the output grew).
 func (b *builder) repeated(x Tensor, n int64) Tensor {
-	y := b.copy(x)
-	b.tt(y).numel = n
+	y := b.out(n, b.dt(x), x)
+	o := b.op("copy", []Tensor{x}, []Tensor{y}, nil)
+	o.passGrad = []bool{true}
 	return y
 }
