@@ -42,3 +42,37 @@ func TestCompiledDecoderAttentionUnmasked(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatCopyTraffic: the copies that expand grouped keys and values to
+// the query heads under torch.compile (Llama 3.2 1B: 8 key/value heads, 32
+// query heads) move what they read and all they write: 1 + 4 = 5 times
+// the key tensor's bytes, not the 2 of a same-size copy.
+func TestRepeatCopyTraffic(t *testing.T) {
+	s, err := ParseSpec(strings.NewReader(`{"model":"llama3.2-1b","batch":4,"seq":512,"precision":"bf16-amp","compile":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := resolve(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := c.buildGraph()
+	n := 0
+	for i := range g.ops {
+		o := &g.ops[i]
+		if o.kind != "copy" || len(o.in) != 1 || len(o.out) != 1 {
+			continue
+		}
+		in, out := g.tensors[o.in[0]].bytes(), g.tensors[o.out[0]].bytes()
+		if out != 4*in {
+			continue
+		}
+		n++
+		if o.bytes != float64(in+out) {
+			t.Errorf("repeat copy of %d bytes to %d: traffic %.0f, want %d", in, out, o.bytes, in+out)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no 4x repeat copy in the compiled Llama 3.2 1B graph")
+	}
+}
