@@ -5,6 +5,20 @@ import (
 	"testing"
 )
 
+// graphOfJSON is the graph plan builds for a JSON spec.
+func graphOfJSON(t *testing.T, spec string) *Graph {
+	t.Helper()
+	s, err := ParseSpec(strings.NewReader(spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := resolve(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.buildGraph()
+}
+
 // TestCompiledDecoderAttentionUnmasked: under torch.compile transformers
 // passes SDPA a materialised causal mask with is_causal=False, so a
 // compiled decoder's attention is priced as the full (non-causal) call,
@@ -13,15 +27,7 @@ import (
 // causal). An encoder's attention is non-causal either way.
 func TestCompiledDecoderAttentionUnmasked(t *testing.T) {
 	attn := func(spec string) *op {
-		s, err := ParseSpec(strings.NewReader(spec))
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := resolve(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g := c.buildGraph()
+		g := graphOfJSON(t, spec)
 		for i := range g.ops {
 			if g.ops[i].attn != nil {
 				return &g.ops[i]
@@ -48,15 +54,7 @@ func TestCompiledDecoderAttentionUnmasked(t *testing.T) {
 // query heads) move what they read and all they write: 1 + 4 = 5 times
 // the key tensor's bytes, not the 2 of a same-size copy.
 func TestRepeatCopyTraffic(t *testing.T) {
-	s, err := ParseSpec(strings.NewReader(`{"model":"llama3.2-1b","batch":4,"seq":512,"precision":"bf16-amp","compile":true}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := resolve(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := c.buildGraph()
+	g := graphOfJSON(t, `{"model":"llama3.2-1b","batch":4,"seq":512,"precision":"bf16-amp","compile":true}`)
 	n := 0
 	for i := range g.ops {
 		o := &g.ops[i]
