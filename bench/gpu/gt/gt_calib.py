@@ -2,7 +2,7 @@
 forward+backward, convolutions, pointwise/normalisation bandwidth, kernel launch floor and
 optimizer step time per parameter. Run ALONE on the GPU (nothing else), no history.
 
-usage: python3 gt_calib.py OUT.json [--budget SECONDS] [--conv16|--conv256|--conv-kernels|--norm|--unaligned|--sdpa-backends|--broadcast]
+usage: python3 gt_calib.py OUT.json [--budget SECONDS] [--conv16|--conv256|--conv-kernels|--sdpa-mask|--norm|--unaligned|--sdpa-backends|--broadcast]
 --unaligned times GEMMs whose vocabulary dimension is not a multiple of 8, in its three roles, beside
 the same shapes padded to a multiple of 64 (session 5).
 --conv16 times only the launch floor and the fp16/bf16 convolutions of CONV16 (round 3).
@@ -373,6 +373,49 @@ def kernel_time(fn, n=10):
     return tot / n / 1e6, cnt / n, [k[:80] for k in top]
 
 
+# sdpa_mask: decoder attention shapes (B, H, S, D) of the compiled runs and their neighbours.
+SDPA_MASK = [(8, 14, 1024, 64), (8, 12, 1024, 64), (4, 16, 1024, 64), (16, 12, 512, 64), (4, 32, 2048, 64),
+             (4, 32, 1024, 128), (2, 16, 4096, 128), (8, 16, 1024, 128), (4, 9, 2048, 64)]
+
+
+def sdpa_mask(res, out=None):
+    """Session 19: SDPA with the default backend as Hugging Face calls it under torch.compile (a materialised
+    causal mask, is_causal=False: masking_utils takes no is_causal shortcut while Dynamo traces), beside
+    is_causal=True and no mask at all. bf16; the mask (B, 1, S, S), boolean and additive (dtype min above the
+    diagonal). Kernel-summed times (torch.profiler): forward, and forward then torch.autograd.grad for q, k, v."""
+    rows = res.setdefault("sdpa_mask", [])
+    res["sdpa_mask_note"] = "fwd_s, fwdbwd_s: summed kernel durations per call; flops_full = 4*B*H*S*S*D"
+    dt = torch.bfloat16
+    for (B, H, S, D) in SDPA_MASK:
+        q, k, v = (torch.randn(B, H, S, D, device="cuda", dtype=dt, requires_grad=True) for _ in range(3))
+        g = torch.randn(B, H, S, D, device="cuda", dtype=dt)
+        tri = torch.ones(S, S, device="cuda", dtype=torch.bool).tril()
+        boolm = tri.expand(B, 1, S, S).contiguous()
+        addm = torch.zeros(B, 1, S, S, device="cuda", dtype=dt).masked_fill(~boolm, torch.finfo(dt).min)
+        for mname, kw in (("causal", dict(is_causal=True)), ("none", {}), ("bool", dict(attn_mask=boolm)),
+                          ("additive", dict(attn_mask=addm))):
+            if over():
+                return
+            row = dict(mask=mname, B=B, H=H, S=S, D=D, dtype="bf16", flops_full=4 * B * H * S * S * D)
+            try:
+                def f():
+                    return F.scaled_dot_product_attention(q, k, v, **kw)
+
+                def fb():
+                    torch.autograd.grad(f(), (q, k, v), g)
+                kf, nf, topf = kernel_time(f)
+                kfb, nfb, top = kernel_time(fb)
+                row.update(fwd_s=kf, fwdbwd_s=kfb, fwd_kernels=nf, fwdbwd_kernels=nfb, top=top)
+            except Exception as e:
+                row["error"] = repr(e)[:300]
+            rows.append(row)
+        del q, k, v, g, tri, boolm, addm
+        torch.cuda.empty_cache()
+        if out:
+            with open(out, "w") as fo:
+                json.dump(res, fo, indent=1)
+
+
 def conv_kernels(res, out=None):
     rows = res.setdefault("conv", [])
     res["conv_note"] = ("kernel rows: fwd_s and fwdbwd_s are summed kernel durations (torch.profiler; forward; "
@@ -611,6 +654,9 @@ def main():
     if "--conv-kernels" in sys.argv:  # session 18: see CONV_KERNELS
         fns = (launch, lambda r: conv_kernels(r, out))
         fns[1].__name__ = "conv_kernels"
+    if "--sdpa-mask" in sys.argv:  # session 19: see sdpa_mask
+        fns = (launch, lambda r: sdpa_mask(r, out))
+        fns[1].__name__ = "sdpa_mask"
     if "--norm" in sys.argv:  # round 4's fitted BatchNorm factors and batch-64-only TF32 convolutions
         fns = (launch, lambda r: norm(r, out), lambda r: conv16(r, out, CONV256, (("fp32", torch.float32),)))
         fns[1].__name__, fns[2].__name__ = "norm", "conv256_fp32"

@@ -295,6 +295,8 @@ def train(spec, out):
         enable_selective_ckpt()
     if not spec.get("quant"):  # a 4-bit model is loaded onto the GPU by from_pretrained
         model.to(dev)
+    if spec.get("channels_last"):  # session 19: eager channels-last CNNs, beside Inductor's layout
+        model.to(memory_format=torch.channels_last)
     model.train()
     for e in getattr(model, "frozen_extras", []):
         e.to(dev, dtype=torch.bfloat16 if prec == "bf16w" else torch.float32).eval()
@@ -329,8 +331,10 @@ def train(spec, out):
             return dict(hidden_states=x, timestep=t, class_labels=torch.randint(0, 1000, (b,), device=dev)), noise
         if kind == "vision":
             r = spec.get("res", 224)
-            return dict(x=torch.randn(b, 3, r, r, device=dev, dtype=in_dtype)), \
-                torch.randint(0, 1000, (b,), device=dev)
+            x = torch.randn(b, 3, r, r, device=dev, dtype=in_dtype)
+            if spec.get("channels_last"):
+                x = x.contiguous(memory_format=torch.channels_last)
+            return dict(x=x), torch.randint(0, 1000, (b,), device=dev)
         if kind == "whisper":
             feats = torch.randn(b, cfg.num_mel_bins, 2 * cfg.max_source_positions, device=dev, dtype=in_dtype)
             lab = torch.randint(0, vocab, (b, seq), device=dev)
@@ -380,7 +384,7 @@ def train(spec, out):
             times.append(time.perf_counter() - t0)
             res.setdefault("alloc_after_iter", []).append(torch.cuda.memory_allocated())
         if spec.get("profile"):
-            res["profile"] = profile_steps(step, out, spec["name"])
+            res["profile"] = profile_steps(step, out, spec["name"], ops=spec["profile"] == "ops")
         res["status"] = "ok"
     except torch.OutOfMemoryError as e:
         res["status"] = "oom"
@@ -391,14 +395,16 @@ def train(spec, out):
     return [res]
 
 
-def profile_steps(step, out, name, n=2):
+def profile_steps(step, out, name, n=2, ops=False):
     """n more steps under torch.profiler: wall time, GPU busy time (union of kernel intervals) and
     every CUDA kernel's total time and count, so a step-time model can be checked op class by op
-    class. The full table goes to OUT/NAME-kernels.json; the row keeps the summary."""
+    class. The full table goes to OUT/NAME-kernels.json; the row keeps the summary. ops (session 19):
+    shapes recorded too, and OUT/NAME-ops.json holds per ATen op and input shapes the GPU time of the
+    kernels it launched, so one convolution's time can be set beside the same one in another run."""
     import torch
     from torch.profiler import profile, ProfilerActivity
     torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as p:
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], record_shapes=ops) as p:
         t0 = time.perf_counter()
         for _ in range(n):
             step()
@@ -426,11 +432,36 @@ def profile_steps(step, out, name, n=2):
         busy += cur_e - cur_s
     span = (iv[-1][1] - iv[0][0]) if iv else 0.0
     rows = sorted(([k, v[0] / n, v[1] / n / 1e6] for k, v in kern.items()), key=lambda r: -r[2])
+    if ops:
+        try:
+            dump_ops(p, out, name, n)
+        except Exception as e:  # the kernel table below must still be written
+            json.dump(dict(error=repr(e)[:500]), open(os.path.join(out, name + "-ops.json"), "w"))
     json.dump(dict(steps=n, wall_s=wall / n, gpu_busy_s=busy / n / 1e6, gpu_span_s=span / n / 1e6,
                    kernels=[dict(name=r[0], count=r[1], s=r[2]) for r in rows]),
               open(os.path.join(out, name + "-kernels.json"), "w"), indent=0)
     return dict(wall_s=wall / n, gpu_busy_s=busy / n / 1e6, gpu_span_s=span / n / 1e6, kernels=len(rows),
                 top=[dict(name=r[0][:120], count=r[1], s=r[2]) for r in rows[:25]])
+
+
+OPS_OF_INTEREST = ("aten::convolution", "aten::convolution_backward", "aten::mm", "aten::addmm", "aten::bmm",
+                   "aten::_scaled_dot_product", "aten::native_batch_norm", "aten::cudnn_batch_norm",
+                   "aten::_softmax", "aten::max_pool2d", "aten::linear")
+
+
+def dump_ops(p, out, name, n):
+    """Per ATen op of interest and input shapes: calls and the device time of its kernels, per step."""
+    rows = []
+    for a in p.key_averages(group_by_input_shape=True):
+        if not a.key.startswith(OPS_OF_INTEREST):
+            continue
+        dev = getattr(a, "device_time_total", None)
+        if dev is None:
+            dev = getattr(a, "cuda_time_total", 0)
+        rows.append(dict(op=a.key, shapes=str(a.input_shapes)[:300], count=a.count / n, device_s=dev / n / 1e6,
+                         cpu_s=a.cpu_time_total / n / 1e6))
+    rows.sort(key=lambda r: -r["device_s"])
+    json.dump(dict(steps=n, ops=rows), open(os.path.join(out, name + "-ops.json"), "w"), indent=0)
 
 
 # ------------------------------------------------------------------ generate
