@@ -135,6 +135,26 @@ func KernelClass(name string) string {
 	switch {
 	case strings.Contains(name, "#") && !strings.Contains(name, " ") || has("memset", "memcpy"):
 		return ""
+	case strings.HasPrefix(name, "## "):
+		// a range on the GPU row, not a kernel: "## Call CompiledFxGraph
+		// ... ##" spans a compiled graph's kernels (dev33's profiles, taken
+		// with shapes recorded, have them)
+		return ""
+	case strings.HasPrefix(l, "triton_tem_fused_"):
+		// Inductor's templates: a GEMM or a convolution with its epilogue
+		if has("convolution") {
+			return "conv"
+		}
+		return "gemm"
+	case strings.HasPrefix(l, "triton_"):
+		// Inductor's generated kernels are fused pointwise ops and
+		// reductions, whatever ops their names list ("...convolution_
+		// backward_native_batch_norm_backward..." is BatchNorm's backward
+		// fused with the ops around it)
+		if has("batch_norm", "layer_norm", "group_norm", "rms_norm") {
+			return "norm"
+		}
+		return "pointwise"
 	case has("multi_tensor_apply"):
 		return "optimizer"
 	case has("sdpa", "flash", "fmha", "attention", "cudnn::fusion"): // cudnn::fusion: cuDNN SDPA's backward helpers

@@ -35,6 +35,13 @@ func TestKernelClass(t *testing.T) {
 		{"void at::native::(anonymous namespace)::ComputeInternalGradientsCUDAKernel<float>(long, float const*, float const*)", "norm"},
 		{"void at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_impl_nocast<at::native::(anonymous namespace)::GroupNormKernelImplInternal<float>(...)", "norm"},
 		{"Optimizer.step#AdamW.step", ""},
+		// Inductor's kernels (testdata/dev33): fused ops, whatever their
+		// names list, and the range a compiled graph spans on the GPU row
+		{"triton_poi_fused__native_batch_norm_legit_functional_convolution_backward_native_batch_norm_backward_silu_silu_backward_115", "norm"},
+		{"triton_poi_fused_add_max_pool2d_with_indices_max_pool2d_with_indices_backward_65", "pointwise"},
+		{"triton_red_fused__to_copy_add_native_layer_norm_native_layer_norm_backward_12", "norm"},
+		{"triton_tem_fused_addmm_3", "gemm"},
+		{"## Call CompiledFxGraph fdqufyaqfofaqmkucyh2uyhohdxcs2spfnasptgx7qa3j3xl7opz ##", ""},
 		{"Memcpy DtoD (Device -> Device)", ""},
 	}
 	for _, c := range cases {

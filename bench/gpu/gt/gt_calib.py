@@ -2,7 +2,7 @@
 forward+backward, convolutions, pointwise/normalisation bandwidth, kernel launch floor and
 optimizer step time per parameter. Run ALONE on the GPU (nothing else), no history.
 
-usage: python3 gt_calib.py OUT.json [--budget SECONDS] [--conv16|--conv256|--conv-kernels|--sdpa-mask|--norm|--unaligned|--sdpa-backends|--broadcast]
+usage: python3 gt_calib.py OUT.json [--budget SECONDS] [--conv16|--conv256|--conv-kernels|--sdpa-mask|--sdpa-compiled|--norm|--unaligned|--sdpa-backends|--broadcast]
 --unaligned times GEMMs whose vocabulary dimension is not a multiple of 8, in its three roles, beside
 the same shapes padded to a multiple of 64 (session 5).
 --conv16 times only the launch floor and the fp16/bf16 convolutions of CONV16 (round 3).
@@ -416,6 +416,59 @@ def sdpa_mask(res, out=None):
                 json.dump(res, fo, indent=1)
 
 
+# sdpa_compiled: (B, H, S, D) of compiled encoders' and GPT-2's attention and their neighbours.
+SDPA_COMPILED = [(32, 12, 512, 64), (8, 12, 1024, 64), (64, 12, 256, 64), (16, 16, 512, 64), (8, 16, 1024, 64),
+                 (4, 12, 2048, 64)]
+
+
+def sdpa_compiled(res, out=None):
+    """Session 19: F.scaled_dot_product_attention inside torch.compile as Hugging Face calls it in training
+    (bf16 q, k, v): an additive float32 padding mask (B, 1, S, S) of zeros (BERT), a materialised causal bool
+    mask, and is_causal=True, each with dropout_p 0.1 and without. Kernel-summed times per call (forward, and
+    forward then torch.autograd.grad for q, k, v) and the kernels' names, which say what Inductor ran."""
+    import torch._dynamo
+    torch._dynamo.config.cache_size_limit = 256
+    rows = res.setdefault("sdpa_compiled", [])
+    res["sdpa_compiled_note"] = "fwd_s, fwdbwd_s: summed kernel durations per call of the compiled function"
+    dt = torch.bfloat16
+    for (B, H, S, D) in SDPA_COMPILED:
+        q, k, v = (torch.randn(B, H, S, D, device="cuda", dtype=dt, requires_grad=True) for _ in range(3))
+        g = torch.randn(B, H, S, D, device="cuda", dtype=dt)
+        pad = torch.zeros(B, 1, S, S, device="cuda", dtype=torch.float32)
+        tri = torch.ones(S, S, device="cuda", dtype=torch.bool).tril().expand(B, 1, S, S).contiguous()
+        for mname, mask, causal in (("pad-float32", pad, False), ("causal-bool", tri, False),
+                                    ("is_causal", None, True)):
+            for p in (0.1, 0.0):
+                if over():
+                    return
+                row = dict(mask=mname, dropout=p, B=B, H=H, S=S, D=D, dtype="bf16",
+                           flops_full=4 * B * H * S * S * D)
+                try:
+                    def att(q, k, v, m, p=p, causal=causal):
+                        return F.scaled_dot_product_attention(q, k, v, attn_mask=m, dropout_p=p, is_causal=causal)
+                    cf = torch.compile(att, dynamic=False)
+
+                    def f():
+                        return cf(q, k, v, mask)
+
+                    def fb():
+                        torch.autograd.grad(f(), (q, k, v), g)
+                    t0 = time.time()
+                    fb()
+                    row["compile_s"] = round(time.time() - t0, 1)
+                    kf, nf, topf = kernel_time(f)
+                    kfb, nfb, top = kernel_time(fb)
+                    row.update(fwd_s=kf, fwdbwd_s=kfb, fwd_kernels=nf, fwdbwd_kernels=nfb, top_fwd=topf, top=top)
+                except Exception as e:
+                    row["error"] = repr(e)[:300]
+                rows.append(row)
+        del q, k, v, g, pad, tri
+        torch.cuda.empty_cache()
+        if out:
+            with open(out, "w") as fo:
+                json.dump(res, fo, indent=1)
+
+
 def conv_kernels(res, out=None):
     rows = res.setdefault("conv", [])
     res["conv_note"] = ("kernel rows: fwd_s and fwdbwd_s are summed kernel durations (torch.profiler; forward; "
@@ -654,6 +707,9 @@ def main():
     if "--conv-kernels" in sys.argv:  # session 18: see CONV_KERNELS
         fns = (launch, lambda r: conv_kernels(r, out))
         fns[1].__name__ = "conv_kernels"
+    if "--sdpa-compiled" in sys.argv:  # session 19: see sdpa_compiled
+        fns = (launch, lambda r: sdpa_compiled(r, out))
+        fns[1].__name__ = "sdpa_compiled"
     if "--sdpa-mask" in sys.argv:  # session 19: see sdpa_mask
         fns = (launch, lambda r: sdpa_mask(r, out))
         fns[1].__name__ = "sdpa_mask"

@@ -57,3 +57,28 @@ def call73():
         ("dec", pair("qwen3-06b-s1024-b8-bf16", T(*Q3_06, b=8, seq=1024))
          + pair("smollm2-360m-s2048-b4-bf16", T(*SMOL, b=4, seq=2048))),
     ))
+
+
+def call74():
+    """dev34 (development data, NOT blind): what Inductor's host costs a step. dev33's kernel sums put compiled
+    ResNet-50/101 b128 1.2-1.5x over their GPU time (host-bound: the walk charges each compiled kernel 7.6 us);
+    at two images or sequences the GPU is idle most of the step, so the step is the host's: the same five
+    compiled models at b1-b2 (4 timed steps, 2 profiled for the kernel counts), each alone. And gt_calib.py
+    --sdpa-compiled: SDPA inside torch.compile with BERT's float32 padding mask, a causal bool mask and
+    is_causal, with dropout 0.1 and without (dev33's compiled BERT ran no fused attention kernel: bmm and a
+    Triton softmax with dropout)."""
+    from gt_jobs9 import QW05
+
+    def P(name, spec):
+        return J("dev34-prof-" + name, "dev34-profile", 20, exclusive=True, timeout=200, heldout=False,
+                 spec=dict(spec, iters=6, profile=True))
+    return [
+        P("resnet50-b2-bf16-compile", tv("resnet50", 2, compile=True)),
+        P("bert-base-s128-b2-bf16-compile", T(*BERT, io="cls", b=2, seq=128, compile=True)),
+        P("efficientnet-b0-b2-bf16-compile", tv("efficientnet_b0", 2, compile=True)),
+        P("qwen25-05b-s128-b1-bf16-compile", T(*QW05, b=1, seq=128, compile=True)),
+        J("dev34-calibration-sdpa-compiled", "dev34", 30, exclusive=True, timeout=200,
+          cmd=["python3", "@HERE/gt_calib.py", "@OUT/dev34-calibration-sdpa-compiled.json", "--budget", "150",
+               "--sdpa-compiled"]),
+        P("convnext-tiny-b2-bf16-compile", tv("convnext_tiny", 2, compile=True)),
+    ]
