@@ -96,6 +96,20 @@ type raw struct {
 		FwdBwd  float64  `json:"fwdbwd_s"`
 		Error   string   `json:"error"`
 	} `json:"sdpa_backends"`
+	// SDPAMask is gt_calib.py --sdpa-mask: cuDNN attention (torch's
+	// default) timed by its kernels with no mask, is_causal, a bool and an
+	// additive materialised causal mask (gpu.SDPARate.Mask, Kernels).
+	SDPAMask []struct {
+		Mask   string  `json:"mask"`
+		Dtype  string  `json:"dtype"`
+		BB     int64   `json:"B"`
+		HH     int64   `json:"H"`
+		S      int64   `json:"S"`
+		D      int64   `json:"D"`
+		Fwd    float64 `json:"fwd_s"`
+		FwdBwd float64 `json:"fwdbwd_s"`
+		Error  string  `json:"error"`
+	} `json:"sdpa_mask"`
 	Conv []struct {
 		Dtype  string  `json:"dtype"`
 		CL     bool    `json:"channels_last"`
@@ -175,6 +189,16 @@ func run(name, in, out string) error {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return err
+		}
+		if strings.HasSuffix(path, "-ops.json") {
+			// a profiled step's convolutions (ops.go): rows for the
+			// run merged below, which has no launch figures of its own
+			rows, err := convRowsOfOps(path, data)
+			if err != nil {
+				return err
+			}
+			runs[i] = gpu.Calibration{GPU: name, Source: filepath.Base(path), Conv: rows}
+			continue
 		}
 		var r raw
 		if err := json.Unmarshal(data, &r); err != nil {
@@ -309,6 +333,20 @@ func build(name, src string, r *raw) gpu.Calibration {
 			c.SDPA = append(c.SDPA, gpu.SDPARate{Backend: be, Dtype: s.Dtype, BHSD: [4]int64{s.BB, s.HH, s.S, s.D},
 				Causal: s.Causal, FwdS: s.Fwd, FwdBwdS: s.FwdBwd})
 		}
+	}
+	// of the mask run the unmasked and additive-mask rows: what a mask
+	// costs cuDNN (the bool mask's rows add the conversion kernel eager
+	// launches, which Inductor fuses away)
+	for _, s := range r.SDPAMask {
+		if s.Error != "" || s.Fwd <= 0 || s.FwdBwd <= s.Fwd || (s.Mask != "none" && s.Mask != "additive") {
+			continue
+		}
+		m := s.Mask
+		if m == "none" {
+			m = ""
+		}
+		c.SDPA = append(c.SDPA, gpu.SDPARate{Backend: "cudnn", Dtype: s.Dtype, BHSD: [4]int64{s.BB, s.HH, s.S, s.D},
+			FwdS: s.Fwd, FwdBwdS: s.FwdBwd, Mask: m, Kernels: true})
 	}
 	c.SDPA = mergeSDPA(c.SDPA)
 	for _, v := range r.Conv {

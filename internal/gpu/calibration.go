@@ -56,6 +56,14 @@ type SDPARate struct {
 	Causal  bool     `json:"causal"`
 	FwdS    float64  `json:"fwd_s"`
 	FwdBwdS float64  `json:"fwdbwd_s"`
+	// Mask is the attention mask the call took: "" none, "additive" a
+	// materialised (B, 1, S, S) mask in the inputs' dtype (gt_calib.py
+	// --sdpa-mask). Kernels says the row was timed by its kernels' summed
+	// durations (torch.profiler; backward through torch.autograd.grad):
+	// such rows only price a mask against the unmasked call timed the
+	// same way, never the unmasked call itself.
+	Mask    string `json:"mask,omitempty"`
+	Kernels bool   `json:"kernels,omitempty"`
 }
 
 // ConvRate is F.conv2d (NCHW unless ChannelsLast, cudnn.benchmark off):
@@ -117,7 +125,7 @@ type OptimizerRate struct {
 	Seconds   float64 `json:"s"`
 }
 
-//go:generate go run ../../bench/calibrate -gpu h200 -in ../../testdata/late/calibration-*.json,../../testdata/dev6/calibration/calibration-*.json,../../testdata/dev7/calibration/calibration-*.json,../../testdata/dev16/dev16-calibration-small-gemm.json,../../testdata/dev28/dev28-calibration-conv-cl.json,../../testdata/dev29/dev29-calibration-conv-kernels.json -out calibration/h200.json
+//go:generate go run ../../bench/calibrate -gpu h200 -in ../../testdata/late/calibration-*.json,../../testdata/dev6/calibration/calibration-*.json,../../testdata/dev7/calibration/calibration-*.json,../../testdata/dev16/dev16-calibration-small-gemm.json,../../testdata/dev28/dev28-calibration-conv-cl.json,../../testdata/dev29/dev29-calibration-conv-kernels.json,../../testdata/dev33/dev33/dev33-calibration-sdpa-mask.json,../../testdata/dev33/dev33-profile/dev33-prof-*-compile-ops.json -out calibration/h200.json
 
 //go:embed calibration
 var calibrations embed.FS

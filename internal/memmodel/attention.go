@@ -113,6 +113,7 @@ func (b *builder) sdpaMask(q, k, v, mask Tensor, s attnShape) Tensor {
 	o := b.op("sdpa", ins, []Tensor{seed, off, y, lse}, save)
 	o.fwdTemp = []int64{256}
 	b.keep(kRep, vRep)
+	masked := false
 	if b.compiled && mask < 0 && s.causal {
 		// Under torch.compile transformers materialises the causal mask
 		// (masking_utils._ignore_causal_mask_sdpa takes no is_causal
@@ -122,13 +123,14 @@ func (b *builder) sdpaMask(q, k, v, mask Tensor, s attnShape) Tensor {
 		// b8, cuDNN attention kernels 11.0 ms a step against 5.0 priced
 		// causal). The cost only: the mask is a small bool tensor.
 		s.causal = false
+		masked = true
 	}
 	f := 4 * float64(s.batch*s.heads*s.sq*s.sk*s.hd)
 	if s.causal {
 		f /= 2
 	}
 	o.flops, o.bwdFlops, o.matmul = f, 2.5*f, true
-	o.attn = &attnCost{attnShape: s, backend: sdpaBackend(b.attn, efficient)}
+	o.attn = &attnCost{attnShape: s, backend: sdpaBackend(b.attn, efficient), masked: masked}
 	o.bwdTemp = []int64{sdpaBackwardWorkspace(s, b.dt(q), efficient)}
 	if b.dt(q) == F32 {
 		// float32 inputs: the memory-efficient backward computes the

@@ -171,6 +171,10 @@ type convShape struct {
 type attnCost struct {
 	attnShape
 	backend string // flash | efficient
+	// masked: the kernel reads a materialised (B, 1, S, S) mask (a
+	// compiled decoder's causal mask: see sdpaMask), which costs cuDNN
+	// more than the same call without one (sdpaMaskFactor)
+	masked bool
 }
 
 type paramInfo struct {

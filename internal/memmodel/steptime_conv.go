@@ -62,6 +62,12 @@ func (r *rates) convUncached(c *convShape, dt DType) (fwd, bwd float64) {
 	if class == "depthwise" && dt == F32 && !c.channelsLast {
 		rows = append(rows, r.convRows("bf16", class, false)...)
 	}
+	if class == "depthwise" && dt == F16 && c.channelsLast {
+		// channels-last depthwise kernels are one build for both half
+		// types (dev29's ConvNeXt 7x7 pairs within 3%); the bf16 rows
+		// profiled in whole steps (testdata/dev33) price fp16 too
+		rows = append(rows, r.convRows("bf16", class, true)...)
+	}
 	if len(rows) == 0 {
 		return r.convAsGEMM(c, dtype, class)
 	}

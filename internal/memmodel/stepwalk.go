@@ -153,7 +153,7 @@ func (c *config) walkForward(g *Graph, gen *generator, tm timeModel, p *pipeline
 		}
 		h := tm.hostTime(o)
 		if g.compiled {
-			h = tm.Small
+			h = tm.compiledHost(o)
 		}
 		if r := gen.inReg[i]; r >= 0 {
 			h += float64(len(o.save)) * tm.Hook
@@ -197,7 +197,7 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 		h := tm.Bwd
 		switch {
 		case g.compiled:
-			h = tm.Small
+			h = tm.compiledHost(o)
 		case o.kind == "to":
 			h = tm.Cast
 		}

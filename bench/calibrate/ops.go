@@ -1,0 +1,100 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"github.com/vramkit/vramkit/internal/gpu"
+)
+
+// opsProfile is gt_work.py's profile="ops" table (NAME-ops.json): per ATen
+// op and input shapes of a profiled training step, the calls a step and
+// the GPU time of the kernels they launched.
+type opsProfile struct {
+	Ops []struct {
+		Op      string  `json:"op"`
+		Shapes  string  `json:"shapes"`
+		Count   float64 `json:"count"`
+		DeviceS float64 `json:"device_s"`
+	} `json:"ops"`
+}
+
+// convRowsOfOps turns a profiled eager step's convolutions into
+// kernel-timed calibration rows (gpu.ConvRate.Kernels): the forward
+// (aten::convolution) and backward (aten::convolution_backward) of each
+// input and weight shape, per call, the stride read off the gradient's
+// size, the padding k/2 as torchvision's networks pad. The dtype and
+// memory format are the file name's (gt_work's "-bf16"; "-cl" for eager
+// channels-last, "-compile" for Inductor's steps, which run their
+// convolutions channels-last: testdata/dev33). Left out:
+// a network's first convolution (its input needs no gradient, so its
+// backward has no data gradient), a shape two strides share, and shapes
+// the profile did not time both ways.
+func convRowsOfOps(path string, data []byte) ([]gpu.ConvRate, error) {
+	var p opsProfile
+	if err := json.Unmarshal(data, &p); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	base := filepath.Base(path)
+	dtype := ""
+	for _, d := range []string{"bf16", "fp16"} {
+		if strings.Contains(base, "-"+d) {
+			dtype = d
+		}
+	}
+	if dtype == "" {
+		return nil, fmt.Errorf("%s: no -bf16 or -fp16 in the name", path)
+	}
+	cl := strings.Contains(base, "-cl-") || strings.Contains(base, "-compile-")
+	type key struct{ in, w [4]int64 }
+	type acc struct {
+		fwd, bwd float64
+		out      map[[4]int64]bool
+	}
+	at := map[key]*acc{}
+	var order []key
+	get := func(k key) *acc {
+		if a, ok := at[k]; ok {
+			return a
+		}
+		a := &acc{out: map[[4]int64]bool{}}
+		at[k] = a
+		order = append(order, k)
+		return a
+	}
+	for _, o := range p.Ops {
+		var sh [][]int64
+		if err := json.Unmarshal([]byte(o.Shapes), &sh); err != nil || o.Count <= 0 {
+			continue // a shape list the profiler cut short
+		}
+		switch {
+		case o.Op == "aten::convolution" && len(sh) >= 2 && len(sh[0]) == 4 && len(sh[1]) == 4:
+			get(key{to4(sh[0]), to4(sh[1])}).fwd = o.DeviceS / o.Count
+		case o.Op == "aten::convolution_backward" && len(sh) >= 3 && len(sh[0]) == 4 && len(sh[1]) == 4 && len(sh[2]) == 4:
+			a := get(key{to4(sh[1]), to4(sh[2])})
+			a.bwd = o.DeviceS / o.Count
+			a.out[to4(sh[0])] = true
+		}
+	}
+	var rows []gpu.ConvRate
+	for _, k := range order {
+		a := at[k]
+		if a.fwd <= 0 || a.bwd <= 0 || len(a.out) != 1 || k.in[1] <= 4 || k.in[2] != k.in[3] {
+			continue
+		}
+		var out [4]int64
+		for o := range a.out {
+			out = o
+		}
+		stride := int64(math.Round(float64(k.in[2]) / float64(out[2])))
+		rows = append(rows, gpu.ConvRate{Dtype: dtype, ChannelsLast: cl, N: k.in[0], Cin: k.in[1], Cout: k.w[0],
+			H: k.in[2], K: k.w[2], Stride: max(stride, 1), Groups: k.in[1] / k.w[1], FwdS: a.fwd,
+			FwdBwdS: a.fwd + a.bwd, Kernels: true})
+	}
+	return rows, nil
+}
+
+func to4(s []int64) [4]int64 { return [4]int64{s[0], s[1], s[2], s[3]} }
