@@ -288,6 +288,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late30/RESULTS.md"},
 	// late31's likewise (ae14292)
 	{File: "testdata/late31/RESULTS.md"},
+	// late32's is the print on the models it was captured to test (0592c44)
+	{File: "testdata/late32/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

@@ -33,6 +33,12 @@ var firstSightStepSets = []firstSightStepSet{
 		"late29-t-efficientnet-b3-b48-bf16": {57.2, 70.6},
 		"late29-t-resnet50-b32-bf16-ckpt":   {76.0, 63.4},
 	}},
+	// late32 (0592c44): eager ResNet-152 b64 85.0 ms against 61.3, compiled
+	// ConvNeXt-S b64 32.9 against 45.2
+	{"late32-", 11, map[string]struct{ meas, pred float64 }{
+		"late32-t-resnet152-b64-bf16":              {61.3, 85.0},
+		"late32-t-convnext-small-b64-bf16-compile": {45.2, 32.9},
+	}},
 }
 
 // TestFirstSightStepSets checks each of firstSightStepSets against the

@@ -156,6 +156,7 @@ var timingFiles = []memmodel.BandSource{
 	{Dir: "testdata/late29/timing/results.jsonl", HeldOut: "twenty-ninth blind set (small-batch CNNs): timed alone, evaluated with the models it was captured to test (58c85e4), then band data"},
 	{Dir: "testdata/late30/timing/results.jsonl", HeldOut: "thirtieth blind set (technique pairs on GPU-bound models): timed alone, evaluated with its capture commit's models (de48888), then band data"},
 	{Dir: "testdata/late31/timing/results.jsonl", HeldOut: "thirty-first blind set (GPU-bound CNNs in fp16 and bf16): timed alone, evaluated with its capture commit's models (ae14292), then band data"},
+	{Dir: "testdata/late32/timing/results.jsonl", HeldOut: "thirty-second blind set (compiled steps against eager; its compiled steps are not band rows): timed alone, evaluated with the models it was captured to test (0592c44), then band data"},
 	{Dir: "testdata/dev13/timing/results.jsonl", HeldOut: "session 11's development set (not held out): host-bound rows timed in three processes on one host, the spread between processes"},
 	{Dir: "testdata/dev19/results.jsonl", HeldOut: "session 13's development set (not held out): the five worst host-bound checkpointing pairs in three processes on one host, the spread between processes and hosts"},
 }

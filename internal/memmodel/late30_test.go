@@ -78,3 +78,16 @@ func TestStepTimeLate31(t *testing.T) {
 	checkStepEval(t, ev, 6, stepTargets{median: 0.067, max: 0.205, ratioMedian: 1, ratioMax: 1, order: 1})
 	checkAllInBand(t, ev)
 }
+
+// TestStepTimeLate32: compiled steps after their eager twins on models and
+// shapes no compiled timing had used (testdata/late32), captured to test
+// session 19's compiled-step pricing (Inductor's host cost, masked cuDNN
+// attention, channels-last convolutions from profiled steps). At first
+// sight (0592c44): median 15.0%, max 38.6% (eager ResNet-152 b64 over, a
+// host-bound step on a fast host), compiled steps -27.2..+12.7% (-61..+3%
+// with the models before), 11 of 11 in band, same-model order 5 of 5.
+func TestStepTimeLate32(t *testing.T) {
+	ev := evalTimedFile(t, filepath.Join("../../testdata/late32", "timing", "results.jsonl"))
+	checkStepEval(t, ev, 11, stepTargets{median: 0.151, max: 0.387, ratioMedian: 1, ratioMax: 1, order: 1})
+	checkAllInBand(t, ev)
+}
