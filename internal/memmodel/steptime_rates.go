@@ -191,6 +191,29 @@ func (r *rates) gemm(dtype string, batch, m, n, k int64) float64 {
 	return t
 }
 
+// gemmTraffic is the least time a GEMM takes to read its operands and
+// write its result once at the calibrated copy bandwidth (a Linear's or a
+// matmul's: linearGEMM; a convolution's implicit GEMMs are priced against
+// the calibrated convolutions' own, steptime_conv.go). The calibrated
+// shapes are compute-bound, and a rate interpolated from them prices a
+// product with one short dimension (ConvNeXt's first-stage MLP: 401,408
+// tokens by 96 by 384) as if it were: 0.041 ms at 716 TFLOP/s, where
+// dev33's profiled steps ran the three products of that shape in
+// 0.092-0.137 ms (216-321 TFLOP/s) and their 385 MB take 0.09 ms at the
+// copy bandwidth.
+func (r *rates) gemmTraffic(dtype string, batch, m, n, k int64) float64 {
+	es := 2.0
+	dt := BF16
+	if dtype == "fp32" || dtype == "tf32" {
+		es, dt = 4, F32
+	}
+	bw := r.bandwidth("copy", dt)
+	if bw == 0 {
+		return 0
+	}
+	return es * float64(batch*(m*k+k*n+m*n)) / (bw * r.bwScale)
+}
+
 // gemmFrom is the time of the GEMM at the rate interpolated from the
 // calibration's aligned shapes, or (odd) from its odd-vocabulary shapes;
 // a batched float32 GEMM computes at bmmLogRate's rate instead.
@@ -226,7 +249,7 @@ func (r *rates) linearGEMM(dtype string, batch, m, n, k int64, odd bool) float64
 			return t
 		}
 	}
-	return r.gemm(dtype, batch, m, n, k)
+	return math.Max(r.gemm(dtype, batch, m, n, k), r.gemmTraffic(dtype, batch, m, n, k))
 }
 
 // burstProbe is the H200's bf16 8192³ GEMM rate in short bursts: the
