@@ -378,6 +378,14 @@ SDPA_MASK = [(8, 14, 1024, 64), (8, 12, 1024, 64), (4, 16, 1024, 64), (16, 12, 5
              (4, 32, 1024, 128), (2, 16, 4096, 128), (8, 16, 1024, 128), (4, 9, 2048, 64)]
 
 
+def sdpa_inputs(B, H, S, D, dt):
+    """q, k, v (leaves), an output gradient, and a materialised causal bool mask (B, 1, S, S)."""
+    q, k, v = (torch.randn(B, H, S, D, device="cuda", dtype=dt, requires_grad=True) for _ in range(3))
+    g = torch.randn(B, H, S, D, device="cuda", dtype=dt)
+    tri = torch.ones(S, S, device="cuda", dtype=torch.bool).tril().expand(B, 1, S, S).contiguous()
+    return q, k, v, g, tri
+
+
 def sdpa_mask(res, out=None):
     """Session 19: SDPA with the default backend as Hugging Face calls it under torch.compile (a materialised
     causal mask, is_causal=False: masking_utils takes no is_causal shortcut while Dynamo traces), beside
@@ -387,10 +395,7 @@ def sdpa_mask(res, out=None):
     res["sdpa_mask_note"] = "fwd_s, fwdbwd_s: summed kernel durations per call; flops_full = 4*B*H*S*S*D"
     dt = torch.bfloat16
     for (B, H, S, D) in SDPA_MASK:
-        q, k, v = (torch.randn(B, H, S, D, device="cuda", dtype=dt, requires_grad=True) for _ in range(3))
-        g = torch.randn(B, H, S, D, device="cuda", dtype=dt)
-        tri = torch.ones(S, S, device="cuda", dtype=torch.bool).tril()
-        boolm = tri.expand(B, 1, S, S).contiguous()
+        q, k, v, g, boolm = sdpa_inputs(B, H, S, D, dt)
         addm = torch.zeros(B, 1, S, S, device="cuda", dtype=dt).masked_fill(~boolm, torch.finfo(dt).min)
         for mname, kw in (("causal", dict(is_causal=True)), ("none", {}), ("bool", dict(attn_mask=boolm)),
                           ("additive", dict(attn_mask=addm))):
@@ -409,7 +414,7 @@ def sdpa_mask(res, out=None):
             except Exception as e:
                 row["error"] = repr(e)[:300]
             rows.append(row)
-        del q, k, v, g, tri, boolm, addm
+        del q, k, v, g, boolm, addm
         torch.cuda.empty_cache()
         if out:
             with open(out, "w") as fo:
@@ -432,10 +437,8 @@ def sdpa_compiled(res, out=None):
     res["sdpa_compiled_note"] = "fwd_s, fwdbwd_s: summed kernel durations per call of the compiled function"
     dt = torch.bfloat16
     for (B, H, S, D) in SDPA_COMPILED:
-        q, k, v = (torch.randn(B, H, S, D, device="cuda", dtype=dt, requires_grad=True) for _ in range(3))
-        g = torch.randn(B, H, S, D, device="cuda", dtype=dt)
+        q, k, v, g, tri = sdpa_inputs(B, H, S, D, dt)
         pad = torch.zeros(B, 1, S, S, device="cuda", dtype=torch.float32)
-        tri = torch.ones(S, S, device="cuda", dtype=torch.bool).tril().expand(B, 1, S, S).contiguous()
         for mname, mask, causal in (("pad-float32", pad, False), ("causal-bool", tri, False),
                                     ("is_causal", None, True)):
             for p in (0.1, 0.0):
