@@ -386,6 +386,15 @@ def sdpa_inputs(B, H, S, D, dt):
     return q, k, v, g, tri
 
 
+def time_fwd_bwd(row, f, ins, g):
+    """Kernel-summed times of f() and of f() then torch.autograd.grad for ins, into row."""
+    def fb():
+        torch.autograd.grad(f(), ins, g)
+    kf, nf, topf = kernel_time(f)
+    kfb, nfb, top = kernel_time(fb)
+    row.update(fwd_s=kf, fwdbwd_s=kfb, fwd_kernels=nf, fwdbwd_kernels=nfb, top_fwd=topf, top=top)
+
+
 def sdpa_mask(res, out=None):
     """Session 19: SDPA with the default backend as Hugging Face calls it under torch.compile (a materialised
     causal mask, is_causal=False: masking_utils takes no is_causal shortcut while Dynamo traces), beside
@@ -403,14 +412,7 @@ def sdpa_mask(res, out=None):
                 return
             row = dict(mask=mname, B=B, H=H, S=S, D=D, dtype="bf16", flops_full=4 * B * H * S * S * D)
             try:
-                def f():
-                    return F.scaled_dot_product_attention(q, k, v, **kw)
-
-                def fb():
-                    torch.autograd.grad(f(), (q, k, v), g)
-                kf, nf, topf = kernel_time(f)
-                kfb, nfb, top = kernel_time(fb)
-                row.update(fwd_s=kf, fwdbwd_s=kfb, fwd_kernels=nf, fwdbwd_kernels=nfb, top=top)
+                time_fwd_bwd(row, lambda: F.scaled_dot_product_attention(q, k, v, **kw), (q, k, v), g)
             except Exception as e:
                 row["error"] = repr(e)[:300]
             rows.append(row)
@@ -453,15 +455,10 @@ def sdpa_compiled(res, out=None):
 
                     def f():
                         return cf(q, k, v, mask)
-
-                    def fb():
-                        torch.autograd.grad(f(), (q, k, v), g)
                     t0 = time.time()
-                    fb()
+                    torch.autograd.grad(f(), (q, k, v), g)
                     row["compile_s"] = round(time.time() - t0, 1)
-                    kf, nf, topf = kernel_time(f)
-                    kfb, nfb, top = kernel_time(fb)
-                    row.update(fwd_s=kf, fwdbwd_s=kfb, fwd_kernels=nf, fwdbwd_kernels=nfb, top_fwd=topf, top=top)
+                    time_fwd_bwd(row, f, (q, k, v), g)
                 except Exception as e:
                     row["error"] = repr(e)[:300]
                 rows.append(row)
