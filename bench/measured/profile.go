@@ -36,6 +36,18 @@ func (p Profiled) Kernels() float64 {
 	return n
 }
 
+// KernelS is the GPU time per step of every classed kernel, summed: the
+// busy time with no range of the GPU row in it (dev33's compiled profiles
+// count "## Call CompiledFxGraph ##" ranges in their gpu_busy_s) and with
+// kernels that overlapped counted twice.
+func (p Profiled) KernelS() float64 {
+	var s float64
+	for _, c := range p.Classes {
+		s += c.S
+	}
+	return s
+}
+
 // profileKernels is gt_work.py's NAME-kernels.json (per step).
 type profileKernels struct {
 	GPUBusyS float64 `json:"gpu_busy_s"`

@@ -16,8 +16,8 @@ func compareProfiles(dir string, host memmodel.HostCosts) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%-40s %8s %8s %6s | %8s %8s %8s | %6s %6s | %s\n", "workload", "meas ms", "pred ms", "err",
-		"busy ms", "gpu ms", "host ms", "k prof", "k pred", "host µs/kernel: measured step/profiled kernels, model host/model kernels")
+	fmt.Printf("%-40s %8s %8s %6s | %8s %8s %8s %8s | %6s %6s | %s\n", "workload", "meas ms", "pred ms", "err",
+		"busy ms", "kern ms", "gpu ms", "host ms", "k prof", "k pred", "host µs/kernel: measured step/profiled kernels, model host/model kernels")
 	for _, p := range ps {
 		opts := memmodel.DefaultOptions()
 		opts.SkipReserved = true
@@ -27,8 +27,8 @@ func compareProfiles(dir string, host memmodel.HostCosts) error {
 			return fmt.Errorf("%s: %w", p.Name, err)
 		}
 		d := r.StepDetail
-		fmt.Printf("%-40s %8.1f %8.1f %+5.0f%% | %8.1f %8.1f %8.1f | %6.0f %6.0f | %5.1f %5.1f\n", p.Name, 1e3*p.StepS, 1e3*r.StepTime,
-			100*(r.StepTime/p.StepS-1), 1e3*p.GPUBusyS, 1e3*d.GPUS, 1e3*d.HostS, p.Kernels(), d.Kernels,
+		fmt.Printf("%-40s %8.1f %8.1f %+5.0f%% | %8.1f %8.1f %8.1f %8.1f | %6.0f %6.0f | %5.1f %5.1f\n", p.Name, 1e3*p.StepS, 1e3*r.StepTime,
+			100*(r.StepTime/p.StepS-1), 1e3*p.GPUBusyS, 1e3*p.KernelS(), 1e3*d.GPUS, 1e3*d.HostS, p.Kernels(), d.Kernels,
 			1e6*p.StepS/p.Kernels(), 1e6*d.HostS/d.Kernels)
 		var names []string
 		seen := map[string]bool{}
