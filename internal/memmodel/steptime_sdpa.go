@@ -32,7 +32,7 @@ import (
 // at the small shapes (DiT-XL/2's 32×16×256×72: 44 µs timed, 42 µs per
 // call profiled), so forward rows are taken as timed.
 func (r *rates) sdpa(a *attnCost, dt DType) (fwd, bwd float64) {
-	q := [3]float64{lg(a.batch * a.heads), lg(a.sq), lg(a.hd)}
+	q := sdpaPoint(a)
 	be, rowDT := r.sdpaRows(a.backend, dt)
 	var rows []gpu.SDPARate
 	var bwdS []float64
@@ -61,7 +61,7 @@ func (r *rates) sdpa(a *attnCost, dt DType) (fwd, bwd float64) {
 		if b <= 2*floorB && n > 0 {
 			b = s.FwdS * math.Exp(lr/n)
 		}
-		d := sq(q[0]-lg(s.BHSD[0]*s.BHSD[1])) + sq(q[1]-lg(s.BHSD[2])) + sq(q[2]-lg(s.BHSD[3]))
+		d := sdpaDist(q, s.BHSD)
 		fl := sdpaWork(be, s.BHSD[0]*s.BHSD[1], s.BHSD[2], s.BHSD[2], s.BHSD[3], s.Causal)
 		cs = append(cs, cand{d, math.Log(fl / s.FwdS), math.Log(2.5 * fl / b)})
 	}
@@ -94,7 +94,7 @@ func (r *rates) sdpa(a *attnCost, dt DType) (fwd, bwd float64) {
 // attention kernels 11.0 ms a step; unmasked non-causal rates price 6.7,
 // these factors 10.4. 1, 1 without such rows.
 func (r *rates) sdpaMaskFactor(a *attnCost) (fwd, bwd float64) {
-	q := [3]float64{lg(a.batch * a.heads), lg(a.sq), lg(a.hd)}
+	q := sdpaPoint(a)
 	best, fwd, bwd := math.Inf(1), 1.0, 1.0
 	for _, m := range r.cal.SDPA {
 		if !m.Kernels || m.Mask != "additive" {
@@ -104,7 +104,7 @@ func (r *rates) sdpaMaskFactor(a *attnCost) (fwd, bwd float64) {
 			if !n.Kernels || n.Mask != "" || n.BHSD != m.BHSD || n.Dtype != m.Dtype {
 				continue
 			}
-			d := sq(q[0]-lg(m.BHSD[0]*m.BHSD[1])) + sq(q[1]-lg(m.BHSD[2])) + sq(q[2]-lg(m.BHSD[3]))
+			d := sdpaDist(q, m.BHSD)
 			if d < best {
 				best = d
 				fwd, bwd = m.FwdS/n.FwdS, (m.FwdBwdS-m.FwdS)/(n.FwdBwdS-n.FwdS)
@@ -234,4 +234,15 @@ func effHeadDim(hd int64) int64 {
 		return 128
 	}
 	return (hd + 63) / 64 * 64
+}
+
+// sdpaPoint is an attention call's place among the calibrated shapes: log
+// batch·heads, sequence and head dim.
+func sdpaPoint(a *attnCost) [3]float64 {
+	return [3]float64{lg(a.batch * a.heads), lg(a.sq), lg(a.hd)}
+}
+
+// sdpaDist is the squared distance from point q to calibrated shape bhsd.
+func sdpaDist(q [3]float64, bhsd [4]int64) float64 {
+	return sq(q[0]-lg(bhsd[0]*bhsd[1])) + sq(q[1]-lg(bhsd[2])) + sq(q[2]-lg(bhsd[3]))
 }

@@ -326,9 +326,7 @@ def conv16(res, out=None, shapes=None, dtypes=(("fp16", torch.float16), ("bf16",
                 del x, w, y, gy
             except Exception as e:
                 rows.append(dict(dtype=name, N=N, Cin=Ci, Cout=Co, H=Hh, k=k, stride=s, error=repr(e)[:200]))
-        if out:
-            with open(out, "w") as f:
-                json.dump(res, f, indent=1)
+        save_partial(res, out)
 
 
 # conv_extra (session 17, dev28): EfficientNet-B0's stem and 1x1 convolutions at batch 256 in fp16 and bf16
@@ -386,6 +384,13 @@ def sdpa_inputs(B, H, S, D, dt):
     return q, k, v, g, tri
 
 
+def save_partial(res, out):
+    """Writes what a run has so far, so that a run cut short by its budget or a crash keeps its rows."""
+    if out:
+        with open(out, "w") as fo:
+            json.dump(res, fo, indent=1)
+
+
 def time_fwd_bwd(row, f, ins, g):
     """Kernel-summed times of f() and of f() then torch.autograd.grad for ins, into row."""
     def fb():
@@ -418,9 +423,7 @@ def sdpa_mask(res, out=None):
             rows.append(row)
         del q, k, v, g, boolm, addm
         torch.cuda.empty_cache()
-        if out:
-            with open(out, "w") as fo:
-                json.dump(res, fo, indent=1)
+        save_partial(res, out)
 
 
 # sdpa_compiled: (B, H, S, D) of compiled encoders' and GPT-2's attention and their neighbours.
@@ -464,9 +467,7 @@ def sdpa_compiled(res, out=None):
                 rows.append(row)
         del q, k, v, g, pad, tri
         torch.cuda.empty_cache()
-        if out:
-            with open(out, "w") as fo:
-                json.dump(res, fo, indent=1)
+        save_partial(res, out)
 
 
 def conv_kernels(res, out=None):
@@ -509,9 +510,7 @@ def conv_kernels(res, out=None):
             except Exception as e:
                 rows.append(dict(dtype=name, N=N, Cin=Ci, Cout=Co, H=Hh, k=k, stride=s, kernels=True,
                                  error=repr(e)[:300]))
-        if out:
-            with open(out, "w") as fo:
-                json.dump(res, fo, indent=1)
+        save_partial(res, out)
 
 
 # norm: ResNet-50's BatchNorm inputs at batch 256 (C, H): the stem's, then each stage's.
@@ -547,9 +546,7 @@ def norm(res, out=None):
                 del x, gy
             except Exception as e:
                 rows.append(dict(op="batch_norm", dtype=name, N=256, C=C, H=H, error=repr(e)[:200]))
-        if out:
-            with open(out, "w") as f:
-                json.dump(res, f, indent=1)
+        save_partial(res, out)
 
 
 def pointwise(res):
@@ -733,8 +730,7 @@ def main():
         res[fn.__name__ + "_wall_s"] = round(time.time() - t, 1)
         print(f"calib {fn.__name__}: {res[fn.__name__ + '_wall_s']}s", flush=True)
         torch.cuda.empty_cache()
-        with open(out, "w") as f:
-            json.dump(res, f, indent=1)
+        save_partial(res, out)
     print("RESULT " + json.dumps(dict(name="calibration", status="ok", file=out,
                                       wall_s=round(time.time() - T0, 1))), flush=True)
 
