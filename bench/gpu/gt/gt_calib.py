@@ -470,14 +470,17 @@ def sdpa_compiled(res, out=None):
         save_partial(res, out)
 
 
-def conv_kernels(res, out=None):
+def conv_kernels(res, out=None, shapes=None, dtypes=None):
+    """Times shapes (CONV_KERNELS) by their kernels; dtypes(shape) names the dtypes of each (fp16 and bf16)."""
     rows = res.setdefault("conv", [])
     res["conv_note"] = ("kernel rows: fwd_s and fwdbwd_s are summed kernel durations (torch.profiler; forward; "
                         "forward then torch.autograd.grad for input and weight), eager_* the shape timed as conv16 does")
     torch.backends.cudnn.benchmark = False
-    for (N, Ci, Co, Hh, k, s, g, cl) in CONV_KERNELS:
+    for (N, Ci, Co, Hh, k, s, g, cl) in (shapes or CONV_KERNELS):
         dts = (("fp16", torch.float16), ("bf16", torch.bfloat16))
-        if cl and N == 256 and g == 1 and k in (1, 3, 7) and Co != 96:  # ResNet-50 channels-last: bf16 as dev28
+        if dtypes:
+            dts = dtypes((N, Ci, Co, Hh, k, s, g, cl))
+        elif cl and N == 256 and g == 1 and k in (1, 3, 7) and Co != 96:  # ResNet-50 channels-last: bf16 as dev28
             dts = (("bf16", torch.bfloat16),)
         for name, dt in dts:
             if over():
@@ -513,23 +516,38 @@ def conv_kernels(res, out=None):
         save_partial(res, out)
 
 
+# conv_cl (session 20): eager channels-last CNNs (model.to(memory_format=torch.channels_last), the input too),
+# which plan --channels-last prices: every ResNet-50 and EfficientNet-B0 shape of CONV16 channels-last at batch 128,
+# fp16 and bf16 (the bf16 ResNet-50 ones at 256 are dev29's), fp32 (TF32) for ResNet-50's; timed by their kernels.
+CONV_CL = [(128,) + r[1:7] + (True,) for r in CONV16[:38]]
+
+
+def conv_cl_dtypes(shape):
+    half = (("fp16", torch.float16), ("bf16", torch.bfloat16))
+    if shape[6] == 1 and shape[4] in (1, 3, 7) and shape[1] >= 64 or shape[4] == 7:  # ResNet-50's dense shapes
+        return half + (("fp32", torch.float32),)
+    return half
+
+
 # norm: ResNet-50's BatchNorm inputs at batch 256 (C, H): the stem's, then each stage's.
 BN256 = [(64, 112), (64, 56), (256, 56), (128, 56), (128, 28), (512, 28), (256, 28), (256, 14), (1024, 14),
          (512, 14), (512, 7), (2048, 7)]
 
 
-def norm(res, out=None):
-    """Training F.batch_norm, NCHW, forward alone and forward+backward (torch.autograd.grad, so
-    nothing accumulates into .grad), per dtype: PyTorch runs fp32 and fp16 through cuDNN and bf16
-    through ATen's kernels. bytes counts the input and output once each."""
-    rows = []
-    res["norm"] = rows
+def norm(res, out=None, cl=False):
+    """Training F.batch_norm, NCHW (channels-last when cl), forward alone and forward+backward
+    (torch.autograd.grad, so nothing accumulates into .grad), per dtype: PyTorch runs fp32 and fp16
+    NCHW through cuDNN and bf16 through ATen's kernels. bytes counts the input and output once each."""
+    rows = res.setdefault("norm", [])
     for C, H in BN256:
         for name, dt in (("fp32", torch.float32), ("fp16", torch.float16), ("bf16", torch.bfloat16)):
             if over():
                 return
             try:
-                x = torch.randn(256, C, H, H, device="cuda", dtype=dt, requires_grad=True)
+                x = torch.randn(256, C, H, H, device="cuda", dtype=dt)
+                if cl:
+                    x = x.contiguous(memory_format=torch.channels_last)
+                x.requires_grad_()
                 w = torch.ones(C, device="cuda", requires_grad=True)
                 b = torch.zeros(C, device="cuda", requires_grad=True)
                 rm, rv = torch.zeros(C, device="cuda"), torch.ones(C, device="cuda")
@@ -542,7 +560,7 @@ def norm(res, out=None):
                 tfb, _ = timeit(fb)
                 nb = 2 * x.numel() * x.element_size()
                 rows.append(dict(op="batch_norm", dtype=name, N=256, C=C, H=H, fwd_s=tf, fwdbwd_s=tfb, bytes=nb,
-                                 fwd_gbps=nb / tf / 1e9))
+                                 fwd_gbps=nb / tf / 1e9, channels_last=cl))
                 del x, gy
             except Exception as e:
                 rows.append(dict(op="batch_norm", dtype=name, N=256, C=C, H=H, error=repr(e)[:200]))
@@ -704,6 +722,9 @@ def main():
     if "--conv-kernels" in sys.argv:  # session 18: see CONV_KERNELS
         fns = (launch, lambda r: conv_kernels(r, out))
         fns[1].__name__ = "conv_kernels"
+    if "--conv-cl" in sys.argv:  # session 20: see CONV_CL
+        fns = (launch, lambda r: conv_kernels(r, out, CONV_CL, conv_cl_dtypes), lambda r: norm(r, out, cl=True))
+        fns[1].__name__, fns[2].__name__ = "conv_cl", "norm_cl"
     if "--sdpa-compiled" in sys.argv:  # session 19: see sdpa_compiled
         fns = (launch, lambda r: sdpa_compiled(r, out))
         fns[1].__name__ = "sdpa_compiled"
