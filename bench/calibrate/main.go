@@ -152,6 +152,7 @@ type raw struct {
 		Bytes  float64 `json:"bytes"`
 		Fwd    float64 `json:"fwd_s"`
 		FwdBwd float64 `json:"fwdbwd_s"`
+		CL     bool    `json:"channels_last"`
 		Error  string  `json:"error"`
 	} `json:"norm"`
 	Optimizer []struct {
@@ -368,7 +369,7 @@ func build(name, src string, r *raw) gpu.Calibration {
 	for _, v := range r.Norm {
 		if v.Error == "" && v.Fwd > 0 && v.FwdBwd > v.Fwd && v.Bytes > 0 {
 			c.Norm = append(c.Norm, gpu.NormRate{Op: v.Op, Dtype: v.Dtype, N: v.N, C: v.C, H: v.H, Bytes: v.Bytes,
-				FwdS: v.Fwd, FwdBwdS: v.FwdBwd})
+				FwdS: v.Fwd, FwdBwdS: v.FwdBwd, ChannelsLast: v.CL})
 		}
 	}
 	for _, o := range r.Optimizer {

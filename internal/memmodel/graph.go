@@ -85,8 +85,10 @@ type op struct {
 	conv *convShape
 	attn *attnCost
 	// plane is a BatchNorm's H·W: the contiguous run ATen's per-channel
-	// kernels read (steptime_bn.go); 0 for other ops.
+	// kernels read (steptime_bn.go); 0 for other ops. nhwc: the
+	// BatchNorm's input is channels-last (ATen's NHWC kernels).
 	plane int64
+	nhwc  bool
 	// ltBias marks a linear with a bias: addmm runs it through cuBLASLt's
 	// bias epilogue, whose first call on a thread allocates the Lt
 	// workspace.

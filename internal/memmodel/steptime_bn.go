@@ -49,26 +49,48 @@ func (r *rates) batchNorm(o *op, g *Graph, dt DType) (fwd, bwd float64) {
 	if plane <= 0 {
 		plane = x.numel / max(c, 1) // a batch of one
 	}
-	f, b := r.bnRates(normDtype(dt), c, plane)
+	f, b := r.bnRates(normDtype(dt), c, plane, o.nhwc)
 	return gpuFloor + bytes/(f*r.bwScale), gpuFloor + bytes/(b*r.bwScale)
 }
 
 // bnRatesUncached is the forward and backward rates (bytes per second)
 // of a BatchNorm of c channels and plane elements per channel and image
-// in calibration dtype ndt, interpolated from the calibrated norms.
-func (r *rates) bnRatesUncached(ndt string, c, plane int64) (f, b float64) {
-	var pts []bnPoint
+// in calibration dtype ndt, interpolated from the calibrated norms of
+// the input's layout (nhwc: channels-last), or of the other layout where
+// the table has none of it.
+func (r *rates) bnRatesUncached(ndt string, c, plane int64, nhwc bool) (f, b float64) {
+	layout := nhwc
+	if !r.hasNormLayout(ndt, nhwc) {
+		layout = !nhwc
+	}
+	var pts, bwd []bnPoint
 	for _, v := range r.cal.Norm {
-		if v.Dtype != ndt || r.hostBound(v.FwdS) {
+		if v.Dtype != ndt || v.ChannelsLast != layout || r.hostBound(v.FwdS) {
 			continue
 		}
-		pts = append(pts, bnPoint{c: lg(v.C), hw: lg(v.H * v.H),
-			f: math.Log(v.Bytes / v.FwdS), b: math.Log(v.Bytes / (v.FwdBwdS - v.FwdS))})
+		p := bnPoint{c: lg(v.C), hw: lg(v.H * v.H),
+			f: math.Log(v.Bytes / v.FwdS), b: math.Log(v.Bytes / (v.FwdBwdS - v.FwdS))}
+		pts = append(pts, p)
+		if !v.ChannelsLast || v.FwdS >= clNormBwdHost {
+			bwd = append(bwd, p)
+		}
 	}
 	f = math.Exp(bnRate(pts, lg(c), lg(plane), func(p bnPoint) float64 { return p.f }))
-	b = math.Exp(bnRate(pts, lg(c), lg(plane), func(p bnPoint) float64 { return p.b }))
+	b = math.Exp(bnRate(bwd, lg(c), lg(plane), func(p bnPoint) float64 { return p.b }))
 	return f, b
 }
+
+// clNormBwdHost is the forward time below which a channels-last
+// BatchNorm's calibrated backward is the host's, not its kernels': the
+// calibration times backward as torch.autograd.grad from Python, 150–340
+// µs whatever the shape, where the channels-last kernels take 20–60 µs
+// (testdata/dev35 against dev33's profile of ResNet-50 b128 bf16
+// channels-last: 256 channels of 14² backward 340 µs eager at batch 256,
+// 29 µs of kernels at batch 128; 512 of 7², 217 against 20). Such rows
+// price the forward only. NCHW rows keep theirs: cuDNN's NCHW backward
+// runs 1.5–2.6× its forward on the GPU, so a slow one is no sign of the
+// host.
+const clNormBwdHost = 100e-6
 
 // bnPoint is a calibrated BatchNorm: log2 channels and plane, log bytes
 // per second forward and backward.

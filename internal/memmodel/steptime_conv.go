@@ -71,6 +71,9 @@ func (r *rates) convUncached(c *convShape, dt DType) (fwd, bwd float64) {
 	if len(rows) == 0 {
 		return r.convAsGEMM(c, dtype, class)
 	}
+	if class == "depthwise" && c.channelsLast {
+		rows = sameKernelSize(rows, c.k)
+	}
 	q := convPoint(c.n, c.cin, c.cout, c.ho, c.k, c.stride)
 	type cand struct{ d, v float64 }
 	var fs, bs []cand
@@ -126,6 +129,27 @@ func (r *rates) convUncached(c *convShape, dt DType) (fwd, bwd float64) {
 		parts++
 	}
 	return fwd, parts * fl / b / r.bwScale
+}
+
+// sameKernelSize is the depthwise rows of kernel size k, or all of them
+// when none has it. A depthwise convolution is memory-bound, so its FLOP
+// rate grows with k² at the same bytes, and cuDNN and ATen build their
+// depthwise kernels per size: a 5×5 row is not a 7×7's neighbour.
+// EfficientNet's channels-last 3×3 and 5×5 rows at batch 128
+// (testdata/dev35), once in the table, put ConvNeXt-B's 7×7 backward at
+// 512 channels of 14² from 205 to 323 µs, its b64 bf16 step 65.7 →
+// 69.0 ms against 58.8–64.9 measured.
+func sameKernelSize(rows []gpu.ConvRate, k int64) []gpu.ConvRate {
+	var out []gpu.ConvRate
+	for _, v := range rows {
+		if v.K == k {
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 {
+		return rows
+	}
+	return out
 }
 
 // convBackward is the backward time of calibrated convolution v alone.

@@ -144,6 +144,17 @@ func (r *rates) hasNorm(dt DType) bool {
 	return false
 }
 
+// hasNormLayout reports whether the calibration times BatchNorm in
+// calibration dtype ndt on inputs of the layout (nhwc: channels-last).
+func (r *rates) hasNormLayout(ndt string, nhwc bool) bool {
+	for _, v := range r.cal.Norm {
+		if v.Dtype == ndt && v.ChannelsLast == nhwc && !r.hostBound(v.FwdS) {
+			return true
+		}
+	}
+	return false
+}
+
 // normDtype names dt as the BatchNorm calibration does: fp16 and bf16
 // apart, since PyTorch sends them to different kernels.
 func normDtype(dt DType) string {

@@ -116,20 +116,21 @@ func (r *rates) conv(c *convShape, dt DType) (fwd, bwd float64) {
 type bnKey struct {
 	dtype    string
 	c, plane int64
+	nhwc     bool
 }
 
 // bnRates is bnRatesUncached, memoised: every BatchNorm of a stage has
 // the same shape, and each interpolation fits a least-squares trend to
 // the calibrated norms.
-func (r *rates) bnRates(ndt string, c, plane int64) (f, b float64) {
+func (r *rates) bnRates(ndt string, c, plane int64, nhwc bool) (f, b float64) {
 	if r.bns == nil {
 		r.bns = map[bnKey][2]float64{}
 	}
-	key := bnKey{ndt, c, plane}
+	key := bnKey{ndt, c, plane, nhwc}
 	if t, ok := r.bns[key]; ok {
 		return t[0], t[1]
 	}
-	f, b = r.bnRatesUncached(ndt, c, plane)
+	f, b = r.bnRatesUncached(ndt, c, plane, nhwc)
 	r.bns[key] = [2]float64{f, b}
 	return f, b
 }

@@ -53,8 +53,8 @@ func TestStepTimeMemoTransparent(t *testing.T) {
 					t.Fatalf("conv %+v %v: memo %v/%v, uncached %v/%v", c, dt, f1, b1, f2, b2)
 				}
 			}
-			f1, b1 := memo.bnRates("bf16", c.cout, c.ho*c.ho)
-			f2, b2 := plain.bnRatesUncached("bf16", c.cout, c.ho*c.ho)
+			f1, b1 := memo.bnRates("bf16", c.cout, c.ho*c.ho, c.channelsLast)
+			f2, b2 := plain.bnRatesUncached("bf16", c.cout, c.ho*c.ho, c.channelsLast)
 			if f1 != f2 || b1 != b2 || f1 <= 0 {
 				t.Fatalf("bn %d×%d: memo %v/%v, uncached %v/%v", c.cout, c.ho*c.ho, f1, b1, f2, b2)
 			}
