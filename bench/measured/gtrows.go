@@ -35,6 +35,7 @@ type GTRow struct {
 	Strategy     string    `json:"strategy"`
 	Reshard      *bool     `json:"reshard"`
 	Compile      bool      `json:"compile"`
+	ChannelsLast bool      `json:"channels_last"`
 	UseCache     *bool     `json:"use_cache"`
 	Script       string    `json:"script"`
 	Fraction     float64   `json:"fraction"`
@@ -187,6 +188,7 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 	}
 	s.Quant = r.Quant
 	s.Attn = r.Attn
+	s.ChannelsLast = r.ChannelsLast
 	s.UseCache = r.UseCache
 	if r.Kind == "sharded" {
 		off := false

@@ -25,7 +25,7 @@ type StepRow struct {
 // TechniquePair is two workloads of one model, timed in one file, that
 // differ in exactly one technique.
 type TechniquePair struct {
-	Kind      string  `json:"kind"` // amp | checkpoint | lora | accumulation | compile
+	Kind      string  `json:"kind"` // amp | checkpoint | lora | accumulation | compile | channels_last
 	Num       string  `json:"num"`  // the variant
 	Den       string  `json:"den"`  // the baseline
 	Measured  float64 `json:"measured_ratio"`
@@ -130,6 +130,13 @@ func techniqueKind(a, b memmodel.Spec) string {
 	}
 	sameBatch := a.Batch == b.Batch && a.Accum == b.Accum
 	sameLoRA := (a.LoRA == nil) == (b.LoRA == nil)
+	if a.ChannelsLast != b.ChannelsLast {
+		if sameBatch && sameLoRA && a.Precision == b.Precision && a.Checkpoint == b.Checkpoint && a.Compile == b.Compile &&
+			a.ChannelsLast {
+			return "channels_last"
+		}
+		return ""
+	}
 	same := sameBatch && sameLoRA && a.Compile == b.Compile
 	switch {
 	case sameBatch && sameLoRA && a.Precision == b.Precision && a.Checkpoint == b.Checkpoint && a.Compile && !b.Compile:

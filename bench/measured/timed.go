@@ -28,24 +28,25 @@ type Timed struct {
 // torchvision model as "tv:NAME"), and step_median_s, the median of the
 // steps after the first two.
 type captureRow struct {
-	Name        string          `json:"name"`
-	Model       string          `json:"model"`
-	HFConfig    json.RawMessage `json:"hf_config"`
-	IO          string          `json:"io"`
-	B           int             `json:"b"`
-	Seq         int             `json:"seq"`
-	Accum       int             `json:"accum"`
-	Prec        string          `json:"prec"`
-	Ckpt        string          `json:"ckpt"`
-	Opt         string          `json:"opt"`
-	LoRA        int             `json:"lora"`
-	LoRATargets []string        `json:"lora_targets"`
-	Attn        string          `json:"attn"`
-	Compile     bool            `json:"compile"`
-	Res         int             `json:"res"`
-	Status      string          `json:"status"`
-	StepMedianS float64         `json:"step_median_s"`
-	IterS       []float64       `json:"iter_s"`
+	Name         string          `json:"name"`
+	Model        string          `json:"model"`
+	HFConfig     json.RawMessage `json:"hf_config"`
+	IO           string          `json:"io"`
+	B            int             `json:"b"`
+	Seq          int             `json:"seq"`
+	Accum        int             `json:"accum"`
+	Prec         string          `json:"prec"`
+	Ckpt         string          `json:"ckpt"`
+	Opt          string          `json:"opt"`
+	LoRA         int             `json:"lora"`
+	LoRATargets  []string        `json:"lora_targets"`
+	Attn         string          `json:"attn"`
+	Compile      bool            `json:"compile"`
+	ChannelsLast bool            `json:"channels_last"`
+	Res          int             `json:"res"`
+	Status       string          `json:"status"`
+	StepMedianS  float64         `json:"step_median_s"`
+	IterS        []float64       `json:"iter_s"`
 }
 
 // ReadTimed reads a timing.jsonl of any of the three layouts in the
@@ -156,7 +157,7 @@ func fromCaptureRow(c captureRow) (Timed, string, error) {
 	if c.LoRA > 0 {
 		s.LoRA = &memmodel.LoRA{Rank: c.LoRA, Alpha: float64(2 * c.LoRA), Targets: harnessLoRATargets(c.Model, c.LoRATargets)}
 	}
-	s.Compile = c.Compile
+	s.Compile, s.ChannelsLast = c.Compile, c.ChannelsLast
 	if c.Attn == "eager" {
 		return w, "eager attention is not modelled", nil
 	}

@@ -39,7 +39,8 @@ replayed through the caching-allocator simulator.
 --batch is the per-GPU micro-batch. Spec files take the keys model,
 hf_config, task, batch, seq, image, precision, checkpoint, accum, optimizer,
 lora, parallel{strategy,gpus,tp,pp,micro_batches,schedule,
-reshard_after_forward}, gpu, alloc_conf, use_cache, attn, compile, quant,
+reshard_after_forward}, gpu, alloc_conf, use_cache, attn, compile,
+channels_last (resnet, efficientnet, convnext), quant,
 vae_encode (diffusion: the step encodes its images with the frozen VAE) and
 override{tie_word_embeddings, num_key_value_heads, intermediate_size,
 num_hidden_layers, low_rank} (what-if architecture changes, re-planned); for
@@ -64,7 +65,7 @@ type planFlags struct {
 	spec, model, hfConfig, precision, checkpoint, optimizer, loraTargets string
 	parallel, gpu, allocConf, sweep, format, attn, quant                 string
 	batch, seq, image, accum, loraRank, gpus, tp, pp, micro, global      int
-	fit, compile, byModule, vaeEncode                                    bool
+	fit, compile, byModule, vaeEncode, channelsLast                      bool
 	margin                                                               float64
 	inf                                                                  inferFlags
 }
@@ -97,6 +98,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.StringVar(&f.sweep, "sweep", "", "memory curve: batch=LO..HI or seq=LO..HI")
 	fs.StringVar(&f.attn, "attn", "", "attention implementation: "+strings.Join(memmodel.AttnImpls, "|")+" (default: what transformers picks, sdpa)")
 	fs.BoolVar(&f.compile, "compile", false, "the model runs under torch.compile")
+	fs.BoolVar(&f.channelsLast, "channels-last", false, "the CNN and its images are channels-last (model.to(memory_format=torch.channels_last)); --fit tries both formats")
 	fs.BoolVar(&f.vaeEncode, "vae-encode", false, "diffusion (unet, dit): the step encodes its images with the frozen VAE instead of reading cached latents")
 	fs.StringVar(&f.quant, "quant", "", "nf4: 4-bit frozen base weights (QLoRA, with --lora-rank)")
 	fs.BoolVar(&f.byModule, "by-module", false, "list parameters, gradients, optimizer state and saved activations per module")
@@ -217,6 +219,9 @@ func (f *planFlags) buildSpec(fs *flag.FlagSet) (memmodel.Spec, error) {
 		"parallel": f.parallel, "gpu": f.gpu, "alloc-conf": f.allocConf, "attn": f.attn, "quant": f.quant}
 	if set["compile"] {
 		spec.Compile = f.compile
+	}
+	if set["channels-last"] {
+		spec.ChannelsLast = f.channelsLast
 	}
 	if set["vae-encode"] {
 		spec.VAEEncode = f.vaeEncode

@@ -234,6 +234,9 @@ func (c *config) bandClasses() []string {
 	if c.spec.AllocConf != "" {
 		out = append(out, "alloc_conf=custom")
 	}
+	if c.spec.ChannelsLast {
+		out = append(out, "memory_format=channels_last")
+	}
 	if len(c.spec.Lengths) > 0 && c.spec.Padding != "max" {
 		out = append(out, "lengths=variable")
 	}

@@ -31,6 +31,9 @@ type builder struct {
 	// compiled records the step as torch.compile's partitioner saves it
 	// (see compile.go).
 	compiled bool
+	// channelsLast: the model and its images are channels-last
+	// (Spec.ChannelsLast), so every feature map is NHWC-strided.
+	channelsLast bool
 	// loraF32: LoRA adapter weights are float32 whatever the base
 	// weights' dtype (peft.get_peft_model's autocast_adapter_dtype, on by
 	// default); false keeps them in the parameter dtype (diffusers'

@@ -30,7 +30,7 @@ func (c *config) buildGraphWith(inputGrad bool) *Graph {
 		// gathered parameter for compute
 		b.loraF32 = a.family().Task != "diffusion" && !c.fsdpMixed()
 	}
-	b.attn, b.compiled = c.attn, c.spec.Compile
+	b.attn, b.compiled, b.channelsLast = c.attn, c.spec.Compile, c.spec.ChannelsLast
 	b.inputGrad = inputGrad
 	b.quant4 = c.spec.Quant != ""
 	if o := c.spec.Override; o != nil {

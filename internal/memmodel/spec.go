@@ -102,6 +102,11 @@ type Spec struct {
 	Attn string `json:"attn,omitempty"`
 	// Compile is torch.compile(model): see compile.go.
 	Compile bool `json:"compile,omitempty"`
+	// ChannelsLast is model.to(memory_format=torch.channels_last) with
+	// the images converted likewise: the CNN families' convolutions and
+	// batch norms run cuDNN's and ATen's NHWC kernels (see
+	// channels_last.go).
+	ChannelsLast bool `json:"channels_last,omitempty"`
 	// VAEEncode: a latent diffusion step encodes its images with the
 	// frozen VAE (no_grad) instead of reading cached latents: see
 	// family_vae.go.

@@ -29,6 +29,9 @@ func (c *config) resolveTechniques() error {
 	if s.Compile && c.spec.Parallel.Strategy != "none" {
 		return specErr("compile", "compiled steps are modelled on one GPU; plan %s without compile (an upper bound)", s.Parallel.Strategy)
 	}
+	if s.ChannelsLast && !channelsLastFamilies[c.arch.Family] {
+		return specErr("channels_last", "channels-last is modelled for the torchvision CNNs (resnet, efficientnet, convnext), not %s; leave it out", c.arch.Family)
+	}
 	if s.VAEEncode && fam.Task != "diffusion" {
 		return specErr("vae_encode", "only the latent diffusion families (unet, dit) encode images with a VAE, not %s; leave it out", c.arch.Family)
 	}

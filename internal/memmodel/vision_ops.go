@@ -193,7 +193,7 @@ func (b *builder) batchNorm(x fmap) fmap {
 	v := b.g.newTensor(x.c, F32, false)
 	o := b.op("batch_norm", []Tensor{x.t, w, bb}, []Tensor{y, m, v}, []Tensor{x.t, m, v})
 	o.flops, o.bwdFlops = 4*float64(b.numel(x.t)), 6*float64(b.numel(x.t))
-	o.plane = x.h * x.w
+	o.plane, o.nhwc = x.h*x.w, x.channelsLast
 	x.t = y
 	return x
 }
@@ -268,7 +268,7 @@ func (b *builder) addMap_(x, y fmap) fmap {
 func (b *builder) imageInput(batch, image int64) (fmap, Tensor) {
 	x := b.input(batch*3*image*image, b.pdt)
 	y := b.input(batch, I64)
-	return fmap{x, batch, 3, image, image, false}, y
+	return fmap{x, batch, 3, image, image, b.channelsLast}, y
 }
 
 // classify ends a vision model: linear head on pooled features and the loss.

@@ -28,6 +28,9 @@ func explain(res *FitResult, arch memmodel.Arch) []string {
 	default:
 		out = append(out, fmt.Sprintf("2. checkpointing: %s — needed to fit; it costs recomputation time", b.Checkpoint))
 	}
+	if arch.ChannelsLast() {
+		out = append(out, layoutLine(res))
+	}
 	if !arch.Vision() {
 		out = append(out, "3. dynamic batching: pad to the longest sequence in each batch (or bucket by length) to cut padded tokens; memory is set by the longest batch, so plan for the maximum length")
 	} else {
@@ -60,6 +63,9 @@ func explain(res *FitResult, arch memmodel.Arch) []string {
 
 func describe(c Candidate) string {
 	s := fmt.Sprintf("%s, checkpoint %s, micro-batch %d × accum %d", c.Precision, c.Checkpoint, c.MicroBatch, c.Accum)
+	if c.ChannelsLast {
+		s += ", channels-last"
+	}
 	if c.Strategy != "none" {
 		s += ", " + c.Strategy
 	}
@@ -86,8 +92,30 @@ func WriteFitText(w io.Writer, res *FitResult) {
 			fmt.Fprintf(w, "  … %d more\n", len(res.Feasible)-i)
 			break
 		}
-		fmt.Fprintf(w, "  %-60s %10s  %7.3f s  %8.1f samples/s\n", describe(c), units.Bytes(c.ProcessHi), c.StepTime, c.Throughput)
+		fmt.Fprintf(w, "  %-74s %10s  %7.3f s  %8.1f samples/s\n", describe(c), units.Bytes(c.ProcessHi), c.StepTime, c.Throughput)
 	}
+}
+
+// layoutLine says which memory format the best candidate runs and how
+// much faster it is than the fastest fitting one in the other format.
+func layoutLine(res *FitResult) string {
+	b := res.Best
+	var other *Candidate
+	for i := range res.Feasible {
+		c := &res.Feasible[i]
+		if c.ChannelsLast != b.ChannelsLast && (other == nil || c.StepTime < other.StepTime) {
+			other = c
+		}
+	}
+	name, otherName := "NCHW (torchvision's default)", "channels-last"
+	if b.ChannelsLast {
+		name, otherName = "channels-last (model.to(memory_format=torch.channels_last), and each batch likewise)", "NCHW"
+	}
+	if other == nil || b.StepTime <= 0 {
+		return "2b. memory format: " + name
+	}
+	return fmt.Sprintf("2b. memory format: %s — the fastest %s candidate that fits is predicted %.0f%% slower", name, otherName,
+		100*(other.StepTime/b.StepTime-1))
 }
 
 // ampMargin says, for a bf16-base LoRA choice, how much slower the

@@ -32,16 +32,18 @@ func DefaultFitOptions() FitOptions { return FitOptions{Margin: 0, Exact: 6} }
 
 // Candidate is one configuration and its prediction.
 type Candidate struct {
-	Precision  string  `json:"precision"`
-	Checkpoint string  `json:"checkpoint"`
-	MicroBatch int     `json:"micro_batch"`
-	Accum      int     `json:"accum"`
-	Strategy   string  `json:"strategy"`
-	Process    int64   `json:"process_bytes"`
-	ProcessHi  int64   `json:"process_high_bytes"`
-	StepTime   float64 `json:"step_time_s"`
-	Throughput float64 `json:"samples_per_s"`
-	Fits       bool    `json:"fits"`
+	Precision  string `json:"precision"`
+	Checkpoint string `json:"checkpoint"`
+	MicroBatch int    `json:"micro_batch"`
+	Accum      int    `json:"accum"`
+	Strategy   string `json:"strategy"`
+	// ChannelsLast: the CNN and its images are channels-last.
+	ChannelsLast bool    `json:"channels_last,omitempty"`
+	Process      int64   `json:"process_bytes"`
+	ProcessHi    int64   `json:"process_high_bytes"`
+	StepTime     float64 `json:"step_time_s"`
+	Throughput   float64 `json:"samples_per_s"`
+	Fits         bool    `json:"fits"`
 	// Verdict is the decision on ProcessHi against the budget, with the
 	// confidence it is made at.
 	Verdict memmodel.Verdict `json:"verdict"`
@@ -94,19 +96,26 @@ func space(base memmodel.Spec, arch memmodel.Arch, globalBatch int, bf16 bool) [
 	if gpus > 1 {
 		strategies = []string{"ddp", "zero1", "zero2", "fsdp"}
 	}
+	layouts := []bool{base.ChannelsLast}
+	if arch.ChannelsLast() && !base.Compile {
+		// torch.compile picks its own layout (compile_step.go)
+		layouts = []bool{false, true}
+	}
 	var out []memmodel.Spec
 	perRank := globalBatch / gpus
 	for _, st := range strategies {
 		for _, p := range precs {
 			for _, ck := range ckpts {
-				for mb := 1; mb <= perRank; mb++ {
-					if perRank%mb != 0 {
-						continue
+				for _, cl := range layouts {
+					for mb := 1; mb <= perRank; mb++ {
+						if perRank%mb != 0 {
+							continue
+						}
+						s := base
+						s.Precision, s.Checkpoint, s.Batch, s.Accum = p, ck, mb, perRank/mb
+						s.Parallel.Strategy, s.ChannelsLast = st, cl
+						out = append(out, s)
 					}
-					s := base
-					s.Precision, s.Checkpoint, s.Batch, s.Accum = p, ck, mb, perRank/mb
-					s.Parallel.Strategy = st
-					out = append(out, s)
 				}
 			}
 		}
@@ -190,7 +199,7 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 
 func candidate(s memmodel.Spec, r *memmodel.Result, budget int64, margin float64) Candidate {
 	c := Candidate{Precision: s.Precision, Checkpoint: s.Checkpoint, MicroBatch: s.Batch, Accum: s.Accum,
-		Strategy: s.Parallel.Strategy, Process: r.SteadyProcess, ProcessHi: r.ProcessHigh, StepTime: r.StepTime,
+		Strategy: s.Parallel.Strategy, ChannelsLast: s.ChannelsLast, Process: r.SteadyProcess, ProcessHi: r.ProcessHigh, StepTime: r.StepTime,
 		Throughput: r.SamplesPerSec, Spec: s}
 	c.Verdict.Confidence = r.Confidence
 	c.decide(budget, margin)
