@@ -198,7 +198,11 @@ func run(name, in, out string) error {
 			if err != nil {
 				return err
 			}
-			runs[i] = gpu.Calibration{GPU: name, Source: filepath.Base(path), Conv: rows}
+			norms, err := normRowsOfOps(path, data)
+			if err != nil {
+				return err
+			}
+			runs[i] = gpu.Calibration{GPU: name, Source: filepath.Base(path), Conv: rows, Norm: norms}
 			continue
 		}
 		var r raw

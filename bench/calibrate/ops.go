@@ -97,4 +97,71 @@ func convRowsOfOps(path string, data []byte) ([]gpu.ConvRate, error) {
 	return rows, nil
 }
 
+// normRowsOfOps turns a profiled eager channels-last step's batch norms
+// into kernel-timed calibration rows (gpu.NormRate.Kernels): per input
+// shape, the forward (aten::native_batch_norm, or aten::cudnn_batch_norm
+// for float16 and float32) and backward (their _backward) kernels per call,
+// bytes the input's and output's as gt_calib.py --norm counts them. An
+// eager timing of a small batch norm is Python's (testdata/dev35: 150–340
+// µs backward whatever the shape); its kernels take 13–60 µs. Compiled
+// steps (Inductor decomposes batch norm) and NCHW steps give none: the
+// NCHW rows stay the eager calibration's, on which the NCHW models were
+// judged.
+func normRowsOfOps(path string, data []byte) ([]gpu.NormRate, error) {
+	base := filepath.Base(path)
+	if !strings.Contains(base, "-cl-") {
+		return nil, nil
+	}
+	var p opsProfile
+	if err := json.Unmarshal(data, &p); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	dtype, es := "", int64(2)
+	for _, d := range []string{"bf16", "fp16"} {
+		if strings.Contains(base, "-"+d) {
+			dtype = d
+		}
+	}
+	if dtype == "" {
+		return nil, fmt.Errorf("%s: no -bf16 or -fp16 in the name", path)
+	}
+	type acc struct{ fwd, bwd float64 }
+	at := map[[4]int64]*acc{}
+	var order [][4]int64
+	get := func(k [4]int64) *acc {
+		if a, ok := at[k]; ok {
+			return a
+		}
+		a := &acc{}
+		at[k] = a
+		order = append(order, k)
+		return a
+	}
+	for _, o := range p.Ops {
+		var sh [][]int64
+		if err := json.Unmarshal([]byte(o.Shapes), &sh); err != nil || o.Count <= 0 || len(sh) < 2 || len(sh[0]) != 4 {
+			continue
+		}
+		switch o.Op {
+		case "aten::native_batch_norm", "aten::cudnn_batch_norm":
+			get(to4(sh[0])).fwd = o.DeviceS / o.Count
+		case "aten::native_batch_norm_backward", "aten::cudnn_batch_norm_backward":
+			// the output gradient first (native) or the input (cuDNN):
+			// both are the input's shape
+			get(to4(sh[0])).bwd = o.DeviceS / o.Count
+		}
+	}
+	var rows []gpu.NormRate
+	for _, k := range order {
+		a := at[k]
+		if a.fwd <= 0 || a.bwd <= 0 || k[2] != k[3] {
+			continue
+		}
+		n := k[0] * k[1] * k[2] * k[3]
+		rows = append(rows, gpu.NormRate{Op: "batch_norm", Dtype: dtype, N: k[0], C: k[1], H: k[2],
+			Bytes: float64(2 * n * es), FwdS: a.fwd, FwdBwdS: a.fwd + a.bwd, ChannelsLast: true, Kernels: true})
+	}
+	return rows, nil
+}
+
 func to4(s []int64) [4]int64 { return [4]int64{s[0], s[1], s[2], s[3]} }

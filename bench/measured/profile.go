@@ -175,7 +175,7 @@ func KernelClass(name string) string {
 		return "conv"
 	case has("nvjet", "gemm", "cutlass", "cublas", "splitk"):
 		return "gemm"
-	case has("batch_norm", "layer_norm", "gammabeta", "rms_norm", "group_norm", "welford", "cudnn::bn_",
+	case has("batch_norm", "layer_norm", "gammabeta", "rms_norm", "group_norm", "welford", "cudnn::bn_", "cudnn::batchnorm_",
 		"groupnorm", "rowwisemoments", "computeinternalgradients"): // ATen's GroupNorm kernels
 		return "norm"
 	case has("copy_kernel", "direct_copy", "catarraybatchedcopy"):

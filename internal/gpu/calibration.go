@@ -113,9 +113,12 @@ type NormRate struct {
 	Bytes   float64 `json:"bytes"`
 	FwdS    float64 `json:"fwd_s"`
 	FwdBwdS float64 `json:"fwdbwd_s"`
-	// ChannelsLast: the input was channels-last (ATen's NHWC kernels in
-	// every dtype; NCHW runs float32 and float16 in cuDNN's).
+	// ChannelsLast: the input was channels-last (ATen's NHWC kernels for
+	// bfloat16, cuDNN's NHWC ones for float32 and float16).
 	ChannelsLast bool `json:"channels_last,omitempty"`
+	// Kernels: the times are the kernels' own, read off a profiled step
+	// (bench/calibrate's ops.go), not an eager call's.
+	Kernels bool `json:"kernels,omitempty"`
 }
 
 // OptimizerRate is one optimizer.step() over Params float32 parameters in
@@ -128,7 +131,7 @@ type OptimizerRate struct {
 	Seconds   float64 `json:"s"`
 }
 
-//go:generate go run ../../bench/calibrate -gpu h200 -in ../../testdata/late/calibration-*.json,../../testdata/dev6/calibration/calibration-*.json,../../testdata/dev7/calibration/calibration-*.json,../../testdata/dev16/dev16-calibration-small-gemm.json,../../testdata/dev28/dev28-calibration-conv-cl.json,../../testdata/dev29/dev29-calibration-conv-kernels.json,../../testdata/dev33/dev33/dev33-calibration-sdpa-mask.json,../../testdata/dev33/dev33-profile/dev33-prof-*-compile-ops.json,../../testdata/dev35/dev35/dev35-calibration-conv-cl.json -out calibration/h200.json
+//go:generate go run ../../bench/calibrate -gpu h200 -in ../../testdata/late/calibration-*.json,../../testdata/dev6/calibration/calibration-*.json,../../testdata/dev7/calibration/calibration-*.json,../../testdata/dev16/dev16-calibration-small-gemm.json,../../testdata/dev28/dev28-calibration-conv-cl.json,../../testdata/dev29/dev29-calibration-conv-kernels.json,../../testdata/dev33/dev33/dev33-calibration-sdpa-mask.json,../../testdata/dev33/dev33-profile/dev33-prof-*-compile-ops.json,../../testdata/dev35/dev35/dev35-calibration-conv-cl.json,../../testdata/dev33/dev33-profile/dev33-prof-*-cl-ops.json,../../testdata/dev36/dev36-profile/dev36-prof-*-cl-ops.json -out calibration/h200.json
 
 //go:embed calibration
 var calibrations embed.FS

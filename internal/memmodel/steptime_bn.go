@@ -63,21 +63,35 @@ func (r *rates) bnRatesUncached(ndt string, c, plane int64, nhwc bool) (f, b flo
 	if !r.hasNormLayout(ndt, nhwc) {
 		layout = !nhwc
 	}
+	kernels := r.hasNormKernels(ndt, layout)
 	var pts, bwd []bnPoint
 	for _, v := range r.cal.Norm {
-		if v.Dtype != ndt || v.ChannelsLast != layout || r.hostBound(v.FwdS) {
+		if v.Dtype != ndt || v.ChannelsLast != layout || v.Kernels != kernels || r.hostBound(v.FwdS) {
 			continue
 		}
 		p := bnPoint{c: lg(v.C), hw: lg(v.H * v.H),
 			f: math.Log(v.Bytes / v.FwdS), b: math.Log(v.Bytes / (v.FwdBwdS - v.FwdS))}
 		pts = append(pts, p)
-		if !v.ChannelsLast || v.FwdS >= clNormBwdHost {
+		if !v.ChannelsLast || v.Kernels || v.FwdS >= clNormBwdHost {
 			bwd = append(bwd, p)
 		}
 	}
 	f = math.Exp(bnRate(pts, lg(c), lg(plane), func(p bnPoint) float64 { return p.f }))
 	b = math.Exp(bnRate(bwd, lg(c), lg(plane), func(p bnPoint) float64 { return p.b }))
 	return f, b
+}
+
+// hasNormKernels reports whether the calibration has kernel-timed
+// BatchNorm rows (read off profiled steps) of calibration dtype ndt and the
+// layout; they then price it alone: an eager timing of a small BatchNorm
+// is the host's (clNormBwdHost).
+func (r *rates) hasNormKernels(ndt string, nhwc bool) bool {
+	for _, v := range r.cal.Norm {
+		if v.Kernels && v.Dtype == ndt && v.ChannelsLast == nhwc {
+			return true
+		}
+	}
+	return false
 }
 
 // clNormBwdHost is the forward time below which a channels-last
