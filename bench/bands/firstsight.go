@@ -139,6 +139,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late30/RESULTS.md", "", false},
 	{"testdata/late30b/RESULTS.md", "", false},
 	{"testdata/late31/RESULTS.md", "", false},
+	// late33's is the print on the models it was captured to test (9efb315)
+	{"testdata/late33/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)
@@ -290,6 +292,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late31/RESULTS.md"},
 	// late32's is the print on the models it was captured to test (0592c44)
 	{File: "testdata/late32/RESULTS.md"},
+	// late33's likewise (9efb315)
+	{File: "testdata/late33/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

@@ -99,6 +99,12 @@ var firstSightSets = []firstSightSet{
 	{"late31-", 5, 0, 6, "late31-ws1-tp-llama32-1b-s1024-b4-ckpt", 26.318, 25.484, map[string]struct{ meas, pred float64 }{
 		"late31-t-resnet152-b96-fp16": {81.4, 98.0},
 	}},
+	// late33 (9efb315): 7 channels-last families, ResNet-50 b96 fp32
+	// -3.42%; 12 CNN step times, NCHW and channels-last
+	{"late33-", 7, 0, 12, "late33-resnet50-b96-fp32-cl", 9.475, 9.151, map[string]struct{ meas, pred float64 }{
+		"late33-t-resnet34-b256-fp16-cl":        {24.5, 30.0},
+		"late33-t-efficientnet-b1-b128-fp16-cl": {73.7, 57.6},
+	}},
 	// late26 (56a33fe): 12 families and 4 world-size-1 parallel rows, TP
 	// on Llama 3.2 1B +3.89%
 	{"late26-", 16, 3, 17, "late26-ws1-tp-llama32-1b-s1024-b4", 31.283, 32.501, map[string]struct{ meas, pred float64 }{

@@ -30,7 +30,8 @@ type Family struct {
 	BatchNorm bool
 	// ScalerOverflow families overflow fp16 gradients at default init, so
 	// GradScaler skips their first steps (see scalerSkippedSteps): the
-	// ResNets. EfficientNet, BatchNorm too, does not: every fp16 capture
+	// ResNets of bottleneck blocks (Arch.scalerOverflows; ResNet-18 and -34
+	// do not). EfficientNet, BatchNorm too, does not: every fp16 capture
 	// of it (the blind B0 b64 trace, late5 B0 b96, late9 B0 b128, pick4 B3
 	// b64x4–b256) allocates Adam's state in the first step.
 	ScalerOverflow bool

@@ -20,14 +20,16 @@ const late19Dir = "../../testdata/late19"
 // more than 2% low: that and ResNet-34 fp16 b512, -2.40%); allocated max
 // 1.93% (ResNet-34, under). With the ViT patch conv's half-precision
 // workspaces read off dev23's snapshot of the ViT-L/16 row (vitStemWorkspace)
-// that row is -4.52%, inside its band.
+// that row is -4.52%, inside its band. Since ResNet-34's fp16 first steps
+// keep Adam's state (session 20: basic-block ResNets do not overflow
+// GradScaler, Arch.scalerOverflows) its allocated figure is inside its
+// band.
 func TestLate19Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 16 workloads")
 	}
 	known := map[string]bool{
 		"late19-sd15-unet-b16-bf16w-lora16-ckpt allocated": true,
-		"late19-resnet34-b512-fp16 allocated":              true,
 	}
 	checkBlindSet(t, late19Dir, 16, known, blindLimits{resvMedian: 0.0055, resvMax: 0.046, allocMax: 0.020, under: 3, farUnder: 2})
 }

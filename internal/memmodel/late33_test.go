@@ -17,10 +17,12 @@ const late33Dir = "../../testdata/late33"
 // ResNet-50 fp32). At first sight (9efb315): reserved -3.42..+2.50%,
 // median 0.78%; allocated within 0.3% but ResNet-34 fp16, -3.67% (its
 // GradScaler skipped no step, as dev35's ResNet-18: plan's first steps
-// leave Adam's state out).
+// left Adam's state out). Since Arch.scalerOverflows is the bottleneck
+// ResNets' alone, allocated within 0.3% (ResNet-34 +0.06%, reserved
+// +2.80%).
 func TestLate33Blind(t *testing.T) {
 	checkBlindGroups(t, late33Dir, 7, map[string]bool{},
-		blindLimits{resvMedian: 0.0079, resvMax: 0.035, allocMax: 0.037, under: 3, farUnder: 2}, "families")
+		blindLimits{resvMedian: 0.0079, resvMax: 0.035, allocMax: 0.003, under: 2, farUnder: 1}, "families")
 }
 
 // TestStepTimeLate33: twelve blind step times, five NCHW/channels-last or
@@ -28,9 +30,16 @@ func TestLate33Blind(t *testing.T) {
 // (ConvNeXt-S b64, host-bound, over in both formats), 12 of 12 inside the
 // band; channels-last ratios: ResNet-152 b64 -19.7% (channels-last ran
 // slower than NCHW, host-bound), ResNet-34 b256 fp16 +28.5%,
-// EfficientNet-B2 b64 -6.6%, ConvNeXt-S +0.1%.
+// EfficientNet-B2 b64 -6.6%, ConvNeXt-S +0.1%. With the batch norms and
+// convolutions of dev33's and dev36's profiled channels-last steps in the
+// calibration (dev36 profiled ResNet-34 b256 fp16 and EfficientNet-B1
+// b128 fp16 channels-last: this set's shapes, seen): median 12.4%, max
+// 29.3%; ResNet-34 fp16 channels-last +22.1 -> +10.0% (its batch norms,
+// cuDNN's NHWC kernels, 8.0 -> 4.7 ms against 4.4 profiled),
+// EfficientNet-B1 -21.9 -> -20.7% (host-bound: its host was the slow one,
+// dev36/README.md).
 func TestStepTimeLate33(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join(late33Dir, "timing", "results.jsonl"))
-	checkStepEval(t, ev, 12, stepTargets{median: 0.16, max: 0.292, ratioMedian: 0.114, ratioMax: 0.286, order: 0.75})
+	checkStepEval(t, ev, 12, stepTargets{median: 0.125, max: 0.294, ratioMedian: 0.114, ratioMax: 0.198, order: 0.75})
 	checkAllInBand(t, ev)
 }
