@@ -1,0 +1,34 @@
+package memmodel_test
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// late34Dir is the thirty-fourth blind set (testdata/late34/README.md):
+// channels-last CNNs, NCHW twins and memory rows, captured in session 20
+// (call 76) with dev36, kept outside the repository until it was
+// evaluated with the models of 6934c31 (testdata/late34/RESULTS.md).
+const late34Dir = "../../testdata/late34"
+
+// TestLate34Blind: five channels-last memory rows (ResNet-101 fp16,
+// ConvNeXt-T fp16, EfficientNet-B3, ResNet-18 b512 checkpointed,
+// EfficientNet-B0 b192 fp32). At first sight (6934c31): allocated within
+// 0.09%, reserved +0.07..+0.80% on three, ResNet-18 checkpointed +6.73%
+// and EfficientNet-B0 fp32 +54.38% (outside its band: float32
+// channels-last depthwise workspaces, RESULTS.md).
+func TestLate34Blind(t *testing.T) {
+	known := map[string]bool{"late34-efficientnet-b0-b192-fp32-cl reserved": true}
+	checkBlindGroups(t, late34Dir, 5, known,
+		blindLimits{resvMedian: 0.0081, resvMax: 0.544, allocMax: 0.001, under: 0, farUnder: 0}, "families")
+}
+
+// TestStepTimeLate34: eleven blind step times. At first sight (6934c31):
+// median 16.8%, max 35.6% (EfficientNet-B3 b64 channels-last, host-bound,
+// over), 10 of 11 inside the band (EfficientNet-B0 b192 fp32
+// channels-last +27.1% outside); channels-last ratios +11.9% (ResNet-101
+// fp16), +13.3% (EfficientNet-B3), +6.3% (ConvNeXt-T fp16).
+func TestStepTimeLate34(t *testing.T) {
+	ev := evalTimedFile(t, filepath.Join(late34Dir, "timing", "results.jsonl"))
+	checkStepEval(t, ev, 11, stepTargets{median: 0.169, max: 0.357, ratioMedian: 0.127, ratioMax: 0.264, order: 1})
+}
