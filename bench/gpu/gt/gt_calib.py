@@ -522,6 +522,11 @@ def conv_kernels(res, out=None, shapes=None, dtypes=None):
 CONV_CL = [(128,) + r[1:7] + (True,) for r in CONV16[:38]]
 
 
+# conv_cl_fp32 (session 20, call 77): the depthwise shapes of CONV16 (EfficientNet-B0's at batch 128, ConvNeXt-T's 7x7
+# at 64) channels-last in float32, which late34's EfficientNet-B0 fp32 channels-last step ran and no row timed.
+CONV_CL_FP32 = [(128,) + r[1:7] + (True,) for r in CONV16[:11]] + [r for r in CONV16[38:] if r[6] > 1]
+
+
 def conv_cl_dtypes(shape):
     half = (("fp16", torch.float16), ("bf16", torch.bfloat16))
     if shape[6] == 1 and shape[4] in (1, 3, 7) and shape[1] >= 64 or shape[4] == 7:  # ResNet-50's dense shapes
@@ -722,7 +727,10 @@ def main():
     if "--conv-kernels" in sys.argv:  # session 18: see CONV_KERNELS
         fns = (launch, lambda r: conv_kernels(r, out))
         fns[1].__name__ = "conv_kernels"
-    if "--conv-cl" in sys.argv:  # session 20: see CONV_CL
+    if "--conv-cl-fp32" in sys.argv:  # session 20: see CONV_CL_FP32
+        fns = (launch, lambda r: conv_kernels(r, out, CONV_CL_FP32, lambda s: (("fp32", torch.float32),)))
+        fns[1].__name__ = "conv_cl_fp32"
+    elif "--conv-cl" in sys.argv:  # session 20: see CONV_CL
         fns = (launch, lambda r: conv_kernels(r, out, CONV_CL, conv_cl_dtypes), lambda r: norm(r, out, cl=True))
         fns[1].__name__, fns[2].__name__ = "conv_cl", "norm_cl"
     if "--sdpa-compiled" in sys.argv:  # session 19: see sdpa_compiled
