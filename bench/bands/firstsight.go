@@ -141,6 +141,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late31/RESULTS.md", "", false},
 	// late33's is the print on the models it was captured to test (9efb315)
 	{"testdata/late33/RESULTS.md", "", false},
+	// late34's likewise (6934c31)
+	{"testdata/late34/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)
@@ -294,6 +296,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late32/RESULTS.md"},
 	// late33's likewise (9efb315)
 	{File: "testdata/late33/RESULTS.md"},
+	// late34's likewise (6934c31)
+	{File: "testdata/late34/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

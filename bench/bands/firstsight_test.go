@@ -105,6 +105,12 @@ var firstSightSets = []firstSightSet{
 		"late33-t-resnet34-b256-fp16-cl":        {24.5, 30.0},
 		"late33-t-efficientnet-b1-b128-fp16-cl": {73.7, 57.6},
 	}},
+	// late34 (6934c31): 5 channels-last families, EfficientNet-B0 b192 fp32
+	// +54.38% (the 7×7 workspace rule); 11 CNN step times
+	{"late34-", 5, 0, 11, "late34-efficientnet-b0-b192-fp32-cl", 17.564, 27.115, map[string]struct{ meas, pred float64 }{
+		"late34-t-resnet101-b128-fp16-cl":       {43.7, 58.9},
+		"late34-t-efficientnet-b0-b192-fp32-cl": {49.2, 62.5},
+	}},
 	// late26 (56a33fe): 12 families and 4 world-size-1 parallel rows, TP
 	// on Llama 3.2 1B +3.89%
 	{"late26-", 16, 3, 17, "late26-ws1-tp-llama32-1b-s1024-b4", 31.283, 32.501, map[string]struct{ meas, pred float64 }{

@@ -39,14 +39,9 @@ func convRowsOfOps(path string, data []byte) ([]gpu.ConvRate, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	base := filepath.Base(path)
-	dtype := ""
-	for _, d := range []string{"bf16", "fp16"} {
-		if strings.Contains(base, "-"+d) {
-			dtype = d
-		}
-	}
+	dtype, _ := opsDtype(base)
 	if dtype == "" {
-		return nil, fmt.Errorf("%s: no -bf16 or -fp16 in the name", path)
+		return nil, fmt.Errorf("%s: no -bf16, -fp16 or -fp32 in the name", path)
 	}
 	cl := strings.Contains(base, "-cl-") || strings.Contains(base, "-compile-")
 	type key struct{ in, w [4]int64 }
@@ -116,14 +111,9 @@ func normRowsOfOps(path string, data []byte) ([]gpu.NormRate, error) {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	dtype, es := "", int64(2)
-	for _, d := range []string{"bf16", "fp16"} {
-		if strings.Contains(base, "-"+d) {
-			dtype = d
-		}
-	}
+	dtype, es := opsDtype(base)
 	if dtype == "" {
-		return nil, fmt.Errorf("%s: no -bf16 or -fp16 in the name", path)
+		return nil, fmt.Errorf("%s: no -bf16, -fp16 or -fp32 in the name", path)
 	}
 	type acc struct{ fwd, bwd float64 }
 	at := map[[4]int64]*acc{}
@@ -162,6 +152,20 @@ func normRowsOfOps(path string, data []byte) ([]gpu.NormRate, error) {
 			Bytes: float64(2 * n * es), FwdS: a.fwd, FwdBwdS: a.fwd + a.bwd, ChannelsLast: true, Kernels: true})
 	}
 	return rows, nil
+}
+
+// opsDtype is the dtype a profile's file name states (gt_work's "-bf16",
+// "-fp16", "-fp32") and its element size; "" when it states none.
+func opsDtype(base string) (string, int64) {
+	for _, d := range []struct {
+		name string
+		size int64
+	}{{"bf16", 2}, {"fp16", 2}, {"fp32", 4}} {
+		if strings.Contains(base, "-"+d.name) {
+			return d.name, d.size
+		}
+	}
+	return "", 0
 }
 
 func to4(s []int64) [4]int64 { return [4]int64{s[0], s[1], s[2], s[3]} }

@@ -43,7 +43,7 @@ func TestConvRowsOfOps(t *testing.T) {
 		t.Error("no row for the 96-channel stride-2 depthwise convolution")
 	}
 	if _, err := convRowsOfOps("x-ops.json", data); err == nil {
-		t.Error("a name without -bf16 or -fp16 was accepted")
+		t.Error("a name without -bf16, -fp16 or -fp32 was accepted")
 	}
 }
 

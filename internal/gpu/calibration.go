@@ -131,7 +131,7 @@ type OptimizerRate struct {
 	Seconds   float64 `json:"s"`
 }
 
-//go:generate go run ../../bench/calibrate -gpu h200 -in ../../testdata/late/calibration-*.json,../../testdata/dev6/calibration/calibration-*.json,../../testdata/dev7/calibration/calibration-*.json,../../testdata/dev16/dev16-calibration-small-gemm.json,../../testdata/dev28/dev28-calibration-conv-cl.json,../../testdata/dev29/dev29-calibration-conv-kernels.json,../../testdata/dev33/dev33/dev33-calibration-sdpa-mask.json,../../testdata/dev33/dev33-profile/dev33-prof-*-compile-ops.json,../../testdata/dev35/dev35/dev35-calibration-conv-cl.json,../../testdata/dev33/dev33-profile/dev33-prof-*-cl-ops.json,../../testdata/dev36/dev36-profile/dev36-prof-*-cl-ops.json -out calibration/h200.json
+//go:generate go run ../../bench/calibrate -gpu h200 -in ../../testdata/late/calibration-*.json,../../testdata/dev6/calibration/calibration-*.json,../../testdata/dev7/calibration/calibration-*.json,../../testdata/dev16/dev16-calibration-small-gemm.json,../../testdata/dev28/dev28-calibration-conv-cl.json,../../testdata/dev29/dev29-calibration-conv-kernels.json,../../testdata/dev33/dev33/dev33-calibration-sdpa-mask.json,../../testdata/dev33/dev33-profile/dev33-prof-*-compile-ops.json,../../testdata/dev35/dev35/dev35-calibration-conv-cl.json,../../testdata/dev33/dev33-profile/dev33-prof-*-cl-ops.json,../../testdata/dev36/dev36-profile/dev36-prof-*-cl-ops.json,../../testdata/dev37/dev37/dev37-calibration-conv-cl-fp32.json,../../testdata/dev37/dev37-profile/dev37-prof-*-cl-ops.json -out calibration/h200.json
 
 //go:embed calibration
 var calibrations embed.FS
