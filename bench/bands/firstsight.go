@@ -143,6 +143,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late33/RESULTS.md", "", false},
 	// late34's likewise (6934c31)
 	{"testdata/late34/RESULTS.md", "", false},
+	// late35's likewise (0840771)
+	{"testdata/late35/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)
@@ -298,6 +300,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late33/RESULTS.md"},
 	// late34's likewise (6934c31)
 	{File: "testdata/late34/RESULTS.md"},
+	// late35's likewise (0840771)
+	{File: "testdata/late35/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

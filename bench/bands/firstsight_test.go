@@ -111,6 +111,12 @@ var firstSightSets = []firstSightSet{
 		"late34-t-resnet101-b128-fp16-cl":       {43.7, 58.9},
 		"late34-t-efficientnet-b0-b192-fp32-cl": {49.2, 62.5},
 	}},
+	// late35 (0840771): 4 channels-last families, EfficientNet-B4 b32 bf16
+	// +5.93%; 8 step times
+	{"late35-", 4, 0, 8, "late35-efficientnet-b4-b32-bf16-cl", 3.973, 4.208, map[string]struct{ meas, pred float64 }{
+		"late35-t-resnet152-b128-fp16-cl":     {51.1, 85.3},
+		"late35-t-convnext-small-b64-fp32-cl": {172.3, 164.9},
+	}},
 	// late26 (56a33fe): 12 families and 4 world-size-1 parallel rows, TP
 	// on Llama 3.2 1B +3.89%
 	{"late26-", 16, 3, 17, "late26-ws1-tp-llama32-1b-s1024-b4", 31.283, 32.501, map[string]struct{ meas, pred float64 }{

@@ -1,0 +1,31 @@
+package memmodel_test
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// late35Dir is the thirty-fifth blind set (testdata/late35/README.md):
+// channels-last steps, float32 among them, captured in session 20 (call
+// 77) with dev37, kept outside the repository until it was evaluated with
+// the models of 0840771 (testdata/late35/RESULTS.md).
+const late35Dir = "../../testdata/late35"
+
+// TestLate35Blind: four channels-last memory rows. At first sight
+// (0840771): allocated within 0.08%, reserved +0.45..+5.93%
+// (EfficientNet-B4 b32 bf16, over, above its band's top; inside since
+// late35 is band data), none under.
+func TestLate35Blind(t *testing.T) {
+	checkBlindGroups(t, late35Dir, 4, map[string]bool{},
+		blindLimits{resvMedian: 0.0164, resvMax: 0.0594, allocMax: 0.0009, under: 0, farUnder: 0}, "families")
+}
+
+// TestStepTimeLate35: eight blind step times. At first sight (0840771):
+// median 7.1%, max 66.7% (ResNet-152 b128 fp16 channels-last, host-bound
+// prediction on a fast host, outside its band), 7 of 8 inside; the
+// float32 channels-last steps within 10%; EfficientNet-B1 b96 fp32
+// channels-last/NCHW -8.4%.
+func TestStepTimeLate35(t *testing.T) {
+	ev := evalTimedFile(t, filepath.Join(late35Dir, "timing", "results.jsonl"))
+	checkStepEval(t, ev, 8, stepTargets{median: 0.072, max: 0.668, ratioMedian: 0.085, ratioMax: 0.085, order: 1})
+}
