@@ -173,10 +173,11 @@ func backtest(ss []sample, before, after [][2]float64) []backtestLine {
 // in session 10 after late13, pick5 in session 11's call 39 after
 // late14's call 38; pick6 in session 13's call 44 after late16's call
 // 43; pick7 in session 14's call 49 after late17's calls 47-48, beside
-// late18; pick8 in session 15's call 52 after late19's call 51), so its
+// late18; pick8 in session 15's call 52 after late19's call 51; pick9 in
+// session 20's call 78 after late35's call 77), so its
 // rows are no record of what plan knew when late12 (or any
 // earlier set) was first seen (markRisk).
-var capturedAfter = map[string]string{"pick3": "late12", "pick4": "late13", "pick5": "late14", "pick6": "late16", "pick7": "late18", "pick8": "late19"}
+var capturedAfter = map[string]string{"pick3": "late12", "pick4": "late13", "pick5": "late14", "pick6": "late16", "pick7": "late18", "pick8": "late19", "pick9": "late35"}
 
 // setOrder sorts capture sets: the development and held-out sets first,
 // then the late sets in the order they were captured.

@@ -280,6 +280,8 @@ var firstSightStepTables = []firstSightTable{
 	// session-start model that ranked its candidates (b1cef9b)
 	{File: "testdata/late19/RESULTS.md"},
 	{File: "testdata/pick8/FIRST-SIGHT.md"},
+	// pick9's the print on the models that ranked its candidates (05cccd2)
+	{File: "testdata/pick9/FIRST-SIGHT.md"},
 	// late22's is its session-start table (8e472b0)
 	{File: "testdata/late22/RESULTS.md"},
 	// late26's is its session-start table (56a33fe)

@@ -162,6 +162,7 @@ var timingFiles = []memmodel.BandSource{
 	{Dir: "testdata/late33/timing/results.jsonl", HeldOut: "thirty-third blind set (NCHW and channels-last CNN twins): timed alone, evaluated with the models it was captured to test (9efb315), then band data"},
 	{Dir: "testdata/late34/timing/results.jsonl", HeldOut: "thirty-fourth blind set (channels-last CNNs and NCHW twins): timed alone, evaluated with the models it was captured to test (6934c31), then band data"},
 	{Dir: "testdata/late35/timing/results.jsonl", HeldOut: "thirty-fifth blind set (channels-last CNNs, float32 among them): timed alone, evaluated with the models it was captured to test (0840771), then band data"},
+	{Dir: "testdata/pick9/results.jsonl", HeldOut: "plan --fit's channels-last candidates timed alone with the models that ranked them (05cccd2), evaluated once, then band data"},
 	{Dir: "testdata/late32/timing/results.jsonl", HeldOut: "thirty-second blind set (compiled steps against eager; its compiled steps are not band rows): timed alone, evaluated with the models it was captured to test (0592c44), then band data"},
 	{Dir: "testdata/dev13/timing/results.jsonl", HeldOut: "session 11's development set (not held out): host-bound rows timed in three processes on one host, the spread between processes"},
 	{Dir: "testdata/dev19/results.jsonl", HeldOut: "session 13's development set (not held out): the five worst host-bound checkpointing pairs in three processes on one host, the spread between processes and hosts"},

@@ -91,7 +91,7 @@ func TestFitPicksFastestLate2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkFirstPicks(t, ev, 4)
+	checkFirstPicks(t, ev, 4, nil)
 }
 
 // evalTimedFile reads one timing file (every row must be one the planner

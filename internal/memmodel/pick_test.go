@@ -45,13 +45,14 @@ func checkPickFile(t *testing.T, path string, host memmodel.HostCosts, rows int,
 		t.Fatal(err)
 	}
 	checkStepEval(t, ev, rows, want)
-	checkFirstPicks(t, ev, models)
+	checkFirstPicks(t, ev, models, nil)
 }
 
 // checkFirstPicks groups ev's rows by model (pickModel) and requires, for
 // each of the want models, that the row predicted fastest runs within 5%
-// of the row measured fastest.
-func checkFirstPicks(t *testing.T, ev measured.StepEval, want int) {
+// of the row measured fastest; a model in known may miss (and must: a
+// known miss that passes is reported, to be dropped).
+func checkFirstPicks(t *testing.T, ev measured.StepEval, want int, known map[string]bool) {
 	t.Helper()
 	type pick struct{ first, fastest measured.StepRow }
 	picks := map[string]*pick{}
@@ -76,8 +77,13 @@ func checkFirstPicks(t *testing.T, ev measured.StepEval, want int) {
 		behind := p.first.Measured/p.fastest.Measured - 1
 		t.Logf("%-16s ranked first %-40s %.1f ms; fastest %-40s %.1f ms (+%.1f%%)", m, p.first.Name,
 			1e3*p.first.Measured, p.fastest.Name, 1e3*p.fastest.Measured, 100*behind)
-		if behind > 0.05 || math.IsNaN(behind) {
+		switch miss := behind > 0.05 || math.IsNaN(behind); {
+		case miss && known[m]:
+			t.Logf("known miss: %s: the first pick %s runs %.1f%% behind the fastest %s", m, p.first.Name, 100*behind, p.fastest.Name)
+		case miss:
 			t.Errorf("%s: the first pick %s runs %.1f%% behind the fastest %s", m, p.first.Name, 100*behind, p.fastest.Name)
+		case known[m]:
+			t.Errorf("%s: the first pick is within 5%% of the fastest now: drop it from the known misses", m)
 		}
 	}
 }
