@@ -6,8 +6,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/vramkit/vramkit/internal/gpu"
 )
 
 // profiledOps is the GPU time per step of the ATen ops of an ops profile
@@ -76,14 +74,7 @@ func TestChannelsLastBatchNorm(t *testing.T) {
 // (176 µs); with EfficientNet's 3×3 and 5×5 rows among its neighbours it
 // came to 323.
 func TestDepthwiseSameKernelSize(t *testing.T) {
-	h200, err := gpu.Lookup("h200")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := newRates(h200)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := h200Rates(t)
 	var ref float64
 	for _, v := range r.cal.Conv {
 		if v.Kernels && v.ChannelsLast && v.Dtype == "bf16" && v.N == 64 && v.Cin == 384 && v.Groups == 384 && v.H == 14 && v.K == 7 {

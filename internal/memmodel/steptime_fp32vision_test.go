@@ -4,8 +4,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-
-	"github.com/vramkit/vramkit/internal/gpu"
 )
 
 // The float32 EfficientNet-B0 step against its kernel profile
@@ -69,14 +67,7 @@ func TestDepthwiseFloat32AgainstProfile(t *testing.T) {
 		t.Errorf("depthwise %.2f + %.2f ms, profiled %.2f + %.2f ms (want within 10%%)", 1e3*mf, 1e3*mb, 1e3*pf, 1e3*pb)
 	}
 	// the calibration's evidence: same shape, same time in fp32 and bf16
-	h200, err := gpu.Lookup("h200")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := newRates(h200)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := h200Rates(t)
 	pairs := 0
 	for _, a := range r.cal.Conv {
 		for _, b := range r.cal.Conv {

@@ -18,11 +18,8 @@ not use, timed as above, and channels-last memory rows, each in its own process:
 b256 fp16, EfficientNet-B2 b64 bf16, ConvNeXt-S b64 bf16, EfficientNet-B1 b128 fp16, ConvNeXt-B b32 bf16
 checkpointed, ResNet-50 b96 fp32."""
 from gt_jobs import J, dev_timing_jobs, maker, timer, timing_jobs
-from gt_jobs9 import tv
+from gt_jobs9 import cl, tv
 
-
-def cl(m, b, **kw):
-    return tv(m, b, channels_last=True, **kw)
 
 
 def dev_mem():

@@ -11,11 +11,8 @@ session's channels-last changes, none of which may look at it): NCHW/channels-la
 shapes no earlier set timed, one process per group alone on the GPU, 7 steps, median of 3..7, and channels-last
 memory rows each in its own process."""
 from gt_jobs import J, maker, timer, timing_jobs
-from gt_jobs9 import tv
+from gt_jobs9 import cl, tv
 
-
-def cl(m, b, **kw):
-    return tv(m, b, channels_last=True, **kw)
 
 
 def profiles():

@@ -14,11 +14,8 @@ late35 (blind; kept outside the repository until evaluated once with the binarie
 channels-last changes, none of which may look at it): float32 and other channels-last steps no set timed, one process
 per group alone on the GPU (7 steps, median of 3..7), and memory rows each in its own process."""
 from gt_jobs import J, maker, timer, timing_jobs
-from gt_jobs9 import tv
+from gt_jobs9 import cl, tv
 
-
-def cl(m, b, **kw):
-    return tv(m, b, channels_last=True, **kw)
 
 
 def dev():

@@ -11,13 +11,10 @@ steps 3..7; images at the catalog's side (EfficientNet-B2 288, the others 224).
   convnext-tiny, global batch 256: bf16 channels-last b256x1 0.084 s, bf16 NCHW b256x1 0.084 s, fp16 channels-last
     b256x1 0.085 s."""
 from gt_jobs import J, timing_jobs, timer
-from gt_jobs9 import tv
+from gt_jobs9 import cl, tv
 
 p = timer("pick9-", "pick9")
 
-
-def cl(m, b, **kw):
-    return tv(m, b, channels_last=True, **kw)
 
 
 def call78():

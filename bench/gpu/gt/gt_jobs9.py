@@ -58,6 +58,11 @@ def tv(m, b, **kw):
     return T("tv:" + m, None, None, io="vision", b=b, **kw)
 
 
+def cl(m, b, **kw):
+    """tv in channels-last (model and images; session 20)."""
+    return tv(m, b, channels_last=True, **kw)
+
+
 def M(name, spec, mem=30):
     return J("late6-" + name, "late6", mem, heldout=True, timeout=240, spec=spec)
 
