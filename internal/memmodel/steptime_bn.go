@@ -79,6 +79,9 @@ func (r *rates) bnRatesUncached(ndt string, c, plane int64, nhwc bool) (f, b flo
 			bwd = append(bwd, p)
 		}
 	}
+	if len(bwd) == 0 {
+		bwd = pts // a table of small channels-last rows only: theirs, Python's or not
+	}
 	f = math.Exp(bnRate(pts, lg(c), lg(plane), func(p bnPoint) float64 { return p.f }))
 	b = math.Exp(bnRate(bwd, lg(c), lg(plane), func(p bnPoint) float64 { return p.b }))
 	return f, b
