@@ -102,13 +102,17 @@ func TestBandsTableFresh(t *testing.T) {
 	// channels-last CNN rows, all at risk 1, its ResNet-50 b96 fp32 -3.42%
 	// under widening the low end of the resnet, cnn and fp32 classes that
 	// plain level-0 CNN runs rest on) moved it to 2.443% over 0.590%, 4.14,
-	// coverage 163 of 172 (95%); held at 4.2. Its
+	// coverage 163 of 172 (95%); held at 4.2. With late34, late35, pick9
+	// and the float32 channels-last stem workspace (the two fp32 ResNet-50
+	// channels-last rows -3.2/-3.4% -> +0.7/+0.5%, which moves the resnet
+	// and fp32 classes' centres up): 2.490% over 0.590%, 4.22, coverage
+	// 167 of 176 (95%); held at 4.3. Its
 	// checkpointed runs' low end is
 	// their own since bands13 (4 of 41 below it before, 9.8% against the
 	// 2.5% a 95% band leaves): their ratio is 4.2, level 0's 3.6.
 	plain := firstSight(mem, bands, func(s sample) bool { return s.risk == 0 && !memmodel.Checkpointed(s.classes) })
-	if plain.medHalf > 4.2*plain.medAbs {
-		t.Errorf("risk level 0, plain runs: median half-width %.5f over median |error| %.5f (%.3f) is above 4.2", plain.medHalf, plain.medAbs, plain.medHalf/plain.medAbs)
+	if plain.medHalf > 4.3*plain.medAbs {
+		t.Errorf("risk level 0, plain runs: median half-width %.5f over median |error| %.5f (%.3f) is above 4.3", plain.medHalf, plain.medAbs, plain.medHalf/plain.medAbs)
 	}
 	// every level's checkpointed first-sight errors leave by the bottom
 	// no more often than 5% (bands12: 6 of 82)

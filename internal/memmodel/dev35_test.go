@@ -20,9 +20,12 @@ const dev35Dir = "../../testdata/dev35"
 // state (alloc_after_iter 201 MiB from the first step): plan's first
 // steps had left it out, as for the ResNets whose GradScaler overflows,
 // and put it 5.5% low (Arch.scalerOverflows: bottleneck ResNets only).
+// With the float32 channels-last stem's weight-gradient workspace read off
+// ResNet-50 fp32's trace: -3.16 -> +0.68%; reserved median 1.14%, max
+// 5.17% (ResNet-18 fp16, over), one under (EfficientNet-B0, -2.24%).
 func TestDev35ChannelsLastMemory(t *testing.T) {
 	checkBlindGroups(t, dev35Dir, 5, map[string]bool{},
-		blindLimits{resvMedian: 0.023, resvMax: 0.052, allocMax: 0.004, under: 2, farUnder: 2}, "dev35")
+		blindLimits{resvMedian: 0.0115, resvMax: 0.052, allocMax: 0.004, under: 1, farUnder: 1}, "dev35")
 }
 
 // TestStepTimeDev35: the twelve timed steps, NCHW and channels-last

@@ -19,10 +19,12 @@ const late33Dir = "../../testdata/late33"
 // GradScaler skipped no step, as dev35's ResNet-18: plan's first steps
 // left Adam's state out). Since Arch.scalerOverflows is the bottleneck
 // ResNets' alone, allocated within 0.3% (ResNet-34 +0.06%, reserved
-// +2.80%).
+// +2.80%). With dev35's float32 channels-last stem workspace, ResNet-50
+// b96 fp32 -3.42 -> +0.50%: reserved within 2.8%, one under
+// (EfficientNet-B2, -0.69%).
 func TestLate33Blind(t *testing.T) {
 	checkBlindGroups(t, late33Dir, 7, map[string]bool{},
-		blindLimits{resvMedian: 0.0079, resvMax: 0.035, allocMax: 0.003, under: 2, farUnder: 1}, "families")
+		blindLimits{resvMedian: 0.0077, resvMax: 0.029, allocMax: 0.003, under: 1, farUnder: 0}, "families")
 }
 
 // TestStepTimeLate33: twelve blind step times, five NCHW/channels-last or
