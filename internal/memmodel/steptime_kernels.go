@@ -136,12 +136,7 @@ func normSlowdown(kind string, dt DType) float64 {
 // hasNorm reports whether the calibration timed BatchNorm in dt
 // (gt_calib.py --norm); normSlowdown's factors stand in where it did not.
 func (r *rates) hasNorm(dt DType) bool {
-	for _, v := range r.cal.Norm {
-		if v.Dtype == normDtype(dt) && !r.hostBound(v.FwdS) {
-			return true
-		}
-	}
-	return false
+	return r.hasNormLayout(normDtype(dt), false) || r.hasNormLayout(normDtype(dt), true)
 }
 
 // hasNormLayout reports whether the calibration times BatchNorm in
