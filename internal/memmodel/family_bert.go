@@ -8,8 +8,12 @@ func init() {
 		Name: "bert", Task: "sequence-classification", Attention: true, Captured: true,
 		ModelTypes:  []string{"bert", "roberta"},
 		LoRATargets: []string{"query", "value"},
-		Models:      []Arch{bert("bert-base", 768, 12, 12), bert("bert-large", 1024, 24, 16)},
+		// bert-tiny is the 2-layer, 128-wide BERT of the fixtures' capture
+		// script (../shared/fixtures/capture/capture.py) and of
+		// prajjwal1/bert-tiny (google/bert_uncased_L-2_H-128_A-2).
+		Models: []Arch{bert("bert-tiny", 128, 2, 2), bert("bert-base", 768, 12, 12), bert("bert-large", 1024, 24, 16)},
 		Aliases: map[string]string{
+			"prajjwal1/bert-tiny": "bert-tiny", "google/bert_uncased_L-2_H-128_A-2": "bert-tiny",
 			"bert-base-uncased": "bert-base", "bert-base-cased": "bert-base",
 			"bert-large-uncased": "bert-large", "bert-large-cased": "bert-large",
 			"google-bert/bert-base-uncased": "bert-base", "google-bert/bert-large-uncased": "bert-large",
