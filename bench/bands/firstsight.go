@@ -145,6 +145,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late34/RESULTS.md", "", false},
 	// late35's likewise (0840771)
 	{"testdata/late35/RESULTS.md", "", false},
+	// late36's likewise (5842a75)
+	{"testdata/late36/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)
@@ -304,6 +306,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late34/RESULTS.md"},
 	// late35's likewise (0840771)
 	{File: "testdata/late35/RESULTS.md"},
+	// late36's likewise (5842a75)
+	{File: "testdata/late36/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

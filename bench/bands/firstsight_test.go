@@ -117,6 +117,12 @@ var firstSightSets = []firstSightSet{
 		"late35-t-resnet152-b128-fp16-cl":     {51.1, 85.3},
 		"late35-t-convnext-small-b64-fp32-cl": {172.3, 164.9},
 	}},
+	// late36 (5842a75): 10 rows of the capture script's models, ResNet-50
+	// b48 x 2 fp16 +4.74%; 21 step times
+	{"late36-", 10, 0, 21, "late36-resnet50-b48x2-fp16", 2.547, 2.668, map[string]struct{ meas, pred float64 }{
+		"late36-t-resnet50-b48x2-fp16":          {39.1, 55.5},
+		"late36-t-bert-base-s128-b64-bf16-ckpt": {60.3, 80.2},
+	}},
 	// late26 (56a33fe): 12 families and 4 world-size-1 parallel rows, TP
 	// on Llama 3.2 1B +3.89%
 	{"late26-", 16, 3, 17, "late26-ws1-tp-llama32-1b-s1024-b4", 31.283, 32.501, map[string]struct{ meas, pred float64 }{

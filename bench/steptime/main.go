@@ -105,6 +105,7 @@ func defaultSets() []set {
 		{"late33 (lent H200: blind channels-last twins, seen since its evaluation)", []string{"testdata/late33/timing/results.jsonl"}, lent},
 		{"late34 (lent H200: blind channels-last twins, seen since its evaluation)", []string{"testdata/late34/timing/results.jsonl"}, lent},
 		{"late35 (lent H200: blind channels-last steps, float32 among them, seen since its evaluation)", []string{"testdata/late35/timing/results.jsonl"}, lent},
+		{"late36 (lent H200: blind steps of the capture script's models, seen since its evaluation)", []string{"testdata/late36/timing/results.jsonl"}, lent},
 		{"plan --fit picks 9 (lent H200: channels-last choices, seen since its evaluation)", []string{"testdata/pick9/results.jsonl"}, lent},
 	}
 }
