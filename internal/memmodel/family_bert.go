@@ -62,33 +62,64 @@ func buildBERT(b *builder, a *Arch, batch, seq int64) {
 	ids := b.textInput(batch, seq, batch)
 	d, heads, ff := int64(a.Hidden), int64(a.Heads), int64(a.FFN)
 	wte := b.param(int64(a.Vocab) * d)
-	h := b.embedding(ids, wte, int64(a.Vocab), d)
+	we := b.embedding(ids, wte, int64(a.Vocab), d)
 	tt := b.param(int64(max(a.TypeVocab, 1)) * d)
-	h = b.add(h, b.embedding(ids, tt, int64(max(a.TypeVocab, 1)), d))
+	te := b.embedding(ids, tt, int64(max(a.TypeVocab, 1)), d)
+	h := b.add(we, te)
 	pos := b.param(int64(a.MaxPos) * d)
 	pe := b.out(seq*d, b.dt(pos), pos)
 	b.op("embedding", []Tensor{pos}, []Tensor{pe}, nil)
 	h = b.add(h, pe)
 	h = b.layerNorm(h, d, true)
 	h = b.dropout(h, a.Dropout)
+	// BertEmbeddings.forward's inputs_embeds, token_type_embeddings and
+	// position_embeddings: locals until it returns (the fixtures'
+	// BERT-base checkpointed trace)
+	b.keep(we, te, pe)
+	emb := h
 	mask := b.compiledPadMask(batch, seq)
 	for l := 0; l < a.Layers; l++ {
 		b.block = l
+		in := h
 		q := b.linear(h, d, d, true, "query")
 		k := b.linear(h, d, d, true, "key")
 		v := b.linear(h, d, d, true, "value")
 		b.sel = true
 		att := b.sdpaMask(q, k, v, mask, attnShape{batch: batch, heads: heads, sq: seq, sk: seq, hd: d / heads})
 		b.sel = false
+		ctx := att
 		att = b.linear(att, d, d, true, "dense")
 		att = b.dropout(att, a.Dropout)
 		h = b.layerNorm(b.add(att, h), d, true)
+		// BertSelfOutput's hidden_states, rebound when LayerNorm returns,
+		// and BertAttention's self_outputs (the attention's output), a
+		// local until it returns
+		b.keep(att, ctx)
+		attOut := h
 		y := b.linear(h, d, ff, true, "intermediate")
 		y = b.gelu(y)
+		inter := y
 		y = b.linear(y, ff, d, true, "output")
 		y = b.dropout(y, a.Dropout)
 		h = b.layerNorm(b.add(y, h), d, true)
+		// BertOutput's hidden_states likewise, and feed_forward_chunk's
+		// intermediate_output, a local until it returns (in a
+		// checkpointed forward, which saves neither, the fixtures' trace
+		// frees both after the LayerNorm)
+		b.keep(y, inter)
+		// BertLayer.forward's hidden_states argument and its
+		// attention_output local, until the layer returns. Post-norm:
+		// both are LayerNorm outputs, which under autocast no op saves
+		// (the projections save their low-precision casts), so without
+		// this they would die at their residual adds (late36's BERT-tiny
+		// fp16 trace: both alive when the last layer's output is made,
+		// the forward's peak).
+		b.keep(in, attOut)
 	}
+	// BertModel.forward's embedding_output, a local until the encoder
+	// returns (the same trace: the embeddings' dropout output alive at the
+	// end of the last layer)
+	b.keep(emb)
 	b.block = -1
 	b.g.blocks = a.Layers
 	// pooler on the [CLS] token, dropout, classifier

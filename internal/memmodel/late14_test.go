@@ -33,14 +33,18 @@ const late14Dir = "../../testdata/late14"
 // +2.26%) 0.39% below its bottom, Mistral-e fp16 LoRA's allocated
 // (+0.47%) 0.02% below its bottom. Recorded, not hidden. With late16 and
 // pick6 as band rows (bands16) Gemma 2 fp32's reserved is inside again;
-// with late22 (session 16) Mistral-e's allocated is too.
+// with late22 (session 16) Mistral-e's allocated is too. Session 21
+// (BERT's layer inputs, attention and FFN intermediates and dropout
+// outputs alive as long as Python holds them: late36's BERT-tiny trace
+// and the fixtures' checkpointed BERT-base trace): BERT-base
+// checkpointed -1.89% -> -0.00% allocated, inside its band; reserved
+// unchanged (+0.95%).
 func TestLate14Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 24 workloads")
 	}
 	known := map[string]bool{
-		"late14-gemma2-f-s1024-b4-fp32 allocated":       true,
-		"late14-bert-base-s512-b32-bf16-ckpt allocated": true,
+		"late14-gemma2-f-s1024-b4-fp32 allocated": true,
 	}
 	checkBlindSet(t, late14Dir, 24, known, blindLimits{resvMedian: 0.0055, resvMax: 0.023, allocMax: 0.019, under: 5, farUnder: 0})
 }

@@ -31,8 +31,10 @@ func TestLate30Blind(t *testing.T) {
 	}
 	known := map[string]bool{"late30-efficientnet-b4-b48-fp16 allocated": true,
 		"late30-ws1-tp-tinyllama-s1024-b4-ckpt allocated": true,
-		// reserved 0.1% above its band's top since late30b joined the table
-		"late30-granite-2b-s2048-b2-bf16-ckpt reserved": true,
+		// session 21 (late36 and BERT's lifetimes in the band data): the
+		// -0.88% allocated of Gemma 3 4B LoRA 0.14% above its band's top
+		// (granite-2b's reserved, recorded since late30b, is inside again)
+		"late30-gemma3-4b-s1024-b2-bf16-lora16 allocated": true,
 		// the DDP checkpointed over-estimate (testdata/dev30): outside its
 		// band again since late31 joined the table
 		"late30-ws1-ddp-tinyllama-s1024-b4-ckpt reserved": true}

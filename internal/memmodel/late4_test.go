@@ -85,8 +85,10 @@ func TestLate4Blind(t *testing.T) {
 	// late12q and pick3 as band rows (bands11) it is inside again; with
 	// late13 and pick4 (bands12) 12 MB (0.44%) above the top again (the
 	// model -1.89% allocated; the shared allocated quantile's top fell
-	// from 10.0 to 7.35 spreads)
-	known := map[string]bool{"late4-bert-base-s512-b32-fp16-ckpt allocated": true}
+	// from 10.0 to 7.35 spreads). Session 21 (BERT's Python-held
+	// LayerNorm, intermediate and dropout outputs, TestLate14Blind):
+	// -0.00% allocated, inside its band; reserved unchanged (+0.95%).
+	known := map[string]bool{}
 	checkBlindSet(t, late4Dir, 20, known, blindLimits{resvMedian: 0.0091, resvMax: 0.0496, allocMax: 0.056, under: 4, farUnder: 0})
 }
 
