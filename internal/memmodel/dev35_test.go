@@ -23,9 +23,16 @@ const dev35Dir = "../../testdata/dev35"
 // With the float32 channels-last stem's weight-gradient workspace read off
 // ResNet-50 fp32's trace: -3.16 -> +0.68%; reserved median 1.14%, max
 // 5.17% (ResNet-18 fp16, over), one under (EfficientNet-B0, -2.24%).
+// Session 21 (dev39's trace: the NCHW batch copied to channels-last, the
+// 7×7 stem's padded image, ResNet-18's first downsampling conv's
+// workspace, all transient): ResNet-18 fp16 +5.17 -> +2.29%, allocated
+// max 0.39 -> 0.20%; EfficientNet-B0 -2.24 -> -2.30% (the batch's copy
+// moves its cache), median 1.14 -> 1.20%. With the NHWC pooling buffer
+// of its squeeze-excitations (avgPool, dev39's EfficientNet-B4 trace):
+// EfficientNet-B0 -2.53%, the largest error now.
 func TestDev35ChannelsLastMemory(t *testing.T) {
 	checkBlindGroups(t, dev35Dir, 5, map[string]bool{},
-		blindLimits{resvMedian: 0.0115, resvMax: 0.052, allocMax: 0.004, under: 1, farUnder: 1}, "dev35")
+		blindLimits{resvMedian: 0.0121, resvMax: 0.0254, allocMax: 0.0021, under: 1, farUnder: 1}, "dev35")
 }
 
 // TestStepTimeDev35: the twelve timed steps, NCHW and channels-last
@@ -49,8 +56,11 @@ func TestStepTimeDev35(t *testing.T) {
 // 3×3 and 5×5 depthwise convolutions take no weight-gradient workspace of
 // the kind ConvNeXt's 7×7 ones do (channelsLastConvWorkspace): with that
 // rule they came out 54% and 35% over reserved; without it +0.83% and
-// -1.05%, allocated within 0.2%.
+// -1.05%, allocated within 0.2%; with the batch's channels-last copy
+// (session 21) +0.79% and -1.09%; with the squeeze-excitation's NHWC
+// pooling buffer (49-132 MiB here, avgPool) +0.73% and -1.31%, allocated
+// within 0.08%.
 func TestDev37FP32ChannelsLastMemory(t *testing.T) {
 	checkBlindGroups(t, "../../testdata/dev37", 2, map[string]bool{},
-		blindLimits{resvMedian: 0.0106, resvMax: 0.0106, allocMax: 0.002, under: 1, farUnder: 0}, "dev37")
+		blindLimits{resvMedian: 0.0103, resvMax: 0.0132, allocMax: 0.001, under: 1, farUnder: 0}, "dev37")
 }

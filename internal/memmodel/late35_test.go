@@ -14,10 +14,14 @@ const late35Dir = "../../testdata/late35"
 // TestLate35Blind: four channels-last memory rows. At first sight
 // (0840771): allocated within 0.08%, reserved +0.45..+5.93%
 // (EfficientNet-B4 b32 bf16, over, above its band's top; inside since
-// late35 is band data), none under.
+// late35 is band data), none under. Session 21 (dev39's snapshot of the
+// B4 row: the squeeze-excitation's NHWC pooling buffer, the batch's
+// channels-last copy, ResNet-34's first downsampling conv's workspace):
+// EfficientNet-B4 +5.93 -> +2.52%, ResNet-34 +2.70 -> +0.76%, median
+// 0.68%.
 func TestLate35Blind(t *testing.T) {
 	checkBlindGroups(t, late35Dir, 4, map[string]bool{},
-		blindLimits{resvMedian: 0.0164, resvMax: 0.0594, allocMax: 0.0009, under: 0, farUnder: 0}, "families")
+		blindLimits{resvMedian: 0.0069, resvMax: 0.0253, allocMax: 0.0011, under: 0, farUnder: 0}, "families")
 }
 
 // TestStepTimeLate35: eight blind step times. At first sight (0840771):

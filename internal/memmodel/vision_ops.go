@@ -62,6 +62,7 @@ func (b *builder) conv2d(x fmap, cout, k, stride, pad, groups int64, bias bool) 
 		// late33's b96). EfficientNet's float32 3×3 stem takes none of
 		// that size (dev37's traces).
 		o.gradWork = []int64{0, scale(outB * 128 / 100)}
+		o.fwdTemp = []int64{scale(stemPadBytes(x, b.dt(xc)))}
 	case x.channelsLast && groups == 1:
 		// a dense conv on an NHWC map (ConvNeXt's 2×2 downsampling):
 		// cuDNN takes a workspace of the weight's bytes forward and for
@@ -71,6 +72,18 @@ func (b *builder) conv2d(x fmap, cout, k, stride, pad, groups int64, bias bool) 
 		// traces, every downsampling conv; the float32 192→384 conv's
 		// weight gradient also took 3× the weight, left out)
 		o.fwdTemp = []int64{scale(wB)}
+		switch {
+		case x.c == 3 && k == 7 && !b.rg(xc):
+			o.fwdTemp = []int64{scale(stemPadBytes(x, b.dt(xc)))}
+		case b.dt(xc).Size() == 2 && k == 3 && stride == 2 && x.c == 64 && x.h == 56:
+			// ResNet-18/34's first downsampling conv (64→128, 3×3/2 on
+			// 56×56) in fp16 or bf16 NHWC takes its input plus its
+			// output forward, the NCHW general rule (ResNet-18 b128 fp16:
+			// 73.5 MiB; b512 bf16: 294.0, again in the recomputation);
+			// its later downsampling convs and ResNet-50's 128→128 3×3/2
+			// take none (dev35's and dev39's traces)
+			o.fwdTemp = []int64{scale(inB + outB)}
+		}
 		o.gradWork = []int64{scale(wB), 0}
 		b.g.params[b.tt(w).param].cloneGrad = true
 	case x.channelsLast:
@@ -114,6 +127,32 @@ func (b *builder) conv2d(x fmap, cout, k, stride, pad, groups int64, bias bool) 
 	}
 	return fmap{y, x.n, cout, ho, wo, x.channelsLast}
 }
+
+// stemPadBytes is the forward workspace of ResNet's 7×7 stem on a
+// channels-last image: cuDNN's NHWC kernels take the 3-channel image
+// copied with its channels padded, to 8 in bf16 and 4 in fp16, unpadded
+// in float32, freed when the call returns (the stem's forward in every
+// channels-last ResNet trace: ResNet-50 b64 bf16 49.05 MiB, fp32 36.79;
+// ResNet-18 b128 fp16 49.02, b512 bf16 392.05; each 20–50 KB over the
+// padded image, covered by stemPadSlack). EfficientNet's 3×3 stem and
+// ConvNeXt's 4×4 patchify stem take none (dev35's traces). Beside the
+// step's peak it is one more transient block, which decides how the
+// backward's gradients fit the cache: without it plan put ResNet-18 b512
+// bf16 checkpointed 6.7% over on reserved (late34, dev39).
+func stemPadBytes(x fmap, dt DType) int64 {
+	c := int64(3)
+	switch dt {
+	case BF16:
+		c = 8
+	case F16:
+		c = 4
+	}
+	return x.n*c*x.h*x.w*dt.Size() + stemPadSlack
+}
+
+// stemPadSlack is what the stem's padded copy asks beyond the padded
+// image (20–50 KB in the traces).
+const stemPadSlack = 64 << 10
 
 // channelsLastConvWorkspace is the backward cuDNN workspace of a conv on
 // an NHWC map (ConvNeXt after its stem). The dense 2×2 downsampling convs
@@ -243,8 +282,24 @@ func (b *builder) avgPool(x fmap) fmap {
 	y := b.out(x.n*x.c, b.dt(x.t), x.t)
 	o := b.op("adaptive_avg_pool2d", []Tensor{x.t}, []Tensor{y}, nil)
 	o.flops = float64(b.numel(x.t))
+	if x.channelsLast && x.h*x.w >= 56*56 {
+		// on an NHWC map of 56×56 or more the mean over H and W reduces
+		// across blocks through a float32 buffer allocated for the call:
+		// 8 bytes per input element, at most ~132 MiB (EfficientNet's
+		// squeeze-excitation pools: B2 b32 fp32 49–110 MiB, B4 b32 bf16
+		// 73.5–132, B0 b64 bf16 and fp32 132 and 135; none on 28×28 and
+		// smaller maps, nor for the final 7×7 pools; dev35, dev37, dev39).
+		// Transient, but a segment of its own that later requests split:
+		// without it plan put EfficientNet-B4 b32 bf16 channels-last 5.9%
+		// over on reserved (late35, dev39).
+		o.fwdTemp = []int64{minI64(8*b.numel(x.t), nhwcPoolBufferMax)}
+	}
 	return fmap{y, x.n, x.c, 1, 1, false}
 }
+
+// nhwcPoolBufferMax is the largest reduction buffer of avgPool on an NHWC
+// map (132 MiB in the traces; 135 once, for a 28.9M-element map).
+const nhwcPoolBufferMax = 132 << 20
 
 // addMap is the residual x + y of two equally shaped feature maps.
 func (b *builder) addMap(x, y fmap) fmap {
@@ -281,6 +336,18 @@ func (b *builder) addMap_(x, y fmap) fmap {
 func (b *builder) imageInput(batch, image int64) (fmap, Tensor) {
 	x := b.input(batch*3*image*image, b.pdt)
 	y := b.input(batch, I64)
+	if b.channelsLast {
+		// the batch arrives NCHW and is copied to channels-last
+		// (x = x.contiguous(memory_format=torch.channels_last), as the
+		// PyTorch tutorial and the reference training scripts do after
+		// the copy to the GPU): for a moment the image is held twice,
+		// then the NCHW original is dropped (every channels-last trace:
+		// two image-sized blocks, the first freed after the copy)
+		o := b.op("contiguous", []Tensor{x}, nil, nil)
+		o.fwdTemp = []int64{b.tt(x).bytes()}
+		o.bytes = float64(2 * b.tt(x).bytes())
+		o.light = true // one tensor method call, no module
+	}
 	return fmap{x, batch, 3, image, image, b.channelsLast}, y
 }
 
