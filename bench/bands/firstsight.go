@@ -147,6 +147,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late35/RESULTS.md", "", false},
 	// late36's likewise (5842a75)
 	{"testdata/late36/RESULTS.md", "", false},
+	// late37's likewise (882b1b7)
+	{"testdata/late37/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)
@@ -308,6 +310,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late35/RESULTS.md"},
 	// late36's likewise (5842a75)
 	{File: "testdata/late36/RESULTS.md"},
+	// late37's likewise (882b1b7)
+	{File: "testdata/late37/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

@@ -123,6 +123,12 @@ var firstSightSets = []firstSightSet{
 		"late36-t-resnet50-b48x2-fp16":          {39.1, 55.5},
 		"late36-t-bert-base-s128-b64-bf16-ckpt": {60.3, 80.2},
 	}},
+	// late37 (882b1b7): 11 BERT and channels-last rows, EfficientNet-B3
+	// b48 bf16 channels-last checkpointed -10.44%; 9 step times
+	{"late37-", 11, 0, 9, "late37-efficientnet-b3-b48-bf16-cl-ckpt", 1.688, 1.511, map[string]struct{ meas, pred float64 }{
+		"late37-t-resnet34-b128-fp16-cl":    {14.5, 20.3},
+		"late37-t-bert-large-s384-b24-fp16": {70.4, 85.3},
+	}},
 	// late26 (56a33fe): 12 families and 4 world-size-1 parallel rows, TP
 	// on Llama 3.2 1B +3.89%
 	{"late26-", 16, 3, 17, "late26-ws1-tp-llama32-1b-s1024-b4", 31.283, 32.501, map[string]struct{ meas, pred float64 }{

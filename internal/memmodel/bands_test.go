@@ -229,9 +229,10 @@ func TestSplitReachOnMeasuredRuns(t *testing.T) {
 		spec  string
 		reach bool
 	}{
-		// (GPT-2 medium checkpointed: its variant is 7.8% above the point,
-		// beyond the band's width; the plain run's 3% is within it)
-		{`{"model":"gpt2-medium","batch":4,"seq":1024,"precision":"bf16-amp","checkpoint":"block"}`, false},
+		// (GPT-2 medium checkpointed: its variant is 7.8% above the point;
+		// since session 21's bands (late36's GPT-2 medium fp16
+		// checkpointed row, late37) the band's top reaches it)
+		{`{"model":"gpt2-medium","batch":4,"seq":1024,"precision":"bf16-amp","checkpoint":"block"}`, true},
 		// (Llama 3.2 1B LoRA: since session 18's late30, whose first-sight
 		// over-estimates on checkpointed world-size-1 runs widened the
 		// checkpointed-or-LoRA bands, the band's top reaches its variant)
@@ -256,9 +257,11 @@ func TestSplitReachOnMeasuredRuns(t *testing.T) {
 		if got := r.ReservedBand.High >= v; got != c.reach {
 			t.Errorf("%s: band top %d, variant %d: reach %v, want %v", c.spec, r.ReservedBand.High, v, got, c.reach)
 		}
-		if want := map[bool]string{true: "the reserved band's top allows for", false: "not in the band: seen on "}[c.reach]; !strings.Contains(notes, want) {
-			t.Errorf("%s: notes %q lack %q", c.spec, notes, want)
+		if strings.Contains(notes, "not in the band: seen on ") == c.reach {
+			t.Errorf("%s: notes %q: reach %v, but the note on the variant says otherwise", c.spec, notes, c.reach)
 		}
+		// (a band that reaches the variant says so when the split's own
+		// rule widened it; one whose width already holds it needs no note)
 	}
 }
 
