@@ -71,8 +71,25 @@ func TestDev37FP32ChannelsLastMemory(t *testing.T) {
 // transients their traces showed (the batch's channels-last copy, the
 // stem's padded image, the first downsampling conv's workspace, the
 // squeeze-excitation's NHWC pooling buffer): +5.42% and +2.52% reserved
-// (from +6.73% and +5.93%), allocated within 0.1%.
+// (from +6.73% and +5.93%), allocated within 0.1%; with the reductions'
+// staging sized as ATen sizes it (dev40) +5.42% and +1.34%.
 func TestDev39ChannelsLastMemory(t *testing.T) {
 	checkBlindGroups(t, "../../testdata/dev39", 2, map[string]bool{},
-		blindLimits{resvMedian: 0.0398, resvMax: 0.0543, allocMax: 0.0011, under: 0, farUnder: 0}, "dev39")
+		blindLimits{resvMedian: 0.0339, resvMax: 0.0543, allocMax: 0.0011, under: 0, farUnder: 0}, "dev39")
+}
+
+// TestDev40EfficientNetCheckpointed: dev40's snapshots of late37's miss,
+// EfficientNet-B3 b48 bf16 channels-last checkpointed, and its NCHW
+// checkpointed and channels-last plain twins (testdata/dev40). The twins
+// were planned within 0.3% before; the channels-last checkpointed step
+// peaks in the backward of an early squeeze-excitation, where the scale's
+// gradient reduces a 56×56 NHWC map through ATen's staging buffer (135
+// MiB): without it -5.73% allocated, -10.44% reserved; with it +3.34% and
+// -1.95% (allocated over and below its band's narrow low end: in the model
+// the product's temporary and the staging are live together at the peak,
+// on the GPU not; recorded). All three reserved within 2%, under.
+func TestDev40EfficientNetCheckpointed(t *testing.T) {
+	known := map[string]bool{"dev40-efficientnet-b3-b48-bf16-cl-ckpt allocated": true}
+	checkBlindGroups(t, "../../testdata/dev40", 3, known,
+		blindLimits{resvMedian: 0.0042, resvMax: 0.0196, allocMax: 0.0335, under: 3, farUnder: 0}, "dev40")
 }

@@ -59,6 +59,11 @@ type op struct {
 	// inTemp[j] is a temporary input j's gradient formula computes before
 	// the gradient itself and frees once it exists (0: none).
 	inTemp []int64
+	// inTempScratch is the staging of the reduction that sums an inTemp
+	// down to its input's shape (a broadcast scale's gradient on a
+	// channels-last map: biasGradScratch), allocated after the
+	// temporary and freed before the gradient.
+	inTempScratch []int64
 	// gradCopy: the output's gradient arrives non-contiguous and is copied
 	// (ViewBackward's reshape) before the op's backward runs, the incoming
 	// one freed at once (a LoRA-wrapped q/k/v projection; see

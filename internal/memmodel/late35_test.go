@@ -18,10 +18,11 @@ const late35Dir = "../../testdata/late35"
 // B4 row: the squeeze-excitation's NHWC pooling buffer, the batch's
 // channels-last copy, ResNet-34's first downsampling conv's workspace):
 // EfficientNet-B4 +5.93 -> +2.52%, ResNet-34 +2.70 -> +0.76%, median
-// 0.68%.
+// 0.68%; with the reductions' staging exact (biasGradScratch, dev40)
+// EfficientNet-B4 +1.34%.
 func TestLate35Blind(t *testing.T) {
 	checkBlindGroups(t, late35Dir, 4, map[string]bool{},
-		blindLimits{resvMedian: 0.0069, resvMax: 0.0253, allocMax: 0.0011, under: 0, farUnder: 0}, "families")
+		blindLimits{resvMedian: 0.0069, resvMax: 0.0135, allocMax: 0.0011, under: 0, farUnder: 0}, "families")
 }
 
 // TestStepTimeLate35: eight blind step times. At first sight (0840771):

@@ -23,14 +23,18 @@ const late37Dir = "../../testdata/late37"
 // fixtures' trace, whose replay then matches PyTorch's segment growth
 // through the first step and diverges in the second backward (a 192 MiB
 // block taken where PyTorch took two 48 MiB ones); recorded, not resolved.
+// EfficientNet-B3's miss was the squeeze-excitation's gradient on NHWC
+// maps (dev40's snapshot): with its reduction staging -5.73% -> +3.34%
+// allocated (over, below its narrow band's low end: the product's
+// temporary and the staging are live together in the model, not on the
+// GPU), -10.44% -> -1.95% reserved, inside its band.
 func TestLate37Blind(t *testing.T) {
 	known := map[string]bool{
 		"late37-efficientnet-b3-b48-bf16-cl-ckpt allocated": true,
-		"late37-efficientnet-b3-b48-bf16-cl-ckpt reserved":  true,
 		"late37-bert-base-s256-b64-fp32-ckpt reserved":      true,
 	}
 	checkBlindGroups(t, late37Dir, 11, known,
-		blindLimits{resvMedian: 0.0072, resvMax: 0.1045, allocMax: 0.0574, under: 3, farUnder: 1}, "families")
+		blindLimits{resvMedian: 0.0072, resvMax: 0.0402, allocMax: 0.0335, under: 3, farUnder: 0}, "families")
 }
 
 // TestStepTimeLate37: nine blind step times. At first sight (882b1b7):

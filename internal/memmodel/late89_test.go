@@ -77,10 +77,9 @@ func TestLate9Blind(t *testing.T) {
 		// shared low quantile is -6.2 spreads (was -13.2): SD 1.5 LoRA's
 		// allocated (0.2% over) is just below its band
 		"late9-sd15-unet-b16-bf16w-lora8 allocated": true,
-		// session 20's bands (late33-35's channels-last CNN rows, within
-		// 0.1% allocated, narrowed the shared allocated spread): Granite's
-		// bf16 LoRA allocated (+0.50%, over) is 0.02% below its band
-		"late9-granite-f-s512-b8-bf16w-lora16 allocated": true,
+		// (session 20's bands put Granite's bf16 LoRA allocated, +0.50%
+		// over, 0.02% below its band; session 21's, with late36 and
+		// late37, hold it again)
 		// (Phi-3 LoRA's allocated, just below its band since resv9b, is
 		// inside since late11 became band rows, bands10)
 		// (bands9 on session 8's merged models: Granite pure-bf16 LoRA's
@@ -115,8 +114,8 @@ func TestLate9qBlind(t *testing.T) {
 	// the QLoRA Phi-3 row's allocated was just below its band; inside since
 	// session 18's bands (late30 as band rows), 0.02% below it again since
 	// session 20's (late33-35's channels-last rows narrowed the allocated
-	// spread)
-	known := map[string]bool{"late9q-qlora-phi3-f-s1024-b4-r16 allocated": true}
+	// spread), inside again since session 21's (late36, late37)
+	known := map[string]bool{}
 	checkBlindSet(t, late9qDir, 5, known, blindLimits{resvMedian: 0.0085, resvMax: 0.015, allocMax: 0.005, under: 1, farUnder: 0})
 }
 

@@ -245,6 +245,11 @@ func (gen *generator) backOp(i int) {
 			}
 			if j < len(o.inTemp) && o.inTemp[j] > 0 && !g.compiled {
 				tmp := gen.alloc(o.inTemp[j], CatTemporaries, o.kind+"_backward")
+				var staging []int32
+				for _, n := range o.inTempScratch {
+					staging = append(staging, gen.alloc(n, CatTemporaries, o.kind+"_backward"))
+				}
+				gen.freeAll(staging)
 				gb := gen.newGrad(tin.bytes(), CatTemporaries, o.kind+"_backward")
 				gen.free(tmp)
 				gen.deliver(in, gb)

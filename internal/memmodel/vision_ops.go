@@ -282,24 +282,19 @@ func (b *builder) avgPool(x fmap) fmap {
 	y := b.out(x.n*x.c, b.dt(x.t), x.t)
 	o := b.op("adaptive_avg_pool2d", []Tensor{x.t}, []Tensor{y}, nil)
 	o.flops = float64(b.numel(x.t))
-	if x.channelsLast && x.h*x.w >= 56*56 {
-		// on an NHWC map of 56×56 or more the mean over H and W reduces
-		// across blocks through a float32 buffer allocated for the call:
-		// 8 bytes per input element, at most ~132 MiB (EfficientNet's
-		// squeeze-excitation pools: B2 b32 fp32 49–110 MiB, B4 b32 bf16
-		// 73.5–132, B0 b64 bf16 and fp32 132 and 135; none on 28×28 and
-		// smaller maps, nor for the final 7×7 pools; dev35, dev37, dev39).
-		// Transient, but a segment of its own that later requests split:
-		// without it plan put EfficientNet-B4 b32 bf16 channels-last 5.9%
-		// over on reserved (late35, dev39).
-		o.fwdTemp = []int64{minI64(8*b.numel(x.t), nhwcPoolBufferMax)}
+	if x.channelsLast {
+		// on an NHWC map the mean over H and W is a column reduction (the
+		// H·W values of each of the n·c outputs lie c apart), whose
+		// float32 partial sums ATen stages in a buffer for the call
+		// (biasGradScratch, to the byte: EfficientNet's squeeze-excitation
+		// pools on 112×112 and 56×56 maps, 49–135 MiB in dev35's, dev37's,
+		// dev39's and dev40's traces; none on 28×28 and smaller). Without
+		// it plan put EfficientNet-B4 b32 bf16 channels-last 5.9% over on
+		// reserved (late35): the block is a segment later requests split.
+		o.fwdTemp = biasGradScratch(x.h*x.w, x.n*x.c, b.ctaLimit)
 	}
 	return fmap{y, x.n, x.c, 1, 1, false}
 }
-
-// nhwcPoolBufferMax is the largest reduction buffer of avgPool on an NHWC
-// map (132 MiB in the traces; 135 once, for a 28.9M-element map).
-const nhwcPoolBufferMax = 132 << 20
 
 // addMap is the residual x + y of two equally shaped feature maps.
 func (b *builder) addMap(x, y fmap) fmap {
