@@ -129,6 +129,9 @@ var firstSightSets = []firstSightSet{
 		"late37-t-resnet34-b128-fp16-cl":    {14.5, 20.3},
 		"late37-t-bert-large-s384-b24-fp16": {70.4, 85.3},
 	}},
+	// late38 (874aa6a): 10 channels-last and BERT rows, ResNet-18 b128
+	// bf16 channels-last +11.03%; no step times
+	{"late38-", 10, 0, 0, "late38-resnet18-b128-bf16-cl", 1.975, 2.192, nil},
 	// late26 (56a33fe): 12 families and 4 world-size-1 parallel rows, TP
 	// on Llama 3.2 1B +3.89%
 	{"late26-", 16, 3, 17, "late26-ws1-tp-llama32-1b-s1024-b4", 31.283, 32.501, map[string]struct{ meas, pred float64 }{

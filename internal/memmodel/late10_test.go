@@ -38,11 +38,10 @@ func TestLate10Blind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 24 workloads")
 	}
-	known := map[string]bool{
-		// bands9 on session 8's merged models: the UNet LoRA checkpointed
-		// allocated (-0.08%) is 4 MB below its band's low end
-		"late10-sd15-unet-b4-bf16-lora16-ckpt allocated": true,
-	}
+	// (bands9 on session 8's merged models put the UNet LoRA checkpointed
+	// allocated, -0.08%, 4 MB below its band's low end; session 21's bands,
+	// late36-38 joined, hold it)
+	known := map[string]bool{}
 	checkBlindSet(t, late10Dir, 24, known, blindLimits{resvMedian: 0.0096, resvMax: 0.165, allocMax: 0.0413, under: 5, farUnder: 2})
 }
 
