@@ -61,12 +61,15 @@ func bertFromHF(modelType string, data []byte) (Arch, error) {
 func buildBERT(b *builder, a *Arch, batch, seq int64) {
 	ids := b.textInput(batch, seq, batch)
 	d, heads, ff := int64(a.Hidden), int64(a.Heads), int64(a.FFN)
+	// parameters in BertEmbeddings' registration order (word, position,
+	// token type), which is model.parameters()' and so the order Adam
+	// makes its state in
 	wte := b.param(int64(a.Vocab) * d)
-	we := b.embedding(ids, wte, int64(a.Vocab), d)
+	pos := b.param(int64(a.MaxPos) * d)
 	tt := b.param(int64(max(a.TypeVocab, 1)) * d)
+	we := b.embedding(ids, wte, int64(a.Vocab), d)
 	te := b.embedding(ids, tt, int64(max(a.TypeVocab, 1)), d)
 	h := b.add(we, te)
-	pos := b.param(int64(a.MaxPos) * d)
 	pe := b.out(seq*d, b.dt(pos), pos)
 	b.op("embedding", []Tensor{pos}, []Tensor{pe}, nil)
 	h = b.add(h, pe)
