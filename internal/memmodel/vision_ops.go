@@ -75,13 +75,14 @@ func (b *builder) conv2d(x fmap, cout, k, stride, pad, groups int64, bias bool) 
 		switch {
 		case x.c == 3 && k == 7 && !b.rg(xc):
 			o.fwdTemp = []int64{scale(stemPadBytes(x, b.dt(xc)))}
-		case b.dt(xc).Size() == 2 && k == 3 && stride == 2 && x.c == 64 && x.h == 56:
-			// ResNet-18/34's first downsampling conv (64→128, 3×3/2 on
-			// 56×56) in fp16 or bf16 NHWC takes its input plus its
-			// output forward, the NCHW general rule (ResNet-18 b128 fp16:
-			// 73.5 MiB; b512 bf16: 294.0, again in the recomputation);
-			// its later downsampling convs and ResNet-50's 128→128 3×3/2
-			// take none (dev35's and dev39's traces)
+		case b.dt(xc).Size() == 2 && k == 1 && stride == 2 && x.c == 64 && x.h == 56:
+			// ResNet-18/34's first downsample (the 1×1/2 64→128 shortcut
+			// on 56×56, run after the block's second conv) in fp16 or bf16
+			// NHWC takes its input plus its output forward, the NCHW
+			// general rule (ResNet-18 b128 fp16: 73.5 MiB, b128 bf16 the
+			// same, b512 bf16: 294.0, again in the recomputation; dev35,
+			// dev41, dev39); the later shortcuts and ResNet-50's 256→512
+			// take none
 			o.fwdTemp = []int64{scale(inB + outB)}
 		}
 		o.gradWork = []int64{scale(wB), 0}
