@@ -125,9 +125,12 @@ func buildBERT(b *builder, a *Arch, batch, seq int64) {
 	b.keep(emb)
 	b.block = -1
 	b.g.blocks = a.Layers
-	// pooler on the [CLS] token, dropout, classifier
-	c := b.copy(h)
-	b.tt(c).numel = batch * d
+	// pooler on the [CLS] token, dropout, classifier: hidden_states[:, 0]
+	// is a view, which the pooler's dense saves (in float32, where no
+	// autocast cast copies it), so the last layer's output lives until the
+	// pooler's backward, and SelectBackward then makes zeros of its size
+	// (the fixtures' checkpointed float32 BERT trace: both 48 MiB)
+	c := b.slice(h, batch*d)
 	c = b.linear(c, d, d, true, "pooler")
 	c = b.unary("tanh", c, b.dt(c), false, true)
 	c = b.dropout(c, a.Dropout)

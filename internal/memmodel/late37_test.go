@@ -22,7 +22,9 @@ const late37Dir = "../../testdata/late37"
 // moved float32 checkpointed BERT from +0.1% to -2.0% here and on the
 // fixtures' trace, whose replay then matches PyTorch's segment growth
 // through the first step and diverges in the second backward (a 192 MiB
-// block taken where PyTorch took two 48 MiB ones); recorded, not resolved.
+// block taken where PyTorch took two 48 MiB ones). Session 22 resolved it
+// (a linear's input gradient added after the node returns, the pooler's
+// saved [CLS] view): -1.98% -> +0.85%, inside its band.
 // EfficientNet-B3's miss was the squeeze-excitation's gradient on NHWC
 // maps (dev40's snapshot): with its reduction staging -5.73% -> +3.34%
 // allocated (over, below its narrow band's low end: the product's
@@ -31,7 +33,6 @@ const late37Dir = "../../testdata/late37"
 func TestLate37Blind(t *testing.T) {
 	known := map[string]bool{
 		"late37-efficientnet-b3-b48-bf16-cl-ckpt allocated": true,
-		"late37-bert-base-s256-b64-fp32-ckpt reserved":      true,
 	}
 	checkBlindGroups(t, late37Dir, 11, known,
 		blindLimits{resvMedian: 0.0072, resvMax: 0.0402, allocMax: 0.0335, under: 3, farUnder: 0}, "families")

@@ -129,13 +129,17 @@ type generator struct {
 	grads map[Tensor]*gbuf
 	// pieces holds, per base tensor, the gradients of its pure views
 	// (split/chunk pieces) until SplitBackward joins them (join)
-	pieces    map[Tensor][]*gbuf
-	paramGrad []*gbuf
-	paramID   []int32
-	state     [][]int32
-	wsFwd     bool
-	wsBwd     bool
-	wsAfter   []int64 // workspaces due after the next allocation (ltWorkspace)
+	pieces map[Tensor][]*gbuf
+	// inNode is set while backOp runs a node; slice gradients delivered
+	// then wait in sliceLater until it has returned (see deliver)
+	inNode     bool
+	sliceLater []pendingGrad
+	paramGrad  []*gbuf
+	paramID    []int32
+	state      [][]int32
+	wsFwd      bool
+	wsBwd      bool
+	wsAfter    []int64 // workspaces due after the next allocation (ltWorkspace)
 	// ltFwd, ltBwd: the forward and the backward thread have allocated
 	// their cuBLASLt workspace
 	ltFwd, ltBwd bool
