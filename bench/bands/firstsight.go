@@ -151,6 +151,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late37/RESULTS.md", "", false},
 	// late38's likewise (874aa6a)
 	{"testdata/late38/RESULTS.md", "", false},
+	// late39's likewise (ba72579)
+	{"testdata/late39/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)
@@ -314,6 +316,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late36/RESULTS.md"},
 	// late37's likewise (882b1b7)
 	{File: "testdata/late37/RESULTS.md"},
+	// late39's likewise (ba72579)
+	{File: "testdata/late39/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

@@ -132,6 +132,11 @@ var firstSightSets = []firstSightSet{
 	// late38 (874aa6a): 10 channels-last and BERT rows, ResNet-18 b128
 	// bf16 channels-last +11.03%; no step times
 	{"late38-", 10, 0, 0, "late38-resnet18-b128-bf16-cl", 1.975, 2.192, nil},
+	// late39 (ba72579): 11 float32 transformer rows, BERT-tiny s512 b256
+	// checkpointed +1.06% the worst reserved; 4 step times
+	{"late39-", 11, 0, 4, "late39-bert-tiny-s512-b256-fp32-ckpt", 1.736, 1.755, map[string]struct{ meas, pred float64 }{
+		"late39-t-gpt2-s1024-b4-fp32": {95.3, 99.0},
+	}},
 	// late26 (56a33fe): 12 families and 4 world-size-1 parallel rows, TP
 	// on Llama 3.2 1B +3.89%
 	{"late26-", 16, 3, 17, "late26-ws1-tp-llama32-1b-s1024-b4", 31.283, 32.501, map[string]struct{ meas, pred float64 }{

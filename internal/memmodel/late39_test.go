@@ -1,0 +1,33 @@
+package memmodel_test
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// late39Dir is the thirty-ninth blind set (testdata/late39/README.md):
+// float32 transformer steps, captured in session 22 (call 85) to test the
+// session's linear-gradient deferral and BERT's [CLS] view, evaluated with
+// the models of ba72579 (testdata/late39/RESULTS.md).
+const late39Dir = "../../testdata/late39"
+
+// TestLate39Blind: eleven memory rows. At first sight (ba72579):
+// allocated within 0.10% on ten, T5-small s512 b16 checkpointed -0.98%
+// (under, below its narrow allocated band); reserved median 0.72%, max
+// 1.06%, two under (BERT-base s512 b16 checkpointed -0.68%, T5-small
+// -0.84%), all inside their bands.
+func TestLate39Blind(t *testing.T) {
+	known := map[string]bool{
+		"late39-t5-small-s512-b16-fp32-ckpt allocated": true,
+	}
+	checkBlindGroups(t, late39Dir, 11, known,
+		blindLimits{resvMedian: 0.0073, resvMax: 0.0107, allocMax: 0.0099, under: 2, farUnder: 0}, "families")
+}
+
+// TestStepTimeLate39: four blind float32 step times. At first sight
+// (ba72579): median 1.6%, max 3.9%, all GPU-bound and inside their bands;
+// checkpointing ratios -1.4% (BERT-base) and -2.5% (GPT-2).
+func TestStepTimeLate39(t *testing.T) {
+	ev := evalTimedFile(t, filepath.Join(late39Dir, "timing", "results.jsonl"))
+	checkStepEval(t, ev, 4, stepTargets{median: 0.017, max: 0.040, ratioMedian: 0.021, ratioMax: 0.026, order: 1})
+}
