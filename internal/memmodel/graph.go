@@ -69,6 +69,12 @@ type op struct {
 	// one freed at once (a LoRA-wrapped q/k/v projection; see
 	// headsGradCopy).
 	gradCopy bool
+	// heldCopy is 1 + the index in bwdHeld of a contiguous copy of the
+	// output's gradient (heldGradCopy); 0: none. Where the op alone holds
+	// that gradient, the copy replaces it at once, as gradCopy (dev42's
+	// ViT-B/16 fp16 trace: out_proj's strided gradient freed once copied,
+	// its input's gradient then taking the freed block).
+	heldCopy int
 	// narrowGrad: the passGrad inputs' gradients are narrowed views of the
 	// output's even when smaller (cat's backward slices its gradient).
 	narrowGrad bool
@@ -98,6 +104,25 @@ type op struct {
 	// bias epilogue, whose first call on a thread allocates the Lt
 	// workspace.
 	ltBias bool
+	// savesHeldCopy marks a matmul that saves for backward the contiguous
+	// copy of its strided input (fwdHeld's first buffer), not the input:
+	// the input's storage goes once the output exists and the copy takes
+	// its place (ViT's in_proj under autocast: dev42's fp16 trace frees
+	// the input's cast right after the output and keeps the copy).
+	savesHeldCopy bool
+	// mmThenBias marks a biased linear run as a matmul whose output the
+	// bias is then added to (at::linear on a non-contiguous 3-D input:
+	// matmul, add_): backward runs the add's node first, the bias
+	// gradient's reduction and its staging, then MmBackward, the weight's
+	// gradient before the input's (dev42's and testdata/blind's ViT-B/16
+	// traces: 132.75 MiB of staging, the 3.38 MiB bf16 weight gradient,
+	// then the input's).
+	mmThenBias bool
+	// noLt marks a biased linear whose GEMM takes no cuBLASLt epilogue,
+	// so allocates no Lt workspace: MultiheadAttention's packed
+	// in-projection (every ViT trace allocates the thread's first Lt
+	// workspace in out_proj, forward and recompute alike).
+	noLt bool
 	// stridedRows marks a copy whose source is strided with contiguous
 	// rows (ViT's in-projection input and qkv on the seq-first view):
 	// the step-time walk prices it, and its gradient's copy, at the
@@ -206,10 +231,15 @@ type Graph struct {
 	tensors []tensor
 	ops     []op
 	params  []paramInfo
-	buffers []int64 // module buffers (BatchNorm running stats), bytes each
-	inputs  []Tensor
-	loss    Tensor
-	blocks  int // number of checkpointable blocks (transformer layers, bottlenecks)
+	// loadOrder is the order model.to(device) moves the parameters in,
+	// where it is not params' (parameters(), the optimizer's order):
+	// Module._apply visits a module's children before its own
+	// parameters. Nil: params' order.
+	loadOrder []int
+	buffers   []int64 // module buffers (BatchNorm running stats), bytes each
+	inputs    []Tensor
+	loss      Tensor
+	blocks    int // number of checkpointable blocks (transformer layers, bottlenecks)
 	// selective marks, per block, the ops that selective checkpointing
 	// recomputes (attention internals).
 	selective map[int]bool

@@ -31,8 +31,11 @@ func TestLate16Blind(t *testing.T) {
 	known := map[string]bool{"late16-gemma3-4b-s1024-b2-bf16-lora16 allocated": true}
 	// Session 22 (a linear's input gradient added into its residual after
 	// the node returns): OLMo 2 float32 checkpointed +0.55% -> +0.71%
-	// reserved, which moves the median from 0.55% to 0.58%.
-	checkBlindSet(t, late16Dir, 22, known, blindLimits{resvMedian: 0.0059, resvMax: 0.0455, allocMax: 0.009, under: 2, farUnder: 1})
+	// reserved, which moves the median from 0.55% to 0.58%; the cuBLAS
+	// workspace after the first linear's output (as every trace has it)
+	// moves Whisper medium checkpointed +0.51% -> +0.66% and ViT-L/16 fp16
+	// +0.40% -> +0.59%: 0.59%.
+	checkBlindSet(t, late16Dir, 22, known, blindLimits{resvMedian: 0.0060, resvMax: 0.0455, allocMax: 0.009, under: 2, farUnder: 1})
 }
 
 // TestLate16Compiled: one blind compiled step (Qwen2.5-0.5B s1024 b8 bf16

@@ -16,17 +16,17 @@ func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
 	// cuDNN runs convolutions: the cuBLAS workspace comes with the first
 	// linear (ResNet-50's fc, ConvNeXt's first pwconv1, Whisper's first
 	// q_proj after its two conv1d in the H200 traces)
-	if o.matmul && o.conv == nil && !o.cudnn && !gen.wsFwd && gen.cfg.cublasWorkspace > 0 {
-		gen.wsFwd = true
-		gen.alloc(gen.cfg.cublasWorkspace, CatTemporaries, "cublas_workspace")
-	}
-	gen.ltWorkspace(o)
 	var pre []int32
 	if !g.compiled {
 		for _, n := range o.fwdHeld {
 			pre = append(pre, gen.alloc(n, CatTemporaries, o.kind))
 		}
 	}
+	if o.matmul && o.conv == nil && !o.cudnn && !gen.wsFwd && gen.cfg.cublasWorkspace > 0 {
+		gen.wsFwd = true
+		gen.workspaceAfterNext(gen.cfg.cublasWorkspace)
+	}
+	gen.ltWorkspace(o)
 	for _, t := range o.out {
 		tt := &g.tensors[t]
 		if tt.base != t || o.fused {
@@ -36,6 +36,13 @@ func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
 		gen.store[t] = &storage{id: id, py: true}
 	}
 	gen.flushWorkspace()
+	if o.savesHeldCopy && len(pre) > 0 && !g.compiled {
+		if s := gen.store[g.tensors[o.in[0]].base]; s != nil {
+			old := s.id
+			s.id, pre = pre[0], pre[1:]
+			gen.free(old)
+		}
+	}
 	gen.freeAll(pre)
 	for _, n := range o.fwdTemp {
 		gen.free(gen.alloc(n, CatTemporaries, o.kind))

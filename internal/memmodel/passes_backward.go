@@ -44,12 +44,15 @@ func (gen *generator) deliver(t Tensor, b *gbuf) {
 		// which the base's producer then consumes
 		if gen.grads[base] == nil {
 			gen.grads[base] = gen.newGrad(g.tensors[base].bytes(), CatTemporaries, "view_backward")
-		} else if g.tensors[t].slice {
-			// SliceBackward's own zeros of the base's size, added into
-			// the gradient the first slice left
-			gen.free(gen.alloc(g.tensors[base].bytes(), CatTemporaries, "slice_backward"))
+			gen.dropRef(b)
+			return
 		}
+		// SliceBackward's own zeros of the base's size, added into the
+		// gradient the first slice left once the node has returned and
+		// let go of the slice's gradient
+		z := gen.alloc(g.tensors[base].bytes(), CatTemporaries, "slice_backward")
 		gen.dropRef(b)
+		gen.free(z)
 		return
 	}
 	if p := g.tensors[t].param; p >= 0 {
@@ -193,7 +196,8 @@ func (gen *generator) backOp(i int) {
 			break
 		}
 	}
-	if gout != nil && o.gradCopy && gout.refs == 1 {
+	copied := o.heldCopy > 0 && gout != nil && gout.refs == 1 && !g.compiled
+	if gout != nil && (o.gradCopy || copied) && gout.refs == 1 {
 		cp := gen.newGrad(gout.bytes, CatTemporaries, "view_backward")
 		gen.dropRef(gout)
 		gout = cp
@@ -214,7 +218,11 @@ func (gen *generator) backOp(i int) {
 		// TinyLlama fp32 from +0.6% to +4.3% reserved, out of its band,
 		// through unrelated placements, so only the first one is modelled.
 		takesWS := o.matmul && o.conv == nil && !o.cudnn && !gen.wsBwd && gen.cfg.cublasWorkspace > 0
-		mm := takesWS && o.kind == "linear" && len(o.in) == 2
+		mm := (takesWS && o.kind == "linear" && len(o.in) == 2) || o.mmThenBias
+		if o.mmThenBias && !g.compiled {
+			gen.scratch(o)
+			scratched = true
+		}
 		if takesWS {
 			gen.wsBwd = true
 			ws := gen.cfg.cublasWorkspace
@@ -230,7 +238,10 @@ func (gen *generator) backOp(i int) {
 		var held []int32
 		holdHeld := func() {
 			if !g.compiled {
-				for _, n := range o.bwdHeld {
+				for k, n := range o.bwdHeld {
+					if copied && k == o.heldCopy-1 {
+						continue // made above, in the gradient's place
+					}
 					held = append(held, gen.alloc(n, CatTemporaries, o.kind+"_backward"))
 				}
 			}
@@ -333,7 +344,7 @@ func (gen *generator) backOp(i int) {
 			gen.unsave(g.tensors[t].base)
 		}
 	}
-	if gout != nil && !o.noBackward && late {
+	if gout != nil && !o.noBackward && late && !scratched {
 		gen.scratch(o)
 	}
 	// the checkpoint frame goes with the node's saved tensors, before
@@ -355,7 +366,10 @@ func (gen *generator) backOp(i int) {
 	gen.inNode = false
 	sl := gen.sliceLater
 	gen.sliceLater = nil
-	for _, p := range sl {
-		gen.deliver(p.t, p.b)
+	// the engine runs ready nodes latest-made first: the slice taken last
+	// (v of q, k, v) has its backward run first (the ViT-B/16 traces:
+	// v's gradient freed first)
+	for k := len(sl) - 1; k >= 0; k-- {
+		gen.deliver(sl[k].t, sl[k].b)
 	}
 }

@@ -334,7 +334,7 @@ const cublasLtWorkspace = 1 << 20
 // ltWorkspace schedules the running thread's cuBLASLt workspace for a
 // linear with a bias, once per thread.
 func (gen *generator) ltWorkspace(o *op) {
-	if !o.ltBias || gen.cfg.cublasWorkspace <= 0 {
+	if !o.ltBias || o.noLt || gen.cfg.cublasWorkspace <= 0 {
 		return
 	}
 	done := &gen.ltFwd

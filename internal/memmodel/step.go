@@ -27,7 +27,15 @@ func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
 	gen.paramGrad = make([]*gbuf, len(g.params))
 	gen.paramID = make([]int32, len(g.params))
 	gen.phase = PhaseLoad
-	for i, p := range g.params {
+	order := g.loadOrder
+	if order == nil {
+		order = make([]int, len(g.params))
+		for i := range order {
+			order[i] = i
+		}
+	}
+	for _, i := range order {
+		p := g.params[i]
 		el := p.dt.Size()
 		if cfg.paramBytes > 0 {
 			el = cfg.paramBytes
