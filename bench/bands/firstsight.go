@@ -153,6 +153,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late38/RESULTS.md", "", false},
 	// late39's likewise (ba72579)
 	{"testdata/late39/RESULTS.md", "", false},
+	// late40's likewise (a0afabb)
+	{"testdata/late40/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)
@@ -318,6 +320,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late37/RESULTS.md"},
 	// late39's likewise (ba72579)
 	{File: "testdata/late39/RESULTS.md"},
+	// late40's likewise (a0afabb)
+	{File: "testdata/late40/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

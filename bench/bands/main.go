@@ -126,6 +126,7 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/late37/families", HeldOut: "thirty-seventh blind set (BERT variants, channels-last CNNs): evaluated with the models it was captured to test (882b1b7), then band data"},
 	{Dir: "testdata/late38/families", HeldOut: "thirty-eighth blind set (channels-last CNNs, AMP BERTs): evaluated with the models it was captured to test (874aa6a), then band data"},
 	{Dir: "testdata/late39/families", HeldOut: "thirty-ninth blind set (float32 transformers): evaluated with the models it was captured to test (ba72579), then band data"},
+	{Dir: "testdata/late40/families", HeldOut: "fortieth blind set (ViTs, Whisper small): evaluated with the models it was captured to test (a0afabb), then band data"},
 }
 
 // timingFiles are the step-time sets (bench/measured.ReadTimed layouts).
@@ -169,6 +170,7 @@ var timingFiles = []memmodel.BandSource{
 	{Dir: "testdata/late36/timing/results.jsonl", HeldOut: "thirty-sixth blind set (the capture script's models): timed alone, evaluated with the models it was captured to test (5842a75), then band data"},
 	{Dir: "testdata/late37/timing/results.jsonl", HeldOut: "thirty-seventh blind set (BERT variants, channels-last CNNs): timed alone, evaluated with the models it was captured to test (882b1b7), then band data"},
 	{Dir: "testdata/late39/timing/results.jsonl", HeldOut: "thirty-ninth blind set (float32 transformers): timed alone, evaluated with the models it was captured to test (ba72579), then band data"},
+	{Dir: "testdata/late40/timing/results.jsonl", HeldOut: "fortieth blind set (ViTs): timed alone, evaluated with the models it was captured to test (a0afabb), then band data"},
 	{Dir: "testdata/pick9/results.jsonl", HeldOut: "plan --fit's channels-last candidates timed alone with the models that ranked them (05cccd2), evaluated once, then band data"},
 	{Dir: "testdata/late32/timing/results.jsonl", HeldOut: "thirty-second blind set (compiled steps against eager; its compiled steps are not band rows): timed alone, evaluated with the models it was captured to test (0592c44), then band data"},
 	{Dir: "testdata/dev13/timing/results.jsonl", HeldOut: "session 11's development set (not held out): host-bound rows timed in three processes on one host, the spread between processes"},

@@ -208,13 +208,27 @@ func heldGradCopy(b *builder, y Tensor) {
 // and 73.5 and 75 MiB where it took one 183.
 func (b *builder) vitStemWorkspace() {
 	o := &b.g.ops[len(b.g.ops)-1]
-	if b.dt(o.out[0]).Size() != 2 {
-		return // float32: no forward workspace, a few MB backward (conv2d's rule)
-	}
 	in, out := b.tt(o.in[0]).bytes(), b.tt(o.out[0]).bytes()
 	w := b.tt(o.in[1]).bytes()
 	n := o.conv.n
 	scale := func(v int64) int64 { return int64(float64(v) * b.workspace) }
+	if b.dt(o.out[0]).Size() != 2 {
+		// float32: the channels padded to four, (in+w)·4/3 and the
+		// output (ViT-B/16 b64, b160, b192 and ViT-L/16 b96, to the
+		// byte), without the output once the image passes 2^27 bytes
+		// (ViT-B/16 b256, ViT-L/16 b512 and b768), unpadded at ViT-L/16
+		// b32 (in+w+out); backward a few MB (conv2d's rule). dev43: the
+		// 217 MiB of ViT-B/16 b160 made a segment the forward reuses.
+		ws := 4*(in+w)/3 + out + 16
+		switch {
+		case n <= 32:
+			ws = in + w + out + 16
+		case in > 1<<27:
+			ws = 4*(in+w)/3 + 16
+		}
+		o.fwdTemp = []int64{scale(ws)}
+		return
+	}
 	o.fwdTemp = []int64{scale(8*(in+w)/3 + out + 16)}
 	o.bwdHeld = []int64{out}
 	o.gradWork = []int64{0, scale(8*in/3 + out + w*40/3 + w*n/12 + 144)}

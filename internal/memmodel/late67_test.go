@@ -54,9 +54,10 @@ func TestLate6Blind(t *testing.T) {
 	// Session 22 (a linear's input gradient added into its residual after
 	// the node returns, as the engine does): T5-large pure-bf16 +1.31% ->
 	// -0.19% reserved, a fifth row under, by 0.19%.
-	// Session 22's bands (ViT's and BERT's replays corrected, late39
-	// joined) put its reserved 454 KB (0.004%) above the top again.
-	known := map[string]bool{"late6-phi3-f-s1024-b8-bf16w allocated": true, "late6-phi3-f-s1024-b8-bf16w reserved": true}
+	// Session 22's bands put its reserved 454 KB (0.004%) above the top
+	// once (ViT's and BERT's replays corrected, late39 joined) and inside
+	// again with late40.
+	known := map[string]bool{"late6-phi3-f-s1024-b8-bf16w allocated": true}
 	checkBlindSet(t, late6Dir, 21, known, blindLimits{resvMedian: 0.009, resvMax: 0.0407, allocMax: 0.031, under: 5, farUnder: 1})
 }
 
