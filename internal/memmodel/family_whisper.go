@@ -199,10 +199,16 @@ func buildWhisper(b *builder, a *Arch, batch, seq int64, cache bool) {
 	x = b.gelu(x)
 	x, l = b.conv1d(x, batch, d, l, d, 3, 2, 1)
 	x = b.gelu(x)
+	inputsEmbeds := x
 	b.frozen, b.module = true, "encoder.embed_positions"
 	pos := b.param(src * d)
 	b.frozen = b.lora != nil
-	h := b.permuted(b.add(x, pos)) // the permuted conv output plus all positions
+	// embed_positions(arange(...)): an embedding lookup of all the
+	// positions, a copy of the table freed once added (the dev8 Whisper
+	// trace: 2.20 MiB at modeling_whisper.py:626, transformers 5.17)
+	epos := b.out(src*d, b.dt(pos), pos)
+	b.op("embedding", []Tensor{pos}, []Tensor{epos}, nil)
+	h := b.permuted(b.add(x, epos)) // the permuted conv output plus all positions
 	h = b.dropout(h, a.Dropout)
 	ffn := func(h Tensor, enc bool) Tensor {
 		y := b.layerNorm(h, d, true)
@@ -226,6 +232,10 @@ func buildWhisper(b *builder, a *Arch, batch, seq int64, cache bool) {
 	}
 	b.block, b.module = -1, "encoder.layer_norm"
 	enc := b.contiguousNorm(b.layerNorm(h, d, true))
+	// WhisperEncoder.forward's inputs_embeds, a local until it returns
+	// (the dev8 Whisper trace: the second conv's GELU output alive
+	// through the encoder)
+	b.keep(inputsEmbeds)
 	b.module = "decoder.embed_tokens"
 	wte := b.param(vocab * d)
 	h = b.embedding(ids, wte, vocab, d)
