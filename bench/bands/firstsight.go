@@ -155,6 +155,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late39/RESULTS.md", "", false},
 	// late40's likewise (a0afabb)
 	{"testdata/late40/RESULTS.md", "", false},
+	// late41's likewise (b2a0eb0)
+	{"testdata/late41/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)

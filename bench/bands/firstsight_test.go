@@ -140,6 +140,9 @@ var firstSightSets = []firstSightSet{
 	// late40 (a0afabb): 11 ViT and Whisper rows, ViT-B/16 b160 float32
 	// checkpointed -7.47%; 4 step times
 	{"late40-", 11, 0, 4, "late40-vitb16-b160-fp32-ckpt", 4.752, 4.397, nil},
+	// late41 (b2a0eb0): 12 float32 ViT, Whisper and capture-script rows,
+	// ResNet-50 b96 fp16 -1.43%; no step times
+	{"late41-", 12, 0, 0, "late41-resnet50-b96-fp16", 5.078, 5.005, nil},
 	// late26 (56a33fe): 12 families and 4 world-size-1 parallel rows, TP
 	// on Llama 3.2 1B +3.89%
 	{"late26-", 16, 3, 17, "late26-ws1-tp-llama32-1b-s1024-b4", 31.283, 32.501, map[string]struct{ meas, pred float64 }{

@@ -127,6 +127,7 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/late38/families", HeldOut: "thirty-eighth blind set (channels-last CNNs, AMP BERTs): evaluated with the models it was captured to test (874aa6a), then band data"},
 	{Dir: "testdata/late39/families", HeldOut: "thirty-ninth blind set (float32 transformers): evaluated with the models it was captured to test (ba72579), then band data"},
 	{Dir: "testdata/late40/families", HeldOut: "fortieth blind set (ViTs, Whisper small): evaluated with the models it was captured to test (a0afabb), then band data"},
+	{Dir: "testdata/late41/families", HeldOut: "forty-first blind set (float32 ViTs, Whisper, the capture script's models): evaluated with the models it was captured to test (b2a0eb0), then band data"},
 }
 
 // timingFiles are the step-time sets (bench/measured.ReadTimed layouts).

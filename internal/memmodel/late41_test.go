@@ -1,0 +1,18 @@
+package memmodel_test
+
+import "testing"
+
+// late41Dir is the forty-first blind set (testdata/late41/README.md):
+// float32 ViTs, Whisper and the capture script's models, captured in
+// session 22 (call 88) to test the session's last memory changes,
+// evaluated with the models of b2a0eb0 (testdata/late41/RESULTS.md).
+const late41Dir = "../../testdata/late41"
+
+// TestLate41Blind: twelve memory rows. At first sight (b2a0eb0): all
+// inside their bands; allocated within 0.34% (the small Llama
+// checkpointed), reserved median 0.67%, max 1.43%, one under (ResNet-50
+// b96 fp16 -1.43%).
+func TestLate41Blind(t *testing.T) {
+	checkBlindGroups(t, late41Dir, 12, map[string]bool{},
+		blindLimits{resvMedian: 0.0068, resvMax: 0.0144, allocMax: 0.0035, under: 1, farUnder: 0}, "families")
+}
