@@ -70,6 +70,7 @@ func buildGPT2(b *builder, a *Arch, batch, seq int64, cache bool) {
 	wpe := b.param(int64(a.MaxPos) * d)
 	pe := b.out(seq*d, b.dt(wpe), wpe)
 	b.op("embedding", []Tensor{wpe}, []Tensor{pe}, nil)
+	inputsEmbeds := h
 	h = b.add(h, pe)
 	h = b.dropout(h, a.Dropout)
 	for l := 0; l < a.Layers; l++ {
@@ -86,6 +87,10 @@ func buildGPT2(b *builder, a *Arch, batch, seq int64, cache bool) {
 		b.sel = false
 		att = b.linear(att, d, d, true, "c_proj")
 		att = b.dropout(att, a.Dropout)
+		// c_attn's output, split into the query, key and value views
+		// GPT2Attention.forward names until it returns (in a checkpointed
+		// forward, which saves nothing, it would die after SDPA)
+		b.keep(qkv)
 		h = b.add(att, h)
 		// Python's references, as the H200 traces free them (b8 s1024):
 		// GPT2Block binds each layer norm's float32 output to
@@ -107,6 +112,11 @@ func buildGPT2(b *builder, a *Arch, batch, seq int64, cache bool) {
 	b.block = -1
 	b.g.blocks = a.Layers
 	h = b.layerNorm(h, d, true)
+	// GPT2Model.forward's inputs_embeds and position_embeds, locals until
+	// it returns (the fixtures' float32 checkpointed trace: both alive
+	// through the blocks; freed after their add, the replay's first
+	// dropout mask took another hole)
+	b.keep(inputsEmbeds, pe)
 	logits := b.linearWith(h, wte, -1, d, vocab)
 	b.lmLoss(logits, batch, seq, vocab)
 }
