@@ -9,20 +9,12 @@ added into its residual after the node returns; BERT's [CLS] slice a view the po
 -tiny and RoBERTa-base with and without checkpointing and with accumulation, GPT-2 and GPT-2 medium, the small Llama,
 T5-small, ViT-B/16, at shapes no set had. Memory rows each in their own process; four step times, one process per
 group alone on the GPU (7 steps, median of 3..7)."""
-from gt_jobs import J, T, GPT2, GPT2_MEDIUM, LLAMA_SMALL, maker, timer, timing_jobs
+from gt_jobs import J, T, maker, timer, timing_jobs
 from gt_jobs9 import tv
-
-BERT = ("BertForSequenceClassification", "BertConfig", {})
-BERT_TINY = ("BertForSequenceClassification", "BertConfig",
-             dict(hidden_size=128, num_hidden_layers=2, num_attention_heads=2, intermediate_size=512, num_labels=2))
-BERT_L = ("BertForSequenceClassification", "BertConfig",
-          dict(hidden_size=1024, num_hidden_layers=24, num_attention_heads=16, intermediate_size=4096, num_labels=2))
+from gt_jobs57 import BERT, BERT_TINY, G2, G2M, LS, T5
+from gt_jobs60 import BERT_L
 ROBERTA = ("RobertaForSequenceClassification", "RobertaConfig",
            dict(vocab_size=50265, max_position_embeddings=514, type_vocab_size=1, num_labels=2))
-G2 = ("GPT2LMHeadModel", "GPT2Config", GPT2)
-G2M = ("GPT2LMHeadModel", "GPT2Config", GPT2_MEDIUM)
-LS = ("LlamaForCausalLM", "LlamaConfig", LLAMA_SMALL)
-T5 = ("T5ForConditionalGeneration", "T5Config", {})
 
 
 def dev():

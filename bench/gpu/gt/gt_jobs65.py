@@ -6,14 +6,11 @@ job list, which may not look at it): the session's last memory changes: the floa
 with and without checkpointing, bf16 and float32), and the capture script's models as a check on the cuBLAS
 workspace's new place after the first GEMM's output (GPT-2, the small Llama, BERT-base, ConvNeXt-T, ResNet-50). Memory
 rows each in their own process."""
-from gt_jobs import J, T, GPT2, LLAMA_SMALL, maker
+from gt_jobs import J, T, maker
 from gt_jobs9 import tv
 from gt_jobs23 import WHB
 from gt_jobs26 import WHS
-
-BERT = ("BertForSequenceClassification", "BertConfig", {})
-G2 = ("GPT2LMHeadModel", "GPT2Config", GPT2)
-LS = ("LlamaForCausalLM", "LlamaConfig", LLAMA_SMALL)
+from gt_jobs57 import BERT, G2, LS
 
 
 def blind():

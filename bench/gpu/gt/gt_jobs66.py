@@ -3,8 +3,7 @@ end, each in its own process: late39's T5-small s512 b16 float32 checkpointed (a
 late41's ResNet-50 b96 fp16 (reserved -1.43%, the set's one under-estimate)."""
 from gt_jobs import J, T, maker
 from gt_jobs9 import tv
-
-T5 = ("T5ForConditionalGeneration", "T5Config", {})
+from gt_jobs57 import T5
 
 
 def call89():
