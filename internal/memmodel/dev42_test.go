@@ -59,7 +59,7 @@ func replayLargeSegments(c *config, st *Stream) []int64 {
 // TestDev42ViTCheckpointedGrowth: the generated stream of ViT-B/16 b128
 // and ViT-L/16 b160, fp16 autocast, block checkpointing, replayed, grows
 // the cache by the same large segments in the same order as PyTorch did
-// in dev42's traces, all three steps (49 and 123 segments; before session
+// in dev42's traces, all three steps (45 and 112 segments; before session
 // 22's ViT changes the ViT-B/16 replay stopped one 148 MiB segment short
 // in each of its later steps' forward and backward, -3% reserved, and
 // ViT-L/16's short by more, -6%). A replay that chooses one free block

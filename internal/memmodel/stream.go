@@ -125,3 +125,17 @@ func (c *config) logitsWorkspaceReserved(g *Graph, cfg stepConfig, st *Stream) i
 	_, reserved := c.replay(generate(g, cfg))
 	return reserved
 }
+
+// PlanStream is the request stream of steps training steps of s as the
+// planner generates it, with the allocator settings and the simulated
+// device (unlimited, addresses top-down) its replay uses: for tools that
+// compare the replay with a snapshot's trace request by request
+// (bench/placediff).
+func PlanStream(s Spec, steps int) (*Stream, allocsim.Config, allocsim.Device, error) {
+	c, err := resolve(s)
+	if err != nil {
+		return nil, allocsim.Config{}, nil, err
+	}
+	g := c.buildGraph()
+	return generate(g, c.stepConfig(g, steps)), c.allocConf, c.device(0), nil
+}
