@@ -13,15 +13,16 @@ func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
 			}
 		}
 	}
-	// cuDNN runs convolutions: the cuBLAS workspace comes with the first
-	// linear (ResNet-50's fc, ConvNeXt's first pwconv1, Whisper's first
-	// q_proj after its two conv1d in the H200 traces)
 	var pre []int32
 	if !g.compiled {
 		for _, n := range o.fwdHeld {
 			pre = append(pre, gen.alloc(n, CatTemporaries, o.kind))
 		}
 	}
+	// cuDNN runs convolutions: the cuBLAS workspace comes with the first
+	// linear (ResNet-50's fc, ConvNeXt's first pwconv1, Whisper's first
+	// q_proj after its two conv1d in the H200 traces), right after its
+	// output, which ATen allocates before it calls cuBLAS
 	if o.matmul && o.conv == nil && !o.cudnn && !gen.wsFwd && gen.cfg.cublasWorkspace > 0 {
 		gen.wsFwd = true
 		gen.workspaceAfterNext(gen.cfg.cublasWorkspace)

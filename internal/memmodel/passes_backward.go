@@ -197,7 +197,7 @@ func (gen *generator) backOp(i int) {
 		}
 	}
 	copied := o.heldCopy > 0 && gout != nil && gout.refs == 1 && !g.compiled
-	if gout != nil && (o.gradCopy || copied) && gout.refs == 1 {
+	if copied || (gout != nil && o.gradCopy && gout.refs == 1) {
 		cp := gen.newGrad(gout.bytes, CatTemporaries, "view_backward")
 		gen.dropRef(gout)
 		gout = cp
