@@ -154,15 +154,24 @@ func (b *builder) sdpaMask(q, k, v, mask Tensor, s attnShape) Tensor {
 // ViT-L b32) copies at multi_head_attention_forward's permute(2, 0, 1,
 // 3).contiguous() in float32 and not in fp16 or bf16.
 func (b *builder) efficientOut(y Tensor) bool {
+	return b.fusedBackend(y) == "efficient"
+}
+
+// fusedBackend is the fused SDPA kernel that produced y (efficient, flash
+// or cudnn), "" when y is not a fused kernel's output.
+func (b *builder) fusedBackend(y Tensor) string {
 	for i := len(b.g.ops) - 1; i >= 0; i-- {
 		o := &b.g.ops[i]
 		for _, t := range o.out {
 			if t == y {
-				return o.attn != nil && o.attn.backend == "efficient"
+				if o.attn == nil {
+					return ""
+				}
+				return o.attn.backend
 			}
 		}
 	}
-	return false
+	return ""
 }
 
 // sdpaBackwardWorkspace is the one scratch allocation the fused kernels'
@@ -215,8 +224,15 @@ func (b *builder) sdpaMath(q, k, v, mask Tensor, s attnShape, vContig bool) Tens
 	sc := b.bmm(qc, kc, bh, s.sq, s.sk, s.hd)
 	sc = b.addInPlace(sc, mask) // a half mask adds into float32 without a copy
 	p := b.softmax(sc)
-	// _safe_softmax: x == -inf (bool), all() per row (bool), a scalar
-	b.g.ops[len(b.g.ops)-1].fwdTemp = []int64{scores, s.batch * s.heads * s.sq, 4}
+	// _safe_softmax: x == -inf (bool), all() per row (bool), a scalar.
+	// Its backward gets the product's gradient with the strides matmul's
+	// backward gave it, not contiguous, and copies it after allocating
+	// its output (dev18's float32 grouped-query Llama and dev44's T5
+	// traces: the output, a block of the scores' size freed at once, then
+	// the saved probabilities and the incoming gradient)
+	sm := &b.g.ops[len(b.g.ops)-1]
+	sm.fwdTemp = []int64{scores, s.batch * s.heads * s.sq, 4}
+	sm.gradWork = []int64{b.tt(p).bytes()}
 	p = b.dropout(p, s.dropout)
 	vc := v32
 	if !vContig {

@@ -155,6 +155,14 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		return y
 	}
 	mask := b.causalMask(batch, seq, b.dt(h))
+	// Phi-3's attention registers o_proj before qkv_proj: model.to()
+	// moves them in that order (dev45's Phi-3 trace)
+	var qkvAt, oProj [][2]int
+	defer func() {
+		if len(oProj) > 0 {
+			b.g.loadOrder = beforeRanges(len(b.g.params), qkvAt, oProj)
+		}
+	}()
 	norm := func(x Tensor, dim int64) Tensor { return b.decoderNorm(q.Norm, x, dim) }
 	for l := 0; l < a.Layers; l++ {
 		b.block = l
@@ -165,7 +173,9 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		}
 		var qs, ks, vs Tensor
 		if q.FusedQKV {
+			qkvAt = append(qkvAt, [2]int{len(b.g.params), 0})
 			qkv := b.linear(y, d, (heads+2*kvh)*hd, a.AttnBias, "qkv_proj")
+			qkvAt[len(qkvAt)-1][1] = len(b.g.params)
 			qs, ks, vs = b.slice(qkv, batch*seq*heads*hd), b.slice(qkv, batch*seq*kvh*hd), b.slice(qkv, batch*seq*kvh*hd)
 		}
 		qkNorm := func(x Tensor, nh int64) Tensor {
@@ -218,7 +228,23 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 			att = b.attend(qs, ks, vs, mask, s)
 		}
 		b.sel = false
+		if be := b.fusedBackend(att); q.RopeCat && (be == "flash" || be == "cudnn") {
+			// flash and cuDNN write the output in the query's layout;
+			// RopeCat's query is a concatenation, contiguous heads-first,
+			// so sdpa_attention_forward's transpose(1, 2).contiguous()
+			// copies it, a copy o_proj saves beside SDPA's own (dev18's
+			// Phi-3 bf16 trace, sdpa_attention.py:168: one hidden-size
+			// bf16 block per layer; the memory-efficient kernel writes
+			// tokens-first whatever the query's strides, and Llama's
+			// elementwise rotary keeps the projection's tokens-first
+			// layout, so neither copies)
+			att = b.copy(att)
+		}
+		oAt := len(b.g.params)
 		att = b.linear(att, heads*hd, d, false, "o_proj")
+		if q.FusedQKV {
+			oProj = append(oProj, [2]int{oAt, len(b.g.params)})
+		}
 		// the attention module's argument and its query/key/value locals
 		// stay referenced until its forward returns
 		b.keep(y, qs, ks, vs)
@@ -327,4 +353,27 @@ func decoderFromHF(fam, modelType string, data []byte, tie bool) (Arch, hfDecode
 		a.MaxPos = h.MaxPos
 	}
 	return a, h, nil
+}
+
+// beforeRanges is the parameter order 0..n-1 with each range of moved
+// placed just before the matching range of at.
+func beforeRanges(n int, at, moved [][2]int) []int {
+	skip := map[int]bool{}
+	first := map[int][2]int{}
+	for k, m := range moved {
+		for i := m[0]; i < m[1]; i++ {
+			skip[i] = true
+		}
+		first[at[k][0]] = m
+	}
+	order := make([]int, 0, n)
+	for i := 0; i < n; i++ {
+		if m, ok := first[i]; ok {
+			order = appendRanges(order, m)
+		}
+		if !skip[i] {
+			order = append(order, i)
+		}
+	}
+	return order
 }

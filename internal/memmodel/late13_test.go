@@ -33,19 +33,16 @@ func TestLate13Blind(t *testing.T) {
 	}
 	// Session 11 (resv12: the per-image cuDNN partials of the 7×7 1×1
 	// convs, conv_workspace.go): EfficientNet-B0 b96 allocated -2.70% ->
-	// +0.00%, reserved +1.88% -> +1.00%; allocated max 1.01% (T5-base
-	// checkpointed, the model low). With EfficientNet's under-estimates
-	// gone the pooled allocated band's top narrows (×1.0148 -> ×1.0100) and
-	// T5-base checkpointed's allocated is 0.004% above it: left for bands13
-	// (issue 18) to judge, logged, and failing here once it is inside.
-	known := map[string]bool{
-		"late13-t5-base-s512-b16-bf16-ckpt allocated": true,
-	}
+	// +0.00%, reserved +1.88% -> +1.00%. Session 23 (T5's encoder final
+	// norm and dropout outside the last encoder block's checkpoint, dev44):
+	// T5-base checkpointed allocated -1.01% -> -0.07% (a known band miss
+	// until then), reserved -0.55% -> -1.17% (the 40 MiB more held place
+	// the attention's blocks differently; in band).
 	// Session 15 (vitStemWorkspace: the patch conv's half-precision
 	// workspaces read off three ViT snapshots): ViT-L/16 b64 bf16
 	// checkpointed +1.60% -> -1.20% reserved, a third row under (none more
 	// than 2% low)
-	checkBlindSet(t, late13Dir, 24, known, blindLimits{resvMedian: 0.0065, resvMax: 0.031, allocMax: 0.0102, under: 3, farUnder: 0})
+	checkBlindSet(t, late13Dir, 24, nil, blindLimits{resvMedian: 0.0065, resvMax: 0.031, allocMax: 0.0040, under: 3, farUnder: 0})
 }
 
 // TestLate13Compiled: one blind compiled step (GPT-2 large s512 b8 bf16):

@@ -33,9 +33,12 @@ func TestLate15Blind(t *testing.T) {
 	// no longer counts it as a split the GPU took, the Granite family has
 	// none, and the band's top (x1.011) no longer reaches the variant: the
 	// row is 0.55% above its top. Recorded, not hidden.
+	// Session 23: Phi-3 (f) fp32 checkpointed allocated -4.82% -> -0.02%
+	// (the math-path softmax's gradient copy), inside. The narrower pooled
+	// allocated band leaves T5-large bf16, 0.10% low, above its top.
 	known := map[string]bool{
-		"late15-phi3-f-s1024-b4-fp32-ckpt allocated": true,
-		"late15-granite-f-s2048-b2-fp32 reserved":    true,
+		"late15-granite-f-s2048-b2-fp32 reserved": true,
+		"late15-t5-large-s512-b8-bf16 allocated":  true,
 	}
 	checkBlindSet(t, late15Dir, 23, known, blindLimits{resvMedian: 0.0057, resvMax: 0.053, allocMax: 0.049, under: 5, farUnder: 1})
 }

@@ -20,12 +20,12 @@ const late39Dir = "../../testdata/late39"
 // +0.93% reserved and the median to 0.77%; GPT-2's Python locals move
 // GPT-2 s1024 b4 fp32 checkpointed +0.29% -> +0.78%, GPT-2 medium +0.29%
 // -> +0.49% (the model's own figures exact, the allowance on top): 0.78%.
+// T5's encoder final norm and dropout outside the last encoder block's
+// checkpoint (dev44, session 23) make T5-small's allocated exact (-0.98%
+// -> +0.00%) and its reserved -0.84% -> -0.23%.
 func TestLate39Blind(t *testing.T) {
-	known := map[string]bool{
-		"late39-t5-small-s512-b16-fp32-ckpt allocated": true,
-	}
-	checkBlindGroups(t, late39Dir, 11, known,
-		blindLimits{resvMedian: 0.0080, resvMax: 0.0107, allocMax: 0.0099, under: 2, farUnder: 0}, "families")
+	checkBlindGroups(t, late39Dir, 11, nil,
+		blindLimits{resvMedian: 0.0080, resvMax: 0.0107, allocMax: 0.0011, under: 2, farUnder: 0}, "families")
 }
 
 // TestStepTimeLate39: four blind float32 step times. At first sight

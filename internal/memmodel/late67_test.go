@@ -57,7 +57,9 @@ func TestLate6Blind(t *testing.T) {
 	// Session 22's bands put its reserved 454 KB (0.004%) above the top
 	// once (ViT's and BERT's replays corrected, late39 joined) and inside
 	// again with late40.
-	known := map[string]bool{"late6-phi3-f-s1024-b8-bf16w allocated": true}
+	// Session 23: Phi-3 (f) pure bf16 allocated -2.18% -> +0.02% (the
+	// attention output's transposed copy), inside its band.
+	known := map[string]bool{}
 	checkBlindSet(t, late6Dir, 21, known, blindLimits{resvMedian: 0.009, resvMax: 0.0407, allocMax: 0.031, under: 5, farUnder: 1})
 }
 
@@ -144,7 +146,9 @@ func TestLate7Blind(t *testing.T) {
 	// (late30), 0.04% above its top again since session 20's (late33's
 	// seven channels-last CNN rows, the fp32 ResNet-50 among them within
 	// 0.05% allocated, narrowed the fp32 class's allocated spread).
-	known := map[string]bool{"late7-phi3-f-s2048-b2-fp32 reserved": true, "late7-phi3-f-s2048-b2-fp32 allocated": true}
+	// Session 23: Phi-3 (f) fp32 allocated -1.85% -> -0.01%, reserved -3.34%
+	// -> +0.45% (the math-path softmax's gradient copy), inside its bands.
+	known := map[string]bool{}
 	checkBlindSet(t, late7Dir, 16, known, blindLimits{resvMedian: 0.0092, resvMax: 0.0477, allocMax: 0.019, under: 2, farUnder: 1})
 }
 
