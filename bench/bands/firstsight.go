@@ -157,6 +157,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late40/RESULTS.md", "", false},
 	// late41's likewise (b2a0eb0)
 	{"testdata/late41/RESULTS.md", "", false},
+	// late42's likewise (105d802)
+	{"testdata/late42/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)
@@ -324,6 +326,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late39/RESULTS.md"},
 	// late40's likewise (a0afabb)
 	{File: "testdata/late40/RESULTS.md"},
+	// late42's likewise (105d802)
+	{File: "testdata/late42/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

@@ -143,6 +143,12 @@ var firstSightSets = []firstSightSet{
 	// late41 (b2a0eb0): 12 float32 ViT, Whisper and capture-script rows,
 	// ResNet-50 b96 fp16 -1.43%; no step times
 	{"late41-", 12, 0, 0, "late41-resnet50-b96-fp16", 5.078, 5.005, nil},
+	// late42 (105d802): 13 decoder and T5 rows and 2 world-size-1 rows,
+	// DDP checkpointed on TinyLlama +16.09% the worst reserved (OLMo 2
+	// selective -3.57%); 3 generate points; 10 step times, T5-large -21.5%
+	{"late42-", 15, 3, 10, "late42-ws1-ddp-tinyllama-s2048-b2-ckpt", 24.941, 28.955, map[string]struct{ meas, pred float64 }{
+		"late42-t-t5-large-s512-b16-bf16": {442.2, 347.1},
+	}},
 	// late26 (56a33fe): 12 families and 4 world-size-1 parallel rows, TP
 	// on Llama 3.2 1B +3.89%
 	{"late26-", 16, 3, 17, "late26-ws1-tp-llama32-1b-s1024-b4", 31.283, 32.501, map[string]struct{ meas, pred float64 }{

@@ -128,6 +128,8 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/late39/families", HeldOut: "thirty-ninth blind set (float32 transformers): evaluated with the models it was captured to test (ba72579), then band data"},
 	{Dir: "testdata/late40/families", HeldOut: "fortieth blind set (ViTs, Whisper small): evaluated with the models it was captured to test (a0afabb), then band data"},
 	{Dir: "testdata/late41/families", HeldOut: "forty-first blind set (float32 ViTs, Whisper, the capture script's models): evaluated with the models it was captured to test (b2a0eb0), then band data"},
+	{Dir: "testdata/late42/families", HeldOut: "forty-second blind set (decoders after the autograd-order changes, T5 checkpointed): evaluated with the models it was captured to test (105d802), then band data"},
+	{Dir: "testdata/late42/sharded", HeldOut: "forty-second blind set (world-size-1 FSDP2 on Qwen3-0.6B, DDP checkpointed on TinyLlama): evaluated with the models it was captured to test (105d802), then band data"},
 }
 
 // timingFiles are the step-time sets (bench/measured.ReadTimed layouts).
@@ -172,6 +174,7 @@ var timingFiles = []memmodel.BandSource{
 	{Dir: "testdata/late37/timing/results.jsonl", HeldOut: "thirty-seventh blind set (BERT variants, channels-last CNNs): timed alone, evaluated with the models it was captured to test (882b1b7), then band data"},
 	{Dir: "testdata/late39/timing/results.jsonl", HeldOut: "thirty-ninth blind set (float32 transformers): timed alone, evaluated with the models it was captured to test (ba72579), then band data"},
 	{Dir: "testdata/late40/timing/results.jsonl", HeldOut: "fortieth blind set (ViTs): timed alone, evaluated with the models it was captured to test (a0afabb), then band data"},
+	{Dir: "testdata/late42/timing/results.jsonl", HeldOut: "forty-second blind set (decoder and T5 technique pairs): timed alone, evaluated with the models it was captured to test (105d802), then band data"},
 	{Dir: "testdata/pick9/results.jsonl", HeldOut: "plan --fit's channels-last candidates timed alone with the models that ranked them (05cccd2), evaluated once, then band data"},
 	{Dir: "testdata/late32/timing/results.jsonl", HeldOut: "thirty-second blind set (compiled steps against eager; its compiled steps are not band rows): timed alone, evaluated with the models it was captured to test (0592c44), then band data"},
 	{Dir: "testdata/dev13/timing/results.jsonl", HeldOut: "session 11's development set (not held out): host-bound rows timed in three processes on one host, the spread between processes"},
@@ -208,6 +211,7 @@ var genSets = []memmodel.BandSource{
 	{Dir: "testdata/late22/generate", HeldOut: "twenty-second blind set: evaluated with session 16's start models, then band data"},
 	{Dir: "testdata/late26/generate", HeldOut: "twenty-sixth blind set: evaluated with session 17's start models, then band data"},
 	{Dir: "testdata/late30/generate", HeldOut: "thirtieth blind set: evaluated with its capture commit's models (de48888), then band data"},
+	{Dir: "testdata/late42/generate", HeldOut: "forty-second blind set: evaluated with the models of its registering commit (105d802), then band data"},
 }
 
 // method is the table's one-line description.

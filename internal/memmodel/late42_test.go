@@ -1,0 +1,36 @@
+package memmodel_test
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// late42Dir is the forty-second blind set (testdata/late42/README.md):
+// decoders after session 22's autograd-order changes, T5 checkpointed after
+// session 23's fix, world-size-1 FSDP2 and DDP, captured in session 23
+// (call 90) and evaluated with the models of 105d802
+// (testdata/late42/RESULTS.md).
+const late42Dir = "../../testdata/late42"
+
+// TestLate42Blind: 13 training rows and 2 world-size-1 rows. At first
+// sight (105d802): allocated within 0.39% on 14, OLMo 2 1B selective
+// checkpointing -6.14% (under, below its band); reserved median 0.53%,
+// OLMo 2 selective -3.57%, DDP checkpointed on TinyLlama +16.09% (over,
+// above its band; dev30's known over-estimate), 3 under.
+func TestLate42Blind(t *testing.T) {
+	known := map[string]bool{
+		"late42-olmo2-1b-s1024-b8-bf16-sel allocated":     true,
+		"late42-ws1-ddp-tinyllama-s2048-b2-ckpt reserved": true,
+	}
+	checkBlindGroups(t, late42Dir, 15, known,
+		blindLimits{resvMedian: 0.0054, resvMax: 0.161, allocMax: 0.062, under: 3, farUnder: 1}, "families", "sharded")
+}
+
+// TestStepTimeLate42: ten blind step times. At first sight (105d802):
+// median 4.2%, max 21.5% (T5-large bf16, under, and its checkpointed twin
+// -21.1%: both outside their bands); technique ratios 6 of 6 within 10%
+// (median 4.1%, max 6.2%), same-model order 7 of 7.
+func TestStepTimeLate42(t *testing.T) {
+	ev := evalTimedFile(t, filepath.Join(late42Dir, "timing", "results.jsonl"))
+	checkStepEval(t, ev, 10, stepTargets{median: 0.043, max: 0.216, ratioMedian: 0.042, ratioMax: 0.063, order: 1})
+}
