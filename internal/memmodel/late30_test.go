@@ -35,9 +35,9 @@ func TestLate30Blind(t *testing.T) {
 		// -0.88% allocated of Gemma 3 4B LoRA 0.14% above its band's top
 		// (granite-2b's reserved, recorded since late30b, is inside again)
 		"late30-gemma3-4b-s1024-b2-bf16-lora16 allocated": true,
-		// the DDP checkpointed over-estimate (testdata/dev30): outside its
-		// band again since late31 joined the table
-		"late30-ws1-ddp-tinyllama-s1024-b4-ckpt reserved": true}
+		// the DDP checkpointed over-estimate (testdata/dev30) was outside
+		// its band from late31 until late42's DDP row joined the table
+	}
 	// Session 22 (the cuBLAS workspace after the first linear's output):
 	// Whisper small b32 bf16 -0.15% -> -1.42% reserved (inside its band),
 	// the median 0.53% -> 0.56%.
