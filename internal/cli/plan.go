@@ -80,7 +80,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.IntVar(&f.seq, "seq", 0, "sequence length (text models)")
 	fs.IntVar(&f.image, "image", 0, "image side in pixels (vision models)")
 	fs.StringVar(&f.precision, "precision", "", "fp32|fp16-amp|bf16-amp|bf16 (fp16 is accepted as fp16-amp)")
-	fs.StringVar(&f.checkpoint, "checkpoint", "", "activation checkpointing: none|block|every:K|selective")
+	fs.StringVar(&f.checkpoint, "checkpoint", "", "activation checkpointing: none|block|every:K|selective (selective: each attention call recomputed in backward, torch.utils.checkpoint around scaled_dot_product_attention)")
 	fs.IntVar(&f.accum, "accum", 0, "gradient accumulation micro-steps")
 	fs.StringVar(&f.optimizer, "optimizer", "", strings.Join(memmodel.OptimizerNames(), "|"))
 	fs.IntVar(&f.loraRank, "lora-rank", 0, "LoRA rank (0 = full fine-tuning)")
