@@ -11,7 +11,7 @@ fails, crashes or times out leaves a row with status error/crash/timeout and the
 output; the runner goes on. No new job starts once less than its timeout (capped at 60 s)
 remains before the budget; jobs still running at the budget are killed.
 """
-import argparse, gzip, json, os, shutil, signal, subprocess, sys, tarfile, time
+import argparse, gzip, json, os, re, shutil, signal, subprocess, sys, tarfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -157,7 +157,9 @@ def loop(a, jobs, say, t_start):
             running.remove(item)
             lf.close()
             txt = open(lp, errors="replace").read()
-            rows = [json.loads(l[7:]) for l in txt.splitlines() if l.startswith("RESULT ")]
+            # torchrun may prefix its workers' lines with "[rankN]:"
+            lines = [re.sub(r"^\[(?:default)?rank\d+\]:", "", l) for l in txt.splitlines()]
+            rows = [json.loads(l[7:]) for l in lines if l.startswith("RESULT ")]
             gzip_pickles(os.path.join(a.raw, j["group"]), j["name"])
             if not rows:
                 rows = [dict(j.get("spec", {}), name=j["name"], status=status_override or "crash",

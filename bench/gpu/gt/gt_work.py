@@ -572,19 +572,29 @@ def time_point(model, ids, kw, ctx, new):
     return r
 
 
-# ------------------------------------------------------------------ sharded (world size 1)
+# ------------------------------------------------------------------ sharded (world size 1, or several GPUs under torchrun)
 def sharded(spec, out):
     import torch
     import torch.distributed as dist
     res = dict(spec)
     res["versions"] = versions()
-    store = os.path.join("/tmp", "pg-" + spec["name"])
-    if os.path.exists(store):
-        os.remove(store)
-    dist.init_process_group("nccl", init_method="file://" + store, rank=0, world_size=1)
-    torch.cuda.set_device(0)
-    dev = torch.device("cuda", 0)
-    torch.manual_seed(0)
+    if "RANK" in os.environ:
+        # launched by torchrun (several GPUs): one process per rank, each recording its own snapshot
+        # and row, named <name>-rank<r>
+        dist.init_process_group("nccl")
+        rank, world, local = dist.get_rank(), dist.get_world_size(), int(os.environ.get("LOCAL_RANK", "0"))
+    else:
+        store = os.path.join("/tmp", "pg-" + spec["name"])
+        if os.path.exists(store):
+            os.remove(store)
+        dist.init_process_group("nccl", init_method="file://" + store, rank=0, world_size=1)
+        rank, world, local = 0, 1, 0
+    if world > 1:
+        spec = dict(spec, name=spec["name"] + "-rank%d" % rank)
+        res["name"] = spec["name"]
+    torch.cuda.set_device(local)
+    dev = torch.device("cuda", local)
+    torch.manual_seed(0)  # every rank the same batch: tensor parallelism needs it, memory does not mind
     start_record(spec)
     model, kind = build(spec)
     res["params"] = params_of(model)
@@ -610,7 +620,7 @@ def sharded(spec, out):
         from torch.distributed.device_mesh import init_device_mesh
         from torch.distributed.tensor.parallel import (parallelize_module, ColwiseParallel,
                                                        RowwiseParallel)
-        mesh = init_device_mesh("cuda", (1,))
+        mesh = init_device_mesh("cuda", (world,))
         model.to(dev)
         plan = {"self_attn.q_proj": ColwiseParallel(), "self_attn.k_proj": ColwiseParallel(),
                 "self_attn.v_proj": ColwiseParallel(), "self_attn.o_proj": RowwiseParallel(),
@@ -620,7 +630,7 @@ def sharded(spec, out):
             parallelize_module(blk, mesh, plan)
     elif strat == "ddp":
         model.to(dev)
-        model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[0])
+        model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[local])
     elif strat in ("zero1", "none"):
         model.to(dev)
     model.train()
@@ -655,7 +665,7 @@ def sharded(spec, out):
         res["status"] = "oom"
         res["oom_message"] = str(e)[:1500]
     res["iter_s"] = times
-    res["rank"], res["world"] = 0, 1
+    res["rank"], res["world"] = rank, world
     figures(res)
     dump(spec, out, res)
     try:
