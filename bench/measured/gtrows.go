@@ -29,11 +29,14 @@ type GTRow struct {
 	Quant       string          `json:"quant"` // "nf4": bitsandbytes 4-bit base weights (QLoRA)
 	// FrozenParams counts a diffusion row's frozen VAE and text encoder,
 	// which gt_work.py keeps beside the model (its params excludes them).
-	FrozenParams int64     `json:"frozen_params"`
-	Opt          string    `json:"opt"`
-	Attn         string    `json:"attn"`
-	Strategy     string    `json:"strategy"`
-	Reshard      *bool     `json:"reshard"`
+	FrozenParams int64  `json:"frozen_params"`
+	Opt          string `json:"opt"`
+	Attn         string `json:"attn"`
+	Strategy     string `json:"strategy"`
+	Reshard      *bool  `json:"reshard"`
+	// World is a sharded row's world size (gt_work.py under torchrun: one
+	// row per rank); 0 or 1 is one GPU.
+	World        int       `json:"world"`
 	Compile      bool      `json:"compile"`
 	ChannelsLast bool      `json:"channels_last"`
 	UseCache     *bool     `json:"use_cache"`
@@ -202,6 +205,12 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 		s.Parallel.Strategy = st
 		if r.Reshard != nil && !*r.Reshard {
 			s.Parallel.ReshardAfterForward = r.Reshard
+		}
+		if r.World > 1 {
+			s.Parallel.GPUs = r.World
+			if st == "tp" {
+				s.Parallel.TP = r.World
+			}
 		}
 	}
 	return s, ""
