@@ -159,6 +159,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late41/RESULTS.md", "", false},
 	// late42's likewise (105d802)
 	{"testdata/late42/RESULTS.md", "", false},
+	// late44's likewise (e458df8): the first two-GPU runs
+	{"testdata/late44/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)

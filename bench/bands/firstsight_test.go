@@ -149,6 +149,9 @@ var firstSightSets = []firstSightSet{
 	{"late42-", 15, 3, 10, "late42-ws1-ddp-tinyllama-s2048-b2-ckpt", 24.941, 28.955, map[string]struct{ meas, pred float64 }{
 		"late42-t-t5-large-s512-b16-bf16": {442.2, 347.1},
 	}},
+	// late44 (e458df8): 24 two-GPU rank rows, DDP checkpointed on
+	// TinyLlama rank 1 +18.06% the worst reserved (FSDP2 to -12.07%)
+	{"late44-", 24, 0, 0, "late44-ws2-ddp-tinyllama-s1024-b4-ckpt-rank1", 24.941, 29.445, nil},
 	// late26 (56a33fe): 12 families and 4 world-size-1 parallel rows, TP
 	// on Llama 3.2 1B +3.89%
 	{"late26-", 16, 3, 17, "late26-ws1-tp-llama32-1b-s1024-b4", 31.283, 32.501, map[string]struct{ meas, pred float64 }{

@@ -129,6 +129,7 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/late40/families", HeldOut: "fortieth blind set (ViTs, Whisper small): evaluated with the models it was captured to test (a0afabb), then band data"},
 	{Dir: "testdata/late41/families", HeldOut: "forty-first blind set (float32 ViTs, Whisper, the capture script's models): evaluated with the models it was captured to test (b2a0eb0), then band data"},
 	{Dir: "testdata/late42/families", HeldOut: "forty-second blind set (decoders after the autograd-order changes, T5 checkpointed): evaluated with the models it was captured to test (105d802), then band data"},
+	{Dir: "testdata/late44/sharded", HeldOut: "forty-fourth blind set (two GPUs: DDP, FSDP2, TP, ZeRO-1 on GPT-2 medium and TinyLlama, every rank): evaluated with the models it was captured to test (e458df8), then band data"},
 	{Dir: "testdata/late42/sharded", HeldOut: "forty-second blind set (world-size-1 FSDP2 on Qwen3-0.6B, DDP checkpointed on TinyLlama): evaluated with the models it was captured to test (105d802), then band data"},
 }
 

@@ -88,11 +88,10 @@ func TestLate4Blind(t *testing.T) {
 	// from 10.0 to 7.35 spreads). Session 21 (BERT's Python-held
 	// LayerNorm, intermediate and dropout outputs, TestLate14Blind):
 	// -0.00% allocated, inside its band; reserved unchanged (+0.95%).
-	// Session 23 (Phi-3's attention-output copy and the math-path softmax's
-	// gradient copy, T5's encoder tail outside the checkpoint: Phi-3 and T5
-	// allocated exact) narrowed the pooled allocated band; Phi-3 (d)
-	// bf16 checkpointed, 0.46% low, is above its top.
-	known := map[string]bool{"late4-phi3-d-s2048-b2-bf16-ckpt allocated": true}
+	// (Phi-3 (d) bf16 checkpointed, 0.46% low in allocated, was above the
+	// allocated band's top after session 23's first regeneration; inside
+	// again with late44 as band data)
+	known := map[string]bool{}
 	checkBlindSet(t, late4Dir, 20, known, blindLimits{resvMedian: 0.0091, resvMax: 0.0496, allocMax: 0.056, under: 4, farUnder: 0})
 }
 

@@ -176,6 +176,10 @@ func (c *config) applySharding(g *Graph, cfg *stepConfig) {
 			// FSDP2 gathers unit by unit (fsdp.go)
 			cfg.extraTransient = 0
 			cfg.fsdpUnits = true
+			// the all-gather buffers per gather (fsdp.go), not one
+			// transient for the step
+			cfg.sideTransient = 0
+			cfg.fsdpWorld = int(dp)
 			r := c.spec.Parallel.ReshardAfterForward
 			cfg.fsdpReshard = r == nil || *r
 		}

@@ -77,7 +77,7 @@ func (gen *generator) deliver(t Tensor, b *gbuf) {
 		if gen.cfg.gradBytes > 0 {
 			keep = int64(float64(pi.numel) * gen.cfg.gradShard * float64(gen.cfg.gradBytes))
 		}
-		if b.refs == 1 && keep == full && full == b.bytes && !pi.cloneGrad {
+		if b.refs == 1 && keep == full && full == b.bytes && !pi.cloneGrad && gen.cfg.gradStream == 0 {
 			gen.tags[b.id].Cat = CatGradients // stolen as .grad
 			gen.paramGrad[p] = b
 			return

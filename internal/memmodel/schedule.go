@@ -36,6 +36,9 @@ type stepConfig struct {
 	// fsdpUnits gathers FSDP's units block by block (fsdp.go) instead of
 	// extraTransient; fsdpReshard is reshard_after_forward.
 	fsdpUnits, fsdpReshard bool
+	// fsdpWorld is FSDP's data-parallel world size (all-gather buffers
+	// above 1).
+	fsdpWorld int
 	// paramBytes / gradBytes override the element size of stored
 	// parameters and gradients (fp32 shards under FSDP mixed precision).
 	paramBytes, gradBytes int64
@@ -152,7 +155,7 @@ type generator struct {
 func newGenerator(g *Graph, cfg stepConfig) *generator {
 	gen := &generator{g: g, cfg: cfg, store: map[Tensor]*storage{}, unitAt: -2}
 	if cfg.fsdpUnits {
-		gen.units = newFSDPUnits(g, cfg.fsdpReshard)
+		gen.units = newFSDPUnits(g, cfg.fsdpReshard, cfg.fsdpWorld)
 	}
 	gen.analyse()
 	return gen
