@@ -159,6 +159,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late41/RESULTS.md", "", false},
 	// late42's likewise (105d802)
 	{"testdata/late42/RESULTS.md", "", false},
+	// late43's likewise (9cc4fda)
+	{"testdata/late43/RESULTS.md", "", false},
 	// late44's likewise (e458df8): the first two-GPU runs
 	{"testdata/late44/RESULTS.md", "", false},
 }
@@ -330,6 +332,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late40/RESULTS.md"},
 	// late42's likewise (105d802)
 	{File: "testdata/late42/RESULTS.md"},
+	// late43's likewise (9cc4fda)
+	{File: "testdata/late43/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

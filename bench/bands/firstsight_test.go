@@ -149,6 +149,9 @@ var firstSightSets = []firstSightSet{
 	{"late42-", 15, 3, 10, "late42-ws1-ddp-tinyllama-s2048-b2-ckpt", 24.941, 28.955, map[string]struct{ meas, pred float64 }{
 		"late42-t-t5-large-s512-b16-bf16": {442.2, 347.1},
 	}},
+	// late43 (9cc4fda): 13 selective, Phi-3, float32 and T5 rows, T5-base
+	// s1024 b8 fp16 checkpointed -3.61% the worst reserved; 4 step times
+	{"late43-", 13, 0, 4, "late43-t5-base-s1024-b8-fp16-ckpt", 7.164, 6.905, nil},
 	// late44 (e458df8): 24 two-GPU rank rows, DDP checkpointed on
 	// TinyLlama rank 1 +18.06% the worst reserved (FSDP2 to -12.07%)
 	{"late44-", 24, 0, 0, "late44-ws2-ddp-tinyllama-s1024-b4-ckpt-rank1", 24.941, 29.445, nil},

@@ -129,6 +129,7 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/late40/families", HeldOut: "fortieth blind set (ViTs, Whisper small): evaluated with the models it was captured to test (a0afabb), then band data"},
 	{Dir: "testdata/late41/families", HeldOut: "forty-first blind set (float32 ViTs, Whisper, the capture script's models): evaluated with the models it was captured to test (b2a0eb0), then band data"},
 	{Dir: "testdata/late42/families", HeldOut: "forty-second blind set (decoders after the autograd-order changes, T5 checkpointed): evaluated with the models it was captured to test (105d802), then band data"},
+	{Dir: "testdata/late43/families", HeldOut: "forty-third blind set (selective checkpointing as the attention call, Phi-3, float32 math-path attention, T5 checkpointed): evaluated with the models it was captured to test (9cc4fda), then band data"},
 	{Dir: "testdata/late44/sharded", HeldOut: "forty-fourth blind set (two GPUs: DDP, FSDP2, TP, ZeRO-1 on GPT-2 medium and TinyLlama, every rank): evaluated with the models it was captured to test (e458df8), then band data"},
 	{Dir: "testdata/late42/sharded", HeldOut: "forty-second blind set (world-size-1 FSDP2 on Qwen3-0.6B, DDP checkpointed on TinyLlama): evaluated with the models it was captured to test (105d802), then band data"},
 }
@@ -175,6 +176,7 @@ var timingFiles = []memmodel.BandSource{
 	{Dir: "testdata/late37/timing/results.jsonl", HeldOut: "thirty-seventh blind set (BERT variants, channels-last CNNs): timed alone, evaluated with the models it was captured to test (882b1b7), then band data"},
 	{Dir: "testdata/late39/timing/results.jsonl", HeldOut: "thirty-ninth blind set (float32 transformers): timed alone, evaluated with the models it was captured to test (ba72579), then band data"},
 	{Dir: "testdata/late40/timing/results.jsonl", HeldOut: "fortieth blind set (ViTs): timed alone, evaluated with the models it was captured to test (a0afabb), then band data"},
+	{Dir: "testdata/late43/timing/results.jsonl", HeldOut: "forty-third blind set (selective checkpointing pairs): timed alone, evaluated with the models it was captured to test (9cc4fda), then band data"},
 	{Dir: "testdata/late42/timing/results.jsonl", HeldOut: "forty-second blind set (decoder and T5 technique pairs): timed alone, evaluated with the models it was captured to test (105d802), then band data"},
 	{Dir: "testdata/pick9/results.jsonl", HeldOut: "plan --fit's channels-last candidates timed alone with the models that ranked them (05cccd2), evaluated once, then band data"},
 	{Dir: "testdata/late32/timing/results.jsonl", HeldOut: "thirty-second blind set (compiled steps against eager; its compiled steps are not band rows): timed alone, evaluated with the models it was captured to test (0592c44), then band data"},
