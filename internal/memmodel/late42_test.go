@@ -28,8 +28,13 @@ func TestLate42Blind(t *testing.T) {
 // TestStepTimeLate42: ten blind step times. At first sight (105d802):
 // median 4.2%, max 21.5% (T5-large bf16, under, and its checkpointed twin
 // -21.1%: both outside their bands); technique ratios 6 of 6 within 10%
-// (median 4.1%, max 6.2%), same-model order 7 of 7.
+// (median 4.1%, max 6.2%), same-model order 7 of 7. The two T5-large rows
+// ran after OLMo 2's selective row in one process and inherited
+// gt_work.py's SDPA patch (every attention call checkpointed; dev46's
+// profile of the same step alone: 355.9 ms measured, 347.1 predicted,
+// -2%): left out (measured.ReadTimed), eight rows.
 func TestStepTimeLate42(t *testing.T) {
-	ev := evalTimedFile(t, filepath.Join(late42Dir, "timing", "results.jsonl"))
-	checkStepEval(t, ev, 10, stepTargets{median: 0.043, max: 0.216, ratioMedian: 0.042, ratioMax: 0.063, order: 1})
+	ev := evalTimedFile(t, filepath.Join(late42Dir, "timing", "results.jsonl"),
+		"late42-t-t5-large-s512-b16-bf16", "late42-t-t5-large-s512-b16-bf16-ckpt")
+	checkStepEval(t, ev, 8, stepTargets{median: 0.043, max: 0.216, ratioMedian: 0.042, ratioMax: 0.063, order: 1})
 }

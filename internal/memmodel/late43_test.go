@@ -24,6 +24,8 @@ func TestLate43Blind(t *testing.T) {
 // band; the selective ratios +0.2% and +2.1% (no two configurations more
 // than 5% apart, so no order to check).
 func TestStepTimeLate43(t *testing.T) {
-	ev := evalTimedFile(t, filepath.Join(late43Dir, "timing", "results.jsonl"))
-	checkStepEval(t, ev, 4, stepTargets{median: 0.021, max: 0.033, ratioMedian: 0.013, ratioMax: 0.022, order: 0})
+	// Qwen3's plain row ran after Llama's selective one in the process and
+	// inherited gt_work.py's SDPA patch: left out (measured.ReadTimed)
+	ev := evalTimedFile(t, filepath.Join(late43Dir, "timing", "results.jsonl"), "late43-t-qwen3-17b-s2048-b4-bf16")
+	checkStepEval(t, ev, 3, stepTargets{median: 0.021, max: 0.033, ratioMedian: 0.013, ratioMax: 0.022, order: 0})
 }

@@ -23,7 +23,11 @@ import (
 // Session 19's GEMM traffic floor (gemmTraffic) moves the Qwen1.5-MoE
 // selective-checkpointing candidate +12.6 -> +12.8% (its router and adapter
 // products are memory-bound).
+// Session 23: the Llama 3.2 3B bf16-AMP twin ran after a selective row in
+// its process and inherited gt_work.py's SDPA patch (selective too): left
+// out (measured.ReadTimed), nine rows: median 3.8%, 2 of 2 pairs ordered.
 func TestFitPicksPick8(t *testing.T) {
-	checkPickFile(t, "../../testdata/pick8/results.jsonl", memmodel.DefaultHostCosts(), 10,
-		stepTargets{median: 0.035, max: 0.129, ratioMedian: 0.023, ratioMax: 0.047, order: 0.66}, 3)
+	checkPickFile(t, "../../testdata/pick8/results.jsonl", memmodel.DefaultHostCosts(), 9,
+		stepTargets{median: 0.039, max: 0.129, ratioMedian: 0.023, ratioMax: 0.047, order: 1}, 3,
+		"pick8-llama32-3b-lora16-s2048-bf16-b8x2")
 }

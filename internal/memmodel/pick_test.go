@@ -31,13 +31,21 @@ func TestFitPicksFastest(t *testing.T) {
 // checkPickFile evaluates a timed pick file of rows rows, timed on host,
 // against want and requires models' first picks to run within 5% of their
 // fastest.
-func checkPickFile(t *testing.T, path string, host memmodel.HostCosts, rows int, want stepTargets, models int) {
+func checkPickFile(t *testing.T, path string, host memmodel.HostCosts, rows int, want stepTargets, models int, skip ...string) {
 	t.Helper()
 	ws, skipped, err := measured.ReadTimed(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(skipped) > 0 || len(ws) != rows {
+	if len(skipped) != len(skip) || len(ws) != rows {
+		t.Fatalf("%d rows read, skipped %v", len(ws), skipped)
+	}
+	for i, s := range skipped {
+		if !strings.HasPrefix(s, skip[i]+":") {
+			t.Fatalf("skipped %q, want %q", s, skip[i])
+		}
+	}
+	if len(ws) != rows {
 		t.Fatalf("%d rows read, skipped %v", len(ws), skipped)
 	}
 	ev, err := measured.EvalStepTimeWith(ws, host)

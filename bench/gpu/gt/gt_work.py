@@ -685,12 +685,17 @@ def multi(spec, out):
         host = gt_probe.probe()
     except Exception:
         host = {"error": traceback.format_exc()[-500:]}
+    import torch.nn.functional as F
+    sdpa = F.scaled_dot_product_attention
     for sub in spec["specs"]:
         sub = dict(sub, snap=False, build_on_gpu=True)
         try:
             rows = train(sub, out)
         except Exception:
             rows = [dict(sub, status="error", error=traceback.format_exc()[-1500:])]
+        # ckpt="selective" patches SDPA for the process: undo it, or every later workload of the group
+        # runs selective too (late42's T5-large and late43's Qwen3 plain rows did, before session 23's fix)
+        F.scaled_dot_product_attention = sdpa
         for r in rows:
             it = r.get("iter_s") or []
             tail = sorted(it[2:]) if len(it) > 2 else []
