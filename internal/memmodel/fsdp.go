@@ -141,3 +141,53 @@ func (gen *generator) endUnits() {
 	}
 	gen.unitAt = -2
 }
+
+// paramUnits is the FSDP unit of every parameter of g, as newFSDPUnits
+// assigns them (the block of the first op that reads it; g.blocks for the
+// root unit).
+func paramUnits(g *Graph) []int {
+	unit := make([]int, len(g.params))
+	for i := range unit {
+		unit[i] = g.blocks
+	}
+	seen := map[Tensor]bool{}
+	for _, o := range g.ops {
+		for _, t := range o.in {
+			p := g.tensors[t].param
+			if p < 0 || seen[t] {
+				continue
+			}
+			seen[t] = true
+			if o.block >= 0 && o.block < g.blocks {
+				unit[p] = o.block
+			}
+		}
+	}
+	return unit
+}
+
+// loadSharded is model.to(device) followed by fully_shard on several
+// GPUs: every parameter loaded whole, then unit by unit (the blocks, then
+// the root) its shards allocated and the whole parameters freed (late44's
+// two-GPU FSDP2 snapshots, _fsdp_param.py's _init_sharded_param). The
+// whole model's segments stay cached for the activations. size gives a
+// parameter's bytes at a shard fraction.
+func (gen *generator) loadSharded(order []int, size func(i int, shard float64) int64) {
+	g := gen.g
+	whole := make([]int32, len(g.params))
+	for _, i := range order {
+		whole[i] = gen.alloc(size(i, 1), CatParameters, "param")
+	}
+	unit := paramUnits(g)
+	for u := 0; u <= g.blocks; u++ {
+		var freed []int32
+		for _, i := range order {
+			if unit[i] != u {
+				continue
+			}
+			gen.paramID[i] = gen.alloc(size(i, g.params[i].shard), CatParameters, "param")
+			freed = append(freed, whole[i])
+		}
+		gen.freeAll(freed)
+	}
+}

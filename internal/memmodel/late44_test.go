@@ -16,7 +16,11 @@ const late44Dir = "../../testdata/late44"
 // longer blind): FSDP2 within -1.68..+1.65% reserved and 0.13% allocated;
 // reserved median 1.53%, max 18.06% (DDP on TinyLlama, over: the
 // construction-time buckets freed before the rebuilt ones, which the model
-// keeps together), 10 under, none more than 2% low.
+// keeps together), 10 under, none more than 2% low. Loading the whole model
+// before fully_shard shards it unit by unit (the whole parameters' segments
+// stay cached): FSDP2 +0.40..+0.59% but TinyLlama checkpointed -2.16%;
+// reserved median 0.78%, 4 under (the TinyLlama checkpointed ranks more
+// than 2% low).
 func TestLate44TwoGPUs(t *testing.T) {
 	known := map[string]bool{
 		// DDP on TinyLlama: the model keeps both bucket sets (see above);
@@ -30,5 +34,5 @@ func TestLate44TwoGPUs(t *testing.T) {
 		"late44-ws2-tp-tinyllama-s1024-b4-ckpt-rank1 allocated": true,
 	}
 	checkBlindGroups(t, late44Dir, 24, known,
-		blindLimits{resvMedian: 0.0155, resvMax: 0.181, allocMax: 0.142, under: 10, farUnder: 0}, "sharded")
+		blindLimits{resvMedian: 0.0080, resvMax: 0.181, allocMax: 0.142, under: 4, farUnder: 2}, "sharded")
 }

@@ -34,17 +34,23 @@ func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
 			order[i] = i
 		}
 	}
-	for _, i := range order {
+	size := func(i int, shard float64) int64 {
 		p := g.params[i]
 		el := p.dt.Size()
 		if cfg.paramBytes > 0 {
 			el = cfg.paramBytes
 		}
-		n := maxI64(int64(float64(p.numel)*p.shard)*el, 1)
 		if p.quant > 0 {
-			n = maxI64(int64(math.Ceil(float64(p.numel)*p.shard*p.quant)), 1)
+			return maxI64(int64(math.Ceil(float64(p.numel)*shard*p.quant)), 1)
 		}
-		gen.paramID[i] = gen.alloc(n, CatParameters, "param")
+		return maxI64(int64(float64(p.numel)*shard)*el, 1)
+	}
+	if cfg.fsdpWorld > 1 {
+		gen.loadSharded(order, size)
+	} else {
+		for _, i := range order {
+			gen.paramID[i] = gen.alloc(size(i, g.params[i].shard), CatParameters, "param")
+		}
 	}
 	for _, n := range g.buffers {
 		gen.alloc(n, CatParameters, "buffer")
