@@ -21,6 +21,10 @@ type fsdpUnits struct {
 	// last gather's output, freed when the next one's exists)
 	world int
 	agOut int32
+	// rsIn is the reduce-scatter input in flight (foreach_reduce's
+	// float32 copy of a unit's unsharded gradients, on the default
+	// stream), freed when the next unit's is made
+	rsIn int32
 }
 
 // newFSDPUnits sizes the units of g: a parameter belongs to the block of
@@ -112,6 +116,9 @@ func (gen *generator) enterUnit(i int, backward bool) {
 	if prev >= 0 && (backward || gen.units.reshard) {
 		gen.reshard(prev)
 	}
+	if prev >= 0 && backward {
+		gen.reduceInput(prev)
+	}
 	if b < 0 {
 		gen.gather(-1)
 		return
@@ -122,6 +129,28 @@ func (gen *generator) enterUnit(i int, backward bool) {
 	} else {
 		gen.gather(b + 1)
 	}
+}
+
+// reduceInput is foreach_reduce's reduce-scatter input for unit b after
+// its backward on several GPUs: the unit's gradients copied into one flat
+// float32 tensor on the default stream, made once the previous unit's
+// (freed first) is done with (late44's checkpointed TinyLlama FSDP2
+// snapshot, _fsdp_collectives.py:522: 168 MiB per block, 500 MiB for the
+// root unit at backward's end). Its output, the sharded gradients, is on
+// the reduce-scatter stream (passes_backward.go).
+func (gen *generator) reduceInput(b int) {
+	u := gen.units
+	if u.world <= 1 {
+		return
+	}
+	var n int64
+	for _, x := range u.sizes[u.index(b)] {
+		n += x // the parameters' own dtype: float32 shards reduce in float32
+	}
+	if u.rsIn != 0 {
+		gen.free(u.rsIn)
+	}
+	u.rsIn = gen.alloc(n, CatTemporaries, "fsdp_reduce_scatter_input")
 }
 
 // endUnits reshards what is left gathered after backward.
@@ -138,6 +167,13 @@ func (gen *generator) endUnits() {
 	if gen.units.agOut != 0 {
 		gen.free(gen.units.agOut)
 		gen.units.agOut = 0
+	}
+	if gen.units.world > 1 {
+		// the root unit's gradients are reduced last, and the step
+		// waits for every reduce-scatter before the optimizer
+		gen.reduceInput(-1)
+		gen.free(gen.units.rsIn)
+		gen.units.rsIn = 0
 	}
 	gen.unitAt = -2
 }
