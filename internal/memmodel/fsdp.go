@@ -31,18 +31,10 @@ type fsdpUnits struct {
 // the first op that reads it.
 func newFSDPUnits(g *Graph, reshard bool, world int) *fsdpUnits {
 	u := &fsdpUnits{sizes: make([][]int64, g.blocks+1), live: make([][]int32, g.blocks+1), reshard: reshard, world: world}
-	seen := map[Tensor]bool{}
-	for _, o := range g.ops {
-		for _, t := range o.in {
-			p := g.tensors[t].param
-			if p < 0 || seen[t] {
-				continue
-			}
-			seen[t] = true
-			pi := g.params[p]
-			i := u.index(o.block)
-			u.sizes[i] = append(u.sizes[i], pi.numel*pi.dt.Size())
-		}
+	unit, read := paramUnits(g)
+	for _, p := range read {
+		pi := g.params[p]
+		u.sizes[unit[p]] = append(u.sizes[unit[p]], pi.numel*pi.dt.Size())
 	}
 	return u
 }
@@ -178,11 +170,11 @@ func (gen *generator) endUnits() {
 	gen.unitAt = -2
 }
 
-// paramUnits is the FSDP unit of every parameter of g, as newFSDPUnits
-// assigns them (the block of the first op that reads it; g.blocks for the
-// root unit).
-func paramUnits(g *Graph) []int {
-	unit := make([]int, len(g.params))
+// paramUnits is the FSDP unit of every parameter of g (the block of the
+// first op that reads it; g.blocks, the root unit, outside any block or
+// never read) and the parameters in the order ops first read them.
+func paramUnits(g *Graph) (unit, read []int) {
+	unit = make([]int, len(g.params))
 	for i := range unit {
 		unit[i] = g.blocks
 	}
@@ -194,12 +186,13 @@ func paramUnits(g *Graph) []int {
 				continue
 			}
 			seen[t] = true
+			read = append(read, p)
 			if o.block >= 0 && o.block < g.blocks {
 				unit[p] = o.block
 			}
 		}
 	}
-	return unit
+	return unit, read
 }
 
 // loadSharded is model.to(device) followed by fully_shard on several
@@ -214,7 +207,7 @@ func (gen *generator) loadSharded(order []int, size func(i int, shard float64) i
 	for _, i := range order {
 		whole[i] = gen.alloc(size(i, 1), CatParameters, "param")
 	}
-	unit := paramUnits(g)
+	unit, _ := paramUnits(g)
 	for u := 0; u <= g.blocks; u++ {
 		var freed []int32
 		for _, i := range order {
