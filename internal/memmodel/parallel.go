@@ -156,32 +156,30 @@ func (c *config) applySharding(g *Graph, cfg *stepConfig) {
 			full += p.numel * p.dt.Size()
 		}
 		blocks := int64(max(g.blocks, 1))
-		// all-gathered parameters of the current and the prefetched unit,
-		// and the all-gather buffer of one in flight
-		cfg.extraTransient = 2*full/blocks + full/blocks/2
-		if r := c.spec.Parallel.ReshardAfterForward; r != nil && !*r {
-			// reshard_after_forward=False: every unit's gathered
-			// parameters stay from its forward to its backward
-			cfg.extraTransient = full + full/blocks/2
-		}
-		if dp > 1 {
-			// the all-gather inputs and outputs of the unit in flight and
-			// the prefetched one live on the all-gather stream (GPT-2
-			// FSDP2 on two GPUs: 114 MiB of segments there); at world size
-			// 1 FSDP2 copies instead of gathering
-			cfg.sideTransient = int64(float64(2*full/blocks) * (1 + 1/dp))
-			cfg.sideStream = fsdpGatherStream
-		}
 		if c.spec.Parallel.Strategy == "fsdp" && g.blocks > 0 {
-			// FSDP2 gathers unit by unit (fsdp.go)
-			cfg.extraTransient = 0
+			// FSDP2 gathers unit by unit, with its all-gather buffers
+			// per gather on several GPUs (fsdp.go)
 			cfg.fsdpUnits = true
-			// the all-gather buffers per gather (fsdp.go), not one
-			// transient for the step
-			cfg.sideTransient = 0
 			cfg.fsdpWorld = int(dp)
 			r := c.spec.Parallel.ReshardAfterForward
 			cfg.fsdpReshard = r == nil || *r
+		} else {
+			// all-gathered parameters of the current and the prefetched
+			// unit, and the all-gather buffer of one in flight
+			cfg.extraTransient = 2*full/blocks + full/blocks/2
+			if r := c.spec.Parallel.ReshardAfterForward; r != nil && !*r {
+				// reshard_after_forward=False: every unit's gathered
+				// parameters stay from its forward to its backward
+				cfg.extraTransient = full + full/blocks/2
+			}
+			if dp > 1 {
+				// the all-gather inputs and outputs of the unit in flight
+				// and the prefetched one live on the all-gather stream
+				// (GPT-2 FSDP2 on two GPUs: 114 MiB of segments there); at
+				// world size 1 FSDP2 copies instead of gathering
+				cfg.sideTransient = int64(float64(2*full/blocks) * (1 + 1/dp))
+				cfg.sideStream = fsdpGatherStream
+			}
 		}
 		if c.spec.Parallel.Strategy == "fsdp" {
 			// FSDP2 (fully_shard) makes each sharded gradient a view of
