@@ -110,12 +110,15 @@ type config struct {
 	amp, pdt  DType
 	stateDT   DType
 	scaler    bool
-	ckptEvery int  // checkpoint every K-th block; 0 = none
-	selective bool // selective checkpointing
-	batch     int64
-	seq       int64
-	image     int64
-	attn      string // attention implementation (AttnImpls)
+	// ddpForward is the predicted seconds of a DDP step's forward, set by
+	// ddpRelease (0 before it, and for other strategies)
+	ddpForward float64
+	ckptEvery  int  // checkpoint every K-th block; 0 = none
+	selective  bool // selective checkpointing
+	batch      int64
+	seq        int64
+	image      int64
+	attn       string // attention implementation (AttnImpls)
 }
 
 // resolve validates s and looks its model and GPU up.

@@ -31,8 +31,11 @@ func TestLate26Blind(t *testing.T) {
 	// allocated exact) narrowed the pooled allocated band; Llama 3.2 1B
 	// selective, 0.17% low, is above its top.
 	// (inside again with late42's OLMo 2 selective row as band data)
+	// Session 24: DDP keeps its construction-time gradient buffer through
+	// the second step at world size 1 too (the safe side of NCCL's
+	// release, generateSchedule; the DDP row let it go at the rebuild).
 	checkBlindGroups(t, late26Dir, 16, map[string]bool{},
-		blindLimits{resvMedian: 0.0055, resvMax: 0.039, allocMax: 0.017, under: 5, farUnder: 0}, "families", "sharded")
+		blindLimits{resvMedian: 0.0055, resvMax: 0.039, allocMax: 0.054, under: 5, farUnder: 0}, "families", "sharded")
 }
 
 // TestLate26Compiled: the first compiled model with sliding-window layers

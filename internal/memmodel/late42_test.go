@@ -20,9 +20,13 @@ const late42Dir = "../../testdata/late42"
 // inside its band since late42 became band data. Selective checkpointing
 // as recomputing the attention call alone (the q/k norms and rotary keep
 // what they save): OLMo 2 selective +0.00% allocated, +0.40% reserved.
+// Session 24, DDP's rebuilt buckets at their own sizes (ddpBuckets) and
+// its construction-time buffer kept through the second step at world size
+// 1 too (the safe side, generateSchedule): the DDP row +16.09% -> +5.47%,
+// allocated +0.91%.
 func TestLate42Blind(t *testing.T) {
 	checkBlindGroups(t, late42Dir, 15, nil,
-		blindLimits{resvMedian: 0.0054, resvMax: 0.161, allocMax: 0.004, under: 2, farUnder: 0}, "families", "sharded")
+		blindLimits{resvMedian: 0.0054, resvMax: 0.055, allocMax: 0.0092, under: 2, farUnder: 0}, "families", "sharded")
 }
 
 // TestStepTimeLate42: ten blind step times. At first sight (105d802):

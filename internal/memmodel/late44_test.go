@@ -25,21 +25,25 @@ const late44Dir = "../../testdata/late44"
 // before fully_shard shards it unit by unit (the whole parameters' segments
 // stay cached): FSDP2 +0.40..+0.59% but TinyLlama checkpointed -2.16%;
 // reserved median 0.78%, 4 under (the TinyLlama checkpointed ranks more
-// than 2% low).
+// than 2% low). Session 24, DDP's rebuilt buckets at their own sizes
+// (ddpBuckets: 250 MiB then 44/44/44/36 MiB a layer, into the blocks
+// zero_grad freed, where one 4 GiB buffer took a segment of its own):
+// TinyLlama DDP checkpointed +12.55/+18.06% -> +0.55/+5.47% (rank 1 let
+// the construction-time buffer go earlier), plain +15.93% -> +13.72%
+// (both ranks let it go before the rebuild; allocated +14.15%); reserved
+// median 0.59%, max 13.72%.
 func TestLate44TwoGPUs(t *testing.T) {
 	known := map[string]bool{
 		// DDP on TinyLlama: the model keeps both bucket sets (see above);
 		// its reserved is inside the band since late44 became band data
-		"late44-ws2-ddp-tinyllama-s1024-b4-rank0 allocated":      true,
-		"late44-ws2-ddp-tinyllama-s1024-b4-rank1 allocated":      true,
-		"late44-ws2-ddp-tinyllama-s1024-b4-ckpt-rank0 allocated": true,
-		"late44-ws2-ddp-tinyllama-s1024-b4-ckpt-rank1 allocated": true,
+		"late44-ws2-ddp-tinyllama-s1024-b4-rank0 allocated": true,
+		"late44-ws2-ddp-tinyllama-s1024-b4-rank1 allocated": true,
 		// TP checkpointed: allocated 0.56% low (rank 0 and 1 alike)
 		"late44-ws2-tp-tinyllama-s1024-b4-ckpt-rank0 allocated": true,
 		"late44-ws2-tp-tinyllama-s1024-b4-ckpt-rank1 allocated": true,
 	}
 	checkBlindGroups(t, late44Dir, 24, known,
-		blindLimits{resvMedian: 0.0080, resvMax: 0.181, allocMax: 0.142, under: 4, farUnder: 2}, "sharded")
+		blindLimits{resvMedian: 0.0060, resvMax: 0.138, allocMax: 0.142, under: 4, farUnder: 2}, "sharded")
 }
 
 // TestLate44ProcessMemory: the process memory plan prints (peak reserved,
@@ -48,7 +52,8 @@ func TestLate44TwoGPUs(t *testing.T) {
 // median 0.58%; +0.25..+2.23% on the FSDP2, ZeRO-1, TP and GPT-2 DDP ranks
 // but TinyLlama FSDP2 checkpointed -1.89% and TP checkpointed rank 1 -1.62%
 // (their reserved, under); DDP on TinyLlama +11.9..+17.0% (its buckets, see
-// above). Never more than 2% low.
+// above; +13.0% plain, +0.5/+5.2% checkpointed since session 24). Never
+// more than 2% low.
 func TestLate44ProcessMemory(t *testing.T) {
 	rows, err := measured.ReadGTRows(filepath.Join(late44Dir, "sharded", "results.jsonl"))
 	if err != nil {

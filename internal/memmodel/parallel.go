@@ -1,6 +1,10 @@
 package memmodel
 
-import "github.com/vramkit/vramkit/internal/allocsim"
+import (
+	"fmt"
+
+	"github.com/vramkit/vramkit/internal/allocsim"
+)
 
 // Parallel strategies are modelled per rank: the graph of one rank's
 // micro-batch (heads, FFN and vocabulary split for tensor parallelism, a
@@ -118,15 +122,19 @@ func (c *config) applySharding(g *Graph, cfg *stepConfig) {
 	}
 	switch c.spec.Parallel.Strategy {
 	case "ddp":
-		// DDP's flat gradient buckets (fp32, every trainable parameter),
-		// also at world size 1, rebuilt once in gradient-ready order at
-		// the second iteration. On two GPUs (GPT-2 snapshot, rank 0) the
-		// construction-time set (498 MB) lives on into that iteration's
-		// backward; at world size 1 (LLaMA snapshot) _pre_forward frees
-		// it right after allocating the new one.
-		cfg.extraPersistent = gradBytes
+		// DDP's gradient buckets (every trainable parameter in its
+		// dtype), also at world size 1: one buffer at construction,
+		// rebuilt once in gradient-ready order at the second iteration
+		// as buckets of about 25 MiB (ddpBuckets). When the
+		// construction-time buffer goes is the reducer's and NCCL's
+		// business (see generateSchedule): kept into the second step
+		// on two GPUs, freed at once at world size 1.
+		cfg.rebuilt = ddpBuckets(g.params)
+		cfg.extraPersistent = 0
+		for _, b := range cfg.rebuilt {
+			cfg.extraPersistent += b
+		}
 		cfg.rebuildPersistent = true
-		cfg.rebuildOverlap = dp > 1
 	case "tp":
 		// torch.optim steps DTensor parameters one tensor at a time: the
 		// world-size-1 TP snapshot of Llama-small (testdata/captures/
@@ -239,8 +247,10 @@ func (c *config) rankNotes() []string {
 		out = append(out, n)
 	}
 	switch {
-	case p.Strategy == "ddp" && c.dp() > 1:
-		out = append(out, "figures keep DDP's construction-time buckets alive beside the rebuilt ones through the second step, as GPT-2 runs do on two GPUs; runs that let them go first peak lower (TinyLlama on two GPUs: 12-16% below this figure), so this is the safe side")
+	case p.Strategy == "ddp" && c.ddpForward > ncclWatchdogPoll:
+		out = append(out, fmt.Sprintf("figures let DDP's construction-time gradient buffer go when the rebuilt buckets come: the second step's forward (%.0f ms predicted) outlasts NCCL's watchdog period (100 ms), after which the first step's all-reduce lets go of it", 1000*c.ddpForward))
+	case p.Strategy == "ddp":
+		out = append(out, "figures keep DDP's construction-time gradient buffer beside the rebuilt buckets through the second step, as GPT-2 medium on two GPUs and TinyLlama on one did; runs whose NCCL work lets it go at the rebuild peak lower (up to 17% below this figure), so this is the safe side")
 	case p.PP > 1 && p.Schedule == "gpipe":
 		out = append(out, "figures are the heaviest pipeline stage's; under GPipe every stage holds all micro-batches' activations, the first stage also the embedding")
 	case p.PP > 1:

@@ -21,9 +21,13 @@ func TestShardingMechanisms(t *testing.T) {
 	plain := estimateWith(t, func(s *Spec) {})
 	ddp := estimateWith(t, func(s *Spec) { s.Parallel.Strategy = "ddp" })
 	// DDP's buckets hold every trainable parameter's fp32 gradient, also
-	// at world size 1 (373.9M parameters: 1.50 GB)
-	if d := ddp.PeakAllocated - plain.PeakAllocated; d < 1_400_000_000 || d > 1_600_000_000 {
-		t.Errorf("DDP adds %d bytes at world size 1, want about 4 bytes per parameter", d)
+	// at world size 1 (373.9M parameters: 1.50 GB), and the
+	// construction-time set is kept beside the rebuilt one through the
+	// second step (the safe side of NCCL's release): 8 bytes per
+	// parameter beside that step's activations, less what separates
+	// them from the plain run's peak (its optimizer step): 6-8 bytes
+	if d := ddp.PeakAllocated - plain.PeakAllocated; d < 2_240_000_000 || d > 3_000_000_000 {
+		t.Errorf("DDP adds %d bytes at world size 1, want 6-8 bytes per parameter", d)
 	}
 	off := false
 	fsdp := estimateWith(t, func(s *Spec) { s.Parallel.Strategy = "fsdp" })

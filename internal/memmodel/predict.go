@@ -119,6 +119,11 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	}
 	cfg := c.stepConfig(g, opts.Steps)
 	cfg.warm = opts.Warm
+	if cfg.rebuildPersistent {
+		if err := c.ddpRelease(g, &cfg, opts.Host); err != nil {
+			return nil, err
+		}
+	}
 	st := generate(g, cfg)
 	// the live count rounds requests as the default allocator does; the
 	// replay below applies alloc_conf's roundup_power2_divisions

@@ -21,11 +21,17 @@ type stepConfig struct {
 	extraPersistent int64
 	extraTransient  int64
 	// rebuildPersistent: the persistent buffers are reallocated before the
-	// second step and the first set freed after its backward (DDP buckets).
+	// second step and the first set freed after its backward (DDP buckets:
+	// the safe side of a release whose time NCCL decides, see
+	// generateSchedule).
 	rebuildPersistent bool
-	// rebuildOverlap: the construction-time buffers outlive the rebuilt
-	// ones' first backward (DDP on two GPUs); otherwise they go at once.
-	rebuildOverlap bool
+	// releaseAtRebuild: the construction-time buffers go at the rebuild,
+	// not after the second step's backward (ddpRelease).
+	releaseAtRebuild bool
+	// rebuilt are the sizes of the buffers that replace extraPersistent at
+	// the rebuild, in allocation order (DDP's gradient-ready buckets,
+	// ddpBuckets); nil: one buffer of extraPersistent bytes.
+	rebuilt []int64
 	// gradStream, when not 0, is the stream gradients are allocated on
 	// (FSDP2's reduce-scatter stream).
 	gradStream int64

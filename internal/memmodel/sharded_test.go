@@ -25,7 +25,11 @@ const shardedDir = "testdata/sharded1"
 // one in five under-estimated — tensor parallelism and ZeRO-1 come out
 // 1.1–1.2% low on reserved, as the undistributed LLaMA run does (-0.9%,
 // testdata/unseen): the generated stream fragments the cache a little
-// less than the real one; the rate is logged.
+// less than the real one; the rate is logged. DDP is held apart: the run
+// let the construction-time gradient buffer go at the rebuild, which runs
+// do about half the time (NCCL's watchdog decides; see generateSchedule),
+// and the model keeps it through the second step, the safe side: it must
+// come out over, by no more than that buffer (1.4 GiB of a 13 GiB peak).
 func TestShardedWorldSize1(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(shardedDir, "results.jsonl"))
 	if err != nil {
@@ -44,7 +48,13 @@ func TestShardedWorldSize1(t *testing.T) {
 		}
 		r := planSpecFile(t, shardedDir, m.Name)
 		a, rs := measured.Rel(r.PeakAllocated, m.MaxAllocated), measured.Rel(r.PeakReserved, m.MaxReserved)
-		ea, er = append(ea, a), append(er, rs)
+		if strings.Contains(m.Name, "-ddp-") {
+			if a < 0 || rs < 0 || a > 0.11 || rs > 0.11 {
+				t.Errorf("%s: allocated %+.1f%%, reserved %+.1f%%: want over by at most the construction-time buffer (11%%)", m.Name, 100*a, 100*rs)
+			}
+		} else {
+			ea, er = append(ea, a), append(er, rs)
+		}
 		outside, measuredOutside := r.Process-r.PeakReserved, m.NVMLUsed-m.MaxReserved
 		t.Logf("%-42s allocated %+5.1f%%  reserved %+5.1f%%  outside the allocator %d MiB, measured %d MiB (NCCL %d MiB)",
 			m.Name, 100*a, 100*rs, outside>>20, measuredOutside>>20, r.NCCL>>20)
@@ -52,7 +62,7 @@ func TestShardedWorldSize1(t *testing.T) {
 			t.Errorf("%s: memory outside the allocator %d predicted, %d measured", m.Name, outside, measuredOutside)
 		}
 	}
-	if len(er) < 6 {
+	if len(er) < 5 {
 		t.Fatalf("only %d rows", len(er))
 	}
 	for _, s := range []struct {

@@ -76,21 +76,31 @@ func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
 		var oldComm int32
 		if cfg.rebuildPersistent && step == rebuildAt && comm != 0 {
 			// DDP rebuilds its buckets in gradient-ready order before the
-			// second forward; the construction-time ones go during that
-			// backward, so both sets are live across its peak (a warm
-			// start stands for that second step). At world size 1 the
-			// construction-time buffer (one tensor) goes either just before
-			// the rebuilt buckets are allocated (Llama-small, and TinyLlama
-			// checkpointed, testdata/dev30) or later in that forward
-			// (TinyLlama plain): freed first here, TinyLlama plain came out
-			// 9.7% under; allocated first, the checkpointed runs, whose
-			// peak the rebuilt buckets' extra segment sets, 10-16% over.
-			// The over-estimate is kept.
+			// second forward (cfg.rebuilt, into the blocks zero_grad just
+			// freed). The construction-time buffer (one tensor) goes when
+			// the last reference to it does, which NCCL's work for the
+			// first step holds until a watchdog pass sees it done: at the
+			// rebuild (6 of 11 snapshots: Llama-small at world size 1,
+			// TinyLlama plain on two GPUs) or 29-41 ms into the second
+			// step (GPT-2 medium on two GPUs, TinyLlama at world size 1),
+			// after a short forward's peak. One rank of a run may do one,
+			// the other the other. The model keeps it through the step,
+			// the safe side at any world size: freed at the rebuild, the
+			// world-size-1 TinyLlama step (testdata/dev30, kept) came out
+			// 12% under; kept, runs that freed it come out up to 17%
+			// over.
 			gen.phase = PhaseForward
-			oldComm, comm = comm, gen.alloc(cfg.extraPersistent, CatTemporaries, "comm_buffers")
-			if !cfg.rebuildOverlap {
+			oldComm = comm
+			sizes := cfg.rebuilt
+			if sizes == nil {
+				sizes = []int64{cfg.extraPersistent}
+			}
+			if cfg.releaseAtRebuild {
 				gen.free(oldComm)
 				oldComm = 0
+			}
+			for _, b := range sizes {
+				comm = gen.alloc(b, CatTemporaries, "comm_buffers")
 			}
 		}
 		for micro := 0; micro < cfg.accum; micro++ {
