@@ -163,6 +163,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late43/RESULTS.md", "", false},
 	// late44's likewise (e458df8): the first two-GPU runs
 	{"testdata/late44/RESULTS.md", "", false},
+	// late46's likewise (6486b50)
+	{"testdata/late46/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)
@@ -254,6 +256,27 @@ func splitMiss(classes []string, x float64) bool {
 	return false
 }
 
+// releaseMiss says a first-sight error is DDP's gradient-buffer mechanism
+// (memmodel's generateSchedule): a DDP run more than 2% over. Until
+// session 24 the model rebuilt the buckets as one more whole-model tensor
+// in a segment of its own (TinyLlama checkpointed +12.6..+18.1% at first
+// sight, late30/late42/late44) and the release figure was no part of the
+// band; the point now rebuilds them at their own sizes and the band's low
+// end is the release figure, so such a row is scored with its error now,
+// as splitMiss's are. Of its nine rows, late46's two keep their first
+// sight (made with that model).
+func releaseMiss(classes []string, x float64) bool {
+	if x > -0.02 {
+		return false
+	}
+	for _, c := range classes {
+		if c == "parallel=ddp" {
+			return true
+		}
+	}
+	return false
+}
+
 // firstSightStepTables are the blind sets with a per-row first evaluation
 // of step time (bench/steptime's table of files), among the sets the
 // step-time bands are built from: late6's first sight kept only its
@@ -334,6 +357,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late42/RESULTS.md"},
 	// late43's likewise (9cc4fda)
 	{File: "testdata/late43/RESULTS.md"},
+	// late46's likewise (6486b50)
+	{File: "testdata/late46/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

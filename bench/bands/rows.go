@@ -164,9 +164,13 @@ func memorySamples(root string, logf func(string, ...any)) ([]sample, [2]int64, 
 		// what this run derives afresh (calibrate adds it back)
 		sm := sample{name: p.Name, classes: p.classes, held: allowanceSets[d], fixedLow: true, group: setGroup(d),
 			model: float64(p.res.ModelReserved), meas: float64(p.Reserved), variant: float64(p.res.LogitsSplitReserved),
+			release: float64(p.res.ReleaseReserved), releaseAlloc: float64(p.res.ReleaseAllocated),
 			xa:  math.Log(float64(p.Allocated) / float64(p.res.PeakAllocated)),
 			gap: math.Log(float64(p.res.ModelReserved) / float64(p.res.PeakAllocated))}
-		if r, ok := fs[p.Name]; ok && !splitMiss(sm.classes, r.x) {
+		if sm.releaseAlloc > 0 {
+			sm.vla = math.Log(sm.releaseAlloc / float64(p.res.PeakAllocated))
+		}
+		if r, ok := fs[p.Name]; ok && !splitMiss(sm.classes, r.x) && !releaseMiss(sm.classes, r.x) {
 			sm.fs, sm.blind = r, true
 		}
 		sm.calibrate(memmodel.Allowance{})
@@ -289,16 +293,22 @@ var allowanceSets = func() map[string]bool {
 }()
 
 // calibrate sets s's log errors against the model's figure plus the
-// allowance a: the figure plan prints and decides on. The variant, where
-// there is one, carries the same allowance on its own figure.
+// allowance a: the figure plan prints and decides on. The variants, where
+// there are, carry the same allowance on their own figures; the low end
+// is the lower of the figure without the allowance's fixed bytes and the
+// release figure (memmodel's bandsFrom).
 func (s *sample) calibrate(a memmodel.Allowance) {
 	pred := s.model + float64(a.Of(int64(s.model)))
-	s.x, s.v, s.f = math.Log(s.meas/pred), 0, 0
+	s.x, s.v, s.vl, s.f = math.Log(s.meas/pred), 0, 0, 0
 	if s.fixedLow && a.Of(int64(s.model)) > 0 {
 		s.f = math.Log(pred / (pred - float64(a.Bytes)))
 	}
 	if vp := s.variant + float64(a.Of(int64(s.variant))); s.variant > 0 && vp > pred {
 		s.v = math.Log(vp / pred)
+	}
+	if rp := s.release + float64(a.Of(int64(s.release))); s.release > 0 && rp < pred {
+		s.vl = math.Log(rp / pred)
+		s.f = math.Max(s.f, -s.vl)
 	}
 	s.xb = s.fs.x
 	if s.fs.bare && s.fs.pred > 0 {
@@ -310,7 +320,7 @@ func (s *sample) calibrate(a memmodel.Allowance) {
 // split says whether s had the logits-split variant and whether the GPU
 // took it: the measurement is nearer the variant than the point (resid).
 func (s sample) split() (possible, taken bool) {
-	return s.v > 0, s.v > 0 && resid(s.x, s.v) != s.x
+	return s.v > 0, s.v > 0 && resid(s.x, s.v, 0) != s.x
 }
 
 // heldObs are the rows of ss (of kind k) that derive the allowance.

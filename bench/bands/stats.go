@@ -81,7 +81,8 @@ const widenPooled = 0.10
 // those its error counts toward.
 // vs are the rows' variants (sample.v): a row with one is scored on the
 // high side against the variant's prediction, which is its band's top,
-// and its error counts toward its classes as the residual resid leaves.
+// and its error counts toward its classes as the residual resid leaves;
+// vls the low variants (sample.vl), whose low side fs carries.
 // widenThin says a class with fewer than minRows rows of any kind
 // (technique rows count here, though their errors count toward their
 // techniques) adds the pooled band widened by widenPooled (memory bands,
@@ -109,7 +110,7 @@ const widenPooled = 0.10
 // ckpt, when not nil, marks checkpointed rows: ckLow[l] is the low
 // quantile of level l's checkpointed rows alone where they are at least
 // minOwnLow (else NaN: the level's applies).
-func sharedQuantiles(xs, score, vs, fs []float64, cls, st [][]string, grp []int, risk []int, ckpt []bool, levels, minRows int, conf float64, widenThin, spareLow, sharedSpread bool) (out [][2]float64, ckLow []float64) {
+func sharedQuantiles(xs, score, vs, vls, fs []float64, cls, st [][]string, grp []int, risk []int, ckpt []bool, levels, minRows int, conf float64, widenThin, spareLow, sharedSpread bool) (out [][2]float64, ckLow []float64) {
 	lows, highs := make([]float64, len(xs)), make([]float64, len(xs))
 	members := map[int][]int{}
 	var order []int
@@ -128,7 +129,7 @@ func sharedQuantiles(xs, score, vs, fs []float64, cls, st [][]string, grp []int,
 			if grp[j] == g {
 				continue
 			}
-			r := resid(y, vs[j])
+			r := resid(y, vs[j], vls[j])
 			rest = append(rest, r)
 			for _, c := range st[j] {
 				byClass[c] = append(byClass[c], r)
@@ -252,11 +253,19 @@ func rowScores(x, v, f float64, cls []string, rest []float64, byClass map[string
 // variant explains (Gemma 2 checkpointed: measured 17.7% above the
 // prediction, 0.05% from the variant) then counts toward its classes'
 // centre and spread with the small error it has, not with the 17.7%.
-func resid(x, v float64) float64 {
-	if v > 0 && math.Abs(x-v) < math.Abs(x) {
-		return x - v
+//
+// vl (≤ 0) is a row's low variant (sample.vl: DDP's release figure) and
+// counts the same way: a run that let the buffer go counts with its
+// error against the release figure.
+func resid(x, v, vl float64) float64 {
+	r := x
+	if v > 0 && math.Abs(x-v) < math.Abs(r) {
+		r = x - v
 	}
-	return x
+	if vl < 0 && math.Abs(x-vl) < math.Abs(r) {
+		r = x - vl
+	}
+	return r
 }
 
 // withVariant is a row's band (ratios measured/predicted) with its top

@@ -21,12 +21,20 @@ type sample struct {
 	// alternative (cuBLAS's backward workspace splitting a freed logits
 	// block), 0 where there is none: its band's top is the variant's.
 	v float64
+	// vl is ln(release/predicted) of a DDP row whose figures keep the
+	// construction-time gradient buffer (memmodel's Result.ReleaseReserved:
+	// the peak had NCCL let it go at the rebuild), 0 where there is none:
+	// its band's low end is the release figure's; vla likewise of peak
+	// allocated.
+	vl, vla float64
 	// model, meas and variant are the model's peak reserved, the
 	// measured one and the model's variant (0: none), in bytes; x and v
-	// are of them with the allowance (calibrate). held says the row
+	// are of them with the allowance (calibrate); release and
+	// releaseAlloc the release figures (0: none). held says the row
 	// derives the allowance.
-	model, meas, variant float64
-	held                 bool
+	model, meas, variant  float64
+	release, releaseAlloc float64
+	held                  bool
 	// fixedLow says the band's low end is taken from the figure without
 	// the allowance's fixed bytes (training memory, as memmodel's
 	// bandsFrom does); f is ln of the figure over that one (calibrate).
@@ -186,11 +194,13 @@ func fitSet(ss []sample, minRows int, conf float64, bySet, alloc, step, attr boo
 	}
 	all := groupsOf(cls0) // the split rate's rows: every row toward all its classes
 	xs, xa, vs, fs := make([]float64, len(ss)), make([]float64, len(ss)), make([]float64, len(ss)), make([]float64, len(ss))
-	rs := make([]float64, len(ss)) // the errors left once variants are allowed for
+	vls, vla, fa := make([]float64, len(ss)), make([]float64, len(ss)), make([]float64, len(ss))
+	rs, ra := make([]float64, len(ss)), make([]float64, len(ss)) // the errors left once variants are allowed for
 	cls := make([][]string, len(ss))
 	for i, s := range ss {
 		xs[i], xa[i], vs[i], fs[i], cls[i] = s.x, s.xa, s.v, s.f, s.classes
-		rs[i] = resid(s.x, s.v)
+		vls[i], vla[i], fa[i] = s.vl, s.vla, -s.vla
+		rs[i], ra[i] = resid(s.x, s.v, s.vl), resid(s.xa, 0, s.vla)
 	}
 	grp := groupIDs(ss, bySet)
 	// every quantity scores on first-sight errors where recorded
@@ -232,15 +242,16 @@ func fitSet(ss []sample, minRows int, conf float64, bySet, alloc, step, attr boo
 	// 116 (111) and every row 200 of 210 (200). The cost: 4 of the 14
 	// checkpointed development rows, over-predicted (measured 0.81–0.83×
 	// the prediction), fall below the band's low end (0.84–0.87)
-	q, ck := sharedQuantiles(xs, sc, vs, fs, cls, st, grp, risk, ckpt, riskLevels, minRows, conf, !step, !step, step)
+	q, ck := sharedQuantiles(xs, sc, vs, vls, fs, cls, st, grp, risk, ckpt, riskLevels, minRows, conf, !step, !step, step)
 	f := setFit{q: q[0], qr: q[1:], pool: robustLS(rs)}
 	if attr {
 		f.qck = ck
 	}
-	poolA := robustLS(xa)
+	poolA := robustLS(ra)
 	if alloc {
-		// the variant moves reserved memory only
-		qa, _ := sharedQuantiles(xa, xa, make([]float64, len(xa)), make([]float64, len(xa)), cls, st, grp, nil, nil, 1, minRows, conf, true, false, false)
+		// the logits-split variant moves reserved memory only; DDP's
+		// release figure both
+		qa, _ := sharedQuantiles(xa, xa, make([]float64, len(xa)), vla, fa, cls, st, grp, nil, nil, 1, minRows, conf, true, false, false)
 		f.qa = qa[0]
 	}
 	f.set.Classes = map[string]memmodel.ClassBand{}
@@ -254,7 +265,7 @@ func fitSet(ss []sample, minRows int, conf float64, bySet, alloc, step, attr boo
 		var x, r, a []float64
 		var names []string
 		for _, i := range idx {
-			x, r, a = append(x, xs[i]), append(r, rs[i]), append(a, xa[i])
+			x, r, a = append(x, xs[i]), append(r, rs[i]), append(a, ra[i])
 			names = append(names, ss[i].name)
 		}
 		ls := classLS(r, f.pool)

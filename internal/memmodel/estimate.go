@@ -39,12 +39,18 @@ type Result struct {
 	// backward workspace splits a freed fp32 logits block (see
 	// logitsWorkspaceReserved); 0 where that cannot happen. The reserved
 	// band's top allows for it, with the allowance added.
-	LogitsSplitReserved int64            `json:"logits_split_reserved_bytes,omitempty"`
-	ProcessBand         Band             `json:"process_band"`
-	Breakdown           map[string]int64 `json:"breakdown"`
-	PeakPhase           string           `json:"peak_phase"`
-	StepTime            float64          `json:"step_time_s"`
-	StepTimeBand        [2]float64       `json:"step_time_band_s"`
+	LogitsSplitReserved int64 `json:"logits_split_reserved_bytes,omitempty"`
+	// ReleaseAllocated and ReleaseReserved are the model's peaks when
+	// DDP's construction-time gradient buffer goes at the rebuild of its
+	// buckets, where the figures keep it through the second step (see
+	// generateSchedule); 0 otherwise. The bands' low ends allow for them.
+	ReleaseAllocated int64            `json:"release_allocated_bytes,omitempty"`
+	ReleaseReserved  int64            `json:"release_reserved_bytes,omitempty"`
+	ProcessBand      Band             `json:"process_band"`
+	Breakdown        map[string]int64 `json:"breakdown"`
+	PeakPhase        string           `json:"peak_phase"`
+	StepTime         float64          `json:"step_time_s"`
+	StepTimeBand     [2]float64       `json:"step_time_band_s"`
 	// StepTimeSource says which figures the step time rests on: the
 	// kernel classes measured on this GPU or another GPU scaled.
 	StepTimeSource string `json:"step_time_source"`

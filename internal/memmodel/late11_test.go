@@ -36,7 +36,10 @@ func TestLate11Blind(t *testing.T) {
 	// pure bf16, 0.52% low, is above its top. The softmax copy moves
 	// 12-layer T5-large s512 b4 checkpointed +0.20% -> -2.94% reserved, with
 	// allocated exact (placement; dev45 has its snapshot).
-	known := map[string]bool{"late11-gemma3-e-s512-b8-bf16w allocated": true}
+	// Since session 24 (DDP rows scored against their release figures no longer widen the allocated bands: the shared low quantile -2.21 -> -1.93 spreads) Mistral (e) pure-bf16
+	// LoRA's allocated (0.05% over its band's low end) is just below it.
+	known := map[string]bool{"late11-gemma3-e-s512-b8-bf16w allocated": true,
+		"late11-mistral-e-s1024-b8-bf16w-lora16 allocated": true}
 	checkBlindSet(t, late11Dir, 22, known, blindLimits{resvMedian: 0.0065, resvMax: 0.0295, allocMax: 0.0055, under: 3, farUnder: 1})
 }
 

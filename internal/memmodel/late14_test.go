@@ -45,6 +45,8 @@ func TestLate14Blind(t *testing.T) {
 	}
 	known := map[string]bool{
 		"late14-gemma2-f-s1024-b4-fp32 allocated": true,
+		// since session 24 (DDP rows scored against their release figures no longer widen the allocated bands: the shared low quantile -2.21 -> -1.93 spreads) Mistral (e) fp16 LoRA's allocated is 0.6 MB below its band
+		"late14-mistral-e-s512-b16-fp16-lora16 allocated": true,
 	}
 	// Session 22 (ViT's replay, the float32 patch-conv workspace): ViT-B/16
 	// b128 fp16 -0.42% -> +0.64%, ViT-L/16 b32 fp32 +0.32% -> +0.59%

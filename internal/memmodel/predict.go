@@ -180,6 +180,11 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	if !opts.SkipReserved && r.PeakReserved > 0 {
 		r.LogitsSplitReserved = c.logitsWorkspaceReserved(g, cfg, st)
 	}
+	if cfg.rebuildPersistent && !cfg.releaseAtRebuild && !opts.SkipReserved && dyn == nil {
+		rc := cfg
+		rc.releaseAtRebuild = true
+		r.ReleaseAllocated, r.ReleaseReserved = c.replay(generate(g, rc))
+	}
 	c.bands(r)
 	tm, err := newTimeModel(c.gpu, opts.Host)
 	if err != nil {
