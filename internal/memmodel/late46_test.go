@@ -11,7 +11,8 @@ import (
 // (testdata/late46/RESULTS.md).
 const late46Dir = "../../testdata/late46"
 
-// TestLate46Blind: sixteen training rows and four world-size-1 DDP rows.
+// TestLate46Blind: ten training rows, four world-size-1 DDP rows and six
+// rows that repeat earlier sets' configurations (repeats/, to the byte).
 // At first sight: reserved median 0.57%, max 5.27% (DDP on Llama 3.2 1B,
 // over: the run let the construction-time buffer go at the rebuild, where
 // the model keeps it for a short forward), none under, all inside their
@@ -25,7 +26,7 @@ func TestLate46Blind(t *testing.T) {
 		"late46-t5-large-s512-b8-bf16 allocated": true,
 	}
 	checkBlindGroups(t, late46Dir, 20, known,
-		blindLimits{resvMedian: 0.0058, resvMax: 0.053, allocMax: 0.096, under: 0, farUnder: 0}, "families", "sharded")
+		blindLimits{resvMedian: 0.0058, resvMax: 0.053, allocMax: 0.096, under: 0, farUnder: 0}, "families", "sharded", "repeats")
 }
 
 // TestStepTimeLate46: eight blind step times, two groups each alone on the
