@@ -155,12 +155,11 @@ var firstSightSets = []firstSightSet{
 	// late44 (e458df8): 24 two-GPU rank rows, DDP checkpointed on
 	// TinyLlama rank 1 +18.06% the worst reserved (FSDP2 to -12.07%)
 	{"late44-", 24, 0, 0, "late44-ws2-ddp-tinyllama-s1024-b4-ckpt-rank1", 24.941, 29.445, nil},
-	// late46 (6486b50): 16 families and 4 world-size-1 DDP rows, DDP on
-	// Llama 3.2 1B +5.27% the worst reserved; 3 generate points; 8 step
-	// times, ConvNeXt-S NCHW -10.4%
-	{"late46-", 20, 3, 8, "late46-ws1-ddp-llama32-1b-s1024-b8", 52.992, 55.785, map[string]struct{ meas, pred float64 }{
-		"late46-t-convnext-small-b128-bf16": {85.5, 76.6},
-	}},
+	// late46 (6486b50): 10 families and 4 world-size-1 DDP rows (6 more
+	// in repeats/, out of the band data), DDP on Llama 3.2 1B +5.27% the
+	// worst reserved; 3 generate points; its step times are no first
+	// sight (five repeat earlier timed configurations)
+	{"late46-", 20, 3, 0, "late46-ws1-ddp-llama32-1b-s1024-b8", 52.992, 55.785, nil},
 	// late26 (56a33fe): 12 families and 4 world-size-1 parallel rows, TP
 	// on Llama 3.2 1B +3.89%
 	{"late26-", 16, 3, 17, "late26-ws1-tp-llama32-1b-s1024-b4", 31.283, 32.501, map[string]struct{ meas, pred float64 }{

@@ -29,11 +29,13 @@ func TestLate46Blind(t *testing.T) {
 		blindLimits{resvMedian: 0.0058, resvMax: 0.053, allocMax: 0.096, under: 0, farUnder: 0}, "families", "sharded", "repeats")
 }
 
-// TestStepTimeLate46: eight blind step times, two groups each alone on the
-// GPU (GPT-2 large plain and checkpointed, Llama 3.2 1B plain and LoRA;
-// ViT-L/16 bf16 and fp32, ConvNeXt-S channels-last and NCHW). At first
-// sight: median 2.7%, max 10.4% (ConvNeXt-S NCHW, under), all in band;
-// ratios 4 of 4 within 10% (checkpointing -6.7%), same-model order 3/3.
+// TestStepTimeLate46: eight step times, two groups each alone on the GPU
+// (GPT-2 large plain and checkpointed, Llama 3.2 1B plain and LoRA;
+// ViT-L/16 bf16 and fp32, ConvNeXt-S channels-last and NCHW); five repeat
+// earlier sets' timed configurations (bench/gpu/gt/repeats.py), so only
+// the checkpointed, LoRA and channels-last ones were new. As first read:
+// median 2.7%, max 10.4% (ConvNeXt-S NCHW, under), all in band; ratios 4
+// of 4 within 10% (checkpointing -6.7%), same-model order 3/3.
 func TestStepTimeLate46(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join(late46Dir, "timing", "results.jsonl"))
 	checkStepEval(t, ev, 8, stepTargets{median: 0.028, max: 0.105, ratioMedian: 0.025, ratioMax: 0.068, order: 1})
