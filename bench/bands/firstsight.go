@@ -165,6 +165,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late44/RESULTS.md", "", false},
 	// late46's likewise (6486b50)
 	{"testdata/late46/RESULTS.md", "", false},
+	// late47's likewise (bdc7106)
+	{"testdata/late47/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)
@@ -359,6 +361,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late43/RESULTS.md"},
 	// (late46's are not: five of its eight timed workloads repeat earlier
 	// sets' timed configurations, bench/gpu/gt/repeats.py)
+	// late47's (bdc7106)
+	{File: "testdata/late47/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

@@ -160,6 +160,12 @@ var firstSightSets = []firstSightSet{
 	// worst reserved; 3 generate points; its step times are no first
 	// sight (five repeat earlier timed configurations)
 	{"late46-", 20, 3, 0, "late46-ws1-ddp-llama32-1b-s1024-b8", 52.992, 55.785, nil},
+	// late47 (bdc7106): 12 capture-script rows, ResNet-50 fp16 b256
+	// -2.18% the worst reserved; 12 step times, T5-small checkpointed
+	// -16.6%
+	{"late47-", 12, 0, 12, "late47-resnet50-b256-fp16", 13.129, 12.843, map[string]struct{ meas, pred float64 }{
+		"late47-t-t5-small-s1024-b16-bf16-ckpt": {193.3, 161.3},
+	}},
 	// late26 (56a33fe): 12 families and 4 world-size-1 parallel rows, TP
 	// on Llama 3.2 1B +3.89%
 	{"late26-", 16, 3, 17, "late26-ws1-tp-llama32-1b-s1024-b4", 31.283, 32.501, map[string]struct{ meas, pred float64 }{
