@@ -13,6 +13,9 @@ const late41Dir = "../../testdata/late41"
 // checkpointed), reserved median 0.67%, max 1.43%, one under (ResNet-50
 // b96 fp16 -1.43%).
 func TestLate41Blind(t *testing.T) {
+	// Session 24 (ResNet-50 fp16 from batch 96: GradScaler steps at the
+	// third step, its Adam state after that step's peak): b96 fp16 -1.43% ->
+	// -0.47%, the max 1.43% -> 0.91%.
 	checkBlindGroups(t, late41Dir, 12, map[string]bool{},
-		blindLimits{resvMedian: 0.0068, resvMax: 0.0144, allocMax: 0.0035, under: 1, farUnder: 0}, "families")
+		blindLimits{resvMedian: 0.0068, resvMax: 0.0092, allocMax: 0.0035, under: 1, farUnder: 0}, "families")
 }

@@ -13,10 +13,12 @@ const late47Dir = "../../testdata/late47"
 // TestLate47Blind: twelve training rows. At first sight: allocated within
 // 0.09%, reserved median 0.73%, max -2.18% (NCHW ResNet-50 fp16 b256; bf16
 // b192 -1.98%: the half-precision NCHW ResNets' fragmentation, allocated
-// exact), all inside their bands.
+// exact), all inside their bands. With ResNet-50's fp16 GradScaler
+// stepping at the third step from batch 96 (session 24): fp16 b256
+// -2.18% -> -1.80%; the max is bf16 b192's -1.98%.
 func TestLate47Blind(t *testing.T) {
 	checkBlindGroups(t, late47Dir, 12, nil,
-		blindLimits{resvMedian: 0.0074, resvMax: 0.0219, allocMax: 0.001, under: 2, farUnder: 1}, "families")
+		blindLimits{resvMedian: 0.0074, resvMax: 0.0199, allocMax: 0.001, under: 2, farUnder: 0}, "families")
 }
 
 // TestStepTimeLate47: twelve blind step times in three groups. At first
