@@ -128,7 +128,7 @@ func (c *config) replayDynamic(steps []int, d *DynamicResult) (alloc, resv int64
 	d.Steps, d.MeanLen = len(steps), mean/float64(len(steps))
 	gs = append([]*Graph{gs[0]}, gs...)
 	cfg := c.stepConfig(gs[0], len(gs))
-	cfg.releaseAtRebuild = c.ddpForward > ncclWatchdogPoll // the longest batch's forward (ddpRelease)
+	cfg.releaseAtRebuild = c.ddpReleased() // the longest batch's forward (ddpRelease)
 	alloc, resv = c.replay(generateSchedule(gs, cfg))
 	return alloc, resv
 }

@@ -126,9 +126,9 @@ func (c *config) applySharding(g *Graph, cfg *stepConfig) {
 		// dtype), also at world size 1: one buffer at construction,
 		// rebuilt once in gradient-ready order at the second iteration
 		// as buckets of about 25 MiB (ddpBuckets). When the
-		// construction-time buffer goes is the reducer's and NCCL's
-		// business (see generateSchedule): kept into the second step
-		// on two GPUs, freed at once at world size 1.
+		// construction-time buffer goes is NCCL's business: kept
+		// through the second step unless its forward outlasts the
+		// watchdog's period (ddpRelease, generateSchedule).
 		cfg.rebuilt = ddpBuckets(g.params)
 		cfg.extraPersistent = 0
 		for _, b := range cfg.rebuilt {
@@ -247,7 +247,7 @@ func (c *config) rankNotes() []string {
 		out = append(out, n)
 	}
 	switch {
-	case p.Strategy == "ddp" && c.ddpForward > ncclWatchdogPoll:
+	case p.Strategy == "ddp" && c.ddpReleased():
 		out = append(out, fmt.Sprintf("figures let DDP's construction-time gradient buffer go when the rebuilt buckets come: the second step's forward (%.0f ms predicted) outlasts NCCL's watchdog period (100 ms), after which the first step's all-reduce lets go of it", 1000*c.ddpForward))
 	case p.Strategy == "ddp":
 		out = append(out, "figures keep DDP's construction-time gradient buffer beside the rebuilt buckets through the second step, as GPT-2 medium on two GPUs and TinyLlama on one did; runs whose NCCL work lets it go at the rebuild peak lower (up to 17% below this figure), so this is the safe side")

@@ -131,10 +131,12 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	}
 	cfg := c.stepConfig(g, opts.Steps)
 	cfg.warm = opts.Warm
+	tm, err := newTimeModel(c.gpu, opts.Host)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.rebuildPersistent {
-		if err := c.ddpRelease(g, &cfg, opts.Host); err != nil {
-			return nil, err
-		}
+		c.ddpRelease(g, &cfg, tm)
 	}
 	st := generate(g, cfg)
 	// the live count rounds requests as the default allocator does; the
@@ -198,10 +200,6 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 		r.ReleaseAllocated, r.ReleaseReserved = c.replay(generate(g, rc))
 	}
 	c.bands(r)
-	tm, err := newTimeModel(c.gpu, opts.Host)
-	if err != nil {
-		return nil, err
-	}
 	tg, tcfg := g, cfg
 	if c.inputGradUnderCkpt() {
 		tg = c.buildGraphWith(true)

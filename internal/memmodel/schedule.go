@@ -30,7 +30,7 @@ type stepConfig struct {
 	releaseAtRebuild bool
 	// rebuilt are the sizes of the buffers that replace extraPersistent at
 	// the rebuild, in allocation order (DDP's gradient-ready buckets,
-	// ddpBuckets); nil: one buffer of extraPersistent bytes.
+	// ddpBuckets).
 	rebuilt []int64
 	// gradStream, when not 0, is the stream gradients are allocated on
 	// (FSDP2's reduce-scatter stream).

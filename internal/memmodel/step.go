@@ -80,26 +80,22 @@ func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
 			// freed). The construction-time buffer (one tensor) goes when
 			// the last reference to it does, which NCCL's work for the
 			// first step holds until a watchdog pass sees it done: at the
-			// rebuild (6 of 11 snapshots: Llama-small at world size 1,
+			// rebuild (12 of 17 runs or ranks: Llama-small at world size 1,
 			// TinyLlama plain on two GPUs) or 29-41 ms into the second
 			// step (GPT-2 medium on two GPUs, TinyLlama at world size 1),
 			// after a short forward's peak. One rank of a run may do one,
 			// the other the other. The model keeps it through the step,
-			// the safe side at any world size: freed at the rebuild, the
-			// world-size-1 TinyLlama step (testdata/dev30, kept) came out
-			// 12% under; kept, runs that freed it come out up to 17%
-			// over.
+			// the safe side, unless its forward outlasts NCCL's watchdog
+			// period (ddpRelease): freed at the rebuild, the world-size-1
+			// TinyLlama step (testdata/dev30, kept) came out 12% under;
+			// kept, runs that freed it come out up to 17% over.
 			gen.phase = PhaseForward
 			oldComm = comm
-			sizes := cfg.rebuilt
-			if sizes == nil {
-				sizes = []int64{cfg.extraPersistent}
-			}
 			if cfg.releaseAtRebuild {
 				gen.free(oldComm)
 				oldComm = 0
 			}
-			for _, b := range sizes {
+			for _, b := range cfg.rebuilt {
 				comm = gen.alloc(b, CatTemporaries, "comm_buffers")
 			}
 		}
