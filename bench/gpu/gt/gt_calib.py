@@ -426,6 +426,59 @@ def sdpa_mask(res, out=None):
         save_partial(res, out)
 
 
+# sdpa_bias (session 25, dev50): the fused attention calls of T5 and of the encoders/decoders that train with
+# attention dropout, in eager bf16: T5's cross-attention takes a zero bias (1, H, S, S) with dropout 0.1, constant in
+# a plain step (its k and v contiguous from the cache) and a leaf that requires grad under gradient checkpointing;
+# BERT and GPT-2 run dropout 0.1 with no mask and causal. Shapes of T5-small/base/large and of BERT-base / GPT-2.
+SDPA_BIAS = [(16, 8, 1024, 64), (32, 8, 512, 64), (64, 8, 256, 64), (4, 8, 2048, 64), (16, 12, 512, 64),
+             (8, 16, 512, 64), (32, 12, 512, 64), (8, 12, 1024, 64)]
+
+
+def sdpa_bias(res, out=None):
+    """Session 25: kernel-summed forward and forward+backward times (torch.autograd.grad for q, k, v and a bias
+    that requires grad) per call of F.scaled_dot_product_attention with the default backend, for: no mask with
+    dropout 0 and 0.1, is_causal with 0.1, a constant zero bias (1, H, S, S) with 0 and 0.1 (k and v contiguous, and
+    as strided views of a (B, S, H, D) projection), the same bias as a leaf that requires grad (0.1), and, forced to
+    the memory-efficient backend, no mask and the constant bias at 0.1. The top kernels' names say which backend
+    ran each."""
+    from torch.nn.attention import sdpa_kernel, SDPBackend
+    rows = res.setdefault("sdpa_bias", [])
+    res["sdpa_bias_note"] = ("fwd_s, fwdbwd_s: summed kernel durations per call; flops_full = 4*B*H*S*S*D; "
+                             "backend: '' default, else forced")
+    dt = torch.bfloat16
+    for (B, H, S, D) in SDPA_BIAS:
+        q, k, v, g, _ = sdpa_inputs(B, H, S, D, dt)
+        ks = torch.randn(B, S, H, D, device="cuda", dtype=dt).transpose(1, 2).requires_grad_(True)
+        vs = torch.randn(B, S, H, D, device="cuda", dtype=dt).transpose(1, 2).requires_grad_(True)
+        bias = torch.zeros(1, H, S, S, device="cuda", dtype=dt)
+        gbias = torch.zeros(1, H, S, S, device="cuda", dtype=dt, requires_grad=True)
+        cases = (("none", 0.0, None, False, (q, k, v), ""), ("none", 0.1, None, False, (q, k, v), ""),
+                 ("causal", 0.1, None, True, (q, k, v), ""), ("bias", 0.0, bias, False, (q, k, v), ""),
+                 ("bias", 0.1, bias, False, (q, k, v), ""), ("bias-strided", 0.1, bias, False, (q, ks, vs), ""),
+                 ("bias-grad", 0.1, gbias, False, (q, k, v), ""),
+                 ("none", 0.1, None, False, (q, k, v), "efficient"), ("bias", 0.1, bias, False, (q, k, v), "efficient"))
+        for mname, p, m, causal, qkv, forced in cases:
+            if over():
+                return
+            row = dict(mask=mname, dropout=p, backend=forced, B=B, H=H, S=S, D=D, dtype="bf16",
+                       flops_full=4 * B * H * S * S * D)
+            ins = tuple(qkv) + ((m,) if m is not None and m.requires_grad else ())
+            try:
+                def f(qkv=qkv, m=m, p=p, causal=causal):
+                    return F.scaled_dot_product_attention(*qkv, attn_mask=m, dropout_p=p, is_causal=causal)
+                if forced:
+                    with sdpa_kernel([SDPBackend.EFFICIENT_ATTENTION]):
+                        time_fwd_bwd(row, f, ins, g)
+                else:
+                    time_fwd_bwd(row, f, ins, g)
+            except Exception as e:
+                row["error"] = repr(e)[:300]
+            rows.append(row)
+        del q, k, v, g, ks, vs, bias, gbias
+        torch.cuda.empty_cache()
+        save_partial(res, out)
+
+
 # sdpa_compiled: (B, H, S, D) of compiled encoders' and GPT-2's attention and their neighbours.
 SDPA_COMPILED = [(32, 12, 512, 64), (8, 12, 1024, 64), (64, 12, 256, 64), (16, 16, 512, 64), (8, 16, 1024, 64),
                  (4, 12, 2048, 64)]
@@ -739,6 +792,9 @@ def main():
     if "--sdpa-mask" in sys.argv:  # session 19: see sdpa_mask
         fns = (launch, lambda r: sdpa_mask(r, out))
         fns[1].__name__ = "sdpa_mask"
+    if "--sdpa-bias" in sys.argv:  # session 25: see sdpa_bias
+        fns = (launch, lambda r: sdpa_bias(r, out))
+        fns[1].__name__ = "sdpa_bias"
     if "--norm" in sys.argv:  # round 4's fitted BatchNorm factors and batch-64-only TF32 convolutions
         fns = (launch, lambda r: norm(r, out), lambda r: conv16(r, out, CONV256, (("fp32", torch.float32),)))
         fns[1].__name__, fns[2].__name__ = "norm", "conv256_fp32"
