@@ -110,6 +110,25 @@ type raw struct {
 		FwdBwd float64 `json:"fwdbwd_s"`
 		Error  string  `json:"error"`
 	} `json:"sdpa_mask"`
+	// SDPABias is gt_calib.py --sdpa-bias: the default backend's kernels
+	// with no mask, is_causal, T5's zero bias constant and requiring grad,
+	// at dropout 0 and 0.1, and the memory-efficient backend forced
+	// (Backend "efficient"); Top and TopFwd name the kernels that ran.
+	SDPABias []struct {
+		Mask    string   `json:"mask"`
+		Dropout float64  `json:"dropout"`
+		Backend string   `json:"backend"`
+		Dtype   string   `json:"dtype"`
+		BB      int64    `json:"B"`
+		HH      int64    `json:"H"`
+		S       int64    `json:"S"`
+		D       int64    `json:"D"`
+		Fwd     float64  `json:"fwd_s"`
+		FwdBwd  float64  `json:"fwdbwd_s"`
+		Top     []string `json:"top"`
+		TopFwd  []string `json:"top_fwd"`
+		Error   string   `json:"error"`
+	} `json:"sdpa_bias"`
 	Conv []struct {
 		Dtype  string  `json:"dtype"`
 		CL     bool    `json:"channels_last"`
@@ -353,6 +372,7 @@ func build(name, src string, r *raw) gpu.Calibration {
 		c.SDPA = append(c.SDPA, gpu.SDPARate{Backend: "cudnn", Dtype: s.Dtype, BHSD: [4]int64{s.BB, s.HH, s.S, s.D},
 			FwdS: s.Fwd, FwdBwdS: s.FwdBwd, Mask: m, Kernels: true})
 	}
+	c.SDPA = append(c.SDPA, biasRows(r)...)
 	c.SDPA = mergeSDPA(c.SDPA)
 	for _, v := range r.Conv {
 		if v.Error == "" && v.Fwd > 0 && v.FwdBwd > v.Fwd {

@@ -51,3 +51,33 @@ func mergeSDPA(rows []gpu.SDPARate) []gpu.SDPARate {
 	}
 	return out
 }
+
+// biasRows are --sdpa-bias's rows as kernel-timed gpu.SDPARate: the
+// backend the kernels name (the default picks cuDNN for every variant but
+// the bias that requires grad, which runs the memory-efficient kernels),
+// "causal" as Causal with no mask, "bias-strided" (the same constant bias
+// with k and v as strided views, the same cuDNN kernels and times) left
+// out. A row whose forward and backward kernels name different backends
+// is left out.
+func biasRows(r *raw) []gpu.SDPARate {
+	var out []gpu.SDPARate
+	for _, s := range r.SDPABias {
+		if s.Error != "" || s.Fwd <= 0 || s.FwdBwd <= s.Fwd || s.Mask == "bias-strided" {
+			continue
+		}
+		be := defaultBackend(s.TopFwd)
+		if be == "" || defaultBackend(s.Top) != be {
+			continue
+		}
+		m, causal := s.Mask, false
+		switch m {
+		case "none":
+			m = ""
+		case "causal":
+			m, causal = "", true
+		}
+		out = append(out, gpu.SDPARate{Backend: be, Dtype: s.Dtype, BHSD: [4]int64{s.BB, s.HH, s.S, s.D}, Causal: causal,
+			FwdS: s.Fwd, FwdBwdS: s.FwdBwd, Mask: m, Kernels: true, Dropout: s.Dropout})
+	}
+	return out
+}

@@ -57,13 +57,19 @@ type SDPARate struct {
 	FwdS    float64  `json:"fwd_s"`
 	FwdBwdS float64  `json:"fwdbwd_s"`
 	// Mask is the attention mask the call took: "" none, "additive" a
-	// materialised (B, 1, S, S) mask in the inputs' dtype (gt_calib.py
-	// --sdpa-mask). Kernels says the row was timed by its kernels' summed
-	// durations (torch.profiler; backward through torch.autograd.grad):
-	// such rows only price a mask against the unmasked call timed the
-	// same way, never the unmasked call itself.
+	// materialised (B, 1, S, S) mask in the inputs' dtype (--sdpa-mask),
+	// "bias" a constant zero bias (1, H, S, S) and "bias-grad" the same
+	// bias as a leaf that requires grad, T5's cross-attention in a plain
+	// and in a checkpointed step (gt_calib.py --sdpa-bias). Kernels says
+	// the row was timed by its kernels' summed durations (torch.profiler;
+	// backward through torch.autograd.grad): such rows only price a mask
+	// or dropout against the unmasked call timed the same way, never the
+	// unmasked call itself.
 	Mask    string `json:"mask,omitempty"`
 	Kernels bool   `json:"kernels,omitempty"`
+	// Dropout is the call's dropout_p (attention-probability dropout
+	// inside the fused kernel; --sdpa-bias).
+	Dropout float64 `json:"dropout,omitempty"`
 }
 
 // ConvRate is F.conv2d (NCHW unless ChannelsLast, cudnn.benchmark off):
@@ -131,7 +137,7 @@ type OptimizerRate struct {
 	Seconds   float64 `json:"s"`
 }
 
-//go:generate go run ../../bench/calibrate -gpu h200 -in ../../testdata/late/calibration-*.json,../../testdata/dev6/calibration/calibration-*.json,../../testdata/dev7/calibration/calibration-*.json,../../testdata/dev16/dev16-calibration-small-gemm.json,../../testdata/dev28/dev28-calibration-conv-cl.json,../../testdata/dev29/dev29-calibration-conv-kernels.json,../../testdata/dev33/dev33/dev33-calibration-sdpa-mask.json,../../testdata/dev33/dev33-profile/dev33-prof-*-compile-ops.json,../../testdata/dev35/dev35/dev35-calibration-conv-cl.json,../../testdata/dev33/dev33-profile/dev33-prof-*-cl-ops.json,../../testdata/dev36/dev36-profile/dev36-prof-*-cl-ops.json,../../testdata/dev37/dev37/dev37-calibration-conv-cl-fp32.json,../../testdata/dev37/dev37-profile/dev37-prof-*-cl-ops.json -out calibration/h200.json
+//go:generate go run ../../bench/calibrate -gpu h200 -in ../../testdata/late/calibration-*.json,../../testdata/dev6/calibration/calibration-*.json,../../testdata/dev7/calibration/calibration-*.json,../../testdata/dev16/dev16-calibration-small-gemm.json,../../testdata/dev28/dev28-calibration-conv-cl.json,../../testdata/dev29/dev29-calibration-conv-kernels.json,../../testdata/dev33/dev33/dev33-calibration-sdpa-mask.json,../../testdata/dev33/dev33-profile/dev33-prof-*-compile-ops.json,../../testdata/dev35/dev35/dev35-calibration-conv-cl.json,../../testdata/dev33/dev33-profile/dev33-prof-*-cl-ops.json,../../testdata/dev36/dev36-profile/dev36-prof-*-cl-ops.json,../../testdata/dev37/dev37/dev37-calibration-conv-cl-fp32.json,../../testdata/dev37/dev37-profile/dev37-prof-*-cl-ops.json,../../testdata/dev50/dev50/dev50-calibration-sdpa-bias.json -out calibration/h200.json
 
 //go:embed calibration
 var calibrations embed.FS
