@@ -18,23 +18,28 @@ type Arch struct {
 	DropPath   float64 `json:"drop_path,omitempty"`  // stochastic depth probability
 
 	// transformers
-	Hidden     int     `json:"hidden,omitempty"`
-	Layers     int     `json:"layers,omitempty"`
-	DecLayers  int     `json:"decoder_layers,omitempty"` // T5
-	Heads      int     `json:"heads,omitempty"`
-	KVHeads    int     `json:"kv_heads,omitempty"`
-	HeadDim    int     `json:"head_dim,omitempty"`
-	FFN        int     `json:"ffn,omitempty"`
-	Vocab      int     `json:"vocab,omitempty"`
-	MaxPos     int     `json:"max_positions,omitempty"`
-	TypeVocab  int     `json:"type_vocab,omitempty"`
-	Tied       bool    `json:"tied,omitempty"`
-	Dropout    float64 `json:"dropout,omitempty"`
-	GatedFFN   bool    `json:"gated_ffn,omitempty"` // T5 v1.1 gated-gelu
-	Labels     int     `json:"labels,omitempty"`    // sequence classification heads
-	DefaultSeq int     `json:"default_seq,omitempty"`
-	RelBuckets int     `json:"relative_buckets,omitempty"`
-	AttnBias   bool    `json:"attention_bias,omitempty"` // LLaMA-style q/k/v bias (Qwen2)
+	Hidden    int     `json:"hidden,omitempty"`
+	Layers    int     `json:"layers,omitempty"`
+	DecLayers int     `json:"decoder_layers,omitempty"` // T5
+	Heads     int     `json:"heads,omitempty"`
+	KVHeads   int     `json:"kv_heads,omitempty"`
+	HeadDim   int     `json:"head_dim,omitempty"`
+	FFN       int     `json:"ffn,omitempty"`
+	Vocab     int     `json:"vocab,omitempty"`
+	MaxPos    int     `json:"max_positions,omitempty"`
+	TypeVocab int     `json:"type_vocab,omitempty"`
+	Tied      bool    `json:"tied,omitempty"`
+	Dropout   float64 `json:"dropout,omitempty"`
+	// AttnDropout is the attention-probability dropout a training step
+	// passes to SDPA (BERT's attention_probs_dropout_prob, GPT-2's
+	// attn_pdrop; T5 uses Dropout): no memory in the fused kernels, but
+	// time (steptime_sdpa.go's sdpaVariant).
+	AttnDropout float64 `json:"attn_dropout,omitempty"`
+	GatedFFN    bool    `json:"gated_ffn,omitempty"` // T5 v1.1 gated-gelu
+	Labels      int     `json:"labels,omitempty"`    // sequence classification heads
+	DefaultSeq  int     `json:"default_seq,omitempty"`
+	RelBuckets  int     `json:"relative_buckets,omitempty"`
+	AttnBias    bool    `json:"attention_bias,omitempty"` // LLaMA-style q/k/v bias (Qwen2)
 
 	// Decoder holds what sets a Llama-like decoder apart from LLaMA
 	// (Gemma, Phi-3, Qwen3, OLMo, Granite, the MoE decoders); zero for LLaMA.

@@ -39,9 +39,14 @@ func sdpaBackend(impl string, efficient bool) string {
 type attnShape struct {
 	batch, heads, sq, sk, hd int64
 	causal                   bool
-	dropout                  float64 // attention-probability dropout (math path only)
+	dropout                  float64 // attention-probability dropout (the math path's mask; the fused kernels' time)
 	kvHeads                  int64   // key/value heads (GQA); 0 means heads
 	softcap                  float64 // attention logit soft-capping (eager only)
+	// biasGrad: the additive mask is a leaf that requires grad which the
+	// memory-efficient kernel differentiates in place (T5's zero
+	// cross-attention bias under gradient checkpointing), not the math
+	// path a computed bias that requires grad takes
+	biasGrad bool
 }
 
 // sdpa is F.scaled_dot_product_attention without a mask (fused kernel).
@@ -132,7 +137,19 @@ func (b *builder) sdpaMask(q, k, v, mask Tensor, s attnShape) Tensor {
 		f /= 2
 	}
 	o.flops, o.bwdFlops, o.matmul = f, 2.5*f, true
-	o.attn = &attnCost{attnShape: s, backend: sdpaBackend(b.attn, efficient), masked: masked}
+	o.attn = &attnCost{attnShape: s, backend: sdpaBackend(b.attn, efficient), masked: masked,
+		eager: !b.compiled, forced: b.attn == "flash" || b.attn == "mem_efficient"}
+	if mask >= 0 && !b.compiled {
+		o.attn.bias = "const"
+		if s.biasGrad {
+			// _efficient_attention_backward writes the bias gradient at
+			// the expanded (B, H, Sq, Sk) shape, the last dim padded to
+			// 16, beside dq, dk and dv; the expand's backward sums it to
+			// the bias's (1, H, Sq, Sk) after the kernel returns
+			o.attn.bias = "grad"
+			o.bwdHeld = append(o.bwdHeld, s.batch*s.heads*s.sq*((s.sk+15)/16*16)*b.dt(mask).Size())
+		}
+	}
 	o.bwdTemp = []int64{sdpaBackwardWorkspace(s, b.dt(q), efficient)}
 	if b.dt(q) == F32 {
 		// float32 inputs: the memory-efficient backward computes the
@@ -140,7 +157,7 @@ func (b *builder) sdpaMask(q, k, v, mask Tensor, s attnShape) Tensor {
 		// output gradient and the output, both live while the gradients
 		// are allocated (BERT b32 s512 and GPT-2 b8 s1024 fp32 traces: a
 		// fourth hidden-size request beside dq, dk, dv, then B·H·S·4)
-		o.bwdHeld = []int64{s.batch * s.sq * s.heads * s.hd * 4, s.batch * s.heads * s.sq * 4}
+		o.bwdHeld = append(o.bwdHeld, s.batch*s.sq*s.heads*s.hd*4, s.batch*s.heads*s.sq*4)
 	}
 	return y
 }
@@ -233,6 +250,7 @@ func (b *builder) sdpaMath(q, k, v, mask Tensor, s attnShape, vContig bool) Tens
 	sm := &b.g.ops[len(b.g.ops)-1]
 	sm.fwdTemp = []int64{scores, s.batch * s.heads * s.sq, 4}
 	sm.gradWork = []int64{b.tt(p).bytes()}
+	sm.extra = append(sm.extra, safeSoftmaxKernels(scores, s.batch*s.heads*s.sq)...)
 	p = b.dropout(p, s.dropout)
 	vc := v32
 	if !vContig {

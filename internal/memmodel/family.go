@@ -79,6 +79,10 @@ type Input struct {
 	// Cache is transformers' use_cache, which it turns off under gradient
 	// checkpointing.
 	Cache bool
+	// Checkpoint is transformers' gradient_checkpointing (block
+	// checkpointing of an HF model), which also makes T5's
+	// cross-attention bias a leaf that requires grad.
+	Checkpoint bool
 	// VAEEncode: the latent diffusion families encode the images with
 	// their frozen VAE inside the step (family_vae.go).
 	VAEEncode bool

@@ -25,7 +25,7 @@ func init() {
 
 func bert(name string, hidden, layers, heads int) Arch {
 	return Arch{Name: name, Family: "bert", Hidden: hidden, Layers: layers, Heads: heads, FFN: 4 * hidden,
-		Vocab: 30522, MaxPos: 512, TypeVocab: 2, Dropout: 0.1, Labels: 2, DefaultSeq: 512}
+		Vocab: 30522, MaxPos: 512, TypeVocab: 2, Dropout: 0.1, AttnDropout: 0.1, Labels: 2, DefaultSeq: 512}
 }
 
 func bertFromHF(modelType string, data []byte) (Arch, error) {
@@ -38,6 +38,7 @@ func bertFromHF(modelType string, data []byte) (Arch, error) {
 		MaxPos       int               `json:"max_position_embeddings"`
 		TypeVocab    int               `json:"type_vocab_size"`
 		HiddenDrop   *float64          `json:"hidden_dropout_prob"`
+		AttnDrop     *float64          `json:"attention_probs_dropout_prob"`
 		NumLabels    int               `json:"num_labels"`
 		ID2Label     map[string]string `json:"id2label"`
 	}
@@ -46,7 +47,7 @@ func bertFromHF(modelType string, data []byte) (Arch, error) {
 	}
 	a := Arch{Name: modelType, Family: "bert", Hidden: h.HiddenSize, Layers: h.Layers, Heads: h.Heads,
 		FFN: h.Intermediate, Vocab: h.Vocab, MaxPos: h.MaxPos, TypeVocab: h.TypeVocab,
-		Dropout: orF64(h.HiddenDrop, 0.1), Labels: max(h.NumLabels, len(h.ID2Label), 2), DefaultSeq: 512}
+		Dropout: orF64(h.HiddenDrop, 0.1), AttnDropout: orF64(h.AttnDrop, 0.1), Labels: max(h.NumLabels, len(h.ID2Label), 2), DefaultSeq: 512}
 	if err := needPositive(hfKey{"hidden_size", h.HiddenSize}, hfKey{"num_hidden_layers", h.Layers},
 		hfKey{"num_attention_heads", h.Heads}, hfKey{"intermediate_size", h.Intermediate}, hfKey{"vocab_size", h.Vocab}); err != nil {
 		return Arch{}, err
@@ -88,7 +89,8 @@ func buildBERT(b *builder, a *Arch, batch, seq int64) {
 		k := b.linear(h, d, d, true, "key")
 		v := b.linear(h, d, d, true, "value")
 		b.sel = true
-		att := b.sdpaMask(q, k, v, mask, attnShape{batch: batch, heads: heads, sq: seq, sk: seq, hd: d / heads})
+		att := b.sdpaMask(q, k, v, mask, attnShape{batch: batch, heads: heads, sq: seq, sk: seq, hd: d / heads,
+			dropout: a.AttnDropout})
 		b.sel = false
 		ctx := att
 		att = b.linear(att, d, d, true, "dense")

@@ -24,7 +24,7 @@ func init() {
 
 func gpt2(name string, hidden, layers, heads int) Arch {
 	return Arch{Name: name, Family: "gpt2", Hidden: hidden, Layers: layers, Heads: heads, FFN: 4 * hidden,
-		Vocab: 50257, MaxPos: 1024, Dropout: 0.1, Tied: true, DefaultSeq: 1024}
+		Vocab: 50257, MaxPos: 1024, Dropout: 0.1, AttnDropout: 0.1, Tied: true, DefaultSeq: 1024}
 }
 
 func gpt2FromHF(_ string, data []byte) (Arch, error) {
@@ -36,6 +36,7 @@ func gpt2FromHF(_ string, data []byte) (Arch, error) {
 		NPositions int      `json:"n_positions"`
 		Vocab      int      `json:"vocab_size"`
 		ResidDrop  *float64 `json:"resid_pdrop"`
+		AttnDrop   *float64 `json:"attn_pdrop"`
 		Tie        *bool    `json:"tie_word_embeddings"`
 	}
 	if err := decodeHF(data, &h); err != nil {
@@ -52,6 +53,7 @@ func gpt2FromHF(_ string, data []byte) (Arch, error) {
 		a.MaxPos, a.DefaultSeq = h.NPositions, h.NPositions
 	}
 	a.Dropout = orF64(h.ResidDrop, 0.1)
+	a.AttnDropout = orF64(h.AttnDrop, 0.1)
 	a.Tied = orBool(h.Tie, true)
 	if err := needPositive(hfKey{"n_embd", h.NEmbd}, hfKey{"n_layer", h.NLayer}, hfKey{"n_head", h.NHead}); err != nil {
 		return Arch{}, err
@@ -83,7 +85,8 @@ func buildGPT2(b *builder, a *Arch, batch, seq int64, cache bool) {
 			k, v = b.cacheCopy(k, flash), b.cacheCopy(v, flash)
 		}
 		b.sel = true
-		att := b.sdpa(q, k, v, batch, heads, seq, seq, d/heads, true)
+		att := b.sdpaMask(q, k, v, -1, attnShape{batch: batch, heads: heads, sq: seq, sk: seq, hd: d / heads, causal: true,
+			dropout: a.AttnDropout})
 		b.sel = false
 		att = b.linear(att, d, d, true, "c_proj")
 		att = b.dropout(att, a.Dropout)

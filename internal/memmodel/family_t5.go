@@ -14,7 +14,7 @@ func init() {
 			t5("t5-large", 1024, 4096, 16, 24),
 		},
 		Aliases: map[string]string{"google-t5/t5-small": "t5-small", "google-t5/t5-base": "t5-base", "google-t5/t5-large": "t5-large"},
-		Build:   func(b *builder, a *Arch, in Input) { buildT5(b, a, in.Batch, in.Seq, in.Cache) },
+		Build:   func(b *builder, a *Arch, in Input) { buildT5(b, a, in.Batch, in.Seq, in.Cache, in.Checkpoint) },
 		FromHF:  t5FromHF,
 	})
 }
@@ -68,7 +68,7 @@ func t5FromHF(_ string, data []byte) (Arch, error) {
 // unless checkpointing), and SDPA with the position bias as additive mask.
 // The self-attention bias is learned, so its mask requires grad and SDPA
 // runs the math path; the cross-attention bias is a constant (fused kernel).
-func (b *builder) t5Attention(x, kv Tensor, a *Arch, batch, sq, sk int64, bias Tensor, cache bool) Tensor {
+func (b *builder) t5Attention(x, kv Tensor, a *Arch, batch, sq, sk int64, bias Tensor, cache, biasGrad bool) Tensor {
 	d, heads, hd := int64(a.Hidden), int64(a.Heads), a.headDim()
 	inner := heads * hd
 	q := b.linear(x, d, inner, false, "q")
@@ -78,7 +78,7 @@ func (b *builder) t5Attention(x, kv Tensor, a *Arch, batch, sq, sk int64, bias T
 	if cache {
 		k, v = b.cacheKV(k, v)
 	}
-	s := attnShape{batch: batch, heads: heads, sq: sq, sk: sk, hd: hd, dropout: a.Dropout}
+	s := attnShape{batch: batch, heads: heads, sq: sq, sk: sk, hd: hd, dropout: a.Dropout, biasGrad: biasGrad}
 	var o Tensor
 	if b.rg(bias) {
 		// a cached value is contiguous in [B, H, S, hd]: bmm takes it as is
@@ -123,7 +123,7 @@ func (b *builder) t5LayerNorm(x Tensor, dim int64) Tensor {
 
 // buildT5 follows transformers' T5ForConditionalGeneration (seq2seq with
 // labels as decoder inputs, tied embeddings rescaled before the LM head).
-func buildT5(b *builder, a *Arch, batch, seq int64, cache bool) {
+func buildT5(b *builder, a *Arch, batch, seq int64, cache, ckpt bool) {
 	ids := b.textInput(batch, seq, batch*seq)
 	d, ff, vocab, heads := int64(a.Hidden), int64(a.FFN), int64(a.Vocab), int64(a.Heads)
 	wte := b.param(vocab * d)
@@ -158,7 +158,7 @@ func buildT5(b *builder, a *Arch, batch, seq int64, cache bool) {
 	for l := 0; l < a.Layers; l++ {
 		b.block = l
 		y := b.t5LayerNorm(h, d)
-		h = b.add(h, b.dropout(b.t5Attention(y, y, a, batch, seq, seq, eb, false), a.Dropout))
+		h = b.add(h, b.dropout(b.t5Attention(y, y, a, batch, seq, seq, eb, false, false), a.Dropout))
 		h = ffn(h)
 	}
 	// the encoder's final norm and dropout, and the decoder's embedding,
@@ -169,10 +169,14 @@ func buildT5(b *builder, a *Arch, batch, seq int64, cache bool) {
 	enc := b.dropout(b.t5LayerNorm(h, d), a.Dropout)
 	h = b.dropout(b.embedding(ids, wte, vocab, d), a.Dropout)
 	db := relBias()
-	// the cross-attention bias is zeros, made once, needing no gradient,
-	// in the attention's dtype: modeling_t5.py:338 asks for 2 bytes an
-	// element under bf16 autocast (t5-small, unseen) and in pure bf16
-	// (dev7), so SDPA needs no cast of it
+	// the cross-attention bias is zeros, made once, in the attention's
+	// dtype: modeling_t5.py:338 asks for 2 bytes an element under bf16
+	// autocast (t5-small, unseen) and in pure bf16 (dev7), so SDPA needs
+	// no cast of it. It needs no gradient unless gradient checkpointing
+	// is on (T5Attention sets requires_grad on it then): the calls take
+	// the memory-efficient kernels with the bias gradient (dev49's
+	// checkpointed profile, fmha_cutlassB; dev50's calibration), a
+	// (B, H, S, S) gradient each backward (attention.go's biasGrad)
 	bdt := b.pdt
 	if b.amp != F32 {
 		bdt = b.amp
@@ -184,9 +188,9 @@ func buildT5(b *builder, a *Arch, batch, seq int64, cache bool) {
 		y := b.t5LayerNorm(h, d)
 		// create_position_bias_mask: bias + causal mask, a fresh tensor
 		m := b.unary("add_mask", db, F32, false, false)
-		h = b.add(h, b.dropout(b.t5Attention(y, y, a, batch, seq, seq, m, cache), a.Dropout))
+		h = b.add(h, b.dropout(b.t5Attention(y, y, a, batch, seq, seq, m, cache, false), a.Dropout))
 		y = b.t5LayerNorm(h, d)
-		h = b.add(h, b.dropout(b.t5Attention(y, enc, a, batch, seq, seq, xb, cache), a.Dropout))
+		h = b.add(h, b.dropout(b.t5Attention(y, enc, a, batch, seq, seq, xb, cache, ckpt), a.Dropout))
 		h = ffn(h)
 	}
 	b.block = -1

@@ -207,6 +207,13 @@ type attnCost struct {
 	// compiled decoder's causal mask: see sdpaMask), which costs cuDNN
 	// more than the same call without one (sdpaMaskFactor)
 	masked bool
+	// bias is "" none, "const" an additive bias that needs no gradient,
+	// "grad" one that does (attnShape.biasGrad); eager: not under
+	// torch.compile; forced: the spec forces the backend (flash or
+	// mem_efficient). An eager call's dropout and bias are priced by the
+	// calibration's variant rows (sdpaVariant, sdpaEfficientExtra).
+	bias          string
+	eager, forced bool
 }
 
 type paramInfo struct {

@@ -52,9 +52,11 @@ func TestLate30Blind(t *testing.T) {
 // max 18.8% (DiT-L/2 b64 bf16 AMP, under), 13 of 13 inside the band;
 // ratios 5 of 7 within 10% (DiT-L/2's AMP against fp32 -20.8%, ViT-B/16
 // b128 checkpointed -12.6%), same-model order 7 of 7.
+// Session 25 (attention dropout inside the fused kernels and the math path's _safe_softmax passes priced: dev50's calibration, dev49's and dev15's profiles): Gemma 2 2B fp32
+// -0.3 -> -0.0%; ratios median 1.8 -> 2.0%.
 func TestStepTimeLate30(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join(late30Dir, "timing", "results.jsonl"))
-	checkStepEval(t, ev, 13, stepTargets{median: 0.028, max: 0.189, ratioMedian: 0.018, ratioMax: 0.209, order: 1})
+	checkStepEval(t, ev, 13, stepTargets{median: 0.028, max: 0.189, ratioMedian: 0.021, ratioMax: 0.209, order: 1})
 	checkAllInBand(t, ev)
 }
 

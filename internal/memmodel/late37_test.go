@@ -42,7 +42,9 @@ func TestLate37Blind(t *testing.T) {
 // median 11.8%, max 40.5% (ResNet-34 b128 fp16 channels-last, a host-bound
 // prediction on a fast process), all inside their bands; checkpointing
 // ratios +4.8% (RoBERTa) and -18.3% (ResNet-34 channels-last).
+// Session 25 (attention dropout inside the fused kernels and the math path's _safe_softmax passes priced: dev50's calibration, dev49's and dev15's profiles): RoBERTa's plain
+// step +6.4 -> +6.0%, its checkpointing ratio +5.2 -> +5.3%.
 func TestStepTimeLate37(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join(late37Dir, "timing", "results.jsonl"))
-	checkStepEval(t, ev, 9, stepTargets{median: 0.119, max: 0.406, ratioMedian: 0.117, ratioMax: 0.184, order: 1})
+	checkStepEval(t, ev, 9, stepTargets{median: 0.119, max: 0.406, ratioMedian: 0.12, ratioMax: 0.184, order: 1})
 }

@@ -40,7 +40,8 @@ func (c *config) buildGraphWith(inputGrad bool) *Graph {
 	if u := c.spec.UseCache; u != nil && !*u {
 		cache = false
 	}
-	a.family().Build(b, &a, Input{Batch: c.batch, Seq: c.seq, Image: c.image, Cache: cache, VAEEncode: c.spec.VAEEncode})
+	a.family().Build(b, &a, Input{Batch: c.batch, Seq: c.seq, Image: c.image, Cache: cache,
+		Checkpoint: c.ckptEvery > 0, VAEEncode: c.spec.VAEEncode})
 	if b.compiled {
 		b.g.compiled = true
 		compileGraph(b.g)

@@ -193,6 +193,27 @@ func epsAdd(rows int64) extraKernel {
 	return extraKernel{class: kPointwise, stream: streamOp("add_scalar", 1), dt: F32, bytes: 2 * float64(rows*F32.Size()), slowdown: 1, call: true}
 }
 
+// safeSoftmaxKernels are the kernels of ATen's _safe_softmax beyond the
+// softmax itself, on a float32 score matrix of n elements in rows rows
+// (the math attention path): self.eq(-inf) (n floats read, n bools
+// written), all() over each row, and where(rows, 0, out), which reads the
+// probabilities and writes them again; in backward where's gradient,
+// where(rows, 0, grad), the same traffic. The memory model holds the
+// bool matrix and the row flags as the softmax's forward temporaries.
+// dev49's T5-small s1024 b16 bf16 profile times the math path (encoder
+// and decoder self-attention, 16×8×1024×64) at 3.26 ms a call forward
+// where the walk priced its ops at 2.1 without these three passes (0.48
+// ms on the calibrated bandwidths).
+func safeSoftmaxKernels(n, rows int64) []extraKernel {
+	f := float64(n)
+	return []extraKernel{
+		{class: kPointwise, stream: streamOp("eq", 1), dt: F32, bytes: 5 * f, slowdown: 1},
+		{class: kPointwise, stream: "sum", dt: F32, bytes: f/4 + float64(rows), slowdown: 1},
+		{class: kPointwise, stream: streamOp("where", 2), dt: F32, bytes: 8 * f, slowdown: 1},
+		{bwd: true, class: kPointwise, stream: streamOp("where", 2), dt: F32, bytes: 8 * f, slowdown: 1},
+	}
+}
+
 // formulaKernels is how many kernels beyond one an eager backward node
 // of a pointwise op launches, by its derivatives.yaml formula; 0 under
 // torch.compile (Inductor fuses the backward) and for every other op:
