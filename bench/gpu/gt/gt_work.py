@@ -384,7 +384,8 @@ def train(spec, out):
             times.append(time.perf_counter() - t0)
             res.setdefault("alloc_after_iter", []).append(torch.cuda.memory_allocated())
         if spec.get("profile"):
-            res["profile"] = profile_steps(step, out, spec["name"], ops=spec["profile"] == "ops")
+            res["profile"] = profile_steps(step, out, spec["name"], ops=spec["profile"] == "ops",
+                                       host=spec["profile"] == "host")
         res["status"] = "ok"
     except torch.OutOfMemoryError as e:
         res["status"] = "oom"
@@ -395,7 +396,7 @@ def train(spec, out):
     return [res]
 
 
-def profile_steps(step, out, name, n=2, ops=False):
+def profile_steps(step, out, name, n=2, ops=False, host=False):
     """n more steps under torch.profiler: wall time, GPU busy time (union of kernel intervals) and
     every CUDA kernel's total time and count, so a step-time model can be checked op class by op
     class. The full table goes to OUT/NAME-kernels.json; the row keeps the summary. ops (session 19):
@@ -434,6 +435,11 @@ def profile_steps(step, out, name, n=2, ops=False):
         busy += cur_e - cur_s
     span = (iv[-1][1] - iv[0][0]) if iv else 0.0
     rows = sorted(([k, v[0] / n, v[1] / n / 1e6] for k, v in kern.items()), key=lambda r: -r[2])
+    if host:
+        try:
+            dump_host(p, out, name, n)
+        except Exception as e:
+            json.dump(dict(error=repr(e)[:500]), open(os.path.join(out, name + "-host.json"), "w"))
     if ops:
         try:
             dump_ops(p, out, name, n)
@@ -444,6 +450,18 @@ def profile_steps(step, out, name, n=2, ops=False):
               open(os.path.join(out, name + "-kernels.json"), "w"), indent=0)
     return dict(wall_s=wall / n, gpu_busy_s=busy / n / 1e6, gpu_span_s=span / n / 1e6, kernels=len(rows),
                 top=[dict(name=r[0][:120], count=r[1], s=r[2]) for r in rows[:25]])
+
+
+def dump_host(p, out, name, n):
+    """Session 25: per event name (ATen ops, autograd nodes, CUDA runtime calls such as cudaLaunchKernel), the
+    calls per step and the self and total CPU time per step, every name, longest self time first: where a
+    host-bound step's host time goes, to set a batch-1 step beside a larger one of the same model."""
+    rows = []
+    for a in p.key_averages():
+        rows.append(dict(name=a.key[:120], count=a.count / n, self_cpu_s=a.self_cpu_time_total / n / 1e6,
+                         cpu_s=a.cpu_time_total / n / 1e6))
+    rows.sort(key=lambda r: -r["self_cpu_s"])
+    json.dump(dict(steps=n, events=rows), open(os.path.join(out, name + "-host.json"), "w"), indent=0)
 
 
 OPS_OF_INTEREST = ("aten::convolution", "aten::convolution_backward", "aten::mm", "aten::addmm", "aten::bmm",
