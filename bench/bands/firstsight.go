@@ -167,6 +167,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late46/RESULTS.md", "", false},
 	// late47's likewise (bdc7106)
 	{"testdata/late47/RESULTS.md", "", false},
+	// late48's likewise (d6ef284)
+	{"testdata/late48/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)
@@ -363,6 +365,8 @@ var firstSightStepTables = []firstSightTable{
 	// sets' timed configurations, bench/gpu/gt/repeats.py)
 	// late47's (bdc7106)
 	{File: "testdata/late47/RESULTS.md"},
+	// late48's (d6ef284)
+	{File: "testdata/late48/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

@@ -166,6 +166,12 @@ var firstSightSets = []firstSightSet{
 	{"late47-", 12, 0, 12, "late47-resnet50-b256-fp16", 13.129, 12.843, map[string]struct{ meas, pred float64 }{
 		"late47-t-t5-small-s1024-b16-bf16-ckpt": {193.3, 161.3},
 	}},
+	// late48 (d6ef284): 12 capture-script rows, ResNet-50 b160 bf16
+	// checkpointed -3.89% the worst reserved; 14 step times, BERT-base
+	// s256 b96 fp16 checkpointed +18.1%
+	{"late48-", 12, 0, 14, "late48-resnet50-b160-bf16-ckpt", 5.148, 4.948, map[string]struct{ meas, pred float64 }{
+		"late48-t-bert-base-s256-b96-fp16-ckpt": {69.7, 82.2},
+	}},
 	// late26 (56a33fe): 12 families and 4 world-size-1 parallel rows, TP
 	// on Llama 3.2 1B +3.89%
 	{"late26-", 16, 3, 17, "late26-ws1-tp-llama32-1b-s1024-b4", 31.283, 32.501, map[string]struct{ meas, pred float64 }{
