@@ -169,6 +169,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late47/RESULTS.md", "", false},
 	// late48's likewise (d6ef284)
 	{"testdata/late48/RESULTS.md", "", false},
+	// late49's likewise (fb0fa94)
+	{"testdata/late49/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)
@@ -367,6 +369,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late47/RESULTS.md"},
 	// late48's (d6ef284)
 	{File: "testdata/late48/RESULTS.md"},
+	// late49's (fb0fa94)
+	{File: "testdata/late49/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

@@ -172,6 +172,12 @@ var firstSightSets = []firstSightSet{
 	{"late48-", 12, 0, 14, "late48-resnet50-b160-bf16-ckpt", 5.148, 4.948, map[string]struct{ meas, pred float64 }{
 		"late48-t-bert-base-s256-b96-fp16-ckpt": {69.7, 82.2},
 	}},
+	// late49 (fb0fa94): 12 T5, BERT-large, RoBERTa-large and GPT-2 rows,
+	// T5-base s512 b24 bf16 checkpointed -1.70% the worst reserved; 10
+	// step times, BERT-large checkpointed +16.2%
+	{"late49-", 12, 0, 10, "late49-t5-base-s512-b24-bf16-ckpt", 9.104, 8.949, map[string]struct{ meas, pred float64 }{
+		"late49-t-bert-large-s384-b32-bf16-ckpt": {138.4, 160.8},
+	}},
 	// late26 (56a33fe): 12 families and 4 world-size-1 parallel rows, TP
 	// on Llama 3.2 1B +3.89%
 	{"late26-", 16, 3, 17, "late26-ws1-tp-llama32-1b-s1024-b4", 31.283, 32.501, map[string]struct{ meas, pred float64 }{

@@ -135,6 +135,7 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/late46/families", HeldOut: "forty-sixth blind set (families at sizes no set captured): evaluated with the models it was captured to test (6486b50), then band data"},
 	{Dir: "testdata/late47/families", HeldOut: "forty-seventh blind set (the capture script's models at new shapes): evaluated with the models it was captured to test (bdc7106), then band data"},
 	{Dir: "testdata/late48/families", HeldOut: "forty-eighth blind set (the capture script's models at new technique pairs): evaluated with the models of its session (d6ef284), then band data"},
+	{Dir: "testdata/late49/families", HeldOut: "forty-ninth blind set (T5, BERT-large, RoBERTa-large and GPT-2 on the session-25 attention changes): evaluated with the models it was captured to test (fb0fa94), then band data"},
 	{Dir: "testdata/late46/sharded", HeldOut: "forty-sixth blind set (world-size-1 DDP across the watchdog release rule): evaluated with the models it was captured to test (6486b50), then band data"},
 }
 
@@ -185,6 +186,7 @@ var timingFiles = []memmodel.BandSource{
 	{Dir: "testdata/late46/timing/results.jsonl", HeldOut: "forty-sixth set (technique pairs on GPT-2 large, Llama 3.2 1B, ViT-L/16, ConvNeXt-S; five of eight repeat earlier timed configurations): timed alone, evaluated with the models it was captured to test (6486b50), then band data"},
 	{Dir: "testdata/late47/timing/results.jsonl", HeldOut: "forty-seventh blind set (pairs of the capture script's models): timed alone, evaluated with the models it was captured to test (bdc7106), then band data"},
 	{Dir: "testdata/late48/timing/results.jsonl", HeldOut: "forty-eighth blind set (technique pairs of the capture script's models): timed alone, evaluated with the models of its session (d6ef284), then band data"},
+	{Dir: "testdata/late49/timing/results.jsonl", HeldOut: "forty-ninth blind set (T5, BERT-large and GPT-2 pairs): timed alone, evaluated with the models it was captured to test (fb0fa94), then band data"},
 	{Dir: "testdata/pick9/results.jsonl", HeldOut: "plan --fit's channels-last candidates timed alone with the models that ranked them (05cccd2), evaluated once, then band data"},
 	{Dir: "testdata/late32/timing/results.jsonl", HeldOut: "thirty-second blind set (compiled steps against eager; its compiled steps are not band rows): timed alone, evaluated with the models it was captured to test (0592c44), then band data"},
 	{Dir: "testdata/dev13/timing/results.jsonl", HeldOut: "session 11's development set (not held out): host-bound rows timed in three processes on one host, the spread between processes"},

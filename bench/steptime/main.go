@@ -114,6 +114,7 @@ func defaultSets() []set {
 		{"late46 (lent H200: technique pairs on GPT-2 large, Llama 3.2 1B, ViT-L/16, ConvNeXt-S, five of eight repeating earlier sets' configurations)", []string{"testdata/late46/timing/results.jsonl"}, lent},
 		{"late47 (lent H200: blind pairs of the capture script's models, seen since its evaluation)", []string{"testdata/late47/timing/results.jsonl"}, lent},
 		{"late48 (lent H200: blind technique pairs of the capture script's models, seen since its evaluation)", []string{"testdata/late48/timing/results.jsonl"}, lent},
+		{"late49 (lent H200: blind T5, BERT-large and GPT-2 pairs on the session-25 attention changes, seen since its evaluation)", []string{"testdata/late49/timing/results.jsonl"}, lent},
 		{"plan --fit picks 9 (lent H200: channels-last choices, seen since its evaluation)", []string{"testdata/pick9/results.jsonl"}, lent},
 	}
 }
