@@ -31,6 +31,21 @@ import (
 	"github.com/vramkit/vramkit/internal/gpu"
 )
 
+// sdpaKernelRow is one attention call of a kernel-timed SDPA run
+// (--sdpa-mask, --sdpa-bias): its mask, dtype, B×H×S×D and the summed
+// kernel times of the forward and of forward plus backward.
+type sdpaKernelRow struct {
+	Mask   string  `json:"mask"`
+	Dtype  string  `json:"dtype"`
+	BB     int64   `json:"B"`
+	HH     int64   `json:"H"`
+	S      int64   `json:"S"`
+	D      int64   `json:"D"`
+	Fwd    float64 `json:"fwd_s"`
+	FwdBwd float64 `json:"fwdbwd_s"`
+	Error  string  `json:"error"`
+}
+
 // raw is the part of gt_calib.py's output the table keeps.
 type raw struct {
 	Device string `json:"device"`
@@ -99,35 +114,17 @@ type raw struct {
 	// SDPAMask is gt_calib.py --sdpa-mask: cuDNN attention (torch's
 	// default) timed by its kernels with no mask, is_causal, a bool and an
 	// additive materialised causal mask (gpu.SDPARate.Mask, Kernels).
-	SDPAMask []struct {
-		Mask   string  `json:"mask"`
-		Dtype  string  `json:"dtype"`
-		BB     int64   `json:"B"`
-		HH     int64   `json:"H"`
-		S      int64   `json:"S"`
-		D      int64   `json:"D"`
-		Fwd    float64 `json:"fwd_s"`
-		FwdBwd float64 `json:"fwdbwd_s"`
-		Error  string  `json:"error"`
-	} `json:"sdpa_mask"`
+	SDPAMask []sdpaKernelRow `json:"sdpa_mask"`
 	// SDPABias is gt_calib.py --sdpa-bias: the default backend's kernels
 	// with no mask, is_causal, T5's zero bias constant and requiring grad,
 	// at dropout 0 and 0.1, and the memory-efficient backend forced
 	// (Backend "efficient"); Top and TopFwd name the kernels that ran.
 	SDPABias []struct {
-		Mask    string   `json:"mask"`
+		sdpaKernelRow
 		Dropout float64  `json:"dropout"`
 		Backend string   `json:"backend"`
-		Dtype   string   `json:"dtype"`
-		BB      int64    `json:"B"`
-		HH      int64    `json:"H"`
-		S       int64    `json:"S"`
-		D       int64    `json:"D"`
-		Fwd     float64  `json:"fwd_s"`
-		FwdBwd  float64  `json:"fwdbwd_s"`
 		Top     []string `json:"top"`
 		TopFwd  []string `json:"top_fwd"`
-		Error   string   `json:"error"`
 	} `json:"sdpa_bias"`
 	Conv []struct {
 		Dtype  string  `json:"dtype"`
