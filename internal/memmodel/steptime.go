@@ -277,9 +277,6 @@ func (tm *timeModel) backward(o *op, g *Graph) (float64, float64) {
 	bytes, ok := pointwiseBackwardBytes(o, g)
 	if !ok {
 		bytes = 2 * o.bytes
-		if frozenOperand(o, g) {
-			bytes = o.bytes
-		}
 	}
 	if bytes == 0 {
 		return 0, 0
@@ -327,23 +324,4 @@ func compiledConv(c *convShape, g *Graph) *convShape {
 func compiledBatchNorm(o *op, g *Graph, r *rates, dt DType) (fwd, bwd float64) {
 	in := float64(g.tensors[o.in[0]].bytes())
 	return r.stream("sum", dt, in), r.stream("sum", dt, 2*in)
-}
-
-// frozenOperand reports whether pointwise op o multiplies by a parameter
-// that takes no gradient (a frozen norm weight under LoRA): its backward
-// computes the other operand's gradient alone, one product where a
-// trained weight's step runs two and sums the weight's down to its shape.
-// dev50's Qwen2.5-0.5B s1024 b8 bf16 profiles: LoRA's step ran 52 fewer
-// float32 products and 49 fewer float32 row sums than the full one (the
-// RMSNorm weights' gradients, 2.0 ms), which the walk still charged.
-func frozenOperand(o *op, g *Graph) bool {
-	if o.kind != "mul" || len(o.in) != 2 {
-		return false
-	}
-	for _, t := range o.in {
-		if x := &g.tensors[t]; x.param >= 0 && !x.grad {
-			return true
-		}
-	}
-	return false
 }
