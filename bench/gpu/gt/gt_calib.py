@@ -479,6 +479,61 @@ def sdpa_bias(res, out=None):
         save_partial(res, out)
 
 
+# gemm_kernels (session 25, dev52): a Linear's three GEMMs (forward x·Wᵀ through F.linear, data gradient g·W,
+# weight gradient gᵀ·x) at the shapes of Qwen2.5-0.5B (8,192 tokens), BERT-base (16,384) and the small Llama
+# (8,192), bf16, timed by their kernels: back to back (the calibration's warm L2) and after a 256 MB write that
+# evicts the L2 (a step's GEMM reads operands other kernels wrote long before). The Qwen2.5-0.5B profile (dev50) ran
+# its GEMMs 9% (8192x4864x896) to 2x (128-wide) longer than the calibration prices them.
+GEMM_KERNELS = [(8192, 4864, 896), (8192, 896, 4864), (8192, 896, 896), (8192, 128, 896), (16384, 768, 768),
+                (16384, 3072, 768), (16384, 768, 3072), (8192, 1024, 1024), (8192, 2816, 1024), (8192, 1024, 2816)]
+
+
+def gemm_kernels(res, out=None):
+    """Per (T, N, K) Linear of T tokens, K in and N out features: forward, data gradient and weight gradient GEMMs,
+    warm and cold, kernel-summed per call (torch.profiler), the flush's fill kernel left out."""
+    from torch.profiler import profile, ProfilerActivity
+    rows = res.setdefault("gemm_kernels", [])
+    res["gemm_kernels_note"] = "s: summed GEMM kernel durations per call; cold: after a 256 MB fill"
+    dt = torch.bfloat16
+    flush = torch.empty(256 * 1024 * 1024 // 4, device="cuda", dtype=torch.float32)
+
+    def timed(fn, cold, n=10):
+        for _ in range(3):
+            fn()
+        torch.cuda.synchronize()
+        with profile(activities=[ProfilerActivity.CUDA]) as p:
+            for _ in range(n):
+                if cold:
+                    flush.fill_(1.0)
+                fn()
+            torch.cuda.synchronize()
+        tot, names = 0.0, {}
+        for e in p.events():
+            if getattr(e, "device_type", None) == torch.autograd.DeviceType.CUDA and "ill" not in e.name:
+                d = e.time_range.end - e.time_range.start
+                tot += d
+                names[e.name] = names.get(e.name, 0.0) + d
+        return tot / n / 1e6, [k[:80] for k in sorted(names, key=lambda k: -names[k])[:2]]
+
+    for (T, N, K) in GEMM_KERNELS:
+        x = torch.randn(T, K, device="cuda", dtype=dt)
+        w = torch.randn(N, K, device="cuda", dtype=dt)
+        g = torch.randn(T, N, device="cuda", dtype=dt)
+        for role, fn in (("fwd", lambda: F.linear(x, w)), ("dgrad", lambda: torch.mm(g, w)),
+                         ("wgrad", lambda: torch.mm(g.t(), x))):
+            for cold in (False, True):
+                if over():
+                    return
+                row = dict(T=T, N=N, K=K, role=role, cold=cold, dtype="bf16", flops=2 * T * N * K)
+                try:
+                    row["s"], row["top"] = timed(fn, cold)
+                except Exception as e:
+                    row["error"] = repr(e)[:300]
+                rows.append(row)
+        del x, w, g
+        save_partial(res, out)
+
+
 # sdpa_compiled: (B, H, S, D) of compiled encoders' and GPT-2's attention and their neighbours.
 SDPA_COMPILED = [(32, 12, 512, 64), (8, 12, 1024, 64), (64, 12, 256, 64), (16, 16, 512, 64), (8, 16, 1024, 64),
                  (4, 12, 2048, 64)]
@@ -792,6 +847,9 @@ def main():
     if "--sdpa-mask" in sys.argv:  # session 19: see sdpa_mask
         fns = (launch, lambda r: sdpa_mask(r, out))
         fns[1].__name__ = "sdpa_mask"
+    if "--gemm-kernels" in sys.argv:  # session 25: see gemm_kernels
+        fns = (launch, lambda r: gemm_kernels(r, out))
+        fns[1].__name__ = "gemm_kernels"
     if "--sdpa-bias" in sys.argv:  # session 25: see sdpa_bias
         fns = (launch, lambda r: sdpa_bias(r, out))
         fns[1].__name__ = "sdpa_bias"
