@@ -488,7 +488,15 @@ GEMM_KERNELS = [(8192, 4864, 896), (8192, 896, 4864), (8192, 896, 896), (8192, 1
                 (16384, 3072, 768), (16384, 768, 3072), (8192, 1024, 1024), (8192, 2816, 1024), (8192, 1024, 2816)]
 
 
-def gemm_kernels(res, out=None):
+# gemm_kernels_wide (session 25, dev53): the same three GEMMs warm at 8,192 tokens over the Linear widths of the
+# catalog's families: hidden h in 768 (BERT, GPT-2), 896 (Qwen2.5-0.5B), 1024, 1536, 2048, 3072, 4096, each with
+# h×h, h→FFN, FFN→h and the grouped-query k/v widths 128, 256 and 512; the FFN of the family with that hidden size.
+GEMM_WIDE_FFN = {768: 3072, 896: 4864, 1024: 2816, 1536: 8960, 2048: 8192, 3072: 8192, 4096: 14336}
+GEMM_KERNELS_WIDE = sorted({(8192, n, k) for h, f in GEMM_WIDE_FFN.items()
+                            for (n, k) in ((h, h), (f, h), (h, f), (128, h), (256, h), (512, h))})
+
+
+def gemm_kernels(res, out=None, shapes=None, colds=(False, True)):
     """Per (T, N, K) Linear of T tokens, K in and N out features: forward, data gradient and weight gradient GEMMs,
     warm and cold, kernel-summed per call (torch.profiler), the flush's fill kernel left out."""
     from torch.profiler import profile, ProfilerActivity
@@ -515,13 +523,13 @@ def gemm_kernels(res, out=None):
                 names[e.name] = names.get(e.name, 0.0) + d
         return tot / n / 1e6, [k[:80] for k in sorted(names, key=lambda k: -names[k])[:2]]
 
-    for (T, N, K) in GEMM_KERNELS:
+    for (T, N, K) in (shapes or GEMM_KERNELS):
         x = torch.randn(T, K, device="cuda", dtype=dt)
         w = torch.randn(N, K, device="cuda", dtype=dt)
         g = torch.randn(T, N, device="cuda", dtype=dt)
         for role, fn in (("fwd", lambda: F.linear(x, w)), ("dgrad", lambda: torch.mm(g, w)),
                          ("wgrad", lambda: torch.mm(g.t(), x))):
-            for cold in (False, True):
+            for cold in colds:
                 if over():
                     return
                 row = dict(T=T, N=N, K=K, role=role, cold=cold, dtype="bf16", flops=2 * T * N * K)
@@ -847,7 +855,10 @@ def main():
     if "--sdpa-mask" in sys.argv:  # session 19: see sdpa_mask
         fns = (launch, lambda r: sdpa_mask(r, out))
         fns[1].__name__ = "sdpa_mask"
-    if "--gemm-kernels" in sys.argv:  # session 25: see gemm_kernels
+    if "--gemm-kernels-wide" in sys.argv:  # session 25: see GEMM_KERNELS_WIDE
+        fns = (launch, lambda r: gemm_kernels(r, out, GEMM_KERNELS_WIDE, (False,)))
+        fns[1].__name__ = "gemm_kernels"
+    elif "--gemm-kernels" in sys.argv:  # session 25: see gemm_kernels
         fns = (launch, lambda r: gemm_kernels(r, out))
         fns[1].__name__ = "gemm_kernels"
     if "--sdpa-bias" in sys.argv:  # session 25: see sdpa_bias
