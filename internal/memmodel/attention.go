@@ -127,7 +127,7 @@ func (b *builder) sdpaMask(q, k, v, mask Tensor, s attnShape) Tensor {
 		// causal call's work (testdata/dev32: compiled Qwen2.5-0.5B s1024
 		// b8, cuDNN attention kernels 11.0 ms a step against 5.0 priced
 		// causal), and a materialised mask slows cuDNN's kernels
-		// (sdpaMaskFactor: 10.5 ms priced). The cost only: the mask is
+		// (priced from the masked kernel rows: sdpaVariant). The cost only: the mask is
 		// a small bool tensor.
 		s.causal = false
 		masked = true

@@ -55,7 +55,7 @@ import "fmt"
 // charges Inductor's launches and ATen calls as compiledHost says,
 // prices channels-last convolutions also from the per-shape kernel times
 // of those profiled steps, and a compiled decoder's masked attention at
-// cuDNN's masked rate (sdpaMaskFactor). Measured over predicted, the
+// cuDNN's masked rate (sdpaVariant). Measured over predicted, the
 // timed compiled steps: transformers 0.89-1.34 (BERT-base's compiled
 // attention runs as bmm and a Triton softmax with dropout, which the walk
 // does not price), convolutional nets 1.18-1.32 (ResNet-18/34/50/101,

@@ -205,7 +205,7 @@ type attnCost struct {
 	backend string // flash | efficient
 	// masked: the kernel reads a materialised (B, 1, S, S) mask (a
 	// compiled decoder's causal mask: see sdpaMask), which costs cuDNN
-	// more than the same call without one (sdpaMaskFactor)
+	// more than the same call without one (sdpaVariant)
 	masked bool
 	// bias is "" none, "const" an additive bias that needs no gradient,
 	// "grad" one that does (attnShape.biasGrad); eager: not under

@@ -32,6 +32,11 @@ import (
 // at the small shapes (DiT-XL/2's 32×16×256×72: 44 µs timed, 42 µs per
 // call profiled), so forward rows are taken as timed.
 func (r *rates) sdpa(a *attnCost, dt DType) (fwd, bwd float64) {
+	if a.masked && !a.forced && dt != F32 {
+		if f, b, ok := r.sdpaVariant(a, dt); ok {
+			return f, b
+		}
+	}
 	if a.eager && (a.dropout > 0 || a.bias != "") {
 		base := *a
 		base.eager = false
@@ -90,10 +95,6 @@ func (r *rates) sdpa(a *attnCost, dt DType) (fwd, bwd float64) {
 	if dt == F32 {
 		slow := fastF32MMAs * r.flopScale["bf16"] / r.flopScale["tf32"]
 		fwd, bwd = fwd*slow, bwd*slow
-	}
-	if a.masked && be == "cudnn" {
-		mf, mb := r.sdpaMaskFactor(a)
-		fwd, bwd = fwd*mf, bwd*mb
 	}
 	return fwd, bwd
 }

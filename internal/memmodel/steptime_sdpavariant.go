@@ -8,42 +8,12 @@ import (
 )
 
 // The fused attention calls that are not the plain call the rates are
-// read off (steptime_sdpa.go): a materialised mask under torch.compile
-// (sdpaMaskFactor, a ratio to the plain call from dev33's kernel-timed
-// pairs), and in eager attention dropout inside the kernel and T5's
-// additive bias (sdpaVariant, from dev50's kernel-timed rows of each
-// variant; sdpaEfficientExtra where the spec forces the memory-efficient
-// kernels).
-
-// sdpaMaskFactor is how much longer cuDNN's attention runs forward and
-// backward with a materialised additive mask than with none, on the same
-// non-causal call: the kernel-timed pair (gpu.SDPARate.Kernels) of the
-// calibrated shape nearest in log batch·heads, sequence and head dim.
-// testdata/dev33's nine shapes (bf16, head dims 64 and 128, 512 to 4,096
-// tokens): forward 1.71-1.90x, backward 1.45-1.97x, the backward's rising
-// with the sequence. dev32's compiled Qwen2.5-0.5B s1024 b8 ran its
-// attention kernels 11.0 ms a step; unmasked non-causal rates price 6.7,
-// these factors 10.4. 1, 1 without such rows.
-func (r *rates) sdpaMaskFactor(a *attnCost) (fwd, bwd float64) {
-	q := sdpaPoint(a)
-	best, fwd, bwd := math.Inf(1), 1.0, 1.0
-	for _, m := range r.cal.SDPA {
-		if !m.Kernels || m.Mask != "additive" {
-			continue
-		}
-		for _, n := range r.cal.SDPA {
-			if !sdpaPlainRow(n) || n.BHSD != m.BHSD || n.Dtype != m.Dtype {
-				continue
-			}
-			d := sdpaDist(q, m.BHSD)
-			if d < best {
-				best = d
-				fwd, bwd = m.FwdS/n.FwdS, (m.FwdBwdS-m.FwdS)/(n.FwdBwdS-n.FwdS)
-			}
-		}
-	}
-	return fwd, bwd
-}
+// read off (steptime_sdpa.go): a materialised causal mask under
+// torch.compile, and in eager attention dropout inside the kernel and
+// T5's additive bias, priced from the kernel-timed rows of each variant
+// (sdpaVariant: dev33's masked calls, dev50's dropout and bias ones), and
+// where the spec forces the memory-efficient kernels their per-element
+// extra (sdpaEfficientExtra).
 
 // sdpaPlainRow reports whether s is a kernel-timed row of the default
 // backend's unmasked, non-causal call without dropout: the call the
@@ -75,10 +45,12 @@ func sdpaPlainRow(s gpu.SDPARate) bool {
 // which leaves the call priced as the plain one.
 func (r *rates) sdpaVariant(a *attnCost, dt DType) (fwd, bwd float64, ok bool) {
 	mask, be := "", "cudnn"
-	switch a.bias {
-	case "const":
+	switch {
+	case a.masked:
+		mask = "additive"
+	case a.bias == "const":
 		mask = "bias"
-	case "grad":
+	case a.bias == "grad":
 		mask, be = "bias-grad", "efficient"
 	}
 	causal := a.causal && mask == ""
