@@ -32,24 +32,18 @@ import (
 // at the small shapes (DiT-XL/2's 32×16×256×72: 44 µs timed, 42 µs per
 // call profiled), so forward rows are taken as timed.
 func (r *rates) sdpa(a *attnCost, dt DType) (fwd, bwd float64) {
-	if a.masked && !a.forced && dt != F32 {
+	variant := a.masked || (a.eager && (a.dropout > 0 || a.bias != ""))
+	switch {
+	case variant && !a.forced && dt != F32:
 		if f, b, ok := r.sdpaVariant(a, dt); ok {
 			return f, b
 		}
-	}
-	if a.eager && (a.dropout > 0 || a.bias != "") {
+	case variant && a.eager && a.backend == "efficient" && dt != F32:
 		base := *a
 		base.eager = false
-		switch {
-		case !a.forced && dt != F32:
-			if f, b, ok := r.sdpaVariant(a, dt); ok {
-				return f, b
-			}
-		case a.backend == "efficient" && dt != F32:
-			ef, eb := r.sdpaEfficientExtra(a)
-			f, b := r.sdpa(&base, dt)
-			return f + ef, b + eb
-		}
+		ef, eb := r.sdpaEfficientExtra(a)
+		f, b := r.sdpa(&base, dt)
+		return f + ef, b + eb
 	}
 	q := sdpaPoint(a)
 	be, rowDT := r.sdpaRows(a.backend, dt)

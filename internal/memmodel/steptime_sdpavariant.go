@@ -15,13 +15,6 @@ import (
 // where the spec forces the memory-efficient kernels their per-element
 // extra (sdpaEfficientExtra).
 
-// sdpaPlainRow reports whether s is a kernel-timed row of the default
-// backend's unmasked, non-causal call without dropout: the call the
-// mask and variant rows are priced against.
-func sdpaPlainRow(s gpu.SDPARate) bool {
-	return s.Kernels && s.Backend == "cudnn" && s.Mask == "" && !s.Causal && s.Dropout == 0
-}
-
 // sdpaVariant is the forward and backward time of a default fused call
 // with attention dropout or an additive bias, read off the kernel-timed
 // rows of that variant (gpu.SDPARate.Kernels, Mask, Dropout): their rates
