@@ -18,6 +18,15 @@ package memmodel
 // algorithm keeps beside the data-gradient workspace (see convWorkspace).
 const splitKMax = 8 << 20
 
+// halfLargeBatch is the batch from which cuDNN's heuristics pick other
+// weight-gradient algorithms for fp16 and bf16 convolutions, ones that keep
+// float32 split-K partials beside the general workspace (halfLargeSplitK).
+// Read off testdata/dev54's NCHW ResNet traces: at batch 32 and 64 (and the
+// fixtures' b64 fp16/bf16) none of the wide convs keeps partials; at 96,
+// 128, 160, 192, 256 and 512 they do. 65-95 is not measured and keeps the
+// batch-64 rule.
+const halfLargeBatch = 96
+
 // workspaceTail is what cuDNN's workspaces ask beyond the tensors they
 // are sized on: 16 to 431 bytes in the traces (147 most often), so the
 // allocator rounds them up to the next 512 bytes, and a workspace of whole
@@ -68,7 +77,11 @@ type convWork struct {
 func convWorkspace(c convWork) (fwd, dgrad, wgrad int64) {
 	partials := n32(c.weight, c.cin*c.cout*c.k*c.k)
 	splitK := minI64(14*partials, splitKMax)
-	if c.half {
+	large := c.half && c.n >= halfLargeBatch
+	switch {
+	case large && (c.k > 1 || c.stride > 1):
+		splitK = halfLargeSplitK(c, partials)
+	case c.half:
 		splitK = minI64(splitK, splitKHalfMax)
 		if partials >= splitKHalfWide {
 			splitK = 0
@@ -78,9 +91,28 @@ func convWorkspace(c convWork) (fwd, dgrad, wgrad int64) {
 	if c.k > 1 {
 		general += c.weight
 	}
+	if c.k == 1 && c.stride == 1 && c.ho == 14 && c.half && c.cin == 1024 && c.cout == 512 {
+		// ResNet-50/101/152's first layer4 conv (1024→512 on 14×14, its
+		// stride in the next conv) takes the general workspace forward and
+		// for the data gradient in fp16 and bf16, at every batch traced
+		// (32 to 256: 36.75 MiB at b64, 110.25 at b192); the 1024→256
+		// convs beside it take none
+		fwd, dgrad = general, general
+	}
 	if c.k == 1 && c.stride == 1 && c.ho >= 14 {
 		perImage := c.n * c.cin * c.cout * 4
-		return 0, 0, minI64(perImage, c.in+c.out+c.weight+splitK)
+		if large {
+			// from batch 96 the half-precision weight gradient takes its
+			// input and output plus three float32 copies of the weight
+			// (256↔1024 on 14×14: 48.94 MiB at b96, 94.88 at b192), the
+			// 2 MiB 1024→512 none at b96 and three from b128 (79.50 MiB)
+			extra := 3 * partials
+			if partials >= 2<<20 && c.n < 128 {
+				extra = 0
+			}
+			return fwd, dgrad, minI64(perImage, c.in+c.out+extra)
+		}
+		return fwd, dgrad, minI64(perImage, c.in+c.out+c.weight+splitK)
 	}
 	fwd = general
 	if c.k == 1 && c.stride == 1 && c.ho == 7 && c.half && c.n <= 96 && c.cout >= 256 && !(pow2(c.cin) && pow2(c.cout)) {
@@ -125,6 +157,12 @@ func convWorkspace(c convWork) (fwd, dgrad, wgrad int64) {
 		}
 		return fwd, general, general
 	}
+	if c.k == 1 && c.stride > 1 && c.half && c.cin == 64 {
+		// ResNet-18/34's first downsample (64→128, 1×1/2 on 56×56) runs
+		// forward without a workspace in fp16 and bf16 NCHW (dev54's b512
+		// traces); ResNet-50's 256→512 one takes the general workspace
+		fwd = 0
+	}
 	if c.k == 1 && c.stride > 1 && c.h >= 56 && !c.half && c.n >= 16 {
 		// float32 strided 1×1 convs on the largest maps (ResNet's first
 		// downsample, 256→512 at 56×56) run forward with their input and
@@ -141,3 +179,35 @@ func n32(bytes, numel int64) int64 { return maxI64(bytes, 4*numel) }
 
 // pow2 reports whether n is a power of two.
 func pow2(n int64) bool { return n > 0 && n&(n-1) == 0 }
+
+// halfLargeSplitK is the split-K partials a fp16/bf16 weight gradient keeps
+// from halfLargeBatch on, for a conv with k > 1 or a strided 1×1 one, given
+// the weight's float32 bytes (partials). Read off dev54's traces of NCHW
+// ResNet-18/34/50/152 at batch 96 to 512, fp16 and bf16 alike:
+//   - k > 1: thirteen float32 copies of the weight up to 7 MiB (128→128 3×3:
+//     7.31 MiB at every batch; 256→256: 6.75; 512→512: 7.5 in fp16, 6.0 in
+//     bf16); from batch 256 the convs of at most 2.25 MiB keep seven copies
+//     when that is more (256→256: 15.75 MiB at ResNet-50 b256 and ResNet-34
+//     b512).
+//   - strided 1×1 (the downsamples): seven copies up to 6 MiB (256→512:
+//     3.5 MiB; 512→1024: 6.0 from b96 to b192, 16 at b256, left out), none
+//     for a weight of 4 MiB or more (1024→2048 onto 7×7).
+//
+// Beside the batch-64 rule (none for the wide convs) these are a few MiB a
+// call, but they decide which cached block the workspace fits: at b192 the
+// layer3 downsample's 226.5 MiB needs a segment of its own where the batch-64
+// rule's 220.5 fit a cached 222 MiB one, and the model was 1.5-3.9% low on
+// every such row (late5, late8, late47, late48).
+func halfLargeSplitK(c convWork, partials int64) int64 {
+	if c.k > 1 {
+		s := minI64(13*partials, 7<<20)
+		if c.n >= 256 && partials <= 9<<18 {
+			s = maxI64(s, 7*partials)
+		}
+		return s
+	}
+	if partials >= 4<<20 {
+		return 0
+	}
+	return minI64(7*partials, 6<<20)
+}

@@ -117,6 +117,14 @@ func (b *builder) conv2d(x fmap, cout, k, stride, pad, groups int64, bias bool) 
 		// holds then.
 		o.fwdTemp = []int64{scale(maxI64(5*inB/4, 3*outB/2))}
 		o.gradWork = []int64{0, scale(3*outB/2 + 328*wB)}
+	case b.dt(xc) == F16 && !b.rg(xc) && x.c == 3 && k == 7 && stride == 2:
+		// ResNet's fp16 NCHW stem takes its output plus the image with its
+		// channels padded to four forward (stemPadBytes): 183.77 MiB at
+		// b96, 9.19 more than input plus output (dev44, dev54 b32-b256)
+		fw, dg, wg := convWorkspace(convWork{n: x.n, cin: x.c, cout: cout, k: k, stride: stride, h: x.h, ho: ho,
+			in: inB, out: outB, weight: wB, half: true})
+		fw = outB + stemPadBytes(x, F16)
+		setConvWork(o, scale, fw, dg, wg, false, b.rg(wc))
 	default:
 		fw, dg, wg := convWorkspace(convWork{n: x.n, cin: x.c / groups, cout: cout, k: k, stride: stride, h: x.h, ho: ho,
 			in: inB, out: outB, weight: wB, half: b.dt(xc).Size() == 2})
