@@ -171,6 +171,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late48/RESULTS.md", "", false},
 	// late49's likewise (fb0fa94)
 	{"testdata/late49/RESULTS.md", "", false},
+	// late50's likewise (2a12793)
+	{"testdata/late50/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)

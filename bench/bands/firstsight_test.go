@@ -178,6 +178,9 @@ var firstSightSets = []firstSightSet{
 	{"late49-", 12, 0, 10, "late49-t5-base-s512-b24-bf16-ckpt", 9.104, 8.949, map[string]struct{ meas, pred float64 }{
 		"late49-t-bert-large-s384-b32-bf16-ckpt": {138.4, 160.8},
 	}},
+	// late50 (2a12793): 8 NCHW half-precision ResNet rows, ResNet-50 b48
+	// fp16 +6.39% the worst reserved (over); no step times
+	{"late50-", 8, 0, 0, "late50-resnet50-b48-fp16", 2.498, 2.658, nil},
 	// late26 (56a33fe): 12 families and 4 world-size-1 parallel rows, TP
 	// on Llama 3.2 1B +3.89%
 	{"late26-", 16, 3, 17, "late26-ws1-tp-llama32-1b-s1024-b4", 31.283, 32.501, map[string]struct{ meas, pred float64 }{
