@@ -176,8 +176,10 @@ func backtest(ss []sample, before, after [][2]float64) []backtestLine {
 // late18; pick8 in session 15's call 52 after late19's call 51; pick9 in
 // session 20's call 78 after late35's call 77), so its
 // rows are no record of what plan knew when late12 (or any
-// earlier set) was first seen (markRisk).
-var capturedAfter = map[string]string{"pick3": "late12", "pick4": "late13", "pick5": "late14", "pick6": "late16", "pick7": "late18", "pick8": "late19", "pick9": "late35"}
+// earlier set) was first seen (markRisk). late45 likewise: its job list
+// is session 23's, but no two-GPU machine ran it before session 26's call
+// 93, after late50's call 103.
+var capturedAfter = map[string]string{"pick3": "late12", "pick4": "late13", "pick5": "late14", "pick6": "late16", "pick7": "late18", "pick8": "late19", "pick9": "late35", "late45": "late50"}
 
 // setOrder sorts capture sets: the development and held-out sets first,
 // then the late sets in the order they were captured.

@@ -173,6 +173,9 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late49/RESULTS.md", "", false},
 	// late50's likewise (2a12793)
 	{"testdata/late50/RESULTS.md", "", false},
+	// late45's: its job list is session 23's, its capture session 26's,
+	// after late50 (6971daa)
+	{"testdata/late45/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)

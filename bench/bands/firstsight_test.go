@@ -181,6 +181,9 @@ var firstSightSets = []firstSightSet{
 	// late50 (2a12793): 8 NCHW half-precision ResNet rows, ResNet-50 b48
 	// fp16 +6.39% the worst reserved (over); no step times
 	{"late50-", 8, 0, 0, "late50-resnet50-b48-fp16", 2.498, 2.658, nil},
+	// late45 (6971daa): 20 two-GPU rank rows, DDP on GPT-2 large +9.76%
+	// the worst reserved (over); no step times
+	{"late45-", 20, 0, 0, "late45-ws2-ddp-gpt2-large-s1024-b4-rank0", 31.648, 34.737, nil},
 	// late26 (56a33fe): 12 families and 4 world-size-1 parallel rows, TP
 	// on Llama 3.2 1B +3.89%
 	{"late26-", 16, 3, 17, "late26-ws1-tp-llama32-1b-s1024-b4", 31.283, 32.501, map[string]struct{ meas, pred float64 }{

@@ -18,14 +18,17 @@ package memmodel
 // algorithm keeps beside the data-gradient workspace (see convWorkspace).
 const splitKMax = 8 << 20
 
-// halfLargeBatch is the batch from which cuDNN's heuristics pick other
-// weight-gradient algorithms for fp16 and bf16 convolutions, ones that keep
-// float32 split-K partials beside the general workspace (halfLargeSplitK).
-// Read off testdata/dev54's NCHW ResNet traces: at batch 32 and 64 (and the
-// fixtures' b64 fp16/bf16) none of the wide convs keeps partials; at 96,
-// 128, 160, 192, 256 and 512 they do. 65-95 is not measured and keeps the
-// batch-64 rule.
-const halfLargeBatch = 96
+// halfLargeBatch and halfDownsampleBatch are the batches from which cuDNN's
+// heuristics pick other weight-gradient algorithms for fp16 and bf16 3×3
+// convolutions and strided 1×1 ones, which keep float32 split-K partials
+// beside the general workspace (halfSplitK). In dev54 and dev55's NCHW
+// ResNet traces the 3×3 convs keep the batch-64 rule at b80 and take the
+// larger partials from b96; the downsamples already at b80. 65-79 and
+// 81-95 are not measured.
+const (
+	halfLargeBatch      = 96
+	halfDownsampleBatch = 80
+)
 
 // workspaceTail is what cuDNN's workspaces ask beyond the tensors they
 // are sized on: 16 to 431 bytes in the traces (147 most often), so the
@@ -72,45 +75,30 @@ type convWork struct {
 //     downsample's 294 then 302 MiB requests are two segments.
 //
 // The forward figure sometimes carries 2 or 8 MiB more (the 14×14 3×3 convs
-// in float32) and the stem's weight gradient 4–55 MiB more, growing with
-// the batch; both are left out.
+// in float32; the 7×7 512→512 ones at b128 in half precision), left out.
+// Half precision differs by batch: halfSplitK, halfPointwiseWgradExtra.
 func convWorkspace(c convWork) (fwd, dgrad, wgrad int64) {
 	partials := n32(c.weight, c.cin*c.cout*c.k*c.k)
 	splitK := minI64(14*partials, splitKMax)
-	large := c.half && c.n >= halfLargeBatch
-	switch {
-	case large && (c.k > 1 || c.stride > 1):
-		splitK = halfLargeSplitK(c, partials)
-	case c.half:
-		splitK = minI64(splitK, splitKHalfMax)
-		if partials >= splitKHalfWide {
-			splitK = 0
-		}
+	if c.half {
+		splitK = halfSplitK(c, partials)
 	}
 	general := c.in + c.out + workspaceTail
 	if c.k > 1 {
 		general += c.weight
 	}
-	if c.k == 1 && c.stride == 1 && c.ho == 14 && c.half && c.cin == 1024 && c.cout == 512 {
+	if c.k == 1 && c.stride == 1 && c.ho == 14 && c.half && c.cin == 1024 && c.cout == 512 && c.n >= 64 {
 		// ResNet-50/101/152's first layer4 conv (1024→512 on 14×14, its
 		// stride in the next conv) takes the general workspace forward and
-		// for the data gradient in fp16 and bf16, at every batch traced
-		// (32 to 256: 36.75 MiB at b64, 110.25 at b192); the 1024→256
-		// convs beside it take none
+		// for the data gradient in fp16 and bf16 from batch 64 (36.75 MiB
+		// at b64, 110.25 at b192; none at b32 and b48); the 1024→256 convs
+		// beside it take none
 		fwd, dgrad = general, general
 	}
 	if c.k == 1 && c.stride == 1 && c.ho >= 14 {
 		perImage := c.n * c.cin * c.cout * 4
-		if large {
-			// from batch 96 the half-precision weight gradient takes its
-			// input and output plus three float32 copies of the weight
-			// (256↔1024 on 14×14: 48.94 MiB at b96, 94.88 at b192), the
-			// 2 MiB 1024→512 none at b96 and three from b128 (79.50 MiB)
-			extra := 3 * partials
-			if partials >= 2<<20 && c.n < 128 {
-				extra = 0
-			}
-			return fwd, dgrad, minI64(perImage, c.in+c.out+extra)
+		if c.half {
+			return fwd, dgrad, minI64(perImage, c.in+c.out+halfPointwiseWgradExtra(c, partials))
 		}
 		return fwd, dgrad, minI64(perImage, c.in+c.out+c.weight+splitK)
 	}
@@ -180,34 +168,81 @@ func n32(bytes, numel int64) int64 { return maxI64(bytes, 4*numel) }
 // pow2 reports whether n is a power of two.
 func pow2(n int64) bool { return n > 0 && n&(n-1) == 0 }
 
-// halfLargeSplitK is the split-K partials a fp16/bf16 weight gradient keeps
-// from halfLargeBatch on, for a conv with k > 1 or a strided 1×1 one, given
-// the weight's float32 bytes (partials). Read off dev54's traces of NCHW
-// ResNet-18/34/50/152 at batch 96 to 512, fp16 and bf16 alike:
-//   - k > 1: thirteen float32 copies of the weight up to 7 MiB (128→128 3×3:
-//     7.31 MiB at every batch; 256→256: 6.75; 512→512: 7.5 in fp16, 6.0 in
-//     bf16); from batch 256 the convs of at most 2.25 MiB keep seven copies
-//     when that is more (256→256: 15.75 MiB at ResNet-50 b256 and ResNet-34
-//     b512).
-//   - strided 1×1 (the downsamples): seven copies up to 6 MiB (256→512:
-//     3.5 MiB; 512→1024: 6.0 from b96 to b192, 16 at b256, left out), none
-//     for a weight of 4 MiB or more (1024→2048 onto 7×7).
+// halfSplitK is the split-K partials a fp16/bf16 weight gradient keeps
+// beside the general workspace for a conv with k > 1 or a strided 1×1 one,
+// given the weight's float32 bytes (partials). Read off the NCHW ResNet-18,
+// 34, 50 and 152 traces of dev54 and dev55 (batch 32 to 512, fp16 and bf16
+// alike) and the fixtures' b64 fp16/bf16 ones, which the batch-64 rule was
+// first read off:
+//   - k > 1 below halfLargeBatch: fourteen copies up to 2 MiB for weights
+//     under 2 MiB, none for wider ones (the batch-64 rule; b80's 128→128
+//     keeps 3.7 MiB). From it: thirteen copies up to 7 MiB (128→128 3×3:
+//     7.31 MiB; 256→256: 6.75), five sixths of a weight of 4 MiB or more
+//     (512→512: 7.5 MiB in fp16, 6.0 in bf16; ResNet-18/34's 256→512/2:
+//     3.75); from
+//     batch 256 the convs of at most 2.25 MiB keep seven copies when that is
+//     more (256→256: 15.75 MiB at ResNet-50 b256 and ResNet-34 b512).
+//   - strided 1×1 (the downsamples) below batch 80: three copies of a
+//     weight under 2 MiB (256→512: 1.5 MiB at b32, b48, b64), none for
+//     wider ones. From it, ResNet-18/34's 64→128 1.5 MiB and 128→256 3.75
+//     MiB at any batch, their 256→512 onto 7×7 1 MiB at b256 and 2 from b384, ResNet-50's
+//     256→512 3.5 and 512→1024 6 (16 at b256, left out), none for a weight
+//     of 4 MiB or more (1024→2048 onto 7×7).
 //
-// Beside the batch-64 rule (none for the wide convs) these are a few MiB a
-// call, but they decide which cached block the workspace fits: at b192 the
-// layer3 downsample's 226.5 MiB needs a segment of its own where the batch-64
-// rule's 220.5 fit a cached 222 MiB one, and the model was 1.5-3.9% low on
-// every such row (late5, late8, late47, late48).
-func halfLargeSplitK(c convWork, partials int64) int64 {
+// A few MiB a call, but they decide which cached block a workspace fits: at
+// b192 the layer3 downsample's 226.5 MiB needs a segment of its own where
+// the batch-64 rule's 220.5 fit a cached 222 MiB one, and before these the
+// model was 1.5-3.9% low on every NCHW ResNet row at batch 128 and more in
+// half precision (late5, late8, late47, late48).
+func halfSplitK(c convWork, partials int64) int64 {
 	if c.k > 1 {
+		if c.n < halfLargeBatch {
+			if partials >= splitKHalfWide {
+				return 0
+			}
+			return minI64(14*partials, splitKHalfMax)
+		}
+		if partials >= 4<<20 {
+			return partials * 5 / 6
+		}
 		s := minI64(13*partials, 7<<20)
 		if c.n >= 256 && partials <= 9<<18 {
 			s = maxI64(s, 7*partials)
 		}
 		return s
 	}
-	if partials >= 4<<20 {
+	if c.stride == 1 {
+		return 0 // see halfPointwiseWgradExtra
+	}
+	switch {
+	case c.n < halfDownsampleBatch && partials >= splitKHalfWide:
+		return 0
+	case c.n < halfDownsampleBatch:
+		return 3 * partials
+	case c.cin == 64:
+		return 3 << 19
+	case c.cin == 128:
+		return 15 << 18
+	case c.cin == 256 && c.ho == 7 && c.n < 384:
+		return 1 << 20
+	case c.cin == 256 && c.ho == 7:
+		return 2 << 20
+	case partials >= 4<<20:
 		return 0
 	}
 	return minI64(7*partials, 6<<20)
+}
+
+// halfPointwiseWgradExtra is what a fp16/bf16 1×1 stride-1 convolution on a
+// map of 14×14 or more asks for its weight gradient beyond its input and
+// output: nothing below batch 64 (256↔1024 on 14×14: 15.31 MiB at b32,
+// 22.97 at b48, their input plus output), three float32 copies of the
+// weight from it (33.63 MiB at b64, 48.94 at b96, 94.88 at b192), except the
+// 2 MiB 1024→512, which keeps none below batch 128 (36.75 MiB at b64, 55.13
+// at b96; 79.50 at b128).
+func halfPointwiseWgradExtra(c convWork, partials int64) int64 {
+	if c.n < 64 || (partials >= 2<<20 && c.n < 128) {
+		return 0
+	}
+	return 3 * partials
 }

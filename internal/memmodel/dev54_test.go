@@ -9,8 +9,9 @@ import "testing"
 // reserved before -3.89%..+5.25% (ResNet-50 b128 fp16 -3.09%, b160 bf16
 // checkpointed -3.89%, ResNet-34 b512 fp16 -2.24%, ResNet-18 b512 bf16
 // +5.25%), after -0.91%..+1.90% (the float32 row, unchanged), allocated
-// within 0.12%.
+// within 0.12%. With dev55's refinements (dev55_test.go): median 0.65%,
+// -0.91%..+1.90%, two under.
 func TestDev54(t *testing.T) {
 	checkBlindGroups(t, "../../testdata/dev54", 12, nil,
-		blindLimits{resvMedian: 0.0075, resvMax: 0.0195, allocMax: 0.0013, under: 4, farUnder: 0}, "dev54")
+		blindLimits{resvMedian: 0.0066, resvMax: 0.0195, allocMax: 0.0004, under: 2, farUnder: 0}, "dev54")
 }

@@ -118,12 +118,16 @@ func (b *builder) conv2d(x fmap, cout, k, stride, pad, groups int64, bias bool) 
 		o.fwdTemp = []int64{scale(maxI64(5*inB/4, 3*outB/2))}
 		o.gradWork = []int64{0, scale(3*outB/2 + 328*wB)}
 	case b.dt(xc) == F16 && !b.rg(xc) && x.c == 3 && k == 7 && stride == 2:
-		// ResNet's fp16 NCHW stem takes its output plus the image with its
-		// channels padded to four forward (stemPadBytes): 183.77 MiB at
-		// b96, 9.19 more than input plus output (dev44, dev54 b32-b256)
+		// ResNet's fp16 NCHW stem works on the image with its channels
+		// padded to four (stemPadBytes): forward its output plus that,
+		// 183.77 MiB at b96, 9.19 more than input plus output, and its
+		// weight gradient the padded channel more than the general rule
+		// (9.11 MiB at b96, 24.43 at b256, 49.31 at ResNet-34 b512; dev44,
+		// dev54, dev55)
 		fw, dg, wg := convWorkspace(convWork{n: x.n, cin: x.c, cout: cout, k: k, stride: stride, h: x.h, ho: ho,
 			in: inB, out: outB, weight: wB, half: true})
 		fw = outB + stemPadBytes(x, F16)
+		wg += inB / 3
 		setConvWork(o, scale, fw, dg, wg, false, b.rg(wc))
 	default:
 		fw, dg, wg := convWorkspace(convWork{n: x.n, cin: x.c / groups, cout: cout, k: k, stride: stride, h: x.h, ho: ho,
