@@ -651,6 +651,8 @@ def sharded(spec, out):
         model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[local])
     elif strat in ("zero1", "none"):
         model.to(dev)
+    elif strat == "pp":
+        return pipeline(spec, out, res, model, layers, rank, world, dev, autocast)
     model.train()
     params = [p for p in model.parameters() if p.requires_grad]
     if strat == "zero1":
@@ -673,6 +675,90 @@ def sharded(spec, out):
                 loss = model(input_ids=ids, labels=ids).loss
             loss.backward()
             del loss
+            opt.step()
+            opt.zero_grad(set_to_none=True)
+            torch.cuda.synchronize()
+            times.append(time.perf_counter() - t0)
+            res.setdefault("alloc_after_iter", []).append(torch.cuda.memory_allocated())
+        res["status"] = "ok"
+    except torch.OutOfMemoryError as e:
+        res["status"] = "oom"
+        res["oom_message"] = str(e)[:1500]
+    res["iter_s"] = times
+    res["rank"], res["world"] = rank, world
+    figures(res)
+    dump(spec, out, res)
+    try:
+        dist.destroy_process_group()
+    except Exception:
+        pass
+    return [res]
+
+
+def pipeline(spec, out, res, model, layers, rank, world, dev, autocast):
+    """Session 26: pipeline parallelism over the ranks (torch.distributed.pipelining), a Llama-style model split by
+    hand into equal runs of decoder layers, the embedding on the first stage, the final norm and lm_head on the last;
+    spec["mb"] micro-batches of spec["b"] sequences each per step, schedule spec["schedule"] (1f1b or gpipe), the
+    loss (cross-entropy over the logits in float32) on the last stage. Each rank's row is its stage's memory."""
+    import torch
+    import torch.distributed as dist
+    from torch.distributed.pipelining import PipelineStage, Schedule1F1B, ScheduleGPipe
+    n = len(layers)
+    k = (n + world - 1) // world
+    lo, hi = rank * k, min(n, (rank + 1) * k)
+    first, last = rank == 0, rank == world - 1
+    inner = model.model
+
+    class Stage(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = inner.embed_tokens if first else None
+            self.layers = torch.nn.ModuleList(list(layers[lo:hi]))
+            self.rotary = inner.rotary_emb
+            self.norm = inner.norm if last else None
+            self.head = model.lm_head if last else None
+
+        def forward(self, x):
+            if self.embed is not None:
+                x = self.embed(x)
+            pos = torch.arange(x.shape[1], device=x.device).unsqueeze(0)
+            pe = self.rotary(x, pos)
+            for blk in self.layers:
+                o = blk(x, attention_mask=None, position_ids=pos, position_embeddings=pe)
+                x = o[0] if isinstance(o, tuple) else o
+            if self.head is not None:
+                x = self.head(self.norm(x))
+            return x
+
+    stage_mod = Stage().to(dev)
+    stage_mod.train()
+    res["stage_layers"] = [lo, hi]
+    res["stage_params"] = sum(p.numel() for p in stage_mod.parameters())
+    mb = spec.get("mb", world)
+    stage = PipelineStage(stage_mod, rank, world, dev)
+
+    def loss_fn(logits, target):
+        return torch.nn.functional.cross_entropy(logits.float().view(-1, logits.size(-1)), target.view(-1))
+
+    cls = ScheduleGPipe if spec.get("schedule", "1f1b") == "gpipe" else Schedule1F1B
+    sched = cls(stage, n_microbatches=mb, loss_fn=loss_fn)
+    opt = torch.optim.AdamW([p for p in stage_mod.parameters() if p.requires_grad], lr=1e-4)
+    vocab = model.config.vocab_size
+    times = []
+    try:
+        for it in range(spec.get("iters", 3)):
+            ids = torch.randint(0, vocab, (spec["b"] * mb, spec["seq"]), device=dev)
+            dist.broadcast(ids, 0)
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            with torch.autocast("cuda", dtype=torch.bfloat16, enabled=autocast):
+                if first:
+                    sched.step(ids)
+                elif last:
+                    losses = []
+                    sched.step(target=ids, losses=losses)
+                else:
+                    sched.step()
             opt.step()
             opt.zero_grad(set_to_none=True)
             torch.cuda.synchronize()
