@@ -176,6 +176,8 @@ var firstSightTables = []firstSightTable{
 	// late45's: its job list is session 23's, its capture session 26's,
 	// after late50 (6971daa)
 	{"testdata/late45/RESULTS.md", "", false},
+	// late51's: the first pipeline-parallel runs (a9fa7be)
+	{"testdata/late51/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)

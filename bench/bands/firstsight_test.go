@@ -184,6 +184,10 @@ var firstSightSets = []firstSightSet{
 	// late45 (6971daa): 20 two-GPU rank rows, DDP on GPT-2 large +9.76%
 	// the worst reserved (over); no step times
 	{"late45-", 20, 0, 0, "late45-ws2-ddp-gpt2-large-s1024-b4-rank0", 31.648, 34.737, nil},
+	// late51 (a9fa7be): 12 pipeline-parallel stage rows, the small Llama
+	// 1F1B m8 checkpointed stage 0 +45.25% the worst reserved (over); no
+	// step times
+	{"late51-", 12, 0, 0, "late51-ws2-pp-llama-small-s1024-b4-m8-1f1b-ckpt-rank0", 4.201, 6.102, nil},
 	// late26 (56a33fe): 12 families and 4 world-size-1 parallel rows, TP
 	// on Llama 3.2 1B +3.89%
 	{"late26-", 16, 3, 17, "late26-ws1-tp-llama32-1b-s1024-b4", 31.283, 32.501, map[string]struct{ meas, pred float64 }{

@@ -36,7 +36,11 @@ type GTRow struct {
 	Reshard      *bool  `json:"reshard"`
 	// World is a sharded row's world size (gt_work.py under torchrun: one
 	// row per rank); 0 or 1 is one GPU.
-	World        int       `json:"world"`
+	World int `json:"world"`
+	// MicroBatches and Schedule are a pipeline-parallel row's micro-batches
+	// per step and schedule (gt_work.py's pipeline: "1f1b" or "gpipe").
+	MicroBatches int       `json:"mb"`
+	Schedule     string    `json:"schedule"`
 	Compile      bool      `json:"compile"`
 	ChannelsLast bool      `json:"channels_last"`
 	UseCache     *bool     `json:"use_cache"`
@@ -198,7 +202,7 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 		s.UseCache = &off // gt_work.py's sharded() sets model.config.use_cache = False
 	}
 	if r.Strategy != "" {
-		st := map[string]string{"fsdp2": "fsdp", "tp": "tp", "zero1": "zero1", "ddp": "ddp"}[r.Strategy]
+		st := map[string]string{"fsdp2": "fsdp", "tp": "tp", "zero1": "zero1", "ddp": "ddp", "pp": "pp"}[r.Strategy]
 		if st == "" {
 			return s, "strategy " + r.Strategy
 		}
@@ -210,6 +214,10 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 			s.Parallel.GPUs = r.World
 			if st == "tp" {
 				s.Parallel.TP = r.World
+			}
+			if st == "pp" {
+				// b is the micro-batch; the step runs mb of them
+				s.Parallel.PP, s.Parallel.MicroBatches, s.Parallel.Schedule = r.World, max(r.MicroBatches, 1), r.Schedule
 			}
 		}
 	}
