@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -262,4 +263,31 @@ func harnessLoRATargets(model string, explicit []string) []string {
 		return []string{"to_q", "to_k", "to_v", "to_out"}
 	}
 	return []string{"q_proj", "v_proj"}
+}
+
+// rankSuffix is what names a rank's row of a run launched by torchrun.
+var rankSuffix = regexp.MustCompile(`-rank[0-9]+$`)
+
+// LesserStages names the rows of pipeline-parallel runs that are not
+// their run's fullest stage by peak reserved: plan's pipeline figure is
+// the fullest stage's (a run fits when that one does), so the others are
+// no measure of its error.
+func LesserStages(rs []GTRow) map[string]bool {
+	fullest := map[string]GTRow{}
+	for _, r := range rs {
+		if r.Strategy != "pp" {
+			continue
+		}
+		k := rankSuffix.ReplaceAllString(r.Name, "")
+		if f, ok := fullest[k]; !ok || r.MaxReserved > f.MaxReserved {
+			fullest[k] = r
+		}
+	}
+	out := map[string]bool{}
+	for _, r := range rs {
+		if r.Strategy == "pp" && fullest[rankSuffix.ReplaceAllString(r.Name, "")].Name != r.Name {
+			out[r.Name] = true
+		}
+	}
+	return out
 }

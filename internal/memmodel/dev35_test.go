@@ -99,9 +99,10 @@ func TestDev40EfficientNetCheckpointed(t *testing.T) {
 // exact; reserved +11% (over), the model's first step growing the cache
 // exactly as PyTorch's did and its second step taking one more 196 MiB
 // segment for max_pool2d's backward (README); inside its band since late38
-// joined the band data (TestLate38Blind). Held there until resolved.
+// joined the band data, below its bottom again since session 26 narrowed
+// the ResNet family's band (TestLate38Blind). Held there until resolved.
 func TestDev41ResNet18ChannelsLast(t *testing.T) {
-	checkBlindGroups(t, "../../testdata/dev41", 1, map[string]bool{},
+	checkBlindGroups(t, "../../testdata/dev41", 1, map[string]bool{"dev41-resnet18-b128-bf16-cl reserved": true},
 		blindLimits{resvMedian: 0.111, resvMax: 0.111, allocMax: 0.001, under: 0, farUnder: 0}, "dev41")
 }
 

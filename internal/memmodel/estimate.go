@@ -119,12 +119,15 @@ type config struct {
 	// ddpForward is the predicted seconds of a DDP step's forward, set by
 	// ddpRelease (0 before it, and for other strategies)
 	ddpForward float64
-	ckptEvery  int  // checkpoint every K-th block; 0 = none
-	selective  bool // selective checkpointing
-	batch      int64
-	seq        int64
-	image      int64
-	attn       string // attention implementation (AttnImpls)
+	// ppStages is the peak allocated bytes of a pipeline's first and last
+	// stages, set by pipelineStages (zero without pipeline parallelism)
+	ppStages  [2]int64
+	ckptEvery int  // checkpoint every K-th block; 0 = none
+	selective bool // selective checkpointing
+	batch     int64
+	seq       int64
+	image     int64
+	attn      string // attention implementation (AttnImpls)
 }
 
 // resolve validates s and looks its model and GPU up.

@@ -17,11 +17,12 @@ const late38Dir = "../../testdata/late38"
 // ResNet-18 row is inside its band; the EfficientNet rows' allocated stay
 // above theirs. Session 26: dev54/dev55 made the NCHW half-precision ResNet
 // rows tight (the ResNet family's spread 1.17% -> 0.20%), so its band
-// narrowed, but ResNet-18 b128 bf16 channels-last, still +11.0% over (its
-// second step's extra max_pool2d segment, testdata/dev41), stays inside:
-// its kind's first-sight miss widens it (risk level 1).
+// narrowed and ResNet-18 b128 bf16 channels-last, still +11.0% over (its
+// second step's extra max_pool2d segment, testdata/dev41), is below the
+// bottom again: recorded, not hidden.
 func TestLate38Blind(t *testing.T) {
 	known := map[string]bool{
+		"late38-resnet18-b128-bf16-cl reserved":             true,
 		"late38-efficientnet-b1-b96-bf16-cl-ckpt allocated": true,
 		"late38-efficientnet-b2-b96-bf16-cl-ckpt allocated": true,
 	}

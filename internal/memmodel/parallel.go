@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
+	"github.com/vramkit/vramkit/internal/units"
 )
 
 // Parallel strategies are modelled per rank: the graph of one rank's
@@ -252,38 +253,17 @@ func (c *config) rankNotes() []string {
 	case p.Strategy == "ddp":
 		out = append(out, "figures keep DDP's construction-time gradient buffer beside the rebuilt buckets through the second step, as GPT-2 medium on two GPUs and TinyLlama on one did; runs whose NCCL work lets it go at the rebuild peak lower (up to 17% below this figure), so this is the safe side")
 	case p.PP > 1 && p.Schedule == "gpipe":
-		out = append(out, "figures are the heaviest pipeline stage's; under GPipe every stage holds all micro-batches' activations, the first stage also the embedding")
+		out = append(out, fmt.Sprintf("figures are the fuller pipeline stage's: allocated %s on the first (its layers, the embedding, all %d micro-batches' activations), %s on the last (its layers, the head and loss of every micro-batch); measured on two stages only (torch.distributed.pipelining)", units.Bytes(c.ppStages[0]), p.MicroBatches, units.Bytes(c.ppStages[1])))
 	case p.PP > 1:
-		out = append(out, "figures are the first pipeline stage's, which holds pp micro-batches in flight under 1F1B; stage k holds pp-k")
+		out = append(out, fmt.Sprintf("figures are the fuller pipeline stage's: allocated %s on the first (its layers, the embedding, %d micro-batches in flight under 1F1B), %s on the last (its layers, the head and loss, and the %d earlier micro-batches' logits the schedule keeps to merge its output); measured on two stages only (torch.distributed.pipelining)", units.Bytes(c.ppStages[0]), min(p.PP, p.MicroBatches), units.Bytes(c.ppStages[1]), p.MicroBatches-1))
 	case p.GPUs > 1:
 		out = append(out, "ranks hold the same memory under this strategy (FSDP2 on two GPUs: within 2 KB)")
 	}
 	return out
 }
 
-// pipelineInFlight adds the activations of the micro-batches a pipeline
-// stage holds besides the one the stream models: 1F1B keeps up to pp in
-// flight on the first stage, GPipe all of them. They are live where this
-// micro-batch's activations peak (end of forward), which need not be the
-// step's peak (an optimizer step), so the peak is whichever is higher.
-func (c *config) pipelineInFlight(st *Stream, allocated, reserved int64, round allocsim.Config, cats *[numCategories]int64) (int64, int64) {
-	p := c.spec.Parallel
-	inFlight := minI64(int64(p.PP), int64(p.MicroBatches))
-	if p.Schedule == "gpipe" {
-		inFlight = int64(p.MicroBatches)
-	}
-	act, liveAt := st.activationPeak(round)
-	extra := (inFlight - 1) * act
-	if at := liveAt + extra; at > allocated {
-		reserved += at - allocated
-		allocated = at
-		cats[CatActivations] = act * inFlight
-	}
-	return allocated, reserved
-}
-
 // activationPeak is the most activation bytes live at once and the total
-// live bytes at that moment.
+// live bytes at the last moment they are.
 func (s *Stream) activationPeak(cfg allocsim.Config) (act, liveAt int64) {
 	live := make(map[int32]int64, 1024)
 	var cur, curAct int64
@@ -295,7 +275,9 @@ func (s *Stream) activationPeak(cfg allocsim.Config) (act, liveAt int64) {
 			cur += n
 			if s.Tags[r.ID].Cat == CatActivations {
 				curAct += n
-				if curAct > act {
+				// the latest such moment: the first step's has no
+				// optimizer state beside it yet
+				if curAct >= act {
 					act, liveAt = curAct, cur
 				}
 			}

@@ -162,7 +162,7 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 		allocated, reserved = max(allocated, a), max(reserved, rs)
 	}
 	if p := c.spec.Parallel; p.PP > 1 {
-		allocated, reserved = c.pipelineInFlight(st, allocated, reserved, live, &cats)
+		allocated, reserved = c.pipelineStages(g, cfg, st, allocated, reserved, live, &cats)
 	}
 	total, trainable := g.ParamCount()
 	r := &Result{
