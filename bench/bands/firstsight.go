@@ -178,6 +178,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late45/RESULTS.md", "", false},
 	// late51's: the first pipeline-parallel runs (a9fa7be)
 	{"testdata/late51/RESULTS.md", "", false},
+	// late52's likewise (da1bdfa)
+	{"testdata/late52/RESULTS.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)

@@ -188,6 +188,9 @@ var firstSightSets = []firstSightSet{
 	// 1F1B m8 checkpointed stage 0 +45.25% the worst reserved (over); no
 	// step times
 	{"late51-", 12, 0, 0, "late51-ws2-pp-llama-small-s1024-b4-m8-1f1b-ckpt-rank0", 4.201, 6.102, nil},
+	// late52 (da1bdfa): 9 NCHW half-precision ResNet rows, ResNet-34 b192
+	// fp16 +2.23% the worst reserved (over); no step times
+	{"late52-", 9, 0, 0, "late52-resnet34-b192-fp16", 4.412, 4.511, nil},
 	// late26 (56a33fe): 12 families and 4 world-size-1 parallel rows, TP
 	// on Llama 3.2 1B +3.89%
 	{"late26-", 16, 3, 17, "late26-ws1-tp-llama32-1b-s1024-b4", 31.283, 32.501, map[string]struct{ meas, pred float64 }{
