@@ -1,11 +1,6 @@
 package memmodel_test
 
-import (
-	"path/filepath"
-	"testing"
-
-	"github.com/vramkit/vramkit/bench/measured"
-)
+import "testing"
 
 // late45Dir is the forty-fifth blind set (testdata/late45/README.md): two-GPU
 // runs on models and shapes no two-GPU run used (GPT-2 large, Qwen2.5-0.5B,
@@ -34,24 +29,5 @@ func TestLate45TwoGPUs(t *testing.T) {
 // +7.58%), TP on the small Llama checkpointed under (-1.09%, -3.58%: its
 // reserved), the rest within -0.7..+2.8%.
 func TestLate45ProcessMemory(t *testing.T) {
-	rows, err := measured.ReadGTRows(filepath.Join(late45Dir, "sharded", "results.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var errs []float64
-	for _, m := range rows {
-		if m.NVMLUsed <= 0 {
-			t.Fatalf("%s: no NVML reading", m.Name)
-		}
-		r := planRow(t, m)
-		e := measured.Rel(r.Process, m.NVMLUsed)
-		t.Logf("%-50s process %+.2f%%", m.Name, 100*e)
-		if e < -0.036 {
-			t.Errorf("%s: process memory %.2f%% low", m.Name, 100*e)
-		}
-		errs = append(errs, e)
-	}
-	if s := measured.Summarize(errs); s.MedianAbs > 0.0095 || len(errs) != 20 {
-		t.Errorf("process memory over %d ranks: median |err| %.2f%% (want ≤0.95%%)", len(errs), 100*s.MedianAbs)
-	}
+	checkProcessMemory(t, late45Dir, 20, -0.036, 0.0095)
 }

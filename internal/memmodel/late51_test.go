@@ -1,9 +1,10 @@
 package memmodel_test
 
 import (
+	"maps"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"testing"
 
 	"github.com/vramkit/vramkit/bench/measured"
@@ -45,12 +46,7 @@ func TestLate51Pipeline(t *testing.T) {
 		t.Fatalf("%d runs, want 6", len(runs))
 	}
 	var errs []float64
-	names := make([]string, 0, len(runs))
-	for k := range runs {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
+	for _, k := range slices.Sorted(maps.Keys(runs)) {
 		r := runs[k]
 		res := planRow(t, r.row)
 		ea, er := measured.Rel(res.PeakAllocated, r.alloc), measured.Rel(res.PeakReserved, r.resv)

@@ -665,16 +665,28 @@ def sharded(spec, out):
     else:
         opt = torch.optim.AdamW(params, lr=1e-4)
     vocab = model.config.vocab_size if hasattr(model, "config") else model.module.config.vocab_size
+
+    def step():
+        ids = torch.randint(0, vocab, (spec["b"], spec["seq"]), device=dev)
+        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=autocast):
+            loss = model(input_ids=ids, labels=ids).loss
+        loss.backward()
+
+    run_steps(spec, res, step, opt)
+    return finish_sharded(spec, out, res, rank, world)
+
+
+def run_steps(spec, res, step, opt):
+    """The sharded runs' loop: spec["iters"] steps of step() (the batch, forward and backward), then the optimizer's
+    step and zero_grad, each timed (iter_s) with the allocated bytes after it; an out-of-memory error ends the loop
+    with status oom."""
+    import torch
     times = []
     try:
-        for it in range(spec.get("iters", 3)):
-            ids = torch.randint(0, vocab, (spec["b"], spec["seq"]), device=dev)
+        for _ in range(spec.get("iters", 3)):
             torch.cuda.synchronize()
             t0 = time.perf_counter()
-            with torch.autocast("cuda", dtype=torch.bfloat16, enabled=autocast):
-                loss = model(input_ids=ids, labels=ids).loss
-            loss.backward()
-            del loss
+            step()
             opt.step()
             opt.zero_grad(set_to_none=True)
             torch.cuda.synchronize()
@@ -685,6 +697,11 @@ def sharded(spec, out):
         res["status"] = "oom"
         res["oom_message"] = str(e)[:1500]
     res["iter_s"] = times
+
+
+def finish_sharded(spec, out, res, rank, world):
+    """A rank's row: its figures and snapshot, then the process group's end."""
+    import torch.distributed as dist
     res["rank"], res["world"] = rank, world
     figures(res)
     dump(spec, out, res)
@@ -744,39 +761,20 @@ def pipeline(spec, out, res, model, layers, rank, world, dev, autocast):
     sched = cls(stage, n_microbatches=mb, loss_fn=loss_fn)
     opt = torch.optim.AdamW([p for p in stage_mod.parameters() if p.requires_grad], lr=1e-4)
     vocab = model.config.vocab_size
-    times = []
-    try:
-        for it in range(spec.get("iters", 3)):
-            ids = torch.randint(0, vocab, (spec["b"] * mb, spec["seq"]), device=dev)
-            dist.broadcast(ids, 0)
-            torch.cuda.synchronize()
-            t0 = time.perf_counter()
-            with torch.autocast("cuda", dtype=torch.bfloat16, enabled=autocast):
-                if first:
-                    sched.step(ids)
-                elif last:
-                    losses = []
-                    sched.step(target=ids, losses=losses)
-                else:
-                    sched.step()
-            opt.step()
-            opt.zero_grad(set_to_none=True)
-            torch.cuda.synchronize()
-            times.append(time.perf_counter() - t0)
-            res.setdefault("alloc_after_iter", []).append(torch.cuda.memory_allocated())
-        res["status"] = "ok"
-    except torch.OutOfMemoryError as e:
-        res["status"] = "oom"
-        res["oom_message"] = str(e)[:1500]
-    res["iter_s"] = times
-    res["rank"], res["world"] = rank, world
-    figures(res)
-    dump(spec, out, res)
-    try:
-        dist.destroy_process_group()
-    except Exception:
-        pass
-    return [res]
+
+    def step():
+        ids = torch.randint(0, vocab, (spec["b"] * mb, spec["seq"]), device=dev)
+        dist.broadcast(ids, 0)
+        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=autocast):
+            if first:
+                sched.step(ids)
+            elif last:
+                sched.step(target=ids, losses=[])
+            else:
+                sched.step()
+
+    run_steps(spec, res, step, opt)
+    return finish_sharded(spec, out, res, rank, world)
 
 
 def multi(spec, out):
