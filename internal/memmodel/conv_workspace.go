@@ -179,15 +179,15 @@ func pow2(n int64) bool { return n > 0 && n&(n-1) == 0 }
 //     keeps 3.7 MiB). From it: thirteen copies up to 7 MiB (128→128 3×3:
 //     7.31 MiB; 256→256: 6.75), five sixths of a weight of 4 MiB or more
 //     (512→512: 7.5 MiB in fp16, 6.0 in bf16; ResNet-18/34's 256→512/2:
-//     3.75); from
-//     batch 256 the convs of at most 2.25 MiB keep seven copies when that is
-//     more (256→256: 15.75 MiB at ResNet-50 b256 and ResNet-34 b512).
+//     3.75); from batch 256 the convs of at most 2.25 MiB keep seven copies
+//     when that is more (256→256: 15.75 MiB at ResNet-50 b256 and ResNet-34
+//     b512).
 //   - strided 1×1 (the downsamples) below batch 80: three copies of a
 //     weight under 2 MiB (256→512: 1.5 MiB at b32, b48, b64), none for
 //     wider ones. From it, ResNet-18/34's 64→128 1.5 MiB and 128→256 3.75
-//     MiB at any batch, their 256→512 onto 7×7 1 MiB at b256 and 2 from b384, ResNet-50's
-//     256→512 3.5 and 512→1024 6 (16 at b256, left out), none for a weight
-//     of 4 MiB or more (1024→2048 onto 7×7).
+//     MiB at any batch, their 256→512 onto 7×7 1 MiB at b256 and 2 from
+//     b384, ResNet-50's 256→512 3.5 and 512→1024 6 (16 at b256, left out),
+//     none for a weight of 4 MiB or more (1024→2048 onto 7×7).
 //
 // A few MiB a call, but they decide which cached block a workspace fits: at
 // b192 the layer3 downsample's 226.5 MiB needs a segment of its own where
@@ -195,12 +195,14 @@ func pow2(n int64) bool { return n > 0 && n&(n-1) == 0 }
 // model was 1.5-3.9% low on every NCHW ResNet row at batch 128 and more in
 // half precision (late5, late8, late47, late48).
 func halfSplitK(c convWork, partials int64) int64 {
+	// the batch-64 rule: fourteen copies up to 2 MiB, none for wide weights
+	small := minI64(14*partials, splitKHalfMax)
+	if partials >= splitKHalfWide {
+		small = 0
+	}
 	if c.k > 1 {
 		if c.n < halfLargeBatch {
-			if partials >= splitKHalfWide {
-				return 0
-			}
-			return minI64(14*partials, splitKHalfMax)
+			return small
 		}
 		if partials >= 4<<20 {
 			return partials * 5 / 6
@@ -212,7 +214,9 @@ func halfSplitK(c convWork, partials int64) int64 {
 		return s
 	}
 	if c.stride == 1 {
-		return 0 // see halfPointwiseWgradExtra
+		// 1×1 convs: on maps of 14×14 or more halfPointwiseWgradExtra
+		// decides; on smaller ones (7×7) the batch-64 rule stands
+		return small
 	}
 	switch {
 	case c.n < halfDownsampleBatch && partials >= splitKHalfWide:
