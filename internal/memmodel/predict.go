@@ -164,6 +164,11 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	if p := c.spec.Parallel; p.PP > 1 {
 		allocated, reserved = c.pipelineStages(g, cfg, st, allocated, reserved, live, &cats)
 	}
+	if cfg.skipSteps == 0 {
+		// no skipped steps: the steady state is the figure itself (which
+		// pipelineStages may have lowered below the stream's peak)
+		steady = allocated
+	}
 	total, trainable := g.ParamCount()
 	r := &Result{
 		Model: c.arch.Name, GPU: c.gpu.Name, Params: total, TrainableParams: trainable,
