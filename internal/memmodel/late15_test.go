@@ -37,11 +37,10 @@ func TestLate15Blind(t *testing.T) {
 	// (the math-path softmax's gradient copy), inside. The narrower pooled
 	// allocated band leaves T5-large bf16, 0.10% low, above its top.
 	// Session 26: the pooled band's top moved with late45/late50/late51/
-	// late52 joining the band data (x1.012 -> x1.016); Granite (f) is
-	// 0.14% above it.
+	// late52 joining the band data and the float32 ResNet rows tightening;
+	// it holds Granite (f) at the session's end.
 	known := map[string]bool{
-		"late15-granite-f-s2048-b2-fp32 reserved": true,
-		"late15-t5-large-s512-b8-bf16 allocated":  true,
+		"late15-t5-large-s512-b8-bf16 allocated": true,
 	}
 	checkBlindSet(t, late15Dir, 23, known, blindLimits{resvMedian: 0.0057, resvMax: 0.053, allocMax: 0.049, under: 5, farUnder: 1})
 }
