@@ -10,8 +10,10 @@ import "testing"
 // checkpointed -3.89%, ResNet-34 b512 fp16 -2.24%, ResNet-18 b512 bf16
 // +5.25%), after -0.91%..+1.90% (the float32 row, unchanged), allocated
 // within 0.12%. With dev55's refinements (dev55_test.go): median 0.65%,
-// -0.91%..+1.90%, two under.
+// -0.91%..+1.90%, two under; with float32 1×1 expansions keeping no
+// partials (the fixtures' trace) the float32 row +1.90% -> +0.71%, max
+// 1.24%.
 func TestDev54(t *testing.T) {
 	checkBlindGroups(t, "../../testdata/dev54", 12, nil,
-		blindLimits{resvMedian: 0.0066, resvMax: 0.0195, allocMax: 0.0004, under: 2, farUnder: 0}, "dev54")
+		blindLimits{resvMedian: 0.0066, resvMax: 0.0125, allocMax: 0.0004, under: 2, farUnder: 0}, "dev54")
 }
