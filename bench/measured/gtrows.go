@@ -268,6 +268,10 @@ func harnessLoRATargets(model string, explicit []string) []string {
 // rankSuffix is what names a rank's row of a run launched by torchrun.
 var rankSuffix = regexp.MustCompile(`-rank[0-9]+$`)
 
+// RunName is the run a rank's row belongs to: its name without the
+// "-rankN" torchrun rows carry.
+func RunName(name string) string { return rankSuffix.ReplaceAllString(name, "") }
+
 // LesserStages names the rows of pipeline-parallel runs that are not
 // their run's fullest stage by peak reserved: plan's pipeline figure is
 // the fullest stage's (a run fits when that one does), so the others are
@@ -278,14 +282,14 @@ func LesserStages(rs []GTRow) map[string]bool {
 		if r.Strategy != "pp" {
 			continue
 		}
-		k := rankSuffix.ReplaceAllString(r.Name, "")
+		k := RunName(r.Name)
 		if f, ok := fullest[k]; !ok || r.MaxReserved > f.MaxReserved {
 			fullest[k] = r
 		}
 	}
 	out := map[string]bool{}
 	for _, r := range rs {
-		if r.Strategy == "pp" && fullest[rankSuffix.ReplaceAllString(r.Name, "")].Name != r.Name {
+		if r.Strategy == "pp" && fullest[RunName(r.Name)].Name != r.Name {
 			out[r.Name] = true
 		}
 	}

@@ -3,7 +3,6 @@ package memmodel_test
 import (
 	"maps"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"testing"
 
@@ -27,14 +26,13 @@ func TestLate51Pipeline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rank := regexp.MustCompile(`-rank[0-9]+$`)
 	type run struct {
 		alloc, resv int64
 		row         measured.GTRow
 	}
 	runs := map[string]*run{}
 	for _, m := range rows {
-		k := rank.ReplaceAllString(m.Name, "")
+		k := measured.RunName(m.Name)
 		r := runs[k]
 		if r == nil {
 			r = &run{row: m}
