@@ -2,7 +2,7 @@
 forward+backward, convolutions, pointwise/normalisation bandwidth, kernel launch floor and
 optimizer step time per parameter. Run ALONE on the GPU (nothing else), no history.
 
-usage: python3 gt_calib.py OUT.json [--budget SECONDS] [--conv16|--conv256|--conv-kernels|--sdpa-mask|--sdpa-compiled|--norm|--unaligned|--sdpa-backends|--broadcast]
+usage: python3 gt_calib.py OUT.json [--budget SECONDS] [--conv16|--conv256|--conv-kernels|--sdpa-mask|--sdpa-compiled|--norm|--unaligned|--sdpa-backends|--broadcast|--reduce-act]
 --unaligned times GEMMs whose vocabulary dimension is not a multiple of 8, in its three roles, beside
 the same shapes padded to a multiple of 64 (session 5).
 --conv16 times only the launch floor and the fp16/bf16 convolutions of CONV16 (round 3).
@@ -824,6 +824,67 @@ def broadcast(res):
     res["broadcast_note"] = "bytes counts each operand read once and the output written once"
 
 
+# reduce_act (session 27): the bias gradients' reductions and the activations' own kernels.
+COLSUM_C = (64, 96, 128, 192, 256, 320, 384, 512, 640, 768, 1024, 1280, 1536, 2048, 3072, 4096, 5120, 8192)
+BIAS_NCHW = ((128, 96, 56, 56), (128, 192, 28, 28), (128, 384, 14, 14), (128, 768, 7, 7), (8, 320, 64, 64),
+             (8, 640, 32, 32), (8, 1280, 16, 16), (8, 1280, 8, 8), (256, 64, 112, 112), (32, 128, 128, 128))
+ACT_NUMEL = (1 << 22, 1 << 24, 1 << 26, 1 << 28)
+
+
+def reduce_act(res, out=None):
+    """Session 27: kernel-summed times per call of (1) a Linear's bias gradient, x[M, C].sum(0) (autograd's
+    sum_to_size over the rows of a 2-D or flattened 3-D output gradient), at 2^22 and 2^25 elements for each C of
+    COLSUM_C; (2) a convolution's bias gradient, x[N, C, H, W].sum((0, 2, 3)) on contiguous NCHW and on
+    channels-last tensors, at BIAS_NCHW; (3) GELU (exact and tanh), SiLU and ReLU forward and their backward
+    kernels (aten gelu_backward, silu_backward, threshold_backward) at ACT_NUMEL elements; in bf16, fp16 and fp32.
+    bytes: what the kernel must read and write at least (the input once, the output once)."""
+    rows = res.setdefault("reduce_act", [])
+    res["reduce_act_note"] = "s: summed kernel durations per call (torch.profiler); bytes: input read once + output"
+    for dn, dt in (("bf16", torch.bfloat16), ("fp16", torch.float16), ("fp32", torch.float32)):
+        es = torch.finfo(dt).bits // 8
+        for numel in (1 << 22, 1 << 25):
+            for C in COLSUM_C:
+                if over():
+                    return
+                M = numel // C
+                x = torch.randn(M, C, device="cuda", dtype=dt)
+                s, k, top = kernel_time(lambda: x.sum(0))
+                rows.append(dict(op="colsum", dtype=dn, M=M, C=C, s=s, kernels=k, bytes=(M * C + C) * es, top=top))
+                del x
+        save_partial(res, out)
+        for shp in BIAS_NCHW:
+            for layout in ("nchw", "nhwc"):
+                if over():
+                    return
+                x = torch.randn(*shp, device="cuda", dtype=dt)
+                if layout == "nhwc":
+                    x = x.contiguous(memory_format=torch.channels_last)
+                s, k, top = kernel_time(lambda: x.sum((0, 2, 3)))
+                n = x.numel()
+                rows.append(dict(op="convbias", layout=layout, dtype=dn, shape=list(shp), s=s, kernels=k,
+                                 bytes=(n + shp[1]) * es, top=top))
+                del x
+        save_partial(res, out)
+        for numel in ACT_NUMEL:
+            if over():
+                return
+            x = torch.randn(numel, device="cuda", dtype=dt)
+            g = torch.randn(numel, device="cuda", dtype=dt)
+            acts = (("gelu", lambda: F.gelu(x), lambda: torch.ops.aten.gelu_backward(g, x)),
+                    ("gelu_tanh", lambda: F.gelu(x, approximate="tanh"),
+                     lambda: torch.ops.aten.gelu_backward(g, x, approximate="tanh")),
+                    ("silu", lambda: F.silu(x), lambda: torch.ops.aten.silu_backward(g, x)),
+                    ("relu", lambda: F.relu(x), lambda: torch.ops.aten.threshold_backward(g, x, 0)))
+            for op, f, b in acts:
+                s, k, top = kernel_time(f)
+                rows.append(dict(op=op, dtype=dn, numel=numel, s=s, kernels=k, bytes=2 * numel * es, top=top))
+                s, k, top = kernel_time(b)
+                rows.append(dict(op=op + "_backward", dtype=dn, numel=numel, s=s, kernels=k, bytes=3 * numel * es,
+                                 top=top))
+            del x, g
+        save_partial(res, out)
+
+
 def main():
     out = sys.argv[1]
     p = torch.cuda.get_device_properties(0)
@@ -873,6 +934,9 @@ def main():
         fns = (launch, sdpa_backends)
     if "--small-gemm" in sys.argv:  # session 12: small-shape fp32 / bf16 GEMMs (dev16)
         fns = (launch, gemm_small)
+    if "--reduce-act" in sys.argv:  # session 27: see reduce_act
+        fns = (launch, lambda r: reduce_act(r, out))
+        fns[1].__name__ = "reduce_act"
     if "--broadcast" in sys.argv:  # session 7: broadcast / mixed-dtype elementwise kernels of decoders
         fns = (launch, broadcast)
     for fn in fns:
