@@ -171,6 +171,7 @@ type raw struct {
 		CL     bool    `json:"channels_last"`
 		Error  string  `json:"error"`
 	} `json:"norm"`
+	ReduceAct []reduceActRow `json:"reduce_act"`
 	Optimizer []struct {
 		Optimizer string  `json:"optimizer"`
 		Impl      string  `json:"impl"`
@@ -284,6 +285,7 @@ func merge(c, b *gpu.Calibration) {
 	c.Stream = append(c.Stream, b.Stream...)
 	c.Optim = append(c.Optim, b.Optim...)
 	c.Norm = append(c.Norm, b.Norm...)
+	c.Reduce = append(c.Reduce, b.Reduce...)
 	key := func(v gpu.ConvRate) gpu.ConvRate { v.FwdS, v.FwdBwdS = 0, 0; return v }
 	at := make(map[gpu.ConvRate]int, len(c.Conv))
 	for i, v := range c.Conv {
@@ -387,6 +389,7 @@ func build(name, src string, r *raw) gpu.Calibration {
 			c.Stream = append(c.Stream, gpu.StreamRate{Op: p.Op, Dtype: p.Dtype, Bytes: p.Bytes, Seconds: p.S})
 		}
 	}
+	c.Reduce, c.Stream = reduceActRows(r.ReduceAct, c.Stream)
 	for _, v := range r.Norm {
 		if v.Error == "" && v.Fwd > 0 && v.FwdBwd > v.Fwd && v.Bytes > 0 {
 			c.Norm = append(c.Norm, gpu.NormRate{Op: v.Op, Dtype: v.Dtype, N: v.N, C: v.C, H: v.H, Bytes: v.Bytes,

@@ -34,6 +34,7 @@ type Calibration struct {
 	Stream   []StreamRate    `json:"stream"`
 	Optim    []OptimizerRate `json:"optimizer"`
 	Norm     []NormRate      `json:"norm,omitempty"`
+	Reduce   []ReduceRate    `json:"reduce,omitempty"`
 }
 
 // GEMMRate is torch.mm of an M×K by a K×N matrix. Dtype fp32 is float32
@@ -127,6 +128,25 @@ type NormRate struct {
 	Kernels bool `json:"kernels,omitempty"`
 }
 
+// ReduceRate is one kernel-timed bias-gradient reduction (gt_calib.py
+// --reduce-act, testdata/dev56). Op "colsum" sums a row-major Rows×Cols
+// tensor over its rows, a Linear's bias gradient (autograd's sum_to_size
+// of the output gradient); "convbias" sums an N×Cols×H×W tensor over N, H
+// and W, a convolution's, with Plane = H·W and Rows = N·H·W, NCHW or
+// ChannelsLast. ATen runs both as reduce_kernel at 0.3–2.5 TB/s, by the
+// width and the plane, where a full reduction streams at 4 TB/s. Bytes
+// counts the input and the output once.
+type ReduceRate struct {
+	Op           string  `json:"op"`
+	Dtype        string  `json:"dtype"`
+	ChannelsLast bool    `json:"channels_last,omitempty"`
+	Rows         int64   `json:"rows"`
+	Plane        int64   `json:"plane,omitempty"`
+	Cols         int64   `json:"cols"`
+	Bytes        float64 `json:"bytes"`
+	Seconds      float64 `json:"s"`
+}
+
 // OptimizerRate is one optimizer.step() over Params float32 parameters in
 // Tensors tensors.
 type OptimizerRate struct {
@@ -137,7 +157,7 @@ type OptimizerRate struct {
 	Seconds   float64 `json:"s"`
 }
 
-//go:generate go run ../../bench/calibrate -gpu h200 -in ../../testdata/late/calibration-*.json,../../testdata/dev6/calibration/calibration-*.json,../../testdata/dev7/calibration/calibration-*.json,../../testdata/dev16/dev16-calibration-small-gemm.json,../../testdata/dev28/dev28-calibration-conv-cl.json,../../testdata/dev29/dev29-calibration-conv-kernels.json,../../testdata/dev33/dev33/dev33-calibration-sdpa-mask.json,../../testdata/dev33/dev33-profile/dev33-prof-*-compile-ops.json,../../testdata/dev35/dev35/dev35-calibration-conv-cl.json,../../testdata/dev33/dev33-profile/dev33-prof-*-cl-ops.json,../../testdata/dev36/dev36-profile/dev36-prof-*-cl-ops.json,../../testdata/dev37/dev37/dev37-calibration-conv-cl-fp32.json,../../testdata/dev37/dev37-profile/dev37-prof-*-cl-ops.json,../../testdata/dev50/dev50/dev50-calibration-sdpa-bias.json -out calibration/h200.json
+//go:generate go run ../../bench/calibrate -gpu h200 -in ../../testdata/late/calibration-*.json,../../testdata/dev6/calibration/calibration-*.json,../../testdata/dev7/calibration/calibration-*.json,../../testdata/dev16/dev16-calibration-small-gemm.json,../../testdata/dev28/dev28-calibration-conv-cl.json,../../testdata/dev29/dev29-calibration-conv-kernels.json,../../testdata/dev33/dev33/dev33-calibration-sdpa-mask.json,../../testdata/dev33/dev33-profile/dev33-prof-*-compile-ops.json,../../testdata/dev35/dev35/dev35-calibration-conv-cl.json,../../testdata/dev33/dev33-profile/dev33-prof-*-cl-ops.json,../../testdata/dev36/dev36-profile/dev36-prof-*-cl-ops.json,../../testdata/dev37/dev37/dev37-calibration-conv-cl-fp32.json,../../testdata/dev37/dev37-profile/dev37-prof-*-cl-ops.json,../../testdata/dev50/dev50/dev50-calibration-sdpa-bias.json,../../testdata/dev56/dev56/dev56-calibration-reduce-act.json -out calibration/h200.json
 
 //go:embed calibration
 var calibrations embed.FS

@@ -69,7 +69,7 @@ const compileBand = 0.10
 // recompute.
 var pointwise = map[string]bool{
 	"to": true, "mul_scalar": true, "add": true, "mul": true, "copy": true, "pow": true, "rsqrt": true,
-	"gelu": true, "silu": true, "tanh": true, "add_scalar": true, "add_": true, "relu": true, "relu_": true,
+	"gelu": true, "gelu_tanh": true, "silu": true, "tanh": true, "add_scalar": true, "add_": true, "relu": true, "relu_": true,
 	"div": true, "sigmoid": true, "dropout": true, "mean": true, "softmax": true, "log_softmax": true,
 	"layer_norm": true, "where": true, "add_mask": true, "nll_loss": true,
 }

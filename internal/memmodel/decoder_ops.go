@@ -25,7 +25,7 @@ func (b *builder) gatedMLP(y Tensor, d, ff int64, q *DecoderQuirks) Tensor {
 // activation is the MLP's activation function as one kernel.
 func (b *builder) activation(kind string, x Tensor) Tensor {
 	if kind == "gelu_tanh" {
-		return b.unary("gelu", x, b.dt(x), true, false)
+		return b.unary("gelu_tanh", x, b.dt(x), true, false)
 	}
 	return b.silu(x)
 }

@@ -55,5 +55,6 @@ func TestStepTimeLate19(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join(late19Dir, "timing", "results.jsonl"))
 	// session 17: ConvNeXt-L b32 x 2 19.5% -> 19.7% (dev28's channels-last
 	// ResNet shapes among its downsampling convolutions' neighbours)
-	checkStepEval(t, ev, 24, stepTargets{median: 0.039, max: 0.212, ratioMedian: 0.048, ratioMax: 0.228, order: 0.95})
+	// session 27: bias-gradient sums and half-precision GELU at their own kernels' rates (dev56); median 4.0%; ConvNeXt-L's accumulation pair -22.7 -> -24.6% (b64 +2.5 -> +6.6%, the host-bound b32x2 unchanged)
+	checkStepEval(t, ev, 24, stepTargets{median: 0.041, max: 0.212, ratioMedian: 0.048, ratioMax: 0.25, order: 0.95})
 }

@@ -236,7 +236,12 @@ func (tm *timeModel) backward(o *op, g *Graph) (float64, float64) {
 		_, t := r.conv(compiledConv(o.conv, g), dt)
 		t, n := math.Max(t, r.launch()), boolN(o.conv.dgrad)+boolN(o.conv.wgrad)
 		if b, ok := convBiasBytes(o, g); ok && g.tensors[o.in[2]].grad {
-			t += math.Max(r.stream("sum", dt, b), r.launch())
+			c := o.conv
+			bt, ok := r.convBiasSum(dt, c.channelsLast, c.n, c.cout, c.ho*c.ho)
+			if !ok {
+				bt = r.stream("sum", dt, b)
+			}
+			t += math.Max(bt, r.launch())
 			n++
 		}
 		return t, n

@@ -97,6 +97,9 @@ func (tm *timeModel) backwardElementwise(o *op, g *Graph, dt DType, bytes float6
 	if o.kind == "to" || o.permuted {
 		return tm.r.stream(streamOp(o.kind, len(o.in)), dt, bytes)
 	}
+	if k := activationBackward(o.kind); k != "" && tm.r.bandwidth(k, dt) > 0 {
+		return tm.r.stream(k, dt, bytes)
+	}
 	return tm.r.elementwise(o, g, dt, bytes)
 }
 

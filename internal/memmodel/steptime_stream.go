@@ -23,6 +23,10 @@ func streamOp(kind string, inputs int) string {
 		return "sum"
 	case "to", "copy", "cat":
 		return "copy"
+	case "gelu", "gelu_tanh":
+		// half-precision GELU computes in float32: its own rows
+		// (steptime_reduce.go)
+		return kind
 	}
 	if inputs > 1 {
 		return "add"
