@@ -380,6 +380,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late48/RESULTS.md"},
 	// late49's (fb0fa94)
 	{File: "testdata/late49/RESULTS.md"},
+	// late53's (63a8a65)
+	{File: "testdata/late53/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error
