@@ -202,6 +202,9 @@ func run(name, in, out string) error {
 		return err
 	}
 	runs := make([]gpu.Calibration, len(paths))
+	// the bias-gradient rows of the runs read so far (a profile's
+	// convolutions take their sums off: convRowsOfOps)
+	var reduce []gpu.ReduceRate
 	base := -1
 	for i, path := range paths {
 		data, err := os.ReadFile(path)
@@ -211,7 +214,7 @@ func run(name, in, out string) error {
 		if strings.HasSuffix(path, "-ops.json") {
 			// a profiled step's convolutions (ops.go): rows for the
 			// run merged below, which has no launch figures of its own
-			rows, err := convRowsOfOps(path, data)
+			rows, err := convRowsOfOps(path, data, reduce)
 			if err != nil {
 				return err
 			}
@@ -227,6 +230,7 @@ func run(name, in, out string) error {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 		runs[i] = build(name, filepath.Base(path), &r)
+		reduce = append(reduce, runs[i].Reduce...)
 		if base < 0 && len(runs[i].GEMM) > 0 && runs[i].LaunchS > 0 {
 			base = i
 		}

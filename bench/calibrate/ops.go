@@ -32,8 +32,12 @@ type opsProfile struct {
 // convolutions channels-last: testdata/dev33). Left out:
 // a network's first convolution (its input needs no gradient, so its
 // backward has no data gradient), a shape two strides share, and shapes
-// the profile did not time both ways.
-func convRowsOfOps(path string, data []byte) ([]gpu.ConvRate, error) {
+// the profile did not time both ways. An eager convolution with a bias
+// sums its bias gradient inside convolution_backward; the step-time model
+// prices that sum apart (memmodel's convBiasSum), so the backward keeps
+// the convolution's own kernels: the sum's time from reduce, the
+// calibrated bias-gradient rows (dev56), comes off (biasSum).
+func convRowsOfOps(path string, data []byte, reduce []gpu.ReduceRate) ([]gpu.ConvRate, error) {
 	var p opsProfile
 	if err := json.Unmarshal(data, &p); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -48,6 +52,7 @@ func convRowsOfOps(path string, data []byte) ([]gpu.ConvRate, error) {
 	type acc struct {
 		fwd, bwd float64
 		out      map[[4]int64]bool
+		bias     bool
 	}
 	at := map[key]*acc{}
 	var order []key
@@ -67,7 +72,9 @@ func convRowsOfOps(path string, data []byte) ([]gpu.ConvRate, error) {
 		}
 		switch {
 		case o.Op == "aten::convolution" && len(sh) >= 2 && len(sh[0]) == 4 && len(sh[1]) == 4:
-			get(key{to4(sh[0]), to4(sh[1])}).fwd = o.DeviceS / o.Count
+			a := get(key{to4(sh[0]), to4(sh[1])})
+			a.fwd = o.DeviceS / o.Count
+			a.bias = len(sh) >= 3 && len(sh[2]) == 1
 		case o.Op == "aten::convolution_backward" && len(sh) >= 3 && len(sh[0]) == 4 && len(sh[1]) == 4 && len(sh[2]) == 4:
 			a := get(key{to4(sh[1]), to4(sh[2])})
 			a.bwd = o.DeviceS / o.Count
@@ -85,7 +92,10 @@ func convRowsOfOps(path string, data []byte) ([]gpu.ConvRate, error) {
 			out = o
 		}
 		stride := int64(math.Round(float64(k.in[2]) / float64(out[2])))
-		rows = append(rows, gpu.ConvRate{Dtype: dtype, ChannelsLast: cl, N: k.in[0], Cin: k.in[1], Cout: k.w[0],
+		if a.bias && !strings.Contains(base, "-compile-") {
+			a.bwd -= biasSum(reduce, dtype, cl, out)
+		}
+		rows = append(rows, gpu.ConvRate{Dtype: dtype, ChannelsLast: cl || convnextBlock(base, k.in), N: k.in[0], Cin: k.in[1], Cout: k.w[0],
 			H: k.in[2], K: k.w[2], Stride: max(stride, 1), Groups: k.in[1] / k.w[1], FwdS: a.fwd,
 			FwdBwdS: a.fwd + a.bwd, Kernels: true})
 	}
@@ -169,3 +179,42 @@ func opsDtype(base string) (string, int64) {
 }
 
 func to4(s []int64) [4]int64 { return [4]int64{s[0], s[1], s[2], s[3]} }
+
+// biasSum is the time of a convolution's bias-gradient sum over an output
+// of shape out (N, C, H, W) in dtype and layout cl: the calibrated
+// convbias row of the nearest plane and size (log distances), scaled by
+// size; 0 without rows. float16 takes bfloat16's rows (within 1% in dev56).
+func biasSum(reduce []gpu.ReduceRate, dtype string, cl bool, out [4]int64) float64 {
+	if dtype == "fp16" {
+		dtype = "bf16"
+	}
+	plane := float64(out[2] * out[3])
+	n := float64(out[0] * out[1] * out[2] * out[3])
+	var best gpu.ReduceRate
+	bestD := math.Inf(1)
+	for _, v := range reduce {
+		if v.Op != "convbias" || v.Dtype != dtype || v.ChannelsLast != cl {
+			continue
+		}
+		vn := float64(v.Rows * v.Cols)
+		if d := math.Abs(math.Log(float64(v.Plane)/plane)) + math.Abs(math.Log(vn/n)); d < bestD {
+			best, bestD = v, d
+		}
+	}
+	if best.Seconds == 0 {
+		return 0
+	}
+	return best.Seconds * n / float64(best.Rows*best.Cols)
+}
+
+// convnextBlock reports whether a profiled eager step's convolution of
+// input shape in ran channels-last although the step was NCHW: torchvision's
+// ConvNeXt permutes every block's and downsampling layer's activations to
+// channels-last and back (CNBlock's Permute, LayerNorm2d), so every
+// convolution after the stem reads an NHWC-strided tensor and cuDNN runs
+// its NHWC kernels (dev15's ConvNeXt-T profile: conv2d_c1_k1_nhwc,
+// dgrad2d_c1_k1_nhwc, wgrad2d_c1_k1_nhwc); memmodel prices them so
+// (family_convnext.go). The stem reads the 3-channel image.
+func convnextBlock(base string, in [4]int64) bool {
+	return strings.Contains(base, "convnext") && in[1] > 3
+}

@@ -17,7 +17,7 @@ func TestConvRowsOfOps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := convRowsOfOps(path, data)
+	rows, err := convRowsOfOps(path, data, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestConvRowsOfOps(t *testing.T) {
 	if !found {
 		t.Error("no row for the 96-channel stride-2 depthwise convolution")
 	}
-	if _, err := convRowsOfOps("x-ops.json", data); err == nil {
+	if _, err := convRowsOfOps("x-ops.json", data, nil); err == nil {
 		t.Error("a name without -bf16, -fp16 or -fp32 was accepted")
 	}
 }
