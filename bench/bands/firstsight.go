@@ -382,6 +382,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late49/RESULTS.md"},
 	// late53's (63a8a65)
 	{File: "testdata/late53/RESULTS.md"},
+	// late54's (e632319)
+	{File: "testdata/late54/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error
