@@ -384,6 +384,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late53/RESULTS.md"},
 	// late54's (e632319)
 	{File: "testdata/late54/RESULTS.md"},
+	// late55's (e632319's models, binaries of ba7da82)
+	{File: "testdata/late55/RESULTS.md"},
 }
 
 // readFirstSightSteps is each recorded workload's log error

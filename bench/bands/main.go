@@ -193,6 +193,7 @@ var timingFiles = []memmodel.BandSource{
 	{Dir: "testdata/late49/timing/results.jsonl", HeldOut: "forty-ninth blind set (T5, BERT-large and GPT-2 pairs): timed alone, evaluated with the models it was captured to test (fb0fa94), then band data"},
 	{Dir: "testdata/late53/timing/results.jsonl", HeldOut: "fifty-third blind set (GELU- and bias-heavy ViT, ConvNeXt, BERT, Whisper and GPT-2 steps): timed alone, evaluated with the models it was captured to test (63a8a65), then band data"},
 	{Dir: "testdata/late54/timing/results.jsonl", HeldOut: "fifty-fourth blind set (ConvNeXt, ViT and two controls): timed alone, evaluated with the models it was captured to test (e632319), then band data"},
+	{Dir: "testdata/late55/timing/results.jsonl", HeldOut: "fifty-fifth blind set (ResNet-18/34 and BERT-family encoders): timed alone, evaluated once with the models of e632319, then band data"},
 	{Dir: "testdata/pick9/results.jsonl", HeldOut: "plan --fit's channels-last candidates timed alone with the models that ranked them (05cccd2), evaluated once, then band data"},
 	{Dir: "testdata/late32/timing/results.jsonl", HeldOut: "thirty-second blind set (compiled steps against eager; its compiled steps are not band rows): timed alone, evaluated with the models it was captured to test (0592c44), then band data"},
 	{Dir: "testdata/dev13/timing/results.jsonl", HeldOut: "session 11's development set (not held out): host-bound rows timed in three processes on one host, the spread between processes"},

@@ -117,6 +117,7 @@ func defaultSets() []set {
 		{"late49 (lent H200: blind T5, BERT-large and GPT-2 pairs on the session-25 attention changes, seen since its evaluation)", []string{"testdata/late49/timing/results.jsonl"}, lent},
 		{"late53 (lent H200: blind GELU- and bias-heavy ViT, ConvNeXt, BERT, Whisper and GPT-2 steps, seen since its evaluation)", []string{"testdata/late53/timing/results.jsonl"}, lent},
 		{"late54 (lent H200: blind ConvNeXt, ViT and two controls, seen since its evaluation)", []string{"testdata/late54/timing/results.jsonl"}, lent},
+		{"late55 (lent H200: blind ResNet-18/34 and BERT-family encoders, seen since its evaluation)", []string{"testdata/late55/timing/results.jsonl"}, lent},
 		{"plan --fit picks 9 (lent H200: channels-last choices, seen since its evaluation)", []string{"testdata/pick9/results.jsonl"}, lent},
 	}
 }
