@@ -43,6 +43,15 @@ def timer(prefix, group):
     return t
 
 
+def profiler(prefix, group):
+    """One op-level profile job a workload (gt_work profile="ops": 4 timed steps, then 2 under torch.profiler with
+    shapes), alone on the GPU, development data."""
+    def p(name, spec, timeout=150):
+        return J(prefix + name, group, 40, exclusive=True, timeout=timeout, heldout=False,
+                 spec=dict(spec, iters=4, profile="ops"))
+    return p
+
+
 def compiled_pair(t, name, spec):
     """A timed workload (t: a timer) and then the same one under torch.compile, in one process."""
     return [t("t-" + name, spec), t("t-" + name + "-compile", dict(spec, compile=True))]

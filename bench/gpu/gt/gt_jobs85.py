@@ -11,13 +11,11 @@ made after this job list): step times of ConvNeXt, ViT and two controls at shape
 ConvNeXt-T b112 bf16, ConvNeXt-S b112 fp16, ConvNeXt-B b48 bf16, ConvNeXt-L b48 fp16, ViT-L/16 b64 fp16, ViT-B/16
 b160 bf16, ResNet-50 b96 bf16, EfficientNet-B0 b224 bf16. One process per group alone on the GPU, 7 steps, the
 median of steps 3..7."""
-from gt_jobs import J, timer, timing_jobs
+from gt_jobs import J, profiler, timer, timing_jobs
 from gt_jobs9 import tv
 
 
-def P(name, spec, timeout=150):
-    s = dict(spec, iters=4, profile="ops")
-    return J("dev57-prof-" + name, "dev57-profile", 40, exclusive=True, timeout=timeout, heldout=False, spec=s)
+P = profiler("dev57-prof-", "dev57-profile")
 
 
 t = timer("late54-", "late54-timing")

@@ -9,16 +9,14 @@ late55 (blind; kept outside the repository until evaluated once with the binarie
 made after this job list): step times at shapes no set ran (repeats.py: none): ResNet-18 b192 bf16, ResNet-34 b192
 fp16, ResNet-18 b384 fp16, ResNet-34 b320 bf16, BERT-base s512 b24 bf16, BERT-large s256 b40 fp16, RoBERTa-base s384
 b32 bf16. One process per group alone on the GPU, 7 steps, the median of steps 3..7."""
-from gt_jobs import J, T, timer, timing_jobs
+from gt_jobs import J, T, profiler, timer, timing_jobs
 from gt_jobs9 import tv
 from gt_jobs9 import BERTL
 from gt_jobs57 import BERT
 from gt_jobs58 import ROBERTA
 
 
-def P(name, spec, timeout=150):
-    s = dict(spec, iters=4, profile="ops")
-    return J("dev58-prof-" + name, "dev58-profile", 40, exclusive=True, timeout=timeout, heldout=False, spec=s)
+P = profiler("dev58-prof-", "dev58-profile")
 
 
 t = timer("late55-", "late55-timing")
