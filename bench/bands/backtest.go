@@ -178,8 +178,9 @@ func backtest(ss []sample, before, after [][2]float64) []backtestLine {
 // rows are no record of what plan knew when late12 (or any
 // earlier set) was first seen (markRisk). late45 likewise: its job list
 // is session 23's, but no two-GPU machine ran it before session 26's call
-// 93, after late50's call 103.
-var capturedAfter = map[string]string{"pick3": "late12", "pick4": "late13", "pick5": "late14", "pick6": "late16", "pick7": "late18", "pick8": "late19", "pick9": "late35", "late45": "late50"}
+// 93, after late50's call 103. pick10 was timed in session 27's call 110
+// after late55's call 109.
+var capturedAfter = map[string]string{"pick3": "late12", "pick4": "late13", "pick5": "late14", "pick6": "late16", "pick7": "late18", "pick8": "late19", "pick9": "late35", "late45": "late50", "pick10": "late55"}
 
 // setOrder sorts capture sets: the development and held-out sets first,
 // then the late sets in the order they were captured.

@@ -117,7 +117,7 @@ func TestFirstSightStepRows(t *testing.T) {
 // so their kinds are no record of what plan knew when the
 // late sets before them were first seen (markRisk).
 func TestSetOrder(t *testing.T) {
-	order := []string{"captures", "heldout", "late", "late2", "late9", "late10", "late12", "pick3", "late13", "pick4", "late14", "pick5", "late15", "late16", "pick6", "late17", "late18", "pick7", "late19", "pick8", "late20", "late21", "late22", "late26", "late30", "late32", "late33", "late34", "late35", "pick9", "late36", "late37", "late38", "late39", "late40", "late41", "late42", "late43", "late44", "late46", "late47", "late48", "late49", "late50", "late45", "late51", "late52", "late53", "late54", "late55"}
+	order := []string{"captures", "heldout", "late", "late2", "late9", "late10", "late12", "pick3", "late13", "pick4", "late14", "pick5", "late15", "late16", "pick6", "late17", "late18", "pick7", "late19", "pick8", "late20", "late21", "late22", "late26", "late30", "late32", "late33", "late34", "late35", "pick9", "late36", "late37", "late38", "late39", "late40", "late41", "late42", "late43", "late44", "late46", "late47", "late48", "late49", "late50", "late45", "late51", "late52", "late53", "late54", "late55", "pick10"}
 	for i := 1; i < len(order); i++ {
 		if a, b := setOrder(order[i-1]), setOrder(order[i]); a >= b {
 			t.Errorf("setOrder(%q) = %q is not before setOrder(%q) = %q", order[i-1], a, order[i], b)
@@ -176,14 +176,15 @@ func TestFirstSightLate13(t *testing.T) {
 // ViT-L/16 bf16 b256 319.3 -> 316.8. pick7: Qwen3-1.7B fp16 b8x2 1178.4 ->
 // 1232.6, ConvNeXt-B bf16 b128x2 185.3 -> 194.9.
 func TestFirstSightPickSteps(t *testing.T) {
-	n := map[string]int{"pick8": 10, "pick9": 11}
+	n := map[string]int{"pick8": 10, "pick9": 11, "pick10": 11}
 	for set, want := range map[string]map[string]struct{ meas, pred float64 }{
-		"pick4": {"pick4-resnet152-fp16-b128x2": {0.172, 0.191}, "pick4-qwen3-06b-s1024-bf16-b8x4": {0.781, 0.719}},
-		"pick5": {"pick5-convnext-small-fp16-b256x1": {151.4, 135.1}, "pick5-olmo2-1b-s1024-bf16-b8x4": {866.2, 857.0}},
-		"pick6": {"pick6-llama32-3b-s1024-fp16-b8x4": {1798.5, 1689.6}, "pick6-vitl16-bf16-b256x1": {316.8, 319.3}},
-		"pick7": {"pick7-qwen3-17b-s2048-fp16-b8x2": {1232.6, 1178.4}, "pick7-convnext-base-bf16-b128x2": {194.9, 185.3}},
-		"pick8": {"pick8-qwen15-moe-lora16-s1024-bf16w-sel-b16x1": {659.2, 742.2}, "pick8-phi3-mini-lora16-s2048-bf16w-b4x4": {1786.1, 1696.1}},
-		"pick9": {"pick9-efficientnet-b2-fp16-cl-b128x1": {59.8, 66.9}, "pick9-resnet50-fp16-cl-b128x2": {49.3, 57.8}},
+		"pick4":  {"pick4-resnet152-fp16-b128x2": {0.172, 0.191}, "pick4-qwen3-06b-s1024-bf16-b8x4": {0.781, 0.719}},
+		"pick5":  {"pick5-convnext-small-fp16-b256x1": {151.4, 135.1}, "pick5-olmo2-1b-s1024-bf16-b8x4": {866.2, 857.0}},
+		"pick6":  {"pick6-llama32-3b-s1024-fp16-b8x4": {1798.5, 1689.6}, "pick6-vitl16-bf16-b256x1": {316.8, 319.3}},
+		"pick7":  {"pick7-qwen3-17b-s2048-fp16-b8x2": {1232.6, 1178.4}, "pick7-convnext-base-bf16-b128x2": {194.9, 185.3}},
+		"pick8":  {"pick8-qwen15-moe-lora16-s1024-bf16w-sel-b16x1": {659.2, 742.2}, "pick8-phi3-mini-lora16-s2048-bf16w-b4x4": {1786.1, 1696.1}},
+		"pick9":  {"pick9-efficientnet-b2-fp16-cl-b128x1": {59.8, 66.9}, "pick9-resnet50-fp16-cl-b128x2": {49.3, 57.8}},
+		"pick10": {"pick10-bert-large-bf16-b16x4": {316.6, 278.3}, "pick10-bert-large-bf16-block-b32x2": {275.8, 313.1}},
 	} {
 		rows, err := firstSightStepRows(filepath.Join(root, "testdata", set, "FIRST-SIGHT.md"), "")
 		if err != nil {

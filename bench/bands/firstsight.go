@@ -180,6 +180,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late51/RESULTS.md", "", false},
 	// late52's likewise (da1bdfa)
 	{"testdata/late52/RESULTS.md", "", false},
+	// pick10's first picks (5b57fe3)
+	{"testdata/pick10/FIRST-SIGHT.md", "", false},
 }
 
 // readFirstSight is each recorded row's log error ln(measured/predicted)
@@ -338,6 +340,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/pick8/FIRST-SIGHT.md"},
 	// pick9's the print on the models that ranked its candidates (05cccd2)
 	{File: "testdata/pick9/FIRST-SIGHT.md"},
+	// pick10's likewise (5b57fe3)
+	{File: "testdata/pick10/FIRST-SIGHT.md"},
 	// late22's is its session-start table (8e472b0)
 	{File: "testdata/late22/RESULTS.md"},
 	// late26's is its session-start table (56a33fe)

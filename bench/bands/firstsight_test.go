@@ -191,6 +191,12 @@ var firstSightSets = []firstSightSet{
 	// late52 (da1bdfa): 9 NCHW half-precision ResNet rows, ResNet-34 b192
 	// fp16 +2.23% the worst reserved (over); no step times
 	{"late52-", 9, 0, 0, "late52-resnet34-b192-fp16", 4.412, 4.511, nil},
+	// pick10 (5b57fe3): plan --fit's 3 first picks under a memory budget,
+	// BERT-large checkpointed +0.65% the worst reserved (over); 11 step
+	// times, BERT-large b32 x 2 checkpointed +13.5%
+	{"pick10-", 3, 0, 11, "pick10-bert-large-s512-b64-bf16-ckpt", 9.424, 9.485, map[string]struct{ meas, pred float64 }{
+		"pick10-bert-large-bf16-block-b32x2": {275.8, 313.1},
+	}},
 	// late26 (56a33fe): 12 families and 4 world-size-1 parallel rows, TP
 	// on Llama 3.2 1B +3.89%
 	{"late26-", 16, 3, 17, "late26-ws1-tp-llama32-1b-s1024-b4", 31.283, 32.501, map[string]struct{ meas, pred float64 }{

@@ -139,6 +139,7 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/late50/families", HeldOut: "fiftieth blind set (NCHW half-precision ResNets at batches no set ran): evaluated with the models of dev54's workspace rules (2a12793), then band data"},
 	{Dir: "testdata/late45/sharded", HeldOut: "forty-fifth blind set (two GPUs: FSDP2, DDP, ZeRO-1, TP on GPT-2 large, Qwen2.5-0.5B and the small Llama, every rank; listed in session 23, captured in session 26): evaluated with the models of 6971daa, then band data"},
 	{Dir: "testdata/late51/sharded", HeldOut: "fifty-first blind set (two GPUs: the first pipeline-parallel runs, 1F1B and GPipe, every stage): evaluated with the models of a9fa7be, then band data"},
+	{Dir: "testdata/pick10/families", HeldOut: "plan --fit's first picks under a memory budget (pick10): evaluated with the models that ranked them (5b57fe3), then band data"},
 	{Dir: "testdata/late52/families", HeldOut: "fifty-second blind set (NCHW half-precision ResNets at batches and models the workspace rules were not read off): evaluated with the models of da1bdfa, then band data"},
 	{Dir: "testdata/late46/sharded", HeldOut: "forty-sixth blind set (world-size-1 DDP across the watchdog release rule): evaluated with the models it was captured to test (6486b50), then band data"},
 }
@@ -194,6 +195,7 @@ var timingFiles = []memmodel.BandSource{
 	{Dir: "testdata/late53/timing/results.jsonl", HeldOut: "fifty-third blind set (GELU- and bias-heavy ViT, ConvNeXt, BERT, Whisper and GPT-2 steps): timed alone, evaluated with the models it was captured to test (63a8a65), then band data"},
 	{Dir: "testdata/late54/timing/results.jsonl", HeldOut: "fifty-fourth blind set (ConvNeXt, ViT and two controls): timed alone, evaluated with the models it was captured to test (e632319), then band data"},
 	{Dir: "testdata/late55/timing/results.jsonl", HeldOut: "fifty-fifth blind set (ResNet-18/34 and BERT-family encoders): timed alone, evaluated once with the models of e632319, then band data"},
+	{Dir: "testdata/pick10/results.jsonl", HeldOut: "plan --fit's top three under a memory budget timed alone with the models that ranked them (5b57fe3), evaluated once, then band data"},
 	{Dir: "testdata/pick9/results.jsonl", HeldOut: "plan --fit's channels-last candidates timed alone with the models that ranked them (05cccd2), evaluated once, then band data"},
 	{Dir: "testdata/late32/timing/results.jsonl", HeldOut: "thirty-second blind set (compiled steps against eager; its compiled steps are not band rows): timed alone, evaluated with the models it was captured to test (0592c44), then band data"},
 	{Dir: "testdata/dev13/timing/results.jsonl", HeldOut: "session 11's development set (not held out): host-bound rows timed in three processes on one host, the spread between processes"},

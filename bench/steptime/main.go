@@ -119,6 +119,7 @@ func defaultSets() []set {
 		{"late54 (lent H200: blind ConvNeXt, ViT and two controls, seen since its evaluation)", []string{"testdata/late54/timing/results.jsonl"}, lent},
 		{"late55 (lent H200: blind ResNet-18/34 and BERT-family encoders, seen since its evaluation)", []string{"testdata/late55/timing/results.jsonl"}, lent},
 		{"plan --fit picks 9 (lent H200: channels-last choices, seen since its evaluation)", []string{"testdata/pick9/results.jsonl"}, lent},
+		{"plan --fit picks 10 (lent H200: choices under a memory budget, seen since its evaluation)", []string{"testdata/pick10/results.jsonl"}, lent},
 	}
 }
 
