@@ -110,6 +110,9 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	if err := checkFormat(*format, "text", "json", "html"); err != nil {
 		return err
 	}
+	if f.margin < 0 || f.margin >= 1 {
+		return usagef("--margin must be a fraction in [0, 1), got %g", f.margin)
+	}
 	if f.inf.task != "" || f.spec != "" {
 		spec, err := f.buildSpec(fs)
 		if err != nil {
@@ -145,7 +148,10 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	case f.fit:
 		opts := plan.DefaultFitOptions()
 		opts.GlobalBatch, opts.Margin = f.global, f.margin
-		if opts.GlobalBatch <= 0 {
+		if opts.GlobalBatch < 0 {
+			return usagef("--global-batch must be at least 1, got %d", opts.GlobalBatch)
+		}
+		if opts.GlobalBatch == 0 {
 			return usagef("--fit needs --global-batch")
 		}
 		res, err := plan.Fit(ctx, spec, opts)
@@ -211,6 +217,16 @@ func (f *planFlags) buildSpec(fs *flag.FlagSet) (memmodel.Spec, error) {
 		if set[k] {
 			*p = vals[k]
 		}
+	}
+	// a spec's 0 means the family's default; given on the command line
+	// it is a mistake (seq and image; the others the spec refuses itself)
+	for _, k := range []string{"seq", "image"} {
+		if set[k] && vals[k] == 0 {
+			return spec, usagef("--%s must be at least 1, got 0 (leave it out for the model's default)", k)
+		}
+	}
+	if set["lora-rank"] && f.loraRank < 0 {
+		return spec, usagef("--lora-rank must be positive (or 0 for full fine-tuning), got %d", f.loraRank)
 	}
 	strs := map[string]*string{"precision": &spec.Precision, "checkpoint": &spec.Checkpoint,
 		"optimizer": &spec.Optimizer, "parallel": &spec.Parallel.Strategy, "gpu": &spec.GPU, "alloc-conf": &spec.AllocConf,

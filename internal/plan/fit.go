@@ -12,6 +12,7 @@ import (
 	"sort"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
+	"github.com/vramkit/vramkit/internal/units"
 )
 
 // FitOptions tunes Fit.
@@ -190,8 +191,8 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 		}
 	}
 	if res.Best == nil {
-		return res, fmt.Errorf("fit: %w on %s within %.0f%% margin (smallest needs %d bytes)", ErrNothingFits,
-			res.GPU, opts.Margin*100, smallest(all))
+		return res, fmt.Errorf("fit: %w on %s within %.3g%% margin (smallest needs %s)", ErrNothingFits,
+			res.GPU, opts.Margin*100, units.Bytes(smallest(all)))
 	}
 	res.Explanation = explain(res, arch)
 	return res, nil
