@@ -180,6 +180,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late51/RESULTS.md", "", false},
 	// late52's likewise (da1bdfa)
 	{"testdata/late52/RESULTS.md", "", false},
+	// late56's likewise (66b1cb8)
+	{"testdata/late56/RESULTS.md", "", false},
 	// pick10's first picks (5b57fe3)
 	{"testdata/pick10/FIRST-SIGHT.md", "", false},
 }

@@ -191,6 +191,9 @@ var firstSightSets = []firstSightSet{
 	// late52 (da1bdfa): 9 NCHW half-precision ResNet rows, ResNet-34 b192
 	// fp16 +2.23% the worst reserved (over); no step times
 	{"late52-", 9, 0, 0, "late52-resnet34-b192-fp16", 4.412, 4.511, nil},
+	// late56 (66b1cb8): 14 rows of fourteen families, ResNet-101 b112
+	// bf16 checkpointed +0.82% the worst reserved (over); no step times
+	{"late56-", 14, 0, 0, "late56-resnet101-b112-bf16-ckpt", 4.303, 4.338, nil},
 	// pick10 (5b57fe3): plan --fit's 3 first picks under a memory budget,
 	// BERT-large checkpointed +0.65% the worst reserved (over); 11 step
 	// times, BERT-large b32 x 2 checkpointed +13.5%

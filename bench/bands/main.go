@@ -140,6 +140,7 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/late45/sharded", HeldOut: "forty-fifth blind set (two GPUs: FSDP2, DDP, ZeRO-1, TP on GPT-2 large, Qwen2.5-0.5B and the small Llama, every rank; listed in session 23, captured in session 26): evaluated with the models of 6971daa, then band data"},
 	{Dir: "testdata/late51/sharded", HeldOut: "fifty-first blind set (two GPUs: the first pipeline-parallel runs, 1F1B and GPipe, every stage): evaluated with the models of a9fa7be, then band data"},
 	{Dir: "testdata/pick10/families", HeldOut: "plan --fit's first picks under a memory budget (pick10): evaluated with the models that ranked them (5b57fe3), then band data"},
+	{Dir: "testdata/late56/families", HeldOut: "fifty-sixth blind set (fourteen families and techniques at sizes no set captured): evaluated with the models of 66b1cb8, then band data"},
 	{Dir: "testdata/late52/families", HeldOut: "fifty-second blind set (NCHW half-precision ResNets at batches and models the workspace rules were not read off): evaluated with the models of da1bdfa, then band data"},
 	{Dir: "testdata/late46/sharded", HeldOut: "forty-sixth blind set (world-size-1 DDP across the watchdog release rule): evaluated with the models it was captured to test (6486b50), then band data"},
 }
