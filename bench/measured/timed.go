@@ -76,11 +76,16 @@ func ReadTimed(path string) (ws []Timed, skipped []string, err error) {
 			Timing *bool  `json:"timing"`
 			Job    string `json:"job"`
 			Ckpt   string `json:"ckpt"`
+			// SDPARestored: the harness undid the selective workloads'
+			// SDPA patch before this row (gt_work since session 27's
+			// marker; the undo itself dates from 006bafa, but rows before
+			// the marker cannot say so)
+			SDPARestored bool `json:"sdpa_restored"`
 		}
 		if err := json.Unmarshal(line, &probe); err != nil {
 			return nil, nil, fmt.Errorf("%s:%d: %w", path, n, err)
 		}
-		after := probe.Job != "" && patched[probe.Job] && probe.Ckpt != "selective"
+		after := probe.Job != "" && patched[probe.Job] && probe.Ckpt != "selective" && !probe.SDPARestored
 		if probe.Ckpt == "selective" && probe.Job != "" {
 			patched[probe.Job] = true
 		}

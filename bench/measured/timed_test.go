@@ -1,7 +1,10 @@
 package measured
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -29,5 +32,34 @@ func TestTimedRowLoRATargets(t *testing.T) {
 		if w.Spec.LoRA == nil || !slices.Equal(w.Spec.LoRA.Targets, c.want) {
 			t.Errorf("%s: targets %v, want %v", c.model, w.Spec.LoRA, c.want)
 		}
+	}
+}
+
+// Rows timed after a selective-checkpointing workload in one process are
+// dropped unless the harness marked them as run with torch's own SDPA
+// (sdpa_restored): before session 23 the patch leaked into them.
+func TestReadTimedSelectivePatch(t *testing.T) {
+	row := func(name, ckpt string, restored bool) string {
+		r := `{"name":"` + name + `","status":"ok","timing":true,"job":"j","step_median_s":0.1,"model":"tv:vit_b_16","b":8,"prec":"bf16","ckpt":"` + ckpt + `"`
+		if restored {
+			r += `,"sdpa_restored":true`
+		}
+		return r + "}\n"
+	}
+	path := filepath.Join(t.TempDir(), "results.jsonl")
+	data := row("sel", "selective", false) + row("leaked", "none", false) + row("restored", "none", true)
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, skipped, err := ReadTimed(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, w := range ws {
+		names = append(names, w.Name)
+	}
+	if !slices.Equal(names, []string{"sel", "restored"}) || len(skipped) != 1 || !strings.HasPrefix(skipped[0], "leaked: timed after a selective") {
+		t.Errorf("kept %v, skipped %v; want sel and restored kept, leaked skipped", names, skipped)
 	}
 }
