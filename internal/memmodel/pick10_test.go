@@ -1,10 +1,8 @@
 package memmodel_test
 
 import (
-	"path/filepath"
 	"testing"
 
-	"github.com/vramkit/vramkit/bench/measured"
 	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
@@ -18,17 +16,9 @@ import (
 // b32 x 2 checkpointed, host-bound, over), 11 of 11 in band. ViT-L/16's
 // fifth ran after the selective candidate in its process and is skipped.
 func TestFitPicksPick10(t *testing.T) {
-	ws, skipped, err := measured.ReadTimed(filepath.Join("../../testdata/pick10", "results.jsonl"))
-	if err != nil || len(skipped) != 1 || len(ws) != 11 {
-		t.Fatalf("%d rows, skipped %v, %v", len(ws), skipped, err)
-	}
-	ev, err := measured.EvalStepTimeWith(ws, memmodel.DefaultHostCosts())
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkStepEval(t, ev, 11, stepTargets{median: 0.012, max: 0.136, ratioMedian: 0.027, ratioMax: 0.113, order: 0.88})
+	ev := checkPickFile(t, "../../testdata/pick10/results.jsonl", memmodel.DefaultHostCosts(), 11,
+		stepTargets{median: 0.012, max: 0.136, ratioMedian: 0.027, ratioMax: 0.113, order: 0.88}, 3, "pick10-vitl16-bf16-b32x4")
 	checkAllInBand(t, ev)
-	checkFirstPicks(t, ev, 3, nil)
 }
 
 // TestPick10Memory: the three first picks' peak memory, each in its own

@@ -30,8 +30,9 @@ func TestFitPicksFastest(t *testing.T) {
 
 // checkPickFile evaluates a timed pick file of rows rows, timed on host,
 // against want and requires models' first picks to run within 5% of their
-// fastest.
-func checkPickFile(t *testing.T, path string, host memmodel.HostCosts, rows int, want stepTargets, models int, skip ...string) {
+// fastest; skip names the rows the reader must skip, in order. It returns
+// the evaluation for further checks.
+func checkPickFile(t *testing.T, path string, host memmodel.HostCosts, rows int, want stepTargets, models int, skip ...string) measured.StepEval {
 	t.Helper()
 	ws, skipped, err := measured.ReadTimed(path)
 	if err != nil {
@@ -54,6 +55,7 @@ func checkPickFile(t *testing.T, path string, host memmodel.HostCosts, rows int,
 	}
 	checkStepEval(t, ev, rows, want)
 	checkFirstPicks(t, ev, models, nil)
+	return ev
 }
 
 // checkFirstPicks groups ev's rows by model (pickModel) and requires, for
