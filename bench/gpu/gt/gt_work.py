@@ -384,8 +384,8 @@ def train(spec, out):
             times.append(time.perf_counter() - t0)
             res.setdefault("alloc_after_iter", []).append(torch.cuda.memory_allocated())
         if spec.get("profile"):
-            res["profile"] = profile_steps(step, out, spec["name"], ops=spec["profile"] == "ops",
-                                       host=spec["profile"] == "host")
+            ops = {"ops": True, "allops": "all"}.get(spec["profile"], False)
+            res["profile"] = profile_steps(step, out, spec["name"], ops=ops, host=spec["profile"] == "host")
         res["status"] = "ok"
     except torch.OutOfMemoryError as e:
         res["status"] = "oom"
@@ -405,7 +405,7 @@ def profile_steps(step, out, name, n=2, ops=False, host=False):
     import torch
     from torch.profiler import profile, ProfilerActivity
     torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], record_shapes=ops) as p:
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], record_shapes=bool(ops)) as p:
         t0 = time.perf_counter()
         for _ in range(n):
             step()
@@ -442,7 +442,7 @@ def profile_steps(step, out, name, n=2, ops=False, host=False):
             json.dump(dict(error=repr(e)[:500]), open(os.path.join(out, name + "-host.json"), "w"))
     if ops:
         try:
-            dump_ops(p, out, name, n)
+            dump_ops(p, out, name, n, every=ops == "all")
         except Exception as e:  # the kernel table below must still be written
             json.dump(dict(error=repr(e)[:500]), open(os.path.join(out, name + "-ops.json"), "w"))
     json.dump(dict(steps=n, wall_s=wall / n, gpu_busy_s=busy / n / 1e6, gpu_span_s=span / n / 1e6,
@@ -469,11 +469,13 @@ OPS_OF_INTEREST = ("aten::convolution", "aten::convolution_backward", "aten::mm"
                    "aten::_softmax", "aten::max_pool2d", "aten::linear")
 
 
-def dump_ops(p, out, name, n):
-    """Per ATen op of interest and input shapes: calls and the device time of its kernels, per step."""
+def dump_ops(p, out, name, n, every=False):
+    """Per ATen op of interest and input shapes: calls and the device time of its kernels, per step. every
+    (profile="allops", session 27): every op and autograd node with device time, nested ones too (aten::to's
+    total holds its aten::copy_'s: read leaves, or subtract)."""
     rows = []
     for a in p.key_averages(group_by_input_shape=True):
-        if not a.key.startswith(OPS_OF_INTEREST):
+        if not (a.key.startswith(OPS_OF_INTEREST) or every):
             continue
         dev = getattr(a, "device_time_total", None)
         if dev is None:
