@@ -885,6 +885,38 @@ def reduce_act(res, out=None):
         save_partial(res, out)
 
 
+def gap(res, out=None):
+    """Session 27: the GPU time between dependent kernels of one stream. For each op and size, the same call timed
+    two ways: CUDA events around n back-to-back calls (timeit: what the event-timed calibration rows hold) and the
+    summed durations of the kernels it launched (kernel_time: what kernel-timed rows hold); gap_s is the first less
+    the second, per kernel."""
+    rows = res.setdefault("gap", [])
+    for dn, dt in (("bf16", torch.bfloat16), ("fp32", torch.float32)):
+        for numel in (1 << 14, 1 << 18, 1 << 20, 1 << 22, 1 << 24, 1 << 26):
+            if over():
+                return
+            x = torch.randn(numel, device="cuda", dtype=dt)
+            y = torch.randn(numel, device="cuda", dtype=dt)
+            for op, f in (("add", lambda: x + y), ("mul_", lambda: x.mul_(1.0)), ("copy", lambda: x.clone())):
+                ev, _ = timeit(f)
+                k, nk, top = kernel_time(f)
+                rows.append(dict(op=op, dtype=dn, numel=numel, event_s=ev, kernel_s=k, kernels=nk,
+                                 gap_s=(ev - k) / max(nk, 1), top=top))
+            del x, y
+        save_partial(res, out)
+    for m in (1024, 2048, 4096, 8192):
+        if over():
+            return
+        a = torch.randn(m, m, device="cuda", dtype=torch.bfloat16)
+        b = torch.randn(m, m, device="cuda", dtype=torch.bfloat16)
+        ev, _ = timeit(lambda: a @ b)
+        k, nk, top = kernel_time(lambda: a @ b)
+        rows.append(dict(op="mm", dtype="bf16", numel=m * m, event_s=ev, kernel_s=k, kernels=nk,
+                         gap_s=(ev - k) / max(nk, 1), top=top))
+        del a, b
+    save_partial(res, out)
+
+
 def main():
     out = sys.argv[1]
     p = torch.cuda.get_device_properties(0)
@@ -934,6 +966,9 @@ def main():
         fns = (launch, sdpa_backends)
     if "--small-gemm" in sys.argv:  # session 12: small-shape fp32 / bf16 GEMMs (dev16)
         fns = (launch, gemm_small)
+    if "--gap" in sys.argv:  # session 27: see gap
+        fns = (launch, lambda r: gap(r, out))
+        fns[1].__name__ = "gap"
     if "--reduce-act" in sys.argv:  # session 27: see reduce_act
         fns = (launch, lambda r: reduce_act(r, out))
         fns[1].__name__ = "reduce_act"
