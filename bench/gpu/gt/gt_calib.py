@@ -917,6 +917,22 @@ def gap(res, out=None):
     save_partial(res, out)
 
 
+# Modes that run one function, which saves its rows as it goes (fn(res, out)), after the launch floor.
+SAVING_MODES = {"--sdpa-compiled": sdpa_compiled,  # session 19
+                "--sdpa-mask": sdpa_mask,  # session 19
+                "--sdpa-bias": sdpa_bias,  # session 25
+                "--gap": gap,  # session 27
+                "--reduce-act": reduce_act}  # session 27
+
+
+def saving(fn, out):
+    """fn(res, out) as a one-argument step named after fn."""
+    def step(res):
+        return fn(res, out)
+    step.__name__ = fn.__name__
+    return step
+
+
 def main():
     out = sys.argv[1]
     p = torch.cuda.get_device_properties(0)
@@ -942,21 +958,12 @@ def main():
     elif "--conv-cl" in sys.argv:  # session 20: see CONV_CL
         fns = (launch, lambda r: conv_kernels(r, out, CONV_CL, conv_cl_dtypes), lambda r: norm(r, out, cl=True))
         fns[1].__name__, fns[2].__name__ = "conv_cl", "norm_cl"
-    if "--sdpa-compiled" in sys.argv:  # session 19: see sdpa_compiled
-        fns = (launch, lambda r: sdpa_compiled(r, out))
-        fns[1].__name__ = "sdpa_compiled"
-    if "--sdpa-mask" in sys.argv:  # session 19: see sdpa_mask
-        fns = (launch, lambda r: sdpa_mask(r, out))
-        fns[1].__name__ = "sdpa_mask"
     if "--gemm-kernels-wide" in sys.argv:  # session 25: see GEMM_KERNELS_WIDE
         fns = (launch, lambda r: gemm_kernels(r, out, GEMM_KERNELS_WIDE, (False,)))
         fns[1].__name__ = "gemm_kernels"
     elif "--gemm-kernels" in sys.argv:  # session 25: see gemm_kernels
         fns = (launch, lambda r: gemm_kernels(r, out))
         fns[1].__name__ = "gemm_kernels"
-    if "--sdpa-bias" in sys.argv:  # session 25: see sdpa_bias
-        fns = (launch, lambda r: sdpa_bias(r, out))
-        fns[1].__name__ = "sdpa_bias"
     if "--norm" in sys.argv:  # round 4's fitted BatchNorm factors and batch-64-only TF32 convolutions
         fns = (launch, lambda r: norm(r, out), lambda r: conv16(r, out, CONV256, (("fp32", torch.float32),)))
         fns[1].__name__, fns[2].__name__ = "norm", "conv256_fp32"
@@ -966,14 +973,11 @@ def main():
         fns = (launch, sdpa_backends)
     if "--small-gemm" in sys.argv:  # session 12: small-shape fp32 / bf16 GEMMs (dev16)
         fns = (launch, gemm_small)
-    if "--gap" in sys.argv:  # session 27: see gap
-        fns = (launch, lambda r: gap(r, out))
-        fns[1].__name__ = "gap"
-    if "--reduce-act" in sys.argv:  # session 27: see reduce_act
-        fns = (launch, lambda r: reduce_act(r, out))
-        fns[1].__name__ = "reduce_act"
     if "--broadcast" in sys.argv:  # session 7: broadcast / mixed-dtype elementwise kernels of decoders
         fns = (launch, broadcast)
+    for flag, fn in SAVING_MODES.items():
+        if flag in sys.argv:
+            fns = (launch, saving(fn, out))
     for fn in fns:
         t = time.time()
         try:
