@@ -181,30 +181,14 @@ func opsDtype(base string) (string, int64) {
 func to4(s []int64) [4]int64 { return [4]int64{s[0], s[1], s[2], s[3]} }
 
 // biasSum is the time of a convolution's bias-gradient sum over an output
-// of shape out (N, C, H, W) in dtype and layout cl: the calibrated
-// convbias row of the nearest plane and size (log distances), scaled by
-// size; 0 without rows. float16 takes bfloat16's rows (within 1% in dev56).
+// of shape out (N, C, H, W) in dtype and layout cl (gpu.ConvBiasSeconds;
+// float16 takes bfloat16's rows, within 1% in dev56); 0 without rows.
 func biasSum(reduce []gpu.ReduceRate, dtype string, cl bool, out [4]int64) float64 {
 	if dtype == "fp16" {
 		dtype = "bf16"
 	}
-	plane := float64(out[2] * out[3])
-	n := float64(out[0] * out[1] * out[2] * out[3])
-	var best gpu.ReduceRate
-	bestD := math.Inf(1)
-	for _, v := range reduce {
-		if v.Op != "convbias" || v.Dtype != dtype || v.ChannelsLast != cl {
-			continue
-		}
-		vn := float64(v.Rows * v.Cols)
-		if d := math.Abs(math.Log(float64(v.Plane)/plane)) + math.Abs(math.Log(vn/n)); d < bestD {
-			best, bestD = v, d
-		}
-	}
-	if best.Seconds == 0 {
-		return 0
-	}
-	return best.Seconds * n / float64(best.Rows*best.Cols)
+	t, _ := gpu.ConvBiasSeconds(reduce, dtype, cl, out[0], out[1], out[2]*out[3])
+	return t
 }
 
 // convnextBlock reports whether a profiled eager step's convolution of

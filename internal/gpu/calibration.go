@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"math"
 )
 
 // Calibration is what one GPU achieved in a calibration run
@@ -145,6 +146,30 @@ type ReduceRate struct {
 	Cols         int64   `json:"cols"`
 	Bytes        float64 `json:"bytes"`
 	Seconds      float64 `json:"s"`
+}
+
+// ConvBiasSeconds is the time of a convolution's bias-gradient sum over
+// an n×c×plane output gradient of dtype ("bf16" for both half types,
+// "fp32") on a channels-last map or an NCHW one: the convbias row of
+// rows nearest in plane and size (log distances), scaled by elements.
+// ok is false without such a row.
+func ConvBiasSeconds(rows []ReduceRate, dtype string, channelsLast bool, n, c, plane int64) (seconds float64, ok bool) {
+	elems := float64(n * c * plane)
+	var best ReduceRate
+	bestD := math.Inf(1)
+	for _, v := range rows {
+		if v.Op != "convbias" || v.Dtype != dtype || v.ChannelsLast != channelsLast {
+			continue
+		}
+		ve := float64(v.Rows * v.Cols)
+		if d := math.Abs(math.Log(float64(v.Plane)/float64(plane))) + math.Abs(math.Log(ve/elems)); d < bestD {
+			best, bestD = v, d
+		}
+	}
+	if best.Seconds == 0 {
+		return 0, false
+	}
+	return best.Seconds * elems / float64(best.Rows*best.Cols), true
 }
 
 // OptimizerRate is one optimizer.step() over Params float32 parameters in

@@ -64,27 +64,12 @@ func (r *rates) colSum(dt DType, rows, cols int64) (float64, bool) {
 }
 
 // convBiasSum is the GPU time of a convolution's bias gradient, the
-// n×cols×plane output gradient of dt summed over batch and plane: the
-// calibrated shape of the same layout nearest in plane and bytes (log
-// distances), scaled by bytes. ok false without calibrated rows.
+// n×cols×plane output gradient of dt summed over batch and plane
+// (gpu.ConvBiasSeconds), scaled by bandwidth. ok false without
+// calibrated rows.
 func (r *rates) convBiasSum(dt DType, channelsLast bool, n, cols, plane int64) (float64, bool) {
-	d := calDtype(dt, false)
-	bytes := float64(n*cols*plane) * float64(dt.Size())
-	var best gpu.ReduceRate
-	bestD := math.Inf(1)
-	for _, v := range r.cal.Reduce {
-		if v.Op != "convbias" || v.Dtype != d || v.ChannelsLast != channelsLast {
-			continue
-		}
-		dd := math.Abs(math.Log(float64(v.Plane)/float64(plane))) + math.Abs(math.Log(v.Bytes/bytes))
-		if dd < bestD {
-			best, bestD = v, dd
-		}
-	}
-	if best.Seconds == 0 {
-		return 0, false
-	}
-	return best.Seconds * bytes / best.Bytes / r.bwScale, true
+	t, ok := gpu.ConvBiasSeconds(r.cal.Reduce, calDtype(dt, false), channelsLast, n, cols, plane)
+	return t / r.bwScale, ok
 }
 
 // activationBackward is the calibrated stream class of an activation's
