@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/vramkit/vramkit/internal/allocsim"
 	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
@@ -64,7 +65,7 @@ func (m *model) generate() {
 			s.phase = PhaseDecode
 		}
 		s.step = int(step)
-		before, traffic0 := len(s.reqs), s.trafficBytes
+		before, traffic0 := s.n, s.trafficBytes
 		// prepare_inputs_for_generation: input_ids[:, -q:] cloned
 		// contiguous, cache_position
 		in := tmp(b * q * 8)
@@ -92,7 +93,7 @@ func (m *model) generate() {
 		s.free(logits, cs, in, next)
 		cur++
 		if step < 2 {
-			m.kernels = append(m.kernels, (len(s.reqs)-before)/2)
+			m.kernels = append(m.kernels, int(s.n-before)/2)
 			m.traffic = append(m.traffic, s.trafficBytes-traffic0)
 		}
 	}
@@ -106,17 +107,17 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &model{c: c, s: newStream(), w: buildWeights(c)}
-	m.generate()
-	capacity := c.gpu.MemoryBytes - c.gpu.ContextBytes
-	allocated, reserved, oomAt, err := m.s.replay(spec.AllocConf, capacity, c.gpu.MemoryBytes)
+	cfg, err := allocsim.ParseConfig(spec.AllocConf)
 	if err != nil {
 		return nil, specErr("alloc_conf", "%v", err)
 	}
+	m, sim := replay(c, cfg, c.gpu.MemoryBytes-c.gpu.ContextBytes)
+	oomAt := sim.OOMAt
 	if oomAt >= 0 {
 		// replay on an unlimited device to say by how much it misses
-		allocated, reserved, _, _ = m.s.replay(spec.AllocConf, 0, c.gpu.MemoryBytes)
+		m, sim = replay(c, cfg, 0)
 	}
+	allocated, reserved := sim.Stats.AllocatedBytes.All.Peak, sim.Stats.ReservedBytes.All.Peak
 	r := &Result{
 		Task: "generate", Model: c.arch.Name, GPU: c.gpu.Name, Params: m.w.params,
 		Batch: int(c.batch), Prompt: int(c.seq), NewTokens: int(c.gen),
@@ -148,6 +149,20 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 		r.Notes = append(r.Notes, fmt.Sprintf("the caching allocator runs out of memory in the replay on %s; the figures are what it would need", c.gpu.Name))
 	}
 	return r, nil
+}
+
+// replay writes the generate call's requests and runs them through the
+// caching allocator on a device of capacity bytes (0: unlimited) as they
+// are written, a piece at a time (a long call writes millions).
+func replay(c *config, cfg allocsim.Config, capacity int64) (*model, allocsim.SimResult) {
+	dev := allocsim.NewDevice(capacity, c.gpu.MemoryBytes)
+	dev.TopDown = true
+	feed := allocsim.NewFeed(cfg, dev)
+	m := &model{c: c, s: newStream(), w: buildWeights(c)}
+	m.s.sink = func(piece []allocsim.Request) { feed.Run(piece) }
+	m.generate()
+	m.s.flush()
+	return m, feed.Result()
 }
 
 // cacheTokens is how many tokens the cache holds at the end: the prompt

@@ -36,11 +36,22 @@ func (p Phase) String() string { return phaseNames[p] }
 // stream records allocations and frees in program order as allocsim
 // requests, and keeps the live bytes per category (rounded as the caching
 // allocator rounds requests) to report what is live at the peak.
+//
+// Without a sink it keeps every request in reqs. With one, reqs is a
+// buffer handed to the sink whenever it holds flushEvery requests (and at
+// flush): a generate call of thousands of tokens writes millions of
+// requests, which kept whole cost gigabytes and most of the run's time in
+// growing the slice. IDs of freed allocations are reused, so that they
+// stay as few as the allocations live at once.
 type stream struct {
-	reqs  []allocsim.Request
-	next  int32
-	live  map[int32]live
-	phase Phase
+	reqs []allocsim.Request
+	sink func([]allocsim.Request)
+	// n counts the requests written (buffered or handed on)
+	n       int64
+	next    int32
+	freeIDs []int32
+	live    map[int32]live
+	phase   Phase
 
 	cur       [numCategories]int64
 	total     int64
@@ -61,6 +72,28 @@ type live struct {
 
 func newStream() *stream { return &stream{live: map[int32]live{}} }
 
+// flushEvery is how many requests a sink's buffer holds before it is
+// handed on.
+const flushEvery = 1 << 16
+
+// put writes one request, handing the buffer to the sink when it is full.
+func (s *stream) put(r allocsim.Request) {
+	r.Event = int32(len(s.reqs)) // the piece's index: OOMAt is looked at only for ≥ 0
+	s.reqs = append(s.reqs, r)
+	s.n++
+	if s.sink != nil && len(s.reqs) >= flushEvery {
+		s.flush()
+	}
+}
+
+// flush hands the buffered requests to the sink.
+func (s *stream) flush() {
+	if s.sink != nil && len(s.reqs) > 0 {
+		s.sink(s.reqs)
+		s.reqs = s.reqs[:0]
+	}
+}
+
 // round is kMinBlockSize rounding: every request is a multiple of 512 bytes.
 func round(n int64) int64 {
 	if n < 512 {
@@ -75,9 +108,14 @@ func (s *stream) alloc(n int64, c Category) int32 {
 	if n <= 0 {
 		return -1
 	}
-	id := s.next
-	s.next++
-	s.reqs = append(s.reqs, allocsim.Request{Kind: allocsim.ReqAlloc, ID: id, Size: n, Event: int32(len(s.reqs))})
+	var id int32
+	if k := len(s.freeIDs); k > 0 {
+		id, s.freeIDs = s.freeIDs[k-1], s.freeIDs[:k-1]
+	} else {
+		id = s.next
+		s.next++
+	}
+	s.put(allocsim.Request{Kind: allocsim.ReqAlloc, ID: id, Size: n})
 	s.live[id] = live{n, c}
 	if c != CatWeights && c != CatKVCache {
 		s.trafficBytes += n
@@ -99,23 +137,10 @@ func (s *stream) free(ids ...int32) {
 			continue
 		}
 		delete(s.live, id)
-		s.reqs = append(s.reqs, allocsim.Request{Kind: allocsim.ReqFree, ID: id, Event: int32(len(s.reqs))})
+		s.put(allocsim.Request{Kind: allocsim.ReqFree, ID: id})
+		s.freeIDs = append(s.freeIDs, id)
 		r := round(l.size)
 		s.cur[l.cat] -= r
 		s.total -= r
 	}
-}
-
-// replay runs the stream through the caching allocator on a device of
-// capacity bytes (0 = unlimited) and returns the peaks and where the first
-// out-of-memory happened (-1 if none).
-func (s *stream) replay(allocConf string, capacity, total int64) (allocated, reserved int64, oomAt int, err error) {
-	cfg, err := allocsim.ParseConfig(allocConf)
-	if err != nil {
-		return 0, 0, -1, err
-	}
-	dev := allocsim.NewDevice(capacity, total)
-	dev.TopDown = true
-	res := allocsim.Simulate(s.reqs, cfg, dev)
-	return res.Stats.AllocatedBytes.All.Peak, res.Stats.ReservedBytes.All.Peak, res.OOMAt, nil
 }
