@@ -91,6 +91,9 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	if r.MaxNumSeqs < 0 || r.MaxNumBatchedTokens < 0 || r.Context < 0 {
 		return nil, specErr("max_num_seqs", "counts must be positive")
 	}
+	if msg := memmodel.CheckScale(&c.arch, float64(max(r.MaxNumBatchedTokens, r.Context)), 1, float64(max(r.MaxNumBatchedTokens, r.Context))); msg != "" {
+		return nil, specErr("context", "%s", msg)
+	}
 	if c.static || c.eager {
 		r.Notes = append(r.Notes, "cache and attention settings are Hugging Face generate's; vLLM pages its own cache")
 	}

@@ -11,6 +11,10 @@ import (
 // It is memmodel's sentinel, so callers test one error for every plan.
 var ErrSpec = memmodel.ErrSpec
 
+// maxNewTokens is the longest generate call plan replays: a quarter of a
+// million decode steps, about half a minute for an 8B model.
+const maxNewTokens = 1 << 18
+
 func specErr(field, format string, a ...any) error {
 	return fmt.Errorf("%w: %s: %s", ErrSpec, field, fmt.Sprintf(format, a...))
 }
@@ -109,6 +113,12 @@ func resolve(s memmodel.Spec) (*config, error) {
 		return nil, specErr("new_tokens", "must not be negative, got %d", s.NewTokens)
 	}
 	c.gen = int64(s.NewTokens)
+	if c.gen > maxNewTokens {
+		return nil, specErr("new_tokens", "at most %d: each decoded token is replayed through the allocator (plan a longer context's KV cache with --task serve)", maxNewTokens)
+	}
+	if msg := memmodel.CheckScale(&c.arch, float64(c.batch)*float64(c.seq+c.gen), float64(c.batch), float64(c.seq+c.gen)); msg != "" {
+		return nil, specErr("batch", "%s", msg)
+	}
 	// learned position tables end at max_positions; rotary ones do not
 	if fam, err := memmodel.LookupFamily(c.arch.Family); err == nil && !fam.AnyLength &&
 		c.arch.MaxPos > 0 && c.seq+c.gen > int64(c.arch.MaxPos) {

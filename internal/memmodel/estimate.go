@@ -237,6 +237,9 @@ func resolve(s Spec) (*config, error) {
 	if err := c.checkParallel(); err != nil {
 		return nil, err
 	}
+	if err := c.scaleCheck(); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 

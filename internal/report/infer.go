@@ -73,7 +73,11 @@ func ServeText(w io.Writer, r *infer.ServeResult) {
 	fmt.Fprintf(w, "  weights             %10s\n", units.Bytes(r.Weights))
 	fmt.Fprintf(w, "  activation peak     %10s\n", units.Bytes(r.Activation))
 	fmt.Fprintf(w, "  non-torch memory    %10s\n", units.Bytes(r.NonTorch))
-	fmt.Fprintf(w, "  KV cache            %10s\n", units.Bytes(r.KVCache))
+	if r.KVCache > 0 {
+		fmt.Fprintf(w, "  KV cache            %10s\n", units.Bytes(r.KVCache))
+	} else {
+		fmt.Fprintf(w, "  KV cache            %10s   (the rest is short by %s)\n", "none", units.Bytes(-r.KVCache))
+	}
 	fmt.Fprintf(w, "\n# GPU blocks          %10d   (%s each)\n", r.Blocks, units.Bytes(r.BlockBytes))
 	fmt.Fprintf(w, "KV cache tokens       %10d\n", r.Tokens)
 	fmt.Fprintf(w, "max concurrency       %10.2fx  sequences of %d tokens\n", r.MaxConcurrent, r.Context)
