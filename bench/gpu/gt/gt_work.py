@@ -494,6 +494,8 @@ def gen(spec, out):
     import transformers as tf
     dtype = {"bf16": torch.bfloat16, "fp32": torch.float32, "fp16": torch.float16}[spec["dtype"]]
     torch.manual_seed(0)
+    if spec.get("fraction"):
+        torch.cuda.set_per_process_memory_fraction(spec["fraction"])
     start_record(spec)
     cfg = hf_config(spec)
     t0 = time.time()
@@ -508,6 +510,7 @@ def gen(spec, out):
     base = dict(spec)
     base.pop("points", None)
     base["versions"] = versions()
+    base["alloc_conf"] = os.environ.get("PYTORCH_CUDA_ALLOC_CONF", "")
     base["params"] = params_of(model)
     base["weights_bytes"] = weights
     base["weights_reserved"] = torch.cuda.memory_reserved()
