@@ -425,6 +425,9 @@ func build(root string, conf float64, minRows int, verbose bool, dump string) (*
 	}
 	if t.Generate != nil {
 		t.Generate.Allowance = genAllowance
+		for _, s := range gen {
+			t.Generate.MaxNewTokens = max(t.Generate.MaxNewTokens, s.newTokens)
+		}
 	}
 	logf("\nprocess memory less peak reserved, the GPU table's CUDA context and NCCL: %+d..%+d MiB\n", t.ContextLow>>20, t.ContextHigh>>20)
 	return t, nil

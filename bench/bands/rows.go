@@ -275,7 +275,7 @@ func genSamples(root string) ([]sample, map[string]int, error) {
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s: %w", r.Name, err)
 			}
-			sm := sample{name: r.Name, classes: cl, held: g.AllowanceRows, group: setGroup(g.Dir),
+			sm := sample{name: r.Name, classes: cl, held: g.AllowanceRows, group: setGroup(g.Dir), newTokens: r.NewTokens,
 				model: float64(res.ModelReserved), meas: float64(r.MaxReserved),
 				xa: math.Log(float64(r.MaxAllocated) / float64(res.PeakAllocated))}
 			sm.fs, sm.blind = fs[r.Name]

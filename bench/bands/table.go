@@ -16,6 +16,8 @@ import (
 type sample struct {
 	name    string
 	classes []string
+	// newTokens is a generate row's new tokens (0 for other rows)
+	newTokens int
 	x, xa   float64
 	// v is ln(variant/predicted) of a row whose reserved peak has a known
 	// alternative (cuBLAS's backward workspace splitting a freed logits

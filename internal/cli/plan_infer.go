@@ -97,5 +97,8 @@ func runInference(ctx context.Context, env *Env, spec memmodel.Spec, f *planFlag
 	if err != nil {
 		return specError(err)
 	}
+	if err := infer.Advise(spec, r); err != nil {
+		return specError(err)
+	}
 	return report.Write(env.Stdout, format, r, func(w io.Writer) error { report.InferText(w, r); return nil })
 }

@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"fmt"
 	"math"
 	"strings"
 
@@ -63,6 +64,10 @@ type Result struct {
 	Headroom int64            `json:"headroom_bytes"`
 	Verdict  memmodel.Verdict `json:"verdict"`
 	Notes    []string         `json:"notes,omitempty"`
+	// Alternatives are changes that lower the call's memory (Advise),
+	// best first; empty when the allocator holds little beyond the
+	// tensors.
+	Alternatives []Alternative `json:"alternatives,omitempty"`
 }
 
 // BandClasses names the classes of generate workload spec belongs to, as
@@ -128,6 +133,13 @@ func bands(c *config, r *Result) {
 	}
 	if c.spec.AllocConf != "" {
 		rb[1] += 0.05
+	}
+	if g := t.Generate; g != nil && g.MaxNewTokens > 0 && c.gen > int64(g.MaxNewTokens) && r.PeakReserved > 0 {
+		// how well the allocator reuses a growing cache's freed blocks
+		// over so many steps is the replay's alone: reserved may be
+		// anywhere down to the allocated peak
+		widen(0.10, fmt.Sprintf("no held-out generate call ran more than %d new tokens (this one runs %d): the allocator's reuse of the cache's freed blocks over so many steps is the replay's, unmeasured: wider band, down to the allocated peak", g.MaxNewTokens, c.gen))
+		rb[0] = min(rb[0], ab[0]*float64(r.PeakAllocated)/float64(r.PeakReserved))
 	}
 	band := func(v int64, b [2]float64) memmodel.Band {
 		return memmodel.Band{Low: int64(math.Floor(float64(v) * b[0])), High: int64(math.Ceil(float64(v) * b[1]))}

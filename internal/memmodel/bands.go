@@ -73,6 +73,9 @@ type BandSet struct {
 	// Allowance is the set's own allowance on peak reserved (the
 	// generate set's), nil for none.
 	Allowance *Allowance `json:"reserved_allowance,omitempty"`
+	// MaxNewTokens is the longest generate call among the set's rows: a
+	// longer one is past what was measured (0: not recorded).
+	MaxNewTokens int `json:"max_new_tokens,omitempty"`
 }
 
 // BandSource is one capture set behind the table.

@@ -56,6 +56,16 @@ func InferText(w io.Writer, r *infer.Result) {
 	for _, k := range keys {
 		fmt.Fprintf(w, "  %-20s %10s\n", k, units.Bytes(r.Breakdown[k]))
 	}
+	if len(r.Alternatives) > 0 {
+		why := ""
+		if r.Cache == "dynamic" {
+			why = " (a DynamicCache grows every layer's K and V by torch.cat each token: the shorter blocks it frees fit no later request)"
+		}
+		fmt.Fprintf(w, "\nthe allocator holds %s beyond the tensors at the peak%s; replayed with one change:\n", units.Bytes(r.PeakReserved-r.PeakAllocated), why)
+		for _, a := range r.Alternatives {
+			fmt.Fprintf(w, "  %-48s process %10s (%s), saves %s\n", a.Change, units.Bytes(a.Process), inferBand(a.ProcessBand), units.Bytes(a.Saving))
+		}
+	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}

@@ -1,0 +1,73 @@
+package infer
+
+import (
+	"sort"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
+
+// Alternative is one change to a generate call and what it would need,
+// from the same replay as the call itself.
+type Alternative struct {
+	// Change says what to change, as a user would write it.
+	Change string `json:"change"`
+	// Spec is the change as spec keys ("cache": "static", "alloc_conf": ...).
+	Spec          map[string]string `json:"spec"`
+	PeakAllocated int64             `json:"peak_allocated_bytes"`
+	PeakReserved  int64             `json:"peak_reserved_bytes"`
+	Process       int64             `json:"process_bytes"`
+	ProcessBand   memmodel.Band     `json:"process_band"`
+	// Saving is the call's process memory less the alternative's.
+	Saving int64 `json:"saving_bytes"`
+}
+
+// overheadWorthAdvice is how much of a call's peak reserved memory the
+// allocator must hold beyond its tensors before Advise replays the
+// alternatives: a quarter, and at least 1 GiB.
+const (
+	overheadShare = 0.25
+	overheadBytes = 1 << 30
+)
+
+// Advise replays what lowers a generate call's memory when the caching
+// allocator holds much more than the call's tensors (a DynamicCache grows
+// every layer's K and V by torch.cat each token, and the freed shorter
+// blocks fit no later request): a StaticCache, and expandable segments
+// (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True), which map the
+// growth into one segment. It keeps those that save at least a tenth of
+// the call's process memory, best first, in r.Alternatives.
+func Advise(spec memmodel.Spec, r *Result) error {
+	over := r.PeakReserved - r.PeakAllocated
+	if over < overheadBytes || float64(over) < overheadShare*float64(r.PeakReserved) {
+		return nil
+	}
+	type change struct {
+		text string
+		keys map[string]string
+		set  func(*memmodel.Spec)
+	}
+	var changes []change
+	if r.Cache == "dynamic" {
+		changes = append(changes, change{"cache_implementation=\"static\"",
+			map[string]string{"cache": "static"}, func(s *memmodel.Spec) { s.Cache = "static" }})
+	}
+	if spec.AllocConf == "" {
+		changes = append(changes, change{"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+			map[string]string{"alloc_conf": "expandable_segments:True"}, func(s *memmodel.Spec) { s.AllocConf = "expandable_segments:True" }})
+	}
+	for _, ch := range changes {
+		s := spec
+		ch.set(&s)
+		a, err := Estimate(s)
+		if err != nil {
+			return err
+		}
+		if save := r.Process - a.Process; float64(save) >= 0.10*float64(r.Process) {
+			r.Alternatives = append(r.Alternatives, Alternative{Change: ch.text, Spec: ch.keys,
+				PeakAllocated: a.PeakAllocated, PeakReserved: a.PeakReserved, Process: a.Process,
+				ProcessBand: a.ProcessBand, Saving: save})
+		}
+	}
+	sort.SliceStable(r.Alternatives, func(i, j int) bool { return r.Alternatives[i].Saving > r.Alternatives[j].Saving })
+	return nil
+}
