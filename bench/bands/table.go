@@ -18,7 +18,7 @@ type sample struct {
 	classes []string
 	// newTokens is a generate row's new tokens (0 for other rows)
 	newTokens int
-	x, xa   float64
+	x, xa     float64
 	// v is ln(variant/predicted) of a row whose reserved peak has a known
 	// alternative (cuBLAS's backward workspace splitting a freed logits
 	// block), 0 where there is none: its band's top is the variant's.
