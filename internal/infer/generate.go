@@ -112,7 +112,7 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 		return nil, specErr("alloc_conf", "%v", err)
 	}
 	m, sim := replay(c, cfg, c.gpu.MemoryBytes-c.gpu.ContextBytes)
-	oomAt := sim.OOMAt
+	oomAt, retries := sim.OOMAt, sim.Stats.NumAllocRetries
 	if oomAt >= 0 {
 		// replay on an unlimited device to say by how much it misses
 		m, sim = replay(c, cfg, 0)
@@ -147,6 +147,14 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 	}
 	if oomAt >= 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("the caching allocator runs out of memory in the replay on %s; the figures are what it would need", c.gpu.Name))
+	} else if retries > 0 {
+		// the run goes on in the replay, at the price of device-wide
+		// synchronisations; the verdict still counts the band's top
+		times := fmt.Sprintf("%d times", retries)
+		if retries == 1 {
+			times = "once"
+		}
+		r.Notes = append(r.Notes, fmt.Sprintf("the replay reaches %s's limit: the allocator frees its cached blocks and retries %s (a device synchronize and cudaFree each) and the call completes; peak reserved is that limit, not what the call would hold on a larger GPU", c.gpu.Name, times))
 	}
 	return r, nil
 }
