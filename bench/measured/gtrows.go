@@ -40,13 +40,16 @@ type GTRow struct {
 	World int `json:"world"`
 	// MicroBatches and Schedule are a pipeline-parallel row's micro-batches
 	// per step and schedule (gt_work.py's pipeline: "1f1b" or "gpipe").
-	MicroBatches int       `json:"mb"`
-	Schedule     string    `json:"schedule"`
-	Compile      bool      `json:"compile"`
-	ChannelsLast bool      `json:"channels_last"`
-	UseCache     *bool     `json:"use_cache"`
-	Script       string    `json:"script"`
-	Fraction     float64   `json:"fraction"`
+	MicroBatches int     `json:"mb"`
+	Schedule     string  `json:"schedule"`
+	Compile      bool    `json:"compile"`
+	ChannelsLast bool    `json:"channels_last"`
+	UseCache     *bool   `json:"use_cache"`
+	Script       string  `json:"script"`
+	Fraction     float64 `json:"fraction"`
+	// AllocConf is PYTORCH_CUDA_ALLOC_CONF as a generate row ran under
+	// (gt_work.py records it from session 28 on; "" for the defaults).
+	AllocConf    string    `json:"alloc_conf"`
 	Status       string    `json:"status"`
 	MaxAllocated int64     `json:"max_allocated"`
 	MaxReserved  int64     `json:"max_reserved"`
@@ -235,6 +238,7 @@ func GenSpec(r GTRow) memmodel.Spec {
 	s := memmodel.DefaultSpec()
 	s.Task, s.HFConfig = &task, r.HFConfig
 	s.Batch, s.Seq, s.NewTokens, s.Precision, s.Cache = r.B, r.Prompt, r.NewTokens, r.DType, r.Cache
+	s.AllocConf = r.AllocConf
 	if r.Cache == "static" {
 		s.MaxCacheLen = r.MaxCacheLen
 	}
