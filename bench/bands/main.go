@@ -344,6 +344,9 @@ func build(root string, conf float64, minRows int, verbose bool, dump string) (*
 		t.Sources = append(t.Sources, s)
 	}
 	t.ContextLow, t.ContextHigh = ctx[0], ctx[1]
+	for _, s := range mem {
+		t.MaxSeq = max(t.MaxSeq, s.seq)
+	}
 	// the allowance first: the reserved bands are of the figure with it
 	var genAllowance *memmodel.Allowance
 	for _, a := range []struct {

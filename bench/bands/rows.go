@@ -166,7 +166,7 @@ func memorySamples(root string, logf func(string, ...any)) ([]sample, [2]int64, 
 		counts[d]++
 		// the model's own figures: the committed table's allowance is
 		// what this run derives afresh (calibrate adds it back)
-		sm := sample{name: p.Name, classes: p.classes, held: allowanceSets[d], fixedLow: true, group: setGroup(d),
+		sm := sample{name: p.Name, classes: p.classes, held: allowanceSets[d], fixedLow: true, group: setGroup(d), seq: p.Spec.Seq,
 			model: float64(p.res.ModelReserved), meas: float64(p.Reserved), variant: float64(p.res.LogitsSplitReserved),
 			release: float64(p.res.ReleaseReserved), releaseAlloc: float64(p.res.ReleaseAllocated),
 			xa:  math.Log(float64(p.Allocated) / float64(p.res.PeakAllocated)),

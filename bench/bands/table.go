@@ -16,9 +16,11 @@ import (
 type sample struct {
 	name    string
 	classes []string
-	// newTokens is a generate row's new tokens (0 for other rows)
-	newTokens int
-	x, xa     float64
+	// newTokens is a generate row's new tokens, seq a training row's
+	// sequence length as its spec gives it (0 for other rows, or the
+	// family's default)
+	newTokens, seq int
+	x, xa          float64
 	// v is ln(variant/predicted) of a row whose reserved peak has a known
 	// alternative (cuBLAS's backward workspace splitting a freed logits
 	// block), 0 where there is none: its band's top is the variant's.

@@ -42,6 +42,9 @@ type BandTable struct {
 	// the GPU table's context, on the GPUs measured (bytes).
 	ContextLow  int64 `json:"context_low_bytes"`
 	ContextHigh int64 `json:"context_high_bytes"`
+	// MaxSeq is the longest sequence of the training rows: a longer one
+	// is past what was measured (0: not recorded).
+	MaxSeq int `json:"max_seq,omitempty"`
 	// StepTimePooled and StepTime are step-time bands, as Pooled and
 	// Classes (their MedianErr is of step time).
 	StepTimePooled ClassBand            `json:"step_time_pooled"`

@@ -1,8 +1,11 @@
 package memmodel
 
 import (
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -351,5 +354,36 @@ func TestQLoRABandWidenedWhenThin(t *testing.T) {
 	w := func(r *Result) int64 { return r.ReservedBand.High - r.ReservedBand.Low }
 	if w(thin) < w(measured)+int64(0.15*float64(measured.PeakReserved)) {
 		t.Errorf("band with 2 QLoRA captures %v not 8%% wider each side than with 3 %v", thin.ReservedBand, measured.ReservedBand)
+	}
+}
+
+// TestBandWidensPastTheLongestCapturedSequence: the table records the
+// longest sequence of its training rows (4096 tokens); a plan one token
+// longer than that is a configuration no held-out capture covers, so its
+// band is the same classes' widened by unmeasuredWiden each side, and it
+// says so; at that length it is not.
+func TestBandWidensPastTheLongestCapturedSequence(t *testing.T) {
+	tb := embeddedBands()
+	if tb.MaxSeq < 2048 {
+		t.Fatalf("the committed table records max_seq %d", tb.MaxSeq)
+	}
+	ratios := func(seq int) ([2]float64, []string) {
+		s := DefaultSpec()
+		m := "llama3.2-1b"
+		s.Model, s.Batch, s.Seq, s.Precision = &m, 1, seq, "bf16-amp"
+		r, err := Estimate(s, DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return [2]float64{float64(r.ReservedBand.Low) / float64(r.PeakReserved), float64(r.ReservedBand.High) / float64(r.PeakReserved)}, r.Notes
+	}
+	at, notes := ratios(tb.MaxSeq)
+	past, pastNotes := ratios(tb.MaxSeq + 1)
+	want := fmt.Sprintf("no held-out capture ran sequences longer than %d tokens (this one: %d): band widened by 10%% each side", tb.MaxSeq, tb.MaxSeq+1)
+	if !slices.Contains(pastNotes, want) || slices.ContainsFunc(notes, func(n string) bool { return strings.HasPrefix(n, "no held-out capture ran sequences") }) {
+		t.Errorf("notes at %d: %q; one token longer: %q", tb.MaxSeq, notes, pastNotes)
+	}
+	if d := past[1] - at[1]; math.Abs(d-unmeasuredWiden) > 0.002 {
+		t.Errorf("band top ×%.4f at %d tokens, ×%.4f one token longer: want %.2f wider", at[1], tb.MaxSeq, past[1], unmeasuredWiden)
 	}
 }

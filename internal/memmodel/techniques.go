@@ -158,6 +158,12 @@ func (c *config) techniqueNotes(t *BandTable) (notes []string, widen float64) {
 		// as an unmeasured class when it has too few rows
 		notes = append(notes, fmt.Sprintf("%s attention is modelled from the transformers/PyTorch source (score matrices kept for backward)", c.attn))
 	}
+	if t.MaxSeq > 0 && !c.arch.Vision() && c.seq > int64(t.MaxSeq) {
+		// attention, the loss over the logits and the allocator's
+		// placement at this length are the model's, not measured
+		notes = append(notes, fmt.Sprintf("no held-out capture ran sequences longer than %d tokens (this one: %d): band widened by %.0f%% each side", t.MaxSeq, c.seq, 100*unmeasuredWiden))
+		widen += unmeasuredWiden
+	}
 	if c.spec.Compile {
 		notes = append(notes, "torch.compile is modelled from AOTAutograd's partitioner and Inductor (fused pointwise ops, their saved tensors recomputed, the residual stream saved, the backward's gradient inputs); on 29 measured compiled steps reserved −8.9%..+8.4% (BERT-base with its padding mask −8.9%, EfficientNet-B0 −4.4%, GPT-2 medium −3.9%; Qwen3 and ResNet-50 over by up to 8.4%): band widened by 10%")
 		widen += compileBand
