@@ -296,37 +296,6 @@ var allowanceSets = func() map[string]bool {
 	return m
 }()
 
-// calibrate sets s's log errors against the model's figure plus the
-// allowance a: the figure plan prints and decides on. The variants, where
-// there are, carry the same allowance on their own figures; the low end
-// is the lower of the figure without the allowance's fixed bytes and the
-// release figure (memmodel's bandsFrom).
-func (s *sample) calibrate(a memmodel.Allowance) {
-	pred := s.model + float64(a.Of(int64(s.model)))
-	s.x, s.v, s.vl, s.f = math.Log(s.meas/pred), 0, 0, 0
-	if s.fixedLow && a.Of(int64(s.model)) > 0 {
-		s.f = math.Log(pred / (pred - float64(a.Bytes)))
-	}
-	if vp := s.variant + float64(a.Of(int64(s.variant))); s.variant > 0 && vp > pred {
-		s.v = math.Log(vp / pred)
-	}
-	if rp := s.release + float64(a.Of(int64(s.release))); s.release > 0 && rp < pred {
-		s.vl = math.Log(rp / pred)
-		s.f = math.Max(s.f, -s.vl)
-	}
-	s.xb = s.fs.x
-	if s.fs.bare && s.fs.pred > 0 {
-		// printed without an allowance: against that figure with a
-		s.xb -= math.Log((s.fs.pred + float64(a.Of(int64(s.fs.pred)))) / s.fs.pred)
-	}
-}
-
-// split says whether s had the logits-split variant and whether the GPU
-// took it: the measurement is nearer the variant than the point (resid).
-func (s sample) split() (possible, taken bool) {
-	return s.v > 0, s.v > 0 && resid(s.x, s.v, 0) != s.x
-}
-
 // heldObs are the rows of ss (of kind k) that derive the allowance.
 func heldObs(ss []sample, k kind) []obs {
 	var out []obs
