@@ -83,6 +83,9 @@ func Fit(ctx context.Context, spec memmodel.Spec, opts FitOptions) (*FitResult, 
 		// the same decision as the single estimate's, on the band's top,
 		// against the budget the margin leaves
 		vd := memmodel.Decide(r.Process, r.ProcessBand.High, res.Budget, r.Confidence, marginNote(opts.Margin))
+		// and the prediction carries that decision, not its own against
+		// the whole GPU: one output, one verdict per configuration
+		r.Verdict, r.Fits, r.Headroom = vd, vd.Fits, vd.Headroom
 		return r, vd.Fits, nil
 	}
 	best, ok, err := probe(1)
@@ -126,7 +129,7 @@ func Fit(ctx context.Context, spec memmodel.Spec, opts FitOptions) (*FitResult, 
 		}
 	}
 	res.Value, res.Best, res.Next = lo, best, next
-	res.Verdict = memmodel.Decide(best.Process, best.ProcessBand.High, res.Budget, best.Confidence, marginNote(opts.Margin))
+	res.Verdict = best.Verdict
 	return res, nil
 }
 

@@ -24,6 +24,16 @@ func TestFitBoundary(t *testing.T) {
 	if r.Next == nil || r.Next.Batch != r.Value+1 || r.Next.ProcessBand.High <= r.Budget {
 		t.Errorf("batch %d+1 should not fit: %+v", r.Value, r.Next)
 	}
+	// one verdict per configuration in the output: the predictions the
+	// answer embeds carry the decision against the budget, not their own
+	// against the whole GPU (the next batch's said it fits the 14.7 GiB
+	// T4, while the answer had it over the 13.3 GiB budget)
+	if r.Best.Verdict != r.Verdict || !r.Best.Fits || r.Best.Headroom != r.Verdict.Headroom {
+		t.Errorf("best %+v (fits %v, headroom %d), answer %+v", r.Best.Verdict, r.Best.Fits, r.Best.Headroom, r.Verdict)
+	}
+	if r.Next != nil && (r.Next.Fits || r.Next.Verdict.Fits || r.Next.Headroom >= 0 || r.Next.Verdict.Limit != r.Budget) {
+		t.Errorf("next %+v (fits %v, headroom %d), budget %d", r.Next.Verdict, r.Next.Fits, r.Next.Headroom, r.Budget)
+	}
 	// GPT-2's learned positions end at 1024: the longest prompt with 32
 	// new tokens is 992, whatever the memory
 	s.Batch = 8
