@@ -94,7 +94,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.StringVar(&f.allocConf, "alloc-conf", "", "PYTORCH_CUDA_ALLOC_CONF to simulate")
 	fs.BoolVar(&f.fit, "fit", false, "search all configurations for the fastest that fits")
 	fs.IntVar(&f.global, "global-batch", 0, "global batch size for --fit")
-	fs.Float64Var(&f.margin, "margin", 0, "fraction of GPU memory --fit and --sweep keep free beyond the band's top (which already holds the stated confidence)")
+	fs.Float64Var(&f.margin, "margin", 0, "fraction of GPU memory kept free beyond the band's top (which already holds the stated confidence): the fit verdict, --fit and --sweep judge against the rest")
 	fs.StringVar(&f.sweep, "sweep", "", "memory curve: batch=LO..HI or seq=LO..HI")
 	fs.StringVar(&f.attn, "attn", "", "attention implementation: "+strings.Join(memmodel.AttnImpls, "|")+" (default: what transformers picks, sdpa)")
 	fs.BoolVar(&f.compile, "compile", false, "the model runs under torch.compile")
@@ -179,6 +179,11 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	r, err := memmodel.Estimate(spec, opts)
 	if err != nil {
 		return specError(err)
+	}
+	if f.margin > 0 {
+		// one verdict, against what the margin leaves of the GPU
+		r.Verdict = memmodel.DecideWithin(r.SteadyProcess, r.ProcessHigh, r.Capacity, f.margin, r.Confidence)
+		r.Fits, r.Headroom = r.Verdict.Fits, r.Verdict.Headroom
 	}
 	return report.Write(env.Stdout, *format, r, func(w io.Writer) error { report.PlanText(w, spec, r); return nil })
 }

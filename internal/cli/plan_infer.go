@@ -100,5 +100,10 @@ func runInference(ctx context.Context, env *Env, spec memmodel.Spec, f *planFlag
 	if err := infer.Advise(spec, r); err != nil {
 		return specError(err)
 	}
+	if f.margin > 0 {
+		// one verdict, against what the margin leaves of the GPU
+		r.Verdict = memmodel.DecideWithin(r.Process, r.ProcessBand.High, r.Capacity, f.margin, r.Confidence)
+		r.Fits, r.Headroom = r.Verdict.Fits, r.Verdict.Headroom
+	}
 	return report.Write(env.Stdout, format, r, func(w io.Writer) error { report.InferText(w, r); return nil })
 }

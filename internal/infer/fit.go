@@ -79,10 +79,10 @@ func Fit(ctx context.Context, spec memmodel.Spec, opts FitOptions) (*FitResult, 
 			return nil, false, err
 		}
 		res.Probes++
-		res.Budget = int64(float64(r.Capacity) * (1 - opts.Margin))
+		res.Budget, _ = memmodel.Budget(r.Capacity, opts.Margin)
 		// the same decision as the single estimate's, on the band's top,
 		// against the budget the margin leaves
-		vd := memmodel.Decide(r.Process, r.ProcessBand.High, res.Budget, r.Confidence, marginNote(opts.Margin))
+		vd := memmodel.DecideWithin(r.Process, r.ProcessBand.High, r.Capacity, opts.Margin, r.Confidence)
 		// and the prediction carries that decision, not its own against
 		// the whole GPU: one output, one verdict per configuration
 		r.Verdict, r.Fits, r.Headroom = vd, vd.Fits, vd.Headroom
@@ -131,12 +131,4 @@ func Fit(ctx context.Context, spec memmodel.Spec, opts FitOptions) (*FitResult, 
 	res.Value, res.Best, res.Next = lo, best, next
 	res.Verdict = best.Verdict
 	return res, nil
-}
-
-// marginNote names the margin a budget was cut by, if any.
-func marginNote(margin float64) string {
-	if margin <= 0 {
-		return ""
-	}
-	return fmt.Sprintf("(GPU less a %.0f%% margin)", 100*margin)
 }

@@ -42,3 +42,19 @@ func Decide(predicted, high, limit int64, conf float64, limitNote string) Verdic
 	}
 	return v
 }
+
+// Budget is what a decision with a margin is made against: capacity less
+// the fraction margin kept free, and the words that name the cut ("" for
+// no margin). --fit, --sweep and a single plan share it.
+func Budget(capacity int64, margin float64) (int64, string) {
+	if margin <= 0 {
+		return capacity, ""
+	}
+	return int64(float64(capacity) * (1 - margin)), fmt.Sprintf("(GPU less a %.0f%% margin)", 100*margin)
+}
+
+// DecideWithin is Decide against Budget(capacity, margin).
+func DecideWithin(predicted, high, capacity int64, margin, conf float64) Verdict {
+	limit, note := Budget(capacity, margin)
+	return Decide(predicted, high, limit, conf, note)
+}

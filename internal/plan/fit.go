@@ -141,7 +141,7 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 	if err != nil {
 		return nil, err
 	}
-	budget := int64(float64(probe.Capacity) * (1 - opts.Margin))
+	budget, _ := memmodel.Budget(probe.Capacity, opts.Margin)
 	res := &FitResult{GPU: probe.GPU, GPUs: gpus, GlobalBatch: opts.GlobalBatch, Budget: budget,
 		AllowanceBasis: probe.ReservedAllowanceBasis}
 	var all []Candidate
@@ -155,9 +155,9 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 		if err != nil {
 			continue
 		}
-		c := candidate(s, r, budget, opts.Margin)
+		c := candidate(s, r, probe.Capacity, opts.Margin)
 		c.ProcessHi = c.ProcessHi + int64(0.08*float64(r.PeakAllocated))
-		c.decide(budget, opts.Margin)
+		c.decide(probe.Capacity, opts.Margin)
 		all = append(all, c)
 	}
 	res.Searched = len(all)
@@ -172,7 +172,7 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 		if err != nil {
 			continue
 		}
-		all[i] = candidate(all[i].Spec, r, budget, opts.Margin)
+		all[i] = candidate(all[i].Spec, r, probe.Capacity, opts.Margin)
 		all[i].Exact = true
 		exact++
 		if all[i].Fits {
@@ -198,28 +198,22 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 	return res, nil
 }
 
-func candidate(s memmodel.Spec, r *memmodel.Result, budget int64, margin float64) Candidate {
+func candidate(s memmodel.Spec, r *memmodel.Result, capacity int64, margin float64) Candidate {
 	c := Candidate{Precision: s.Precision, Checkpoint: s.Checkpoint, MicroBatch: s.Batch, Accum: s.Accum,
 		Strategy: s.Parallel.Strategy, ChannelsLast: s.ChannelsLast, Process: r.SteadyProcess, ProcessHi: r.ProcessHigh, StepTime: r.StepTime,
 		Throughput: r.SamplesPerSec, Spec: s}
 	c.Verdict.Confidence = r.Confidence
-	c.decide(budget, margin)
+	c.decide(capacity, margin)
 	return c
 }
 
-// decide judges the candidate on its band's top against the budget.
-func (c *Candidate) decide(budget int64, margin float64) {
-	c.Verdict = memmodel.Decide(c.Process, c.ProcessHi, budget, c.Verdict.Confidence, marginNote(margin))
+// decide judges the candidate on its band's top against the capacity less
+// the margin (memmodel.Budget).
+func (c *Candidate) decide(capacity int64, margin float64) {
+	c.Verdict = memmodel.DecideWithin(c.Process, c.ProcessHi, capacity, margin, c.Verdict.Confidence)
 	c.Fits = c.Verdict.Fits
 }
 
-// marginNote names the margin a budget was cut by, if any.
-func marginNote(margin float64) string {
-	if margin <= 0 {
-		return ""
-	}
-	return fmt.Sprintf("(GPU less a %.0f%% margin)", 100*margin)
-}
 
 func smallest(all []Candidate) int64 {
 	var m int64 = -1

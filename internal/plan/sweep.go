@@ -81,9 +81,9 @@ func Sweep(ctx context.Context, base memmodel.Spec, o SweepOptions) (*SweepResul
 			return SweepPoint{}, err
 		}
 		res.GPU = r.GPU
-		res.Budget = int64(float64(r.Capacity) * (1 - o.Margin))
+		res.Budget, _ = memmodel.Budget(r.Capacity, o.Margin)
 		res.Confidence, res.AllowanceBasis = r.Confidence, r.ReservedAllowanceBasis
-		vd := memmodel.Decide(r.SteadyProcess, r.ProcessHigh, res.Budget, r.Confidence, marginNote(o.Margin))
+		vd := memmodel.DecideWithin(r.SteadyProcess, r.ProcessHigh, r.Capacity, o.Margin, r.Confidence)
 		return SweepPoint{Value: v, Allocated: r.PeakAllocated, Reserved: r.PeakReserved, Process: r.SteadyProcess,
 			ProcessHi: r.ProcessHigh, StepTime: r.StepTime, Fits: vd.Fits, Verdict: vd}, nil
 	}
