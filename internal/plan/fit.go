@@ -214,7 +214,6 @@ func (c *Candidate) decide(capacity int64, margin float64) {
 	c.Fits = c.Verdict.Fits
 }
 
-
 func smallest(all []Candidate) int64 {
 	var m int64 = -1
 	for _, c := range all {
