@@ -78,6 +78,9 @@ func runInference(ctx context.Context, env *Env, spec memmodel.Spec, f *planFlag
 		if f.fit {
 			return usagef("--fit is for --task generate; serve reports its capacity directly")
 		}
+		if f.margin > 0 {
+			return usagef("--margin is for fit verdicts; vLLM's own budget is --gpu-memory-utilization")
+		}
 		r, err := infer.Serve(spec)
 		if err != nil {
 			return specError(err)
