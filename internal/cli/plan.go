@@ -122,7 +122,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 			if fs.NArg() > 0 {
 				return usagef("unexpected argument %q", fs.Arg(0))
 			}
-			return runInference(ctx, env, spec, &f, *format)
+			return runInference(ctx, env, fs, spec, &f, *format)
 		}
 	}
 	if *format == "html" && f.sweep == "" {
@@ -142,9 +142,13 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	for _, n := range notes {
 		fmt.Fprintf(env.Stderr, "vramkit plan: note: %s\n", n)
 	}
-	switch {
-	case f.fit && f.sweep != "":
+	if f.fit && f.sweep != "" {
 		return usagef("--fit and --sweep are exclusive")
+	}
+	if err := checkPlanScope(fs, 't', f.fit); err != nil {
+		return err
+	}
+	switch {
 	case f.fit:
 		opts := plan.DefaultFitOptions()
 		opts.GlobalBatch, opts.Margin = f.global, f.margin

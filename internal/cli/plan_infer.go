@@ -66,7 +66,7 @@ func (f *inferFlags) apply(fs *flag.FlagSet, spec *memmodel.Spec) {
 }
 
 // runInference plans --task generate (optionally --fit) or --task serve.
-func runInference(ctx context.Context, env *Env, spec memmodel.Spec, f *planFlags, format string) error {
+func runInference(ctx context.Context, env *Env, fs *flag.FlagSet, spec memmodel.Spec, f *planFlags, format string) error {
 	if format == "html" {
 		return usagef("--format html draws a training --sweep; inference plans print as text or json")
 	}
@@ -81,11 +81,17 @@ func runInference(ctx context.Context, env *Env, spec memmodel.Spec, f *planFlag
 		if f.margin > 0 {
 			return usagef("--margin is for fit verdicts; vLLM's own budget is --gpu-memory-utilization")
 		}
+		if err := checkPlanScope(fs, 's', false); err != nil {
+			return err
+		}
 		r, err := infer.Serve(spec)
 		if err != nil {
 			return specError(err)
 		}
 		return report.Write(env.Stdout, format, r, func(w io.Writer) error { report.ServeText(w, r); return nil })
+	}
+	if err := checkPlanScope(fs, 'g', f.fit); err != nil {
+		return err
 	}
 	if f.fit {
 		opts := infer.DefaultFitOptions()
