@@ -134,6 +134,9 @@ type config struct {
 func resolve(s Spec) (*config, error) {
 	c := &config{spec: s}
 	var err error
+	if k, task := s.MisplacedKey(); k != "" {
+		return nil, specErr(k, "a %s plan does not read it", task)
+	}
 	switch {
 	case s.Model != nil && *s.Model != "" && len(s.HFConfig) > 0:
 		return nil, specErr("model", "give either model or hf_config, not both")

@@ -213,3 +213,51 @@ func (s *Spec) fillDefaults() {
 		s.GPU = d.GPU
 	}
 }
+
+// MisplacedKey names the first key of s that its task does not read (a
+// generate key on a training spec, a training key on an inference one, a
+// serve key on a generate spec), "" when there is none, and the task. A
+// planner refuses such a spec rather than plan it as if the key were
+// absent.
+func (s Spec) MisplacedKey() (key, task string) {
+	task = "training"
+	if s.Inference() {
+		task = *s.Task
+	}
+	d := DefaultSpec()
+	keys := []struct {
+		name, scope string // scope: the tasks that read the key
+		set         bool
+	}{
+		{"new_tokens", "generate", s.NewTokens != 0},
+		{"max_cache_len", "generate", s.MaxCacheLen != 0},
+		{"cache", "generate serve", s.Cache != ""},
+		{"kv_dtype", "generate serve", s.KVDType != ""},
+		{"gpu_memory_utilization", "serve", s.GPUMemoryUtilization != 0},
+		{"block_size", "serve", s.BlockSize != 0},
+		{"max_num_seqs", "serve", s.MaxNumSeqs != 0},
+		{"max_num_batched_tokens", "serve", s.MaxNumBatchedTokens != 0},
+		{"context", "serve", s.Context != 0},
+		{"image", "training", s.Image != 0},
+		{"checkpoint", "training", s.Checkpoint != "" && s.Checkpoint != d.Checkpoint},
+		{"accum", "training", s.Accum != 0 && s.Accum != d.Accum},
+		{"optimizer", "training", s.Optimizer != "" && s.Optimizer != d.Optimizer},
+		{"lora", "training", s.LoRA != nil},
+		{"parallel", "training", s.Parallel != d.Parallel && s.Parallel != Parallel{}},
+		{"use_cache", "training", s.UseCache != nil},
+		{"keep_grads", "training", s.KeepGrads},
+		{"lengths", "training", len(s.Lengths) > 0},
+		{"padding", "training", s.Padding != ""},
+		{"compile", "training", s.Compile},
+		{"channels_last", "training", s.ChannelsLast},
+		{"vae_encode", "training", s.VAEEncode},
+		{"quant", "training", s.Quant != ""},
+		{"override", "training", s.Override != nil},
+	}
+	for _, k := range keys {
+		if k.set && !strings.Contains(k.scope, task) {
+			return k.name, task
+		}
+	}
+	return "", task
+}
