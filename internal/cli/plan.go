@@ -135,6 +135,9 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	// inference flags on a training plan land in its spec, which refuses
+	// them by name (Spec.MisplacedKey)
+	f.inf.apply(fs, &spec)
 	notes, err := checkNames(spec)
 	if err != nil {
 		return err

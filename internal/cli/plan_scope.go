@@ -5,17 +5,14 @@ import (
 	"strings"
 )
 
-// planFlagScope is which plans each of plan's flags applies to: t
-// training, g --task generate, s --task serve. A flag that is not listed
-// applies to every plan (model, seq, precision, gpu, attn, ...).
+// planFlagScope is which plans each of plan's flags that sets no spec key
+// applies to: t training, g --task generate, s --task serve. Flags that
+// set a spec key are judged with the spec (memmodel's
+// Spec.MisplacedKey); --batch is here because a spec always has one.
 var planFlagScope = map[string]string{
-	"image": "t", "checkpoint": "t", "accum": "t", "optimizer": "t", "lora-rank": "t", "lora-targets": "t",
-	"parallel": "t", "gpus": "t", "tp": "t", "pp": "t", "micro-batches": "t", "global-batch": "t",
-	"sweep": "t", "compile": "t", "channels-last": "t", "vae-encode": "t", "quant": "t", "by-module": "t",
-	"batch": "tg", "alloc-conf": "tg", "fit": "tg", "margin": "tg",
-	"new-tokens": "g", "max-cache-len": "g", "maximize": "g",
-	"cache": "gs", "kv-dtype": "gs",
-	"gpu-memory-utilization": "s", "block-size": "s", "max-num-seqs": "s", "max-num-batched-tokens": "s", "context": "s",
+	"global-batch": "t", "sweep": "t", "by-module": "t",
+	"batch": "tg", "fit": "tg", "margin": "tg",
+	"maximize": "g",
 }
 
 var planScopeNames = map[byte]string{'t': "training", 'g': "--task generate", 's': "--task serve"}

@@ -233,6 +233,7 @@ func (s Spec) MisplacedKey() (key, task string) {
 		{"max_cache_len", "generate", s.MaxCacheLen != 0},
 		{"cache", "generate serve", s.Cache != ""},
 		{"kv_dtype", "generate serve", s.KVDType != ""},
+		{"alloc_conf", "training generate", s.AllocConf != ""},
 		{"gpu_memory_utilization", "serve", s.GPUMemoryUtilization != 0},
 		{"block_size", "serve", s.BlockSize != 0},
 		{"max_num_seqs", "serve", s.MaxNumSeqs != 0},
