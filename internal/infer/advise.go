@@ -2,6 +2,7 @@ package infer
 
 import (
 	"sort"
+	"sync"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
 )
@@ -55,10 +56,21 @@ func Advise(spec memmodel.Spec, r *Result) error {
 		changes = append(changes, change{"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
 			map[string]string{"alloc_conf": "expandable_segments:True"}, func(s *memmodel.Spec) { s.AllocConf = "expandable_segments:True" }})
 	}
-	for _, ch := range changes {
-		s := spec
-		ch.set(&s)
-		a, err := Estimate(s)
+	// the replays are independent: run them side by side (a long call's
+	// replay takes seconds)
+	alts := make([]*Result, len(changes))
+	errs := make([]error, len(changes))
+	var wg sync.WaitGroup
+	for i, ch := range changes {
+		wg.Go(func() {
+			s := spec
+			ch.set(&s)
+			alts[i], errs[i] = Estimate(s)
+		})
+	}
+	wg.Wait()
+	for i, ch := range changes {
+		a, err := alts[i], errs[i]
 		if err != nil {
 			return err
 		}
