@@ -39,7 +39,7 @@ replayed through the caching-allocator simulator.
 --batch is the per-GPU micro-batch. Spec files take the keys model,
 hf_config, task, batch, seq, image, precision, checkpoint, accum, optimizer,
 lora, parallel{strategy,gpus,tp,pp,micro_batches,schedule,
-reshard_after_forward}, gpu, alloc_conf, use_cache, attn, compile,
+reshard_after_forward,init}, gpu, alloc_conf, use_cache, attn, compile,
 channels_last (resnet, efficientnet, convnext), quant,
 vae_encode (diffusion: the step encodes its images with the frozen VAE) and
 override{tie_word_embeddings, num_key_value_heads, intermediate_size,
@@ -63,7 +63,7 @@ top. Classes without such runs get a wider band and say why.`,
 
 type planFlags struct {
 	spec, model, hfConfig, precision, checkpoint, optimizer, loraTargets string
-	parallel, gpu, allocConf, sweep, format, attn, quant                 string
+	parallel, gpu, allocConf, sweep, format, attn, quant, fsdpInit       string
 	batch, seq, image, accum, loraRank, gpus, tp, pp, micro, global      int
 	fit, compile, byModule, vaeEncode, channelsLast                      bool
 	margin                                                               float64
@@ -86,6 +86,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.IntVar(&f.loraRank, "lora-rank", 0, "LoRA rank (0 = full fine-tuning)")
 	fs.StringVar(&f.loraTargets, "lora-targets", "", "comma-separated LoRA target modules")
 	fs.StringVar(&f.parallel, "parallel", "", "none|ddp|fsdp|zero1|zero2|zero3|tp|pp")
+	fs.StringVar(&f.fsdpInit, "fsdp-init", "", "fsdp: gpu (model.to(device), then fully_shard; default) | meta (built on the meta device, loaded sharded)")
 	fs.IntVar(&f.gpus, "gpus", 0, "number of GPUs")
 	fs.IntVar(&f.tp, "tp", 0, "tensor-parallel degree")
 	fs.IntVar(&f.pp, "pp", 0, "pipeline-parallel degree")
@@ -242,9 +243,9 @@ func (f *planFlags) buildSpec(fs *flag.FlagSet) (memmodel.Spec, error) {
 	}
 	strs := map[string]*string{"precision": &spec.Precision, "checkpoint": &spec.Checkpoint,
 		"optimizer": &spec.Optimizer, "parallel": &spec.Parallel.Strategy, "gpu": &spec.GPU, "alloc-conf": &spec.AllocConf,
-		"attn": &spec.Attn, "quant": &spec.Quant}
+		"attn": &spec.Attn, "quant": &spec.Quant, "fsdp-init": &spec.Parallel.Init}
 	svals := map[string]string{"precision": f.precision, "checkpoint": f.checkpoint, "optimizer": f.optimizer,
-		"parallel": f.parallel, "gpu": f.gpu, "alloc-conf": f.allocConf, "attn": f.attn, "quant": f.quant}
+		"parallel": f.parallel, "gpu": f.gpu, "alloc-conf": f.allocConf, "attn": f.attn, "quant": f.quant, "fsdp-init": f.fsdpInit}
 	if set["compile"] {
 		spec.Compile = f.compile
 	}

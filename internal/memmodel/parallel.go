@@ -28,6 +28,12 @@ func (c *config) checkParallel() error {
 	default:
 		return specErr("parallel.schedule", "want 1f1b|gpipe, got %q", p.Schedule)
 	}
+	switch {
+	case p.Init != "" && p.Init != "gpu" && p.Init != "meta":
+		return specErr("parallel.init", "want gpu|meta, got %q", p.Init)
+	case p.Init == "meta" && p.Strategy != "fsdp":
+		return specErr("parallel.init", "meta-device init is planned for fsdp (fully_shard), not %s", p.Strategy)
+	}
 	if p.Strategy == "tp" && p.TP == 1 {
 		p.TP = p.GPUs
 	}
@@ -170,6 +176,7 @@ func (c *config) applySharding(g *Graph, cfg *stepConfig) {
 			// per gather on several GPUs (fsdp.go)
 			cfg.fsdpUnits = true
 			cfg.fsdpWorld = int(dp)
+			cfg.fsdpMeta = c.spec.Parallel.Init == "meta"
 			r := c.spec.Parallel.ReshardAfterForward
 			cfg.fsdpReshard = r == nil || *r
 		} else {

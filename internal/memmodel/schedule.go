@@ -43,8 +43,10 @@ type stepConfig struct {
 	// extraTransient; fsdpReshard is reshard_after_forward.
 	fsdpUnits, fsdpReshard bool
 	// fsdpWorld is FSDP's data-parallel world size (all-gather buffers
-	// above 1).
+	// above 1); fsdpMeta says the model was built on the meta device
+	// (Parallel.Init): only the shards are ever allocated.
 	fsdpWorld int
+	fsdpMeta  bool
 	// paramBytes / gradBytes override the element size of stored
 	// parameters and gradients (fp32 shards under FSDP mixed precision).
 	paramBytes, gradBytes int64

@@ -41,6 +41,13 @@ type Parallel struct {
 	// false keeps each unit's gathered parameters from its forward to its
 	// backward.
 	ReshardAfterForward *bool `json:"reshard_after_forward,omitempty"`
+	// Init is where an FSDP model's parameters are first made: "gpu"
+	// (default: model.to(device), then fully_shard frees each unit's
+	// whole parameters for its shards, as the captures ran) or "meta"
+	// (built on the meta device, fully_shard, then to_empty and a
+	// sharded load: each rank only ever holds its shards, as torchtitan
+	// and a model too large for one GPU must).
+	Init string `json:"init,omitempty"`
 }
 
 // Spec is one training configuration: the contract of `vramkit plan --spec`.

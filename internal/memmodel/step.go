@@ -45,9 +45,11 @@ func generateSchedule(gs []*Graph, cfg stepConfig) *Stream {
 		}
 		return maxI64(int64(float64(p.numel)*shard)*el, 1)
 	}
-	if cfg.fsdpWorld > 1 {
+	if cfg.fsdpWorld > 1 && !cfg.fsdpMeta {
 		gen.loadSharded(order, size)
 	} else {
+		// one GPU, or FSDP2 from the meta device: to_empty allocates
+		// each sharded parameter in module order
 		for _, i := range order {
 			gen.paramID[i] = gen.alloc(size(i, g.params[i].shard), CatParameters, "param")
 		}

@@ -158,6 +158,10 @@ func (c *config) techniqueNotes(t *BandTable) (notes []string, widen float64) {
 		// as an unmeasured class when it has too few rows
 		notes = append(notes, fmt.Sprintf("%s attention is modelled from the transformers/PyTorch source (score matrices kept for backward)", c.attn))
 	}
+	if c.spec.Parallel.Init == "meta" {
+		notes = append(notes, fmt.Sprintf("FSDP2 from the meta device (fully_shard, then to_empty and a sharded load: each rank allocates only its shards) is modelled from its source; no capture loaded that way: band widened by %.0f%% each side", 100*unmeasuredWiden))
+		widen += unmeasuredWiden
+	}
 	if t.MaxSeq > 0 && !c.arch.Vision() && c.seq > int64(t.MaxSeq) {
 		// attention, the loss over the logits and the allocator's
 		// placement at this length are the model's, not measured

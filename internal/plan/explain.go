@@ -42,7 +42,11 @@ func explain(res *FitResult, arch memmodel.Arch) []string {
 		steps = append(steps, fmt.Sprintf("accumulation: none — the whole per-GPU batch %d fits at once", b.MicroBatch))
 	}
 	if res.GPUs > 1 {
-		steps = append(steps, fmt.Sprintf("sharding: %s across %d GPUs", b.Strategy, res.GPUs))
+		sh := fmt.Sprintf("sharding: %s across %d GPUs", b.Strategy, res.GPUs)
+		if b.Spec.Parallel.Init == "meta" {
+			sh += ", the model built on the meta device and loaded sharded (torch.device(\"meta\"), fully_shard, to_empty, then a sharded state dict): model.to(device) first would hold the whole model on every GPU"
+		}
+		steps = append(steps, sh)
 	} else {
 		steps = append(steps, "sharding: single GPU")
 	}
@@ -75,6 +79,9 @@ func describe(c Candidate) string {
 	}
 	if c.Strategy != "none" {
 		s += ", " + c.Strategy
+	}
+	if c.Spec.Parallel.Init == "meta" {
+		s += " from the meta device"
 	}
 	return s
 }

@@ -105,17 +105,27 @@ func space(base memmodel.Spec, arch memmodel.Arch, globalBatch int, bf16 bool) [
 	var out []memmodel.Spec
 	perRank := globalBatch / gpus
 	for _, st := range strategies {
-		for _, p := range precs {
-			for _, ck := range ckpts {
-				for _, cl := range layouts {
-					for mb := 1; mb <= perRank; mb++ {
-						if perRank%mb != 0 {
-							continue
+		// FSDP loaded the way the captures ran (model.to(device), then
+		// fully_shard) first, then from the meta device: a model larger
+		// than one GPU can only be loaded that way, and the two steps
+		// cost the same, so the first that fits is kept
+		inits := []string{base.Parallel.Init}
+		if st == "fsdp" && base.Parallel.Init == "" {
+			inits = []string{"", "meta"}
+		}
+		for _, in := range inits {
+			for _, p := range precs {
+				for _, ck := range ckpts {
+					for _, cl := range layouts {
+						for mb := 1; mb <= perRank; mb++ {
+							if perRank%mb != 0 {
+								continue
+							}
+							s := base
+							s.Precision, s.Checkpoint, s.Batch, s.Accum = p, ck, mb, perRank/mb
+							s.Parallel.Strategy, s.Parallel.Init, s.ChannelsLast = st, in, cl
+							out = append(out, s)
 						}
-						s := base
-						s.Precision, s.Checkpoint, s.Batch, s.Accum = p, ck, mb, perRank/mb
-						s.Parallel.Strategy, s.ChannelsLast = st, cl
-						out = append(out, s)
 					}
 				}
 			}

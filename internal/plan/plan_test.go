@@ -203,3 +203,35 @@ func TestFitTriesChannelsLast(t *testing.T) {
 		}
 	}
 }
+
+// TestFitLoadsLargeModelsFromTheMetaDevice: Llama 3 70B does not fit one
+// H200 whole, so FSDP loaded with model.to(device) first never fits; on
+// 16 GPUs Fit must find the sharded load from the meta device (it said
+// "no configuration fits (smallest needs 300 GiB)"), and say how to load.
+func TestFitLoadsLargeModelsFromTheMetaDevice(t *testing.T) {
+	m := "llama3-70b"
+	s := memmodel.DefaultSpec()
+	s.Model, s.Seq = &m, 2048
+	s.Parallel.GPUs, s.Parallel.Strategy = 16, "ddp" // the probe's; Fit tries every strategy
+	res, err := Fit(context.Background(), s, FitOptions{GlobalBatch: 32, Exact: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := res.Best
+	if b.Strategy != "fsdp" || b.Spec.Parallel.Init != "meta" || !b.Fits {
+		t.Fatalf("best %s (init %q, fits %v)", describe(*b), b.Spec.Parallel.Init, b.Fits)
+	}
+	if !strings.Contains(strings.Join(res.Explanation, "\n"), "the model built on the meta device and loaded sharded") {
+		t.Errorf("explanation does not say how to load: %q", res.Explanation)
+	}
+	// a model that fits one GPU whole keeps the captured load
+	g := "gpt2-medium"
+	s.Model, s.Seq, s.Parallel.GPUs = &g, 1024, 2
+	res, err = Fit(context.Background(), s, FitOptions{GlobalBatch: 16, Exact: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Best.Spec.Parallel.Init != "" {
+		t.Errorf("gpt2-medium on 2 GPUs: best %s", describe(*res.Best))
+	}
+}
