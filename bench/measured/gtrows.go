@@ -35,6 +35,9 @@ type GTRow struct {
 	Attn         string `json:"attn"`
 	Strategy     string `json:"strategy"`
 	Reshard      *bool  `json:"reshard"`
+	// Init is a sharded row's "meta" when gt_work.py built the model on
+	// the meta device (spec parallel.init); "" for model.to(device) first.
+	Init string `json:"init"`
 	// World is a sharded row's world size (gt_work.py under torchrun: one
 	// row per rank); 0 or 1 is one GPU.
 	World int `json:"world"`
@@ -211,6 +214,7 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 			return s, "strategy " + r.Strategy
 		}
 		s.Parallel.Strategy = st
+		s.Parallel.Init = r.Init
 		if r.Reshard != nil && !*r.Reshard {
 			s.Parallel.ReshardAfterForward = r.Reshard
 		}

@@ -619,11 +619,19 @@ def sharded(spec, out):
     dev = torch.device("cuda", local)
     torch.manual_seed(0)  # every rank the same batch: tensor parallelism needs it, memory does not mind
     start_record(spec)
-    model, kind = build(spec)
+    meta = spec.get("init") == "meta"
+    if meta:
+        # torchtitan's load: built on the meta device, fully_shard, then to_empty allocates each rank's shards
+        with torch.device("meta"):
+            model, kind = build(spec)
+    else:
+        model, kind = build(spec)
     res["params"] = params_of(model)
     res["hf_config"] = model.config.to_dict()
     model.config.use_cache = False
     strat = spec["strategy"]
+    if meta and strat != "fsdp2":
+        raise ValueError("init meta is for fsdp2")
     if spec.get("ckpt") == "block":
         model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
     autocast = spec.get("prec", "bf16") == "bf16"
@@ -632,12 +640,21 @@ def sharded(spec, out):
     layers = model.model.layers if hasattr(model, "model") else model.transformer.h
     if strat == "fsdp2":
         from torch.distributed.fsdp import fully_shard, MixedPrecisionPolicy
-        model.to(dev)
+        if not meta:
+            model.to(dev)
         mp = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)
         rf = spec.get("reshard", True)
         for blk in layers:
             fully_shard(blk, mp_policy=mp, reshard_after_forward=rf)
         fully_shard(model, mp_policy=mp, reshard_after_forward=rf)
+        if meta:
+            model.to_empty(device=dev)
+            with torch.no_grad():
+                model.apply(model._init_weights)  # values only: the storage is to_empty's
+                for m in model.modules():  # rotary tables are non-persistent buffers to_empty left unset
+                    if hasattr(m, "inv_freq") and hasattr(m, "rope_init_fn"):
+                        inv, _ = m.rope_init_fn(m.config, dev)
+                        m.inv_freq.copy_(inv)
         autocast = False
     elif strat == "tp":
         from torch.distributed.device_mesh import init_device_mesh
