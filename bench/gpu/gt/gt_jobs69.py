@@ -27,6 +27,15 @@ def D(name, strategy, model, b, seq, **kw):
                   "@HERE/gt_work.py", "--out", "@OUT", "--spec", json.dumps(spec)])
 
 
+def regroup(j, group):
+    """A D job renamed into another capture set: its name's prefix, its group and the spec in its command."""
+    j["name"] = j["name"].replace("late44-", group + "-")
+    j["group"] = group
+    j["cmd"] = [x.replace('"late44-', '"%s-' % group).replace('"group": "late44"', '"group": "%s"' % group)
+                for x in j["cmd"]]
+    return j
+
+
 def call92():
     probe = J("probe-start", "probe", 10, exclusive=True, timeout=60, spec=dict(kind="probe"))
     return [probe,

@@ -11,18 +11,13 @@ snapshot per rank, bf16 AMP (FSDP2: bf16 MixedPrecisionPolicy, float32 reduce), 
 from gt_jobs import LLAMA_SMALL
 from gt_jobs7 import QW05
 from gt_jobs9 import GL
-from gt_jobs69 import D as D44
+from gt_jobs69 import D as D44, regroup
 
 L = ("LlamaForCausalLM", "LlamaConfig", LLAMA_SMALL)
 
 
 def D(name, strategy, model, b, seq, **kw):
-    j = D44(name, strategy, model, b, seq, **kw)
-    # late45's names and group
-    j["name"] = j["name"].replace("late44-", "late45-")
-    j["group"] = "late45"
-    j["cmd"] = [x.replace('"late44-', '"late45-').replace('"group": "late44"', '"group": "late45"') for x in j["cmd"]]
-    return j
+    return regroup(D44(name, strategy, model, b, seq, **kw), "late45")
 
 
 def call93():

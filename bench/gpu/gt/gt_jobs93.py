@@ -10,17 +10,13 @@ MixedPrecisionPolicy with float32 reduce, AdamW, 3 steps, use_cache off:
 - Qwen2.5-0.5B s2048 b4 checkpointed, the small Llama s1024 b4 reshard_after_forward=False."""
 from gt_jobs import J, LLAMA_SMALL
 from gt_jobs7 import QW05
-from gt_jobs69 import D as D44, GM, TL
+from gt_jobs69 import D as D44, GM, TL, regroup
 
 L = ("LlamaForCausalLM", "LlamaConfig", LLAMA_SMALL)
 
 
 def D(name, model, b, seq, **kw):
-    j = D44(name, "fsdp2", model, b, seq, init="meta", **kw)
-    j["name"] = j["name"].replace("late44-", "late58-")
-    j["group"] = "late58"
-    j["cmd"] = [x.replace('"late44-', '"late58-').replace('"group": "late44"', '"group": "late58"') for x in j["cmd"]]
-    return j
+    return regroup(D44(name, "fsdp2", model, b, seq, init="meta", **kw), "late58")
 
 
 def call116():
