@@ -147,6 +147,9 @@ func build(root string, conf float64, minRows int, verbose bool, dump string) (*
 	if err != nil {
 		return nil, err
 	}
+	for _, s := range step {
+		t.MaxStepSeq = max(t.MaxStepSeq, s.seq)
+	}
 	for _, s := range timingFiles {
 		s.Rows = scounts[s.Dir]
 		t.Sources = append(t.Sources, s)

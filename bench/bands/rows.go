@@ -229,7 +229,7 @@ func stepSamples(root string, logf func(string, ...any)) ([]sample, map[string]i
 				continue
 			}
 			cl, _ := memmodel.BandClasses(w.Spec)
-			sm := sample{name: w.Name, classes: cl, x: math.Log(w.StepS / res.StepTime), group: setGroup(f.Dir)}
+			sm := sample{name: w.Name, classes: cl, x: math.Log(w.StepS / res.StepTime), group: setGroup(f.Dir), seq: w.Spec.Seq}
 			if d := res.StepDetail; d != nil && d.GPUS > 0 && d.HostS > 0 {
 				sm.host = math.Log(d.HostS / d.GPUS)
 				sm.risk = memmodel.StepHostLevel(d.HostS, d.GPUS)

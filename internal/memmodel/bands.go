@@ -45,6 +45,9 @@ type BandTable struct {
 	// MaxSeq is the longest sequence of the training rows: a longer one
 	// is past what was measured (0: not recorded).
 	MaxSeq int `json:"max_seq,omitempty"`
+	// MaxStepSeq is the longest sequence of the timed rows, likewise for
+	// step time.
+	MaxStepSeq int `json:"max_step_seq,omitempty"`
 	// StepTimePooled and StepTime are step-time bands, as Pooled and
 	// Classes (their MedianErr is of step time).
 	StepTimePooled ClassBand            `json:"step_time_pooled"`

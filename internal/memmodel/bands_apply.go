@@ -94,6 +94,10 @@ func (c *config) stepTimeBandFrom(t *BandTable, r *Result) {
 		b, note = compiledStepBand(r.StepDetail, b)
 		r.Notes = append(r.Notes, note)
 	}
+	if t.MaxStepSeq > 0 && !c.arch.Vision() && c.seq > int64(t.MaxStepSeq) {
+		b = widen(b, unmeasuredWiden)
+		r.Notes = append(r.Notes, fmt.Sprintf("no timed step ran sequences longer than %d tokens (this one: %d): step-time band widened by %.0f%% each side", t.MaxStepSeq, c.seq, 100*unmeasuredWiden))
+	}
 	r.StepTimeBand = [2]float64{r.StepTime * b[0], r.StepTime * b[1]}
 	if host > 0 {
 		r.Notes = append(r.Notes, stepHostNote(r.StepDetail, host, b))

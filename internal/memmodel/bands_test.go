@@ -387,3 +387,37 @@ func TestBandWidensPastTheLongestCapturedSequence(t *testing.T) {
 		t.Errorf("band top ×%.4f at %d tokens, ×%.4f one token longer: want %.2f wider", at[1], tb.MaxSeq, past[1], unmeasuredWiden)
 	}
 }
+
+// TestStepBandWidensPastTheLongestTimedSequence: step time likewise, past
+// the longest timed step (bands.json max_step_seq): the same plan's band
+// from the same table with the edge moved past it is narrower by exactly
+// the widening.
+func TestStepBandWidensPastTheLongestTimedSequence(t *testing.T) {
+	tb := embeddedBands()
+	if tb.MaxStepSeq < 1024 {
+		t.Fatalf("the committed table records max_step_seq %d", tb.MaxStepSeq)
+	}
+	s := DefaultSpec()
+	m := "llama3.2-1b"
+	s.Model, s.Batch, s.Seq, s.Precision = &m, 1, 2*tb.MaxStepSeq, "bf16-amp"
+	r, err := Estimate(s, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("no timed step ran sequences longer than %d tokens (this one: %d): step-time band widened by 10%% each side", tb.MaxStepSeq, 2*tb.MaxStepSeq)
+	if !slices.Contains(r.Notes, want) {
+		t.Errorf("notes: %q", r.Notes)
+	}
+	c, err := resolve(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := *tb
+	moved.MaxStepSeq = 4 * tb.MaxStepSeq
+	n := *r
+	n.Notes = nil
+	c.stepTimeBandFrom(&moved, &n)
+	if d := (r.StepTimeBand[1] - n.StepTimeBand[1]) / r.StepTime; math.Abs(d-unmeasuredWiden) > 1e-9 || slices.ContainsFunc(n.Notes, func(x string) bool { return strings.HasPrefix(x, "no timed step ran") }) {
+		t.Errorf("band top %.4f× widened, %.4f× not: want %.2f apart; unwidened notes %q", r.StepTimeBand[1]/r.StepTime, n.StepTimeBand[1]/r.StepTime, unmeasuredWiden, n.Notes)
+	}
+}
