@@ -188,6 +188,9 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	if err != nil {
 		return specError(err)
 	}
+	if err := memmodel.AdviseLoad(spec, opts, r); err != nil {
+		return specError(err)
+	}
 	if f.margin > 0 {
 		// one verdict, against what the margin leaves of the GPU
 		r.Verdict = memmodel.DecideWithin(r.SteadyProcess, r.ProcessHigh, r.Capacity, f.margin, r.Confidence)

@@ -1,5 +1,11 @@
 package memmodel
 
+import (
+	"fmt"
+
+	"github.com/vramkit/vramkit/internal/units"
+)
+
 // FSDP2 (fully_shard per block plus the root) gathers each unit's
 // parameters just before the unit runs and frees them after (reshard):
 // _fsdp_param.alloc_storage gives every parameter of the unit its
@@ -219,4 +225,30 @@ func (gen *generator) loadSharded(order []int, size func(i int, shard float64) i
 		}
 		gen.freeAll(freed)
 	}
+}
+
+// AdviseLoad adds to r, the plan of s, what the sharded load needs when
+// the whole model on every GPU before fully_shard (FSDP over several GPUs
+// loaded with model.to(device), as the captures ran) sets the peak: the
+// same spec from the meta device (Parallel.Init), the way a model larger
+// than a GPU must be loaded. It replays the spec a second time, so the
+// CLI calls it on the plan it prints, not the searches on every probe.
+func AdviseLoad(s Spec, opts Options, r *Result) error {
+	c, err := resolve(s)
+	if err != nil {
+		return err
+	}
+	p := c.spec.Parallel
+	if p.Strategy != "fsdp" || c.dp() < 2 || p.Init == "meta" || r.PeakPhase != PhaseLoad.String() {
+		return nil
+	}
+	m := s
+	m.Parallel.Init = "meta"
+	mr, err := Estimate(m, opts)
+	if err != nil {
+		return err
+	}
+	r.Notes = append(r.Notes, fmt.Sprintf("the peak is at load: model.to(device) before fully_shard holds the whole model on every GPU (%s of parameters); built on the meta device and loaded sharded (spec parallel.init \"meta\", --fsdp-init meta; torchtitan's way, and the only one for a model larger than a GPU) the process needs %s, at most %s",
+		units.Bytes(r.Breakdown["parameters"]), units.Bytes(mr.SteadyProcess), units.Bytes(mr.ProcessHigh)))
+	return nil
 }

@@ -24,6 +24,9 @@ func TestFSDPMetaInit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := AdviseLoad(spec(""), DefaultOptions(), gpu); err != nil {
+		t.Fatal(err)
+	}
 	meta, err := Estimate(spec("meta"), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)

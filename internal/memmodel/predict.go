@@ -228,15 +228,5 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	r.ProcessHigh = r.ProcessBand.High + (r.SteadyProcess - r.Process)
 	r.Verdict = Decide(r.SteadyProcess, r.ProcessHigh, r.Capacity, r.Confidence, "")
 	r.Fits, r.Headroom = r.Verdict.Fits, r.Verdict.Headroom
-	if cfg.fsdpWorld > 1 && !cfg.fsdpMeta && r.PeakPhase == PhaseLoad.String() && !opts.SkipReserved {
-		// the whole model on every GPU before fully_shard sets the peak:
-		// say what the way a large model must be loaded needs
-		m := s
-		m.Parallel.Init = "meta"
-		if mr, err := Estimate(m, opts); err == nil {
-			r.Notes = append(r.Notes, fmt.Sprintf("the peak is at load: model.to(device) before fully_shard holds the whole model on every GPU (%s of parameters); built on the meta device and loaded sharded (spec parallel.init \"meta\", --fsdp-init meta; torchtitan's way, and the only one for a model larger than a GPU) the process needs %s, at most %s",
-				units.Bytes(r.Breakdown["parameters"]), units.Bytes(mr.SteadyProcess), units.Bytes(mr.ProcessHigh)))
-		}
-	}
 	return r, nil
 }
