@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -163,6 +164,14 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 			return usagef("--fit needs --global-batch")
 		}
 		res, err := plan.Fit(ctx, spec, opts)
+		if errors.Is(err, plan.ErrNothingFits) && *format != "html" {
+			// the search and the changes that would fit are the answer;
+			// the exit status still says nothing fits as asked
+			if werr := report.Write(env.Stdout, *format, res, func(w io.Writer) error { plan.WriteNoFitText(w, res); return nil }); werr != nil {
+				return werr
+			}
+			return err
+		}
 		if err != nil {
 			return specError(err)
 		}

@@ -24,6 +24,10 @@ type FitOptions struct {
 	// Exact is how many of the best screened candidates are re-checked
 	// with the allocator replay.
 	Exact int `json:"exact"`
+	// precisions replaces the searched precisions (a Change pins one);
+	// asIs stops a search from trying Changes of its own.
+	precisions []string
+	asIs       bool
 }
 
 // DefaultFitOptions keeps no margin beyond the band: the band's top is
@@ -67,6 +71,11 @@ type FitResult struct {
 	// AllowanceBasis says what every candidate's peak reserved adds to
 	// the model's figure for untraced allocations (memmodel.Allowance).
 	AllowanceBasis string `json:"reserved_allowance_basis,omitempty"`
+	// Smallest is, when nothing fits, the least band top of any candidate.
+	Smallest int64 `json:"smallest_high_bytes,omitempty"`
+	// Changes are, when nothing fits as asked, the changes to the
+	// training itself that would make something fit (changes.go).
+	Changes []Change `json:"changes_that_fit,omitempty"`
 }
 
 // ErrNothingFits is returned when no configuration fits.
@@ -80,13 +89,16 @@ var ErrNothingFits = errors.New("no configuration fits")
 // no accuracy, and it halves their memory; for a mixture-of-experts model
 // it also takes the experts off torch._grouped_mm's float32 fallback
 // (expertsNote).
-func space(base memmodel.Spec, arch memmodel.Arch, globalBatch int, bf16 bool) []memmodel.Spec {
+func space(base memmodel.Spec, arch memmodel.Arch, globalBatch int, bf16 bool, only []string) []memmodel.Spec {
 	precs := []string{"fp32", "fp16-amp"}
 	if bf16 {
 		precs = []string{"fp32", "bf16-amp", "fp16-amp"}
 		if base.LoRA != nil && base.Quant == "" {
 			precs = append(precs, "bf16")
 		}
+	}
+	if only != nil {
+		precs = only
 	}
 	ckpts := []string{"none", "block"}
 	if arch.Attention() {
@@ -155,7 +167,7 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 	res := &FitResult{GPU: probe.GPU, GPUs: gpus, GlobalBatch: opts.GlobalBatch, Budget: budget,
 		AllowanceBasis: probe.ReservedAllowanceBasis}
 	var all []Candidate
-	for _, s := range space(base, arch, opts.GlobalBatch, bf16) {
+	for _, s := range space(base, arch, opts.GlobalBatch, bf16, opts.precisions) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -201,8 +213,12 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 		}
 	}
 	if res.Best == nil {
+		res.Smallest = smallest(all)
+		if !opts.asIs {
+			res.Changes = changes(ctx, base, arch, bf16, opts)
+		}
 		return res, fmt.Errorf("fit: %w on %s within %.3g%% margin (smallest needs %s)", ErrNothingFits,
-			res.GPU, opts.Margin*100, units.Bytes(smallest(all)))
+			res.GPU, opts.Margin*100, units.Bytes(res.Smallest))
 	}
 	res.Explanation = explain(res, arch)
 	return res, nil

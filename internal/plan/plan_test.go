@@ -48,9 +48,34 @@ func TestFitNothingFits(t *testing.T) {
 	m := "llama2-7b"
 	s := memmodel.DefaultSpec()
 	s.Model, s.Seq, s.GPU = &m, 512, "t4"
-	_, err := Fit(context.Background(), s, FitOptions{GlobalBatch: 2, Margin: 0.1, Exact: 2})
+	res, err := Fit(context.Background(), s, FitOptions{GlobalBatch: 2, Margin: 0.1, Exact: 2})
 	if err == nil || !strings.Contains(err.Error(), "no configuration fits") {
 		t.Fatalf("got %v, want no configuration fits", err)
+	}
+	// what would: 7B parameters take 7 GB as NF4 with a few adapters, so
+	// QLoRA fits a 15 GB card (the classic Colab T4 fine-tune); a full
+	// fine-tune needs at least 2+2+2 bytes a parameter even with 8-bit
+	// moments, LoRA over the fp32 base 28 GB of weights: neither does
+	got := map[string]*Change{}
+	for i, c := range res.Changes {
+		got[strings.Fields(c.Change)[0]] = &res.Changes[i]
+		t.Logf("%s: best %v, smallest %d", c.Change, c.Best != nil, c.Smallest)
+	}
+	for name, fits := range map[string]bool{"optimizer": false, "LoRA": false, "QLoRA:": true} {
+		c := got[name]
+		switch {
+		case c == nil:
+			t.Errorf("no %s change tried", name)
+		case (c.Best != nil) != fits:
+			t.Errorf("%s: fits %v, want %v", c.Change, c.Best != nil, fits)
+		case fits && (c.Best.ProcessHi > res.Budget || c.Best.Spec.Quant != "nf4" || c.Best.Spec.LoRA == nil):
+			t.Errorf("%s: best %+v over budget %d or not QLoRA", c.Change, c.Best, res.Budget)
+		case !fits && c.Smallest <= res.Budget:
+			t.Errorf("%s: smallest %d within budget %d yet nothing fits", c.Change, c.Smallest, res.Budget)
+		}
+	}
+	if got["precision"] != nil {
+		t.Errorf("a T4 has no bfloat16, yet pure bf16 was tried")
 	}
 }
 
@@ -132,7 +157,7 @@ func TestSpaceLoRABaseInBF16(t *testing.T) {
 		t.Fatal(err)
 	}
 	has := func(s memmodel.Spec, bf16 bool) bool {
-		for _, c := range space(s, arch, 8, bf16) {
+		for _, c := range space(s, arch, 8, bf16, nil) {
 			if c.Precision == "bf16" {
 				return true
 			}
@@ -195,7 +220,7 @@ func TestFitTriesChannelsLast(t *testing.T) {
 		s    memmodel.Spec
 		a    memmodel.Arch
 	}{{"compiled resnet50", comp, arch}, {"gpt2", text, gpt}} {
-		for _, s := range space(c.s, c.a, 8, true) {
+		for _, s := range space(c.s, c.a, 8, true, nil) {
 			if s.ChannelsLast {
 				t.Errorf("%s: a channels-last candidate", c.name)
 				break
