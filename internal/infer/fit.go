@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
+	"github.com/vramkit/vramkit/internal/units"
 )
 
 // FitOptions tunes Fit.
@@ -93,7 +94,8 @@ func Fit(ctx context.Context, spec memmodel.Spec, opts FitOptions) (*FitResult, 
 		return nil, err
 	}
 	if !ok {
-		return nil, fmt.Errorf("%w: %s 1 needs %d bytes, the budget is %d", ErrNothingFits, opts.Maximize, best.Process, res.Budget)
+		return nil, fmt.Errorf("%w: at %s 1 the process needs %s, at most %s at %.0f%% confidence; the budget is %s", ErrNothingFits,
+			opts.Maximize, units.Bytes(best.Process), units.Bytes(best.ProcessBand.High), 100*best.Confidence, units.Bytes(res.Budget))
 	}
 	lo, hi := 1, 0 // lo fits; hi (when set) does not
 	var next *Result
