@@ -37,6 +37,9 @@ type Optimizer struct {
 	// Source, when set, says which library source the state layout was
 	// modelled from (printed as a note: not measured).
 	Source string
+	// Quantised names the registered optimizer that makes the same update
+	// with its state in 8 bits, which plan --fit offers when nothing fits.
+	Quantised string
 }
 
 // StateTensor is one per-parameter tensor of an optimizer: PerElem bytes

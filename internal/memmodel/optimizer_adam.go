@@ -23,7 +23,8 @@ func init() {
 			// param read+write, grad read, two states read+write (fp32)
 			Traffic:    28,
 			Calibrated: "adamw", Impl: "foreach",
-			Kernels: foreachKernels,
+			Kernels:   foreachKernels,
+			Quantised: "adamw-8bit",
 		})
 		registerOptimizer(&Optimizer{
 			Name: name + "-fused",
@@ -32,7 +33,8 @@ func init() {
 			},
 			Traffic:    28,
 			Calibrated: "adamw", Impl: "fused",
-			Kernels: fusedKernels,
+			Kernels:   fusedKernels,
+			Quantised: "adamw-8bit",
 		})
 	}
 }

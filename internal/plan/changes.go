@@ -30,7 +30,7 @@ type Change struct {
 const loraRank = 16
 
 // changes searches, each in its own Fit, the changes that apply to base:
-// an 8-bit AdamW, pure bfloat16 training, a LoRA and a QLoRA fine-tune,
+// the optimizer's 8-bit twin, pure bfloat16 training, a LoRA and a QLoRA fine-tune,
 // and more of the same GPU (the fewest of 2, 4 or 8 that divides the
 // global batch and fits, every sharding strategy searched; else the most
 // tried). They run concurrently; the order is fixed.
@@ -44,11 +44,11 @@ func changes(ctx context.Context, base memmodel.Spec, arch memmodel.Arch, bf16 b
 	var tries []try
 	sub := opts
 	sub.asIs = true
-	if base.Optimizer == "adam" || base.Optimizer == "adamw" || base.Optimizer == "adamw-fused" || base.Optimizer == "adam-fused" {
+	if o, err := memmodel.LookupOptimizer(base.Optimizer); err == nil && o.Quantised != "" {
 		s := base
-		s.Optimizer = "adamw-8bit"
-		tries = append(tries, try{c: Change{Change: "optimizer adamw-8bit (bitsandbytes AdamW8bit: both moments in 8 bits)",
-			Caveat: "block-wise quantised moments; usually matches AdamW, but check the loss curve"}, spec: s})
+		s.Optimizer = o.Quantised
+		tries = append(tries, try{c: Change{Change: fmt.Sprintf("optimizer %s (its state in 8 bits)", o.Quantised),
+			Caveat: "block-wise quantised state; usually matches the full-precision optimizer, but check the loss curve"}, spec: s})
 	}
 	if bf16 && base.LoRA == nil && base.Quant == "" {
 		tries = append(tries, try{c: Change{Change: "precision bf16 (weights, gradients and optimizer state in bfloat16, no float32 master copy)",
