@@ -13,6 +13,8 @@ import (
 // inferFlags are plan's flags for --task generate|serve.
 type inferFlags struct {
 	task, kvDType, cache, maximize           string
+	vllm, entry                              string
+	eager                                    bool
 	newTokens, blockSize, maxSeqs, maxTokens int
 	context, maxCacheLen                     int
 	util                                     float64
@@ -25,10 +27,13 @@ func (f *inferFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.cache, "cache", "", "generate: dynamic (DynamicCache) | static (StaticCache)")
 	fs.IntVar(&f.maxCacheLen, "max-cache-len", 0, "generate: a StaticCache this long if the call needs less (generation_config.max_cache_len, or an earlier longer static generate on the same model)")
 	fs.StringVar(&f.maximize, "maximize", "batch", "generate --fit: batch | seq")
-	fs.Float64Var(&f.util, "gpu-memory-utilization", 0, "serve: vLLM's fraction of GPU memory (default 0.9)")
+	fs.Float64Var(&f.util, "gpu-memory-utilization", 0, "serve: vLLM's fraction of GPU memory (default: vLLM's, 0.92 from 0.21, 0.9 before)")
 	fs.IntVar(&f.blockSize, "block-size", 0, "serve: tokens per KV block (default 16)")
-	fs.IntVar(&f.maxSeqs, "max-num-seqs", 0, "serve: vLLM max_num_seqs (default 256)")
-	fs.IntVar(&f.maxTokens, "max-num-batched-tokens", 0, "serve: tokens of the profiled forward (default max(context, 2048))")
+	fs.IntVar(&f.maxSeqs, "max-num-seqs", 0, "serve: vLLM max_num_seqs (default: vLLM's for the version, entry point and GPU)")
+	fs.IntVar(&f.maxTokens, "max-num-batched-tokens", 0, "serve: tokens of the profiled forward (default: vLLM's for the version, entry point and GPU)")
+	fs.StringVar(&f.vllm, "vllm", "", "serve: the vLLM version whose sizing to follow (default: the newest vramkit has read, 0.31; 0.6.5 for the V0 engine)")
+	fs.StringVar(&f.entry, "entry", "", "serve: serve (vllm serve, default) | llm (the LLM class): vLLM's batch defaults differ")
+	fs.BoolVar(&f.eager, "enforce-eager", false, "serve: vLLM's --enforce-eager (no CUDA graphs)")
 	fs.IntVar(&f.context, "context", 0, "serve: per-sequence context length for concurrency (vLLM max_model_len; default --seq or 4096)")
 }
 
@@ -44,8 +49,8 @@ func (f *inferFlags) apply(fs *flag.FlagSet, spec *memmodel.Spec) {
 		// the training default (fp32) is not what inference loads
 		spec.Precision = "auto"
 	}
-	strs := map[string]*string{"kv-dtype": &spec.KVDType, "cache": &spec.Cache}
-	svals := map[string]string{"kv-dtype": f.kvDType, "cache": f.cache}
+	strs := map[string]*string{"kv-dtype": &spec.KVDType, "cache": &spec.Cache, "vllm": &spec.VLLM, "entry": &spec.Entry}
+	svals := map[string]string{"kv-dtype": f.kvDType, "cache": f.cache, "vllm": f.vllm, "entry": f.entry}
 	for k, p := range strs {
 		if set[k] {
 			*p = svals[k]
@@ -59,6 +64,9 @@ func (f *inferFlags) apply(fs *flag.FlagSet, spec *memmodel.Spec) {
 		if set[k] {
 			*p = ivals[k]
 		}
+	}
+	if set["enforce-eager"] {
+		spec.EnforceEager = f.eager
 	}
 	if set["gpu-memory-utilization"] {
 		spec.GPUMemoryUtilization = f.util

@@ -2,37 +2,65 @@ package infer
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
+	"github.com/vramkit/vramkit/internal/units"
 )
 
 // ServeResult is a vLLM-style paged KV-cache capacity.
 type ServeResult struct {
-	Task        string  `json:"task"`
-	Model       string  `json:"model"`
-	GPU         string  `json:"gpu"`
-	Params      int64   `json:"params"`
-	Precision   string  `json:"precision"`
-	KVDType     string  `json:"kv_dtype"`
-	Utilization float64 `json:"gpu_memory_utilization"`
-	BlockSize   int     `json:"block_size"`
-	MaxNumSeqs  int     `json:"max_num_seqs"`
+	Task  string `json:"task"`
+	Model string `json:"model"`
+	GPU   string `json:"gpu"`
+	// Engine is the vLLM version followed, in words; Entry is "serve" (the
+	// OpenAI server) or "llm" (the LLM class).
+	Engine       string  `json:"engine"`
+	Entry        string  `json:"entry"`
+	EnforceEager bool    `json:"enforce_eager"`
+	Params       int64   `json:"params"`
+	Precision    string  `json:"precision"`
+	KVDType      string  `json:"kv_dtype"`
+	Utilization  float64 `json:"gpu_memory_utilization"`
+	BlockSize    int     `json:"block_size"`
+	MaxNumSeqs   int     `json:"max_num_seqs"`
 	// MaxNumBatchedTokens is the profiled forward's token count.
 	MaxNumBatchedTokens int `json:"max_num_batched_tokens"`
 	// Total is the device memory; Requested = Total × Utilization.
 	Total     int64 `json:"total_bytes"`
 	Requested int64 `json:"requested_bytes"`
 	Weights   int64 `json:"weights_bytes"`
-	// Activation is the torch peak of the profiling run above the weights:
-	// the larger of one forward of MaxNumBatchedTokens tokens and the
-	// dummy sampler over MaxNumSeqs rows of logits.
-	Activation int64 `json:"activation_peak_bytes"`
-	NonTorch   int64 `json:"non_torch_bytes"`
+	// Activation is the torch peak of the profiling run above the
+	// weights: the larger of one forward of MaxNumBatchedTokens tokens and
+	// the dummy sampler over MaxNumSeqs rows of logits. ActivationLow has
+	// the sampler's top-k/top-p in kernels that do not sort (FlashInfer's,
+	// V1's default on GPUs with bfloat16), ActivationHigh in PyTorch's sort
+	// (V0's, and V1's elsewhere); Activation is the one the engine runs.
+	Activation     int64 `json:"activation_peak_bytes"`
+	ActivationLow  int64 `json:"activation_peak_low_bytes"`
+	ActivationHigh int64 `json:"activation_peak_high_bytes"`
+	// NonTorch is memory outside PyTorch charged to the budget: the CUDA
+	// context and workspaces (V0 and V1 before 0.10), or only what grows
+	// after the baseline (0.10 and later).
+	NonTorch int64 `json:"non_torch_bytes"`
+	// CUDAGraphs is the CUDA-graph estimate charged to the budget (0.21
+	// and later, unless enforce_eager).
+	CUDAGraphs int64 `json:"cuda_graph_bytes"`
 	KVCache    int64 `json:"kv_cache_bytes"`
+	// KVCacheLow and KVCacheHigh bound KVCache by the ranges of the parts
+	// vramkit does not compute exactly (docs/inference.md).
+	KVCacheLow  int64 `json:"kv_cache_low_bytes"`
+	KVCacheHigh int64 `json:"kv_cache_high_bytes"`
 	// BlockBytes is one block of BlockSize tokens across all layers.
 	BlockBytes int64 `json:"block_bytes"`
 	Blocks     int64 `json:"gpu_blocks"`
 	Tokens     int64 `json:"kv_tokens"`
+	TokensLow  int64 `json:"kv_tokens_low"`
+	TokensHigh int64 `json:"kv_tokens_high"`
+	// Process is the device memory the server holds under load, as
+	// nvidia-smi shows it: the budget plus what lies outside it (the CUDA
+	// context from 0.10; CUDA graphs captured after the cache before 0.21).
+	Process int64 `json:"process_bytes"`
 	// Context is the per-sequence length concurrency is counted at.
 	Context       int      `json:"context_tokens"`
 	MaxConcurrent float64  `json:"max_concurrency"`
@@ -40,32 +68,44 @@ type ServeResult struct {
 	Notes         []string `json:"notes,omitempty"`
 }
 
-// vLLM's engine defaults this model follows (v0.6.x/v0.7 V0 engine,
-// chunked prefill off): 16-token blocks, 256 sequences, 0.9 of the GPU,
-// and a profiled batch of max(max_model_len, 2048) tokens.
+// Block size and the model length concurrency is counted at when the
+// spec gives none.
 const (
-	defaultBlockSize   = 16
-	defaultMaxNumSeqs  = 256
-	defaultUtilization = 0.9
-	defaultContext     = 4096
+	defaultBlockSize = 16
+	defaultContext   = 4096
 )
 
 // Serve sizes the KV cache the way vLLM's worker does in
 // determine_available_memory: the memory the instance may use is the
 // device's total times gpu_memory_utilization; weights, the activation
-// peak of a profiling forward and the memory outside PyTorch (CUDA context
-// and libraries) come off it; the rest is cut into blocks of block_size
-// tokens, each holding K and V of every layer.
+// peak of a profiling forward and the memory outside PyTorch that the
+// version charges (serve_engine.go) come off it; the rest is cut into
+// blocks of block_size tokens, each holding K and V of every layer.
 func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	c, err := resolve(spec)
 	if err != nil {
 		return nil, err
 	}
-	r := &ServeResult{Task: "serve", Model: c.arch.Name, GPU: c.gpu.Name, Precision: c.prec, KVDType: kvName(c),
+	e, err := parseVLLM(spec.VLLM)
+	if err != nil {
+		return nil, specErr("vllm", "%v", err)
+	}
+	entry := spec.Entry
+	if entry == "" {
+		entry = "serve"
+	}
+	if entry != "serve" && entry != "llm" {
+		return nil, specErr("entry", "serve (vllm serve, the OpenAI server) or llm (the LLM class), got %q", entry)
+	}
+	r := &ServeResult{Task: "serve", Model: c.arch.Name, GPU: c.gpu.Name, Engine: e.String(), Entry: entry,
+		EnforceEager: spec.EnforceEager, Precision: c.prec, KVDType: kvName(c),
 		Utilization: spec.GPUMemoryUtilization, BlockSize: spec.BlockSize, MaxNumSeqs: spec.MaxNumSeqs,
 		MaxNumBatchedTokens: spec.MaxNumBatchedTokens, Context: spec.Context}
+	if e.newer {
+		r.Notes = append(r.Notes, fmt.Sprintf("vLLM %s is newer than the versions vramkit has read (to 0.%d): planned as 0.%d", spec.VLLM, newestMinor, newestMinor))
+	}
 	if r.Utilization == 0 {
-		r.Utilization = defaultUtilization
+		r.Utilization = e.defaultUtil()
 	}
 	if r.Utilization < 0 || r.Utilization > 1 {
 		return nil, specErr("gpu_memory_utilization", "must be in (0, 1], got %g", r.Utilization)
@@ -76,20 +116,28 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	if r.BlockSize < 1 {
 		return nil, specErr("block_size", "must be positive, got %d", r.BlockSize)
 	}
-	if r.MaxNumSeqs == 0 {
-		r.MaxNumSeqs = defaultMaxNumSeqs
-	}
 	if r.Context == 0 {
 		r.Context = spec.Seq
 		if r.Context == 0 {
 			r.Context = defaultContext
 		}
 	}
-	if r.MaxNumBatchedTokens == 0 {
-		r.MaxNumBatchedTokens = max(r.Context, 2048)
-	}
 	if r.MaxNumSeqs < 0 || r.MaxNumBatchedTokens < 0 || r.Context < 0 {
 		return nil, specErr("max_num_seqs", "counts must be positive")
+	}
+	tokens, seqs := e.defaults(entry, c.gpu, r.Context)
+	if r.MaxNumBatchedTokens == 0 {
+		r.MaxNumBatchedTokens = tokens
+		if e.v1() && spec.MaxNumSeqs > 0 {
+			// V1 caps the default at what the sequences can hold
+			r.MaxNumBatchedTokens = min(tokens, spec.MaxNumSeqs*r.Context)
+		}
+	}
+	if r.MaxNumSeqs == 0 {
+		r.MaxNumSeqs = seqs
+	}
+	if e.v1() {
+		r.MaxNumSeqs = min(r.MaxNumSeqs, r.MaxNumBatchedTokens)
 	}
 	if msg := memmodel.CheckScale(&c.arch, float64(max(r.MaxNumBatchedTokens, r.Context)), 1, float64(max(r.MaxNumBatchedTokens, r.Context))); msg != "" {
 		return nil, specErr("context", "%s", msg)
@@ -101,19 +149,57 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	r.Params = w.params
 	r.Weights = vllmWeights(c, w)
 	r.Total = c.gpu.MemoryBytes
-	r.Requested = int64(float64(r.Total) * r.Utilization)
-	r.Activation = profilePeak(c, int64(r.MaxNumBatchedTokens), int64(min(r.MaxNumSeqs, r.MaxNumBatchedTokens)))
-	r.NonTorch = c.gpu.ContextBytes
-	r.KVCache = r.Requested - r.Weights - r.Activation - r.NonTorch
-	r.BlockBytes = int64(r.BlockSize) * c.kvBytesPerToken()
-	if r.KVCache > 0 {
-		r.Blocks = r.KVCache / r.BlockBytes
+	r.Requested = int64(math.Ceil(float64(r.Total) * r.Utilization))
+	rows := int64(min(r.MaxNumSeqs, r.MaxNumBatchedTokens))
+	r.ActivationHigh = profilePeak(c, int64(r.MaxNumBatchedTokens), rows, samplerSortBytes)
+	r.ActivationLow = profilePeak(c, int64(r.MaxNumBatchedTokens), rows, samplerKernelBytes)
+	r.Activation = r.ActivationHigh
+	if e.v1() && c.gpu.BF16 {
+		r.Activation = r.ActivationLow
 	}
+	if !e.v1() {
+		r.ActivationLow = r.ActivationHigh
+	}
+	graphs := !spec.EnforceEager
+	var lo, hi int64 // the charged parts' range besides the sampler
+	switch {
+	case e.baseline():
+		r.NonTorch, lo, hi = nonTorchGrowth, nonTorchGrowthLow, nonTorchGrowthHigh
+		r.Process = r.Requested + c.gpu.ContextBytes
+	default:
+		// the logs this was checked on (docs/inference.md) had 0.7-2.3%
+		// fewer blocks than computed: the band reaches that far down
+		r.NonTorch, lo, hi = c.gpu.ContextBytes, c.gpu.ContextBytes, c.gpu.ContextBytes
+		r.Process = r.Requested
+	}
+	switch {
+	case graphs && e.graphsInBudget():
+		r.CUDAGraphs = graphEstimate
+		lo, hi = lo+graphEstimateLow, hi+graphEstimateHigh
+	case graphs:
+		r.Process += graphEstimate
+		r.Notes = append(r.Notes, fmt.Sprintf("CUDA graphs (about %s for a dense model at the default capture sizes) are captured after the KV cache, beyond the budget: nvidia-smi shows them on top", units.Bytes(graphEstimate)))
+	}
+	free := r.Requested - r.Weights
+	r.KVCache = free - r.Activation - r.NonTorch - r.CUDAGraphs
+	r.KVCacheLow = free - r.ActivationHigh - hi
+	r.KVCacheHigh = free - r.ActivationLow - lo
+	if !e.baseline() {
+		r.KVCacheLow = r.KVCache - r.KVCache/40
+	}
+	r.BlockBytes = int64(r.BlockSize) * c.kvBytesPerToken()
+	blocks := func(kv int64) int64 { return max(kv, 0) / r.BlockBytes }
+	r.Blocks = blocks(r.KVCache)
 	r.Tokens = r.Blocks * int64(r.BlockSize)
+	r.TokensLow = blocks(r.KVCacheLow) * int64(r.BlockSize)
+	r.TokensHigh = blocks(r.KVCacheHigh) * int64(r.BlockSize)
 	r.MaxConcurrent = float64(r.Tokens) / float64(r.Context)
 	r.Fits = r.Blocks > 0 && r.Tokens >= int64(r.Context)
-	if !r.Fits {
+	switch {
+	case !r.Fits:
 		r.Notes = append(r.Notes, fmt.Sprintf("vLLM refuses to start: the KV cache (%d tokens) cannot hold one sequence of %d tokens", r.Tokens, r.Context))
+	case r.TokensLow < int64(r.Context):
+		r.Notes = append(r.Notes, fmt.Sprintf("at the band's low end (%d tokens) vLLM refuses to start: one sequence of %d tokens needs more", r.TokensLow, r.Context))
 	}
 	return r, nil
 }
@@ -140,12 +226,21 @@ func vllmWeights(c *config, w *weights) int64 {
 // and top-k set: logits in the model dtype, a float32 copy, sort (values
 // and int64 indices), softmax and cumulative sum — about dt + 32 bytes
 // per logit; it runs after the forward has freed its intermediates.
-func profilePeak(c *config, T, S int64) int64 {
+func profilePeak(c *config, T, S, perLogit int64) int64 {
 	h, dt := c.hidden, c.dt
 	qd, kd := c.heads*c.headDim, c.kvHeads*c.headDim
 	attn := qd + 2*kd + qd
 	mlp := c.dec.servedMLP * c.ffn
 	fwd := T * dt * (3*h + max(attn, mlp))
-	sampler := T*h*dt + S*c.vocab*(dt+32)
+	sampler := T*h*dt + S*c.vocab*(dt+perLogit)
 	return max(fwd, sampler)
 }
+
+// Bytes per logit of the dummy sampler beyond the logits themselves:
+// PyTorch's top-k/top-p sorts (float32 logits, sorted values, int64
+// indices, softmax, cumulative sum: about 32); sampling kernels that do
+// not sort keep the float32 logits and the probabilities (8).
+const (
+	samplerSortBytes   = 32
+	samplerKernelBytes = 8
+)

@@ -12,20 +12,20 @@ import (
 // is "# GPU blocks" (or, where the log gives the KV memory instead, that
 // memory over the 16-token block size).
 var vllmLogs = []struct {
-	src, model, gpu string
-	context         int
-	util            float64
-	blocks          int64
+	src, version, model, gpu string
+	context                  int
+	util                     float64
+	blocks                   int64
 }{
 	// vllm-project/vllm#2031 (v0.2.x), TP=1, Llama-2-7B, 1×A100-80GB
-	{"vllm#2031", "llama2-7b", "a100-80", 4096, 0.9, 7351},
+	{"vllm#2031", "0.2", "llama2-7b", "a100-80", 4096, 0.9, 7351},
 	// vllm-project/vllm#10511 (v0.6.5): available_kv_cache_memory 53.29GiB
 	// for Meta-Llama-3-8B on an 80 GB card (total_gpu_memory 79.22GiB)
-	{"vllm#10511", "llama3-8b", "h100", 8192, 0.9, 27284},
+	{"vllm#10511", "0.6.5", "llama3-8b", "h100", 8192, 0.9, 27284},
 	// vllm-project/vllm#10517 (v0.6.4): Llama-3.1-8B-Instruct on an RTX
 	// 3090 at --max-model-len 20000 and 29000
-	{"vllm#10517", "llama3-8b", "rtx3090", 20000, 0.9, 1952},
-	{"vllm#10517", "llama3-8b", "rtx3090", 29000, 0.9, 1478},
+	{"vllm#10517", "0.6.4", "llama3-8b", "rtx3090", 20000, 0.9, 1952},
+	{"vllm#10517", "0.6.4", "llama3-8b", "rtx3090", 29000, 0.9, 1478},
 }
 
 func TestServeMatchesVLLMLogs(t *testing.T) {
@@ -33,7 +33,7 @@ func TestServeMatchesVLLMLogs(t *testing.T) {
 		m, task := l.model, "serve"
 		s := memmodel.DefaultSpec()
 		s.Model, s.Task, s.Precision, s.GPU = &m, &task, "bf16", l.gpu
-		s.Context, s.GPUMemoryUtilization = l.context, l.util
+		s.Context, s.GPUMemoryUtilization, s.VLLM = l.context, l.util, l.version
 		r, err := Serve(s)
 		if err != nil {
 			t.Fatal(err)
@@ -46,6 +46,100 @@ func TestServeMatchesVLLMLogs(t *testing.T) {
 		if r.Tokens != r.Blocks*int64(r.BlockSize) || r.MaxConcurrent != float64(r.Tokens)/float64(l.context) {
 			t.Errorf("%s: tokens %d / concurrency %.2f inconsistent with %d blocks", l.src, r.Tokens, r.MaxConcurrent, r.Blocks)
 		}
+		if logged := l.blocks * 16; logged < r.TokensLow || logged > r.TokensHigh {
+			t.Errorf("%s: vLLM's %d tokens outside the band %d-%d", l.src, logged, r.TokensLow, r.TokensHigh)
+		}
+	}
+}
+
+// vllmV1Logs are V1-engine start-up logs ("GPU KV cache size: N tokens")
+// quoted in public repositories (docs/inference.md lists them). They were
+// read while the V1 sizing was written, so they check it; they are not a
+// blind test.
+var vllmV1Logs = []struct {
+	src, version, model, gpu, prec, entry string
+	eager                                 bool
+	context                               int
+	tokens                                int64
+}{
+	// Llama-3.1-8B-Instruct, LLM(enforce_eager=True), A100 40GB (GCE)
+	{"ilseokoh/vllm-gce README", "0.15.1", "llama3-8b", "a100-40", "bf16", "llm", true, 131072, 157936},
+	// Qwen2.5-7B-Instruct in fp16 on an sm70 32 GB card (TRITON_ATTN)
+	{"gpu-util-interference log", "0.18.0", "qwen2.5-7b", "v100-32", "fp16", "llm", true, 32768, 245360},
+	// Llama-3.1-8B-Instruct, vllm/vllm-openai:v0.31.0, no flags, A100 80GB
+	{"A100 lab notes", "0.31.0", "llama3-8b", "a100-80", "bf16", "serve", false, 131072, 460496},
+}
+
+func TestServeMatchesVLLMV1Logs(t *testing.T) {
+	for _, l := range vllmV1Logs {
+		m, task := l.model, "serve"
+		s := memmodel.DefaultSpec()
+		s.Model, s.Task, s.Precision, s.GPU = &m, &task, l.prec, l.gpu
+		s.Context, s.VLLM, s.Entry, s.EnforceEager = l.context, l.version, l.entry, l.eager
+		r, err := Serve(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel := float64(r.Tokens-l.tokens) / float64(l.tokens)
+		t.Logf("%s (vLLM %s) %s on %s: %d tokens (%d-%d), vLLM %d (%+.1f%%)", l.src, l.version, l.model, l.gpu, r.Tokens, r.TokensLow, r.TokensHigh, l.tokens, 100*rel)
+		if math.Abs(rel) > 0.03 {
+			t.Errorf("%s: %d tokens, vLLM logged %d (%+.1f%%)", l.src, r.Tokens, l.tokens, 100*rel)
+		}
+		if l.tokens < r.TokensLow || l.tokens > r.TokensHigh {
+			t.Errorf("%s: vLLM's %d tokens outside the band %d-%d", l.src, l.tokens, r.TokensLow, r.TokensHigh)
+		}
+	}
+}
+
+// TestServeEngineDefaults pins the V1 engine arguments' defaults to
+// vllm/engine/arg_utils.py: the OpenAI server on a >= 70 GiB GPU other
+// than an A100 profiles 8192 tokens over 1024 sequences, the LLM class
+// 16384; smaller GPUs and A100s (from 0.9) 2048 or 8192 over 256; V0
+// profiles max(max_model_len, 2048). An A100 got the large defaults in
+// 0.8.
+func TestServeEngineDefaults(t *testing.T) {
+	cases := []struct {
+		version, gpu, entry string
+		context             int
+		tokens, seqs        int
+		util                float64
+	}{
+		{"", "h100", "serve", 4096, 8192, 1024, 0.92},
+		{"0.11", "h200", "llm", 4096, 16384, 1024, 0.9},
+		{"0.11", "a100-80", "serve", 4096, 2048, 256, 0.9},
+		{"0.8.5", "a100-80", "serve", 4096, 8192, 1024, 0.9},
+		{"0.11", "l4", "llm", 4096, 8192, 256, 0.9},
+		{"0.6.5", "h100", "serve", 32768, 32768, 256, 0.9},
+		{"0.6.5", "h100", "serve", 1024, 2048, 256, 0.9},
+		// V1 caps max_num_seqs at the batched tokens
+		{"0.31", "l4", "serve", 4096, 2048, 256, 0.92},
+	}
+	for _, c := range cases {
+		m, task := "llama3.2-1b", "serve"
+		s := memmodel.DefaultSpec()
+		s.Model, s.Task, s.Precision, s.GPU = &m, &task, "bf16", c.gpu
+		s.Context, s.VLLM, s.Entry = c.context, c.version, c.entry
+		r, err := Serve(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.MaxNumBatchedTokens != c.tokens || r.MaxNumSeqs != c.seqs || r.Utilization != c.util {
+			t.Errorf("vLLM %q %s %s: %d tokens, %d seqs, util %.2f; want %d, %d, %.2f", c.version, c.gpu, c.entry,
+				r.MaxNumBatchedTokens, r.MaxNumSeqs, r.Utilization, c.tokens, c.seqs, c.util)
+		}
+	}
+	s := memmodel.DefaultSpec()
+	m, task := "llama3.2-1b", "serve"
+	s.Model, s.Task = &m, &task
+	for _, bad := range []string{"abc", "0.1", "7"} {
+		s.VLLM = bad
+		if _, err := Serve(s); !IsSpecError(err) {
+			t.Errorf("vllm %q: want a spec error, got %v", bad, err)
+		}
+	}
+	s.VLLM, s.Entry = "", "python"
+	if _, err := Serve(s); !IsSpecError(err) {
+		t.Errorf("entry python: want a spec error, got %v", err)
 	}
 }
 

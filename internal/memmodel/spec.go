@@ -102,6 +102,14 @@ type Spec struct {
 	MaxNumSeqs           int     `json:"max_num_seqs,omitempty"`
 	MaxNumBatchedTokens  int     `json:"max_num_batched_tokens,omitempty"`
 	Context              int     `json:"context,omitempty"`
+	// VLLM is the vLLM version a serve plan follows ("0.6.5", "0.11",
+	// "v0.31.0"; empty: the newest vramkit models); Entry is how vLLM is
+	// started, "serve" (the OpenAI server, default) or "llm" (the LLM
+	// class), which sets its batch defaults; EnforceEager is vLLM's
+	// enforce_eager (no torch.compile, no CUDA graphs).
+	VLLM         string `json:"vllm,omitempty"`
+	Entry        string `json:"entry,omitempty"`
+	EnforceEager bool   `json:"enforce_eager,omitempty"`
 
 	// Attn is the attention implementation: sdpa (transformers' default)
 	// | eager | flash | mem_efficient | math; empty for the family's
@@ -246,6 +254,9 @@ func (s Spec) MisplacedKey() (key, task string) {
 		{"max_num_seqs", "serve", s.MaxNumSeqs != 0},
 		{"max_num_batched_tokens", "serve", s.MaxNumBatchedTokens != 0},
 		{"context", "serve", s.Context != 0},
+		{"vllm", "serve", s.VLLM != ""},
+		{"entry", "serve", s.Entry != ""},
+		{"enforce_eager", "serve", s.EnforceEager},
 		{"image", "training", s.Image != 0},
 		{"checkpoint", "training", s.Checkpoint != "" && s.Checkpoint != d.Checkpoint},
 		{"accum", "training", s.Accum != 0 && s.Accum != d.Accum},

@@ -72,25 +72,47 @@ func InferText(w io.Writer, r *infer.Result) {
 }
 
 // ServeText prints a `plan --task serve` capacity: the memory budget cut
-// the way vLLM cuts it, the blocks and the concurrency.
+// the way the vLLM version cuts it, the blocks, the concurrency, each
+// with the range of the parts vramkit does not compute exactly.
 func ServeText(w io.Writer, r *infer.ServeResult) {
 	fmt.Fprintf(w, "serve (vLLM paged KV cache): %s (%s params) on %s, weights %s, KV cache %s\n",
 		r.Model, count(r.Params), r.GPU, r.Precision, r.KVDType)
-	fmt.Fprintf(w, "  gpu_memory_utilization %.2f, block_size %d, max_num_seqs %d, profiled batch %d tokens\n\n",
-		r.Utilization, r.BlockSize, r.MaxNumSeqs, r.MaxNumBatchedTokens)
+	entry, graphs := "vllm serve", "CUDA graphs"
+	if r.Entry == "llm" {
+		entry = "LLM class"
+	}
+	if r.EnforceEager {
+		graphs = "enforce_eager"
+	}
+	fmt.Fprintf(w, "  %s, %s, %s; gpu_memory_utilization %.2f, block_size %d, max_num_seqs %d, max_num_batched_tokens %d\n\n",
+		r.Engine, entry, graphs, r.Utilization, r.BlockSize, r.MaxNumSeqs, r.MaxNumBatchedTokens)
 	fmt.Fprintf(w, "total GPU memory      %10s\n", units.Bytes(r.Total))
 	fmt.Fprintf(w, "usable (× %.2f)       %10s\n", r.Utilization, units.Bytes(r.Requested))
 	fmt.Fprintf(w, "  weights             %10s\n", units.Bytes(r.Weights))
-	fmt.Fprintf(w, "  activation peak     %10s\n", units.Bytes(r.Activation))
-	fmt.Fprintf(w, "  non-torch memory    %10s\n", units.Bytes(r.NonTorch))
+	if r.ActivationLow < r.ActivationHigh {
+		fmt.Fprintf(w, "  activation peak     %10s   (%s – %s: the sampler's top-k/top-p in kernels or in PyTorch's sort)\n",
+			units.Bytes(r.Activation), units.Bytes(r.ActivationLow), units.Bytes(r.ActivationHigh))
+	} else {
+		fmt.Fprintf(w, "  activation peak     %10s\n", units.Bytes(r.Activation))
+	}
+	if r.Process > r.Requested+r.CUDAGraphs && r.NonTorch < r.Process-r.Requested {
+		fmt.Fprintf(w, "  non-torch memory    %10s   (what grows after start-up; the CUDA context is outside the budget)\n", units.Bytes(r.NonTorch))
+	} else {
+		fmt.Fprintf(w, "  non-torch memory    %10s   (CUDA context and workspaces)\n", units.Bytes(r.NonTorch))
+	}
+	if r.CUDAGraphs > 0 {
+		fmt.Fprintf(w, "  CUDA graphs         %10s   (vLLM's estimate, charged to the budget)\n", units.Bytes(r.CUDAGraphs))
+	}
 	if r.KVCache > 0 {
-		fmt.Fprintf(w, "  KV cache            %10s\n", units.Bytes(r.KVCache))
+		fmt.Fprintf(w, "  KV cache            %10s   (%s – %s)\n", units.Bytes(r.KVCache), units.Bytes(max(r.KVCacheLow, 0)), units.Bytes(r.KVCacheHigh))
 	} else {
 		fmt.Fprintf(w, "  KV cache            %10s   (the rest is short by %s)\n", "none", units.Bytes(-r.KVCache))
 	}
 	fmt.Fprintf(w, "\n# GPU blocks          %10d   (%s each)\n", r.Blocks, units.Bytes(r.BlockBytes))
-	fmt.Fprintf(w, "KV cache tokens       %10d\n", r.Tokens)
-	fmt.Fprintf(w, "max concurrency       %10.2fx  sequences of %d tokens\n", r.MaxConcurrent, r.Context)
+	fmt.Fprintf(w, "KV cache tokens       %10d   (%d – %d)\n", r.Tokens, r.TokensLow, r.TokensHigh)
+	fmt.Fprintf(w, "max concurrency       %10.2fx  sequences of %d tokens (%.2f – %.2f)\n", r.MaxConcurrent, r.Context,
+		float64(r.TokensLow)/float64(r.Context), float64(r.TokensHigh)/float64(r.Context))
+	fmt.Fprintf(w, "process (smi)         %10s   under load: the budget and what lies outside it\n", units.Bytes(r.Process))
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
