@@ -18,6 +18,8 @@ type ServeResult struct {
 	Engine       string  `json:"engine"`
 	Entry        string  `json:"entry"`
 	EnforceEager bool    `json:"enforce_eager"`
+	// TP is vLLM's tensor_parallel_size: every figure below is one GPU's.
+	TP           int     `json:"tensor_parallel_size"`
 	Params       int64   `json:"params"`
 	Precision    string  `json:"precision"`
 	KVDType      string  `json:"kv_dtype"`
@@ -97,7 +99,11 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	if entry != "serve" && entry != "llm" {
 		return nil, specErr("entry", "serve (vllm serve, the OpenAI server) or llm (the LLM class), got %q", entry)
 	}
-	r := &ServeResult{Task: "serve", Model: c.arch.Name, GPU: c.gpu.Name, Engine: e.String(), Entry: entry,
+	tp, err := servedTP(c, spec.Parallel)
+	if err != nil {
+		return nil, err
+	}
+	r := &ServeResult{Task: "serve", Model: c.arch.Name, GPU: c.gpu.Name, Engine: e.String(), Entry: entry, TP: int(tp),
 		EnforceEager: spec.EnforceEager, Precision: c.prec, KVDType: kvName(c),
 		Utilization: spec.GPUMemoryUtilization, BlockSize: spec.BlockSize, MaxNumSeqs: spec.MaxNumSeqs,
 		MaxNumBatchedTokens: spec.MaxNumBatchedTokens, Context: spec.Context}
@@ -147,12 +153,12 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	}
 	w := buildWeights(c)
 	r.Params = w.params
-	r.Weights = vllmWeights(c, w)
+	r.Weights = rankWeights(c, vllmWeights(c, w), tp)
 	r.Total = c.gpu.MemoryBytes
 	r.Requested = int64(math.Ceil(float64(r.Total) * r.Utilization))
 	rows := int64(min(r.MaxNumSeqs, r.MaxNumBatchedTokens))
-	r.ActivationHigh = profilePeak(c, int64(r.MaxNumBatchedTokens), rows, samplerSortBytes)
-	r.ActivationLow = profilePeak(c, int64(r.MaxNumBatchedTokens), rows, samplerKernelBytes)
+	r.ActivationHigh = profilePeak(c, int64(r.MaxNumBatchedTokens), rows, samplerSortBytes, tp)
+	r.ActivationLow = profilePeak(c, int64(r.MaxNumBatchedTokens), rows, samplerKernelBytes, tp)
 	r.Activation = r.ActivationHigh
 	if e.v1() && c.gpu.BF16 {
 		r.Activation = r.ActivationLow
@@ -172,6 +178,13 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 		r.NonTorch, lo, hi = c.gpu.ContextBytes, c.gpu.ContextBytes, c.gpu.ContextBytes
 		r.Process = r.Requested
 	}
+	if tp > 1 {
+		// NCCL's and the custom all-reduce's buffers: made before the
+		// baseline in the newest versions, after it in others
+		hi += ncclBuffersHigh
+		r.Process += ncclBuffers
+		r.Notes = append(r.Notes, fmt.Sprintf("tensor parallelism is planned from vLLM's sharding rules, not checked against a log: the band allows %s per GPU for NCCL's buffers, and each GPU holds about %s of them beyond the budget", units.Bytes(ncclBuffersHigh), units.Bytes(ncclBuffers)))
+	}
 	switch {
 	case graphs && e.graphsInBudget():
 		r.CUDAGraphs = graphEstimate
@@ -187,7 +200,7 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	if !e.baseline() {
 		r.KVCacheLow = r.KVCache - r.KVCache/40
 	}
-	r.BlockBytes = int64(r.BlockSize) * c.kvBytesPerToken()
+	r.BlockBytes = int64(r.BlockSize) * c.kvBytesPerToken() / c.kvHeads * kvHeadsPerRank(c, tp)
 	blocks := func(kv int64) int64 { return max(kv, 0) / r.BlockBytes }
 	r.Blocks = blocks(r.KVCache)
 	r.Tokens = r.Blocks * int64(r.BlockSize)
@@ -226,11 +239,11 @@ func vllmWeights(c *config, w *weights) int64 {
 // and top-k set: logits in the model dtype, a float32 copy, sort (values
 // and int64 indices), softmax and cumulative sum — about dt + 32 bytes
 // per logit; it runs after the forward has freed its intermediates.
-func profilePeak(c *config, T, S, perLogit int64) int64 {
+func profilePeak(c *config, T, S, perLogit, tp int64) int64 {
 	h, dt := c.hidden, c.dt
-	qd, kd := c.heads*c.headDim, c.kvHeads*c.headDim
+	qd, kd := c.heads*c.headDim/tp, kvHeadsPerRank(c, tp)*c.headDim
 	attn := qd + 2*kd + qd
-	mlp := c.dec.servedMLP * c.ffn
+	mlp := c.dec.servedMLP * c.ffn / tp
 	fwd := T * dt * (3*h + max(attn, mlp))
 	sampler := T*h*dt + S*c.vocab*(dt+perLogit)
 	return max(fwd, sampler)

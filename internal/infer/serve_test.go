@@ -162,3 +162,56 @@ func TestServeRefusesWhatCannotStart(t *testing.T) {
 		t.Errorf("utilization 1.5: want a spec error, got %v", err)
 	}
 }
+
+// TestServeTensorParallel: under tensor parallelism each GPU holds its
+// share of the weights and of the KV heads, so a 70B model that cannot
+// start on one H100 serves on four, each GPU's blocks a quarter of the
+// single-GPU block size; KV heads fewer than the GPUs are replicated, and
+// a degree that does not split the heads is refused, as vLLM refuses it.
+func TestServeTensorParallel(t *testing.T) {
+	serve := func(model string, tp int) (*ServeResult, error) {
+		m, task := model, "serve"
+		s := memmodel.DefaultSpec()
+		s.Model, s.Task, s.Precision, s.GPU, s.Context = &m, &task, "bf16", "h100", 8192
+		s.Parallel.TP = tp
+		return Serve(s)
+	}
+	one, err := serve("llama3-70b", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	four, err := serve("llama3-70b", 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.Fits || !four.Fits {
+		t.Errorf("70B on one H100 fits=%v, on four fits=%v", one.Fits, four.Fits)
+	}
+	// 80 layers x 8 KV heads x 128 x 2 (K, V) x 2 bytes x 16 tokens = 5 MiB
+	if one.BlockBytes != 5<<20 || four.BlockBytes != one.BlockBytes/4 {
+		t.Errorf("block bytes %d on one GPU, %d on four", one.BlockBytes, four.BlockBytes)
+	}
+	if d := float64(four.Weights)/float64(one.Weights) - 0.25; d < -0.001 || d > 0.001 {
+		t.Errorf("weights per GPU %d of %d: not a quarter", four.Weights, one.Weights)
+	}
+	// Llama 3 8B has 8 KV heads: on 16 GPUs each holds one, replicated
+	sixteen, err := serve("llama3-8b", 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eight, err := serve("llama3-8b", 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sixteen.BlockBytes != eight.BlockBytes || sixteen.Weights <= eight.Weights/2 {
+		t.Errorf("tp 16: block %d (tp 8: %d), weights %d (tp 8: %d)", sixteen.BlockBytes, eight.BlockBytes, sixteen.Weights, eight.Weights)
+	}
+	for _, c := range []struct {
+		model string
+		tp    int
+	}{{"llama3-70b", 3}, {"qwen2.5-7b", 8}} {
+		if _, err := serve(c.model, c.tp); !IsSpecError(err) {
+			t.Errorf("%s tp %d: want a spec error, got %v", c.model, c.tp, err)
+		}
+	}
+}

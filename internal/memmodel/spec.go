@@ -262,7 +262,7 @@ func (s Spec) MisplacedKey() (key, task string) {
 		{"accum", "training", s.Accum != 0 && s.Accum != d.Accum},
 		{"optimizer", "training", s.Optimizer != "" && s.Optimizer != d.Optimizer},
 		{"lora", "training", s.LoRA != nil},
-		{"parallel", "training", s.Parallel != d.Parallel && s.Parallel != Parallel{}},
+		{"parallel", parallelScope(s.Parallel), s.Parallel != d.Parallel && s.Parallel != Parallel{}},
 		{"use_cache", "training", s.UseCache != nil},
 		{"keep_grads", "training", s.KeepGrads},
 		{"lengths", "training", len(s.Lengths) > 0},
@@ -279,4 +279,17 @@ func (s Spec) MisplacedKey() (key, task string) {
 		}
 	}
 	return "", task
+}
+
+// parallelScope is the tasks that read a parallel setting: tensor
+// parallelism alone (tp, with gpus left out or equal to it) is also a
+// serve plan's (vLLM's tensor_parallel_size); the rest is training's.
+func parallelScope(p Parallel) string {
+	onlyTP := p.TP > 1 && (p.GPUs <= 1 || p.GPUs == p.TP) && p.PP <= 1 &&
+		(p.Strategy == "" || p.Strategy == "none" || p.Strategy == "tp") &&
+		p.Init == "" && p.ReshardAfterForward == nil && p.Schedule == "" && p.MicroBatches <= 1
+	if onlyTP {
+		return "training serve"
+	}
+	return "training"
 }

@@ -84,6 +84,9 @@ func ServeText(w io.Writer, r *infer.ServeResult) {
 	if r.EnforceEager {
 		graphs = "enforce_eager"
 	}
+	if r.TP > 1 {
+		graphs += fmt.Sprintf(", tensor_parallel_size %d (every figure below is one GPU's)", r.TP)
+	}
 	fmt.Fprintf(w, "  %s, %s, %s; gpu_memory_utilization %.2f, block_size %d, max_num_seqs %d, max_num_batched_tokens %d\n\n",
 		r.Engine, entry, graphs, r.Utilization, r.BlockSize, r.MaxNumSeqs, r.MaxNumBatchedTokens)
 	fmt.Fprintf(w, "total GPU memory      %10s\n", units.Bytes(r.Total))
@@ -110,6 +113,9 @@ func ServeText(w io.Writer, r *infer.ServeResult) {
 	}
 	fmt.Fprintf(w, "\n# GPU blocks          %10d   (%s each)\n", r.Blocks, units.Bytes(r.BlockBytes))
 	fmt.Fprintf(w, "KV cache tokens       %10d   (%d – %d)\n", r.Tokens, r.TokensLow, r.TokensHigh)
+	if r.TP > 1 {
+		fmt.Fprintf(w, "                                 each GPU holds its %d of the KV heads of every token\n", r.TP)
+	}
 	fmt.Fprintf(w, "max concurrency       %10.2fx  sequences of %d tokens (%.2f – %.2f)\n", r.MaxConcurrent, r.Context,
 		float64(r.TokensLow)/float64(r.Context), float64(r.TokensHigh)/float64(r.Context))
 	fmt.Fprintf(w, "process (smi)         %10s   under load: the budget and what lies outside it\n", units.Bytes(r.Process))
