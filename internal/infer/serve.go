@@ -15,17 +15,17 @@ type ServeResult struct {
 	GPU   string `json:"gpu"`
 	// Engine is the vLLM version followed, in words; Entry is "serve" (the
 	// OpenAI server) or "llm" (the LLM class).
-	Engine       string  `json:"engine"`
-	Entry        string  `json:"entry"`
-	EnforceEager bool    `json:"enforce_eager"`
+	Engine       string `json:"engine"`
+	Entry        string `json:"entry"`
+	EnforceEager bool   `json:"enforce_eager"`
 	// TP is vLLM's tensor_parallel_size: every figure below is one GPU's.
-	TP           int     `json:"tensor_parallel_size"`
-	Params       int64   `json:"params"`
-	Precision    string  `json:"precision"`
-	KVDType      string  `json:"kv_dtype"`
-	Utilization  float64 `json:"gpu_memory_utilization"`
-	BlockSize    int     `json:"block_size"`
-	MaxNumSeqs   int     `json:"max_num_seqs"`
+	TP          int     `json:"tensor_parallel_size"`
+	Params      int64   `json:"params"`
+	Precision   string  `json:"precision"`
+	KVDType     string  `json:"kv_dtype"`
+	Utilization float64 `json:"gpu_memory_utilization"`
+	BlockSize   int     `json:"block_size"`
+	MaxNumSeqs  int     `json:"max_num_seqs"`
 	// MaxNumBatchedTokens is the profiled forward's token count.
 	MaxNumBatchedTokens int `json:"max_num_batched_tokens"`
 	// Total is the device memory; Requested = Total × Utilization.
