@@ -157,14 +157,11 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	r.Total = c.gpu.MemoryBytes
 	r.Requested = int64(math.Ceil(float64(r.Total) * r.Utilization))
 	rows := int64(min(r.MaxNumSeqs, r.MaxNumBatchedTokens))
-	r.ActivationHigh = profilePeak(c, int64(r.MaxNumBatchedTokens), rows, samplerSortBytes, tp)
-	r.ActivationLow = profilePeak(c, int64(r.MaxNumBatchedTokens), rows, samplerKernelBytes, tp)
-	r.Activation = r.ActivationHigh
-	if e.v1() && c.gpu.BF16 {
-		r.Activation = r.ActivationLow
-	}
-	if !e.v1() {
-		r.ActivationLow = r.ActivationHigh
+	r.Activation = profilePeak(c, int64(r.MaxNumBatchedTokens), rows, samplerSortBytes, tp)
+	r.ActivationLow, r.ActivationHigh = r.Activation, r.Activation
+	if e.v1() {
+		r.ActivationLow = profilePeak(c, int64(r.MaxNumBatchedTokens), rows, samplerKernelBytes, tp)
+		r.ActivationHigh = profilePeak(c, int64(r.MaxNumBatchedTokens), rows, samplerSortBytesHigh, tp)
 	}
 	graphs := !spec.EnforceEager
 	var lo, hi int64 // the charged parts' range besides the sampler
@@ -251,9 +248,13 @@ func profilePeak(c *config, T, S, perLogit, tp int64) int64 {
 
 // Bytes per logit of the dummy sampler beyond the logits themselves:
 // PyTorch's top-k/top-p sorts (float32 logits, sorted values, int64
-// indices, softmax, cumulative sum: about 32); sampling kernels that do
-// not sort keep the float32 logits and the probabilities (8).
+// indices, softmax, cumulative sum: about 32, what the V0 logs and most V1
+// logs show); V1 profiles at 1024 sequences on an H100 showed about 4
+// more (the band's top); FlashInfer's sampling kernels, which do not
+// sort, keep the float32 logits and the probabilities (8: the band's
+// bottom; a v0.27 log came out there).
 const (
-	samplerSortBytes   = 32
-	samplerKernelBytes = 8
+	samplerSortBytes     = 32
+	samplerSortBytesHigh = 36
+	samplerKernelBytes   = 8
 )

@@ -120,14 +120,15 @@ const utilRaisedMinor = 21
 // range the band spans):
 //   - nonTorchGrowth: memory outside PyTorch that appears while loading
 //     and profiling, after the baseline (workspaces, compiled kernels):
-//     0.26 GiB on an A100 (v0.31), 0.56 under WSL2 (v0.27);
+//     0.02 GiB on an L4 and an L40S (v0.10.2), 0.13 on an H100 (~0.11),
+//     0.26 on an A100 (v0.31), 0.56 under WSL2 (v0.27);
 //   - graphEstimate: the CUDA graphs of the default capture sizes,
 //     0.23–0.37 GiB captured on dense 0.5B–8B models; vLLM's estimate
 //     extrapolates from one graph and runs over (vllm#45178, #45197), and
 //     the v0.31 log's activation peak leaves room for up to about 1.2 GiB.
 const (
 	nonTorchGrowth     = 256 << 20
-	nonTorchGrowthLow  = 128 << 20
+	nonTorchGrowthLow  = 0
 	nonTorchGrowthHigh = 640 << 20
 	graphEstimate      = 320 << 20
 	graphEstimateLow   = 96 << 20

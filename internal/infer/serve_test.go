@@ -215,3 +215,60 @@ func TestServeTensorParallel(t *testing.T) {
 		}
 	}
 }
+
+// vllmV1BlindLogs were collected by someone else while the V1 sizing was
+// written and evaluated once it was done (docs/inference.md: on first
+// sight 4 of 9 fell inside the band, from -0.8% to +21.9%; the sampler's
+// sort became the figure and the band's top after that, so they are seen
+// now). Tokens is "GPU KV cache size"; where a log gives only "Available
+// KV cache memory", KVGiB.
+var vllmV1BlindLogs = []struct {
+	src, version, model, gpu, entry string
+	util                            float64
+	context, seqs                   int
+	eager                           bool
+	tokens                          int64
+	kvGiB                           float64
+}{
+	// Qwen3-8B, vllm serve defaults, A100-SXM4-40GB, no FlashInfer
+	{"blog notes, 4xA100 box", "0.9.2", "qwen3-8b", "a100-40", "serve", 0, 40960, 0, false, 136080, 0},
+	// TechBroMoho/quantized-llm-serving server logs (vllm-openai:v0.10.2)
+	{"quantized-llm-serving L4", "0.10.2", "qwen3-0.6b", "l4", "serve", 0.85, 1024, 256, true, 159840, 0},
+	{"quantized-llm-serving L40S eager", "0.10.2", "qwen3-8b", "l40s", "serve", 0.9, 4096, 0, true, 175728, 0},
+	{"quantized-llm-serving L40S graphs", "0.10.2", "qwen3-8b", "l40s", "serve", 0, 1024, 256, false, 170944, 0},
+	{"quantized-llm-serving lm-eval", "0.10.2", "qwen3-8b", "l40s", "llm", 0.8, 4096, 0, true, 141328, 0},
+	// Qwen2.5-7B-Instruct, vllm serve defaults, AWS g6e (L40S)
+	{"quantization benchmark blog", "0.8.5", "qwen2.5-7b", "l40s", "serve", 0, 32768, 0, false, 444592, 0},
+	// Hermes-3-Llama-3.1-8B on an RTX 3090 (version inferred from the log's line tags)
+	{"assistant project doc", "0.12", "llama3-8b", "rtx3090", "serve", 0.85, 16384, 0, false, 30960, 0},
+	// llm-d-benchmark empirical-vllm-memory-results.md, H100, ~0.11
+	{"llm-d-benchmark", "0.11", "llama3-8b", "h100", "serve", 0.9, 16000, 0, false, 0, 51.38},
+	{"llm-d-benchmark", "0.11", "qwen3-0.6b", "h100", "serve", 0.9, 16000, 0, false, 0, 64.45},
+}
+
+func TestServeV1BlindLogs(t *testing.T) {
+	for _, l := range vllmV1BlindLogs {
+		m, task := l.model, "serve"
+		s := memmodel.DefaultSpec()
+		s.Model, s.Task, s.Precision, s.GPU = &m, &task, "bf16", l.gpu
+		s.Context, s.VLLM, s.Entry, s.EnforceEager = l.context, l.version, l.entry, l.eager
+		s.GPUMemoryUtilization, s.MaxNumSeqs = l.util, l.seqs
+		r, err := Serve(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, lo, hi, want := float64(r.Tokens), float64(r.TokensLow), float64(r.TokensHigh), float64(l.tokens)
+		if l.tokens == 0 {
+			got, lo, hi, want = float64(r.KVCache)/(1<<30), float64(r.KVCacheLow)/(1<<30), float64(r.KVCacheHigh)/(1<<30), l.kvGiB
+		}
+		rel := (got - want) / want
+		t.Logf("%s (vLLM %s) %s on %s: %.6g (%.6g-%.6g), vLLM %.6g (%+.1f%%)", l.src, l.version, l.model, l.gpu, got, lo, hi, want, 100*rel)
+		if want < lo || want > hi {
+			t.Errorf("%s: vLLM's %.6g outside the band %.6g-%.6g", l.src, want, lo, hi)
+		}
+		// over-counting the cache promises concurrency vLLM will not have
+		if rel > 0.03 || rel < -0.07 {
+			t.Errorf("%s: %.6g against vLLM's %.6g (%+.1f%%)", l.src, got, want, 100*rel)
+		}
+	}
+}
