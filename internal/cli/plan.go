@@ -47,7 +47,8 @@ override{tie_word_embeddings, num_key_value_heads, intermediate_size,
 num_hidden_layers, low_rank} (what-if architecture changes, re-planned); for
 --task generate|serve (docs/inference.md) also new_tokens, kv_dtype, cache,
 max_cache_len, gpu_memory_utilization, block_size, max_num_seqs,
-max_num_batched_tokens, context.
+max_num_batched_tokens, context, vllm (the version whose sizing to follow),
+entry (serve|llm), enforce_eager; serve reads parallel.tp too.
 
 Peak reserved is the model's figure plus an allowance for allocations it
 does not trace (a segment or two a real program adds), measured on runs
