@@ -94,8 +94,9 @@ func Fit(ctx context.Context, spec memmodel.Spec, opts FitOptions) (*FitResult, 
 		return nil, err
 	}
 	if !ok {
-		return nil, fmt.Errorf("%w: at %s 1 the process needs %s, at most %s at %.0f%% confidence; the budget is %s", ErrNothingFits,
-			opts.Maximize, units.Bytes(best.Process), units.Bytes(best.ProcessBand.High), 100*best.Confidence, units.Bytes(res.Budget))
+		return nil, fmt.Errorf("%w: at %s 1 the process needs %s, at most %s at %.0f%% confidence; the budget is %s%s", ErrNothingFits,
+			opts.Maximize, units.Bytes(best.Process), units.Bytes(best.ProcessBand.High), 100*best.Confidence, units.Bytes(res.Budget),
+			smallerWeights(spec, opts.Margin))
 	}
 	lo, hi := 1, 0 // lo fits; hi (when set) does not
 	var next *Result
@@ -133,4 +134,27 @@ func Fit(ctx context.Context, spec memmodel.Spec, opts FitOptions) (*FitResult, 
 	res.Value, res.Best, res.Next = lo, best, next
 	res.Verdict = best.Verdict
 	return res, nil
+}
+
+// smallerWeights says, when even one sequence does not fit, which
+// weight-only quantisation would let one fit ("" when none does, or the
+// weights are already quantised): the weights are what one sequence
+// cannot go below.
+func smallerWeights(spec memmodel.Spec, margin float64) string {
+	c, err := resolve(spec)
+	if err != nil || c.q != quantNone {
+		return ""
+	}
+	for _, p := range []string{"int8", "int4"} {
+		s := spec
+		s.Precision, s.Batch = p, 1
+		r, err := Estimate(s)
+		if err != nil {
+			continue
+		}
+		if vd := memmodel.DecideWithin(r.Process, r.ProcessBand.High, r.Capacity, margin, r.Confidence); vd.Fits {
+			return fmt.Sprintf(" (with %s weights one sequence fits: %s, at most %s)", p, units.Bytes(r.Process), units.Bytes(r.ProcessBand.High))
+		}
+	}
+	return " (not even with int4 weights)"
 }

@@ -3,6 +3,7 @@ package infer
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -47,7 +48,19 @@ func TestFitBoundary(t *testing.T) {
 	// nothing fits: a 13B model in fp16 (26 GB of weights) on a 16 GB card
 	s = genSpec("llama2-13b", 1, 512, 32, "fp16", "")
 	s.GPU = "v100-16"
-	if _, err := Fit(context.Background(), s, DefaultFitOptions()); !errors.Is(err, ErrNothingFits) {
+	_, err = Fit(context.Background(), s, DefaultFitOptions())
+	if !errors.Is(err, ErrNothingFits) {
 		t.Errorf("13B fp16 on 16 GB: want ErrNothingFits, got %v", err)
+	}
+	// and says what would: int8 weights are 13 GB, which a 16 GB card
+	// holds only with little beside them; int4 (7 GB) fits
+	if err == nil || !strings.Contains(err.Error(), "with int4 weights one sequence fits") {
+		t.Errorf("13B fp16 on 16 GB: the error names no quantisation that fits: %v", err)
+	}
+	// a 70B model fits a 24 GB card in no precision
+	s = genSpec("llama3-70b", 1, 512, 32, "bf16", "")
+	s.GPU = "rtx4090"
+	if _, err := Fit(context.Background(), s, DefaultFitOptions()); err == nil || !strings.HasSuffix(err.Error(), "(not even with int4 weights)") {
+		t.Errorf("70B on 24 GB: %v", err)
 	}
 }
