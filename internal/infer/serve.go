@@ -131,7 +131,10 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	if r.MaxNumSeqs < 0 || r.MaxNumBatchedTokens < 0 || r.Context < 0 {
 		return nil, specErr("max_num_seqs", "counts must be positive")
 	}
-	tokens, seqs := e.defaults(entry, c.gpu, r.Context)
+	tokens, seqs := e.defaults(entry, c.gpu, r.Context, c.arch.Decoder.SlidingWindow > 0)
+	if !e.v1() && spec.MaxNumBatchedTokens > 0 && spec.MaxNumBatchedTokens < r.Context && tokens != 512 {
+		return nil, specErr("max_num_batched_tokens", "vLLM %d.%d refuses max_num_batched_tokens %d below max_model_len %d without chunked prefill", e.major, e.minor, spec.MaxNumBatchedTokens, r.Context)
+	}
 	if r.MaxNumBatchedTokens == 0 {
 		r.MaxNumBatchedTokens = tokens
 		if e.v1() && spec.MaxNumSeqs > 0 {

@@ -14,7 +14,9 @@ import (
 //
 //   - before 0.8 (the V0 engine, chunked prefill off): the profiled
 //     forward is max(max_model_len, 2048) tokens over at most 256
-//     sequences; everything on the device that is not a live tensor —
+//     sequences (from 0.6 — vllm#6666 landed in 0.5.3 — a model longer
+//     than 32K tokens without a sliding window gets chunked prefill and
+//     512-token chunks); everything on the device that is not a live tensor —
 //     the CUDA context among it — is charged inside the budget;
 //   - 0.8 (the V1 engine is the default): chunked prefill is always on,
 //     so the profiled forward is max_num_batched_tokens, whose default
@@ -87,8 +89,13 @@ func parseVLLM(v string) (engine, error) {
 // the entry point and the GPU (>= 70 GiB and, from 0.9, not an A100:
 // 8192 tokens and 1024 sequences for the server, 16384 for the LLM class;
 // else 2048 and 256, or 8192 for the LLM class).
-func (e engine) defaults(entry string, g gpu.GPU, context int) (tokens, seqs int) {
+func (e engine) defaults(entry string, g gpu.GPU, context int, window bool) (tokens, seqs int) {
 	if !e.v1() {
+		if e.atLeast(6) && context > 32768 && !window {
+			// V0 turns chunked prefill on for models longer than 32K
+			// (vllm#6666, without a sliding window) with 512-token chunks
+			return 512, 256
+		}
 		return max(context, 2048), 256
 	}
 	big := g.MemoryBytes >= 70<<30 && (!e.atLeast(9) || !strings.HasPrefix(g.Name, "a100"))

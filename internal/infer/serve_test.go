@@ -111,6 +111,9 @@ func TestServeEngineDefaults(t *testing.T) {
 		{"0.11", "l4", "llm", 4096, 8192, 256, 0.9},
 		{"0.6.5", "h100", "serve", 32768, 32768, 256, 0.9},
 		{"0.6.5", "h100", "serve", 1024, 2048, 256, 0.9},
+		// V0 chunks the prefill of models longer than 32K (vllm#6666)
+		{"0.6.5", "h100", "serve", 131072, 512, 256, 0.9},
+		{"0.5", "h100", "serve", 131072, 131072, 256, 0.9},
 		// V1 caps max_num_seqs at the batched tokens
 		{"0.31", "l4", "serve", 4096, 2048, 256, 0.92},
 	}
@@ -140,6 +143,18 @@ func TestServeEngineDefaults(t *testing.T) {
 	s.VLLM, s.Entry = "", "python"
 	if _, err := Serve(s); !IsSpecError(err) {
 		t.Errorf("entry python: want a spec error, got %v", err)
+	}
+	// without chunked prefill V0 cannot schedule a whole prompt in fewer
+	// batched tokens than the model length, and refuses to start
+	s.VLLM, s.Entry, s.Context, s.MaxNumBatchedTokens = "0.6.5", "", 8192, 4096
+	if _, err := Serve(s); !IsSpecError(err) {
+		t.Errorf("V0 max_num_batched_tokens below the model length: want a spec error, got %v", err)
+	}
+	// a sliding-window model keeps V0's whole-length profile past 32K
+	mis := "mistral-7b"
+	s.Model, s.MaxNumBatchedTokens, s.Context, s.Precision = &mis, 0, 32768+16, "bf16"
+	if r, err := Serve(s); err != nil || r.MaxNumBatchedTokens != 32768+16 {
+		t.Errorf("V0 Mistral-7B at 32784 tokens: %v, %+v", err, r)
 	}
 }
 
