@@ -191,14 +191,14 @@ func TestServeTensorParallel(t *testing.T) {
 		s.Parallel.TP = tp
 		return Serve(s)
 	}
-	one, err := serve("llama3-70b", 1)
-	if err != nil {
-		t.Fatal(err)
+	must := func(model string, tp int) *ServeResult {
+		r, err := serve(model, tp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
 	}
-	four, err := serve("llama3-70b", 4)
-	if err != nil {
-		t.Fatal(err)
-	}
+	one, four := must("llama3-70b", 1), must("llama3-70b", 4)
 	if one.Fits || !four.Fits {
 		t.Errorf("70B on one H100 fits=%v, on four fits=%v", one.Fits, four.Fits)
 	}
@@ -210,14 +210,7 @@ func TestServeTensorParallel(t *testing.T) {
 		t.Errorf("weights per GPU %d of %d: not a quarter", four.Weights, one.Weights)
 	}
 	// Llama 3 8B has 8 KV heads: on 16 GPUs each holds one, replicated
-	sixteen, err := serve("llama3-8b", 16)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eight, err := serve("llama3-8b", 8)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sixteen, eight := must("llama3-8b", 16), must("llama3-8b", 8)
 	if sixteen.BlockBytes != eight.BlockBytes || sixteen.Weights <= eight.Weights/2 {
 		t.Errorf("tp 16: block %d (tp 8: %d), weights %d (tp 8: %d)", sixteen.BlockBytes, eight.BlockBytes, sixteen.Weights, eight.Weights)
 	}
