@@ -30,9 +30,7 @@ var vllmLogs = []struct {
 
 func TestServeMatchesVLLMLogs(t *testing.T) {
 	for _, l := range vllmLogs {
-		m, task := l.model, "serve"
-		s := memmodel.DefaultSpec()
-		s.Model, s.Task, s.Precision, s.GPU = &m, &task, "bf16", l.gpu
+		s := serveSpec(l.model, l.gpu, "bf16")
 		s.Context, s.GPUMemoryUtilization, s.VLLM = l.context, l.util, l.version
 		r, err := Serve(s)
 		if err != nil {
@@ -72,9 +70,7 @@ var vllmV1Logs = []struct {
 
 func TestServeMatchesVLLMV1Logs(t *testing.T) {
 	for _, l := range vllmV1Logs {
-		m, task := l.model, "serve"
-		s := memmodel.DefaultSpec()
-		s.Model, s.Task, s.Precision, s.GPU = &m, &task, l.prec, l.gpu
+		s := serveSpec(l.model, l.gpu, l.prec)
 		s.Context, s.VLLM, s.Entry, s.EnforceEager = l.context, l.version, l.entry, l.eager
 		r, err := Serve(s)
 		if err != nil {
@@ -118,9 +114,7 @@ func TestServeEngineDefaults(t *testing.T) {
 		{"0.31", "l4", "serve", 4096, 2048, 256, 0.92},
 	}
 	for _, c := range cases {
-		m, task := "llama3.2-1b", "serve"
-		s := memmodel.DefaultSpec()
-		s.Model, s.Task, s.Precision, s.GPU = &m, &task, "bf16", c.gpu
+		s := serveSpec("llama3.2-1b", c.gpu, "bf16")
 		s.Context, s.VLLM, s.Entry = c.context, c.version, c.entry
 		r, err := Serve(s)
 		if err != nil {
@@ -185,9 +179,8 @@ func TestServeRefusesWhatCannotStart(t *testing.T) {
 // a degree that does not split the heads is refused, as vLLM refuses it.
 func TestServeTensorParallel(t *testing.T) {
 	serve := func(model string, tp int) (*ServeResult, error) {
-		m, task := model, "serve"
-		s := memmodel.DefaultSpec()
-		s.Model, s.Task, s.Precision, s.GPU, s.Context = &m, &task, "bf16", "h100", 8192
+		s := serveSpec(model, "h100", "bf16")
+		s.Context = 8192
 		s.Parallel.TP = tp
 		return Serve(s)
 	}
@@ -256,9 +249,7 @@ var vllmV1BlindLogs = []struct {
 
 func TestServeV1BlindLogs(t *testing.T) {
 	for _, l := range vllmV1BlindLogs {
-		m, task := l.model, "serve"
-		s := memmodel.DefaultSpec()
-		s.Model, s.Task, s.Precision, s.GPU = &m, &task, "bf16", l.gpu
+		s := serveSpec(l.model, l.gpu, "bf16")
 		s.Context, s.VLLM, s.Entry, s.EnforceEager = l.context, l.version, l.entry, l.eager
 		s.GPUMemoryUtilization, s.MaxNumSeqs = l.util, l.seqs
 		r, err := Serve(s)
@@ -279,4 +270,12 @@ func TestServeV1BlindLogs(t *testing.T) {
 			t.Errorf("%s: %.6g against vLLM's %.6g (%+.1f%%)", l.src, got, want, 100*rel)
 		}
 	}
+}
+
+// serveSpec is a serve plan of model on gpu with weights in prec.
+func serveSpec(model, gpu, prec string) memmodel.Spec {
+	m, task := model, "serve"
+	s := memmodel.DefaultSpec()
+	s.Model, s.Task, s.Precision, s.GPU = &m, &task, prec, gpu
+	return s
 }
