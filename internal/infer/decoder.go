@@ -20,9 +20,15 @@ type decoder struct {
 	block func(m *model, l int, x int32, in layerIn) int32
 	norm  func(m *model, x int32, T int64) int32
 	// servedMLP is the widest MLP intermediate of vLLM's fused forward in
-	// units of ffn (see profilePeak).
+	// units of ffn (see profilePeak); served, when set, gives it in
+	// elements per token on one of tp GPUs instead (mixture of experts).
 	servedMLP int64
+	served    func(c *config, tp int64) int64
 }
+
+// generates reports whether Hugging Face generate is planned for the
+// family (serve plans need only the weights and the served forward).
+func (d *decoder) generates() bool { return d.block != nil }
 
 // decoders holds the registered families; filled by init functions only.
 var decoders = map[string]*decoder{}
@@ -34,10 +40,14 @@ func registerDecoder(d *decoder) {
 	decoders[d.family] = d
 }
 
-// decoderFamilies lists the families inference is planned for.
-func decoderFamilies() string {
+// decoderFamilies lists the families inference is planned for (generate:
+// those it runs generate for).
+func decoderFamilies(generate bool) string {
 	var names []string
-	for n := range decoders {
+	for n, d := range decoders {
+		if generate && !d.generates() {
+			continue
+		}
 		names = append(names, n)
 	}
 	sort.Strings(names)

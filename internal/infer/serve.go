@@ -18,14 +18,17 @@ type ServeResult struct {
 	Engine       string `json:"engine"`
 	Entry        string `json:"entry"`
 	EnforceEager bool   `json:"enforce_eager"`
-	// TP is vLLM's tensor_parallel_size: every figure below is one GPU's.
-	TP          int     `json:"tensor_parallel_size"`
-	Params      int64   `json:"params"`
-	Precision   string  `json:"precision"`
-	KVDType     string  `json:"kv_dtype"`
-	Utilization float64 `json:"gpu_memory_utilization"`
-	BlockSize   int     `json:"block_size"`
-	MaxNumSeqs  int     `json:"max_num_seqs"`
+	// TP is vLLM's tensor_parallel_size: every figure below is one GPU's;
+	// KVHeads of the model's KVHeadsTotal are each GPU's.
+	TP           int     `json:"tensor_parallel_size"`
+	KVHeads      int     `json:"kv_heads_per_gpu"`
+	KVHeadsTotal int     `json:"kv_heads"`
+	Params       int64   `json:"params"`
+	Precision    string  `json:"precision"`
+	KVDType      string  `json:"kv_dtype"`
+	Utilization  float64 `json:"gpu_memory_utilization"`
+	BlockSize    int     `json:"block_size"`
+	MaxNumSeqs   int     `json:"max_num_seqs"`
 	// MaxNumBatchedTokens is the profiled forward's token count.
 	MaxNumBatchedTokens int `json:"max_num_batched_tokens"`
 	// Total is the device memory; Requested = Total × Utilization.
@@ -104,6 +107,7 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 		return nil, err
 	}
 	r := &ServeResult{Task: "serve", Model: c.arch.Name, GPU: c.gpu.Name, Engine: e.String(), Entry: entry, TP: int(tp),
+		KVHeads: int(kvHeadsPerRank(c, tp)), KVHeadsTotal: int(c.kvHeads),
 		EnforceEager: spec.EnforceEager, Precision: c.prec, KVDType: kvName(c),
 		Utilization: spec.GPUMemoryUtilization, BlockSize: spec.BlockSize, MaxNumSeqs: spec.MaxNumSeqs,
 		MaxNumBatchedTokens: spec.MaxNumBatchedTokens, Context: spec.Context}
@@ -178,6 +182,9 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 		r.NonTorch, lo, hi = c.gpu.ContextBytes, c.gpu.ContextBytes, c.gpu.ContextBytes
 		r.Process = r.Requested
 	}
+	if c.dec.served != nil {
+		r.Notes = append(r.Notes, "the mixture-of-experts layer is planned from vLLM's fused-MoE kernel (every expert's weights, each token's top-k rows of its caches); the profile peak's sampler term still dominates it at the default batch")
+	}
 	if tp > 1 {
 		// NCCL's and the custom all-reduce's buffers: made before the
 		// baseline in the newest versions, after it in others
@@ -243,8 +250,13 @@ func profilePeak(c *config, T, S, perLogit, tp int64) int64 {
 	h, dt := c.hidden, c.dt
 	qd, kd := c.heads*c.headDim/tp, kvHeadsPerRank(c, tp)*c.headDim
 	attn := qd + 2*kd + qd
-	mlp := c.dec.servedMLP * c.ffn / tp
-	fwd := T * dt * (3*h + max(attn, mlp))
+	mlp, mlpT := c.dec.servedMLP*c.ffn/tp, T
+	if c.dec.served != nil {
+		// the fused-MoE kernel works through at most
+		// VLLM_FUSED_MOE_CHUNK_SIZE tokens at a time
+		mlp, mlpT = c.dec.served(c, tp), min(T, fusedMoEChunk)
+	}
+	fwd := dt * (T*3*h + max(T*attn, mlpT*mlp))
 	sampler := T*h*dt + S*c.vocab*(dt+perLogit)
 	return max(fwd, sampler)
 }
@@ -257,6 +269,9 @@ func profilePeak(c *config, T, S, perLogit, tp int64) int64 {
 // sort, keep the float32 logits and the probabilities (8: the band's
 // bottom; a v0.27 log came out there).
 const (
+	// fusedMoEChunk is VLLM_FUSED_MOE_CHUNK_SIZE's default.
+	fusedMoEChunk = 32768
+
 	samplerSortBytes     = 32
 	samplerSortBytesHigh = 36
 	samplerKernelBytes   = 8

@@ -2,6 +2,7 @@ package infer
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
@@ -278,4 +279,32 @@ func serveSpec(model, gpu, prec string) memmodel.Spec {
 	s := memmodel.DefaultSpec()
 	s.Model, s.Task, s.Precision, s.GPU = &m, &task, prec, gpu
 	return s
+}
+
+// TestServeMixtureOfExperts: vLLM serves the MoE families; their weights
+// are every expert's (Qwen3-30B-A3B 30.5B parameters, Mixtral-8x7B
+// 46.7B, as their model cards say), and Hugging Face generate, which
+// vramkit does not plan for them, is refused by name.
+func TestServeMixtureOfExperts(t *testing.T) {
+	for _, c := range []struct {
+		model  string
+		params float64
+	}{{"qwen3-30b-a3b", 30.5e9}, {"mixtral-8x7b", 46.7e9}, {"qwen1.5-moe-a2.7b", 14.3e9}} {
+		r, err := Serve(serveSpec(c.model, "h200", "bf16"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := float64(r.Params)/c.params - 1; d < -0.01 || d > 0.01 {
+			t.Errorf("%s: %d parameters, the model card %.3g", c.model, r.Params, c.params)
+		}
+		if !r.Fits || r.Weights < int64(2*c.params*0.99) {
+			t.Errorf("%s on an H200: fits=%v, weights %d", c.model, r.Fits, r.Weights)
+		}
+		g := serveSpec(c.model, "h200", "bf16")
+		task := "generate"
+		g.Task = &task
+		if _, err := Estimate(g); !IsSpecError(err) || !strings.Contains(err.Error(), "--task serve plans it") {
+			t.Errorf("%s generate: %v", c.model, err)
+		}
+	}
 }

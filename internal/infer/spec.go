@@ -95,8 +95,12 @@ func resolve(s memmodel.Spec) (*config, error) {
 	default:
 		return nil, specErr("model", "missing: give a catalog name or hf_config")
 	}
-	if c.dec = decoders[c.arch.Family]; c.dec == nil {
-		return nil, specErr("model", "%s is a %s model; inference is planned for the decoder families %s", c.arch.Name, c.arch.Family, decoderFamilies())
+	generate := s.Task == nil || *s.Task != "serve"
+	if c.dec = decoders[c.arch.Family]; c.dec == nil || (generate && !c.dec.generates()) {
+		if c.dec != nil {
+			return nil, specErr("model", "%s is a %s model: --task serve plans it; generate is planned for the decoder families %s", c.arch.Name, c.arch.Family, decoderFamilies(true))
+		}
+		return nil, specErr("model", "%s is a %s model; inference is planned for the decoder families %s", c.arch.Name, c.arch.Family, decoderFamilies(generate))
 	}
 	if c.gpu, err = gpu.Lookup(s.GPU); err != nil {
 		return nil, specErr("gpu", "%v", err)

@@ -97,6 +97,9 @@ type MoE struct {
 	DenseLayers []int `json:"dense_layers,omitempty"`
 }
 
+// Sparse reports whether layer l runs the MoE block.
+func (m *MoE) Sparse(l int) bool { return m.sparse(l) }
+
 // sparse reports whether layer l runs the MoE block.
 func (m *MoE) sparse(l int) bool {
 	if m.Experts == 0 {

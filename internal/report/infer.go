@@ -114,7 +114,7 @@ func ServeText(w io.Writer, r *infer.ServeResult) {
 	fmt.Fprintf(w, "\n# GPU blocks          %10d   (%s each)\n", r.Blocks, units.Bytes(r.BlockBytes))
 	fmt.Fprintf(w, "KV cache tokens       %10d   (%d – %d)\n", r.Tokens, r.TokensLow, r.TokensHigh)
 	if r.TP > 1 {
-		fmt.Fprintf(w, "                                 each GPU holds its %d of the KV heads of every token\n", r.TP)
+		fmt.Fprintf(w, "                                 each GPU holds %d of the %d KV heads of every token\n", r.KVHeads, r.KVHeadsTotal)
 	}
 	fmt.Fprintf(w, "max concurrency       %10.2fx  sequences of %d tokens (%.2f – %.2f)\n", r.MaxConcurrent, r.Context,
 		float64(r.TokensLow)/float64(r.Context), float64(r.TokensHigh)/float64(r.Context))
