@@ -31,9 +31,9 @@ const loraRank = 16
 
 // changes searches, each in its own Fit, the changes that apply to base:
 // the optimizer's 8-bit twin, pure bfloat16 training, a LoRA and a QLoRA fine-tune,
-// and more of the same GPU (the fewest of 2, 4 or 8 that divides the
-// global batch and fits, every sharding strategy searched; else the most
-// tried). They run concurrently; the order is fixed.
+// and more of the same GPU (the fewest of 2, 4, 8 or 16, above the GPUs
+// given, that divides the global batch and fits, every sharding strategy
+// searched; else the most tried). They run concurrently; the order is fixed.
 func changes(ctx context.Context, base memmodel.Spec, arch memmodel.Arch, bf16 bool, opts FitOptions) []Change {
 	type try struct {
 		c    Change
@@ -65,8 +65,17 @@ func changes(ctx context.Context, base memmodel.Spec, arch memmodel.Arch, bf16 b
 		tries = append(tries, try{c: Change{Change: fmt.Sprintf("QLoRA: LoRA rank %d over the base weights in 4-bit NF4 (bitsandbytes)", loraRank),
 			Caveat: "trains adapters over a quantised base: a different fine-tune, and dequantising costs step time"}, spec: q})
 	}
-	if base.Parallel.GPUs <= 1 {
-		tries = append(tries, try{spec: base, gpus: []int{2, 4, 8}})
+	if base.Parallel.TP <= 1 && base.Parallel.PP <= 1 {
+		// data-parallel and sharded strategies on more of the same GPU
+		var more []int
+		for _, n := range []int{2, 4, 8, 16} {
+			if n > base.Parallel.GPUs {
+				more = append(more, n)
+			}
+		}
+		if len(more) > 0 {
+			tries = append(tries, try{spec: base, gpus: more})
+		}
 	}
 	out := make([]Change, len(tries))
 	keep := make([]bool, len(tries))
