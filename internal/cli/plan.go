@@ -121,7 +121,10 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 		if err != nil {
 			return err
 		}
-		if f.inf.apply(fs, &spec); spec.Inference() {
+		if err := f.inf.apply(fs, &spec); err != nil {
+			return err
+		}
+		if spec.Inference() {
 			if fs.NArg() > 0 {
 				return usagef("unexpected argument %q", fs.Arg(0))
 			}
@@ -140,7 +143,9 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	}
 	// inference flags on a training plan land in its spec, which refuses
 	// them by name (Spec.MisplacedKey)
-	f.inf.apply(fs, &spec)
+	if err := f.inf.apply(fs, &spec); err != nil {
+		return err
+	}
 	notes, err := checkNames(spec)
 	if err != nil {
 		return err

@@ -37,8 +37,10 @@ func (f *inferFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.context, "context", 0, "serve: per-sequence context length for concurrency (vLLM max_model_len; default --seq or 4096)")
 }
 
-// apply lays the explicitly set inference flags over spec.
-func (f *inferFlags) apply(fs *flag.FlagSet, spec *memmodel.Spec) {
+// apply lays the explicitly set inference flags over spec. A count or a
+// fraction given as 0 is refused: in a spec 0 means vLLM's or the
+// family's default, which the flag left out gives.
+func (f *inferFlags) apply(fs *flag.FlagSet, spec *memmodel.Spec) error {
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 	if set["task"] {
@@ -61,16 +63,24 @@ func (f *inferFlags) apply(fs *flag.FlagSet, spec *memmodel.Spec) {
 	ivals := map[string]int{"new-tokens": f.newTokens, "block-size": f.blockSize, "max-num-seqs": f.maxSeqs,
 		"max-num-batched-tokens": f.maxTokens, "context": f.context, "max-cache-len": f.maxCacheLen}
 	for k, p := range ints {
-		if set[k] {
-			*p = ivals[k]
+		if !set[k] {
+			continue
 		}
+		if ivals[k] < 1 && k != "new-tokens" {
+			return usagef("--%s must be at least 1, got %d (leave it out for the default)", k, ivals[k])
+		}
+		*p = ivals[k]
 	}
 	if set["enforce-eager"] {
 		spec.EnforceEager = f.eager
 	}
 	if set["gpu-memory-utilization"] {
+		if f.util <= 0 || f.util > 1 {
+			return usagef("--gpu-memory-utilization must be in (0, 1], got %g", f.util)
+		}
 		spec.GPUMemoryUtilization = f.util
 	}
+	return nil
 }
 
 // runInference plans --task generate (optionally --fit) or --task serve.

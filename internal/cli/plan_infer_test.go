@@ -42,7 +42,7 @@ func TestPlanInferenceScript(t *testing.T) {
 		{[]string{"plan", "--task", "generate", "--model", "llama3.2-1b", "--new-tokens", "-3"}, 2, []string{"new_tokens"}},
 		{[]string{"plan", "--task", "serve", "--model", "llama3.2-1b", "--fit"}, 2, []string{"--fit"}},
 		{[]string{"plan", "--task", "generate", "--model", "llama3.2-1b", "--format", "html"}, 2, []string{"html"}},
-		{[]string{"plan", "--task", "serve", "--model", "llama3.2-1b", "--gpu-memory-utilization", "2"}, 2, []string{"gpu_memory_utilization"}},
+		{[]string{"plan", "--task", "serve", "--model", "llama3.2-1b", "--gpu-memory-utilization", "2"}, 2, []string{"--gpu-memory-utilization must be in (0, 1]"}},
 	}
 	for _, st := range script {
 		code, out, errs := runCLI(t, st.args...)

@@ -132,8 +132,13 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 			r.Context = defaultContext
 		}
 	}
-	if r.MaxNumSeqs < 0 || r.MaxNumBatchedTokens < 0 || r.Context < 0 {
-		return nil, specErr("max_num_seqs", "counts must be positive")
+	for _, k := range []struct {
+		name string
+		v    int
+	}{{"max_num_seqs", r.MaxNumSeqs}, {"max_num_batched_tokens", r.MaxNumBatchedTokens}, {"context", r.Context}} {
+		if k.v < 0 {
+			return nil, specErr(k.name, "must be positive, got %d", k.v)
+		}
 	}
 	tokens, seqs := e.defaults(entry, c.gpu, r.Context, c.arch.Decoder.SlidingWindow > 0)
 	if !e.v1() && spec.MaxNumBatchedTokens > 0 && spec.MaxNumBatchedTokens < r.Context && tokens != 512 {
