@@ -308,3 +308,43 @@ func TestServeMixtureOfExperts(t *testing.T) {
 		}
 	}
 }
+
+// vllmMoELogs are MoE start-up figures collected by someone else and
+// evaluated once, after the MoE plan was written, with nothing changed
+// since (docs/inference.md). All three are Qwen3-30B-A3B's attention shape
+// (48 layers, 4 KV heads of 128).
+var vllmMoELogs = []struct {
+	src, version, gpu string
+	util              float64
+	context, seqs, tp int
+	tokens            int64
+}{
+	// Qwen3-Coder-30B-A3B-Instruct on "a single 80GB card" (an H100 or an
+	// A100: +2.1% if an A100), --max-num-seqs 8, quoted in an HPC script
+	{"Barkla HPC script", "0.10", "h100", 0.9, 131072, 8, 1, 150272},
+	// vllm-project/vllm#21524: TP 2 across two H100 nodes
+	{"vllm#21524", "0.10", "h100", 0.9, 40960, 0, 2, 878416},
+	// vllm-project/vllm#17469: TP 4 on A10s, v0.8.5 (utilization not in
+	// the excerpt: vLLM's default assumed)
+	{"vllm#17469", "0.8.5", "a10", 0, 8192, 0, 4, 198784},
+}
+
+func TestServeMoEBlindLogs(t *testing.T) {
+	for _, l := range vllmMoELogs {
+		s := serveSpec("qwen3-30b-a3b", l.gpu, "bf16")
+		s.Context, s.VLLM, s.GPUMemoryUtilization, s.MaxNumSeqs = l.context, l.version, l.util, l.seqs
+		s.Parallel.TP = l.tp
+		r, err := Serve(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel := float64(r.Tokens-l.tokens) / float64(l.tokens)
+		t.Logf("%s (vLLM %s, tp %d, %s): %d tokens (%d-%d), vLLM %d (%+.1f%%)", l.src, l.version, l.tp, l.gpu, r.Tokens, r.TokensLow, r.TokensHigh, l.tokens, 100*rel)
+		if l.tokens < r.TokensLow || l.tokens > r.TokensHigh {
+			t.Errorf("%s: vLLM's %d tokens outside the band %d-%d", l.src, l.tokens, r.TokensLow, r.TokensHigh)
+		}
+		if rel > 0.03 || rel < -0.12 {
+			t.Errorf("%s: %d tokens against vLLM's %d (%+.1f%%)", l.src, r.Tokens, l.tokens, 100*rel)
+		}
+	}
+}
