@@ -38,6 +38,9 @@ type GPU struct {
 	SMs int `json:"sms"`
 	// InterconnectGBps is the per-GPU bandwidth to its peers (NVLink or PCIe).
 	InterconnectGBps float64 `json:"interconnect_gbps"`
+	// NVLS: the SXM boards' NVSwitch supports NVLink SHARP, for which
+	// NCCL allocates buffers in every communicator (Hopper and later).
+	NVLS bool `json:"nvls,omitempty"`
 }
 
 //go:embed gpus.json

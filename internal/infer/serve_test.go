@@ -322,7 +322,9 @@ var vllmMoELogs = []struct {
 	// Qwen3-Coder-30B-A3B-Instruct on "a single 80GB card" (an H100 or an
 	// A100: +2.1% if an A100), --max-num-seqs 8, quoted in an HPC script
 	{"Barkla HPC script", "0.10", "h100", 0.9, 131072, 8, 1, 150272},
-	// vllm-project/vllm#21524: TP 2 across two H100 nodes
+	// vllm-project/vllm#21524: TP 2 across two H100 nodes (-6.4% at first
+	// sight, -10.5% since NVSwitch NCCL is charged on H100s: two nodes
+	// share no NVSwitch, vramkit cannot tell)
 	{"vllm#21524", "0.10", "h100", 0.9, 40960, 0, 2, 878416},
 	// vllm-project/vllm#17469: TP 4 on A10s, v0.8.5 (utilization not in
 	// the excerpt: vLLM's default assumed)
@@ -340,6 +342,57 @@ func TestServeMoEBlindLogs(t *testing.T) {
 		}
 		rel := float64(r.Tokens-l.tokens) / float64(l.tokens)
 		t.Logf("%s (vLLM %s, tp %d, %s): %d tokens (%d-%d), vLLM %d (%+.1f%%)", l.src, l.version, l.tp, l.gpu, r.Tokens, r.TokensLow, r.TokensHigh, l.tokens, 100*rel)
+		if l.tokens < r.TokensLow || l.tokens > r.TokensHigh {
+			t.Errorf("%s: vLLM's %d tokens outside the band %d-%d", l.src, l.tokens, r.TokensLow, r.TokensHigh)
+		}
+		if rel > 0.03 || rel < -0.12 {
+			t.Errorf("%s: %d tokens against vLLM's %d (%+.1f%%)", l.src, r.Tokens, l.tokens, 100*rel)
+		}
+	}
+}
+
+// vllmTPLogs are dense tensor-parallel figures collected by someone else
+// and evaluated once (docs/inference.md: 4 of 6 inside the band at first
+// sight; the two H100 ones then showed vLLM's NCCL communicators charged
+// to the budget, priced since from late44's measurement, so they are
+// seen now). Tokens is "GPU KV cache size".
+var vllmTPLogs = []struct {
+	src, version, model, gpu string
+	hf                       string // config.json when the catalog lacks the model
+	tp, context, seqs        int
+	tokens                   int64
+}{
+	// gnosia93/eks-agentic-ai lesson: 4x L40S, vllm-openai 0.19.0
+	{"EKS lesson", "0.19", "qwen2.5-72b", "l40s", "", 4, 8192, 0, 67024},
+	// LMCache FAQ table (PR LMCache#1769), H100, model defaults
+	{"LMCache FAQ", "0.11", "", "h100", qwen3_32b, 2, 40960, 0, 275760},
+	{"LMCache FAQ", "0.11", "llama3-70b", "h100", "", 4, 131072, 0, 420208},
+	// natoscott/benchmarks llm-d 0.4.0 report, 2x L40S, --max-num-seq 1024
+	{"llm-d report", "0.11.2", "qwen3-8b", "l40s", "", 2, 40960, 1024, 390704},
+	{"llm-d report", "0.11.2", "qwen3-14b", "l40s", "", 2, 40960, 1024, 269712},
+	// AMD ROCm blog: DeepSeek-R1-Distill-Qwen-14B (Qwen2.5-14B's shape), MI300X
+	{"ROCm blog", "0.11.1", "qwen2.5-14b", "mi300x", "", 2, 4096, 0, 1661008},
+}
+
+// qwen3_32b is Qwen3-32B's config.json (the shape that matters here).
+const qwen3_32b = `{"model_type":"qwen3","hidden_size":5120,"num_hidden_layers":64,"num_attention_heads":64,
+"num_key_value_heads":8,"head_dim":128,"intermediate_size":25600,"vocab_size":151936,"tie_word_embeddings":false,
+"max_position_embeddings":40960}`
+
+func TestServeTPBlindLogs(t *testing.T) {
+	for _, l := range vllmTPLogs {
+		s := serveSpec(l.model, l.gpu, "bf16")
+		if l.hf != "" {
+			s.Model, s.HFConfig = nil, []byte(l.hf)
+		}
+		s.Context, s.VLLM, s.MaxNumSeqs = l.context, l.version, l.seqs
+		s.Parallel.TP = l.tp
+		r, err := Serve(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel := float64(r.Tokens-l.tokens) / float64(l.tokens)
+		t.Logf("%s (vLLM %s) %s tp %d on %s: %d tokens (%d-%d), vLLM %d (%+.1f%%)", l.src, l.version, r.Model, l.tp, l.gpu, r.Tokens, r.TokensLow, r.TokensHigh, l.tokens, 100*rel)
 		if l.tokens < r.TokensLow || l.tokens > r.TokensHigh {
 			t.Errorf("%s: vLLM's %d tokens outside the band %d-%d", l.src, l.tokens, r.TokensLow, r.TokensHigh)
 		}

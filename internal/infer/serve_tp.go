@@ -5,11 +5,34 @@ import (
 )
 
 // NCCL's and vLLM's custom all-reduce buffers per GPU under tensor
-// parallelism (nominal, and the most the band allows inside the budget).
+// parallelism on PCIe boards (nominal, and the most the band allows
+// inside the budget): logs of L40S servers show next to nothing charged.
 const (
 	ncclBuffers     = 256 << 20
 	ncclBuffersHigh = 512 << 20
 )
+
+// vllmComms is how many NCCL communicators a vLLM tensor-parallel worker
+// creates: torch.distributed's group and vLLM's own PyNccl communicator.
+// On NVSwitch boards (gpu.NVLS) each holds what one measured on two
+// H200s (memmodel.NCCLCommBytes), charged to the budget: the two H100
+// logs of Qwen3-32B (TP 2) and Llama 3.1 70B (TP 4) left 1.86 and 1.84
+// GiB a GPU fewer for the cache than the weights and profile explain.
+const vllmComms = 2
+
+// ncclCharged is NCCL's memory a tensor-parallel vLLM worker charges to
+// its budget, and the band's range of it.
+func ncclCharged(c *config, tp int64) (nominal, lo, hi int64) {
+	switch {
+	case tp == 1:
+		return 0, 0, 0
+	case c.gpu.NVLS:
+		n := int64(vllmComms * memmodel.NCCLCommBytes)
+		// newer versions may take the baseline after the communicators
+		return n, 0, n + ncclBuffersHigh
+	}
+	return 0, 0, ncclBuffersHigh
+}
 
 // servedTP is vLLM's tensor_parallel_size from the spec's parallel.tp,
 // checked as vLLM checks it: the attention heads split evenly, and the KV

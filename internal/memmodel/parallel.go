@@ -227,6 +227,11 @@ const (
 	ncclPeerTPBytes = 1224 << 20
 )
 
+// NCCLCommBytes is what one NCCL communicator with a peer holds outside
+// PyTorch's allocator on an H200 (late44: 846 MiB a rank beside the CUDA
+// context), for planners of other programs (infer's vLLM serve plan).
+const NCCLCommBytes = ncclPeerBytes
+
 // ncclBytes is what NCCL holds outside the caching allocator on one rank.
 func (c *config) ncclBytes() int64 {
 	p := c.spec.Parallel
