@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
-	"github.com/vramkit/vramkit/internal/units"
 )
 
 // ServeResult is a vLLM-style paged KV-cache capacity.
@@ -175,50 +174,7 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 		r.ActivationLow = profilePeak(c, int64(r.MaxNumBatchedTokens), rows, samplerKernelBytes, tp)
 		r.ActivationHigh = profilePeak(c, int64(r.MaxNumBatchedTokens), rows, samplerSortBytesHigh, tp)
 	}
-	graphs := !spec.EnforceEager
-	var lo, hi int64 // the charged parts' range besides the sampler
-	switch {
-	case e.baseline():
-		r.NonTorch, lo, hi = nonTorchGrowth, nonTorchGrowthLow, nonTorchGrowthHigh
-		r.Process = r.Requested + c.gpu.ContextBytes
-	default:
-		// the logs this was checked on (docs/inference.md) had 0.7-2.3%
-		// fewer blocks than computed: the band reaches that far down
-		r.NonTorch, lo, hi = c.gpu.ContextBytes, c.gpu.ContextBytes, c.gpu.ContextBytes
-		r.Process = r.Requested
-	}
-	if c.dec.served != nil {
-		r.Notes = append(r.Notes, "the mixture-of-experts layer is planned from vLLM's fused-MoE kernel (every expert's weights, each token's top-k rows of its caches): on three Qwen3-30B-A3B logs, one GPU -1.6% or +2.1%, tensor-parallel -11% (docs/inference.md)")
-	}
-	if tp > 1 {
-		nccl, nlo, nhi := ncclCharged(c, tp)
-		if !e.baseline() {
-			nlo = nccl // everything on the device is charged
-		}
-		r.NonTorch += nccl
-		lo, hi = lo+nlo, hi+nhi
-		if nccl == 0 {
-			r.Process += ncclBuffers
-			r.Notes = append(r.Notes, fmt.Sprintf("tensor parallelism over PCIe: NCCL's buffers are next to nothing in the budget on the logs read (the band allows %s a GPU), each GPU holds about %s of them beyond it", units.Bytes(ncclBuffersHigh), units.Bytes(ncclBuffers)))
-		} else {
-			r.Notes = append(r.Notes, fmt.Sprintf("tensor parallelism over NVSwitch: vLLM's two NCCL communicators hold %s a GPU, charged to the budget (H100 logs; the band allows them outside it, as newer versions may take them)", units.Bytes(nccl)))
-		}
-	}
-	switch {
-	case graphs && e.graphsInBudget():
-		r.CUDAGraphs = graphEstimate
-		lo, hi = lo+graphEstimateLow, hi+graphEstimateHigh
-	case graphs:
-		r.Process += graphEstimate
-		r.Notes = append(r.Notes, fmt.Sprintf("CUDA graphs (about %s for a dense model at the default capture sizes) are captured after the KV cache, beyond the budget: nvidia-smi shows them on top", units.Bytes(graphEstimate)))
-	}
-	free := r.Requested - r.Weights
-	r.KVCache = free - r.Activation - r.NonTorch - r.CUDAGraphs
-	r.KVCacheLow = free - r.ActivationHigh - hi
-	r.KVCacheHigh = free - r.ActivationLow - lo
-	if !e.baseline() {
-		r.KVCacheLow = r.KVCache - r.KVCache/40
-	}
+	r.charge(c, e, tp, !spec.EnforceEager)
 	r.BlockBytes = int64(r.BlockSize) * c.kvBytesPerToken() / c.kvHeads * kvHeadsPerRank(c, tp)
 	blocks := func(kv int64) int64 { return max(kv, 0) / r.BlockBytes }
 	r.Blocks = blocks(r.KVCache)

@@ -1,8 +1,62 @@
 package infer
 
 import (
+	"fmt"
+
 	"github.com/vramkit/vramkit/internal/memmodel"
+	"github.com/vramkit/vramkit/internal/units"
 )
+
+// charge takes off the budget what the engine e charges besides the
+// weights and the activation peak — the memory outside PyTorch, NCCL's
+// communicators under tensor parallelism, the CUDA-graph estimate — and
+// sets the KV cache with the range those parts span (serve_engine.go
+// says which version charges what), and the process memory beyond it.
+func (r *ServeResult) charge(c *config, e engine, tp int64, graphs bool) {
+	var lo, hi int64 // the charged parts' range besides the sampler
+	switch {
+	case e.baseline():
+		r.NonTorch, lo, hi = nonTorchGrowth, nonTorchGrowthLow, nonTorchGrowthHigh
+		r.Process = r.Requested + c.gpu.ContextBytes
+	default:
+		// the logs this was checked on (docs/inference.md) had 0.7-2.3%
+		// fewer blocks than computed: the band reaches that far down
+		r.NonTorch, lo, hi = c.gpu.ContextBytes, c.gpu.ContextBytes, c.gpu.ContextBytes
+		r.Process = r.Requested
+	}
+	if c.dec.served != nil {
+		r.Notes = append(r.Notes, "the mixture-of-experts layer is planned from vLLM's fused-MoE kernel (every expert's weights, each token's top-k rows of its caches): on three Qwen3-30B-A3B logs, one GPU -1.6% or +2.1%, tensor-parallel -11% (docs/inference.md)")
+	}
+	if tp > 1 {
+		nccl, nlo, nhi := ncclCharged(c, tp)
+		if !e.baseline() {
+			nlo = nccl // everything on the device is charged
+		}
+		r.NonTorch += nccl
+		lo, hi = lo+nlo, hi+nhi
+		if nccl == 0 {
+			r.Process += ncclBuffers
+			r.Notes = append(r.Notes, fmt.Sprintf("tensor parallelism over PCIe: NCCL's buffers are next to nothing in the budget on the logs read (the band allows %s a GPU), each GPU holds about %s of them beyond it", units.Bytes(ncclBuffersHigh), units.Bytes(ncclBuffers)))
+		} else {
+			r.Notes = append(r.Notes, fmt.Sprintf("tensor parallelism over NVSwitch: vLLM's two NCCL communicators hold %s a GPU, charged to the budget (H100 logs; the band allows them outside it, as newer versions may take them)", units.Bytes(nccl)))
+		}
+	}
+	switch {
+	case graphs && e.graphsInBudget():
+		r.CUDAGraphs = graphEstimate
+		lo, hi = lo+graphEstimateLow, hi+graphEstimateHigh
+	case graphs:
+		r.Process += graphEstimate
+		r.Notes = append(r.Notes, fmt.Sprintf("CUDA graphs (about %s for a dense model at the default capture sizes) are captured after the KV cache, beyond the budget: nvidia-smi shows them on top", units.Bytes(graphEstimate)))
+	}
+	free := r.Requested - r.Weights
+	r.KVCache = free - r.Activation - r.NonTorch - r.CUDAGraphs
+	r.KVCacheLow = free - r.ActivationHigh - hi
+	r.KVCacheHigh = free - r.ActivationLow - lo
+	if !e.baseline() {
+		r.KVCacheLow = r.KVCache - r.KVCache/40
+	}
+}
 
 // NCCL's and vLLM's custom all-reduce buffers per GPU under tensor
 // parallelism on PCIe boards (nominal, and the most the band allows
