@@ -75,7 +75,7 @@ type FitResult struct {
 	Smallest int64 `json:"smallest_high_bytes,omitempty"`
 	// Changes are, when nothing fits as asked, the changes to the
 	// training itself that would make something fit (changes.go).
-	Changes []Change `json:"changes_that_fit,omitempty"`
+	Changes []Change `json:"changes_tried,omitempty"`
 }
 
 // ErrNothingFits is returned when no configuration fits.
