@@ -26,19 +26,19 @@ import (
 //   - 0.10 (vllm#19312): a snapshot taken before the model loads is the
 //     baseline, so the CUDA context and other processes are outside the
 //     budget; only what grows during loading and profiling comes off it;
-//   - 0.21: VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults to 1, so an
-//     estimate of the CUDA graphs' memory comes off the budget (before,
-//     the graphs were captured after the cache, beyond the budget);
-//     enforce_eager captures none.
+//   - 0.21 (vllm#38284): VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults
+//     to 1, so an estimate of the CUDA graphs' memory comes off the budget
+//     (before, the graphs were captured after the cache, beyond the
+//     budget; enforce_eager captures none), and gpu_memory_utilization
+//     defaults to 0.92 to make up for it.
 type engine struct {
-	// major, minor: the version followed; Given is what the spec said.
+	// major, minor: the version followed.
 	major, minor int
-	given        string
 	// newer: the spec asked for a version past the newest modelled.
 	newer bool
 }
 
-// newestVLLM is the newest vLLM version whose sizing vramkit has read.
+// newestMinor is the newest vLLM release (0.x) whose sizing vramkit has read.
 const newestMinor = 31
 
 func (e engine) String() string {
@@ -74,7 +74,7 @@ func parseVLLM(v string) (engine, error) {
 	if err1 != nil || err2 != nil || major < 0 || minor < 0 {
 		return engine{}, fmt.Errorf("want a version such as 0.11 or 0.6.5, got %q", v)
 	}
-	e := engine{major: major, minor: minor, given: v}
+	e := engine{major: major, minor: minor}
 	if major == 0 && minor < 2 {
 		return engine{}, fmt.Errorf("vLLM %s predates the paged KV cache sizing vramkit follows (0.2 and later)", v)
 	}
@@ -119,7 +119,7 @@ func (e engine) defaultUtil() float64 {
 }
 
 // utilRaisedMinor is the first 0.x release whose default
-// gpu_memory_utilization is 0.92.
+// gpu_memory_utilization is 0.92 (vllm#38284, with the graph estimate).
 const utilRaisedMinor = 21
 
 // What V1 adds to the budget besides weights and the profiled torch peak,
