@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"io"
 
@@ -16,7 +17,7 @@ type inferFlags struct {
 	vllm, entry                              string
 	eager                                    bool
 	newTokens, blockSize, maxSeqs, maxTokens int
-	context, maxCacheLen                     int
+	context, maxCacheLen, concurrency        int
 	util                                     float64
 }
 
@@ -34,6 +35,7 @@ func (f *inferFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.vllm, "vllm", "", "serve: the vLLM version whose sizing to follow (default: the newest vramkit has read, 0.31; 0.6.5 for the V0 engine)")
 	fs.StringVar(&f.entry, "entry", "", "serve: serve (vllm serve, default) | llm (the LLM class): vLLM's batch defaults differ")
 	fs.BoolVar(&f.eager, "enforce-eager", false, "serve: vLLM's --enforce-eager (no CUDA graphs)")
+	fs.IntVar(&f.concurrency, "concurrency", 0, "serve --fit: sequences of --context tokens the KV cache must hold at once (finds the fewest tensor-parallel GPUs)")
 	fs.IntVar(&f.context, "context", 0, "serve: per-sequence context length for concurrency (vLLM max_model_len; default --seq or 4096)")
 }
 
@@ -93,14 +95,27 @@ func runInference(ctx context.Context, env *Env, fs *flag.FlagSet, spec memmodel
 	}
 	switch *spec.Task {
 	case "serve":
-		if f.fit {
-			return usagef("--fit is for --task generate; serve reports its capacity directly")
-		}
 		if f.margin > 0 {
 			return usagef("--margin is for fit verdicts; vLLM's own budget is --gpu-memory-utilization")
 		}
-		if err := checkPlanScope(fs, 's', false); err != nil {
+		if err := checkPlanScope(fs, 's', f.fit); err != nil {
 			return err
+		}
+		if f.fit {
+			if f.inf.concurrency < 1 {
+				return usagef("--task serve --fit needs --concurrency N (the sequences of --context tokens to hold at once)")
+			}
+			r, err := infer.ServeFit(spec, f.inf.concurrency)
+			if r != nil && errors.Is(err, infer.ErrNothingFits) {
+				if werr := report.Write(env.Stdout, format, r, func(w io.Writer) error { report.ServeFitText(w, r); return nil }); werr != nil {
+					return werr
+				}
+				return err
+			}
+			if err != nil {
+				return specError(err)
+			}
+			return report.Write(env.Stdout, format, r, func(w io.Writer) error { report.ServeFitText(w, r); return nil })
 		}
 		r, err := infer.Serve(spec)
 		if err != nil {

@@ -11,8 +11,8 @@ import (
 // Spec.MisplacedKey); --batch is here because a spec always has one.
 var planFlagScope = map[string]string{
 	"global-batch": "t", "sweep": "t", "by-module": "t",
-	"batch": "tg", "fit": "tg", "margin": "tg",
-	"maximize": "g",
+	"batch": "tg", "fit": "tgs", "margin": "tg",
+	"maximize": "g", "concurrency": "s",
 }
 
 var planScopeNames = map[byte]string{'t': "training", 'g': "--task generate", 's': "--task serve"}
@@ -20,7 +20,7 @@ var planScopeNames = map[byte]string{'t': "training", 'g': "--task generate", 's
 // checkPlanScope refuses a flag set explicitly on a plan it does not
 // apply to, which that plan would otherwise ignore without a word
 // (--lora-rank on a generate plan, --new-tokens on a training one), and
-// --global-batch or --maximize without --fit. scope is 't', 'g' or 's'.
+// --global-batch, --maximize or --concurrency without --fit. scope is 't', 'g' or 's'.
 func checkPlanScope(fs *flag.FlagSet, scope byte, fit bool) error {
 	var err error
 	fs.Visit(func(fl *flag.Flag) {
@@ -35,7 +35,7 @@ func checkPlanScope(fs *flag.FlagSet, scope byte, fit bool) error {
 				names = append(names, planScopeNames[s[i]])
 			}
 			err = usagef("--%s is for %s plans, not %s ones", fl.Name, strings.Join(names, " and "), planScopeNames[scope])
-		case (fl.Name == "global-batch" || fl.Name == "maximize") && !fit:
+		case (fl.Name == "global-batch" || fl.Name == "maximize" || fl.Name == "concurrency") && !fit:
 			err = usagef("--%s is for --fit", fl.Name)
 		}
 	})

@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -251,5 +252,37 @@ func TestServeMixtureOfExperts(t *testing.T) {
 		if _, err := Estimate(g); !IsSpecError(err) || !strings.Contains(err.Error(), "--task serve plans it") {
 			t.Errorf("%s generate: %v", c.model, err)
 		}
+	}
+}
+
+// TestServeFit: the fewest tensor-parallel H100s whose cache holds 64
+// sequences of 8192 tokens of Llama 3 70B at the band's low end. One and
+// two cannot start (131 and 66 GiB of weights a GPU against a 73 GiB
+// budget, the second leaving too little for one sequence), four hold
+// about 50 (409k tokens at the low end), eight hold them; and an ask no
+// degree meets is ErrNothingFits with every degree tried.
+func TestServeFit(t *testing.T) {
+	s := serveSpec("llama3-70b", "h100", "bf16")
+	s.Context = 8192
+	r, err := ServeFit(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Best == nil || r.Best.TP != 8 || len(r.Tried) != 4 || r.Need != 64*8192 {
+		t.Fatalf("best %+v after %d tries, need %d", r.Best, len(r.Tried), r.Need)
+	}
+	if four := r.Tried[2]; four.TP != 4 || four.TokensLow >= r.Need || !four.Fits {
+		t.Errorf("tp 4: %d tokens at the low end, fits=%v", four.TokensLow, four.Fits)
+	}
+	if r.Tried[0].Fits {
+		t.Errorf("70B on one H100 starts")
+	}
+	s.GPU, s.Context = "l4", 32768
+	r, err = ServeFit(s, 500)
+	if !errors.Is(err, ErrNothingFits) || r == nil || r.Best != nil || r.Tried[len(r.Tried)-1].TP != 16 {
+		t.Errorf("500 sequences of 32k on L4s: %v, %+v", err, r)
+	}
+	if _, err := ServeFit(s, 0); !IsSpecError(err) {
+		t.Errorf("concurrency 0: want a spec error, got %v", err)
 	}
 }

@@ -124,6 +124,34 @@ func ServeText(w io.Writer, r *infer.ServeResult) {
 	}
 }
 
+// ServeFitText prints a `plan --task serve --fit` answer: each
+// tensor-parallel degree tried, what its cache holds, and the first that
+// holds the sequences asked for at the band's low end.
+func ServeFitText(w io.Writer, r *infer.ServeFitResult) {
+	if len(r.Tried) > 0 {
+		fmt.Fprintf(w, "%s on %s, %s: %d sequences of %d tokens need %d KV-cache tokens (held at the band's low end)\n",
+			r.Tried[0].Model, r.Tried[0].GPU, r.Tried[0].Engine, r.Concurrency, r.Context, r.Need)
+	}
+	for _, t := range r.Tried {
+		hold := "does not hold them"
+		if t.TokensLow >= r.Need {
+			hold = "holds them"
+		}
+		if !t.Fits {
+			hold = "vLLM refuses to start"
+		}
+		fmt.Fprintf(w, "  tp %-2d  weights %10s a GPU, KV cache %8d tokens (%d – %d), %.1f – %.1f sequences: %s\n",
+			t.TP, units.Bytes(t.Weights), t.Tokens, t.TokensLow, t.TokensHigh,
+			float64(t.TokensLow)/float64(r.Context), float64(t.TokensHigh)/float64(r.Context), hold)
+	}
+	for _, x := range r.Refused {
+		fmt.Fprintf(w, "  %s\n", x)
+	}
+	if r.Best != nil {
+		fmt.Fprintf(w, "fewest GPUs: tp %d (%d × %s)\n", r.Best.TP, r.Best.TP, r.Best.GPU)
+	}
+}
+
 // InferFitText prints a `plan --task generate --fit` answer and the
 // prediction just above it.
 func InferFitText(w io.Writer, r *infer.FitResult) {
