@@ -22,20 +22,36 @@ func init() {
 func llamaWeights(c *config, w *weights) {
 	h, v, dt := c.hidden, c.vocab, c.dt
 	w.add(v*h, v*h*dt) // embed_tokens
-	qd, kd := c.heads*c.headDim, c.kvHeads*c.headDim
-	bias := c.arch.AttnBias
 	for l := int64(0); l < c.layers; l++ {
-		w.add(h, h*dt) // input_layernorm
-		w.dense(c, h, qd, bias)
-		w.dense(c, h, kd, bias)
-		w.dense(c, h, kd, bias)
-		w.dense(c, qd, h, false) // o_proj
-		w.add(h, h*dt)           // post_attention_layernorm
-		w.dense(c, h, c.ffn, false)
-		w.dense(c, h, c.ffn, false)
-		w.dense(c, c.ffn, h, false)
+		attentionWeights(c, w, false)
+		gatedMLPWeights(c, w, c.ffn)
 	}
 	rotaryTail(c, w)
+}
+
+// attentionWeights adds one rotary decoder layer's norms and attention:
+// input_layernorm, q/k/v (with the model's biases) and o_proj, per-head
+// q/k norms when qkNorm, post_attention_layernorm.
+func attentionWeights(c *config, w *weights, qkNorm bool) {
+	h, dt := c.hidden, c.dt
+	qd, kd := c.heads*c.headDim, c.kvHeads*c.headDim
+	bias := c.arch.AttnBias
+	w.add(h, h*dt) // input_layernorm
+	w.dense(c, h, qd, bias)
+	w.dense(c, h, kd, bias)
+	w.dense(c, h, kd, bias)
+	w.dense(c, qd, h, false) // o_proj
+	if qkNorm {
+		w.add(2*c.headDim, 2*c.headDim*dt)
+	}
+	w.add(h, h*dt) // post_attention_layernorm
+}
+
+// gatedMLPWeights adds a gate, an up and a down projection of width f.
+func gatedMLPWeights(c *config, w *weights, f int64) {
+	w.dense(c, c.hidden, f, false)
+	w.dense(c, c.hidden, f, false)
+	w.dense(c, f, c.hidden, false)
 }
 
 // rotaryTail adds what follows a rotary decoder's layers: the final norm,

@@ -20,34 +20,18 @@ func moeWeights(c *config, w *weights) {
 	moe := c.arch.MoE
 	e, f, shared := int64(moe.Experts), int64(moe.FFN), int64(moe.SharedFFN)
 	w.add(v*h, v*h*dt) // embed_tokens
-	qd, kd := c.heads*c.headDim, c.kvHeads*c.headDim
-	bias := c.arch.AttnBias
 	for l := 0; l < int(c.layers); l++ {
-		w.add(h, h*dt) // input_layernorm
-		w.dense(c, h, qd, bias)
-		w.dense(c, h, kd, bias)
-		w.dense(c, h, kd, bias)
-		w.dense(c, qd, h, false)
-		if c.arch.Decoder.QKNorm == "head" {
-			w.add(2*c.headDim, 2*c.headDim*dt)
-		}
-		w.add(h, h*dt) // post_attention_layernorm
+		attentionWeights(c, w, c.arch.Decoder.QKNorm == "head")
 		if !moe.Sparse(l) {
-			w.dense(c, h, c.ffn, false)
-			w.dense(c, h, c.ffn, false)
-			w.dense(c, c.ffn, h, false)
+			gatedMLPWeights(c, w, c.ffn)
 			continue
 		}
 		w.dense(c, h, e, false) // router
 		for x := int64(0); x < e; x++ {
-			w.dense(c, h, f, false)
-			w.dense(c, h, f, false)
-			w.dense(c, f, h, false)
+			gatedMLPWeights(c, w, f)
 		}
 		if shared > 0 {
-			w.dense(c, h, shared, false)
-			w.dense(c, h, shared, false)
-			w.dense(c, shared, h, false)
+			gatedMLPWeights(c, w, shared)
 			w.dense(c, h, 1, false) // shared_expert_gate
 		}
 	}
