@@ -73,6 +73,17 @@ func TestGeneration(t *testing.T) {
 		if hasAdvice(d, "no_grad") {
 			t.Errorf("%s: no_grad advice on generate, which runs under no_grad", cache)
 		}
+		// a decode step's own peak is its sampling (the float32 copy of
+		// the last token's logits), after its forward freed its
+		// intermediates: generate's code, not setup
+		for _, p := range d.IterationPeaks[1:] {
+			if p.Phase != "sampling" && p.Phase != "forward" {
+				t.Errorf("%s: decode step %d peaks in %q", cache, p.Iteration, p.Phase)
+			}
+		}
+		if p := d.IterationPeaks[0]; p.Phase != "forward" {
+			t.Errorf("%s: the prefill peaks in %q, want forward", cache, p.Phase)
+		}
 	}
 }
 

@@ -114,6 +114,12 @@ func (d *dev) lifetimeCategory(k int) string {
 			return catActivations
 		}
 		return catTemporaries
+	case phSample:
+		// the logits' float32 copy, the probabilities, the token picked:
+		// what the decode step frees before the next is a temporary
+		if !freedLater {
+			return catTemporaries
+		}
 	}
 	return catOther
 }

@@ -15,11 +15,12 @@ const (
 	phForward               // inside a module's forward
 	phBackward              // the autograd engine (no Python frames in its thread)
 	phOptim                 // an optimizer step or a GradScaler call
+	phSample                // generate's own code between forward passes: logits processing, sampling, the cache's bookkeeping
 )
 
 // Phase names as reports print them.
 func (p phase) String() string {
-	return [...]string{"unknown", "setup", "forward", "backward", "optimizer step"}[p]
+	return [...]string{"unknown", "setup", "forward", "backward", "optimizer step", "sampling"}[p]
 }
 
 // frameFacts are what one interned stack says.
@@ -94,6 +95,8 @@ func classifyStack(fr []snapshot.Frame) frameFacts {
 		f.phase = phBackward
 	case fwd:
 		f.phase = phForward
+	case f.lib.generate:
+		f.phase = phSample
 	default:
 		f.phase = phSetup
 	}
