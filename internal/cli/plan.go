@@ -103,7 +103,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.BoolVar(&f.compile, "compile", false, "the model runs under torch.compile")
 	fs.BoolVar(&f.channelsLast, "channels-last", false, "the CNN and its images are channels-last (model.to(memory_format=torch.channels_last)); --fit tries both formats")
 	fs.BoolVar(&f.vaeEncode, "vae-encode", false, "diffusion (unet, dit): the step encodes its images with the frozen VAE instead of reading cached latents")
-	fs.StringVar(&f.quant, "quant", "", "nf4: 4-bit frozen base weights (QLoRA, with --lora-rank)")
+	fs.StringVar(&f.quant, "quant", "", "nf4: 4-bit frozen base weights (QLoRA, with --lora-rank); serve: the checkpoint's format, awq|gptq|gptq-int8|w4a16|fp8|w8a8|bitsandbytes")
 	fs.BoolVar(&f.byModule, "by-module", false, "list parameters, gradients, optimizer state and saved activations per module")
 	f.inf.register(fs)
 	format := addFormat(fs, "text", "json", "html")

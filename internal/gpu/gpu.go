@@ -41,6 +41,10 @@ type GPU struct {
 	// NVLS: the SXM boards' NVSwitch supports NVLink SHARP, for which
 	// NCCL allocates buffers in every communicator (Hopper and later).
 	NVLS bool `json:"nvls,omitempty"`
+	// ComputeCapability is CUDA's major·10+minor (89 for sm_89), which
+	// decides the kernels quantised layers run (Marlin from 80, FP8
+	// activations from 89); 0 on AMD GPUs.
+	ComputeCapability int `json:"compute_capability,omitempty"`
 }
 
 //go:embed gpus.json

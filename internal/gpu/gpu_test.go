@@ -4,7 +4,7 @@ import "testing"
 
 func TestCatalogCoversTheIssueList(t *testing.T) {
 	for _, n := range []string{"t4", "v100-16", "v100-32", "rtx3090", "rtx4090", "a10", "l4", "l40s",
-		"a100-40", "a100-80", "h100", "h200", "b200", "mi300x", "NVIDIA H100", "3090"} {
+		"a40", "a100-40", "a100-80", "h100", "h200", "b200", "mi300x", "NVIDIA H100", "3090"} {
 		g, err := Lookup(n)
 		if err != nil {
 			t.Errorf("%s: %v", n, err)
@@ -12,6 +12,9 @@ func TestCatalogCoversTheIssueList(t *testing.T) {
 		}
 		if g.MemoryBytes < 15e9 || g.ContextBytes <= 0 || g.BandwidthGBps <= 0 || g.FP16TFLOPs <= 0 || g.CublasWorkspaceBytes <= 0 {
 			t.Errorf("%s: incomplete entry %+v", n, g)
+		}
+		if cc := g.ComputeCapability; (cc == 0) != (g.Name == "mi300x") || cc != 0 && g.BF16 != (cc >= 80) {
+			t.Errorf("%s: compute capability %d (bf16 %v)", n, cc, g.BF16)
 		}
 		if g.BF16 != (g.BF16TFLOPs > 0) {
 			t.Errorf("%s: bf16 flag and bf16 throughput disagree", n)

@@ -26,13 +26,13 @@ func moeWeights(c *config, w *weights) {
 			gatedMLPWeights(c, w, c.ffn)
 			continue
 		}
-		w.dense(c, h, e, false) // router
+		w.kept(c, h, e) // router: vLLM never quantises it
 		for x := int64(0); x < e; x++ {
 			gatedMLPWeights(c, w, f)
 		}
 		if shared > 0 {
 			gatedMLPWeights(c, w, shared)
-			w.dense(c, h, 1, false) // shared_expert_gate
+			w.kept(c, h, 1) // shared_expert_gate, a plain nn.Linear
 		}
 	}
 	rotaryTail(c, w)

@@ -19,21 +19,29 @@ type ServeResult struct {
 	EnforceEager bool   `json:"enforce_eager"`
 	// TP is vLLM's tensor_parallel_size: every figure below is one GPU's;
 	// KVHeads of the model's KVHeadsTotal are each GPU's.
-	TP           int     `json:"tensor_parallel_size"`
-	KVHeads      int     `json:"kv_heads_per_gpu"`
-	KVHeadsTotal int     `json:"kv_heads"`
-	Params       int64   `json:"params"`
-	Precision    string  `json:"precision"`
-	KVDType      string  `json:"kv_dtype"`
-	Utilization  float64 `json:"gpu_memory_utilization"`
-	BlockSize    int     `json:"block_size"`
-	MaxNumSeqs   int     `json:"max_num_seqs"`
+	TP           int    `json:"tensor_parallel_size"`
+	KVHeads      int    `json:"kv_heads_per_gpu"`
+	KVHeadsTotal int    `json:"kv_heads"`
+	Params       int64  `json:"params"`
+	Precision    string `json:"precision"`
+	// Quant is the checkpoint's quantisation (spec key quant), empty for
+	// none; bitsandbytes' int8/int4 are Precision.
+	Quant       string  `json:"quant,omitempty"`
+	KVDType     string  `json:"kv_dtype"`
+	Utilization float64 `json:"gpu_memory_utilization"`
+	BlockSize   int     `json:"block_size"`
+	MaxNumSeqs  int     `json:"max_num_seqs"`
 	// MaxNumBatchedTokens is the profiled forward's token count.
 	MaxNumBatchedTokens int `json:"max_num_batched_tokens"`
 	// Total is the device memory; Requested = Total × Utilization.
 	Total     int64 `json:"total_bytes"`
 	Requested int64 `json:"requested_bytes"`
 	Weights   int64 `json:"weights_bytes"`
+	// WeightsLow and WeightsHigh bound a quantised checkpoint's weights
+	// (repacking layouts and versions move them; equal to Weights
+	// otherwise).
+	WeightsLow  int64 `json:"weights_low_bytes"`
+	WeightsHigh int64 `json:"weights_high_bytes"`
 	// Activation is the torch peak of the profiling run above the
 	// weights: the larger of one forward of MaxNumBatchedTokens tokens and
 	// the dummy sampler over MaxNumSeqs rows of logits. ActivationLow has
@@ -110,6 +118,12 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 		EnforceEager: spec.EnforceEager, Precision: c.prec, KVDType: kvName(c),
 		Utilization: spec.GPUMemoryUtilization, BlockSize: spec.BlockSize, MaxNumSeqs: spec.MaxNumSeqs,
 		MaxNumBatchedTokens: spec.MaxNumBatchedTokens, Context: spec.Context}
+	if c.q != quantNone {
+		if spec.Quant != "" {
+			r.Quant = c.q.name
+		}
+		r.Notes = append(r.Notes, quantNote(c, e))
+	}
 	if e.newer {
 		r.Notes = append(r.Notes, fmt.Sprintf("vLLM %s is newer than the versions vramkit has read (to 0.%d): planned as 0.%d", spec.VLLM, newestMinor, newestMinor))
 	}
@@ -165,14 +179,19 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	w := buildWeights(c)
 	r.Params = w.params
 	r.Weights = rankWeights(c, vllmWeights(c, w), tp)
+	r.WeightsLow, r.WeightsHigh = r.Weights, r.Weights
+	if c.q != quantNone {
+		r.WeightsLow = r.Weights - int64(quantWeightsLow*float64(r.Weights))
+		r.WeightsHigh = r.Weights + int64(quantWeightsHigh*float64(r.Weights))
+	}
 	r.Total = c.gpu.MemoryBytes
 	r.Requested = int64(math.Ceil(float64(r.Total) * r.Utilization))
 	rows := int64(min(r.MaxNumSeqs, r.MaxNumBatchedTokens))
-	r.Activation = profilePeak(c, int64(r.MaxNumBatchedTokens), rows, samplerSortBytes, tp)
+	r.Activation = profilePeak(c, e, int64(r.MaxNumBatchedTokens), rows, samplerSortBytes, tp)
 	r.ActivationLow, r.ActivationHigh = r.Activation, r.Activation
 	if e.v1() {
-		r.ActivationLow = profilePeak(c, int64(r.MaxNumBatchedTokens), rows, samplerKernelBytes, tp)
-		r.ActivationHigh = profilePeak(c, int64(r.MaxNumBatchedTokens), rows, samplerSortBytesHigh, tp)
+		r.ActivationLow = profilePeak(c, e, int64(r.MaxNumBatchedTokens), rows, samplerKernelBytes, tp)
+		r.ActivationHigh = profilePeak(c, e, int64(r.MaxNumBatchedTokens), rows, samplerSortBytesHigh, tp)
 	}
 	r.charge(c, e, tp, !spec.EnforceEager)
 	r.BlockBytes = int64(r.BlockSize) * c.kvBytesPerToken() / c.kvHeads * kvHeadsPerRank(c, tp)
@@ -214,7 +233,8 @@ func vllmWeights(c *config, w *weights) int64 {
 // and top-k set: logits in the model dtype, a float32 copy, sort (values
 // and int64 indices), softmax and cumulative sum — about dt + 32 bytes
 // per logit; it runs after the forward has freed its intermediates.
-func profilePeak(c *config, T, S, perLogit, tp int64) int64 {
+// Quantised layers add their kernels' temporaries at the MLP (quantTemp).
+func profilePeak(c *config, e engine, T, S, perLogit, tp int64) int64 {
 	h, dt := c.hidden, c.dt
 	qd, kd := c.heads*c.headDim/tp, kvHeadsPerRank(c, tp)*c.headDim
 	attn := qd + 2*kd + qd
@@ -224,7 +244,7 @@ func profilePeak(c *config, T, S, perLogit, tp int64) int64 {
 		// VLLM_FUSED_MOE_CHUNK_SIZE tokens at a time
 		mlp, mlpT = c.dec.served(c, tp), min(T, fusedMoEChunk)
 	}
-	fwd := dt * (T*3*h + max(T*attn, mlpT*mlp))
+	fwd := dt*(T*3*h+max(T*attn, mlpT*mlp)) + quantTemp(c, e, mlpT, tp)
 	sampler := T*h*dt + S*c.vocab*(dt+perLogit)
 	return max(fwd, sampler)
 }

@@ -49,8 +49,8 @@ func (r *ServeResult) charge(c *config, e engine, tp int64, graphs bool) {
 	}
 	free := r.Requested - r.Weights
 	r.KVCache = free - r.Activation - r.NonTorch - r.CUDAGraphs
-	r.KVCacheLow = free - r.ActivationHigh - hi
-	r.KVCacheHigh = free - r.ActivationLow - lo
+	r.KVCacheLow = free - r.ActivationHigh - hi - (r.WeightsHigh - r.Weights)
+	r.KVCacheHigh = free - r.ActivationLow - lo + (r.Weights - r.WeightsLow)
 	if !e.baseline() {
 		// the V0 logs had 0.7-2.3% fewer blocks than computed; before 0.10
 		// the band reaches at least that far down, the sampler's range on
@@ -122,5 +122,8 @@ func rankWeights(c *config, total, tp int64) int64 {
 		return total
 	}
 	kv := c.layers * 2 * c.hidden * c.kvHeads * c.headDim * c.dt
+	if c.q != quantNone {
+		kv = c.layers * 2 * c.q.bytes(c.hidden, c.kvHeads*c.headDim)
+	}
 	return (total-kv)/tp + kv/c.kvHeads*kvHeadsPerRank(c, tp)
 }

@@ -19,36 +19,6 @@ func specErr(field, format string, a ...any) error {
 	return fmt.Errorf("%w: %s: %s", ErrSpec, field, fmt.Sprintf(format, a...))
 }
 
-// quant is a weight-only quantisation scheme for the linear layers.
-type quant struct {
-	name string
-	// bits per weight and the bytes of scales per group of weights
-	bits       int64
-	group      int64
-	scaleBytes int64
-}
-
-// Weight-only schemes as bitsandbytes stores them: LLM.int8 keeps one
-// float32 scale per output row (SCB); NF4 one float32 absmax per block of
-// 64 weights (no double quantisation). Embeddings, norms and the LM head
-// stay in the compute dtype, as transformers' bnb integration leaves them.
-var (
-	quantNone = quant{name: "none"}
-	quantInt8 = quant{name: "int8", bits: 8, group: 0, scaleBytes: 4}
-	quantInt4 = quant{name: "int4", bits: 4, group: 64, scaleBytes: 4}
-)
-
-// bytes is the storage of an in×out linear weight under q.
-func (q quant) bytes(in, out int64) int64 {
-	switch q.name {
-	case "int8":
-		return in*out + out*q.scaleBytes
-	case "int4":
-		return in*out/2 + (in*out+q.group-1)/q.group*q.scaleBytes
-	}
-	panic("infer: bytes of unquantised weight")
-}
-
 // config is a spec resolved against the model catalog and the GPU table.
 type config struct {
 	spec  memmodel.Spec
@@ -204,6 +174,9 @@ func resolve(s memmodel.Spec) (*config, error) {
 	c.headDim = int64(a.HeadDim)
 	if c.headDim == 0 {
 		c.headDim = c.hidden / c.heads
+	}
+	if err := resolveQuant(c, s); err != nil {
+		return nil, err
 	}
 	return c, nil
 }

@@ -35,6 +35,13 @@ func (w *weights) dense(c *config, in, out int64, bias bool) {
 	w.linear = append(w.linear, [2]int64{in, out})
 }
 
+// kept adds an in×out linear weight that stays in the compute dtype
+// under quantisation (a mixture-of-experts router).
+func (w *weights) kept(c *config, in, out int64) {
+	w.add(in*out, in*out*c.dt)
+	w.linear = append(w.linear, [2]int64{in, out})
+}
+
 // decodeRead is the weight bytes one decode step reads.
 func (w *weights) decodeRead() int64 { return w.bytes - w.embed }
 

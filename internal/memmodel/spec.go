@@ -270,7 +270,7 @@ func (s Spec) MisplacedKey() (key, task string) {
 		{"compile", "training", s.Compile},
 		{"channels_last", "training", s.ChannelsLast},
 		{"vae_encode", "training", s.VAEEncode},
-		{"quant", "training", s.Quant != ""},
+		{"quant", "training serve", s.Quant != ""},
 		{"override", "training", s.Override != nil},
 	}
 	for _, k := range keys {

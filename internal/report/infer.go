@@ -75,8 +75,12 @@ func InferText(w io.Writer, r *infer.Result) {
 // the way the vLLM version cuts it, the blocks, the concurrency, each
 // with the range of the parts vramkit does not compute exactly.
 func ServeText(w io.Writer, r *infer.ServeResult) {
+	weights := r.Precision
+	if r.Quant != "" {
+		weights = r.Quant + " (compute " + r.Precision + ")"
+	}
 	fmt.Fprintf(w, "serve (vLLM paged KV cache): %s (%s params) on %s, weights %s, KV cache %s\n",
-		r.Model, count(r.Params), r.GPU, r.Precision, r.KVDType)
+		r.Model, count(r.Params), r.GPU, weights, r.KVDType)
 	entry, graphs := "vllm serve", "CUDA graphs"
 	if r.Entry == "llm" {
 		entry = "LLM class"
@@ -91,7 +95,12 @@ func ServeText(w io.Writer, r *infer.ServeResult) {
 		r.Engine, entry, graphs, r.Utilization, r.BlockSize, r.MaxNumSeqs, r.MaxNumBatchedTokens)
 	fmt.Fprintf(w, "total GPU memory      %10s\n", units.Bytes(r.Total))
 	fmt.Fprintf(w, "usable (× %.2f)       %10s\n", r.Utilization, units.Bytes(r.Requested))
-	fmt.Fprintf(w, "  weights             %10s\n", units.Bytes(r.Weights))
+	if r.WeightsLow < r.WeightsHigh {
+		fmt.Fprintf(w, "  weights             %10s   (%s – %s: the quantised layout as the version repacks it)\n",
+			units.Bytes(r.Weights), units.Bytes(r.WeightsLow), units.Bytes(r.WeightsHigh))
+	} else {
+		fmt.Fprintf(w, "  weights             %10s\n", units.Bytes(r.Weights))
+	}
 	if r.ActivationLow < r.ActivationHigh {
 		fmt.Fprintf(w, "  activation peak     %10s   (%s – %s: the sampler's top-k/top-p in kernels or in PyTorch's sort)\n",
 			units.Bytes(r.Activation), units.Bytes(r.ActivationLow), units.Bytes(r.ActivationHigh))

@@ -1,0 +1,208 @@
+package infer
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vramkit/vramkit/internal/gpu"
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
+
+// quant is a quantisation of the linear layers: how many bytes a weight
+// matrix takes, and what the kernels that run it allocate in a forward.
+// Embeddings, norms, the LM head and a mixture-of-experts router stay in
+// the compute dtype in every scheme (vLLM quantises an LM head only for
+// checkpoints that say so, which vramkit does not plan).
+type quant struct {
+	name string
+	// bits per weight; a scale of scaleBytes (and a zero point of
+	// zeroBits) per group of weights along the input dimension, or per
+	// output row when group is 0
+	bits       int64
+	group      int64
+	scaleBytes int64
+	zeroBits   int64
+	// kind says how vLLM runs it: "bnb" (bitsandbytes), "int4" (AWQ,
+	// GPTQ and compressed-tensors W4A16: Marlin kernels from sm_80, a
+	// dequantising kernel before), "w8" (8-bit weights whose activations
+	// are quantised per token to 8 bits too where the GPU can: FP8 from
+	// sm_89, int8 from sm_75)
+	kind string
+	// fp16: the checkpoints load in float16 (AWQ and GPTQ; vLLM's
+	// non-Marlin kernels accept nothing else)
+	fp16 bool
+	// act8CC is the least compute capability that quantises activations
+	act8CC int
+}
+
+// Weight-only schemes as bitsandbytes stores them (Hugging Face generate,
+// and vLLM's bitsandbytes loader): LLM.int8 keeps one float32 scale per
+// output row (SCB); NF4 one float32 absmax per block of 64 weights (vLLM
+// expands double-quantised statistics to that at load).
+var (
+	quantNone = quant{name: "none"}
+	quantInt8 = quant{name: "int8", bits: 8, group: 0, scaleBytes: 4, kind: "bnb"}
+	quantInt4 = quant{name: "int4", bits: 4, group: 64, scaleBytes: 4, kind: "bnb"}
+)
+
+// servedQuants are the checkpoint formats a serve plan takes (spec key
+// quant), as vLLM loads them (docs/inference.md cites its source):
+//   - awq: 4-bit, a float16 scale and a 4-bit zero point per 128 weights;
+//   - gptq: 4-bit, a float16 scale per 128 (symmetric: Marlin frees the
+//     zero points; the older kernels keep them);
+//   - gptq-int8: 8-bit, a float16 scale per 128;
+//   - w4a16: compressed-tensors' 4-bit format, laid out as gptq;
+//   - fp8: one byte a weight and a float32 scale per output channel,
+//     activations quantised per token from sm_89 (Marlin weight-only
+//     below); the same for an FP8 checkpoint and quantization=fp8;
+//   - w8a8: compressed-tensors' int8 weights and per-token activations.
+var servedQuants = []quant{
+	{name: "awq", bits: 4, group: 128, scaleBytes: 2, zeroBits: 4, kind: "int4", fp16: true},
+	{name: "gptq", bits: 4, group: 128, scaleBytes: 2, kind: "int4", fp16: true},
+	{name: "gptq-int8", bits: 8, group: 128, scaleBytes: 2, kind: "int4", fp16: true},
+	{name: "w4a16", bits: 4, group: 128, scaleBytes: 2, kind: "int4"},
+	{name: "fp8", bits: 8, group: 0, scaleBytes: 4, kind: "w8", act8CC: 89},
+	{name: "w8a8", bits: 8, group: 0, scaleBytes: 4, kind: "w8", act8CC: 75},
+	{name: "bitsandbytes", bits: 4, group: 64, scaleBytes: 4, kind: "bnb"},
+}
+
+// bytes is the storage of an in×out linear weight under q.
+func (q quant) bytes(in, out int64) int64 {
+	if q == quantNone {
+		panic("infer: bytes of unquantised weight")
+	}
+	groups := out
+	if q.group > 0 {
+		groups = (in + q.group - 1) / q.group * out
+	}
+	return (in*out*q.bits+7)/8 + groups*q.scaleBytes + (groups*q.zeroBits+7)/8
+}
+
+// The band of a quantised checkpoint's weights around the computed bytes:
+// the same AWQ checkpoint (Qwen2.5-7B-Instruct-AWQ) logged 5.20, 5.29 and
+// 5.38 GiB on vLLM 0.19, 0.21 and 0.31 against 5.19 computed (Machete on
+// sm_90 keeps AWQ's zero points as float16 scales; layouts change between
+// releases); an FP8 Mistral-Nemo logged 1.9% above its bytes; the other
+// seen logs came within 0.5% (docs/inference.md).
+const (
+	quantWeightsLow  = 0.01
+	quantWeightsHigh = 0.05
+)
+
+// marlinMinor is the first vLLM 0.x whose Marlin kernels run on sm_75
+// (vllm#29901, December 2025); before it a T4 ran AWQ and GPTQ through
+// kernels that dequantise the weight.
+const marlinMinor = 13
+
+// marlinTmpMinor is the first 0.x with the rewritten Marlin kernel
+// (vllm#16850, April 2025), which no longer copies the input (a_tmp) on
+// every call.
+const marlinTmpMinor = 9
+
+// resolveQuant sets c.q from the spec's quant for a serve plan: the
+// scheme, the dtype it loads in, and whether the GPU runs it.
+func resolveQuant(c *config, s memmodel.Spec) error {
+	if s.Quant == "" {
+		return nil
+	}
+	if s.Task == nil || *s.Task != "serve" {
+		return specErr("quant", "generate plans Hugging Face's bitsandbytes weights as precision int8 or int4; %s checkpoints are planned for serve (vLLM)", s.Quant)
+	}
+	var names []string
+	for _, q := range servedQuants {
+		names = append(names, q.name)
+		if q.name != s.Quant {
+			continue
+		}
+		if c.q != quantNone {
+			return specErr("quant", "%s is a checkpoint's format: give the compute precision (auto, fp16 or bf16), not %s", q.name, c.prec)
+		}
+		switch c.prec {
+		case "fp32":
+			return specErr("precision", "vLLM runs %s checkpoints in fp16 or bf16, not fp32", q.name)
+		case "bf16":
+			if q.fp16 && c.spec.Precision != "" && c.spec.Precision != "auto" && c.gpu.ComputeCapability < 80 {
+				return specErr("precision", "%s runs in fp16 on %s (no Marlin kernels)", q.name, c.gpu.Name)
+			}
+		}
+		if q.fp16 && (c.spec.Precision == "" || c.spec.Precision == "auto") {
+			// AWQ and GPTQ checkpoints are saved in float16, which
+			// vLLM's dtype "auto" keeps
+			c.dtype, c.prec = "fp16", "fp16"
+		}
+		if c.gpu.ComputeCapability == 0 && q.kind != "w8" {
+			return specErr("quant", "%s kernels on %s (ROCm) are not modelled; fp8 and w8a8 are", q.name, c.gpu.Name)
+		}
+		c.q = q
+		return nil
+	}
+	return specErr("quant", "a serve plan takes %s (a checkpoint's format as vLLM loads it), got %q", strings.Join(names, ", "), s.Quant)
+}
+
+// quantTemp is what the quantised layers' kernels allocate beyond their
+// input and output while one forward of T tokens runs on one of tp GPUs,
+// at the MLP where the forward peaks (docs/inference.md): the largest
+// weight dequantised to fp16 by the older AWQ/GPTQ kernels; the copy of
+// the input Marlin made before vllm#16850; the 8-bit copy of the input
+// and its per-token scales under W8A8; bitsandbytes' bfloat16 copies of
+// the input and of one dequantised shard.
+func quantTemp(c *config, e engine, T, tp int64) int64 {
+	if c.q == quantNone {
+		return 0
+	}
+	h, f, experts := c.hidden, c.ffn/tp, int64(0)
+	if moe := c.arch.MoE; c.dec.served != nil {
+		f, experts = int64(max(moe.FFN, moe.SharedFFN))/tp, int64(moe.Experts)
+		if len(moe.DenseLayers) > 0 {
+			f = max(f, c.ffn/tp)
+		}
+	}
+	switch kernel(c.q, c.gpu, e) {
+	case "dequant":
+		return 2 * h * 2 * f // gate_up, the largest layer
+	case "marlin-old":
+		return 2*T*f + 4*h*min(1024, 64*((T+63)/64))
+	case "act8":
+		return T*f + 4*T
+	case "bnb":
+		// vLLM's bitsandbytes MoE dequantises every expert of the layer
+		return 2*T*f + 4*T*h + 2*h*f + experts*3*h*f*2
+	}
+	return 0
+}
+
+// kernel is how q runs on g under vLLM e: "marlin" (or Machete: no
+// temporaries worth counting), "marlin-old" (before vllm#16850),
+// "dequant" (AWQ's and GPTQ's older kernels), "act8" (W8A8), "w8-marlin"
+// (FP8 weight-only below sm_89), "bnb".
+func kernel(q quant, g gpu.GPU, e engine) string {
+	switch q.kind {
+	case "bnb":
+		return "bnb"
+	case "w8":
+		if g.ComputeCapability >= q.act8CC || g.ComputeCapability == 0 {
+			return "act8"
+		}
+		return "w8-marlin"
+	}
+	switch {
+	case g.ComputeCapability < 80 && !e.atLeast(marlinMinor):
+		return "dequant"
+	case !e.atLeast(marlinTmpMinor):
+		return "marlin-old"
+	}
+	return "marlin"
+}
+
+// quantNote says which kernel a serve plan assumed.
+func quantNote(c *config, e engine) string {
+	k := map[string]string{
+		"marlin":     "Marlin/Machete kernels (no temporaries worth counting)",
+		"marlin-old": "Marlin kernels before vllm#16850, which copy each layer's input",
+		"dequant":    "kernels that dequantise the weight to fp16 at 256 tokens and more (no Marlin on this GPU before vLLM 0.13)",
+		"act8":       "8-bit activations, each layer's input quantised per token",
+		"w8-marlin":  "Marlin weight-only kernels (8-bit activations need sm_89)",
+		"bnb":        "bitsandbytes, which dequantises each shard to bf16 in the forward",
+	}[kernel(c.q, c.gpu, e)]
+	return fmt.Sprintf("%s weights (%d bits, embeddings and LM head in %s) through %s", c.q.name, c.q.bits, c.dtype, k)
+}
