@@ -22,6 +22,9 @@ type quant struct {
 	group      int64
 	scaleBytes int64
 	zeroBits   int64
+	// nested: the scales are themselves 8-bit with a float32 scale per
+	// nested of them (bitsandbytes' double quantisation)
+	nested int64
 	// kind says how vLLM runs it: "bnb" (bitsandbytes), "int4" (AWQ,
 	// GPTQ and compressed-tensors W4A16: Marlin kernels from sm_80, a
 	// dequantising kernel before), "w8" (8-bit weights whose activations
@@ -43,7 +46,16 @@ var (
 	quantNone = quant{name: "none"}
 	quantInt8 = quant{name: "int8", bits: 8, group: 0, scaleBytes: 4, kind: "bnb"}
 	quantInt4 = quant{name: "int4", bits: 4, group: 64, scaleBytes: 4, kind: "bnb"}
+	// quantInt4DQ is NF4 as vLLM held it before 0.9.2 (vllm#19742, which
+	// expands the statistics to float32 at load): double-quantised, an
+	// 8-bit absmax per 64 weights and a float32 per 256 of those — what
+	// its in-flight quantisation and pre-quantised checkpoints store
+	quantInt4DQ = quant{name: "int4", bits: 4, group: 64, scaleBytes: 1, nested: 256, kind: "bnb"}
 )
+
+// bnbExpandedMinor: from vLLM 0.10 (vllm#19742 landed in 0.9.2) double-
+// quantised NF4 statistics are float32 once loaded.
+const bnbExpandedMinor = 10
 
 // servedQuants are the checkpoint formats a serve plan takes (spec key
 // quant), as vLLM loads them (docs/inference.md cites its source):
@@ -75,7 +87,11 @@ func (q quant) bytes(in, out int64) int64 {
 	if q.group > 0 {
 		groups = (in + q.group - 1) / q.group * out
 	}
-	return (in*out*q.bits+7)/8 + groups*q.scaleBytes + (groups*q.zeroBits+7)/8
+	b := (in*out*q.bits+7)/8 + groups*q.scaleBytes + (groups*q.zeroBits+7)/8
+	if q.nested > 0 {
+		b += (groups + q.nested - 1) / q.nested * 4
+	}
+	return b
 }
 
 // The band of a quantised checkpoint's weights around the computed bytes:

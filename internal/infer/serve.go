@@ -109,6 +109,9 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	if entry != "serve" && entry != "llm" {
 		return nil, specErr("entry", "serve (vllm serve, the OpenAI server) or llm (the LLM class), got %q", entry)
 	}
+	if c.q.kind == "bnb" && c.q.bits == 4 && !e.atLeast(bnbExpandedMinor) {
+		c.q.scaleBytes, c.q.nested = quantInt4DQ.scaleBytes, quantInt4DQ.nested
+	}
 	tp, err := servedTP(c, spec.Parallel)
 	if err != nil {
 		return nil, err

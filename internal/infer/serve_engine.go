@@ -21,7 +21,9 @@ import (
 //   - 0.8 (the V1 engine is the default): chunked prefill is always on,
 //     so the profiled forward is max_num_batched_tokens, whose default
 //     depends on the entry point and the GPU (vllm/engine/arg_utils.py);
-//     the budget is still charged with everything on the device;
+//     the budget is still charged with everything on the device (V0 had
+//     taken a baseline from 0.7, vllm#12126: V0 0.7 keeps the context
+//     outside);
 //   - 0.9 (vllm#17885): A100s get the small-GPU defaults;
 //   - 0.10 (vllm#19312): a snapshot taken before the model loads is the
 //     baseline, so the CUDA context and other processes are outside the
@@ -52,8 +54,11 @@ func (e engine) String() string {
 func (e engine) atLeast(minor int) bool { return e.major > 0 || e.minor >= minor }
 func (e engine) v1() bool               { return e.atLeast(8) }
 
-// baseline: the CUDA context is outside the budget.
-func (e engine) baseline() bool { return e.atLeast(10) }
+// baseline: the CUDA context is outside the budget — V0 from 0.7
+// (vllm#11809, #12126 take the baseline when the worker starts), V1 from
+// 0.10 (vllm#19312; V1's own worker in 0.8 and 0.9 charged everything on
+// the device).
+func (e engine) baseline() bool { return e.atLeast(10) || e.atLeast(7) && !e.v1() }
 
 // graphsInBudget: the estimate of the CUDA graphs' memory comes off the
 // budget (not for enforce_eager, which captures none).

@@ -18,6 +18,9 @@ type quantLog struct {
 	weightsGiB                                float64
 	tokens, blocks                            int64
 	kvGiB                                     float64
+	// miss says why a figure of the log falls outside its band: an input
+	// vramkit does not plan
+	miss string
 }
 
 // Checkpoint configs the catalog lacks (the shapes that matter).
@@ -87,7 +90,7 @@ func (l quantLog) score(t *testing.T, r *ServeResult) (inside, scored int) {
 	case l.blocks > 0:
 		bs := int64(r.BlockSize)
 		check("GPU blocks", float64(r.Blocks), float64(r.TokensLow/bs), float64(r.TokensHigh/bs), float64(l.blocks))
-	case l.kvGiB > 0:
+	case l.kvGiB != 0: // negative: vLLM refused to start
 		check("KV GiB", float64(r.KVCache)/g, float64(r.KVCacheLow)/g, float64(r.KVCacheHigh)/g, l.kvGiB)
 	}
 	return inside, scored
@@ -156,37 +159,37 @@ const (
 // sliding-window layers).
 var vllmQuantBlind = []quantLog{
 	// Q01-Q06: one V0 0.5.4 benchmark notebook, Llama 3.1 8B at 512 tokens
-	{src: "Q01 autoround asym", version: "0.5.4", model: "llama3-8b", quant: "gptq", gpu: "h100", context: 512},
-	{src: "Q02 autoround sym", version: "0.5.4", model: "llama3-8b", quant: "gptq", gpu: "h100", context: 512},
-	{src: "Q03 optimum gptq", version: "0.5.4", model: "llama3-8b", quant: "gptq", gpu: "h100", context: 512},
-	{src: "Q04 autoawq", version: "0.5.4", model: "llama3-8b", quant: "awq", gpu: "h100", context: 512},
-	{src: "Q06 bnb in-flight", version: "0.5.4", model: "llama3-8b", quant: "bitsandbytes", prec: "bf16", gpu: "h100", context: 512, eager: true},
+	{src: "Q01 autoround asym", version: "0.5.4", model: "llama3-8b", quant: "gptq", gpu: "h100", context: 512, weightsGiB: 5.3767},
+	{src: "Q02 autoround sym", version: "0.5.4", model: "llama3-8b", quant: "gptq", gpu: "h100", context: 512, weightsGiB: 5.3494},
+	{src: "Q03 optimum gptq", version: "0.5.4", model: "llama3-8b", quant: "gptq", gpu: "h100", context: 512, weightsGiB: 5.3494},
+	{src: "Q04 autoawq", version: "0.5.4", model: "llama3-8b", quant: "awq", gpu: "h100", context: 512, weightsGiB: 5.3748},
+	{src: "Q06 bnb in-flight", version: "0.5.4", model: "llama3-8b", quant: "bitsandbytes", prec: "bf16", gpu: "h100", context: 512, eager: true, weightsGiB: 5.3421},
 	// Q07: Llama 3 70B AWQ, TP 2 on L40S
-	{src: "Q07 70B AWQ", version: "0.16.0", model: "llama3-70b", quant: "awq", gpu: "l40s", tp: 2, context: 8192, tokensBatched: 2048},
+	{src: "Q07 70B AWQ", version: "0.16.0", model: "llama3-70b", quant: "awq", gpu: "l40s", tp: 2, context: 8192, tokensBatched: 2048, weightsGiB: 18.55, tokens: 132128},
 	// Q11: Qwen3-235B-A22B FP8 (block scales), TP 8 (+EP) on L40S
-	{src: "Q11 235B FP8", version: "0.10.2", hf: qwen3_235b, quant: "fp8", prec: "bf16", gpu: "l40s", tp: 8, context: 32768, tokensBatched: 2048, util: 0.9},
+	{src: "Q11 235B FP8", version: "0.10.2", hf: qwen3_235b, quant: "fp8", prec: "bf16", gpu: "l40s", tp: 8, context: 32768, tokensBatched: 2048, util: 0.9, weightsGiB: 27.7183, tokens: 238208},
 	// Q12, Q13: Qwen2.5-14B FP8-dynamic on a DGX Spark (weights only)
-	{src: "Q12 GB10 util 0.4", version: "0.13.0", model: "qwen2.5-14b", quant: "fp8", prec: "bf16", gpu: "h100", context: 32768, tokensBatched: 2048, util: 0.4},
-	{src: "Q13 GB10 util 0.15", version: "0.13.0", model: "qwen2.5-14b", quant: "fp8", prec: "bf16", gpu: "h100", context: 32768, tokensBatched: 2048, util: 0.15},
+	{src: "Q12 GB10 util 0.4", version: "0.13.0", model: "qwen2.5-14b", quant: "fp8", prec: "bf16", gpu: "h100", context: 32768, tokensBatched: 2048, util: 0.4, weightsGiB: 15.2227},
+	{src: "Q13 GB10 util 0.15", version: "0.13.0", model: "qwen2.5-14b", quant: "fp8", prec: "bf16", gpu: "h100", context: 32768, tokensBatched: 2048, util: 0.15, weightsGiB: 15.2227},
 	// Q14: Llama 3.1 70B INT8 W8A8, TP 2 on A40s (context not logged: weights only)
-	{src: "Q14 70B W8A8", version: "0.5.4", model: "llama3-70b", quant: "w8a8", gpu: "a40", tp: 2, context: 8192},
+	{src: "Q14 70B W8A8", version: "0.5.4", model: "llama3-70b", quant: "w8a8", gpu: "a40", tp: 2, context: 8192, weightsGiB: 33.8807},
 	// Q16, Q17: Llama 3.3 70B FP8-dynamic on H100, block size 128
-	{src: "Q16 70B FP8 tp2", version: "0.11.0", model: "llama3-70b", quant: "fp8", prec: "bf16", gpu: "h100", tp: 2, context: 16000, block: 128, util: 0.9},
-	{src: "Q17 70B FP8 tp1", version: "0.11.0", model: "llama3-70b", quant: "fp8", prec: "bf16", gpu: "h100", context: 16000, block: 128, util: 0.9},
+	{src: "Q16 70B FP8 tp2", version: "0.11.0", model: "llama3-70b", quant: "fp8", prec: "bf16", gpu: "h100", tp: 2, context: 16000, block: 128, util: 0.9, weightsGiB: 33.88, kvGiB: 32.0},
+	{src: "Q17 70B FP8 tp1", version: "0.11.0", model: "llama3-70b", quant: "fp8", prec: "bf16", gpu: "h100", context: 16000, block: 128, util: 0.9, weightsGiB: 67.72, kvGiB: -1.44},
 	// Q22, Q23: Unsloth's dynamic 4-bit Qwen2.5-0.5B under vLLM's V0 engine
 	// with LoRA on (neither is modelled: planned as the version's default engine)
-	{src: "Q22 unsloth 3090", version: "0.10.0", model: "qwen2.5-0.5b", quant: "bitsandbytes", prec: "bf16", gpu: "rtx3090", context: 32768, tokensBatched: 32768, seqs: 288, util: 0.78},
-	{src: "Q23 unsloth 4090", version: "0.8.5", model: "qwen2.5-0.5b", quant: "bitsandbytes", prec: "bf16", gpu: "rtx4090", context: 8192, tokensBatched: 8192, seqs: 192, util: 0.2237},
+	{src: "Q22 unsloth 3090", version: "0.10.0", model: "qwen2.5-0.5b", quant: "bitsandbytes", prec: "bf16", gpu: "rtx3090", context: 32768, tokensBatched: 32768, seqs: 288, util: 0.78, weightsGiB: 0.5151, blocks: 88952, miss: "Unsloth's dynamic 4-bit keeps layer 0 and four MLPs in 16 bits, and LoRA slots load with the weights"},
+	{src: "Q23 unsloth 4090", version: "0.8.5", model: "qwen2.5-0.5b", quant: "bitsandbytes", prec: "bf16", gpu: "rtx4090", context: 8192, tokensBatched: 8192, seqs: 192, util: 0.2237, weightsGiB: 0.5138, blocks: 19813, miss: "as Q22"},
 	// Q24: Qwen2.5-3B bitsandbytes in-flight under WSL2 (weights only)
-	{src: "Q24 WSL2", version: "0.18.0", model: "qwen2.5-3b", quant: "bitsandbytes", prec: "bf16", gpu: "rtx4090", context: 4096, tokensBatched: 2048, eager: true, util: 0.8},
+	{src: "Q24 WSL2", version: "0.18.0", model: "qwen2.5-3b", quant: "bitsandbytes", prec: "bf16", gpu: "rtx4090", context: 4096, tokensBatched: 2048, eager: true, util: 0.8, weightsGiB: 2.07},
 	// Q28: Mistral 7B v0.2 GPTQ (act-order), forced to the gptq kernel, DGX Spark (weights only)
-	{src: "Q28 GB10 gptq", version: "0.11.0", hf: mistral7bV02, quant: "gptq", gpu: "h100", context: 32768, tokensBatched: 2048},
+	{src: "Q28 GB10 gptq", version: "0.11.0", hf: mistral7bV02, quant: "gptq", gpu: "h100", context: 32768, tokensBatched: 2048, weightsGiB: 3.8844},
 	// Q29: Phi-4 bitsandbytes (fp4) via Unsloth, V0 on an A100 80GB, LoRA on
-	{src: "Q29 phi-4 A100", version: "0.8.2", hf: phi4, quant: "bitsandbytes", prec: "bf16", gpu: "a100-80", context: 512, tokensBatched: 512, seqs: 320, util: 0.696},
+	{src: "Q29 phi-4 A100", version: "0.8.2", hf: phi4, quant: "bitsandbytes", prec: "bf16", gpu: "a100-80", context: 512, tokensBatched: 512, seqs: 320, util: 0.696, weightsGiB: 8.6253, blocks: 14815},
 	// Q30: Unsloth Llama 3.1 8B bnb-4bit, V0 on a T4, LoRA on
-	{src: "Q30 unsloth T4", version: "0.7.2", model: "llama3-8b", quant: "bitsandbytes", prec: "fp16", gpu: "t4", context: 512, tokensBatched: 512, seqs: 160, util: 0.5959},
+	{src: "Q30 unsloth T4", version: "0.7.2", model: "llama3-8b", quant: "bitsandbytes", prec: "fp16", gpu: "t4", context: 512, tokensBatched: 512, seqs: 160, util: 0.5959, weightsGiB: 5.3541, blocks: 1353},
 	// Q31: Qwen3-0.6B W4A16 through lm-eval's LLM class (GPU not logged: weights only)
-	{src: "Q31 w4a16", version: "0.19.1", model: "qwen3-0.6b", quant: "w4a16", gpu: "h100", context: 8192, tokensBatched: 8192, entry: "llm", util: 0.9},
+	{src: "Q31 w4a16", version: "0.19.1", model: "qwen3-0.6b", quant: "w4a16", gpu: "h100", context: 8192, tokensBatched: 8192, entry: "llm", util: 0.9, weightsGiB: 0.53, miss: "0.03 GiB the layout does not explain, 5% of a 0.6B model"},
 }
 
 // TestServeQuantisedBlindLogs plans every blind log (all must plan) and
@@ -200,6 +203,17 @@ func TestServeQuantisedBlindLogs(t *testing.T) {
 		}
 		in, n := l.score(t, r)
 		inside, scored = inside+in, scored+n
+		if in != n && l.miss == "" {
+			t.Errorf("%s: %d of %d figures inside their bands", l.src, in, n)
+		}
+		if in == n && l.miss != "" {
+			t.Errorf("%s: inside now; drop its miss (%s)", l.src, l.miss)
+		}
+	}
+	// first sight (b4a262f): 20 of 27; since bitsandbytes' statistics
+	// before 0.10 and V0's baseline from 0.7: 24
+	if inside < 24 {
+		t.Errorf("%d of %d figures inside their bands, 24 before", inside, scored)
 	}
 	t.Logf("%d of %d figures inside their bands", inside, scored)
 }
