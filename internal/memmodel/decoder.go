@@ -68,8 +68,8 @@ type DecoderQuirks struct {
 	LayerTypes []string `json:"layer_types,omitempty"`
 }
 
-// sliding reports whether layer l attends within the sliding window.
-func (q *DecoderQuirks) sliding(l int) bool {
+// Sliding reports whether layer l attends within the sliding window.
+func (q *DecoderQuirks) Sliding(l int) bool {
 	if q.SlidingWindow <= 0 {
 		return false
 	}
@@ -229,7 +229,7 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		// Llama 3.2 1B -1.68% -> +0.00%)
 		b.sel = true
 		var att Tensor
-		if slideMask >= 0 && q.sliding(l) {
+		if slideMask >= 0 && q.Sliding(l) {
 			att = b.sdpaMask(qs, ks, vs, b.boolBias(slideMask, batch*seq*seq), s)
 		} else {
 			att = b.attend(qs, ks, vs, mask, s)

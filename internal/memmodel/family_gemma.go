@@ -23,8 +23,10 @@ func init() {
 			gemma("gemma-2-2b", "gemma2", 2304, 26, 8, 4, 256, 9216, 256000),
 			gemma("gemma-2-9b", "gemma2", 3584, 42, 16, 8, 256, 14336, 256000),
 			gemma("gemma-2-27b", "gemma2", 4608, 46, 32, 16, 128, 36864, 256000),
-			gemma("gemma-3-1b", "gemma3_text", 1152, 26, 4, 1, 256, 6912, 262144),
-			gemma("gemma-3-4b", "gemma3_text", 2560, 34, 8, 4, 256, 10240, 262208),
+			gemma3("gemma-3-1b", 1152, 26, 4, 1, 256, 6912, 262144, 512, 32768),
+			gemma3("gemma-3-4b", 2560, 34, 8, 4, 256, 10240, 262208, 1024, 131072),
+			gemma3("gemma-3-12b", 3840, 48, 16, 8, 256, 15360, 262208, 1024, 131072),
+			gemma3("gemma-3-27b", 5376, 62, 32, 16, 128, 21504, 262208, 1024, 131072),
 		},
 		Aliases: map[string]string{
 			"google/gemma-2b": "gemma-2b", "google/gemma-7b": "gemma-7b", "google/gemma-2-2b": "gemma-2-2b",
@@ -32,6 +34,7 @@ func init() {
 			"google/gemma-3-4b-pt": "gemma-3-4b", "google/gemma-3-4b-it": "gemma-3-4b", "google/gemma-2-9b-it": "gemma-2-9b",
 			"google/gemma-2-2b-it": "gemma-2-2b", "google/gemma-2b-it": "gemma-2b", "google/gemma-7b-it": "gemma-7b",
 			"gemma2-2b": "gemma-2-2b", "gemma2-9b": "gemma-2-9b", "gemma3-1b": "gemma-3-1b", "gemma3-4b": "gemma-3-4b",
+			"google/gemma-3-12b-it": "gemma-3-12b", "google/gemma-3-27b-it": "gemma-3-27b", "google/gemma-2-27b-it": "gemma-2-27b",
 		},
 		Build:  func(b *builder, a *Arch, in Input) { buildDecoder(b, a, in.Batch, in.Seq, in.Cache) },
 		FromHF: gemmaFromHF,
@@ -56,6 +59,17 @@ func gemmaQuirks(modelType string) DecoderQuirks {
 func gemma(name, modelType string, hidden, layers, heads, kv, hd, ffn, vocab int) Arch {
 	return Arch{Name: name, Family: "gemma", Hidden: hidden, Layers: layers, Heads: heads, KVHeads: kv, HeadDim: hd,
 		FFN: ffn, Vocab: vocab, Tied: true, MaxPos: 8192, DefaultSeq: 2048, Decoder: gemmaQuirks(modelType)}
+}
+
+// gemma3 is a Gemma 3 text model with its checkpoint's sliding window
+// (512 tokens for 1B, 1024 from 4B on, not Gemma3TextConfig's default of
+// 4096) and context length. The 4B-27B checkpoints are
+// Gemma3ForConditionalGeneration: their SigLIP vision tower is not
+// listed here.
+func gemma3(name string, hidden, layers, heads, kv, hd, ffn, vocab, window, maxPos int) Arch {
+	a := gemma(name, "gemma3_text", hidden, layers, heads, kv, hd, ffn, vocab)
+	a.Decoder.SlidingWindow, a.MaxPos = window, maxPos
+	return a
 }
 
 func gemmaFromHF(modelType string, data []byte) (Arch, error) {
