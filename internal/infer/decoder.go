@@ -24,6 +24,9 @@ type decoder struct {
 	// elements per token on one of tp GPUs instead (mixture of experts).
 	servedMLP int64
 	served    func(c *config, tp int64) int64
+	// halfRefused, when set and true, says vLLM refuses float16 for the
+	// model: "auto" on a GPU without bfloat16 loads it in float32
+	halfRefused func(c *config) bool
 }
 
 // generates reports whether Hugging Face generate is planned for the

@@ -63,8 +63,11 @@ type ServeResult struct {
 	// vramkit does not compute exactly (docs/inference.md).
 	KVCacheLow  int64 `json:"kv_cache_low_bytes"`
 	KVCacheHigh int64 `json:"kv_cache_high_bytes"`
-	// BlockBytes is one block of BlockSize tokens across all layers.
+	// BlockBytes is one block id: BlockSize tokens of every layer, or
+	// with sliding-window layers of each of the layers a KV-cache group
+	// holds; KVGroups is how many groups share the ids (1 without).
 	BlockBytes int64 `json:"block_bytes"`
+	KVGroups   int   `json:"kv_cache_groups"`
 	Blocks     int64 `json:"gpu_blocks"`
 	Tokens     int64 `json:"kv_tokens"`
 	TokensLow  int64 `json:"kv_tokens_low"`
@@ -74,10 +77,14 @@ type ServeResult struct {
 	// context from 0.10; CUDA graphs captured after the cache before 0.21).
 	Process int64 `json:"process_bytes"`
 	// Context is the per-sequence length concurrency is counted at.
-	Context       int      `json:"context_tokens"`
-	MaxConcurrent float64  `json:"max_concurrency"`
-	Fits          bool     `json:"fits"`
-	Notes         []string `json:"notes,omitempty"`
+	Context       int     `json:"context_tokens"`
+	MaxConcurrent float64 `json:"max_concurrency"`
+	// ConcurrencyLow and ConcurrencyHigh are MaxConcurrent at the KV
+	// cache's band.
+	ConcurrencyLow  float64  `json:"max_concurrency_low"`
+	ConcurrencyHigh float64  `json:"max_concurrency_high"`
+	Fits            bool     `json:"fits"`
+	Notes           []string `json:"notes,omitempty"`
 }
 
 // Block size and the model length concurrency is counted at when the
@@ -197,20 +204,7 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 		r.ActivationHigh = profilePeak(c, e, int64(r.MaxNumBatchedTokens), rows, samplerSortBytesHigh, tp)
 	}
 	r.charge(c, e, tp, !spec.EnforceEager)
-	r.BlockBytes = int64(r.BlockSize) * c.kvBytesPerToken() / c.kvHeads * kvHeadsPerRank(c, tp)
-	blocks := func(kv int64) int64 { return max(kv, 0) / r.BlockBytes }
-	r.Blocks = blocks(r.KVCache)
-	r.Tokens = r.Blocks * int64(r.BlockSize)
-	r.TokensLow = blocks(r.KVCacheLow) * int64(r.BlockSize)
-	r.TokensHigh = blocks(r.KVCacheHigh) * int64(r.BlockSize)
-	r.MaxConcurrent = float64(r.Tokens) / float64(r.Context)
-	r.Fits = r.Blocks > 0 && r.Tokens >= int64(r.Context)
-	switch {
-	case !r.Fits:
-		r.Notes = append(r.Notes, fmt.Sprintf("vLLM refuses to start: the KV cache (%d tokens) cannot hold one sequence of %d tokens", r.Tokens, r.Context))
-	case r.TokensLow < int64(r.Context):
-		r.Notes = append(r.Notes, fmt.Sprintf("at the band's low end (%d tokens) vLLM refuses to start: one sequence of %d tokens needs more", r.TokensLow, r.Context))
-	}
+	r.cut(c, e, tp)
 	return r, nil
 }
 

@@ -13,7 +13,9 @@ import (
 type ServeFitResult struct {
 	Concurrency int `json:"concurrency"`
 	Context     int `json:"context_tokens"`
-	// Need is Concurrency × Context tokens.
+	// Need is Concurrency × Context tokens (with sliding-window layers
+	// the cache holds the sequences in fewer; the decision is made on
+	// each plan's concurrency).
 	Need int64 `json:"tokens_needed"`
 	// Best is the first plan that holds them; nil when none does.
 	Best *ServeResult `json:"best"`
@@ -53,12 +55,12 @@ func ServeFit(spec memmodel.Spec, concurrency int) (*ServeFitResult, error) {
 		res.Context = r.Context
 		res.Need = int64(concurrency) * int64(r.Context)
 		res.Tried = append(res.Tried, r)
-		if r.TokensLow >= res.Need {
+		if r.ConcurrencyLow >= float64(concurrency) {
 			res.Best = r
 			return res, nil
 		}
 	}
 	last := res.Tried[len(res.Tried)-1]
-	return res, fmt.Errorf("%w: at tp %d the KV cache holds %d tokens at most (%d at the band's low end), %d sequences of %d tokens need %d",
-		ErrNothingFits, last.TP, last.TokensHigh, last.TokensLow, concurrency, res.Context, res.Need)
+	return res, fmt.Errorf("%w: at tp %d the KV cache holds %.2f sequences of %d tokens at most (%.2f at the band's low end), %d are needed",
+		ErrNothingFits, last.TP, last.ConcurrencyHigh, res.Context, last.ConcurrencyLow, concurrency)
 }

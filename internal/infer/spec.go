@@ -132,6 +132,15 @@ func resolve(s memmodel.Spec) (*config, error) {
 	if c.dtype == "bf16" && !c.gpu.BF16 {
 		return nil, specErr("precision", "%s has no bfloat16 support; use fp16", c.gpu.Name)
 	}
+	if c.dtype == "fp16" && c.dec.halfRefused != nil && c.dec.halfRefused(c) {
+		if s.Precision == "fp16" {
+			return nil, specErr("precision", "vLLM refuses float16 for %s; use bf16, or fp32 on %s", c.arch.Name, c.gpu.Name)
+		}
+		c.dt, c.dtype = 4, "fp32"
+		if c.q == quantNone {
+			c.prec = "fp32"
+		}
+	}
 	switch s.KVDType {
 	case "", "auto", "model":
 		c.kv = c.dt

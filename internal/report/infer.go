@@ -126,7 +126,7 @@ func ServeText(w io.Writer, r *infer.ServeResult) {
 		fmt.Fprintf(w, "                                 each GPU holds %d of the %d KV heads of every token\n", r.KVHeads, r.KVHeadsTotal)
 	}
 	fmt.Fprintf(w, "max concurrency       %10.2fx  sequences of %d tokens (%.2f – %.2f)\n", r.MaxConcurrent, r.Context,
-		float64(r.TokensLow)/float64(r.Context), float64(r.TokensHigh)/float64(r.Context))
+		r.ConcurrencyLow, r.ConcurrencyHigh)
 	fmt.Fprintf(w, "process (smi)         %10s   under load: the budget and what lies outside it\n", units.Bytes(r.Process))
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
@@ -143,7 +143,7 @@ func ServeFitText(w io.Writer, r *infer.ServeFitResult) {
 	}
 	for _, t := range r.Tried {
 		hold := "does not hold them"
-		if t.TokensLow >= r.Need {
+		if t.ConcurrencyLow >= float64(r.Concurrency) {
 			hold = "holds them"
 		}
 		if !t.Fits {
@@ -151,7 +151,7 @@ func ServeFitText(w io.Writer, r *infer.ServeFitResult) {
 		}
 		fmt.Fprintf(w, "  tp %-2d  weights %10s a GPU, KV cache %8d tokens (%d – %d), %.1f – %.1f sequences: %s\n",
 			t.TP, units.Bytes(t.Weights), t.Tokens, t.TokensLow, t.TokensHigh,
-			float64(t.TokensLow)/float64(r.Context), float64(t.TokensHigh)/float64(r.Context), hold)
+			t.ConcurrencyLow, t.ConcurrencyHigh, hold)
 	}
 	for _, x := range r.Refused {
 		fmt.Fprintf(w, "  %s\n", x)
