@@ -27,6 +27,13 @@ type decoder struct {
 	// halfRefused, when set and true, says vLLM refuses float16 for the
 	// model: "auto" on a GPU without bfloat16 loads it in float32
 	halfRefused func(c *config) bool
+	// layouts, when set, is how many ways vLLM may lay the weights out
+	// on c's GPU (kernels chosen by what is installed); weights builds
+	// the one c.layout names, 0 the likeliest, and the plan's weights
+	// band spans them all
+	layouts func(c *config) int
+	// note, when set, says what the plan assumed for the family
+	note func(c *config) string
 }
 
 // generates reports whether Hugging Face generate is planned for the

@@ -123,6 +123,7 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.tp, c.engine = tp, e
 	r := &ServeResult{Task: "serve", Model: c.arch.Name, GPU: c.gpu.Name, Engine: e.String(), Entry: entry, TP: int(tp),
 		KVHeads: int(kvHeadsPerRank(c, tp)), KVHeadsTotal: int(c.kvHeads),
 		EnforceEager: spec.EnforceEager, Precision: c.prec, KVDType: kvName(c),
@@ -193,6 +194,20 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	if c.q != quantNone {
 		r.WeightsLow = r.Weights - int64(quantWeightsLow*float64(r.Weights))
 		r.WeightsHigh = r.Weights + int64(quantWeightsHigh*float64(r.Weights))
+	}
+	if c.dec.note != nil {
+		r.Notes = append(r.Notes, c.dec.note(c))
+	}
+	if c.dec.layouts != nil {
+		for c.layout = 1; c.layout < c.dec.layouts(c); c.layout++ {
+			alt := rankWeights(c, vllmWeights(c, buildWeights(c)), tp)
+			r.WeightsLow, r.WeightsHigh = min(r.WeightsLow, alt), max(r.WeightsHigh, alt)
+		}
+		c.layout = 0
+		// a checkpoint-quantised family: the same band as --quant's
+		// around the layouts
+		r.WeightsLow -= int64(quantWeightsLow * float64(r.WeightsLow))
+		r.WeightsHigh += int64(quantWeightsHigh * float64(r.WeightsHigh))
 	}
 	r.Total = c.gpu.MemoryBytes
 	r.Requested = int64(math.Ceil(float64(r.Total) * r.Utilization))

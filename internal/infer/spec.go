@@ -26,13 +26,18 @@ type config struct {
 	dec   *decoder
 	gpu   gpu.GPU
 	batch int64
-	seq   int64 // prompt tokens
-	gen   int64 // new tokens
-	dt    int64 // bytes per element of the compute dtype
-	dtype string
-	prec  string // the weights' precision, "auto" resolved
-	q     quant
-	kv    int64 // bytes per cache element
+	// tp and engine: the serve plan's tensor-parallel degree and vLLM
+	// version, for the families whose loaded layout depends on them
+	tp     int64
+	engine engine
+	layout int   // which of the decoder's layouts the weights follow
+	seq    int64 // prompt tokens
+	gen    int64 // new tokens
+	dt     int64 // bytes per element of the compute dtype
+	dtype  string
+	prec   string // the weights' precision, "auto" resolved
+	q      quant
+	kv     int64 // bytes per cache element
 	// static is a StaticCache preallocated to seq+gen; eager is the
 	// eager attention implementation (materialised scores).
 	static bool
