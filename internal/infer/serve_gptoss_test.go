@@ -34,13 +34,13 @@ func TestServeGptOSSSeen(t *testing.T) {
 var gptOSSBlind = []quantLog{
 	// A-B1: 20B, TP 2 over two AMD Radeon AI PRO R9700 nodes (the table
 	// lacks the card: ROCm's Triton layout on an MI300X; weights only)
-	{src: "A-B1 R9700 TP2", version: "0.11.1", model: "gpt-oss-20b", gpu: "mi300x", tp: 2, context: 131072, tokensBatched: 2048, eager: true},
+	{src: "A-B1 R9700 TP2", version: "0.11.1", model: "gpt-oss-20b", gpu: "mi300x", tp: 2, context: 131072, tokensBatched: 2048, eager: true, weightsGiB: 7.2637},
 	// A-B2: 20B on an RTX 3090 (Marlin), the gptoss image
-	{src: "A-B2 RTX 3090", version: "0.10.1", model: "gpt-oss-20b", gpu: "rtx3090", context: 131072},
+	{src: "A-B2 RTX 3090", version: "0.10.1", model: "gpt-oss-20b", gpu: "rtx3090", context: 131072, weightsGiB: 12.8848},
 	// A-B3: 120B on an H100, util 0.97, 5120 tokens, one sequence (weights only)
-	{src: "A-B3 H100", version: "0.14.1", model: "gpt-oss-120b", gpu: "h100", context: 5120, seqs: 1, util: 0.97},
+	{src: "A-B3 H100", version: "0.14.1", model: "gpt-oss-120b", gpu: "h100", context: 5120, seqs: 1, util: 0.97, weightsGiB: 64.38},
 	// A-B4: 20B on an A100 80GB, util 0.65
-	{src: "A-B4 A100", version: "0.19.0", model: "gpt-oss-20b", gpu: "a100-80", context: 131072, util: 0.65},
+	{src: "A-B4 A100", version: "0.19.0", model: "gpt-oss-20b", gpu: "a100-80", context: 131072, util: 0.65, weightsGiB: 13.72, kvGiB: 36.56},
 }
 
 func TestServeGptOSSBlind(t *testing.T) {
@@ -55,6 +55,13 @@ func TestServeGptOSSBlind(t *testing.T) {
 		}
 		in, n := l.score(t, r)
 		inside, scored = inside+in, scored+n
+	}
+	// first sight: 3 of 5. Outside: the R9700's ROCm layout (-6.3%:
+	// ROCm pads to its own alignment, which vramkit does not know) and
+	// the RTX 3090 under the gptoss preview image (+6.1%: the unpadded
+	// checkpoint's size, not Marlin's padding)
+	if inside < 3 {
+		t.Errorf("%d of %d figures inside their bands, 3 at first sight", inside, scored)
 	}
 	t.Logf("%d of %d figures inside their bands", inside, scored)
 }
