@@ -48,7 +48,8 @@ num_hidden_layers, low_rank} (what-if architecture changes, re-planned); for
 --task generate|serve (docs/inference.md) also new_tokens, kv_dtype, cache,
 max_cache_len, gpu_memory_utilization, block_size, max_num_seqs,
 max_num_batched_tokens, context, vllm (the version whose sizing to follow),
-entry (serve|llm), enforce_eager; serve reads parallel.tp too.
+entry (serve|llm), enforce_eager, max_lora_rank, max_loras; serve reads
+parallel.tp and quant (a checkpoint's format) too.
 
 Peak reserved is the model's figure plus an allowance for allocations it
 does not trace (a segment or two a real program adds), measured on runs

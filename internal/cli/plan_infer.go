@@ -18,6 +18,7 @@ type inferFlags struct {
 	eager                                    bool
 	newTokens, blockSize, maxSeqs, maxTokens int
 	context, maxCacheLen, concurrency        int
+	maxLoraRank, maxLoras                    int
 	util                                     float64
 }
 
@@ -35,6 +36,8 @@ func (f *inferFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.vllm, "vllm", "", "serve: the vLLM version whose sizing to follow (default: the newest vramkit has read, 0.31; 0.6.5 for the V0 engine)")
 	fs.StringVar(&f.entry, "entry", "", "serve: serve (vllm serve, default) | llm (the LLM class): vLLM's batch defaults differ")
 	fs.BoolVar(&f.eager, "enforce-eager", false, "serve: vLLM's --enforce-eager (no CUDA graphs)")
+	fs.IntVar(&f.maxLoraRank, "max-lora-rank", 0, "serve: vLLM's --enable-lora with this --max-lora-rank (its adapter slots load with the weights)")
+	fs.IntVar(&f.maxLoras, "max-loras", 0, "serve: vLLM's --max-loras, adapters held on the GPU at once (default 1; with --max-lora-rank)")
 	fs.IntVar(&f.concurrency, "concurrency", 0, "serve --fit: sequences of --context tokens the KV cache must hold at once (finds the fewest tensor-parallel GPUs)")
 	fs.IntVar(&f.context, "context", 0, "serve: per-sequence context length for concurrency (vLLM max_model_len; default --seq or 4096)")
 }
@@ -61,9 +64,11 @@ func (f *inferFlags) apply(fs *flag.FlagSet, spec *memmodel.Spec) error {
 		}
 	}
 	ints := map[string]*int{"new-tokens": &spec.NewTokens, "block-size": &spec.BlockSize, "max-num-seqs": &spec.MaxNumSeqs,
-		"max-num-batched-tokens": &spec.MaxNumBatchedTokens, "context": &spec.Context, "max-cache-len": &spec.MaxCacheLen}
+		"max-num-batched-tokens": &spec.MaxNumBatchedTokens, "context": &spec.Context, "max-cache-len": &spec.MaxCacheLen,
+		"max-lora-rank": &spec.MaxLoraRank, "max-loras": &spec.MaxLoras}
 	ivals := map[string]int{"new-tokens": f.newTokens, "block-size": f.blockSize, "max-num-seqs": f.maxSeqs,
-		"max-num-batched-tokens": f.maxTokens, "context": f.context, "max-cache-len": f.maxCacheLen}
+		"max-num-batched-tokens": f.maxTokens, "context": f.context, "max-cache-len": f.maxCacheLen,
+		"max-lora-rank": f.maxLoraRank, "max-loras": f.maxLoras}
 	for k, p := range ints {
 		if !set[k] {
 			continue

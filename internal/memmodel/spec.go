@@ -110,6 +110,11 @@ type Spec struct {
 	VLLM         string `json:"vllm,omitempty"`
 	Entry        string `json:"entry,omitempty"`
 	EnforceEager bool   `json:"enforce_eager,omitempty"`
+	// MaxLoraRank and MaxLoras are vLLM's --enable-lora arguments of the
+	// same names, for task serve: MaxLoraRank set enables LoRA, whose
+	// adapter slots vLLM allocates at start-up (MaxLoras 0: vLLM's 1).
+	MaxLoraRank int `json:"max_lora_rank,omitempty"`
+	MaxLoras    int `json:"max_loras,omitempty"`
 
 	// Attn is the attention implementation: sdpa (transformers' default)
 	// | eager | flash | mem_efficient | math; empty for the family's
@@ -257,6 +262,8 @@ func (s Spec) MisplacedKey() (key, task string) {
 		{"vllm", "serve", s.VLLM != ""},
 		{"entry", "serve", s.Entry != ""},
 		{"enforce_eager", "serve", s.EnforceEager},
+		{"max_lora_rank", "serve", s.MaxLoraRank != 0},
+		{"max_loras", "serve", s.MaxLoras != 0},
 		{"image", "training", s.Image != 0},
 		{"checkpoint", "training", s.Checkpoint != "" && s.Checkpoint != d.Checkpoint},
 		{"accum", "training", s.Accum != 0 && s.Accum != d.Accum},
