@@ -34,6 +34,10 @@ type decoder struct {
 	layouts func(c *config) int
 	// note, when set, says what the plan assumed for the family
 	note func(c *config) string
+	// refuse, when set, says why vLLM would not serve c (nil: it does)
+	refuse func(c *config) error
+	// noLoRA: vLLM's model class takes no LoRA adapters
+	noLoRA bool
 }
 
 // generates reports whether Hugging Face generate is planned for the

@@ -28,6 +28,13 @@ func gemmaWeights(c *config, w *weights) {
 }
 
 // gemmaHalfRefused: vLLM refuses float16 for Gemma 2 and 3 (their
-// activations overflow it), the generations with sliding-window layers;
-// on a GPU without bfloat16 "auto" then loads them in float32.
-func gemmaHalfRefused(c *config) bool { return c.arch.Decoder.SlidingWindow > 0 }
+// activations overflow it; _FLOAT16_NOT_SUPPORTED_MODELS, planned from
+// 0.10), the generations with sliding-window layers; on a GPU without
+// bfloat16 "auto" then loads them in float32.
+func gemmaHalfRefused(c *config) bool {
+	return c.arch.Decoder.SlidingWindow > 0 && c.engine.atLeast(halfRefusedMinor)
+}
+
+// halfRefusedMinor is the first 0.x planned with vLLM's float16 refusal
+// for Gemma 2 and 3 (it arrived in mid-2025).
+const halfRefusedMinor = 10

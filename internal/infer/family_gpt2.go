@@ -7,6 +7,8 @@ func init() {
 		block: (*model).gpt2Block, norm: (*model).layerNorm,
 		// vLLM's c_fc output and its fused GELU
 		servedMLP: 2,
+		// vLLM's GPT2LMHeadModel does not implement SupportsLoRA
+		noLoRA: true,
 	})
 }
 

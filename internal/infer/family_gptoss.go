@@ -8,7 +8,7 @@ package infer
 // Face generate is not planned for it.
 func init() {
 	registerDecoder(&decoder{family: "gpt-oss", weights: gptOSSWeights, served: moeServed,
-		layouts: func(c *config) int { return len(mxfp4Kernels(c, c.engine)) }, note: gptOSSNote})
+		layouts: func(c *config) int { return len(mxfp4Kernels(c, c.engine)) }, note: gptOSSNote, refuse: gptOSSRefused})
 }
 
 // mxfp4Kernel is how vLLM runs the MXFP4 experts: the padding of the
@@ -87,4 +87,21 @@ func gptOSSNote(c *config) string {
 		n += " (the weights' range covers " + ks[1].name + "'s padding, which an install without triton_kernels runs)"
 	}
 	return n + "; attention sinks and the experts' biases counted, attention and embeddings in bf16"
+}
+
+// gptOSSRefused: what vLLM refuses for gpt-oss — another quantisation
+// over its MXFP4 checkpoint, a dtype other than bf16, GPUs before sm_80
+// (MXFP4's minimum), versions before 0.10.1.
+func gptOSSRefused(c *config) error {
+	switch {
+	case c.q != quantNone:
+		return specErr("quant", "gpt-oss's experts are MXFP4 in its checkpoint; leave quant and precision int8/int4 out")
+	case c.spec.Precision != "" && c.spec.Precision != "auto" && c.spec.Precision != "bf16":
+		return specErr("precision", "vLLM runs gpt-oss in bf16, not %s", c.spec.Precision)
+	case c.gpu.ComputeCapability > 0 && c.gpu.ComputeCapability < 80:
+		return specErr("gpu", "vLLM's MXFP4 experts need compute capability 8.0 or later; %s is %d.%d", c.gpu.Name, c.gpu.ComputeCapability/10, c.gpu.ComputeCapability%10)
+	case !c.engine.atLeast(10):
+		return specErr("vllm", "vLLM serves gpt-oss from 0.10.1")
+	}
+	return nil
 }

@@ -133,26 +133,43 @@ func resolveQuant(c *config, s memmodel.Spec) error {
 		if c.q != quantNone {
 			return specErr("quant", "%s is a checkpoint's format: give the compute precision (auto, fp16 or bf16), not %s", q.name, c.prec)
 		}
-		switch c.prec {
-		case "fp32":
-			return specErr("precision", "vLLM runs %s checkpoints in fp16 or bf16, not fp32", q.name)
-		case "bf16":
-			if q.fp16 && c.spec.Precision != "" && c.spec.Precision != "auto" && c.gpu.ComputeCapability < 80 {
-				return specErr("precision", "%s runs in fp16 on %s (no Marlin kernels)", q.name, c.gpu.Name)
-			}
-		}
-		if q.fp16 && (c.spec.Precision == "" || c.spec.Precision == "auto") {
-			// AWQ and GPTQ checkpoints are saved in float16, which
-			// vLLM's dtype "auto" keeps
-			c.dtype, c.prec = "fp16", "fp16"
-		}
 		if c.gpu.ComputeCapability == 0 && q.kind != "w8" {
 			return specErr("quant", "%s kernels on %s (ROCm) are not modelled; fp8 and w8a8 are", q.name, c.gpu.Name)
+		}
+		if err := quantDType(c, q); err != nil {
+			return err
+		}
+		if q.act8CC == 89 && c.gpu.ComputeCapability < 80 && !c.engine.atLeast(marlinMinor) {
+			return specErr("quant", "vLLM runs fp8 on compute capability 8.0 and later before 0.13 (Marlin reached sm_75 in vllm#29901); %s is %d.%d",
+				c.gpu.Name, c.gpu.ComputeCapability/10, c.gpu.ComputeCapability%10)
 		}
 		c.q = q
 		return nil
 	}
 	return specErr("quant", "a serve plan takes %s (a checkpoint's format as vLLM loads it), got %q", strings.Join(names, ", "), s.Quant)
+}
+
+// quantDType sets the compute dtype a quantised checkpoint runs in:
+// AWQ's and GPTQ's float16 (their saved dtype, which vLLM's "auto"
+// keeps), bf16 where vLLM refuses float16 for the model (Marlin runs it;
+// the older kernels cannot), else what the spec or the GPU gives.
+func quantDType(c *config, q quant) error {
+	explicit := c.spec.Precision != "" && c.spec.Precision != "auto"
+	half := c.dec.halfRefused != nil && c.dec.halfRefused(c)
+	marlin := c.gpu.ComputeCapability >= 80 || c.engine.atLeast(marlinMinor)
+	switch {
+	case explicit && c.prec == "fp32":
+		return specErr("precision", "vLLM runs %s checkpoints in fp16 or bf16, not fp32", q.name)
+	case half && (!c.gpu.BF16 || q.fp16 && !marlin):
+		return specErr("quant", "vLLM refuses float16 for %s and runs %s on %s only in float16", c.arch.Name, q.name, c.gpu.Name)
+	case q.fp16 && !marlin && explicit && c.prec == "bf16":
+		return specErr("precision", "%s runs in fp16 on %s (no Marlin kernels)", q.name, c.gpu.Name)
+	case half:
+		c.dt, c.dtype, c.prec = 2, "bf16", "bf16"
+	case q.fp16 && !explicit:
+		c.dt, c.dtype, c.prec = 2, "fp16", "fp16"
+	}
+	return nil
 }
 
 // quantTemp is what the quantised layers' kernels allocate beyond their
@@ -218,7 +235,35 @@ func quantNote(c *config, e engine) string {
 		"dequant":    "kernels that dequantise the weight to fp16 at 256 tokens and more (no Marlin on this GPU before vLLM 0.13)",
 		"act8":       "8-bit activations, each layer's input quantised per token",
 		"w8-marlin":  "Marlin weight-only kernels (8-bit activations need sm_89)",
-		"bnb":        "bitsandbytes, which dequantises each shard to bf16 in the forward",
+		"bnb":        "bitsandbytes, which dequantises each shard to 16 bits in the forward",
 	}[kernel(c.q, c.gpu, e)]
 	return fmt.Sprintf("%s weights (%d bits, embeddings and LM head in %s) through %s", c.q.name, c.q.bits, c.dtype, k)
+}
+
+// servable refuses what vLLM refuses for c on tp GPUs: the family's own
+// refusals; a group-quantised checkpoint whose row-parallel layers leave
+// each GPU a number of inputs that is not a whole number of groups (vLLM
+// checks the per-GPU shape); bitsandbytes mixture-of-experts layers
+// before 0.10 (vllm#20061).
+func servable(c *config, tp int64) error {
+	if c.dec.refuse != nil {
+		if err := c.dec.refuse(c); err != nil {
+			return err
+		}
+	}
+	if c.q.kind == "int4" && c.q.group > 0 && tp > 1 {
+		f := c.ffn
+		if c.dec.served != nil {
+			f = int64(c.arch.MoE.FFN)
+		}
+		for _, in := range []int64{c.heads * c.headDim / tp, f / tp} {
+			if in%c.q.group != 0 {
+				return specErr("parallel", "tp %d leaves %d inputs a GPU to a row-parallel layer of %s, not a whole number of %s's %d-weight groups: vLLM refuses it", tp, in, c.arch.Name, c.q.name, c.q.group)
+			}
+		}
+	}
+	if c.q.kind == "bnb" && c.dec.served != nil && !c.engine.atLeast(10) {
+		return specErr("quant", "vLLM loads bitsandbytes mixture-of-experts layers from 0.10 (vllm#20061)")
+	}
+	return nil
 }

@@ -127,6 +127,9 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 		return nil, err
 	}
 	c.tp, c.engine = tp, e
+	if err := servable(c, tp); err != nil {
+		return nil, err
+	}
 	r := &ServeResult{Task: "serve", Model: c.arch.Name, GPU: c.gpu.Name, Engine: e.String(), Entry: entry, TP: int(tp),
 		KVHeads: int(kvHeadsPerRank(c, tp)), KVHeadsTotal: int(c.kvHeads),
 		EnforceEager: spec.EnforceEager, Precision: c.prec, KVDType: kvName(c),

@@ -114,7 +114,7 @@ func (r *ServeResult) cut(c *config, e engine, tp int64) {
 	switch {
 	case !r.Fits:
 		r.Notes = append(r.Notes, fmt.Sprintf("vLLM refuses to start: the KV cache (%s) cannot hold one sequence of %d tokens", held, L))
-	case r.ConcurrencyLow < 1:
+	case blocksLow < need:
 		r.Notes = append(r.Notes, fmt.Sprintf("at the band's low end (%s) vLLM refuses to start: one sequence of %d tokens needs more", heldLow, L))
 	}
 }

@@ -50,6 +50,8 @@ func resolveLoRA(c *config, maxLoras, rank int) (int64, int64, error) {
 		return 0, 0, specErr("max_loras", "must be positive, got %d", maxLoras)
 	case c.dec.served != nil:
 		return 0, 0, specErr("max_lora_rank", "LoRA on %s's experts is not planned; plan the dense models", c.arch.Name)
+	case c.dec.noLoRA:
+		return 0, 0, specErr("max_lora_rank", "vLLM's %s model takes no LoRA adapters", c.arch.Family)
 	}
 	return int64(max(maxLoras, 1)), int64(rank), nil
 }

@@ -2,6 +2,7 @@ package infer
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -218,4 +219,47 @@ func TestServeQuantisedBlindLogs(t *testing.T) {
 		t.Errorf("%d of %d figures inside their bands, 24 before", inside, scored)
 	}
 	t.Logf("%d of %d figures inside their bands", inside, scored)
+}
+
+// TestServeRefusesWhatVLLMRefuses: combinations vLLM refuses are refused
+// by the key at fault, not planned as fitting (the review's reproducers).
+func TestServeRefusesWhatVLLMRefuses(t *testing.T) {
+	for _, c := range []struct {
+		model, gpu, quant, prec, vllm string
+		tp, loraRank                  int
+		key                           string
+	}{
+		{"gpt-oss-20b", "t4", "", "", "", 2, 0, "gpu"},             // MXFP4 needs sm_80
+		{"gpt-oss-20b", "h100", "", "fp32", "", 1, 0, "precision"}, // bf16 only
+		{"gpt-oss-20b", "h100", "awq", "", "", 1, 0, "quant"},      // already MXFP4
+		{"gpt-oss-20b", "h100", "", "", "0.5", 1, 0, "vllm"},       // before gpt-oss
+		{"gemma-3-1b", "a10", "awq", "", "", 4, 0, "parallel"},     // 6912/4 not whole groups
+		{"qwen3-30b-a3b", "h100", "bitsandbytes", "", "0.9", 1, 0, "quant"},
+		{"qwen2.5-7b", "t4", "fp8", "", "0.8", 2, 0, "quant"}, // no fp8 on sm_75 before 0.13
+		{"gpt2", "a10", "", "", "", 1, 16, "max_lora_rank"},   // GPT-2 takes no LoRA
+		{"llama3-8b", "mi300x", "awq", "bf16", "", 1, 0, "quant"},
+		{"gemma-3-27b", "t4", "fp8", "", "", 1, 0, "quant"}, // fp16 refused, no bf16
+	} {
+		s := serveSpec(c.model, c.gpu, c.prec)
+		s.Quant, s.VLLM, s.MaxLoraRank = c.quant, c.vllm, c.loraRank
+		if c.tp > 1 {
+			s.Parallel.TP = c.tp
+		}
+		_, err := Serve(s)
+		if !errors.Is(err, ErrSpec) || !strings.Contains(err.Error(), ": "+c.key+": ") {
+			t.Errorf("%+v: %v, want a spec error on %s", c, err, c.key)
+		}
+	}
+	// and what vLLM accepts: Gemma 2 in fp16 before its refusal, Gemma 3
+	// AWQ in bf16 through Marlin
+	for _, c := range []struct{ model, gpu, quant, prec, vllm, want string }{
+		{"gemma-2-9b", "t4", "", "fp16", "0.7.2", "fp16"},
+		{"gemma-3-27b", "a100-80", "awq", "", "", "bf16"},
+	} {
+		s := serveSpec(c.model, c.gpu, c.prec)
+		s.Quant, s.VLLM = c.quant, c.vllm
+		if r, err := Serve(s); err != nil || r.Precision != c.want {
+			t.Errorf("%+v: %v, %v; want it planned in %s", c, r, err, c.want)
+		}
+	}
 }

@@ -107,6 +107,10 @@ func resolve(s memmodel.Spec) (*config, error) {
 		return nil, specErr("seq", "prompt %d + new tokens %d exceed the model's %d positions", c.seq, c.gen, c.arch.MaxPos)
 	}
 	c.q = quantNone
+	if !generate {
+		// the version a serve plan follows (Serve reports a bad one)
+		c.engine, _ = parseVLLM(s.VLLM)
+	}
 	prec := s.Precision
 	if prec == "" || prec == "auto" {
 		// what inference stacks load by default: the checkpoint's half

@@ -137,7 +137,13 @@ func ServeText(w io.Writer, r *infer.ServeResult) {
 // tensor-parallel degree tried, what its cache holds, and the first that
 // holds the sequences asked for at the band's low end.
 func ServeFitText(w io.Writer, r *infer.ServeFitResult) {
-	if len(r.Tried) > 0 {
+	switch {
+	case len(r.Tried) > 0 && r.Tried[0].KVGroups > 1:
+		// sliding-window groups hold a sequence in fewer tokens: judged
+		// on each plan's concurrency, which the rows print
+		fmt.Fprintf(w, "%s on %s, %s: %d sequences of %d tokens at once (held at the band's low end)\n",
+			r.Tried[0].Model, r.Tried[0].GPU, r.Tried[0].Engine, r.Concurrency, r.Context)
+	case len(r.Tried) > 0:
 		fmt.Fprintf(w, "%s on %s, %s: %d sequences of %d tokens need %d KV-cache tokens (held at the band's low end)\n",
 			r.Tried[0].Model, r.Tried[0].GPU, r.Tried[0].Engine, r.Concurrency, r.Context, r.Need)
 	}
