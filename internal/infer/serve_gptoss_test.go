@@ -17,17 +17,7 @@ var gptOSSSeen = []quantLog{
 }
 
 // TestServeGptOSSSeen: every seen figure inside its band.
-func TestServeGptOSSSeen(t *testing.T) {
-	for _, l := range gptOSSSeen {
-		r, err := l.plan()
-		if err != nil {
-			t.Fatalf("%s: %v", l.src, err)
-		}
-		if in, n := l.score(t, r); in != n {
-			t.Errorf("%s: %d of %d figures inside the band", l.src, in, n)
-		}
-	}
-}
+func TestServeGptOSSSeen(t *testing.T) { allInside(t, gptOSSSeen) }
 
 // gptOSSBlind were kept from the author until the plan above was
 // committed; the rows are written from their inputs alone.

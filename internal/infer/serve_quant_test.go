@@ -102,7 +102,20 @@ func (l quantLog) score(t *testing.T, r *ServeResult) (inside, scored int) {
 // TestServeQuantisedSeenLogs: every seen figure inside its band, and the
 // weights within 4% of the logged (the band is -1%..+5%).
 func TestServeQuantisedSeenLogs(t *testing.T) {
-	for _, l := range vllmQuantSeen {
+	for i, r := range allInside(t, vllmQuantSeen) {
+		l := vllmQuantSeen[i]
+		if e := (float64(r.Weights)/(1<<30) - l.weightsGiB) / l.weightsGiB; e < -0.04 || e > 0.01 {
+			t.Errorf("%s: weights %+.1f%% off the log", l.src, 100*e)
+		}
+	}
+}
+
+// allInside plans every log and fails the test for each figure outside
+// its band; it returns the plans.
+func allInside(t *testing.T, logs []quantLog) []*ServeResult {
+	t.Helper()
+	var out []*ServeResult
+	for _, l := range logs {
 		r, err := l.plan()
 		if err != nil {
 			t.Fatalf("%s: %v", l.src, err)
@@ -110,10 +123,9 @@ func TestServeQuantisedSeenLogs(t *testing.T) {
 		if in, n := l.score(t, r); in != n {
 			t.Errorf("%s: %d of %d figures inside the band", l.src, in, n)
 		}
-		if e := (float64(r.Weights)/(1<<30) - l.weightsGiB) / l.weightsGiB; e < -0.04 || e > 0.01 {
-			t.Errorf("%s: weights %+.1f%% off the log", l.src, 100*e)
-		}
+		out = append(out, r)
 	}
+	return out
 }
 
 // TestServeQuantRefusals: formats vLLM does not load as asked are refused
