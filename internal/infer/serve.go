@@ -108,10 +108,7 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	e, err := parseVLLM(spec.VLLM)
-	if err != nil {
-		return nil, specErr("vllm", "%v", err)
-	}
+	e := c.engine
 	entry := spec.Entry
 	if entry == "" {
 		entry = "serve"
@@ -126,7 +123,7 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.tp, c.engine = tp, e
+	c.tp = tp
 	if err := servable(c, tp); err != nil {
 		return nil, err
 	}

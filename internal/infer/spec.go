@@ -108,8 +108,11 @@ func resolve(s memmodel.Spec) (*config, error) {
 	}
 	c.q = quantNone
 	if !generate {
-		// the version a serve plan follows (Serve reports a bad one)
-		c.engine, _ = parseVLLM(s.VLLM)
+		// the vLLM version a serve plan follows: the dtype and the
+		// quantised kernels depend on it
+		if c.engine, err = parseVLLM(s.VLLM); err != nil {
+			return nil, specErr("vllm", "%v", err)
+		}
 	}
 	prec := s.Precision
 	if prec == "" || prec == "auto" {
