@@ -189,4 +189,5 @@ var genSets = []memmodel.BandSource{
 	{Dir: "testdata/late30/generate", HeldOut: "thirtieth blind set: evaluated with its capture commit's models (de48888), then band data"},
 	{Dir: "testdata/late42/generate", HeldOut: "forty-second blind set: evaluated with the models of its registering commit (105d802), then band data"},
 	{Dir: "testdata/late46/generate", HeldOut: "forty-sixth blind set: evaluated with the models of its registering commit (6486b50), then band data"},
+	{Dir: "testdata/late57/generate", HeldOut: "fifty-seventh blind set (long generate calls, 880-3000 new tokens): evaluated with the models of 0d29e6d, then band data"},
 }

@@ -35,6 +35,8 @@ type captureRow struct {
 	Prefill   float64         `json:"prefill_s"`
 	Job       string          `json:"job"`
 	Point     int             `json:"point_index"`
+	AllocConf string          `json:"alloc_conf"`
+	Fraction  float64         `json:"fraction"`
 	// MaxCacheLen is the StaticCache length an earlier point of the same
 	// process left on the model (measured.CarryStaticCache)
 	MaxCacheLen int `json:"-"`
@@ -95,7 +97,8 @@ func readGenRows(t *testing.T, path string, oom bool) []captureRow {
 // It is measured.GenSpec's translation, the one bench/late prints.
 func (r captureRow) spec() memmodel.Spec {
 	return measured.GenSpec(measured.GTRow{Kind: r.Kind, HFConfig: r.HFConfig, B: r.Batch, Prompt: r.Prompt,
-		NewTokens: r.NewTokens, DType: r.DType, Cache: r.Cache, GradMode: r.GradMode, MaxCacheLen: r.MaxCacheLen})
+		NewTokens: r.NewTokens, DType: r.DType, Cache: r.Cache, GradMode: r.GradMode, MaxCacheLen: r.MaxCacheLen,
+		AllocConf: r.AllocConf})
 }
 
 type evalRow struct {
