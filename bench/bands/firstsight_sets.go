@@ -181,6 +181,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late31/RESULTS.md"},
 	// late32's is the print on the models it was captured to test (0592c44)
 	{File: "testdata/late32/RESULTS.md"},
+	// late59's is the print on the models of 8de0941
+	{File: "testdata/late59/RESULTS.md"},
 	// late33's likewise (9efb315)
 	{File: "testdata/late33/RESULTS.md"},
 	// late34's likewise (6934c31)
