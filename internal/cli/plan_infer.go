@@ -15,10 +15,10 @@ import (
 type inferFlags struct {
 	task, kvDType, cache, maximize           string
 	vllm, entry                              string
-	eager                                    bool
+	eager, skipMM                            bool
 	newTokens, blockSize, maxSeqs, maxTokens int
 	context, maxCacheLen, concurrency        int
-	maxLoraRank, maxLoras                    int
+	maxLoraRank, maxLoras, images            int
 	util                                     float64
 }
 
@@ -38,6 +38,8 @@ func (f *inferFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.eager, "enforce-eager", false, "serve: vLLM's --enforce-eager (no CUDA graphs)")
 	fs.IntVar(&f.maxLoraRank, "max-lora-rank", 0, "serve: vLLM's --enable-lora with this --max-lora-rank (its adapter slots load with the weights)")
 	fs.IntVar(&f.maxLoras, "max-loras", 0, "serve: vLLM's --max-loras, adapters held on the GPU at once (default 1; with --max-lora-rank)")
+	fs.IntVar(&f.images, "images-per-prompt", 0, "serve: a multimodal checkpoint's image limit, vLLM's --limit-mm-per-prompt '{\"image\":N}' (0: the language model alone, --language-model-only)")
+	fs.BoolVar(&f.skipMM, "skip-mm-profiling", false, "serve: vLLM's --skip-mm-profiling (the image encoder's pass left out of the budget)")
 	fs.IntVar(&f.concurrency, "concurrency", 0, "serve --fit: sequences of --context tokens the KV cache must hold at once (finds the fewest tensor-parallel GPUs)")
 	fs.IntVar(&f.context, "context", 0, "serve: per-sequence context length for concurrency (vLLM max_model_len; default --seq or 4096)")
 }
@@ -80,6 +82,16 @@ func (f *inferFlags) apply(fs *flag.FlagSet, spec *memmodel.Spec) error {
 	}
 	if set["enforce-eager"] {
 		spec.EnforceEager = f.eager
+	}
+	if set["skip-mm-profiling"] {
+		spec.SkipMMProfiling = f.skipMM
+	}
+	if set["images-per-prompt"] {
+		if f.images < 0 {
+			return usagef("--images-per-prompt must be 0 or more, got %d", f.images)
+		}
+		n := f.images
+		spec.ImagesPerPrompt = &n
 	}
 	if set["gpu-memory-utilization"] {
 		if f.util <= 0 || f.util > 1 {

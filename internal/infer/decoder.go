@@ -38,6 +38,9 @@ type decoder struct {
 	refuse func(c *config) error
 	// noLoRA: vLLM's model class takes no LoRA adapters
 	noLoRA bool
+	// learnedPos: positions are a learned embedding (GPT-2), no rotary
+	// table
+	learnedPos bool
 }
 
 // generates reports whether Hugging Face generate is planned for the

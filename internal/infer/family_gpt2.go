@@ -8,7 +8,8 @@ func init() {
 		// vLLM's c_fc output and its fused GELU
 		servedMLP: 2,
 		// vLLM's GPT2LMHeadModel does not implement SupportsLoRA
-		noLoRA: true,
+		noLoRA:     true,
+		learnedPos: true,
 	})
 }
 

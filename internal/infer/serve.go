@@ -127,6 +127,9 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	if err := servable(c, tp); err != nil {
 		return nil, err
 	}
+	if err := refuseImages(c, spec.ImagesPerPrompt, spec.SkipMMProfiling); err != nil {
+		return nil, err
+	}
 	r := &ServeResult{Task: "serve", Model: c.arch.Name, GPU: c.gpu.Name, Engine: e.String(), Entry: entry, TP: int(tp),
 		KVHeads: int(kvHeadsPerRank(c, tp)), KVHeadsTotal: int(c.kvHeads),
 		EnforceEager: spec.EnforceEager, Precision: c.prec, KVDType: kvName(c),
@@ -192,7 +195,12 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	}
 	w := buildWeights(c)
 	r.Params = w.params
-	r.Weights = rankWeights(c, vllmWeights(c, w), tp)
+	r.Weights = rankWeights(c, vllmWeights(c, w), tp) + ropeTables(c)
+	if towerLoaded(c, e, spec.ImagesPerPrompt) {
+		b, p := towerWeights(c, tp)
+		r.Weights += b
+		r.Params += p
+	}
 	loras, rank, err := resolveLoRA(c, spec.MaxLoras, spec.MaxLoraRank)
 	if err != nil {
 		return nil, err
@@ -212,7 +220,7 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	}
 	if c.dec.layouts != nil {
 		for c.layout = 1; c.layout < c.dec.layouts(c); c.layout++ {
-			alt := rankWeights(c, vllmWeights(c, buildWeights(c)), tp) + r.LoRASlots
+			alt := rankWeights(c, vllmWeights(c, buildWeights(c)), tp) + ropeTables(c) + r.LoRASlots
 			r.WeightsLow, r.WeightsHigh = min(r.WeightsLow, alt), max(r.WeightsHigh, alt)
 		}
 		c.layout = 0
@@ -237,6 +245,7 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 		// vLLM's source)
 		r.ActivationHigh += int64(r.MaxNumBatchedTokens) * c.vocab * 4
 	}
+	r.addEncoder(c, e, spec.ImagesPerPrompt, spec.SkipMMProfiling, tp)
 	r.charge(c, e, tp, !spec.EnforceEager)
 	r.cut(c, e, tp)
 	return r, nil

@@ -204,7 +204,7 @@ var vllmQuantBlind = []quantLog{
 	// Q30: Unsloth Llama 3.1 8B bnb-4bit, V0 on a T4, LoRA on
 	{src: "Q30 unsloth T4", version: "0.7.2", model: "llama3-8b", quant: "bitsandbytes", prec: "fp16", gpu: "t4", context: 512, tokensBatched: 512, seqs: 160, util: 0.5959, weightsGiB: 5.3541, blocks: 1353},
 	// Q31: Qwen3-0.6B W4A16 through lm-eval's LLM class (GPU not logged: weights only)
-	{src: "Q31 w4a16", version: "0.19.1", model: "qwen3-0.6b", quant: "w4a16", gpu: "h100", context: 8192, tokensBatched: 8192, entry: "llm", util: 0.9, weightsGiB: 0.53, miss: "0.03 GiB the layout does not explain, 5% of a 0.6B model"},
+	{src: "Q31 w4a16", version: "0.19.1", model: "qwen3-0.6b", quant: "w4a16", gpu: "h100", context: 8192, tokensBatched: 8192, entry: "llm", util: 0.9, weightsGiB: 0.53},
 }
 
 // TestServeQuantisedBlindLogs plans every blind log (all must plan) and
@@ -226,9 +226,11 @@ func TestServeQuantisedBlindLogs(t *testing.T) {
 		}
 	}
 	// first sight (b4a262f): 20 of 27; since bitsandbytes' statistics
-	// before 0.10 and V0's baseline from 0.7: 24
-	if inside < 24 {
-		t.Errorf("%d of %d figures inside their bands, 24 before", inside, scored)
+	// before 0.10 and V0's baseline from 0.7: 24; since vLLM's rotary
+	// tables are counted with the weights (Q31's Qwen3-0.6B: 40,960
+	// positions of 128 in bf16, 10 MiB of its 0.03 GiB gap): 25
+	if inside < 25 {
+		t.Errorf("%d of %d figures inside their bands, 25 before", inside, scored)
 	}
 	t.Logf("%d of %d figures inside their bands", inside, scored)
 }

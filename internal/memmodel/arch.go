@@ -46,6 +46,9 @@ type Arch struct {
 	Decoder DecoderQuirks `json:"decoder,omitzero"`
 	// MoE is the mixture-of-experts MLP; zero for a dense model.
 	MoE MoE `json:"moe,omitzero"`
+	// Images is the vision encoder of a multimodal checkpoint (Gemma 3
+	// 4B-27B); nil for a text model.
+	Images *ImageTower `json:"image_tower,omitempty"`
 	// Whisper: mel bins of the input features and encoder positions
 	// (the encoder sees 2·SourcePos frames).
 	MelBins   int `json:"mel_bins,omitempty"`

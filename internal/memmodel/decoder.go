@@ -56,6 +56,13 @@ type DecoderQuirks struct {
 	// attention and the KV cache then see bf16 keys and queries, and
 	// the float32 products are freed as soon as both casts exist.
 	RopeCastBack bool `json:"rope_cast_back,omitempty"`
+	// RopeFactor is rope_scaling's factor where the rotary embedding's
+	// table grows with it (linear, YaRN: vLLM builds cos/sin for
+	// max_position_embeddings × factor positions); LocalRope is a second,
+	// unscaled rotary embedding of the sliding layers (Gemma 3's
+	// rope_local_base_freq).
+	RopeFactor float64 `json:"rope_factor,omitempty"`
+	LocalRope  bool    `json:"local_rope,omitempty"`
 	// SlidingWindow limits the attention of sliding layers to that many
 	// tokens; every SlidingEvery-th layer (1-based) attends globally
 	// (Gemma 2: 2, Gemma 3: 6). Beyond the window SDPA gets a boolean

@@ -187,6 +187,9 @@ func ParseHFConfig(data []byte) (Arch, error) {
 	if err != nil {
 		return Arch{}, err
 	}
+	if f.Decoder {
+		a.Decoder.RopeFactor = ropeFactor(data, a.MaxPos)
+	}
 	if a.Heads > 0 && a.HeadDim == 0 && a.Hidden%a.Heads != 0 {
 		return Arch{}, fmt.Errorf("config.json: hidden size %d is not divisible by %d heads", a.Hidden, a.Heads)
 	}

@@ -52,6 +52,7 @@ func gemmaQuirks(modelType string) DecoderQuirks {
 	case "gemma3_text":
 		q.NormPlace, q.QKNorm, q.QKNormLate = "sandwich", "head", true
 		q.SlidingWindow, q.SlidingEvery = 4096, 6
+		q.LocalRope = true
 	}
 	return q
 }
@@ -64,11 +65,16 @@ func gemma(name, modelType string, hidden, layers, heads, kv, hd, ffn, vocab int
 // gemma3 is a Gemma 3 text model with its checkpoint's sliding window
 // (512 tokens for 1B, 1024 from 4B on, not Gemma3TextConfig's default of
 // 4096) and context length. The 4B-27B checkpoints are
-// Gemma3ForConditionalGeneration: their SigLIP vision tower is not
-// listed here.
+// Gemma3ForConditionalGeneration: SigLIP beside the text model (which
+// training plans alone), and the global layers' rotary embedding scaled
+// linearly by 8 to reach 131,072 positions.
 func gemma3(name string, hidden, layers, heads, kv, hd, ffn, vocab, window, maxPos int) Arch {
 	a := gemma(name, "gemma3_text", hidden, layers, heads, kv, hd, ffn, vocab)
 	a.Decoder.SlidingWindow, a.MaxPos = window, maxPos
+	if maxPos > 32768 {
+		t := siglipSO400M
+		a.Images, a.Decoder.RopeFactor = &t, 8
+	}
 	return a
 }
 

@@ -126,7 +126,7 @@ var unsupportedTypes = map[string]string{
 	"deepseek_v3": "qwen2_moe (shared experts; DeepSeek's multi-head latent attention is not modelled)",
 	"olmoe":       "qwen3_moe (q/k norms, no shared expert)",
 	"phimoe":      "mixtral",
-	"gemma3":      "gemma3_text (pass the text_config of the multimodal checkpoint)",
+	"gemma3":      "gemma3_text (pass the text_config; for serve, --model gemma-3-4b/12b/27b carries the SigLIP tower a text_config lacks)",
 	"llama4":      "llama (dense) or qwen3_moe (experts)",
 	"mistral3":    "mistral (pass the text_config)",
 	"phi":         "phi3",

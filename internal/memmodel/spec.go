@@ -115,6 +115,12 @@ type Spec struct {
 	// adapter slots vLLM allocates at start-up (MaxLoras 0: vLLM's 1).
 	MaxLoraRank int `json:"max_lora_rank,omitempty"`
 	MaxLoras    int `json:"max_loras,omitempty"`
+	// ImagesPerPrompt is vLLM's --limit-mm-per-prompt for images, for
+	// task serve on a multimodal checkpoint: nil leaves vLLM's default, 0
+	// serves the language model alone (--language-model-only);
+	// SkipMMProfiling is vLLM's --skip-mm-profiling.
+	ImagesPerPrompt *int `json:"images_per_prompt,omitempty"`
+	SkipMMProfiling bool `json:"skip_mm_profiling,omitempty"`
 
 	// Attn is the attention implementation: sdpa (transformers' default)
 	// | eager | flash | mem_efficient | math; empty for the family's
@@ -264,6 +270,8 @@ func (s Spec) MisplacedKey() (key, task string) {
 		{"enforce_eager", "serve", s.EnforceEager},
 		{"max_lora_rank", "serve", s.MaxLoraRank != 0},
 		{"max_loras", "serve", s.MaxLoras != 0},
+		{"images_per_prompt", "serve", s.ImagesPerPrompt != nil},
+		{"skip_mm_profiling", "serve", s.SkipMMProfiling},
 		{"image", "training", s.Image != 0},
 		{"checkpoint", "training", s.Checkpoint != "" && s.Checkpoint != d.Checkpoint},
 		{"accum", "training", s.Accum != 0 && s.Accum != d.Accum},
