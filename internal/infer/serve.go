@@ -43,8 +43,15 @@ type ServeResult struct {
 	WeightsLow int64 `json:"weights_low_bytes"`
 	// LoRASlots is the part of Weights vLLM's LoRA adapter slots take
 	// (max_lora_rank set).
-	LoRASlots   int64 `json:"lora_slots_bytes,omitempty"`
-	WeightsHigh int64 `json:"weights_high_bytes"`
+	LoRASlots int64 `json:"lora_slots_bytes,omitempty"`
+	// ImageEncoder is the part of Weights a multimodal checkpoint's image
+	// encoder and projector take; EncoderImages the dummy images the
+	// profile runs through it at once and EncoderPeak that pass's peak
+	// (serve_mm.go).
+	ImageEncoder  int64 `json:"image_encoder_bytes,omitempty"`
+	EncoderImages int64 `json:"encoder_profile_images,omitempty"`
+	EncoderPeak   int64 `json:"encoder_profile_peak_bytes,omitempty"`
+	WeightsHigh   int64 `json:"weights_high_bytes"`
 	// Activation is the torch peak of the profiling run above the
 	// weights: the larger of one forward of MaxNumBatchedTokens tokens and
 	// the dummy sampler over MaxNumSeqs rows of logits. ActivationLow has
@@ -200,6 +207,7 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 		b, p := towerWeights(c, tp)
 		r.Weights += b
 		r.Params += p
+		r.ImageEncoder = b
 	}
 	loras, rank, err := resolveLoRA(c, spec.MaxLoras, spec.MaxLoraRank)
 	if err != nil {

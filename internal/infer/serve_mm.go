@@ -133,6 +133,7 @@ func (r *ServeResult) addEncoder(c *config, e engine, images *int, skip bool, tp
 		return
 	}
 	k, peak, held := encoderPass(c, e, int64(r.MaxNumBatchedTokens), int64(r.MaxNumSeqs), int64(r.Context), images, tp)
+	r.EncoderImages, r.EncoderPeak = k, peak
 	lo, hi := int64(float64(peak)*(1-encoderBand)), int64(float64(peak)*(1+encoderBand))
 	text := r.Activation
 	r.Activation = max(peak, r.Activation+held)
