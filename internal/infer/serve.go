@@ -19,11 +19,16 @@ type ServeResult struct {
 	EnforceEager bool   `json:"enforce_eager"`
 	// TP is vLLM's tensor_parallel_size: every figure below is one GPU's;
 	// KVHeads of the model's KVHeadsTotal are each GPU's.
-	TP           int    `json:"tensor_parallel_size"`
-	KVHeads      int    `json:"kv_heads_per_gpu"`
-	KVHeadsTotal int    `json:"kv_heads"`
-	Params       int64  `json:"params"`
-	Precision    string `json:"precision"`
+	TP int `json:"tensor_parallel_size"`
+	// PP is vLLM's pipeline_parallel_size; with it the figures are the
+	// binding stage's (Stage, 0-based), StageLayers each stage's layers.
+	PP           int     `json:"pipeline_parallel_size,omitempty"`
+	Stage        int     `json:"binding_stage,omitempty"`
+	StageLayers  []int64 `json:"stage_layers,omitempty"`
+	KVHeads      int     `json:"kv_heads_per_gpu"`
+	KVHeadsTotal int     `json:"kv_heads"`
+	Params       int64   `json:"params"`
+	Precision    string  `json:"precision"`
 	// Quant is the checkpoint's quantisation (spec key quant), empty for
 	// none; bitsandbytes' int8/int4 are Precision.
 	Quant       string  `json:"quant,omitempty"`
@@ -200,6 +205,26 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	if c.static || c.eager {
 		r.Notes = append(r.Notes, "cache and attention settings are Hugging Face generate's; vLLM pages its own cache")
 	}
+	pp, err := servedPP(c, e, spec, tp)
+	if err != nil {
+		return nil, err
+	}
+	if pp == 1 {
+		if err := r.size(c, e, spec, tp, stage{first: true, last: true}); err != nil {
+			return nil, err
+		}
+		return r, nil
+	}
+	return r.pipeline(c, e, spec, tp, pp)
+}
+
+// stage is where a pipeline-parallel rank sits: the first holds the
+// embedding, the last the final norm, the LM head and the sampler.
+type stage struct{ first, last bool }
+
+// size plans one GPU of the instance: its weights, the profile's peak,
+// the memory charged to the budget and the KV cache cut into blocks.
+func (r *ServeResult) size(c *config, e engine, spec memmodel.Spec, tp int64, st stage) error {
 	w := buildWeights(c)
 	r.Params = w.params
 	r.Weights = rankWeights(c, vllmWeights(c, w), tp) + ropeTables(c)
@@ -211,7 +236,7 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	}
 	loras, rank, err := resolveLoRA(c, spec.MaxLoras, spec.MaxLoraRank)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if rank > 0 {
 		r.LoRASlots = loraSlots(c, tp, loras, rank)
@@ -237,9 +262,15 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 		r.WeightsLow -= int64(quantWeightsLow * float64(r.WeightsLow))
 		r.WeightsHigh += int64(quantWeightsHigh * float64(r.WeightsHigh))
 	}
+	if drop := st.dropped(c, tp); drop > 0 {
+		r.Weights, r.WeightsLow, r.WeightsHigh = r.Weights-drop, r.WeightsLow-drop, r.WeightsHigh-drop
+	}
 	r.Total = c.gpu.MemoryBytes
 	r.Requested = int64(math.Ceil(float64(r.Total) * r.Utilization))
 	rows := int64(min(r.MaxNumSeqs, r.MaxNumBatchedTokens))
+	if !st.last {
+		rows = 0 // only the last stage samples
+	}
 	r.Activation = profilePeak(c, e, int64(r.MaxNumBatchedTokens), rows, samplerSortBytes, tp)
 	r.ActivationLow, r.ActivationHigh = r.Activation, r.Activation
 	if e.v1() {
@@ -253,10 +284,15 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 		// vLLM's source)
 		r.ActivationHigh += int64(r.MaxNumBatchedTokens) * c.vocab * 4
 	}
+	if !st.first {
+		// the hidden states and residual received from the stage before
+		held := 2 * int64(r.MaxNumBatchedTokens) * c.hidden * c.dt
+		r.Activation, r.ActivationLow, r.ActivationHigh = r.Activation+held, r.ActivationLow+held, r.ActivationHigh+held
+	}
 	r.addEncoder(c, e, spec.ImagesPerPrompt, spec.SkipMMProfiling, tp)
 	r.charge(c, e, tp, !spec.EnforceEager)
 	r.cut(c, e, tp)
-	return r, nil
+	return nil
 }
 
 // vllmWeights is the weights as vLLM loads them: its ParallelLMHead and

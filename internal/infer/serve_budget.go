@@ -94,8 +94,8 @@ func ncclCharged(c *config, tp int64) (nominal, lo, hi int64) {
 // heads either split evenly or are replicated evenly.
 func servedTP(c *config, p memmodel.Parallel) (int64, error) {
 	tp := int64(max(p.TP, 1))
-	if p.GPUs > 1 && int64(p.GPUs) != tp {
-		return 0, specErr("parallel", "a serve plan is one vLLM instance: gpus (%d) must equal tp (%d)", p.GPUs, tp)
+	if pp := int64(max(p.PP, 1)); p.GPUs > 1 && int64(p.GPUs) != tp*pp {
+		return 0, specErr("parallel", "a serve plan is one vLLM instance: gpus (%d) must equal tp × pp (%d)", p.GPUs, tp*pp)
 	}
 	if c.heads%tp != 0 {
 		return 0, specErr("parallel", "tp %d does not divide the %d attention heads of %s", tp, c.heads, c.arch.Name)

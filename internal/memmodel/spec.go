@@ -296,12 +296,14 @@ func (s Spec) MisplacedKey() (key, task string) {
 	return "", task
 }
 
-// parallelScope is the tasks that read a parallel setting: tensor
-// parallelism alone (tp, with gpus left out or equal to it) is also a
-// serve plan's (vLLM's tensor_parallel_size); the rest is training's.
+// parallelScope is the tasks that read a parallel setting: tensor and
+// pipeline parallelism alone (tp, pp, gpus) are also a serve plan's (vLLM's tensor_parallel_size and
+// pipeline_parallel_size); the rest is training's.
 func parallelScope(p Parallel) string {
-	onlyTP := p.TP > 1 && (p.GPUs <= 1 || p.GPUs == p.TP) && p.PP <= 1 &&
-		(p.Strategy == "" || p.Strategy == "none" || p.Strategy == "tp") &&
+	tp, pp := max(p.TP, 1), max(p.PP, 1)
+	// (gpus other than tp × pp is the serve planner's to refuse, by name)
+	onlyTP := (tp > 1 || pp > 1) &&
+		(p.Strategy == "" || p.Strategy == "none" || p.Strategy == "tp" || p.Strategy == "pp") &&
 		p.Init == "" && p.ReshardAfterForward == nil && p.Schedule == "" && p.MicroBatches <= 1
 	if onlyTP {
 		return "training serve"

@@ -88,7 +88,10 @@ func ServeText(w io.Writer, r *infer.ServeResult) {
 	if r.EnforceEager {
 		graphs = "enforce_eager"
 	}
-	if r.TP > 1 {
+	switch {
+	case r.PP > 1:
+		graphs += fmt.Sprintf(", tensor_parallel_size %d, pipeline_parallel_size %d (every figure below is one GPU's of stage %d, the one that binds)", r.TP, r.PP, r.Stage)
+	case r.TP > 1:
 		graphs += fmt.Sprintf(", tensor_parallel_size %d (every figure below is one GPU's)", r.TP)
 	}
 	fmt.Fprintf(w, "  %s, %s, %s; gpu_memory_utilization %.2f, block_size %d, max_num_seqs %d, max_num_batched_tokens %d\n\n",
