@@ -43,7 +43,8 @@ func ServeFit(spec memmodel.Spec, concurrency int) (*ServeFitResult, error) {
 			continue
 		}
 		s := spec
-		s.Parallel.TP, s.Parallel.GPUs = tp, tp
+		// a pipeline-parallel degree given is kept: tp × pp GPUs
+		s.Parallel.TP, s.Parallel.GPUs = tp, tp*max(spec.Parallel.PP, 1)
 		r, err := Serve(s)
 		if IsSpecError(err) && tp > 1 {
 			res.Refused = append(res.Refused, fmt.Sprintf("tp %d: %v", tp, err))

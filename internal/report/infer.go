@@ -158,15 +158,23 @@ func ServeFitText(w io.Writer, r *infer.ServeFitResult) {
 		if !t.Fits {
 			hold = "vLLM refuses to start"
 		}
-		fmt.Fprintf(w, "  tp %-2d  weights %10s a GPU, KV cache %8d tokens (%d – %d), %.1f – %.1f sequences: %s\n",
-			t.TP, units.Bytes(t.Weights), t.Tokens, t.TokensLow, t.TokensHigh,
+		deg := fmt.Sprintf("tp %-2d", t.TP)
+		if t.PP > 1 {
+			deg = fmt.Sprintf("tp %d × pp %d", t.TP, t.PP)
+		}
+		fmt.Fprintf(w, "  %s  weights %10s a GPU, KV cache %8d tokens (%d – %d), %.1f – %.1f sequences: %s\n",
+			deg, units.Bytes(t.Weights), t.Tokens, t.TokensLow, t.TokensHigh,
 			t.ConcurrencyLow, t.ConcurrencyHigh, hold)
 	}
 	for _, x := range r.Refused {
 		fmt.Fprintf(w, "  %s\n", x)
 	}
 	if r.Best != nil {
-		fmt.Fprintf(w, "fewest GPUs: tp %d (%d × %s)\n", r.Best.TP, r.Best.TP, r.Best.GPU)
+		if r.Best.PP > 1 {
+			fmt.Fprintf(w, "fewest GPUs: tp %d × pp %d (%d × %s)\n", r.Best.TP, r.Best.PP, r.Best.TP*r.Best.PP, r.Best.GPU)
+		} else {
+			fmt.Fprintf(w, "fewest GPUs: tp %d (%d × %s)\n", r.Best.TP, r.Best.TP, r.Best.GPU)
+		}
 	}
 }
 
