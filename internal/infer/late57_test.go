@@ -9,10 +9,10 @@ import (
 
 // late57Rows reads testdata/late57's generate rows. The cap10g row ran
 // under torch.cuda.set_per_process_memory_fraction(0.071224): 10 GiB of
-// the 150,754,820,096 bytes torch reports as the H200's total
-// (gt_jobs92.py's CAP10G). The replay's device is the GPU table's memory
-// less the CUDA context, so the fraction is re-expressed on it to give
-// the same 10 GiB cap.
+// the 150,754,820,096 bytes torch reports as the H200's total on the
+// lent machines (gt_jobs92.py's CAP10G). The replay caps at the fraction
+// of the GPU table's total (the fixtures' driver reports 150,109,880,320),
+// so the fraction is re-expressed on it to give the same 10 GiB cap.
 func late57Rows(t *testing.T) []captureRow {
 	t.Helper()
 	rows := loadCaptures(t, filepath.Join("..", "..", "testdata", "late57", "generate", "results.jsonl"))
@@ -23,7 +23,7 @@ func late57Rows(t *testing.T) []captureRow {
 	for i, r := range rows {
 		if r.Fraction > 0 {
 			capBytes := r.Fraction * 150754820096
-			rows[i].AllocConf = fmt.Sprintf("per_process_memory_fraction:%.6f", capBytes/float64(h200.MemoryBytes-h200.ContextBytes))
+			rows[i].AllocConf = fmt.Sprintf("per_process_memory_fraction:%.6f", capBytes/float64(h200.MemoryBytes))
 		}
 	}
 	return rows
