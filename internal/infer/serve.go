@@ -45,7 +45,8 @@ type ServeResult struct {
 	// WeightsLow and WeightsHigh bound a quantised checkpoint's weights
 	// (repacking layouts and versions move them; equal to Weights
 	// otherwise).
-	WeightsLow int64 `json:"weights_low_bytes"`
+	WeightsLow  int64 `json:"weights_low_bytes"`
+	WeightsHigh int64 `json:"weights_high_bytes"`
 	// LoRASlots is the part of Weights vLLM's LoRA adapter slots take
 	// (max_lora_rank set).
 	LoRASlots int64 `json:"lora_slots_bytes,omitempty"`
@@ -56,7 +57,6 @@ type ServeResult struct {
 	ImageEncoder  int64 `json:"image_encoder_bytes,omitempty"`
 	EncoderImages int64 `json:"encoder_profile_images,omitempty"`
 	EncoderPeak   int64 `json:"encoder_profile_peak_bytes,omitempty"`
-	WeightsHigh   int64 `json:"weights_high_bytes"`
 	// Activation is the torch peak of the profiling run above the
 	// weights: the larger of one forward of MaxNumBatchedTokens tokens and
 	// the dummy sampler over MaxNumSeqs rows of logits. ActivationLow has
@@ -205,7 +205,7 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	if c.static || c.eager {
 		r.Notes = append(r.Notes, "cache and attention settings are Hugging Face generate's; vLLM pages its own cache")
 	}
-	pp, err := servedPP(c, e, spec, tp)
+	pp, err := servedPP(c, e, spec)
 	if err != nil {
 		return nil, err
 	}

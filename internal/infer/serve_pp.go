@@ -31,7 +31,7 @@ import (
 
 // servedPP is vLLM's pipeline_parallel_size from the spec, refused where
 // vramkit does not plan it.
-func servedPP(c *config, e engine, spec memmodel.Spec, tp int64) (int64, error) {
+func servedPP(c *config, e engine, spec memmodel.Spec) (int64, error) {
 	pp := int64(max(spec.Parallel.PP, 1))
 	if pp == 1 {
 		return 1, nil
@@ -43,8 +43,8 @@ func servedPP(c *config, e engine, spec memmodel.Spec, tp int64) (int64, error) 
 		return 0, specErr("parallel", "pp %d is more than the %d layers of %s", pp, c.layers, c.arch.Name)
 	case c.arch.Decoder.SlidingWindow > 0:
 		return 0, specErr("parallel", "pipeline parallelism is not planned for sliding-window models (%s): each stage's KV-cache groups are not modelled", c.arch.Name)
-	case c.arch.Images != nil && (spec.ImagesPerPrompt == nil || *spec.ImagesPerPrompt > 0):
-		return 0, specErr("parallel", "pipeline parallelism is not planned with %s's image encoder (it sits on the first stage); images_per_prompt 0 serves the text model", c.arch.Name)
+	case towerLoaded(c, e, spec.ImagesPerPrompt):
+		return 0, specErr("parallel", "pipeline parallelism is not planned with %s's image encoder (it sits on the first stage); images_per_prompt 0 from vLLM 0.%d serves the text model", c.arch.Name, towerSkipMinor)
 	case spec.MaxLoraRank > 0:
 		return 0, specErr("parallel", "pipeline parallelism is not planned with LoRA adapters")
 	}
