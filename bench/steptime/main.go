@@ -127,6 +127,7 @@ func defaultSets() []set {
 func main() {
 	fit := flag.Bool("fit-host", false, "fit the host costs (memmodel.HostCosts) to the files instead of printing")
 	profile := flag.String("profile", "", "compare the model's host time, GPU time and kernel counts with the kernel profiles in this directory (testdata/profile)")
+	classes := flag.Bool("classes", false, "print the walk's host time, GPU time and kernels by class for each timed workload of the files")
 	hostJSON := flag.String("host", "", "host costs as memmodel.HostCosts JSON (default: the median lent host's, memmodel.DefaultHostCosts)")
 	flag.Parse()
 	host := memmodel.DefaultHostCosts()
@@ -138,6 +139,13 @@ func main() {
 	}
 	if *profile != "" {
 		if err := compareProfiles(*profile, host); err != nil {
+			fmt.Fprintln(os.Stderr, "steptime:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *classes {
+		if err := printClasses(flag.Args(), host); err != nil {
 			fmt.Fprintln(os.Stderr, "steptime:", err)
 			os.Exit(1)
 		}

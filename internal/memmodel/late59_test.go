@@ -19,8 +19,11 @@ import (
 // two samples (dev34), runs 1.25-2.1x short at these batches: at b128
 // compiled ResNet-50 launches 873 kernels a step where it launched 720 at
 // b2 and the walk counts 559 (dev33, dev34: batch norm's reductions split).
+// Since session 32 (compiledSplitLaunches, from those profiles; this set
+// seen, nothing fitted to it): median 9.1%, max 42.9%, compiled steps
+// -14.9..-42.9%, all inside the convolutional band (0.85-1.95x).
 func TestStepTimeLate59(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join("../../testdata/late59", "timing", "results.jsonl"))
-	checkStepEval(t, ev, 11, stepTargets{median: 0.092, max: 0.469, ratioMedian: 1, ratioMax: 1, order: 1})
-	checkAllInBand(t, ev, "late59-t-resnet18-b128-bf16-compile")
+	checkStepEval(t, ev, 11, stepTargets{median: 0.092, max: 0.43, ratioMedian: 1, ratioMax: 1, order: 1})
+	checkAllInBand(t, ev)
 }

@@ -162,6 +162,7 @@ func (c *config) walkForward(g *Graph, gen *generator, tm timeModel, p *pipeline
 			}
 		}
 		tm.issueForward(o, g, h, p)
+		tm.compiledSplitLaunches(o, g, false, p)
 	}
 }
 
@@ -218,6 +219,7 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 			}
 			p.issue(h, d, classOf(o), n)
 		}
+		tm.compiledSplitLaunches(o, g, true, p)
 		if b, ok := tm.r.linearBiasGrad(o, g); ok {
 			p.issue(0, b, kPointwise, 1)
 		}
