@@ -4,7 +4,7 @@ import "testing"
 
 func TestCatalogCoversTheIssueList(t *testing.T) {
 	for _, n := range []string{"t4", "v100-16", "v100-32", "rtx3090", "rtx4090", "a10", "l4", "l40s",
-		"a40", "a100-40", "a100-80", "h100", "h200", "b200", "mi300x", "NVIDIA H100", "3090"} {
+		"a40", "a100-40", "a100-80", "h100", "h200", "b200", "mi300x", "rtx-pro-6000", "NVIDIA RTX PRO 6000 Blackwell Server Edition", "NVIDIA H100", "3090"} {
 		g, err := Lookup(n)
 		if err != nil {
 			t.Errorf("%s: %v", n, err)

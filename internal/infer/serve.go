@@ -271,7 +271,10 @@ func (r *ServeResult) size(c *config, e engine, spec memmodel.Spec, tp int64, st
 	if !st.last {
 		rows = 0 // only the last stage samples
 	}
-	r.Activation = profilePeak(c, e, int64(r.MaxNumBatchedTokens), rows, samplerSortBytes, tp)
+	if e.atLeast(shardedSamplerMinor) && tp > 1 {
+		rows = cdiv(rows, tp) // batch-sharded sampling: each rank samples its share of the rows
+	}
+	r.Activation = profilePeak(c, e, int64(r.MaxNumBatchedTokens), rows, profileSampler(c, e), tp)
 	r.ActivationLow, r.ActivationHigh = r.Activation, r.Activation
 	if e.v1() {
 		r.ActivationLow = profilePeak(c, e, int64(r.MaxNumBatchedTokens), rows, samplerKernelBytes, tp)
@@ -332,6 +335,31 @@ func profilePeak(c *config, e engine, T, S, perLogit, tp int64) int64 {
 	sampler := T*h*dt + S*c.vocab*(dt+perLogit)
 	return max(fwd, sampler)
 }
+
+// profileSampler is the bytes per logit of the engine's dummy sampler in
+// the memory profile: Model Runner V2 profiles the sampler without top-k,
+// top-p and logprobs ("the sampler may skip top_k, top_p, and logprobs,
+// using less GPU memory than what is possible during actual execution",
+// vllm/v1/worker/gpu/model_runner.py), the float32 logits and their
+// probabilities only; it runs dense models from 0.25 (vllm#44443) and
+// every model from 0.29. Model Runner V1 sorts (samplerSortBytes). Two
+// 0.27 logs (docs/inference.md) profiled at the kernels' figure.
+func profileSampler(c *config, e engine) int64 {
+	if e.atLeast(mrv2AllMinor) || e.atLeast(mrv2DenseMinor) && c.dec.served == nil {
+		return samplerKernelBytes
+	}
+	return samplerSortBytes
+}
+
+// The first 0.x releases in which Model Runner V2 is vLLM's default: for
+// dense models (v0.25.0, vllm#44443), for every model (v0.29.0, which also
+// shards the sampler's rows over the tensor-parallel ranks: "batch-sharded
+// sampling reduces per-step logits memory by 1/TP").
+const (
+	mrv2DenseMinor      = 25
+	mrv2AllMinor        = 29
+	shardedSamplerMinor = 29
+)
 
 // Bytes per logit of the dummy sampler beyond the logits themselves:
 // PyTorch's top-k/top-p sorts (float32 logits, sorted values, int64
