@@ -21,10 +21,7 @@ func printClasses(files []string, host memmodel.HostCosts) error {
 	fmt.Printf("%-44s %8s %8s %6s | %8s %8s %6s | %s\n", "workload", "meas ms", "pred ms", "err",
 		"gpu ms", "host ms", "k pred", "measured step / model kernels (µs)")
 	for _, w := range ws {
-		opts := memmodel.DefaultOptions()
-		opts.SkipReserved = true
-		opts.Host = host
-		r, err := memmodel.Estimate(w.Spec, opts)
+		r, err := estimate(w.Spec, host)
 		if err != nil {
 			fmt.Printf("%-44s %v\n", w.Name, err)
 			continue

@@ -19,10 +19,7 @@ func compareProfiles(dir string, host memmodel.HostCosts) error {
 	fmt.Printf("%-40s %8s %8s %6s | %8s %8s %8s %8s | %6s %6s | %s\n", "workload", "meas ms", "pred ms", "err",
 		"busy ms", "kern ms", "gpu ms", "host ms", "k prof", "k pred", "host µs/kernel: measured step/profiled kernels, model host/model kernels")
 	for _, p := range ps {
-		opts := memmodel.DefaultOptions()
-		opts.SkipReserved = true
-		opts.Host = host
-		r, err := memmodel.Estimate(p.Spec, opts)
+		r, err := estimate(p.Spec, host)
 		if err != nil {
 			return fmt.Errorf("%s: %w", p.Name, err)
 		}
@@ -47,4 +44,13 @@ func compareProfiles(dir string, host memmodel.HostCosts) error {
 		}
 	}
 	return nil
+}
+
+// estimate plans s's step time on host (peak reserved skipped: only the
+// walk is wanted).
+func estimate(s memmodel.Spec, host memmodel.HostCosts) (*memmodel.Result, error) {
+	opts := memmodel.DefaultOptions()
+	opts.SkipReserved = true
+	opts.Host = host
+	return memmodel.Estimate(s, opts)
 }
