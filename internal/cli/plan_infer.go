@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 
 	"github.com/vramkit/vramkit/internal/infer"
@@ -109,6 +110,13 @@ func runInference(ctx context.Context, env *Env, fs *flag.FlagSet, spec memmodel
 	}
 	if f.sweep != "" {
 		return usagef("--sweep is for training plans")
+	}
+	notes, err := gpuNotes(spec.GPU)
+	if err != nil {
+		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintf(env.Stderr, "vramkit plan: note: %s\n", n)
 	}
 	switch *spec.Task {
 	case "serve":

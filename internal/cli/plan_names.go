@@ -31,19 +31,40 @@ func checkNames(spec memmodel.Spec) (notes []string, err error) {
 			notes = append(notes, fmt.Sprintf("model %q is %s", m, a.Name))
 		}
 	}
-	if spec.GPU != "" {
-		g, err := gpu.Lookup(spec.GPU)
-		if err != nil {
-			return nil, usagef("unknown GPU %q%s; known: %s", spec.GPU, didYouMean(spec.GPU, gpu.Names()),
-				strings.Join(gpu.Names(), ", "))
-		}
-		if n := strings.ToLower(strings.TrimSpace(spec.GPU)); g.Name != n && variants(g.Name) > 1 {
-			notes = append(notes, fmt.Sprintf("GPU %q is %s (%s); name another variant to plan for it", spec.GPU, g.Name,
-				units.Bytes(g.MemoryBytes)))
-		}
+	gn, err := gpuNotes(spec.GPU)
+	if err != nil {
+		return nil, err
 	}
+	notes = append(notes, gn...)
 	if spec.Precision == "fp16" {
 		notes = append(notes, "precision fp16 is fp16-amp: float16 autocast with float32 weights and a GradScaler")
+	}
+	return notes, nil
+}
+
+// gpuNotes resolves a plan's --gpu (a table name or alias, or
+// NAME:MEMORY) and says what the name picked when it is not plain: an
+// alias that hides a variant, or memory given beside the table's.
+func gpuNotes(name string) (notes []string, err error) {
+	if name == "" {
+		return nil, nil
+	}
+	g, err := gpu.Lookup(name)
+	if base, _, ok := strings.Cut(name, ":"); err != nil && ok {
+		if _, berr := gpu.Lookup(base); berr == nil {
+			return nil, usagef("--gpu %v (NAME:MEMORY, e.g. h100:94GiB)", err)
+		}
+	}
+	if err != nil {
+		return nil, usagef("unknown GPU %q%s; known: %s (another variant: NAME:MEMORY, e.g. h100:94GiB)", name,
+			didYouMean(name, gpu.Names()), strings.Join(gpu.Names(), ", "))
+	}
+	if g.TableMemoryBytes > 0 {
+		notes = append(notes, fmt.Sprintf("GPU memory %s as given (the table's %s has %s); throughput, CUDA context and SMs are %s's",
+			units.Bytes(g.MemoryBytes), g.Name, units.Bytes(g.TableMemoryBytes), g.Name))
+	} else if n := strings.ToLower(strings.TrimSpace(name)); g.Name != n && variants(g.Name) > 1 {
+		notes = append(notes, fmt.Sprintf("GPU %q is %s (%s); name another variant to plan for it", name, g.Name,
+			units.Bytes(g.MemoryBytes)))
 	}
 	return notes, nil
 }

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/vramkit/vramkit/internal/units"
 )
 
 // GPU is one catalog entry. Throughputs are dense peak figures from the
@@ -19,6 +21,9 @@ type GPU struct {
 	Aliases []string `json:"aliases,omitempty"`
 	// MemoryBytes is totalGlobalMem as CUDA reports it.
 	MemoryBytes int64 `json:"memory_bytes"`
+	// TableMemoryBytes is the table's memory when a NAME:MEMORY lookup
+	// replaced it (0 otherwise).
+	TableMemoryBytes int64 `json:"table_memory_bytes,omitempty"`
 	// ContextBytes is the CUDA context plus loaded kernels (cuBLAS/cuDNN)
 	// that NVML shows on top of PyTorch's reserved memory; an estimate.
 	ContextBytes  int64   `json:"context_bytes"`
@@ -59,8 +64,34 @@ func Catalog() []GPU {
 	return gs
 }
 
-// Lookup finds a GPU by name or alias, case-insensitively.
+// Lookup finds a GPU by name or alias, case-insensitively. NAME:MEMORY
+// (h100:94GiB, an H100 NVL; h100:96GiB for a GH200) is NAME with its
+// memory replaced: a variant the table does not list, planned with
+// NAME's throughput, CUDA context and SMs (MemoryGiven says so).
 func Lookup(name string) (GPU, error) {
+	base, mem, given := strings.Cut(name, ":")
+	g, err := lookup(base)
+	if err != nil || !given {
+		return g, err
+	}
+	b, err := units.ParseBytes(mem)
+	if err != nil {
+		return GPU{}, fmt.Errorf("%s: memory %q: %v", name, mem, err)
+	}
+	if b < minMemory || b > maxMemory {
+		return GPU{}, fmt.Errorf("%s: memory %s is outside %s-%s", name, units.Bytes(b), units.Bytes(minMemory), units.Bytes(maxMemory))
+	}
+	g.TableMemoryBytes, g.MemoryBytes = g.MemoryBytes, b
+	return g, nil
+}
+
+// The memory a NAME:MEMORY lookup accepts.
+const (
+	minMemory = 1 << 30
+	maxMemory = 4 << 40
+)
+
+func lookup(name string) (GPU, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
 	n = strings.TrimPrefix(strings.TrimPrefix(n, "nvidia "), "nvidia-")
 	for _, g := range Catalog() {

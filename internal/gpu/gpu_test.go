@@ -24,3 +24,28 @@ func TestCatalogCoversTheIssueList(t *testing.T) {
 		t.Error("unknown GPU accepted")
 	}
 }
+
+// TestLookupWithMemory: NAME:MEMORY is NAME's entry with the memory given
+// (a variant the table does not list), the table's kept beside it; a bad
+// or implausible memory is an error naming it.
+func TestLookupWithMemory(t *testing.T) {
+	h, err := Lookup("h100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Lookup("H100:94GiB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.MemoryBytes != 94<<30 || g.TableMemoryBytes != h.MemoryBytes || g.Name != "h100" || g.BF16TFLOPs != h.BF16TFLOPs {
+		t.Errorf("h100:94GiB = %+v", g)
+	}
+	if h.TableMemoryBytes != 0 {
+		t.Errorf("plain h100 has a given memory: %+v", h)
+	}
+	for _, bad := range []string{"h100:", "h100:lots", "h100:512MiB", "h100:9TiB", "gh200:96GiB"} {
+		if _, err := Lookup(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
