@@ -15,11 +15,12 @@ const module = "github.com/vramkit/vramkit/"
 
 // core are the pure packages of ARCHITECTURE.md's "Dependency direction"
 // with their place in the pipeline: each may import the standard library
-// and core packages of a lower rank only (units, names and gpu are leaves that
-// every stage may use; analyze and memmodel are parallel branches).
+// and core packages of a lower rank only (units and names are leaves that
+// every stage may use, gpu reads byte sizes with units; analyze and memmodel
+// are parallel branches).
 var core = map[string]int{
-	"internal/units": 0, "internal/gpu": 0, "internal/lint": 0, "internal/names": 0,
-	"internal/pickle": 1, "internal/lint/rules": 1,
+	"internal/units": 0, "internal/lint": 0, "internal/names": 0,
+	"internal/pickle": 1, "internal/lint/rules": 1, "internal/gpu": 1,
 	"internal/snapshot": 2,
 	"internal/allocsim": 3,
 	"internal/analyze":  4, "internal/memmodel": 4,
