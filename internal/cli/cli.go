@@ -37,7 +37,10 @@ type Command struct {
 // UsageError marks an error caused by wrong flags or arguments (exit 2).
 type UsageError struct{ Err error }
 
+// Error is the wrapped error's message.
 func (e *UsageError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the wrapped error.
 func (e *UsageError) Unwrap() error { return e.Err }
 
 // usagef builds a UsageError.
@@ -47,6 +50,7 @@ func usagef(format string, a ...any) error { return &UsageError{fmt.Errorf(forma
 // an error line (e.g. lint found problems, a budget was exceeded).
 type ExitError struct{ Code int }
 
+// Error says the exit status.
 func (e *ExitError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
 
 // Main runs vramkit with args (without the program name) and returns the

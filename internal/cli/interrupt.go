@@ -13,6 +13,7 @@ import (
 // shells and `vramkit run` do for a command a signal stopped.
 type Interrupted struct{ Signal os.Signal }
 
+// Error names the signal.
 func (e *Interrupted) Error() string { return "interrupted by " + e.Signal.String() }
 
 // code is 128 plus the signal's number (130 for SIGINT, 143 for SIGTERM).

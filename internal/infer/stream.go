@@ -17,6 +17,7 @@ const (
 
 var categoryNames = [...]string{"weights", "kv_cache", "activations", "logits", "temporaries"}
 
+// String is the category's name in reports.
 func (c Category) String() string { return categoryNames[c] }
 
 // Phase is the part of generate an allocation belongs to.
@@ -31,6 +32,7 @@ const (
 
 var phaseNames = [...]string{"load", "prefill", "decode"}
 
+// String is the phase's name in reports.
 func (p Phase) String() string { return phaseNames[p] }
 
 // stream records allocations and frees in program order as allocsim

@@ -35,6 +35,7 @@ func Summarize(diags []Diagnostic) Summary {
 	return s
 }
 
+// String is the one-line count of findings by severity.
 func (s Summary) String() string {
 	n := s.Errors + s.Warnings + s.Infos
 	var parts []string

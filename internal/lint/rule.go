@@ -8,12 +8,14 @@ import (
 // Severity orders findings; --fail-on picks the lowest that fails a run.
 type Severity int
 
+// The severities, lowest first.
 const (
-	Info Severity = iota + 1
-	Warning
-	Error
+	Info    Severity = iota + 1 // a pattern worth a look; does not fail a run by default
+	Warning                     // likely costs memory or time
+	Error                       // a bug (an OOM retry that cannot work, a misspelt attribute, an invalid setting) or a file that is not Python
 )
 
+// String is the severity as the text and SARIF outputs name it.
 func (s Severity) String() string {
 	switch s {
 	case Info:
@@ -195,6 +197,7 @@ type SyntaxError struct {
 	Msg    string // e.g. `unexpected "print x"`
 }
 
+// Error is the parser's message.
 func (e *SyntaxError) Error() string { return e.Msg }
 
 // ParseFunc parses Python source. On a syntax error it returns a

@@ -29,6 +29,7 @@ func (d DType) Size() int64 {
 	}
 }
 
+// String is the dtype as PyTorch names it.
 func (d DType) String() string {
 	return [...]string{"float32", "float16", "bfloat16", "int64", "bool", "int8"}[d]
 }
@@ -64,6 +65,7 @@ const (
 
 var categoryNames = [...]string{"parameters", "gradients", "optimizer_state", "activations", "temporaries", "inputs"}
 
+// String is the category's name in breakdowns.
 func (c Category) String() string {
 	if int(c) < len(categoryNames) {
 		return categoryNames[c]

@@ -15,6 +15,7 @@ const (
 
 var phaseNames = [...]string{"load", "forward", "backward", "optimizer"}
 
+// String is the phase's name in reports.
 func (p Phase) String() string { return phaseNames[p] }
 
 // Tag is what the model knows of one allocation beyond its request: the

@@ -23,6 +23,7 @@ type OpError struct {
 	Err    error
 }
 
+// Error names the opcode, its offset and the cause.
 func (e *OpError) Error() string {
 	name := e.Name
 	if name == "" {
@@ -34,6 +35,7 @@ func (e *OpError) Error() string {
 	return fmt.Sprintf("pickle: offset %d: %s (0x%02x): %v", e.Offset, name, e.Op, e.Err)
 }
 
+// Unwrap returns the cause.
 func (e *OpError) Unwrap() error { return e.Err }
 
 // AppendHook sees every item appended to a list (APPEND, APPENDS, and the

@@ -32,6 +32,7 @@ const (
 var actionNames = [...]string{"alloc", "free_requested", "free_completed", "segment_alloc",
 	"segment_free", "segment_map", "segment_unmap", "snapshot", "oom"}
 
+// String is the action as the snapshot names it.
 func (a Action) String() string {
 	if int(a) < len(actionNames) {
 		return actionNames[a]
@@ -126,6 +127,7 @@ const (
 	BlockActivePendingFree
 )
 
+// String is the state as the snapshot names it.
 func (s BlockState) String() string {
 	switch s {
 	case BlockActiveAllocated:
