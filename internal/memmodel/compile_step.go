@@ -72,7 +72,8 @@ import "fmt"
 // (compiledSplitLaunches, from the dev33/dev34 profiles, no timing
 // fitted): the fifteen timed compiled convolutional steps now run
 // 0.89 (ResNet-152 b64) to 1.74 (ResNet-18 b128), median 1.19; the
-// convolutional band is 0.85-1.95x, a tenth beyond both ends. ResNet-18's
+// convolutional band is 0.85-1.95x (5% below the lowest, 12% above the
+// highest). ResNet-18's
 // compiled step takes 15.7 ms at b128 and at b256 alike (late59, late28):
 // host-bound at twice the walk's host time, which no profile has shown.
 const (
