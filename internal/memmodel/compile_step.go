@@ -73,9 +73,9 @@ import "fmt"
 // fitted): the fifteen timed compiled convolutional steps now run
 // 0.89 (ResNet-152 b64) to 1.74 (ResNet-18 b128), median 1.19; the
 // convolutional band is 0.85-1.95x (5% below the lowest, 12% above the
-// highest). ResNet-18's
-// compiled step takes 15.7 ms at b128 and at b256 alike (late59, late28):
-// host-bound at twice the walk's host time, which no profile has shown.
+// highest). ResNet-18's compiled step takes 15.7 ms at b128 and at b256
+// alike (late59, late28): host-bound at twice the walk's host time, which
+// no profile has shown.
 const (
 	compileStepLow    = 0.80 // transformers: the lowest measured/predicted 0.86 (0.89 since session 18)
 	compileStepHigh   = 1.50 // the highest 1.39 (BERT; 1.35 since session 18, 1.34 since 19)
