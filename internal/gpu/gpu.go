@@ -65,9 +65,9 @@ func Catalog() []GPU {
 }
 
 // Lookup finds a GPU by name or alias, case-insensitively. NAME:MEMORY
-// (h100:94GiB, an H100 NVL; h100:96GiB for a GH200) is NAME with its
-// memory replaced: a variant the table does not list, planned with
-// NAME's throughput, CUDA context and SMs (MemoryGiven says so).
+// (h100:94GiB for an H100 NVL) is NAME with its memory replaced: a
+// variant the table does not list, planned with NAME's throughput, CUDA
+// context and SMs (TableMemoryBytes keeps the table's memory).
 func Lookup(name string) (GPU, error) {
 	base, mem, given := strings.Cut(name, ":")
 	g, err := lookup(base)

@@ -155,8 +155,8 @@ const (
 // and splitLaunchesBwd spread by the reductions on each side (the
 // statistics forward; the two sums backward). Each costs the host a
 // generated kernel's issue (compiledHost) and the GPU at least a
-// launch's time. ResNet-101 b128 (dev27, 1679 kernels, 54 of 104 batch
-// norms above) is consistent with them. Not counted: the same splitting
+// launch's time. (ResNet-101 b128's profile, dev27, has no b2 twin and
+// does not check them.) Not counted: the same splitting
 // of layer-norm and bias gradients (compiled ConvNeXt-T b128 zeroes 85
 // accumulators where b2 zeroes 3, and launches 31 fewer Triton kernels).
 func (tm *timeModel) compiledSplitLaunches(o *op, g *Graph, bwd bool, p *pipeline) {
