@@ -22,21 +22,19 @@ import (
 // Fails if the split launches go, or if their threshold moves so far that
 // a batch of two splits too or a real batch does not.
 func TestCompiledSplitLaunches(t *testing.T) {
-	small := profiles(t, "../../testdata/dev34/dev34-profile")
-	large := profiles(t, "../../testdata/dev33/dev33-profile")
-	for _, c := range []struct{ b2, big, dir2, dirBig string }{
-		{"dev34-prof-resnet50-b2-bf16-compile", "dev33-prof-resnet50-b128-bf16-compile",
-			"../../testdata/dev34/dev34-profile", "../../testdata/dev33/dev33-profile"},
-		{"dev34-prof-efficientnet-b0-b2-bf16-compile", "dev33-prof-efficientnet-b0-b256-bf16-compile",
-			"../../testdata/dev34/dev34-profile", "../../testdata/dev33/dev33-profile"},
+	const dir2, dirBig = "../../testdata/dev34/dev34-profile", "../../testdata/dev33/dev33-profile"
+	small, large := profiles(t, dir2), profiles(t, dirBig)
+	for _, c := range []struct{ b2, big string }{
+		{"dev34-prof-resnet50-b2-bf16-compile", "dev33-prof-resnet50-b128-bf16-compile"},
+		{"dev34-prof-efficientnet-b0-b2-bf16-compile", "dev33-prof-efficientnet-b0-b256-bf16-compile"},
 	} {
 		p2, ok2 := small[c.b2]
 		pb, okb := large[c.big]
 		if !ok2 || !okb {
 			t.Fatalf("%s or %s: no profile", c.b2, c.big)
 		}
-		measuredGrowth := wrapperLaunches(t, filepath.Join(c.dirBig, c.big+"-kernels.json")) -
-			wrapperLaunches(t, filepath.Join(c.dir2, c.b2+"-kernels.json"))
+		measuredGrowth := wrapperLaunches(t, filepath.Join(dirBig, c.big+"-kernels.json")) -
+			wrapperLaunches(t, filepath.Join(dir2, c.b2+"-kernels.json"))
 		walkGrowth := walkKernels(t, pb.Spec) - walkKernels(t, p2.Spec)
 		t.Logf("%s -> %s: wrapper launches +%.0f, walk kernels +%.0f", c.b2, c.big, measuredGrowth, walkGrowth)
 		if math.Abs(walkGrowth/measuredGrowth-1) > 0.10 {
