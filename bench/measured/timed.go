@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/vramkit/vramkit/internal/gpu"
 	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
@@ -47,6 +48,11 @@ type captureRow struct {
 	Status       string          `json:"status"`
 	StepMedianS  float64         `json:"step_median_s"`
 	IterS        []float64       `json:"iter_s"`
+	// HostProbe is the harness's machine probe; its gpu (NVML's device
+	// name) says which GPU timed the row.
+	HostProbe struct {
+		GPU string `json:"gpu"`
+	} `json:"host_probe"`
 }
 
 // ReadTimed reads a timing.jsonl of any of the three layouts in the
@@ -176,6 +182,13 @@ func fromCaptureRow(c captureRow) (Timed, string, error) {
 		s.LoRA = &memmodel.LoRA{Rank: c.LoRA, Alpha: float64(2 * c.LoRA), Targets: harnessLoRATargets(c.Model, c.LoRATargets)}
 	}
 	s.Compile, s.ChannelsLast = c.Compile, c.ChannelsLast
+	if c.HostProbe.GPU != "" {
+		g, err := tableGPU(c.HostProbe.GPU)
+		if err != nil {
+			return w, "", fmt.Errorf("%s: %w", c.Name, err)
+		}
+		s.GPU = g
+	}
 	if c.Attn == "eager" {
 		return w, "eager attention is not modelled", nil
 	}
@@ -202,4 +215,18 @@ func sortedNames(ws []Timed) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// tableGPU is the GPU table's name for an NVML device name ("NVIDIA H100
+// 80GB HBM3" is h100): its first word after the vendor.
+func tableGPU(device string) (string, error) {
+	f := strings.Fields(strings.ToLower(strings.TrimPrefix(device, "NVIDIA ")))
+	if len(f) == 0 {
+		return "", fmt.Errorf("empty GPU name in the host probe")
+	}
+	g, err := gpu.Lookup(f[0])
+	if err != nil {
+		return "", fmt.Errorf("host probe GPU %q: %w", device, err)
+	}
+	return g.Name, nil
 }

@@ -63,3 +63,16 @@ func TestReadTimedSelectivePatch(t *testing.T) {
 		t.Errorf("kept %v, skipped %v; want sel and restored kept, leaked skipped", names, skipped)
 	}
 }
+
+// TestTableGPU maps NVML's device names, as the host probe records them,
+// to the GPU table: a row timed on an H100 is predicted for the H100.
+func TestTableGPU(t *testing.T) {
+	for dev, want := range map[string]string{"NVIDIA H200": "h200", "NVIDIA H100 80GB HBM3": "h100"} {
+		if got, err := tableGPU(dev); err != nil || got != want {
+			t.Errorf("tableGPU(%q) = %q, %v; want %q", dev, got, err, want)
+		}
+	}
+	if _, err := tableGPU("NVIDIA Quadro Z9"); err == nil {
+		t.Error("an unknown device maps to a table GPU")
+	}
+}
