@@ -128,6 +128,7 @@ func main() {
 	fit := flag.Bool("fit-host", false, "fit the host costs (memmodel.HostCosts) to the files instead of printing")
 	profile := flag.String("profile", "", "compare the model's host time, GPU time and kernel counts with the kernel profiles in this directory (testdata/profile)")
 	classes := flag.Bool("classes", false, "print the walk's host time, GPU time and kernels by class for each timed workload of the files")
+	across := flag.Bool("across", false, "pair each workload of the files (timed on another GPU, named PREFIX-NAME) with NAME in the repository's sets and print the two GPUs' measured and predicted step-time ratio")
 	hostJSON := flag.String("host", "", "host costs as memmodel.HostCosts JSON (default: the median lent host's, memmodel.DefaultHostCosts)")
 	flag.Parse()
 	host := memmodel.DefaultHostCosts()
@@ -139,6 +140,13 @@ func main() {
 	}
 	if *profile != "" {
 		if err := compareProfiles(*profile, host); err != nil {
+			fmt.Fprintln(os.Stderr, "steptime:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *across {
+		if err := printAcross(flag.Args(), host); err != nil {
 			fmt.Fprintln(os.Stderr, "steptime:", err)
 			os.Exit(1)
 		}
