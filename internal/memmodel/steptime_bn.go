@@ -50,7 +50,7 @@ func (r *rates) batchNorm(o *op, g *Graph, dt DType) (fwd, bwd float64) {
 		plane = x.numel / max(c, 1) // a batch of one
 	}
 	f, b := r.bnRates(normDtype(dt), c, plane, o.nhwc)
-	return gpuFloor + bytes/(f*r.bwScale), gpuFloor + bytes/(b*r.bwScale)
+	return gpuFloor + r.memS(bytes/f, bytes), gpuFloor + r.memS(bytes/b, bytes)
 }
 
 // bnRatesUncached is the forward and backward rates (bytes per second)

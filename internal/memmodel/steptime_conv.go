@@ -120,7 +120,13 @@ func (r *rates) convUncached(c *convShape, dt DType) (fwd, bwd float64) {
 	}
 	// depthwise convolutions are memory-bound: scaled by bandwidth
 	fl := convFlops(c.n, c.cin, c.cout, c.ho, c.k, c.groups)
-	fwd = fl / f / r.bwScale
+	// the bytes it moves: its input and output (the weights are tiny)
+	es := 4.0
+	if dtype == "bf16" {
+		es = 2
+	}
+	bytes := es * float64(c.n*(c.cin*c.h*c.h+c.cout*c.ho*c.ho))
+	fwd = r.memS(fl/f, bytes)
 	var parts float64
 	if c.dgrad {
 		parts++
@@ -128,7 +134,7 @@ func (r *rates) convUncached(c *convShape, dt DType) (fwd, bwd float64) {
 	if c.wgrad {
 		parts++
 	}
-	return fwd, parts * fl / b / r.bwScale
+	return fwd, parts * r.memS(fl/b, bytes)
 }
 
 // sameKernelSize is the depthwise rows of kernel size k, or all of them

@@ -152,7 +152,7 @@ func (r *rates) bmmTraffic(s *gemmShape, dt DType) float64 {
 	if bw == 0 {
 		return 0
 	}
-	return bytes / (bw * r.bwScale)
+	return r.memS(bytes/bw, bytes)
 }
 
 // bmmLogRate is the log of the float32 rate a batched GEMM's arithmetic

@@ -44,7 +44,7 @@ func (r *rates) layerNormRowFloor(o *op, g *Graph) float64 {
 	if !ok {
 		return 0
 	}
-	return rows * layerNormRowS / r.bwScale
+	return r.memS(rows*layerNormRowS, 0)
 }
 
 // gammaBetaRowS is the GPU time per row of ATen's single-pass LayerNorm
@@ -101,7 +101,7 @@ func (r *rates) gammaBeta(o *op, g *Graph, dt DType) (float64, float64, bool) {
 		partial := math.Max(r.stream("sum", F32, parts*width*4), r.launch())
 		return bytes + 2*partial, 3, true
 	}
-	return math.Max(bytes, rows*gammaBetaRowS/r.bwScale), 1, true
+	return math.Max(bytes, r.memS(rows*gammaBetaRowS, 0)), 1, true
 }
 
 // layerNormGradInput is the GPU time of a LayerNorm's input gradient
@@ -123,7 +123,7 @@ func (r *rates) layerNormGradInput(o *op, g *Graph, dt DType) (float64, bool) {
 	}
 	t := r.stream("add", dt, 3*float64(g.tensors[o.in[0]].bytes()))
 	if rows, ok := layerNormRows(o, g); ok {
-		t = math.Max(t, rows*layerNormGradRowS/r.bwScale)
+		t = math.Max(t, r.memS(rows*layerNormGradRowS, 0))
 	}
 	return math.Max(t, r.launch()), true
 }

@@ -20,9 +20,18 @@ type rates struct {
 	cal    *gpu.Calibration
 	scaled bool
 	// flopScale divides calibrated compute times, by calibration dtype
-	// (bf16, fp32, tf32); bwScale divides memory-bound ones.
+	// (bf16, fp32, tf32); bwScale is the ratio of the two GPUs' memory
+	// bandwidth and coreScale of their CUDA cores' throughput (fp32
+	// FLOP/s, at most 1), which memS applies to memory-bound kernels.
 	flopScale map[string]float64
 	bwScale   float64
+	coreScale float64
+	// peakStream is the reference GPU's fastest calibrated stream
+	// (bytes per second): what a kernel bound by bandwidth alone reached.
+	peakStream float64
+	// sameArch: the GPU has the reference's compute capability (an H100
+	// beside the H200), where memS's rule was measured.
+	sameArch bool
 	// curves holds the memory-bound curves by op and dtype, sorted by bytes.
 	curves map[string][]gpu.StreamRate
 	// gemms indexes the calibrated GEMMs and memoises interpolations
@@ -68,7 +77,7 @@ func newRates(g gpu.GPU) (*rates, error) {
 // ratesFrom builds the rates of GPU g from cal, measured on g itself when
 // ref is nil and on ref otherwise.
 func ratesFrom(cal *gpu.Calibration, ref *gpu.GPU, g gpu.GPU) *rates {
-	r := &rates{cal: cal, flopScale: map[string]float64{"bf16": 1, "fp32": 1, "tf32": 1}, bwScale: 1, sms: g.SMs,
+	r := &rates{cal: cal, flopScale: map[string]float64{"bf16": 1, "fp32": 1, "tf32": 1}, bwScale: 1, coreScale: 1, sms: g.SMs,
 		halfClock: burstClock(cal)}
 	if ref != nil {
 		r.scaled = true
@@ -83,6 +92,8 @@ func ratesFrom(cal *gpu.Calibration, ref *gpu.GPU, g gpu.GPU) *rates {
 		r.flopScale = map[string]float64{"bf16": lowp / ref.BF16TFLOPs, "fp32": g.FP32TFLOPs / ref.FP32TFLOPs,
 			"tf32": tf32 / ref.TF32TFLOPs}
 		r.bwScale = g.BandwidthGBps / ref.BandwidthGBps
+		r.coreScale = min(1, g.FP32TFLOPs/ref.FP32TFLOPs)
+		r.sameArch = g.ComputeCapability == ref.ComputeCapability
 	}
 	r.curves = map[string][]gpu.StreamRate{}
 	for _, s := range cal.Stream {
@@ -92,6 +103,7 @@ func ratesFrom(cal *gpu.Calibration, ref *gpu.GPU, g gpu.GPU) *rates {
 	for _, v := range r.curves {
 		sort.Slice(v, func(i, j int) bool { return v[i].Bytes < v[j].Bytes })
 	}
+	r.peakStream = max(r.bandwidth("copy", F32), r.bandwidth("copy", BF16))
 	return r
 }
 
@@ -211,7 +223,8 @@ func (r *rates) gemmTraffic(dtype string, batch, m, n, k int64) float64 {
 	if bw == 0 {
 		return 0
 	}
-	return es * float64(batch*(m*k+k*n+m*n)) / (bw * r.bwScale)
+	bytes := es * float64(batch*(m*k+k*n+m*n))
+	return r.memS(bytes/bw, bytes)
 }
 
 // gemmFrom is the time of the GEMM at the rate interpolated from the

@@ -57,10 +57,10 @@ func (r *rates) colSum(dt DType, rows, cols int64) (float64, bool) {
 	bytes := float64(rows*cols) * float64(dt.Size())
 	per := (hi.Seconds - lo.Seconds) / (hi.Bytes - lo.Bytes)
 	if per <= 0 {
-		return hi.Seconds * bytes / hi.Bytes / r.bwScale, true
+		return r.memS(hi.Seconds*bytes/hi.Bytes, bytes), true
 	}
 	t0 := math.Max(lo.Seconds-per*lo.Bytes, 0)
-	return t0 + per*bytes/r.bwScale, true
+	return r.memS(t0+per*bytes, bytes), true
 }
 
 // convBiasSum is the GPU time of a convolution's bias gradient, the
@@ -69,7 +69,7 @@ func (r *rates) colSum(dt DType, rows, cols int64) (float64, bool) {
 // calibrated rows.
 func (r *rates) convBiasSum(dt DType, channelsLast bool, n, cols, plane int64) (float64, bool) {
 	t, ok := gpu.ConvBiasSeconds(r.cal.Reduce, calDtype(dt, false), channelsLast, n, cols, plane)
-	return t / r.bwScale, ok
+	return r.memS(t, float64(n*cols*plane)*float64(dt.Size())), ok
 }
 
 // activationBackward is the calibrated stream class of an activation's

@@ -48,7 +48,7 @@ func (r *rates) stream(op string, dt DType, bytes float64) float64 {
 			return 0
 		}
 	}
-	return gpuFloor + bytes/(bw*r.bwScale)
+	return gpuFloor + r.memS(bytes/bw, bytes)
 }
 
 // bandwidth is the bytes per second of the op class's largest
