@@ -183,6 +183,9 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late32/RESULTS.md"},
 	// late59's is the print on the models of 8de0941
 	{File: "testdata/late59/RESULTS.md"},
+	// late61's (66a49a1: the H200's rates scaled to the H100 by the
+	// bandwidth ratio, before session 33's memS)
+	{File: "testdata/late61/RESULTS.md"},
 	// late33's likewise (9efb315)
 	{File: "testdata/late33/RESULTS.md"},
 	// late34's likewise (6934c31)

@@ -102,6 +102,7 @@ func defaultSets() []set {
 		{"late31 (lent H200: GPU-bound CNNs in fp16 and bf16, seen since its evaluation)", []string{"testdata/late31/timing/results.jsonl"}, lent},
 		{"late32 (lent H200: compiled steps against eager, seen since its evaluation)", []string{"testdata/late32/timing/results.jsonl"}, lent},
 		{"late59 (lent H200: compiled CNN steps against eager, seen since its evaluation)", []string{"testdata/late59/timing/results.jsonl"}, lent},
+		{"late61 (lent H100: H200-timed workloads re-run, seen since its evaluation)", []string{"testdata/late61/timing/results.jsonl"}, lent},
 		{"dev35 (lent H200: eager channels-last CNNs beside NCHW)", []string{"testdata/dev35/dev35-timing/results.jsonl"}, lent},
 		{"late33 (lent H200: blind channels-last twins, seen since its evaluation)", []string{"testdata/late33/timing/results.jsonl"}, lent},
 		{"late34 (lent H200: blind channels-last twins, seen since its evaluation)", []string{"testdata/late34/timing/results.jsonl"}, lent},

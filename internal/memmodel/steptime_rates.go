@@ -129,7 +129,10 @@ func (r *rates) describe(name string) string {
 	if len(derived) > 0 {
 		s += "; " + strings.Join(derived, ", ") + " derived from them (not calibrated)"
 	}
-	if r.scaled {
+	switch {
+	case r.scaled && r.sameArch && r.coreScale >= r.bwScale:
+		s += fmt.Sprintf("; scaled to %s by peak FLOP/s, memory-bound kernels slowed only down to its fastest stream (checked on an H100: testdata/late61)", name)
+	case r.scaled:
 		s += fmt.Sprintf("; all scaled to %s by peak FLOP/s and memory bandwidth", name)
 	}
 	return s
