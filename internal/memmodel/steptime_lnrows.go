@@ -37,8 +37,8 @@ func layerNormRows(o *op, g *Graph) (float64, bool) {
 }
 
 // layerNormRowFloor is the least GPU time of LayerNorm op o's forward
-// kernel by its rows (layerNormRowS), scaled to other GPUs by their
-// bandwidth like every memory-bound rate; 0 for any other op.
+// kernel by its rows (layerNormRowS), scaled to other GPUs by memS as a
+// time bound by the SMs, not by bandwidth; 0 for any other op.
 func (r *rates) layerNormRowFloor(o *op, g *Graph) float64 {
 	rows, ok := layerNormRows(o, g)
 	if !ok {

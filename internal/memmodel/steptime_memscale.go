@@ -12,7 +12,7 @@ package memmodel
 // are not assumed faster), and its bytes at the GPU's fastest stream
 // (peakStream × bwScale). The cores' ratio stands in for what the SMs
 // do besides streaming (Hopper doubled fp32 per SM, so it overstates an
-// A100's or a B200's shortfall there): where it is the smaller of the two
+// A100's shortfall there): where it is the smaller of the two
 // ratios, the bandwidth ratio alone scales the kernel, as before. So it
 // does on another architecture than the reference's (sameArch false):
 // only an H100 has been timed, and public ResNet-50 fp16 training figures
