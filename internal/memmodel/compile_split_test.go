@@ -84,11 +84,5 @@ func wrapperLaunches(t *testing.T, path string) float64 {
 
 func walkKernels(t *testing.T, s memmodel.Spec) float64 {
 	t.Helper()
-	opts := memmodel.DefaultOptions()
-	opts.SkipReserved = true
-	r, err := memmodel.Estimate(s, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r.StepDetail.Kernels
+	return estimateStep(t, s).StepDetail.Kernels
 }
