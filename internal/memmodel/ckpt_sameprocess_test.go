@@ -89,15 +89,7 @@ func TestCheckpointAddSameProcess(t *testing.T) {
 		{"bert-base-s16-b1-bf16", "late14-t-bert-base-s512-b32-bf16", 1, 16, 0.30},
 		{"convnext-tiny-b1-bf16", "late14-t-convnext-tiny-b128-bf16", 1, 0, 0.30},
 	}
-	step := func(s memmodel.Spec) *memmodel.Result {
-		opts := memmodel.DefaultOptions()
-		opts.SkipReserved = true
-		r, err := memmodel.Estimate(s, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
+	step := func(s memmodel.Spec) *memmodel.Result { return estimateStep(t, s) }
 	n := 0
 	for _, c := range cases {
 		s, ok := base[c.spec]

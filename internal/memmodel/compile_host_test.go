@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/vramkit/vramkit/bench/measured"
-	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
 // TestCompiledHostDev34: five compiled models at one or two samples
@@ -25,12 +24,7 @@ func TestCompiledHostDev34(t *testing.T) {
 		t.Fatalf("%d profiled steps, want 5", len(ps))
 	}
 	for _, p := range ps {
-		opts := memmodel.DefaultOptions()
-		opts.SkipReserved = true
-		r, err := memmodel.Estimate(p.Spec, opts)
-		if err != nil {
-			t.Fatalf("%s: %v", p.Name, err)
-		}
+		r := estimateStep(t, p.Spec)
 		e := r.StepTime/p.StepS - 1
 		t.Logf("%-45s measured %6.1f ms predicted %6.1f ms %+6.1f%%", p.Name, 1e3*p.StepS, 1e3*r.StepTime, 100*e)
 		lim := 0.15

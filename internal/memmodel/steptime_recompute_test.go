@@ -23,13 +23,7 @@ func profiled(t *testing.T, dir, name string) (measured.Profiled, *memmodel.Step
 		if p.Name != name {
 			continue
 		}
-		opts := memmodel.DefaultOptions()
-		opts.SkipReserved = true
-		r, err := memmodel.Estimate(p.Spec, opts)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		return p, r.StepDetail
+		return p, estimateStep(t, p.Spec).StepDetail
 	}
 	t.Fatalf("%s: no profile %s", dir, name)
 	return measured.Profiled{}, nil
