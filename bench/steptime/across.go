@@ -54,20 +54,16 @@ func printAcross(files []string, host memmodel.HostCosts) error {
 		return fmt.Errorf("%d rows predicted on one GPU, %d on the other (a skipped workload)", len(eo.Rows), len(eb.Rows))
 	}
 	fmt.Printf("%-50s %-5s %-5s %9s %9s %8s %8s %7s\n", "workload", "gpu", "ref", "measured", "ref meas", "ratio", "pred", "err")
-	var errs []float64
+	var abs []float64
 	for i, o := range eo.Rows {
 		b := eb.Rows[i]
 		m, p := o.Measured/b.Measured, o.Predicted/b.Predicted
-		errs = append(errs, p/m-1)
+		abs = append(abs, math.Abs(p/m-1))
 		fmt.Printf("%-50s %-5s %-5s %8.1fms %8.1fms %8.3f %8.3f %+6.1f%%\n", o.Name, pairs[i].Spec.GPU, base[i].Spec.GPU,
 			1e3*o.Measured, 1e3*b.Measured, m, p, 100*(p/m-1))
 	}
-	if len(errs) == 0 {
+	if len(abs) == 0 {
 		return nil
-	}
-	abs := make([]float64, len(errs))
-	for i, e := range errs {
-		abs[i] = math.Abs(e)
 	}
 	sort.Float64s(abs)
 	fmt.Printf("%d pairs: GPU-to-GPU ratio |error| median %.1f%%, max %.1f%%\n", len(abs), 100*abs[len(abs)/2], 100*abs[len(abs)-1])

@@ -14,7 +14,8 @@ package memmodel
 // do besides streaming (Hopper doubled fp32 per SM, so it overstates an
 // A100's shortfall there): where it is the smaller of the two
 // ratios, the bandwidth ratio alone scales the kernel, as before. So it
-// does on another architecture than the reference's (sameArch false):
+// does on another architecture than the reference's (both decided once,
+// rates.streamCap):
 // only an H100 has been timed, and public ResNet-50 fp16 training figures
 // (TensorFlow's tf_cnn_benchmarks, b64: RTX 3090 1027 images/s, 62 ms a
 // step; RTX 4090 1688, 38 ms) put this rule 15% under on the 3090 (53 ms)
@@ -33,7 +34,7 @@ func (r *rates) memS(refS, bytes float64) float64 {
 	if !r.scaled {
 		return refS
 	}
-	if !r.sameArch || r.coreScale < r.bwScale {
+	if !r.streamCap {
 		return refS / r.bwScale
 	}
 	t := refS / r.coreScale

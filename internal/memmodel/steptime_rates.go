@@ -29,9 +29,9 @@ type rates struct {
 	// peakStream is the reference GPU's fastest calibrated stream
 	// (bytes per second): what a kernel bound by bandwidth alone reached.
 	peakStream float64
-	// sameArch: the GPU has the reference's compute capability (an H100
-	// beside the H200), where memS's rule was measured.
-	sameArch bool
+	// streamCap: memS caps a scaled kernel at the GPU's fastest stream
+	// instead of dividing it by bwScale (see memS for when).
+	streamCap bool
 	// curves holds the memory-bound curves by op and dtype, sorted by bytes.
 	curves map[string][]gpu.StreamRate
 	// gemms indexes the calibrated GEMMs and memoises interpolations
@@ -93,7 +93,7 @@ func ratesFrom(cal *gpu.Calibration, ref *gpu.GPU, g gpu.GPU) *rates {
 			"tf32": tf32 / ref.TF32TFLOPs}
 		r.bwScale = g.BandwidthGBps / ref.BandwidthGBps
 		r.coreScale = min(1, g.FP32TFLOPs/ref.FP32TFLOPs)
-		r.sameArch = g.ComputeCapability == ref.ComputeCapability
+		r.streamCap = g.ComputeCapability == ref.ComputeCapability && r.coreScale >= r.bwScale
 	}
 	r.curves = map[string][]gpu.StreamRate{}
 	for _, s := range cal.Stream {
@@ -130,7 +130,7 @@ func (r *rates) describe(name string) string {
 		s += "; " + strings.Join(derived, ", ") + " derived from them (not calibrated)"
 	}
 	switch {
-	case r.scaled && r.sameArch && r.coreScale >= r.bwScale:
+	case r.scaled && r.streamCap:
 		s += fmt.Sprintf("; scaled to %s by peak FLOP/s, memory-bound kernels slowed only down to its fastest stream (checked on an H100: testdata/late61)", name)
 	case r.scaled:
 		s += fmt.Sprintf("; all scaled to %s by peak FLOP/s and memory bandwidth", name)
