@@ -60,10 +60,16 @@ type GTRow struct {
 	IterS        []float64 `json:"iter_s"`
 	StepMedianS  float64   `json:"step_median_s"`
 	Timing       bool      `json:"timing"`
-	Params       int64     `json:"params"`
-	Trainable    int64     `json:"trainable_params"`
-	Res          int       `json:"res"`        // image side in pixels (vision and diffusion rows that set one)
-	VAEEncode    bool      `json:"vae_encode"` // diffusion rows that encode their images in the step
+	// HostProbe is a timing process's machine probe; its gpu (NVML's
+	// device name) says which GPU ran the row ("" before session 33's
+	// H100 rows: the lent H200).
+	HostProbe struct {
+		GPU string `json:"gpu"`
+	} `json:"host_probe"`
+	Params    int64 `json:"params"`
+	Trainable int64 `json:"trainable_params"`
+	Res       int   `json:"res"`        // image side in pixels (vision and diffusion rows that set one)
+	VAEEncode bool  `json:"vae_encode"` // diffusion rows that encode their images in the step
 	// generate rows (kind "gen")
 	DType     string `json:"dtype"`
 	Cache     string `json:"cache"`
@@ -199,6 +205,13 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 	}
 	if r.Opt != "" {
 		s.Optimizer = PlanOptimizer(r.Opt)
+	}
+	if r.HostProbe.GPU != "" {
+		g, err := tableGPU(r.HostProbe.GPU)
+		if err != nil {
+			return s, err.Error()
+		}
+		s.GPU = g
 	}
 	s.Quant = r.Quant
 	s.Attn = r.Attn
