@@ -20,3 +20,11 @@ def call122():
               for b in (2, 4, 8, 16, 32, 64)]
     groups += [("resnet50-b%d" % b, compiled_pair(t, "resnet50-b%d-bf16" % b, tv("resnet50", b))) for b in (8, 32)]
     return [probe] + dev_timing_jobs("dev64-", "dev64-timing", groups)
+
+
+def call123():
+    """late60's third process (EfficientNet-B2 260 px, ConvNeXt-S), which call119 on the H100 ran out of budget in
+    after EfficientNet-B2's eager step: the same specs and names, one process, BLIND as call119."""
+    from gt_jobs95 import call119
+    jobs = call119()
+    return [jobs[0], jobs[-1]]
