@@ -186,6 +186,8 @@ var firstSightStepTables = []firstSightTable{
 	// late61's (66a49a1: the H200's rates scaled to the H100 by the
 	// bandwidth ratio, before session 33's memS)
 	{File: "testdata/late61/RESULTS.md"},
+	// late60's (da1ab13, before compiledRealBatchHost)
+	{File: "testdata/late60/RESULTS.md"},
 	// late33's likewise (9efb315)
 	{File: "testdata/late33/RESULTS.md"},
 	// late34's likewise (6934c31)

@@ -103,6 +103,8 @@ func defaultSets() []set {
 		{"late32 (lent H200: compiled steps against eager, seen since its evaluation)", []string{"testdata/late32/timing/results.jsonl"}, lent},
 		{"late59 (lent H200: compiled CNN steps against eager, seen since its evaluation)", []string{"testdata/late59/timing/results.jsonl"}, lent},
 		{"late61 (lent H100: H200-timed workloads re-run, seen since its evaluation)", []string{"testdata/late61/timing/results.jsonl"}, lent},
+		{"late60 (lent H100: compiled CNN steps against eager, seen since its evaluation)", []string{"testdata/late60/timing/results.jsonl"}, lent},
+		{"dev64 (lent H100: compiled ResNet-18 at 2..64 samples, ResNet-50 at 8 and 32)", []string{"testdata/dev64/timing/results.jsonl"}, lent},
 		{"dev35 (lent H200: eager channels-last CNNs beside NCHW)", []string{"testdata/dev35/dev35-timing/results.jsonl"}, lent},
 		{"late33 (lent H200: blind channels-last twins, seen since its evaluation)", []string{"testdata/late33/timing/results.jsonl"}, lent},
 		{"late34 (lent H200: blind channels-last twins, seen since its evaluation)", []string{"testdata/late34/timing/results.jsonl"}, lent},

@@ -136,6 +136,7 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	tm.realBatch = c.batch >= compiledRealBatch
 	if cfg.rebuildPersistent {
 		c.ddpRelease(g, &cfg, tm)
 	}

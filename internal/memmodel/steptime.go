@@ -42,6 +42,9 @@ import (
 type timeModel struct {
 	r *rates
 	HostCosts
+	// realBatch says the step's micro-batch is a real one (compiledHost's
+	// compiledRealBatchHost applies); set by the planner
+	realBatch bool
 }
 
 // HostCosts is what the host spends issuing one training step, in
