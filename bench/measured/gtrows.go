@@ -159,6 +159,20 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 	case r.Kind == "gen":
 		return s, "inference (generate) rows are the inference planner's"
 	}
+	s, why, err := gtSpec(r)
+	if err != nil {
+		return s, err.Error()
+	}
+	return s, why
+}
+
+// gtSpec is the plan spec a capture row's workload ran (training or timed
+// alike; GTSpec and the timed-row reader both translate through it): the
+// model, shapes, precision, techniques, parallelism and the GPU its host
+// probe names. A non-empty reason means the row has no plan spec; err is
+// a row naming a GPU the table lacks.
+func gtSpec(r GTRow) (memmodel.Spec, string, error) {
+	s := memmodel.DefaultSpec()
 	switch {
 	case len(r.HFConfig) > 0 && string(r.HFConfig) != "null":
 		s.HFConfig = r.HFConfig
@@ -176,7 +190,7 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 		m = strings.Replace(m, "vit", "vit-", 1)  // vit-l16
 		s.Model = &m
 	default:
-		return s, "no model config"
+		return s, "no model config", nil
 	}
 	s.Batch, s.Seq, s.Accum = r.B, r.Seq, max(r.Accum, 1)
 	prec := "bf16"
@@ -187,7 +201,7 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 	case "fp32", "bf16", "fp16", "bf16w":
 		s.Precision = planPrecision(prec)
 	default:
-		return s, "precision " + prec
+		return s, "precision " + prec, nil
 	}
 	switch c := r.Ckpt.(type) {
 	case string:
@@ -209,13 +223,13 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 	if r.HostProbe.GPU != "" {
 		g, err := tableGPU(r.HostProbe.GPU)
 		if err != nil {
-			return s, err.Error()
+			return s, "", err
 		}
 		s.GPU = g
 	}
 	s.Quant = r.Quant
 	s.Attn = r.Attn
-	s.ChannelsLast = r.ChannelsLast
+	s.Compile, s.ChannelsLast = r.Compile, r.ChannelsLast
 	s.UseCache = r.UseCache
 	if r.Kind == "sharded" {
 		off := false
@@ -224,7 +238,7 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 	if r.Strategy != "" {
 		st := map[string]string{"fsdp2": "fsdp", "tp": "tp", "zero1": "zero1", "ddp": "ddp", "pp": "pp"}[r.Strategy]
 		if st == "" {
-			return s, "strategy " + r.Strategy
+			return s, "strategy " + r.Strategy, nil
 		}
 		s.Parallel.Strategy = st
 		s.Parallel.Init = r.Init
@@ -242,7 +256,7 @@ func GTSpec(r GTRow) (memmodel.Spec, string) {
 			}
 		}
 	}
-	return s, ""
+	return s, "", nil
 }
 
 // GenSpec translates a generate row (one point of HF generate) into the
@@ -273,7 +287,7 @@ func tvName(n string) string {
 
 // harnessLoRATargets is the module list gt_work.py hands PEFT for a row: the row's own lora_targets, or
 // the harness's defaults — q_proj/v_proj, Phi-3's fused qkv_proj, diffusers' to_q/to_k/to_v/to_out.0.
-// Both readers of capture rows (GTSpec and the timed-row reader) translate through it.
+// gtSpec, which every reader of capture rows translates through, applies it.
 func harnessLoRATargets(model string, explicit []string) []string {
 	switch {
 	case len(explicit) > 0:

@@ -83,7 +83,7 @@ func ReadProfiles(dir string) ([]Profiled, error) {
 		if len(line) == 0 {
 			continue
 		}
-		var c captureRow
+		var c GTRow
 		if err := json.Unmarshal(line, &c); err != nil {
 			return nil, fmt.Errorf("%s: %w", dir, err)
 		}

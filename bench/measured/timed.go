@@ -23,38 +23,6 @@ type Timed struct {
 	StepS  float64       `json:"measured_step_s"`
 }
 
-// captureRow is a timing row as bench/gpu/gt/gt_work.py writes it (the
-// testdata/captures/timing and heldout/timing files): the workload in the
-// capture script's terms (a transformers class with its config, or a
-// torchvision model as "tv:NAME"), and step_median_s, the median of the
-// steps after the first two.
-type captureRow struct {
-	Name         string          `json:"name"`
-	Model        string          `json:"model"`
-	HFConfig     json.RawMessage `json:"hf_config"`
-	IO           string          `json:"io"`
-	B            int             `json:"b"`
-	Seq          int             `json:"seq"`
-	Accum        int             `json:"accum"`
-	Prec         string          `json:"prec"`
-	Ckpt         string          `json:"ckpt"`
-	Opt          string          `json:"opt"`
-	LoRA         int             `json:"lora"`
-	LoRATargets  []string        `json:"lora_targets"`
-	Attn         string          `json:"attn"`
-	Compile      bool            `json:"compile"`
-	ChannelsLast bool            `json:"channels_last"`
-	Res          int             `json:"res"`
-	Status       string          `json:"status"`
-	StepMedianS  float64         `json:"step_median_s"`
-	IterS        []float64       `json:"iter_s"`
-	// HostProbe is the harness's machine probe; its gpu (NVML's device
-	// name) says which GPU timed the row.
-	HostProbe struct {
-		GPU string `json:"gpu"`
-	} `json:"host_probe"`
-}
-
 // ReadTimed reads a timing.jsonl of any of the three layouts in the
 // repository: the fixtures' (capture.py rows, catalog model names), the
 // unseen/blind sets' (the same rows, with plan specs in specs/NAME.json
@@ -144,56 +112,31 @@ func fromMeasured(line []byte, dir string) (Timed, string, error) {
 }
 
 func fromCapture(line []byte) (Timed, string, error) {
-	var c captureRow
+	var c GTRow
 	if err := json.Unmarshal(line, &c); err != nil {
 		return Timed{}, "", err
 	}
 	return fromCaptureRow(c)
 }
 
-func fromCaptureRow(c captureRow) (Timed, string, error) {
+// fromCaptureRow is a gt_work.py timing row (the workload in the capture
+// script's terms, step_median_s the median of the steps after the first
+// two) as a timed workload, its spec translated as every capture row is
+// (gtSpec).
+func fromCaptureRow(c GTRow) (Timed, string, error) {
 	w := Timed{Name: c.Name, StepS: c.StepMedianS}
-	switch {
-	case c.Status != "ok" || w.StepS == 0:
+	if c.Status != "ok" || w.StepS == 0 {
 		return w, "not completed", nil
-	}
-	s := memmodel.DefaultSpec()
-	if tv, ok := strings.CutPrefix(c.Model, "tv:"); ok {
-		s.Model, s.Image = &tv, c.Res
-		if s.Image == 0 {
-			s.Image = 224 // gt_work.py's input side unless the row sets res (not the catalog's native side)
-		}
-	} else if d, ok := strings.CutPrefix(c.Model, "df:"); ok { // diffusers models by catalog name
-		s.Model, s.Image = &d, c.Res
-	} else {
-		if len(c.HFConfig) == 0 {
-			return w, "", fmt.Errorf("%s: no hf_config", c.Name)
-		}
-		s.HFConfig = c.HFConfig
-	}
-	s.Batch, s.Seq, s.Accum = c.B, c.Seq, max(c.Accum, 1)
-	s.Precision = planPrecision(c.Prec)
-	s.Checkpoint = c.Ckpt
-	if s.Checkpoint == "" {
-		s.Checkpoint = "none"
-	}
-	s.Optimizer = PlanOptimizer(c.Opt)
-	if c.LoRA > 0 {
-		s.LoRA = &memmodel.LoRA{Rank: c.LoRA, Alpha: float64(2 * c.LoRA), Targets: harnessLoRATargets(c.Model, c.LoRATargets)}
-	}
-	s.Compile, s.ChannelsLast = c.Compile, c.ChannelsLast
-	if c.HostProbe.GPU != "" {
-		g, err := tableGPU(c.HostProbe.GPU)
-		if err != nil {
-			return w, "", fmt.Errorf("%s: %w", c.Name, err)
-		}
-		s.GPU = g
 	}
 	if c.Attn == "eager" {
 		return w, "eager attention is not modelled", nil
 	}
+	s, why, err := gtSpec(c)
+	if err != nil {
+		return w, "", fmt.Errorf("%s: %w", c.Name, err)
+	}
 	w.Spec = s
-	return w, "", nil
+	return w, why, nil
 }
 
 // sameModel reports whether two specs run the same network on the same GPU.

@@ -23,8 +23,9 @@ func TestTimedRowLoRATargets(t *testing.T) {
 		{"LlamaForCausalLM", nil, []string{"q_proj", "v_proj"}},
 		{"GPT2LMHeadModel", []string{"c_attn"}, []string{"c_attn"}},
 	} {
-		row := captureRow{Name: "r", Status: "ok", StepMedianS: 0.1, Model: c.model, HFConfig: cfg, B: 1,
-			Seq: 16, Prec: "bf16", LoRA: 16, LoRATargets: c.explicit}
+		prec := "bf16"
+		row := GTRow{Name: "r", Status: "ok", StepMedianS: 0.1, Model: c.model, HFConfig: cfg, B: 1,
+			Seq: 16, Prec: &prec, LoRA: 16, LoRATargets: c.explicit}
 		w, why, err := fromCaptureRow(row)
 		if err != nil || why != "" {
 			t.Fatalf("%s: %v %s", c.model, err, why)
