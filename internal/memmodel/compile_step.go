@@ -137,10 +137,7 @@ func compiledStepBand(d *StepDetail, b [2]float64) ([2]float64, string) {
 // |error| 16.1% -> 5.7%, 8 of 15 under); fitted there, then read on the
 // H100 sets (late60 first seen with 1.0, see its RESULTS.md).
 func (tm *timeModel) compiledHost(o *op) float64 {
-	f := 1.0
-	if tm.realBatch {
-		f = compiledRealBatchHost
-	}
+	f := tm.compiledScale()
 	switch o.kind {
 	case "conv2d", "conv1d":
 		return f * compiledConvHost * tm.Small
@@ -148,6 +145,14 @@ func (tm *timeModel) compiledHost(o *op) float64 {
 		return f * compiledExternHost * tm.Small
 	}
 	return f * compiledKernelHost * tm.Small
+}
+
+// compiledScale is compiledRealBatchHost at a real batch, else 1.
+func (tm *timeModel) compiledScale() float64 {
+	if tm.realBatch {
+		return compiledRealBatchHost
+	}
+	return 1
 }
 
 // Inductor's host cost per op, in HostCosts.Small (see compiledHost).
@@ -197,7 +202,7 @@ func (tm *timeModel) compiledSplitLaunches(o *op, g *Graph, bwd bool, p *pipelin
 	if bwd {
 		n = splitLaunchesBwd
 	}
-	p.issue(n*tm.compiledHost(&op{kind: "split"}), n*tm.r.launch(), kNorm, n)
+	p.issue(n*tm.compiledScale()*compiledKernelHost*tm.Small, n*tm.r.launch(), kNorm, n)
 }
 
 // Inductor's split reductions of a large compiled batch norm (see
