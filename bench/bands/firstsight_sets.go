@@ -188,6 +188,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late61/RESULTS.md"},
 	// late60's (da1ab13, before compiledRealBatchHost)
 	{File: "testdata/late60/RESULTS.md"},
+	// late62's (e9fd692)
+	{File: "testdata/late62/RESULTS.md"},
 	// late33's likewise (9efb315)
 	{File: "testdata/late33/RESULTS.md"},
 	// late34's likewise (6934c31)

@@ -155,6 +155,7 @@ var timingFiles = []memmodel.BandSource{
 	{Dir: "testdata/late32/timing/results.jsonl", HeldOut: "thirty-second blind set (compiled steps against eager; its compiled steps are not band rows): timed alone, evaluated with the models it was captured to test (0592c44), then band data"},
 	{Dir: "testdata/late59/timing/results.jsonl", HeldOut: "fifty-ninth blind set (compiled CNN steps against eager; its compiled steps are not band rows): timed alone, evaluated once with the models of 8de0941, then band data"},
 	{Dir: "testdata/late61/timing/results.jsonl", HeldOut: "sixty-first blind set (the first steps timed on an H100, each re-running an H200-timed workload; its compiled steps are not band rows): timed alone, evaluated once with the models of 66a49a1, then band data"},
+	{Dir: "testdata/late62/timing/results.jsonl", HeldOut: "sixty-second blind set (compiled CNN steps against eager, one compiled model per process; its compiled steps are not band rows): timed alone, evaluated once with the models of e9fd692, then band data"},
 	// late60 (evaluated once at da1ab13; first sight in firstsight_sets.go) is
 	// not band data yet: with late61 left out, its six eager rows (host-bound
 	// ones 13-17% under, on a host whose speed moved 2x between processes)

@@ -139,6 +139,19 @@ func TestStepTimeLate60(t *testing.T) {
 	checkAllInBand(t, ev)
 }
 
+// TestStepTimeLate62 holds late62 (compiled CNN steps around
+// compiledRealBatch against eager, one compiled model per process, blind,
+// on an H200). At its one evaluation (e9fd692): median 11.2%, max 45.1%
+// (eager ResNet-50 b16, 18.2 ms measured where b4 in another process took
+// 22.5), 15 of 16 in band, compile/eager ratios 2 of 8 within 10%: five
+// compiled steps ran slower than their eager twins (1.08-1.47x), which no
+// plan has.
+func TestStepTimeLate62(t *testing.T) {
+	ev := evalTimedFile(t, filepath.Join("../../testdata/late62", "timing", "results.jsonl"))
+	checkStepEval(t, ev, 16, stepTargets{median: 0.12, max: 0.46, ratioMedian: 0.29, ratioMax: 0.38, order: 0.35})
+	checkAllInBand(t, ev, "late62-t-resnet50-b16-bf16")
+}
+
 // TestCompiledRealBatchGrowth holds compiledRealBatchHost to dev64, which
 // it was not fitted on: compiled ResNet-18 on one H100, one process a
 // batch size, took a median 8.6 ms at 2 and 4 samples and 12.0 ms at 8 to

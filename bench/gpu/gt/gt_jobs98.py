@@ -47,3 +47,8 @@ def call125():
     for j in jobs:
         j["env"].update(env)
     return [probe] + jobs
+
+
+def call126():
+    """call124's last two workloads (ConvNeXt-T b16, EfficientNet-B3 b16), which its budget skipped; same jobs."""
+    return [j for j in call124() if j["name"].startswith(("probe", "late62-timing-convnext", "late62-timing-efficientnet-b3"))]
