@@ -225,6 +225,9 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 			dyn.Padding, dyn.Steps, dyn.MeanLen, dyn.MaxLen, 100*dyn.Efficiency))
 	}
 	c.stepTimeBand(r)
+	if n := c.compiledGainNote(r, tm, opts); n != "" {
+		r.Notes = append(r.Notes, n)
+	}
 	// judged on steady state (optimizer state exists) at the band's top
 	r.ProcessHigh = r.ProcessBand.High + (r.SteadyProcess - r.Process)
 	r.Verdict = Decide(r.SteadyProcess, r.ProcessHigh, r.Capacity, r.Confidence, "")
