@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
 )
@@ -103,7 +104,11 @@ func EvalStepTimeWith(ws []Timed, host memmodel.HostCosts) (StepEval, error) {
 				ev.Pairs = append(ev.Pairs, TechniquePair{Kind: k, Num: a.Name, Den: b.Name,
 					Measured: a.StepS / b.StepS, Predicted: pred[i] / pred[j]})
 			}
-			if j <= i || math.Abs(a.StepS/b.StepS-1) <= OrderNoise {
+			// two timings of one configuration (repeats, other
+			// processes) are not two configurations to order: the plan
+			// gives both the same time, and their difference is the
+			// host's noise (dev13's r1-r3, dev19's p1-p3)
+			if j <= i || math.Abs(a.StepS/b.StepS-1) <= OrderNoise || reflect.DeepEqual(a.Spec, b.Spec) {
 				continue
 			}
 			right := (a.StepS < b.StepS) == (pred[i] < pred[j])
