@@ -59,7 +59,10 @@ type GTRow struct {
 	NVMLUsed     int64     `json:"nvml_used"`
 	IterS        []float64 `json:"iter_s"`
 	StepMedianS  float64   `json:"step_median_s"`
-	Timing       bool      `json:"timing"`
+	// PhaseS is each timed step's host wall time in forward, backward
+	// and optimizer (gt_work.py from session 35 on).
+	PhaseS [][3]float64 `json:"phase_s"`
+	Timing bool         `json:"timing"`
 	// HostProbe is a timing process's machine probe; its gpu (NVML's
 	// device name) says which GPU ran the row ("" before session 33's
 	// H100 rows: the lent H200).

@@ -21,6 +21,10 @@ type Timed struct {
 	Source string        `json:"source"` // the file it came from: ratios pair rows of one file only
 	Spec   memmodel.Spec `json:"spec"`
 	StepS  float64       `json:"measured_step_s"`
+	// PhaseS is the median host wall time of forward, backward and
+	// optimizer over the steps StepS is the median of (gt_work.py rows
+	// from session 35 on; zero before).
+	PhaseS [3]float64 `json:"measured_phase_s"`
 }
 
 // ReadTimed reads a timing.jsonl of any of the three layouts in the
@@ -125,6 +129,15 @@ func fromCapture(line []byte) (Timed, string, error) {
 // (gtSpec).
 func fromCaptureRow(c GTRow) (Timed, string, error) {
 	w := Timed{Name: c.Name, StepS: c.StepMedianS}
+	if len(c.PhaseS) > 2 {
+		for k := range w.PhaseS {
+			var v []float64
+			for _, ph := range c.PhaseS[2:] {
+				v = append(v, ph[k])
+			}
+			w.PhaseS[k] = median(v)
+		}
+	}
 	if c.Status != "ok" || w.StepS == 0 {
 		return w, "not completed", nil
 	}

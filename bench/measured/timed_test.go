@@ -77,3 +77,23 @@ func TestTableGPU(t *testing.T) {
 		t.Error("an unknown device maps to a table GPU")
 	}
 }
+
+// A row's phase_s (gt_work.py from session 35) becomes the median of each
+// phase over the steps step_median_s is the median of: the first two are
+// dropped, as the compile and the warm-up fall there.
+func TestTimedRowPhases(t *testing.T) {
+	prec := "bf16"
+	row := GTRow{Name: "r", Status: "ok", StepMedianS: 0.03, Model: "GPT2LMHeadModel", HFConfig: []byte(`{"model_type":"gpt2"}`),
+		B: 1, Seq: 16, Prec: &prec, PhaseS: [][3]float64{{9, 9, 9}, {5, 5, 5}, {0.010, 0.020, 0.003}, {0.012, 0.018, 0.004}, {0.011, 0.030, 0.002}}}
+	w, why, err := fromCaptureRow(row)
+	if err != nil || why != "" {
+		t.Fatal(err, why)
+	}
+	if w.PhaseS != [3]float64{0.011, 0.020, 0.003} {
+		t.Errorf("phases %v, want the medians of steps 3-5 [0.011 0.020 0.003]", w.PhaseS)
+	}
+	row.PhaseS = nil
+	if w, _, _ = fromCaptureRow(row); w.PhaseS != [3]float64{} {
+		t.Errorf("a row without phase_s has phases %v", w.PhaseS)
+	}
+}

@@ -29,6 +29,11 @@ func printClasses(files []string, host memmodel.HostCosts) error {
 		d := r.StepDetail
 		fmt.Printf("%-44s %8.1f %8.1f %+5.0f%% | %8.1f %8.1f %6.0f | %5.1f\n", w.Name, 1e3*w.StepS, 1e3*r.StepTime,
 			100*(r.StepTime/w.StepS-1), 1e3*d.GPUS, 1e3*d.HostS, d.Kernels, 1e6*w.StepS/d.Kernels)
+		if m := w.PhaseS; m != [3]float64{} {
+			p := d.PhaseS
+			fmt.Printf("    host phases ms: forward %.1f (walk %.1f), backward %.1f (walk %.1f), optimizer %.1f (walk %.1f)\n",
+				1e3*m[0], 1e3*p[0], 1e3*m[1], 1e3*p[1], 1e3*m[2], 1e3*p[2])
+		}
 		var names []string
 		for k := range d.Classes {
 			names = append(names, k)

@@ -55,6 +55,9 @@ type StepDetail struct {
 	// layers cause: torch._grouped_mm's fallback calls (float32 experts).
 	GroupedSyncs int                    `json:"grouped_mm_syncs,omitempty"`
 	Classes      map[string]KernelClass `json:"classes"`
+	// PhaseS is the host clock's seconds in forward, backward and the
+	// optimizer, waits on the GPU included (gt_work.py's phase_s)
+	PhaseS [3]float64 `json:"phase_s"`
 }
 
 // KernelClass is the kernels of one class in a step and their GPU time.
@@ -66,7 +69,7 @@ type KernelClass struct {
 // detail summarises the clocks of a walked step.
 func (p *pipeline) detail() *StepDetail {
 	d := &StepDetail{HostS: p.hostBusy, GPUS: p.busy, HostBound: p.hostBusy > p.busy,
-		GroupedSyncs: p.groupedSyncs, Classes: map[string]KernelClass{}}
+		GroupedSyncs: p.groupedSyncs, Classes: map[string]KernelClass{}, PhaseS: p.phases}
 	for k := range p.kernels {
 		d.Kernels += p.kernels[k]
 		if p.kernels[k] > 0 || p.classGPU[k] > 0 {

@@ -57,3 +57,42 @@ func TestStepDetailWhisperConv(t *testing.T) {
 		t.Errorf("conv class %+v, want Whisper's convolutions", c)
 	}
 }
+
+// TestStepPhases: the walk's host clock split into forward, backward and
+// optimizer (what gt_work.py's phase_s times) equals the host's issue
+// time where the host never waits (ResNet-50 at one sample, host-bound,
+// 1,100 kernels), and adds the waits on a full launch queue where it does
+// (LLaMA-small s1024 b8 in float32, GPU time seven times the host's,
+// 2,800 kernels), never more than the step.
+func TestStepPhases(t *testing.T) {
+	for _, x := range []struct {
+		m, prec string
+		b, seq  int
+		waits   bool
+	}{{"resnet50", "bf16-amp", 1, 0, false}, {"llama-small", "fp32", 8, 1024, true}} {
+		s := DefaultSpec()
+		m := x.m
+		s.Model, s.Batch, s.Precision = &m, x.b, x.prec
+		if x.seq > 0 {
+			s.Seq = x.seq
+		}
+		o := DefaultOptions()
+		o.SkipReserved = true
+		r, err := Estimate(s, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, d := r.StepDetail.PhaseS, r.StepDetail
+		sum := p[0] + p[1] + p[2]
+		t.Logf("%s b%d: forward %.2f ms, backward %.2f ms, optimizer %.2f ms; host issue %.2f ms, step %.2f ms", x.m, x.b, 1e3*p[0], 1e3*p[1], 1e3*p[2], 1e3*d.HostS, 1e3*r.StepTime)
+		if p[0] <= 0 || p[1] <= 0 || p[2] <= 0 {
+			t.Errorf("%s: a phase without host time: %v", x.m, p)
+		}
+		if sum > r.StepTime*(1+1e-9) {
+			t.Errorf("%s: phases sum to %.3f ms, more than the step %.3f", x.m, 1e3*sum, 1e3*r.StepTime)
+		}
+		if waited := sum > d.HostS*(1+1e-6); waited != x.waits || sum < d.HostS*(1-1e-9) {
+			t.Errorf("%s: phases %.3f ms, issue time %.3f ms: want waits %v", x.m, 1e3*sum, 1e3*d.HostS, x.waits)
+		}
+	}
+}

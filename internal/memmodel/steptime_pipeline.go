@@ -13,6 +13,10 @@ type pipeline struct {
 	// groupedSyncs counts the _grouped_mm fallback calls, each a device
 	// sync (issueGrouped)
 	groupedSyncs int
+	// phases is the host clock's time in forward, backward and the
+	// optimizer (with the GradScaler's sync), waits included, the final
+	// synchronize not: what a perf_counter around each phase reads
+	phases [3]float64
 }
 
 // launched is one op's kernels in the launch queue: how many and when the

@@ -76,19 +76,23 @@ func (c *config) walk(g *Graph, cfg stepConfig, tm timeModel) (pipeline, float64
 	}
 	var bwdGPU float64
 	for micro := 0; micro < cfg.accum; micro++ {
+		t0 := p.host
 		for range g.inputs {
 			p.issue(tm.Op, tm.r.launch(), kPointwise, 1) // the batch: randint/randn or a copy
 		}
 		c.walkForward(g, gen, tm, &p)
+		t1 := p.host
 		before := p.gpu
 		c.walkBackward(g, gen, tm, &p)
 		bwdGPU += p.gpu - before
+		p.phases[0] += t1 - t0
 		if micro > 0 {
 			// AccumulateGrad adds into the existing .grad: one add per
 			// parameter, each a dispatcher call from the autograd engine
 			// (C++, no Python: Small) and a kernel
 			p.issue(nParams*tm.Small, nParams*tm.r.launch()+tm.r.stream("add", F32, pElems*4*3), kPointwise, nParams)
 		}
+		p.phases[1] += p.host - t1
 	}
 	if cfg.scaler {
 		// GradScaler: unscale_ checks every gradient for inf/NaN, then
@@ -100,6 +104,7 @@ func (c *config) walk(g *Graph, cfg stepConfig, tm timeModel) (pipeline, float64
 	// optimizer's own Python and kernels follow (optimizerTime)
 	gpuOpt, hostOpt, optKernels := c.optimizerTime(tm, pElems*cfg.stateShard, nParams)
 	p.issue(tm.Step+nParams*tm.Param+hostOpt, gpuOpt, kOptimizer, optKernels)
+	p.phases[2] = p.host - p.phases[0] - p.phases[1]
 	p.sync()
 	return p, bwdGPU
 }

@@ -9,7 +9,7 @@ recompile), bf16 AMP: ResNet-101 b32 alone; ResNet-101 b32 eager then compiled (
 dynamic batch); ConvNeXt-T b16 alone; EfficientNet-B0 b8 alone; and ResNet-101 b32 alone again with
 TORCHINDUCTOR_COMPILE_THREADS=1 (no pool of compile workers beside the timed steps). The step series in iter_s say when, if ever, the step
 settles."""
-from gt_jobs import dev_timing_jobs, J
+from gt_jobs import dev_timing_jobs, J, T
 from gt_jobs9 import tv
 
 
@@ -32,3 +32,39 @@ def call127():
         ("r101-alone-threads1", [t("t-resnet101-b32-bf16-compile-threads1", tv("resnet101", 32, compile=True))]),))
     one[0]["env"]["TORCHINDUCTOR_COMPILE_THREADS"] = "1"
     return [probe] + jobs + one  # last: compiling on one thread takes longest
+
+
+def call128():
+    """dev67 (development data, NOT blind): the host's forward / backward / optimizer split. gt_work.py records
+    phase_s from session 35 on (perf_counter around each phase, no sync); the walk's StepDetail.PhaseS is the same
+    split. Where the walk's host and GPU times are within 25% of each other, BERT and ResNet steps run 10-13% over
+    the plan while other families do not, and dev51's host profiles hint that the backward takes a larger share of
+    the host than the walk gives it (1.15-1.2x the forward against the walk's 0.7x). Eager bf16 AMP, 7 steps, four
+    processes of one family each: host-bound (one sample), balanced and GPU-bound sizes."""
+    from gt_jobs import LLAMA_SMALL, GPT2
+    BERT = ("BertForSequenceClassification", "BertConfig", {})
+    L = ("LlamaForCausalLM", "LlamaConfig", LLAMA_SMALL)
+    G2 = ("GPT2LMHeadModel", "GPT2Config", GPT2)
+    t = timer_dev("dev67-", "dev67-timing")
+    groups = (
+        ("resnet", [t("t-resnet50-b1-bf16", tv("resnet50", 1)), t("t-resnet50-b16-bf16", tv("resnet50", 16)),
+                    t("t-resnet50-b64-bf16", tv("resnet50", 64)), t("t-resnet101-b64-bf16", tv("resnet101", 64))]),
+        ("bert", [t("t-bert-base-s128-b1-bf16", T(*BERT, io="cls", b=1, seq=128)),
+                  t("t-bert-base-s512-b16-bf16", T(*BERT, io="cls", b=16, seq=512)),
+                  t("t-bert-base-s512-b32-bf16", T(*BERT, io="cls", b=32, seq=512))]),
+        ("convnext-vit", [t("t-convnext-tiny-b1-bf16", tv("convnext_tiny", 1)),
+                          t("t-convnext-tiny-b32-bf16", tv("convnext_tiny", 32)),
+                          t("t-vitb16-b1-bf16", tv("vit_b_16", 1)), t("t-vitb16-b64-bf16", tv("vit_b_16", 64))]),
+        ("decoders", [t("t-gpt2-s128-b1-bf16", T(*G2, b=1, seq=128)), t("t-gpt2-s1024-b8-bf16", T(*G2, b=8, seq=1024)),
+                      t("t-llama-small-s128-b1-bf16", T(*L, b=1, seq=128)),
+                      t("t-llama-small-s1024-b4-bf16", T(*L, b=4, seq=1024))]),
+    )
+    probe = J("probe-start", "probe", 10, exclusive=True, timeout=60, spec=dict(kind="probe"))
+    return [probe] + dev_timing_jobs("dev67-", "dev67-timing", groups)
+
+
+def timer_dev(prefix, group):
+    """One timed dev workload of a multi group: 7 steps, not blind."""
+    def t(name, spec):
+        return dict(spec, iters=7, name=prefix + name, group=group, heldout=False)
+    return t

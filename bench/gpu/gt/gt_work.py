@@ -357,22 +357,33 @@ def train(spec, out):
             return torch.nn.functional.cross_entropy(o.float(), tgt)
         return fwd_model(**inp).loss
 
+    phases = []  # per step, the host's wall time in forward, backward and optimizer (no sync: what issuing took)
+
     def step():
+        ph = [0.0, 0.0, 0.0]
         for _ in range(spec.get("accum", 1)):
+            t0 = time.perf_counter()
             inp, tgt = batch()
             with torch.autocast("cuda", dtype=ac, enabled=ac is not None):
                 loss = loss_of(inp, tgt) / spec.get("accum", 1)
+            t1 = time.perf_counter()
             if scaler:
                 scaler.scale(loss).backward()
             else:
                 loss.backward()
             del loss
+            t2 = time.perf_counter()
+            ph[0] += t1 - t0
+            ph[1] += t2 - t1
+        t2 = time.perf_counter()
         if scaler:
             scaler.step(opt)
             scaler.update()
         else:
             opt.step()
         opt.zero_grad(set_to_none=True)
+        ph[2] = time.perf_counter() - t2
+        phases.append(ph)
 
     times = []
     try:
@@ -391,6 +402,7 @@ def train(spec, out):
         res["status"] = "oom"
         res["oom_message"] = str(e)[:1500]
     res["iter_s"] = times
+    res["phase_s"] = phases[:len(times)]  # [forward, backward, optimizer] host wall per timed step
     figures(res)
     dump(spec, out, res)
     return [res]
