@@ -21,7 +21,8 @@ const (
 
 // compiledGainNote plans the eager twin of a compiled convolutional step
 // r (the same configuration without torch.compile, on the same host
-// costs) and, where the plan's gain from compiling is under
+// costs; compiled steps are planned on one GPU only, so no DDP state
+// needs redoing) and, where the plan's gain from compiling is under
 // compiledSmallGain, says what the timed pairs of that kind did; it
 // returns "" otherwise.
 func (c *config) compiledGainNote(r *Result, tm timeModel, opts Options) string {
