@@ -91,7 +91,7 @@ func (c *config) stepTimeBandFrom(t *BandTable, r *Result) {
 	r.StepTimeBandClasses = used
 	if c.spec.Compile {
 		var note string
-		b, note = compiledStepBand(r.StepDetail, b)
+		b, note = compiledStepBand(c.convNet(), b)
 		r.Notes = append(r.Notes, note)
 	}
 	if t.MaxStepSeq > 0 && !c.arch.Vision() && c.seq > int64(t.MaxStepSeq) {

@@ -26,9 +26,7 @@ const (
 // compiledSmallGain, says what the timed pairs of that kind did; it
 // returns "" otherwise.
 func (c *config) compiledGainNote(r *Result, tm timeModel, opts Options) string {
-	d := r.StepDetail
-	if !c.spec.Compile || d == nil || d.GPUS <= 0 || r.StepTime <= 0 ||
-		d.Classes[kernelClassNames[kConv]].GPUS <= compileConvShare*d.GPUS {
+	if !c.spec.Compile || !c.convNet() || r.StepTime <= 0 {
 		return ""
 	}
 	e := *c
@@ -44,3 +42,7 @@ func (c *config) compiledGainNote(r *Result, tm timeModel, opts Options) string 
 	return fmt.Sprintf("torch.compile gains little here: the same step eager is planned at %.3f s (compiled %.0f%% faster); in %d of %d timed convolutional pairs where the plan's gain was under %.0f%%, the compiled step ran slower than eager (host-bound steps on lent H200/H100 hosts): time both before choosing",
 		eager, 100*gain, compiledSmallGainSlower, compiledSmallGainPairs, 100*compiledSmallGain)
 }
+
+// convNet reports whether the model is a convolutional net: a vision
+// family without attention blocks (bands' kind=cnn).
+func (c *config) convNet() bool { return c.arch.Vision() && !c.arch.Attention() }
