@@ -216,7 +216,7 @@ func (c *config) bandClasses() []string {
 	switch {
 	case f.Vision && f.Attention:
 		kind = "vision-transformer"
-	case f.Vision:
+	case c.convNet():
 		kind = "cnn"
 	case kind == "":
 		kind = f.Task

@@ -39,8 +39,12 @@ func (c *config) compiledGainNote(r *Result, tm timeModel, opts Options) string 
 	if eager <= 0 || gain >= compiledSmallGain {
 		return ""
 	}
-	return fmt.Sprintf("torch.compile gains little here: the same step eager is planned at %.3f s (compiled %.0f%% faster); in %d of %d timed convolutional pairs where the plan's gain was under %.0f%%, the compiled step ran slower than eager (host-bound steps on lent H200/H100 hosts): time both before choosing",
-		eager, 100*gain, compiledSmallGainSlower, compiledSmallGainPairs, 100*compiledSmallGain)
+	by := fmt.Sprintf("compiled %.0f%% faster", 100*gain)
+	if gain <= 0 {
+		by = "compiled no faster"
+	}
+	return fmt.Sprintf("torch.compile gains little here: the same step eager is planned at %.3f s (%s); in %d of %d timed convolutional pairs where the plan's gain was under %.0f%%, the compiled step ran slower than eager (host-bound steps on lent H200/H100 hosts): time both before choosing",
+		eager, by, compiledSmallGainSlower, compiledSmallGainPairs, 100*compiledSmallGain)
 }
 
 // convNet reports whether the model is a convolutional net: a vision
