@@ -156,13 +156,12 @@ var timingFiles = []memmodel.BandSource{
 	{Dir: "testdata/late59/timing/results.jsonl", HeldOut: "fifty-ninth blind set (compiled CNN steps against eager; its compiled steps are not band rows): timed alone, evaluated once with the models of 8de0941, then band data"},
 	{Dir: "testdata/late61/timing/results.jsonl", HeldOut: "sixty-first blind set (the first steps timed on an H100, each re-running an H200-timed workload; its compiled steps are not band rows): timed alone, evaluated once with the models of 66a49a1, then band data"},
 	{Dir: "testdata/late62/timing/results.jsonl", HeldOut: "sixty-second blind set (compiled CNN steps against eager, one compiled model per process; its compiled steps are not band rows): timed alone, evaluated once with the models of e9fd692, then band data"},
-	// late60 (evaluated once at da1ab13; first sight in firstsight_sets.go) is
-	// not band data yet: with late61 left out, its six eager rows (host-bound
-	// ones 13-17% under, on a host whose speed moved 2x between processes)
-	// would be the whole gpu=h100 step class, whose centre then scores
-	// late61's rows at q down to -6.6: the shared GPU-bound step quantile
-	// goes from -1.99 to -4.16 (the leave-set-out rule working as meant on a
-	// class of one noisy set). A third H100 set would settle the class.
+	{Dir: "testdata/late60/timing/results.jsonl", HeldOut: "sixtieth blind set (compiled CNN steps against eager on an H100; its compiled steps are not band rows): timed alone, evaluated once with the models of da1ab13, then band data"},
+	// late60 became step band data in session 35, once step-time classes
+	// held by one capture set stopped setting a class centre
+	// (dropOneSetClasses): before, with late61 left out its six eager rows
+	// formed gpu=h100 alone and moved the shared GPU-bound quantile from
+	// -1.99 to -4.16; now the quantiles stay -1.95..+3.02.
 	{Dir: "testdata/dev13/timing/results.jsonl", HeldOut: "session 11's development set (not held out): host-bound rows timed in three processes on one host, the spread between processes"},
 	{Dir: "testdata/dev19/results.jsonl", HeldOut: "session 13's development set (not held out): the five worst host-bound checkpointing pairs in three processes on one host, the spread between processes and hosts"},
 }

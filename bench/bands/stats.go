@@ -156,6 +156,9 @@ func sharedQuantiles(xs, score, vs, vls, fs []float64, cls, st [][]string, grp [
 				split.Classes[c] = cb
 			}
 		}
+		if sharedSpread {
+			dropOneSetClasses(byClass, st, grp, g)
+		}
 		split.Pooled = split.Classes[""]
 		pool := robustLS(rest)
 		for _, i := range members[g] {
@@ -357,4 +360,30 @@ func abs(v float64) float64 {
 		return -v
 	}
 	return v
+}
+
+// dropOneSetClasses removes from byClass (the step-time classes of every
+// row outside group g) the classes whose rows all come from one capture
+// set: one set's rows share its host, whose speed moves a host-bound step
+// by up to half (late60: six H100 rows 13-17% under on a slow host), so
+// such a class's centre is that host's, not the class's. Its rows are
+// scored against the class's other classes and the pooled rows instead.
+func dropOneSetClasses(byClass map[string][]float64, st [][]string, grp []int, g int) {
+	sets := map[string]map[int]bool{}
+	for j, cs := range st {
+		if grp[j] == g {
+			continue
+		}
+		for _, c := range cs {
+			if sets[c] == nil {
+				sets[c] = map[int]bool{}
+			}
+			sets[c][grp[j]] = true
+		}
+	}
+	for c := range byClass {
+		if len(sets[c]) < 2 {
+			delete(byClass, c)
+		}
+	}
 }

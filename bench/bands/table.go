@@ -200,6 +200,9 @@ func fitSet(ss []sample, minRows int, conf float64, bySet, alloc, step, attr boo
 	sort.Strings(keys)
 	for _, k := range keys {
 		idx := g[k]
+		if step && k != "" && setsOf(idx, grp) < 2 {
+			continue // one capture set's host is not the class's centre (dropOneSetClasses)
+		}
 		var x, r, a []float64
 		var names []string
 		for _, i := range idx {
@@ -347,4 +350,13 @@ func bandOf(t *memmodel.BandTable, k kind, classes []string, risk int) ([2]float
 	}
 	r, _, basis := t.RiskBand(classes, risk)
 	return r, basis
+}
+
+// setsOf is how many capture sets the rows idx come from.
+func setsOf(idx, grp []int) int {
+	seen := map[int]bool{}
+	for _, i := range idx {
+		seen[grp[i]] = true
+	}
+	return len(seen)
 }

@@ -43,3 +43,26 @@ func TestTails(t *testing.T) {
 		t.Errorf("level 0 checkpointed below: %q, want [a +3.09%%]", l.belowNames)
 	}
 }
+
+// A step-time class whose rows (outside the set being scored) all come
+// from one capture set is no class to score against: late60's six H100
+// rows alone would set gpu=h100's centre when late61 is left out, and
+// moved the shared GPU-bound quantile from -1.99 to -4.16 (session 34).
+func TestDropOneSetClasses(t *testing.T) {
+	st := [][]string{{"gpu=h100", "family=resnet"}, {"gpu=h100", "family=resnet"}, {"gpu=h200", "family=resnet"}, {"gpu=h100"}}
+	grp := []int{0, 0, 1, 2} // rows 0 and 1 from one set; set 2 is the one scored
+	byClass := map[string][]float64{"gpu=h100": {0.1, 0.2}, "gpu=h200": {0.0}, "family=resnet": {0.1, 0.2, 0.0}}
+	dropOneSetClasses(byClass, st, grp, 2)
+	if _, ok := byClass["gpu=h100"]; ok {
+		t.Error("gpu=h100 kept: its rows outside set 2 come from set 0 alone")
+	}
+	if _, ok := byClass["gpu=h200"]; ok {
+		t.Error("gpu=h200 kept: one row of one set")
+	}
+	if _, ok := byClass["family=resnet"]; !ok {
+		t.Error("family=resnet dropped: its rows come from sets 0 and 1")
+	}
+	if n := setsOf([]int{0, 1, 2}, grp); n != 2 {
+		t.Errorf("setsOf rows 0-2 = %d, want 2", n)
+	}
+}
