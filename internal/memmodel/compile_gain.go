@@ -43,7 +43,7 @@ func (c *config) compiledGainNote(r *Result, tm timeModel, opts Options) string 
 	if gain <= 0 {
 		by = "compiled no faster"
 	}
-	return fmt.Sprintf("torch.compile gains little here: the same step eager is planned at %.3f s (%s); in %d of %d timed convolutional pairs where the plan's gain was under %.0f%%, the compiled step ran slower than eager (host-bound steps on lent H200/H100 hosts): time both before choosing",
+	return fmt.Sprintf("torch.compile gains little here: the same step eager is planned at %.3f s (%s); in %d of %d timed convolutional pairs where the plan's gain was under %.0f%%, the compiled step ran slower than eager (bf16 AMP, host-bound steps on lent H200/H100 hosts): time both before choosing",
 		eager, by, compiledSmallGainSlower, compiledSmallGainPairs, 100*compiledSmallGain)
 }
 
