@@ -88,7 +88,7 @@ import "fmt"
 const (
 	compileStepLow    = 0.80 // transformers: the lowest measured/predicted 0.86 (0.89 since session 18)
 	compileStepHigh   = 1.50 // the highest 1.39 (BERT; 1.35 since session 18, 1.34 since 19)
-	compileStepConvLo = 0.56 // convolution-dominated steps: the lowest 0.89 (ResNet-152 b64, late32) in session 32, 0.71 since compiledRealBatchHost, 0.59 with dev65
+	compileStepConvLo = 0.56 // convolutional nets (convNet): the lowest 0.89 (ResNet-152 b64, late32) in session 32, 0.71 since compiledRealBatchHost, 0.59 with dev65
 	compileStepConvHi = 1.78 // the highest 1.32 in session 19 (ResNet-50 b128, late24), 1.74 after late59 (ResNet-18 b128), 1.44 since compiledRealBatchHost, 1.59 with late62
 )
 
