@@ -389,10 +389,13 @@ def train(spec, out):
     try:
         for it in range(spec.get("iters", 3)):
             torch.cuda.synchronize()
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             step()
             torch.cuda.synchronize()
             times.append(time.perf_counter() - t0)
+            # the process's CPU time in the step, all its threads (session 35): a host-bound step whose CPU time
+            # falls short of its wall time was kept off the CPU (another process, a slow phase after a compile)
+            res.setdefault("cpu_s", []).append(time.process_time() - c0)
             res.setdefault("alloc_after_iter", []).append(torch.cuda.memory_allocated())
         if spec.get("profile"):
             ops = {"ops": True, "allops": "all"}.get(spec["profile"], False)
