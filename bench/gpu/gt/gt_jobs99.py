@@ -8,7 +8,8 @@ recompile), bf16 AMP: ResNet-101 b32 alone; ResNet-101 b32 eager then compiled (
 (static shapes: every compiled ResNet-18 at 128 or more samples timed so far ran as a second compiled ResNet, with a
 dynamic batch); ConvNeXt-T b16 alone; EfficientNet-B0 b8 alone; and ResNet-101 b32 alone again with
 TORCHINDUCTOR_COMPILE_THREADS=1 (no pool of compile workers beside the timed steps). The step series in iter_s say when, if ever, the step
-settles."""
+settles; gt_work's cpu_s (the process's CPU time a step, all threads, the final synchronize's spin included) says
+whether a slow step was kept off the CPU."""
 from gt_jobs import dev_timing_jobs, J, T
 from gt_jobs9 import tv
 
