@@ -36,10 +36,10 @@ def maker(prefix, group, heldout, timeout=240):
     return make
 
 
-def timer(prefix, group):
-    """One timed workload of a multi group: 7 steps, blind."""
+def timer(prefix, group, iters=7, heldout=True):
+    """One timed workload of a multi group: 7 steps (iters), blind (heldout)."""
     def t(name, spec):
-        return dict(spec, iters=7, name=prefix + name, group=group, heldout=True)
+        return dict(spec, iters=iters, name=prefix + name, group=group, heldout=heldout)
     return t
 
 

@@ -8,7 +8,7 @@ change speed after the seventh), on shapes no timing used: seven the plan puts u
 ResNet-101 b16, EfficientNet-B1 b16, EfficientNet-B2 b8, EfficientNet-B4 b8, ResNet-34 b16, EfficientNet-B0 b16) and
 one it puts at 28% faster (ConvNeXt-S b8, no note). call129 runs the first four, call130 the rest. Predictions at the
 commit that added this file: the session's notes (late63_predictions.md)."""
-from gt_jobs import J, timing_jobs
+from gt_jobs import J, timer, timing_jobs
 from gt_jobs9 import tv
 
 WORKLOADS = (
@@ -19,8 +19,7 @@ WORKLOADS = (
 )
 
 
-def _t(name, spec):
-    return dict(spec, iters=20, name="late63-" + name, group="late63-timing", heldout=True)
+_t = timer("late63-", "late63-timing", iters=20)
 
 
 def _jobs(workloads):

@@ -10,13 +10,12 @@ dynamic batch); ConvNeXt-T b16 alone; EfficientNet-B0 b8 alone; and ResNet-101 b
 TORCHINDUCTOR_COMPILE_THREADS=1 (no pool of compile workers beside the timed steps). The step series in iter_s say when, if ever, the step
 settles; gt_work's cpu_s (the process's CPU time a step, all threads, the final synchronize's spin included) says
 whether a slow step was kept off the CPU."""
-from gt_jobs import dev_timing_jobs, J, T
+from gt_jobs import dev_timing_jobs, timer, J, T
 from gt_jobs9 import tv
 
 
 def call127():
-    def t(name, spec):
-        return dict(spec, iters=40, name="dev66-" + name, group="dev66-timing", heldout=False)
+    t = timer("dev66-", "dev66-timing", iters=40, heldout=False)
     groups = (
         ("r101-alone", [t("t-resnet101-b32-bf16-compile", tv("resnet101", 32, compile=True))]),
         ("r101-pair", [t("t-resnet101-b32-bf16", tv("resnet101", 32)),
@@ -46,7 +45,7 @@ def call128():
     BERT = ("BertForSequenceClassification", "BertConfig", {})
     L = ("LlamaForCausalLM", "LlamaConfig", LLAMA_SMALL)
     G2 = ("GPT2LMHeadModel", "GPT2Config", GPT2)
-    t = timer_dev("dev67-", "dev67-timing")
+    t = timer("dev67-", "dev67-timing", heldout=False)
     groups = (
         ("resnet", [t("t-resnet50-b1-bf16", tv("resnet50", 1)), t("t-resnet50-b16-bf16", tv("resnet50", 16)),
                     t("t-resnet50-b64-bf16", tv("resnet50", 64)), t("t-resnet101-b64-bf16", tv("resnet101", 64))]),
@@ -63,9 +62,3 @@ def call128():
     probe = J("probe-start", "probe", 10, exclusive=True, timeout=60, spec=dict(kind="probe"))
     return [probe] + dev_timing_jobs("dev67-", "dev67-timing", groups)
 
-
-def timer_dev(prefix, group):
-    """One timed dev workload of a multi group: 7 steps, not blind."""
-    def t(name, spec):
-        return dict(spec, iters=7, name=prefix + name, group=group, heldout=False)
-    return t
