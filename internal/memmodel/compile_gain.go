@@ -35,8 +35,11 @@ func (c *config) compiledGainNote(r *Result, tm timeModel, opts Options) string 
 	cfg := e.stepConfig(g, opts.Steps)
 	cfg.warm = opts.Warm
 	eager := e.walkStep(g, cfg, tm)
+	if eager <= 0 {
+		return ""
+	}
 	gain := 1 - r.StepTime/eager
-	if eager <= 0 || gain >= compiledSmallGain {
+	if gain >= compiledSmallGain {
 		return ""
 	}
 	by := fmt.Sprintf("compiled %.0f%% faster", 100*gain)
