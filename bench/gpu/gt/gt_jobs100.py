@@ -35,3 +35,8 @@ def call129():
 
 def call130():
     return _jobs(WORKLOADS[4:])
+
+
+def call131():
+    """EfficientNet-B2 b8 alone: call129's budget skipped it (session 37)."""
+    return _jobs(WORKLOADS[3:4])
