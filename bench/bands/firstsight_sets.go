@@ -190,6 +190,9 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late60/RESULTS.md"},
 	// late62's (e9fd692)
 	{File: "testdata/late62/RESULTS.md"},
+	// late63's: the H100 table (5135451) and the H200 table (4ecda6f, session
+	// 37, the same models)
+	{File: "testdata/late63/RESULTS.md"},
 	// late33's likewise (9efb315)
 	{File: "testdata/late33/RESULTS.md"},
 	// late34's likewise (6934c31)

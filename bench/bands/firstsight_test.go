@@ -39,6 +39,13 @@ var firstSightStepSets = []firstSightStepSet{
 		"late32-t-resnet152-b64-bf16":              {61.3, 85.0},
 		"late32-t-convnext-small-b64-bf16-compile": {45.2, 32.9},
 	}},
+	// late63 (5135451 on the H100, 4ecda6f on the slow H200 host, the same
+	// models): eager ResNet-101 b16 60.6 ms against 51.5 on the H100,
+	// compiled ResNet-34 b16 25.1 against 17.0 on the H200
+	{"late63-", 15, map[string]struct{ meas, pred float64 }{
+		"late63-t-resnet101-b16-bf16":        {60.6, 51.5},
+		"late63-t-resnet34-b16-bf16-compile": {25.1, 17.0},
+	}},
 }
 
 // TestFirstSightStepSets checks each of firstSightStepSets against the

@@ -5,18 +5,22 @@ import "fmt"
 // A compiled convolutional step that the walk finds host-bound gains
 // little from torch.compile on paper, and the timed pairs say the little
 // is often nothing: of the compiled/eager CNN pairs timed in one process
-// on lent H200 and H100 hosts (dev64, late32, late59-late62) where the
+// on lent H200 and H100 hosts (dev64, late32, late59-late63) where the
 // plan's compiled step was within compiledSmallGain of its eager twin,
 // compiledSmallGainSlower of compiledSmallGainPairs ran slower compiled
 // than eager (ResNet-50 b16 1.47x, ResNet-101 b32 1.39x, EfficientNet-B0
-// b8 1.34x), where the plan had every one of them faster. Where the plan
+// b8 1.34x), where the plan had every one of them faster. late63, timed
+// blind to test this note (seven such pairs), had three run slower
+// (ResNet-34 b16 1.09x, EfficientNet-B0 b16 1.05x, EfficientNet-B2 b8
+// 1.003x) and four faster (0.76-0.99x): about half, not two thirds, so
+// the note gives the count and no verdict. Where the plan
 // finds a large gain (GPU-bound eager steps of 64 samples and more) the
 // pairs agree with it (compiled 0.32-0.67x). TestCompiledSmallGainPairs
 // recounts the pairs from the timed files.
 const (
 	compiledSmallGain       = 0.15
-	compiledSmallGainPairs  = 16
-	compiledSmallGainSlower = 10
+	compiledSmallGainPairs  = 23
+	compiledSmallGainSlower = 13
 )
 
 // compiledGainNote plans the eager twin of a compiled convolutional step

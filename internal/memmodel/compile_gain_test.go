@@ -11,15 +11,20 @@ import (
 // TestCompiledSmallGainPairs recounts what compile_gain.go's note states:
 // of the compiled/eager pairs of convolutional nets timed in one process
 // where the plan's compiled step is less than 15% faster than its eager
-// twin, 10 of 16 ran slower compiled. A model change that moves a pair
+// twin, 13 of 23 ran slower compiled. A model change that moves a pair
 // across the 15% line, or a new timed set, changes the count and this
 // test until the note is updated.
 func TestCompiledSmallGainPairs(t *testing.T) {
 	files := []string{"late24/timing", "late25/timing", "late27/timing", "late28/timing", "late32/timing",
-		"late59/timing", "late60/timing", "late60/h200", "late61/timing", "late62/timing", "dev64/timing"}
+		"late59/timing", "late60/timing", "late60/h200", "late61/timing", "late62/timing", "dev64/timing",
+		"late63/h100", "late63/h200"}
 	pairs, slower := 0, 0
 	for _, f := range files {
-		ev := evalTimedFile(t, filepath.Join("../../testdata", f, "results.jsonl"))
+		var failed []string
+		if f == "late63/h100" {
+			failed = []string{"late63-timing-efficientnet-b2-b8"} // cut by call129's budget, re-run on the H200
+		}
+		ev := evalTimedFile(t, filepath.Join("../../testdata", f, "results.jsonl"), failed...)
 		for _, p := range ev.Pairs {
 			conv := strings.Contains(p.Num, "resnet") || strings.Contains(p.Num, "efficientnet") || strings.Contains(p.Num, "convnext")
 			if p.Kind != "compile" || !conv || p.Predicted <= 1-0.15 {
@@ -32,8 +37,8 @@ func TestCompiledSmallGainPairs(t *testing.T) {
 			t.Logf("%-44s planned %.2f measured %.2f", p.Num, p.Predicted, p.Measured)
 		}
 	}
-	if pairs != 16 || slower != 10 {
-		t.Errorf("%d of %d small-gain compiled CNN pairs ran slower than eager; the note says 10 of 16", slower, pairs)
+	if pairs != 23 || slower != 13 {
+		t.Errorf("%d of %d small-gain compiled CNN pairs ran slower than eager; the note says 13 of 23", slower, pairs)
 	}
 }
 
@@ -47,7 +52,7 @@ func TestCompiledGainNote(t *testing.T) {
 		s.Model, s.Batch, s.Precision, s.Compile = &m, b, "bf16-amp", compile
 		for _, n := range estimateStep(t, s).Notes {
 			if strings.HasPrefix(n, "torch.compile gains little here") {
-				if !strings.Contains(n, "10 of 16") {
+				if !strings.Contains(n, "13 of 23") {
 					t.Errorf("note %q does not state the pairs' count", n)
 				}
 				return true
