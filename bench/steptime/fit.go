@@ -20,7 +20,11 @@ import (
 // +59%). The search starts from start (-host). It is how
 // memmodel.CalibrationHostCosts was chosen (on the development timings of
 // the calibration machine), and how a user could fit their own host.
-func fitHost(files []string, start memmodel.HostCosts) error {
+//
+// With phases (-fit-phases) the loss also holds the walk's host split to
+// the measured one (phaseLoss) and Param is fitted too: the optimizer
+// phase is what separates it (dev67, dev68).
+func fitHost(files []string, start memmodel.HostCosts, phases bool) error {
 	ws, err := read(files, false)
 	if err != nil {
 		return err
@@ -37,6 +41,13 @@ func fitHost(files []string, start memmodel.HostCosts) error {
 		for _, p := range ev.Pairs {
 			l += math.Abs(math.Log1p(p.Err())) / float64(len(ev.Pairs))
 		}
+		if phases {
+			pl, err := phaseLoss(ws, h)
+			if err != nil {
+				return 0, err
+			}
+			l += pl
+		}
 		return l, nil
 	}
 	h := start
@@ -44,6 +55,12 @@ func fitHost(files []string, start memmodel.HostCosts) error {
 		name string
 		p    *float64
 	}{{"op", &h.Op}, {"cast", &h.Cast}, {"bwd", &h.Bwd}, {"hook", &h.Hook}, {"step", &h.Step}}
+	if phases {
+		fields = append(fields, struct {
+			name string
+			p    *float64
+		}{"param", &h.Param})
+	}
 	best, err := loss(h)
 	if err != nil {
 		return err
@@ -78,4 +95,37 @@ func fitHost(files []string, start memmodel.HostCosts) error {
 	}
 	fmt.Printf("-host '%s'\n", enc)
 	return nil
+}
+
+// phaseLoss is the mean, over the rows of ws with a measured host split
+// (forward, backward, optimizer: gt_work's phase_s), of the summed |log|
+// ratios of each phase's share of the host time measured and walked.
+// Shares, not times: the host's speed differs by machine, its split
+// should not.
+func phaseLoss(ws []measured.Timed, h memmodel.HostCosts) (float64, error) {
+	var l float64
+	n := 0
+	for _, w := range ws {
+		m := w.PhaseS
+		if m[0] <= 0 || m[1] <= 0 || m[2] <= 0 {
+			continue
+		}
+		r, err := estimate(w.Spec, h)
+		if err != nil {
+			return 0, err
+		}
+		p := r.StepDetail.PhaseS
+		ms, ps := m[0]+m[1]+m[2], p[0]+p[1]+p[2]
+		if p[0] <= 0 || p[1] <= 0 || p[2] <= 0 {
+			continue
+		}
+		for i := range m {
+			l += math.Abs(math.Log((m[i] / ms) / (p[i] / ps)))
+		}
+		n++
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	return l / float64(n), nil
 }

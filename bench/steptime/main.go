@@ -137,6 +137,7 @@ func defaultSets() []set {
 
 func main() {
 	fit := flag.Bool("fit-host", false, "fit the host costs (memmodel.HostCosts) to the files instead of printing")
+	fitPhases := flag.Bool("fit-phases", false, "with -fit-host: hold the walk's forward/backward/optimizer host split to the measured one too, and fit Param")
 	profile := flag.String("profile", "", "compare the model's host time, GPU time and kernel counts with the kernel profiles in this directory (testdata/profile)")
 	classes := flag.Bool("classes", false, "print the walk's host time, GPU time and kernels by class for each timed workload of the files")
 	across := flag.Bool("across", false, "pair each workload of the files (timed on another GPU, named PREFIX-NAME) with NAME in the repository's sets and print the two GPUs' measured and predicted step-time ratio")
@@ -179,7 +180,7 @@ func main() {
 		for _, s := range sets {
 			files = append(files, s.files...)
 		}
-		if err := fitHost(files, host); err != nil {
+		if err := fitHost(files, host, *fitPhases); err != nil {
 			fmt.Fprintln(os.Stderr, "steptime:", err)
 			os.Exit(1)
 		}
