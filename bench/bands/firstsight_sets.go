@@ -193,6 +193,9 @@ var firstSightStepTables = []firstSightTable{
 	// late63's: the H100 table (5135451) and the H200 table (4ecda6f, session
 	// 37, the same models)
 	{File: "testdata/late63/RESULTS.md"},
+	// late64's: the first table (2df8de9); the second is the phase-aware
+	// host fit's, evaluated on the same rows
+	{File: "testdata/late64/RESULTS.md"},
 	// late33's likewise (9efb315)
 	{File: "testdata/late33/RESULTS.md"},
 	// late34's likewise (6934c31)

@@ -46,6 +46,13 @@ var firstSightStepSets = []firstSightStepSet{
 		"late63-t-resnet101-b16-bf16":        {60.6, 51.5},
 		"late63-t-resnet34-b16-bf16-compile": {25.1, 17.0},
 	}},
+	// late64 (2df8de9, H100): checkpointed GPT-2 s256 b2 73.5 ms against
+	// 57.4, ViT-B/16 b8 28.1 against 36.6 (planned against
+	// measured)
+	{"late64-", 13, map[string]struct{ meas, pred float64 }{
+		"late64-t-gpt2-s256-b2-bf16-ckpt": {57.4, 73.5},
+		"late64-t-vitb16-b8-bf16":         {36.6, 28.1},
+	}},
 }
 
 // TestFirstSightStepSets checks each of firstSightStepSets against the
