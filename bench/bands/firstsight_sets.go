@@ -196,6 +196,8 @@ var firstSightStepTables = []firstSightTable{
 	// late64's: the first table (2df8de9); the second is the phase-aware
 	// host fit's, evaluated on the same rows
 	{File: "testdata/late64/RESULTS.md"},
+	// late65's likewise (e1bb40b)
+	{File: "testdata/late65/RESULTS.md"},
 	// late33's likewise (9efb315)
 	{File: "testdata/late33/RESULTS.md"},
 	// late34's likewise (6934c31)

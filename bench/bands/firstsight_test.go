@@ -53,6 +53,12 @@ var firstSightStepSets = []firstSightStepSet{
 		"late64-t-gpt2-s256-b2-bf16-ckpt": {57.4, 73.5},
 		"late64-t-vitb16-b8-bf16":         {36.6, 28.1},
 	}},
+	// late65 (e1bb40b, H100, a fast host): GPT-2 medium s256 b1 73.3 ms
+	// against 48.8, EfficientNet-B0 b16 fp32 31.2 against 28.5
+	{"late65-", 13, map[string]struct{ meas, pred float64 }{
+		"late65-t-gpt2-medium-s256-b1-bf16": {48.8, 73.3},
+		"late65-t-efficientnet-b0-b16-fp32": {28.5, 31.2},
+	}},
 }
 
 // TestFirstSightStepSets checks each of firstSightStepSets against the

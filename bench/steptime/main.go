@@ -114,6 +114,7 @@ func defaultSets() []set {
 		{"dev67 (lent H200: eager steps with the host's forward/backward/optimizer split)", []string{"testdata/dev67/timing/results.jsonl"}, lent},
 		{"dev68 (lent H100: host-bound accumulation with the host's phase split)", []string{"testdata/dev68/timing/results.jsonl"}, lent},
 		{"late64 (lent H100: technique pairs with the host's phase split, seen since its evaluation)", []string{"testdata/late64/results.jsonl"}, lent},
+		{"late65 (lent H100, a fast host: technique pairs with the host's phase split, seen since its evaluation)", []string{"testdata/late65/results.jsonl"}, lent},
 		{"dev35 (lent H200: eager channels-last CNNs beside NCHW)", []string{"testdata/dev35/dev35-timing/results.jsonl"}, lent},
 		{"late33 (lent H200: blind channels-last twins, seen since its evaluation)", []string{"testdata/late33/timing/results.jsonl"}, lent},
 		{"late34 (lent H200: blind channels-last twins, seen since its evaluation)", []string{"testdata/late34/timing/results.jsonl"}, lent},
