@@ -860,6 +860,16 @@ def probe(spec, out):
     return [dict(name=spec.get("name", "probe"), status="ok", probe=gt_probe.probe())]
 
 
+def modhost(spec, out):
+    """Host cost per module kind (gt_modhost.py), one row per module, each named PREFIX-MODULE."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import gt_modhost, gt_probe
+    p = gt_probe.probe()
+    rows = gt_modhost.measure(issue_us=p.get("issue_us_per_op"))
+    return [dict(r, name=spec["name"] + "-" + r["name"], job=spec["name"], status="error" if "error" in r else "ok",
+                 host_probe=p) for r in rows]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -867,7 +877,7 @@ def main():
     a = ap.parse_args()
     spec = json.loads(a.spec)
     os.makedirs(a.out, exist_ok=True)
-    fn = {"train": train, "gen": gen, "sharded": sharded, "multi": multi, "probe": probe}[spec["kind"]]
+    fn = {"train": train, "gen": gen, "sharded": sharded, "multi": multi, "probe": probe, "modhost": modhost}[spec["kind"]]
     try:
         for r in fn(spec, a.out):
             emit(r)
