@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/vramkit/vramkit/bench/measured"
 	"github.com/vramkit/vramkit/internal/memmodel"
@@ -23,8 +24,9 @@ import (
 //
 // With phases (-fit-phases) the loss also holds the walk's host split to
 // the measured one (phaseLoss) and Param is fitted too: the optimizer
-// phase is what separates it (dev67, dev68).
-func fitHost(files []string, start memmodel.HostCosts, phases bool) error {
+// phase is what separates it (dev67, dev68). The costs named in keep stay
+// at start's values (-fit-keep).
+func fitHost(files []string, start memmodel.HostCosts, phases bool, keep []string) error {
 	ws, err := read(files, false)
 	if err != nil {
 		return err
@@ -61,6 +63,12 @@ func fitHost(files []string, start memmodel.HostCosts, phases bool) error {
 			p    *float64
 		}{"param", &h.Param})
 	}
+	fields = slices.DeleteFunc(fields, func(f struct {
+		name string
+		p    *float64
+	}) bool {
+		return slices.Contains(keep, f.name)
+	})
 	best, err := loss(h)
 	if err != nil {
 		return err

@@ -34,6 +34,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 
 	"github.com/vramkit/vramkit/bench/measured"
 	"github.com/vramkit/vramkit/internal/memmodel"
@@ -115,6 +116,7 @@ func defaultSets() []set {
 		{"dev68 (lent H100: host-bound accumulation with the host's phase split)", []string{"testdata/dev68/timing/results.jsonl"}, lent},
 		{"late64 (lent H100: technique pairs with the host's phase split, seen since its evaluation)", []string{"testdata/late64/results.jsonl"}, lent},
 		{"late65 (lent H100, a fast host: technique pairs with the host's phase split, seen since its evaluation)", []string{"testdata/late65/results.jsonl"}, lent},
+		{"dev69 (lent H100: LoRA pairs with the host's phase split)", []string{"testdata/dev69/timing/results.jsonl"}, lent},
 		{"dev35 (lent H200: eager channels-last CNNs beside NCHW)", []string{"testdata/dev35/dev35-timing/results.jsonl"}, lent},
 		{"late33 (lent H200: blind channels-last twins, seen since its evaluation)", []string{"testdata/late33/timing/results.jsonl"}, lent},
 		{"late34 (lent H200: blind channels-last twins, seen since its evaluation)", []string{"testdata/late34/timing/results.jsonl"}, lent},
@@ -140,6 +142,7 @@ func defaultSets() []set {
 func main() {
 	fit := flag.Bool("fit-host", false, "fit the host costs (memmodel.HostCosts) to the files instead of printing")
 	fitPhases := flag.Bool("fit-phases", false, "with -fit-host: hold the walk's forward/backward/optimizer host split to the measured one too, and fit Param")
+	fitKeep := flag.String("fit-keep", "", "with -fit-host: comma-separated costs to keep at their -host value (op, cast, bwd, hook, step, param)")
 	profile := flag.String("profile", "", "compare the model's host time, GPU time and kernel counts with the kernel profiles in this directory (testdata/profile)")
 	classes := flag.Bool("classes", false, "print the walk's host time, GPU time and kernels by class for each timed workload of the files")
 	across := flag.Bool("across", false, "pair each workload of the files (timed on another GPU, named PREFIX-NAME) with NAME in the repository's sets and print the two GPUs' measured and predicted step-time ratio")
@@ -182,7 +185,7 @@ func main() {
 		for _, s := range sets {
 			files = append(files, s.files...)
 		}
-		if err := fitHost(files, host, *fitPhases); err != nil {
+		if err := fitHost(files, host, *fitPhases, strings.Split(*fitKeep, ",")); err != nil {
 			fmt.Fprintln(os.Stderr, "steptime:", err)
 			os.Exit(1)
 		}
