@@ -79,8 +79,9 @@ def _time_bwd(make, n=50, reps=5):
     return statistics.median(ts)
 
 
-def modules():
-    """(name, kind, module factory, input factory, call) for each measured module."""
+def modules(extra=False):
+    """(name, kind, module factory, input factory, call) for each measured module; extra adds
+    extra_modules'."""
     import torch
     import torch.nn as nn
     d = "cuda"
@@ -161,13 +162,60 @@ def modules():
         ("peft-lora-linear-768", "lora", lora_linear, tok(768), call),
         ("frozen-linear-768", "lora", frozen_linear, tok(768), call),
     ]
+    if extra:
+        out += extra_modules(d, tok, call, llama_call, llama)
     return out
 
 
-def measure(only=None, issue_us=None):
+def extra_modules(d, tok, call, llama_call, llama):
+    """Session 38's second call (dev70): more Hugging Face layer kinds, and whole models at 8 tokens whose layers
+    the list above times alone (the step's per-layer host against the model's)."""
+    import torch
+    import transformers as T
+    qwen = T.Qwen2Config(hidden_size=896, intermediate_size=4864, num_hidden_layers=24, num_attention_heads=14,
+                         num_key_value_heads=2, attn_implementation="sdpa")
+    moe = T.MixtralConfig(hidden_size=256, intermediate_size=512, num_local_experts=8, num_experts_per_tok=2,
+                          num_hidden_layers=2, num_attention_heads=8, num_key_value_heads=8)
+
+    def qwen_layer():
+        from transformers.models.qwen2.modeling_qwen2 import Qwen2DecoderLayer, Qwen2RotaryEmbedding
+        m = Qwen2DecoderLayer(qwen, 0)
+        m._rope = Qwen2RotaryEmbedding(qwen).to(d)
+        m._pos = torch.arange(8, device=d)[None]
+        m._pe = None
+        return m
+
+    def moe_block():
+        from transformers.models.mixtral.modeling_mixtral import MixtralSparseMoeBlock
+        return MixtralSparseMoeBlock(moe)
+
+    def t5_block():
+        from transformers.models.t5.modeling_t5 import T5Block
+        return T5Block(T.T5Config(), has_relative_attention_bias=True, layer_idx=0)
+
+    def whisper_layer():
+        from transformers.models.whisper.modeling_whisper import WhisperEncoderLayer
+        return WhisperEncoderLayer(T.WhisperConfig(d_model=768, encoder_attention_heads=12, encoder_ffn_dim=3072))
+
+    ids = lambda: torch.randint(0, 1000, (1, 8), device=d)
+    lm = lambda m, x: m(input_ids=x).logits
+    out = [
+        ("hf-qwen2-decoder-layer", "hf", qwen_layer, tok(896), llama_call),
+        ("hf-mixtral-moe-block-256", "hf", moe_block, tok(256), call),
+        ("hf-t5-block", "hf", t5_block, tok(512), lambda m, x: m(x, attention_mask=None)),
+        ("hf-whisper-encoder-layer", "hf", whisper_layer, tok(768), lambda m, x: m(x, attention_mask=None)),
+        ("model-bert-base", "model", lambda: T.BertForSequenceClassification(T.BertConfig(attn_implementation="sdpa")),
+         ids, lm),
+        ("model-gpt2", "model", lambda: T.GPT2LMHeadModel(T.GPT2Config(attn_implementation="sdpa")), ids, lm),
+        ("model-llama-small", "model", lambda: T.LlamaForCausalLM(llama), ids, lm),
+    ]
+    return out
+
+
+def measure(only=None, issue_us=None, extra=False):
     import torch
     rows = []
-    for name, kind, mk, inp, fn in modules():
+    for name, kind, mk, inp, fn in modules(extra):
         if only and name not in only:
             continue
         try:
@@ -175,6 +223,7 @@ def measure(only=None, issue_us=None):
             x = inp()
             r = dict(name=name, kind_of_module=kind, params=sum(1 for p in m.parameters() if p.requires_grad),
                      issue_us_per_op=issue_us)
+            n, nb = (20, 10) if kind == "model" else (100, 50)  # a whole model's call is 10-100x a layer's
             for mode in ("fp32", "bf16-amp"):
                 amp = mode == "bf16-amp"
 
@@ -183,11 +232,11 @@ def measure(only=None, issue_us=None):
                         return _first(fn(m, x))
 
                 with torch.no_grad():
-                    r[mode + "_fwd_nograd_us"] = _time(fwd)
-                r[mode + "_fwd_us"] = _time(fwd)
+                    r[mode + "_fwd_nograd_us"] = _time(fwd, n)
+                r[mode + "_fwd_us"] = _time(fwd, n)
                 r[mode + "_fwd_aten_ops"], y = _count_ops(fwd)
                 r[mode + "_bwd_nodes"] = _nodes(y)
-                r[mode + "_bwd_us"] = _time_bwd(lambda: fwd().float().sum())
+                r[mode + "_bwd_us"] = _time_bwd(lambda: fwd().float().sum(), nb)
                 try:
                     loss = fwd().float().sum()
                     r[mode + "_bwd_aten_ops"], _ = _count_ops(lambda: loss.backward())

@@ -865,7 +865,7 @@ def modhost(spec, out):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import gt_modhost, gt_probe
     p = gt_probe.probe()
-    rows = gt_modhost.measure(issue_us=p.get("issue_us_per_op"))
+    rows = gt_modhost.measure(issue_us=p.get("issue_us_per_op"), extra=spec.get("extra", False))
     return [dict(r, name=spec["name"] + "-" + r["name"], job=spec["name"], status="error" if "error" in r else "ok",
                  host_probe=p) for r in rows]
 
