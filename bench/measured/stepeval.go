@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"runtime"
+	"sync"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
 )
@@ -70,11 +72,9 @@ func EvalStepTime(ws []Timed) (StepEval, error) {
 func EvalStepTimeWith(ws []Timed, host memmodel.HostCosts) (StepEval, error) {
 	var ev StepEval
 	var kept []Timed
-	for _, w := range ws {
-		opts := memmodel.DefaultOptions()
-		opts.SkipReserved = true
-		opts.Host = host
-		r, err := memmodel.Estimate(w.Spec, opts)
+	res, errs := estimateAll(ws, host)
+	for i, w := range ws {
+		r, err := res[i], errs[i]
 		if errors.Is(err, memmodel.ErrSpec) {
 			ev.Skipped = append(ev.Skipped, w.Name+": "+err.Error())
 			continue
@@ -211,4 +211,32 @@ func Concat(evs ...StepEval) StepEval {
 		all.AllCompared += ev.AllCompared
 	}
 	return all
+}
+
+// estimateAll plans every workload of ws for host, on as many goroutines
+// as there are CPUs (memmodel.Estimate shares nothing between calls): a
+// host fit (bench/steptime -fit-host) evaluates the whole set hundreds of
+// times.
+func estimateAll(ws []Timed, host memmodel.HostCosts) ([]*memmodel.Result, []error) {
+	res, errs := make([]*memmodel.Result, len(ws)), make([]error, len(ws))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				opts := memmodel.DefaultOptions()
+				opts.SkipReserved = true
+				opts.Host = host
+				res[i], errs[i] = memmodel.Estimate(ws[i].Spec, opts)
+			}
+		}()
+	}
+	for i := range ws {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return res, errs
 }
