@@ -25,8 +25,9 @@ import (
 // With phases (-fit-phases) the loss also holds the walk's host split to
 // the measured one (phaseLoss) and Param is fitted too: the optimizer
 // phase is what separates it (dev67, dev68). The costs named in keep stay
-// at start's values (-fit-keep).
-func fitHost(files []string, start memmodel.HostCosts, phases bool, keep []string) error {
+// at start's values (-fit-keep); those named in add (small, node) are
+// fitted too (-fit-add).
+func fitHost(files []string, start memmodel.HostCosts, phases bool, keep, add []string) error {
 	ws, err := read(files, false)
 	if err != nil {
 		return err
@@ -62,6 +63,14 @@ func fitHost(files []string, start memmodel.HostCosts, phases bool, keep []strin
 			name string
 			p    *float64
 		}{"param", &h.Param})
+	}
+	for _, f := range []struct {
+		name string
+		p    *float64
+	}{{"small", &h.Small}, {"node", &h.Node}} {
+		if slices.Contains(add, f.name) {
+			fields = append(fields, f)
+		}
 	}
 	fields = slices.DeleteFunc(fields, func(f struct {
 		name string

@@ -143,6 +143,7 @@ func main() {
 	fit := flag.Bool("fit-host", false, "fit the host costs (memmodel.HostCosts) to the files instead of printing")
 	fitPhases := flag.Bool("fit-phases", false, "with -fit-host: hold the walk's forward/backward/optimizer host split to the measured one too, and fit Param")
 	fitKeep := flag.String("fit-keep", "", "with -fit-host: comma-separated costs to keep at their -host value (op, cast, bwd, hook, step, param)")
+	fitAdd := flag.String("fit-add", "", "with -fit-host: comma-separated costs to fit besides those (small, node)")
 	profile := flag.String("profile", "", "compare the model's host time, GPU time and kernel counts with the kernel profiles in this directory (testdata/profile)")
 	classes := flag.Bool("classes", false, "print the walk's host time, GPU time and kernels by class for each timed workload of the files")
 	across := flag.Bool("across", false, "pair each workload of the files (timed on another GPU, named PREFIX-NAME) with NAME in the repository's sets and print the two GPUs' measured and predicted step-time ratio")
@@ -185,7 +186,7 @@ func main() {
 		for _, s := range sets {
 			files = append(files, s.files...)
 		}
-		if err := fitHost(files, host, *fitPhases, strings.Split(*fitKeep, ",")); err != nil {
+		if err := fitHost(files, host, *fitPhases, strings.Split(*fitKeep, ","), strings.Split(*fitAdd, ",")); err != nil {
 			fmt.Fprintln(os.Stderr, "steptime:", err)
 			os.Exit(1)
 		}
