@@ -117,7 +117,7 @@ func compiledStepBand(conv bool, b [2]float64) ([2]float64, string) {
 // it does not generate (convolutions, GEMMs, attention) through the
 // dispatcher, each call with its library's own setup (cuDNN's plan lookup
 // for a convolution). Until session 19 the walk charged every op
-// HostCosts.Small (7.6 us on the median lent host), a third to a quarter
+// HostCosts.Small (now Issue: 7.6 us on the median lent host), a third to a quarter
 // of what compiled steps take: testdata/dev34 timed the compiled steps of
 // five models at one or two samples, where the GPU is busy 9-28% of the
 // step, at 17-61 ms, 23-34 us for each kernel they launched, against
@@ -146,11 +146,11 @@ func (tm *timeModel) compiledHost(o *op) float64 {
 	f := tm.compiledScale()
 	switch o.kind {
 	case "conv2d", "conv1d":
-		return f * compiledConvHost * tm.Small
+		return f * compiledConvHost * tm.Issue
 	case "linear", "matmul", "sdpa", "grouped_mm":
-		return f * compiledExternHost * tm.Small
+		return f * compiledExternHost * tm.Issue
 	}
-	return f * compiledKernelHost * tm.Small
+	return f * compiledKernelHost * tm.Issue
 }
 
 // compiledScale is compiledRealBatchHost at a real batch, else 1.
@@ -161,7 +161,7 @@ func (tm *timeModel) compiledScale() float64 {
 	return 1
 }
 
-// Inductor's host cost per op, in HostCosts.Small (see compiledHost).
+// Inductor's host cost per op, in HostCosts.Issue (see compiledHost).
 const (
 	compiledKernelHost = 3.5 // a generated (Triton) kernel
 	compiledExternHost = 3.0 // a GEMM or attention call through ATen
@@ -208,7 +208,7 @@ func (tm *timeModel) compiledSplitLaunches(o *op, g *Graph, bwd bool, p *pipelin
 	if bwd {
 		n = splitLaunchesBwd
 	}
-	p.issue(n*tm.compiledScale()*compiledKernelHost*tm.Small, n*tm.r.launch(), kNorm, n)
+	p.issue(n*tm.compiledScale()*compiledKernelHost*tm.Issue, n*tm.r.launch(), kNorm, n)
 }
 
 // Inductor's split reductions of a large compiled batch norm (see

@@ -52,6 +52,13 @@ type timeModel struct {
 type HostCosts struct {
 	Op    float64 `json:"op_s"`    // per module-level forward op (nn.Linear, a norm, attention ...)
 	Small float64 `json:"small_s"` // per tensor-level forward op (x + y, x.pow(2) inside a forward)
+	// Issue is a dispatcher call made without Python: the autograd
+	// engine's gradient sums, the optimizer's kernels, Inductor's
+	// launches (the calibration's enqueue_s). It equals Small on every
+	// host measured so far; it is kept apart so that a fit of the Python
+	// forward's per-op price (Small) leaves these calls where the
+	// calibration measured them (dev69/dev70, docs/steptime.md).
+	Issue float64 `json:"issue_s"`
 	Cast  float64 `json:"cast_s"`  // per autocast cast (dispatcher only, no Python)
 	Bwd   float64 `json:"bwd_s"`   // per autograd node in backward
 	Node  float64 `json:"node_s"`  // per kernel-less autograd node the graph does not record (steptime_nodes.go)
@@ -66,7 +73,7 @@ type HostCosts struct {
 // once across every development timing; Ckpt was derived afterwards from
 // the host-bound checkpointed steps (ckptRegionCost).
 func CalibrationHostCosts() HostCosts {
-	return HostCosts{Op: 72e-6, Small: 6.3e-6, Cast: 23e-6, Bwd: 29e-6, Node: engineNodeCost, Hook: 6.3e-6, Ckpt: ckptRegionCost, Param: 1.5e-6}
+	return HostCosts{Op: 72e-6, Small: 6.3e-6, Issue: 6.3e-6, Cast: 23e-6, Bwd: 29e-6, Node: engineNodeCost, Hook: 6.3e-6, Ckpt: ckptRegionCost, Param: 1.5e-6}
 }
 
 // DefaultHostCosts is the host a plan assumes when it is told nothing of
@@ -100,7 +107,7 @@ const lentHostScale = 1.2
 // Scaled is h with every cost multiplied by f: the same work on a host
 // f times slower.
 func (h HostCosts) Scaled(f float64) HostCosts {
-	return HostCosts{Op: h.Op * f, Small: h.Small * f, Cast: h.Cast * f, Bwd: h.Bwd * f, Node: h.Node * f,
+	return HostCosts{Op: h.Op * f, Small: h.Small * f, Issue: h.Issue * f, Cast: h.Cast * f, Bwd: h.Bwd * f, Node: h.Node * f,
 		Hook: h.Hook * f, Ckpt: h.Ckpt * f, Param: h.Param * f, Step: h.Step * f}
 }
 

@@ -144,12 +144,12 @@ func groupedFallback(o *op, g *Graph) bool {
 
 // issueGrouped issues one fallback grouped_mm call of GPU time d: the
 // host waits for the GPU (offs.cpu()), then dispatches e mm_out calls
-// from C++ (HostCosts.Small each) beside h, the call's own host cost, and
+// from C++ (HostCosts.Issue each) beside h, the call's own host cost, and
 // the call's own bookkeeping (groupedFallbackHost).
 func (tm *timeModel) issueGrouped(h, d, e float64, p *pipeline) {
 	p.sync()
 	p.groupedSyncs++
-	p.issue(h+e*tm.Small+groupedFallbackHost*tm.hostScale(), d, kGEMM, e)
+	p.issue(h+e*tm.Issue+groupedFallbackHost*tm.hostScale(), d, kGEMM, e)
 }
 
 // issueGroupedBackward issues a fallback grouped_mm's backward node: each

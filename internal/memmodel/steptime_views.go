@@ -71,7 +71,7 @@ func (v *viewBackward) issueOp(o *op, tm timeModel, p *pipeline) {
 		p.issue(0, maxF(r.stream("copy", x.dt, b), r.launch()), kCopy, 1)
 	}
 	for i := 0; i < o.viewAdds; i++ {
-		p.issue(tm.Small, maxF(r.stream("add", x.dt, 3*b), r.launch()), kPointwise, 1)
+		p.issue(tm.Issue, maxF(r.stream("add", x.dt, 3*b), r.launch()), kPointwise, 1)
 	}
 }
 
@@ -98,7 +98,7 @@ func (v *viewBackward) issue(t Tensor, tm timeModel, p *pipeline) {
 	p.issue(tm.Bwd, maxF(r.stream("copy", x.dt, bb), r.launch()), kPointwise, 1)
 	p.issue(0, maxF(r.stream("copy", x.dt, 2*float64(x.bytes())), r.launch()), kCopy, 1)
 	if v.got[base] > 0 {
-		p.issue(tm.Small, maxF(r.stream("add", x.dt, 3*bb), r.launch()), kPointwise, 1)
+		p.issue(tm.Issue, maxF(r.stream("add", x.dt, 3*bb), r.launch()), kPointwise, 1)
 	}
 	v.got[base]++
 }

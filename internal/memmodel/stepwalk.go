@@ -89,8 +89,8 @@ func (c *config) walk(g *Graph, cfg stepConfig, tm timeModel) (pipeline, float64
 		if micro > 0 {
 			// AccumulateGrad adds into the existing .grad: one add per
 			// parameter, each a dispatcher call from the autograd engine
-			// (C++, no Python: Small) and a kernel
-			p.issue(nParams*tm.Small, nParams*tm.r.launch()+tm.r.stream("add", F32, pElems*4*3), kPointwise, nParams)
+			// (C++, no Python: Issue) and a kernel
+			p.issue(nParams*tm.Issue, nParams*tm.r.launch()+tm.r.stream("add", F32, pElems*4*3), kPointwise, nParams)
 		}
 		p.phases[1] += p.host - t1
 	}
@@ -114,14 +114,14 @@ func (c *config) walk(g *Graph, cfg stepConfig, tm timeModel) (pipeline, float64
 // calibrated optimizers (the registry's Calibrated and Impl: foreach or
 // fused) is measured: its kernels are memory-bound and its Python loops
 // over the parameters; both come from the calibrated steps, the Python
-// converted to this host by its per-op issue cost (Small), the kernels
+// converted to this host by its per-op issue cost (Issue), the kernels
 // counted by the optimizer's Kernels. Other optimizers move their traffic
 // at the calibrated bandwidth, a kernel per tensor, and pay a Python loop
 // of Param per tensor.
 func (c *config) optimizerTime(tm timeModel, elems, tensors float64) (gpuS, hostS, kernels float64) {
 	if c.opt.Calibrated != "" {
 		if g, ops, ok := tm.r.optimizer(c.opt.Calibrated, c.opt.Impl, elems, tensors); ok {
-			return g, ops * tm.Small, c.opt.Kernels(elems, tensors)
+			return g, ops * tm.Issue, c.opt.Kernels(elems, tensors)
 		}
 	}
 	return tm.r.stream("add", F32, elems*c.opt.Traffic) + tensors*tm.r.launch(), tensors * tm.Param, tensors
@@ -236,7 +236,7 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 		for _, t := range o.in {
 			if x := &g.tensors[t]; x.grad && x.param < 0 {
 				if graded[t] {
-					p.issue(tm.Small, tm.r.stream("add", x.dt, 3*float64(x.bytes())), kPointwise, 1)
+					p.issue(tm.Issue, tm.r.stream("add", x.dt, 3*float64(x.bytes())), kPointwise, 1)
 				}
 				graded[t] = true
 			}
