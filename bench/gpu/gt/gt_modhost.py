@@ -79,6 +79,16 @@ def _time_bwd(make, n=50, reps=5):
     return statistics.median(ts)
 
 
+def _rope_layer(layer_cls, rope_cls, cfg, d):
+    """Decoder layer 0 of cfg with the rotary embedding its model would pass it (computed on first call)."""
+    import torch
+    m = layer_cls(cfg, 0)
+    m._rope = rope_cls(cfg).to(d)
+    m._pos = torch.arange(8, device=d)[None]
+    m._pe = None
+    return m
+
+
 def modules(extra=False):
     """(name, kind, module factory, input factory, call) for each measured module; extra adds
     extra_modules'."""
@@ -120,11 +130,7 @@ def modules(extra=False):
 
     def llama_layer():
         from transformers.models.llama.modeling_llama import LlamaDecoderLayer, LlamaRotaryEmbedding
-        m = LlamaDecoderLayer(llama, 0)
-        m._rope = LlamaRotaryEmbedding(llama).to(d)
-        m._pos = torch.arange(8, device=d)[None]
-        m._pe = None
-        return m
+        return _rope_layer(LlamaDecoderLayer, LlamaRotaryEmbedding, llama, d)
 
     def bert_layer():
         from transformers.models.bert.modeling_bert import BertLayer
@@ -179,11 +185,7 @@ def extra_modules(d, tok, call, llama_call, llama):
 
     def qwen_layer():
         from transformers.models.qwen2.modeling_qwen2 import Qwen2DecoderLayer, Qwen2RotaryEmbedding
-        m = Qwen2DecoderLayer(qwen, 0)
-        m._rope = Qwen2RotaryEmbedding(qwen).to(d)
-        m._pos = torch.arange(8, device=d)[None]
-        m._pe = None
-        return m
+        return _rope_layer(Qwen2DecoderLayer, Qwen2RotaryEmbedding, qwen, d)
 
     def moe_block():
         from transformers.models.mixtral.modeling_mixtral import MixtralSparseMoeBlock
