@@ -54,28 +54,20 @@ func fitHost(files []string, start memmodel.HostCosts, phases bool, keep, add []
 		return l, nil
 	}
 	h := start
-	fields := []struct {
+	type field struct {
 		name string
 		p    *float64
-	}{{"op", &h.Op}, {"cast", &h.Cast}, {"bwd", &h.Bwd}, {"hook", &h.Hook}, {"step", &h.Step}}
-	if phases {
-		fields = append(fields, struct {
-			name string
-			p    *float64
-		}{"param", &h.Param})
 	}
-	for _, f := range []struct {
-		name string
-		p    *float64
-	}{{"small", &h.Small}, {"node", &h.Node}} {
+	fields := []field{{"op", &h.Op}, {"cast", &h.Cast}, {"bwd", &h.Bwd}, {"hook", &h.Hook}, {"step", &h.Step}}
+	if phases {
+		fields = append(fields, field{"param", &h.Param})
+	}
+	for _, f := range []field{{"small", &h.Small}, {"node", &h.Node}} {
 		if slices.Contains(add, f.name) {
 			fields = append(fields, f)
 		}
 	}
-	fields = slices.DeleteFunc(fields, func(f struct {
-		name string
-		p    *float64
-	}) bool {
+	fields = slices.DeleteFunc(fields, func(f field) bool {
 		return slices.Contains(keep, f.name)
 	})
 	best, err := loss(h)

@@ -172,6 +172,9 @@ func newTimeModel(g gpu.GPU, h HostCosts) (timeModel, error) {
 	if h == (HostCosts{}) {
 		h = DefaultHostCosts()
 	}
+	if h.Issue == 0 {
+		h.Issue = h.Small // costs written before Issue existed priced these calls at Small
+	}
 	return timeModel{r: r, HostCosts: h}, nil
 }
 
