@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/vramkit/vramkit/bench/measured"
 	"math"
 	"sort"
 
@@ -87,7 +88,7 @@ func score(set []obs, b int64, r float64) gridPoint {
 		}
 		abs[i] = math.Abs(e)
 	}
-	p.medAbs = median(abs)
+	p.medAbs = measured.Median(abs)
 	return p
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/vramkit/vramkit/bench/measured"
 	"math"
 	"testing"
 )
@@ -133,12 +134,12 @@ func TestChooseWithoutMatchesRescoring(t *testing.T) {
 // against median on the list rebuilt without it, for odd and even lengths.
 func TestSortedMedianWithout(t *testing.T) {
 	for _, s := range [][]float64{{1}, {1, 2}, {1, 2, 4}, {0.5, 1, 2, 4, 8, 9}, {1, 1, 2, 3, 5, 8, 13}} {
-		if got, want := sortedMedian(s, -1), median(s); got != want {
+		if got, want := sortedMedian(s, -1), measured.Median(s); got != want {
 			t.Errorf("%v: %v, want %v", s, got, want)
 		}
 		for k := range s {
 			rest := append(append([]float64(nil), s[:k]...), s[k+1:]...)
-			if got, want := sortedMedian(s, k), median(rest); got != want {
+			if got, want := sortedMedian(s, k), measured.Median(rest); got != want {
 				t.Errorf("%v less [%d]: %v, want %v", s, k, got, want)
 			}
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/vramkit/vramkit/bench/measured"
 	"math"
 	"sort"
 	"strings"
@@ -159,9 +160,9 @@ func backtest(ss []sample, before, after [][2]float64) []backtestLine {
 			hb, ha = append(hb, (before[i][1]-before[i][0])/2), append(ha, (after[i][1]-after[i][0])/2)
 			ab = append(ab, math.Abs(errOf(x)))
 		}
-		l.halfBefore, l.halfAfter, l.medAbs = median(hb), median(ha), median(ab)
-		if m := median(fa); m > 0 {
-			l.fsRatio = median(fh) / m
+		l.halfBefore, l.halfAfter, l.medAbs = measured.Median(hb), measured.Median(ha), measured.Median(ab)
+		if m := measured.Median(fa); m > 0 {
+			l.fsRatio = measured.Median(fh) / m
 		}
 		out = append(out, l)
 	}

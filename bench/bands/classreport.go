@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/vramkit/vramkit/bench/measured"
 	"math"
 	"sort"
 )
@@ -96,7 +97,7 @@ func report(ss []sample, f setFit, bands [][2]float64, reach []bool, step bool) 
 				r.inside++
 			}
 		}
-		r.medHalf, r.medOwn = median(half), median(own)
+		r.medHalf, r.medOwn = measured.Median(half), measured.Median(own)
 		if r.medAbs > 0 {
 			r.ratio = r.medHalf / r.medAbs
 		}

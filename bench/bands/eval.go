@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/vramkit/vramkit/bench/measured"
 	"math"
 	"sort"
 )
@@ -53,7 +54,7 @@ func evaluate(dirs []string) error {
 		}
 	}
 	show := func(name string, s *evalStats) {
-		mh, ma := median(s.half), median(s.abs)
+		mh, ma := measured.Median(s.half), measured.Median(s.abs)
 		ratio := math.Inf(1)
 		if ma > 0 {
 			ratio = mh / ma

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/vramkit/vramkit/bench/measured"
 	"math"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
@@ -104,7 +105,7 @@ func firstSight(ss []sample, bands [][2]float64, keep func(sample) bool) riskLin
 		half, abs = append(half, (bands[i][1]-bands[i][0])/2), append(abs, math.Abs(errOf(s.xb)))
 		xs = append(xs, s.xb)
 	}
-	r.medHalf, r.medAbs = median(half), median(abs)
+	r.medHalf, r.medAbs = measured.Median(half), measured.Median(abs)
 	r.floor = floorRatio(xs, r.medAbs)
 	return r
 }

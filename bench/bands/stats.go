@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/vramkit/vramkit/bench/measured"
 	"math"
 	"sort"
 
@@ -38,12 +39,12 @@ type locScale struct{ m, s float64 }
 
 // robustLS is the median and the median absolute deviation of xs.
 func robustLS(xs []float64) locScale {
-	m := median(xs)
+	m := measured.Median(xs)
 	dev := make([]float64, len(xs))
 	for i, x := range xs {
 		dev[i] = math.Abs(x - m)
 	}
-	return locScale{m, median(dev)}
+	return locScale{m, measured.Median(dev)}
 }
 
 // classLS is the centre and spread of a class's rows xs shrunk toward the
@@ -333,18 +334,6 @@ func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 // errOf is the signed relative error (pred−meas)/meas of a log error.
 func errOf(x float64) float64 { return math.Exp(-x) - 1 }
 
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
 // errStats are the median signed and absolute relative errors of xs.
 func errStats(xs []float64) (med, medAbs float64) {
 	e, a := make([]float64, len(xs)), make([]float64, len(xs))
@@ -352,7 +341,7 @@ func errStats(xs []float64) (med, medAbs float64) {
 		e[i] = errOf(x)
 		a[i] = abs(e[i])
 	}
-	return round4(median(e)), round4(median(a))
+	return round4(measured.Median(e)), round4(measured.Median(a))
 }
 
 func abs(v float64) float64 {

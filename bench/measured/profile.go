@@ -96,7 +96,7 @@ func ReadProfiles(dir string) ([]Profiled, error) {
 		if len(c.IterS) < 4 {
 			return nil, fmt.Errorf("%s: %s: %d timed steps, want at least 4", dir, c.Name, len(c.IterS))
 		}
-		c.StepMedianS = median(c.IterS[2:])
+		c.StepMedianS = Median(c.IterS[2:])
 		w, why, err := fromCaptureRow(c)
 		if err != nil {
 			return nil, err
@@ -184,7 +184,12 @@ func KernelClass(name string) string {
 	return "pointwise"
 }
 
-func median(xs []float64) float64 {
+// Median is the median of xs (the mean of the middle two for an even
+// count; 0 for none). xs is not changed.
+func Median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
 	n := len(s)

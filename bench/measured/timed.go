@@ -135,7 +135,7 @@ func fromCaptureRow(c GTRow) (Timed, string, error) {
 			for _, ph := range c.PhaseS[2:] {
 				v = append(v, ph[k])
 			}
-			w.PhaseS[k] = median(v)
+			w.PhaseS[k] = Median(v)
 		}
 	}
 	if c.Status != "ok" || w.StepS == 0 {
