@@ -147,6 +147,7 @@ func main() {
 	profile := flag.String("profile", "", "compare the model's host time, GPU time and kernel counts with the kernel profiles in this directory (testdata/profile)")
 	classes := flag.Bool("classes", false, "print the walk's host time, GPU time and kernels by class for each timed workload of the files")
 	across := flag.Bool("across", false, "pair each workload of the files (timed on another GPU, named PREFIX-NAME) with NAME in the repository's sets and print the two GPUs' measured and predicted step-time ratio")
+	modhost := flag.Bool("modhost", false, "read the files as gt_modhost.py rows (testdata/dev69, dev70) and print the walk's host time and op and node counts beside each whole model's measured ones")
 	hostJSON := flag.String("host", "", "host costs as memmodel.HostCosts JSON (default: the median lent host's, memmodel.DefaultHostCosts)")
 	flag.Parse()
 	host := memmodel.DefaultHostCosts()
@@ -165,6 +166,13 @@ func main() {
 	}
 	if *across {
 		if err := printAcross(flag.Args(), host); err != nil {
+			fmt.Fprintln(os.Stderr, "steptime:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *modhost {
+		if err := printModhost(flag.Args(), host); err != nil {
 			fmt.Fprintln(os.Stderr, "steptime:", err)
 			os.Exit(1)
 		}
