@@ -30,6 +30,13 @@ type modhostRow struct {
 	AMPNode float64 `json:"bf16-amp_bwd_nodes"`
 }
 
+// model is the whole model row r timed, named as in modhostModels (a
+// row named JOB-model-NAME), or false for a module row.
+func (r modhostRow) model() (string, bool) {
+	m, ok := strings.CutPrefix(r.Name, r.Job+"-model-")
+	return m, ok && r.Job != ""
+}
+
 // modhostModels maps gt_modhost.py's whole-model rows to the catalog
 // models they built (8 tokens, batch 1).
 var modhostModels = map[string]string{"bert-base": "bert-base", "gpt2": "gpt2", "llama-small": "llama-small"}
@@ -47,7 +54,7 @@ func printModhost(files []string, h memmodel.HostCosts) error {
 			return err
 		}
 		for _, r := range rows {
-			if m, ok := strings.CutPrefix(r.Name, r.Job+"-model-"); ok && r.Job != "" {
+			if m, ok := r.model(); ok {
 				meas[m] = append(meas[m], r)
 			}
 		}
@@ -61,7 +68,7 @@ func printModhost(files []string, h memmodel.HostCosts) error {
 	for _, m := range names {
 		cat, ok := modhostModels[m]
 		if !ok {
-			continue
+			continue // a model this list does not map to the catalog
 		}
 		for _, prec := range []string{"fp32", "bf16-amp"} {
 			phases, err := modhostWalk(cat, prec, h)

@@ -18,13 +18,8 @@ func TestWalkBackwardNodesMatchAutograd(t *testing.T) {
 	}
 	seen := 0
 	for _, r := range rows {
-		m := ""
-		for name := range modhostModels {
-			if r.Name == r.Job+"-model-"+name {
-				m = name
-			}
-		}
-		if m == "" {
+		m, ok := r.model()
+		if !ok || modhostModels[m] == "" {
 			continue
 		}
 		for _, c := range []struct {
