@@ -62,7 +62,7 @@ func fitHost(files []string, start memmodel.HostCosts, phases bool, keep, add []
 	if phases {
 		fields = append(fields, field{"param", &h.Param})
 	}
-	for _, f := range []field{{"small", &h.Small}, {"node", &h.Node}} {
+	for _, f := range []field{{"small", &h.Small}, {"node", &h.Node}, {"block", &h.Block}} {
 		if slices.Contains(add, f.name) {
 			fields = append(fields, f)
 		}

@@ -66,6 +66,18 @@ type HostCosts struct {
 	Ckpt  float64 `json:"ckpt_s"`  // per checkpointed region: torch.utils.checkpoint's own Python (ckptEntryShare)
 	Param float64 `json:"param_s"` // per parameter tensor in optimizer.step / zero_grad / GradScaler
 	Step  float64 `json:"step_s"`  // fixed per step: optimizer bookkeeping, the loop itself
+	// Block is paid once per layer (a transformer layer, a CNN block)
+	// each time its forward runs, recomputation included: the Python of
+	// the modules around the kernels' modules (the layer, its attention
+	// and MLP containers, their bodies' shape arithmetic and dispatch).
+	// Zero in the committed costs, whose Op absorbs it.
+	Block float64 `json:"block_s"`
+	// Kind prices a module-level forward op of the named kind (the
+	// graph's op kinds: "conv2d", "batch_norm", "layer_norm", "sdpa" ...)
+	// in place of Op; kinds it does not name cost Op. Empty in the
+	// committed costs: one price for every module call. gt_modhost.py
+	// times the kinds apart (dev69, dev70; docs/steptime.md, session 39).
+	Kind map[string]float64 `json:"kind_s,omitempty"`
 }
 
 // CalibrationHostCosts is the calibration machine's host (the CPU of the
@@ -107,8 +119,21 @@ const lentHostScale = 1.2
 // Scaled is h with every cost multiplied by f: the same work on a host
 // f times slower.
 func (h HostCosts) Scaled(f float64) HostCosts {
-	return HostCosts{Op: h.Op * f, Small: h.Small * f, Issue: h.Issue * f, Cast: h.Cast * f, Bwd: h.Bwd * f, Node: h.Node * f,
-		Hook: h.Hook * f, Ckpt: h.Ckpt * f, Param: h.Param * f, Step: h.Step * f}
+	s := HostCosts{Op: h.Op * f, Small: h.Small * f, Issue: h.Issue * f, Cast: h.Cast * f, Bwd: h.Bwd * f, Node: h.Node * f,
+		Hook: h.Hook * f, Ckpt: h.Ckpt * f, Param: h.Param * f, Step: h.Step * f, Block: h.Block * f}
+	if h.Kind != nil {
+		s.Kind = make(map[string]float64, len(h.Kind))
+		for k, v := range h.Kind {
+			s.Kind[k] = v * f
+		}
+	}
+	return s
+}
+
+// zero reports whether h sets no cost at all (the caller gave none).
+func (h HostCosts) zero() bool {
+	return h.Op == 0 && h.Small == 0 && h.Issue == 0 && h.Cast == 0 && h.Bwd == 0 && h.Node == 0 && h.Hook == 0 &&
+		h.Ckpt == 0 && h.Param == 0 && h.Step == 0 && h.Block == 0 && len(h.Kind) == 0
 }
 
 // ckptRegionCost is what one region under non-reentrant
@@ -169,7 +194,7 @@ func newTimeModel(g gpu.GPU, h HostCosts) (timeModel, error) {
 	if err != nil {
 		return timeModel{}, err
 	}
-	if h == (HostCosts{}) {
+	if h.zero() {
 		h = DefaultHostCosts()
 	}
 	if h.Issue == 0 {

@@ -192,5 +192,8 @@ func (tm *timeModel) hostTime(o *op) float64 {
 	case "add", "add_", "mul", "mul_scalar", "add_scalar", "pow", "rsqrt", "mean", "tanh", "copy", "cat", "neg", "zeros", "rotary":
 		return tm.Small
 	}
+	if h, ok := tm.Kind[o.kind]; ok {
+		return h
+	}
 	return tm.Op
 }

@@ -3,6 +3,7 @@ package memmodel
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -140,10 +141,10 @@ func (r *rates) describe(name string) string {
 
 // describeHost says whose host costs h are.
 func describeHost(h HostCosts) string {
-	switch h {
-	case DefaultHostCosts():
+	switch {
+	case reflect.DeepEqual(h, DefaultHostCosts()):
 		return fmt.Sprintf("host costs of the median lent H200 host (the calibration machine's x%.2g)", lentHostScale)
-	case CalibrationHostCosts():
+	case reflect.DeepEqual(h, CalibrationHostCosts()):
 		return "host costs of the calibration machine"
 	}
 	return "host costs given in the options"

@@ -151,6 +151,7 @@ func fusedKernels(elems, tensors float64) float64 {
 // and no module Python, and fused pointwise ops run inside their
 // neighbours' kernels: their bytes are not charged again.
 func (c *config) walkForward(g *Graph, gen *generator, tm timeModel, p *pipeline) {
+	block := -1
 	for i := range g.ops {
 		o := &g.ops[i]
 		if o.fused {
@@ -159,7 +160,10 @@ func (c *config) walkForward(g *Graph, gen *generator, tm timeModel, p *pipeline
 		h := tm.hostTime(o)
 		if g.compiled {
 			h = tm.compiledHost(o)
+		} else if o.block >= 0 && o.block != block {
+			h += tm.Block // the layer's container modules (HostCosts.Block)
 		}
+		block = o.block
 		if r := gen.inReg[i]; r >= 0 {
 			h += float64(len(o.save)) * tm.Hook
 			if gen.regions[r].start == i {
@@ -268,6 +272,9 @@ func (c *config) recompute(g *Graph, rg *region, tm timeModel, p *pipeline) {
 		o := &g.ops[j]
 		// recompute packs each saved tensor again; backward unpacks it
 		h := tm.hostTime(o) + 2*float64(len(o.save))*tm.Hook
+		if j == rg.start && o.block >= 0 && !g.compiled {
+			h += tm.Block // the recomputed layer's containers run again
+		}
 		if j == rg.stop && rg.stopBeforeRun {
 			// the module's Python runs up to the op, whose saved
 			// inputs are packed before the kernel would launch
