@@ -148,14 +148,12 @@ func main() {
 	classes := flag.Bool("classes", false, "print the walk's host time, GPU time and kernels by class for each timed workload of the files")
 	across := flag.Bool("across", false, "pair each workload of the files (timed on another GPU, named PREFIX-NAME) with NAME in the repository's sets and print the two GPUs' measured and predicted step-time ratio")
 	modhost := flag.Bool("modhost", false, "read the files as gt_modhost.py rows (testdata/dev69, dev70) and print the walk's host time and op and node counts beside each whole model's measured ones")
-	hostJSON := flag.String("host", "", "host costs as memmodel.HostCosts JSON (default: the median lent host's, memmodel.DefaultHostCosts)")
+	hostJSON := flag.String("host", "", "host costs as memmodel.HostCosts JSON, or @FILE holding it (hosts/*.json), over the median lent host's (memmodel.DefaultHostCosts)")
 	flag.Parse()
-	host := memmodel.DefaultHostCosts()
-	if *hostJSON != "" {
-		if err := json.Unmarshal([]byte(*hostJSON), &host); err != nil {
-			fmt.Fprintln(os.Stderr, "steptime: -host:", err)
-			os.Exit(2)
-		}
+	host, err := hostCosts(*hostJSON)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "steptime: -host:", err)
+		os.Exit(2)
 	}
 	if *profile != "" {
 		if err := compareProfiles(*profile, host); err != nil {
@@ -322,4 +320,25 @@ func pct(a, b int) float64 {
 		return 100
 	}
 	return 100 * float64(a) / float64(b)
+}
+
+// hostCosts is the -host flag's costs: JSON (or @FILE holding JSON)
+// unmarshalled over memmodel.DefaultHostCosts, which it is when arg is
+// empty.
+func hostCosts(arg string) (memmodel.HostCosts, error) {
+	host := memmodel.DefaultHostCosts()
+	if arg == "" {
+		return host, nil
+	}
+	raw := []byte(arg)
+	if path, ok := strings.CutPrefix(arg, "@"); ok {
+		var err error
+		if raw, err = os.ReadFile(path); err != nil {
+			return host, err
+		}
+	}
+	if err := json.Unmarshal(raw, &host); err != nil {
+		return host, err
+	}
+	return host, nil
 }

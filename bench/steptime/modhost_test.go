@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
@@ -52,13 +50,12 @@ func TestWalkBackwardNodesMatchAutograd(t *testing.T) {
 // closer than the committed costs' worst (BERT-base fp32: 63% of the
 // host in the forward planned, 24-32% measured).
 func TestCandidateHostSplitsLikeAutograd(t *testing.T) {
-	raw, err := os.ReadFile("hosts/modhost-kinds.json")
+	cand, err := hostCosts("@hosts/modhost-kinds.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cand := memmodel.DefaultHostCosts()
-	if err := json.Unmarshal(raw, &cand); err != nil {
-		t.Fatal(err)
+	if cand.Kind["conv2d"] == 0 || cand.Block == 0 {
+		t.Fatalf("hosts/modhost-kinds.json read as %+v: no per-kind prices", cand)
 	}
 	rows, err := readModhost("../../testdata/dev70/results.jsonl")
 	if err != nil {
