@@ -14,33 +14,15 @@ import (
 // autocast): within 7% at session 38. The per-node host price of
 // docs/steptime.md's next step rests on this inventory.
 func TestWalkBackwardNodesMatchAutograd(t *testing.T) {
-	rows, err := readModhost("../../testdata/dev70/results.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := 0
-	for _, r := range rows {
-		m, ok := r.model()
-		if !ok || modhostModels[m] == "" {
-			continue
+	modhostModelPrecs(t, func(m, prec string, _ modhostRow, _, _, nodes float64) {
+		got, err := modhostCount(m, prec, backwardUnits, 1)
+		if err != nil {
+			t.Fatal(err)
 		}
-		for _, c := range []struct {
-			prec  string
-			nodes float64
-		}{{"fp32", r.F32Node}, {"bf16-amp", r.AMPNode}} {
-			got, err := modhostCount(modhostModels[m], c.prec, backwardUnits, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if e := got/c.nodes - 1; math.Abs(e) > 0.08 {
-				t.Errorf("%s %s: the walk's backward has %.0f nodes, autograd %.0f (%+.1f%%)", m, c.prec, got, c.nodes, 100*e)
-			}
-			seen++
+		if e := got/nodes - 1; math.Abs(e) > 0.08 {
+			t.Errorf("%s %s: the walk's backward has %.0f nodes, autograd %.0f (%+.1f%%)", m, prec, got, nodes, 100*e)
 		}
-	}
-	if seen != 12 { // three models, two precisions, two processes
-		t.Fatalf("%d model rows checked, want 12", seen)
-	}
+	})
 }
 
 // TestCandidateHostSplitsLikeAutograd: the per-kind candidate host
@@ -57,41 +39,48 @@ func TestCandidateHostSplitsLikeAutograd(t *testing.T) {
 	if cand.Kind["conv2d"] == 0 || cand.Block == 0 {
 		t.Fatalf("hosts/modhost-kinds.json read as %+v: no per-kind prices", cand)
 	}
+	worst := map[string]float64{}
+	modhostModelPrecs(t, func(m, prec string, r modhostRow, fwd, bwd, _ float64) {
+		meas := fwd / (fwd + bwd)
+		for name, h := range map[string]memmodel.HostCosts{"candidate": cand, "committed": memmodel.DefaultHostCosts()} {
+			p, err := modhostWalk(m, prec, h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			off := math.Abs(math.Log(p[0] / (p[0] + p[1]) / meas))
+			worst[name] = max(worst[name], off)
+			if name == "candidate" && off > math.Log(1.6) {
+				t.Errorf("%s %s (%s): the candidate's forward share %.2f, measured %.2f", m, prec, r.Job, p[0]/(p[0]+p[1]), meas)
+			}
+		}
+	})
+	if worst["candidate"] >= worst["committed"] {
+		t.Errorf("the candidate's worst forward share is %.2fx off, the committed costs' %.2fx", math.Exp(worst["candidate"]), math.Exp(worst["committed"]))
+	}
+	t.Logf("worst forward share: candidate %.2fx, committed %.2fx", math.Exp(worst["candidate"]), math.Exp(worst["committed"]))
+}
+
+// modhostModelPrecs calls f for each whole-model row of dev70 in each
+// precision (fp32, bf16 autocast), with its catalog model and the row's
+// forward and backward host µs and autograd nodes, and checks that all 12
+// (three models, two precisions, two processes) were seen.
+func modhostModelPrecs(t *testing.T, f func(model, prec string, r modhostRow, fwd, bwd, nodes float64)) {
+	t.Helper()
 	rows, err := readModhost("../../testdata/dev70/results.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	worst := map[string]float64{}
 	seen := 0
 	for _, r := range rows {
 		m, ok := r.model()
 		if !ok || modhostModels[m] == "" {
 			continue
 		}
-		for _, c := range []struct {
-			prec     string
-			fwd, bwd float64
-		}{{"fp32", r.F32Fwd, r.F32Bwd}, {"bf16-amp", r.AMPFwd, r.AMPBwd}} {
-			meas := c.fwd / (c.fwd + c.bwd)
-			for name, h := range map[string]memmodel.HostCosts{"candidate": cand, "committed": memmodel.DefaultHostCosts()} {
-				p, err := modhostWalk(modhostModels[m], c.prec, h)
-				if err != nil {
-					t.Fatal(err)
-				}
-				off := math.Abs(math.Log(p[0] / (p[0] + p[1]) / meas))
-				worst[name] = max(worst[name], off)
-				if name == "candidate" && off > math.Log(1.6) {
-					t.Errorf("%s %s (%s): the candidate's forward share %.2f, measured %.2f", m, c.prec, r.Job, p[0]/(p[0]+p[1]), meas)
-				}
-			}
-			seen++
-		}
+		f(modhostModels[m], "fp32", r, r.F32Fwd, r.F32Bwd, r.F32Node)
+		f(modhostModels[m], "bf16-amp", r, r.AMPFwd, r.AMPBwd, r.AMPNode)
+		seen += 2
 	}
 	if seen != 12 {
 		t.Fatalf("%d model rows checked, want 12", seen)
 	}
-	if worst["candidate"] >= worst["committed"] {
-		t.Errorf("the candidate's worst forward share is %.2fx off, the committed costs' %.2fx", math.Exp(worst["candidate"]), math.Exp(worst["committed"]))
-	}
-	t.Logf("worst forward share: candidate %.2fx, committed %.2fx", math.Exp(worst["candidate"]), math.Exp(worst["committed"]))
 }
