@@ -46,14 +46,16 @@ func TestHostKindPricesItsOps(t *testing.T) {
 // TestHostBlockPerLayer: HostCosts.Block is paid once per layer each time
 // its forward runs. Llama-small's 24 decoder layers pay it 24 times;
 // checkpointed per layer, 48 (every layer is recomputed once in the
-// backward); compiled, never (Inductor's wrapper runs no module Python).
+// backward); every second layer, 36; selectively (the attention's
+// internals recomputed, not the layer's modules), 24; compiled, never
+// (Inductor's wrapper runs no module Python).
 func TestHostBlockPerLayer(t *testing.T) {
 	const extra = 1e-6
 	for _, c := range []struct {
 		ckpt    string
 		compile bool
 		want    float64
-	}{{"none", false, 24}, {"block", false, 48}, {"none", true, 0}} {
+	}{{"none", false, 24}, {"block", false, 48}, {"every:2", false, 36}, {"selective", false, 24}, {"none", true, 0}} {
 		s := llamaSpec()
 		s.Batch, s.Seq, s.Checkpoint, s.Compile = 1, 16, c.ckpt, c.compile
 		cf, g, cfg, tm, base := walkOf(t, s)

@@ -272,8 +272,8 @@ func (c *config) recompute(g *Graph, rg *region, tm timeModel, p *pipeline) {
 		o := &g.ops[j]
 		// recompute packs each saved tensor again; backward unpacks it
 		h := tm.hostTime(o) + 2*float64(len(o.save))*tm.Hook
-		if j == rg.start && o.block >= 0 && !g.compiled {
-			h += tm.Block // the recomputed layer's containers run again
+		if j == rg.start && o.block >= 0 && !g.compiled && (j == 0 || g.ops[j-1].block != o.block) {
+			h += tm.Block // the recomputed layer's containers run again (a region from its start)
 		}
 		if j == rg.stop && rg.stopBeforeRun {
 			// the module's Python runs up to the op, whose saved
