@@ -8,7 +8,6 @@ shape bench/steptime reads, so that a blind set's predictions can be written bef
 Each row copies the model's built configuration (hf_config, params) from a row of the same model, config and io that
 testdata already holds (a spec with none is reported on stderr and left out) and takes the shape and technique from the
 spec. The measured fields are placeholders (10 ms a step): only the predicted columns mean anything."""
-import glob
 import json
 import os
 import sys
@@ -19,16 +18,8 @@ TESTDATA = os.path.join(HERE, "..", "..", "..", "testdata")
 
 
 def templates():
-    out = []
-    for f in glob.glob(os.path.join(TESTDATA, "**", "results.jsonl"), recursive=True):
-        for line in open(f):
-            try:
-                r = json.loads(line)
-            except ValueError:
-                continue
-            if r.get("kind") == "train" and r.get("status") == "ok":
-                out.append(r)
-    return out
+    from repeats import testdata_rows
+    return [r for r in testdata_rows(TESTDATA) if r.get("kind") == "train"]
 
 
 def specs(call):

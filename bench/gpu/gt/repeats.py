@@ -16,8 +16,8 @@ def key(spec):
     return json.dumps([spec.get(k) for k in KEYS], sort_keys=True)
 
 
-def captured(testdata):
-    out = {}
+def testdata_rows(testdata):
+    """Every completed row of every results.jsonl under testdata."""
     for f in glob.glob(os.path.join(testdata, "**", "results.jsonl"), recursive=True):
         for line in open(f):
             try:
@@ -25,7 +25,13 @@ def captured(testdata):
             except ValueError:
                 continue
             if isinstance(r, dict) and "name" in r and r.get("status", "ok") == "ok":
-                out.setdefault(key(r), []).append(r["name"])
+                yield r
+
+
+def captured(testdata):
+    out = {}
+    for r in testdata_rows(testdata):
+        out.setdefault(key(r), []).append(r["name"])
     return out
 
 
