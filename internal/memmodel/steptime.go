@@ -74,7 +74,9 @@ type HostCosts struct {
 	Block float64 `json:"block_s"`
 	// Kind prices a module-level forward op of the named kind (the
 	// graph's op kinds: "conv2d", "batch_norm", "layer_norm", "sdpa" ...)
-	// in place of Op; kinds it does not name cost Op. Empty in the
+	// in place of Op; kinds it does not name cost Op. A key
+	// "layer:FAMILY" ("layer:bert") prices a layer of that family in
+	// place of Block. Empty in the
 	// committed costs: one price for every module call. gt_modhost.py
 	// times the kinds apart (dev69, dev70; docs/steptime.md, session 39).
 	Kind map[string]float64 `json:"kind_s,omitempty"`

@@ -48,7 +48,9 @@ func TestHostKindPricesItsOps(t *testing.T) {
 // checkpointed per layer, 48 (every layer is recomputed once in the
 // backward); every second layer, 36; selectively (the attention's
 // internals recomputed, not the layer's modules), 24; compiled, never
-// (Inductor's wrapper runs no module Python).
+// (Inductor's wrapper runs no module Python). HostCosts.Kind's
+// "layer:llama" prices the same layers in place of Block; "layer:bert"
+// leaves them alone.
 func TestHostBlockPerLayer(t *testing.T) {
 	const extra = 1e-6
 	for _, c := range []struct {
@@ -59,10 +61,20 @@ func TestHostBlockPerLayer(t *testing.T) {
 		s := llamaSpec()
 		s.Batch, s.Seq, s.Checkpoint, s.Compile = 1, 16, c.ckpt, c.compile
 		cf, g, cfg, tm, base := walkOf(t, s)
-		tm.Block += extra
-		more, _ := cf.walk(g, cfg, tm)
+		tb := tm
+		tb.Block += extra
+		more, _ := cf.walk(g, cfg, tb)
 		if got := (more.hostBusy - base.hostBusy) / extra; math.Abs(got-c.want) > 1e-6 {
 			t.Errorf("checkpoint %s, compiled %v: %.2f layers charged, want %g", c.ckpt, c.compile, got, c.want)
+		}
+		// a family's own layer price replaces Block; another's does not
+		for fam, n := range map[string]float64{"llama": c.want, "bert": 0} {
+			tf := tm
+			tf.Kind = map[string]float64{"layer:" + fam: tm.Block + extra}
+			more, _ = cf.walk(g, cfg, tf)
+			if got := (more.hostBusy - base.hostBusy) / extra; math.Abs(got-n) > 1e-6 {
+				t.Errorf("layer:%s, checkpoint %s, compiled %v: %.2f layers charged, want %g", fam, c.ckpt, c.compile, got, n)
+			}
 		}
 	}
 }

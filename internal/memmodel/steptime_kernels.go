@@ -197,3 +197,13 @@ func (tm *timeModel) hostTime(o *op) float64 {
 	}
 	return tm.Op
 }
+
+// layerHost is what one layer of family's containers costs the host each
+// time its forward runs: HostCosts.Kind["layer:"+family] where given,
+// else HostCosts.Block.
+func (tm *timeModel) layerHost(family string) float64 {
+	if h, ok := tm.Kind["layer:"+family]; ok {
+		return h
+	}
+	return tm.Block
+}

@@ -161,7 +161,7 @@ func (c *config) walkForward(g *Graph, gen *generator, tm timeModel, p *pipeline
 		if g.compiled {
 			h = tm.compiledHost(o)
 		} else if o.block >= 0 && o.block != block {
-			h += tm.Block // the layer's container modules (HostCosts.Block)
+			h += tm.layerHost(c.arch.family().Name) // the layer's container modules (HostCosts.Block)
 		}
 		block = o.block
 		if r := gen.inReg[i]; r >= 0 {
@@ -273,7 +273,7 @@ func (c *config) recompute(g *Graph, rg *region, tm timeModel, p *pipeline) {
 		// recompute packs each saved tensor again; backward unpacks it
 		h := tm.hostTime(o) + 2*float64(len(o.save))*tm.Hook
 		if j == rg.start && o.block >= 0 && !g.compiled && (j == 0 || g.ops[j-1].block != o.block) {
-			h += tm.Block // the recomputed layer's containers run again (a region from its start)
+			h += tm.layerHost(c.arch.family().Name) // the recomputed layer's containers run again (a region from its start)
 		}
 		if j == rg.stop && rg.stopBeforeRun {
 			// the module's Python runs up to the op, whose saved
