@@ -59,6 +59,13 @@ var firstSightStepSets = []firstSightStepSet{
 		"late65-t-gpt2-medium-s256-b1-bf16": {48.8, 73.3},
 		"late65-t-efficientnet-b0-b16-fp32": {28.5, 31.2},
 	}},
+	// late66 (4c5a4c5, H100, the fastest host): RoBERTa-base s128 b8
+	// checkpointed 81.7 ms against 45.1, Whisper-base b8 fp32 (GPU-bound)
+	// 82.3 against 81.4
+	{"late66-", 15, map[string]struct{ meas, pred float64 }{
+		"late66-t-roberta-base-s128-b8-bf16-ckpt": {45.1, 81.7},
+		"late66-t-whisper-base-b8-fp32":           {81.4, 82.3},
+	}},
 }
 
 // TestFirstSightStepSets checks each of firstSightStepSets against the
