@@ -201,6 +201,8 @@ var firstSightStepTables = []firstSightTable{
 	// late66's: the first table (the committed costs of 4c5a4c5); the other
 	// two are session 39's candidate host models on the same rows
 	{File: "testdata/late66/RESULTS.md"},
+	// late67's likewise (the committed costs of 4c5a4c5 first)
+	{File: "testdata/late67/RESULTS.md"},
 	// late33's likewise (9efb315)
 	{File: "testdata/late33/RESULTS.md"},
 	// late34's likewise (6934c31)

@@ -66,6 +66,12 @@ var firstSightStepSets = []firstSightStepSet{
 		"late66-t-roberta-base-s128-b8-bf16-ckpt": {45.1, 81.7},
 		"late66-t-whisper-base-b8-fp32":           {81.4, 82.3},
 	}},
+	// late67 (4c5a4c5, H100, a medium-slow host): ConvNeXt-T b12 bf16
+	// 30.2 ms against 21.3, Llama-small s128 b2 94.5 against 121.8
+	{"late67-", 12, map[string]struct{ meas, pred float64 }{
+		"late67-t-convnext-tiny-b12-bf16":   {21.3, 30.2},
+		"late67-t-llama-small-s128-b2-bf16": {121.8, 94.5},
+	}},
 }
 
 // TestFirstSightStepSets checks each of firstSightStepSets against the

@@ -166,9 +166,9 @@ var timingFiles = []memmodel.BandSource{
 	// (96% to 88%) and the shared low quantile from -1.95 to -4.08. Requiring
 	// three sets per class instead kept the quantile but not the coverage
 	// (329 of 378). It joins when an H100 set of GPU-bound rows does.
-	// late64, late65 and late66 (H100, thirteen to fifteen host-bound rows
-	// each) are likewise evaluation only (TestStepTimeLate64, 65, 66), for
-	// the same reason.
+	// late64 to late67 (H100, twelve to fifteen host-bound rows each) are
+	// likewise evaluation only (TestStepTimeLate64 to 67), for the same
+	// reason.
 	{Dir: "testdata/late63/h200/results.jsonl", HeldOut: "sixty-third blind set, H200 part (the same kind of pairs on a slow lent host; its compiled steps are not band rows): timed alone, evaluated once with the models of 4ecda6f, then band data"},
 	// late60 became step band data in session 35, once step-time classes
 	// held by one capture set stopped setting a class centre
