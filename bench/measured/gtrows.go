@@ -1,10 +1,7 @@
 package measured
 
 import (
-	"bufio"
 	"encoding/json"
-	"fmt"
-	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -92,22 +89,8 @@ type GTRow struct {
 
 // ReadGTRows reads a JSON-lines file of GTRow.
 func ReadGTRows(path string) ([]GTRow, error) {
-	f, err := os.Open(path)
+	out, err := ReadJSONL[GTRow](path)
 	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []GTRow
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for n := 1; sc.Scan(); n++ {
-		var r GTRow
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
-		}
-		out = append(out, r)
-	}
-	if err := sc.Err(); err != nil {
 		return nil, err
 	}
 	CarryStaticCache(out)

@@ -5,8 +5,6 @@
 package measured
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -53,17 +51,7 @@ func (m MeasuredRow) LengthsKey() string {
 
 // ReadMeasured parses measured.jsonl.
 func ReadMeasured(r io.Reader) ([]MeasuredRow, error) {
-	var rows []MeasuredRow
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for n := 1; sc.Scan(); n++ {
-		var row MeasuredRow
-		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
-			return nil, fmt.Errorf("measured.jsonl:%d: %w", n, err)
-		}
-		rows = append(rows, row)
-	}
-	return rows, sc.Err()
+	return DecodeJSONL[MeasuredRow](r, "measured.jsonl")
 }
 
 // Training reports whether the row is a completed training run (not

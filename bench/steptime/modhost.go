@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 
@@ -134,25 +131,18 @@ func modhostCount(m, prec string, set func(*memmodel.HostCosts), phase int) (flo
 // readModhost reads the rows of a gt_modhost.py results.jsonl that
 // completed.
 func readModhost(path string) ([]modhostRow, error) {
-	f, err := os.Open(path)
+	lines, err := measured.ReadJSONL[struct {
+		modhostRow
+		Status string `json:"status"`
+	}](path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	var out []modhostRow
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for n := 1; sc.Scan(); n++ {
-		var r struct {
-			modhostRow
-			Status string `json:"status"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
-		}
-		if r.Status == "ok" {
-			out = append(out, r.modhostRow)
+	for _, l := range lines {
+		if l.Status == "ok" {
+			out = append(out, l.modhostRow)
 		}
 	}
-	return out, sc.Err()
+	return out, nil
 }
