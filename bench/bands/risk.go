@@ -156,6 +156,10 @@ func acceptance(mem, gen, step []sample, bands map[kind][][2]float64) []acceptan
 	add("training reserved, LoRA extended", mem, memKind, has("lora_targets=extended"))
 	add("generate reserved", gen, genKind, all)
 	add("step time", step, stepKind, all)
+	// the class of the GPU: measured (the H200 the rates were
+	// calibrated on) or scaled from the GPU table (every other)
+	add("step time, measured GPU (H200)", step, stepKind, has("gpu=h200"))
+	add("step time, scaled GPU", step, stepKind, func(s sample) bool { return !has("gpu=h200")(s) })
 	for l, name := range []string{"GPU-bound", "near host-bound", "host-bound"} {
 		add("step time, "+name, step, stepKind, func(s sample) bool { return s.risk == l })
 	}
