@@ -165,11 +165,25 @@ func acceptance(mem, gen, step []sample, bands map[kind][][2]float64) []acceptan
 	for l, name := range []string{"GPU-bound", "near host-bound", "host-bound"} {
 		add("step time, "+name, step, stepKind, func(s sample) bool { return s.risk == l })
 	}
-	// the measured GPU's step times by the issue's classes of workload
-	// (family kind, precision, checkpointing, LoRA), those with 20 rows
+	// by the issue's classes of workload (family kind, precision,
+	// checkpointing, LoRA, parallelism), those with 20 blind rows: training
+	// memory, and the measured GPU's step times
+	for _, c := range workloadClasses(mem, all) {
+		add("training reserved, "+c, mem, memKind, has(c))
+	}
+	h200 := has("gpu=h200")
+	for _, c := range workloadClasses(step, h200) {
+		add("step time, H200, "+c, step, stepKind, func(s sample) bool { return h200(s) && has(c)(s) })
+	}
+	return out
+}
+
+// workloadClasses are the classes of issue 18's dimensions that 20 or
+// more blind rows of ss passing keep hold, sorted.
+func workloadClasses(ss []sample, keep func(sample) bool) []string {
 	n := map[string]int{}
-	for _, s := range step {
-		if s.blind && has("gpu=h200")(s) {
+	for _, s := range ss {
+		if s.blind && keep(s) {
 			for _, c := range s.classes {
 				n[c]++
 			}
@@ -177,17 +191,14 @@ func acceptance(mem, gen, step []sample, bands map[kind][][2]float64) []acceptan
 	}
 	var cs []string
 	for c, k := range n {
-		for _, dim := range []string{"kind=", "precision=", "checkpoint=", "lora="} {
+		for _, dim := range []string{"kind=", "precision=", "checkpoint=", "lora=", "parallel="} {
 			if k >= 20 && strings.HasPrefix(c, dim) {
 				cs = append(cs, c)
 			}
 		}
 	}
 	sort.Strings(cs)
-	for _, c := range cs {
-		add("step time, H200, "+c, step, stepKind, func(s sample) bool { return has("gpu=h200")(s) && has(c)(s) })
-	}
-	return out
+	return cs
 }
 
 func printAcceptance(ls []acceptanceLine) {
