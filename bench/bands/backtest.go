@@ -84,7 +84,7 @@ func leaveSetOut(ss []sample, k kind, minRows int, conf float64, bySet bool) (ou
 		place(t, k, fitSet(rest, minRows, conf, bySet, k != stepKind, k == stepKind, k == memKind))
 		for j, i := range idx {
 			s := left[j]
-			b, _ := bandOf(t, k, s.classes, s.risk)
+			b, _ := bandOf(t, k, s)
 			b[0] *= math.Exp(-s.f) // the low end from the figure without the fixed bytes
 			if s.v > 0 && t.SplitReach(s.classes).Reach {
 				b, reach[i] = withVariant(b, s.v), true

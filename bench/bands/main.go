@@ -262,7 +262,7 @@ func printRows(ss []sample, bands [][2]float64, t *memmodel.BandTable, k kind) {
 	for i, s := range ss {
 		b := bands[i]
 		in := s.x >= logOf(b[0]) && s.x <= logOf(b[1])
-		_, basis := bandOf(t, k, s.classes, s.risk)
+		_, basis := bandOf(t, k, s)
 		v := "-" // the variant's prediction over the prediction, where it has one
 		if s.v > 0 {
 			v = fmt.Sprintf("×%.4f", math.Exp(s.v))

@@ -229,9 +229,11 @@ func stepSamples(root string, logf func(string, ...any)) ([]sample, map[string]i
 				continue
 			}
 			cl, _ := memmodel.BandClasses(w.Spec)
-			sm := sample{name: w.Name, classes: cl, x: math.Log(w.StepS / res.StepTime), group: setGroup(f.Dir), seq: w.Spec.Seq}
-			if d := res.StepDetail; d != nil && d.GPUS > 0 && d.HostS > 0 {
-				sm.host = math.Log(d.HostS / d.GPUS)
+			// as plan places it (stepTimeBandFrom): GPU-bound without a detail
+			sm := sample{name: w.Name, classes: cl, x: math.Log(w.StepS / res.StepTime), group: setGroup(f.Dir), seq: w.Spec.Seq,
+				host: math.Inf(-1)}
+			if d := res.StepDetail; d != nil {
+				sm.host = memmodel.StepHostPosition(d.HostS, d.GPUS)
 				sm.risk = memmodel.StepHostLevel(d.HostS, d.GPUS)
 			}
 			sm.xb, sm.blind = fs[w.Name]

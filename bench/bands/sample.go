@@ -58,8 +58,9 @@ type sample struct {
 	// own; markRisk): its band is that level's. A timed row's is its
 	// host level (memmodel's StepHostLevel) instead.
 	risk int
-	// host is ln(predicted host issue time / predicted GPU time) of a
-	// timed row (step time only; memmodel's StepDetail)
+	// host is a timed row's memmodel.StepHostPosition, ln(predicted host
+	// issue time / predicted GPU time) (step time only; −Inf without a
+	// StepDetail): where its band lies between the host levels'
 	host float64
 }
 

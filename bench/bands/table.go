@@ -337,13 +337,14 @@ func place(t *memmodel.BandTable, k kind, f setFit) {
 
 func roundQ(q [2]float64) [2]float64 { return [2]float64{round4(q[0]), round4(q[1])} }
 
-// bandOf is the band plan applies to a row of classes with t, read back
-// the way memmodel and infer read it: the main quantity's ratios, and the
-// classes it rests on.
-func bandOf(t *memmodel.BandTable, k kind, classes []string, risk int) ([2]float64, []string) {
+// bandOf is the band plan applies to sample s with t, read back the way
+// memmodel and infer read it: the main quantity's ratios, and the classes
+// it rests on.
+func bandOf(t *memmodel.BandTable, k kind, s sample) ([2]float64, []string) {
+	classes, risk := s.classes, s.risk
 	switch k {
 	case stepKind:
-		return t.StepBand(classes, risk)
+		return t.StepBand(classes, s.host)
 	case genKind:
 		r, _, basis, _, _ := t.GenerateBand(classes)
 		return r, basis

@@ -2,6 +2,7 @@ package memmodel
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/vramkit/vramkit/internal/units"
@@ -80,11 +81,11 @@ func (c *config) bandsFrom(t *BandTable, r *Result) {
 func (c *config) stepTimeBand(r *Result) { c.stepTimeBandFrom(embeddedBands(), r) }
 
 func (c *config) stepTimeBandFrom(t *BandTable, r *Result) {
-	host := 0
+	host, pos := 0, math.Inf(-1)
 	if d := r.StepDetail; d != nil {
-		host = StepHostLevel(d.HostS, d.GPUS)
+		host, pos = StepHostLevel(d.HostS, d.GPUS), StepHostPosition(d.HostS, d.GPUS)
 	}
-	b, used := t.StepBand(c.bandClasses(), host)
+	b, used := t.StepBand(c.bandClasses(), pos)
 	if b == [2]float64{} {
 		return // no step-time rows: keep the step-time model's own band
 	}

@@ -1,6 +1,7 @@
 package memmodel
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -22,15 +23,29 @@ func TestStepHostLevel(t *testing.T) {
 	}
 }
 
-// TestStepBandByHostLevel: a class's step band at host level 1 or 2 is
-// that level's (StepTimeHost), at level 0 the GPU-bound one.
-func TestStepBandByHostLevel(t *testing.T) {
+// TestStepBandByHostPosition: a class's step band is the GPU-bound one
+// (StepTime) up to level 0's edge, the near one (StepTimeHost[0]) at the
+// middle of level 1, the host-bound one from level 2's edge on, and
+// geometric between them; without a GPU time, the host-bound one.
+func TestStepBandByHostPosition(t *testing.T) {
 	cb := ClassBand{N: 40, StepTime: [2]float64{0.9, 1.1}, StepTimeHost: [][2]float64{{0.8, 1.5}, {0.7, 1.8}}}
 	// a class holding every row says nothing of its own: the pooled band
 	tb := &BandTable{MinRows: 3, StepTimePooled: cb, StepTime: map[string]ClassBand{"gpu=h200": cb}}
-	for level, want := range [][2]float64{{0.9, 1.1}, {0.8, 1.5}, {0.7, 1.8}} {
-		if got, _ := tb.StepBand([]string{"gpu=h200"}, level); got != want {
-			t.Errorf("host level %d: band %v, want %v", level, got, want)
+	edge := -math.Log(hostProcessSpread)
+	for _, c := range []struct {
+		pos  float64
+		want [2]float64
+	}{
+		{math.Inf(-1), [2]float64{0.9, 1.1}}, {-2, [2]float64{0.9, 1.1}}, {edge, [2]float64{0.9, 1.1}},
+		{(edge + edge/2) / 2, [2]float64{math.Sqrt(0.9 * 0.8), math.Sqrt(1.1 * 1.5)}},
+		{edge / 2, [2]float64{0.8, 1.5}},
+		{edge / 4, [2]float64{math.Sqrt(0.8 * 0.7), math.Sqrt(1.5 * 1.8)}},
+		{0, [2]float64{0.7, 1.8}}, {1.5, [2]float64{0.7, 1.8}},
+		{StepHostPosition(0.010, 0), [2]float64{0.7, 1.8}},
+	} {
+		got, _ := tb.StepBand([]string{"gpu=h200"}, c.pos)
+		if math.Abs(got[0]-c.want[0]) > 1e-12 || math.Abs(got[1]-c.want[1]) > 1e-12 {
+			t.Errorf("host position %.3f: band %v, want %v", c.pos, got, c.want)
 		}
 	}
 }

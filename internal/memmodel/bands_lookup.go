@@ -55,19 +55,29 @@ func (t *BandTable) RiskBand(classes []string, risk int) (reserved, allocated [2
 	return cb.Reserved, cb.Allocated, used
 }
 
-// StepBand is Band for step time, at a host level (StepHostLevel).
-func (t *BandTable) StepBand(classes []string, host int) ([2]float64, []string) {
+// StepBand is Band for step time, at a host position (StepHostPosition):
+// each class's band between its host levels' (stepLevelWeights),
+// geometric between two levels' ends.
+func (t *BandTable) StepBand(classes []string, pos float64) ([2]float64, []string) {
 	if t.StepTimePooled.StepTime == [2]float64{} {
 		return [2]float64{}, nil
 	}
+	lo, hi, w := stepLevelWeights(pos)
 	set := BandSet{Pooled: t.StepTimePooled, Classes: t.StepTime}
 	cb, used, _ := set.bandFor(classes, t.MinRows, func(b ClassBand) [2][2]float64 {
-		if host > 0 && len(b.StepTimeHost) >= host {
-			return [2][2]float64{b.StepTimeHost[host-1]}
-		}
-		return [2][2]float64{b.StepTime}
+		a, z := b.stepLevel(lo), b.stepLevel(hi)
+		return [2][2]float64{{a[0] * math.Pow(z[0]/a[0], w), a[1] * math.Pow(z[1]/a[1], w)}}
 	}, false)
 	return cb.StepTime, used
+}
+
+// stepLevel is the class's step band at host level l: StepTime at 0,
+// StepTimeHost's above where the table has them.
+func (b ClassBand) stepLevel(l int) [2]float64 {
+	if l > 0 && len(b.StepTimeHost) >= l {
+		return b.StepTimeHost[l-1]
+	}
+	return b.StepTime
 }
 
 // GenerateBand is Band for the inference planner's generate classes; ok

