@@ -203,6 +203,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late66/RESULTS.md"},
 	// late67's likewise (the committed costs of 4c5a4c5 first)
 	{File: "testdata/late67/RESULTS.md"},
+	// late68's likewise (the committed costs of 3f68d09 first)
+	{File: "testdata/late68/RESULTS.md"},
 	// late33's likewise (9efb315)
 	{File: "testdata/late33/RESULTS.md"},
 	// late34's likewise (6934c31)

@@ -72,6 +72,12 @@ var firstSightStepSets = []firstSightStepSet{
 		"late67-t-convnext-tiny-b12-bf16":   {21.3, 30.2},
 		"late67-t-llama-small-s128-b2-bf16": {121.8, 94.5},
 	}},
+	// late68 (3f68d09, H100, a fast host): BERT-base s256 b16x2 fp16
+	// 74.0 ms against 47.9, fp32 BERT-base s256 b32 114.0 against 115.3
+	{"late68-", 17, map[string]struct{ meas, pred float64 }{
+		"late68-t-bert-base-s256-b16x2-fp16": {47.9, 74.0},
+		"late68-t-bert-base-s256-b32-fp32":   {115.3, 114.0},
+	}},
 }
 
 // TestFirstSightStepSets checks each of firstSightStepSets against the

@@ -168,7 +168,8 @@ var timingFiles = []memmodel.BandSource{
 	// (329 of 378). It joins when an H100 set of GPU-bound rows does.
 	// late64 to late67 (H100, twelve to fifteen host-bound rows each) are
 	// likewise evaluation only (TestStepTimeLate64 to 67), for the same
-	// reason.
+	// reason, and late68 (H100, seventeen rows, GPU-bound to balanced, on a
+	// fast host; TestStepTimeLate68).
 	{Dir: "testdata/late63/h200/results.jsonl", HeldOut: "sixty-third blind set, H200 part (the same kind of pairs on a slow lent host; its compiled steps are not band rows): timed alone, evaluated once with the models of 4ecda6f, then band data"},
 	// late60 became step band data in session 35, once step-time classes
 	// held by one capture set stopped setting a class centre
