@@ -71,9 +71,10 @@ func StepHostPosition(hostS, gpuS float64) float64 {
 // H200 rows, each set left out: median |error| 2.2-3.0% up to
 // ln(host/GPU) = −0.45, 3.8% to −0.28, 5.8% to −0.06, 9.7% to +0.15,
 // 13-15% above), so a step near a level's edge took a band too wide on
-// one side of the edge and too narrow on the other. By class, the median
-// half-width over the median |error| moved from 4.5-6.3 to 2.4-3.6 for
-// LoRA, bf16 AMP and ViTs with the same 95% inside (docs/steptime.md,
+// one side of the edge and too narrow on the other. At first sight (each
+// capture set left out) the median half-width over the median |error| of
+// all steps moved from 3.8 to 3.0 (LoRA 5.0 to 3.3, bf16 AMP 4.0 to 2.9,
+// ViTs 4.7 to 3.1), 677 of 712 inside where 679 were (docs/steptime.md,
 // session 40). It returns the two levels and the weight of the upper.
 func stepLevelWeights(pos float64) (lo, hi int, w float64) {
 	edge := -math.Log(hostProcessSpread)

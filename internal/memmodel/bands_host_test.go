@@ -123,3 +123,16 @@ func TestStepBandOnEmbeddedTable(t *testing.T) {
 		}
 	}
 }
+
+// TestGeoBetween: the geometric step between two band ends, and a class
+// end that is not positive (no band of its own) kept as it is, not NaN.
+func TestGeoBetween(t *testing.T) {
+	for _, c := range []struct{ a, z, w, want float64 }{
+		{0.9, 0.8, 0, 0.9}, {0.9, 0.8, 1, 0.8}, {0.9, 0.8, 0.5, math.Sqrt(0.72)},
+		{0, 1.2, 0.5, 0}, {0.9, 0, 0.5, 0.9},
+	} {
+		if got := geoBetween(c.a, c.z, c.w); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("geoBetween(%g, %g, %g) = %g, want %g", c.a, c.z, c.w, got, c.want)
+		}
+	}
+}

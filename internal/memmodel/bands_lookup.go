@@ -66,9 +66,18 @@ func (t *BandTable) StepBand(classes []string, pos float64) ([2]float64, []strin
 	set := BandSet{Pooled: t.StepTimePooled, Classes: t.StepTime}
 	cb, used, _ := set.bandFor(classes, t.MinRows, func(b ClassBand) [2][2]float64 {
 		a, z := b.stepLevel(lo), b.stepLevel(hi)
-		return [2][2]float64{{a[0] * math.Pow(z[0]/a[0], w), a[1] * math.Pow(z[1]/a[1], w)}}
+		return [2][2]float64{{geoBetween(a[0], z[0], w), geoBetween(a[1], z[1], w)}}
 	}, false)
 	return cb.StepTime, used
+}
+
+// geoBetween is a^(1−w)·z^w, or a where either is not positive (a class
+// without a band of its own).
+func geoBetween(a, z, w float64) float64 {
+	if a <= 0 || z <= 0 {
+		return a
+	}
+	return a * math.Pow(z/a, w)
 }
 
 // stepLevel is the class's step band at host level l: StepTime at 0,
