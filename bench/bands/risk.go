@@ -160,8 +160,9 @@ func acceptance(mem, gen, step []sample, bands map[kind][][2]float64) []acceptan
 	add("step time", step, stepKind, all)
 	// the class of the GPU: measured (the H200 the rates were
 	// calibrated on) or scaled from the GPU table (every other)
-	add("step time, measured GPU (H200)", step, stepKind, has("gpu=h200"))
-	add("step time, scaled GPU", step, stepKind, func(s sample) bool { return !has("gpu=h200")(s) })
+	h200 := has("gpu=h200")
+	add("step time, measured GPU (H200)", step, stepKind, h200)
+	add("step time, scaled GPU", step, stepKind, func(s sample) bool { return !h200(s) })
 	for l, name := range []string{"GPU-bound", "near host-bound", "host-bound"} {
 		add("step time, "+name, step, stepKind, func(s sample) bool { return s.risk == l })
 	}
@@ -171,7 +172,6 @@ func acceptance(mem, gen, step []sample, bands map[kind][][2]float64) []acceptan
 	for _, c := range workloadClasses(mem, all) {
 		add("training reserved, "+c, mem, memKind, has(c))
 	}
-	h200 := has("gpu=h200")
 	for _, c := range workloadClasses(step, h200) {
 		add("step time, H200, "+c, step, stepKind, func(s sample) bool { return h200(s) && has(c)(s) })
 	}
