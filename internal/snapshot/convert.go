@@ -281,11 +281,16 @@ func frame(d *pickle.Dict) (Frame, error) {
 		case "filename":
 			f.Filename, _ = it.Value.(string)
 		case "line":
+			// a line PyTorch could not tell is written as SIZE_MAX
+			// (2^64-1: torch 2.11's <module> frames of a process that
+			// died in an OOM, testdata/captures/oom/vramkit-run-*), a
+			// LONG past int64: any integer out of int32's range is 0,
+			// unknown, as Frame.Line says
 			n, ok := pickle.Int(it.Value)
-			if !ok {
+			if _, big := it.Value.(*big.Int); !ok && !big {
 				return f, fmt.Errorf("frame line is %s, not an int", pickle.A(it.Value))
 			}
-			if n > math.MaxInt32 || n < math.MinInt32 {
+			if !ok || n > math.MaxInt32 || n < math.MinInt32 {
 				n = 0
 			}
 			f.Line = int(n)

@@ -170,3 +170,25 @@ func TestTraceEventTag(t *testing.T) {
 	}()
 	new(TraceEvent).SetTag(MaxTags)
 }
+
+// A frame whose line PyTorch could not tell is written as SIZE_MAX
+// (2^64-1): torch 2.11 wrote 588 of them for the <module> frame of a
+// process `vramkit run` captured as it died in an OOM. The snapshot loads
+// and those frames have line 0 (unknown); the rest keep theirs.
+func TestFrameLineSizeMax(t *testing.T) {
+	s := mustLoad(t, "../../testdata/captures/oom/vramkit-run-vitl16-b512-fp32/snapshot.pickle.gz")
+	unknown, known := 0, 0
+	for _, st := range s.Stacks {
+		for _, f := range st {
+			switch {
+			case f.Name == "<module>" && f.Line == 0:
+				unknown++
+			case f.Line > 0:
+				known++
+			}
+		}
+	}
+	if unknown == 0 || known == 0 {
+		t.Errorf("frames: %d <module> frames with line 0, %d with a line; want both", unknown, known)
+	}
+}
