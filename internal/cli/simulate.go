@@ -133,7 +133,7 @@ peak reserved and allocated memory, cudaMalloc retries and out-of-memory errors.
 				o.Reproduced = &ok
 				if !ok {
 					msg := d.Result.FirstDivergence
-					o.FirstDivergence = &msg
+					o.FirstDivergence, o.Notes = &msg, d.Notes
 				}
 				o.AllocConf, o.MemoryFraction, o.Settings = d.Config.String(), rec.MemoryFraction, rec
 				o.CapacitySource = "the recorded trace"

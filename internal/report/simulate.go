@@ -26,6 +26,10 @@ type SimDevice struct {
 	MemoryFraction  float64 `json:"memory_fraction"`
 	Reproduced      *bool   `json:"reproduced"`
 	FirstDivergence *string `json:"first_divergence"`
+	// Notes say why a replay under the recorded settings could not follow
+	// the trace (private pools, a memory fraction the snapshot does not
+	// record) and what to pass; empty when it did.
+	Notes []string `json:"notes,omitempty"`
 	allocsim.Outcome
 	RecordedReserved int64 `json:"recorded_peak_reserved_bytes"`
 	Requests         int   `json:"requests"`
@@ -52,6 +56,10 @@ func simDeviceText(w io.Writer, path string, o *SimDevice) {
 			fmt.Fprintln(w, "replay: reproduced every segment event and block address of the trace")
 		} else {
 			fmt.Fprintf(w, "replay: DIVERGED at %s\n", *o.FirstDivergence)
+			for _, n := range o.Notes {
+				fmt.Fprintf(w, "note: %s\n", n)
+			}
+			fmt.Fprintln(w, "the figures below are the simulator's own past that event, not the run's (vramkit stats reports what the trace itself proves)")
 		}
 	} else {
 		capS := "unlimited"
