@@ -58,8 +58,14 @@ func gatedMLPWeights(c *config, w *weights, f int64) {
 // the rotary inv_freq and original_inv_freq buffers (float32) and, unless
 // tied to the embedding, lm_head.
 func rotaryTail(c *config, w *weights) {
+	w.add(c.hidden, c.hidden*c.dt) // norm
+	rotaryHead(c, w)
+}
+
+// rotaryHead is rotaryTail without the final norm's weight (OLMo's
+// LayerNorm has none).
+func rotaryHead(c *config, w *weights) {
 	h, v, dt := c.hidden, c.vocab, c.dt
-	w.add(h, h*dt) // norm
 	w.tensors = append(w.tensors, c.headDim/2*4, c.headDim/2*4)
 	w.bytes += c.headDim * 4
 	w.head = v * h * dt

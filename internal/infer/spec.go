@@ -2,6 +2,7 @@ package infer
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/vramkit/vramkit/internal/gpu"
 	"github.com/vramkit/vramkit/internal/memmodel"
@@ -73,9 +74,9 @@ func resolve(s memmodel.Spec) (*config, error) {
 	generate := s.Task == nil || *s.Task != "serve"
 	if c.dec = decoders[c.arch.Family]; c.dec == nil || (generate && !c.dec.generates()) {
 		if c.dec != nil {
-			return nil, specErr("model", "%s is a %s model: --task serve plans it; generate is planned for the decoder families %s", c.arch.Name, c.arch.Family, decoderFamilies(true))
+			return nil, specErr("model", "%s is %s model: --task serve plans it; generate is planned for the decoder families %s", c.arch.Name, article(c.arch.Family), decoderFamilies(true))
 		}
-		return nil, specErr("model", "%s is a %s model; inference is planned for the decoder families %s", c.arch.Name, c.arch.Family, decoderFamilies(generate))
+		return nil, specErr("model", "%s is %s model; inference is planned for the decoder families %s", c.arch.Name, article(c.arch.Family), decoderFamilies(generate))
 	}
 	if c.gpu, err = gpu.Lookup(s.GPU); err != nil {
 		return nil, specErr("gpu", "%v", err)
@@ -205,4 +206,12 @@ func resolve(s memmodel.Spec) (*config, error) {
 // kvBytesPerToken is the cache one token occupies across all layers.
 func (c *config) kvBytesPerToken() int64 {
 	return 2 * c.layers * c.kvHeads * c.headDim * c.kv
+}
+
+// article is name with "a" or "an" before it ("an olmo", "a gemma").
+func article(name string) string {
+	if name != "" && strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
 }

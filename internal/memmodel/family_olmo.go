@@ -15,7 +15,10 @@ func init() {
 		ModelTypes:  []string{"olmo", "olmo2"},
 		LoRATargets: []string{"q_proj", "v_proj"},
 		Models: []Arch{
-			olmo("olmo-1b", "olmo", 2048, 16, 16, 8192, 50304),
+			// OLMo 1B ties its LM head to the embedding (1.18B
+			// parameters), OLMo 7B does not (6.89B); both read 2048
+			// positions (allenai/OLMo-1B-hf, OLMo-7B-hf config.json)
+			olmoTied(olmo("olmo-1b", "olmo", 2048, 16, 16, 8192, 50304)),
 			olmo("olmo-7b", "olmo", 4096, 32, 32, 11008, 50304),
 			olmo("olmo-2-1b", "olmo2", 2048, 16, 16, 8192, 100352),
 			olmo("olmo-2-7b", "olmo2", 4096, 32, 32, 11008, 100352),
@@ -39,8 +42,17 @@ func olmoQuirks(modelType string) DecoderQuirks {
 }
 
 func olmo(name, modelType string, hidden, layers, heads, ffn, vocab int) Arch {
+	maxPos := 4096
+	if modelType == "olmo" {
+		maxPos = 2048
+	}
 	return Arch{Name: name, Family: "olmo", Hidden: hidden, Layers: layers, Heads: heads, FFN: ffn, Vocab: vocab,
-		MaxPos: 4096, DefaultSeq: 2048, Decoder: olmoQuirks(modelType)}
+		MaxPos: maxPos, DefaultSeq: 2048, Decoder: olmoQuirks(modelType)}
+}
+
+func olmoTied(a Arch) Arch {
+	a.Tied = true
+	return a
 }
 
 func olmoFromHF(modelType string, data []byte) (Arch, error) {
