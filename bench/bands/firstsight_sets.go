@@ -205,6 +205,8 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late67/RESULTS.md"},
 	// late68's likewise (the committed costs of 3f68d09 first)
 	{File: "testdata/late68/RESULTS.md"},
+	// late69's (the committed costs of df70067)
+	{File: "testdata/late69/RESULTS.md"},
 	// late33's likewise (9efb315)
 	{File: "testdata/late33/RESULTS.md"},
 	// late34's likewise (6934c31)

@@ -78,6 +78,12 @@ var firstSightStepSets = []firstSightStepSet{
 		"late68-t-bert-base-s256-b16x2-fp16": {47.9, 74.0},
 		"late68-t-bert-base-s256-b32-fp32":   {115.3, 114.0},
 	}},
+	// late69 (df70067, H100): RoBERTa-base s256 b16x2 fp16 74.6 ms against
+	// 53.5, OLMo 2 1B s2048 b2 173.3 against 171.5
+	{"late69-", 17, map[string]struct{ meas, pred float64 }{
+		"late69-t-roberta-base-s256-b16x2-fp16": {53.5, 74.6},
+		"late69-t-olmo2-1b-s2048-b2-bf16":       {171.5, 173.3},
+	}},
 }
 
 // TestFirstSightStepSets checks each of firstSightStepSets against the

@@ -169,7 +169,8 @@ var timingFiles = []memmodel.BandSource{
 	// late64 to late67 (H100, twelve to fifteen host-bound rows each) are
 	// likewise evaluation only (TestStepTimeLate64 to 67), for the same
 	// reason, and late68 (H100, seventeen rows, GPU-bound to balanced, on a
-	// fast host; TestStepTimeLate68).
+	// fast host; TestStepTimeLate68), and late69 (H100, seventeen rows of
+	// the newer decoder families and encoder pairs; TestStepTimeLate69).
 	{Dir: "testdata/late63/h200/results.jsonl", HeldOut: "sixty-third blind set, H200 part (the same kind of pairs on a slow lent host; its compiled steps are not band rows): timed alone, evaluated once with the models of 4ecda6f, then band data"},
 	// late60 became step band data in session 35, once step-time classes
 	// held by one capture set stopped setting a class centre
