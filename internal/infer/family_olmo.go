@@ -12,11 +12,15 @@ package infer
 //   - Granite is LLaMA's layer whose embeddings, residual branches and
 //     logits are multiplied by constants, which hold no memory.
 //
-// Hugging Face generate is not planned for them yet (no block): no
-// generate capture of any of the three exists.
+// Under Hugging Face generate each runs decoderBlock with its quirks (the
+// norms' flavour and place, OLMo 2's q/k norms, Granite's multipliers);
+// Granite also scales its embeddings (llamaEmbed) and its logits
+// (forward).
 func init() {
-	registerDecoder(&decoder{family: "olmo", weights: olmoWeights, servedMLP: 3})
-	registerDecoder(&decoder{family: "granite", weights: llamaWeights, servedMLP: 3})
+	registerDecoder(&decoder{family: "olmo", weights: olmoWeights, embed: llamaEmbed,
+		block: (*model).decoderBlock, norm: (*model).norm, servedMLP: 3})
+	registerDecoder(&decoder{family: "granite", weights: llamaWeights, embed: llamaEmbed,
+		block: (*model).decoderBlock, norm: (*model).norm, servedMLP: 3})
 }
 
 // olmoWeights lists OlmoForCausalLM's or Olmo2ForCausalLM's parameters in

@@ -10,7 +10,7 @@ package infer
 func init() {
 	registerDecoder(&decoder{
 		family: "phi3", weights: phi3Weights, embed: llamaEmbed,
-		block: (*model).phi3Block, norm: (*model).rmsNorm,
+		block: (*model).phi3Block, norm: (*model).norm,
 		// vLLM's fused gate_up (2·ffn) and SiluAndMul output (ffn)
 		servedMLP: 3,
 	})
@@ -46,7 +46,7 @@ func (m *model) phi3Block(l int, x int32, in layerIn) int32 {
 	T := b * q
 	qd, kd := c.heads*c.headDim, c.kvHeads*c.headDim
 	act := func(n int64) int32 { return s.alloc(n, CatActivations) }
-	y := m.rmsNorm(x, T)
+	y := m.norm(x, T)
 	qkv := m.linear(y, T, h, qd+2*kd)
 	qr := m.rope(-1, T*qd)
 	qe := act(T * qd * c.dt) // cat([rotated, pass])
@@ -74,7 +74,7 @@ func (m *model) phi3Block(l int, x int32, in layerIn) int32 {
 	s.free(o, qe, qkv, y)
 	r := act(T * h * c.dt) // residual + hidden_states
 	s.free(p)
-	y = m.rmsNorm(r, T)
+	y = m.norm(r, T)
 	gu := m.linear(y, T, h, 2*c.ffn)
 	a := act(T * c.ffn * c.dt)  // act_fn(gate)
 	pr := act(T * c.ffn * c.dt) // up * act

@@ -83,6 +83,12 @@ func (m *model) forward(q int64, kv *cache) int32 {
 	s.free(keep...)
 	logits := s.alloc(b*c.vocab*dt, CatLogits)
 	s.free(y)
+	if c.arch.Decoder.LogitScale {
+		// Granite's logits / logits_scaling
+		scaled := s.alloc(b*c.vocab*dt, CatLogits)
+		s.free(logits)
+		logits = scaled
+	}
 	return logits
 }
 
