@@ -55,6 +55,10 @@ func resolve(s memmodel.Spec) (*config, error) {
 	c := &config{spec: s}
 	var err error
 	if k, task := s.MisplacedKey(); k != "" {
+		if k == "quant" && task == "generate" {
+			// a generate plan names quantised weights by precision
+			return nil, specErr(k, "a generate plan does not read it: for bitsandbytes weights give precision int4 (nf4/fp4) or int8 (LLM.int8)")
+		}
 		return nil, specErr(k, "a %s plan does not read it", task)
 	}
 	switch {
