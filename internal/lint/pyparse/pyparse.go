@@ -25,8 +25,22 @@ import (
 type lintNode = lint.Node
 
 // Parse parses Python source. When the source has a syntax error it
-// returns the tree (which then holds ERROR nodes) and a *lint.SyntaxError.
+// returns the tree (which then holds ERROR nodes) and a *lint.SyntaxError,
+// unless the error is tree-sitter-python's with a parenthesised star in an
+// expression list, which it parses around (splat.go).
 func Parse(src []byte) (*lint.Node, error) {
+	root, err := parse(src)
+	if _, syntax := err.(*lint.SyntaxError); syntax {
+		if alt, ok := parenSplats(src); ok {
+			if r, err := parse(alt); err == nil {
+				return r, nil
+			}
+		}
+	}
+	return root, err
+}
+
+func parse(src []byte) (*lint.Node, error) {
 	if lang.err != nil {
 		return nil, lang.err
 	}
