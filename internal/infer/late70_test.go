@@ -1,9 +1,16 @@
 package infer
 
-import (
-	"path/filepath"
-	"testing"
-)
+import "testing"
+
+// TestGenerateOlmoGraniteDev71 holds generate for OLMo, OLMo 2 and
+// Granite to dev71, their first generate captures (development data,
+// testdata/dev71: a DynamicCache under inference_mode at three points,
+// a StaticCache under no_grad at one, and the short traced call, per model).
+// Their traces showed the float32 rotary of OLMo and OLMo 2 (castBack);
+// with it, reserved median 0.3%, max 1.4% (Granite's StaticCache point),
+// allocated within 0.05%, every point inside the bands (in-sample since
+// dev71 joined the band table): held at 1.5%, 0.1% and all inside.
+func TestGenerateOlmoGraniteDev71(t *testing.T) { checkGenerateSet(t, "dev71", 15, 0.015, 0.001, 1) }
 
 // TestLate70Blind evaluates generate for the OLMo, OLMo 2 and Granite
 // families on late70 (testdata/late70): OLMo-2-7B-like and Granite-8B-like
@@ -11,16 +18,5 @@ import (
 // captured with dev71 and kept out of the repository until the families'
 // generate replay was final, then evaluated once: reserved median 0.6%,
 // max 1.5% (OLMo 2 7B b2 p3000, over), allocated within 0.05%, all six
-// inside both bands. Held at 1%, 2%, 0.5% and every point inside.
-func TestLate70Blind(t *testing.T) {
-	rows := loadCaptures(t, filepath.Join("..", "..", "testdata", "late70", "generate", "results.jsonl"))
-	if len(rows) != 6 {
-		t.Fatalf("%d generate rows, want the 6 captured", len(rows))
-	}
-	ev := evaluate(t, rows)
-	resv, alloc, _ := summarize(t, ev)
-	if medianAbs(resv) > 0.01 || maxAbs(resv) > 0.02 || maxAbs(alloc) > 0.005 {
-		t.Errorf("reserved median |error| %.2f%%, max %.2f%%; allocated max %.2f%%", 100*medianAbs(resv), 100*maxAbs(resv), 100*maxAbs(alloc))
-	}
-	checkCoverage(t, ev, 1)
-}
+// inside both bands. Held at 1.6%, 0.1% and every point inside.
+func TestLate70Blind(t *testing.T) { checkGenerateSet(t, "late70", 6, 0.016, 0.001, 1) }
