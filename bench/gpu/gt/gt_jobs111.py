@@ -36,6 +36,10 @@ def call142():
         d("gen-gemma2-2b-bf16-dynamic-inf", "gemma2-2b", "dynamic", "inference", [(1, 512, 128), (8, 1024, 128), (2, 5000, 64)]),
         d("gen-gemma2-2b-bf16-static-nograd", "gemma2-2b", "static", "no_grad", [(4, 1024, 128)]),
         d("gentrace-gemma2-2b-bf16-dynamic", "gemma2-2b", "dynamic", "inference", [(2, 300, 32)], mem=10, snap=True),
+        # added before the call ran: a StaticCache trace past Gemma 3's window (its sliding layers' roll path)
+        # and a DynamicCache trace past Gemma 2's (the prefill's sliding mask)
+        d("gentrace-gemma3-1b-bf16-static", "gemma3-1b", "static", "no_grad", [(2, 600, 24)], mem=10, snap=True),
+        d("gentrace-gemma2-2b-bf16-dynamic-long", "gemma2-2b", "dynamic", "inference", [(1, 4200, 8)], mem=10, snap=True),
         d("gen-gemma-2b-bf16-dynamic-inf", "gemma-2b", "dynamic", "inference", [(8, 1024, 128)]),
         d("gentrace-gemma-2b-bf16-dynamic", "gemma-2b", "dynamic", "inference", [(4, 256, 32)], mem=10, snap=True),
         b("gen-gemma3-4b-bf16-dynamic-inf", "gemma3-4b", "dynamic", "inference", [(16, 800, 150), (2, 3000, 100)]),
