@@ -122,3 +122,17 @@ func TestHFConfigRefusesBroken(t *testing.T) {
 		}
 	}
 }
+
+// TestHFConfigViT: a real ViTForImageClassification config.json is
+// refused pointing at the catalog's ViTs; it used to say vit was not
+// supported and that the nearest supported model_type was vit.
+func TestHFConfigViT(t *testing.T) {
+	_, err := memmodel.ParseHFConfig(readHF(t, "vit-base-patch16-224.json", nil))
+	if err == nil || !strings.Contains(err.Error(), "--model vit-b16") || strings.Contains(err.Error(), "nearest supported: vit") {
+		t.Errorf("got %v, want --model vit-b16 offered", err)
+	}
+	_, err = memmodel.ParseHFConfig([]byte(`{"model_type": "dinov2", "image_size": 518, "num_channels": 3}`))
+	if err == nil || !strings.Contains(err.Error(), "--model vit-b16 or convnext-tiny") {
+		t.Errorf("got %v, want the catalog's vision models offered", err)
+	}
+}
