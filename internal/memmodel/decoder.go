@@ -356,8 +356,7 @@ func decoderFromHF(fam, modelType string, data []byte, tie bool) (Arch, hfDecode
 	if err := decodeHF(data, &h); err != nil {
 		return Arch{}, h, err
 	}
-	if err := needPositive(hfKey{"hidden_size", h.HiddenSize}, hfKey{"num_hidden_layers", h.Layers},
-		hfKey{"num_attention_heads", h.Heads}, hfKey{"intermediate_size", h.Intermediate}, hfKey{"vocab_size", h.Vocab}); err != nil {
+	if err := h.check(); err != nil {
 		return Arch{}, h, err
 	}
 	a := Arch{Name: modelType, Family: fam, Hidden: h.HiddenSize, Layers: h.Layers, Heads: h.Heads, KVHeads: h.KVHeads,
@@ -367,6 +366,19 @@ func decoderFromHF(fam, modelType string, data []byte, tie bool) (Arch, hfDecode
 		a.MaxPos = h.MaxPos
 	}
 	return a, h, nil
+}
+
+// check fails on a required key missing or not positive, or an optional
+// one negative.
+func (h *hfDecoder) check() error {
+	if err := needPositive(hfKey{"hidden_size", h.HiddenSize}, hfKey{"num_hidden_layers", h.Layers},
+		hfKey{"num_attention_heads", h.Heads}, hfKey{"intermediate_size", h.Intermediate}, hfKey{"vocab_size", h.Vocab}); err != nil {
+		return err
+	}
+	return notNegative(hfKey{"num_key_value_heads", h.KVHeads}, hfKey{"head_dim", h.HeadDim},
+		hfKey{"max_position_embeddings", h.MaxPos}, hfKey{"num_local_experts", h.LocalExperts}, hfKey{"num_experts", h.Experts},
+		hfKey{"num_experts_per_tok", h.TopK}, hfKey{"moe_intermediate_size", h.MoEFFN},
+		hfKey{"shared_expert_intermediate_size", h.SharedFFN}, hfKey{"decoder_sparse_step", h.SparseStep})
 }
 
 // beforeRanges is the parameter order 0..n-1 with each range of moved

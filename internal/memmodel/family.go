@@ -172,7 +172,7 @@ func ParseHFConfig(data []byte) (Arch, error) {
 		ModelType string `json:"model_type"`
 	}
 	if err := json.Unmarshal(data, &h); err != nil {
-		return Arch{}, fmt.Errorf("config.json: %w", err)
+		return Arch{}, hfJSONErr(err)
 	}
 	if h.ModelType == "" {
 		return Arch{}, fmt.Errorf("config.json: model_type missing")
@@ -190,8 +190,8 @@ func ParseHFConfig(data []byte) (Arch, error) {
 	if f.Decoder {
 		a.Decoder.RopeFactor = ropeFactor(data, a.MaxPos)
 	}
-	if a.Heads > 0 && a.HeadDim == 0 && a.Hidden%a.Heads != 0 {
-		return Arch{}, fmt.Errorf("config.json: hidden size %d is not divisible by %d heads", a.Hidden, a.Heads)
+	if err := checkHFArch(&a); err != nil {
+		return Arch{}, err
 	}
 	return a, nil
 }

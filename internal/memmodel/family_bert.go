@@ -52,6 +52,10 @@ func bertFromHF(modelType string, data []byte) (Arch, error) {
 		hfKey{"num_attention_heads", h.Heads}, hfKey{"intermediate_size", h.Intermediate}, hfKey{"vocab_size", h.Vocab}); err != nil {
 		return Arch{}, err
 	}
+	if err := notNegative(hfKey{"max_position_embeddings", h.MaxPos}, hfKey{"type_vocab_size", h.TypeVocab},
+		hfKey{"num_labels", h.NumLabels}); err != nil {
+		return Arch{}, err
+	}
 	if a.MaxPos == 0 {
 		a.MaxPos = 512
 	}

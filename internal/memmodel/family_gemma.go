@@ -94,6 +94,9 @@ func gemmaFromHF(modelType string, data []byte) (Arch, error) {
 	if err := decodeHF(data, &keys); err != nil {
 		return Arch{}, err
 	}
+	if err := notNegative(hfKey{"sliding_window_pattern", extra.Pattern}); err != nil {
+		return Arch{}, err
+	}
 	a.Decoder = gemmaQuirks(modelType)
 	if a.HeadDim == 0 {
 		a.HeadDim = 256 // GemmaConfig's default, not hidden/heads

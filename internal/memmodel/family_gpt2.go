@@ -58,6 +58,13 @@ func gpt2FromHF(_ string, data []byte) (Arch, error) {
 	if err := needPositive(hfKey{"n_embd", h.NEmbd}, hfKey{"n_layer", h.NLayer}, hfKey{"n_head", h.NHead}); err != nil {
 		return Arch{}, err
 	}
+	inner := 0
+	if h.NInner != nil {
+		inner = *h.NInner
+	}
+	if err := notNegative(hfKey{"n_inner", inner}, hfKey{"n_positions", h.NPositions}, hfKey{"vocab_size", h.Vocab}); err != nil {
+		return Arch{}, err
+	}
 	return a, nil
 }
 

@@ -51,6 +51,10 @@ func gptOSSFromHF(modelType string, data []byte) (Arch, error) {
 	if err := decodeHF(data, &extra); err != nil {
 		return Arch{}, err
 	}
+	if err := notNegative(hfKey{"sliding_window", extra.Window}, hfKey{"experts_per_token", extra.PerTok},
+		hfKey{"num_experts", extra.Experts}); err != nil {
+		return Arch{}, err
+	}
 	experts, topk := h.LocalExperts, h.TopK
 	if experts == 0 {
 		experts = extra.Experts

@@ -86,9 +86,13 @@ func llamaFromHF(modelType string, data []byte) (Arch, error) {
 	if h.MaxPos > 0 {
 		a.MaxPos = h.MaxPos
 	}
-	if err := needPositive(hfKey{"hidden_size", h.HiddenSize}, hfKey{"num_hidden_layers", h.Layers},
-		hfKey{"num_attention_heads", h.Heads}, hfKey{"intermediate_size", h.Intermediate}, hfKey{"vocab_size", h.Vocab}); err != nil {
+	if err := h.check(); err != nil {
 		return Arch{}, err
+	}
+	if h.Window != nil {
+		if err := notNegative(hfKey{"sliding_window", *h.Window}); err != nil {
+			return Arch{}, err
+		}
 	}
 	return a, nil
 }

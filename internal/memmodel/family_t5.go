@@ -60,6 +60,10 @@ func t5FromHF(_ string, data []byte) (Arch, error) {
 	if err := needPositive(hfKey{"d_model", h.DModel}, hfKey{"d_ff", h.DFF}, hfKey{"num_heads", h.NumHeads}, hfKey{"num_layers", h.NumLayers}); err != nil {
 		return Arch{}, err
 	}
+	if err := notNegative(hfKey{"d_kv", h.DKV}, hfKey{"num_decoder_layers", h.DecLayers}, hfKey{"vocab_size", h.Vocab},
+		hfKey{"relative_attention_num_buckets", h.RelBuckets}); err != nil {
+		return Arch{}, err
+	}
 	return a, nil
 }
 

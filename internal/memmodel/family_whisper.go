@@ -60,6 +60,10 @@ func whisperFromHF(_ string, data []byte) (Arch, error) {
 		hfKey{"encoder_attention_heads", h.EncHeads}, hfKey{"encoder_ffn_dim", h.EncFFN}); err != nil {
 		return Arch{}, err
 	}
+	if err := notNegative(hfKey{"decoder_attention_heads", h.DecHeads}, hfKey{"decoder_ffn_dim", h.DecFFN}, hfKey{"vocab_size", h.Vocab},
+		hfKey{"num_mel_bins", h.Mel}, hfKey{"max_source_positions", h.Source}, hfKey{"max_target_positions", h.Target}); err != nil {
+		return Arch{}, err
+	}
 	if (h.DecHeads != 0 && h.DecHeads != h.EncHeads) || (h.DecFFN != 0 && h.DecFFN != h.EncFFN) {
 		return Arch{}, fmt.Errorf("config.json: decoder heads/ffn (%d/%d) differ from the encoder's (%d/%d): not supported; use equal sizes (every released Whisper has them)",
 			h.DecHeads, h.DecFFN, h.EncHeads, h.EncFFN)

@@ -2,7 +2,12 @@ package memmodel
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/vramkit/vramkit/internal/units"
 )
 
 // Helpers the families' FromHF parsers share. Each family declares the
@@ -11,9 +16,46 @@ import (
 // decodeHF reads the keys v declares from a config.json.
 func decodeHF(data []byte, v any) error {
 	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("config.json: %w", err)
+		return hfJSONErr(err)
 	}
 	return nil
+}
+
+// hfJSONErr says what is wrong with a config.json in its own terms: the
+// key whose value has the wrong type (not the Go struct that reads it),
+// or that the file is not one JSON object.
+func hfJSONErr(err error) error {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return fmt.Errorf("config.json: %w", err)
+	}
+	if te.Field == "" {
+		return fmt.Errorf("config.json: a JSON %s, not an object of keys as a Hugging Face config.json is", te.Value)
+	}
+	// the keys every decoder shares are read through an embedded struct,
+	// whose Go name json puts before the key
+	key := strings.TrimPrefix(te.Field, "hfDecoder.")
+	return fmt.Errorf("config.json: %s: a JSON %s where %s belongs", key, te.Value, jsonKind(te.Type))
+}
+
+// jsonKind names the JSON value a Go type reads.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "an object"
 }
 
 // hfKey is a required config.json integer and its value.
@@ -30,6 +72,65 @@ func needPositive(keys ...hfKey) error {
 		}
 	}
 	return nil
+}
+
+// notNegative fails on the first optional key given a negative value (a
+// key left out reads as 0 and takes the family's default; a negative
+// one would be ignored or counted as a negative size).
+func notNegative(keys ...hfKey) error {
+	for _, k := range keys {
+		if k.value < 0 {
+			return fmt.Errorf("config.json: %s is %d; a size cannot be negative", k.name, k.value)
+		}
+	}
+	return nil
+}
+
+// checkHFArch refuses what a family's parser read from a config.json
+// when transformers could not build the model it describes, or when its
+// sizes are past what vramkit computes in (which would wrap the 64-bit
+// parameter and byte counts into figures that look like answers).
+func checkHFArch(a *Arch) error {
+	if a.Heads > 0 && a.HeadDim == 0 && a.Hidden%a.Heads != 0 {
+		return fmt.Errorf("config.json: hidden size %d is not divisible by %d heads", a.Hidden, a.Heads)
+	}
+	if a.Heads > 0 && a.KVHeads > 0 && a.Heads%a.KVHeads != 0 {
+		return fmt.Errorf("config.json: num_attention_heads %d is not a multiple of num_key_value_heads %d (each key/value head serves a whole group of query heads)",
+			a.Heads, a.KVHeads)
+	}
+	if m := a.MoE; m.Experts > 0 && m.TopK > m.Experts {
+		return fmt.Errorf("config.json: each token is routed to %d experts, more than the %d the model has", m.TopK, m.Experts)
+	}
+	if n := len(a.Decoder.LayerTypes); n > 0 && n != a.Layers {
+		return fmt.Errorf("config.json: layer_types lists %d layers, num_hidden_layers is %d", n, a.Layers)
+	}
+	if a.Decoder.SlidingWindow < 0 {
+		return fmt.Errorf("config.json: sliding_window is %d; a window cannot be negative", a.Decoder.SlidingWindow)
+	}
+	// weights, gradients and Adam's two moments in float32
+	if b := hfParamBound(a) * 16; b > MaxStepBytes {
+		return fmt.Errorf("config.json: too large to plan: its parameters alone could take up to %s under Adam, past the %s vramkit computes in",
+			scaleBytes(b), units.Bytes(MaxStepBytes))
+	}
+	return nil
+}
+
+// hfParamBound is an upper bound, in float64 so that it cannot wrap, on
+// the parameter elements of a model read from a config.json: each layer's
+// matrices counted as a square of everything its rows and columns could
+// span (hidden size, all heads, the MLP or every expert's), plus the
+// embeddings, positions and head.
+func hfParamBound(a *Arch) float64 {
+	d := float64(a.Hidden)
+	hd := float64(a.HeadDim)
+	if hd <= 0 && a.Heads > 0 {
+		hd = d / float64(a.Heads)
+	}
+	attn := float64(max(a.Heads, 0)+2*max(a.KVHeads, a.Heads, 0)) * hd
+	mlp := float64(a.FFN)*float64(max(a.MoE.Experts, 1)) + float64(a.MoE.FFN)*float64(a.MoE.Experts) + float64(a.MoE.SharedFFN)
+	span := d + attn + mlp
+	layers := float64(a.Layers + a.DecLayers)
+	return layers*span*span + float64(a.Vocab+a.MaxPos+a.TypeVocab+a.Labels+a.Classes)*d*2
 }
 
 func orF64(p *float64, d float64) float64 {

@@ -143,8 +143,11 @@ var unsupportedTypes = map[string]string{
 	"distilbert":  "bert",
 	"deberta-v2":  "bert",
 	"wav2vec2":    "whisper (an encoder-decoder; no CTC encoder-only model)",
-	"clip":        "vit",
-	"swin":        "vit or convnext",
+	"clip":        "--model vit-b16, vit-l16 or vit-h14 (torchvision's ViT, the catalog's; no vision model is read from a config.json)",
+	"swin":        "--model vit-b16 or convnext-tiny (the catalog's vision models; no vision model is read from a config.json)",
+	// the vit family is torchvision's ViT; transformers' ViTModel lays out
+	// and saves its tensors differently and is not modelled
+	"vit": "--model vit-b16, vit-l16 or vit-h14 (torchvision's ViT, the catalog's; no vision model is read from a config.json)",
 }
 
 // nearestModelType is "; nearest supported: X" for an unsupported
@@ -152,6 +155,9 @@ var unsupportedTypes = map[string]string{
 // keys look like.
 func nearestModelType(t string, data []byte) string {
 	if alt, ok := unsupportedTypes[t]; ok {
+		if strings.HasPrefix(alt, "--model") {
+			return "; plan it with " + alt
+		}
 		return "; nearest supported: " + alt
 	}
 	types := sortedKeys(registry.modelType)
@@ -166,7 +172,7 @@ func nearestModelType(t string, data []byte) string {
 	case keys["encoder_layers"] != nil || keys["num_decoder_layers"] != nil:
 		return "; nearest supported: t5 or whisper (encoder-decoders)"
 	case keys["num_channels"] != nil || keys["image_size"] != nil:
-		return "; nearest supported: vit or convnext (the catalog's vision models)"
+		return "; plan a vision model with --model vit-b16 or convnext-tiny (the catalog's; no vision model is read from a config.json)"
 	}
 	return "; nearest supported: llama (a Llama-like decoder: set model_type \"llama\" if the sizes match)"
 }

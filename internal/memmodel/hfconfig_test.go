@@ -1,0 +1,138 @@
+package memmodel_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
+
+// readHF is a real config.json from testdata/hfconfigs, with keys set
+// (nil deletes one) to break it the way a hand-edited file could be.
+func readHF(t *testing.T, name string, set map[string]any) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "hfconfigs", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set == nil {
+		return data
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range set {
+		if v == nil {
+			delete(m, k)
+		} else {
+			m[k] = v
+		}
+	}
+	out, _ := json.Marshal(m)
+	return out
+}
+
+func planHF(data []byte) (*memmodel.Result, error) {
+	s := memmodel.Spec{HFConfig: data, Batch: 1, Seq: 16, Precision: "bf16", Checkpoint: "none", Accum: 1,
+		Optimizer: "sgd", Parallel: memmodel.Parallel{Strategy: "none", GPUs: 1, TP: 1, PP: 1, MicroBatches: 1}, GPU: "h200"}
+	return memmodel.Estimate(s, memmodel.Options{Steps: 1, SkipReserved: true})
+}
+
+// TestHFRealConfigParams plans real config.json files (transformers 4 and
+// 5 serialisations) and checks the parameter count against the
+// checkpoint's own (the safetensors total, or num_parameters() on the
+// model card).
+func TestHFRealConfigParams(t *testing.T) {
+	for name, want := range map[string]int64{
+		"llama-3-8b-instruct.json": 8_030_261_248,
+		"mixtral-8x7b.json":        46_702_792_704,
+		"qwen3-14b.json":           14_768_307_200,
+		"t5-small.json":            60_506_624,
+	} {
+		r, err := planHF(readHF(t, name, nil))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if r.Params != want {
+			t.Errorf("%s: %d params, the checkpoint has %d", name, r.Params, want)
+		}
+	}
+	// gpt-oss-20b's safetensors hold 20,914,757,184; the graph leaves out
+	// the experts' and router's biases, o_proj's bias and the attention
+	// sinks (6.7M, 0.03%)
+	r, err := planHF(readHF(t, "gpt-oss-20b.json", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := float64(r.Params)/20_914_757_184 - 1; d < -0.001 || d > 0.001 {
+		t.Errorf("gpt-oss-20b: %d params, %.2f%% from the checkpoint's 20,914,757,184", r.Params, 100*d)
+	}
+}
+
+// TestHFConfigRefusesBroken: a config.json transformers could not build,
+// or whose sizes would wrap vramkit's 64-bit counts, is refused with one
+// line naming the key, instead of planned with a key ignored, a negative
+// size counted or a wrapped (even negative) parameter count printed.
+func TestHFConfigRefusesBroken(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		set  map[string]any
+		want string
+	}{
+		// were planned: 7.93B params for heads that cannot be grouped
+		{"llama-3-8b-instruct.json", map[string]any{"num_key_value_heads": 5}, "not a multiple of num_key_value_heads 5"},
+		{"llama-3-8b-instruct.json", map[string]any{"num_key_value_heads": 64}, "not a multiple of num_key_value_heads 64"},
+		// were planned, training and serving counting different models
+		{"llama-3-8b-instruct.json", map[string]any{"num_key_value_heads": -8}, "num_key_value_heads is -8"},
+		{"llama-3-8b-instruct.json", map[string]any{"head_dim": -128}, "head_dim is -128"},
+		{"llama-3-8b-instruct.json", map[string]any{"max_position_embeddings": -1}, "max_position_embeddings is -1"},
+		// were planned with -7.96e18 and -4.09e18 params (int64 wrapped)
+		{"llama-3-8b-instruct.json", map[string]any{"head_dim": 1e12}, "too large to plan"},
+		{"llama-3-8b-instruct.json", map[string]any{"hidden_size": 1e12}, "too large to plan"},
+		{"llama-3-8b-instruct.json", map[string]any{"intermediate_size": 1e12}, "too large to plan"},
+		{"gpt2-medium-vocab32000.json", map[string]any{"n_embd": 1e12}, "too large to plan"},
+		// Go's struct, not the key, used to be named
+		{"llama-3-8b-instruct.json", map[string]any{"num_hidden_layers": "32"}, "num_hidden_layers: a JSON string where an integer belongs"},
+		{"llama-3-8b-instruct.json", map[string]any{"hidden_size": 4096.5}, "hidden_size: a JSON number 4096.5 where an integer belongs"},
+		{"llama-3-8b-instruct.json", map[string]any{"model_type": 7}, "model_type: a JSON number where a string belongs"},
+		// were planned with the key ignored (the family's default used)
+		{"gpt2-medium-vocab32000.json", map[string]any{"vocab_size": -5}, "vocab_size is -5"},
+		{"gpt2-medium-vocab32000.json", map[string]any{"n_positions": -5}, "n_positions is -5"},
+		{"t5-small.json", map[string]any{"d_kv": -64}, "d_kv is -64"},
+		{"t5-small.json", map[string]any{"num_decoder_layers": -6}, "num_decoder_layers is -6"},
+		// was planned with a negative position table (124.25M params)
+		{"bert-6layer.json", map[string]any{"max_position_embeddings": -5}, "max_position_embeddings is -5"},
+		{"gpt-oss-20b.json", map[string]any{"num_experts_per_tok": 64}, "routed to 64 experts, more than the 32"},
+		{"gpt-oss-20b.json", map[string]any{"layer_types": []string{"sliding_attention"}}, "layer_types lists 1"},
+		{"gpt-oss-20b.json", map[string]any{"sliding_window": -5}, "sliding_window is -5"},
+	} {
+		_, err := memmodel.ParseHFConfig(readHF(t, tc.file, tc.set))
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") ||
+			strings.Contains(err.Error(), "Go ") {
+			t.Errorf("%s %v: got %v, want one line with %q", tc.file, tc.set, err, tc.want)
+		}
+	}
+	for _, doc := range []string{`[1, 2]`, `"llama"`} {
+		if _, err := memmodel.ParseHFConfig([]byte(doc)); err == nil || !strings.Contains(err.Error(), "not an object") {
+			t.Errorf("%s: got %v, want it called not an object", doc, err)
+		}
+	}
+}
+
+// TestHFConfigViT: a real ViTForImageClassification config.json is
+// refused pointing at the catalog's ViTs; it used to say vit was not
+// supported and that the nearest supported model_type was vit.
+func TestHFConfigViT(t *testing.T) {
+	_, err := memmodel.ParseHFConfig(readHF(t, "vit-base-patch16-224.json", nil))
+	if err == nil || !strings.Contains(err.Error(), "--model vit-b16") || strings.Contains(err.Error(), "nearest supported: vit") {
+		t.Errorf("got %v, want --model vit-b16 offered", err)
+	}
+	_, err = memmodel.ParseHFConfig([]byte(`{"model_type": "dinov2", "image_size": 518, "num_channels": 3}`))
+	if err == nil || !strings.Contains(err.Error(), "--model vit-b16 or convnext-tiny") {
+		t.Errorf("got %v, want the catalog's vision models offered", err)
+	}
+}
