@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -238,6 +239,9 @@ func (f *planFlags) buildSpec(fs *flag.FlagSet) (memmodel.Spec, error) {
 		data, err := os.ReadFile(f.hfConfig)
 		if err != nil {
 			return spec, err
+		}
+		if len(bytes.TrimSpace(data)) == 0 {
+			return spec, usagef("--hf-config %s: the file is empty", f.hfConfig)
 		}
 		spec.HFConfig, spec.Model = data, nil
 	}

@@ -148,8 +148,11 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 		Utilization: spec.GPUMemoryUtilization, BlockSize: spec.BlockSize, MaxNumSeqs: spec.MaxNumSeqs,
 		MaxNumBatchedTokens: spec.MaxNumBatchedTokens, Context: spec.Context}
 	if c.q != quantNone {
-		if spec.Quant != "" {
+		if spec.Quant != "" || c.ckptNote != "" {
 			r.Quant = c.q.name
+		}
+		if c.ckptNote != "" {
+			r.Notes = append(r.Notes, c.ckptNote)
 		}
 		r.Notes = append(r.Notes, quantNote(c, e))
 	}

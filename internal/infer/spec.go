@@ -38,7 +38,10 @@ type config struct {
 	dtype  string
 	prec   string // the weights' precision, "auto" resolved
 	q      quant
-	kv     int64 // bytes per cache element
+	// ckptNote says the plan took the weights' format from config.json's
+	// quantization_config ("" when it did not)
+	ckptNote string
+	kv       int64 // bytes per cache element
 	// static is a StaticCache preallocated to seq+gen; eager is the
 	// eager attention implementation (materialised scores).
 	static bool
@@ -68,6 +71,10 @@ func resolve(s memmodel.Spec) (*config, error) {
 		if c.arch, err = memmodel.ParseHFConfig(s.HFConfig); err != nil {
 			return nil, specErr("hf_config", "%v", err)
 		}
+		if s, c.ckptNote, err = applyCkptQuant(c, s); err != nil {
+			return nil, err
+		}
+		c.spec = s
 	case s.Model != nil && *s.Model != "":
 		if c.arch, err = memmodel.Lookup(*s.Model); err != nil {
 			return nil, specErr("model", "%v", err)

@@ -146,3 +146,31 @@ func orBool(p *bool, d bool) bool {
 	}
 	return d
 }
+
+// hfQuantNote says that a training plan did not read the config.json's
+// quantization_config (a GPTQ, AWQ or FP8 checkpoint): it plans the
+// unquantised model in the spec's precision, which over-states the
+// frozen weights of a LoRA run on such a base. "" when there is nothing
+// to say: no such key, gpt-oss's MXFP4 (its builder models it), or a
+// bitsandbytes checkpoint planned with --quant.
+func (c *config) hfQuantNote() string {
+	if len(c.spec.HFConfig) == 0 {
+		return ""
+	}
+	var h struct {
+		Q *struct {
+			Method string `json:"quant_method"`
+		} `json:"quantization_config"`
+	}
+	if json.Unmarshal(c.spec.HFConfig, &h) != nil || h.Q == nil {
+		return ""
+	}
+	m := h.Q.Method
+	if (m == "mxfp4" && c.arch.Family == "gpt-oss") || (m == "bitsandbytes" && c.spec.Quant != "") {
+		return ""
+	}
+	if m == "" {
+		m = "without quant_method"
+	}
+	return fmt.Sprintf("config.json's quantization_config (%s) is not read by a training plan: the weights are the unquantised model's under precision %s; a 4-bit base under LoRA is planned with --quant nf4", m, c.spec.Precision)
+}

@@ -136,3 +136,29 @@ func TestHFConfigViT(t *testing.T) {
 		t.Errorf("got %v, want the catalog's vision models offered", err)
 	}
 }
+
+// TestHFQuantConfigNoted: a training plan from a quantised checkpoint's
+// config.json plans the unquantised weights and says so, naming the
+// method; gpt-oss's MXFP4, which its builder models, draws no note.
+func TestHFQuantConfigNoted(t *testing.T) {
+	awq := map[string]any{"quant_method": "awq", "bits": 4, "group_size": 128, "version": "gemm", "zero_point": true}
+	r, err := planHF(readHF(t, "llama-3-8b-instruct.json", map[string]any{"quantization_config": awq}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Join(r.Notes, "\n"); !strings.Contains(n, "quantization_config (awq)") {
+		t.Errorf("no note names the checkpoint's awq format: %q", n)
+	}
+	// gpt-oss-20b's checkpoint names its experts' format (the copy in
+	// testdata leaves the key out)
+	mxfp4 := map[string]any{"quantization_config": map[string]any{"quant_method": "mxfp4"}}
+	for name, set := range map[string]map[string]any{"llama-3-8b-instruct.json": nil, "gpt-oss-20b.json": mxfp4} {
+		r, err := planHF(readHF(t, name, set))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Join(r.Notes, "\n"); strings.Contains(n, "quantization_config") {
+			t.Errorf("%s: a note about quantization_config: %q", name, n)
+		}
+	}
+}

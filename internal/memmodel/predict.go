@@ -188,6 +188,9 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 		r.Breakdown["nccl"] = r.NCCL
 	}
 	r.Notes = append(r.Notes, c.rankNotes()...)
+	if n := c.hfQuantNote(); n != "" {
+		r.Notes = append(r.Notes, n)
+	}
 	r.Process = reserved + c.gpu.ContextBytes + r.NCCL
 	r.SteadyAllocated = max(steady, allocated)
 	r.SteadyProcess = r.Process + r.SteadyAllocated - allocated
