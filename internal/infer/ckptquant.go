@@ -82,7 +82,10 @@ func applyCkptQuant(c *config, s memmodel.Spec) (memmodel.Spec, string, error) {
 	if err != nil {
 		return s, "", specErr("hf_config", "%v", err)
 	}
-	if q.method == "" || (q.method == "mxfp4" && c.arch.Family == "gpt-oss") {
+	if q.method == "" {
+		return s, "", nil
+	}
+	if f, err := memmodel.LookupFamily(c.arch.Family); err == nil && f.CheckpointQuant == q.method {
 		return s, "", nil
 	}
 	what := q.method

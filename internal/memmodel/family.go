@@ -42,6 +42,10 @@ type Family struct {
 	// AnyLength families (rotary positions) accept sequences longer than
 	// Arch.MaxPos.
 	AnyLength bool
+	// CheckpointQuant is the quant_method of the family's own checkpoints
+	// that its builders model (gpt-oss's "mxfp4"); a config.json naming
+	// any other is planned unquantised, with a note
+	CheckpointQuant string
 	// Decoder families are recorded by buildDecoder: the spec's attn
 	// key and architecture overrides apply to them.
 	Decoder bool

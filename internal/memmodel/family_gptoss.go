@@ -11,7 +11,7 @@ package memmodel
 
 func init() {
 	register(&Family{
-		Name: "gpt-oss", Task: "causal-lm", Attention: true, AnyLength: true, Decoder: true,
+		Name: "gpt-oss", Task: "causal-lm", Attention: true, AnyLength: true, Decoder: true, CheckpointQuant: "mxfp4",
 		ModelTypes:  []string{"gpt_oss"},
 		LoRATargets: []string{"q_proj", "v_proj"},
 		Models: []Arch{

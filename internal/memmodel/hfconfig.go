@@ -151,7 +151,8 @@ func orBool(p *bool, d bool) bool {
 // quantization_config (a GPTQ, AWQ or FP8 checkpoint): it plans the
 // unquantised model in the spec's precision, which over-states the
 // frozen weights of a LoRA run on such a base. "" when there is nothing
-// to say: no such key, gpt-oss's MXFP4 (its builder models it), or a
+// to say: no such key, the family's own format (gpt-oss's MXFP4, which
+// its builder models), or a
 // bitsandbytes checkpoint planned with --quant.
 func (c *config) hfQuantNote() string {
 	if len(c.spec.HFConfig) == 0 {
@@ -166,7 +167,7 @@ func (c *config) hfQuantNote() string {
 		return ""
 	}
 	m := h.Q.Method
-	if (m == "mxfp4" && c.arch.Family == "gpt-oss") || (m == "bitsandbytes" && c.spec.Quant != "") {
+	if f, err := LookupFamily(c.arch.Family); (err == nil && f.CheckpointQuant == m) || (m == "bitsandbytes" && c.spec.Quant != "") {
 		return ""
 	}
 	if m == "" {
