@@ -24,21 +24,21 @@ func checkSpecDoc(data []byte) error {
 	case string(trimmed) == "null":
 		return errors.New("the file holds null: want a JSON object such as {\"model\": \"gpt2\", \"batch\": 8}")
 	}
+	// a syntax error is left for the decode that follows to report
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := walkSpecValue(dec, reflect.TypeFor[Spec](), ""); err != nil {
-		return err
+	var first json.RawMessage
+	if err := dec.Decode(&first); err != nil {
+		return nil
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return errors.New("more after the spec's closing brace: one JSON object per file")
 	}
-	return nil
+	return walkSpecValue(json.NewDecoder(bytes.NewReader(first)), reflect.TypeFor[Spec](), "")
 }
 
 // walkSpecValue reads one JSON value from dec, checking the keys of each
 // object it holds: no key twice, and where t is a struct, each key
 // spelt exactly as its field's json tag. path names the value in errors.
-// Syntax errors are left for the decode that follows to report.
 func walkSpecValue(dec *json.Decoder, t reflect.Type, path string) error {
 	tok, err := dec.Token()
 	if err != nil {

@@ -40,3 +40,11 @@ func TestParseSpecRefusesSilentlyLostKeys(t *testing.T) {
 		}
 	}
 }
+
+// A syntax error is reported as one, not as text after the object.
+func TestParseSpecSyntaxErrorNamed(t *testing.T) {
+	_, err := ParseSpec(strings.NewReader(`{"model":"gpt2","batch":NaN}`))
+	if err == nil || strings.Contains(err.Error(), "closing brace") || !strings.Contains(err.Error(), "invalid character") {
+		t.Errorf("error %v, want the syntax error", err)
+	}
+}
