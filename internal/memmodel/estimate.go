@@ -177,6 +177,14 @@ func resolve(s Spec) (*config, error) {
 		return nil, specErr("accum", "at most %d: every micro-step is replayed through the allocator, got %d", MaxAccum, s.Accum)
 	}
 	c.batch = int64(s.Batch)
+	switch {
+	case c.arch.Vision() && s.Seq != 0:
+		return nil, specErr("seq", "%s takes images, not sequences: give image (pixels a side) instead", c.arch.Name)
+	case !c.arch.Vision() && s.Image != 0:
+		return nil, specErr("image", "%s takes sequences, not images: give seq instead", c.arch.Name)
+	case s.Padding != "" && len(s.Lengths) == 0:
+		return nil, specErr("padding", "pads the samples that lengths lists, and there are none")
+	}
 	if c.arch.Vision() {
 		c.image = int64(s.Image)
 		if c.image == 0 {

@@ -27,3 +27,20 @@ func TestSpecBoundsRefusedByName(t *testing.T) {
 	}
 }
 
+// A key the plan would not read is refused by name rather than planned
+// as if it were absent.
+func TestSpecUnreadKeysRefused(t *testing.T) {
+	for _, tc := range []struct{ spec, field string }{
+		{`{"model":"gpt2","batch":1,"image":224}`, "image"},
+		{`{"model":"resnet50","batch":1,"seq":128}`, "seq"},
+		{`{"model":"gpt2","batch":1,"padding":"bucket"}`, "padding"},
+		{`{"model":"llama-small","batch":1,"parallel":{"strategy":"ddp","gpus":2,"micro_batches":8}}`, "parallel.micro_batches"},
+		{`{"model":"llama-small","batch":1,"parallel":{"strategy":"ddp","gpus":2,"schedule":"gpipe"}}`, "parallel.schedule"},
+		{`{"model":"llama-small","batch":1,"parallel":{"strategy":"ddp","gpus":2,"reshard_after_forward":false}}`, "parallel.reshard_after_forward"},
+	} {
+		_, err := estimateJSON(t, tc.spec)
+		if !errors.Is(err, ErrSpec) || !strings.Contains(err.Error(), tc.field+":") {
+			t.Errorf("%s: error %v, want ErrSpec naming %s", tc.spec, err, tc.field)
+		}
+	}
+}
