@@ -163,6 +163,9 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	}
 	switch {
 	case f.fit:
+		if err := checkFitSearched(fs); err != nil {
+			return err
+		}
 		opts := plan.DefaultFitOptions()
 		opts.GlobalBatch, opts.Margin = f.global, f.margin
 		if opts.GlobalBatch < 0 {
@@ -188,6 +191,10 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 		opts, err := plan.ParseSweep(f.sweep)
 		if err != nil {
 			return usagef("--sweep: %v", err)
+		}
+		if opts.Hi > maxSweep {
+			// past it the doubling from LO would wrap around
+			return usagef("--sweep: %s=%d..%d: HI at most %d", opts.Key, opts.Lo, opts.Hi, maxSweep)
 		}
 		opts.Margin = f.margin
 		res, err := plan.Sweep(ctx, spec, opts)
