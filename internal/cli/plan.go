@@ -115,7 +115,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	if err := checkFormat(*format, "text", "json", "html"); err != nil {
 		return err
 	}
-	if f.margin < 0 || f.margin >= 1 {
+	if !(f.margin >= 0 && f.margin < 1) { // NaN too
 		return usagef("--margin must be a fraction in [0, 1), got %g", f.margin)
 	}
 	if f.inf.task != "" || f.spec != "" {
@@ -163,6 +163,9 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	}
 	switch {
 	case f.fit:
+		if err := checkFitSearched(fs); err != nil {
+			return err
+		}
 		opts := plan.DefaultFitOptions()
 		opts.GlobalBatch, opts.Margin = f.global, f.margin
 		if opts.GlobalBatch < 0 {
@@ -188,6 +191,10 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 		opts, err := plan.ParseSweep(f.sweep)
 		if err != nil {
 			return usagef("--sweep: %v", err)
+		}
+		if opts.Hi > maxSweep {
+			// past it the doubling from LO would wrap around
+			return usagef("--sweep: %s=%d..%d: HI at most %d", opts.Key, opts.Lo, opts.Hi, maxSweep)
 		}
 		opts.Margin = f.margin
 		res, err := plan.Sweep(ctx, spec, opts)
@@ -285,6 +292,9 @@ func (f *planFlags) buildSpec(fs *flag.FlagSet) (memmodel.Spec, error) {
 	}
 	if set["lora-rank"] && f.loraRank > 0 {
 		spec.LoRA = &memmodel.LoRA{Rank: f.loraRank, Alpha: float64(2 * f.loraRank)}
+	} else if set["lora-rank"] {
+		// --lora-rank 0 is full fine-tuning, over a spec's lora too
+		spec.LoRA = nil
 	}
 	if set["lora-targets"] {
 		if spec.LoRA == nil {

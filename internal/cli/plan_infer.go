@@ -95,7 +95,7 @@ func (f *inferFlags) apply(fs *flag.FlagSet, spec *memmodel.Spec) error {
 		spec.ImagesPerPrompt = &n
 	}
 	if set["gpu-memory-utilization"] {
-		if f.util <= 0 || f.util > 1 {
+		if !(f.util > 0 && f.util <= 1) { // NaN too
 			return usagef("--gpu-memory-utilization must be in (0, 1], got %g", f.util)
 		}
 		spec.GPUMemoryUtilization = f.util

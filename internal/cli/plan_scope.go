@@ -2,6 +2,7 @@ package cli
 
 import (
 	"flag"
+	"slices"
 	"strings"
 )
 
@@ -41,3 +42,26 @@ func checkPlanScope(fs *flag.FlagSet, scope byte, fit bool) error {
 	})
 	return err
 }
+
+// fitSearched are the flags whose spec keys a training --fit chooses
+// itself, for every candidate: given with --fit they would be overwritten
+// without a word. (--parallel stays: it is what --fsdp-init is checked
+// against, and its tp and pp degrees carry into the candidates.)
+var fitSearched = []string{"batch", "accum", "precision", "checkpoint"}
+
+// checkFitSearched refuses, on a training --fit, a flag that sets what
+// the search picks.
+func checkFitSearched(fs *flag.FlagSet) error {
+	var err error
+	fs.Visit(func(fl *flag.Flag) {
+		if err == nil && slices.Contains(fitSearched, fl.Name) {
+			err = usagef("--%s is what --fit searches (micro-batch, accumulation, precision and checkpointing, for --global-batch): leave it out, or plan it without --fit", fl.Name)
+		}
+	})
+	return err
+}
+
+// maxSweep is the largest --sweep HI: a range is walked by doubling from
+// LO, which past it would overflow int. No batch or sequence near it
+// plans (memmodel refuses the step as too large first).
+const maxSweep = 1 << 40

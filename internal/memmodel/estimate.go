@@ -79,6 +79,13 @@ type Result struct {
 	Modules []ModuleRow `json:"modules,omitempty"`
 }
 
+// MaxAccum is the most gradient-accumulation micro-steps Estimate
+// replays: each is a forward and backward through the allocator, so the
+// replay's time and memory grow with it (a few seconds and a few hundred
+// MiB for GPT-2 at this bound), and a larger count would exhaust the
+// machine planning it before any GPU.
+const MaxAccum = 1024
+
 // ErrSpec marks an invalid spec; the message names the field.
 var ErrSpec = errors.New("invalid spec")
 
@@ -166,7 +173,18 @@ func resolve(s Spec) (*config, error) {
 	if s.Accum <= 0 {
 		return nil, specErr("accum", "must be at least 1, got %d", s.Accum)
 	}
+	if s.Accum > MaxAccum {
+		return nil, specErr("accum", "at most %d: every micro-step is replayed through the allocator, got %d", MaxAccum, s.Accum)
+	}
 	c.batch = int64(s.Batch)
+	switch {
+	case c.arch.Vision() && s.Seq != 0:
+		return nil, specErr("seq", "%s takes images, not sequences: give image (pixels a side) instead", c.arch.Name)
+	case !c.arch.Vision() && s.Image != 0:
+		return nil, specErr("image", "%s takes sequences, not images: give seq instead", c.arch.Name)
+	case s.Padding != "" && len(s.Lengths) == 0:
+		return nil, specErr("padding", "pads the samples that lengths lists, and there are none")
+	}
 	if c.arch.Vision() {
 		c.image = int64(s.Image)
 		if c.image == 0 {
@@ -223,6 +241,11 @@ func resolve(s Spec) (*config, error) {
 	if l := s.LoRA; l != nil {
 		if l.Rank <= 0 {
 			return nil, specErr("lora.rank", "must be at least 1, got %d", l.Rank)
+		}
+		// past the hidden size the rank buys nothing (B·A has rank at
+		// most min(in, out)) and, large enough, wraps the adapter counts
+		if h := c.arch.Hidden; h > 0 && l.Rank > h {
+			return nil, specErr("lora.rank", "%d is past %s's hidden size %d: an adapter's update B·A has rank at most min(in, out), so the rest only adds parameters", l.Rank, c.arch.Name, h)
 		}
 		if len(l.Targets) == 0 {
 			l.Targets = append([]string(nil), c.arch.family().LoRATargets...)

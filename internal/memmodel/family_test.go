@@ -123,7 +123,12 @@ func TestEveryFamilyPlans(t *testing.T) {
 		}
 		m := f.Models[0].Name
 		s := DefaultSpec()
-		s.Model, s.Batch, s.Seq, s.Image = &m, 1, 64, 64
+		s.Model, s.Batch = &m, 1
+		if f.Vision {
+			s.Image = 64
+		} else {
+			s.Seq = 64
+		}
 		r, err := Estimate(s, Options{Steps: 1, Warm: true, SkipReserved: true})
 		if err != nil {
 			t.Errorf("%s: %v", m, err)

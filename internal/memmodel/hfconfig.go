@@ -107,6 +107,9 @@ func checkHFArch(a *Arch) error {
 	if a.Decoder.SlidingWindow < 0 {
 		return fmt.Errorf("config.json: sliding_window is %d; a window cannot be negative", a.Decoder.SlidingWindow)
 	}
+	if n := a.Layers + a.DecLayers; n > MaxLayers {
+		return fmt.Errorf("config.json: %d layers, more than the %d vramkit plans (every layer is replayed through the allocator)", n, MaxLayers)
+	}
 	// weights, gradients and Adam's two moments in float32
 	if b := hfParamBound(a) * 16; b > MaxStepBytes {
 		return fmt.Errorf("config.json: too large to plan: its parameters alone could take up to %s under Adam, past the %s vramkit computes in",

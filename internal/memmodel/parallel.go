@@ -43,6 +43,17 @@ func (c *config) checkParallel() error {
 	if p.Strategy == "none" && p.GPUs > 1 && p.TP == 1 && p.PP == 1 {
 		return specErr("parallel.strategy", "%d GPUs need a strategy (ddp, fsdp, zero1-3, tp, pp)", p.GPUs)
 	}
+	// keys only a pipeline (or FSDP) reads are refused elsewhere rather
+	// than planned as if they were absent
+	if p.PP == 1 && p.MicroBatches > 1 {
+		return specErr("parallel.micro_batches", "%d micro-batches split a pipeline's batch, but pp is 1 (gradient accumulation is accum)", p.MicroBatches)
+	}
+	if p.PP == 1 && p.Schedule != "" {
+		return specErr("parallel.schedule", "%s schedules a pipeline, but pp is 1", p.Schedule)
+	}
+	if p.ReshardAfterForward != nil && p.Strategy != "fsdp" && p.Strategy != "zero3" {
+		return specErr("parallel.reshard_after_forward", "is FSDP's (fsdp, zero3), not %s's", p.Strategy)
+	}
 	if p.GPUs%(p.TP*p.PP) != 0 {
 		return specErr("parallel.gpus", "%d GPUs are not divisible by tp×pp = %d", p.GPUs, p.TP*p.PP)
 	}

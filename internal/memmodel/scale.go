@@ -34,6 +34,12 @@ func StepBound(a *Arch, rows, seqs, seq float64) float64 {
 	return rows*max(width, 1)*layers*64 + seqs*heads*seq*seq*layers*16
 }
 
+// MaxLayers is the deepest model vramkit plans: every layer is a run of
+// operations replayed through the allocator, whose cost grows faster
+// than the layer count (a thousand layers take under a second, ten
+// thousand over a minute), and no trained transformer comes near it.
+const MaxLayers = 1024
+
 // CheckScale is "" when a step of StepBound(a, rows, seqs, seq) bytes
 // is within MaxStepBytes, else the one line that refuses it.
 func CheckScale(a *Arch, rows, seqs, seq float64) string {

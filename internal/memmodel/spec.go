@@ -179,6 +179,9 @@ func ParseSpec(r io.Reader) (Spec, error) {
 	if err != nil {
 		return Spec{}, fmt.Errorf("spec: %w", err)
 	}
+	if err := checkSpecDoc(data); err != nil {
+		return Spec{}, fmt.Errorf("spec: %w", err)
+	}
 	s := DefaultSpec()
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -197,6 +200,9 @@ func jsonErr(err error) string {
 	var te *json.UnmarshalTypeError
 	if e, ok := err.(*json.UnmarshalTypeError); ok {
 		te = e
+		if te.Field == "" {
+			return fmt.Sprintf("the file holds a JSON %s: want an object of spec keys such as {\"model\": \"gpt2\", \"batch\": 8}", te.Value)
+		}
 		return fmt.Sprintf("field %q: want %s, got JSON %s", te.Field, te.Type, te.Value)
 	}
 	msg := err.Error()

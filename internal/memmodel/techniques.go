@@ -3,6 +3,8 @@ package memmodel
 import (
 	"fmt"
 	"strings"
+
+	"github.com/vramkit/vramkit/internal/units"
 )
 
 // resolveTechniques validates and applies the spec keys that change how
@@ -84,10 +86,24 @@ func (c *config) applyOverride() error {
 		if n < 0 {
 			return specErr("override.num_hidden_layers", "must be positive, got %d", n)
 		}
+		if n > MaxLayers {
+			return specErr("override.num_hidden_layers", "at most %d: every layer is replayed through the allocator, got %d", MaxLayers, n)
+		}
 		a.Layers = n
 	}
 	if o.LowRank < 0 {
 		return specErr("override.low_rank", "must be positive, got %d", o.LowRank)
+	}
+	// a pair of rank r has fewer parameters than W (in×out) only for
+	// r < in·out/(in+out), below the hidden size every projection has on
+	// one side: a rank at or past it would factorise nothing, silently
+	if a.Hidden > 0 && o.LowRank >= a.Hidden {
+		return specErr("override.low_rank", "%d factorises no projection of %s: a rank-r pair is smaller than W (in×out) only below in·out/(in+out), less than the hidden size %d",
+			o.LowRank, a.Name, a.Hidden)
+	}
+	if b := hfParamBound(a) * 16; b > MaxStepBytes {
+		return specErr("override", "too large to plan: the parameters alone could take up to %s under Adam, past the %s vramkit computes in",
+			scaleBytes(b), units.Bytes(MaxStepBytes))
 	}
 	return nil
 }
