@@ -22,6 +22,9 @@ func (m *model) update(l int, ke, vs int32, q int64, kv *cache) (k, v int32) {
 		ck, cv := s.alloc(per*q, CatTemporaries), s.alloc(per*q, CatTemporaries)
 		defer s.free(ck, cv)
 	}
+	if c.arch.Decoder.Sliding(l) {
+		return m.updateSliding(l, per, q, kv)
+	}
 	if c.static {
 		if kv.k[l] < 0 {
 			kv.k[l] = s.alloc(per*kv.max, CatKVCache)
@@ -65,6 +68,14 @@ func (m *model) attend(qe, k, v int32, q, kvLen int64, mask int32) int32 {
 		w := tmp(sc * dt) // matmul(q, k^T)
 		ws := tmp(sc * dt)
 		s.free(w) // * scaling
+		if c.arch.Decoder.AttnSoftcap > 0 {
+			// Gemma 2's attn_logit_softcapping: / cap, tanh, * cap
+			for range 3 {
+				n := tmp(sc * dt)
+				s.free(ws)
+				ws = n
+			}
+		}
 		wm := tmp(sc * dt)
 		s.free(ws) // + causal_mask
 		sm := tmp(sc * 4)
@@ -135,4 +146,61 @@ func (m *model) attendMath(q, kvLen int64, held []int32) int32 {
 	out := s.alloc(b*q*nh*hd*dt, CatActivations) // transpose(1, 2).contiguous()
 	s.free(o)
 	return out
+}
+
+// slidingKV is the keys a sliding layer attends with q new tokens: a
+// DynamicSlidingWindowLayer keeps the last window−1 tokens and attends
+// them with the new ones; a StaticSlidingWindowLayer is min(window,
+// max_cache_len) long and attends all of it, except a prompt longer than
+// that, which attends its own keys.
+func (m *model) slidingKV(q int64, kv *cache) int64 {
+	w := int64(m.c.arch.Decoder.SlidingWindow)
+	if m.c.static {
+		if n := min(w, kv.max); kv.n > 0 || q <= n {
+			return n
+		}
+		return q
+	}
+	return min(kv.n, w-1) + q
+}
+
+// updateSliding is a sliding layer's cache update (per bytes a token).
+// DynamicSlidingWindowLayer concatenates its kept tokens with the new ones
+// (torch.cat, a new tensor returned whole) and keeps a view of the last
+// window−1 of it, so the whole concatenation stays alive until the next
+// update replaces it; keys and values are concatenated before either old
+// tensor goes. StaticSlidingWindowLayer allocates min(window,
+// max_cache_len) tokens at its first update; a prefill longer than that
+// returns the new states themselves (copying their tail in), and a decode
+// step once it is full rolls keys and values into new tensors (and an
+// index), copies them back and frees them.
+func (m *model) updateSliding(l int, per, q int64, kv *cache) (k, v int32) {
+	c, s := m.c, m.s
+	w := int64(c.arch.Decoder.SlidingWindow)
+	if c.static {
+		n := min(w, kv.max)
+		if kv.k[l] < 0 {
+			kv.k[l] = s.alloc(per*n, CatKVCache)
+			kv.v[l] = s.alloc(per*n, CatKVCache)
+		}
+		if kv.n >= n && q == 1 {
+			rk, rv := s.alloc(per*n, CatTemporaries), s.alloc(per*n, CatTemporaries)
+			idx := s.alloc(8, CatTemporaries)
+			s.free(rk, rv, idx)
+		}
+		return kv.k[l], kv.v[l]
+	}
+	if kv.n == 0 {
+		// lazy_initialization's cumulative length, a device scalar
+		s.alloc(8, CatKVCache)
+	}
+	// both concatenations exist before the views of their tails replace
+	// the old tensors (dev72's traces), unlike DynamicLayer's rebinding
+	// of each as it is made
+	held := min(kv.n, w-1)
+	nk := s.alloc(per*(held+q), CatKVCache)
+	nv := s.alloc(per*(held+q), CatKVCache)
+	s.free(kv.k[l], kv.v[l])
+	kv.k[l], kv.v[l] = nk, nv
+	return nk, nv
 }

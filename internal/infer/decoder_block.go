@@ -4,11 +4,16 @@ package infer
 // transformers 5 runs it, its variations read from the architecture's
 // quirks (memmodel.DecoderQuirks) as training's buildDecoder reads them:
 //   - Norm: LLaMA's RMSNorm (""), OLMo 2's with the weight applied in
-//     float32 ("f32w"), or OLMo's LayerNorm without parameters ("ln");
+//     float32 ("f32w"), Gemma's x·(1+w) in float32 ("f32w1p"), or OLMo's
+//     LayerNorm without parameters ("ln");
 //   - NormPlace "post" (OLMo 2): no norm before attention or the MLP, one
-//     on each's output before the residual add;
+//     on each's output before the residual add; "sandwich" (Gemma 2 and
+//     3): both;
 //   - QKNorm: per head ("head", Qwen3) or over the whole projection
-//     ("full", OLMo 2), each projection normed as it comes;
+//     ("full", OLMo 2), each projection normed as it comes, or after all
+//     three (QKNormLate, Gemma 3);
+//   - a sliding layer (Gemma 2 and 3) attends its window's keys under its
+//     own mask;
 //   - ResidScale (Granite): each branch's output multiplied by a constant
 //     before the residual add, one more tensor.
 
@@ -20,6 +25,9 @@ func (m *model) decoderBlock(l int, x int32, in layerIn) int32 {
 	q, kv, kvLen, mask := in.q, in.kv, in.kvLen, in.mask
 	c, s := m.c, m.s
 	quirks := &c.arch.Decoder
+	if quirks.Sliding(l) {
+		kvLen, mask = in.slideKV, in.slideMask
+	}
 	post := quirks.NormPlace == "post"
 	b, h := c.batch, c.hidden
 	T := b * q
@@ -44,9 +52,20 @@ func (m *model) decoderBlock(l int, x int32, in layerIn) int32 {
 		s.free(p)
 		return n
 	}
-	qs := proj(qd)
-	ks := proj(kd)
-	vs := m.linear(y, T, h, kd)
+	var qs, ks, vs int32
+	if quirks.QKNormLate {
+		// Gemma 3 projects all three, then norms q and k per head
+		qp, kp := m.linear(y, T, h, qd), m.linear(y, T, h, kd)
+		vs = m.linear(y, T, h, kd)
+		qs = m.normW(qp, T*qd/c.headDim, c.headDim)
+		s.free(qp)
+		ks = m.normW(kp, T*kd/c.headDim, c.headDim)
+		s.free(kp)
+	} else {
+		qs = proj(qd)
+		ks = proj(kd)
+		vs = m.linear(y, T, h, kd)
+	}
 	qe, ke := m.castBack(m.rope(qs, T*qd), m.rope(ks, T*kd), T*qd, T*kd)
 	s.free(qs, ks)
 	k, v := m.update(l, ke, vs, q, kv)
@@ -85,11 +104,12 @@ func (m *model) decoderBlock(l int, x int32, in layerIn) int32 {
 }
 
 // branchOut is what a layer does to an attention or MLP output before the
-// residual add: OLMo 2's post-norm, Granite's residual_multiplier; each a
-// new tensor, the old freed.
+// residual add: OLMo 2's post-norm (Gemma 2 and 3's second norm of the
+// sandwich), Granite's residual_multiplier; each a new tensor, the old
+// freed.
 func (m *model) branchOut(p int32, T int64) int32 {
 	quirks := &m.c.arch.Decoder
-	if quirks.NormPlace == "post" {
+	if quirks.NormPlace != "" {
 		n := m.norm(p, T)
 		m.s.free(p)
 		p = n
@@ -133,6 +153,9 @@ func (m *model) normW(x int32, T, h int64) int32 {
 		s.free(n)
 		return y
 	}
+	if c.arch.Decoder.Norm == "f32w1p" {
+		return m.normOnePlus(x, up, T, h)
+	}
 	f32w := c.arch.Decoder.Norm == "f32w"
 	sq := act(T * h * 4) // pow(2)
 	v := act(T * 4)      // mean(-1, keepdim=True)
@@ -170,5 +193,43 @@ func (m *model) normW(x int32, T, h int64) int32 {
 	low := act(T * h * dt) // .to(input_dtype)
 	y := act(T * h * dt)   // weight * ...
 	s.free(low, n)
+	return y
+}
+
+// normOnePlus is Gemma's RMSNorm on x (up: x in float32, x itself when
+// it is): _norm(x.float()) returns x·rsqrt(mean(x²)+eps) in float32, its
+// intermediates gone; the weight is made float32 and one added to it
+// (two vectors), the product taken in float32 and cast back (type_as).
+func (m *model) normOnePlus(x, up int32, T, h int64) int32 {
+	c, s := m.c, m.s
+	dt := c.dt
+	act := func(n int64) int32 { return s.alloc(n, CatActivations) }
+	sq := act(T * h * 4) // pow(2)
+	v := act(T * 4)      // mean(-1, keepdim=True)
+	s.free(sq)
+	ve := act(T * 4) // + eps
+	s.free(v)
+	r := act(T * 4) // rsqrt
+	s.free(ve)
+	n := act(T * h * 4) // x * rsqrt
+	s.free(r)
+	if up != x {
+		s.free(up)
+	}
+	wf := int32(-1)
+	if dt != 4 {
+		wf = act(h * 4) // self.weight.float()
+	}
+	w1 := act(h * 4) // 1.0 + ...
+	if wf >= 0 {
+		s.free(wf)
+	}
+	p := act(T * h * 4) // output * (1 + w)
+	s.free(w1, n)
+	if dt == 4 {
+		return p
+	}
+	y := act(T * h * dt) // type_as(x)
+	s.free(p)
 	return y
 }

@@ -24,8 +24,6 @@ func (m *model) forward(q int64, kv *cache) int32 {
 	c, s := m.c, m.s
 	b, dt := c.batch, c.dt
 	T := b * q
-	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
-
 	// the keys attended: a StaticCache's full length once it holds tokens
 	// (its prefill attends the prompt's own keys: the transformers 5.17
 	// trace shows neither a mask nor repeated K/V there)
@@ -39,28 +37,20 @@ func (m *model) forward(q int64, kv *cache) int32 {
 	// _ignore_causal_mask_sdpa); a StaticCache pads the keys to its full
 	// length, so its decode mask is materialised as b×1×q×kv booleans
 	mask := int32(-1)
-	masked := staticDecode || c.eager
-	if masked {
-		// sdpa_mask without vmap: the causal function broadcast to q×kv,
-		// and_masks' running result, the padding mask indexed to b×kv,
-		// and the final b×1×q×kv
-		am := tmp(b * (kv.n + q)) // attention_mask.to(bool)
-		pm := tmp(b * kvLen)      // prepare_padding_mask pads to kv_length
-		cm := tmp(q * kvLen)      // kv_idx <= q_idx
-		r1 := tmp(q * kvLen)      // ones & causal
-		s.free(cm)
-		pi := tmp(b * kvLen) // padding_mask[batch_idx, kv_idx]
-		mask = tmp(b * q * kvLen)
-		s.free(am, pm, r1, pi)
-		if c.eager {
-			// eager_mask: the boolean mask turned into a dtype mask of min values
-			fm := tmp(b * q * kvLen * dt)
-			s.free(mask)
-			mask = fm
+	if staticDecode || c.eager {
+		mask = m.mask4D(q, kvLen, kv.n)
+	}
+	in := layerIn{q: q, kv: kv, kvLen: kvLen, mask: mask, cos: -1, sin: -1, slideMask: -1}
+	if w := int64(c.arch.Decoder.SlidingWindow); w > 0 {
+		in.slideKV = m.slidingKV(q, kv)
+		// masking_utils skips the sliding mask (is_causal) only while the
+		// keys are fewer than the window; a StaticCache's sliding layers
+		// (whose keys are never the query's) and eager attention always
+		// get one
+		if in.slideKV >= w || c.static || c.eager {
+			in.slideMask = m.mask4D(q, in.slideKV, kv.n)
 		}
 	}
-
-	in := layerIn{q: q, kv: kv, kvLen: kvLen, mask: mask, cos: -1, sin: -1}
 	x, keep := c.dec.embed(m, q, &in)
 	// the embeddings are held by the model's forward, not by the first
 	// block: it must not free its input when that is one of them
@@ -79,7 +69,7 @@ func (m *model) forward(q int64, kv *cache) int32 {
 	// rotary tables and mask go), then the LM head runs on the last token
 	// only (generate sets logits_to_keep=1)
 	y := c.dec.norm(m, x, T)
-	s.free(x, mask)
+	s.free(x, mask, in.slideMask)
 	s.free(keep...)
 	logits := s.alloc(b*c.vocab*dt, CatLogits)
 	s.free(y)
@@ -88,6 +78,14 @@ func (m *model) forward(q int64, kv *cache) int32 {
 		scaled := s.alloc(b*c.vocab*dt, CatLogits)
 		s.free(logits)
 		logits = scaled
+	}
+	if c.arch.Decoder.FinalSoftcap > 0 {
+		// Gemma 2's final_logit_softcapping: logits / cap, tanh, * cap
+		for range 3 {
+			n := s.alloc(b*c.vocab*dt, CatLogits)
+			s.free(logits)
+			logits = n
+		}
 	}
 	return logits
 }
@@ -123,5 +121,34 @@ type layerIn struct {
 	q, kvLen int64 // new tokens per sequence; keys attended
 	kv       *cache
 	mask     int32 // the materialised 4-D mask, or -1
-	cos, sin int32 // rotary tables (LLaMA family), or -1
+	// slideKV and slideMask are the sliding layers' keys attended and
+	// mask (-1: none)
+	slideKV   int64
+	slideMask int32
+	cos, sin  int32 // rotary tables (LLaMA family), or -1
+}
+
+// mask4D is masking_utils' sdpa_mask without vmap for q queries over
+// kvLen keys, held tokens already cached: the causal function broadcast
+// to q×kv, and_masks' running result, the padding mask indexed to b×kv,
+// and the final b×1×q×kv booleans; under eager attention the boolean mask
+// turned into one of the compute dtype's min values.
+func (m *model) mask4D(q, kvLen, held int64) int32 {
+	c, s := m.c, m.s
+	b := c.batch
+	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
+	am := tmp(b * (held + q)) // attention_mask.to(bool)
+	pm := tmp(b * kvLen)      // prepare_padding_mask pads to kv_length
+	cm := tmp(q * kvLen)      // kv_idx <= q_idx
+	r1 := tmp(q * kvLen)      // ones & causal
+	s.free(cm)
+	pi := tmp(b * kvLen) // padding_mask[batch_idx, kv_idx]
+	mask := tmp(b * q * kvLen)
+	s.free(am, pm, r1, pi)
+	if c.eager {
+		fm := tmp(b * q * kvLen * c.dt)
+		s.free(mask)
+		mask = fm
+	}
+	return mask
 }

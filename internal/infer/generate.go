@@ -122,7 +122,7 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 		Task: "generate", Model: c.arch.Name, GPU: c.gpu.Name, Params: m.w.params,
 		Batch: int(c.batch), Prompt: int(c.seq), NewTokens: int(c.gen),
 		Precision: c.prec, ComputeDType: c.dtype, KVDType: kvName(c), Cache: cacheName(c), Attention: attnName(c),
-		Weights: m.w.bytes, KVCache: c.kvBytesPerToken() * c.batch * c.kvTokens(),
+		Weights: m.w.bytes, KVCache: c.kvCacheBytes(),
 		PeakAllocated: allocated, Reserved: memmodel.Reserved{PeakReserved: reserved}, Context: c.gpu.ContextBytes,
 		Process: reserved + c.gpu.ContextBytes, Capacity: c.gpu.MemoryBytes,
 		PeakPhase: m.s.peakPhase.String(), PeakStep: m.s.peakStep,
@@ -197,6 +197,24 @@ func (c *config) kvTokens() int64 {
 		return c.staticLen()
 	}
 	return c.cacheTokens()
+}
+
+// kvCacheBytes is the cache a call holds at its end: kvTokens in every
+// layer, at most the window in a sliding one (both Hugging Face sliding
+// layers hold a window's worth once full).
+func (c *config) kvCacheBytes() int64 {
+	per := 2 * c.batch * c.kvHeads * c.headDim * c.kv
+	t := c.kvTokens()
+	w := int64(c.arch.Decoder.SlidingWindow)
+	var n int64
+	for l := 0; l < int(c.layers); l++ {
+		if c.arch.Decoder.Sliding(l) {
+			n += per * min(t, w)
+		} else {
+			n += per * t
+		}
+	}
+	return n
 }
 
 func kvName(c *config) string {
