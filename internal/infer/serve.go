@@ -78,6 +78,12 @@ type ServeResult struct {
 	// vramkit does not compute exactly (docs/inference.md).
 	KVCacheLow  int64 `json:"kv_cache_low_bytes"`
 	KVCacheHigh int64 `json:"kv_cache_high_bytes"`
+	// KVShort is how far the budget falls short of the rest when it
+	// leaves nothing for the cache (KVCache is then 0)
+	KVShort int64 `json:"kv_cache_short_bytes,omitempty"`
+	// kvSigned is KVCache and its band before clampKV: what vLLM's log
+	// prints (negative when the budget is short)
+	kvSigned [3]int64
 	// BlockBytes is one block id: BlockSize tokens of every layer, or
 	// with sliding-window layers of each of the layers a KV-cache group
 	// holds; KVGroups is how many groups share the ids (1 without).
@@ -216,9 +222,24 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 		if err := r.size(c, e, spec, tp, stage{first: true, last: true}); err != nil {
 			return nil, err
 		}
+		r.clampKV()
 		return r, nil
 	}
-	return r.pipeline(c, e, spec, tp, pp)
+	best, err := r.pipeline(c, e, spec, tp, pp)
+	if best != nil {
+		best.clampKV()
+	}
+	return best, err
+}
+
+// clampKV reports a budget that leaves nothing for the cache as no cache
+// and the shortfall (KVShort), instead of negative cache bytes.
+func (r *ServeResult) clampKV() {
+	r.kvSigned = [3]int64{r.KVCache, r.KVCacheLow, r.KVCacheHigh}
+	if r.KVCache < 0 {
+		r.KVShort = -r.KVCache
+	}
+	r.KVCache, r.KVCacheLow, r.KVCacheHigh = max(r.KVCache, 0), max(r.KVCacheLow, 0), max(r.KVCacheHigh, 0)
 }
 
 // stage is where a pipeline-parallel rank sits: the first holds the

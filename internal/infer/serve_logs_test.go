@@ -45,7 +45,7 @@ func TestServeV1BlindLogs(t *testing.T) {
 		}
 		got, lo, hi, want := float64(r.Tokens), float64(r.TokensLow), float64(r.TokensHigh), float64(l.tokens)
 		if l.tokens == 0 {
-			got, lo, hi, want = float64(r.KVCache)/(1<<30), float64(r.KVCacheLow)/(1<<30), float64(r.KVCacheHigh)/(1<<30), l.kvGiB
+			got, lo, hi, want = float64(r.kvSigned[0])/(1<<30), float64(r.kvSigned[1])/(1<<30), float64(r.kvSigned[2])/(1<<30), l.kvGiB
 		}
 		rel := (got - want) / want
 		t.Logf("%s (vLLM %s) %s on %s: %.6g (%.6g-%.6g), vLLM %.6g (%+.1f%%)", l.src, l.version, l.model, l.gpu, got, lo, hi, want, 100*rel)

@@ -94,7 +94,7 @@ func (l quantLog) score(t *testing.T, r *ServeResult) (inside, scored int) {
 		bs := int64(r.BlockSize)
 		check("GPU blocks", float64(r.Blocks), float64(r.TokensLow/bs), float64(r.TokensHigh/bs), float64(l.blocks))
 	case l.kvGiB != 0: // negative: vLLM refused to start
-		check("KV GiB", float64(r.KVCache)/g, float64(r.KVCacheLow)/g, float64(r.KVCacheHigh)/g, l.kvGiB)
+		check("KV GiB", float64(r.kvSigned[0])/g, float64(r.kvSigned[1])/g, float64(r.kvSigned[2])/g, l.kvGiB)
 	}
 	return inside, scored
 }

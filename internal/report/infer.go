@@ -121,7 +121,7 @@ func ServeText(w io.Writer, r *infer.ServeResult) {
 	if r.KVCache > 0 {
 		fmt.Fprintf(w, "  KV cache            %10s   (%s – %s)\n", units.Bytes(r.KVCache), units.Bytes(max(r.KVCacheLow, 0)), units.Bytes(r.KVCacheHigh))
 	} else {
-		fmt.Fprintf(w, "  KV cache            %10s   (the rest is short by %s)\n", "none", units.Bytes(-r.KVCache))
+		fmt.Fprintf(w, "  KV cache            %10s   (the rest is short by %s)\n", "none", units.Bytes(r.KVShort))
 	}
 	fmt.Fprintf(w, "\n# GPU blocks          %10d   (%s each)\n", r.Blocks, units.Bytes(r.BlockBytes))
 	fmt.Fprintf(w, "KV cache tokens       %10d   (%d – %d)\n", r.Tokens, r.TokensLow, r.TokensHigh)
