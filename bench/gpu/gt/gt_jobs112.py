@@ -21,3 +21,10 @@ def call143():
         d("gentrace-gemma3-1b-bf16-dynamic-b8", "gemma3-1b", [(8, 1024, 16)], mem=12, snap=True),
         d("gentrace-gemma2-2b-bf16-dynamic-b2", "gemma2-2b", [(2, 5000, 8)], mem=16, snap=True),
     ]
+
+
+def call144():
+    """Session 42, call 144: a trace of dev72's Gemma 3 1B b4 p2000 point (reserved -3.5% once the b8 trace's
+    lessons were in: the rotary order, the masks' place and shape), into dev73."""
+    return [J("dev73-gentrace-gemma3-1b-bf16-dynamic-b4-p2000", "dev73-generate", 12, timeout=300,
+              spec=G("gemma3-1b", "bf16", "dynamic", "inference", [(4, 2000, 16)], snap=True))]
