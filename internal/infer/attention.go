@@ -44,9 +44,8 @@ func (m *model) update(l int, ke, vs int32, q int64, kv *cache) (k, v int32) {
 // attend is the attention interface's core for q queries over kvLen keys
 // and returns the output (b×q×heads×head_dim). SDPA without a mask runs a
 // fused kernel with GQA built in (transformers' use_gqa_in_sdpa); with a
-// mask, repeat_kv first expands K and V to all heads, and SDPA turns the
-// boolean mask into an additive one of the query dtype (attention.cpp
-// convert_boolean_attn_mask). Eager attention materialises the scores and
+// mask, repeat_kv first expands K and V to all heads, and the boolean mask
+// becomes an additive one of the query dtype. Eager attention materialises the scores and
 // a float32 softmax.
 func (m *model) attend(qe, k, v int32, q, kvLen int64, mask int32) int32 {
 	c, s := m.c, m.s
@@ -58,7 +57,10 @@ func (m *model) attend(qe, k, v int32, q, kvLen int64, mask int32) int32 {
 		per := b * c.kvHeads * kvLen * hd * dt
 		held = append(held, tmp(per), tmp(per))
 	}
-	if (mask >= 0 || c.eager) && nh != c.kvHeads {
+	// repeat_kv's expand and reshape copies K and V to all heads, except
+	// from a single key/value head, where the reshape is a view with a
+	// zero stride (dev72's Gemma 3 1B and Gemma 2B traces hold no copy)
+	if (mask >= 0 || c.eager) && nh != c.kvHeads && c.kvHeads > 1 {
 		rep := b * nh * kvLen * hd * dt
 		held = append(held, tmp(rep), tmp(rep)) // repeat_kv(key), repeat_kv(value)
 	}
@@ -93,9 +95,16 @@ func (m *model) attend(qe, k, v int32, q, kvLen int64, mask int32) int32 {
 		return m.attendMath(q, kvLen, held)
 	}
 	if mask >= 0 {
-		nm := tmp(b * q * kvLen)                         // logical_not
-		am := tmp(b * q * ((kvLen + 15) / 16 * 16) * dt) // where(-inf, 0), padded to 16
-		s.free(nm)
+		// the boolean mask made additive in the query's dtype, a where()
+		// between two 0-d tensors, of the mask's own shape: no boolean
+		// logical_not and no padding of the keys to 16 (dev73's traces:
+		// Gemma 3 1B's 8 MiB mask at b8 p1024 made only a 16 MiB
+		// additive one, Gemma 2 2B's at b2 p5000 one of b×q×kv×2 bytes
+		// exactly; TinyLlama's StaticCache decode over 319 keys one of
+		// 2552 bytes at b4)
+		zero, ninf := tmp(dt), tmp(dt)
+		am := tmp(b * q * kvLen * dt)
+		s.free(zero, ninf)
 		held = append(held, am)
 	}
 	// the fused kernels allocate only their output: without autograd no

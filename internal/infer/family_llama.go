@@ -91,31 +91,37 @@ func llamaEmbed(m *model, q int64, in *layerIn) (x int32, keep []int32) {
 	return emb, []int32{emb, in.cos, in.sin}
 }
 
-// rotary is LlamaRotaryEmbedding: float32 frequencies for position_ids
-// (b×q, from generate's attention-mask cumsum), cat, cos and sin scaled
-// by attention_scaling, cast to the hidden dtype.
+// rotary is LlamaRotaryEmbedding: float32 inverse frequencies expanded to
+// the batch, position_ids (b×q, from generate's attention-mask cumsum) as
+// float32, their product, cat, cos and sin each scaled by
+// attention_scaling, then both cast to the hidden dtype at the return,
+// where every local goes (dev72's and dev73's traces, in that order). The
+// tables stay float32 where the family keeps them so (RopeCastBack) or
+// the model runs in float32.
 func (m *model) rotary(q int64) (cos, sin int32) {
 	c, s := m.c, m.s
 	n := c.batch * q
 	act := func(k int64) int32 { return s.alloc(k, CatActivations) }
+	m.makeMasks()
+	inv := act(c.batch * c.headDim / 2 * 4)
 	pos := act(n * 4)
 	fr := act(n * c.headDim / 2 * 4)
 	emb := act(n * c.headDim * 4)
-	s.free(pos, fr)
-	one := func() int32 {
+	scaled := func() int32 {
 		t := act(n * c.headDim * 4)
 		sc := act(n * c.headDim * 4) // * attention_scaling
 		s.free(t)
-		if c.dt != 4 && !c.arch.Decoder.RopeCastBack {
-			low := act(n * c.headDim * c.dt)
-			s.free(sc)
-			return low
-		}
 		return sc
 	}
-	cos = one()
-	sin = one()
-	s.free(emb)
+	cs := scaled()
+	ss := scaled()
+	if c.dt == 4 || c.arch.Decoder.RopeCastBack {
+		s.free(inv, pos, fr, emb)
+		return cs, ss
+	}
+	cos = act(n * c.headDim * c.dt)
+	sin = act(n * c.headDim * c.dt)
+	s.free(inv, pos, fr, emb, cs, ss)
 	return cos, sin
 }
 

@@ -36,22 +36,27 @@ func (m *model) forward(q int64, kv *cache) int32 {
 	// query covers the keys or is one token (masking_utils
 	// _ignore_causal_mask_sdpa); a StaticCache pads the keys to its full
 	// length, so its decode mask is materialised as b×1×q×kv booleans
-	mask := int32(-1)
-	if staticDecode || c.eager {
-		mask = m.mask4D(q, kvLen, kv.n)
-	}
-	in := layerIn{q: q, kv: kv, kvLen: kvLen, mask: mask, cos: -1, sin: -1, slideMask: -1}
+	in := layerIn{q: q, kv: kv, kvLen: kvLen, mask: -1, cos: -1, sin: -1, slideMask: -1}
 	if w := int64(c.arch.Decoder.SlidingWindow); w > 0 {
 		in.slideKV = m.slidingKV(q, kv)
+	}
+	// the model's forward makes its masks after the embedding lookup and
+	// before the rotary tables (the embed functions call it from rotary)
+	m.masks = func() {
+		if staticDecode || c.eager {
+			in.mask = m.mask4D(q, kvLen, kv.n, false)
+		}
 		// masking_utils skips the sliding mask (is_causal) only while the
 		// keys are fewer than the window; a StaticCache's sliding layers
 		// (whose keys are never the query's) and eager attention always
 		// get one
-		if in.slideKV >= w || c.static || c.eager {
-			in.slideMask = m.mask4D(q, in.slideKV, kv.n)
+		if w := int64(c.arch.Decoder.SlidingWindow); w > 0 && (in.slideKV >= w || c.static || c.eager) {
+			in.slideMask = m.mask4D(q, in.slideKV, kv.n, true)
 		}
 	}
 	x, keep := c.dec.embed(m, q, &in)
+	m.makeMasks()
+	mask := in.mask
 	// the embeddings are held by the model's forward, not by the first
 	// block: it must not free its input when that is one of them
 	m.held = -1
@@ -133,22 +138,47 @@ type layerIn struct {
 // to q×kv, and_masks' running result, the padding mask indexed to b×kv,
 // and the final b×1×q×kv booleans; under eager attention the boolean mask
 // turned into one of the compute dtype's min values.
-func (m *model) mask4D(q, kvLen, held int64) int32 {
+func (m *model) mask4D(q, kvLen, held int64, sliding bool) int32 {
 	c, s := m.c, m.s
 	b := c.batch
 	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
 	am := tmp(b * (held + q)) // attention_mask.to(bool)
 	pm := tmp(b * kvLen)      // prepare_padding_mask pads to kv_length
-	cm := tmp(q * kvLen)      // kv_idx <= q_idx
-	r1 := tmp(q * kvLen)      // ones & causal
-	s.free(cm)
+	var r int32
+	if sliding {
+		// and_masks(sliding_overlay, causal, ...): the overlay's q×kv
+		// booleans (from a q-long int64 bound), the running result after
+		// each function, the causal function's (dev73's traces)
+		lo := tmp(q * 8)
+		ov := tmp(q * kvLen)
+		s.free(lo)
+		r1 := tmp(q * kvLen)
+		s.free(ov)
+		cm := tmp(q * kvLen)
+		r2 := tmp(q * kvLen)
+		s.free(cm, r1)
+		r = tmp(q * kvLen)
+		s.free(r2)
+	} else {
+		cm := tmp(q * kvLen) // kv_idx <= q_idx
+		r = tmp(q * kvLen)   // ones & causal
+		s.free(cm)
+	}
 	pi := tmp(b * kvLen) // padding_mask[batch_idx, kv_idx]
 	mask := tmp(b * q * kvLen)
-	s.free(am, pm, r1, pi)
+	s.free(am, pm, r, pi)
 	if c.eager {
 		fm := tmp(b * q * kvLen * c.dt)
 		s.free(mask)
 		mask = fm
 	}
 	return mask
+}
+
+// makeMasks runs the forward's pending mask construction once.
+func (m *model) makeMasks() {
+	if f := m.masks; f != nil {
+		m.masks = nil
+		f()
+	}
 }

@@ -22,6 +22,10 @@ type model struct {
 	// held is the tensor the model's forward keeps referenced across its
 	// layers (the input embeddings), which a block must not free.
 	held int32
+	// masks, while set, makes the forward's attention masks: the forward
+	// sets it, the first rotary table (or the forward after the
+	// embedding) runs it
+	masks func()
 }
 
 // generate writes what transformers' GenerationMixin.generate (5.17) does
