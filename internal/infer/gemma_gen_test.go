@@ -1,6 +1,9 @@
 package infer
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestGenerateGemmaDev72 holds generate for the Gemma family (Gemma,
 // Gemma 2 and Gemma 3 text) to dev72, its first generate captures
@@ -21,3 +24,36 @@ func TestGenerateGemmaDev72(t *testing.T) { checkGenerateSet(t, "dev72", 14, 0.0
 // and dev72's b8 point alone in a fresh process, which measured what it
 // measured second in its process): reserved within 0.5%.
 func TestGenerateGemmaDev73(t *testing.T) { checkGenerateSet(t, "dev73", 3, 0.005, 0.001, 1) }
+
+// TestGenerateMultimodalCheckpointWeights: a generate plan of Gemma 3 4B
+// counts the checkpoint's SigLIP tower and projector, which Hugging Face
+// loads with the language model (the checkpoint's 4,300,079,472
+// parameters, as its safetensors index totals), says so, and a decode
+// step does not read them; the 1B checkpoint is text only.
+func TestGenerateMultimodalCheckpointWeights(t *testing.T) {
+	r, err := Estimate(genSpec("gemma-3-4b", 1, 512, 16, "bf16", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Params != 4300079472 {
+		t.Errorf("gemma-3-4b: %d parameters, the checkpoint has 4300079472", r.Params)
+	}
+	if !strings.Contains(strings.Join(r.Notes, "\n"), "multimodal") {
+		t.Errorf("no note on the image encoder: %q", r.Notes)
+	}
+	c, err := resolve(genSpec("gemma-3-4b", 1, 512, 16, "bf16", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := buildWeights(c)
+	if w.tower <= 0 || w.decodeRead() != w.bytes-w.embed-w.tower {
+		t.Errorf("tower %d bytes; a decode step reads %d of %d", w.tower, w.decodeRead(), w.bytes)
+	}
+	r1, err := Estimate(genSpec("gemma-3-1b", 1, 512, 16, "bf16", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r1.Params != 999885952 || strings.Contains(strings.Join(r1.Notes, "\n"), "multimodal") {
+		t.Errorf("gemma-3-1b: %d parameters (want 999885952, text only), notes %q", r1.Params, r1.Notes)
+	}
+}

@@ -38,6 +38,8 @@ type config struct {
 	dtype  string
 	prec   string // the weights' precision, "auto" resolved
 	q      quant
+	// generate: the plan is Hugging Face generate's (not vLLM's serve)
+	generate bool
 	// ckptNote says the plan took the weights' format from config.json's
 	// quantization_config ("" when it did not)
 	ckptNote string
@@ -83,6 +85,7 @@ func resolve(s memmodel.Spec) (*config, error) {
 		return nil, specErr("model", "missing: give a catalog name or hf_config")
 	}
 	generate := s.Task == nil || *s.Task != "serve"
+	c.generate = generate
 	if c.dec = decoders[c.arch.Family]; c.dec == nil || (generate && !c.dec.generates()) {
 		if c.dec != nil {
 			return nil, specErr("model", "%s is %s model: --task serve plans it; generate is planned for the decoder families %s", c.arch.Name, article(c.arch.Family), decoderFamilies(true))

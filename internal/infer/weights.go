@@ -13,6 +13,10 @@ type weights struct {
 	// step reads all weights except the embedding tables, of which it
 	// reads only the rows of the new tokens.
 	head, embed int64
+	// tower is the bytes of a multimodal checkpoint's image encoder
+	// loaded beside the language model, which a text decode step does not
+	// read
+	tower int64
 }
 
 func (w *weights) add(numel, bytes int64) {
@@ -43,7 +47,7 @@ func (w *weights) kept(c *config, in, out int64) {
 }
 
 // decodeRead is the weight bytes one decode step reads.
-func (w *weights) decodeRead() int64 { return w.bytes - w.embed }
+func (w *weights) decodeRead() int64 { return w.bytes - w.embed - w.tower }
 
 // layerMACs is the multiply-accumulates per token through the layers'
 // linear weights.
@@ -59,6 +63,44 @@ func (w *weights) layerMACs() int64 {
 // loader allocates them.
 func buildWeights(c *config) *weights {
 	w := &weights{}
+	if c.arch.Images != nil && c.generate {
+		imageTowerWeights(c, w)
+	}
 	c.dec.weights(c, w)
 	return w
+}
+
+// imageTowerWeights lists a multimodal checkpoint's SigLIP tower and
+// projector as Hugging Face builds them before the language model
+// (Gemma3ForConditionalGeneration: vision_tower, multi_modal_projector,
+// language_model), in the weights' dtype: the patch embedding and its
+// bias, the position embedding, per layer two LayerNorms, k/v/q/out
+// projections with biases and the MLP's fc1 and fc2, the post-LayerNorm,
+// and the projector's norm and matrix. Their count is ImageTower.Params'.
+func imageTowerWeights(c *config, w *weights) {
+	t := c.arch.Images
+	h, f, p, dt := int64(t.Hidden), int64(t.FFN), int64(t.Patch), c.dt
+	before := w.bytes
+	w.add(3*p*p*h, 3*p*p*h*dt)
+	w.add(h, h*dt)
+	w.add(t.Patches()*h, t.Patches()*h*dt)
+	for range t.Layers {
+		w.add(h, h*dt) // layer_norm1
+		w.add(h, h*dt)
+		for range 4 { // k, v, q, out_proj
+			w.add(h*h, h*h*dt)
+			w.add(h, h*dt)
+		}
+		w.add(h, h*dt) // layer_norm2
+		w.add(h, h*dt)
+		w.add(h*f, h*f*dt) // fc1
+		w.add(f, f*dt)
+		w.add(f*h, f*h*dt) // fc2
+		w.add(h, h*dt)
+	}
+	w.add(h, h*dt) // post_layernorm
+	w.add(h, h*dt)
+	w.add(h, h*dt)                   // mm_soft_emb_norm
+	w.add(h*c.hidden, h*c.hidden*dt) // mm_input_projection_weight
+	w.tower = w.bytes - before
 }
