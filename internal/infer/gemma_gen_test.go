@@ -57,3 +57,12 @@ func TestGenerateMultimodalCheckpointWeights(t *testing.T) {
 		t.Errorf("gemma-3-1b: %d parameters (want 999885952, text only), notes %q", r1.Params, r1.Notes)
 	}
 }
+
+// TestLate71Blind evaluates generate for the Gemma family on late71
+// (testdata/late71): Gemma 3 1B under a StaticCache at batch 24, a
+// Gemma-2-9B-like call past its window, and two Gemma-3-4B-like calls,
+// captured with dev72 and kept out of the repository until the replay was
+// final, then evaluated once (commit eda280a): allocated within 0.06%,
+// reserved +0.25% to +0.61% (the allowance included), all four inside
+// both bands. Held at 0.7%, 0.1% and every point inside.
+func TestLate71Blind(t *testing.T) { checkGenerateSet(t, "late71", 4, 0.007, 0.001, 1) }
