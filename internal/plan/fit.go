@@ -130,7 +130,10 @@ func space(base memmodel.Spec, arch memmodel.Arch, globalBatch int, bf16 bool, o
 				for _, ck := range ckpts {
 					for _, cl := range layouts {
 						for mb := 1; mb <= perRank; mb++ {
-							if perRank%mb != 0 {
+							// an accumulation Estimate refuses is no
+							// candidate (a global batch of a million
+							// would otherwise try hundreds)
+							if perRank%mb != 0 || perRank/mb > memmodel.MaxAccum {
 								continue
 							}
 							s := base

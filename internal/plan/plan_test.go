@@ -260,3 +260,25 @@ func TestFitLoadsLargeModelsFromTheMetaDevice(t *testing.T) {
 		t.Errorf("gpt2-medium on 2 GPUs: best %s", describe(*res.Best))
 	}
 }
+
+// TestSpaceSkipsAccumEstimateRefuses: a global batch of a million on one
+// GPU offers no candidate whose accumulation Estimate refuses (past
+// memmodel.MaxAccum), which --fit used to try by the hundred.
+func TestSpaceSkipsAccumEstimateRefuses(t *testing.T) {
+	base := memmodel.DefaultSpec()
+	m := "gpt2"
+	base.Model = &m
+	arch, err := memmodel.Lookup(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands := space(base, arch, 1000000, true, nil)
+	if len(cands) == 0 {
+		t.Fatal("no candidates")
+	}
+	for _, s := range cands {
+		if s.Accum > memmodel.MaxAccum || s.Batch*s.Accum != 1000000 {
+			t.Fatalf("candidate batch %d × accum %d (at most %d micro-steps, a global batch of 1000000)", s.Batch, s.Accum, memmodel.MaxAccum)
+		}
+	}
+}

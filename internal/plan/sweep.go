@@ -88,8 +88,13 @@ func Sweep(ctx context.Context, base memmodel.Spec, o SweepOptions) (*SweepResul
 			ProcessHi: r.ProcessHigh, StepTime: r.StepTime, Fits: vd.Fits, Verdict: vd}, nil
 	}
 	var vals []int
-	for v := o.Lo; v < o.Hi; v *= 2 {
+	// doubling from Lo; a value past Hi/2 ends it before the next
+	// doubling could wrap, and a Lo below 1 would never grow
+	for v := o.Lo; v >= 1 && v < o.Hi; v *= 2 {
 		vals = append(vals, v)
+		if v > o.Hi/2 {
+			break
+		}
 	}
 	vals = append(vals, o.Hi)
 	lastFit, firstMiss := 0, 0
