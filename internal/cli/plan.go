@@ -247,6 +247,7 @@ func (f *planFlags) buildSpec(fs *flag.FlagSet) (memmodel.Spec, error) {
 		if err != nil {
 			return spec, err
 		}
+		data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a UTF-8 byte-order mark
 		if len(bytes.TrimSpace(data)) == 0 {
 			return spec, usagef("--hf-config %s: the file is empty", f.hfConfig)
 		}

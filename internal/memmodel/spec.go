@@ -179,6 +179,9 @@ func ParseSpec(r io.Reader) (Spec, error) {
 	if err != nil {
 		return Spec{}, fmt.Errorf("spec: %w", err)
 	}
+	// a UTF-8 byte-order mark, as Windows editors save JSON, is no part
+	// of the document
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if err := checkSpecDoc(data); err != nil {
 		return Spec{}, fmt.Errorf("spec: %w", err)
 	}

@@ -48,3 +48,15 @@ func TestParseSpecSyntaxErrorNamed(t *testing.T) {
 		t.Errorf("error %v, want the syntax error", err)
 	}
 }
+
+// TestParseSpecByteOrderMark: a spec saved with a UTF-8 byte-order mark
+// (Windows editors do) reads as the same spec.
+func TestParseSpecByteOrderMark(t *testing.T) {
+	s, err := ParseSpec(strings.NewReader("\xef\xbb\xbf{\"model\":\"gpt2\",\"batch\":2}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Model == nil || *s.Model != "gpt2" || s.Batch != 2 {
+		t.Errorf("read %+v", s)
+	}
+}
