@@ -130,7 +130,12 @@ func ServeText(w io.Writer, r *infer.ServeResult) {
 	}
 	fmt.Fprintf(w, "max concurrency       %10.2fx  sequences of %d tokens (%.2f – %.2f)\n", r.MaxConcurrent, r.Context,
 		r.ConcurrencyLow, r.ConcurrencyHigh)
-	fmt.Fprintf(w, "process (smi)         %10s   under load: the budget and what lies outside it\n", units.Bytes(r.Process))
+	if r.Fits {
+		fmt.Fprintf(w, "process (smi)         %10s   under load: the budget and what lies outside it\n", units.Bytes(r.Process))
+	} else {
+		// a server that does not start holds nothing under load
+		fmt.Fprintf(w, "process (smi)         %10s   if it started: vLLM refuses to (below)\n", units.Bytes(r.Process))
+	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
