@@ -66,3 +66,18 @@ func TestGenerateMultimodalCheckpointWeights(t *testing.T) {
 // reserved +0.25% to +0.61% (the allowance included), all four inside
 // both bands. Held at 0.7%, 0.1% and every point inside.
 func TestLate71Blind(t *testing.T) { checkGenerateSet(t, "late71", 4, 0.007, 0.001, 1) }
+
+// TestGenerateSlidingKVCache: the KV cache line of Gemma 3 1B (26 layers,
+// every sixth global, the rest sliding over 512 tokens; one key/value
+// head of 256) holds the whole context in its 4 global layers and the
+// window in its 22 sliding ones: b1, 4096 + 64 tokens (4159 cached) in
+// bf16 is 2·256·2 bytes × (4·4159 + 22·512).
+func TestGenerateSlidingKVCache(t *testing.T) {
+	r, err := Estimate(genSpec("gemma-3-1b", 1, 4096, 64, "bf16", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(2*256*2) * (4*4159 + 22*512); r.KVCache != want {
+		t.Errorf("KV cache %d bytes, want %d", r.KVCache, want)
+	}
+}

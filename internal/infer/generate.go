@@ -207,12 +207,14 @@ func (c *config) kvTokens() int64 {
 	return c.cacheTokens()
 }
 
-// kvCacheBytes is the cache a call holds at its end: kvTokens in every
-// layer, at most the window in a sliding one (both Hugging Face sliding
-// layers hold a window's worth once full).
-func (c *config) kvCacheBytes() int64 {
+// kvCacheBytes is the cache a call holds at its end.
+func (c *config) kvCacheBytes() int64 { return c.kvHeldBytes(c.kvTokens()) }
+
+// kvHeldBytes is the cache the batch holds at t tokens a sequence: t in
+// every layer, at most the window in a sliding one (both Hugging Face
+// sliding layers hold a window's worth once full).
+func (c *config) kvHeldBytes(t int64) int64 {
 	per := 2 * c.batch * c.kvHeads * c.headDim * c.kv
-	t := c.kvTokens()
 	w := int64(c.arch.Decoder.SlidingWindow)
 	var n int64
 	for l := 0; l < int(c.layers); l++ {

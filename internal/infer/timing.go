@@ -105,12 +105,13 @@ func (m *model) times(r *Result) {
 	// but the embedding rows; DynamicCache's cat reads the cache and writes
 	// it grown, then attention reads it again; a StaticCache is read at
 	// full length (and copied once more per head group under its mask)
+	// (a sliding layer's cache is at most its window)
 	mid := float64(c.seq) + float64(c.gen)/2
-	cacheB := perTok * b * mid
+	cacheB := float64(c.kvHeldBytes(int64(mid)))
 	var kvRead float64
 	switch {
 	case c.static:
-		full := perTok * b * float64(c.staticLen())
+		full := float64(c.kvHeldBytes(c.staticLen()))
 		kvRead = full
 		if c.heads != c.kvHeads {
 			kvRead += full * float64(c.heads/c.kvHeads) * float64(c.dt) / float64(c.kv) * 2
