@@ -214,10 +214,8 @@ var genSets = []memmodel.BandSource{
 	{Dir: "testdata/late42/generate", HeldOut: "forty-second blind set: evaluated with the models of its registering commit (105d802), then band data"},
 	{Dir: "testdata/late46/generate", HeldOut: "forty-sixth blind set: evaluated with the models of its registering commit (6486b50), then band data"},
 	{Dir: "testdata/late57/generate", HeldOut: "fifty-seventh blind set (long generate calls, 880-3000 new tokens): evaluated with the models of 0d29e6d, then band data"},
-	// dev71 and late70 are the first generate points of OLMo, OLMo 2 and
-	// Granite; neither derives the allowance (the families' own rows, not
-	// a sample of what plan is asked)
-	{Dir: "testdata/dev71/generate", HeldOut: "session 41's development set of the OLMo, OLMo 2 and Granite generate replay (not held out)"},
+	// late70 is the first blind generate set of OLMo, OLMo 2 and Granite
+	// (their development set, dev71, stays out: in-sample, as dev72)
 	{Dir: "testdata/late70/generate", HeldOut: "seventieth blind set (OLMo-2-7B- and Granite-8B-like, OLMo 1B): evaluated once with session 41's final replay, then band data"},
 	// late71 is the first blind generate set of the Gemma family. Its
 	// development sets (dev72, dev73) stay out: the replay was fitted to
