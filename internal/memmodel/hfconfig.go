@@ -150,29 +150,65 @@ func orBool(p *bool, d bool) bool {
 	return d
 }
 
+// HFQuant is a config.json's quantization_config as planning reads it:
+// the checkpoint's own weight format.
+type HFQuant struct {
+	// Present: the config has the key; Method is its quant_method ("" if
+	// it names none)
+	Present bool
+	Method  string
+	// Bits per weight: bits, AutoAWQ's w_bit, or bitsandbytes'
+	// load_in_4bit / load_in_8bit; 0 when the config does not say
+	Bits int
+}
+
+// ReadHFQuant reads quantization_config from a config.json (the zero
+// HFQuant when there is none, or the file does not parse: the family's
+// parser reports that).
+func ReadHFQuant(data []byte) HFQuant {
+	var h struct {
+		Q *struct {
+			Method string `json:"quant_method"`
+			Bits   int    `json:"bits"`
+			WBits  int    `json:"w_bit"`
+			Load4  bool   `json:"load_in_4bit"`
+			Load8  bool   `json:"load_in_8bit"`
+		} `json:"quantization_config"`
+	}
+	if json.Unmarshal(data, &h) != nil || h.Q == nil {
+		return HFQuant{}
+	}
+	q := HFQuant{Present: true, Method: h.Q.Method, Bits: h.Q.Bits}
+	switch {
+	case q.Bits == 0 && h.Q.WBits > 0:
+		q.Bits = h.Q.WBits
+	case q.Bits == 0 && h.Q.Load4:
+		q.Bits = 4
+	case q.Bits == 0 && h.Q.Load8:
+		q.Bits = 8
+	}
+	return q
+}
+
+// Native reports whether q is the format family's own builders model
+// (Family.CheckpointQuant: gpt-oss's MXFP4 experts).
+func (q HFQuant) Native(family string) bool {
+	f, err := LookupFamily(family)
+	return err == nil && q.Method != "" && f.CheckpointQuant == q.Method
+}
+
 // hfQuantNote says that a training plan did not read the config.json's
 // quantization_config (a GPTQ, AWQ or FP8 checkpoint): it plans the
 // unquantised model in the spec's precision, which over-states the
 // frozen weights of a LoRA run on such a base. "" when there is nothing
-// to say: no such key, the family's own format (gpt-oss's MXFP4, which
-// its builder models), or a
-// bitsandbytes checkpoint planned with --quant.
+// to say: no such key, the family's own format, or a bitsandbytes
+// checkpoint planned with --quant.
 func (c *config) hfQuantNote() string {
-	if len(c.spec.HFConfig) == 0 {
+	q := ReadHFQuant(c.spec.HFConfig)
+	if !q.Present || q.Native(c.arch.Family) || (q.Method == "bitsandbytes" && c.spec.Quant != "") {
 		return ""
 	}
-	var h struct {
-		Q *struct {
-			Method string `json:"quant_method"`
-		} `json:"quantization_config"`
-	}
-	if json.Unmarshal(c.spec.HFConfig, &h) != nil || h.Q == nil {
-		return ""
-	}
-	m := h.Q.Method
-	if f, err := LookupFamily(c.arch.Family); (err == nil && f.CheckpointQuant == m) || (m == "bitsandbytes" && c.spec.Quant != "") {
-		return ""
-	}
+	m := q.Method
 	if m == "" {
 		m = "without quant_method"
 	}
