@@ -160,13 +160,15 @@ func (m *model) attendMath(q, kvLen int64, held []int32) int32 {
 // slidingKV is the keys a sliding layer attends with q new tokens: a
 // DynamicSlidingWindowLayer keeps the last window−1 tokens and attends
 // them with the new ones; a StaticSlidingWindowLayer is min(window,
-// max_cache_len) long and attends all of it, except a prompt longer than
-// that, which attends its own keys.
+// max_cache_len) long and a decode step attends all of it, while the
+// prefill attends the prompt's own keys, as a full StaticLayer's does
+// (dev73's Gemma 2 StaticCache trace: a 1024-token prompt under a
+// 4096-token window got no sliding mask and no repeated K/V).
 func (m *model) slidingKV(q int64, kv *cache) int64 {
 	w := int64(m.c.arch.Decoder.SlidingWindow)
 	if m.c.static {
-		if n := min(w, kv.max); kv.n > 0 || q <= n {
-			return n
+		if kv.n > 0 {
+			return min(w, kv.max)
 		}
 		return q
 	}

@@ -47,10 +47,9 @@ func (m *model) forward(q int64, kv *cache) int32 {
 			in.mask = m.mask4D(q, kvLen, kv.n, false)
 		}
 		// masking_utils skips the sliding mask (is_causal) only while the
-		// keys are fewer than the window; a StaticCache's sliding layers
-		// (whose keys are never the query's) and eager attention always
-		// get one
-		if w := int64(c.arch.Decoder.SlidingWindow); w > 0 && (in.slideKV >= w || c.static || c.eager) {
+		// keys are fewer than the window; a StaticCache's decode (whose
+		// keys are never the query's) and eager attention always get one
+		if w := int64(c.arch.Decoder.SlidingWindow); w > 0 && (in.slideKV >= w || staticDecode || c.eager) {
 			in.slideMask = m.mask4D(q, in.slideKV, kv.n, true)
 		}
 	}

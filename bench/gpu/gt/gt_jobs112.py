@@ -24,7 +24,15 @@ def call143():
 
 
 def call144():
-    """Session 42, call 144: a trace of dev72's Gemma 3 1B b4 p2000 point (reserved -3.5% once the b8 trace's
-    lessons were in: the rotary order, the masks' place and shape), into dev73."""
-    return [J("dev73-gentrace-gemma3-1b-bf16-dynamic-b4-p2000", "dev73-generate", 12, timeout=300,
-              spec=G("gemma3-1b", "bf16", "dynamic", "inference", [(4, 2000, 16)], snap=True))]
+    """Session 42/43, call 144 (development data into dev73): a trace of dev72's Gemma 3 1B b4 p2000 point (reserved
+    -3.5% once the b8 trace's lessons were in: the rotary order, the masks' place and shape), the point itself alone
+    in a fresh process (dev72 ran it third in its process), and a trace of Gemma 2 2B's StaticCache b4 p1024 n128
+    point (-0.9%, the one static Gemma 2 point)."""
+    def d(name, key, cache, grad, points, mem=12, **kw):
+        return J("dev73-" + name, "dev73-generate", mem, timeout=300, spec=G(key, "bf16", cache, grad, points, **kw))
+    return [
+        d("gentrace-gemma3-1b-bf16-dynamic-b4-p2000", "gemma3-1b", "dynamic", "inference", [(4, 2000, 16)], snap=True),
+        d("gen-gemma3-1b-bf16-dynamic-inf-b4-alone", "gemma3-1b", "dynamic", "inference", [(4, 2000, 64)], mem=30),
+        d("gentrace-gemma2-2b-bf16-static-b4", "gemma2-2b", "static", "no_grad", [(4, 1024, 128)], mem=16,
+          snap=True),
+    ]
