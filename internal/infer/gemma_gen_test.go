@@ -83,3 +83,26 @@ func TestGenerateSlidingKVCache(t *testing.T) {
 		t.Errorf("KV cache %d bytes, want %d", r.KVCache, want)
 	}
 }
+
+// TestSlidingAttentionPairs: a generate plan's attention time counts what
+// each layer attends. Gemma 3 1B has 4 global and 22 sliding layers
+// (window 512): a decode step after 8000 tokens scores 8001 keys in a
+// global layer and the 511 kept plus the new one in a sliding layer; a
+// 2000-token prefill masks the sliding layers (every pair computed) and
+// runs the global ones causal.
+func TestSlidingAttentionPairs(t *testing.T) {
+	c, err := resolve(genSpec("gemma-3-1b", 1, 8000, 16, "bf16", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := defaultTimeModel()
+	if got, want := c.attnPairs(tm, 1, 8000), 4*8001.0+22*512.0; got != want {
+		t.Errorf("decode after 8000 tokens: %.0f pairs, want %.0f", got, want)
+	}
+	if got, want := c.attnPairs(tm, 2000, 0), 4*2000*2000*tm.causal+22*2000*2000.0; got != want {
+		t.Errorf("2000-token prefill: %.0f pairs, want %.0f", got, want)
+	}
+	if got, want := c.attnPairs(tm, 300, 0), 26*300*300*tm.causal; got != want {
+		t.Errorf("300-token prefill (under the window, no mask): %.0f pairs, want %.0f", got, want)
+	}
+}

@@ -48,16 +48,47 @@ func (c *config) peakFLOPs() float64 {
 func (c *config) mathSDPA() bool { return c.dt == 4 && c.heads != c.kvHeads && !c.static && !c.eager }
 
 // attnPairs is the score pairs (query × key) attention computes for q
-// queries after past cached tokens, per layer and head: a StaticCache's
-// decode attends its full length; fused causal kernels skip the upper
-// triangle, at the cost tm.causal says.
+// queries after past cached tokens, summed over the layers, per head: a
+// StaticCache's decode attends its full length; fused causal kernels skip
+// the upper triangle, at the cost tm.causal says. A sliding layer attends
+// its window (slidingKV), and under a sliding mask (a prompt past the
+// window) SDPA's masked kernel computes every pair.
 func (c *config) attnPairs(tm timeModel, q, past int64) float64 {
 	keys := float64(past + q)
 	if c.static && past > 0 {
 		keys = float64(c.staticLen())
 	}
-	pairs := float64(q) * keys
+	full := float64(q) * keys
 	if !c.eager && !c.mathSDPA() && q > 1 && past == 0 {
+		full *= tm.causal
+	}
+	w := int64(c.arch.Decoder.SlidingWindow)
+	var pairs float64
+	for l := 0; l < int(c.layers); l++ {
+		if w <= 0 || !c.arch.Decoder.Sliding(l) {
+			pairs += full
+			continue
+		}
+		pairs += c.slidingPairs(tm, w, q, past)
+	}
+	return pairs
+}
+
+// slidingPairs is one sliding layer's score pairs: the keys its cache
+// holds (the window, or the prompt's own keys in a prefill), all of them
+// computed once a mask is needed.
+func (c *config) slidingPairs(tm timeModel, w, q, past int64) float64 {
+	var keys int64
+	switch {
+	case past == 0:
+		keys = q
+	case c.static:
+		keys = min(w, c.staticLen())
+	default:
+		keys = min(past, w-1) + q
+	}
+	pairs := float64(q) * float64(keys)
+	if !c.eager && !c.mathSDPA() && q > 1 && past == 0 && keys < w {
 		pairs *= tm.causal
 	}
 	return pairs
@@ -66,7 +97,7 @@ func (c *config) attnPairs(tm timeModel, q, past int64) float64 {
 // attnTime is the attention matmuls (QKᵀ and PV) of one forward: fused
 // kernels at their own rate, eager and math attention as GEMMs.
 func (c *config) attnTime(tm timeModel, q, past int64, gemmRate float64) float64 {
-	flops := 4 * float64(c.batch*c.heads*c.headDim) * c.attnPairs(tm, q, past) * float64(c.layers)
+	flops := 4 * float64(c.batch*c.heads*c.headDim) * c.attnPairs(tm, q, past)
 	if c.eager || c.mathSDPA() {
 		return flops / gemmRate
 	}
