@@ -242,10 +242,11 @@ func resolve(s Spec) (*config, error) {
 		if l.Rank <= 0 {
 			return nil, specErr("lora.rank", "must be at least 1, got %d", l.Rank)
 		}
-		// past the hidden size the rank buys nothing (B·A has rank at
-		// most min(in, out)) and, large enough, wraps the adapter counts
-		if h := c.arch.Hidden; h > 0 && l.Rank > h {
-			return nil, specErr("lora.rank", "%d is past %s's hidden size %d: an adapter's update B·A has rank at most min(in, out), so the rest only adds parameters", l.Rank, c.arch.Name, h)
+		// PEFT takes any rank; past maxLoRARank the adapter counts could
+		// wrap, and no such adapter fits a GPU (rankNote says what a rank
+		// past the hidden size buys)
+		if l.Rank > maxLoRARank {
+			return nil, specErr("lora.rank", "%d is past %d: an adapter that large holds more parameters than any GPU's memory", l.Rank, maxLoRARank)
 		}
 		if len(l.Targets) == 0 {
 			l.Targets = append([]string(nil), c.arch.family().LoRATargets...)

@@ -13,7 +13,7 @@ func TestSpecBoundsRefusedByName(t *testing.T) {
 		{`{"model":"gpt2","batch":1,"seq":128,"accum":1000000000}`, "accum"},
 		{`{"model":"gpt2","batch":1,"seq":128,"accum":1000000000000000000}`, "accum"},
 		{`{"model":"gpt2","batch":1,"seq":128,"lora":{"rank":1000000000000000000}}`, "lora.rank"},
-		{`{"model":"gpt2","batch":1,"seq":128,"lora":{"rank":100000}}`, "lora.rank"},
+		{`{"model":"gpt2","batch":1,"seq":128,"lora":{"rank":2000000}}`, "lora.rank"},
 		{`{"model":"llama3.2-1b","batch":1,"seq":128,"override":{"num_hidden_layers":1000000000}}`, "override.num_hidden_layers"},
 		{`{"model":"llama3.2-1b","batch":1,"seq":128,"override":{"low_rank":1000000000000000000}}`, "override.low_rank"},
 		{`{"model":"llama3.2-1b","batch":1,"seq":128,"override":{"low_rank":2048}}`, "override.low_rank"},
@@ -24,6 +24,27 @@ func TestSpecBoundsRefusedByName(t *testing.T) {
 		if !errors.Is(err, ErrSpec) || !strings.Contains(err.Error(), tc.field+":") {
 			t.Errorf("%s: error %v, want ErrSpec naming %s", tc.spec, err, tc.field)
 		}
+	}
+}
+
+// A LoRA rank past the hidden size is planned, as PEFT builds it, with a
+// note that the extra rank costs memory and buys no capacity; its adapter
+// parameters are counted at the rank given (GPT-2's c_attn, 768 -> 2304,
+// in 12 blocks: 1024·(768+2304)·12 trainable).
+func TestLoRARankPastHiddenPlanned(t *testing.T) {
+	r, err := estimateJSON(t, `{"model":"gpt2","batch":1,"seq":128,"lora":{"rank":1024}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(1024 * (768 + 2304) * 12); r.TrainableParams != want {
+		t.Errorf("%d trainable parameters, want %d", r.TrainableParams, want)
+	}
+	if !strings.Contains(strings.Join(r.Notes, "\n"), "past gpt2's hidden size 768") {
+		t.Errorf("no rank note: %q", r.Notes)
+	}
+	r, err = estimateJSON(t, `{"model":"gpt2","batch":1,"seq":128,"lora":{"rank":768}}`)
+	if err != nil || strings.Contains(strings.Join(r.Notes, "\n"), "hidden size") {
+		t.Errorf("rank 768: %v, notes %q", err, r.Notes)
 	}
 }
 
