@@ -166,6 +166,9 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 		if err := checkFitSearched(fs); err != nil {
 			return err
 		}
+		if keys := fitSearchedSpecKeys(f.spec); f.spec != "" && len(keys) > 0 {
+			fmt.Fprintf(env.Stderr, "vramkit plan: note: --fit searches micro-batch, accumulation, precision and checkpointing itself, so it does not use the spec's %s\n", strings.Join(keys, ", "))
+		}
 		opts := plan.DefaultFitOptions()
 		opts.GlobalBatch, opts.Margin = f.global, f.margin
 		if opts.GlobalBatch < 0 {

@@ -1,7 +1,11 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
 	"flag"
+	"fmt"
+	"os"
 	"slices"
 	"strings"
 )
@@ -59,6 +63,29 @@ func checkFitSearched(fs *flag.FlagSet) error {
 		}
 	})
 	return err
+}
+
+// fitSearchedSpecKeys names the keys of the spec file at path that a
+// training --fit chooses itself, with the values the file gave them: the
+// search replaces them for every candidate, which the caller says in a
+// note (a spec file usually carries a batch, so they are not refused as
+// the flags are).
+func fitSearchedSpecKeys(path string) []string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var doc map[string]json.RawMessage
+	if json.Unmarshal(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), &doc) != nil {
+		return nil
+	}
+	var out []string
+	for _, k := range fitSearched {
+		if v, ok := doc[k]; ok {
+			out = append(out, fmt.Sprintf("%s %s", k, v))
+		}
+	}
+	return out
 }
 
 // maxSweep is the largest --sweep HI: a range is walked by doubling from
