@@ -26,6 +26,13 @@ func TestCatalogParamCounts(t *testing.T) {
 		"whisper-base":      72_593_920,
 		"whisper-small":     241_734_912,
 		"llama2-7b":         6_738_415_616,
+		// RobertaForSequenceClassification / XLMRobertaForSequenceClassification
+		// with two labels (the base models' 124,645,632 / 355,359,744 /
+		// 278,043,648 / 559,890,432 less the pooler, plus the head)
+		"roberta-base":      124_647_170,
+		"roberta-large":     355_361_794,
+		"xlm-roberta-base":  278_045_186,
+		"xlm-roberta-large": 559_892_482,
 	} {
 		r, err := memmodel.Estimate(memmodel.Spec{Model: &name, Batch: 1, Seq: 16, Precision: "bf16", Checkpoint: "none",
 			Accum: 1, Optimizer: "sgd", Parallel: memmodel.Parallel{Strategy: "none", GPUs: 1, TP: 1, PP: 1, MicroBatches: 1},

@@ -1,22 +1,27 @@
 package memmodel
 
 // The BERT family: transformers' BertForSequenceClassification (also
-// RoBERTa configs).
+// RoBERTa configs, and XLM-RoBERTa's and CamemBERT's, whose modules are
+// RoBERTa's copied under another name).
 
 func init() {
 	register(&Family{
 		Name: "bert", Task: "sequence-classification", Attention: true, Captured: true,
-		ModelTypes:  []string{"bert", "roberta"},
+		ModelTypes:  []string{"bert", "roberta", "xlm-roberta", "camembert"},
 		LoRATargets: []string{"query", "value"},
 		// bert-tiny is the 2-layer, 128-wide BERT of the fixtures' capture
 		// script (../shared/fixtures/capture/capture.py) and of
 		// prajjwal1/bert-tiny (google/bert_uncased_L-2_H-128_A-2).
-		Models: []Arch{bert("bert-tiny", 128, 2, 2), bert("bert-base", 768, 12, 12), bert("bert-large", 1024, 24, 16)},
+		Models: []Arch{bert("bert-tiny", 128, 2, 2), bert("bert-base", 768, 12, 12), bert("bert-large", 1024, 24, 16),
+			roberta("roberta-base", 768, 12, 12, 50265), roberta("roberta-large", 1024, 24, 16, 50265),
+			roberta("xlm-roberta-base", 768, 12, 12, 250002), roberta("xlm-roberta-large", 1024, 24, 16, 250002)},
 		Aliases: map[string]string{
 			"prajjwal1/bert-tiny": "bert-tiny", "google/bert_uncased_L-2_H-128_A-2": "bert-tiny",
 			"bert-base-uncased": "bert-base", "bert-base-cased": "bert-base",
 			"bert-large-uncased": "bert-large", "bert-large-cased": "bert-large",
 			"google-bert/bert-base-uncased": "bert-base", "google-bert/bert-large-uncased": "bert-large",
+			"FacebookAI/roberta-base": "roberta-base", "FacebookAI/roberta-large": "roberta-large",
+			"FacebookAI/xlm-roberta-base": "xlm-roberta-base", "FacebookAI/xlm-roberta-large": "xlm-roberta-large",
 		},
 		Build:  func(b *builder, a *Arch, in Input) { buildBERT(b, a, in.Batch, in.Seq) },
 		FromHF: bertFromHF,
@@ -26,6 +31,16 @@ func init() {
 func bert(name string, hidden, layers, heads int) Arch {
 	return Arch{Name: name, Family: "bert", Hidden: hidden, Layers: layers, Heads: heads, FFN: 4 * hidden,
 		Vocab: 30522, MaxPos: 512, TypeVocab: 2, Dropout: 0.1, AttnDropout: 0.1, Labels: 2, DefaultSeq: 512}
+}
+
+// roberta is a RoBERTa checkpoint's shape as BERT's modules plan it: 514
+// positions (padding_idx + 1 offsets them), one token type, and a
+// classification head (dense + out_proj) the size of BERT's pooler and
+// classifier.
+func roberta(name string, hidden, layers, heads, vocab int) Arch {
+	a := bert(name, hidden, layers, heads)
+	a.Vocab, a.MaxPos, a.TypeVocab = vocab, 514, 1
+	return a
 }
 
 func bertFromHF(modelType string, data []byte) (Arch, error) {

@@ -52,6 +52,9 @@ func TestHFRealConfigParams(t *testing.T) {
 		"mixtral-8x7b.json":        46_702_792_704,
 		"qwen3-14b.json":           14_768_307_200,
 		"t5-small.json":            60_506_624,
+		// XLMRobertaModel's 278,043,648 less its pooler (590,592), plus
+		// XLMRobertaForSequenceClassification's head (590,592 + 1,538)
+		"xlm-roberta-base.json": 278_045_186,
 	} {
 		r, err := planHF(readHF(t, name, nil))
 		if err != nil {

@@ -122,29 +122,30 @@ func commonRun(a, b string) int {
 // unsupportedTypes name the nearest supported model_type for
 // architectures people ask for that memmodel does not model.
 var unsupportedTypes = map[string]string{
-	"deepseek_v2": "qwen2_moe (shared experts; DeepSeek's multi-head latent attention is not modelled)",
-	"deepseek_v3": "qwen2_moe (shared experts; DeepSeek's multi-head latent attention is not modelled)",
-	"olmoe":       "qwen3_moe (q/k norms, no shared expert)",
-	"phimoe":      "mixtral",
-	"gemma3":      "gemma3_text (pass the text_config; for serve, --model gemma-3-4b/12b/27b carries the SigLIP tower a text_config lacks)",
-	"llama4":      "llama (dense) or qwen3_moe (experts)",
-	"mistral3":    "mistral (pass the text_config)",
-	"phi":         "phi3",
-	"qwen2_5_vl":  "qwen2 (pass the text_config)",
-	"gpt_neox":    "llama (a decoder of the same sizes) or gpt2",
-	"gptj":        "gpt2",
-	"opt":         "gpt2",
-	"falcon":      "llama (a decoder of the same sizes)",
-	"starcoder2":  "llama (a decoder of the same sizes)",
-	"cohere":      "llama (a decoder of the same sizes)",
-	"bart":        "t5",
-	"mbart":       "t5",
-	"roberta":     "bert",
-	"distilbert":  "bert",
-	"deberta-v2":  "bert",
-	"wav2vec2":    "whisper (an encoder-decoder; no CTC encoder-only model)",
-	"clip":        "--model vit-b16, vit-l16 or vit-h14 (torchvision's ViT, the catalog's; no vision model is read from a config.json)",
-	"swin":        "--model vit-b16 or convnext-tiny (the catalog's vision models; no vision model is read from a config.json)",
+	"deepseek_v2":    "qwen2_moe (shared experts; DeepSeek's multi-head latent attention is not modelled)",
+	"deepseek_v3":    "qwen2_moe (shared experts; DeepSeek's multi-head latent attention is not modelled)",
+	"olmoe":          "qwen3_moe (q/k norms, no shared expert)",
+	"phimoe":         "mixtral",
+	"gemma3":         "gemma3_text (pass the text_config; for serve, --model gemma-3-4b/12b/27b carries the SigLIP tower a text_config lacks)",
+	"llama4":         "llama (dense) or qwen3_moe (experts)",
+	"mistral3":       "mistral (pass the text_config)",
+	"phi":            "phi3",
+	"qwen2_5_vl":     "qwen2 (pass the text_config)",
+	"gpt_neox":       "llama (a decoder of the same sizes) or gpt2",
+	"gptj":           "gpt2",
+	"opt":            "gpt2",
+	"falcon":         "llama (a decoder of the same sizes)",
+	"starcoder2":     "llama (a decoder of the same sizes)",
+	"cohere":         "llama (a decoder of the same sizes)",
+	"bart":           "t5",
+	"mbart":          "t5",
+	"electra":        "bert (ELECTRA's embedding projection is not modelled)",
+	"xlm-roberta-xl": "bert (XLM-R XL's pre-norm layers are not modelled)",
+	"distilbert":     "bert",
+	"deberta-v2":     "bert",
+	"wav2vec2":       "whisper (an encoder-decoder; no CTC encoder-only model)",
+	"clip":           "--model vit-b16, vit-l16 or vit-h14 (torchvision's ViT, the catalog's; no vision model is read from a config.json)",
+	"swin":           "--model vit-b16 or convnext-tiny (the catalog's vision models; no vision model is read from a config.json)",
 	// the vit family is torchvision's ViT; transformers' ViTModel lays out
 	// and saves its tensors differently and is not modelled
 	"vit": "--model vit-b16, vit-l16 or vit-h14 (torchvision's ViT, the catalog's; no vision model is read from a config.json)",
@@ -171,8 +172,27 @@ func nearestModelType(t string, data []byte) string {
 		return "; nearest supported: mixtral or qwen2_moe (set model_type to the one whose config keys match)"
 	case keys["encoder_layers"] != nil || keys["num_decoder_layers"] != nil:
 		return "; nearest supported: t5 or whisper (encoder-decoders)"
+	case keys["type_vocab_size"] != nil || encoderHead(keys["architectures"]):
+		return "; nearest supported: bert (an encoder: set model_type \"bert\" if its layers are BERT's)"
 	case keys["num_channels"] != nil || keys["image_size"] != nil:
 		return "; plan a vision model with --model vit-b16 or convnext-tiny (the catalog's; no vision model is read from a config.json)"
 	}
 	return "; nearest supported: llama (a Llama-like decoder: set model_type \"llama\" if the sizes match)"
+}
+
+// encoderHead reports whether a config's architectures name an encoder's
+// head (masked LM, sequence or token classification) and no causal LM.
+func encoderHead(v any) bool {
+	list, _ := v.([]any)
+	enc := false
+	for _, a := range list {
+		name, _ := a.(string)
+		if strings.Contains(name, "CausalLM") || strings.Contains(name, "ConditionalGeneration") {
+			return false
+		}
+		for _, h := range []string{"ForMaskedLM", "ForSequenceClassification", "ForTokenClassification", "ForQuestionAnswering"} {
+			enc = enc || strings.HasSuffix(name, h)
+		}
+	}
+	return enc
 }
