@@ -20,9 +20,14 @@ type Generation struct {
 	PrefillPeak int64 `json:"prefill_peak_bytes"`
 	DecodePeak  int64 `json:"decode_peak_bytes"`
 	// PeakIn is "prefill" or "decode": the part of generation that sets
-	// the peak; PeakKVCache the cache alive then.
+	// the peak, or "load" when the trace peaks before the first forward
+	// pass (while the model loads) above every pass; PeakKVCache is the
+	// cache alive then.
 	PeakIn      string `json:"peak_in"`
 	PeakKVCache int64  `json:"peak_kv_cache_bytes"`
+	// LoadPeak is the highest allocated bytes before the first forward
+	// pass, when the trace records loading.
+	LoadPeak int64 `json:"load_peak_bytes,omitempty"`
 	// KVCacheMax is the largest the cache grew; KVGrowthPerStep what one
 	// decode step added (the whole batch's keys and values of one
 	// position, over every layer): 0 for a static cache.
@@ -99,6 +104,14 @@ func (d *dev) generation(out *Device) *Generation {
 			g.PeakKVCache = atTop
 		}
 	}
+	// a model loaded with a transient copy (an untied head, a dtype or
+	// device conversion) can peak before any pass runs
+	if d.starts[0] > 0 {
+		g.LoadPeak = d.t.level[d.t.argmax(0, d.starts[0])]
+		if g.LoadPeak > best {
+			g.PeakIn, g.PeakKVCache = "load", 0
+		}
+	}
 	if len(growth) > 0 {
 		sort.Slice(growth, func(i, j int) bool { return growth[i] < growth[j] })
 		g.KVGrowthPerStep = growth[len(growth)/2]
@@ -119,6 +132,19 @@ func (d *dev) generationAdvice(out *Device) []Advice {
 	var adv []Advice
 	peak := out.PeakAllocated
 	kv := g.PeakKVCache
+	if g.PeakIn == "load" {
+		// nothing generation does sets the peak: what it could save
+		// stops at the load's peak, so only the load's transient is advice
+		gen := max(g.PrefillPeak, g.DecodePeak)
+		adv = append(adv, Advice{Action: "load the model without a transient copy: straight to the GPU in its final dtype " +
+			"(from_pretrained(..., dtype=torch.bfloat16, device_map=\"cuda\")), or built on the meta device and then loaded",
+			Saving: g.LoadPeak - gen,
+			Detail: fmt.Sprintf("the peak is while the model loads (%s), before the first forward pass; generation itself "+
+				"peaks at %s. Tensors made during loading and freed before generation (a second copy of the weights: a head "+
+				"created and then tied, a float32 copy cast down, weights initialised on the GPU and then overwritten from a checkpoint) set it",
+				bytesStr(g.LoadPeak), bytesStr(gen))})
+		return adv
+	}
 	if kv*5 >= peak {
 		adv = append(adv, Advice{Action: "quantise the KV cache (generate(..., cache_implementation=\"quantized\"), 4-bit)",
 			Saving: kv * 3 / 4, Detail: fmt.Sprintf("the KV cache is %s (%.0f%% of the peak) at the peak; 4-bit keys and "+

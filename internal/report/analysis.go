@@ -128,10 +128,13 @@ func when(m analyze.Moment) string {
 func printCategories(w io.Writer, d *analyze.Device) {
 	b := units.Bytes
 	c := d.Categories
-	if d.Generation != nil {
+	switch {
+	case d.Generation != nil && d.CategoriesAt.Iteration == 0:
+		fmt.Fprintf(w, "\nWhat the memory is at the peak: %s while the model loads, before the first forward pass\n", b(d.CategoriesBytes))
+	case d.Generation != nil:
 		fmt.Fprintf(w, "\nWhat the memory is at the peak: %s at %s (forward pass %d of the generation)\n", b(d.CategoriesBytes),
 			d.CategoriesAt.Phase, d.CategoriesAt.Iteration)
-	} else {
+	default:
 		fmt.Fprintf(w, "\nWhat the memory is at the steady-state peak: %s at %s\n", b(d.CategoriesBytes), when(d.CategoriesAt))
 	}
 	if d.Iterations > 1 && d.Generation == nil {

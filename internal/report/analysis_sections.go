@@ -63,7 +63,11 @@ func printGeneration(w io.Writer, g *analyze.Generation) {
 		kind = "static: allocated once at full length"
 	}
 	fmt.Fprintf(w, "  KV cache        %10s  at most; %s\n", b(g.KVCacheMax), kind)
-	fmt.Fprintf(w, "  the peak is in %s, with %s of KV cache alive\n", g.PeakIn, b(g.PeakKVCache))
+	if g.PeakIn == "load" {
+		fmt.Fprintf(w, "  the peak is while the model loads (%s), before the first forward pass, above anything generation does\n", b(g.LoadPeak))
+	} else {
+		fmt.Fprintf(w, "  the peak is in %s, with %s of KV cache alive\n", g.PeakIn, b(g.PeakKVCache))
+	}
 }
 
 func printTraits(w io.Writer, t analyze.Traits) {
