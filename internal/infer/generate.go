@@ -148,7 +148,7 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 	r.Verdict = memmodel.Decide(r.Process, r.ProcessBand.High, r.Capacity, r.Confidence, "")
 	r.Fits, r.Headroom = r.Verdict.Fits, r.Verdict.Headroom
 	if m.w.tower > 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("%s's checkpoint is multimodal: loaded as the class its config.json names, its image encoder and projector (%s) come with the language model and are counted here; a text-only class loaded from it holds that much less", c.arch.Name, units.Bytes(m.w.tower)))
+		r.Notes = append(r.Notes, fmt.Sprintf("%s's checkpoint is multimodal: AutoModelForCausalLM loads its config (model_type gemma3) as Gemma3ForConditionalGeneration (transformers 5.17), so its image encoder and projector (%s) come with the language model and are counted here; Gemma3ForCausalLM loaded from it holds that much less", c.arch.Name, units.Bytes(m.w.tower)))
 	}
 	if c.static && c.staticLen() > c.cacheTokens() {
 		r.Notes = append(r.Notes, fmt.Sprintf("the StaticCache is %d tokens long (max_cache_len), not the %d this call needs: transformers reuses a longer length an earlier static generate on the model left", c.staticLen(), c.cacheTokens()))
