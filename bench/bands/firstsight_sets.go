@@ -115,6 +115,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late57/RESULTS.md", "", false},
 	// pick10's first picks (5b57fe3)
 	{"testdata/pick10/FIRST-SIGHT.md", "", false},
+	// late72's (2486a8b): XLM-RoBERTa training, Gemma StaticCache generate
+	{"testdata/late72/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation

@@ -78,6 +78,7 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/late35/families", HeldOut: "thirty-fifth blind set (channels-last CNNs, float32 among them): evaluated with the models it was captured to test (0840771), then band data"},
 	{Dir: "testdata/late36/families", HeldOut: "thirty-sixth blind set (the capture script's models): evaluated with the models it was captured to test (5842a75), then band data"},
 	{Dir: "testdata/late37/families", HeldOut: "thirty-seventh blind set (BERT variants, channels-last CNNs): evaluated with the models it was captured to test (882b1b7), then band data"},
+	{Dir: "testdata/late72/families", HeldOut: "seventy-second blind set (XLM-RoBERTa: AMP, float32 checkpointed, LoRA on large): evaluated once with the models of 2486a8b, then band data"},
 	{Dir: "testdata/late38/families", HeldOut: "thirty-eighth blind set (channels-last CNNs, AMP BERTs): evaluated with the models it was captured to test (874aa6a), then band data"},
 	{Dir: "testdata/late39/families", HeldOut: "thirty-ninth blind set (float32 transformers): evaluated with the models it was captured to test (ba72579), then band data"},
 	{Dir: "testdata/late40/families", HeldOut: "fortieth blind set (ViTs, Whisper small): evaluated with the models it was captured to test (a0afabb), then band data"},
@@ -223,4 +224,5 @@ var genSets = []memmodel.BandSource{
 	// narrowed the shared band until the earlier sets' first-sight
 	// errors fell below 90% inside
 	{Dir: "testdata/late71/generate", HeldOut: "seventy-first blind set (Gemma 3 1B static b24, Gemma-2-9B- and Gemma-3-4B-like): evaluated once with eda280a's replay, then band data"},
+	{Dir: "testdata/late72/generate", HeldOut: "seventy-second blind set (Gemma 2 2B and Gemma 3 1B StaticCache past their windows, Gemma 2 2B DynamicCache): evaluated once with 2486a8b's replay, then band data"},
 }
