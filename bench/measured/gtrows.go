@@ -178,6 +178,11 @@ func gtSpec(r GTRow) (memmodel.Spec, string, error) {
 	default:
 		return s, "no model config", nil
 	}
+	if strings.HasSuffix(r.Model, "ForMaskedLM") {
+		// the class the run built (its config, made from a class, names
+		// no architectures)
+		s.Head = "masked-lm"
+	}
 	s.Batch, s.Seq, s.Accum = r.B, r.Seq, max(r.Accum, 1)
 	prec := "bf16"
 	if r.Prec != nil {

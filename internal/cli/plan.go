@@ -67,7 +67,7 @@ top. Classes without such runs get a wider band and say why.`,
 
 type planFlags struct {
 	spec, model, hfConfig, precision, checkpoint, optimizer, loraTargets string
-	parallel, gpu, allocConf, sweep, format, attn, quant, fsdpInit       string
+	parallel, gpu, allocConf, sweep, format, attn, quant, fsdpInit, head string
 	batch, seq, image, accum, loraRank, gpus, tp, pp, micro, global      int
 	fit, compile, byModule, vaeEncode, channelsLast                      bool
 	margin                                                               float64
@@ -101,6 +101,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.IntVar(&f.global, "global-batch", 0, "global batch size for --fit")
 	fs.Float64Var(&f.margin, "margin", 0, "fraction of GPU memory kept free beyond the band's top (which already holds the stated confidence): the fit verdict, --fit and --sweep judge against the rest")
 	fs.StringVar(&f.sweep, "sweep", "", "memory curve: batch=LO..HI or seq=LO..HI")
+	fs.StringVar(&f.head, "head", "", "the head trained on the model: its family's task, or masked-lm on BERT, RoBERTa and XLM-RoBERTa (default: what a --hf-config's architectures name, else the family's task)")
 	fs.StringVar(&f.attn, "attn", "", "attention implementation: "+strings.Join(memmodel.AttnImpls, "|")+" (default: what transformers picks, sdpa)")
 	fs.BoolVar(&f.compile, "compile", false, "the model runs under torch.compile")
 	fs.BoolVar(&f.channelsLast, "channels-last", false, "the CNN and its images are channels-last (model.to(memory_format=torch.channels_last)); --fit tries both formats")
@@ -277,9 +278,9 @@ func (f *planFlags) buildSpec(fs *flag.FlagSet) (memmodel.Spec, error) {
 	}
 	strs := map[string]*string{"precision": &spec.Precision, "checkpoint": &spec.Checkpoint,
 		"optimizer": &spec.Optimizer, "parallel": &spec.Parallel.Strategy, "gpu": &spec.GPU, "alloc-conf": &spec.AllocConf,
-		"attn": &spec.Attn, "quant": &spec.Quant, "fsdp-init": &spec.Parallel.Init}
+		"attn": &spec.Attn, "quant": &spec.Quant, "fsdp-init": &spec.Parallel.Init, "head": &spec.Head}
 	svals := map[string]string{"precision": f.precision, "checkpoint": f.checkpoint, "optimizer": f.optimizer,
-		"parallel": f.parallel, "gpu": f.gpu, "alloc-conf": f.allocConf, "attn": f.attn, "quant": f.quant, "fsdp-init": f.fsdpInit}
+		"parallel": f.parallel, "gpu": f.gpu, "alloc-conf": f.allocConf, "attn": f.attn, "quant": f.quant, "fsdp-init": f.fsdpInit, "head": f.head}
 	if set["compile"] {
 		spec.Compile = f.compile
 	}

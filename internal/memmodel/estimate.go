@@ -252,6 +252,9 @@ func resolve(s Spec) (*config, error) {
 			l.Targets = append([]string(nil), c.arch.family().LoRATargets...)
 		}
 	}
+	if err := c.resolveHead(s.Head); err != nil {
+		return nil, err
+	}
 	if task := c.arch.family().Task; s.Task != nil && *s.Task != "" && *s.Task != task {
 		return nil, specErr("task", "%q is not supported for %s (supported: %s)", *s.Task, c.arch.Family, task)
 	}

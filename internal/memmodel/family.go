@@ -18,6 +18,9 @@ type Family struct {
 	// Task is the Hugging Face task the graph models (the only one
 	// supported for the family).
 	Task string
+	// Heads are the other heads a training plan of the family can put on
+	// its trunk (spec key head): "masked-lm" for the BERT family.
+	Heads []string
 	// ModelTypes are the Hugging Face config.json model_type values
 	// FromHF accepts.
 	ModelTypes []string

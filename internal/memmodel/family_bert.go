@@ -1,12 +1,14 @@
 package memmodel
 
+import "strings"
+
 // The BERT family: transformers' BertForSequenceClassification (also
 // RoBERTa configs, and XLM-RoBERTa's and CamemBERT's, whose modules are
 // RoBERTa's copied under another name).
 
 func init() {
 	register(&Family{
-		Name: "bert", Task: "sequence-classification", Attention: true, Captured: true,
+		Name: "bert", Task: "sequence-classification", Heads: []string{"masked-lm"}, Attention: true, Captured: true,
 		ModelTypes:  []string{"bert", "roberta", "xlm-roberta", "camembert"},
 		LoRATargets: []string{"query", "value"},
 		// bert-tiny is the 2-layer, 128-wide BERT of the fixtures' capture
@@ -56,6 +58,7 @@ func bertFromHF(modelType string, data []byte) (Arch, error) {
 		AttnDrop     *float64          `json:"attention_probs_dropout_prob"`
 		NumLabels    int               `json:"num_labels"`
 		ID2Label     map[string]string `json:"id2label"`
+		Archs        []string          `json:"architectures"`
 	}
 	if err := decodeHF(data, &h); err != nil {
 		return Arch{}, err
@@ -74,12 +77,20 @@ func bertFromHF(modelType string, data []byte) (Arch, error) {
 	if a.MaxPos == 0 {
 		a.MaxPos = 512
 	}
+	// the class the config was saved from picks the head (spec head
+	// overrides it)
+	a.MaskedLM = len(h.Archs) > 0 && strings.HasSuffix(h.Archs[0], "ForMaskedLM")
 	return a, nil
 }
 
-// buildBERT follows transformers' BertForSequenceClassification with SDPA.
+// buildBERT follows transformers' BertForSequenceClassification with SDPA
+// (or BertForMaskedLM, Arch.MaskedLM: bertMLMHead).
 func buildBERT(b *builder, a *Arch, batch, seq int64) {
-	ids := b.textInput(batch, seq, batch)
+	labels := batch
+	if a.MaskedLM {
+		labels = batch * seq
+	}
+	ids := b.textInput(batch, seq, labels)
 	d, heads, ff := int64(a.Hidden), int64(a.Heads), int64(a.FFN)
 	// parameters in BertEmbeddings' registration order (word, position,
 	// token type), which is model.parameters()' and so the order Adam
@@ -146,6 +157,10 @@ func buildBERT(b *builder, a *Arch, batch, seq int64) {
 	b.keep(emb)
 	b.block = -1
 	b.g.blocks = a.Layers
+	if a.MaskedLM {
+		bertMLMHead(b, a, h, wte, batch, seq)
+		return
+	}
 	// pooler on the [CLS] token, dropout, classifier: hidden_states[:, 0]
 	// is a view, which the pooler's dense saves (in float32, where no
 	// autocast cast copies it), so the last layer's output lives until the
@@ -155,7 +170,7 @@ func buildBERT(b *builder, a *Arch, batch, seq int64) {
 	c = b.linear(c, d, d, true, "pooler")
 	c = b.unary("tanh", c, b.dt(c), false, true)
 	c = b.dropout(c, a.Dropout)
-	labels := int64(max(a.Labels, 2))
-	logits := b.linear(c, d, labels, true, "classifier")
-	b.g.loss = b.crossEntropy(logits, labels)
+	classes := int64(max(a.Labels, 2))
+	logits := b.linear(c, d, classes, true, "classifier")
+	b.g.loss = b.crossEntropy(logits, classes)
 }

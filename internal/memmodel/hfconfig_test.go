@@ -52,9 +52,11 @@ func TestHFRealConfigParams(t *testing.T) {
 		"mixtral-8x7b.json":        46_702_792_704,
 		"qwen3-14b.json":           14_768_307_200,
 		"t5-small.json":            60_506_624,
+		// the class the config names, XLMRobertaForMaskedLM:
 		// XLMRobertaModel's 278,043,648 less its pooler (590,592), plus
-		// XLMRobertaForSequenceClassification's head (590,592 + 1,538)
-		"xlm-roberta-base.json": 278_045_186,
+		// the LM head's transform (590,592 + 1,536) and bias (250,002);
+		// its decoder is the tied word embedding
+		"xlm-roberta-base.json": 278_295_186,
 	} {
 		r, err := planHF(readHF(t, name, nil))
 		if err != nil {
@@ -64,10 +66,16 @@ func TestHFRealConfigParams(t *testing.T) {
 			t.Errorf("%s: %d params, the checkpoint has %d", name, r.Params, want)
 		}
 	}
+	// the same config saved from XLMRobertaForSequenceClassification:
+	// the pooler-sized classification head (590,592 + 1,538)
+	r, err := planHF(readHF(t, "xlm-roberta-base.json", map[string]any{"architectures": []string{"XLMRobertaForSequenceClassification"}}))
+	if err != nil || r.Params != 278_045_186 {
+		t.Errorf("xlm-roberta-base as sequence classification: %v, %d params, want 278045186", err, r.Params)
+	}
 	// gpt-oss-20b's safetensors hold 20,914,757,184; the graph leaves out
 	// the experts' and router's biases, o_proj's bias and the attention
 	// sinks (6.7M, 0.03%)
-	r, err := planHF(readHF(t, "gpt-oss-20b.json", nil))
+	r, err = planHF(readHF(t, "gpt-oss-20b.json", nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -126,6 +126,11 @@ type Spec struct {
 	// | eager | flash | mem_efficient | math; empty for the family's
 	// default.
 	Attn string `json:"attn,omitempty"`
+	// Head is the head a training plan puts on the model: the family's
+	// task, or one of Family.Heads ("masked-lm" on BERT, RoBERTa and
+	// XLM-RoBERTa); empty takes a config.json's architectures, else the
+	// family's task.
+	Head string `json:"head,omitempty"`
 	// Compile is torch.compile(model): see compile.go.
 	Compile bool `json:"compile,omitempty"`
 	// ChannelsLast is model.to(memory_format=torch.channels_last) with
@@ -296,6 +301,7 @@ func (s Spec) MisplacedKey() (key, task string) {
 		{"vae_encode", "training", s.VAEEncode},
 		{"quant", "training serve", s.Quant != ""},
 		{"override", "training", s.Override != nil},
+		{"head", "training", s.Head != ""},
 	}
 	for _, k := range keys {
 		if k.set && !strings.Contains(k.scope, task) {
