@@ -117,9 +117,9 @@ func (d *dev) advise(out *Device) []Advice {
 	adv = append(adv, d.llmAdvice(out, d.steady)...)
 	if f := out.Fragmentation; f.TuneSaving > 0 {
 		adv = append(adv, Advice{Action: "set PYTORCH_CUDA_ALLOC_CONF=" + f.TuneConf, Saving: f.TuneSaving,
-			Detail: fmt.Sprintf("peak reserved is %s above peak allocated; vramkit tune replayed this trace under %d "+
+			Detail: fmt.Sprintf("peak reserved is %s above peak allocated; %svramkit tune replayed this trace under %d "+
 				"allocator settings and this one reserves least (the same requests through the allocator's own algorithm)",
-				bytesStr(out.PeakReserved-out.PeakAllocated), len(allocsim.TuneGrid(d.fraction())))})
+				bytesStr(out.PeakReserved-out.PeakAllocated), withSemicolon(TuneRoundingNote(out)), len(allocsim.TuneGrid(d.fraction())))})
 	}
 	adv = append(adv, d.generationAdvice(out)...)
 	if !train && !tr.Inference && out.Iterations > 0 && act*2 >= peak-c.Parameters && act > 0 {
@@ -134,6 +134,27 @@ func (d *dev) advise(out *Device) []Advice {
 		return adv[i].Saving > adv[j].Saving
 	})
 	return adv
+}
+
+// TuneRoundingNote explains a tune saving larger than peak reserved minus
+// peak allocated, which the cache alone cannot give: the setting also
+// allocates less block rounding (expandable segments split blocks down to
+// 512 B remainders), so its peak allocated is lower too. Empty otherwise.
+func TuneRoundingNote(d *Device) string {
+	f := d.Fragmentation
+	if f.TuneSaving <= d.PeakReserved-d.PeakAllocated || f.TunePeakAllocated <= 0 || f.TunePeakAllocated >= d.PeakAllocated {
+		return ""
+	}
+	return fmt.Sprintf("it saves more than the cache's cost because it also rounds blocks less: peak allocated "+
+		"drops to %s from %s", bytesStr(f.TunePeakAllocated), bytesStr(d.PeakAllocated))
+}
+
+// withSemicolon ends a non-empty clause with "; " to join it to the next.
+func withSemicolon(s string) string {
+	if s == "" {
+		return ""
+	}
+	return s + "; "
 }
 
 func pct(a, b int64) float64 {

@@ -27,7 +27,7 @@ func (d *dev) fragmentation(resPeak int) Fragmentation {
 		rows, err := allocsim.Tune(d.t.reqs, d.st.CapacityBytes, d.st.TotalBytes, d.fraction())
 		if err == nil && len(rows) > 0 && rows[0].Feasible && rows[0].AllocConf != d.rep.Config.Source {
 			if s := d.rep.Result.Stats.ReservedBytes.All.Peak - rows[0].PeakReserved; s > 0 {
-				f.TuneConf, f.TuneSaving = rows[0].AllocConf, s
+				f.TuneConf, f.TuneSaving, f.TunePeakAllocated = rows[0].AllocConf, s, rows[0].PeakAllocated
 			}
 		}
 	}

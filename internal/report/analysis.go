@@ -174,8 +174,8 @@ func printCache(w io.Writer, d *analyze.Device) {
 	b := units.Bytes
 	f := d.Fragmentation
 	fmt.Fprintf(w, "\nAllocator cache (fragmentation)\n")
-	fmt.Fprintf(w, "  peak reserved − peak allocated  %10s  the cache's cost at its worst; no allocator setting saves more\n",
-		b(d.PeakReserved-d.PeakAllocated))
+	fmt.Fprintf(w, "  peak reserved − peak allocated  %10s  the cache's cost at its worst; a setting saves more only by "+
+		"also rounding blocks less\n", b(d.PeakReserved-d.PeakAllocated))
 	fmt.Fprintf(w, "  at peak reserved, %s:\n", when(d.PeakReservedAt))
 	fmt.Fprintf(w, "    cached but unused             %10s  of %s reserved\n", b(f.ReservedMinusAllocated), b(d.PeakReserved))
 	fmt.Fprintf(w, "    largest free block            %10s  a bigger request then needed a new segment from the GPU\n",
@@ -185,6 +185,9 @@ func printCache(w io.Writer, d *analyze.Device) {
 	switch {
 	case f.TuneConf != "":
 		fmt.Fprintf(w, "  vramkit tune: PYTORCH_CUDA_ALLOC_CONF=%s lowers peak reserved by %s\n", f.TuneConf, b(f.TuneSaving))
+		if n := analyze.TuneRoundingNote(d); n != "" {
+			fmt.Fprintf(w, "    (%s)\n", n)
+		}
 	case f.TuneSkipped != "":
 		fmt.Fprintf(w, "  vramkit tune: not run (%s)\n", f.TuneSkipped)
 	default:
