@@ -66,16 +66,23 @@ func (d *dev) advise(out *Device) []Advice {
 	// see: advise as for training, since that is what the activations
 	// would be kept for.
 	train := tr.MayTrain()
+	var acts []int
+	if (train && act*10 >= peak*3 && len(first) == 0) || (!train && !tr.Inference && act > 0) {
+		acts = d.activationLives()
+	}
 	if train && act*10 >= peak*3 && len(first) == 0 {
 		if !tr.AMP && tr.Precision != PrecisionHalf {
-			adv = append(adv, Advice{Action: "train with automatic mixed precision (torch.autocast bf16)",
-				Saving: int64(ampActivationShare * float64(act)),
-				Detail: fmt.Sprintf("activations are %s (%.0f%% of the peak) and stored in fp32; autocast keeps most of them "+
-					"at half size (estimate: half the activations, ±50%%)", bytesStr(act), pct(act, peak))})
+			s, bound := d.activationSaving(acts, act, peak, ampActivationShare)
+			if s > 0 {
+				adv = append(adv, Advice{Action: "train with automatic mixed precision (torch.autocast bf16)", Saving: s,
+					Detail: fmt.Sprintf("activations are %s (%.0f%% of the peak) and stored in fp32; autocast keeps most of them "+
+						"at half size (estimate: half the activations, ±50%%)%s", bytesStr(act), pct(act, peak), bound)})
+			}
 		}
-		if !tr.Checkpointing {
+		if s, bound := d.activationSaving(acts, act, peak, ckptActivationShare); !tr.Checkpointing && s > 0 {
 			det := fmt.Sprintf("activations are %s (%.0f%% of the peak); checkpointing each block keeps only block "+
-				"inputs and recomputes the rest in backward (estimate ±30%%; costs 25–130%% more step time)", bytesStr(act), pct(act, peak))
+				"inputs and recomputes the rest in backward (estimate ±30%%; costs 25–130%% more step time)%s", bytesStr(act),
+				pct(act, peak), bound)
 			if !d.frames {
 				det += "; this trace has no frames, so vramkit cannot tell whether checkpointing is already on"
 			}
@@ -83,8 +90,7 @@ func (d *dev) advise(out *Device) []Advice {
 				det += "; with FSDP2, wrap each block (checkpoint_wrapper) before fully_shard, or call a Hugging Face " +
 					"model's gradient_checkpointing_enable()"
 			}
-			adv = append(adv, Advice{Action: "checkpoint the heaviest blocks (torch.utils.checkpoint)",
-				Saving: int64(ckptActivationShare * float64(act)), Detail: det})
+			adv = append(adv, Advice{Action: "checkpoint the heaviest blocks (torch.utils.checkpoint)", Saving: s, Detail: det})
 		}
 	}
 	state := c.Parameters + c.Gradients + c.OptimizerState
@@ -123,9 +129,11 @@ func (d *dev) advise(out *Device) []Advice {
 	}
 	adv = append(adv, d.generationAdvice(out)...)
 	if !train && !tr.Inference && out.Iterations > 0 && act*2 >= peak-c.Parameters && act > 0 {
-		adv = append(adv, Advice{Action: "run evaluation under torch.no_grad() or torch.inference_mode()",
-			Saving: act, Detail: fmt.Sprintf("the forward passes keep %s of tensors saved for a backward pass that never "+
-				"runs, freed only when the outputs are dropped", bytesStr(act))})
+		if s, bound := d.activationSaving(acts, act, peak, 1); s > 0 {
+			adv = append(adv, Advice{Action: "run evaluation under torch.no_grad() or torch.inference_mode()",
+				Saving: s, Detail: fmt.Sprintf("the forward passes keep %s of tensors saved for a backward pass that never "+
+					"runs, freed only when the outputs are dropped%s", bytesStr(act), bound)})
+		}
 	}
 	sort.SliceStable(adv, func(i, j int) bool {
 		if adv[i].FixesFailure != adv[j].FixesFailure {
