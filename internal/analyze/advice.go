@@ -39,9 +39,16 @@ func (d *dev) advise(out *Device) []Advice {
 	}
 	for _, l := range out.Leaks {
 		where := "the site below"
-		if len(l.Frames) > 1 {
+		// The frames are collapsed: the allocating call, then user code.
+		// Name user code, which the allocating call is when it is not a
+		// library's.
+		user := l.Frames
+		if len(user) > 0 && isLibrary(user[0].Filename) {
+			user = user[1:]
+		}
+		if len(user) > 0 {
 			where = ""
-			for i, f := range l.Frames[1:min(len(l.Frames), 3)] {
+			for i, f := range user[:min(len(user), 2)] {
 				if i > 0 {
 					where += ", called from "
 				}
