@@ -137,8 +137,14 @@ func printCategories(w io.Writer, d *analyze.Device) {
 	default:
 		fmt.Fprintf(w, "\nWhat the memory is at the steady-state peak: %s at %s\n", b(d.CategoriesBytes), when(d.CategoriesAt))
 	}
-	if d.Iterations > 1 && d.Generation == nil {
+	switch {
+	case d.Iterations <= 1 || d.Generation != nil:
+	case d.Traits.IsTraining():
 		fmt.Fprintf(w, "  (the highest point after the first iteration: the step the run repeats; the first has no optimizer state yet)\n")
+	default:
+		// A forward-only run has no optimizer: its first pass differs
+		// only by one-time work (cuBLAS workspaces, lazy buffers).
+		fmt.Fprintf(w, "  (the highest point after the first iteration: the pass the run repeats; the first does one-time work)\n")
 	}
 	fmt.Fprintf(w, "  confidence: %s\n", d.CategoryConfidence)
 	for _, r := range []struct {
