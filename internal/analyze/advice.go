@@ -39,9 +39,16 @@ func (d *dev) advise(out *Device) []Advice {
 	}
 	for _, l := range out.Leaks {
 		where := "the site below"
-		if len(l.Frames) > 1 {
+		// The frames are collapsed: the allocating call, then user code.
+		// Name user code, which the allocating call is when it is not a
+		// library's.
+		user := l.Frames
+		if len(user) > 0 && isLibrary(user[0].Filename) {
+			user = user[1:]
+		}
+		if len(user) > 0 {
 			where = ""
-			for i, f := range l.Frames[1:min(len(l.Frames), 3)] {
+			for i, f := range user[:min(len(user), 2)] {
 				if i > 0 {
 					where += ", called from "
 				}
@@ -66,16 +73,23 @@ func (d *dev) advise(out *Device) []Advice {
 	// see: advise as for training, since that is what the activations
 	// would be kept for.
 	train := tr.MayTrain()
+	var acts []int
+	if (train && act*10 >= peak*3 && len(first) == 0) || (!train && !tr.Inference && act > 0) {
+		acts = d.activationLives()
+	}
 	if train && act*10 >= peak*3 && len(first) == 0 {
 		if !tr.AMP && tr.Precision != PrecisionHalf {
-			adv = append(adv, Advice{Action: "train with automatic mixed precision (torch.autocast bf16)",
-				Saving: int64(ampActivationShare * float64(act)),
-				Detail: fmt.Sprintf("activations are %s (%.0f%% of the peak) and stored in fp32; autocast keeps most of them "+
-					"at half size (estimate: half the activations, ±50%%)", bytesStr(act), pct(act, peak))})
+			s, bound := d.activationSaving(acts, act, peak, ampActivationShare)
+			if s > 0 {
+				adv = append(adv, Advice{Action: "train with automatic mixed precision (torch.autocast bf16)", Saving: s,
+					Detail: fmt.Sprintf("activations are %s (%.0f%% of the peak) and stored in fp32; autocast keeps most of them "+
+						"at half size (estimate: half the activations, ±50%%)%s", bytesStr(act), pct(act, peak), bound)})
+			}
 		}
-		if !tr.Checkpointing {
+		if s, bound := d.activationSaving(acts, act, peak, ckptActivationShare); !tr.Checkpointing && s > 0 {
 			det := fmt.Sprintf("activations are %s (%.0f%% of the peak); checkpointing each block keeps only block "+
-				"inputs and recomputes the rest in backward (estimate ±30%%; costs 25–130%% more step time)", bytesStr(act), pct(act, peak))
+				"inputs and recomputes the rest in backward (estimate ±30%%; costs 25–130%% more step time)%s", bytesStr(act),
+				pct(act, peak), bound)
 			if !d.frames {
 				det += "; this trace has no frames, so vramkit cannot tell whether checkpointing is already on"
 			}
@@ -83,8 +97,7 @@ func (d *dev) advise(out *Device) []Advice {
 				det += "; with FSDP2, wrap each block (checkpoint_wrapper) before fully_shard, or call a Hugging Face " +
 					"model's gradient_checkpointing_enable()"
 			}
-			adv = append(adv, Advice{Action: "checkpoint the heaviest blocks (torch.utils.checkpoint)",
-				Saving: int64(ckptActivationShare * float64(act)), Detail: det})
+			adv = append(adv, Advice{Action: "checkpoint the heaviest blocks (torch.utils.checkpoint)", Saving: s, Detail: det})
 		}
 	}
 	state := c.Parameters + c.Gradients + c.OptimizerState
@@ -117,15 +130,17 @@ func (d *dev) advise(out *Device) []Advice {
 	adv = append(adv, d.llmAdvice(out, d.steady)...)
 	if f := out.Fragmentation; f.TuneSaving > 0 {
 		adv = append(adv, Advice{Action: "set PYTORCH_CUDA_ALLOC_CONF=" + f.TuneConf, Saving: f.TuneSaving,
-			Detail: fmt.Sprintf("peak reserved is %s above peak allocated; vramkit tune replayed this trace under %d "+
+			Detail: fmt.Sprintf("peak reserved is %s above peak allocated; %svramkit tune replayed this trace under %d "+
 				"allocator settings and this one reserves least (the same requests through the allocator's own algorithm)",
-				bytesStr(out.PeakReserved-out.PeakAllocated), len(allocsim.TuneGrid(d.fraction())))})
+				bytesStr(out.PeakReserved-out.PeakAllocated), withSemicolon(TuneRoundingNote(out)), len(allocsim.TuneGrid(d.fraction())))})
 	}
 	adv = append(adv, d.generationAdvice(out)...)
 	if !train && !tr.Inference && out.Iterations > 0 && act*2 >= peak-c.Parameters && act > 0 {
-		adv = append(adv, Advice{Action: "run evaluation under torch.no_grad() or torch.inference_mode()",
-			Saving: act, Detail: fmt.Sprintf("the forward passes keep %s of tensors saved for a backward pass that never "+
-				"runs, freed only when the outputs are dropped", bytesStr(act))})
+		if s, bound := d.activationSaving(acts, act, peak, 1); s > 0 {
+			adv = append(adv, Advice{Action: "run evaluation under torch.no_grad() or torch.inference_mode()",
+				Saving: s, Detail: fmt.Sprintf("the forward passes keep %s of tensors saved for a backward pass that never "+
+					"runs, freed only when the outputs are dropped%s", bytesStr(act), bound)})
+		}
 	}
 	sort.SliceStable(adv, func(i, j int) bool {
 		if adv[i].FixesFailure != adv[j].FixesFailure {
@@ -136,9 +151,96 @@ func (d *dev) advise(out *Device) []Advice {
 	return adv
 }
 
+// TuneRoundingNote explains a tune saving larger than peak reserved minus
+// peak allocated, which the cache alone cannot give: the setting also
+// allocates less block rounding (expandable segments split blocks down to
+// 512 B remainders), so its peak allocated is lower too. Empty otherwise.
+func TuneRoundingNote(d *Device) string {
+	f := d.Fragmentation
+	if f.TuneSaving <= d.PeakReserved-d.PeakAllocated || f.TunePeakAllocated <= 0 || f.TunePeakAllocated >= d.PeakAllocated {
+		return ""
+	}
+	return fmt.Sprintf("it saves more than the cache's cost because it also rounds blocks less: peak allocated "+
+		"drops to %s from %s", bytesStr(f.TunePeakAllocated), bytesStr(d.PeakAllocated))
+}
+
+// withSemicolon ends a non-empty clause with "; " to join it to the next.
+func withSemicolon(s string) string {
+	if s == "" {
+		return ""
+	}
+	return s + "; "
+}
+
 func pct(a, b int64) float64 {
 	if b == 0 {
 		return 0
 	}
 	return 100 * float64(a) / float64(b)
+}
+
+// boundSlack is how far below a rule-of-thumb saving the replayed bound
+// must fall before it replaces it: the estimates are quoted at ±30%, so a
+// few percent is the same figure.
+const boundSlack = 0.1
+
+// activationLives lists every allocation of the trace whose category is
+// activations: what checkpointing, autocast or no_grad would shrink.
+func (d *dev) activationLives() []int {
+	var out []int
+	for k := range d.t.lives {
+		if d.category(k) == catActivations {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// peakCut is peak allocated had every life in ks been smaller by share
+// of its block, and the request where that lower peak falls. With share 1
+// it is peakWithout. A change that shrinks activations lowers the peak
+// only while they set it: once they are cut, another moment (an optimizer
+// step, the first iteration, the model load) can be the highest.
+func (d *dev) peakCut(ks []int, share float64) (int64, int) {
+	delta := make([]int64, len(d.t.level)+1)
+	for _, k := range ks {
+		l := &d.t.lives[k]
+		c := int64(share * float64(l.block))
+		delta[l.alloc] += c
+		if l.free != never {
+			delta[l.free] -= c
+		}
+	}
+	var cur, best int64
+	at := 0
+	for i, lv := range d.t.level {
+		cur += delta[i]
+		if lv-cur > best {
+			best, at = lv-cur, i
+		}
+	}
+	return best, at
+}
+
+// activationSaving bounds a rule-of-thumb saving, share of the
+// activations act, by what the trace allows: the peak less peakCut of the
+// activation lives by the same share. It returns the saving and, when the
+// bound is what limits it, a clause for the advice saying which moment
+// then sets the peak. Within boundSlack of the rule of thumb the two are
+// the same estimate (act is taken at the steady-state peak, the cut over
+// blocks), and the rule of thumb stands.
+func (d *dev) activationSaving(acts []int, act, peak int64, share float64) (int64, string) {
+	est := int64(share * float64(act))
+	cut, at := d.peakCut(acts, share)
+	if float64(peak-cut) >= (1-boundSlack)*float64(est) {
+		return est, ""
+	}
+	m := d.moment(at)
+	where := "before the first iteration"
+	if m.Iteration > 0 {
+		where = fmt.Sprintf("at iteration %d (%s)", m.Iteration, m.Phase)
+	}
+	return max(peak-cut, 0), fmt.Sprintf("; only %s of that lowers the peak: with the activations cut by %.0f%% "+
+		"throughout the trace, the memory %s, %s, becomes the peak (the same trace replayed)",
+		bytesStr(max(peak-cut, 0)), 100*share, where, bytesStr(cut))
 }

@@ -27,11 +27,34 @@ func (d *dev) fragmentation(resPeak int) Fragmentation {
 		rows, err := allocsim.Tune(d.t.reqs, d.st.CapacityBytes, d.st.TotalBytes, d.fraction())
 		if err == nil && len(rows) > 0 && rows[0].Feasible && rows[0].AllocConf != d.rep.Config.Source {
 			if s := d.rep.Result.Stats.ReservedBytes.All.Peak - rows[0].PeakReserved; s > 0 {
-				f.TuneConf, f.TuneSaving = rows[0].AllocConf, s
+				f.TuneConf, f.TuneSaving, f.TunePeakAllocated = rows[0].AllocConf, s, rows[0].PeakAllocated
 			}
 		}
 	}
 	return f
+}
+
+// leakSite is the site whose allocations made in iterations lo..hi
+// (1-based) are never freed, holding the most bytes; nil frames and an
+// empty label when there is none.
+func (d *dev) leakSite(lo, hi int) ([]snapshot.Frame, string) {
+	bytes := map[string]int64{}
+	var best string
+	var frames []snapshot.Frame
+	var label string
+	for k := range d.t.lives {
+		l := &d.t.lives[k]
+		it := d.iterOf(int(l.alloc))
+		if it < lo || it > hi || l.free != never {
+			continue
+		}
+		key, fr, lb := d.siteOf(k, "kept")
+		bytes[key] += l.block
+		if best == "" || bytes[key] > bytes[best] {
+			best, frames, label = key, fr, lb
+		}
+	}
+	return frames, label
 }
 
 // leaks looks for memory that every iteration leaves behind. The first
@@ -53,22 +76,14 @@ func (d *dev) leaks() []Leak {
 		}
 	}
 	per := (ends[n-1] - ends[0]) / int64(n-1)
-	// The site: what iterations 2..n-1 allocated and never freed.
-	bytes := map[string]int64{}
-	var best string
-	var frames []snapshot.Frame
-	var label string
-	for k := range d.t.lives {
-		l := &d.t.lives[k]
-		it := d.iterOf(int(l.alloc))
-		if it < 2 || it >= n || l.free != never {
-			continue
-		}
-		key, fr, lb := d.siteOf(k, "kept")
-		bytes[key] += l.block
-		if best == "" || bytes[key] > bytes[best] {
-			best, frames, label = key, fr, lb
-		}
+	frames, label := d.leakSite(2, n-1)
+	if frames == nil && label == "" {
+		// Nothing the middle iterations made survives: the last one's
+		// survivors, when there are any, are what grew.
+		frames, label = d.leakSite(2, n)
+	}
+	if frames == nil && label == "" {
+		label = "no single site: no tensor made after the first iteration outlives the trace (what each iteration kept was freed later)"
 	}
 	left := d.capBytes - d.rep.Result.Stats.ReservedBytes.All.Peak
 	lk := Leak{BytesPerIteration: per, Iterations: n, CapacityBytes: d.capBytes, CapacitySource: d.capSource,

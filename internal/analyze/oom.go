@@ -45,12 +45,33 @@ func (d *dev) oom() *OOM {
 			"requested, but no single block was large enough", bytesStr(o.CachedFree), bytesStr(o.DeviceFree), bytesStr(o.Requested))
 	default:
 		o.Cause = CauseCapacity
-		o.Explain = fmt.Sprintf("the GPU was full: %s allocated by live tensors, %s cached, %s free on the device",
-			bytesStr(o.Allocated), bytesStr(o.CachedFree), bytesStr(o.DeviceFree))
+		o.Explain = capacityExplain(o, d.st.TotalBytes)
 	}
 	_, o.Holders = d.breakdown(at)
 	o.FirstStep = d.firstStep(o)
 	return o
+}
+
+// capacityExplain says why a request the device could not hold failed.
+// Usually the GPU was full; but a request larger than everything the
+// process could reach (its tensors, its cache and the device's free memory
+// together) would fail on an empty GPU too — a wrong shape or dtype, or a
+// tensor that must be split — and then "the GPU was full" misleads.
+// total is the device's memory, 0 when unknown.
+func capacityExplain(o *OOM, total int64) string {
+	reach := o.Allocated + o.CachedFree + o.DeviceFree
+	if o.Requested <= reach {
+		return fmt.Sprintf("the GPU was full: %s allocated by live tensors, %s cached, %s free on the device",
+			bytesStr(o.Allocated), bytesStr(o.CachedFree), bytesStr(o.DeviceFree))
+	}
+	whole := ""
+	if total > 0 && o.Requested > total {
+		whole = fmt.Sprintf(", and more than the whole GPU (%s)", bytesStr(total))
+	}
+	return fmt.Sprintf("the request alone (%s) is more than all the memory the process could reach (%s: %s allocated "+
+		"by live tensors, %s cached, %s free on the device)%s: freeing memory cannot make it fit, so look for a wrong "+
+		"shape or dtype in the call that made it, or split that tensor", bytesStr(o.Requested), bytesStr(reach),
+		bytesStr(o.Allocated), bytesStr(o.CachedFree), bytesStr(o.DeviceFree), whole)
 }
 
 // firstOOM is the request index of the trace's first out-of-memory

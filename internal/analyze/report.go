@@ -153,9 +153,15 @@ type Fragmentation struct {
 	// TuneConf is the PYTORCH_CUDA_ALLOC_CONF vramkit tune ranks first and
 	// TuneSaving its saving in peak reserved bytes; empty/0 when tune was
 	// not run or found nothing better.
-	TuneConf    string `json:"tune_alloc_conf,omitempty"`
-	TuneSaving  int64  `json:"tune_saving_bytes"`
-	TuneSkipped string `json:"tune_skipped,omitempty"`
+	TuneConf   string `json:"tune_alloc_conf,omitempty"`
+	TuneSaving int64  `json:"tune_saving_bytes"`
+	// TunePeakAllocated is peak allocated under TuneConf. It can be lower
+	// than the recorded run's: expandable segments split a block down to
+	// 512 B remainders where the default keeps up to 1 MiB unsplit, so
+	// less rounding is allocated and the saving can exceed peak reserved
+	// minus peak allocated.
+	TunePeakAllocated int64  `json:"tune_peak_allocated_bytes,omitempty"`
+	TuneSkipped       string `json:"tune_skipped,omitempty"`
 }
 
 // Leak is memory that survives every iteration and grows.

@@ -137,8 +137,14 @@ func printCategories(w io.Writer, d *analyze.Device) {
 	default:
 		fmt.Fprintf(w, "\nWhat the memory is at the steady-state peak: %s at %s\n", b(d.CategoriesBytes), when(d.CategoriesAt))
 	}
-	if d.Iterations > 1 && d.Generation == nil {
+	switch {
+	case d.Iterations <= 1 || d.Generation != nil:
+	case d.Traits.IsTraining():
 		fmt.Fprintf(w, "  (the highest point after the first iteration: the step the run repeats; the first has no optimizer state yet)\n")
+	default:
+		// A forward-only run has no optimizer: its first pass differs
+		// only by one-time work (cuBLAS workspaces, lazy buffers).
+		fmt.Fprintf(w, "  (the highest point after the first iteration: the pass the run repeats; the first does one-time work)\n")
 	}
 	fmt.Fprintf(w, "  confidence: %s\n", d.CategoryConfidence)
 	for _, r := range []struct {
@@ -174,8 +180,8 @@ func printCache(w io.Writer, d *analyze.Device) {
 	b := units.Bytes
 	f := d.Fragmentation
 	fmt.Fprintf(w, "\nAllocator cache (fragmentation)\n")
-	fmt.Fprintf(w, "  peak reserved − peak allocated  %10s  the cache's cost at its worst; no allocator setting saves more\n",
-		b(d.PeakReserved-d.PeakAllocated))
+	fmt.Fprintf(w, "  peak reserved − peak allocated  %10s  the cache's cost at its worst; a setting saves more only by "+
+		"also rounding blocks less\n", b(d.PeakReserved-d.PeakAllocated))
 	fmt.Fprintf(w, "  at peak reserved, %s:\n", when(d.PeakReservedAt))
 	fmt.Fprintf(w, "    cached but unused             %10s  of %s reserved\n", b(f.ReservedMinusAllocated), b(d.PeakReserved))
 	fmt.Fprintf(w, "    largest free block            %10s  a bigger request then needed a new segment from the GPU\n",
@@ -185,6 +191,9 @@ func printCache(w io.Writer, d *analyze.Device) {
 	switch {
 	case f.TuneConf != "":
 		fmt.Fprintf(w, "  vramkit tune: PYTORCH_CUDA_ALLOC_CONF=%s lowers peak reserved by %s\n", f.TuneConf, b(f.TuneSaving))
+		if n := analyze.TuneRoundingNote(d); n != "" {
+			fmt.Fprintf(w, "    (%s)\n", n)
+		}
 	case f.TuneSkipped != "":
 		fmt.Fprintf(w, "  vramkit tune: not run (%s)\n", f.TuneSkipped)
 	default:

@@ -1,0 +1,83 @@
+package analyze
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vramkit/vramkit/internal/snapshot"
+)
+
+// TestTuneSavesRounding: on dev30's DDP Llama run, vramkit tune's best
+// setting (expandable segments) lowers peak reserved by more than peak
+// reserved minus peak allocated, which the text once called a bound "no
+// allocator setting saves more". It is not one: expandable segments split
+// blocks down to 512 B remainders, so less rounding is allocated. The
+// run's own memory_stats() (the .log's RESULT line) give the true bound,
+// peak reserved minus peak requested bytes, which the saving must respect,
+// and the analysis must say why the saving exceeds the cache's cost.
+func TestTuneSavesRounding(t *testing.T) {
+	dir := filepath.Join("../../testdata", "dev30")
+	name := "dev30-ws1-ddp-llama-small-s512-b8-ckpt"
+	var rec struct {
+		Stats struct {
+			Allocated int64 `json:"allocated_bytes.all.peak"`
+			Reserved  int64 `json:"reserved_bytes.all.peak"`
+			Requested int64 `json:"requested_bytes.all.peak"`
+		} `json:"stats"`
+	}
+	f, err := os.Open(filepath.Join(dir, name+".log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		if line, ok := strings.CutPrefix(sc.Text(), "RESULT "); ok {
+			if err := json.Unmarshal([]byte(line), &rec); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if rec.Stats.Reserved == 0 {
+		t.Fatal("no RESULT line with memory_stats in the log")
+	}
+	s, err := snapshot.LoadFile(filepath.Join(dir, name+".pickle.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Analyze(s, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := rep.Devices[0]
+	if d.PeakAllocated != rec.Stats.Allocated || d.PeakReserved != rec.Stats.Reserved {
+		t.Fatalf("peaks %d/%d, recorded %d/%d", d.PeakAllocated, d.PeakReserved, rec.Stats.Allocated, rec.Stats.Reserved)
+	}
+	fr := d.Fragmentation
+	if fr.TuneSaving <= rec.Stats.Reserved-rec.Stats.Allocated {
+		t.Fatalf("tune saving %d no longer exceeds recorded reserved − allocated %d: pick another snapshot",
+			fr.TuneSaving, rec.Stats.Reserved-rec.Stats.Allocated)
+	}
+	if fr.TuneSaving > rec.Stats.Reserved-rec.Stats.Requested {
+		t.Errorf("tune saving %d beyond the true bound, recorded reserved − requested %d", fr.TuneSaving,
+			rec.Stats.Reserved-rec.Stats.Requested)
+	}
+	if fr.TunePeakAllocated < rec.Stats.Requested || fr.TunePeakAllocated >= rec.Stats.Allocated {
+		t.Errorf("tuned peak allocated %d, want in [recorded requested %d, recorded allocated %d)",
+			fr.TunePeakAllocated, rec.Stats.Requested, rec.Stats.Allocated)
+	}
+	note := TuneRoundingNote(&d)
+	if !strings.Contains(note, bytesStr(fr.TunePeakAllocated)) || !strings.Contains(note, bytesStr(rec.Stats.Allocated)) {
+		t.Errorf("note %q does not give both peaks allocated", note)
+	}
+	for _, a := range d.Advice {
+		if a.Saving == fr.TuneSaving && !strings.Contains(a.Detail, note) {
+			t.Errorf("tune advice %q does not explain its saving", a.Detail)
+		}
+	}
+}
