@@ -242,6 +242,11 @@ func (c *config) bandClasses() []string {
 	if c.loraExtended() {
 		out = append(out, "lora_targets=extended")
 	}
+	if c.arch.MaskedLM {
+		// the masked-LM head's batch × seq × vocab logits: a mechanism the
+		// classification head never exercises
+		out = append(out, "head=masked-lm")
+	}
 	if c.attn == "eager" || c.attn == "math" {
 		out = append(out, "attn="+c.attn)
 	}
