@@ -18,7 +18,10 @@ type Band struct {
 
 // Result is the prediction for one configuration on one GPU (per rank).
 type Result struct {
-	Model           string `json:"model"`
+	Model string `json:"model"`
+	// Head is what the model is trained for: its family's task, or the
+	// head spec key head put on it (masked-lm).
+	Head            string `json:"head"`
 	GPU             string `json:"gpu"`
 	Params          int64  `json:"params"`
 	TrainableParams int64  `json:"trainable_params"`

@@ -28,6 +28,14 @@ func bertMLMHead(b *builder, a *Arch, h, wte Tensor, batch, seq int64) {
 	b.lmLoss(logits, batch, seq, vocab)
 }
 
+// head is the task the plan trains for: masked-lm, or the family's own.
+func (c *config) head() string {
+	if c.arch.MaskedLM {
+		return "masked-lm"
+	}
+	return c.arch.family().Task
+}
+
 // resolveHead applies spec key head: the family's task, or one of the
 // heads it can put on its trunk instead (Family.Heads). Empty keeps what
 // the architecture says (a config.json's class, else the family's task).

@@ -172,7 +172,7 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	}
 	total, trainable := g.ParamCount()
 	r := &Result{
-		Model: c.arch.Name, GPU: c.gpu.Name, Params: total, TrainableParams: trainable,
+		Model: c.arch.Name, Head: c.head(), GPU: c.gpu.Name, Params: total, TrainableParams: trainable,
 		PeakAllocated: allocated, Reserved: Reserved{PeakReserved: reserved}, Context: c.gpu.ContextBytes,
 		PeakPhase: st.Tags[st.Requests[at].ID].Phase.String(),
 		Breakdown: map[string]int64{},
