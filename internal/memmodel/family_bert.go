@@ -158,7 +158,7 @@ func buildBERT(b *builder, a *Arch, batch, seq int64) {
 	b.block = -1
 	b.g.blocks = a.Layers
 	if a.MaskedLM {
-		bertMLMHead(b, a, h, wte, batch, seq)
+		bertMLMHead(b, a, h, wte)
 		return
 	}
 	// pooler on the [CLS] token, dropout, classifier: hidden_states[:, 0]

@@ -10,12 +10,15 @@ import (
 // of every token: a dense transform, GELU and LayerNorm, then the decoder,
 // whose weight is the word embedding's (tied) and whose bias is its own
 // vocabulary-sized parameter, into batch × seq × vocab logits; the loss is
-// cross entropy over every position (MLM labels mark most of them ignored,
-// which saves nothing: the logits and their log-softmax are whole), the
-// logits upcast to float32 first (ForMaskedLMLoss; under autocast
-// cross_entropy would cast them anyway). BertModel is built without its
-// pooler here (add_pooling_layer=False).
-func bertMLMHead(b *builder, a *Arch, h, wte Tensor, batch, seq int64) {
+// CrossEntropyLoss over every position (MLM labels mark most of them
+// ignored, which saves nothing: the logits and their log-softmax are
+// whole) on the logits as they are, not upcast first as ForCausalLMLoss
+// does: under autocast log_softmax runs in the logits' bf16 and nll_loss
+// on a float32 copy, both kept for backward (crossEntropy; dev74's
+// traces: 238 MiB then 477 MiB at BERT-base b8 s512, the logits freed as
+// the forward returns). BertModel is built without its pooler here
+// (add_pooling_layer=False).
+func bertMLMHead(b *builder, a *Arch, h, wte Tensor) {
 	d, vocab := int64(a.Hidden), int64(a.Vocab)
 	// BertLMPredictionHead registers its bias before its submodules'
 	// parameters are reached: model.parameters() (and Adam's state) put
@@ -25,7 +28,9 @@ func bertMLMHead(b *builder, a *Arch, h, wte Tensor, batch, seq int64) {
 	t = b.gelu(t)
 	t = b.layerNorm(t, d, true)
 	logits := b.linearWith(t, wte, bias, d, vocab)
-	b.lmLoss(logits, batch, seq, vocab)
+	b.holdOutput(logits)
+	b.g.returned = append(b.g.returned, logits)
+	b.g.loss = b.crossEntropy(logits, vocab)
 }
 
 // head is the task the plan trains for: masked-lm, or the family's own.
