@@ -117,6 +117,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/pick10/FIRST-SIGHT.md", "", false},
 	// late72's (2486a8b): XLM-RoBERTa training, Gemma StaticCache generate
 	{"testdata/late72/RESULTS.md", "", false},
+	// late73's (c62c726): masked-LM heads, the head=masked-lm class
+	{"testdata/late73/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation
