@@ -40,10 +40,13 @@ type Arch struct {
 	// MaskedLM puts a masked-LM head (transform, tied decoder) on an
 	// encoder instead of the sequence-classification one: a config.json
 	// naming …ForMaskedLM, or spec head "masked-lm".
-	MaskedLM   bool `json:"masked_lm,omitempty"`
-	DefaultSeq int  `json:"default_seq,omitempty"`
-	RelBuckets int  `json:"relative_buckets,omitempty"`
-	AttnBias   bool `json:"attention_bias,omitempty"` // LLaMA-style q/k/v bias (Qwen2)
+	MaskedLM bool `json:"masked_lm,omitempty"`
+	// HFClass is the class a config.json names first in architectures
+	// (the one it was saved from), "" for catalog models.
+	HFClass    string `json:"hf_class,omitempty"`
+	DefaultSeq int    `json:"default_seq,omitempty"`
+	RelBuckets int    `json:"relative_buckets,omitempty"`
+	AttnBias   bool   `json:"attention_bias,omitempty"` // LLaMA-style q/k/v bias (Qwen2)
 
 	// Decoder holds what sets a Llama-like decoder apart from LLaMA
 	// (Gemma, Phi-3, Qwen3, OLMo, Granite, the MoE decoders); zero for LLaMA.

@@ -176,7 +176,8 @@ func Names() []string { return sortedKeys(registry.models) }
 // family that registered its model_type.
 func ParseHFConfig(data []byte) (Arch, error) {
 	var h struct {
-		ModelType string `json:"model_type"`
+		ModelType string   `json:"model_type"`
+		Archs     []string `json:"architectures"`
 	}
 	if err := json.Unmarshal(data, &h); err != nil {
 		return Arch{}, hfJSONErr(err)
@@ -196,6 +197,9 @@ func ParseHFConfig(data []byte) (Arch, error) {
 	}
 	if f.Decoder {
 		a.Decoder.RopeFactor = ropeFactor(data, a.MaxPos)
+	}
+	if len(h.Archs) > 0 {
+		a.HFClass = h.Archs[0]
 	}
 	if err := checkHFArch(&a); err != nil {
 		return Arch{}, err

@@ -1,6 +1,7 @@
 package memmodel
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -39,6 +40,40 @@ func (c *config) head() string {
 		return "masked-lm"
 	}
 	return c.arch.family().Task
+}
+
+// headClassSuffixes are the endings of the transformers classes that put
+// each planned head on a model.
+var headClassSuffixes = map[string][]string{
+	"causal-lm":               {"ForCausalLM", "LMHeadModel"},
+	"sequence-classification": {"ForSequenceClassification"},
+	"masked-lm":               {"ForMaskedLM"},
+	"seq2seq":                 {"ForConditionalGeneration"},
+	"speech-seq2seq":          {"ForConditionalGeneration"},
+}
+
+// headNote says when a config.json was saved from a class whose head is
+// not the one planned (LlamaForSequenceClassification planned with the
+// LM head, BertForTokenClassification with the sequence-classification
+// one), so the logits and loss priced are not that class's.
+func (c *config) headNote() string {
+	cls, head := c.arch.HFClass, c.head()
+	sfx, ok := headClassSuffixes[head]
+	if cls == "" || !ok {
+		return ""
+	}
+	for _, s := range sfx {
+		if strings.HasSuffix(cls, s) {
+			return ""
+		}
+	}
+	msg := fmt.Sprintf("config.json names %s, but the plan prices %s's %s head: that class's logits and loss differ "+
+		"(an LM head's logits are batch × seq × vocab, a classification head's a few numbers per sequence or token)",
+		cls, c.arch.Family, head)
+	if hs := c.arch.family().Heads; len(hs) > 0 {
+		msg += "; --head " + strings.Join(append([]string{c.arch.family().Task}, hs...), "|") + " chooses"
+	}
+	return msg
 }
 
 // resolveHead applies spec key head: the family's task, or one of the

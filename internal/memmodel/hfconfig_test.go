@@ -173,3 +173,29 @@ func TestHFQuantConfigNoted(t *testing.T) {
 		}
 	}
 }
+
+// TestHFHeadMismatchNoted: a config.json saved from a class whose head the
+// plan does not price (a reward model's LlamaForSequenceClassification, an
+// NER model's XLMRobertaForTokenClassification) is planned with the
+// family's head and says so; the classes the plan does price
+// (LlamaForCausalLM, XLMRobertaForMaskedLM) get no such note.
+func TestHFHeadMismatchNoted(t *testing.T) {
+	for _, tc := range []struct {
+		file, class string
+		note        bool
+	}{
+		{"llama-3-8b-instruct.json", "LlamaForSequenceClassification", true},
+		{"llama-3-8b-instruct.json", "LlamaForCausalLM", false},
+		{"xlm-roberta-base.json", "XLMRobertaForTokenClassification", true},
+		{"xlm-roberta-base.json", "XLMRobertaForMaskedLM", false},
+	} {
+		r, err := planHF(readHF(t, tc.file, map[string]any{"architectures": []string{tc.class}}))
+		if err != nil {
+			t.Fatalf("%s as %s: %v", tc.file, tc.class, err)
+		}
+		got := strings.Contains(strings.Join(r.Notes, "\n"), "config.json names "+tc.class)
+		if got != tc.note {
+			t.Errorf("%s as %s: head note %v, want %v (notes %q)", tc.file, tc.class, got, tc.note, r.Notes)
+		}
+	}
+}

@@ -194,6 +194,9 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	if n := c.rankNote(); n != "" {
 		r.Notes = append(r.Notes, n)
 	}
+	if n := c.headNote(); n != "" {
+		r.Notes = append(r.Notes, n)
+	}
 	r.Process = reserved + c.gpu.ContextBytes + r.NCCL
 	r.SteadyAllocated = max(steady, allocated)
 	r.SteadyProcess = r.Process + r.SteadyAllocated - allocated
