@@ -3,6 +3,7 @@ package memmodel
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -199,7 +200,10 @@ func ParseHFConfig(data []byte) (Arch, error) {
 		a.Decoder.RopeFactor = ropeFactor(data, a.MaxPos)
 	}
 	if len(h.Archs) > 0 {
+		// the class the config was saved from picks the head where the
+		// family plans it (spec head overrides it)
 		a.HFClass = h.Archs[0]
+		a.MaskedLM = slices.Contains(f.Heads, "masked-lm") && strings.HasSuffix(a.HFClass, "ForMaskedLM")
 	}
 	if err := checkHFArch(&a); err != nil {
 		return Arch{}, err

@@ -1,7 +1,5 @@
 package memmodel
 
-import "strings"
-
 // The BERT family: transformers' BertForSequenceClassification (also
 // RoBERTa configs, and XLM-RoBERTa's and CamemBERT's, whose modules are
 // RoBERTa's copied under another name).
@@ -58,7 +56,6 @@ func bertFromHF(modelType string, data []byte) (Arch, error) {
 		AttnDrop     *float64          `json:"attention_probs_dropout_prob"`
 		NumLabels    int               `json:"num_labels"`
 		ID2Label     map[string]string `json:"id2label"`
-		Archs        []string          `json:"architectures"`
 	}
 	if err := decodeHF(data, &h); err != nil {
 		return Arch{}, err
@@ -77,9 +74,6 @@ func bertFromHF(modelType string, data []byte) (Arch, error) {
 	if a.MaxPos == 0 {
 		a.MaxPos = 512
 	}
-	// the class the config was saved from picks the head (spec head
-	// overrides it)
-	a.MaskedLM = len(h.Archs) > 0 && strings.HasSuffix(h.Archs[0], "ForMaskedLM")
 	return a, nil
 }
 
