@@ -178,10 +178,13 @@ func gtSpec(r GTRow) (memmodel.Spec, string, error) {
 	default:
 		return s, "no model config", nil
 	}
-	if strings.HasSuffix(r.Model, "ForMaskedLM") {
-		// the class the run built (its config, made from a class, names
-		// no architectures)
+	// the head of the class the run built (its config, made from a
+	// class, names no architectures)
+	switch {
+	case strings.HasSuffix(r.Model, "ForMaskedLM"):
 		s.Head = "masked-lm"
+	case strings.HasSuffix(r.Model, "ForSequenceClassification"):
+		s.Head = "sequence-classification"
 	}
 	s.Batch, s.Seq, s.Accum = r.B, r.Seq, max(r.Accum, 1)
 	prec := "bf16"

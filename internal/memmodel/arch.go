@@ -37,10 +37,11 @@ type Arch struct {
 	AttnDropout float64 `json:"attn_dropout,omitempty"`
 	GatedFFN    bool    `json:"gated_ffn,omitempty"` // T5 v1.1 gated-gelu
 	Labels      int     `json:"labels,omitempty"`    // sequence classification heads
-	// MaskedLM puts a masked-LM head (transform, tied decoder) on an
-	// encoder instead of the sequence-classification one: a config.json
-	// naming …ForMaskedLM, or spec head "masked-lm".
-	MaskedLM bool `json:"masked_lm,omitempty"`
+	// Head is the head trained when it is not the family's task:
+	// "masked-lm" (the BERT family's BertForMaskedLM) or
+	// "sequence-classification" (a decoder's score head, as reward models
+	// train); from a config.json's class or spec key head.
+	Head string `json:"head,omitempty"`
 	// HFClass is the class a config.json names first in architectures
 	// (the one it was saved from), "" for catalog models.
 	HFClass    string `json:"hf_class,omitempty"`

@@ -242,10 +242,11 @@ func (c *config) bandClasses() []string {
 	if c.loraExtended() {
 		out = append(out, "lora_targets=extended")
 	}
-	if c.arch.MaskedLM {
-		// the masked-LM head's batch × seq × vocab logits: a mechanism the
-		// classification head never exercises
-		out = append(out, "head=masked-lm")
+	if c.arch.Head != "" {
+		// a head other than the family's task (the masked-LM head's
+		// batch × seq × vocab logits, a decoder without its LM head): a
+		// mechanism the family's own rows never exercise
+		out = append(out, "head="+c.arch.Head)
 	}
 	if c.attn == "eager" || c.attn == "math" {
 		out = append(out, "attn="+c.attn)

@@ -127,7 +127,11 @@ func (m *MoE) sparse(l int) bool {
 // quirks it is LlamaForCausalLM (also Mistral and Qwen2).
 func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 	q := &a.Decoder
-	ids := b.textInput(batch, seq, batch*seq)
+	labels := batch * seq
+	if a.Head == "sequence-classification" {
+		labels = batch
+	}
+	ids := b.textInput(batch, seq, labels)
 	d, heads, kvh, hd, vocab := int64(a.Hidden), int64(a.Heads), a.kvHeads(), a.headDim(), int64(a.Vocab)
 	b.module = "embed_tokens"
 	wte := b.param(vocab * d)
@@ -291,6 +295,10 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 	b.g.blocks = a.Layers
 	b.module = "norm"
 	h = norm(h, d)
+	if a.Head == "sequence-classification" {
+		decoderScoreHead(b, a, h, batch)
+		return
+	}
 	b.module = "lm_head"
 	var logits Tensor
 	if a.Tied {

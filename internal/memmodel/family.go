@@ -3,7 +3,6 @@ package memmodel
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 )
@@ -203,7 +202,7 @@ func ParseHFConfig(data []byte) (Arch, error) {
 		// the class the config was saved from picks the head where the
 		// family plans it (spec head overrides it)
 		a.HFClass = h.Archs[0]
-		a.MaskedLM = slices.Contains(f.Heads, "masked-lm") && strings.HasSuffix(a.HFClass, "ForMaskedLM")
+		a.Head = f.headOfClass(a.HFClass)
 	}
 	if err := checkHFArch(&a); err != nil {
 		return Arch{}, err

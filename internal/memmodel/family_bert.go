@@ -78,10 +78,10 @@ func bertFromHF(modelType string, data []byte) (Arch, error) {
 }
 
 // buildBERT follows transformers' BertForSequenceClassification with SDPA
-// (or BertForMaskedLM, Arch.MaskedLM: bertMLMHead).
+// (or BertForMaskedLM, Arch.Head masked-lm: bertMLMHead).
 func buildBERT(b *builder, a *Arch, batch, seq int64) {
 	labels := batch
-	if a.MaskedLM {
+	if a.Head == "masked-lm" {
 		labels = batch * seq
 	}
 	ids := b.textInput(batch, seq, labels)
@@ -151,7 +151,7 @@ func buildBERT(b *builder, a *Arch, batch, seq int64) {
 	b.keep(emb)
 	b.block = -1
 	b.g.blocks = a.Layers
-	if a.MaskedLM {
+	if a.Head == "masked-lm" {
 		bertMLMHead(b, a, h, wte)
 		return
 	}

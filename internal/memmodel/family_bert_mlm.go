@@ -36,8 +36,8 @@ func bertMLMHead(b *builder, a *Arch, h, wte Tensor) {
 
 // head is the task the plan trains for: masked-lm, or the family's own.
 func (c *config) head() string {
-	if c.arch.MaskedLM {
-		return "masked-lm"
+	if c.arch.Head != "" {
+		return c.arch.Head
 	}
 	return c.arch.family().Task
 }
@@ -70,14 +70,38 @@ func (c *config) headNote() string {
 	msg := fmt.Sprintf("config.json names %s, but the plan prices %s's %s head: that class's logits and loss differ "+
 		"(an LM head's logits are batch × seq × vocab, a classification head's a few numbers per sequence or token)",
 		cls, c.arch.Family, head)
-	if hs := c.arch.family().Heads; len(hs) > 0 {
+	if hs := c.arch.family().heads(); len(hs) > 0 {
 		msg += "; --head " + strings.Join(append([]string{c.arch.family().Task}, hs...), "|") + " chooses"
 	}
 	return msg
 }
 
+// heads are the heads a training plan of the family can put on its trunk
+// besides its task: Heads, and every decoder's score head
+// (…ForSequenceClassification, decoderScoreHead).
+func (f *Family) heads() []string {
+	if f.Decoder {
+		return append(append([]string(nil), f.Heads...), "sequence-classification")
+	}
+	return f.Heads
+}
+
+// headOfClass is the head a config.json's class puts on the family's
+// trunk where the family plans it, "" for its task's (or an unplanned
+// head, which headNote reports).
+func (f *Family) headOfClass(cls string) string {
+	for _, h := range f.heads() {
+		for _, s := range headClassSuffixes[h] {
+			if strings.HasSuffix(cls, s) {
+				return h
+			}
+		}
+	}
+	return ""
+}
+
 // resolveHead applies spec key head: the family's task, or one of the
-// heads it can put on its trunk instead (Family.Heads). Empty keeps what
+// heads it can put on its trunk instead (Family.heads). Empty keeps what
 // the architecture says (a config.json's class, else the family's task).
 func (c *config) resolveHead(head string) error {
 	f := c.arch.family()
@@ -85,12 +109,30 @@ func (c *config) resolveHead(head string) error {
 	case head == "":
 		return nil
 	case head == f.Task:
-		c.arch.MaskedLM = false
+		c.arch.Head = ""
 		return nil
-	case head == "masked-lm" && slices.Contains(f.Heads, head):
-		c.arch.MaskedLM = true
+	case slices.Contains(f.heads(), head):
+		c.arch.Head = head
 		return nil
 	}
-	want := append([]string{f.Task}, f.Heads...)
+	want := append([]string{f.Task}, f.heads()...)
 	return specErr("head", "%q is not a head vramkit plans for %s (%s): want %s", head, c.arch.Name, f.Name, strings.Join(want, "|"))
+}
+
+// decoderScoreHead is a decoder's …ForSequenceClassification head (what a
+// reward model trains): score, a Linear without bias from the hidden size
+// to the labels, on every token's final hidden state, the last non-padding
+// token's row picked per sequence (an int mask, positions and an argmax
+// over batch × seq), and cross entropy over those rows. No LM head: the
+// batch × seq × vocab logits a causal-LM step holds are absent.
+func decoderScoreHead(b *builder, a *Arch, h Tensor, batch int64) {
+	d, labels := int64(a.Hidden), int64(max(a.Labels, 2))
+	b.module = "score"
+	logits := b.linear(h, d, labels, false, "score")
+	// (the last token's index comes from batch × seq int32 tensors, a few
+	// KiB, left out)
+	pooled := b.slice(logits, batch*labels)
+	b.g.returned = append(b.g.returned, logits)
+	b.module = "loss"
+	b.g.loss = b.crossEntropy(pooled, labels)
 }

@@ -175,27 +175,29 @@ func TestHFQuantConfigNoted(t *testing.T) {
 }
 
 // TestHFHeadMismatchNoted: a config.json saved from a class whose head the
-// plan does not price (a reward model's LlamaForSequenceClassification, an
-// NER model's XLMRobertaForTokenClassification) is planned with the
-// family's head and says so; the classes the plan does price
-// (LlamaForCausalLM, XLMRobertaForMaskedLM) get no such note.
+// plan does not price (LlamaForTokenClassification, an NER model's
+// XLMRobertaForTokenClassification) is planned with the family's head and
+// says so; the classes the plan does price (LlamaForCausalLM, a reward
+// model's LlamaForSequenceClassification, XLMRobertaForMaskedLM) get no
+// such note and plan that head.
 func TestHFHeadMismatchNoted(t *testing.T) {
 	for _, tc := range []struct {
-		file, class string
-		note        bool
+		file, class, head string
+		note              bool
 	}{
-		{"llama-3-8b-instruct.json", "LlamaForSequenceClassification", true},
-		{"llama-3-8b-instruct.json", "LlamaForCausalLM", false},
-		{"xlm-roberta-base.json", "XLMRobertaForTokenClassification", true},
-		{"xlm-roberta-base.json", "XLMRobertaForMaskedLM", false},
+		{"llama-3-8b-instruct.json", "LlamaForTokenClassification", "causal-lm", true},
+		{"llama-3-8b-instruct.json", "LlamaForCausalLM", "causal-lm", false},
+		{"llama-3-8b-instruct.json", "LlamaForSequenceClassification", "sequence-classification", false},
+		{"xlm-roberta-base.json", "XLMRobertaForTokenClassification", "sequence-classification", true},
+		{"xlm-roberta-base.json", "XLMRobertaForMaskedLM", "masked-lm", false},
 	} {
 		r, err := planHF(readHF(t, tc.file, map[string]any{"architectures": []string{tc.class}}))
 		if err != nil {
 			t.Fatalf("%s as %s: %v", tc.file, tc.class, err)
 		}
 		got := strings.Contains(strings.Join(r.Notes, "\n"), "config.json names "+tc.class)
-		if got != tc.note {
-			t.Errorf("%s as %s: head note %v, want %v (notes %q)", tc.file, tc.class, got, tc.note, r.Notes)
+		if got != tc.note || r.Head != tc.head {
+			t.Errorf("%s as %s: head %s, note %v; want %s, %v (notes %q)", tc.file, tc.class, r.Head, got, tc.head, tc.note, r.Notes)
 		}
 	}
 }

@@ -15,8 +15,11 @@ import (
 // and the estimate's notes.
 func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 	fmt.Fprintf(w, "model %s (%s params, %s trainable) on %s\n", r.Model, count(r.Params), count(r.TrainableParams), r.GPU)
-	if r.Head == "masked-lm" {
+	switch r.Head {
+	case "masked-lm":
 		fmt.Fprintf(w, "  masked-LM head: logits over the vocabulary at every position\n")
+	case "sequence-classification":
+		fmt.Fprintf(w, "  sequence-classification head: class scores from one token per sequence, no LM head\n")
 	}
 	fmt.Fprintf(w, "  batch %d, precision %s, checkpoint %s, accum %d, optimizer %s, parallel %s\n",
 		spec.Batch, spec.Precision, spec.Checkpoint, spec.Accum, spec.Optimizer, spec.Parallel.Strategy)
