@@ -119,6 +119,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late72/RESULTS.md", "", false},
 	// late73's (c62c726): masked-LM heads, the head=masked-lm class
 	{"testdata/late73/RESULTS.md", "", false},
+	// late74's (3e1c04c): decoders' sequence-classification heads
+	{"testdata/late74/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation

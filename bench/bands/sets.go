@@ -78,6 +78,7 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/late35/families", HeldOut: "thirty-fifth blind set (channels-last CNNs, float32 among them): evaluated with the models it was captured to test (0840771), then band data"},
 	{Dir: "testdata/late36/families", HeldOut: "thirty-sixth blind set (the capture script's models): evaluated with the models it was captured to test (5842a75), then band data"},
 	{Dir: "testdata/late37/families", HeldOut: "thirty-seventh blind set (BERT variants, channels-last CNNs): evaluated with the models it was captured to test (882b1b7), then band data"},
+	{Dir: "testdata/late74/families", HeldOut: "seventy-fourth blind set (decoders' sequence-classification heads: TinyLlama, Llama-3.2-1B, Qwen3-0.6B checkpointed): evaluated once with the models of 3e1c04c, then band data"},
 	{Dir: "testdata/late73/families", HeldOut: "seventy-third blind set (masked-LM heads: XLM-R base and large, BERT-large checkpointed, RoBERTa float32): evaluated once with the models of c62c726, then band data"},
 	{Dir: "testdata/late72/families", HeldOut: "seventy-second blind set (XLM-RoBERTa: AMP, float32 checkpointed, LoRA on large): evaluated once with the models of 2486a8b, then band data"},
 	{Dir: "testdata/late38/families", HeldOut: "thirty-eighth blind set (channels-last CNNs, AMP BERTs): evaluated with the models it was captured to test (874aa6a), then band data"},
