@@ -41,7 +41,7 @@ replayed through the caching-allocator simulator.
 --batch is the per-GPU micro-batch. Spec files take the keys model,
 hf_config, task, batch, seq, image, precision, checkpoint, accum, optimizer,
 lora, parallel{strategy,gpus,tp,pp,micro_batches,schedule,
-reshard_after_forward,init}, gpu, alloc_conf, use_cache, attn, compile,
+reshard_after_forward,init}, gpu, alloc_conf, use_cache, attn, head, compile,
 channels_last (resnet, efficientnet, convnext), quant,
 vae_encode (diffusion: the step encodes its images with the frozen VAE) and
 override{tie_word_embeddings, num_key_value_heads, intermediate_size,
