@@ -64,7 +64,9 @@ def figures(res):
 def start_record(spec):
     import torch
     if spec.get("snap"):
-        torch.cuda.memory._record_memory_history(max_entries=2_000_000, context="alloc", stacks="python")
+        # stacks "all" (Python and C++ frames) is PyTorch's default, what a user's snapshot most often holds
+        torch.cuda.memory._record_memory_history(max_entries=2_000_000, context="alloc",
+                                                 stacks=spec.get("stacks", "python"))
 
 
 def dump(spec, out, res, suffix=""):
