@@ -73,6 +73,7 @@ type dev struct {
 // that needs the replay for more (report's timeline) replays once and
 // hands it here.
 func Replayed(s *snapshot.Snapshot, rp *allocsim.DeviceReplay, set Settings, o Options) (Device, error) {
+	s = pythonView(s)
 	id := rp.Device
 	if rp.Events > 0 && rp.Result.Reproduced && rp.Result.Requests == nil {
 		return Device{}, fmt.Errorf("the replay of device %d did not keep its request stream", id)
@@ -147,7 +148,8 @@ func Replayed(s *snapshot.Snapshot, rp *allocsim.DeviceReplay, set Settings, o O
 
 // labelFrames gives each allocation the phase its stack shows. An empty
 // stack in a trace that has frames is the autograd engine's thread (it
-// runs no Python), so after a forward it means backward.
+// runs no Python), so after a forward it means backward (a stack of C++
+// frames alone is empty here: pythonView).
 func (d *dev) labelFrames() {
 	d.facts = make([]frameFacts, len(d.s.Stacks))
 	for i := range d.s.Stacks {
@@ -155,7 +157,7 @@ func (d *dev) labelFrames() {
 	}
 	d.ph = make([]phase, len(d.t.lives))
 	for k := range d.t.lives {
-		if d.t.lives[k].stack > 0 {
+		if len(d.s.Frames(d.t.lives[k].stack)) > 0 {
 			d.frames = true
 			break
 		}
@@ -166,7 +168,7 @@ func (d *dev) labelFrames() {
 	prev := phSetup
 	for k := range d.t.lives {
 		p := d.facts[d.t.lives[k].stack].phase
-		if d.t.lives[k].stack == 0 || d.facts[d.t.lives[k].stack].lib.hookThread {
+		if len(d.s.Frames(d.t.lives[k].stack)) == 0 || d.facts[d.t.lives[k].stack].lib.hookThread {
 			p = phSetup
 			switch prev {
 			case phForward, phBackward:

@@ -256,33 +256,11 @@ func (d *dev) siteOf(k int, cat string) (key string, frames []snapshot.Frame, la
 	return b.String(), frames, ""
 }
 
-// collapse keeps the innermost frame and the user's frames after it. A
-// stack recorded with C++ frames too (_record_memory_history's stacks
-// "all") is read by its Python frames alone, when it has any: its C++
-// frames (the unwinder, the allocator, ATen) would otherwise be the
-// "library call" and, not being installed Python files, the "user code"
-// (probe-default: 4,000-character sites of torch::unwind, ??:0 and
-// CUDACachingAllocator.cpp).
+// collapse keeps the innermost frame and the user's frames after it.
 func collapse(fr []snapshot.Frame) []snapshot.Frame {
-	if py := pythonFrames(fr); len(py) > 0 && len(py) < len(fr) {
-		fr = py
-	}
 	out := []snapshot.Frame{fr[0]}
 	for _, f := range fr[1:] {
 		if !isLibrary(f.Filename) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// pythonFrames is fr without its C++ frames: those whose file is not a
-// Python source (.py) or an interpreter pseudo-file ("<stdin>",
-// "<frozen runpy>", a notebook's "<ipython-input-…>").
-func pythonFrames(fr []snapshot.Frame) []snapshot.Frame {
-	var out []snapshot.Frame
-	for _, f := range fr {
-		if strings.HasSuffix(f.Filename, ".py") || strings.HasPrefix(f.Filename, "<") {
 			out = append(out, f)
 		}
 	}
