@@ -73,7 +73,7 @@ type dev struct {
 // that needs the replay for more (report's timeline) replays once and
 // hands it here.
 func Replayed(s *snapshot.Snapshot, rp *allocsim.DeviceReplay, set Settings, o Options) (Device, error) {
-	s = pythonView(s)
+	s = snapshot.PythonView(s)
 	id := rp.Device
 	if rp.Events > 0 && rp.Result.Reproduced && rp.Result.Requests == nil {
 		return Device{}, fmt.Errorf("the replay of device %d did not keep its request stream", id)
@@ -149,7 +149,7 @@ func Replayed(s *snapshot.Snapshot, rp *allocsim.DeviceReplay, set Settings, o O
 // labelFrames gives each allocation the phase its stack shows. An empty
 // stack in a trace that has frames is the autograd engine's thread (it
 // runs no Python), so after a forward it means backward (a stack of C++
-// frames alone is empty here: pythonView).
+// frames alone is empty here: snapshot.PythonView).
 func (d *dev) labelFrames() {
 	d.facts = make([]frameFacts, len(d.s.Stacks))
 	for i := range d.s.Stacks {

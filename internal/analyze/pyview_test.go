@@ -27,7 +27,7 @@ func TestStacksAllReadAsPython(t *testing.T) {
 	cpp := 0
 	for _, st := range snap.Stacks {
 		for _, f := range st {
-			if !isPythonFrame(f) {
+			if !snapshot.IsPythonFrame(f) {
 				cpp++
 			}
 		}

@@ -41,7 +41,9 @@ func Build(in Input) *Data {
 		Frames: []Frame{}, Stacks: [][]int{}}
 	tl := in.Timeline
 	d.Device = tl.Device
-	it := newInterner(in.Snapshot, d)
+	// the stacks as analyze reads them: Python frames alone where the
+	// snapshot has C++ frames too
+	it := newInterner(snapshot.PythonView(in.Snapshot), d)
 	trace := in.Snapshot.Trace(tl.Device)
 	st := in.Stats
 	d.Headline = []Figure{

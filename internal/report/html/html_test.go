@@ -200,3 +200,30 @@ func TestNoScript(t *testing.T) {
 		}
 	}
 }
+
+// TestStacksAllReadAsPython: the report of dev76's GPT-2 run recorded with
+// PyTorch's default stacks="all" carries the Python frames of its stacks
+// only (the C++ unwinder, allocator and ATen frames that head every such
+// stack made the hover stacks and icicle hundreds of frames deep), the
+// same frames as the run recorded with stacks="python".
+func TestStacksAllReadAsPython(t *testing.T) {
+	const dir = "../../../testdata/dev76/dev76-gpt2-s256-b4-bf16-"
+	files := map[string]int{}
+	for _, rec := range []string{"py", "all"} {
+		s, err := snapshot.LoadFile(dir + rec + ".pickle.gz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := Build(input(s, rec))
+		for _, f := range d.Frames {
+			if f.File != "" && !snapshot.IsPythonFrame(snapshot.Frame{Filename: f.File}) { // "" is "(no stack recorded)"
+				t.Errorf("%s: the report carries C++ frame %s (%s)", rec, f.Name, f.File)
+				break
+			}
+		}
+		files[rec] = len(d.Frames)
+	}
+	if files["py"] != files["all"] {
+		t.Errorf("%d frames from the stacks='python' run, %d from the stacks='all' one", files["py"], files["all"])
+	}
+}

@@ -1,12 +1,8 @@
-package analyze
+package snapshot
 
-import (
-	"strings"
+import "strings"
 
-	"github.com/vramkit/vramkit/internal/snapshot"
-)
-
-// pythonView is s with its stacks read by their Python frames alone, when
+// PythonView is s with its stacks read by their Python frames alone, when
 // the snapshot was recorded with C++ frames too (_record_memory_history's
 // default, stacks "all"): the unwinder, the allocator and ATen head every
 // such stack, and the autograd engine's thread, which runs no Python, has
@@ -17,11 +13,11 @@ import (
 // nothing marks them as the engine's. A snapshot of Python frames only,
 // or of C++ frames only, is returned as it is. The copy shares all but
 // the stack list.
-func pythonView(s *snapshot.Snapshot) *snapshot.Snapshot {
+func PythonView(s *Snapshot) *Snapshot {
 	py, cpp := false, false
 	for _, st := range s.Stacks {
 		for _, f := range st {
-			if isPythonFrame(f) {
+			if IsPythonFrame(f) {
 				py = true
 			} else {
 				cpp = true
@@ -35,11 +31,11 @@ func pythonView(s *snapshot.Snapshot) *snapshot.Snapshot {
 		return s
 	}
 	v := *s
-	v.Stacks = make([][]snapshot.Frame, len(s.Stacks))
+	v.Stacks = make([][]Frame, len(s.Stacks))
 	for i, st := range s.Stacks {
-		var out []snapshot.Frame
+		var out []Frame
 		for _, f := range st {
-			if isPythonFrame(f) {
+			if IsPythonFrame(f) {
 				out = append(out, f)
 			}
 		}
@@ -48,10 +44,10 @@ func pythonView(s *snapshot.Snapshot) *snapshot.Snapshot {
 	return &v
 }
 
-// isPythonFrame tells a Python frame (a .py source, or an interpreter
+// IsPythonFrame tells a Python frame (a .py source, or an interpreter
 // pseudo-file: "<stdin>", "<frozen runpy>", a notebook's
 // "<ipython-input-…>") from a C++ one (a .cpp or .h file, a shared
 // library, "??").
-func isPythonFrame(f snapshot.Frame) bool {
+func IsPythonFrame(f Frame) bool {
 	return strings.HasSuffix(f.Filename, ".py") || strings.HasPrefix(f.Filename, "<")
 }
