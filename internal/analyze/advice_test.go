@@ -1,9 +1,6 @@
 package analyze
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,18 +21,7 @@ func TestActivationSavingBoundedByOptimizerStep(t *testing.T) {
 	dir := filepath.Join("../../testdata", "h200")
 	name := "bert-base-s128-b16-fp32"
 	var maxAlloc int64
-	f, err := os.Open(filepath.Join(dir, "measured.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var m measured
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			t.Fatal(err)
-		}
+	for _, m := range loadMeasuredIn(t, dir) {
 		if m.Name == name {
 			maxAlloc = m.MaxAllocated
 		}

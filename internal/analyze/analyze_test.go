@@ -28,15 +28,19 @@ type measured struct {
 
 const dataDir = "../../testdata/analyze"
 
-func loadMeasured(t *testing.T) []measured {
+func loadMeasured(t *testing.T) []measured { return loadMeasuredIn(t, dataDir) }
+
+// loadMeasuredIn reads dir's measured.jsonl.
+func loadMeasuredIn(t *testing.T, dir string) []measured {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dataDir, "measured.jsonl"))
+	f, err := os.Open(filepath.Join(dir, "measured.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	var rows []measured
 	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
 		var m measured
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
