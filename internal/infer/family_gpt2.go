@@ -79,7 +79,25 @@ func (m *model) gpt2Block(l int, x int32, in layerIn) int32 {
 	s.free(y)
 	y = m.layerNorm(r, T)
 	f := m.linear(y, T, h, c.ffn)
-	n := T * c.ffn * dt
+	g := m.geluNew(T * c.ffn * dt)
+	s.free(f)
+	d := m.linear(g, T, c.ffn, h)
+	s.free(g)
+	out := act(T * h * dt) // residual + feed_forward_hidden_states
+	s.free(y)
+	// at return CPython clears the frame's locals in slot order:
+	// residual, attn_output, feed_forward_hidden_states
+	s.free(r, p, d)
+	m.release(x)
+	return out
+}
+
+// geluNew is NewGELUActivation on a tensor of n bytes,
+// 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), one kernel per operator:
+// it returns the product and frees every intermediate, not x.
+func (m *model) geluNew(n int64) int32 {
+	s := m.s
+	act := func(n int64) int32 { return s.alloc(n, CatActivations) }
 	half := act(n) // 0.5 * x
 	p3 := act(n)   // pow(x, 3)
 	c3 := act(n)   // 0.044715 * ...
@@ -93,14 +111,6 @@ func (m *model) gpt2Block(l int, x int32, in layerIn) int32 {
 	one := act(n) // 1 + tanh
 	s.free(th)
 	g := act(n) // half * (...)
-	s.free(half, one, f)
-	d := m.linear(g, T, c.ffn, h)
-	s.free(g)
-	out := act(T * h * dt) // residual + feed_forward_hidden_states
-	s.free(y)
-	// at return CPython clears the frame's locals in slot order:
-	// residual, attn_output, feed_forward_hidden_states
-	s.free(r, p, d)
-	m.release(x)
-	return out
+	s.free(half, one)
+	return g
 }

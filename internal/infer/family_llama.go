@@ -66,8 +66,9 @@ func rotaryTail(c *config, w *weights) {
 // LayerNorm has none).
 func rotaryHead(c *config, w *weights) {
 	h, v, dt := c.hidden, c.vocab, c.dt
-	w.tensors = append(w.tensors, c.headDim/2*4, c.headDim/2*4)
-	w.bytes += c.headDim * 4
+	rd := c.arch.Decoder.RotaryDim(c.headDim)
+	w.tensors = append(w.tensors, rd/2*4, rd/2*4)
+	w.bytes += rd * 4
 	w.head = v * h * dt
 	if !c.arch.Tied {
 		w.add(v*h, v*h*dt) // lm_head
@@ -101,15 +102,18 @@ func llamaEmbed(m *model, q int64, in *layerIn) (x int32, keep []int32) {
 func (m *model) rotary(q int64) (cos, sin int32) {
 	c, s := m.c, m.s
 	n := c.batch * q
+	// a partial rotary embedding (GPT-NeoX, Phi) tabulates its own
+	// dimensions only
+	rd := c.arch.Decoder.RotaryDim(c.headDim)
 	act := func(k int64) int32 { return s.alloc(k, CatActivations) }
 	m.makeMasks()
-	inv := act(c.batch * c.headDim / 2 * 4)
+	inv := act(c.batch * rd / 2 * 4)
 	pos := act(n * 4)
-	fr := act(n * c.headDim / 2 * 4)
-	emb := act(n * c.headDim * 4)
+	fr := act(n * rd / 2 * 4)
+	emb := act(n * rd * 4)
 	scaled := func() int32 {
-		t := act(n * c.headDim * 4)
-		sc := act(n * c.headDim * 4) // * attention_scaling
+		t := act(n * rd * 4)
+		sc := act(n * rd * 4) // * attention_scaling
 		s.free(t)
 		return sc
 	}
@@ -119,8 +123,8 @@ func (m *model) rotary(q int64) (cos, sin int32) {
 		s.free(inv, pos, fr, emb)
 		return cs, ss
 	}
-	cos = act(n * c.headDim * c.dt)
-	sin = act(n * c.headDim * c.dt)
+	cos = act(n * rd * c.dt)
+	sin = act(n * rd * c.dt)
 	s.free(inv, pos, fr, emb, cs, ss)
 	return cos, sin
 }

@@ -26,6 +26,13 @@ func TestCatalogParamCounts(t *testing.T) {
 		"whisper-base":      72_593_920,
 		"whisper-small":     241_734_912,
 		"llama2-7b":         6_738_415_616,
+		// GPTNeoXForCausalLM and PhiForCausalLM built from the Hub's
+		// configs on the lent H200 (testdata/dev77's rows)
+		"pythia-160m": 162_322_944,
+		"pythia-410m": 405_334_016,
+		"pythia-1b":   1_011_781_632,
+		"phi-1.5":     1_418_270_720,
+		"phi-2":       2_779_683_840,
 		// RobertaForSequenceClassification / XLMRobertaForSequenceClassification
 		// with two labels (the base models' 124,645,632 / 355,359,744 /
 		// 278,043,648 / 559,890,432 less the pooler, plus the head)

@@ -12,7 +12,8 @@ type DecoderQuirks struct {
 	// Norm is the RMSNorm flavour: "" (LLaMA: weight applied to the
 	// normalised value cast back to the input dtype), "f32w" (OLMo2: the
 	// weight applied in float32, then cast), "f32w1p" (Gemma: x·(1+w) in
-	// float32, then cast) or "ln" (OLMo: LayerNorm without parameters).
+	// float32, then cast), "ln" (OLMo: LayerNorm without parameters) or
+	// "lnb" (nn.LayerNorm with weight and bias: GPT-NeoX, Phi).
 	Norm string `json:"norm,omitempty"`
 	// NormPlace is where the block norms sit: "" (before attention and
 	// MLP), "post" (after them, OLMo2) or "sandwich" (both, Gemma 2/3).
@@ -73,6 +74,44 @@ type DecoderQuirks struct {
 	// LayerTypes, when config.json lists them, say per layer
 	// "sliding_attention" or "full_attention" instead of SlidingEvery.
 	LayerTypes []string `json:"layer_types,omitempty"`
+	// Parallel runs attention and MLP side by side off the residual
+	// stream, x + attn(norm(x)) + mlp(norm(x)): "two-norm" (GPT-NeoX's
+	// use_parallel_residual, a norm for each) or "one-norm" (Phi, one
+	// norm's output feeding both).
+	Parallel string `json:"parallel,omitempty"`
+	// PlainMLP is an ungated MLP, down(act(up(x))) (GPT-NeoX, Phi).
+	PlainMLP bool `json:"plain_mlp,omitempty"`
+	// Bias puts biases on the attention's output projection and the MLP's
+	// projections (GPT-NeoX, Phi); HeadBias on the LM head (Phi).
+	Bias     bool `json:"bias,omitempty"`
+	HeadBias bool `json:"head_bias,omitempty"`
+	// PartialRotary is the fraction of each head's dimensions the rotary
+	// embedding turns (GPT-NeoX's rotary_pct, Phi's partial_rotary_factor;
+	// 0 for all): the rotated part is concatenated back with the rest.
+	PartialRotary float64 `json:"partial_rotary,omitempty"`
+	// EmbedDropout follows the token embedding (Phi's embd_pdrop,
+	// GPT-NeoX's hidden_dropout); Arch.Dropout follows the attention's
+	// and the MLP's outputs.
+	EmbedDropout float64 `json:"embed_dropout,omitempty"`
+	// Names are the family's module names where they are not LLaMA's, by
+	// role: "qkv" (fused), "q", "k", "v", "o", "up", "down", "head".
+	Names map[string]string `json:"names,omitempty"`
+}
+
+// name is the module name of role r, or LLaMA's (def).
+func (q *DecoderQuirks) name(r, def string) string {
+	if n, ok := q.Names[r]; ok {
+		return n
+	}
+	return def
+}
+
+// RotaryDim is how many of hd dimensions per head the rotary embedding turns.
+func (q *DecoderQuirks) RotaryDim(hd int64) int64 {
+	if q.PartialRotary <= 0 || q.PartialRotary >= 1 {
+		return hd
+	}
+	return int64(float64(hd) * q.PartialRotary)
 }
 
 // Sliding reports whether layer l attends within the sliding window.
@@ -139,6 +178,7 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 	if q.EmbedScale {
 		h = b.scale(h)
 	}
+	h = b.dropout(h, q.EmbedDropout)
 	var slideMask Tensor = -1
 	if q.SlidingWindow > 0 && int64(q.SlidingWindow) < seq && b.attn != "eager" {
 		slideMask = b.slidingMask(seq)
@@ -146,8 +186,9 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 	// the rotary embedding runs on position_ids, which the model makes
 	// from cache_position with a batch of one: cos and sin are seq×head_dim
 	// and broadcast over the batch
-	cos := b.g.newTensor(seq*hd, b.dt(h), false)
-	sin := b.g.newTensor(seq*hd, b.dt(h), false)
+	rd := q.RotaryDim(hd)
+	cos := b.g.newTensor(seq*rd, b.dt(h), false)
+	sin := b.g.newTensor(seq*rd, b.dt(h), false)
 	b.op("rotary", []Tensor{ids}, []Tensor{cos, sin}, nil).noBackward = true
 	rope := func(x Tensor, nh int64) Tensor {
 		n := batch * nh * seq * hd
@@ -188,7 +229,7 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		var qs, ks, vs Tensor
 		if q.FusedQKV {
 			qkvAt = append(qkvAt, [2]int{len(b.g.params), 0})
-			qkv := b.linear(y, d, (heads+2*kvh)*hd, a.AttnBias, "qkv_proj")
+			qkv := b.linear(y, d, (heads+2*kvh)*hd, a.AttnBias, q.name("qkv", "qkv_proj"))
 			qkvAt[len(qkvAt)-1][1] = len(b.g.params)
 			qs, ks, vs = b.slice(qkv, batch*seq*heads*hd), b.slice(qkv, batch*seq*kvh*hd), b.slice(qkv, batch*seq*kvh*hd)
 		}
@@ -205,15 +246,15 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 			// Qwen3 and OLMo2 normalise each projection as it comes
 			// (q_norm(q_proj(x)), then k), Gemma 3 after all three
 			inline := !q.QKNormLate
-			qs = b.headsGradCopy(b.linear(y, d, heads*hd, a.AttnBias, "q_proj"))
+			qs = b.headsGradCopy(b.linear(y, d, heads*hd, a.AttnBias, q.name("q", "q_proj")))
 			if inline {
 				qs = qkNorm(qs, heads)
 			}
-			ks = b.headsGradCopy(b.linear(y, d, kvh*hd, a.AttnBias, "k_proj"))
+			ks = b.headsGradCopy(b.linear(y, d, kvh*hd, a.AttnBias, q.name("k", "k_proj")))
 			if inline {
 				ks = qkNorm(ks, kvh)
 			}
-			vs = b.headsGradCopy(b.linear(y, d, kvh*hd, a.AttnBias, "v_proj"))
+			vs = b.headsGradCopy(b.linear(y, d, kvh*hd, a.AttnBias, q.name("v", "v_proj")))
 			if !inline {
 				qs, ks = qkNorm(qs, heads), qkNorm(ks, kvh)
 			}
@@ -221,7 +262,11 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 			qs, ks = qkNorm(qs, heads), qkNorm(ks, kvh)
 		}
 		qIn, kIn := qs, ks
-		qs, ks = rope(qs, heads), rope(ks, kvh)
+		if rd < hd {
+			qs, ks = b.partialRope(qs, ks, cos, sin, batch*seq, heads, kvh, rd, hd)
+		} else {
+			qs, ks = rope(qs, heads), rope(ks, kvh)
+		}
 		if q.RopeCastBack {
 			qe, ke := qs, ks
 			qs, ks = b.cast(qe, b.dt(qIn)), b.cast(ke, b.dt(kIn))
@@ -231,7 +276,8 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		if cache {
 			ks, vs = b.cacheKV(ks, vs)
 		}
-		s := attnShape{batch: batch, heads: heads, sq: seq, sk: seq, hd: hd, causal: true, kvHeads: kvh, softcap: q.AttnSoftcap}
+		s := attnShape{batch: batch, heads: heads, sq: seq, sk: seq, hd: hd, causal: true, kvHeads: kvh, softcap: q.AttnSoftcap,
+			dropout: a.AttnDropout}
 		// selective checkpointing recomputes the attention call alone
 		// (scaled_dot_product_attention under torch.utils.checkpoint, its
 		// autocast casts inside): the q/k norms and the rotary embedding
@@ -246,7 +292,7 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 			att = b.attend(qs, ks, vs, mask, s)
 		}
 		b.sel = false
-		if be := b.fusedBackend(att); q.RopeCat && (be == "flash" || be == "cudnn") {
+		if be := b.fusedBackend(att); (q.RopeCat || rd < hd) && (be == "flash" || be == "cudnn") {
 			// flash and cuDNN write the output in the query's layout;
 			// RopeCat's query is a concatenation, contiguous heads-first,
 			// so sdpa_attention_forward's transpose(1, 2).contiguous()
@@ -259,7 +305,7 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 			att = b.copy(att)
 		}
 		oAt := len(b.g.params)
-		att = b.linear(att, heads*hd, d, false, "o_proj")
+		att = b.linear(att, heads*hd, d, q.Bias, q.name("o", "o_proj"))
 		if q.FusedQKV {
 			oProj = append(oProj, [2]int{oAt, len(b.g.params)})
 		}
@@ -272,6 +318,11 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		if q.ResidScale {
 			att = b.scale(att)
 		}
+		att = b.dropout(att, a.Dropout)
+		if q.Parallel != "" {
+			h = b.parallelMLP(h, y, att, a)
+			continue
+		}
 		h = b.add(h, att)
 		b.module = layerModule(l, "mlp")
 		y = h
@@ -281,7 +332,7 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		if a.MoE.sparse(l) {
 			y = b.moeBlock(y, a, batch*seq)
 		} else {
-			y = b.gatedMLP(y, d, int64(a.FFN), q)
+			y = b.decoderMLP(y, d, int64(a.FFN), q)
 		}
 		if q.NormPlace != "" {
 			y = norm(y, d)
@@ -289,6 +340,7 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		if q.ResidScale {
 			y = b.scale(y)
 		}
+		y = b.dropout(y, a.Dropout)
 		h = b.add(h, y)
 	}
 	b.block = -1
@@ -299,12 +351,12 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		decoderScoreHead(b, a, h, batch)
 		return
 	}
-	b.module = "lm_head"
+	b.module = q.name("head", "lm_head")
 	var logits Tensor
 	if a.Tied {
 		logits = b.linearWith(h, wte, -1, d, vocab)
 	} else {
-		logits = b.linear(h, d, vocab, false, "lm_head")
+		logits = b.linear(h, d, vocab, q.HeadBias, "lm_head")
 	}
 	if q.LogitScale {
 		logits = b.scale(logits)
@@ -319,95 +371,4 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		b.auxLoss(a, batch*seq)
 	}
 	b.lmLoss(logits, batch, seq, vocab)
-}
-
-// hfDecoder is the config.json of a Llama-like decoder: the keys every
-// such family shares, with the families' extras (absent keys stay zero).
-type hfDecoder struct {
-	HiddenSize   int     `json:"hidden_size"`
-	Layers       int     `json:"num_hidden_layers"`
-	Heads        int     `json:"num_attention_heads"`
-	KVHeads      int     `json:"num_key_value_heads"`
-	HeadDim      int     `json:"head_dim"`
-	Intermediate int     `json:"intermediate_size"`
-	Vocab        int     `json:"vocab_size"`
-	MaxPos       int     `json:"max_position_embeddings"`
-	Tie          *bool   `json:"tie_word_embeddings"`
-	AttnBias     *bool   `json:"attention_bias"`
-	QKVBias      *bool   `json:"qkv_bias"`
-	HiddenAct    string  `json:"hidden_act"`
-	HiddenAct2   string  `json:"hidden_activation"`
-	FinalSoftcap float64 `json:"final_logit_softcapping"`
-	AttnSoftcap  float64 `json:"attn_logit_softcapping"`
-	RotaryFactor float64 `json:"partial_rotary_factor"`
-	EmbedMult    float64 `json:"embedding_multiplier"`
-	ResidMult    float64 `json:"residual_multiplier"`
-	LogitsScale  float64 `json:"logits_scaling"`
-	// MoE keys (Mixtral names, then Qwen-MoE names)
-	LocalExperts  int   `json:"num_local_experts"`
-	Experts       int   `json:"num_experts"`
-	TopK          int   `json:"num_experts_per_tok"`
-	MoEFFN        int   `json:"moe_intermediate_size"`
-	SharedFFN     int   `json:"shared_expert_intermediate_size"`
-	SparseStep    int   `json:"decoder_sparse_step"`
-	MLPOnlyLayers []int `json:"mlp_only_layers"`
-	RouterLogits  bool  `json:"output_router_logits"`
-	// sliding-window layers (Gemma 2/3)
-	LayerTypes []string `json:"layer_types"`
-}
-
-// decoderFromHF parses the shared keys of a decoder config.json into an
-// Arch of family fam (tied embeddings default to tie), returning the raw
-// keys for the family's quirks.
-func decoderFromHF(fam, modelType string, data []byte, tie bool) (Arch, hfDecoder, error) {
-	var h hfDecoder
-	if err := decodeHF(data, &h); err != nil {
-		return Arch{}, h, err
-	}
-	if err := h.check(); err != nil {
-		return Arch{}, h, err
-	}
-	a := Arch{Name: modelType, Family: fam, Hidden: h.HiddenSize, Layers: h.Layers, Heads: h.Heads, KVHeads: h.KVHeads,
-		HeadDim: h.HeadDim, FFN: h.Intermediate, Vocab: h.Vocab, Tied: orBool(h.Tie, tie),
-		AttnBias: orBool(h.AttnBias, false), MaxPos: 4096, DefaultSeq: 2048}
-	if h.MaxPos > 0 {
-		a.MaxPos = h.MaxPos
-	}
-	return a, h, nil
-}
-
-// check fails on a required key missing or not positive, or an optional
-// one negative.
-func (h *hfDecoder) check() error {
-	if err := needPositive(hfKey{"hidden_size", h.HiddenSize}, hfKey{"num_hidden_layers", h.Layers},
-		hfKey{"num_attention_heads", h.Heads}, hfKey{"intermediate_size", h.Intermediate}, hfKey{"vocab_size", h.Vocab}); err != nil {
-		return err
-	}
-	return notNegative(hfKey{"num_key_value_heads", h.KVHeads}, hfKey{"head_dim", h.HeadDim},
-		hfKey{"max_position_embeddings", h.MaxPos}, hfKey{"num_local_experts", h.LocalExperts}, hfKey{"num_experts", h.Experts},
-		hfKey{"num_experts_per_tok", h.TopK}, hfKey{"moe_intermediate_size", h.MoEFFN},
-		hfKey{"shared_expert_intermediate_size", h.SharedFFN}, hfKey{"decoder_sparse_step", h.SparseStep})
-}
-
-// beforeRanges is the parameter order 0..n-1 with each range of moved
-// placed just before the matching range of at.
-func beforeRanges(n int, at, moved [][2]int) []int {
-	skip := map[int]bool{}
-	first := map[int][2]int{}
-	for k, m := range moved {
-		for i := m[0]; i < m[1]; i++ {
-			skip[i] = true
-		}
-		first[at[k][0]] = m
-	}
-	order := make([]int, 0, n)
-	for i := 0; i < n; i++ {
-		if m, ok := first[i]; ok {
-			order = appendRanges(order, m)
-		}
-		if !skip[i] {
-			order = append(order, i)
-		}
-	}
-	return order
 }

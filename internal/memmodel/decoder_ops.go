@@ -22,10 +22,80 @@ func (b *builder) gatedMLP(y Tensor, d, ff int64, q *DecoderQuirks) Tensor {
 	return out
 }
 
-// activation is the MLP's activation function as one kernel.
+// decoderMLP is the family's MLP: gated (LLaMA) or plain (GPT-NeoX, Phi).
+func (b *builder) decoderMLP(y Tensor, d, ff int64, q *DecoderQuirks) Tensor {
+	if q.PlainMLP {
+		return b.plainMLP(y, d, ff, q)
+	}
+	return b.gatedMLP(y, d, ff, q)
+}
+
+// plainMLP is down(act(up(x))) with the family's biases (GPTNeoXMLP,
+// Phi's CLIPMLP): up's output stays bound to the forward's local until
+// the activation returns, the activation's until down's output exists.
+func (b *builder) plainMLP(y Tensor, d, ff int64, q *DecoderQuirks) Tensor {
+	up := b.linear(y, d, ff, q.Bias, q.name("up", "up_proj"))
+	act := b.activation(q.Act, up)
+	b.keep(up)
+	out := b.linear(act, ff, d, q.Bias, q.name("down", "down_proj"))
+	b.keep(act, y)
+	return out
+}
+
+// parallelMLP finishes a parallel layer (DecoderQuirks.Parallel) whose
+// attention output att (dropout applied) was computed from y, the
+// normalised layer input h: the MLP reads h normalised again
+// ("two-norm", GPT-NeoX's post_attention_layernorm) or y itself
+// ("one-norm", Phi), and the MLP's output, att and h are summed (GPT-NeoX
+// mlp_output + attn_output + hidden_states, Phi attn_outputs +
+// feed_forward_hidden_states + residual: two adds).
+func (b *builder) parallelMLP(h, y, att Tensor, a *Arch) Tensor {
+	q := &a.Decoder
+	d := int64(a.Hidden)
+	b.module = layerModule(b.block, "mlp")
+	if q.Parallel == "two-norm" {
+		y = b.decoderNorm(q.Norm, h, d)
+	}
+	m := b.dropout(b.decoderMLP(y, d, int64(a.FFN), q), a.Dropout)
+	return b.add(b.add(m, att), h)
+}
+
+// partialRope is GPT-NeoX's and Phi's rotary embedding of the first rd of
+// each head's hd dimensions, for q (heads) and k (kvh heads) over tokens
+// rows: q_rot = q[..., :rd], a view, turns as LLaMA's query does
+// (q_rot·cos + rotate_half(q_rot)·sin), k_rot likewise, and only then
+// torch.cat((q_embed, q[..., rd:])) and k's make the full-width query and
+// key anew, in the promoted dtype of the two (float32 under autocast,
+// where cos and sin are float32): dev77's GPT-NeoX traces allocate both
+// rotations before either concatenation.
+func (b *builder) partialRope(q, k, cos, sin Tensor, tokens, heads, kvh, rd, hd int64) (Tensor, Tensor) {
+	turn := func(x Tensor, n int64) Tensor {
+		xr := b.slice(x, n)
+		xc := b.mul(xr, cos)
+		rot := b.rotateHalf(xr, n)
+		return b.add(xc, b.mul(rot, sin))
+	}
+	cat := func(x, e Tensor, rows int64) Tensor {
+		pass := b.slice(x, rows*(hd-rd))
+		y := b.out(rows*hd, promote(b.dt(e), b.dt(pass)), e, pass)
+		o := b.op("cat", []Tensor{e, pass}, []Tensor{y}, nil)
+		o.passGrad, o.narrowGrad = []bool{true, true}, true
+		return y
+	}
+	qe, ke := turn(q, tokens*heads*rd), turn(k, tokens*kvh*rd)
+	return cat(q, qe, tokens*heads), cat(k, ke, tokens*kvh)
+}
+
+// activation is the MLP's activation function: one kernel (SiLU,
+// "gelu", "gelu_tanh") or "gelu_new", NewGELUActivation's Python ops.
 func (b *builder) activation(kind string, x Tensor) Tensor {
-	if kind == "gelu_tanh" {
+	switch kind {
+	case "gelu_tanh":
 		return b.unary("gelu_tanh", x, b.dt(x), true, false)
+	case "gelu":
+		return b.gelu(x)
+	case "gelu_new":
+		return b.geluTanhPy(x)
 	}
 	return b.silu(x)
 }
@@ -38,6 +108,8 @@ func (b *builder) decoderNorm(kind string, x Tensor, dim int64) Tensor {
 		y = b.rmsNormF32(x, dim, kind == "f32w1p")
 	case "ln":
 		y = b.layerNormPlain(x, dim)
+	case "lnb":
+		y = b.layerNorm(x, dim, true)
 	default:
 		y = b.rmsNorm(x, dim)
 	}
