@@ -121,6 +121,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late73/RESULTS.md", "", false},
 	// late74's (3e1c04c): decoders' sequence-classification heads
 	{"testdata/late74/RESULTS.md", "", false},
+	// late75's (7bc1ffd): GPT-NeoX and Phi training and generate
+	{"testdata/late75/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation

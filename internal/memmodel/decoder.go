@@ -219,6 +219,10 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		}
 	}()
 	norm := func(x Tensor, dim int64) Tensor { return b.decoderNorm(q.Norm, x, dim) }
+	if q.Parallel != "" {
+		// what the layers run without grad saves nothing (noGradSaves)
+		defer b.noGradSaves(len(b.g.ops))
+	}
 	for l := 0; l < a.Layers; l++ {
 		b.block = l
 		b.module = layerModule(l, "self_attn")
@@ -371,4 +375,15 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		b.auxLoss(a, batch*seq)
 	}
 	b.lmLoss(logits, batch, seq, vocab)
+	if q.Parallel != "" {
+		// the final norm's output is the base model's last_hidden_state,
+		// which ForCausalLM.forward holds until it returns: through the
+		// loss, where a frozen LM head (LoRA) saves no copy of it (dev77's
+		// Pythia-1b LoRA trace: 32 MiB live at the loss that the replay
+		// had freed). Qwen3's LoRA snapshot (dev8) holds it too, but
+		// there the replay also keeps the first norm's saves, which
+		// noGradSaves would drop: the two are changed together, where
+		// the traces were read (see noGradSaves)
+		b.keep(h)
+	}
 }

@@ -15,10 +15,14 @@ import (
 // transformers' source, at first sight: allocated within 0.55% (the two
 // LoRA rows +0.55%, the rest within 0.08%), reserved +0.40% to +1.63%;
 // after ordering both rotations before the concatenations as the traces
-// do, reserved +0.39% to +1.27%.
+// do, reserved +0.39% to +1.27%. The LoRA rows' +0.55% was layer 0 run
+// without grad (its input is the frozen embedding's output: its norms
+// and, in a parallel block, its whole MLP save nothing) and the final
+// norm's output, which ForCausalLM holds through the loss: with both,
+// allocated within 0.06% on all seven, reserved +0.35% to +0.64%.
 func TestDev77NeoxPhi(t *testing.T) {
 	checkBlindGroups(t, "../../testdata/dev77", 7, nil,
-		blindLimits{resvMedian: 0.0075, resvMax: 0.0135, allocMax: 0.0065, under: 3, farUnder: 0}, "families")
+		blindLimits{resvMedian: 0.006, resvMax: 0.007, allocMax: 0.0008, under: 3, farUnder: 0}, "families")
 }
 
 // TestNeoxPhiConfigs: the Hub's config.json of Pythia (rotary_pct at the

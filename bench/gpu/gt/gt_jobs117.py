@@ -87,3 +87,14 @@ def call151():
         g("gen-pythia-410m-fp32-dynamic-inf", "pythia-410m", "fp32", "dynamic", "inference", [(16, 500, 300)]),
     ]
     return mem + gen
+
+
+def call152():
+    """dev78 (development data, NOT blind; snapshots): two of late75's rows again, after its one evaluation, to
+    read what the first sight got wrong: phi-2 s1024 b2 bf16 AMP (reserved -1.22%, the only row under) and
+    Pythia-2.8b s1024 b2 LoRA r16 (reserved +1.48%, allocated +0.19%)."""
+    D = maker("dev78-", "dev78", heldout=False)
+    return [
+        D("phi-2-s1024-b2-bf16", dict(T(*PHI_2, b=2, seq=1024), snap=True), 70),
+        D("pythia-28b-s1024-b2-bf16-lora16", dict(T(*PY_28B, b=2, seq=1024, lora=16, lora_targets=QKV), snap=True), 30),
+    ]
