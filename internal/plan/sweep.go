@@ -57,6 +57,9 @@ type SweepResult struct {
 	Confidence float64      `json:"confidence"`
 	Points     []SweepPoint `json:"points"`
 	Largest    int          `json:"largest_fitting"` // 0 when none fits
+	// AtRangeTop: Largest is the range's HI, so larger values may fit
+	// too; the sweep did not try them.
+	AtRangeTop bool `json:"largest_is_range_top,omitempty"`
 	// LargestVerdict is the decision at Largest.
 	LargestVerdict memmodel.Verdict `json:"largest_verdict"`
 	// AllowanceBasis says what the points' peak reserved adds to the
@@ -128,6 +131,7 @@ func Sweep(ctx context.Context, base memmodel.Spec, o SweepOptions) (*SweepResul
 		}
 	}
 	res.Largest, res.LargestVerdict = lastFit, lastVerdict
+	res.AtRangeTop = lastFit > 0 && lastFit == o.Hi
 	return res, nil
 }
 
@@ -149,6 +153,12 @@ func WriteSweepText(w io.Writer, r *SweepResult) {
 	}
 	if r.Largest == 0 {
 		fmt.Fprintf(w, "nothing in the range fits on %s with %s confidence\n", r.GPU, pct)
+		return
+	}
+	if r.AtRangeTop {
+		// the whole range fits: HI is where the sweep stopped, not
+		// where the GPU runs out
+		fmt.Fprintf(w, "every %s in the range fits on %s, up to %d — %s; sweep higher to find the largest\n", r.Key, r.GPU, r.Largest, r.LargestVerdict.Text)
 		return
 	}
 	fmt.Fprintf(w, "largest %s that fits on %s: %d — %s\n", r.Key, r.GPU, r.Largest, r.LargestVerdict.Text)
