@@ -224,7 +224,18 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 		r.Verdict = memmodel.DecideWithin(r.SteadyProcess, r.ProcessHigh, r.Capacity, f.margin, r.Confidence)
 		r.Fits, r.Headroom = r.Verdict.Fits, r.Verdict.Headroom
 	}
-	return report.Write(env.Stdout, *format, r, func(w io.Writer) error { report.PlanText(w, spec, r); return nil })
+	planned, err := memmodel.Planned(spec)
+	if err != nil {
+		return specError(err)
+	}
+	// the JSON names the configuration the text's second line prints
+	// (the fit candidates' spec key), without a config.json's bytes
+	planned.HFConfig = nil
+	out := struct {
+		*memmodel.Result
+		Spec memmodel.Spec `json:"spec"`
+	}{r, planned}
+	return report.Write(env.Stdout, *format, out, func(w io.Writer) error { report.PlanText(w, planned, r); return nil })
 }
 
 // buildSpec reads --spec (if any) and lays the explicitly set flags over it.

@@ -284,3 +284,21 @@ func Describe(s Spec) (Arch, bool, error) {
 	}
 	return c.arch, c.gpu.BF16, nil
 }
+
+// Planned is s as Estimate plans it, for echoing what was planned: the
+// model's default sequence length or image side filled in, and the
+// tensor- and pipeline-parallel degrees a tp or pp strategy takes from
+// gpus.
+func Planned(s Spec) (Spec, error) {
+	c, err := resolve(s)
+	if err != nil {
+		return s, err
+	}
+	p := c.spec
+	if c.arch.Vision() {
+		p.Image = int(c.image)
+	} else {
+		p.Seq = int(c.seq)
+	}
+	return p, nil
+}

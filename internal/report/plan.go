@@ -14,15 +14,19 @@ import (
 // the stated confidence, step time and verdict, the breakdown at the peak
 // and the estimate's notes.
 func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
-	fmt.Fprintf(w, "model %s (%s params, %s trainable) on %s\n", r.Model, count(r.Params), count(r.TrainableParams), r.GPU)
+	params := count(r.Params) + " params"
+	if tp := spec.Parallel.TP; tp > 1 {
+		// Estimate counts one rank's shard of the split layers
+		params = fmt.Sprintf("%s params a GPU under tp %d", count(r.Params), tp)
+	}
+	fmt.Fprintf(w, "model %s (%s, %s trainable) on %s\n", r.Model, params, count(r.TrainableParams), r.GPU)
 	switch r.Head {
 	case "masked-lm":
 		fmt.Fprintf(w, "  masked-LM head: logits over the vocabulary at every position\n")
 	case "sequence-classification":
 		fmt.Fprintf(w, "  sequence-classification head: class scores from one token per sequence, no LM head\n")
 	}
-	fmt.Fprintf(w, "  batch %d, precision %s, checkpoint %s, accum %d, optimizer %s, parallel %s\n",
-		spec.Batch, spec.Precision, spec.Checkpoint, spec.Accum, spec.Optimizer, spec.Parallel.Strategy)
+	fmt.Fprintf(w, "  %s\n", configLine(spec))
 	band := func(b memmodel.Band) string {
 		return fmt.Sprintf("%s – %s, %.0f%%", units.Bytes(b.Low), units.Bytes(b.High), 100*r.Confidence)
 	}
@@ -65,6 +69,41 @@ func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 	}
 }
 
+// configLine is the configuration planned, as the spec planned
+// (memmodel.Planned) holds it: the sequence length or image side the
+// model defaults to, the GPUs a parallel strategy runs on, and LoRA and
+// quantisation where given.
+func configLine(spec memmodel.Spec) string {
+	shape := fmt.Sprintf("seq %d", spec.Seq)
+	if spec.Image > 0 {
+		shape = fmt.Sprintf("image %d×%d", spec.Image, spec.Image)
+	}
+	p := spec.Parallel
+	par := p.Strategy
+	if p.GPUs > 1 {
+		par += fmt.Sprintf(" over %d GPUs", p.GPUs)
+		var deg []string
+		if p.TP > 1 && p.Strategy != "tp" {
+			deg = append(deg, fmt.Sprintf("tp %d", p.TP))
+		}
+		if p.PP > 1 && p.Strategy != "pp" {
+			deg = append(deg, fmt.Sprintf("pp %d", p.PP))
+		}
+		if len(deg) > 0 {
+			par += " (" + strings.Join(deg, ", ") + ")"
+		}
+	}
+	line := fmt.Sprintf("batch %d, %s, precision %s, checkpoint %s, accum %d, optimizer %s, parallel %s",
+		spec.Batch, shape, spec.Precision, spec.Checkpoint, spec.Accum, spec.Optimizer, par)
+	if spec.LoRA != nil {
+		line += fmt.Sprintf(", LoRA rank %d", spec.LoRA.Rank)
+	}
+	if spec.Quant != "" {
+		line += ", base weights " + spec.Quant
+	}
+	return line
+}
+
 // allowanceLine says, under peak reserved, what the figure adds to the
 // model's for allocations it does not trace, and why.
 func allowanceLine(w io.Writer, add, model int64, basis string) {
@@ -91,6 +130,8 @@ func count(n int64) string {
 		return fmt.Sprintf("%.2fB", float64(n)/1e9)
 	case n >= 1e6:
 		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 1e4:
+		return fmt.Sprintf("%.1fK", float64(n)/1e3)
 	}
 	return fmt.Sprint(n)
 }
