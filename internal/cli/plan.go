@@ -322,6 +322,10 @@ func (f *planFlags) buildSpec(fs *flag.FlagSet) (memmodel.Spec, error) {
 		spec.Parallel.Strategy = "ddp"
 	}
 	if spec.Model == nil && len(spec.HFConfig) == 0 {
+		if f.spec != "" {
+			// the spec was given: what it lacks is a model
+			return spec, usagef("%s: spec: no model: give its key model (a catalog name) or hf_config, or --model or --hf-config", f.spec)
+		}
 		return spec, usagef("give --spec, --model or --hf-config")
 	}
 	return spec, nil

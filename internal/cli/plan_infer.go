@@ -53,6 +53,11 @@ func (f *inferFlags) apply(fs *flag.FlagSet, spec *memmodel.Spec) error {
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 	if set["task"] {
 		t := f.task
+		if t != "generate" && t != "serve" {
+			// a training plan is the default: "train" reached the
+			// spec's head task and was refused as a causal-lm model's
+			return usagef("--task: want generate or serve (leave it out to plan training), got %q", t)
+		}
 		spec.Task = &t
 	}
 	if spec.Inference() && !set["precision"] && !set["spec"] {
