@@ -181,7 +181,17 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 		r.Context = spec.Seq
 		if r.Context == 0 {
 			r.Context = defaultContext
+			if c.dec.learnedPos && c.arch.MaxPos > 0 {
+				// vLLM's max_model_len defaults to the model's; a learned
+				// position table allows no more
+				r.Context = min(r.Context, c.arch.MaxPos)
+			}
 		}
+	}
+	if c.dec.learnedPos && c.arch.MaxPos > 0 && r.Context > c.arch.MaxPos {
+		// planned as if it served them, gpt2 at --context 4096 counted
+		// 512 sequences vLLM never starts with
+		return nil, specErr("context", "%d is past %s's %d positions: vLLM refuses a max_model_len beyond a learned position table", r.Context, c.arch.Name, c.arch.MaxPos)
 	}
 	for _, k := range []struct {
 		name string
