@@ -141,8 +141,8 @@ func WriteNoFitText(w io.Writer, res *FitResult) {
 			fmt.Fprintf(w, "    still does not fit: the smallest needs %s\n", units.Bytes(c.Smallest))
 			continue
 		}
-		fmt.Fprintf(w, "    fits: %s\n    %s; step %.3f s, %.1f samples/s\n", describe(*c.Best),
-			strings.TrimSpace(c.Best.Verdict.Text), c.Best.StepTime, c.Best.Throughput)
+		fmt.Fprintf(w, "    fits: %s\n    %s; step %.3f s, %s samples/s\n", describe(*c.Best),
+			strings.TrimSpace(c.Best.Verdict.Text), c.Best.StepTime, units.Rate(c.Best.Throughput))
 		fmt.Fprintf(w, "    caveat: %s\n", c.Caveat)
 	}
 }

@@ -62,8 +62,8 @@ func explain(res *FitResult, arch memmodel.Arch) []string {
 		if n == 5 {
 			break
 		}
-		out = append(out, fmt.Sprintf("rejected (faster, %.1f samples/s): %s — %s%s",
-			r.Throughput, describe(r), r.Verdict.Text, screened(r)))
+		out = append(out, fmt.Sprintf("rejected (faster, %s samples/s): %s — %s%s",
+			units.Rate(r.Throughput), describe(r), r.Verdict.Text, screened(r)))
 		n++
 	}
 	if len(res.Rejected) > n {
@@ -101,8 +101,8 @@ func WriteFitText(w io.Writer, res *FitResult) {
 	fmt.Fprintf(w, "searched %d configurations for global batch %d on %d × %s (budget %s)\n\n",
 		res.Searched, res.GlobalBatch, res.GPUs, res.GPU, units.Bytes(res.Budget))
 	b := res.Best
-	fmt.Fprintf(w, "best: %s\n  %s (headroom %s)%s\n  step %.3f s, %.1f samples/s\n",
-		describe(*b), b.Verdict.Text, units.Bytes(b.Verdict.Headroom), screened(*b), b.StepTime, b.Throughput)
+	fmt.Fprintf(w, "best: %s\n  %s (headroom %s)%s\n  step %.3f s, %s samples/s\n",
+		describe(*b), b.Verdict.Text, units.Bytes(b.Verdict.Headroom), screened(*b), b.StepTime, units.Rate(b.Throughput))
 	if res.AllowanceBasis != "" {
 		fmt.Fprintf(w, "  process memory includes an allowance for untraced allocations (%s)\n", res.AllowanceBasis)
 	}
@@ -123,7 +123,7 @@ func WriteFitText(w io.Writer, res *FitResult) {
 		if !c.Exact {
 			mark = "≈"
 		}
-		fmt.Fprintf(w, "  %-*s %s%10s  %7.3f s  %8.1f samples/s\n", width, describe(c), mark, units.Bytes(c.ProcessHi), c.StepTime, c.Throughput)
+		fmt.Fprintf(w, "  %-*s %s%10s  %7.3f s  %8s samples/s\n", width, describe(c), mark, units.Bytes(c.ProcessHi), c.StepTime, units.Rate(c.Throughput))
 	}
 	if n := len(res.Feasible) - len(shown); n > 0 {
 		fmt.Fprintf(w, "  … %d more\n", n)

@@ -41,7 +41,7 @@ func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 		fmt.Fprintf(w, "worst batch     %10s   peak allocated of the longest batch (%d tokens) alone; fixed-shape reserved %s\n",
 			units.Bytes(d.FixedAllocated), d.MaxLen, units.Bytes(d.FixedReserved))
 	}
-	fmt.Fprintf(w, "step time       %10.3f s (%.3f – %.3f s), %.1f samples/s\n", r.StepTime, r.StepTimeBand[0], r.StepTimeBand[1], r.SamplesPerSec)
+	fmt.Fprintf(w, "step time       %10.3f s (%.3f – %.3f s), %s samples/s\n", r.StepTime, r.StepTimeBand[0], r.StepTimeBand[1], units.Rate(r.SamplesPerSec))
 	if r.StepTimeSource != "" {
 		fmt.Fprintf(w, "                %s\n", r.StepTimeSource)
 	}

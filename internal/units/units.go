@@ -1,5 +1,5 @@
 // Package units parses and prints byte quantities: "24GiB", "1.5 GB",
-// "5.55 GiB". Binary prefixes (KiB, MiB, GiB, TiB) are powers of 1024;
+// "5.55 GiB"; and prints the rates and ratios reports put beside them. Binary prefixes (KiB, MiB, GiB, TiB) are powers of 1024;
 // decimal ones (KB, MB, GB, TB) powers of 1000, as on GPU spec sheets.
 package units
 
@@ -125,6 +125,16 @@ func abs(n int64) int64 {
 		return -n
 	}
 	return n
+}
+
+// Rate prints a throughput such as samples per second with one decimal,
+// or three significant digits below 0.1, where one decimal would print a
+// slow step's 0.0004 samples/s as 0.0.
+func Rate(v float64) string {
+	if v != 0 && math.Abs(v) < 0.1 {
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64)
 }
 
 // Percent formats a ratio as a percentage with one decimal.

@@ -65,3 +65,16 @@ func TestBytesPair(t *testing.T) {
 		}
 	}
 }
+
+func TestRate(t *testing.T) {
+	for _, tc := range []struct {
+		in   float64
+		want string
+	}{
+		{110.51568, "110.5"}, {0.5, "0.5"}, {0.1, "0.1"}, {0.000406, "0.000406"}, {0.0123456, "0.0123"}, {0, "0.0"},
+	} {
+		if got := Rate(tc.in); got != tc.want {
+			t.Errorf("Rate(%g) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
