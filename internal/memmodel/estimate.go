@@ -228,6 +228,11 @@ func resolve(s Spec) (*config, error) {
 	case ck == "block":
 		c.ckptEvery = 1
 	case ck == "selective":
+		if !c.arch.Attention() {
+			// planned, it changed nothing (resnet50's figures were
+			// checkpoint none's) under a "first of its kind" band
+			return nil, specErr("checkpoint", "selective recomputes the attention calls, and %s has none; use block or every:K", c.arch.Name)
+		}
 		c.selective = true
 	case strings.HasPrefix(ck, "every:"):
 		k, err := strconv.Atoi(strings.TrimPrefix(ck, "every:"))

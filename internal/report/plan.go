@@ -15,9 +15,17 @@ import (
 // and the estimate's notes.
 func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 	params := count(r.Params) + " params"
+	var split []string
 	if tp := spec.Parallel.TP; tp > 1 {
-		// Estimate counts one rank's shard of the split layers
-		params = fmt.Sprintf("%s params a GPU under tp %d", count(r.Params), tp)
+		split = append(split, fmt.Sprintf("tp %d", tp))
+	}
+	if pp := spec.Parallel.PP; pp > 1 {
+		split = append(split, fmt.Sprintf("pp %d", pp))
+	}
+	if len(split) > 0 {
+		// Estimate counts one rank's shard of the split layers, or the
+		// fuller pipeline stage's layers
+		params = fmt.Sprintf("%s params a GPU under %s", count(r.Params), strings.Join(split, ", "))
 	}
 	fmt.Fprintf(w, "model %s (%s, %s trainable) on %s\n", r.Model, params, count(r.TrainableParams), r.GPU)
 	switch r.Head {
