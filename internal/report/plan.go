@@ -79,8 +79,9 @@ func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 
 // configLine is the configuration planned, as the spec planned
 // (memmodel.Planned) holds it: the sequence length or image side the
-// model defaults to, the GPUs a parallel strategy runs on, and LoRA and
-// quantisation where given.
+// model defaults to, the GPUs a parallel strategy runs on, and the
+// techniques and allocator settings given (LoRA, quantisation, attention,
+// compile, memory format, PYTORCH_CUDA_ALLOC_CONF).
 func configLine(spec memmodel.Spec) string {
 	shape := fmt.Sprintf("seq %d", spec.Seq)
 	if spec.Image > 0 {
@@ -108,6 +109,18 @@ func configLine(spec memmodel.Spec) string {
 	}
 	if spec.Quant != "" {
 		line += ", base weights " + spec.Quant
+	}
+	if spec.Attn != "" {
+		line += ", attention " + spec.Attn
+	}
+	if spec.Compile {
+		line += ", torch.compile"
+	}
+	if spec.ChannelsLast {
+		line += ", channels-last"
+	}
+	if spec.AllocConf != "" {
+		line += ", PYTORCH_CUDA_ALLOC_CONF=" + spec.AllocConf
 	}
 	return line
 }
