@@ -159,6 +159,12 @@ func runInference(ctx context.Context, env *Env, fs *flag.FlagSet, spec memmodel
 	if f.fit {
 		opts := infer.DefaultFitOptions()
 		opts.Maximize, opts.Margin = f.inf.maximize, f.margin
+		// the searched key given as a flag was overwritten without a word
+		// (--batch 4 answered "largest batch ... 802")
+		searched := map[string]string{"batch": "batch", "seq": "seq"}[opts.Maximize]
+		if searched != "" && flagSet(fs, searched) {
+			return usagef("--%s is what --task generate --fit --maximize %s searches: leave it out, or plan it without --fit", searched, opts.Maximize)
+		}
 		r, err := infer.Fit(ctx, spec, opts)
 		if err != nil {
 			return specError(err)
@@ -178,4 +184,11 @@ func runInference(ctx context.Context, env *Env, fs *flag.FlagSet, spec memmodel
 		r.Fits, r.Headroom = r.Verdict.Fits, r.Verdict.Headroom
 	}
 	return report.Write(env.Stdout, format, r, func(w io.Writer) error { report.InferText(w, r); return nil })
+}
+
+// flagSet reports whether the flag name was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(fl *flag.Flag) { set = set || fl.Name == name })
+	return set
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
 	"github.com/vramkit/vramkit/internal/units"
@@ -37,6 +38,10 @@ type FitResult struct {
 	// Verdict is the decision at Value: the top of its process band
 	// against the budget.
 	Verdict memmodel.Verdict `json:"verdict"`
+	// Bound says why the search stopped at Value when memory did not
+	// stop it (Next is nil then): the model's positions, or the search's
+	// own limit. "" when the next value does not fit.
+	Bound string `json:"bound,omitempty"`
 }
 
 // ErrNothingFits is returned when even the smallest value does not fit.
@@ -100,10 +105,11 @@ func Fit(ctx context.Context, spec memmodel.Spec, opts FitOptions) (*FitResult, 
 	}
 	lo, hi := 1, 0 // lo fits; hi (when set) does not
 	var next *Result
+	var refused error // the spec refused at hi: a bound other than memory
 	for v := 2; v <= fitLimit; v *= 2 {
 		r, ok, err := probe(v)
 		if errors.Is(err, ErrSpec) {
-			hi = v // e.g. past GPT-2's positions: bisect below it
+			hi, refused = v, err // e.g. past GPT-2's positions: bisect below it
 			break
 		}
 		if err != nil {
@@ -119,7 +125,7 @@ func Fit(ctx context.Context, spec memmodel.Spec, opts FitOptions) (*FitResult, 
 		mid := lo + (hi-lo)/2
 		r, ok, err := probe(mid)
 		if errors.Is(err, ErrSpec) {
-			hi = mid
+			hi, refused, next = mid, err, nil
 			continue
 		}
 		if err != nil {
@@ -133,6 +139,15 @@ func Fit(ctx context.Context, spec memmodel.Spec, opts FitOptions) (*FitResult, 
 	}
 	res.Value, res.Best, res.Next = lo, best, next
 	res.Verdict = best.Verdict
+	switch {
+	case next != nil:
+	case refused != nil:
+		// gpt2's longest prompt that fits was its positions' end, at a
+		// gigabyte of 140: said, not called the largest that fits
+		res.Bound = fmt.Sprintf("at %d: %s", hi, strings.TrimPrefix(refused.Error(), ErrSpec.Error()+": "))
+	case hi == 0:
+		res.Bound = fmt.Sprintf("the search stops at %d", fitLimit)
+	}
 	return res, nil
 }
 

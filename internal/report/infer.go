@@ -192,10 +192,29 @@ func ServeFitText(w io.Writer, r *infer.ServeFitResult) {
 // prediction just above it.
 func InferFitText(w io.Writer, r *infer.FitResult) {
 	b := r.Best
-	fmt.Fprintf(w, "largest %s that fits %s with %.0f%% kept free (budget %s): %d\n",
-		r.Maximize, b.GPU, 100*r.Margin, units.Bytes(r.Budget), r.Value)
-	fmt.Fprintf(w, "  at %d: peak reserved %s, process %s (%s), decode %.0f tokens/s\n",
-		r.Value, units.Bytes(b.PeakReserved), units.Bytes(b.Process), inferBand(b.ProcessBand), b.DecodeTokensPerSec)
+	// a prompt is counted in tokens; a batch in sequences
+	what, unit := "batch", fmt.Sprintf(" (prompt %d tokens, %d new)", b.Prompt, b.NewTokens)
+	if r.Maximize == "seq" {
+		what, unit = "prompt", fmt.Sprintf(" tokens (batch %d, %d new)", b.Batch, b.NewTokens)
+	}
+	budget := "budget " + units.Bytes(r.Budget)
+	if r.Margin > 0 {
+		budget = fmt.Sprintf("%.0f%% kept free, budget %s", 100*r.Margin, units.Bytes(r.Budget))
+	}
+	if r.Bound != "" {
+		// memory did not stop the search: the value is not the most the
+		// GPU holds
+		fmt.Fprintf(w, "largest %s planned on %s (%s): %d%s — memory does not bound it (%s)\n",
+			what, b.GPU, budget, r.Value, unit, r.Bound)
+	} else {
+		fmt.Fprintf(w, "largest %s that fits %s (%s): %d%s\n", what, b.GPU, budget, r.Value, unit)
+	}
+	decode := ""
+	if b.NewTokens > 0 {
+		decode = fmt.Sprintf(", decode %.0f tokens/s", b.DecodeTokensPerSec)
+	}
+	fmt.Fprintf(w, "  at %d: peak reserved %s, process %s (%s)%s\n",
+		r.Value, units.Bytes(b.PeakReserved), units.Bytes(b.Process), inferBand(b.ProcessBand), decode)
 	if b.ReservedAllowance > 0 {
 		fmt.Fprintf(w, "  peak reserved includes %s allowance for untraced allocations (%s)\n", units.Bytes(b.ReservedAllowance), b.ReservedAllowanceBasis)
 	}
