@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -60,6 +61,9 @@ type SweepResult struct {
 	// AtRangeTop: Largest is the range's HI, so larger values may fit
 	// too; the sweep did not try them.
 	AtRangeTop bool `json:"largest_is_range_top,omitempty"`
+	// Bound says what ended the sweep at Largest when memory did not:
+	// the spec refused the next value (a model's positions).
+	Bound string `json:"bound,omitempty"`
 	// LargestVerdict is the decision at Largest.
 	LargestVerdict memmodel.Verdict `json:"largest_verdict"`
 	// AllowanceBasis says what the points' peak reserved adds to the
@@ -102,11 +106,18 @@ func Sweep(ctx context.Context, base memmodel.Spec, o SweepOptions) (*SweepResul
 	vals = append(vals, o.Hi)
 	lastFit, firstMiss := 0, 0
 	var lastVerdict memmodel.Verdict
+	// refused is the spec's refusal of a value past a fitting one (seq
+	// past gpt2's positions): the curve ends there instead of failing
+	var refused error
 	for _, v := range vals {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		p, err := at(v)
+		if errors.Is(err, memmodel.ErrSpec) && lastFit > 0 {
+			firstMiss, refused = v, fmt.Errorf("at %d: %s", v, strings.TrimPrefix(err.Error(), memmodel.ErrSpec.Error()+": "))
+			break
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -121,14 +132,21 @@ func Sweep(ctx context.Context, base memmodel.Spec, o SweepOptions) (*SweepResul
 	for firstMiss > 0 && firstMiss-lastFit > 1 && lastFit > 0 {
 		mid := (lastFit + firstMiss) / 2
 		p, err := at(mid)
+		if errors.Is(err, memmodel.ErrSpec) && refused != nil {
+			firstMiss, refused = mid, fmt.Errorf("at %d: %s", mid, strings.TrimPrefix(err.Error(), memmodel.ErrSpec.Error()+": "))
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
 		if p.Fits {
 			lastFit, lastVerdict = mid, p.Verdict
 		} else {
-			firstMiss = mid
+			firstMiss, refused = mid, nil
 		}
+	}
+	if refused != nil {
+		res.Bound = refused.Error()
 	}
 	res.Largest, res.LargestVerdict = lastFit, lastVerdict
 	res.AtRangeTop = lastFit > 0 && lastFit == o.Hi
@@ -153,6 +171,10 @@ func WriteSweepText(w io.Writer, r *SweepResult) {
 	}
 	if r.Largest == 0 {
 		fmt.Fprintf(w, "nothing in the range fits on %s with %s confidence\n", r.GPU, pct)
+		return
+	}
+	if r.Bound != "" {
+		fmt.Fprintf(w, "largest %s planned on %s: %d — memory does not bound it (%s); %s\n", r.Key, r.GPU, r.Largest, r.Bound, r.LargestVerdict.Text)
 		return
 	}
 	if r.AtRangeTop {

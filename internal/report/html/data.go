@@ -253,6 +253,8 @@ type Sweep struct {
 	// the range's top, past which the sweep tried nothing.
 	Largest int  `json:"largest"`
 	AtTop   bool `json:"at_top,omitempty"`
+	// Bound says what ended the sweep at Largest when memory did not.
+	Bound string `json:"bound,omitempty"`
 }
 
 // SweepPoint is one prediction of a sweep.
