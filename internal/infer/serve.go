@@ -3,6 +3,7 @@ package infer
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
 )
@@ -108,6 +109,10 @@ type ServeResult struct {
 	Notes           []string `json:"notes,omitempty"`
 }
 
+// blockSizes are the block sizes vLLM's --block-size accepts (its
+// BlockSize literal; older versions take fewer, never others).
+var blockSizes = []int{1, 8, 16, 32, 64, 128, 256}
+
 // Block size and the model length concurrency is counted at when the
 // spec gives none.
 const (
@@ -176,6 +181,11 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	}
 	if r.BlockSize < 1 {
 		return nil, specErr("block_size", "must be positive, got %d", r.BlockSize)
+	}
+	if !slices.Contains(blockSizes, r.BlockSize) {
+		// planned, 7 cut the cache into 7-token blocks of a server that
+		// never starts
+		return nil, specErr("block_size", "vLLM accepts %v, got %d", blockSizes, r.BlockSize)
 	}
 	if r.Context == 0 {
 		r.Context = spec.Seq
