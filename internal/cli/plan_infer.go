@@ -166,6 +166,14 @@ func runInference(ctx context.Context, env *Env, fs *flag.FlagSet, spec memmodel
 			return usagef("--%s is what --task generate --fit --maximize %s searches: leave it out, or plan it without --fit", searched, opts.Maximize)
 		}
 		r, err := infer.Fit(ctx, spec, opts)
+		if errors.Is(err, infer.ErrNothingFits) && r != nil && format == "json" {
+			// JSON holds the prediction at 1, as a training or serve
+			// --fit writes its search; the exit status says nothing fits
+			if werr := report.JSON(env.Stdout, r); werr != nil {
+				return werr
+			}
+			return err
+		}
 		if err != nil {
 			return specError(err)
 		}

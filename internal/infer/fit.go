@@ -31,7 +31,8 @@ type FitResult struct {
 	Margin   float64 `json:"margin"`
 	Budget   int64   `json:"budget_bytes"`
 	// Best is the prediction at Value; Next at the smallest value that
-	// does not fit (nil when the search hit its upper limit).
+	// does not fit (nil when the search hit its upper limit). When
+	// nothing fits, Value is 0, Best nil and Next the prediction at 1.
 	Best   *Result `json:"best"`
 	Next   *Result `json:"next,omitempty"`
 	Probes int     `json:"probes"`
@@ -99,7 +100,10 @@ func Fit(ctx context.Context, spec memmodel.Spec, opts FitOptions) (*FitResult, 
 		return nil, err
 	}
 	if !ok {
-		return nil, fmt.Errorf("%w: at %s 1 the process needs %s, at most %s at %.0f%% confidence; the budget is %s%s", ErrNothingFits,
+		// the prediction at 1 is the answer's evidence: a JSON reader
+		// gets it as a training --fit's gets its search (Value 0, Next)
+		res.Next, res.Verdict = best, best.Verdict
+		return res, fmt.Errorf("%w: at %s 1 the process needs %s, at most %s at %.0f%% confidence; the budget is %s%s", ErrNothingFits,
 			opts.Maximize, units.Bytes(best.Process), units.Bytes(best.ProcessBand.High), 100*best.Confidence, units.Bytes(res.Budget),
 			smallerWeights(spec, opts.Margin))
 	}

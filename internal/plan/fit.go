@@ -220,8 +220,12 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 		if !opts.asIs {
 			res.Changes = changes(ctx, base, arch, bf16, opts)
 		}
-		return res, fmt.Errorf("fit: %w on %s within %.3g%% margin (smallest needs %s)", ErrNothingFits,
-			res.GPU, opts.Margin*100, units.Bytes(res.Smallest))
+		within := ""
+		if opts.Margin > 0 {
+			within = fmt.Sprintf(" within %.3g%% margin", opts.Margin*100)
+		}
+		return res, fmt.Errorf("fit: %w on %s%s (smallest needs %s)", ErrNothingFits,
+			res.GPU, within, units.Bytes(res.Smallest))
 	}
 	res.Explanation = explain(res, arch)
 	return res, nil
