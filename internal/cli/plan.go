@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
@@ -177,6 +178,17 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 		}
 		if opts.GlobalBatch == 0 {
 			return usagef("--fit needs --global-batch")
+		}
+		if flagSet(fs, "parallel") {
+			// a strategy given was replaced by the search's own without
+			// a word (--parallel zero3 answered fsdp)
+			if !slices.Contains(plan.SearchedStrategies, f.parallel) {
+				return usagef("--fit searches %s over --gpus, or one of them given with --parallel; plan --parallel %s without --fit", strings.Join(plan.SearchedStrategies, ", "), f.parallel)
+			}
+			opts.Strategy = f.parallel
+		}
+		if dp := plan.DataParallel(spec.Parallel); dp < 1 || opts.GlobalBatch%dp != 0 {
+			return usagef("--global-batch %d is not divisible by the %d data-parallel replicas of %d GPUs", opts.GlobalBatch, dp, spec.Parallel.GPUs)
 		}
 		res, err := plan.Fit(ctx, spec, opts)
 		if errors.Is(err, plan.ErrNothingFits) && *format != "html" {

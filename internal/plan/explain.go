@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
 	"github.com/vramkit/vramkit/internal/units"
@@ -96,10 +97,26 @@ func screened(c Candidate) string {
 	return " (screened, not replayed)"
 }
 
+// groups names the tensor- and pipeline-parallel degrees the candidates
+// carry, which divide the GPUs into fewer replicas ("" for none).
+func groups(res *FitResult) string {
+	var g []string
+	if res.TP > 1 {
+		g = append(g, fmt.Sprintf("tp %d", res.TP))
+	}
+	if res.PP > 1 {
+		g = append(g, fmt.Sprintf("pp %d", res.PP))
+	}
+	if len(g) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" in %d replicas of %s", DataParallel(memmodel.Parallel{GPUs: res.GPUs, TP: res.TP, PP: res.PP}), strings.Join(g, ", "))
+}
+
 // WriteFitText renders a FitResult for people.
 func WriteFitText(w io.Writer, res *FitResult) {
-	fmt.Fprintf(w, "searched %d configurations for global batch %d on %d × %s (budget %s)\n\n",
-		res.Searched, res.GlobalBatch, res.GPUs, res.GPU, units.Bytes(res.Budget))
+	fmt.Fprintf(w, "searched %d configurations for global batch %d on %d × %s%s (budget %s)\n\n",
+		res.Searched, res.GlobalBatch, res.GPUs, res.GPU, groups(res), units.Bytes(res.Budget))
 	b := res.Best
 	fmt.Fprintf(w, "best: %s\n  %s (headroom %s)%s\n  step %.3f s, %s samples/s\n",
 		describe(*b), b.Verdict.Text, units.Bytes(b.Verdict.Headroom), screened(*b), b.StepTime, units.Rate(b.Throughput))

@@ -157,7 +157,7 @@ func TestSpaceLoRABaseInBF16(t *testing.T) {
 		t.Fatal(err)
 	}
 	has := func(s memmodel.Spec, bf16 bool) bool {
-		for _, c := range space(s, arch, 8, bf16, nil) {
+		for _, c := range space(s, arch, 8, bf16, nil, "") {
 			if c.Precision == "bf16" {
 				return true
 			}
@@ -220,7 +220,7 @@ func TestFitTriesChannelsLast(t *testing.T) {
 		s    memmodel.Spec
 		a    memmodel.Arch
 	}{{"compiled resnet50", comp, arch}, {"gpt2", text, gpt}} {
-		for _, s := range space(c.s, c.a, 8, true, nil) {
+		for _, s := range space(c.s, c.a, 8, true, nil, "") {
 			if s.ChannelsLast {
 				t.Errorf("%s: a channels-last candidate", c.name)
 				break
@@ -272,7 +272,7 @@ func TestSpaceSkipsAccumEstimateRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cands := space(base, arch, 1000000, true, nil)
+	cands := space(base, arch, 1000000, true, nil, "")
 	if len(cands) == 0 {
 		t.Fatal("no candidates")
 	}
