@@ -179,13 +179,14 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 		if opts.GlobalBatch == 0 {
 			return usagef("--fit needs --global-batch")
 		}
-		if flagSet(fs, "parallel") {
+		if flagSet(fs, "parallel") || specGivesStrategy(f.spec) {
 			// a strategy given was replaced by the search's own without
 			// a word (--parallel zero3 answered fsdp)
-			if !slices.Contains(plan.SearchedStrategies, f.parallel) {
-				return usagef("--fit searches %s over --gpus, or one of them given with --parallel; plan --parallel %s without --fit", strings.Join(plan.SearchedStrategies, ", "), f.parallel)
+			st := spec.Parallel.Strategy
+			if !slices.Contains(plan.SearchedStrategies, st) {
+				return usagef("--fit searches %s over --gpus, or one of them given with --parallel; plan --parallel %s without --fit", strings.Join(plan.SearchedStrategies, ", "), st)
 			}
-			opts.Strategy = f.parallel
+			opts.Strategy = st
 		}
 		if dp := plan.DataParallel(spec.Parallel); dp < 1 || opts.GlobalBatch%dp != 0 {
 			return usagef("--global-batch %d is not divisible by the %d data-parallel replicas of %d GPUs", opts.GlobalBatch, dp, spec.Parallel.GPUs)
