@@ -144,7 +144,13 @@ func modulesText(w io.Writer, rows []memmodel.ModuleRow) {
 	fmt.Fprintf(w, "\nper module (identical layers merged, figures per layer):\n")
 	fmt.Fprintf(w, "  %-28s %9s %10s %10s %10s %12s\n", "module", "params", "weights", "gradients", "optimizer", "activations")
 	for _, m := range memmodel.CollapseLayers(rows) {
-		fmt.Fprintf(w, "  %-28s %9s %10s %10s %10s %12s\n", m.Module, count(m.Params), units.Bytes(m.ParamBytes),
+		name := m.Module
+		if name == "model" {
+			// what no named module or layer holds (GPT-2's embeddings
+			// and final norm), not the whole model
+			name = "model (outside the layers)"
+		}
+		fmt.Fprintf(w, "  %-28s %9s %10s %10s %10s %12s\n", name, count(m.Params), units.Bytes(m.ParamBytes),
 			units.Bytes(m.GradientBytes), units.Bytes(m.OptimizerBytes), units.Bytes(m.ActivationByte))
 	}
 }
