@@ -209,6 +209,11 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 		if err != nil {
 			return usagef("--sweep: %v", err)
 		}
+		if arch, _, err := memmodel.Describe(spec); err == nil && opts.Key == "seq" && arch.Vision() {
+			// the spec's own refusal said to give an image side, which
+			// --sweep cannot vary
+			return usagef("--sweep %s: %s takes images, not sequences; sweep batch", f.sweep, arch.Name)
+		}
 		if opts.Hi > maxSweep {
 			// past it the doubling from LO would wrap around
 			return usagef("--sweep: %s=%d..%d: HI at most %d", opts.Key, opts.Lo, opts.Hi, maxSweep)
