@@ -271,6 +271,11 @@ func (f *planFlags) buildSpec(fs *flag.FlagSet) (memmodel.Spec, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	if set["model"] && set["hf-config"] {
+		// the config.json won without a word (--model llama3-8b planned
+		// the GPT-2 the file described)
+		return spec, usagef("give --model or --hf-config, not both")
+	}
 	if set["model"] {
 		m := f.model
 		spec.Model, spec.HFConfig = &m, nil
