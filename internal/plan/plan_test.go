@@ -282,3 +282,17 @@ func TestSpaceSkipsAccumEstimateRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepTextTopApartFromBudget: a point whose band top rounds like the
+// budget prints them apart, as the verdict does ("at most 16.2 GiB" with
+// "yes" under "fits in 16.2 GiB" read as a tie).
+func TestSweepTextTopApartFromBudget(t *testing.T) {
+	budget := int64(17394617548) // 16.2 GiB
+	r := &SweepResult{Key: "batch", GPU: "rtx3090", Budget: budget, Confidence: 0.95,
+		Points: []SweepPoint{{Value: 8, ProcessHi: budget - 30<<20, Fits: true}}}
+	var b strings.Builder
+	WriteSweepText(&b, r)
+	if !strings.Contains(b.String(), " 16.17 GiB ") {
+		t.Errorf("the top is not printed apart from the budget:\n%s", b.String())
+	}
+}

@@ -163,8 +163,11 @@ func WriteSweepText(w io.Writer, r *SweepResult) {
 		if !p.Fits {
 			mark = "no"
 		}
+		// the top printed apart from the budget in the header when the
+		// two round alike, as the verdict prints them
+		hi, _ := units.BytesPair(p.ProcessHi, r.Budget)
 		fmt.Fprintf(w, "%-8d %12s %12s %12s %12s %8.3f s  %s\n", p.Value, units.Bytes(p.Allocated), units.Bytes(p.Reserved),
-			units.Bytes(p.Process), units.Bytes(p.ProcessHi), p.StepTime, mark)
+			units.Bytes(p.Process), hi, p.StepTime, mark)
 	}
 	if r.AllowanceBasis != "" {
 		fmt.Fprintf(w, "reserved includes an allowance for untraced allocations (%s)\n", r.AllowanceBasis)
