@@ -53,7 +53,13 @@ func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 		fmt.Fprintf(w, "worst batch     %10s   peak allocated of the longest batch (%d tokens) alone; fixed-shape reserved %s\n",
 			units.Bytes(d.FixedAllocated), d.MaxLen, units.Bytes(d.FixedReserved))
 	}
-	fmt.Fprintf(w, "step time       %10.3f s (%.3f – %.3f s), %s samples/s\n", r.StepTime, r.StepTimeBand[0], r.StepTimeBand[1], units.Rate(r.SamplesPerSec))
+	over := ""
+	if n := spec.Parallel.GPUs; n > 1 {
+		// the rate counts every replica's samples: 4 × 8 × accum 2 in a
+		// step, not one GPU's
+		over = fmt.Sprintf(" over the %d GPUs", n)
+	}
+	fmt.Fprintf(w, "step time       %10.3f s (%.3f – %.3f s), %s samples/s%s\n", r.StepTime, r.StepTimeBand[0], r.StepTimeBand[1], units.Rate(r.SamplesPerSec), over)
 	if r.StepTimeSource != "" {
 		fmt.Fprintf(w, "                %s\n", r.StepTimeSource)
 	}
