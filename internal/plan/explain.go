@@ -67,8 +67,11 @@ func explain(res *FitResult, arch memmodel.Arch) []string {
 			units.Rate(r.Throughput), describe(r), r.Verdict.Text, screened(r)))
 		n++
 	}
-	if len(res.Rejected) > n {
-		out = append(out, fmt.Sprintf("… and %d more faster configurations that do not fit", len(res.Rejected)-n))
+	switch more := len(res.Rejected) - n; {
+	case more == 1:
+		out = append(out, "… and 1 more faster configuration that does not fit")
+	case more > 1:
+		out = append(out, fmt.Sprintf("… and %d more faster configurations that do not fit", more))
 	}
 	return out
 }
