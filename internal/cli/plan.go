@@ -98,7 +98,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.IntVar(&f.micro, "micro-batches", 0, "pipeline micro-batches")
 	fs.StringVar(&f.gpu, "gpu", "", "GPU (default h200; an alias such as a100 picks one variant, a100-80, and says so; NAME:MEMORY, e.g. h100:94GiB, plans a variant the table lacks with its memory as torch.cuda reports it)")
 	fs.StringVar(&f.allocConf, "alloc-conf", "", "PYTORCH_CUDA_ALLOC_CONF to simulate")
-	fs.BoolVar(&f.fit, "fit", false, "search all configurations for the fastest that fits (generate: the largest batch or prompt; serve: the fewest GPUs for --concurrency)")
+	fs.BoolVar(&f.fit, "fit", false, "search all configurations for the fastest that fits (over --gpus: ddp, zero1, zero2 and fsdp, or the --parallel given; generate: the largest batch or prompt; serve: the fewest GPUs for --concurrency)")
 	fs.IntVar(&f.global, "global-batch", 0, "global batch size for --fit")
 	fs.Float64Var(&f.margin, "margin", 0, "fraction of GPU memory kept free beyond the band's top (which already holds the stated confidence): the fit verdict, --fit and --sweep judge against the rest")
 	fs.StringVar(&f.sweep, "sweep", "", "memory curve: batch=LO..HI or seq=LO..HI")
