@@ -113,7 +113,10 @@ func groups(res *FitResult) string {
 	if len(g) == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" in %d replicas of %s", DataParallel(memmodel.Parallel{GPUs: res.GPUs, TP: res.TP, PP: res.PP}), strings.Join(g, ", "))
+	if dp := DataParallel(memmodel.Parallel{GPUs: res.GPUs, TP: res.TP, PP: res.PP}); dp > 1 {
+		return fmt.Sprintf(" in %d replicas of %s", dp, strings.Join(g, ", "))
+	}
+	return " in one replica of " + strings.Join(g, ", ")
 }
 
 // WriteFitText renders a FitResult for people.
