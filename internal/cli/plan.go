@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
@@ -97,7 +98,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.IntVar(&f.micro, "micro-batches", 0, "pipeline micro-batches")
 	fs.StringVar(&f.gpu, "gpu", "", "GPU (default h200; an alias such as a100 picks one variant, a100-80, and says so; NAME:MEMORY, e.g. h100:94GiB, plans a variant the table lacks with its memory as torch.cuda reports it)")
 	fs.StringVar(&f.allocConf, "alloc-conf", "", "PYTORCH_CUDA_ALLOC_CONF to simulate")
-	fs.BoolVar(&f.fit, "fit", false, "search all configurations for the fastest that fits (generate: the largest batch or prompt; serve: the fewest GPUs for --concurrency)")
+	fs.BoolVar(&f.fit, "fit", false, "search all configurations for the fastest that fits (over --gpus: ddp, zero1, zero2 and fsdp, or the --parallel given; generate: the largest batch or prompt; serve: the fewest GPUs for --concurrency)")
 	fs.IntVar(&f.global, "global-batch", 0, "global batch size for --fit")
 	fs.Float64Var(&f.margin, "margin", 0, "fraction of GPU memory kept free beyond the band's top (which already holds the stated confidence): the fit verdict, --fit and --sweep judge against the rest")
 	fs.StringVar(&f.sweep, "sweep", "", "memory curve: batch=LO..HI or seq=LO..HI")
@@ -178,6 +179,18 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 		if opts.GlobalBatch == 0 {
 			return usagef("--fit needs --global-batch")
 		}
+		if flagSet(fs, "parallel") || specGivesStrategy(f.spec) {
+			// a strategy given was replaced by the search's own without
+			// a word (--parallel zero3 answered fsdp)
+			st := spec.Parallel.Strategy
+			if !slices.Contains(plan.SearchedStrategies, st) {
+				return usagef("--fit searches %s over --gpus, or one of them given with --parallel; plan --parallel %s without --fit", strings.Join(plan.SearchedStrategies, ", "), st)
+			}
+			opts.Strategy = st
+		}
+		if dp := plan.DataParallel(spec.Parallel); dp < 1 || opts.GlobalBatch%dp != 0 {
+			return usagef("--global-batch %d is not divisible by the %d data-parallel replicas of %d GPUs", opts.GlobalBatch, dp, spec.Parallel.GPUs)
+		}
 		res, err := plan.Fit(ctx, spec, opts)
 		if errors.Is(err, plan.ErrNothingFits) && *format != "html" {
 			// the search and the changes that would fit are the answer;
@@ -195,6 +208,11 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 		opts, err := plan.ParseSweep(f.sweep)
 		if err != nil {
 			return usagef("--sweep: %v", err)
+		}
+		if arch, _, err := memmodel.Describe(spec); err == nil && opts.Key == "seq" && arch.Vision() {
+			// the spec's own refusal said to give an image side, which
+			// --sweep cannot vary
+			return usagef("--sweep %s: %s takes images, not sequences; sweep batch", f.sweep, arch.Name)
 		}
 		if opts.Hi > maxSweep {
 			// past it the doubling from LO would wrap around
@@ -224,7 +242,18 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 		r.Verdict = memmodel.DecideWithin(r.SteadyProcess, r.ProcessHigh, r.Capacity, f.margin, r.Confidence)
 		r.Fits, r.Headroom = r.Verdict.Fits, r.Verdict.Headroom
 	}
-	return report.Write(env.Stdout, *format, r, func(w io.Writer) error { report.PlanText(w, spec, r); return nil })
+	planned, err := memmodel.Planned(spec)
+	if err != nil {
+		return specError(err)
+	}
+	// the JSON names the configuration the text's second line prints
+	// (the fit candidates' spec key), without a config.json's bytes
+	planned.HFConfig = nil
+	out := struct {
+		*memmodel.Result
+		Spec memmodel.Spec `json:"spec"`
+	}{r, planned}
+	return report.Write(env.Stdout, *format, out, func(w io.Writer) error { report.PlanText(w, planned, r); return nil })
 }
 
 // buildSpec reads --spec (if any) and lays the explicitly set flags over it.
@@ -242,6 +271,11 @@ func (f *planFlags) buildSpec(fs *flag.FlagSet) (memmodel.Spec, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	if set["model"] && set["hf-config"] {
+		// the config.json won without a word (--model llama3-8b planned
+		// the GPT-2 the file described)
+		return spec, usagef("give --model or --hf-config, not both")
+	}
 	if set["model"] {
 		m := f.model
 		spec.Model, spec.HFConfig = &m, nil
@@ -311,6 +345,10 @@ func (f *planFlags) buildSpec(fs *flag.FlagSet) (memmodel.Spec, error) {
 		spec.Parallel.Strategy = "ddp"
 	}
 	if spec.Model == nil && len(spec.HFConfig) == 0 {
+		if f.spec != "" {
+			// the spec was given: what it lacks is a model
+			return spec, usagef("%s: spec: no model: give its key model (a catalog name) or hf_config, or --model or --hf-config", f.spec)
+		}
 		return spec, usagef("give --spec, --model or --hf-config")
 	}
 	return spec, nil

@@ -42,7 +42,7 @@ func (f *inferFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.images, "images-per-prompt", 0, "serve: a multimodal checkpoint's image limit, vLLM's --limit-mm-per-prompt '{\"image\":N}' (0: the language model alone, --language-model-only)")
 	fs.BoolVar(&f.skipMM, "skip-mm-profiling", false, "serve: vLLM's --skip-mm-profiling (the image encoder's pass left out of the budget)")
 	fs.IntVar(&f.concurrency, "concurrency", 0, "serve --fit: sequences of --context tokens the KV cache must hold at once (finds the fewest tensor-parallel GPUs)")
-	fs.IntVar(&f.context, "context", 0, "serve: per-sequence context length for concurrency (vLLM max_model_len; default --seq or 4096)")
+	fs.IntVar(&f.context, "context", 0, "serve: per-sequence context length for concurrency (vLLM max_model_len; default --seq or 4096, at most a learned position table's length)")
 }
 
 // apply lays the explicitly set inference flags over spec. A count or a
@@ -53,6 +53,11 @@ func (f *inferFlags) apply(fs *flag.FlagSet, spec *memmodel.Spec) error {
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 	if set["task"] {
 		t := f.task
+		if t != "generate" && t != "serve" {
+			// a training plan is the default: "train" reached the
+			// spec's head task and was refused as a causal-lm model's
+			return usagef("--task: want generate or serve (leave it out to plan training), got %q", t)
+		}
 		spec.Task = &t
 	}
 	if spec.Inference() && !set["precision"] && !set["spec"] {
@@ -154,7 +159,21 @@ func runInference(ctx context.Context, env *Env, fs *flag.FlagSet, spec memmodel
 	if f.fit {
 		opts := infer.DefaultFitOptions()
 		opts.Maximize, opts.Margin = f.inf.maximize, f.margin
+		// the searched key given as a flag was overwritten without a word
+		// (--batch 4 answered "largest batch ... 802")
+		searched := map[string]string{"batch": "batch", "seq": "seq"}[opts.Maximize]
+		if searched != "" && flagSet(fs, searched) {
+			return usagef("--%s is what --task generate --fit --maximize %s searches: leave it out, or plan it without --fit", searched, opts.Maximize)
+		}
 		r, err := infer.Fit(ctx, spec, opts)
+		if errors.Is(err, infer.ErrNothingFits) && r != nil && format == "json" {
+			// JSON holds the prediction at 1, as a training or serve
+			// --fit writes its search; the exit status says nothing fits
+			if werr := report.JSON(env.Stdout, r); werr != nil {
+				return werr
+			}
+			return err
+		}
 		if err != nil {
 			return specError(err)
 		}
@@ -173,4 +192,11 @@ func runInference(ctx context.Context, env *Env, fs *flag.FlagSet, spec memmodel
 		r.Fits, r.Headroom = r.Verdict.Fits, r.Verdict.Headroom
 	}
 	return report.Write(env.Stdout, format, r, func(w io.Writer) error { report.InferText(w, r); return nil })
+}
+
+// flagSet reports whether the flag name was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(fl *flag.Flag) { set = set || fl.Name == name })
+	return set
 }

@@ -39,6 +39,11 @@ func checkNames(spec memmodel.Spec) (notes []string, err error) {
 	if spec.Precision == "fp16" {
 		notes = append(notes, "precision fp16 is fp16-amp: float16 autocast with float32 weights and a GradScaler")
 	}
+	if p := spec.Parallel; p.Strategy != "none" && p.Strategy != "" && p.GPUs == 1 {
+		// --parallel ddp without --gpus plans a world of one: valid, and
+		// usually not what was meant
+		notes = append(notes, fmt.Sprintf("parallel %s over 1 GPU (its buffers, no peers); give --gpus N to plan N", p.Strategy))
+	}
 	return notes, nil
 }
 

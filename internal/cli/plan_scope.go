@@ -92,3 +92,21 @@ func fitSearchedSpecKeys(path string) []string {
 // LO, which past it would overflow int. No batch or sequence near it
 // plans (memmodel refuses the step as too large first).
 const maxSweep = 1 << 40
+
+// specGivesStrategy reports whether the spec file at path names a
+// parallel strategy, which a training --fit then keeps as the flag's.
+func specGivesStrategy(path string) bool {
+	if path == "" {
+		return false
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	var doc struct {
+		Parallel struct {
+			Strategy *string `json:"strategy"`
+		} `json:"parallel"`
+	}
+	return json.Unmarshal(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), &doc) == nil && doc.Parallel.Strategy != nil
+}

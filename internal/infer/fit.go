@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
 	"github.com/vramkit/vramkit/internal/units"
@@ -30,13 +31,18 @@ type FitResult struct {
 	Margin   float64 `json:"margin"`
 	Budget   int64   `json:"budget_bytes"`
 	// Best is the prediction at Value; Next at the smallest value that
-	// does not fit (nil when the search hit its upper limit).
+	// does not fit (nil when the search hit its upper limit). When
+	// nothing fits, Value is 0, Best nil and Next the prediction at 1.
 	Best   *Result `json:"best"`
 	Next   *Result `json:"next,omitempty"`
 	Probes int     `json:"probes"`
 	// Verdict is the decision at Value: the top of its process band
 	// against the budget.
 	Verdict memmodel.Verdict `json:"verdict"`
+	// Bound says why the search stopped at Value when memory did not
+	// stop it (Next is nil then): the model's positions, or the search's
+	// own limit. "" when the next value does not fit.
+	Bound string `json:"bound,omitempty"`
 }
 
 // ErrNothingFits is returned when even the smallest value does not fit.
@@ -94,16 +100,20 @@ func Fit(ctx context.Context, spec memmodel.Spec, opts FitOptions) (*FitResult, 
 		return nil, err
 	}
 	if !ok {
-		return nil, fmt.Errorf("%w: at %s 1 the process needs %s, at most %s at %.0f%% confidence; the budget is %s%s", ErrNothingFits,
+		// the prediction at 1 is the answer's evidence: a JSON reader
+		// gets it as a training --fit's gets its search (Value 0, Next)
+		res.Next, res.Verdict = best, best.Verdict
+		return res, fmt.Errorf("%w: at %s 1 the process needs %s, at most %s at %.0f%% confidence; the budget is %s%s", ErrNothingFits,
 			opts.Maximize, units.Bytes(best.Process), units.Bytes(best.ProcessBand.High), 100*best.Confidence, units.Bytes(res.Budget),
 			smallerWeights(spec, opts.Margin))
 	}
 	lo, hi := 1, 0 // lo fits; hi (when set) does not
 	var next *Result
+	var refused error // the spec refused at hi: a bound other than memory
 	for v := 2; v <= fitLimit; v *= 2 {
 		r, ok, err := probe(v)
 		if errors.Is(err, ErrSpec) {
-			hi = v // e.g. past GPT-2's positions: bisect below it
+			hi, refused = v, err // e.g. past GPT-2's positions: bisect below it
 			break
 		}
 		if err != nil {
@@ -119,7 +129,7 @@ func Fit(ctx context.Context, spec memmodel.Spec, opts FitOptions) (*FitResult, 
 		mid := lo + (hi-lo)/2
 		r, ok, err := probe(mid)
 		if errors.Is(err, ErrSpec) {
-			hi = mid
+			hi, refused, next = mid, err, nil
 			continue
 		}
 		if err != nil {
@@ -133,6 +143,15 @@ func Fit(ctx context.Context, spec memmodel.Spec, opts FitOptions) (*FitResult, 
 	}
 	res.Value, res.Best, res.Next = lo, best, next
 	res.Verdict = best.Verdict
+	switch {
+	case next != nil:
+	case refused != nil:
+		// gpt2's longest prompt that fits was its positions' end, at a
+		// gigabyte of 140: said, not called the largest that fits
+		res.Bound = fmt.Sprintf("at %d: %s", hi, strings.TrimPrefix(refused.Error(), ErrSpec.Error()+": "))
+	case hi == 0:
+		res.Bound = fmt.Sprintf("the search stops at %d", fitLimit)
+	}
 	return res, nil
 }
 

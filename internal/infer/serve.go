@@ -3,6 +3,7 @@ package infer
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
 )
@@ -108,6 +109,10 @@ type ServeResult struct {
 	Notes           []string `json:"notes,omitempty"`
 }
 
+// blockSizes are the block sizes vLLM's --block-size accepts (its
+// BlockSize literal; older versions take fewer, never others).
+var blockSizes = []int{1, 8, 16, 32, 64, 128, 256}
+
 // Block size and the model length concurrency is counted at when the
 // spec gives none.
 const (
@@ -177,11 +182,26 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 	if r.BlockSize < 1 {
 		return nil, specErr("block_size", "must be positive, got %d", r.BlockSize)
 	}
+	if !slices.Contains(blockSizes, r.BlockSize) {
+		// planned, 7 cut the cache into 7-token blocks of a server that
+		// never starts
+		return nil, specErr("block_size", "vLLM accepts %v, got %d", blockSizes, r.BlockSize)
+	}
 	if r.Context == 0 {
 		r.Context = spec.Seq
 		if r.Context == 0 {
 			r.Context = defaultContext
+			if c.dec.learnedPos && c.arch.MaxPos > 0 {
+				// vLLM's max_model_len defaults to the model's; a learned
+				// position table allows no more
+				r.Context = min(r.Context, c.arch.MaxPos)
+			}
 		}
+	}
+	if c.dec.learnedPos && c.arch.MaxPos > 0 && r.Context > c.arch.MaxPos {
+		// planned as if it served them, gpt2 at --context 4096 counted
+		// 512 sequences vLLM never starts with
+		return nil, specErr("context", "%d is past %s's %d positions: vLLM refuses a max_model_len beyond a learned position table", r.Context, c.arch.Name, c.arch.MaxPos)
 	}
 	for _, k := range []struct {
 		name string

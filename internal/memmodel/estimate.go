@@ -228,6 +228,11 @@ func resolve(s Spec) (*config, error) {
 	case ck == "block":
 		c.ckptEvery = 1
 	case ck == "selective":
+		if !c.arch.Attention() {
+			// planned, it changed nothing (resnet50's figures were
+			// checkpoint none's) under a "first of its kind" band
+			return nil, specErr("checkpoint", "selective recomputes the attention calls, and %s has none; use block or every:K", c.arch.Name)
+		}
 		c.selective = true
 	case strings.HasPrefix(ck, "every:"):
 		k, err := strconv.Atoi(strings.TrimPrefix(ck, "every:"))
@@ -283,4 +288,22 @@ func Describe(s Spec) (Arch, bool, error) {
 		return Arch{}, false, err
 	}
 	return c.arch, c.gpu.BF16, nil
+}
+
+// Planned is s as Estimate plans it, for echoing what was planned: the
+// model's default sequence length or image side filled in, and the
+// tensor- and pipeline-parallel degrees a tp or pp strategy takes from
+// gpus.
+func Planned(s Spec) (Spec, error) {
+	c, err := resolve(s)
+	if err != nil {
+		return s, err
+	}
+	p := c.spec
+	if c.arch.Vision() {
+		p.Image = int(c.image)
+	} else {
+		p.Seq = int(c.seq)
+	}
+	return p, nil
 }

@@ -278,7 +278,21 @@ func (c *config) rankNotes() []string {
 	case p.PP > 1 && p.Schedule == "gpipe":
 		out = append(out, fmt.Sprintf("figures are the fuller pipeline stage's: allocated %s on the first (its layers, the embedding, all %d micro-batches' activations), %s on the last (its layers, the head and loss of every micro-batch); measured on two stages only (torch.distributed.pipelining)", units.Bytes(c.ppStages[0]), p.MicroBatches, units.Bytes(c.ppStages[1])))
 	case p.PP > 1:
-		out = append(out, fmt.Sprintf("figures are the fuller pipeline stage's: allocated %s on the first (its layers, the embedding, %d micro-batches in flight under 1F1B), %s on the last (its layers, the head and loss, and the %d earlier micro-batches' logits the schedule keeps to merge its output); measured on two stages only (torch.distributed.pipelining)", units.Bytes(c.ppStages[0]), min(p.PP, p.MicroBatches), units.Bytes(c.ppStages[1]), p.MicroBatches-1))
+		// one micro-batch read "1 micro-batches in flight" and "the 0
+		// earlier micro-batches' logits"
+		inFlight := fmt.Sprintf("%d micro-batches in flight", min(p.PP, p.MicroBatches))
+		if min(p.PP, p.MicroBatches) == 1 {
+			inFlight = "1 micro-batch in flight"
+		}
+		kept := ""
+		switch n := p.MicroBatches - 1; n {
+		case 0:
+		case 1:
+			kept = ", and the earlier micro-batch's logits the schedule keeps to merge its output"
+		default:
+			kept = fmt.Sprintf(", and the %d earlier micro-batches' logits the schedule keeps to merge its output", n)
+		}
+		out = append(out, fmt.Sprintf("figures are the fuller pipeline stage's: allocated %s on the first (its layers, the embedding, %s under 1F1B), %s on the last (its layers, the head and loss%s); measured on two stages only (torch.distributed.pipelining)", units.Bytes(c.ppStages[0]), inFlight, units.Bytes(c.ppStages[1]), kept))
 	case p.GPUs > 1:
 		out = append(out, "ranks hold the same memory under this strategy (FSDP2 on two GPUs: within 2 KB)")
 	}

@@ -27,18 +27,20 @@ type Verdict struct {
 func Decide(predicted, high, limit int64, conf float64, limitNote string) Verdict {
 	v := Verdict{Predicted: predicted, High: high, Limit: limit, Headroom: limit - high, Confidence: conf}
 	v.Fits = v.Headroom >= 0
-	of := units.Bytes(limit)
+	// the band's top and the limit printed apart whenever they differ:
+	// "at most 23.6 GiB, of 23.6 GiB" read as a contradiction of "fits"
+	hi, of := units.BytesPair(high, limit)
 	if limitNote != "" {
 		of += " " + limitNote
 	}
 	pct := fmt.Sprintf("%.0f%%", 100*conf)
 	switch {
 	case v.Fits:
-		v.Text = fmt.Sprintf("fits with %s confidence: %s, at most %s, of %s", pct, units.Bytes(predicted), units.Bytes(high), of)
+		v.Text = fmt.Sprintf("fits with %s confidence: %s, at most %s, of %s", pct, units.Bytes(predicted), hi, of)
 	case predicted <= limit:
-		v.Text = fmt.Sprintf("does NOT fit with %s confidence: %s predicted, but up to %s, of %s", pct, units.Bytes(predicted), units.Bytes(high), of)
+		v.Text = fmt.Sprintf("does NOT fit with %s confidence: %s predicted, but up to %s, of %s", pct, units.Bytes(predicted), hi, of)
 	default:
-		v.Text = fmt.Sprintf("does NOT fit: %s predicted, up to %s at %s confidence, of %s", units.Bytes(predicted), units.Bytes(high), pct, of)
+		v.Text = fmt.Sprintf("does NOT fit: %s predicted, up to %s at %s confidence, of %s", units.Bytes(predicted), hi, pct, of)
 	}
 	return v
 }

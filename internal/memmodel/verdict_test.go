@@ -25,6 +25,20 @@ func TestDecideNeverContradicts(t *testing.T) {
 			t.Errorf("headroom %d contradicts fits=%v", v.Headroom, v.Fits)
 		}
 	}
+	// a top within rounding of the limit is printed apart from it, on
+	// the side the verdict says (a top 10 MiB under rtx4090's 23.65 GiB,
+	// 10 MiB over a limit of 23.60 GiB)
+	for _, c := range []struct {
+		high, limit int64
+		want        string
+	}{
+		{25393692672 - 10<<20, 25393692672, "fits with 95% confidence: 21.4 GiB, at most 23.64 GiB, of 23.65 GiB"},
+		{25340000000 + 10<<20, 25340000000, "does NOT fit with 95% confidence: 21.4 GiB predicted, but up to 23.61 GiB, of 23.60 GiB"},
+	} {
+		if v := Decide(23<<30-1600<<20, c.high, c.limit, 0.95, ""); v.Text != c.want {
+			t.Errorf("Decide near the limit: %q, want %q", v.Text, c.want)
+		}
+	}
 	v := Decide(19*gib, 20*gib, 21*gib, 0.95, "(GPU less a 10% margin)")
 	if v.Text != "fits with 95% confidence: 19.0 GiB, at most 20.0 GiB, of 21.0 GiB (GPU less a 10% margin)" {
 		t.Errorf("text %q", v.Text)

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -55,7 +56,8 @@ func changes(ctx context.Context, base memmodel.Spec, arch memmodel.Arch, bf16 b
 			Caveat: "updates smaller than bfloat16's resolution of a weight are lost unless the optimizer compensates (Kahan summation, stochastic rounding)"},
 			spec: base, only: []string{"bf16"}})
 	}
-	if base.LoRA == nil && arch.Attention() {
+	switch {
+	case base.LoRA == nil && arch.Attention():
 		s := base
 		s.LoRA = &memmodel.LoRA{Rank: loraRank}
 		tries = append(tries, try{c: Change{Change: fmt.Sprintf("LoRA rank %d on the family's default target modules", loraRank),
@@ -64,6 +66,14 @@ func changes(ctx context.Context, base memmodel.Spec, arch memmodel.Arch, bf16 b
 		q.Quant = "nf4"
 		tries = append(tries, try{c: Change{Change: fmt.Sprintf("QLoRA: LoRA rank %d over the base weights in 4-bit NF4 (bitsandbytes)", loraRank),
 			Caveat: "trains adapters over a quantised base: a different fine-tune, and dequantising costs step time"}, spec: q})
+	case base.LoRA != nil && base.Quant == "" && arch.Attention():
+		// a LoRA fine-tune that does not fit was offered only the 8-bit
+		// optimizer and more GPUs, not the 4-bit base that shrinks the
+		// weights it is stuck on (llama3-8b rank 16 on a T4)
+		q := base
+		q.Quant = "nf4"
+		tries = append(tries, try{c: Change{Change: fmt.Sprintf("QLoRA: the same LoRA rank %d over the base weights in 4-bit NF4 (bitsandbytes)", base.LoRA.Rank),
+			Caveat: "the frozen base quantised: dequantising costs step time, and the adapters train against a 4-bit base"}, spec: q})
 	}
 	if base.Parallel.TP <= 1 && base.Parallel.PP <= 1 {
 		// data-parallel and sharded strategies on more of the same GPU
@@ -103,12 +113,16 @@ func changes(ctx context.Context, base memmodel.Spec, arch memmodel.Arch, bf16 b
 					continue
 				}
 				s := t.spec
-				s.Parallel.GPUs, s.Parallel.Strategy = n, "ddp"
+				s.Parallel.GPUs, s.Parallel.Strategy = n, cmp.Or(opts.Strategy, "ddp")
 				res, err := Fit(ctx, s, o)
 				if res == nil {
 					return
 				}
-				out[i], keep[i] = Change{Change: fmt.Sprintf("%d × %s, every sharding strategy", n, res.GPU),
+				searched := "every sharding strategy"
+				if opts.Strategy != "" {
+					searched = opts.Strategy
+				}
+				out[i], keep[i] = Change{Change: fmt.Sprintf("%d × %s, %s", n, res.GPU, searched),
 					Caveat: "more GPUs; sharded strategies add communication", Best: res.Best, Smallest: res.Smallest}, true
 				if err == nil {
 					return
@@ -129,8 +143,8 @@ func changes(ctx context.Context, base memmodel.Spec, arch memmodel.Arch, bf16 b
 // WriteNoFitText renders a search in which nothing fits: the smallest
 // need, then each change that was tried and what it makes fit.
 func WriteNoFitText(w io.Writer, res *FitResult) {
-	fmt.Fprintf(w, "searched %d configurations for global batch %d on %d × %s (budget %s): none fits; the smallest needs %s at its band's top\n",
-		res.Searched, res.GlobalBatch, res.GPUs, res.GPU, units.Bytes(res.Budget), units.Bytes(res.Smallest))
+	fmt.Fprintf(w, "searched %d configurations for global batch %d on %d × %s%s (budget %s): none fits; the smallest needs %s at its band's top\n",
+		res.Searched, res.GlobalBatch, res.GPUs, res.GPU, groups(res), units.Bytes(res.Budget), units.Bytes(res.Smallest))
 	if len(res.Changes) == 0 {
 		return
 	}
@@ -141,8 +155,8 @@ func WriteNoFitText(w io.Writer, res *FitResult) {
 			fmt.Fprintf(w, "    still does not fit: the smallest needs %s\n", units.Bytes(c.Smallest))
 			continue
 		}
-		fmt.Fprintf(w, "    fits: %s\n    %s; step %.3f s, %.1f samples/s\n", describe(*c.Best),
-			strings.TrimSpace(c.Best.Verdict.Text), c.Best.StepTime, c.Best.Throughput)
+		fmt.Fprintf(w, "    fits: %s\n    %s; step %.3f s, %s samples/s\n", describe(*c.Best),
+			strings.TrimSpace(c.Best.Verdict.Text), c.Best.StepTime, units.Rate(c.Best.Throughput))
 		fmt.Fprintf(w, "    caveat: %s\n", c.Caveat)
 	}
 }

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
 	"github.com/vramkit/vramkit/internal/units"
@@ -62,12 +63,15 @@ func explain(res *FitResult, arch memmodel.Arch) []string {
 		if n == 5 {
 			break
 		}
-		out = append(out, fmt.Sprintf("rejected (faster, %.1f samples/s): %s — %s",
-			r.Throughput, describe(r), r.Verdict.Text))
+		out = append(out, fmt.Sprintf("rejected (faster, %s samples/s): %s — %s%s",
+			units.Rate(r.Throughput), describe(r), r.Verdict.Text, screened(r)))
 		n++
 	}
-	if len(res.Rejected) > n {
-		out = append(out, fmt.Sprintf("… and %d more faster configurations that do not fit", len(res.Rejected)-n))
+	switch more := len(res.Rejected) - n; {
+	case more == 1:
+		out = append(out, "… and 1 more faster configuration that does not fit")
+	case more > 1:
+		out = append(out, fmt.Sprintf("… and %d more faster configurations that do not fit", more))
 	}
 	return out
 }
@@ -86,13 +90,42 @@ func describe(c Candidate) string {
 	return s
 }
 
+// screened marks a candidate whose memory was screened (allocated memory
+// and a typical allocator overhead) rather than replayed through the
+// allocator: its figure is rougher than its band says.
+func screened(c Candidate) string {
+	if c.Exact {
+		return ""
+	}
+	return " (screened, not replayed)"
+}
+
+// groups names the tensor- and pipeline-parallel degrees the candidates
+// carry, which divide the GPUs into fewer replicas ("" for none).
+func groups(res *FitResult) string {
+	var g []string
+	if res.TP > 1 {
+		g = append(g, fmt.Sprintf("tp %d", res.TP))
+	}
+	if res.PP > 1 {
+		g = append(g, fmt.Sprintf("pp %d", res.PP))
+	}
+	if len(g) == 0 {
+		return ""
+	}
+	if dp := DataParallel(memmodel.Parallel{GPUs: res.GPUs, TP: res.TP, PP: res.PP}); dp > 1 {
+		return fmt.Sprintf(" in %d replicas of %s", dp, strings.Join(g, ", "))
+	}
+	return " in one replica of " + strings.Join(g, ", ")
+}
+
 // WriteFitText renders a FitResult for people.
 func WriteFitText(w io.Writer, res *FitResult) {
-	fmt.Fprintf(w, "searched %d configurations for global batch %d on %d × %s (budget %s)\n\n",
-		res.Searched, res.GlobalBatch, res.GPUs, res.GPU, units.Bytes(res.Budget))
+	fmt.Fprintf(w, "searched %d configurations for global batch %d on %d × %s%s (budget %s)\n\n",
+		res.Searched, res.GlobalBatch, res.GPUs, res.GPU, groups(res), units.Bytes(res.Budget))
 	b := res.Best
-	fmt.Fprintf(w, "best: %s\n  %s\n  step %.3f s, %.1f samples/s\n",
-		describe(*b), b.Verdict.Text, b.StepTime, b.Throughput)
+	fmt.Fprintf(w, "best: %s\n  %s (headroom %s)%s\n  step %.3f s, %s samples/s\n",
+		describe(*b), b.Verdict.Text, units.Bytes(b.Verdict.Headroom), screened(*b), b.StepTime, units.Rate(b.Throughput))
 	if res.AllowanceBasis != "" {
 		fmt.Fprintf(w, "  process memory includes an allowance for untraced allocations (%s)\n", res.AllowanceBasis)
 	}
@@ -100,13 +133,27 @@ func WriteFitText(w io.Writer, res *FitResult) {
 	for _, e := range res.Explanation {
 		fmt.Fprintln(w, e)
 	}
+	shown := res.Feasible[:min(len(res.Feasible), 8)]
+	width, rough := len("configuration"), false
+	for _, c := range shown {
+		width = max(width, len([]rune(describe(c))))
+		rough = rough || !c.Exact
+	}
 	fmt.Fprintf(w, "\nfeasible, fastest first:\n")
-	for i, c := range res.Feasible {
-		if i == 8 {
-			fmt.Fprintf(w, "  … %d more\n", len(res.Feasible)-i)
-			break
+	fmt.Fprintf(w, "  %-*s %11s  %9s  %18s\n", width, "configuration", "at most", "step", "throughput")
+	for _, c := range shown {
+		mark := " "
+		if !c.Exact {
+			mark = "≈"
 		}
-		fmt.Fprintf(w, "  %-74s %10s  %7.3f s  %8.1f samples/s\n", describe(c), units.Bytes(c.ProcessHi), c.StepTime, c.Throughput)
+		fmt.Fprintf(w, "  %-*s %s%10s  %7.3f s  %8s samples/s\n", width, describe(c), mark, units.Bytes(c.ProcessHi), c.StepTime, units.Rate(c.Throughput))
+	}
+	if n := len(res.Feasible) - len(shown); n > 0 {
+		fmt.Fprintf(w, "  … %d more\n", n)
+	}
+	if rough {
+		fmt.Fprintf(w, "  at most: the process band's top at %.0f%% confidence; ≈ screened on allocated memory with a typical allocator overhead, not replayed (plan one alone to replay it)\n",
+			100*res.Best.Verdict.Confidence)
 	}
 }
 

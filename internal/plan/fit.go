@@ -24,6 +24,9 @@ type FitOptions struct {
 	// Exact is how many of the best screened candidates are re-checked
 	// with the allocator replay.
 	Exact int `json:"exact"`
+	// Strategy, when set, is the only sharding strategy searched over
+	// several GPUs (one of SearchedStrategies); empty searches them all.
+	Strategy string `json:"strategy,omitempty"`
 	// precisions replaces the searched precisions (a Change pins one);
 	// asIs stops a search from trying Changes of its own.
 	precisions []string
@@ -59,8 +62,13 @@ type Candidate struct {
 
 // FitResult is the outcome of a search.
 type FitResult struct {
-	GPU         string      `json:"gpu"`
-	GPUs        int         `json:"gpus"`
+	GPU  string `json:"gpu"`
+	GPUs int    `json:"gpus"`
+	// TP and PP are the tensor- and pipeline-parallel degrees every
+	// candidate carries (1: none); the GPUs over them are the replicas
+	// the global batch is shared by.
+	TP          int         `json:"tp"`
+	PP          int         `json:"pp"`
 	GlobalBatch int         `json:"global_batch"`
 	Budget      int64       `json:"budget_bytes"`
 	Best        *Candidate  `json:"best"`
@@ -78,6 +86,17 @@ type FitResult struct {
 	Changes []Change `json:"changes_tried,omitempty"`
 }
 
+// SearchedStrategies are the sharding strategies Fit tries over several
+// GPUs, data-parallel replicas each taking an equal share of the batch.
+var SearchedStrategies = []string{"ddp", "zero1", "zero2", "fsdp"}
+
+// DataParallel is how many replicas share a global batch: the GPUs over
+// the size of a tensor- and pipeline-parallel group (a tp group's ranks
+// see the same micro-batch).
+func DataParallel(p memmodel.Parallel) int {
+	return max(p.GPUs, 1) / (max(p.TP, 1) * max(p.PP, 1))
+}
+
 // ErrNothingFits is returned when no configuration fits.
 var ErrNothingFits = errors.New("no configuration fits")
 
@@ -89,7 +108,7 @@ var ErrNothingFits = errors.New("no configuration fits")
 // no accuracy, and it halves their memory; for a mixture-of-experts model
 // it also takes the experts off torch._grouped_mm's float32 fallback
 // (expertsNote).
-func space(base memmodel.Spec, arch memmodel.Arch, globalBatch int, bf16 bool, only []string) []memmodel.Spec {
+func space(base memmodel.Spec, arch memmodel.Arch, globalBatch int, bf16 bool, only []string, strategy string) []memmodel.Spec {
 	precs := []string{"fp32", "fp16-amp"}
 	if bf16 {
 		precs = []string{"fp32", "bf16-amp", "fp16-amp"}
@@ -106,8 +125,11 @@ func space(base memmodel.Spec, arch memmodel.Arch, globalBatch int, bf16 bool, o
 	}
 	gpus := base.Parallel.GPUs
 	strategies := []string{"none"}
-	if gpus > 1 {
-		strategies = []string{"ddp", "zero1", "zero2", "fsdp"}
+	switch {
+	case gpus > 1 && strategy != "":
+		strategies = []string{strategy}
+	case gpus > 1:
+		strategies = SearchedStrategies
 	}
 	layouts := []bool{base.ChannelsLast}
 	if arch.ChannelsLast() && !base.Compile {
@@ -115,7 +137,7 @@ func space(base memmodel.Spec, arch memmodel.Arch, globalBatch int, bf16 bool, o
 		layouts = []bool{false, true}
 	}
 	var out []memmodel.Spec
-	perRank := globalBatch / gpus
+	perRank := globalBatch / max(DataParallel(base.Parallel), 1)
 	for _, st := range strategies {
 		// FSDP loaded the way the captures ran (model.to(device), then
 		// fully_shard) first, then from the meta device: a model larger
@@ -155,8 +177,8 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 		return nil, fmt.Errorf("fit: global batch must be at least 1")
 	}
 	gpus := max(base.Parallel.GPUs, 1)
-	if opts.GlobalBatch%gpus != 0 {
-		return nil, fmt.Errorf("fit: global batch %d is not divisible by %d GPUs", opts.GlobalBatch, gpus)
+	if dp := DataParallel(base.Parallel); dp < 1 || opts.GlobalBatch%dp != 0 {
+		return nil, fmt.Errorf("fit: global batch %d is not divisible by %d data-parallel replicas (%d GPUs)", opts.GlobalBatch, dp, gpus)
 	}
 	probe, err := memmodel.Estimate(base, memmodel.Options{Steps: 1, SkipReserved: true})
 	if err != nil {
@@ -167,10 +189,11 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 		return nil, err
 	}
 	budget, _ := memmodel.Budget(probe.Capacity, opts.Margin)
-	res := &FitResult{GPU: probe.GPU, GPUs: gpus, GlobalBatch: opts.GlobalBatch, Budget: budget,
+	res := &FitResult{GPU: probe.GPU, GPUs: gpus, TP: max(base.Parallel.TP, 1), PP: max(base.Parallel.PP, 1),
+		GlobalBatch: opts.GlobalBatch, Budget: budget,
 		AllowanceBasis: probe.ReservedAllowanceBasis}
 	var all []Candidate
-	for _, s := range space(base, arch, opts.GlobalBatch, bf16, opts.precisions) {
+	for _, s := range space(base, arch, opts.GlobalBatch, bf16, opts.precisions, opts.Strategy) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -220,8 +243,12 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 		if !opts.asIs {
 			res.Changes = changes(ctx, base, arch, bf16, opts)
 		}
-		return res, fmt.Errorf("fit: %w on %s within %.3g%% margin (smallest needs %s)", ErrNothingFits,
-			res.GPU, opts.Margin*100, units.Bytes(res.Smallest))
+		within := ""
+		if opts.Margin > 0 {
+			within = fmt.Sprintf(" within %.3g%% margin", opts.Margin*100)
+		}
+		return res, fmt.Errorf("fit: %w on %s%s (smallest needs %s)", ErrNothingFits,
+			res.GPU, within, units.Bytes(res.Smallest))
 	}
 	res.Explanation = explain(res, arch)
 	return res, nil

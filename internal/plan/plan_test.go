@@ -157,7 +157,7 @@ func TestSpaceLoRABaseInBF16(t *testing.T) {
 		t.Fatal(err)
 	}
 	has := func(s memmodel.Spec, bf16 bool) bool {
-		for _, c := range space(s, arch, 8, bf16, nil) {
+		for _, c := range space(s, arch, 8, bf16, nil, "") {
 			if c.Precision == "bf16" {
 				return true
 			}
@@ -220,7 +220,7 @@ func TestFitTriesChannelsLast(t *testing.T) {
 		s    memmodel.Spec
 		a    memmodel.Arch
 	}{{"compiled resnet50", comp, arch}, {"gpt2", text, gpt}} {
-		for _, s := range space(c.s, c.a, 8, true, nil) {
+		for _, s := range space(c.s, c.a, 8, true, nil, "") {
 			if s.ChannelsLast {
 				t.Errorf("%s: a channels-last candidate", c.name)
 				break
@@ -272,7 +272,7 @@ func TestSpaceSkipsAccumEstimateRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cands := space(base, arch, 1000000, true, nil)
+	cands := space(base, arch, 1000000, true, nil, "")
 	if len(cands) == 0 {
 		t.Fatal("no candidates")
 	}
@@ -280,5 +280,19 @@ func TestSpaceSkipsAccumEstimateRefuses(t *testing.T) {
 		if s.Accum > memmodel.MaxAccum || s.Batch*s.Accum != 1000000 {
 			t.Fatalf("candidate batch %d × accum %d (at most %d micro-steps, a global batch of 1000000)", s.Batch, s.Accum, memmodel.MaxAccum)
 		}
+	}
+}
+
+// TestSweepTextTopApartFromBudget: a point whose band top rounds like the
+// budget prints them apart, as the verdict does ("at most 16.2 GiB" with
+// "yes" under "fits in 16.2 GiB" read as a tie).
+func TestSweepTextTopApartFromBudget(t *testing.T) {
+	budget := int64(17394617548) // 16.2 GiB
+	r := &SweepResult{Key: "batch", GPU: "rtx3090", Budget: budget, Confidence: 0.95,
+		Points: []SweepPoint{{Value: 8, ProcessHi: budget - 30<<20, Fits: true}}}
+	var b strings.Builder
+	WriteSweepText(&b, r)
+	if !strings.Contains(b.String(), " 16.17 GiB ") {
+		t.Errorf("the top is not printed apart from the budget:\n%s", b.String())
 	}
 }

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -57,6 +58,12 @@ type SweepResult struct {
 	Confidence float64      `json:"confidence"`
 	Points     []SweepPoint `json:"points"`
 	Largest    int          `json:"largest_fitting"` // 0 when none fits
+	// AtRangeTop: Largest is the range's HI, so larger values may fit
+	// too; the sweep did not try them.
+	AtRangeTop bool `json:"largest_is_range_top,omitempty"`
+	// Bound says what ended the sweep at Largest when memory did not:
+	// the spec refused the next value (a model's positions).
+	Bound string `json:"bound,omitempty"`
 	// LargestVerdict is the decision at Largest.
 	LargestVerdict memmodel.Verdict `json:"largest_verdict"`
 	// AllowanceBasis says what the points' peak reserved adds to the
@@ -99,11 +106,18 @@ func Sweep(ctx context.Context, base memmodel.Spec, o SweepOptions) (*SweepResul
 	vals = append(vals, o.Hi)
 	lastFit, firstMiss := 0, 0
 	var lastVerdict memmodel.Verdict
+	// refused is the spec's refusal of a value past a fitting one (seq
+	// past gpt2's positions): the curve ends there instead of failing
+	var refused error
 	for _, v := range vals {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		p, err := at(v)
+		if errors.Is(err, memmodel.ErrSpec) && lastFit > 0 {
+			firstMiss, refused = v, fmt.Errorf("at %d: %s", v, strings.TrimPrefix(err.Error(), memmodel.ErrSpec.Error()+": "))
+			break
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -118,16 +132,24 @@ func Sweep(ctx context.Context, base memmodel.Spec, o SweepOptions) (*SweepResul
 	for firstMiss > 0 && firstMiss-lastFit > 1 && lastFit > 0 {
 		mid := (lastFit + firstMiss) / 2
 		p, err := at(mid)
+		if errors.Is(err, memmodel.ErrSpec) && refused != nil {
+			firstMiss, refused = mid, fmt.Errorf("at %d: %s", mid, strings.TrimPrefix(err.Error(), memmodel.ErrSpec.Error()+": "))
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
 		if p.Fits {
 			lastFit, lastVerdict = mid, p.Verdict
 		} else {
-			firstMiss = mid
+			firstMiss, refused = mid, nil
 		}
 	}
+	if refused != nil {
+		res.Bound = refused.Error()
+	}
 	res.Largest, res.LargestVerdict = lastFit, lastVerdict
+	res.AtRangeTop = lastFit > 0 && lastFit == o.Hi
 	return res, nil
 }
 
@@ -141,14 +163,27 @@ func WriteSweepText(w io.Writer, r *SweepResult) {
 		if !p.Fits {
 			mark = "no"
 		}
+		// the top printed apart from the budget in the header when the
+		// two round alike, as the verdict prints them
+		hi, _ := units.BytesPair(p.ProcessHi, r.Budget)
 		fmt.Fprintf(w, "%-8d %12s %12s %12s %12s %8.3f s  %s\n", p.Value, units.Bytes(p.Allocated), units.Bytes(p.Reserved),
-			units.Bytes(p.Process), units.Bytes(p.ProcessHi), p.StepTime, mark)
+			units.Bytes(p.Process), hi, p.StepTime, mark)
 	}
 	if r.AllowanceBasis != "" {
 		fmt.Fprintf(w, "reserved includes an allowance for untraced allocations (%s)\n", r.AllowanceBasis)
 	}
 	if r.Largest == 0 {
 		fmt.Fprintf(w, "nothing in the range fits on %s with %s confidence\n", r.GPU, pct)
+		return
+	}
+	if r.Bound != "" {
+		fmt.Fprintf(w, "largest %s planned on %s: %d — memory does not bound it (%s); %s\n", r.Key, r.GPU, r.Largest, r.Bound, r.LargestVerdict.Text)
+		return
+	}
+	if r.AtRangeTop {
+		// the whole range fits: HI is where the sweep stopped, not
+		// where the GPU runs out
+		fmt.Fprintf(w, "every %s in the range fits on %s, up to %d — %s; sweep higher to find the largest\n", r.Key, r.GPU, r.Largest, r.LargestVerdict.Text)
 		return
 	}
 	fmt.Fprintf(w, "largest %s that fits on %s: %d — %s\n", r.Key, r.GPU, r.Largest, r.LargestVerdict.Text)

@@ -20,16 +20,21 @@ func InferText(w io.Writer, r *infer.Result) {
 	fmt.Fprintf(w, "generate: %s (%s params) on %s\n", r.Model, count(r.Params), r.GPU)
 	fmt.Fprintf(w, "  batch %d, prompt %d tokens, %d new tokens, weights %s (compute %s), KV cache %s %s, attention %s\n",
 		r.Batch, r.Prompt, r.NewTokens, r.Precision, r.ComputeDType, r.Cache, r.KVDType, r.Attention)
-	fmt.Fprintf(w, "\npeak allocated  %10s   (%s)\n", units.Bytes(r.PeakAllocated), inferBand(r.AllocatedBand))
-	fmt.Fprintf(w, "peak reserved   %10s   (%s)\n", units.Bytes(r.PeakReserved), inferBand(r.ReservedBand))
+	// the bands' confidence on each, as a training plan prints it
+	pct := fmt.Sprintf(", %.0f%%", 100*r.Confidence)
+	fmt.Fprintf(w, "\npeak allocated  %10s   (%s%s)\n", units.Bytes(r.PeakAllocated), inferBand(r.AllocatedBand), pct)
+	fmt.Fprintf(w, "peak reserved   %10s   (%s%s)\n", units.Bytes(r.PeakReserved), inferBand(r.ReservedBand), pct)
 	allowanceLine(w, r.ReservedAllowance, r.ModelReserved, r.ReservedAllowanceBasis)
-	fmt.Fprintf(w, "process (smi)   %10s   (%s), CUDA context ≈ %s\n", units.Bytes(r.Process), inferBand(r.ProcessBand), units.Bytes(r.Context))
+	fmt.Fprintf(w, "process (smi)   %10s   (%s%s), CUDA context ≈ %s\n", units.Bytes(r.Process), inferBand(r.ProcessBand), pct, units.Bytes(r.Context))
 	fmt.Fprintf(w, "weights         %10s\n", units.Bytes(r.Weights))
 	fmt.Fprintf(w, "KV cache        %10s   at the end of generation\n", units.Bytes(r.KVCache))
 	fmt.Fprintf(w, "prefill         %10.4f s (%.4f – %.4f s)\n", r.PrefillTime, r.PrefillBand[0], r.PrefillBand[1])
 	if r.DecodeStep > 0 {
-		fmt.Fprintf(w, "decode          %10.1f tokens/s (%.1f – %.1f), %.2f ms per step, %s-bound (%s read per step, %.0f GB/s)\n",
-			r.DecodeTokensPerSec, r.DecodeBand[0], r.DecodeBand[1], 1e3*r.DecodeStep, r.DecodeBound, units.Bytes(r.DecodeRead), r.BandwidthGBps)
+		// the bytes read in decimal GB, as the bandwidth and the decode
+		// note give them ("20.5 GiB read" beside "reads 22.05 GB" read as
+		// two figures)
+		fmt.Fprintf(w, "decode          %10.1f tokens/s (%.1f – %.1f), %.2f ms per step, %s-bound (%.2f GB read per step at %.0f GB/s)\n",
+			r.DecodeTokensPerSec, r.DecodeBand[0], r.DecodeBand[1], 1e3*r.DecodeStep, r.DecodeBound, float64(r.DecodeRead)/1e9, r.BandwidthGBps)
 	}
 	fmt.Fprintf(w, "generate        %10.3f s\n", r.TotalTime)
 	if len(r.BandClasses) > 0 {
@@ -187,10 +192,29 @@ func ServeFitText(w io.Writer, r *infer.ServeFitResult) {
 // prediction just above it.
 func InferFitText(w io.Writer, r *infer.FitResult) {
 	b := r.Best
-	fmt.Fprintf(w, "largest %s that fits %s with %.0f%% kept free (budget %s): %d\n",
-		r.Maximize, b.GPU, 100*r.Margin, units.Bytes(r.Budget), r.Value)
-	fmt.Fprintf(w, "  at %d: peak reserved %s, process %s (%s), decode %.0f tokens/s\n",
-		r.Value, units.Bytes(b.PeakReserved), units.Bytes(b.Process), inferBand(b.ProcessBand), b.DecodeTokensPerSec)
+	// a prompt is counted in tokens; a batch in sequences
+	what, unit := "batch", fmt.Sprintf(" (prompt %d tokens, %d new)", b.Prompt, b.NewTokens)
+	if r.Maximize == "seq" {
+		what, unit = "prompt", fmt.Sprintf(" tokens (batch %d, %d new)", b.Batch, b.NewTokens)
+	}
+	budget := "budget " + units.Bytes(r.Budget)
+	if r.Margin > 0 {
+		budget = fmt.Sprintf("%.0f%% kept free, budget %s", 100*r.Margin, units.Bytes(r.Budget))
+	}
+	if r.Bound != "" {
+		// memory did not stop the search: the value is not the most the
+		// GPU holds
+		fmt.Fprintf(w, "largest %s planned on %s (%s): %d%s — memory does not bound it (%s)\n",
+			what, b.GPU, budget, r.Value, unit, r.Bound)
+	} else {
+		fmt.Fprintf(w, "largest %s that fits %s (%s): %d%s\n", what, b.GPU, budget, r.Value, unit)
+	}
+	decode := ""
+	if b.NewTokens > 0 {
+		decode = fmt.Sprintf(", decode %.0f tokens/s", b.DecodeTokensPerSec)
+	}
+	fmt.Fprintf(w, "  at %d: peak reserved %s, process %s (%s)%s\n",
+		r.Value, units.Bytes(b.PeakReserved), units.Bytes(b.Process), inferBand(b.ProcessBand), decode)
 	if b.ReservedAllowance > 0 {
 		fmt.Fprintf(w, "  peak reserved includes %s allowance for untraced allocations (%s)\n", units.Bytes(b.ReservedAllowance), b.ReservedAllowanceBasis)
 	}

@@ -14,15 +14,27 @@ import (
 // the stated confidence, step time and verdict, the breakdown at the peak
 // and the estimate's notes.
 func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
-	fmt.Fprintf(w, "model %s (%s params, %s trainable) on %s\n", r.Model, count(r.Params), count(r.TrainableParams), r.GPU)
+	params := count(r.Params) + " params"
+	var split []string
+	if tp := spec.Parallel.TP; tp > 1 {
+		split = append(split, fmt.Sprintf("tp %d", tp))
+	}
+	if pp := spec.Parallel.PP; pp > 1 {
+		split = append(split, fmt.Sprintf("pp %d", pp))
+	}
+	if len(split) > 0 {
+		// Estimate counts one rank's shard of the split layers, or the
+		// fuller pipeline stage's layers
+		params = fmt.Sprintf("%s params a GPU under %s", count(r.Params), strings.Join(split, ", "))
+	}
+	fmt.Fprintf(w, "model %s (%s, %s trainable) on %s\n", r.Model, params, count(r.TrainableParams), r.GPU)
 	switch r.Head {
 	case "masked-lm":
 		fmt.Fprintf(w, "  masked-LM head: logits over the vocabulary at every position\n")
 	case "sequence-classification":
 		fmt.Fprintf(w, "  sequence-classification head: class scores from one token per sequence, no LM head\n")
 	}
-	fmt.Fprintf(w, "  batch %d, precision %s, checkpoint %s, accum %d, optimizer %s, parallel %s\n",
-		spec.Batch, spec.Precision, spec.Checkpoint, spec.Accum, spec.Optimizer, spec.Parallel.Strategy)
+	fmt.Fprintf(w, "  %s\n", configLine(spec))
 	band := func(b memmodel.Band) string {
 		return fmt.Sprintf("%s – %s, %.0f%%", units.Bytes(b.Low), units.Bytes(b.High), 100*r.Confidence)
 	}
@@ -31,13 +43,23 @@ func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 	allowanceLine(w, r.ReservedAllowance, r.ModelReserved, r.ReservedAllowanceBasis)
 	fmt.Fprintf(w, "process (smi)   %10s   (%s), CUDA context ≈ %s\n", units.Bytes(r.Process), band(r.ProcessBand), units.Bytes(r.Context))
 	if r.SteadyProcess != r.Process {
-		fmt.Fprintf(w, "steady state    %10s   process memory once optimizer steps succeed\n", units.Bytes(r.SteadyProcess))
+		// the verdict's "at most" is this band's top, which no other
+		// line printed (4.91 GiB beside a process band ending at 4.74)
+		steady := memmodel.Band{Low: r.ProcessBand.Low + r.SteadyProcess - r.Process, High: r.ProcessHigh}
+		fmt.Fprintf(w, "steady state    %10s   (%s), process memory once optimizer steps succeed, which the verdict judges\n",
+			units.Bytes(r.SteadyProcess), band(steady))
 	}
 	if d := r.Dynamic; d != nil {
 		fmt.Fprintf(w, "worst batch     %10s   peak allocated of the longest batch (%d tokens) alone; fixed-shape reserved %s\n",
 			units.Bytes(d.FixedAllocated), d.MaxLen, units.Bytes(d.FixedReserved))
 	}
-	fmt.Fprintf(w, "step time       %10.3f s (%.3f – %.3f s), %.1f samples/s\n", r.StepTime, r.StepTimeBand[0], r.StepTimeBand[1], r.SamplesPerSec)
+	over := ""
+	if n := spec.Parallel.GPUs; n > 1 {
+		// the rate counts every replica's samples: 4 × 8 × accum 2 in a
+		// step, not one GPU's
+		over = fmt.Sprintf(" over the %d GPUs", n)
+	}
+	fmt.Fprintf(w, "step time       %10.3f s (%.3f – %.3f s), %s samples/s%s\n", r.StepTime, r.StepTimeBand[0], r.StepTimeBand[1], units.Rate(r.SamplesPerSec), over)
 	if r.StepTimeSource != "" {
 		fmt.Fprintf(w, "                %s\n", r.StepTimeSource)
 	}
@@ -65,6 +87,54 @@ func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 	}
 }
 
+// configLine is the configuration planned, as the spec planned
+// (memmodel.Planned) holds it: the sequence length or image side the
+// model defaults to, the GPUs a parallel strategy runs on, and the
+// techniques and allocator settings given (LoRA, quantisation, attention,
+// compile, memory format, PYTORCH_CUDA_ALLOC_CONF).
+func configLine(spec memmodel.Spec) string {
+	shape := fmt.Sprintf("seq %d", spec.Seq)
+	if spec.Image > 0 {
+		shape = fmt.Sprintf("image %d×%d", spec.Image, spec.Image)
+	}
+	p := spec.Parallel
+	par := p.Strategy
+	if p.GPUs > 1 {
+		par += fmt.Sprintf(" over %d GPUs", p.GPUs)
+		var deg []string
+		if p.TP > 1 && p.Strategy != "tp" {
+			deg = append(deg, fmt.Sprintf("tp %d", p.TP))
+		}
+		if p.PP > 1 && p.Strategy != "pp" {
+			deg = append(deg, fmt.Sprintf("pp %d", p.PP))
+		}
+		if len(deg) > 0 {
+			par += " (" + strings.Join(deg, ", ") + ")"
+		}
+	}
+	line := fmt.Sprintf("batch %d, %s, precision %s, checkpoint %s, accum %d, optimizer %s, parallel %s",
+		spec.Batch, shape, spec.Precision, spec.Checkpoint, spec.Accum, spec.Optimizer, par)
+	if spec.LoRA != nil {
+		line += fmt.Sprintf(", LoRA rank %d", spec.LoRA.Rank)
+	}
+	if spec.Quant != "" {
+		line += ", base weights " + spec.Quant
+	}
+	if spec.Attn != "" {
+		line += ", attention " + spec.Attn
+	}
+	if spec.Compile {
+		line += ", torch.compile"
+	}
+	if spec.ChannelsLast {
+		line += ", channels-last"
+	}
+	if spec.AllocConf != "" {
+		line += ", PYTORCH_CUDA_ALLOC_CONF=" + spec.AllocConf
+	}
+	return line
+}
+
 // allowanceLine says, under peak reserved, what the figure adds to the
 // model's for allocations it does not trace, and why.
 func allowanceLine(w io.Writer, add, model int64, basis string) {
@@ -80,7 +150,13 @@ func modulesText(w io.Writer, rows []memmodel.ModuleRow) {
 	fmt.Fprintf(w, "\nper module (identical layers merged, figures per layer):\n")
 	fmt.Fprintf(w, "  %-28s %9s %10s %10s %10s %12s\n", "module", "params", "weights", "gradients", "optimizer", "activations")
 	for _, m := range memmodel.CollapseLayers(rows) {
-		fmt.Fprintf(w, "  %-28s %9s %10s %10s %10s %12s\n", m.Module, count(m.Params), units.Bytes(m.ParamBytes),
+		name := m.Module
+		if name == "model" {
+			// what no named module or layer holds (GPT-2's embeddings
+			// and final norm), not the whole model
+			name = "model (outside the layers)"
+		}
+		fmt.Fprintf(w, "  %-28s %9s %10s %10s %10s %12s\n", name, count(m.Params), units.Bytes(m.ParamBytes),
 			units.Bytes(m.GradientBytes), units.Bytes(m.OptimizerBytes), units.Bytes(m.ActivationByte))
 	}
 }
@@ -91,6 +167,8 @@ func count(n int64) string {
 		return fmt.Sprintf("%.2fB", float64(n)/1e9)
 	case n >= 1e6:
 		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 1e4:
+		return fmt.Sprintf("%.1fK", float64(n)/1e3)
 	}
 	return fmt.Sprint(n)
 }

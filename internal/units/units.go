@@ -1,5 +1,5 @@
 // Package units parses and prints byte quantities: "24GiB", "1.5 GB",
-// "5.55 GiB". Binary prefixes (KiB, MiB, GiB, TiB) are powers of 1024;
+// "5.55 GiB"; and prints the rates and ratios reports put beside them. Binary prefixes (KiB, MiB, GiB, TiB) are powers of 1024;
 // decimal ones (KB, MB, GB, TB) powers of 1000, as on GPU spec sheets.
 package units
 
@@ -81,6 +81,60 @@ func Bytes(n int64) string {
 	default:
 		return fmt.Sprintf("%s%.2f %s", sign, v, units[i])
 	}
+}
+
+// BytesPair prints a and b as Bytes does, unless the two differ but
+// would print alike ("at most 23.6 GiB, of 23.6 GiB" for a process that
+// fits by 10 MiB): then both are printed in the larger one's unit with as
+// many more decimals as tell them apart (up to four more, beyond which
+// the difference is under a ten-thousandth of a unit and a headroom in
+// its own unit says it better).
+func BytesPair(a, b int64) (string, string) {
+	sa, sb := Bytes(a), Bytes(b)
+	if a == b || sa != sb {
+		return sa, sb
+	}
+	big := max(abs(a), abs(b))
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	i, div := 0, 1.0
+	for v := float64(big); v >= 1024 && i < len(units)-1; v /= 1024 {
+		i++
+		div *= 1024
+	}
+	if i == 0 {
+		return sa, sb
+	}
+	va, vb := float64(a)/div, float64(b)/div
+	decimals := 2
+	switch v := float64(big) / div; {
+	case v >= 100:
+		decimals = 0
+	case v >= 10:
+		decimals = 1
+	}
+	for d := decimals + 1; d <= decimals+4; d++ {
+		if fa, fb := fmt.Sprintf("%.*f %s", d, va, units[i]), fmt.Sprintf("%.*f %s", d, vb, units[i]); fa != fb {
+			return fa, fb
+		}
+	}
+	return sa, sb
+}
+
+func abs(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// Rate prints a throughput such as samples per second with one decimal,
+// or three significant digits below 0.1, where one decimal would print a
+// slow step's 0.0004 samples/s as 0.0.
+func Rate(v float64) string {
+	if v != 0 && math.Abs(v) < 0.1 {
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64)
 }
 
 // Percent formats a ratio as a percentage with one decimal.

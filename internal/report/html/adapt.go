@@ -50,7 +50,8 @@ func TuneOf(d *allocsim.DeviceReplay, capBytes int64, rows []allocsim.TuneRow) *
 // SweepOf is a plan --sweep curve as the sweep page draws it.
 func SweepOf(r *plan.SweepResult) *Sweep {
 	name := map[string]string{"batch": "batch size", "seq": "sequence length"}[r.Key]
-	sw := &Sweep{Title: fmt.Sprintf("Predicted peak memory against %s on %s", name, r.GPU), XLabel: name, Limit: r.Budget, Largest: r.Largest}
+	sw := &Sweep{Title: fmt.Sprintf("Predicted peak memory against %s on %s", name, r.GPU), XLabel: name, Limit: r.Budget, Largest: r.Largest,
+		AtTop: r.AtRangeTop, Bound: r.Bound}
 	for _, p := range r.Points {
 		sw.Points = append(sw.Points, SweepPoint{X: p.Value, Reserved: p.Reserved, Allocated: p.Allocated,
 			Process: p.ProcessHi, Fits: p.Fits})

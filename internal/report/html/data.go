@@ -249,8 +249,12 @@ type Sweep struct {
 	XLabel string       `json:"xlabel"`
 	Limit  int64        `json:"limit"` // bytes; 0 when unknown
 	Points []SweepPoint `json:"points"`
-	// Largest is the largest value that fits (0: none).
-	Largest int `json:"largest"`
+	// Largest is the largest value that fits (0: none); AtTop says it is
+	// the range's top, past which the sweep tried nothing.
+	Largest int  `json:"largest"`
+	AtTop   bool `json:"at_top,omitempty"`
+	// Bound says what ended the sweep at Largest when memory did not.
+	Bound string `json:"bound,omitempty"`
 }
 
 // SweepPoint is one prediction of a sweep.

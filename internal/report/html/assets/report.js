@@ -436,7 +436,11 @@
 
   if (D.sweep) view('sweep', 'Sweep', function (root) {
     var S = D.sweep, p = panel(S.title);
-    p.appendChild(el('p', { text: S.largest ? 'Largest ' + S.xlabel + ' that fits: ' + S.largest + ' (process memory, upper band, under ' + fmtBytes(S.limit) + ').' : 'No ' + S.xlabel + ' in the range fits under ' + fmtBytes(S.limit) + '.' }));
+    var under = ' (process memory, upper band, under ' + fmtBytes(S.limit) + ')';
+    p.appendChild(el('p', { text: !S.largest ? 'No ' + S.xlabel + ' in the range fits under ' + fmtBytes(S.limit) + '.'
+      : S.bound ? 'Largest ' + S.xlabel + ' planned: ' + S.largest + under + '; memory does not bound it (' + S.bound + ').'
+      : S.at_top ? 'Every ' + S.xlabel + ' in the range fits, up to ' + S.largest + under + '; sweep higher to find the largest.'
+      : 'Largest ' + S.xlabel + ' that fits: ' + S.largest + under + '.' }));
     p.appendChild(legend([['process (upper band)', '#8e5cc4'], ['peak reserved', color('reserved')], ['peak allocated', color('alloc')], ['usable GPU memory', color('oom')]]));
     var holder = el('div', { cls: 'plot' }), cv = el('canvas');
     holder.appendChild(cv); p.appendChild(holder); root.appendChild(p);
