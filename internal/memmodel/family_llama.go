@@ -12,8 +12,9 @@ func init() {
 			llama("llama-small", 1024, 24, 16, 16, 2816, 32000, false, false),
 			llama("llama2-7b", 4096, 32, 32, 32, 11008, 32000, false, false),
 			llama("llama2-13b", 5120, 40, 40, 40, 13824, 32000, false, false),
-			llama("llama3-8b", 4096, 32, 32, 8, 14336, 128256, false, false),
-			llama("llama3.2-1b", 2048, 16, 32, 8, 8192, 128256, true, false),
+			positions(llama("llama3-8b", 4096, 32, 32, 8, 14336, 128256, false, false), 8192),
+			positions(llama("llama3.1-8b", 4096, 32, 32, 8, 14336, 128256, false, false), 131072),
+			positions(llama("llama3.2-1b", 2048, 16, 32, 8, 8192, 128256, true, false), 131072),
 			mistral7b(),
 			llama("qwen2-0.5b", 896, 24, 14, 2, 4864, 151936, true, true),
 			llama("qwen2-1.5b", 1536, 28, 12, 2, 8960, 151936, true, true),
@@ -26,9 +27,10 @@ func init() {
 			llama("qwen2.5-14b", 5120, 48, 40, 8, 13824, 152064, false, true),
 			llama("qwen2.5-32b", 5120, 64, 40, 8, 27648, 152064, false, true),
 			llama("qwen2.5-72b", 8192, 80, 64, 8, 29568, 152064, false, true),
-			llama("llama3.2-3b", 3072, 28, 24, 8, 8192, 128256, true, false),
+			positions(llama("llama3.2-3b", 3072, 28, 24, 8, 8192, 128256, true, false), 131072),
 			llama("llama2-70b", 8192, 80, 64, 8, 28672, 32000, false, false),
-			llama("llama3-70b", 8192, 80, 64, 8, 28672, 128256, false, false),
+			positions(llama("llama3-70b", 8192, 80, 64, 8, 28672, 128256, false, false), 8192),
+			positions(llama("llama3.1-70b", 8192, 80, 64, 8, 28672, 128256, false, false), 131072),
 		},
 		Aliases: map[string]string{
 			"meta-llama/llama-2-7b-hf": "llama2-7b", "meta-llama/meta-llama-3-8b": "llama3-8b",
@@ -37,14 +39,13 @@ func init() {
 			"qwen/qwen2.5-7b": "qwen2.5-7b", "qwen/qwen2.5-14b": "qwen2.5-14b",
 			"qwen/qwen2.5-32b": "qwen2.5-32b", "qwen/qwen2.5-72b": "qwen2.5-72b", "meta-llama/llama-3.2-3b": "llama3.2-3b",
 			"meta-llama/llama-2-70b-hf": "llama2-70b", "meta-llama/meta-llama-3-70b": "llama3-70b",
-			"meta-llama/llama-3.1-70b": "llama3-70b", "meta-llama/llama-3.1-8b-instruct": "llama3-8b",
+			"meta-llama/llama-3.1-70b": "llama3.1-70b", "meta-llama/llama-3.1-8b-instruct": "llama3.1-8b",
 			"meta-llama/meta-llama-3-8b-instruct": "llama3-8b", "mistralai/mistral-7b-instruct-v0.2": "mistral-7b",
 			"qwen/qwen2-0.5b": "qwen2-0.5b", "qwen/qwen2-1.5b": "qwen2-1.5b", "qwen/qwen2-7b": "qwen2-7b",
 			// names people type for the same checkpoints
 			"llama-7b": "llama2-7b", "llama-2-7b": "llama2-7b", "llama-2-7b-hf": "llama2-7b", "meta-llama/llama-2-7b": "llama2-7b",
 			"llama-13b": "llama2-13b", "llama-2-13b": "llama2-13b", "llama-2-13b-hf": "llama2-13b",
-			"meta-llama/llama-2-13b-hf": "llama2-13b", "llama-3-8b": "llama3-8b", "llama3.1-8b": "llama3-8b",
-			"meta-llama/llama-3.1-8b": "llama3-8b", "llama-3.2-1b": "llama3.2-1b", "mistral-7b-v0.1": "mistral-7b",
+			"meta-llama/llama-2-13b-hf": "llama2-13b", "llama-3-8b": "llama3-8b", "meta-llama/llama-3.1-8b": "llama3.1-8b", "llama-3.2-1b": "llama3.2-1b", "mistral-7b-v0.1": "mistral-7b",
 		},
 		Build:  func(b *builder, a *Arch, in Input) { buildDecoder(b, a, in.Batch, in.Seq, in.Cache) },
 		FromHF: llamaFromHF,
@@ -54,6 +55,14 @@ func init() {
 func llama(name string, hidden, layers, heads, kv, ffn, vocab int, tied, bias bool) Arch {
 	return Arch{Name: name, Family: "llama", Hidden: hidden, Layers: layers, Heads: heads, KVHeads: kv, FFN: ffn,
 		Vocab: vocab, Tied: tied, AttnBias: bias, MaxPos: 4096, DefaultSeq: 2048}
+}
+
+// positions sets the positions a checkpoint's config.json names
+// (max_position_embeddings): Llama 3 8192, Llama 3.1 and 3.2 131072 (the
+// Llama-3.2-1B captures' configs).
+func positions(a Arch, n int) Arch {
+	a.MaxPos = n
+	return a
 }
 
 // mistral7b is Mistral-7B-v0.1, which attends within 4096 tokens.

@@ -197,6 +197,9 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	if n := c.headNote(); n != "" {
 		r.Notes = append(r.Notes, n)
 	}
+	if n := c.positionsNote(); n != "" {
+		r.Notes = append(r.Notes, n)
+	}
 	r.Process = reserved + c.gpu.ContextBytes + r.NCCL
 	r.SteadyAllocated = max(steady, allocated)
 	r.SteadyProcess = r.Process + r.SteadyAllocated - allocated
@@ -242,4 +245,16 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	r.Verdict = Decide(r.SteadyProcess, r.ProcessHigh, r.Capacity, r.Confidence, "")
 	r.Fits, r.Headroom = r.Verdict.Fits, r.Verdict.Headroom
 	return r, nil
+}
+
+// positionsNote says when a rotary model is planned past the positions
+// its config names (max_position_embeddings): memory is planned as asked,
+// but the model was not trained that long (a learned position table
+// refuses such a length instead, in resolve).
+func (c *config) positionsNote() string {
+	if c.arch.MaxPos <= 0 || !c.arch.family().AnyLength || c.seq <= int64(c.arch.MaxPos) {
+		return ""
+	}
+	return fmt.Sprintf("seq %d is past %s's %d positions (max_position_embeddings): memory is planned for the length asked; the model was not trained on sequences that long",
+		c.seq, c.arch.Name, c.arch.MaxPos)
 }
