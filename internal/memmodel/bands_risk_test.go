@@ -122,3 +122,25 @@ func TestLoRATargetsClass(t *testing.T) {
 		}
 	}
 }
+
+// TestReservedBandAboveAllocated: peak reserved is never below peak
+// allocated, so neither end of the reserved band may sit below the
+// allocated band's. Llama-3-8B FSDP over four A100-40s (a GPU scaled from
+// the table, FSDP's wider reserved class) printed allocated 35.4–39.4 GiB
+// and reserved 34.6–54.2 GiB before the bands were tied together.
+func TestReservedBandAboveAllocated(t *testing.T) {
+	m := "llama3-8b"
+	s := DefaultSpec()
+	s.Model, s.Batch, s.Seq, s.Precision, s.Checkpoint, s.GPU = &m, 2, 2048, "bf16-amp", "block", "a100-40"
+	s.Parallel = Parallel{Strategy: "fsdp", GPUs: 4, TP: 1, PP: 1, MicroBatches: 1}
+	r, err := Estimate(s, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ReservedBand.Low < r.AllocatedBand.Low || r.ReservedBand.High < r.AllocatedBand.High {
+		t.Errorf("reserved band %v reaches below the allocated band %v", r.ReservedBand, r.AllocatedBand)
+	}
+	if r.ProcessBand.Low < r.ReservedBand.Low {
+		t.Errorf("process band %v starts below the reserved band %v", r.ProcessBand, r.ReservedBand)
+	}
+}
