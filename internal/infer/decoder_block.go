@@ -4,8 +4,10 @@ package infer
 // transformers 5 runs it, its variations read from the architecture's
 // quirks (memmodel.DecoderQuirks) as training's buildDecoder reads them:
 //   - Norm: LLaMA's RMSNorm (""), OLMo 2's with the weight applied in
-//     float32 ("f32w"), Gemma's x·(1+w) in float32 ("f32w1p"), or OLMo's
-//     LayerNorm without parameters ("ln");
+//     float32 ("f32w"), Gemma's x·(1+w) in float32 ("f32w1p"), OLMo's
+//     LayerNorm without parameters ("ln") or nn.LayerNorm ("lnb",
+//     StarCoder2);
+//   - PlainMLP (StarCoder2): up, activation, down instead of SwiGLU;
 //   - NormPlace "post" (OLMo 2): no norm before attention or the MLP, one
 //     on each's output before the residual add; "sandwich" (Gemma 2 and
 //     3): both;
@@ -85,14 +87,7 @@ func (m *model) decoderBlock(l int, x int32, in layerIn) int32 {
 	if !post {
 		y = m.norm(r, T)
 	}
-	g := m.linear(y, T, h, c.ffn)
-	a := s.alloc(T*c.ffn*c.dt, CatActivations) // act_fn(gate)
-	s.free(g)
-	u := m.linear(y, T, h, c.ffn)
-	pr := s.alloc(T*c.ffn*c.dt, CatActivations) // act * up
-	s.free(a, u)
-	d := m.linear(pr, T, c.ffn, h)
-	s.free(pr)
+	d := m.mlp(y, T)
 	if !post {
 		s.free(y)
 	}
@@ -101,6 +96,31 @@ func (m *model) decoderBlock(l int, x int32, in layerIn) int32 {
 	s.free(d, r)
 	m.release(x)
 	return out
+}
+
+// mlp is the layer's MLP on y (T rows): SwiGLU (gate, act, up, their
+// product, down) or, with PlainMLP (StarCoder2), up, act, down.
+func (m *model) mlp(y int32, T int64) int32 {
+	c, s := m.c, m.s
+	h := c.hidden
+	act := func() int32 { return s.alloc(T*c.ffn*c.dt, CatActivations) }
+	if c.arch.Decoder.PlainMLP {
+		f := m.linear(y, T, h, c.ffn)
+		a := act()
+		s.free(f)
+		d := m.linear(a, T, c.ffn, h)
+		s.free(a)
+		return d
+	}
+	g := m.linear(y, T, h, c.ffn)
+	a := act() // act_fn(gate)
+	s.free(g)
+	u := m.linear(y, T, h, c.ffn)
+	pr := act() // act * up
+	s.free(a, u)
+	d := m.linear(pr, T, c.ffn, h)
+	s.free(pr)
+	return d
 }
 
 // branchOut is what a layer does to an attention or MLP output before the
@@ -133,6 +153,10 @@ func (m *model) normW(x int32, T, h int64) int32 {
 	c, s := m.c, m.s
 	dt := c.dt
 	act := func(n int64) int32 { return s.alloc(n, CatActivations) }
+	if c.arch.Decoder.Norm == "lnb" {
+		// nn.LayerNorm with weight and bias (StarCoder2): one kernel
+		return m.layerNorm(x, T)
+	}
 	up := x
 	if dt != 4 {
 		up = act(T * h * 4) // hidden_states.to(torch.float32)

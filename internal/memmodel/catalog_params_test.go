@@ -33,6 +33,9 @@ func TestCatalogParamCounts(t *testing.T) {
 		"pythia-1b":   1_011_781_632,
 		"phi-1.5":     1_418_270_720,
 		"phi-2":       2_779_683_840,
+		// Starcoder2ForCausalLM from bigcode/starcoder2-3b's config
+		// (testdata/dev79), tied head
+		"starcoder2-3b": 3_030_371_328,
 		// RobertaForSequenceClassification / XLMRobertaForSequenceClassification
 		// with two labels (the base models' 124,645,632 / 355,359,744 /
 		// 278,043,648 / 559,890,432 less the pooler, plus the head)
