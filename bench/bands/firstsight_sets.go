@@ -123,6 +123,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late74/RESULTS.md", "", false},
 	// late75's (7bc1ffd): GPT-NeoX and Phi training and generate
 	{"testdata/late75/RESULTS.md", "", false},
+	// late76's (32ee144): StarCoder2 training and generate
+	{"testdata/late76/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation

@@ -180,7 +180,12 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 	}
 	h = b.dropout(h, q.EmbedDropout)
 	var slideMask Tensor = -1
-	if q.SlidingWindow > 0 && int64(q.SlidingWindow) < seq && b.attn != "eager" {
+	// masking_utils skips the sliding layers' mask (is_causal) only while
+	// the keys are fewer than the window (_ignore_causal_mask_sdpa's
+	// kv_length < local_attention_size): a sequence exactly as long as
+	// the window gets the mask too (late76's StarCoder2 s4096 b8, window
+	// 4096: -10.5% allocated at first sight, the bias SDPA saves per layer)
+	if q.SlidingWindow > 0 && int64(q.SlidingWindow) <= seq && b.attn != "eager" {
 		slideMask = b.slidingMask(seq)
 	}
 	// the rotary embedding runs on position_ids, which the model makes

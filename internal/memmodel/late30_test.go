@@ -31,10 +31,9 @@ func TestLate30Blind(t *testing.T) {
 	}
 	known := map[string]bool{"late30-efficientnet-b4-b48-fp16 allocated": true,
 		"late30-ws1-tp-tinyllama-s1024-b4-ckpt allocated": true,
-		// session 21 (late36 and BERT's lifetimes in the band data): the
-		// -0.88% allocated of Gemma 3 4B LoRA 0.14% above its band's top
-		// (granite-2b's reserved, recorded since late30b, is inside again)
-		"late30-gemma3-4b-s1024-b2-bf16-lora16 allocated": true,
+		// session 21 put Gemma 3 4B LoRA's -0.88% allocated above its
+		// band's top; session 44's sliding mask at a sequence as long as
+		// the window (1024) made it +0.06%, inside
 		// the DDP checkpointed over-estimate (testdata/dev30) was outside
 		// its band from late31 until late42's DDP row joined the table
 	}
@@ -44,8 +43,11 @@ func TestLate30Blind(t *testing.T) {
 	// Session 24 (DDP's rebuilt buckets at their own sizes, ddpBuckets,
 	// and its construction-time buffer kept through the second step at
 	// world size 1 too): the DDP checkpointed row +16.09% -> +5.47%.
+	// Session 44 (the sliding mask at seq == window): Gemma 3 4B LoRA's
+	// reserved moves with its allocated (-0.88% -> +0.06%) to +0.62%, the
+	// median 0.57% -> 0.60%.
 	checkBlindGroups(t, late30Dir, 14, known,
-		blindLimits{resvMedian: 0.0057, resvMax: 0.055, allocMax: 0.066, under: 4, farUnder: 0}, "families", "sharded")
+		blindLimits{resvMedian: 0.0061, resvMax: 0.055, allocMax: 0.066, under: 4, farUnder: 0}, "families", "sharded")
 }
 
 // TestStepTimeLate30: 13 blind step times. At first sight: median 2.7%,

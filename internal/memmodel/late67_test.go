@@ -59,7 +59,8 @@ func TestLate6Blind(t *testing.T) {
 	// again with late40.
 	// Session 23: Phi-3 (f) pure bf16 allocated -2.18% -> +0.02% (the
 	// attention output's transposed copy), inside its band.
-	known := map[string]bool{}
+	// Session 44: session 44's bands (late75/76's exact rows and the Gemma rows at their windows, now exact) narrowed the allocated band's top to about x1.0000; GPT-2 large checkpointed's -0.00% (266 KB) is above it.
+	known := map[string]bool{"late6-gpt2-large-s1024-b8-bf16-ckpt allocated": true}
 	checkBlindSet(t, late6Dir, 21, known, blindLimits{resvMedian: 0.009, resvMax: 0.0407, allocMax: 0.031, under: 5, farUnder: 1})
 }
 
