@@ -29,6 +29,7 @@ func (d *dev) llmAdvice(out *Device, at int) []Advice {
 					bytesStr(kv), bytesStr(s))})
 		}
 	}
+	adv = append(adv, d.pythonActivationAdvice(out)...)
 	if lives := d.logitLives(); len(lives) > 0 {
 		var b int64
 		n := 0

@@ -34,6 +34,9 @@ const (
 	// roleLoss: the loss function (cross_entropy and the Hugging Face loss
 	// wrappers), where fp32 logits are copied and log-softmaxed.
 	roleLoss
+	// roleActivation: transformers' activation modules (activations.py),
+	// some of which are written as Python operators (NewGELUActivation).
+	roleActivation
 )
 
 // libFacts are what the library frames of one stack say about the run,
@@ -113,6 +116,10 @@ func classifyLibrary(fr []snapshot.Frame) libFacts {
 			f.peft = true
 		case strings.Contains(fn, "transformers/generation/"):
 			f.generate = true
+		case strings.Contains(fn, "transformers/activations.py"):
+			if f.role == roleNone && inner && i == 0 {
+				f.role = roleActivation
+			}
 		case strings.Contains(fn, "transformers/loss/") ||
 			strings.Contains(fn, "torch/nn/functional.py") && (x.Name == "cross_entropy" || x.Name == "nll_loss"):
 			if f.role == roleNone && inner {

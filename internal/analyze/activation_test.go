@@ -1,0 +1,79 @@
+package analyze
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/vramkit/vramkit/internal/snapshot"
+)
+
+// TestPythonActivationAdvice: phi-2 (dev77, LoRA r16, bf16 autocast) and
+// GPT-2 (dev76) run transformers' NewGELUActivation, one kernel per
+// Python operator; Pythia (dev77) runs the fused GELU. The advice must
+// name the fused activation where the Python one runs and nowhere else,
+// and its saving can be no more than the bytes the raw trace holds, at
+// the peak, in tensors that transformers' activations.py allocated
+// itself (every one of which, bar one output per call, a fused kernel
+// would not make).
+func TestPythonActivationAdvice(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		want bool
+	}{
+		{"../../testdata/dev77/families/dev77-phi-2-s512-b4-bf16-lora16.pickle.gz", true},
+		{"../../testdata/dev76/dev76-gpt2-s256-b4-bf16-py.pickle.gz", true},
+		{"../../testdata/dev77/families/dev77-pythia-160m-s1024-b8-bf16.pickle.gz", false},
+	} {
+		s, err := snapshot.LoadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Analyze(s, DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := rep.Devices[0]
+		var saving int64
+		for _, a := range d.Advice {
+			if strings.Contains(a.Action, "gelu_pytorch_tanh") {
+				saving = a.Saving
+			}
+		}
+		if (saving > 0) != c.want {
+			t.Errorf("%s: fused-activation advice saving %d, want advice %v", c.file, saving, c.want)
+			continue
+		}
+		if !c.want {
+			continue
+		}
+		// the raw trace: live bytes at the peak allocated by
+		// activations.py's own frame
+		var live, act, peak, actAtPeak int64
+		own := map[uint64]int64{}
+		for _, e := range s.Trace(0) {
+			switch e.Action {
+			case snapshot.ActionAlloc:
+				live += int64(e.Size)
+				if fr := s.Stacks[e.Stack]; len(fr) > 0 && strings.Contains(fr[0].Filename, "transformers/activations.py") {
+					own[e.Addr] = int64(e.Size)
+					act += int64(e.Size)
+				}
+			case snapshot.ActionFreeCompleted:
+				live -= int64(e.Size)
+				if n, ok := own[e.Addr]; ok {
+					act -= n
+					delete(own, e.Addr)
+				}
+			default:
+				continue
+			}
+			if live > peak {
+				peak, actAtPeak = live, act
+			}
+		}
+		if saving > actAtPeak {
+			t.Errorf("%s: saving %d, but activations.py's tensors hold %d at the raw peak %d", c.file, saving, actAtPeak, peak)
+		}
+		t.Logf("%s: saving %d of the activation module's %d at the peak (peak %d)", c.file, saving, actAtPeak, peak)
+	}
+}
