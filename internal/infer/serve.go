@@ -12,12 +12,8 @@ import (
 // BlockSize literal; older versions take fewer, never others).
 var blockSizes = []int{1, 8, 16, 32, 64, 128, 256}
 
-// Block size and the model length concurrency is counted at when the
-// spec gives none.
-const (
-	defaultBlockSize = 16
-	defaultContext   = 4096
-)
+// defaultBlockSize is vLLM's block_size when the spec gives none.
+const defaultBlockSize = 16
 
 // Serve sizes the KV cache the way vLLM's worker does in
 // determine_available_memory: the memory the instance may use is the
@@ -86,21 +82,27 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 		// never starts
 		return nil, specErr("block_size", "vLLM accepts %v, got %d", blockSizes, r.BlockSize)
 	}
-	if r.Context == 0 {
-		r.Context = spec.Seq
-		if r.Context == 0 {
-			r.Context = defaultContext
-			if c.dec.learnedPos && c.arch.MaxPos > 0 {
-				// vLLM's max_model_len defaults to the model's; a learned
-				// position table allows no more
-				r.Context = min(r.Context, c.arch.MaxPos)
-			}
-		}
+	derived, why := maxModelLen(c)
+	switch {
+	case r.Context == 0 && spec.Seq > 0:
+		r.Context, r.ContextSource = spec.Seq, "as given"
+	case r.Context == 0:
+		// vLLM's max_model_len defaults to the model's own length (it
+		// counted 4096 for every rotary model: Llama 3.1's 131072 went
+		// unplanned, and with it vLLM's refusal to start on small GPUs)
+		r.Context, r.ContextSource = derived, why
+	default:
+		r.ContextSource = "as given"
 	}
 	if c.dec.learnedPos && c.arch.MaxPos > 0 && r.Context > c.arch.MaxPos {
 		// planned as if it served them, gpt2 at --context 4096 counted
 		// 512 sequences vLLM never starts with
 		return nil, specErr("context", "%d is past %s's %d positions: vLLM refuses a max_model_len beyond a learned position table", r.Context, c.arch.Name, c.arch.MaxPos)
+	}
+	if r.Context > derived && c.arch.MaxPos > 0 {
+		// vllm/config/model.py raises unless VLLM_ALLOW_LONG_MAX_MODEL_LEN
+		// is set; planned as asked, as before
+		r.Notes = append(r.Notes, fmt.Sprintf("max_model_len %d is past %s's %d (%s): vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set, and positions past it are untrained; planned as asked", r.Context, c.arch.Name, derived, why))
 	}
 	for _, k := range []struct {
 		name string
@@ -142,11 +144,13 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 			return nil, err
 		}
 		r.clampKV()
+		r.decide()
 		return r, nil
 	}
 	best, err := r.pipeline(c, e, spec, tp, pp)
 	if best != nil {
 		best.clampKV()
+		best.decide()
 	}
 	return best, err
 }

@@ -90,15 +90,26 @@ type ServeResult struct {
 	// nvidia-smi shows it: the budget plus what lies outside it (the CUDA
 	// context from 0.10; CUDA graphs captured after the cache before 0.21).
 	Process int64 `json:"process_bytes"`
-	// Context is the per-sequence length concurrency is counted at.
+	// Context is the per-sequence length concurrency is counted at:
+	// vLLM's max_model_len, given (--context, --seq) or the model's own
+	// (serve_len.go); ContextSource says which.
 	Context       int     `json:"context_tokens"`
+	ContextSource string  `json:"context_source"`
 	MaxConcurrent float64 `json:"max_concurrency"`
 	// ConcurrencyLow and ConcurrencyHigh are MaxConcurrent at the KV
 	// cache's band.
-	ConcurrencyLow  float64  `json:"max_concurrency_low"`
-	ConcurrencyHigh float64  `json:"max_concurrency_high"`
-	Fits            bool     `json:"fits"`
-	Notes           []string `json:"notes,omitempty"`
+	ConcurrencyLow  float64 `json:"max_concurrency_low"`
+	ConcurrencyHigh float64 `json:"max_concurrency_high"`
+	// Fits: vLLM starts, the KV cache holding one sequence of Context
+	// tokens; KVNeeded is what one such sequence takes. When it does not,
+	// MaxModelLenFit is the longest max_model_len the cache holds (vLLM's
+	// "estimated maximum model length", 0 when not one block is left).
+	// Verdict says it in one line.
+	Fits           bool     `json:"fits"`
+	KVNeeded       int64    `json:"kv_cache_needed_bytes"`
+	MaxModelLenFit int64    `json:"max_model_len_fit,omitempty"`
+	Verdict        string   `json:"verdict"`
+	Notes          []string `json:"notes,omitempty"`
 }
 
 // clampKV reports a budget that leaves nothing for the cache as no cache
