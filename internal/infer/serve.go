@@ -124,10 +124,17 @@ func Serve(spec memmodel.Spec) (*ServeResult, error) {
 		}
 	}
 	if r.MaxNumSeqs == 0 {
-		r.MaxNumSeqs = seqs
+		// V1's default is capped at the batched tokens (vllm/engine/
+		// arg_utils.py, _set_default_args); V0's 256 is below its
+		// smallest default
+		r.MaxNumSeqs = min(seqs, r.MaxNumBatchedTokens)
 	}
-	if e.v1() {
-		r.MaxNumSeqs = min(r.MaxNumSeqs, r.MaxNumBatchedTokens)
+	if r.MaxNumSeqs > r.MaxNumBatchedTokens {
+		// a max_num_seqs given is not capped: the scheduler config
+		// raises (vllm/config/scheduler.py, verify_max_model_len; V0's
+		// SchedulerConfig._verify_args), where vramkit capped it silently
+		return nil, specErr("max_num_seqs", "vLLM refuses max_num_seqs %d above max_num_batched_tokens %d (%s): give --max-num-batched-tokens %d or more, or fewer sequences",
+			r.MaxNumSeqs, r.MaxNumBatchedTokens, batchedFrom(spec), r.MaxNumSeqs)
 	}
 	if msg := memmodel.CheckScale(&c.arch, float64(max(r.MaxNumBatchedTokens, r.Context)), 1, float64(max(r.MaxNumBatchedTokens, r.Context))); msg != "" {
 		return nil, specErr("context", "%s", msg)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/vramkit/vramkit/internal/memmodel"
 	"github.com/vramkit/vramkit/internal/units"
 )
 
@@ -93,4 +94,12 @@ func (r *ServeResult) decide() {
 		r.Verdict = fmt.Sprintf("vLLM refuses to start: one sequence of max_model_len %d tokens%s needs %s of KV cache, %s is left for it; the longest max_model_len it holds is %d tokens (--context %d)",
 			r.Context, src, units.Bytes(r.KVNeeded), units.Bytes(r.KVCache), r.MaxModelLenFit, r.MaxModelLenFit)
 	}
+}
+
+// batchedFrom says where a plan's max_num_batched_tokens came from.
+func batchedFrom(spec memmodel.Spec) string {
+	if spec.MaxNumBatchedTokens > 0 {
+		return "as given"
+	}
+	return "vLLM's default for this version, entry point and GPU"
 }

@@ -77,3 +77,18 @@ func TestServeDefaultLength(t *testing.T) {
 		t.Errorf("llama3-8b: %v, context %d", err, r.Context)
 	}
 }
+
+// TestServeMaxNumSeqs: vLLM's scheduler config refuses max_num_seqs above
+// max_num_batched_tokens (vllm/config/scheduler.py); a default
+// max_num_seqs is capped at them instead.
+func TestServeMaxNumSeqs(t *testing.T) {
+	s := serveSpec("llama3-8b", "h100", "bf16")
+	s.MaxNumSeqs = 100000
+	if _, err := Serve(s); !IsSpecError(err) || !strings.Contains(err.Error(), "max_num_batched_tokens 8192") {
+		t.Errorf("100000 sequences over 8192 tokens: want a spec error, got %v", err)
+	}
+	s.MaxNumSeqs, s.MaxNumBatchedTokens = 0, 512
+	if r, err := Serve(s); err != nil || r.MaxNumSeqs != 512 {
+		t.Errorf("default sequences over 512 tokens: %v, %+v", err, r)
+	}
+}
