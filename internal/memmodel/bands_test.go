@@ -248,7 +248,7 @@ func TestQLoRABandWidenedWhenThin(t *testing.T) {
 	if !strings.Contains(strings.Join(measured.Notes, "\n"), "measured on 3 held-out QLoRA captures") {
 		t.Errorf("notes %q lack the measured band", measured.Notes)
 	}
-	if !strings.Contains(strings.Join(thin.Notes, "\n"), "wider band") {
+	if !strings.Contains(strings.Join(thin.Notes, "\n"), "band widened by 8% each side") {
 		t.Errorf("notes %q lack the widening", thin.Notes)
 	}
 	w := func(r *Result) int64 { return r.ReservedBand.High - r.ReservedBand.Low }
