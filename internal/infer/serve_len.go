@@ -56,7 +56,10 @@ func maxModelLen(c *config) (int, string) {
 
 // longestHeld is the longest max_model_len one sequence of which fits in
 // blocks under the layout, at most L (vLLM's estimate_max_model_len, a
-// binary search on the same need); 0 if not even one token does.
+// binary search on the same need); 0 if not even one token does. Newer
+// vLLM checks against the blocks less the one BlockPool keeps as its null
+// block, so its figure (and its refusal) can come one block (block_size
+// tokens) sooner than this.
 func (lay kvLayout) longestHeld(blocks, L int64) int64 {
 	if blocks <= 0 || lay.need(1) > blocks {
 		return 0
