@@ -42,7 +42,7 @@ func (f *inferFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.images, "images-per-prompt", 0, "serve: a multimodal checkpoint's image limit, vLLM's --limit-mm-per-prompt '{\"image\":N}' (0: the language model alone, --language-model-only)")
 	fs.BoolVar(&f.skipMM, "skip-mm-profiling", false, "serve: vLLM's --skip-mm-profiling (the image encoder's pass left out of the budget)")
 	fs.IntVar(&f.concurrency, "concurrency", 0, "serve --fit: sequences of --context tokens the KV cache must hold at once (finds the fewest tensor-parallel GPUs)")
-	fs.IntVar(&f.context, "context", 0, "serve: per-sequence context length for concurrency (vLLM max_model_len; default --seq or 4096, at most a learned position table's length)")
+	fs.IntVar(&f.context, "context", 0, "serve: per-sequence context length for concurrency (vLLM max_model_len; default --seq or the model's own length, as vLLM's)")
 }
 
 // apply lays the explicitly set inference flags over spec. A count or a

@@ -36,6 +36,10 @@ type quant struct {
 	fp16 bool
 	// act8CC is the least compute capability that quantises activations
 	act8CC int
+	// minCC is the least compute capability vLLM loads the format on
+	// (its QuantizationConfig.get_min_capability; 0: any CUDA GPU
+	// vramkit plans)
+	minCC int
 }
 
 // Weight-only schemes as bitsandbytes stores them (Hugging Face generate,
@@ -69,11 +73,18 @@ const bnbExpandedMinor = 10
 //     below); the same for an FP8 checkpoint and quantization=fp8;
 //   - w8a8: compressed-tensors' int8 weights and per-token activations.
 var servedQuants = []quant{
-	{name: "awq", bits: 4, group: 128, scaleBytes: 2, zeroBits: 4, kind: "int4", fp16: true},
+	// AWQ: AWQConfig.get_min_capability is 75 (awq.py: "The AWQ kernel
+	// only supports Turing or newer GPUs"), AWQMarlinConfig's 80
+	// (awq_marlin.py) until Marlin reached sm_75; FP8: Fp8Config's 80
+	// (fp8.py) before 0.13, 75 after. vLLM checks it when it builds the
+	// config (vllm/config/vllm.py, _get_quantization_config) and raises
+	// "The quantization method awq is not supported for the current GPU.
+	// Minimum capability: 75. Current capability: 70."
+	{name: "awq", bits: 4, group: 128, scaleBytes: 2, zeroBits: 4, kind: "int4", fp16: true, minCC: 75},
 	{name: "gptq", bits: 4, group: 128, scaleBytes: 2, kind: "int4", fp16: true},
 	{name: "gptq-int8", bits: 8, group: 128, scaleBytes: 2, kind: "int4", fp16: true},
 	{name: "w4a16", bits: 4, group: 128, scaleBytes: 2, kind: "int4"},
-	{name: "fp8", bits: 8, group: 0, scaleBytes: 4, kind: "w8", act8CC: 89},
+	{name: "fp8", bits: 8, group: 0, scaleBytes: 4, kind: "w8", act8CC: 89, minCC: 75},
 	{name: "w8a8", bits: 8, group: 0, scaleBytes: 4, kind: "w8", act8CC: 75},
 	{name: "bitsandbytes", bits: 4, group: 64, scaleBytes: 4, kind: "bnb"},
 }
@@ -110,6 +121,14 @@ const (
 // kernels that dequantise the weight.
 const marlinMinor = 13
 
+// marlinRuns reports whether vLLM e runs Marlin kernels on g: sm_80 and
+// later, sm_75 from marlinMinor; never below (a V100 runs GPTQ through
+// the kernels that dequantise).
+func marlinRuns(g gpu.GPU, e engine) bool {
+	cc := g.ComputeCapability
+	return cc >= 80 || cc >= 75 && e.atLeast(marlinMinor)
+}
+
 // marlinTmpMinor is the first 0.x with the rewritten Marlin kernel
 // (vllm#16850, April 2025), which no longer copies the input (a_tmp) on
 // every call.
@@ -136,6 +155,12 @@ func resolveQuant(c *config, s memmodel.Spec) error {
 		if c.gpu.ComputeCapability == 0 && q.kind != "w8" {
 			return specErr("quant", "%s kernels on %s (ROCm) are not modelled; fp8 and w8a8 are", q.name, c.gpu.Name)
 		}
+		if cc := c.gpu.ComputeCapability; cc > 0 && cc < q.minCC {
+			// planned as if it ran: AWQ on a V100 (sm_70) counted a KV
+			// cache for a server that never starts
+			return specErr("quant", "vLLM refuses %s on %s: it needs compute capability %d.%d or later, %s is %d.%d",
+				q.name, c.gpu.Name, q.minCC/10, q.minCC%10, c.gpu.Name, cc/10, cc%10)
+		}
 		if err := quantDType(c, q); err != nil {
 			return err
 		}
@@ -156,7 +181,7 @@ func resolveQuant(c *config, s memmodel.Spec) error {
 func quantDType(c *config, q quant) error {
 	explicit := c.spec.Precision != "" && c.spec.Precision != "auto"
 	half := c.dec.halfRefused != nil && c.dec.halfRefused(c)
-	marlin := c.gpu.ComputeCapability >= 80 || c.engine.atLeast(marlinMinor)
+	marlin := marlinRuns(c.gpu, c.engine)
 	switch {
 	case explicit && c.prec == "fp32":
 		return specErr("precision", "vLLM runs %s checkpoints in fp16 or bf16, not fp32", q.name)
@@ -219,7 +244,7 @@ func kernel(q quant, g gpu.GPU, e engine) string {
 		return "w8-marlin"
 	}
 	switch {
-	case g.ComputeCapability < 80 && !e.atLeast(marlinMinor):
+	case !marlinRuns(g, e):
 		return "dequant"
 	case !e.atLeast(marlinTmpMinor):
 		return "marlin-old"
@@ -232,7 +257,7 @@ func quantNote(c *config, e engine) string {
 	k := map[string]string{
 		"marlin":     "Marlin/Machete kernels (no temporaries worth counting)",
 		"marlin-old": "Marlin kernels before vllm#16850, which copy each layer's input",
-		"dequant":    "kernels that dequantise the weight to fp16 at 256 tokens and more (no Marlin on this GPU before vLLM 0.13)",
+		"dequant":    "kernels that dequantise the weight to fp16 at 256 tokens and more (no Marlin on this GPU: sm_80 and later, sm_75 from vLLM 0.13)",
 		"act8":       "8-bit activations, each layer's input quantised per token",
 		"w8-marlin":  "Marlin weight-only kernels (8-bit activations need sm_89)",
 		"bnb":        "bitsandbytes, which dequantises each shard to 16 bits in the forward",

@@ -123,22 +123,24 @@ func bands(c *config, r *Result) {
 		r.Notes = append(r.Notes, note)
 	}
 	if c.q != quantNone {
-		widen(0.10, "int8/int4 weights are modelled from bitsandbytes' storage and kernels, not captured: wider band")
+		widen(0.10, "int8/int4 weights are modelled from bitsandbytes' storage and kernels, not captured: band widened by 10% each side")
 	}
 	if c.kv != c.dt {
-		widen(0.05, "transformers' DynamicCache has no fp8 storage; the cache is modelled as stored in 1-byte elements and read back in the compute dtype")
+		widen(0.05, "transformers' DynamicCache has no fp8 storage; the cache is modelled as stored in 1-byte elements and read back in the compute dtype: band widened by 5% each side")
 	}
 	if c.eager {
-		widen(0.05, "eager attention is modelled from the code, not captured")
+		widen(0.05, "eager attention is modelled from the code, not captured: band widened by 5% each side")
 	}
 	if c.spec.AllocConf != "" {
+		// said: it widened the top without a word
 		rb[1] += 0.05
+		r.Notes = append(r.Notes, "allocator settings (alloc_conf) are replayed, not captured on generate calls: the reserved band's top raised by 5% of the prediction")
 	}
 	if g := t.Generate; g != nil && g.MaxNewTokens > 0 && c.gen > int64(g.MaxNewTokens) && r.PeakReserved > 0 {
 		// how well the allocator reuses a growing cache's freed blocks
 		// over so many steps is the replay's alone: reserved may be
 		// anywhere down to the allocated peak
-		widen(0.10, fmt.Sprintf("no held-out generate call ran more than %d new tokens (this one runs %d): the allocator's reuse of the cache's freed blocks over so many steps is the replay's, unmeasured: wider band, down to the allocated peak", g.MaxNewTokens, c.gen))
+		widen(0.10, fmt.Sprintf("no held-out generate call ran more than %d new tokens (this one runs %d): the allocator's reuse of the cache's freed blocks over so many steps is the replay's, unmeasured: band widened by 10%% each side, the reserved band's low end down to the allocated band's", g.MaxNewTokens, c.gen))
 		rb[0] = min(rb[0], ab[0]*float64(r.PeakAllocated)/float64(r.PeakReserved))
 	}
 	band := func(v int64, b [2]float64) memmodel.Band {

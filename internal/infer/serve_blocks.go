@@ -90,7 +90,8 @@ func (lay kvLayout) capacity(e engine, kv, B, L int64) (blocks, tokens int64, co
 
 // cut divides the KV cache (and its band) into blocks as vLLM e does and
 // sets the blocks, the token count vLLM logs, the concurrency at the
-// context length and whether vLLM starts.
+// context length, whether vLLM starts, and when it does not, the bytes one
+// sequence needs and the longest max_model_len the cache holds.
 func (r *ServeResult) cut(c *config, e engine, tp int64) {
 	B, L := int64(r.BlockSize), int64(r.Context)
 	lay := servedLayout(c, e, tp, B, int64(r.MaxNumBatchedTokens))
@@ -101,20 +102,22 @@ func (r *ServeResult) cut(c *config, e engine, tp int64) {
 	_, high, concHigh := lay.capacity(e, r.KVCacheHigh, B, L)
 	r.TokensLow, r.TokensHigh, r.ConcurrencyLow, r.ConcurrencyHigh = low, high, concLow, concHigh
 	r.Fits = r.Blocks > 0 && r.Blocks >= need
+	r.KVNeeded = need * lay.blockBytes
+	if !r.Fits {
+		r.MaxModelLenFit = lay.longestHeld(r.Blocks, L)
+	}
 	if lay.groups > 1 {
 		r.Notes = append(r.Notes, fmt.Sprintf("sliding-window layers: vLLM's hybrid KV-cache manager keeps %d group(s) of full-attention layers for the whole context and %d of sliding ones for %d tokens (the window plus max_num_batched_tokens) a sequence; KV cache tokens is the line vLLM logs",
 			lay.full, lay.sliding, min(int64(c.arch.Decoder.SlidingWindow)-1+int64(r.MaxNumBatchedTokens), L)))
 	} else if c.arch.Decoder.SlidingWindow > 0 && need == cdiv(L, B) && L > int64(c.arch.Decoder.SlidingWindow) {
 		r.Notes = append(r.Notes, fmt.Sprintf("sliding-window layers keep every token's keys in vLLM %d.%d (the window is used in compute only; from 0.10 the hybrid KV-cache manager drops them)", e.major, e.minor))
 	}
-	held, heldLow := fmt.Sprintf("%d tokens", r.Tokens), fmt.Sprintf("%d tokens", r.TokensLow)
+	heldLow := fmt.Sprintf("%d tokens", r.TokensLow)
 	if lay.groups > 1 {
-		held, heldLow = fmt.Sprintf("%d blocks, %d needed", r.Blocks, need), fmt.Sprintf("%d blocks, %d needed", blocksLow, need)
+		heldLow = fmt.Sprintf("%d blocks, %d needed", blocksLow, need)
 	}
-	switch {
-	case !r.Fits:
-		r.Notes = append(r.Notes, fmt.Sprintf("vLLM refuses to start: the KV cache (%s) cannot hold one sequence of %d tokens", held, L))
-	case blocksLow < need:
+	if r.Fits && blocksLow < need {
+		// the refusal itself is the verdict (decide)
 		r.Notes = append(r.Notes, fmt.Sprintf("at the band's low end (%s) vLLM refuses to start: one sequence of %d tokens needs more", heldLow, L))
 	}
 }

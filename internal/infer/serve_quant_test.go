@@ -277,3 +277,32 @@ func TestServeRefusesWhatVLLMRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestServeQuantCapability: vLLM refuses a format below its least compute
+// capability (AWQ and FP8 need 7.5: a V100 is 7.0) when it builds the
+// config, and GPTQ, which it loads there, runs through the dequantising
+// kernels: Marlin never reaches sm_70.
+func TestServeQuantCapability(t *testing.T) {
+	for _, q := range []string{"awq", "fp8"} {
+		s := serveSpec("llama3-8b", "v100-16", "auto")
+		s.Quant, s.Context = q, 4096
+		_, err := Serve(s)
+		if !IsSpecError(err) || !strings.Contains(err.Error(), "needs compute capability 7.5 or later, v100-16 is 7.0") {
+			t.Errorf("%s on a V100: want a refusal naming 7.5, got %v", q, err)
+		}
+	}
+	s := serveSpec("llama3-8b", "t4", "auto")
+	s.Quant, s.Context = "awq", 4096
+	if _, err := Serve(s); err != nil {
+		t.Errorf("awq on a T4 (7.5): %v", err)
+	}
+	s = serveSpec("llama3-8b", "v100-16", "auto")
+	s.Quant, s.Context = "gptq", 4096
+	r, err := Serve(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(r.Notes, "\n"), "dequantise") {
+		t.Errorf("gptq on a V100 at vLLM 0.31: want the dequantising kernels, notes %q", r.Notes)
+	}
+}

@@ -15,15 +15,21 @@ func (c *config) bandsFrom(t *BandTable, r *Result) {
 	applyAllowance(t.Allowance, r)
 	risk, riskWhy := t.Risk(c.bandClasses())
 	cb, used, why := t.bandFor(c.bandClasses(), risk)
-	if risk > 0 {
-		why = append([]string{riskWhy}, why...)
-	}
 	// techniques modelled from library source (4-bit weights, compile,
 	// low-rank what-ifs) are no class of the table: their stated widening
 	// goes on top of the class band
 	notes, w := c.techniqueNotes(t)
 	if w > 0 {
 		cb.Reserved, cb.Allocated = widen(cb.Reserved, w), widen(cb.Allocated, w)
+	}
+	if risk > 0 {
+		// the level's band beside level 0's, both with the techniques'
+		// widening: the note says how much wider the level makes it
+		plain, _, _ := t.bandFor(c.bandClasses(), 0)
+		if w > 0 {
+			plain.Reserved = widen(plain.Reserved, w)
+		}
+		why = append([]string{riskNote(riskWhy, risk, cb.Reserved, plain.Reserved)}, why...)
 	}
 	if u := c.arch.family().Unmeasured; u != "" {
 		notes = append(notes, u)

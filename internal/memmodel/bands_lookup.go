@@ -106,6 +106,7 @@ func (t *BandTable) GenerateBand(classes []string) (reserved, allocated [2]float
 func (set BandSet) bandFor(classes []string, minRows int, get func(ClassBand) [2][2]float64, memory bool) (cb ClassBand, used []string, why []string) {
 	var b [2][2]float64
 	first := true
+	var widenedFor []string // classes that took the widened pooled band
 	take := func(v [2][2]float64) {
 		if first {
 			b, first = v, false
@@ -156,10 +157,17 @@ func (set BandSet) bandFor(classes []string, minRows int, get func(ClassBand) [2
 			}
 		}
 		take([2][2]float64{widen(pooled[0], w), widen(pooled[1], w)})
+		widenedFor = append(widenedFor, k)
 		why = append(why, fmt.Sprintf("%s: %s, band widened by %.0f%% each side", k, reason, 100*w))
 	}
-	if first {
+	switch {
+	case first:
 		b, used = pooled, []string{fmt.Sprintf("pooled (%d rows)", set.Pooled.N)}
+	case len(used) == 0:
+		// every class was a default or unmeasured: the band is the
+		// pooled one widened, and says so (it named nothing: JSON's
+		// band_classes was null for a generate plan on an RTX 4090)
+		used = []string{fmt.Sprintf("pooled (%d rows, widened for %s)", set.Pooled.N, strings.Join(widenedFor, ", "))}
 	}
 	sort.Strings(used)
 	if memory {

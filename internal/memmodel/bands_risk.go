@@ -99,7 +99,8 @@ func BandKind(classes []string) string {
 var kindDefaults = map[string]string{"checkpoint": "none", "lora": "no", "parallel": "none", "optimizer": "adamw"}
 
 // Risk is the risk level (0–2, see above) of a configuration of classes,
-// and why (empty at level 0). A table without kind records (one written
+// and why (empty at level 0); riskNote adds what the level does to the
+// band. A table without kind records (one written
 // before them) puts everything at level 0.
 func (t *BandTable) Risk(classes []string) (level int, why string) {
 	if len(t.Kinds) == 0 {
@@ -109,7 +110,7 @@ func (t *BandTable) Risk(classes []string) (level int, why string) {
 	r, ok := t.Kinds[k]
 	switch {
 	case ok && r.FirstSightMiss > riskyMiss:
-		return 1, fmt.Sprintf("its kind (%s) missed by %.1f%% at first sight on a blind capture: wider band", k, 100*r.FirstSightMiss)
+		return 1, fmt.Sprintf("its kind (%s) missed by %.1f%% at first sight on a blind capture", k, 100*r.FirstSightMiss)
 	case ok:
 		return 0, ""
 	}
@@ -117,8 +118,28 @@ func (t *BandTable) Risk(classes []string) (level int, why string) {
 	for other := range t.Kinds {
 		o := strings.Fields(other)
 		if o[0] == f[0] && o[len(o)-1] == f[len(f)-1] {
-			return 1, fmt.Sprintf("first of its kind (%s: a technique mix not among the %d kinds captured): wider band", k, len(t.Kinds))
+			return 1, fmt.Sprintf("first of its kind (%s: a technique mix not among the %d kinds captured)", k, len(t.Kinds))
 		}
 	}
-	return 2, fmt.Sprintf("first of its kind (%s: %s never captured in %s): much wider band", k, f[0], f[len(f)-1])
+	return 2, fmt.Sprintf("first of its kind (%s: %s never captured in %s)", k, f[0], f[len(f)-1])
 }
+
+// riskNote is the uncertainty note of a risky kind: why, and how much
+// wider its level makes the reserved band (the allocated band is the
+// same at every level). A level is no one factor: it takes its own
+// quantile of the errors of each class (ClassBand.ReservedRisk), so the
+// note gives the band's edges relative to the prediction at the level,
+// and at level 0, the band the same classes get for a kind captured
+// before.
+func riskNote(why string, level int, risky, plain [2]float64) string {
+	word := "wider"
+	if level >= 2 {
+		word = "much wider"
+	}
+	return fmt.Sprintf("%s: %s reserved band, %s to %s of the prediction (%s to %s for a kind already captured)",
+		why, word, ratioPct(risky[0]), ratioPct(risky[1]), ratioPct(plain[0]), ratioPct(plain[1]))
+}
+
+// ratioPct prints a band ratio measured/predicted as a signed percentage
+// of the prediction: 0.93 is "-7.0%".
+func ratioPct(r float64) string { return fmt.Sprintf("%+.1f%%", 100*(r-1)) }

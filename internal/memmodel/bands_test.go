@@ -85,6 +85,20 @@ func TestBandForPooledWhenNothingSpecific(t *testing.T) {
 	}
 }
 
+// TestBandForNamesTheWidenedPooledBand: when every class is a default or
+// unmeasured the band is the pooled one widened, and the classes it rests
+// on say so (a generate plan on an RTX 4090 named none: band_classes null).
+func TestBandForNamesTheWidenedPooledBand(t *testing.T) {
+	tb := toyTable()
+	cb, used, why := tb.bandFor([]string{"lora=no", "gpu=rtx4090", "parallel=none"}, 0)
+	if cb.Reserved == tb.Pooled.Reserved || len(why) != 1 {
+		t.Errorf("band %v (pooled %v), reasons %q: want the pooled band widened", cb.Reserved, tb.Pooled.Reserved, why)
+	}
+	if len(used) != 1 || used[0] != "pooled (40 rows, widened for gpu=rtx4090)" {
+		t.Errorf("classes used %q", used)
+	}
+}
+
 // TestEmbeddedBandTable checks the committed table: it parses, its bands
 // are ordered, and it was built from held-out rows of several classes.
 func TestEmbeddedBandTable(t *testing.T) {
@@ -234,7 +248,7 @@ func TestQLoRABandWidenedWhenThin(t *testing.T) {
 	if !strings.Contains(strings.Join(measured.Notes, "\n"), "measured on 3 held-out QLoRA captures") {
 		t.Errorf("notes %q lack the measured band", measured.Notes)
 	}
-	if !strings.Contains(strings.Join(thin.Notes, "\n"), "wider band") {
+	if !strings.Contains(strings.Join(thin.Notes, "\n"), "band widened by 8% each side") {
 		t.Errorf("notes %q lack the widening", thin.Notes)
 	}
 	w := func(r *Result) int64 { return r.ReservedBand.High - r.ReservedBand.Low }

@@ -146,6 +146,14 @@ func decoderFamilies() []string {
 	return out
 }
 
+// The stated widenings of techniques modelled from source, as fractions
+// of the prediction each side: 4-bit QLoRA weights without enough held-out
+// captures, a low-rank what-if.
+const (
+	qloraWiden   = 0.08
+	lowRankWiden = 0.03
+)
+
 // techniqueNotes says which techniques of c are modelled from library
 // source rather than measured, and how much wider that makes the band.
 func (c *config) techniqueNotes(t *BandTable) (notes []string, widen float64) {
@@ -155,8 +163,8 @@ func (c *config) techniqueNotes(t *BandTable) (notes []string, widen float64) {
 		if q := t.Classes["lora=qlora"]; q.N >= t.MinRows {
 			notes = append(notes, fmt.Sprintf("4-bit base weights (%s, blocksize 64, double quantisation, peft's prepare_model_for_kbit_training) are modelled from bitsandbytes' source; the band is measured on %d held-out QLoRA captures", c.spec.Quant, q.N))
 		} else {
-			notes = append(notes, fmt.Sprintf("4-bit base weights (%s, blocksize 64, double quantisation, peft's prepare_model_for_kbit_training) are modelled from bitsandbytes' source, with fewer than %d held-out captures: wider band", c.spec.Quant, t.MinRows))
-			widen += 0.08
+			notes = append(notes, fmt.Sprintf("4-bit base weights (%s, blocksize 64, double quantisation, peft's prepare_model_for_kbit_training) are modelled from bitsandbytes' source, with fewer than %d held-out captures: band widened by %.0f%% each side", c.spec.Quant, t.MinRows, 100*qloraWiden))
+			widen += qloraWiden
 		}
 		if c.spec.Checkpoint == "none" {
 			notes = append(notes, "peft's prepare_model_for_kbit_training turns gradient checkpointing on by default (use_gradient_checkpointing=True): if your script calls it that way, plan with --checkpoint block")
@@ -185,12 +193,12 @@ func (c *config) techniqueNotes(t *BandTable) (notes []string, widen float64) {
 		widen += unmeasuredWiden
 	}
 	if c.spec.Compile {
-		notes = append(notes, "torch.compile is modelled from AOTAutograd's partitioner and Inductor (fused pointwise ops, their saved tensors recomputed, the residual stream saved, the backward's gradient inputs); on 29 measured compiled steps reserved −8.9%..+8.4% (BERT-base with its padding mask −8.9%, EfficientNet-B0 −4.4%, GPT-2 medium −3.9%; Qwen3 and ResNet-50 over by up to 8.4%): band widened by 10%")
+		notes = append(notes, fmt.Sprintf("torch.compile is modelled from AOTAutograd's partitioner and Inductor (fused pointwise ops, their saved tensors recomputed, the residual stream saved, the backward's gradient inputs); on 29 measured compiled steps reserved −8.9%%..+8.4%% (BERT-base with its padding mask −8.9%%, EfficientNet-B0 −4.4%%, GPT-2 medium −3.9%%; Qwen3 and ResNet-50 over by up to 8.4%%): band widened by %.0f%% each side", 100*compileBand))
 		widen += compileBand
 	}
 	if o := c.spec.Override; o != nil && o.LowRank > 0 {
-		notes = append(notes, fmt.Sprintf("projections factorised at rank %d (override.low_rank): a what-if model, not measured", o.LowRank))
-		widen += 0.03
+		notes = append(notes, fmt.Sprintf("projections factorised at rank %d (override.low_rank): a what-if model, not measured: band widened by %.0f%% each side", o.LowRank, 100*lowRankWiden))
+		widen += lowRankWiden
 	}
 	return notes, widen
 }

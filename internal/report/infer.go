@@ -141,6 +141,9 @@ func ServeText(w io.Writer, r *infer.ServeResult) {
 		// a server that does not start holds nothing under load
 		fmt.Fprintf(w, "process (smi)         %10s   if it started: vLLM refuses to (below)\n", units.Bytes(r.Process))
 	}
+	if r.Verdict != "" {
+		fmt.Fprintln(w, r.Verdict)
+	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
