@@ -16,17 +16,17 @@ func init() {
 			positions(llama("llama3.1-8b", 4096, 32, 32, 8, 14336, 128256, false, false), 131072),
 			positions(llama("llama3.2-1b", 2048, 16, 32, 8, 8192, 128256, true, false), 131072),
 			mistral7b(),
-			llama("qwen2-0.5b", 896, 24, 14, 2, 4864, 151936, true, true),
-			llama("qwen2-1.5b", 1536, 28, 12, 2, 8960, 151936, true, true),
-			llama("qwen2-7b", 3584, 28, 28, 4, 18944, 152064, false, true),
+			positions(llama("qwen2-0.5b", 896, 24, 14, 2, 4864, 151936, true, true), 32768),
+			positions(llama("qwen2-1.5b", 1536, 28, 12, 2, 8960, 151936, true, true), 32768),
+			positions(llama("qwen2-7b", 3584, 28, 28, 4, 18944, 152064, false, true), 32768),
 			// Qwen2.5 keeps Qwen2's architecture (model_type qwen2)
-			llama("qwen2.5-0.5b", 896, 24, 14, 2, 4864, 151936, true, true),
-			llama("qwen2.5-1.5b", 1536, 28, 12, 2, 8960, 151936, true, true),
-			llama("qwen2.5-3b", 2048, 36, 16, 2, 11008, 151936, true, true),
-			llama("qwen2.5-7b", 3584, 28, 28, 4, 18944, 152064, false, true),
-			llama("qwen2.5-14b", 5120, 48, 40, 8, 13824, 152064, false, true),
-			llama("qwen2.5-32b", 5120, 64, 40, 8, 27648, 152064, false, true),
-			llama("qwen2.5-72b", 8192, 80, 64, 8, 29568, 152064, false, true),
+			positions(llama("qwen2.5-0.5b", 896, 24, 14, 2, 4864, 151936, true, true), 32768),
+			positions(llama("qwen2.5-1.5b", 1536, 28, 12, 2, 8960, 151936, true, true), 32768),
+			positions(llama("qwen2.5-3b", 2048, 36, 16, 2, 11008, 151936, true, true), 32768),
+			positions(llama("qwen2.5-7b", 3584, 28, 28, 4, 18944, 152064, false, true), 32768),
+			positions(llama("qwen2.5-14b", 5120, 48, 40, 8, 13824, 152064, false, true), 32768),
+			positions(llama("qwen2.5-32b", 5120, 64, 40, 8, 27648, 152064, false, true), 32768),
+			positions(llama("qwen2.5-72b", 8192, 80, 64, 8, 29568, 152064, false, true), 32768),
 			positions(llama("llama3.2-3b", 3072, 28, 24, 8, 8192, 128256, true, false), 131072),
 			llama("llama2-70b", 8192, 80, 64, 8, 28672, 32000, false, false),
 			positions(llama("llama3-70b", 8192, 80, 64, 8, 28672, 128256, false, false), 8192),
@@ -59,7 +59,10 @@ func llama(name string, hidden, layers, heads, kv, ffn, vocab int, tied, bias bo
 
 // positions sets the positions a checkpoint's config.json names
 // (max_position_embeddings): Llama 3 8192, Llama 3.1 and 3.2 131072 (the
-// Llama-3.2-1B captures' configs).
+// Llama-3.2-1B captures' configs); Qwen2 and Qwen2.5 32768, their native
+// context (the 0.5B and 1.5B captures' configs; the 7B and larger base
+// checkpoints' configs say 131072, reached with YaRN: a config.json
+// passed with --hf-config gives its own).
 func positions(a Arch, n int) Arch {
 	a.MaxPos = n
 	return a
