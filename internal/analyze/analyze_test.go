@@ -33,7 +33,14 @@ func loadMeasured(t *testing.T) []measured { return loadMeasuredIn(t, dataDir) }
 // loadMeasuredIn reads dir's measured.jsonl.
 func loadMeasuredIn(t *testing.T, dir string) []measured {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, "measured.jsonl"))
+	return loadMeasuredFile(t, filepath.Join(dir, "measured.jsonl"))
+}
+
+// loadMeasuredFile reads a JSON-lines file of measured runs (the
+// fixtures' measured.jsonl, a capture harness's results.jsonl).
+func loadMeasuredFile(t *testing.T, path string) []measured {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
