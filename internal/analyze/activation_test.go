@@ -85,7 +85,7 @@ func TestPythonActivationAdvice(t *testing.T) {
 // peak allocated (PyTorch's max_memory_allocated of the two runs) within
 // 3%: 3.35 GiB and 9.00 GiB measured.
 func TestPythonActivationSavingMeasured(t *testing.T) {
-	dir := "../../testdata/dev80"
+	dir := "../../testdata/dev80/families"
 	peak := map[string]int64{}
 	for _, m := range loadMeasuredFile(t, dir+"/results.jsonl") {
 		peak[m.Name] = m.MaxAllocated

@@ -46,7 +46,8 @@ reshard_after_forward,init}, gpu, alloc_conf, use_cache, attn, head, compile,
 channels_last (resnet, efficientnet, convnext), quant,
 vae_encode (diffusion: the step encodes its images with the frozen VAE) and
 override{tie_word_embeddings, num_key_value_heads, intermediate_size,
-num_hidden_layers, low_rank} (what-if architecture changes, re-planned); for
+num_hidden_layers, low_rank, hidden_act} (what-if architecture changes,
+re-planned); for
 --task generate|serve (docs/inference.md) also new_tokens, kv_dtype, cache,
 max_cache_len, gpu_memory_utilization, block_size, max_num_seqs,
 max_num_batched_tokens, context, vllm (the version whose sizing to follow),

@@ -21,6 +21,10 @@ type Family struct {
 	// Heads are the other heads a training plan of the family can put on
 	// its trunk (spec key head): "masked-lm" for the BERT family.
 	Heads []string
+	// Activation: the family's MLP activation follows Arch.Decoder.Act
+	// (config.json's, or override.hidden_act) though it is no Decoder
+	// family (GPT-2)
+	Activation bool
 	// ModelTypes are the Hugging Face config.json model_type values
 	// FromHF accepts.
 	ModelTypes []string

@@ -169,6 +169,12 @@ type Override struct {
 	// LowRank (in×r, r×out) where that has fewer parameters; the LM head
 	// and MoE routers stay dense.
 	LowRank int `json:"low_rank,omitempty"`
+	// HiddenAct replaces the MLP's activation (config.json's hidden_act,
+	// GPT-2's activation_function): "gelu_pytorch_tanh", "gelu", "silu"
+	// run as one kernel, "gelu_new" / "gelu_fast" as Python operators
+	// (transformers' NewGELUActivation), whose intermediates autograd
+	// keeps.
+	HiddenAct string `json:"hidden_act,omitempty"`
 }
 
 // DefaultSpec is the configuration missing keys take.

@@ -60,6 +60,20 @@ func (c *config) applyOverride() error {
 		return nil
 	}
 	a := &c.arch
+	if o.HiddenAct != "" {
+		act, ok := overrideAct(o.HiddenAct)
+		if !ok {
+			return specErr("override.hidden_act", "%q is not one planned: gelu_pytorch_tanh, gelu, silu (one kernel), gelu_new, gelu_fast (Python operators)", o.HiddenAct)
+		}
+		if !a.family().Decoder && !a.family().Activation {
+			return specErr("override.hidden_act", "%s's activation is not modelled as a choice; it is for the decoder LMs (%s) and gpt2",
+				a.Family, strings.Join(decoderFamilies(), ", "))
+		}
+		a.Decoder.Act = act
+		if *o == (Override{HiddenAct: o.HiddenAct}) {
+			return nil
+		}
+	}
 	if !a.family().Decoder {
 		return specErr("override", "architecture overrides are modelled for the Llama-like decoders (%s), not %s; describe the changed model with hf_config instead",
 			strings.Join(decoderFamilies(), ", "), a.Family)
@@ -201,4 +215,14 @@ func (c *config) techniqueNotes(t *BandTable) (notes []string, widen float64) {
 		widen += lowRankWiden
 	}
 	return notes, widen
+}
+
+// overrideAct is DecoderQuirks.Act for a hidden_act override, and
+// whether the name is one planned.
+func overrideAct(name string) (string, bool) {
+	switch name {
+	case "gelu_pytorch_tanh", "gelu", "gelu_new", "gelu_fast", "silu", "swish":
+		return hfGelu(name, ""), true
+	}
+	return "", false
 }
