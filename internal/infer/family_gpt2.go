@@ -79,7 +79,12 @@ func (m *model) gpt2Block(l int, x int32, in layerIn) int32 {
 	s.free(y)
 	y = m.layerNorm(r, T)
 	f := m.linear(y, T, h, c.ffn)
-	g := m.geluNew(T * c.ffn * dt)
+	var g int32
+	if a := c.arch.Decoder.Act; a == "" || a == "gelu_new" {
+		g = m.geluNew(T * c.ffn * dt) // the default activation_function
+	} else {
+		g = act(T * c.ffn * dt) // a fused one (gelu_pytorch_tanh ...)
+	}
 	s.free(f)
 	d := m.linear(g, T, c.ffn, h)
 	s.free(g)
