@@ -185,6 +185,10 @@ func gtSpec(r GTRow) (memmodel.Spec, string, error) {
 		s.Head = "masked-lm"
 	case strings.HasSuffix(r.Model, "ForSequenceClassification"):
 		s.Head = "sequence-classification"
+	case strings.HasSuffix(r.Model, "ForTokenClassification"):
+		s.Head = "token-classification"
+	case strings.HasSuffix(r.Model, "ForQuestionAnswering"):
+		s.Head = "question-answering"
 	}
 	s.Batch, s.Seq, s.Accum = r.B, r.Seq, max(r.Accum, 1)
 	prec := "bf16"

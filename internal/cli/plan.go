@@ -103,7 +103,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.IntVar(&f.global, "global-batch", 0, "global batch size for --fit")
 	fs.Float64Var(&f.margin, "margin", 0, "fraction of GPU memory kept free beyond the band's top (which already holds the stated confidence): the fit verdict, --fit and --sweep judge against the rest")
 	fs.StringVar(&f.sweep, "sweep", "", "memory curve: batch=LO..HI or seq=LO..HI")
-	fs.StringVar(&f.head, "head", "", "the head trained on the model: its family's task, or masked-lm on BERT, RoBERTa and XLM-RoBERTa (default: what a --hf-config's architectures name, else the family's task)")
+	fs.StringVar(&f.head, "head", "", "the head trained on the model: its family's task, masked-lm, token-classification or question-answering on BERT, RoBERTa and XLM-RoBERTa, sequence-classification on the decoder LMs (default: what a --hf-config's architectures name, else the family's task)")
 	fs.StringVar(&f.attn, "attn", "", "attention implementation: "+strings.Join(memmodel.AttnImpls, "|")+" (default: what transformers picks, sdpa)")
 	fs.BoolVar(&f.compile, "compile", false, "the model runs under torch.compile")
 	fs.BoolVar(&f.channelsLast, "channels-last", false, "the CNN and its images are channels-last (model.to(memory_format=torch.channels_last)); --fit tries both formats")

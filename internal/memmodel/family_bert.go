@@ -6,7 +6,8 @@ package memmodel
 
 func init() {
 	register(&Family{
-		Name: "bert", Task: "sequence-classification", Heads: []string{"masked-lm"}, Attention: true, Captured: true,
+		Name: "bert", Task: "sequence-classification", Heads: []string{"masked-lm", "token-classification", "question-answering"},
+		Attention: true, Captured: true,
 		ModelTypes:  []string{"bert", "roberta", "xlm-roberta", "camembert"},
 		LoRATargets: []string{"query", "value"},
 		// bert-tiny is the 2-layer, 128-wide BERT of the fixtures' capture
@@ -81,8 +82,11 @@ func bertFromHF(modelType string, data []byte) (Arch, error) {
 // (or BertForMaskedLM, Arch.Head masked-lm: bertMLMHead).
 func buildBERT(b *builder, a *Arch, batch, seq int64) {
 	labels := batch
-	if a.Head == "masked-lm" {
+	switch a.Head {
+	case "masked-lm", "token-classification":
 		labels = batch * seq
+	case "question-answering":
+		labels = 2 * batch // start and end positions
 	}
 	ids := b.textInput(batch, seq, labels)
 	d, heads, ff := int64(a.Hidden), int64(a.Heads), int64(a.FFN)
@@ -151,8 +155,15 @@ func buildBERT(b *builder, a *Arch, batch, seq int64) {
 	b.keep(emb)
 	b.block = -1
 	b.g.blocks = a.Layers
-	if a.Head == "masked-lm" {
+	switch a.Head {
+	case "masked-lm":
 		bertMLMHead(b, a, h, wte)
+		return
+	case "token-classification":
+		bertTokenHead(b, a, h)
+		return
+	case "question-answering":
+		bertQAHead(b, a, h, batch, seq)
 		return
 	}
 	// pooler on the [CLS] token, dropout, classifier: hidden_states[:, 0]

@@ -48,6 +48,8 @@ var headClassSuffixes = map[string][]string{
 	"causal-lm":               {"ForCausalLM", "LMHeadModel"},
 	"sequence-classification": {"ForSequenceClassification"},
 	"masked-lm":               {"ForMaskedLM"},
+	"token-classification":    {"ForTokenClassification"},
+	"question-answering":      {"ForQuestionAnswering"},
 	"seq2seq":                 {"ForConditionalGeneration"},
 	"speech-seq2seq":          {"ForConditionalGeneration"},
 }
@@ -135,4 +137,37 @@ func decoderScoreHead(b *builder, a *Arch, h Tensor, batch int64) {
 	b.g.returned = append(b.g.returned, logits)
 	b.module = "loss"
 	b.g.loss = b.crossEntropy(pooled, labels)
+}
+
+// bertTokenHead is BertForTokenClassification's head (RoBERTa's and
+// XLM-RoBERTa's likewise: NER, POS tagging) on the encoder output h of
+// every token, BertModel built without its pooler: dropout
+// (classifier_dropout, else hidden_dropout_prob), the classifier Linear to
+// the labels on every token, and CrossEntropyLoss over batch × seq rows.
+func bertTokenHead(b *builder, a *Arch, h Tensor) {
+	d, labels := int64(a.Hidden), int64(max(a.Labels, 2))
+	b.module = "classifier"
+	h = b.dropout(h, a.Dropout)
+	logits := b.linear(h, d, labels, true, "classifier")
+	b.g.returned = append(b.g.returned, logits)
+	b.module = "loss"
+	b.g.loss = b.crossEntropy(logits, labels)
+}
+
+// bertQAHead is BertForQuestionAnswering's head (extractive QA, SQuAD):
+// qa_outputs, a Linear to two numbers per token (no dropout), split into
+// start and end logits, each squeezed and made contiguous (a batch × seq
+// copy), and the mean of two CrossEntropyLosses over batch rows of seq
+// classes (the answer span's start and end positions).
+func bertQAHead(b *builder, a *Arch, h Tensor, batch, seq int64) {
+	d := int64(a.Hidden)
+	b.module = "qa_outputs"
+	logits := b.linear(h, d, 2, true, "qa_outputs")
+	start := b.copy(b.slice(logits, batch*seq))
+	end := b.copy(b.slice(logits, batch*seq))
+	b.g.returned = append(b.g.returned, start, end)
+	b.module = "loss"
+	ls := b.crossEntropy(start, seq)
+	le := b.crossEntropy(end, seq)
+	b.g.loss = b.scale(b.add(ls, le))
 }

@@ -175,11 +175,13 @@ func TestHFQuantConfigNoted(t *testing.T) {
 }
 
 // TestHFHeadMismatchNoted: a config.json saved from a class whose head the
-// plan does not price (LlamaForTokenClassification, an NER model's
-// XLMRobertaForTokenClassification) is planned with the family's head and
-// says so; the classes the plan does price (LlamaForCausalLM, a reward
-// model's LlamaForSequenceClassification, XLMRobertaForMaskedLM) get no
-// such note and plan that head.
+// plan does not price (LlamaForTokenClassification, XLMRobertaForCausalLM)
+// is planned with the family's head and says so; the classes the plan
+// does price (LlamaForCausalLM, a reward model's
+// LlamaForSequenceClassification, XLMRobertaForMaskedLM, an NER model's
+// XLMRobertaForTokenClassification and a SQuAD model's
+// ...ForQuestionAnswering since session 44) get no such note and plan
+// that head.
 func TestHFHeadMismatchNoted(t *testing.T) {
 	for _, tc := range []struct {
 		file, class, head string
@@ -188,7 +190,9 @@ func TestHFHeadMismatchNoted(t *testing.T) {
 		{"llama-3-8b-instruct.json", "LlamaForTokenClassification", "causal-lm", true},
 		{"llama-3-8b-instruct.json", "LlamaForCausalLM", "causal-lm", false},
 		{"llama-3-8b-instruct.json", "LlamaForSequenceClassification", "sequence-classification", false},
-		{"xlm-roberta-base.json", "XLMRobertaForTokenClassification", "sequence-classification", true},
+		{"xlm-roberta-base.json", "XLMRobertaForCausalLM", "sequence-classification", true},
+		{"xlm-roberta-base.json", "XLMRobertaForTokenClassification", "token-classification", false},
+		{"xlm-roberta-base.json", "XLMRobertaForQuestionAnswering", "question-answering", false},
 		{"xlm-roberta-base.json", "XLMRobertaForMaskedLM", "masked-lm", false},
 	} {
 		r, err := planHF(readHF(t, tc.file, map[string]any{"architectures": []string{tc.class}}))

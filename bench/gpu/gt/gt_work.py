@@ -344,6 +344,11 @@ def train(spec, out):
         ids = torch.randint(0, vocab, (b, seq), device=dev)
         if kind == "cls":
             return dict(input_ids=ids, labels=torch.randint(0, 2, (b,), device=dev)), None
+        if kind == "tok":  # ...ForTokenClassification: a label per token
+            return dict(input_ids=ids, labels=torch.randint(0, cfg.num_labels, (b, seq), device=dev)), None
+        if kind == "qa":  # ...ForQuestionAnswering: an answer span per sequence
+            return dict(input_ids=ids, start_positions=torch.randint(0, seq, (b,), device=dev),
+                        end_positions=torch.randint(0, seq, (b,), device=dev)), None
         if kind == "s2s":
             return dict(input_ids=ids, labels=ids, decoder_input_ids=ids), None
         return dict(input_ids=ids, labels=ids), None
