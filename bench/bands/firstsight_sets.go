@@ -125,6 +125,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late75/RESULTS.md", "", false},
 	// late76's (32ee144): StarCoder2 training and generate
 	{"testdata/late76/RESULTS.md", "", false},
+	// late77's (0ac2575): token-classification and QA heads
+	{"testdata/late77/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation

@@ -78,6 +78,7 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/late35/families", HeldOut: "thirty-fifth blind set (channels-last CNNs, float32 among them): evaluated with the models it was captured to test (0840771), then band data"},
 	{Dir: "testdata/late36/families", HeldOut: "thirty-sixth blind set (the capture script's models): evaluated with the models it was captured to test (5842a75), then band data"},
 	{Dir: "testdata/late37/families", HeldOut: "thirty-seventh blind set (BERT variants, channels-last CNNs): evaluated with the models it was captured to test (882b1b7), then band data"},
+	{Dir: "testdata/late77/families", HeldOut: "seventy-seventh blind set (BERT-family token-classification and question-answering heads: RoBERTa-large, BERT-large float32 checkpointed, XLM-R base float32): evaluated once with the models of 0ac2575, then band data"},
 	{Dir: "testdata/late76/families", HeldOut: "seventy-sixth blind set (StarCoder2: 3b checkpointed, 7b LoRA, a small one at its 4096 window, 3b LoRA checkpointed past it): evaluated once with the models of 32ee144, then band data"},
 	{Dir: "testdata/late75/families", HeldOut: "seventy-fifth blind set (GPT-NeoX and Phi: Pythia-1b checkpointed, Pythia-160m float32, Pythia-2.8b LoRA, phi-1.5 checkpointed, phi-2 AMP): evaluated once with the models of 7bc1ffd, then band data"},
 	{Dir: "testdata/late74/families", HeldOut: "seventy-fourth blind set (decoders' sequence-classification heads: TinyLlama, Llama-3.2-1B, Qwen3-0.6B checkpointed): evaluated once with the models of 3e1c04c, then band data"},
