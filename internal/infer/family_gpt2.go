@@ -21,17 +21,14 @@ func gpt2Weights(c *config, w *weights) {
 	w.add(p*h, p*h*dt)   // wpe
 	w.embed = p * h * dt // the tied table is read whole by the head
 	for l := int64(0); l < c.layers; l++ {
-		w.add(h, h*dt) // ln_1
-		w.add(h, h*dt)
-		w.dense(c, h, 3*h, true) // c_attn
-		w.dense(c, h, h, true)   // attn.c_proj
-		w.add(h, h*dt)           // ln_2
-		w.add(h, h*dt)
+		lnWeights(c, w)            // ln_1
+		w.dense(c, h, 3*h, true)   // c_attn
+		w.dense(c, h, h, true)     // attn.c_proj
+		lnWeights(c, w)            // ln_2
 		w.dense(c, h, c.ffn, true) // c_fc
 		w.dense(c, c.ffn, h, true) // mlp.c_proj
 	}
-	w.add(h, h*dt) // ln_f
-	w.add(h, h*dt)
+	lnWeights(c, w) // ln_f
 	w.head = v * h * dt
 }
 

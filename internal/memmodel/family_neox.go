@@ -108,22 +108,3 @@ func neoxFromHF(modelType string, data []byte) (Arch, error) {
 	a.Decoder = neoxQuirks(orBool(h.Parallel, true), rot, drop, hfGelu(h.HiddenAct, "gelu"))
 	return a, nil
 }
-
-// hfGelu is the activation a config's hidden_act names, as
-// DecoderQuirks.Act spells it ("" for SiLU); def when it names none.
-func hfGelu(act, def string) string {
-	switch act {
-	case "":
-		return def
-	case "gelu", "gelu_new":
-		return act
-	case "gelu_pytorch_tanh":
-		return "gelu_tanh"
-	case "gelu_fast", "gelu_python":
-		// tanh or erf written as Python ops, as NewGELUActivation is
-		return "gelu_new"
-	case "silu", "swish":
-		return ""
-	}
-	return def
-}

@@ -214,3 +214,22 @@ func (c *config) hfQuantNote() string {
 	}
 	return fmt.Sprintf("config.json's quantization_config (%s) is not read by a training plan: the weights are the unquantised model's under precision %s; a 4-bit base under LoRA is planned with --quant nf4", m, c.spec.Precision)
 }
+
+// hfGelu is the activation a config's hidden_act names, as
+// DecoderQuirks.Act spells it ("" for SiLU); def when it names none.
+func hfGelu(act, def string) string {
+	switch act {
+	case "":
+		return def
+	case "gelu", "gelu_new":
+		return act
+	case "gelu_pytorch_tanh":
+		return "gelu_tanh"
+	case "gelu_fast", "gelu_python":
+		// tanh or erf written as Python ops, as NewGELUActivation is
+		return "gelu_new"
+	case "silu", "swish":
+		return ""
+	}
+	return def
+}
