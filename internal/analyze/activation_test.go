@@ -24,21 +24,7 @@ func TestPythonActivationAdvice(t *testing.T) {
 		{"../../testdata/dev76/dev76-gpt2-s256-b4-bf16-py.pickle.gz", true},
 		{"../../testdata/dev77/families/dev77-pythia-160m-s1024-b8-bf16.pickle.gz", false},
 	} {
-		s, err := snapshot.LoadFile(c.file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep, err := Analyze(s, DefaultOptions())
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := rep.Devices[0]
-		var saving int64
-		for _, a := range d.Advice {
-			if strings.Contains(a.Action, "gelu_pytorch_tanh") {
-				saving = a.Saving
-			}
-		}
+		s, saving := fusedActivationSaving(t, c.file)
 		if (saving > 0) != c.want {
 			t.Errorf("%s: fused-activation advice saving %d, want advice %v", c.file, saving, c.want)
 			continue
@@ -95,22 +81,29 @@ func TestPythonActivationSavingMeasured(t *testing.T) {
 		if peak[base+"-gelu-new"] == 0 || peak[base+"-gelu-fused"] == 0 || measured <= 0 {
 			t.Fatalf("%s: measured peaks %d and %d", base, peak[base+"-gelu-new"], peak[base+"-gelu-fused"])
 		}
-		s, err := snapshot.LoadFile(dir + "/" + base + "-gelu-new.pickle.gz")
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep, err := Analyze(s, DefaultOptions())
-		if err != nil {
-			t.Fatal(err)
-		}
-		var saving int64
-		for _, a := range rep.Devices[0].Advice {
-			if strings.Contains(a.Action, "gelu_pytorch_tanh") {
-				saving = a.Saving
-			}
-		}
+		_, saving := fusedActivationSaving(t, dir+"/"+base+"-gelu-new.pickle.gz")
 		if rel := float64(saving-measured) / float64(measured); rel > 0.03 || rel < -0.03 {
 			t.Errorf("%s: predicted saving %d, measured %d (%+.1f%%)", base, saving, measured, 100*rel)
 		}
 	}
+}
+
+// fusedActivationSaving analyzes the snapshot in file and returns it with
+// the saving its fused-activation advice names (0: no such advice).
+func fusedActivationSaving(t *testing.T, file string) (*snapshot.Snapshot, int64) {
+	t.Helper()
+	s, err := snapshot.LoadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Analyze(s, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range rep.Devices[0].Advice {
+		if strings.Contains(a.Action, "gelu_pytorch_tanh") {
+			return s, a.Saving
+		}
+	}
+	return s, 0
 }

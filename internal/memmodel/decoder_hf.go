@@ -3,25 +3,26 @@ package memmodel
 // hfDecoder is the config.json of a Llama-like decoder: the keys every
 // such family shares, with the families' extras (absent keys stay zero).
 type hfDecoder struct {
-	HiddenSize   int     `json:"hidden_size"`
-	Layers       int     `json:"num_hidden_layers"`
-	Heads        int     `json:"num_attention_heads"`
-	KVHeads      int     `json:"num_key_value_heads"`
-	HeadDim      int     `json:"head_dim"`
-	Intermediate int     `json:"intermediate_size"`
-	Vocab        int     `json:"vocab_size"`
-	MaxPos       int     `json:"max_position_embeddings"`
-	Tie          *bool   `json:"tie_word_embeddings"`
-	AttnBias     *bool   `json:"attention_bias"`
-	QKVBias      *bool   `json:"qkv_bias"`
-	HiddenAct    string  `json:"hidden_act"`
-	HiddenAct2   string  `json:"hidden_activation"`
-	FinalSoftcap float64 `json:"final_logit_softcapping"`
-	AttnSoftcap  float64 `json:"attn_logit_softcapping"`
-	RotaryFactor float64 `json:"partial_rotary_factor"`
-	EmbedMult    float64 `json:"embedding_multiplier"`
-	ResidMult    float64 `json:"residual_multiplier"`
-	LogitsScale  float64 `json:"logits_scaling"`
+	HiddenSize   int      `json:"hidden_size"`
+	Layers       int      `json:"num_hidden_layers"`
+	Heads        int      `json:"num_attention_heads"`
+	KVHeads      int      `json:"num_key_value_heads"`
+	HeadDim      int      `json:"head_dim"`
+	Intermediate int      `json:"intermediate_size"`
+	Vocab        int      `json:"vocab_size"`
+	MaxPos       int      `json:"max_position_embeddings"`
+	Tie          *bool    `json:"tie_word_embeddings"`
+	AttnBias     *bool    `json:"attention_bias"`
+	QKVBias      *bool    `json:"qkv_bias"`
+	HiddenAct    string   `json:"hidden_act"`
+	HiddenAct2   string   `json:"hidden_activation"`
+	FinalSoftcap float64  `json:"final_logit_softcapping"`
+	AttnSoftcap  float64  `json:"attn_logit_softcapping"`
+	RotaryFactor *float64 `json:"partial_rotary_factor"`
+	RopeParams   *hfRope  `json:"rope_parameters"`
+	EmbedMult    float64  `json:"embedding_multiplier"`
+	ResidMult    float64  `json:"residual_multiplier"`
+	LogitsScale  float64  `json:"logits_scaling"`
 	// MoE keys (Mixtral names, then Qwen-MoE names)
 	LocalExperts  int   `json:"num_local_experts"`
 	Experts       int   `json:"num_experts"`
@@ -89,4 +90,26 @@ func beforeRanges(n int, at, moved [][2]int) []int {
 		}
 	}
 	return order
+}
+
+// hfRope is the rope_parameters block transformers 5 writes, where it
+// keeps partial_rotary_factor.
+type hfRope struct {
+	Partial *float64 `json:"partial_rotary_factor"`
+}
+
+// partialRotary is the fraction of a head the config rotates: the
+// family's own key (GPT-NeoX's rotary_pct), partial_rotary_factor, or
+// rope_parameters' copy of it, else def.
+func (h *hfDecoder) partialRotary(def float64, own *float64) float64 {
+	keys := []*float64{own, h.RotaryFactor}
+	if h.RopeParams != nil {
+		keys = append(keys, h.RopeParams.Partial)
+	}
+	for _, k := range keys {
+		if k != nil {
+			return *k
+		}
+	}
+	return def
 }

@@ -56,37 +56,17 @@ func pythia(name string, hidden, layers, heads, vocab int) Arch {
 		Vocab: vocab, MaxPos: 2048, DefaultSeq: 2048, AttnBias: true, Decoder: neoxQuirks(true, 0.25, 0, "gelu")}
 }
 
-// hfRope is the rope_parameters block transformers 5 writes, where it
-// keeps partial_rotary_factor.
-type hfRope struct {
-	Partial *float64 `json:"partial_rotary_factor"`
-}
-
 // hfNeox holds the config.json keys of GPT-NeoX beyond hfDecoder's.
 type hfNeox struct {
 	RotaryPct  *float64 `json:"rotary_pct"`
-	Partial    *float64 `json:"partial_rotary_factor"`
-	Rope       *hfRope  `json:"rope_parameters"`
 	Parallel   *bool    `json:"use_parallel_residual"`
 	HiddenDrop *float64 `json:"hidden_dropout"`
 	AttnDrop   *float64 `json:"attention_dropout"`
 	AttnBias   *bool    `json:"attention_bias"`
-	HiddenAct  string   `json:"hidden_act"`
-}
-
-// partialRotary is the fraction of a head the config rotates: its own
-// key (rotary_pct, partial_rotary_factor) or rope_parameters', else def.
-func partialRotary(def float64, keys ...*float64) float64 {
-	for _, k := range keys {
-		if k != nil {
-			return *k
-		}
-	}
-	return def
 }
 
 func neoxFromHF(modelType string, data []byte) (Arch, error) {
-	a, _, err := decoderFromHF("gpt-neox", modelType, data, false)
+	a, hd, err := decoderFromHF("gpt-neox", modelType, data, false)
 	if err != nil {
 		return Arch{}, err
 	}
@@ -94,17 +74,13 @@ func neoxFromHF(modelType string, data []byte) (Arch, error) {
 	if err := decodeHF(data, &h); err != nil {
 		return Arch{}, err
 	}
-	var rope *float64
-	if h.Rope != nil {
-		rope = h.Rope.Partial
-	}
-	rot := partialRotary(0.25, h.RotaryPct, h.Partial, rope)
+	rot := hd.partialRotary(0.25, h.RotaryPct)
 	if rot <= 0 || rot > 1 {
 		return Arch{}, fmt.Errorf("config.json: rotary_pct %g: want a fraction in (0, 1]", rot)
 	}
 	drop := orF64(h.HiddenDrop, 0)
 	a.Dropout, a.AttnDropout = drop, orF64(h.AttnDrop, 0)
 	a.AttnBias = orBool(h.AttnBias, true)
-	a.Decoder = neoxQuirks(orBool(h.Parallel, true), rot, drop, hfGelu(h.HiddenAct, "gelu"))
+	a.Decoder = neoxQuirks(orBool(h.Parallel, true), rot, drop, hfGelu(hd.HiddenAct, "gelu"))
 	return a, nil
 }

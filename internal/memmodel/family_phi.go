@@ -44,17 +44,14 @@ func phi(name string, hidden, layers, ffn int, rotary, resid float64) Arch {
 
 // hfPhi holds the config.json keys of Phi beyond hfDecoder's.
 type hfPhi struct {
-	Partial     *float64 `json:"partial_rotary_factor"`
-	Rope        *hfRope  `json:"rope_parameters"`
 	ResidDrop   *float64 `json:"resid_pdrop"`
 	EmbedDrop   *float64 `json:"embd_pdrop"`
 	AttnDrop    *float64 `json:"attention_dropout"`
-	HiddenAct   string   `json:"hidden_act"`
 	QKLayerNorm bool     `json:"qk_layernorm"`
 }
 
 func phiFromHF(modelType string, data []byte) (Arch, error) {
-	a, _, err := decoderFromHF("phi", modelType, data, false)
+	a, hd, err := decoderFromHF("phi", modelType, data, false)
 	if err != nil {
 		return Arch{}, err
 	}
@@ -65,16 +62,12 @@ func phiFromHF(modelType string, data []byte) (Arch, error) {
 	if h.QKLayerNorm {
 		return Arch{}, fmt.Errorf("config.json: qk_layernorm true is not planned (no Phi checkpoint sets it)")
 	}
-	var rope *float64
-	if h.Rope != nil {
-		rope = h.Rope.Partial
-	}
-	rot := partialRotary(0.5, h.Partial, rope)
+	rot := hd.partialRotary(0.5, nil)
 	if rot <= 0 || rot > 1 {
 		return Arch{}, fmt.Errorf("config.json: partial_rotary_factor %g: want a fraction in (0, 1]", rot)
 	}
 	a.AttnBias = true
 	a.Dropout, a.AttnDropout = orF64(h.ResidDrop, 0), orF64(h.AttnDrop, 0)
-	a.Decoder = phiQuirks(rot, orF64(h.EmbedDrop, 0), hfGelu(h.HiddenAct, "gelu_new"))
+	a.Decoder = phiQuirks(rot, orF64(h.EmbedDrop, 0), hfGelu(hd.HiddenAct, "gelu_new"))
 	return a, nil
 }

@@ -54,11 +54,10 @@ type hfStarcoder2 struct {
 	EmbedDrop *float64 `json:"embedding_dropout"`
 	AttnDrop  *float64 `json:"attention_dropout"`
 	Window    *int     `json:"sliding_window"`
-	HiddenAct string   `json:"hidden_act"`
 }
 
 func starcoder2FromHF(modelType string, data []byte) (Arch, error) {
-	a, _, err := decoderFromHF("starcoder2", modelType, data, true)
+	a, hd, err := decoderFromHF("starcoder2", modelType, data, true)
 	if err != nil {
 		return Arch{}, err
 	}
@@ -75,7 +74,7 @@ func starcoder2FromHF(modelType string, data []byte) (Arch, error) {
 	}
 	a.AttnBias = orBool(h.UseBias, true)
 	a.Dropout, a.AttnDropout = orF64(h.ResidDrop, 0), orF64(h.AttnDrop, 0)
-	a.Decoder = starcoder2Quirks(window, orF64(h.EmbedDrop, 0), hfGelu(h.HiddenAct, "gelu_tanh"))
+	a.Decoder = starcoder2Quirks(window, orF64(h.EmbedDrop, 0), hfGelu(hd.HiddenAct, "gelu_tanh"))
 	a.Decoder.Bias = a.AttnBias
 	return a, nil
 }
