@@ -36,6 +36,11 @@ func TestCatalogParamCounts(t *testing.T) {
 		// Starcoder2ForCausalLM from bigcode/starcoder2-3b's config
 		// (testdata/dev79), tied head
 		"starcoder2-3b": 3_030_371_328,
+		// OPTForCausalLM from facebook/opt-125m, -350m and -1.3b's
+		// configs (testdata/dev82), tied head
+		"opt-125m": 125_239_296,
+		"opt-350m": 331_196_416,
+		"opt-1.3b": 1_315_758_080,
 		// RobertaForSequenceClassification / XLMRobertaForSequenceClassification
 		// with two labels (the base models' 124,645,632 / 355,359,744 /
 		// 278,043,648 / 559,890,432 less the pooler, plus the head)

@@ -6,125 +6,6 @@ package memmodel
 // what their transformers modeling file allocates, in their own
 // family_*.go file, instead of copying the builder.
 
-// DecoderQuirks are the ways a Llama-like decoder departs from
-// transformers' LlamaForCausalLM, as far as memory is concerned.
-type DecoderQuirks struct {
-	// Norm is the RMSNorm flavour: "" (LLaMA: weight applied to the
-	// normalised value cast back to the input dtype), "f32w" (OLMo2: the
-	// weight applied in float32, then cast), "f32w1p" (Gemma: x·(1+w) in
-	// float32, then cast), "ln" (OLMo: LayerNorm without parameters) or
-	// "lnb" (nn.LayerNorm with weight and bias: GPT-NeoX, Phi).
-	Norm string `json:"norm,omitempty"`
-	// NormPlace is where the block norms sit: "" (before attention and
-	// MLP), "post" (after them, OLMo2) or "sandwich" (both, Gemma 2/3).
-	NormPlace string `json:"norm_place,omitempty"`
-	// Act is the MLP activation: "" (SiLU) or "gelu_tanh" (Gemma).
-	Act string `json:"act,omitempty"`
-	// QKNorm normalises queries and keys before the rotary embedding:
-	// "head" (per head, Qwen3 and Gemma 3) or "full" (over the whole
-	// projection, OLMo2).
-	QKNorm string `json:"qk_norm,omitempty"`
-	// QKNormLate: the query/key norms run after all three projections
-	// (Gemma 3) rather than each right after its own (Qwen3, OLMo2).
-	QKNormLate bool `json:"qk_norm_late,omitempty"`
-	// EmbedScale multiplies the token embeddings by a constant (Gemma's
-	// √hidden, Granite's embedding_multiplier): one more activation.
-	EmbedScale bool `json:"embed_scale,omitempty"`
-	// ResidScale multiplies each block's output before the residual add
-	// (Granite's residual_multiplier).
-	ResidScale bool `json:"resid_scale,omitempty"`
-	// LogitScale divides the logits by a constant (Granite's
-	// logits_scaling).
-	LogitScale bool `json:"logit_scale,omitempty"`
-	// FinalSoftcap is Gemma 2's final_logit_softcapping (logits/c, tanh,
-	// ·c: two more vocabulary-wide tensors, the tanh output saved).
-	FinalSoftcap float64 `json:"final_softcap,omitempty"`
-	// AttnSoftcap is Gemma 2's attn_logit_softcapping: applied only by
-	// the eager attention (SDPA ignores it).
-	AttnSoftcap float64 `json:"attn_softcap,omitempty"`
-	// FusedQKV and FusedGateUp are Phi-3's qkv_proj and gate_up_proj:
-	// one projection whose slices are views of one output.
-	FusedQKV    bool `json:"fused_qkv,omitempty"`
-	FusedGateUp bool `json:"fused_gate_up,omitempty"`
-	// RopeCat: apply_rotary_pos_emb concatenates the rotated part with
-	// the pass-through part (Phi-3's partial rotary), one more copy of q
-	// and k.
-	RopeCat bool `json:"rope_cat,omitempty"`
-	// RopeCastBack: apply_rotary_pos_emb returns q_embed.to(q.dtype) and
-	// k_embed.to(k.dtype) (OLMo and OLMo 2). Under autocast the rotary
-	// cos/sin are float32 (made in the residual stream's dtype) and the
-	// projections bf16, so the rotated q and k are cast back to bf16:
-	// attention and the KV cache then see bf16 keys and queries, and
-	// the float32 products are freed as soon as both casts exist.
-	RopeCastBack bool `json:"rope_cast_back,omitempty"`
-	// RopeFactor is rope_scaling's factor where the rotary embedding's
-	// table grows with it (linear, YaRN: vLLM builds cos/sin for
-	// max_position_embeddings × factor positions); LocalRope is a second,
-	// unscaled rotary embedding of the sliding layers (Gemma 3's
-	// rope_local_base_freq).
-	RopeFactor float64 `json:"rope_factor,omitempty"`
-	LocalRope  bool    `json:"local_rope,omitempty"`
-	// SlidingWindow limits the attention of sliding layers to that many
-	// tokens; every SlidingEvery-th layer (1-based) attends globally
-	// (Gemma 2: 2, Gemma 3: 6). Beyond the window SDPA gets a boolean
-	// mask, which it converts to a bias in the query dtype per call and
-	// which runs (and is saved by) the memory-efficient kernel.
-	SlidingWindow int `json:"sliding_window,omitempty"`
-	SlidingEvery  int `json:"sliding_every,omitempty"`
-	// LayerTypes, when config.json lists them, say per layer
-	// "sliding_attention" or "full_attention" instead of SlidingEvery.
-	LayerTypes []string `json:"layer_types,omitempty"`
-	// Parallel runs attention and MLP side by side off the residual
-	// stream, x + attn(norm(x)) + mlp(norm(x)): "two-norm" (GPT-NeoX's
-	// use_parallel_residual, a norm for each) or "one-norm" (Phi, one
-	// norm's output feeding both).
-	Parallel string `json:"parallel,omitempty"`
-	// PlainMLP is an ungated MLP, down(act(up(x))) (GPT-NeoX, Phi).
-	PlainMLP bool `json:"plain_mlp,omitempty"`
-	// Bias puts biases on the attention's output projection and the MLP's
-	// projections (GPT-NeoX, Phi); HeadBias on the LM head (Phi).
-	Bias     bool `json:"bias,omitempty"`
-	HeadBias bool `json:"head_bias,omitempty"`
-	// PartialRotary is the fraction of each head's dimensions the rotary
-	// embedding turns (GPT-NeoX's rotary_pct, Phi's partial_rotary_factor;
-	// 0 for all): the rotated part is concatenated back with the rest.
-	PartialRotary float64 `json:"partial_rotary,omitempty"`
-	// EmbedDropout follows the token embedding (Phi's embd_pdrop,
-	// GPT-NeoX's hidden_dropout); Arch.Dropout follows the attention's
-	// and the MLP's outputs.
-	EmbedDropout float64 `json:"embed_dropout,omitempty"`
-	// Names are the family's module names where they are not LLaMA's, by
-	// role: "qkv" (fused), "q", "k", "v", "o", "up", "down", "head".
-	Names map[string]string `json:"names,omitempty"`
-}
-
-// name is the module name of role r, or LLaMA's (def).
-func (q *DecoderQuirks) name(r, def string) string {
-	if n, ok := q.Names[r]; ok {
-		return n
-	}
-	return def
-}
-
-// RotaryDim is how many of hd dimensions per head the rotary embedding turns.
-func (q *DecoderQuirks) RotaryDim(hd int64) int64 {
-	if q.PartialRotary <= 0 || q.PartialRotary >= 1 {
-		return hd
-	}
-	return int64(float64(hd) * q.PartialRotary)
-}
-
-// Sliding reports whether layer l attends within the sliding window.
-func (q *DecoderQuirks) Sliding(l int) bool {
-	if q.SlidingWindow <= 0 {
-		return false
-	}
-	if l < len(q.LayerTypes) {
-		return q.LayerTypes[l] == "sliding_attention"
-	}
-	return q.SlidingEvery <= 1 || (l+1)%q.SlidingEvery != 0
-}
-
 // MoE is a sparse mixture-of-experts MLP (Mixtral, Qwen2-MoE, Qwen3-MoE).
 type MoE struct {
 	Experts int `json:"experts"`
@@ -173,8 +54,13 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 	ids := b.textInput(batch, seq, labels)
 	d, heads, kvh, hd, vocab := int64(a.Hidden), int64(a.Heads), a.kvHeads(), a.headDim(), int64(a.Vocab)
 	b.module = "embed_tokens"
-	wte := b.param(vocab * d)
-	h := b.embedding(ids, wte, vocab, d)
+	e := q.embedWidth(d)
+	wte := b.param(vocab * e)
+	h := b.embedding(ids, wte, vocab, e)
+	var pos learnedPos
+	if q.LearnedPos {
+		h, pos = b.learnedPositions(h, a, batch, seq)
+	}
 	if q.EmbedScale {
 		h = b.scale(h)
 	}
@@ -192,9 +78,12 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 	// from cache_position with a batch of one: cos and sin are seq×head_dim
 	// and broadcast over the batch
 	rd := q.RotaryDim(hd)
-	cos := b.g.newTensor(seq*rd, b.dt(h), false)
-	sin := b.g.newTensor(seq*rd, b.dt(h), false)
-	b.op("rotary", []Tensor{ids}, []Tensor{cos, sin}, nil).noBackward = true
+	var cos, sin Tensor = -1, -1
+	if !q.LearnedPos {
+		cos = b.g.newTensor(seq*rd, b.dt(h), false)
+		sin = b.g.newTensor(seq*rd, b.dt(h), false)
+		b.op("rotary", []Tensor{ids}, []Tensor{cos, sin}, nil).noBackward = true
+	}
 	rope := func(x Tensor, nh int64) Tensor {
 		n := batch * nh * seq * hd
 		xc := b.mul(x, cos)
@@ -231,8 +120,9 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 	for l := 0; l < a.Layers; l++ {
 		b.block = l
 		b.module = layerModule(l, "self_attn")
+		layerIn := h
 		y := h
-		if q.NormPlace != "post" {
+		if q.preNorm() {
 			y = norm(h, d)
 		}
 		var qs, ks, vs Tensor
@@ -256,6 +146,9 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 			// (q_norm(q_proj(x)), then k), Gemma 3 after all three
 			inline := !q.QKNormLate
 			qs = b.headsGradCopy(b.linear(y, d, heads*hd, a.AttnBias, q.name("q", "q_proj")))
+			if q.QScale {
+				qs = b.scale(qs)
+			}
 			if inline {
 				qs = qkNorm(qs, heads)
 			}
@@ -271,7 +164,9 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 			qs, ks = qkNorm(qs, heads), qkNorm(ks, kvh)
 		}
 		qIn, kIn := qs, ks
-		if rd < hd {
+		if q.LearnedPos {
+			// no rotary embedding
+		} else if rd < hd {
 			qs, ks = b.partialRope(qs, ks, cos, sin, batch*seq, heads, kvh, rd, hd)
 		} else {
 			qs, ks = rope(qs, heads), rope(ks, kvh)
@@ -321,7 +216,7 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		// the attention module's argument and its query/key/value locals
 		// stay referenced until its forward returns
 		b.keep(y, qs, ks, vs)
-		if q.NormPlace != "" {
+		if q.normsBranch() {
 			att = norm(att, d)
 		}
 		if q.ResidScale {
@@ -333,9 +228,14 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 			continue
 		}
 		h = b.add(h, att)
+		mid := h
+		if q.NormPlace == "after" {
+			h = norm(h, d)
+			mid = h
+		}
 		b.module = layerModule(l, "mlp")
 		y = h
-		if q.NormPlace != "post" {
+		if q.preNorm() {
 			y = norm(h, d)
 		}
 		if a.MoE.sparse(l) {
@@ -343,7 +243,7 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		} else {
 			y = b.decoderMLP(y, d, int64(a.FFN), q)
 		}
-		if q.NormPlace != "" {
+		if q.normsBranch() {
 			y = norm(y, d)
 		}
 		if q.ResidScale {
@@ -351,11 +251,23 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		}
 		y = b.dropout(y, a.Dropout)
 		h = b.add(h, y)
+		if q.NormPlace == "after" {
+			// the layer's argument and its attention half's normalised
+			// output stay bound until the layer returns (dev82's OPT-350m
+			// trace frees both after the second norm)
+			h = norm(h, d)
+			b.keep(layerIn, mid)
+		}
 	}
 	b.block = -1
 	b.g.blocks = a.Layers
 	b.module = "norm"
-	h = norm(h, d)
+	if q.NormPlace != "after" {
+		h = norm(h, d)
+	}
+	if q.LearnedPos {
+		h = b.learnedPositionsEnd(h, pos, a)
+	}
 	if a.Head == "sequence-classification" {
 		decoderScoreHead(b, a, h, batch)
 		return
@@ -363,9 +275,9 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 	b.module = q.name("head", "lm_head")
 	var logits Tensor
 	if a.Tied {
-		logits = b.linearWith(h, wte, -1, d, vocab)
+		logits = b.linearWith(h, wte, -1, e, vocab)
 	} else {
-		logits = b.linear(h, d, vocab, q.HeadBias, "lm_head")
+		logits = b.linear(h, e, vocab, q.HeadBias, "lm_head")
 	}
 	if q.LogitScale {
 		logits = b.scale(logits)
@@ -380,7 +292,9 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		b.auxLoss(a, batch*seq)
 	}
 	b.lmLoss(logits, batch, seq, vocab)
-	if q.Parallel != "" {
+	if q.Parallel != "" || q.LearnedPos {
+		// (OPT: dev82's traces free the final norm's output, or the
+		// projection's, after the loss too)
 		// the final norm's output is the base model's last_hidden_state,
 		// which ForCausalLM.forward holds until it returns: through the
 		// loss, where a frozen LM head (LoRA) saves no copy of it (dev77's

@@ -121,6 +121,9 @@ func (b *builder) activation(kind string, x Tensor) Tensor {
 		return b.gelu(x)
 	case "gelu_new":
 		return b.geluTanhPy(x)
+	case "relu":
+		// ReLU's backward reads its output, which the next linear saves too
+		return b.unary("relu", x, b.dt(x), false, true)
 	}
 	return b.silu(x)
 }
