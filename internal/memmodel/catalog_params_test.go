@@ -41,6 +41,9 @@ func TestCatalogParamCounts(t *testing.T) {
 		"opt-125m": 125_239_296,
 		"opt-350m": 331_196_416,
 		"opt-1.3b": 1_315_758_080,
+		// DistilBertForSequenceClassification from
+		// distilbert-base-uncased's config, two labels (testdata/dev82)
+		"distilbert-base": 66_955_010,
 		// RobertaForSequenceClassification / XLMRobertaForSequenceClassification
 		// with two labels (the base models' 124,645,632 / 355,359,744 /
 		// 278,043,648 / 559,890,432 less the pooler, plus the head)

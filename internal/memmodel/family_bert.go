@@ -24,7 +24,7 @@ func init() {
 			"FacebookAI/roberta-base": "roberta-base", "FacebookAI/roberta-large": "roberta-large",
 			"FacebookAI/xlm-roberta-base": "xlm-roberta-base", "FacebookAI/xlm-roberta-large": "xlm-roberta-large",
 		},
-		Build:  func(b *builder, a *Arch, in Input) { buildBERT(b, a, in.Batch, in.Seq) },
+		Build:  func(b *builder, a *Arch, in Input) { buildBERT(b, a, in.Batch, in.Seq, &bertLayout) },
 		FromHF: bertFromHF,
 	})
 }
@@ -78,9 +78,34 @@ func bertFromHF(modelType string, data []byte) (Arch, error) {
 	return a, nil
 }
 
+// encoderLayout is how a BERT-like post-norm encoder departs from BERT's
+// modules: its module names by role, whether it embeds token types,
+// whether the attention's output
+// projection is followed by dropout, the classification head's
+// activation, and whether the QA head drops out first.
+type encoderLayout struct {
+	names          map[string]string
+	noTokenTypes   bool
+	attnOutDropout bool
+	clsAct         string
+	qaDropout      bool
+}
+
+// name is the module name of role r under the layout.
+func (l *encoderLayout) name(r string) string {
+	if n, ok := l.names[r]; ok {
+		return n
+	}
+	return r
+}
+
+// bertLayout is BERT's (and RoBERTa's): roles are its module names.
+var bertLayout = encoderLayout{attnOutDropout: true, clsAct: "tanh"}
+
 // buildBERT follows transformers' BertForSequenceClassification with SDPA
-// (or BertForMaskedLM, Arch.Head masked-lm: bertMLMHead).
-func buildBERT(b *builder, a *Arch, batch, seq int64) {
+// (or BertForMaskedLM, Arch.Head masked-lm: bertMLMHead), or the encoder
+// of the same shape that l describes (DistilBERT).
+func buildBERT(b *builder, a *Arch, batch, seq int64, lay *encoderLayout) {
 	labels := batch
 	switch a.Head {
 	case "masked-lm", "token-classification":
@@ -95,10 +120,15 @@ func buildBERT(b *builder, a *Arch, batch, seq int64) {
 	// makes its state in
 	wte := b.param(int64(a.Vocab) * d)
 	pos := b.param(int64(a.MaxPos) * d)
-	tt := b.param(int64(max(a.TypeVocab, 1)) * d)
-	we := b.embedding(ids, wte, int64(a.Vocab), d)
-	te := b.embedding(ids, tt, int64(max(a.TypeVocab, 1)), d)
-	h := b.add(we, te)
+	var tt, te Tensor = -1, -1
+	h := b.embedding(ids, wte, int64(a.Vocab), d)
+	we := h
+	if !lay.noTokenTypes {
+		// RoBERTa's single token type still embeds; DistilBERT has none
+		tt = b.param(int64(max(a.TypeVocab, 1)) * d)
+		te = b.embedding(ids, tt, int64(max(a.TypeVocab, 1)), d)
+		h = b.add(we, te)
+	}
 	pe := b.out(seq*d, b.dt(pos), pos)
 	b.op("embedding", []Tensor{pos}, []Tensor{pe}, nil)
 	h = b.add(h, pe)
@@ -113,26 +143,28 @@ func buildBERT(b *builder, a *Arch, batch, seq int64) {
 	for l := 0; l < a.Layers; l++ {
 		b.block = l
 		in := h
-		q := b.linear(h, d, d, true, "query")
-		k := b.linear(h, d, d, true, "key")
-		v := b.linear(h, d, d, true, "value")
+		q := b.linear(h, d, d, true, lay.name("query"))
+		k := b.linear(h, d, d, true, lay.name("key"))
+		v := b.linear(h, d, d, true, lay.name("value"))
 		b.sel = true
 		att := b.sdpaMask(q, k, v, mask, attnShape{batch: batch, heads: heads, sq: seq, sk: seq, hd: d / heads,
 			dropout: a.AttnDropout})
 		b.sel = false
 		ctx := att
-		att = b.linear(att, d, d, true, "dense")
-		att = b.dropout(att, a.Dropout)
+		att = b.linear(att, d, d, true, lay.name("dense"))
+		if lay.attnOutDropout {
+			att = b.dropout(att, a.Dropout)
+		}
 		h = b.layerNorm(b.add(att, h), d, true)
 		// BertSelfOutput's hidden_states, rebound when LayerNorm returns,
 		// and BertAttention's self_outputs (the attention's output), a
 		// local until it returns
 		b.keep(att, ctx)
 		attOut := h
-		y := b.linear(h, d, ff, true, "intermediate")
+		y := b.linear(h, d, ff, true, lay.name("intermediate"))
 		y = b.gelu(y)
 		inter := y
-		y = b.linear(y, ff, d, true, "output")
+		y = b.linear(y, ff, d, true, lay.name("output"))
 		y = b.dropout(y, a.Dropout)
 		h = b.layerNorm(b.add(y, h), d, true)
 		// BertOutput's hidden_states likewise, and feed_forward_chunk's
@@ -157,13 +189,13 @@ func buildBERT(b *builder, a *Arch, batch, seq int64) {
 	b.g.blocks = a.Layers
 	switch a.Head {
 	case "masked-lm":
-		bertMLMHead(b, a, h, wte)
+		bertMLMHead(b, a, h, wte, lay)
 		return
 	case "token-classification":
-		bertTokenHead(b, a, h)
+		bertTokenHead(b, a, h, lay)
 		return
 	case "question-answering":
-		bertQAHead(b, a, h, batch, seq)
+		bertQAHead(b, a, h, batch, seq, lay)
 		return
 	}
 	// pooler on the [CLS] token, dropout, classifier: hidden_states[:, 0]
@@ -172,10 +204,10 @@ func buildBERT(b *builder, a *Arch, batch, seq int64) {
 	// pooler's backward, and SelectBackward then makes zeros of its size
 	// (the fixtures' checkpointed float32 BERT trace: both 48 MiB)
 	c := b.slice(h, batch*d)
-	c = b.linear(c, d, d, true, "pooler")
-	c = b.unary("tanh", c, b.dt(c), false, true)
+	c = b.linear(c, d, d, true, lay.name("pooler"))
+	c = b.unary(lay.clsAct, c, b.dt(c), false, true)
 	c = b.dropout(c, a.Dropout)
 	classes := int64(max(a.Labels, 2))
-	logits := b.linear(c, d, classes, true, "classifier")
+	logits := b.linear(c, d, classes, true, lay.name("classifier"))
 	b.g.loss = b.crossEntropy(logits, classes)
 }

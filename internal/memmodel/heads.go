@@ -19,13 +19,13 @@ import (
 // traces: 238 MiB then 477 MiB at BERT-base b8 s512, the logits freed as
 // the forward returns). BertModel is built without its pooler here
 // (add_pooling_layer=False).
-func bertMLMHead(b *builder, a *Arch, h, wte Tensor) {
+func bertMLMHead(b *builder, a *Arch, h, wte Tensor, l *encoderLayout) {
 	d, vocab := int64(a.Hidden), int64(a.Vocab)
 	// BertLMPredictionHead registers its bias before its submodules'
 	// parameters are reached: model.parameters() (and Adam's state) put
 	// it first
 	bias := b.param(vocab)
-	t := b.linear(h, d, d, true, "transform")
+	t := b.linear(h, d, d, true, l.name("transform"))
 	t = b.gelu(t)
 	t = b.layerNorm(t, d, true)
 	logits := b.linearWith(t, wte, bias, d, vocab)
@@ -144,11 +144,11 @@ func decoderScoreHead(b *builder, a *Arch, h Tensor, batch int64) {
 // every token, BertModel built without its pooler: dropout
 // (classifier_dropout, else hidden_dropout_prob), the classifier Linear to
 // the labels on every token, and CrossEntropyLoss over batch × seq rows.
-func bertTokenHead(b *builder, a *Arch, h Tensor) {
+func bertTokenHead(b *builder, a *Arch, h Tensor, l *encoderLayout) {
 	d, labels := int64(a.Hidden), int64(max(a.Labels, 2))
 	b.module = "classifier"
 	h = b.dropout(h, a.Dropout)
-	logits := b.linear(h, d, labels, true, "classifier")
+	logits := b.linear(h, d, labels, true, l.name("classifier"))
 	b.g.returned = append(b.g.returned, logits)
 	b.module = "loss"
 	b.g.loss = b.crossEntropy(logits, labels)
@@ -158,10 +158,14 @@ func bertTokenHead(b *builder, a *Arch, h Tensor) {
 // qa_outputs, a Linear to two numbers per token (no dropout), split into
 // start and end logits, each squeezed and made contiguous (a batch × seq
 // copy), and the mean of two CrossEntropyLosses over batch rows of seq
-// classes (the answer span's start and end positions).
-func bertQAHead(b *builder, a *Arch, h Tensor, batch, seq int64) {
+// classes (the answer span's start and end positions). DistilBERT's
+// drops out first (qa_dropout, encoderLayout.qaDropout).
+func bertQAHead(b *builder, a *Arch, h Tensor, batch, seq int64, l *encoderLayout) {
 	d := int64(a.Hidden)
 	b.module = "qa_outputs"
+	if l.qaDropout {
+		h = b.dropout(h, a.Dropout)
+	}
 	logits := b.linear(h, d, 2, true, "qa_outputs")
 	start := b.copy(b.slice(logits, batch*seq))
 	end := b.copy(b.slice(logits, batch*seq))
