@@ -17,7 +17,10 @@ package infer
 //   - a sliding layer (Gemma 2 and 3) attends its window's keys under its
 //     own mask;
 //   - ResidScale (Granite): each branch's output multiplied by a constant
-//     before the residual add, one more tensor.
+//     before the residual add, one more tensor;
+//   - LearnedPos (OPT): no rotary embedding; QScale: the query projection
+//     multiplied by 1/√head_dim, a new tensor; NormPlace "after"
+//     (OPT-350m): each LayerNorm after its residual add.
 
 // decoderBlock is one decoder layer: norm, q/k/v projections (and their
 // norms), rotary, cache update, attention, o_proj, residual add, norm,
@@ -30,7 +33,8 @@ func (m *model) decoderBlock(l int, x int32, in layerIn) int32 {
 	if quirks.Sliding(l) {
 		kvLen, mask = in.slideKV, in.slideMask
 	}
-	post := quirks.NormPlace == "post"
+	post := quirks.NormPlace == "post" || quirks.NormPlace == "after"
+	after := quirks.NormPlace == "after"
 	b, h := c.batch, c.hidden
 	T := b * q
 	qd, kd := c.heads*c.headDim, c.kvHeads*c.headDim
@@ -65,11 +69,19 @@ func (m *model) decoderBlock(l int, x int32, in layerIn) int32 {
 		s.free(kp)
 	} else {
 		qs = proj(qd)
+		if quirks.QScale {
+			sc := s.alloc(T*qd*c.dt, CatActivations)
+			s.free(qs)
+			qs = sc
+		}
 		ks = proj(kd)
 		vs = m.linear(y, T, h, kd)
 	}
-	qe, ke := m.castBack(m.rope(qs, T*qd), m.rope(ks, T*kd), T*qd, T*kd)
-	s.free(qs, ks)
+	qe, ke := qs, ks
+	if !quirks.LearnedPos {
+		qe, ke = m.castBack(m.rope(qs, T*qd), m.rope(ks, T*kd), T*qd, T*kd)
+		s.free(qs, ks)
+	}
 	k, v := m.update(l, ke, vs, q, kv)
 	s.free(ke, vs)
 	o := m.attend(qe, k, v, q, kvLen, mask)
@@ -83,6 +95,11 @@ func (m *model) decoderBlock(l int, x int32, in layerIn) int32 {
 	// loop still holds it
 	r := s.alloc(T*h*c.dt, CatActivations) // residual + hidden_states
 	s.free(p)
+	if after {
+		n := m.norm(r, T)
+		s.free(r)
+		r = n
+	}
 	y = r
 	if !post {
 		y = m.norm(r, T)
@@ -93,7 +110,13 @@ func (m *model) decoderBlock(l int, x int32, in layerIn) int32 {
 	}
 	d = m.branchOut(d, T)
 	out := s.alloc(T*h*c.dt, CatActivations)
-	s.free(d, r)
+	s.free(d)
+	if after {
+		n := m.norm(out, T)
+		s.free(out)
+		out = n
+	}
+	s.free(r)
 	m.release(x)
 	return out
 }
@@ -129,7 +152,7 @@ func (m *model) mlp(y int32, T int64) int32 {
 // freed.
 func (m *model) branchOut(p int32, T int64) int32 {
 	quirks := &m.c.arch.Decoder
-	if quirks.NormPlace != "" {
+	if quirks.NormPlace == "post" || quirks.NormPlace == "sandwich" {
 		n := m.norm(p, T)
 		m.s.free(p)
 		p = n
