@@ -127,6 +127,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late76/RESULTS.md", "", false},
 	// late77's (0ac2575): token-classification and QA heads
 	{"testdata/late77/RESULTS.md", "", false},
+	// late78's (9140a1d): OPT and DistilBERT training, OPT generate
+	{"testdata/late78/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation

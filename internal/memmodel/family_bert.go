@@ -87,8 +87,13 @@ type encoderLayout struct {
 	names          map[string]string
 	noTokenTypes   bool
 	attnOutDropout bool
-	clsAct         string
-	qaDropout      bool
+	// interHeld: the FFN's intermediate output stays bound until the
+	// output LayerNorm returns (BERT's feed_forward_chunk local);
+	// DistilBERT's ff_chunk rebinds it at lin2, which frees it there when
+	// lin2 is frozen (LoRA: dev83's trace)
+	interHeld bool
+	clsAct    string
+	qaDropout bool
 }
 
 // name is the module name of role r under the layout.
@@ -100,7 +105,7 @@ func (l *encoderLayout) name(r string) string {
 }
 
 // bertLayout is BERT's (and RoBERTa's): roles are its module names.
-var bertLayout = encoderLayout{attnOutDropout: true, clsAct: "tanh"}
+var bertLayout = encoderLayout{attnOutDropout: true, interHeld: true, clsAct: "tanh"}
 
 // buildBERT follows transformers' BertForSequenceClassification with SDPA
 // (or BertForMaskedLM, Arch.Head masked-lm: bertMLMHead), or the encoder
@@ -114,6 +119,9 @@ func buildBERT(b *builder, a *Arch, batch, seq int64, lay *encoderLayout) {
 		labels = 2 * batch // start and end positions
 	}
 	ids := b.textInput(batch, seq, labels)
+	// under LoRA the embeddings and the first layer's frozen projections
+	// read nothing requiring grad, and autograd saves nothing for them
+	defer b.noGradSaves(len(b.g.ops))
 	d, heads, ff := int64(a.Hidden), int64(a.Heads), int64(a.FFN)
 	// parameters in BertEmbeddings' registration order (word, position,
 	// token type), which is model.parameters()' and so the order Adam
@@ -171,7 +179,10 @@ func buildBERT(b *builder, a *Arch, batch, seq int64, lay *encoderLayout) {
 		// intermediate_output, a local until it returns (in a
 		// checkpointed forward, which saves neither, the fixtures' trace
 		// frees both after the LayerNorm)
-		b.keep(y, inter)
+		b.keep(y)
+		if lay.interHeld {
+			b.keep(inter)
+		}
 		// BertLayer.forward's hidden_states argument and its
 		// attention_output local, until the layer returns. Post-norm:
 		// both are LayerNorm outputs, which under autocast no op saves

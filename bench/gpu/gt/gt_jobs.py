@@ -400,7 +400,7 @@ LATER_CALLS = {
     "call120": ("gt_jobs96", "call120"), "call121": ("gt_jobs96", "call121"), "call122": ("gt_jobs97", "call122"), "call123": ("gt_jobs97", "call123"), "call124": ("gt_jobs98", "call124"), "call125": ("gt_jobs98", "call125"), "call126": ("gt_jobs98", "call126"), "call127": ("gt_jobs99", "call127"), "call128": ("gt_jobs99", "call128"), "call129": ("gt_jobs100", "call129"), "call130": ("gt_jobs100", "call130"), "call131": ("gt_jobs100", "call131"), "call132": ("gt_jobs101", "call132"), "call133": ("gt_jobs102", "call133"), "call134": ("gt_jobs103", "call134"), "call135": ("gt_jobs104", "call135"), "call136": ("gt_jobs105", "call136"), "call137": ("gt_jobs106", "call137"), "call138": ("gt_jobs107", "call138"), "call139": ("gt_jobs108", "call139"), "call140": ("gt_jobs109", "call140"), "call141": ("gt_jobs110", "call141"), "call142": ("gt_jobs111", "call142"), "call143": ("gt_jobs112", "call143"), "call144": ("gt_jobs112", "call144"), "call145": ("gt_jobs113", "call145"), "call146": ("gt_jobs113", "call146"), "call147": ("gt_jobs114", "call147"), "call148": ("gt_jobs115", "call148"), "call149": ("gt_jobs116", "call149"), "call150": ("gt_jobs117", "call150"),
     "call151": ("gt_jobs117", "call151"), "call152": ("gt_jobs117", "call152"), "call153": ("gt_jobs118", "call153"),
     "call154": ("gt_jobs118", "call154"), "call155": ("gt_jobs119", "call155"), "call156": ("gt_jobs120", "call156"),
-    "call157": ("gt_jobs121", "call157"), "call158": ("gt_jobs121", "call158"),
+    "call157": ("gt_jobs121", "call157"), "call158": ("gt_jobs121", "call158"), "call159": ("gt_jobs121", "call159"),
 }
 
 

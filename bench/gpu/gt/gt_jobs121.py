@@ -95,3 +95,19 @@ def call158():
         g("gen-opt-350m-bf16-dynamic-inf", "opt-350m", "dynamic", "inference", [(8, 500, 100)]),
     ]
     return mem + gen
+
+
+BERT_BASE = ("BertForSequenceClassification", "BertConfig", {})
+
+
+def call159():
+    """dev83 (development data, NOT blind; snapshots): late78's DistilBERT LoRA row (+5.7% allocated at first sight)
+    again with a snapshot, and BERT-base LoRA (query/value) at the same shape, whose first layer reads the frozen
+    embeddings likewise."""
+    D = maker("dev83-", "dev83", heldout=False)
+    return [
+        D("distilbert-s512-b32-bf16-lora16", dict(T(*DB_CLS, io="cls", b=32, seq=512, lora=16, lora_targets=DB_LORA),
+                                                   snap=True), 15),
+        D("bert-base-s512-b32-bf16-lora16", dict(T(*BERT_BASE, io="cls", b=32, seq=512, lora=16,
+                                                   lora_targets=["query", "value"]), snap=True), 15),
+    ]
