@@ -68,8 +68,11 @@ type GTRow struct {
 	} `json:"host_probe"`
 	Params    int64 `json:"params"`
 	Trainable int64 `json:"trainable_params"`
-	Res       int   `json:"res"`        // image side in pixels (vision and diffusion rows that set one)
-	VAEEncode bool  `json:"vae_encode"` // diffusion rows that encode their images in the step
+	Res       int   `json:"res"` // image side in pixels (vision and diffusion rows that set one)
+	// IO is how gt_work.py fed the model: "hfvision" for transformers'
+	// image classifiers (pixel_values at 224 pixels unless res is set)
+	IO        string `json:"io"`
+	VAEEncode bool   `json:"vae_encode"` // diffusion rows that encode their images in the step
 	// generate rows (kind "gen")
 	DType     string `json:"dtype"`
 	Cache     string `json:"cache"`
@@ -191,6 +194,12 @@ func gtSpec(r GTRow) (memmodel.Spec, string, error) {
 		s.Head = "question-answering"
 	}
 	s.Batch, s.Seq, s.Accum = r.B, r.Seq, max(r.Accum, 1)
+	if r.IO == "hfvision" {
+		s.Image = r.Res
+		if s.Image == 0 {
+			s.Image = 224
+		}
+	}
 	prec := "bf16"
 	if r.Prec != nil {
 		prec = *r.Prec

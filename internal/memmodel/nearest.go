@@ -141,9 +141,6 @@ var unsupportedTypes = map[string]string{
 	"wav2vec2":       "whisper (an encoder-decoder; no CTC encoder-only model)",
 	"clip":           "--model vit-b16, vit-l16 or vit-h14 (torchvision's ViT, the catalog's; no vision model is read from a config.json)",
 	"swin":           "--model vit-b16 or convnext-tiny (the catalog's vision models; no vision model is read from a config.json)",
-	// the vit family is torchvision's ViT; transformers' ViTModel lays out
-	// and saves its tensors differently and is not modelled
-	"vit": "--model vit-b16, vit-l16 or vit-h14 (torchvision's ViT, the catalog's; no vision model is read from a config.json)",
 }
 
 // nearestModelType is "; nearest supported: X" for an unsupported

@@ -337,6 +337,10 @@ def train(spec, out):
             if spec.get("channels_last"):
                 x = x.contiguous(memory_format=torch.channels_last)
             return dict(x=x), torch.randint(0, 1000, (b,), device=dev)
+        if kind == "hfvision":  # transformers' ...ForImageClassification: pixel_values and labels
+            r = spec.get("res", 224)
+            x = torch.randn(b, 3, r, r, device=dev, dtype=in_dtype)
+            return dict(pixel_values=x, labels=torch.randint(0, cfg.num_labels, (b,), device=dev)), None
         if kind == "whisper":
             feats = torch.randn(b, cfg.num_mel_bins, 2 * cfg.max_source_positions, device=dev, dtype=in_dtype)
             lab = torch.randint(0, vocab, (b, seq), device=dev)
