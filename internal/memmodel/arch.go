@@ -35,8 +35,10 @@ type Arch struct {
 	// attn_pdrop; T5 uses Dropout): no memory in the fused kernels, but
 	// time (steptime_sdpa.go's sdpaVariant).
 	AttnDropout float64 `json:"attn_dropout,omitempty"`
-	GatedFFN    bool    `json:"gated_ffn,omitempty"` // T5 v1.1 gated-gelu
-	Labels      int     `json:"labels,omitempty"`    // sequence classification heads
+	// ActDropout follows the MLP's activation (BART's activation_dropout)
+	ActDropout float64 `json:"act_dropout,omitempty"`
+	GatedFFN   bool    `json:"gated_ffn,omitempty"` // T5 v1.1 gated-gelu
+	Labels     int     `json:"labels,omitempty"`    // sequence classification heads
 	// Head is the head trained when it is not the family's task:
 	// "masked-lm" (the BERT family's BertForMaskedLM) or
 	// "sequence-classification" (a decoder's score head, as reward models

@@ -44,6 +44,11 @@ func TestCatalogParamCounts(t *testing.T) {
 		// DistilBertForSequenceClassification from
 		// distilbert-base-uncased's config, two labels (testdata/dev82)
 		"distilbert-base": 66_955_010,
+		// BartForConditionalGeneration from facebook/bart-base's and
+		// bart-large's configs (testdata/dev85): tied LM head, the
+		// final_logits_bias a buffer
+		"bart-base":  139_420_416,
+		"bart-large": 406_291_456,
 		// RobertaForSequenceClassification / XLMRobertaForSequenceClassification
 		// with two labels (the base models' 124,645,632 / 355,359,744 /
 		// 278,043,648 / 559,890,432 less the pooler, plus the head)

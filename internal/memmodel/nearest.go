@@ -133,7 +133,6 @@ var unsupportedTypes = map[string]string{
 	"gptj":           "gpt2",
 	"falcon":         "llama (a decoder of the same sizes)",
 	"cohere":         "llama (a decoder of the same sizes)",
-	"bart":           "t5",
 	"mbart":          "t5",
 	"electra":        "bert (ELECTRA's embedding projection is not modelled)",
 	"xlm-roberta-xl": "bert (XLM-R XL's pre-norm layers are not modelled)",
