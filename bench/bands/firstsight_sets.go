@@ -129,6 +129,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late77/RESULTS.md", "", false},
 	// late78's (9140a1d): OPT and DistilBERT training, OPT generate
 	{"testdata/late78/RESULTS.md", "", false},
+	// late79's (eb0fb6e): transformers' ViT and BART training
+	{"testdata/late79/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation

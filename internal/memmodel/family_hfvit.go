@@ -96,6 +96,9 @@ func hfViTFromHF(modelType string, data []byte) (Arch, error) {
 // classifier on the class token.
 func buildHFViT(b *builder, a *Arch, batch, image int64) {
 	x, _ := b.imageInput(batch, image)
+	// under LoRA the embeddings and the first layer's frozen projections
+	// read nothing requiring grad: autograd saves nothing for them
+	defer b.noGradSaves(len(b.g.ops))
 	d, p, heads, ff := int64(a.Hidden), int64(a.Patch), int64(a.Heads), int64(a.FFN)
 	cls := b.param(d)
 	x = b.conv2d(x, d, p, p, 0, 1, true)
