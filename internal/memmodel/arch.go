@@ -16,6 +16,9 @@ type Arch struct {
 	ImageSize  int     `json:"image_size,omitempty"` // default input resolution
 	Classes    int     `json:"classes,omitempty"`    // classifier width
 	DropPath   float64 `json:"drop_path,omitempty"`  // stochastic depth probability
+	// ReLUCopy: the CNN's ReLUs run out of place (transformers' ResNet),
+	// a new map each where torchvision's relu_ writes in place
+	ReLUCopy bool `json:"relu_copy,omitempty"`
 
 	// transformers
 	Hidden    int     `json:"hidden,omitempty"`

@@ -157,6 +157,11 @@ func buildBART(b *builder, a *Arch, batch, seq int64) {
 		// bound until the layer returns
 		b.keep(in, h1)
 	}
+	// the decoder's embedding runs outside every checkpointed layer: what
+	// it saves is held until backward (dev86's checkpointed fp16 trace:
+	// the decoder's embedding sum, dropout output and mask, 54 MiB the
+	// replay had dropped when they sat in the last encoder layer)
+	b.block = -1
 	b.keep(e, pe) // BartEncoder.forward's inputs_embeds and embed_pos
 	enc := h
 	b.module = "decoder"

@@ -134,13 +134,14 @@ func TestHFConfigRefusesBroken(t *testing.T) {
 	}
 }
 
-// TestHFConfigViT: a real ViTForImageClassification config.json is
-// refused pointing at the catalog's ViTs; it used to say vit was not
-// supported and that the nearest supported model_type was vit.
+// TestHFConfigViT: a real ViTForImageClassification config.json (the
+// ViT-B/16 fine-tune in testdata, two labels in its id2label) plans
+// transformers' ViT (family hf-vit); it was refused pointing at torchvision's ViT before
+// session 45. DINOv2 is still refused, pointing at the catalog's models.
 func TestHFConfigViT(t *testing.T) {
-	_, err := memmodel.ParseHFConfig(readHF(t, "vit-base-patch16-224.json", nil))
-	if err == nil || !strings.Contains(err.Error(), "--model vit-b16") || strings.Contains(err.Error(), "nearest supported: vit") {
-		t.Errorf("got %v, want --model vit-b16 offered", err)
+	a, err := memmodel.ParseHFConfig(readHF(t, "vit-base-patch16-224.json", nil))
+	if err != nil || a.Family != "hf-vit" || a.Hidden != 768 || a.Layers != 12 || a.Classes != 2 || a.ImageSize != 224 || a.Patch != 16 {
+		t.Errorf("got %+v, %v; want hf-vit 768×12, 2 classes, 224 pixels, patch 16", a, err)
 	}
 	_, err = memmodel.ParseHFConfig([]byte(`{"model_type": "dinov2", "image_size": 518, "num_channels": 3}`))
 	if err == nil || !strings.Contains(err.Error(), "--model vit-b16 or convnext-tiny") {

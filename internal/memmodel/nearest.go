@@ -138,8 +138,8 @@ var unsupportedTypes = map[string]string{
 	"xlm-roberta-xl": "bert (XLM-R XL's pre-norm layers are not modelled)",
 	"deberta-v2":     "bert",
 	"wav2vec2":       "whisper (an encoder-decoder; no CTC encoder-only model)",
-	"clip":           "--model vit-b16, vit-l16 or vit-h14 (torchvision's ViT, the catalog's; no vision model is read from a config.json)",
-	"swin":           "--model vit-b16 or convnext-tiny (the catalog's vision models; no vision model is read from a config.json)",
+	"clip":           "--model hf-vit-base-patch16 or vit-b16 (the catalog's ViTs; of the vision configs only vit and resnet are read)",
+	"swin":           "--model vit-b16 or convnext-tiny (the catalog's vision models; of the vision configs only vit and resnet are read)",
 }
 
 // nearestModelType is "; nearest supported: X" for an unsupported
@@ -166,7 +166,7 @@ func nearestModelType(t string, data []byte) string {
 	case keys["type_vocab_size"] != nil || encoderHead(keys["architectures"]):
 		return "; nearest supported: bert (an encoder: set model_type \"bert\" if its layers are BERT's)"
 	case keys["num_channels"] != nil || keys["image_size"] != nil:
-		return "; plan a vision model with --model vit-b16 or convnext-tiny (the catalog's; no vision model is read from a config.json)"
+		return "; plan a vision model with --model vit-b16 or convnext-tiny (the catalog's; of the vision configs only vit and resnet are read)"
 	}
 	return "; nearest supported: llama (a Llama-like decoder: set model_type \"llama\" if the sizes match)"
 }

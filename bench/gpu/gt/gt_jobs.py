@@ -402,7 +402,7 @@ LATER_CALLS = {
     "call154": ("gt_jobs118", "call154"), "call155": ("gt_jobs119", "call155"), "call156": ("gt_jobs120", "call156"),
     "call157": ("gt_jobs121", "call157"), "call158": ("gt_jobs121", "call158"), "call159": ("gt_jobs121", "call159"),
     "call160": ("gt_jobs122", "call160"), "call161": ("gt_jobs122", "call161"),
-    "call162": ("gt_jobs122", "call162"),
+    "call162": ("gt_jobs122", "call162"), "call163": ("gt_jobs122", "call163"),
 }
 
 

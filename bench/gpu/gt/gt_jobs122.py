@@ -83,3 +83,21 @@ def call162():
     B = maker("late79-", "late79", heldout=True)
     return [B("hfvit-b16-b64-bf16-lora16", V(VIT_B, 64, lora=16,
                                               lora_targets=r".*\.(query|value|q_proj|v_proj)$"), 20)]
+
+
+HF_RESNET50 = ("ResNetForImageClassification", "ResNetConfig", dict(
+    num_channels=3, embedding_size=64, hidden_sizes=[256, 512, 1024, 2048], depths=[3, 4, 6, 3],
+    layer_type="bottleneck", hidden_act="relu", downsample_in_first_stage=False, num_labels=1000))
+
+
+def call163():
+    """dev86 (development data, NOT blind; snapshots): late79's bart-base fp16 checkpointed row (-0.45% allocated at
+    first sight) again with a snapshot, and transformers' ResNetForImageClassification from microsoft/resnet-50's
+    config (the catalog aliases microsoft/resnet-50 to torchvision's resnet50: out-of-place ReLUs) at b64 bf16 and
+    b32 float32."""
+    D = maker("dev86-", "dev86", heldout=False)
+    return [
+        D("bart-base-s256-b32-fp16-ckpt", dict(S(BART_B, 32, 256, prec="fp16", ckpt="block"), snap=True), 25),
+        D("hfresnet50-b64-bf16", dict(V(HF_RESNET50, 64), snap=True), 20),
+        D("hfresnet50-b32-fp32", dict(V(HF_RESNET50, 32, prec="fp32"), snap=True), 20),
+    ]
