@@ -49,6 +49,8 @@ func TestCatalogParamCounts(t *testing.T) {
 		// final_logits_bias a buffer
 		"bart-base":  139_420_416,
 		"bart-large": 406_291_456,
+		// BloomForCausalLM from bigscience/bloom-560m's config (dev87)
+		"bloom-560m": 559_214_592,
 		// RobertaForSequenceClassification / XLMRobertaForSequenceClassification
 		// with two labels (the base models' 124,645,632 / 355,359,744 /
 		// 278,043,648 / 559,890,432 less the pooler, plus the head)

@@ -403,6 +403,7 @@ LATER_CALLS = {
     "call157": ("gt_jobs121", "call157"), "call158": ("gt_jobs121", "call158"), "call159": ("gt_jobs121", "call159"),
     "call160": ("gt_jobs122", "call160"), "call161": ("gt_jobs122", "call161"),
     "call162": ("gt_jobs122", "call162"), "call163": ("gt_jobs122", "call163"),
+    "call164": ("gt_jobs123", "call164"), "call165": ("gt_jobs123", "call165"),
 }
 
 
