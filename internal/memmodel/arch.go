@@ -16,9 +16,10 @@ type Arch struct {
 	ImageSize  int     `json:"image_size,omitempty"` // default input resolution
 	Classes    int     `json:"classes,omitempty"`    // classifier width
 	DropPath   float64 `json:"drop_path,omitempty"`  // stochastic depth probability
-	// ReLUCopy: the CNN's ReLUs run out of place (transformers' ResNet),
-	// a new map each where torchvision's relu_ writes in place
-	ReLUCopy bool `json:"relu_copy,omitempty"`
+	// OutOfPlace: the CNN's ReLUs and residual adds run out of place
+	// (transformers' ResNet and ConvNeXt), a new map each where
+	// torchvision writes in place
+	OutOfPlace bool `json:"out_of_place,omitempty"`
 
 	// transformers
 	Hidden    int     `json:"hidden,omitempty"`

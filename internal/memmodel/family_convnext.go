@@ -1,8 +1,14 @@
 package memmodel
 
-import "math"
+import (
+	"fmt"
+	"math"
+	"slices"
+)
 
-// The ConvNeXt family: torchvision's convnext_tiny … convnext_large.
+// The ConvNeXt family: torchvision's convnext_tiny … convnext_large, and
+// transformers' ConvNextForImageClassification read from its config.json
+// (facebook/convnext-*: the same layers with an out-of-place residual add).
 
 func init() {
 	register(&Family{
@@ -13,14 +19,34 @@ func init() {
 			convnext("convnext-small", []int{3, 3, 27, 3}, []int{96, 192, 384, 768}, 0.4),
 			convnext("convnext-base", []int{3, 3, 27, 3}, []int{128, 256, 512, 1024}, 0.5),
 			convnext("convnext-large", []int{3, 3, 27, 3}, []int{192, 384, 768, 1536}, 0.5),
+			// transformers' ConvNextForImageClassification (facebook/convnext-*:
+			// drop_path_rate 0 unless the config sets it)
+			hfConvnext("hf-convnext-tiny", []int{3, 3, 9, 3}, []int{96, 192, 384, 768}),
+			hfConvnext("hf-convnext-small", []int{3, 3, 27, 3}, []int{96, 192, 384, 768}),
+			hfConvnext("hf-convnext-base", []int{3, 3, 27, 3}, []int{128, 256, 512, 1024}),
+			hfConvnext("hf-convnext-large", []int{3, 3, 27, 3}, []int{192, 384, 768, 1536}),
 		},
 		Aliases: map[string]string{
 			"convnext_tiny": "convnext-tiny", "convnext_small": "convnext-small",
 			"convnext_base": "convnext-base", "convnext_large": "convnext-large",
+			"facebook/convnext-tiny-224": "hf-convnext-tiny", "facebook/convnext-small-224": "hf-convnext-small",
+			"facebook/convnext-base-224": "hf-convnext-base", "facebook/convnext-large-224": "hf-convnext-large",
 		},
+		// transformers' ConvNextForImageClassification (dev88:
+		// facebook/convnext-tiny-224's config at b64 bf16 and b32 float32)
+		ModelTypes:     []string{"convnext"},
+		FromHF:         convnextFromHF,
 		Build:          func(b *builder, a *Arch, in Input) { buildConvNeXt(b, a, in.Batch, in.Image) },
 		PipelineLayers: sumBlocks,
 	})
+}
+
+// hfConvnext is transformers' ConvNeXt of the same shape: out-of-place
+// residual adds, no stochastic depth.
+func hfConvnext(name string, blocks, widths []int) Arch {
+	a := convnext(name, blocks, widths, 0)
+	a.OutOfPlace = true
+	return a
 }
 
 func convnext(name string, blocks, widths []int, dp float64) Arch {
@@ -51,6 +77,7 @@ func buildConvNeXt(b *builder, a *Arch, batch, image int64) {
 	b.g.ops[len(b.g.ops)-1].save[0] = xf
 	b.keep(xf, stem) // nn.Sequential holds the conv's output until the norm returns
 	x.channelsLast = true
+	embedded := x.t
 	total := 0
 	for _, n := range a.Blocks {
 		total += n
@@ -113,11 +140,21 @@ func buildConvNeXt(b *builder, a *Arch, batch, image int64) {
 			if sd > 0 {
 				t = b.stochasticDepth(t, batch)
 			}
-			x.t = b.addInPlace(t, x.t) // result += input
+			if a.OutOfPlace {
+				x.t = b.add(x.t, t) // transformers: input + drop_path(x)
+			} else {
+				x.t = b.addInPlace(t, x.t) // result += input
+			}
 		}
 	}
 	b.block = -1
 	b.g.blocks = blk
+	if a.OutOfPlace {
+		// transformers' ConvNextModel.forward binds the embeddings'
+		// output until the encoder returns (dev88's bf16 trace: the stem
+		// norm's float32 output alive at the end of the forward, its peak)
+		b.keep(embedded)
+	}
 	x = b.avgPool(x)
 	x.t = b.layerNorm(x.t, x.c, true)
 	b.classify(x, int64(a.Classes))
@@ -195,4 +232,50 @@ func (b *builder) stochasticDepth(x Tensor, batch int64) Tensor {
 	noise := b.g.newTensor(batch, b.dt(x), false)
 	b.op("bernoulli", nil, []Tensor{noise}, nil).noBackward = true
 	return b.mul(x, noise)
+}
+
+// convnextFromHF reads transformers' ConvNextConfig (facebook/convnext-*):
+// four stages of depths and widths, its drop_path_rate (0 unless set) and
+// labels; the layers are torchvision's with an out-of-place residual add.
+func convnextFromHF(modelType string, data []byte) (Arch, error) {
+	var h struct {
+		Depths     []int             `json:"depths"`
+		Hidden     []int             `json:"hidden_sizes"`
+		Stages     int               `json:"num_stages"`
+		Patch      int               `json:"patch_size"`
+		Channels   int               `json:"num_channels"`
+		Act        string            `json:"hidden_act"`
+		DropPath   float64           `json:"drop_path_rate"`
+		LayerScale *float64          `json:"layer_scale_init_value"`
+		Image      int               `json:"image_size"`
+		NumLabels  int               `json:"num_labels"`
+		ID2Label   map[string]string `json:"id2label"`
+	}
+	if err := decodeHF(data, &h); err != nil {
+		return Arch{}, err
+	}
+	pos := func(n int) bool { return n <= 0 }
+	switch {
+	case len(h.Depths) != 4 || len(h.Hidden) != 4 || slices.ContainsFunc(h.Depths, pos) || slices.ContainsFunc(h.Hidden, pos):
+		return Arch{}, fmt.Errorf("config.json: depths %v, hidden_sizes %v: want four positive stages", h.Depths, h.Hidden)
+	case h.Stages != 0 && h.Stages != 4:
+		return Arch{}, fmt.Errorf("config.json: num_stages %d: ConvNeXt is modelled with 4", h.Stages)
+	case h.Patch != 0 && h.Patch != 4:
+		return Arch{}, fmt.Errorf("config.json: patch_size %d: ConvNeXt is modelled with its 4×4 stem", h.Patch)
+	case h.Channels != 0 && h.Channels != 3:
+		return Arch{}, fmt.Errorf("config.json: num_channels %d: ConvNeXt is modelled on RGB images (3)", h.Channels)
+	case h.Act != "" && h.Act != "gelu":
+		return Arch{}, fmt.Errorf("config.json: hidden_act %q: ConvNeXt is modelled with gelu", h.Act)
+	case h.LayerScale != nil && *h.LayerScale <= 0:
+		return Arch{}, fmt.Errorf("config.json: layer_scale_init_value %g: ConvNeXt is modelled with its layer scale", *h.LayerScale)
+	case h.DropPath < 0 || h.DropPath >= 1:
+		return Arch{}, fmt.Errorf("config.json: drop_path_rate %g: want [0, 1)", h.DropPath)
+	}
+	a := convnext(modelType, h.Depths, h.Hidden, h.DropPath)
+	a.Classes = max(h.NumLabels, len(h.ID2Label), 2)
+	if h.Image > 0 {
+		a.ImageSize = h.Image
+	}
+	a.OutOfPlace = true
+	return a, nil
 }

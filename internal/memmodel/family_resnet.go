@@ -26,7 +26,7 @@ func init() {
 		Aliases: map[string]string{"microsoft/resnet-50": "hf-resnet50", "resnet-50": "resnet50",
 			"microsoft/resnet-18": "hf-resnet18", "microsoft/resnet-101": "hf-resnet101"},
 		// transformers' ResNetForImageClassification: torchvision's
-		// layers with out-of-place ReLUs (Arch.ReLUCopy; dev86:
+		// layers with out-of-place ReLUs (Arch.OutOfPlace; dev86:
 		// microsoft/resnet-50's config at b64 bf16 and b32 float32 plan
 		// -0.01% and +0.13% allocated, reserved +0.61% and -1.91% with
 		// torchvision's in-place ReLUs, -0.04%/+0.88% and +0.00%/+0.17%
@@ -41,7 +41,7 @@ func init() {
 // hfResNet is transformers' ResNet of the same shape: out-of-place ReLUs.
 func hfResNet(name string, blocks []int, bottleneck bool) Arch {
 	a := resnet(name, blocks, bottleneck)
-	a.ReLUCopy = true
+	a.OutOfPlace = true
 	return a
 }
 
@@ -62,7 +62,7 @@ func sumBlocks(a *Arch) int {
 // pool, four stages of BasicBlock or Bottleneck, average pool, fc.
 func buildResNet(b *builder, a *Arch, batch, image int64) {
 	relu := b.relu_
-	if a.ReLUCopy {
+	if a.OutOfPlace {
 		// transformers' ResNetConvLayer: nn.ReLU() out of place
 		relu = func(x fmap) fmap {
 			x.t = b.unary("relu", x.t, b.dt(x.t), false, true)
@@ -150,6 +150,6 @@ func resnetFromHF(modelType string, data []byte) (Arch, error) {
 	}
 	a := resnet(modelType, h.Depths, bottleneck)
 	a.Classes = max(h.NumLabels, len(h.ID2Label), 2)
-	a.ReLUCopy = true
+	a.OutOfPlace = true
 	return a, nil
 }
