@@ -131,6 +131,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late78/RESULTS.md", "", false},
 	// late79's (eb0fb6e): transformers' ViT and BART training
 	{"testdata/late79/RESULTS.md", "", false},
+	// late80's (0499245): BLOOM and transformers' ConvNeXt training, BLOOM generate
+	{"testdata/late80/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation

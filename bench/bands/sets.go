@@ -78,6 +78,7 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/late35/families", HeldOut: "thirty-fifth blind set (channels-last CNNs, float32 among them): evaluated with the models it was captured to test (0840771), then band data"},
 	{Dir: "testdata/late36/families", HeldOut: "thirty-sixth blind set (the capture script's models): evaluated with the models it was captured to test (5842a75), then band data"},
 	{Dir: "testdata/late37/families", HeldOut: "thirty-seventh blind set (BERT variants, channels-last CNNs): evaluated with the models it was captured to test (882b1b7), then band data"},
+	{Dir: "testdata/late80/families", HeldOut: "eightieth blind set (BLOOM 560m fp16, 1b1 checkpointed, 1b7 LoRA; transformers' ConvNeXt-B bf16, ConvNeXt-T fp16): evaluated once with the models of 0499245, then band data"},
 	{Dir: "testdata/late79/families", HeldOut: "seventy-ninth blind set (transformers' ViT: L/16 bf16, B/16 fp16 checkpointed, B/16 LoRA; BART: large s1024, base fp16 checkpointed, large LoRA): evaluated once with the models of eb0fb6e, then band data"},
 	{Dir: "testdata/late78/families", HeldOut: "seventy-eighth blind set (OPT 2.7b checkpointed, 6.7b LoRA, 350m float32, 125m fp16 checkpointed; DistilBERT multilingual, token classification float32, fp16 checkpointed, LoRA): evaluated once with the models of 9140a1d, then band data"},
 	{Dir: "testdata/late77/families", HeldOut: "seventy-seventh blind set (BERT-family token-classification and question-answering heads: RoBERTa-large, BERT-large float32 checkpointed, XLM-R base float32): evaluated once with the models of 0ac2575, then band data"},
@@ -233,6 +234,7 @@ var genSets = []memmodel.BandSource{
 	{Dir: "testdata/late71/generate", HeldOut: "seventy-first blind set (Gemma 3 1B static b24, Gemma-2-9B- and Gemma-3-4B-like): evaluated once with eda280a's replay, then band data"},
 	{Dir: "testdata/late72/generate", HeldOut: "seventy-second blind set (Gemma 2 2B and Gemma 3 1B StaticCache past their windows, Gemma 2 2B DynamicCache): evaluated once with 2486a8b's replay, then band data"},
 	{Dir: "testdata/late75/generate", HeldOut: "seventy-fifth blind set (Pythia-1b DynamicCache, phi-2 StaticCache, Pythia-410m float32): evaluated once with 7bc1ffd's replay, then band data"},
+	{Dir: "testdata/late80/generate", HeldOut: "eightieth blind set (BLOOM 1b1 StaticCache no_grad): evaluated once with 0499245's replay, then band data"},
 	{Dir: "testdata/late78/generate", HeldOut: "seventy-eighth blind set (OPT 2.7b StaticCache no_grad, 350m DynamicCache): evaluated once with 9140a1d's replay, then band data"},
 	{Dir: "testdata/late76/generate", HeldOut: "seventy-sixth blind set (StarCoder2 3b StaticCache, 7b DynamicCache): evaluated once with 32ee144's replay, then band data"},
 }
