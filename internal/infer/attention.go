@@ -129,28 +129,42 @@ func (m *model) attendMath(q, kvLen int64, held []int32) int32 {
 	c, s := m.c, m.s
 	b, nh, hd, dt := c.batch, c.heads, c.headDim, c.dt
 	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
-	kv := b * nh * kvLen * hd * dt
+	// the kernel's dtype: half inputs are upcast to float32 first (a
+	// mathAttn family's, Falcon's: its mask made additive, q, k and v
+	// upcast; dev89's trace)
+	ct := dt
+	if dt != 4 {
+		ct = 4
+		kvh := c.kvHeads * kvLen * hd * 4 * b
+		held = append(held, tmp(b*q*kvLen*dt), tmp(b*nh*q*hd*4), tmp(kvh), tmp(kvh))
+	}
+	kv := b * nh * kvLen * hd * ct
 	scores := b * nh * q * kvLen
-	held = append(held, tmp(b*nh*q*hd*dt)) // query * sqrt(scale)
-	if q > 1 {                             // is_causal
+	held = append(held, tmp(b*nh*q*hd*ct)) // query * sqrt(scale)
+	if q > 1 && !c.dec.mathAttn {          // is_causal
 		ones := tmp(q * kvLen)
 		tril := tmp(q * kvLen)
 		s.free(ones)
 		nm := tmp(q * kvLen)
-		fm := tmp(q * kvLen * dt)
+		fm := tmp(q * kvLen * ct)
 		s.free(nm, tril)
 		held = append(held, fm)
 	}
 	held = append(held, tmp(kv), tmp(kv)) // repeat_interleave(key), (value)
 	ks := tmp(kv)                         // key.transpose(-2, -1) * sqrt(scale)
-	sc := tmp(scores * dt)
+	sc := tmp(scores * ct)
 	s.free(ks)
-	sm := tmp(scores * dt) // softmax
+	sm := tmp(scores * ct) // softmax
 	eq := tmp(scores)      // eq(-inf)
 	rows := tmp(b * nh * q)
 	s.free(eq, rows, sc)
-	o := tmp(b * nh * q * hd * dt)
+	o := tmp(b * nh * q * hd * ct)
 	s.free(sm)
+	if ct != dt {
+		oc := tmp(b * nh * q * hd * dt) // cast back to the inputs' dtype
+		s.free(o)
+		o = oc
+	}
 	s.free(held...)
 	out := s.alloc(b*q*nh*hd*dt, CatActivations) // transpose(1, 2).contiguous()
 	s.free(o)

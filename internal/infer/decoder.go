@@ -41,6 +41,9 @@ type decoder struct {
 	// learnedPos: positions are a learned embedding (GPT-2), no rotary
 	// table
 	learnedPos bool
+	// mathAttn: the family's attention runs SDPA's math kernel in every
+	// precision (Falcon: a causal mask with grouped heads)
+	mathAttn bool
 }
 
 // generates reports whether Hugging Face generate is planned for the

@@ -45,7 +45,9 @@ func (c *config) peakFLOPs() float64 {
 
 // mathSDPA reports whether SDPA falls back to its math backend (float32
 // grouped-query attention, see attendMath).
-func (c *config) mathSDPA() bool { return c.dt == 4 && c.heads != c.kvHeads && !c.static && !c.eager }
+func (c *config) mathSDPA() bool {
+	return (c.dt == 4 || c.dec.mathAttn) && c.heads != c.kvHeads && !c.static && !c.eager
+}
 
 // attnPairs is the score pairs (query × key) attention computes for q
 // queries after past cached tokens, summed over the layers, per head: a

@@ -192,6 +192,8 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		var att Tensor
 		if slideMask >= 0 && q.Sliding(l) {
 			att = b.sdpaMask(qs, ks, vs, b.boolBias(slideMask, batch*seq*seq), s)
+		} else if q.MathAttn && b.attn == "sdpa" && kvh < heads {
+			att = b.sdpaGQAMath(qs, ks, vs, s)
 		} else {
 			att = b.attend(qs, ks, vs, mask, s)
 		}

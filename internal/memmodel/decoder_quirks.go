@@ -101,6 +101,12 @@ type DecoderQuirks struct {
 	// in after the lookup and out before the LM head (OPT-350m's
 	// word_embed_proj_dim, project_in and project_out); 0 for none.
 	EmbedProj int `json:"embed_proj,omitempty"`
+	// MathAttn: grouped key/value heads reach SDPA with a causal mask,
+	// which no fused kernel takes together (flash takes no mask, the
+	// memory-efficient kernel no grouped heads): the math kernel runs in
+	// every precision, its float32 scores and probabilities saved per
+	// layer (Falcon: dev89's bf16 traces).
+	MathAttn bool `json:"math_attn,omitempty"`
 	// Names are the family's module names where they are not LLaMA's, by
 	// role: "qkv" (fused), "q", "k", "v", "o", "up", "down", "head".
 	Names map[string]string `json:"names,omitempty"`

@@ -131,7 +131,6 @@ var unsupportedTypes = map[string]string{
 	"mistral3":       "mistral (pass the text_config)",
 	"qwen2_5_vl":     "qwen2 (pass the text_config)",
 	"gptj":           "gpt2",
-	"falcon":         "llama (a decoder of the same sizes)",
 	"cohere":         "llama (a decoder of the same sizes)",
 	"mbart":          "t5",
 	"electra":        "bert (ELECTRA's embedding projection is not modelled)",

@@ -404,6 +404,7 @@ LATER_CALLS = {
     "call160": ("gt_jobs122", "call160"), "call161": ("gt_jobs122", "call161"),
     "call162": ("gt_jobs122", "call162"), "call163": ("gt_jobs122", "call163"),
     "call164": ("gt_jobs123", "call164"), "call165": ("gt_jobs123", "call165"),
+    "call166": ("gt_jobs124", "call166"), "call167": ("gt_jobs124", "call167"),
 }
 
 
