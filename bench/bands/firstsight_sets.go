@@ -133,6 +133,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late79/RESULTS.md", "", false},
 	// late80's (0499245): BLOOM and transformers' ConvNeXt training, BLOOM generate
 	{"testdata/late80/RESULTS.md", "", false},
+	// late81's (dfb94da): Falcon training and generate
+	{"testdata/late81/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation

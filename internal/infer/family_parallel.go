@@ -107,6 +107,12 @@ func (m *model) parallelBlock(l int, x int32, in layerIn) int32 {
 	}
 	k, v := m.update(l, ke, -1, q, kv)
 	s.free(ke)
+	if c.dec.mathAttn && c.static && kv.max > 0 {
+		// Falcon's math kernel reads the StaticCache's full tensors, in
+		// the prefill too (late81's falcon-7b StaticCache point: -5.24%
+		// allocated priced over the prompt's keys)
+		kvLen = kv.max
+	}
 	o := m.attend(qe, k, v, q, kvLen, mask)
 	if mask < 0 && q > 1 && !c.eager && dt == 2 {
 		// the concatenated query is laid out [b, heads, q, head_dim]:

@@ -46,7 +46,7 @@ func (c *config) peakFLOPs() float64 {
 // mathSDPA reports whether SDPA falls back to its math backend (float32
 // grouped-query attention, see attendMath).
 func (c *config) mathSDPA() bool {
-	return (c.dt == 4 || c.dec.mathAttn) && c.heads != c.kvHeads && !c.static && !c.eager
+	return ((c.dt == 4 && !c.static) || c.dec.mathAttn) && c.heads != c.kvHeads && !c.eager
 }
 
 // attnPairs is the score pairs (query × key) attention computes for q
