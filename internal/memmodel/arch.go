@@ -16,6 +16,11 @@ type Arch struct {
 	ImageSize  int     `json:"image_size,omitempty"` // default input resolution
 	Classes    int     `json:"classes,omitempty"`    // classifier width
 	DropPath   float64 `json:"drop_path,omitempty"`  // stochastic depth probability
+	// LayerScale: each residual branch of a ViT is multiplied by a learned
+	// per-channel scale (DINOv2's lambda1/lambda2), which saves the branch
+	// output and makes a float32 one under autocast; the classifier then
+	// reads the class token beside the mean patch token (2·hidden wide).
+	LayerScale bool `json:"layer_scale,omitempty"`
 	// OutOfPlace: the CNN's ReLUs and residual adds run out of place
 	// (transformers' ResNet and ConvNeXt), a new map each where
 	// torchvision writes in place

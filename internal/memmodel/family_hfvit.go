@@ -30,6 +30,39 @@ func init() {
 		Build:  func(b *builder, a *Arch, in Input) { buildHFViT(b, a, in.Batch, in.Image) },
 		FromHF: hfViTFromHF,
 	})
+	// DINOv2 (facebook/dinov2-*) as transformers' Dinov2ForImageClassification:
+	// these layers with a layer scale on each branch, patch 14, the
+	// position embedding interpolated to the image (small tensors), and
+	// the classifier on the class token beside the mean patch token
+	register(&Family{
+		Name: "dinov2", Task: "image-classification", Vision: true, Attention: true,
+		ModelTypes:  []string{"dinov2"},
+		LoRATargets: []string{"q_proj", "v_proj"},
+		Models: []Arch{
+			dinov2("dinov2-small", 384, 12, 6), dinov2("dinov2-base", 768, 12, 12),
+			dinov2("dinov2-large", 1024, 24, 16),
+		},
+		Aliases: map[string]string{
+			"facebook/dinov2-small": "dinov2-small", "facebook/dinov2-base": "dinov2-base",
+			"facebook/dinov2-large": "dinov2-large",
+		},
+		Build:  func(b *builder, a *Arch, in Input) { buildHFViT(b, a, in.Batch, in.Image) },
+		FromHF: hfViTFromHF,
+	})
+}
+
+// dinov2Positions is the rows of DINOv2's position table: the patches of
+// its pre-training image plus the class token (1370 at 518 pixels, patch
+// 14), interpolated to the input's grid in every forward.
+func dinov2Positions(image, patch int) int { return (image/patch)*(image/patch) + 1 }
+
+// dinov2 is a DINOv2 backbone with a 1000-class head, fine-tuned at 224
+// pixels by default (the checkpoints' 518 is their pre-training side).
+func dinov2(name string, hidden, layers, heads int) Arch {
+	a := hfViT(name, hidden, layers, heads, 4*hidden, 14)
+	a.Family, a.LayerScale = "dinov2", true
+	a.MaxPos = dinov2Positions(518, 14)
+	return a
 }
 
 func hfViT(name string, hidden, layers, heads, ffn, patch int) Arch {
@@ -43,6 +76,8 @@ func hfViTFromHF(modelType string, data []byte) (Arch, error) {
 		Layers     int               `json:"num_hidden_layers"`
 		Heads      int               `json:"num_attention_heads"`
 		FFN        int               `json:"intermediate_size"`
+		MLPRatio   *float64          `json:"mlp_ratio"`
+		SwiGLU     bool              `json:"use_swiglu_ffn"`
 		Image      int               `json:"image_size"`
 		Patch      int               `json:"patch_size"`
 		Channels   int               `json:"num_channels"`
@@ -57,7 +92,7 @@ func hfViTFromHF(modelType string, data []byte) (Arch, error) {
 		return Arch{}, err
 	}
 	if err := needPositive(hfKey{"hidden_size", h.Hidden}, hfKey{"num_hidden_layers", h.Layers},
-		hfKey{"num_attention_heads", h.Heads}, hfKey{"intermediate_size", h.FFN}); err != nil {
+		hfKey{"num_attention_heads", h.Heads}); err != nil {
 		return Arch{}, err
 	}
 	if err := notNegative(hfKey{"image_size", h.Image}, hfKey{"patch_size", h.Patch}, hfKey{"num_labels", h.NumLabels}); err != nil {
@@ -69,12 +104,30 @@ func hfViTFromHF(modelType string, data []byte) (Arch, error) {
 	if h.Act != "" && h.Act != "gelu" {
 		return Arch{}, fmt.Errorf("config.json: hidden_act %q: ViT is modelled with gelu", h.Act)
 	}
-	a := hfViT(modelType, h.Hidden, h.Layers, h.Heads, h.FFN, max(h.Patch, 16))
+	ffn := h.FFN
+	if modelType == "dinov2" {
+		// Dinov2Config: mlp_ratio instead of intermediate_size, SwiGLU
+		// for giant only; fine-tuned at 224 pixels unless asked
+		if h.SwiGLU {
+			return Arch{}, fmt.Errorf("config.json: use_swiglu_ffn (DINOv2 giant's SwiGLU MLP) is not modelled")
+		}
+		ffn = int(float64(h.Hidden) * orF64(h.MLPRatio, 4))
+	}
+	if ffn <= 0 {
+		return Arch{}, fmt.Errorf("config.json: intermediate_size missing or not positive")
+	}
+	a := hfViT(modelType, h.Hidden, h.Layers, h.Heads, ffn, max(h.Patch, 16))
 	if h.Patch == 0 {
 		a.Patch = 16
+	} else {
+		a.Patch = h.Patch
 	}
 	if h.Image > 0 {
 		a.ImageSize = h.Image
+	}
+	if modelType == "dinov2" {
+		a.MaxPos = dinov2Positions(max(a.ImageSize, a.Patch), a.Patch)
+		a.Family, a.LayerScale, a.ImageSize = "dinov2", true, 224
 	}
 	// transformers' ViTConfig defaults: no dropout, 2 labels
 	a.Classes = max(h.NumLabels, len(h.ID2Label), 2)
@@ -108,7 +161,18 @@ func buildHFViT(b *builder, a *Arch, batch, image int64) {
 	h := b.out(batch*seq*d, promote(b.dt(x.t), b.dt(cls)), x.t, cls)
 	o := b.op("cat", []Tensor{x.t, cls}, []Tensor{h}, nil)
 	o.passGrad = []bool{false, false}
-	pos := b.param(seq * d)
+	// the position table: one row a token, or DINOv2's pre-training
+	// grid (Arch.MaxPos), interpolated to this one (small temporaries)
+	pos := b.param(max(seq, int64(a.MaxPos)) * d)
+	if a.LayerScale {
+		b.param(d) // DINOv2's mask_token
+	}
+	if b.numel(pos) != seq*d {
+		// interpolate_pos_encoding: the table resized to this grid
+		pi := b.out(seq*d, b.dt(pos), pos)
+		b.op("interpolate", []Tensor{pos}, []Tensor{pi}, nil)
+		pos = pi
+	}
 	h = b.add(h, pos)
 	h = b.dropout(h, a.Dropout)
 	for l := 0; l < a.Layers; l++ {
@@ -124,7 +188,15 @@ func buildHFViT(b *builder, a *Arch, batch, image int64) {
 		b.sel = false
 		att = b.linear(att, d, d, true, "o_proj")
 		att = b.dropout(att, a.Dropout)
-		b.keep(y)
+		var held []Tensor
+		if a.LayerScale {
+			// Dinov2Layer: the scaled branch and norm1's output are its
+			// locals until it returns (dev90's traces)
+			att = b.mul(att, b.param(d))
+			held = []Tensor{y, att}
+		} else {
+			b.keep(y)
+		}
 		h = b.add(att, h)
 		b.keep(att)
 		b.module = layerModule(l, "mlp")
@@ -134,19 +206,32 @@ func buildHFViT(b *builder, a *Arch, batch, image int64) {
 		m = b.linear(m, ff, d, true, "fc2")
 		b.keep(y)
 		m = b.dropout(m, a.Dropout)
+		if a.LayerScale {
+			m = b.mul(m, b.param(d))
+		}
 		h = b.add(m, h)
 		b.keep(m)
+		b.keep(held...)
 	}
 	b.block = -1
 	b.g.blocks = a.Layers
 	b.module = "layernorm"
 	h = b.layerNorm(h, d, true)
 	// sequence_output[:, 0, :]: the classifier reads the class token's
-	// row, a view (under autocast its cast copies only that row)
+	// row, a view (under autocast its cast copies only that row); DINOv2's
+	// reads it beside the patch tokens' mean, a cat twice as wide
 	c := b.slice(h, batch*d)
+	in := d
+	if a.LayerScale {
+		mean := b.reduce(h, batch*d)
+		c = b.out(2*batch*d, b.dt(h), c, mean)
+		o := b.op("cat", []Tensor{b.slice(h, batch*d), mean}, []Tensor{c}, nil)
+		o.passGrad = []bool{false, false}
+		in = 2 * d
+	}
 	b.module = "classifier"
 	classes := int64(max(a.Classes, 2))
-	logits := b.linear(c, d, classes, true, "classifier")
+	logits := b.linear(c, in, classes, true, "classifier")
 	b.g.loss = b.crossEntropy(logits, classes)
 	b.keep(h) // ViTForImageClassification's sequence_output, through the loss
 }

@@ -137,15 +137,22 @@ func TestHFConfigRefusesBroken(t *testing.T) {
 // TestHFConfigViT: a real ViTForImageClassification config.json (the
 // ViT-B/16 fine-tune in testdata, two labels in its id2label) plans
 // transformers' ViT (family hf-vit); it was refused pointing at torchvision's ViT before
-// session 45. DINOv2 is still refused, pointing at the catalog's models.
+// session 45. Swin is still refused, pointing at the catalog's models.
 func TestHFConfigViT(t *testing.T) {
 	a, err := memmodel.ParseHFConfig(readHF(t, "vit-base-patch16-224.json", nil))
 	if err != nil || a.Family != "hf-vit" || a.Hidden != 768 || a.Layers != 12 || a.Classes != 2 || a.ImageSize != 224 || a.Patch != 16 {
 		t.Errorf("got %+v, %v; want hf-vit 768×12, 2 classes, 224 pixels, patch 16", a, err)
 	}
-	_, err = memmodel.ParseHFConfig([]byte(`{"model_type": "dinov2", "image_size": 518, "num_channels": 3}`))
+	_, err = memmodel.ParseHFConfig([]byte(`{"model_type": "swin", "image_size": 224, "num_channels": 3}`))
 	if err == nil || !strings.Contains(err.Error(), "--model vit-b16 or convnext-tiny") {
 		t.Errorf("got %v, want the catalog's vision models offered", err)
+	}
+	// DINOv2 (facebook/dinov2-base's keys) plans since session 45: its
+	// position table is its pre-training grid's, 37×37+1
+	a, err = memmodel.ParseHFConfig([]byte(`{"model_type": "dinov2", "hidden_size": 768, "num_hidden_layers": 12,
+		"num_attention_heads": 12, "mlp_ratio": 4, "image_size": 518, "patch_size": 14, "num_channels": 3}`))
+	if err != nil || a.Family != "dinov2" || a.FFN != 3072 || a.MaxPos != 1370 || a.Patch != 14 || !a.LayerScale {
+		t.Errorf("got %+v, %v; want dinov2 with FFN 3072, 1370 positions, patch 14, layer scale", a, err)
 	}
 }
 
