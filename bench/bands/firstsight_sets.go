@@ -135,6 +135,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late80/RESULTS.md", "", false},
 	// late81's (dfb94da): Falcon training and generate
 	{"testdata/late81/RESULTS.md", "", false},
+	// late82's (c197ba3): DINOv2 training
+	{"testdata/late82/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation
