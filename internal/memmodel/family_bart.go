@@ -37,45 +37,32 @@ func bartArch(name string, d, layers, heads, ffn int) Arch {
 
 func bartFromHF(modelType string, data []byte) (Arch, error) {
 	var h struct {
-		D          int      `json:"d_model"`
-		EncLayers  int      `json:"encoder_layers"`
-		DecLayers  int      `json:"decoder_layers"`
-		EncHeads   int      `json:"encoder_attention_heads"`
-		DecHeads   int      `json:"decoder_attention_heads"`
-		EncFFN     int      `json:"encoder_ffn_dim"`
-		DecFFN     int      `json:"decoder_ffn_dim"`
-		Vocab      int      `json:"vocab_size"`
-		MaxPos     int      `json:"max_position_embeddings"`
-		Dropout    *float64 `json:"dropout"`
-		AttnDrop   *float64 `json:"attention_dropout"`
-		ActDrop    *float64 `json:"activation_dropout"`
-		Act        string   `json:"activation_function"`
-		Tie        *bool    `json:"tie_word_embeddings"`
-		LayerDrop  float64  `json:"encoder_layerdrop"`
-		LayerDrop2 float64  `json:"decoder_layerdrop"`
+		hfEncDec
+		MaxPos   int      `json:"max_position_embeddings"`
+		AttnDrop *float64 `json:"attention_dropout"`
+		ActDrop  *float64 `json:"activation_dropout"`
+		Act      string   `json:"activation_function"`
+		Tie      *bool    `json:"tie_word_embeddings"`
 	}
 	if err := decodeHF(data, &h); err != nil {
 		return Arch{}, err
 	}
-	if err := needPositive(hfKey{"d_model", h.D}, hfKey{"encoder_layers", h.EncLayers}, hfKey{"decoder_layers", h.DecLayers},
-		hfKey{"encoder_attention_heads", h.EncHeads}, hfKey{"encoder_ffn_dim", h.EncFFN}, hfKey{"vocab_size", h.Vocab}); err != nil {
+	if err := h.check(); err != nil {
 		return Arch{}, err
 	}
-	if err := notNegative(hfKey{"max_position_embeddings", h.MaxPos}, hfKey{"decoder_attention_heads", h.DecHeads},
-		hfKey{"decoder_ffn_dim", h.DecFFN}); err != nil {
+	if err := needPositive(hfKey{"vocab_size", h.Vocab}); err != nil {
 		return Arch{}, err
 	}
-	if (h.DecHeads != 0 && h.DecHeads != h.EncHeads) || (h.DecFFN != 0 && h.DecFFN != h.EncFFN) {
-		return Arch{}, fmt.Errorf("config.json: decoder heads/ffn (%d, %d) differ from the encoder's (%d, %d): BART is modelled with one shape for both",
-			h.DecHeads, h.DecFFN, h.EncHeads, h.EncFFN)
+	if err := notNegative(hfKey{"max_position_embeddings", h.MaxPos}); err != nil {
+		return Arch{}, err
 	}
 	if h.Act != "" && h.Act != "gelu" {
 		return Arch{}, fmt.Errorf("config.json: activation_function %q: BART is modelled with gelu", h.Act)
 	}
-	if h.D%h.EncHeads != 0 {
-		return Arch{}, fmt.Errorf("config.json: d_model %d is not a multiple of encoder_attention_heads %d", h.D, h.EncHeads)
+	if h.DModel%h.EncHeads != 0 {
+		return Arch{}, fmt.Errorf("config.json: d_model %d is not a multiple of encoder_attention_heads %d", h.DModel, h.EncHeads)
 	}
-	a := bartArch(modelType, h.D, h.EncLayers, h.EncHeads, h.EncFFN)
+	a := bartArch(modelType, h.DModel, h.EncLayers, h.EncHeads, h.EncFFN)
 	a.DecLayers, a.Vocab = h.DecLayers, h.Vocab
 	if h.MaxPos > 0 {
 		a.MaxPos, a.DefaultSeq = h.MaxPos, h.MaxPos

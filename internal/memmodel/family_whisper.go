@@ -1,7 +1,5 @@
 package memmodel
 
-import "fmt"
-
 // The Whisper family: transformers' WhisperForConditionalGeneration, an
 // encoder-decoder on log-mel features. The encoder's front end is two
 // Conv1d (k=3; the second halves the 2·max_source_positions frames) each
@@ -40,33 +38,19 @@ func whisper(name string, d, layers, heads, ffn int) Arch {
 
 func whisperFromHF(_ string, data []byte) (Arch, error) {
 	var h struct {
-		DModel    int      `json:"d_model"`
-		EncLayers int      `json:"encoder_layers"`
-		DecLayers int      `json:"decoder_layers"`
-		EncHeads  int      `json:"encoder_attention_heads"`
-		DecHeads  int      `json:"decoder_attention_heads"`
-		EncFFN    int      `json:"encoder_ffn_dim"`
-		DecFFN    int      `json:"decoder_ffn_dim"`
-		Vocab     int      `json:"vocab_size"`
-		Mel       int      `json:"num_mel_bins"`
-		Source    int      `json:"max_source_positions"`
-		Target    int      `json:"max_target_positions"`
-		Dropout   *float64 `json:"dropout"`
+		hfEncDec
+		Mel    int `json:"num_mel_bins"`
+		Source int `json:"max_source_positions"`
+		Target int `json:"max_target_positions"`
 	}
 	if err := decodeHF(data, &h); err != nil {
 		return Arch{}, err
 	}
-	if err := needPositive(hfKey{"d_model", h.DModel}, hfKey{"encoder_layers", h.EncLayers}, hfKey{"decoder_layers", h.DecLayers},
-		hfKey{"encoder_attention_heads", h.EncHeads}, hfKey{"encoder_ffn_dim", h.EncFFN}); err != nil {
+	if err := h.check(); err != nil {
 		return Arch{}, err
 	}
-	if err := notNegative(hfKey{"decoder_attention_heads", h.DecHeads}, hfKey{"decoder_ffn_dim", h.DecFFN}, hfKey{"vocab_size", h.Vocab},
-		hfKey{"num_mel_bins", h.Mel}, hfKey{"max_source_positions", h.Source}, hfKey{"max_target_positions", h.Target}); err != nil {
+	if err := notNegative(hfKey{"num_mel_bins", h.Mel}, hfKey{"max_source_positions", h.Source}, hfKey{"max_target_positions", h.Target}); err != nil {
 		return Arch{}, err
-	}
-	if (h.DecHeads != 0 && h.DecHeads != h.EncHeads) || (h.DecFFN != 0 && h.DecFFN != h.EncFFN) {
-		return Arch{}, fmt.Errorf("config.json: decoder heads/ffn (%d/%d) differ from the encoder's (%d/%d): not supported; use equal sizes (every released Whisper has them)",
-			h.DecHeads, h.DecFFN, h.EncHeads, h.EncFFN)
 	}
 	a := whisper("whisper", h.DModel, h.EncLayers, h.EncHeads, h.EncFFN)
 	a.DecLayers = h.DecLayers

@@ -233,3 +233,36 @@ func hfGelu(act, def string) string {
 	}
 	return def
 }
+
+// hfEncDec is the encoder-decoder config.json keys BART and Whisper share
+// (Whisper's configuration descends from BART's).
+type hfEncDec struct {
+	DModel    int      `json:"d_model"`
+	EncLayers int      `json:"encoder_layers"`
+	DecLayers int      `json:"decoder_layers"`
+	EncHeads  int      `json:"encoder_attention_heads"`
+	DecHeads  int      `json:"decoder_attention_heads"`
+	EncFFN    int      `json:"encoder_ffn_dim"`
+	DecFFN    int      `json:"decoder_ffn_dim"`
+	Vocab     int      `json:"vocab_size"`
+	Dropout   *float64 `json:"dropout"`
+}
+
+// check fails on a required key missing or not positive, and on a decoder
+// whose heads or FFN differ from the encoder's: both families are modelled
+// with one shape for the two stacks (every released BART and Whisper).
+func (h *hfEncDec) check() error {
+	if err := needPositive(hfKey{"d_model", h.DModel}, hfKey{"encoder_layers", h.EncLayers}, hfKey{"decoder_layers", h.DecLayers},
+		hfKey{"encoder_attention_heads", h.EncHeads}, hfKey{"encoder_ffn_dim", h.EncFFN}); err != nil {
+		return err
+	}
+	if err := notNegative(hfKey{"decoder_attention_heads", h.DecHeads}, hfKey{"decoder_ffn_dim", h.DecFFN},
+		hfKey{"vocab_size", h.Vocab}); err != nil {
+		return err
+	}
+	if (h.DecHeads != 0 && h.DecHeads != h.EncHeads) || (h.DecFFN != 0 && h.DecFFN != h.EncFFN) {
+		return fmt.Errorf("config.json: decoder heads/ffn (%d/%d) differ from the encoder's (%d/%d): not supported; use equal sizes (every released model has them)",
+			h.DecHeads, h.DecFFN, h.EncHeads, h.EncFFN)
+	}
+	return nil
+}
