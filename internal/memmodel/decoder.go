@@ -192,6 +192,8 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		var att Tensor
 		if slideMask >= 0 && q.Sliding(l) {
 			att = b.sdpaMask(qs, ks, vs, b.boolBias(slideMask, batch*seq*seq), s)
+		} else if q.EagerF32 {
+			att = b.gptjAttend(qs, ks, vs, s)
 		} else if q.MathAttn && b.attn == "sdpa" && kvh < heads {
 			att = b.sdpaGQAMath(qs, ks, vs, s)
 		} else {
@@ -211,7 +213,7 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 			att = b.copy(att)
 		}
 		oAt := len(b.g.params)
-		att = b.linear(att, heads*hd, d, q.Bias, q.name("o", "o_proj"))
+		att = b.linear(att, heads*hd, d, q.Bias && !q.OBiasOff, q.name("o", "o_proj"))
 		if q.FusedQKV {
 			oProj = append(oProj, [2]int{oAt, len(b.g.params)})
 		}

@@ -107,6 +107,14 @@ type DecoderQuirks struct {
 	// every precision, its float32 scores and probabilities saved per
 	// layer (Falcon: dev89's bf16 traces).
 	MathAttn bool `json:"math_attn,omitempty"`
+	// EagerF32 is GPT-J's own attention (_attn): q and k upcast to float32
+	// (bound until it returns), their product cast back by autocast,
+	// masked by where(), divided by a float32 scale (a float32 copy of the
+	// scores), a float32 softmax cast back, the product with v. OBiasOff
+	// drops the output projection's bias where Bias puts biases on the
+	// MLP (GPT-J).
+	EagerF32 bool `json:"eager_f32,omitempty"`
+	OBiasOff bool `json:"o_bias_off,omitempty"`
 	// Names are the family's module names where they are not LLaMA's, by
 	// role: "qkv" (fused), "q", "k", "v", "o", "up", "down", "head".
 	Names map[string]string `json:"names,omitempty"`

@@ -130,7 +130,6 @@ var unsupportedTypes = map[string]string{
 	"llama4":         "llama (dense) or qwen3_moe (experts)",
 	"mistral3":       "mistral (pass the text_config)",
 	"qwen2_5_vl":     "qwen2 (pass the text_config)",
-	"gptj":           "gpt2",
 	"cohere":         "llama (a decoder of the same sizes)",
 	"mbart":          "t5",
 	"electra":        "bert (ELECTRA's embedding projection is not modelled)",
