@@ -137,6 +137,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late81/RESULTS.md", "", false},
 	// late82's (c197ba3): DINOv2 training
 	{"testdata/late82/RESULTS.md", "", false},
+	// late83's (ee0825c): GPT-J training
+	{"testdata/late83/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation
