@@ -164,11 +164,11 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 			qs, ks = qkNorm(qs, heads), qkNorm(ks, kvh)
 		}
 		qIn, kIn := qs, ks
-		if q.LearnedPos {
-			// no rotary embedding
-		} else if rd < hd {
+		switch {
+		case q.LearnedPos: // positions were added to the embedding: no rotary
+		case rd < hd:
 			qs, ks = b.partialRope(qs, ks, cos, sin, batch*seq, heads, kvh, rd, hd)
-		} else {
+		default:
 			qs, ks = rope(qs, heads), rope(ks, kvh)
 		}
 		if q.RopeCastBack {

@@ -47,7 +47,7 @@ func init() {
 			"facebook/dinov2-large": "dinov2-large",
 		},
 		Build:  func(b *builder, a *Arch, in Input) { buildHFViT(b, a, in.Batch, in.Image) },
-		FromHF: hfViTFromHF,
+		FromHF: dinov2FromHF,
 	})
 }
 
@@ -70,27 +70,29 @@ func hfViT(name string, hidden, layers, heads, ffn, patch int) Arch {
 		Classes: 1000, ImageSize: 224, AttnBias: true}
 }
 
-func hfViTFromHF(modelType string, data []byte) (Arch, error) {
-	var h struct {
-		Hidden     int               `json:"hidden_size"`
-		Layers     int               `json:"num_hidden_layers"`
-		Heads      int               `json:"num_attention_heads"`
-		FFN        int               `json:"intermediate_size"`
-		MLPRatio   *float64          `json:"mlp_ratio"`
-		SwiGLU     bool              `json:"use_swiglu_ffn"`
-		Image      int               `json:"image_size"`
-		Patch      int               `json:"patch_size"`
-		Channels   int               `json:"num_channels"`
-		QKVBias    *bool             `json:"qkv_bias"`
-		HiddenDrop *float64          `json:"hidden_dropout_prob"`
-		AttnDrop   *float64          `json:"attention_probs_dropout_prob"`
-		Act        string            `json:"hidden_act"`
-		NumLabels  int               `json:"num_labels"`
-		ID2Label   map[string]string `json:"id2label"`
-	}
-	if err := decodeHF(data, &h); err != nil {
-		return Arch{}, err
-	}
+// hfViTConfig is the config.json keys ViTConfig and Dinov2Config share,
+// with DINOv2's own (mlp_ratio, use_swiglu_ffn).
+type hfViTConfig struct {
+	Hidden     int               `json:"hidden_size"`
+	Layers     int               `json:"num_hidden_layers"`
+	Heads      int               `json:"num_attention_heads"`
+	FFN        int               `json:"intermediate_size"`
+	MLPRatio   *float64          `json:"mlp_ratio"`
+	SwiGLU     bool              `json:"use_swiglu_ffn"`
+	Image      int               `json:"image_size"`
+	Patch      int               `json:"patch_size"`
+	Channels   int               `json:"num_channels"`
+	QKVBias    *bool             `json:"qkv_bias"`
+	HiddenDrop *float64          `json:"hidden_dropout_prob"`
+	AttnDrop   *float64          `json:"attention_probs_dropout_prob"`
+	Act        string            `json:"hidden_act"`
+	NumLabels  int               `json:"num_labels"`
+	ID2Label   map[string]string `json:"id2label"`
+}
+
+// arch checks the shared keys and makes the Arch of a ViT whose MLP is
+// ffn wide (patch 16 and 224 pixels unless the config says).
+func (h *hfViTConfig) arch(modelType string, ffn int) (Arch, error) {
 	if err := needPositive(hfKey{"hidden_size", h.Hidden}, hfKey{"num_hidden_layers", h.Layers},
 		hfKey{"num_attention_heads", h.Heads}); err != nil {
 		return Arch{}, err
@@ -98,44 +100,56 @@ func hfViTFromHF(modelType string, data []byte) (Arch, error) {
 	if err := notNegative(hfKey{"image_size", h.Image}, hfKey{"patch_size", h.Patch}, hfKey{"num_labels", h.NumLabels}); err != nil {
 		return Arch{}, err
 	}
-	if h.Channels != 0 && h.Channels != 3 {
+	switch {
+	case h.Channels != 0 && h.Channels != 3:
 		return Arch{}, fmt.Errorf("config.json: num_channels %d: ViT is modelled on RGB images (3)", h.Channels)
-	}
-	if h.Act != "" && h.Act != "gelu" {
+	case h.Act != "" && h.Act != "gelu":
 		return Arch{}, fmt.Errorf("config.json: hidden_act %q: ViT is modelled with gelu", h.Act)
-	}
-	ffn := h.FFN
-	if modelType == "dinov2" {
-		// Dinov2Config: mlp_ratio instead of intermediate_size, SwiGLU
-		// for giant only; fine-tuned at 224 pixels unless asked
-		if h.SwiGLU {
-			return Arch{}, fmt.Errorf("config.json: use_swiglu_ffn (DINOv2 giant's SwiGLU MLP) is not modelled")
-		}
-		ffn = int(float64(h.Hidden) * orF64(h.MLPRatio, 4))
-	}
-	if ffn <= 0 {
+	case ffn <= 0:
 		return Arch{}, fmt.Errorf("config.json: intermediate_size missing or not positive")
+	case h.Hidden%h.Heads != 0:
+		return Arch{}, fmt.Errorf("config.json: hidden_size %d is not a multiple of num_attention_heads %d", h.Hidden, h.Heads)
 	}
-	a := hfViT(modelType, h.Hidden, h.Layers, h.Heads, ffn, max(h.Patch, 16))
-	if h.Patch == 0 {
-		a.Patch = 16
-	} else {
-		a.Patch = h.Patch
+	patch := h.Patch
+	if patch == 0 {
+		patch = 16
 	}
+	a := hfViT(modelType, h.Hidden, h.Layers, h.Heads, ffn, patch)
 	if h.Image > 0 {
 		a.ImageSize = h.Image
-	}
-	if modelType == "dinov2" {
-		a.MaxPos = dinov2Positions(max(a.ImageSize, a.Patch), a.Patch)
-		a.Family, a.LayerScale, a.ImageSize = "dinov2", true, 224
 	}
 	// transformers' ViTConfig defaults: no dropout, 2 labels
 	a.Classes = max(h.NumLabels, len(h.ID2Label), 2)
 	a.Dropout, a.AttnDropout = orF64(h.HiddenDrop, 0), orF64(h.AttnDrop, 0)
 	a.AttnBias = orBool(h.QKVBias, true)
-	if a.Hidden%a.Heads != 0 {
-		return Arch{}, fmt.Errorf("config.json: hidden_size %d is not a multiple of num_attention_heads %d", a.Hidden, a.Heads)
+	return a, nil
+}
+
+func hfViTFromHF(modelType string, data []byte) (Arch, error) {
+	var h hfViTConfig
+	if err := decodeHF(data, &h); err != nil {
+		return Arch{}, err
 	}
+	return h.arch(modelType, h.FFN)
+}
+
+// dinov2FromHF reads Dinov2Config: mlp_ratio instead of intermediate_size,
+// SwiGLU for giant only, the position table of its image_size's grid; the
+// model is fine-tuned at 224 pixels unless asked.
+func dinov2FromHF(modelType string, data []byte) (Arch, error) {
+	var h hfViTConfig
+	if err := decodeHF(data, &h); err != nil {
+		return Arch{}, err
+	}
+	if h.SwiGLU {
+		return Arch{}, fmt.Errorf("config.json: use_swiglu_ffn (DINOv2 giant's SwiGLU MLP) is not modelled")
+	}
+	a, err := h.arch(modelType, int(float64(h.Hidden)*orF64(h.MLPRatio, 4)))
+	if err != nil {
+		return Arch{}, err
+	}
+	a.MaxPos = dinov2Positions(max(a.ImageSize, a.Patch), a.Patch)
+	a.Family, a.LayerScale, a.ImageSize = "dinov2", true, 224
 	return a, nil
 }
 
