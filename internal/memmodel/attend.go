@@ -37,6 +37,12 @@ func (b *builder) causalMask(batch, seq int64, dt DType) Tensor {
 	if b.attn != "eager" {
 		return -1
 	}
+	return b.heldCausalMask(batch, seq, dt)
+}
+
+// heldCausalMask is create_causal_mask's eager float mask, batch×seq×seq
+// in dt, made before the first layer and held until the model returns.
+func (b *builder) heldCausalMask(batch, seq int64, dt DType) Tensor {
 	m := b.g.newTensor(batch*seq*seq, dt, false)
 	o := b.op("causal_mask", nil, []Tensor{m}, nil)
 	o.noBackward, o.hold = true, true

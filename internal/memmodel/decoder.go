@@ -80,8 +80,12 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 	rd := q.RotaryDim(hd)
 	var cos, sin Tensor = -1, -1
 	if !q.LearnedPos {
-		cos = b.g.newTensor(seq*rd, b.dt(h), false)
-		sin = b.g.newTensor(seq*rd, b.dt(h), false)
+		tab := b.dt(h)
+		if q.RopeQDtype && b.amp != F32 {
+			tab = b.amp // the projections' dtype under autocast
+		}
+		cos = b.g.newTensor(seq*rd, tab, false)
+		sin = b.g.newTensor(seq*rd, tab, false)
 		b.op("rotary", []Tensor{ids}, []Tensor{cos, sin}, nil).noBackward = true
 	}
 	rope := func(x Tensor, nh int64) Tensor {
@@ -104,6 +108,13 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		return y
 	}
 	mask := b.causalMask(batch, seq, b.dt(h))
+	if q.EagerF32 && mask < 0 {
+		// transformers runs GPT-J eager whatever is asked, so
+		// create_causal_mask makes its float 4-D mask in the weights'
+		// dtype, held until the model returns (dev92's checkpointed fp16
+		// trace: 64 MiB at b4 s2048, -0.89% allocated without it)
+		mask = b.heldCausalMask(batch, seq, b.dt(h))
+	}
 	// Phi-3's attention registers o_proj before qkv_proj: model.to()
 	// moves them in that order (dev45's Phi-3 trace)
 	var qkvAt, oProj [][2]int
@@ -193,7 +204,7 @@ func buildDecoder(b *builder, a *Arch, batch, seq int64, cache bool) {
 		if slideMask >= 0 && q.Sliding(l) {
 			att = b.sdpaMask(qs, ks, vs, b.boolBias(slideMask, batch*seq*seq), s)
 		} else if q.EagerF32 {
-			att = b.gptjAttend(qs, ks, vs, s)
+			att = b.gptjAttend(qs, ks, vs, mask, s)
 		} else if q.MathAttn && b.attn == "sdpa" && kvh < heads {
 			att = b.sdpaGQAMath(qs, ks, vs, s)
 		} else {

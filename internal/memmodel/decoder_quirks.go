@@ -115,6 +115,12 @@ type DecoderQuirks struct {
 	// MLP (GPT-J).
 	EagerF32 bool `json:"eager_f32,omitempty"`
 	OBiasOff bool `json:"o_bias_off,omitempty"`
+	// RopeQDtype: the rotary tables are cast to the query's dtype before
+	// the rotation (GPT-J's sin/cos .to(q.dtype)), so under autocast the
+	// rotated q and k, their concatenation with the pass-through part and
+	// the key/value cache filled from them stay in the projections' bf16
+	// (dev92's GPT-J traces: 16 MiB keys where float32 tables made 32).
+	RopeQDtype bool `json:"rope_q_dtype,omitempty"`
 	// Names are the family's module names where they are not LLaMA's, by
 	// role: "qkv" (fused), "q", "k", "v", "o", "up", "down", "head".
 	Names map[string]string `json:"names,omitempty"`

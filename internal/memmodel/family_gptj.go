@@ -25,7 +25,7 @@ func init() {
 
 func gptjArch(name string, hidden, layers, heads, rotary int) Arch {
 	q := DecoderQuirks{Norm: "lnb", Act: "gelu_new", Parallel: "one-norm", PlainMLP: true, Bias: true, OBiasOff: true,
-		HeadBias: true, EagerF32: true, PartialRotary: float64(rotary) / float64(hidden/heads),
+		HeadBias: true, EagerF32: true, RopeQDtype: true, PartialRotary: float64(rotary) / float64(hidden/heads),
 		Names: map[string]string{"o": "out_proj", "up": "fc_in", "down": "fc_out"}}
 	return Arch{Name: name, Family: "gptj", Hidden: hidden, Layers: layers, Heads: heads, FFN: 4 * hidden,
 		Vocab: 50400, MaxPos: 2048, DefaultSeq: 2048, Decoder: q}
@@ -83,12 +83,16 @@ func gptjFromHF(modelType string, data []byte) (Arch, error) {
 }
 
 // gptjAttend is GPTJAttention._attn as dev91's traces allocate it.
-func (b *builder) gptjAttend(q, k, v Tensor, s attnShape) Tensor {
+func (b *builder) gptjAttend(q, k, v, mask Tensor, s attnShape) Tensor {
 	q32, k32 := b.cast(q, F32), b.cast(k, F32)
 	scores := s.batch * s.heads * s.sq * s.sk
 	f := 2 * float64(scores*s.hd)
 	sc := b.matmul(q32, k32, scores, f)
-	sc = b.maskedFill(sc) // torch.where(causal_mask, scores, min)
+	// the scores masked: a checkpointed layer reads the model's mask,
+	// so torch.utils.checkpoint holds it until the layer's recomputation
+	msk := b.out(b.numel(sc), b.dt(sc), sc)
+	b.op("masked_fill", []Tensor{sc, mask}, []Tensor{msk}, nil)
+	sc = msk
 	w := b.unary("div", sc, F32, false, false)
 	p := b.unary("softmax", w, F32, false, true)
 	p = b.cast(p, b.dt(v))
