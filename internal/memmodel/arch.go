@@ -63,6 +63,8 @@ type Arch struct {
 	// Decoder holds what sets a Llama-like decoder apart from LLaMA
 	// (Gemma, Phi-3, Qwen3, OLMo, Granite, the MoE decoders); zero for LLaMA.
 	Decoder DecoderQuirks `json:"decoder,omitzero"`
+	// ModernBERT holds a ModernBERT model's biases, pooling and dropouts.
+	ModernBERT ModernBERTOpts `json:"modernbert,omitzero"`
 	// MoE is the mixture-of-experts MLP; zero for a dense model.
 	MoE MoE `json:"moe,omitzero"`
 	// Images is the vision encoder of a multimodal checkpoint (Gemma 3

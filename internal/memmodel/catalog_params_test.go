@@ -49,6 +49,9 @@ func TestCatalogParamCounts(t *testing.T) {
 		// final_logits_bias a buffer
 		"bart-base":  139_420_416,
 		"bart-large": 406_291_456,
+		// ModernBertForSequenceClassification from ModernBERT-base's sizes,
+		// two labels (testdata/dev92/mbert)
+		"modernbert-base": 149_606_402,
 		// BloomForCausalLM from bigscience/bloom-560m's config (dev87)
 		"bloom-560m": 559_214_592,
 		// RobertaForSequenceClassification / XLMRobertaForSequenceClassification
