@@ -1,0 +1,13 @@
+package memmodel_test
+
+import "testing"
+
+// TestLate84Blind holds the eighty-fourth blind set (testdata/late84,
+// evaluated once per family, see its RESULTS.md): ModernBERT-large bf16,
+// base token classification fp16 checkpointed, base masked LM float32,
+// large LoRA (at 3f10dc3: allocated -0.13% to +0.04%, reserved +0.62% to
+// +1.82%, all inside both bands).
+func TestLate84Blind(t *testing.T) {
+	checkBlindSet(t, "../../testdata/late84", 4, nil,
+		blindLimits{resvMedian: 0.008, resvMax: 0.019, allocMax: 0.0014, under: 3, farUnder: 0})
+}
