@@ -65,6 +65,10 @@ func (m *model) attend(qe, k, v int32, q, kvLen int64, mask int32) int32 {
 		held = append(held, tmp(rep), tmp(rep)) // repeat_kv(key), repeat_kv(value)
 	}
 	T := b * q
+	if c.dec.eagerF32 {
+		s.free(held...)
+		return m.attendGPTJ(q, kvLen)
+	}
 	if c.eager {
 		sc := b * nh * q * kvLen
 		w := tmp(sc * dt) // matmul(q, k^T)

@@ -44,6 +44,10 @@ type decoder struct {
 	// mathAttn: the family's attention runs SDPA's math kernel in every
 	// precision (Falcon: a causal mask with grouped heads)
 	mathAttn bool
+	// eagerF32: the family's own eager attention with float32 scores
+	// whatever is asked (GPT-J, attendGPTJ); its float 4-D mask is made
+	// as eager attention's is
+	eagerF32 bool
 }
 
 // generates reports whether Hugging Face generate is planned for the

@@ -153,6 +153,8 @@ func (m *model) parallelBlock(l int, x int32, in layerIn) int32 {
 	if quirks.Parallel != "two-norm" {
 		s.free(y) // Phi's hidden_states, a local until the layer returns
 	}
+	s.free(m.layerHeld...)
+	m.layerHeld = m.layerHeld[:0]
 	m.release(x)
 	return out
 }

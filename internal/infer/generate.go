@@ -27,6 +27,9 @@ type model struct {
 	// sets it, the first rotary table (or the forward after the
 	// embedding) runs it
 	masks func()
+	// layerHeld are tensors the running layer keeps until it returns (the
+	// attention's returned weights, GPT-J's attendGPTJ)
+	layerHeld []int32
 }
 
 // generate writes what transformers' GenerationMixin.generate (5.17) does

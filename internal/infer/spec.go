@@ -201,6 +201,9 @@ func resolve(s memmodel.Spec) (*config, error) {
 	default:
 		return nil, specErr("attn", "generate plans sdpa or eager attention, got %q", s.Attn)
 	}
+	if c.dec != nil && c.dec.eagerF32 {
+		c.eager = true // transformers runs the family's own attention
+	}
 	a := c.arch
 	c.hidden, c.layers, c.heads, c.ffn, c.vocab = int64(a.Hidden), int64(a.Layers), int64(a.Heads), int64(a.FFN), int64(a.Vocab)
 	c.kvHeads = int64(a.KVHeads)
