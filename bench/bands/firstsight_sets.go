@@ -139,6 +139,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late82/RESULTS.md", "", false},
 	// late83's (ee0825c): GPT-J training
 	{"testdata/late83/RESULTS.md", "", false},
+	// late84's (3f10dc3, 73e1ab1): ModernBERT training, GPT-J generate
+	{"testdata/late84/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation
