@@ -21,14 +21,20 @@ func init() {
 
 // gptjWeights lists GPTJForCausalLM's parameters in construction order:
 // wte, per layer ln_1, q/k/v_proj and out_proj (no biases), fc_in and
-// fc_out (biases); ln_f; lm_head with its bias; the float32 position table
-// (a buffer of n_positions × rotary_dim).
+// fc_out (biases), and each attention's float32 position table (a buffer of
+// n_positions × rotary_dim); ln_f; lm_head with its bias.
 func gptjWeights(c *config, w *weights) {
 	h, v, dt := c.hidden, c.vocab, c.dt
 	qd := c.heads * c.headDim
 	w.add(v*h, v*h*dt)
+	rd := c.arch.Decoder.RotaryDim(c.headDim)
+	pos := int64(max(c.arch.MaxPos, 1))
 	for l := int64(0); l < c.layers; l++ {
 		lnWeights(c, w)
+		// each attention's own float32 embed_positions buffer,
+		// n_positions × rotary_dim (dev92's trace: 0.5 MiB a layer)
+		w.tensors = append(w.tensors, pos*rd*4)
+		w.bytes += pos * rd * 4
 		w.dense(c, h, qd, false)
 		w.dense(c, h, qd, false)
 		w.dense(c, h, qd, false)
@@ -41,14 +47,11 @@ func gptjWeights(c *config, w *weights) {
 	w.add(v*h, v*h*dt) // lm_head, untied
 	w.embed = v * h * dt
 	w.add(v, v*dt) // its bias
-	rd := c.arch.Decoder.RotaryDim(c.headDim)
-	pos := int64(max(c.arch.MaxPos, 1))
-	w.tensors = append(w.tensors, pos*rd*4)
-	w.bytes += pos * rd * 4
 }
 
 // attendGPTJ is GPTJAttention._attn over kvLen keys: query and key cast
-// to float32 (locals until it returns), their product in float32, where()
+// to float32 (locals until it returns), their product in float32 (the
+// transposed key copied contiguous first: dev92's trace), where()
 // with the mask, the division by the float32 scale, softmax, the cast to
 // the value's dtype and the product with v; _merge_heads' copy is the
 // output.
@@ -60,7 +63,9 @@ func (m *model) attendGPTJ(q, kvLen int64) int32 {
 	sc := b * nh * q * kvLen
 	q32 := tmp(T * nh * hd * 4)
 	k32 := tmp(b * nh * kvLen * hd * 4)
-	w := tmp(sc * 4) // matmul
+	kt := tmp(b * nh * kvLen * hd * 4) // matmul's copy of the float32 key, transposed
+	w := tmp(sc * 4)                   // matmul
+	s.free(kt)
 	wm := tmp(sc * 4)
 	s.free(w) // torch.where(mask, w, min)
 	wd := tmp(sc * 4)
