@@ -7,7 +7,7 @@ package infer
 // an untied LM head with a bias, and GPT-J's own attention whatever is
 // asked (transformers runs it eager, with a float 4-D mask): q and k upcast
 // to float32, their float32 product masked, divided by a float32 scale,
-// softmax, cast back (held until the layer returns), the product with v
+// softmax, cast back (held until the next layer returns), the product with v
 // (attendGPTJ).
 func init() {
 	registerDecoder(&decoder{
@@ -76,9 +76,9 @@ func (m *model) attendGPTJ(q, kvLen int64) int32 {
 	s.free(sm) // .to(value.dtype)
 	o := tmp(T * nh * hd * dt)
 	s.free(q32, k32)
-	// the weights are returned beside the output, and the layer holds
-	// that tuple until it returns (dev92's traces: the cast
-	// probabilities alive through the MLP)
+	// the weights are returned beside the output: the layer's outputs
+	// tuple holds them until the next layer returns (dev93's trace: the
+	// previous layer's cast probabilities alive in this one's attention)
 	m.layerHeld = append(m.layerHeld, p)
 	out := s.alloc(T*nh*hd*dt, CatActivations) // _merge_heads
 	s.free(o)

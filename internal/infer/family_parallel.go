@@ -107,6 +107,12 @@ func (m *model) parallelBlock(l int, x int32, in layerIn) int32 {
 	}
 	k, v := m.update(l, ke, -1, q, kv)
 	s.free(ke)
+	if c.dec.eagerF32 {
+		// GPT-J rebinds value to the cache's copy: its projection goes
+		// (q's and k's stay, viewed by the rotary halves; dev93's trace)
+		s.free(proj[2])
+		proj = proj[:2]
+	}
 	if c.dec.mathAttn && c.static && kv.max > 0 {
 		// Falcon's math kernel reads the StaticCache's full tensors, in
 		// the prefill too (late81's falcon-7b StaticCache point: -5.24%
@@ -153,8 +159,8 @@ func (m *model) parallelBlock(l int, x int32, in layerIn) int32 {
 	if quirks.Parallel != "two-norm" {
 		s.free(y) // Phi's hidden_states, a local until the layer returns
 	}
-	s.free(m.layerHeld...)
-	m.layerHeld = m.layerHeld[:0]
+	s.free(m.outHeld...)
+	m.outHeld, m.layerHeld = m.layerHeld, nil
 	m.release(x)
 	return out
 }

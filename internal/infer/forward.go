@@ -74,6 +74,8 @@ func (m *model) forward(q int64, kv *cache) int32 {
 	// only (generate sets logits_to_keep=1)
 	y := c.dec.norm(m, x, T)
 	s.free(x, mask, in.slideMask)
+	s.free(m.outHeld...)
+	m.outHeld = nil
 	s.free(keep...)
 	logits := s.alloc(b*c.vocab*dt, CatLogits)
 	s.free(y)

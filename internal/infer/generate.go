@@ -27,9 +27,11 @@ type model struct {
 	// sets it, the first rotary table (or the forward after the
 	// embedding) runs it
 	masks func()
-	// layerHeld are tensors the running layer keeps until it returns (the
-	// attention's returned weights, GPT-J's attendGPTJ)
-	layerHeld []int32
+	// layerHeld are what the running layer returns beside its hidden
+	// state (GPT-J's attention weights, attendGPTJ); outHeld the previous
+	// layer's, which the model's loop holds (outputs = block(...)) until
+	// the next layer returns and, for the last, until the forward does
+	layerHeld, outHeld []int32
 }
 
 // generate writes what transformers' GenerationMixin.generate (5.17) does
