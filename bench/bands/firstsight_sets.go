@@ -141,6 +141,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late83/RESULTS.md", "", false},
 	// late84's (3f10dc3, 73e1ab1): ModernBERT training, GPT-J generate
 	{"testdata/late84/RESULTS.md", "", false},
+	// late85's (c95dbfb): GPT-J generate
+	{"testdata/late85/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation

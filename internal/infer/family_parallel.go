@@ -113,10 +113,11 @@ func (m *model) parallelBlock(l int, x int32, in layerIn) int32 {
 		s.free(proj[2])
 		proj = proj[:2]
 	}
-	if c.dec.mathAttn && c.static && kv.max > 0 {
-		// Falcon's math kernel reads the StaticCache's full tensors, in
-		// the prefill too (late81's falcon-7b StaticCache point: -5.24%
-		// allocated priced over the prompt's keys)
+	if (c.dec.mathAttn || c.dec.eagerF32) && c.static && kv.max > 0 {
+		// Falcon's math kernel and GPT-J's own attention read the
+		// StaticCache's full tensors, in the prefill too (late81's
+		// falcon-7b StaticCache point: -5.24% allocated priced over the
+		// prompt's keys; late85's GPT-J one -1.69%)
 		kvLen = kv.max
 	}
 	o := m.attend(qe, k, v, q, kvLen, mask)
