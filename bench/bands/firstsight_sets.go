@@ -139,8 +139,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late82/RESULTS.md", "", false},
 	// late83's (ee0825c): GPT-J training
 	{"testdata/late83/RESULTS.md", "", false},
-	// late84's (3f10dc3, 73e1ab1): ModernBERT training, GPT-J generate
-	{"testdata/late84/RESULTS.md", "", false},
+	// late84's: ModernBERT training (3f10dc3), GPT-J generate (73e1ab1)
+	{"testdata/late84/RESULTS.md", "## ModernBERT", false},
 	// late85's (c95dbfb): GPT-J generate
 	{"testdata/late85/RESULTS.md", "", false},
 }
