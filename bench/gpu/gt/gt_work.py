@@ -569,7 +569,9 @@ def gen(spec, out):
             torch.cuda.synchronize()
             res["gen_s"] = time.perf_counter() - t1
             res["out_len"] = int(o.shape[1])
-            res["status"] = "ok" if o.shape[1] == prompt + new else "short"
+            # an encoder-decoder returns the decoder's tokens: its start token and the new ones
+            want = 1 + new if getattr(model.config, "is_encoder_decoder", False) else prompt + new
+            res["status"] = "ok" if o.shape[1] == want else "short"
             del o
             if spec.get("timing"):
                 res.update(time_point(model, ids, kw, ctx, new))
