@@ -108,6 +108,7 @@ func debertaEmbeddings(b *builder, a *Arch, ids, types, ones Tensor, batch, seq 
 	}
 	b.buffer(int64(a.MaxPos) * 8) // position_ids
 	x := b.embedding(ids, wte, int64(a.Vocab), e)
+	we := x
 	var pe Tensor
 	if pos >= 0 {
 		pe = b.out(seq*e, b.dt(pos), pos)
@@ -125,7 +126,9 @@ func debertaEmbeddings(b *builder, a *Arch, ids, types, ones Tensor, batch, seq 
 	x = b.layerNorm(x, d, true)
 	x = b.mul(x, b.cast(ones, b.dt(x)))
 	x = b.dropout(x, a.Dropout)
-	b.keep(pe)
+	// inputs_embeds and position_embeddings: locals until it returns (the
+	// LoRA trace, where LayerNorm saves nothing, frees them there)
+	b.keep(we, pe)
 	return x, wte
 }
 
@@ -136,10 +139,10 @@ func debertaLayer(b *builder, a *Arch, h, mask, relPos, relE Tensor, batch, seq 
 	all, bh := heads*hd, batch*heads
 	// transpose_for_scores copies each projection to [batch·heads, seq, hd]
 	q, qp := b.linearParams(h, d, all, true, "query_proj")
-	q = b.copy(q)
+	q = b.copy(b.viewGradCopy(q))
 	k, kp := b.linearParams(h, d, all, true, "key_proj")
-	k = b.copy(k)
-	v := b.copy(b.linear(h, d, all, true, "value_proj"))
+	k = b.copy(b.viewGradCopy(k))
+	v := b.copy(b.viewGradCopy(b.linear(h, d, all, true, "value_proj")))
 	// q·(kᵀ/scale): the scaled keys are a new tensor, saved by the bmm
 	sc := b.debertaBmm(q, b.unary("div", k, b.dt(k), false, false), bh, seq, seq, hd)
 	var relD, rel Tensor = -1, -1
@@ -155,19 +158,29 @@ func debertaLayer(b *builder, a *Arch, h, mask, relPos, relE Tensor, batch, seq 
 	y := b.out(b.numel(sc), b.dt(sc), sc)
 	b.op("masked_fill", []Tensor{sc, nm}, []Tensor{y}, []Tensor{nm})
 	p := b.softmax(y)
+	// its backward takes a temporary of the output's size right after
+	// the gradient (both dev92 precisions: 24 MiB fp32 s256, 96 MiB bf16
+	// s512, freed at once)
+	b.g.ops[len(b.g.ops)-1].gradWork = []int64{b.tt(p).bytes()}
 	pd := b.dropout(p, a.AttnDropout)
-	ctx := b.copy(b.debertaBmm(pd, v, bh, seq, hd, seq))
+	ctx := b.copy(b.viewGradCopy(b.debertaBmm(pd, v, bh, seq, hd, seq)))
 	// DisentangledSelfAttention.forward's locals until it returns
 	b.keep(relD, rel, mb, y, pd)
+	// DebertaV2SelfOutput and DebertaV2Output: the dropout's output is
+	// hidden_states, rebound only when the LayerNorm returns
 	att := b.linear(ctx, all, d, true, "dense")
 	att = b.dropout(att, a.Dropout)
+	drop := att
 	att = b.layerNorm(b.add(att, h), d, true)
+	b.keep(drop)
 	m := b.linear(att, d, int64(a.FFN), true, "dense")
 	m = b.debertaAct(a.Deberta.Act, m)
 	inter := m
 	m = b.linear(m, int64(a.FFN), d, true, "dense")
 	m = b.dropout(m, a.Dropout)
+	drop = m
 	out := b.layerNorm(b.add(m, att), d, true)
+	b.keep(drop)
 	// DebertaV2Layer.forward's argument and locals until it returns
 	b.keep(h, att, inter)
 	return out
@@ -186,12 +199,23 @@ func debertaBias(b *builder, a *Arch, q, k, relPos, relD Tensor, qp, kp []Tensor
 	all, bh, r := heads*hd, batch*int64(a.Heads), 2*int64(dd.Span)
 	proj := func(name string, ps []Tensor) Tensor {
 		var y Tensor
+		first := len(b.g.ops)
 		if ps != nil {
 			y = b.linearAgain(relD, d, all, true, name, ps)
+			// the weight's cast is shared with the layer's own
+			// projection, whose gradient autograd adds to this one out
+			// of place (dev92's bf16 traces: a weight-sized sum per
+			// projection; float32 accumulates into .grad in place)
+			for i := first; i < len(b.g.ops); i++ {
+				if b.g.ops[i].kind == "linear" {
+					b.g.ops[i].viewGrad = true
+					break
+				}
+			}
 		} else {
 			y = b.linear(relD, d, all, true, name)
 		}
-		return b.repeated(b.copy(y), batch*r*all)
+		return b.repeated(b.copy(b.viewGradCopy(y)), batch*r*all)
 	}
 	var pq, pk Tensor = -1, -1
 	switch {
@@ -236,12 +260,26 @@ func (b *builder) debertaBmm(a, c Tensor, batch, m, n, k int64) Tensor {
 	y := b.bmm(a, c, batch, m, n, k)
 	o := &b.g.ops[len(b.g.ops)-1]
 	ac, cc := o.in[0], o.in[1]
+	o.mat2First = true
 	o.save = o.save[:0]
 	if b.rg(cc) {
 		o.save = append(o.save, ac)
 	}
 	if b.rg(ac) {
 		o.save = append(o.save, cc)
+	}
+	return y
+}
+
+// viewGradCopy marks the op that made y, a tensor permuted and copied
+// contiguous (transpose_for_scores, the context's permute): its gradient
+// comes back permuted and ViewBackward copies it before that op's
+// backward, the incoming one freed at once (dev92's traces: a q-, k- or
+// v-sized copy ahead of each projection's backward and of the context
+// product's).
+func (b *builder) viewGradCopy(y Tensor) Tensor {
+	if o := &b.g.ops[len(b.g.ops)-1]; len(o.out) > 0 && o.out[len(o.out)-1] == y {
+		o.gradCopy = true
 	}
 	return y
 }
@@ -328,6 +366,9 @@ var debertaLayout = encoderLayout{names: map[string]string{"transform": "dense"}
 // (cls_dropout, else hidden_dropout_prob) and the classifier, or BERT's
 // MLM, token-classification and QA heads, which DeBERTa-v2's match.
 func debertaHead(b *builder, a *Arch, h, wte Tensor, batch, seq int64) {
+	// the model output's last_hidden_state is referenced until the
+	// forward returns (sequence_output, outputs[0])
+	defer b.keep(h)
 	switch a.Head {
 	case "masked-lm":
 		bertMLMHead(b, a, h, wte, &debertaLayout)
@@ -351,6 +392,4 @@ func debertaHead(b *builder, a *Arch, h, wte Tensor, batch, seq int64) {
 	logits := b.linear(c, d, classes, true, "classifier")
 	b.g.returned = append(b.g.returned, logits)
 	b.g.loss = b.crossEntropy(logits, classes)
-	// the model output's last_hidden_state until the forward returns
-	b.keep(h)
 }
