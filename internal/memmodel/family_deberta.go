@@ -11,7 +11,7 @@ import (
 // config.json model_type "deberta-v2": microsoft/deberta-v3-xsmall, -small,
 // -base, -large, mdeberta-v3-base and deberta-v2-xlarge, -xxlarge. A BERT-like
 // post-norm encoder whose attention adds disentangled relative-position
-// scores (deberta_attention.go): no absolute positions, no token types, the
+// scores (deberta_build.go): no absolute positions, no token types, the
 // relative embeddings normalised once per forward and projected in every
 // layer by its own query and key projections. The sequence-classification
 // head is ContextPooler (dense and GELU on the first token) and a classifier.
@@ -73,7 +73,7 @@ type Deberta struct {
 	// and -xxlarge), with ConvAct.
 	ConvKernel int    `json:"conv_kernel,omitempty"`
 	ConvAct    string `json:"conv_act,omitempty"`
-	// Act is hidden_act, PoolerAct pooler_hidden_act (as b.activation
+	// Act is hidden_act, PoolerAct pooler_hidden_act (as debertaActName
 	// spells them); PoolerDropout and ClsDropout the two classification
 	// dropouts.
 	Act           string  `json:"act,omitempty"`
@@ -160,10 +160,10 @@ func debertaFromHF(modelType string, data []byte) (Arch, error) {
 		d.EmbedSize = h.EmbedSize
 	}
 	var err error
-	if d.Act, err = debertaAct("hidden_act", h.Act); err != nil {
+	if d.Act, err = debertaActName("hidden_act", h.Act); err != nil {
 		return Arch{}, err
 	}
-	if d.PoolerAct, err = debertaAct("pooler_hidden_act", h.PoolerAct); err != nil {
+	if d.PoolerAct, err = debertaActName("pooler_hidden_act", h.PoolerAct); err != nil {
 		return Arch{}, err
 	}
 	if h.Relative {
@@ -204,7 +204,7 @@ func debertaFromHF(modelType string, data []byte) (Arch, error) {
 		if act == "" {
 			act = "tanh"
 		}
-		if d.ConvAct, err = debertaAct("conv_act", act); err != nil {
+		if d.ConvAct, err = debertaActName("conv_act", act); err != nil {
 			return Arch{}, err
 		}
 	}
@@ -237,8 +237,8 @@ func debertaPosAtt(raw json.RawMessage) ([]string, error) {
 	return list, nil
 }
 
-// debertaAct maps an activation name of the config to b.activation's.
-func debertaAct(key, act string) (string, error) {
+// debertaActName maps an activation name of the config to b.activation's.
+func debertaActName(key, act string) (string, error) {
 	switch act {
 	case "", "gelu":
 		return "gelu", nil
