@@ -70,6 +70,9 @@ type Arch struct {
 	// Images is the vision encoder of a multimodal checkpoint (Gemma 3
 	// 4B-27B); nil for a text model.
 	Images *ImageTower `json:"image_tower,omitempty"`
+	// Deberta is DeBERTa-v2's relative attention and the config.json
+	// choices around it (family_deberta.go); zero for other families.
+	Deberta Deberta `json:"deberta,omitzero"`
 	// Whisper: mel bins of the input features and encoder positions
 	// (the encoder sees 2·SourcePos frames).
 	MelBins   int `json:"mel_bins,omitempty"`

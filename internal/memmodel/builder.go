@@ -49,6 +49,11 @@ type builder struct {
 	inputGrad   bool
 	inputEmb    Tensor
 	hasInputEmb bool
+	// replay, while non-nil, makes param hand out these existing
+	// parameters in turn instead of creating new ones: a module called a
+	// second time applies the weights (and LoRA adapter) its first call
+	// made (see linearAgain).
+	replay []Tensor
 }
 
 func newBuilder(amp, pdt DType) *builder {
@@ -63,6 +68,14 @@ func (b *builder) rg(x Tensor) bool     { return b.g.t(x).grad }
 
 // param creates a parameter of numel elements.
 func (b *builder) param(numel int64) Tensor {
+	if b.replay != nil {
+		if len(b.replay) == 0 {
+			panic("memmodel: a replayed module asks for more parameters than its first call made")
+		}
+		x := b.replay[0]
+		b.replay = b.replay[1:]
+		return x
+	}
 	trainable := !b.frozen
 	x := b.g.newTensor(numel, b.pdt, trainable)
 	b.tt(x).param = len(b.g.params)
@@ -220,13 +233,35 @@ func (b *builder) linear(x Tensor, in, outF int64, bias bool, name string) Tenso
 	}
 	b.g.linears[name] = true
 	if b.lora != nil && b.lora.targets(name) {
-		b.g.adapted++
+		if b.replay == nil {
+			b.g.adapted++
+		}
 		fr := b.frozen
 		b.frozen = false
 		y = b.loraBranch(x, y, in, outF, b.quant4 && fr && !denseOnly(name))
 		b.frozen = fr
 	}
 	return y
+}
+
+// linearParams is linear returning also the parameters the Linear made
+// (weight, bias, LoRA's A and B, in creation order), for linearAgain.
+func (b *builder) linearParams(x Tensor, in, outF int64, bias bool, name string) (Tensor, []Tensor) {
+	first := len(b.g.params)
+	y := b.linear(x, in, outF, bias, name)
+	ps := make([]Tensor, 0, len(b.g.params)-first)
+	for _, p := range b.g.params[first:] {
+		ps = append(ps, p.t)
+	}
+	return y, ps
+}
+
+// linearAgain calls a Linear that linearParams made (ps) on another input
+// x: the same weights, autocast casts and LoRA branch, no new parameters.
+func (b *builder) linearAgain(x Tensor, in, outF int64, bias bool, name string, ps []Tensor) Tensor {
+	b.replay = ps
+	defer func() { b.replay = nil }()
+	return b.linear(x, in, outF, bias, name)
 }
 
 // denseOnly names the projections that stay dense and unquantised: the

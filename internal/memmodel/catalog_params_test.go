@@ -61,6 +61,10 @@ func TestCatalogParamCounts(t *testing.T) {
 		"roberta-large":     355_361_794,
 		"xlm-roberta-base":  278_045_186,
 		"xlm-roberta-large": 559_892_482,
+		// DebertaV2ForSequenceClassification of deberta-v3-base's and a
+		// 6-layer one's sizes, two labels (testdata/dev92/debv3's rows)
+		"deberta-v3-base":  184_423_682,
+		"deberta-v3-small": 141_896_450,
 	} {
 		if r := paramsOf(t, name, 16, 0); r.Params != want {
 			t.Errorf("%s: %d params, PyTorch counts %d", name, r.Params, want)

@@ -118,6 +118,11 @@ type op struct {
 	// traces: 132.75 MiB of staging, the 3.38 MiB bf16 weight gradient,
 	// then the input's).
 	mmThenBias bool
+	// mat2First marks a bmm whose backward (BmmBackward0) makes mat2's
+	// gradient before self's and hands both on once the node has returned
+	// (dev92's DeBERTa traces: the value's gradient, then the
+	// probabilities', then the saved inputs released).
+	mat2First bool
 	// noLt marks a biased linear whose GEMM takes no cuBLASLt epilogue,
 	// so allocates no Lt workspace: MultiheadAttention's packed
 	// in-projection (every ViT trace allocates the thread's first Lt

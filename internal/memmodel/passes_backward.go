@@ -189,7 +189,7 @@ func (gen *generator) backOp(i int) {
 	// once instead, best fit put the weight's gradient in the block the
 	// input's just left, and the second step took a 192 MiB segment where
 	// PyTorch took two 48 MiB ones (-2.0% reserved -> +0.9%)
-	deferred := (o.conv != nil || o.kind == "to" || o.kind == "linear") && !g.compiled
+	deferred := (o.conv != nil || o.kind == "to" || o.kind == "linear" || o.mat2First) && !g.compiled
 	for _, t := range o.out {
 		if b := gen.grads[t]; b != nil {
 			gout, goutT = b, t
@@ -253,7 +253,7 @@ func (gen *generator) backOp(i int) {
 		var wide []int32
 		for k := range o.in {
 			j := k
-			if mm {
+			if mm || o.mat2First {
 				j = len(o.in) - 1 - k
 			}
 			in := o.in[j]

@@ -24,7 +24,7 @@ const nf4BytesPerWeight = 0.5 + 1.0/64 + 4.0/(64*256)
 // linear4bit is a frozen bitsandbytes Linear4bit (in → outF).
 func (b *builder) linear4bit(x Tensor, in, outF int64, bias bool) Tensor {
 	w := b.param(in * outF)
-	b.g.params[len(b.g.params)-1].quant = nf4BytesPerWeight
+	b.g.params[b.tt(w).param].quant = nf4BytesPerWeight
 	var bc Tensor = -1
 	if bias {
 		bc = b.lowp(b.param(outF))
