@@ -141,6 +141,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late83/RESULTS.md", "", false},
 	// late84's: ModernBERT training (3f10dc3), GPT-J generate (73e1ab1)
 	{"testdata/late84/RESULTS.md", "## ModernBERT", false},
+	// late84's DeBERTa-v3 training (bf5eb64)
+	{"testdata/late84/RESULTS.md", "## DeBERTa-v3", false},
 	// late85's (c95dbfb): GPT-J generate
 	{"testdata/late85/RESULTS.md", "", false},
 }

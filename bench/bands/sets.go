@@ -78,7 +78,7 @@ var sets = []memmodel.BandSource{
 	{Dir: "testdata/late35/families", HeldOut: "thirty-fifth blind set (channels-last CNNs, float32 among them): evaluated with the models it was captured to test (0840771), then band data"},
 	{Dir: "testdata/late36/families", HeldOut: "thirty-sixth blind set (the capture script's models): evaluated with the models it was captured to test (5842a75), then band data"},
 	{Dir: "testdata/late37/families", HeldOut: "thirty-seventh blind set (BERT variants, channels-last CNNs): evaluated with the models it was captured to test (882b1b7), then band data"},
-	{Dir: "testdata/late84/families", HeldOut: "eighty-fourth blind set (ModernBERT: large bf16, base token classification fp16 checkpointed, base masked LM float32, large LoRA): evaluated once with the models of 3f10dc3, then band data"},
+	{Dir: "testdata/late84/families", HeldOut: "eighty-fourth blind set (ModernBERT: large bf16, base token classification fp16 checkpointed, base masked LM float32, large LoRA, evaluated once at 3f10dc3; DeBERTa-v3: large bf16, base token classification fp16 checkpointed, base QA LoRA, at bf5eb64), then band data"},
 	{Dir: "testdata/late83/families", HeldOut: "eighty-third blind set (GPT-J: small fp16 checkpointed, wide bf16, 6B LoRA): evaluated once with the models of ee0825c, then band data"},
 	{Dir: "testdata/late82/families", HeldOut: "eighty-second blind set (DINOv2 L bf16, S fp16, B checkpointed; two rows' measured peaks seen before the model was final, see its RESULTS.md): evaluated once with the models of c197ba3, then band data"},
 	{Dir: "testdata/late81/families", HeldOut: "eighty-first blind set (Falcon: 7b LoRA, a small one fp16 checkpointed, a wide one bf16): evaluated once with the models of dfb94da, then band data"},
