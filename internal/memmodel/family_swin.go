@@ -192,6 +192,7 @@ func buildSwin(b *builder, a *Arch, batch, image int64) {
 		h = b.add(h, pos)
 	}
 	h = b.dropout(h, a.Dropout)
+	emb := h // SwinModel.forward's embedding_output, held while the encoder runs
 	total := sumBlocks(a)
 	idx, blk := 0, 0
 	var shown Tensor = -1 // the last stage's reshaped_hidden_state
@@ -240,7 +241,7 @@ func buildSwin(b *builder, a *Arch, batch, image int64) {
 	// 2): layer_norm_backward copies it contiguous for the call
 	b.g.ops[len(b.g.ops)-1].bwdHeld = []int64{b.tt(h).bytes()}
 	pooled := b.reduce(h, batch*d)
-	b.keep(seq) // the encoder's output, until the pooler returns
+	b.keep(seq, emb) // the encoder's input and output, until SwinModel.forward returns
 	b.module = "classifier"
 	classes := int64(max(a.Classes, 2))
 	logits := b.linear(pooled, d, classes, true, "classifier")

@@ -156,19 +156,47 @@ func (b *builder) swinAttention(q, k, v, mask Tensor, a *Arch, l swinGeom, windo
 		ao.passGrad, ao.flops = []bool{false, false}, float64(b.numel(comb))
 		locals = append(locals, me, comb)
 	}
-	s := attnShape{batch: windows, heads: l.heads, sq: ss, sk: ss, hd: l.c / l.heads, dropout: a.AttnDropout, biasGrad: true}
-	switch b.attn {
-	case "eager":
+	s := attnShape{batch: windows, heads: l.heads, sq: ss, sk: ss, hd: l.c / l.heads, dropout: a.AttnDropout, biasGrad: b.rg(comb)}
+	switch {
+	case b.attn == "eager":
 		return b.eagerAttention(q, k, v, comb, s), locals
-	case "math":
+	case b.attn == "math":
 		return b.sdpaMath(q, k, v, comb, s, false), locals
+	case s.biasGrad || b.dt(b.lowp(q)) == F32 || b.attn == "mem_efficient":
+		return b.sdpaPaddedBias(q, k, v, comb, s), locals
 	}
-	return b.sdpaGradBias(q, k, v, comb, s), locals
+	return b.sdpaCudnnBias(q, k, v, comb, s), locals
 }
 
-// sdpaGradBias is F.scaled_dot_product_attention with an additive float
-// mask that requires grad (Swin's position bias), which PyTorch runs on
-// the memory-efficient kernel: autocast's cast of the mask, freed once
+// sdpaCudnnBias is F.scaled_dot_product_attention with a half-precision
+// additive mask that needs no gradient (Swin's under LoRA, whose position
+// table is frozen): torch 2.11 runs cuDNN's fused attention, as dev92's
+// LoRA trace shows it: autocast's cast of the mask, saved; the philox
+// seed and offset; the output and a float32 log-sum-exp of unpadded rows;
+// 256 bytes of workspace. Backward: dq, dk, dv, then a float32 dq
+// accumulator and row sum, B·Sq·H·(D+1)·4 bytes (9,935,104 at 128
+// windows of 49 patches, 12 heads of 32).
+func (b *builder) sdpaCudnnBias(q, k, v, bias Tensor, s attnShape) Tensor {
+	v, k, q = b.lowp(v), b.lowp(k), b.lowp(q)
+	bc := b.lowp(bias)
+	ins := []Tensor{q, k, v, bc}
+	y := b.out(s.batch*s.heads*s.sq*s.hd, b.dt(q), q, k, v)
+	lse := b.g.newTensor(s.batch*s.heads*s.sq, F32, false)
+	seed := b.g.newTensor(1, I64, false)
+	off := b.g.newTensor(1, I64, false)
+	o := b.op("sdpa", ins, []Tensor{seed, off, y, lse}, []Tensor{q, k, v, bc, y, lse, seed, off})
+	o.fwdTemp = []int64{256}
+	o.bwdTemp = []int64{s.batch * s.sq * s.heads * (s.hd + 1) * 4}
+	f := 4 * float64(s.batch*s.heads*s.sq*s.sk*s.hd)
+	o.flops, o.bwdFlops, o.matmul = f, 2.5*f, true
+	o.attn = &attnCost{attnShape: s, backend: "cudnn", eager: !b.compiled, bias: "const"}
+	return y
+}
+
+// sdpaPaddedBias is F.scaled_dot_product_attention with an additive float
+// mask on the memory-efficient kernel, which PyTorch picks for a mask
+// that requires grad (Swin's position bias) and for float32 inputs:
+// autocast's cast of the mask, freed once
 // the kernel returns; its last dim padded to a multiple of 8 (a new
 // tensor, saved; the kernel reads a view of the unpadded width), the
 // output and a log-sum-exp of rows padded to 32. Backward (dev92's
@@ -179,7 +207,7 @@ func (b *builder) swinAttention(q, k, v, mask Tensor, a *Arch, l swinGeom, windo
 // then the slice's backward copies the bias gradient into zeros of the
 // padded mask's shape, the pad's backward copies the unpadded part
 // contiguous and the cast's casts it back to the mask's float32.
-func (b *builder) sdpaGradBias(q, k, v, bias Tensor, s attnShape) Tensor {
+func (b *builder) sdpaPaddedBias(q, k, v, bias Tensor, s attnShape) Tensor {
 	v, k, q = b.lowp(v), b.lowp(k), b.lowp(q)
 	bc := b.lowp(bias)
 	padded := b.out(b.numel(bc)/s.sk*roundUp(s.sk, 8), b.dt(bc), bc)
@@ -192,7 +220,10 @@ func (b *builder) sdpaGradBias(q, k, v, bias Tensor, s attnShape) Tensor {
 	b.keep(bc) // the cast lives until the call returns
 	f := 4 * float64(s.batch*s.heads*s.sq*s.sk*s.hd)
 	o.flops, o.bwdFlops, o.matmul = f, 2.5*f, true
-	o.attn = &attnCost{attnShape: s, backend: "efficient", eager: !b.compiled, bias: "grad"}
+	o.attn = &attnCost{attnShape: s, backend: "efficient", eager: !b.compiled, bias: "const"}
+	if s.biasGrad {
+		o.attn.bias = "grad"
+	}
 	delta := s.batch * s.heads * s.sq * 4
 	if b.dt(q) == F32 {
 		o.bwdTemp = []int64{s.batch*s.sq*s.heads*s.hd*4 + delta}
