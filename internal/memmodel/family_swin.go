@@ -197,6 +197,7 @@ func buildSwin(b *builder, a *Arch, batch, image int64) {
 	idx, blk := 0, 0
 	var shown Tensor = -1 // the last stage's reshaped_hidden_state
 	for s, depth := range a.Blocks {
+		b.outer = s
 		c = int64(a.Widths[s])
 		heads := int64(a.Heads) << s
 		in := h
@@ -217,9 +218,10 @@ func buildSwin(b *builder, a *Arch, batch, image int64) {
 			h = b.swinLayer(h, a, l)
 		}
 		before := h // hidden_states_before_downsampling, held until the stage returns
+		b.block = -1
 		if s < len(a.Blocks)-1 {
 			b.module = "encoder.layers." + itoa(s) + ".downsample"
-			b.block, blk = blk, blk+1
+			b.block = -1 // in the stage's checkpoint only
 			h = b.swinMerge(h, batch, hh, ww, c)
 			hh, ww = (hh+1)/2, (ww+1)/2
 		}
@@ -231,7 +233,7 @@ func buildSwin(b *builder, a *Arch, batch, image int64) {
 		b.keep(shown, in, before)
 		shown = r
 	}
-	b.block = -1
+	b.block, b.outer = -1, -1
 	b.g.blocks = blk
 	b.module = "layernorm"
 	d := int64(a.Widths[len(a.Widths)-1])

@@ -37,10 +37,11 @@ func (b *builder) swinLayer(x Tensor, a *Arch, l swinGeom) Tensor {
 		s = b.roll(p)
 	}
 	// window_partition's transpose(2, 3).contiguous() copies unless the
-	// map is one window wide (a swap with a dim of size 1 is a view)
+	// map is one window wide (a swap with a dim of size 1 is a view); its
+	// backward reshapes the transposed gradient, another copy
 	wins := s
 	if wp > l.win {
-		wins = b.copy(s)
+		wins = b.swinResize("window_partition", s, b.numel(s))
 	}
 	var mask Tensor = -1
 	if l.shift > 0 {
@@ -53,11 +54,13 @@ func (b *builder) swinLayer(x Tensor, a *Arch, l swinGeom) Tensor {
 	att, locals := b.swinAttention(q, k, v, mask, a, l, n*(hp/l.win)*(wp/l.win))
 	b.sel = false
 	o := b.linear(att, c, c, true, "o_proj")
-	b.keep(locals...) // SwinAttention.forward's bias and mask, until it returns
+	// SwinAttention.forward's locals (the projections, the bias and the
+	// mask) live until it returns, after o_proj
+	b.keep(append(locals, q, k, v)...)
 	o = b.dropout(o, a.Dropout)
 	aw := o
 	if wp > l.win {
-		aw = b.copy(o) // window_reverse
+		aw = b.swinResize("window_reverse", o, b.numel(o))
 	}
 	if l.shift > 0 {
 		aw = b.roll(aw)
@@ -83,11 +86,12 @@ func (b *builder) swinLayer(x Tensor, a *Arch, l swinGeom) Tensor {
 	return out
 }
 
-// swinResize is F.pad (numel ≥ x's) or a crop's .contiguous() (numel <
-// x's) of a map: a new tensor even when the sizes match, and in backward
-// a new gradient of x's size (constant_pad_nd's backward pads the
-// gradient by the negated amounts, another constant_pad_nd; the slice's
-// fills zeros).
+// swinResize is a copy of a map into a new tensor of numel elements whose
+// backward makes a new gradient of x's size: F.pad (even when it pads
+// nothing: constant_pad_nd's backward pads the gradient by the negated
+// amounts, another constant_pad_nd), a crop's .contiguous() (the slice's
+// backward fills zeros), window_partition's and window_reverse's
+// transposed copies (their backward reshapes the transposed gradient).
 func (b *builder) swinResize(kind string, x Tensor, numel int64) Tensor {
 	y := b.out(numel, b.dt(x), x)
 	b.op(kind, []Tensor{x}, []Tensor{y}, nil)
@@ -225,10 +229,11 @@ func (b *builder) sdpaPaddedBias(q, k, v, bias Tensor, s attnShape) Tensor {
 		o.attn.bias = "grad"
 	}
 	delta := s.batch * s.heads * s.sq * 4
+	o.bwdTemp = []int64{delta, sdpaBiasWorkspace(s)}
 	if b.dt(q) == F32 {
-		o.bwdTemp = []int64{s.batch*s.sq*s.heads*s.hd*4 + delta}
+		// the output gradient times the output, its row sum and a copy
+		o.bwdTemp = []int64{s.batch * s.sq * s.heads * s.hd * 4, delta, delta, sdpaBiasWorkspace(s)}
 	}
-	o.bwdTemp = append(o.bwdTemp, delta, sdpaBiasWorkspace(s))
 	return y
 }
 
@@ -245,24 +250,28 @@ func sdpaBiasWorkspace(s attnShape) int64 {
 }
 
 // swinMerge is SwinPatchMerging: the map padded to even sides if odd, the
-// four strided quarters concatenated along channels (cat's backward hands
-// each quarter a slice of its gradient; each quarter's slicing backward
-// writes it into zeros of the map's size), a LayerNorm over the 4c
-// channels (its float32 output the reduction's argument until it
-// returns) and the bias-free reduction to 2c.
+// four strided quarters x[:, r::2, c::2] concatenated along channels, a
+// LayerNorm over the 4c channels (its float32 output the reduction's
+// argument until it returns) and the bias-free reduction to 2c. cat's
+// backward hands each quarter a slice of its gradient, and each quarter's
+// two slicings write it into zeros, first of half the map (every other
+// row), then of the whole map; the four whole-map gradients are summed
+// into the first (dev92's traces, bf16 and float32). That sum reaches the
+// map through its view as (B, H, W, C), and the residual stream's other
+// gradient (the last layer's norm) is added to it out of place (the same
+// traces: a new map-sized gradient at that add, in place everywhere else).
 func (b *builder) swinMerge(x Tensor, batch, h, w, c int64) Tensor {
 	if h%2 == 1 || w%2 == 1 {
 		h, w = h+h%2, w+w%2
 		x = b.swinResize("pad", x, batch*h*w*c)
 	}
 	q := batch * (h / 2) * (w / 2) * c
-	parts := make([]Tensor, 4)
-	for i := range parts {
-		parts[i] = b.slice(x, q)
-	}
 	cat := b.out(4*q, b.dt(x), x)
-	o := b.op("cat", parts, []Tensor{cat}, nil)
-	o.passGrad, o.narrowGrad = []bool{true, true, true, true}, true
+	o := b.op("cat", []Tensor{x}, []Tensor{cat}, nil)
+	o.viewGrad = true
+	half, full := 2*q*b.dt(x).Size(), b.tt(x).bytes()
+	o.bwdHeld = []int64{half}
+	o.bwdTemp = []int64{half, full, half, full, half, full}
 	y := b.layerNorm(cat, 4*c, true)
 	b.keep(cat) // the norm's argument (under autocast it saves its float32 cast)
 	r := b.linear(y, 4*c, 2*c, false, "reduction")
