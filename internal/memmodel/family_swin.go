@@ -151,12 +151,14 @@ func orInt(n, d int) int {
 // traces allocate it (SDPA, bf16 autocast and float32): the patch conv,
 // whose output flatten(2).transpose(1, 2) leaves strided, so the
 // embeddings' LayerNorm copies its (autocast-cast) input contiguous; the
-// stages (swinLayer, swinMerge), each a GradientCheckpointingLayer (the
-// regions of gradient checkpointing) that also returns its output
+// stages (swinLayer, swinMerge), each of which also returns its output
 // permuted to NCHW, a contiguous copy the encoder's loop variable holds
 // until the next stage returns; the final LayerNorm, the mean over the
 // patches (AdaptiveAvgPool1d on the transposed float32 map) and the
-// classifier.
+// classifier. SwinStage and SwinLayer are both GradientCheckpointingLayers:
+// each layer is a checkpoint block (b.block) inside its stage's
+// (b.outer), whose patch merging is in the stage's checkpoint only
+// (nested.go).
 func buildSwin(b *builder, a *Arch, batch, image int64) {
 	x, _ := b.imageInput(batch, image)
 	// under LoRA the frozen stem and the ops before the first adapter
@@ -221,7 +223,6 @@ func buildSwin(b *builder, a *Arch, batch, image int64) {
 		b.block = -1
 		if s < len(a.Blocks)-1 {
 			b.module = "encoder.layers." + itoa(s) + ".downsample"
-			b.block = -1 // in the stage's checkpoint only
 			h = b.swinMerge(h, batch, hh, ww, c)
 			hh, ww = (hh+1)/2, (ww+1)/2
 		}
