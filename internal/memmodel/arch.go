@@ -16,6 +16,9 @@ type Arch struct {
 	ImageSize  int     `json:"image_size,omitempty"` // default input resolution
 	Classes    int     `json:"classes,omitempty"`    // classifier width
 	DropPath   float64 `json:"drop_path,omitempty"`  // stochastic depth probability
+	// Window is the side, in patches, of the windows Swin attends within
+	// (window_size).
+	Window int `json:"window,omitempty"`
 	// LayerScale: each residual branch of a ViT is multiplied by a learned
 	// per-channel scale (DINOv2's lambda1/lambda2), which saves the branch
 	// output and makes a float32 one under autocast; the classifier then

@@ -9,6 +9,7 @@ type builder struct {
 	pdt    DType // parameter dtype (bf16 for pure-bf16 training)
 	cache  map[Tensor]Tensor
 	block  int
+	outer  int  // the enclosing checkpointed block of nested checkpoints, -1 for none (nested.go)
 	frozen bool // parameters created now are frozen (LoRA base weights)
 	lora   *LoRA
 	sel    bool // ops created now are attention internals (selective checkpointing)
@@ -58,7 +59,7 @@ type builder struct {
 
 func newBuilder(amp, pdt DType) *builder {
 	return &builder{g: &Graph{selective: map[int]bool{}}, amp: amp, pdt: pdt,
-		cache: map[Tensor]Tensor{}, block: -1, workspace: 1}
+		cache: map[Tensor]Tensor{}, block: -1, outer: -1, workspace: 1}
 }
 
 func (b *builder) tt(x Tensor) *tensor  { return b.g.t(x) }
@@ -96,7 +97,7 @@ func (b *builder) input(numel int64, dt DType) Tensor {
 
 // op records an op. outs are fresh tensors the caller created with out().
 func (b *builder) op(kind string, in []Tensor, out []Tensor, save []Tensor) *op {
-	b.g.ops = append(b.g.ops, op{kind: kind, in: in, out: out, save: save, block: b.block, module: b.module})
+	b.g.ops = append(b.g.ops, op{kind: kind, in: in, out: out, save: save, block: b.block, outer: b.outer, module: b.module})
 	o := &b.g.ops[len(b.g.ops)-1]
 	if b.sel && b.block >= 0 {
 		b.g.selective[len(b.g.ops)-1] = true

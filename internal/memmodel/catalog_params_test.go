@@ -71,11 +71,13 @@ func TestCatalogParamCounts(t *testing.T) {
 		}
 	}
 	// transformers' vision classifiers with 1000 labels, as the lent GPU
-	// counted them (testdata/dev84, dev86, dev88, dev90): the DINOv2 table
+	// counted them (testdata/dev84, dev86, dev88, dev90, dev92): the DINOv2 table
 	// is its 518-pixel grid's whatever the image
 	for name, want := range map[string]int64{
 		"hf-vit-base-patch16": 86_567_656, "hf-resnet50": 25_557_032, "hf-convnext-tiny": 28_589_128,
 		"dinov2-base": 88_117_480,
+		// SwinForImageClassification from swin-tiny's config (dev92)
+		"swin-tiny": 28_288_354,
 	} {
 		if r := paramsOf(t, name, 0, 224); r.Params != want {
 			t.Errorf("%s: %d params, PyTorch counts %d", name, r.Params, want)

@@ -80,7 +80,11 @@ type op struct {
 	narrowGrad bool
 	// gradBytes overrides the size of an input's gradient (embedding: the
 	// weight's dense gradient); 0 means "same size as the input".
-	block      int     // checkpoint block, -1 outside any
+	block int // checkpoint block, -1 outside any
+	// outer is the checkpointed block that encloses the op's when
+	// checkpoints nest (Swin's stages around their layers), -1 for none:
+	// see nested.go.
+	outer      int
 	flops      float64 // forward FLOPs
 	bwdFlops   float64 // backward FLOPs
 	bytes      float64 // forward memory traffic

@@ -7,7 +7,15 @@ func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
 	g := gen.g
 	o := &g.ops[i]
 	if !recompute {
-		if r := gen.inReg[i]; r >= 0 && gen.regions[r].first == i {
+		// inside an enclosing checkpoint only its own input is kept in
+		// forward; the inner checkpoints keep theirs when it recomputes
+		R := gen.outerOf(i)
+		if R >= 0 && !gen.outerMode && gen.outers[R].start == i {
+			for _, t := range gen.outers[R].ext {
+				gen.save(t)
+			}
+		}
+		if r := gen.inReg[i]; r >= 0 && gen.regions[r].first == i && (R < 0 || gen.outerMode) {
 			for _, t := range gen.regions[r].ext {
 				gen.save(t)
 			}
@@ -48,7 +56,7 @@ func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
 	for _, n := range o.fwdTemp {
 		gen.free(gen.alloc(n, CatTemporaries, o.kind))
 	}
-	if recompute || gen.saving[i] {
+	if recompute || gen.saving[i] || (gen.outerMode && gen.inReg[i] < 0) {
 		for _, t := range o.save {
 			gen.save(t)
 		}

@@ -128,6 +128,9 @@ func (gen *generator) backward() {
 		// that saves (a residual add whose backward casts the gradient
 		// to a bf16 branch: ViT-B/16's checkpointed trace) run their
 		// backward before the recomputation
+		if R := gen.outerOf(i); R >= 0 && gen.outers[R].trigger == i {
+			gen.recomputeOuter(R)
+		}
 		if r := gen.inReg[i]; r >= 0 && gen.regions[r].recomputeAt() == i {
 			gen.recompute(r)
 		}
@@ -351,6 +354,11 @@ func (gen *generator) backOp(i int) {
 	// autograd accumulates the node's outputs
 	if r := gen.inReg[i]; r >= 0 && gen.regions[r].first == i {
 		for _, t := range gen.regions[r].ext {
+			gen.unsave(t)
+		}
+	}
+	if R := gen.outerOf(i); R >= 0 && gen.outers[R].start == i {
+		for _, t := range gen.outers[R].ext {
 			gen.unsave(t)
 		}
 	}

@@ -135,6 +135,12 @@ type generator struct {
 	regions   []region
 	inReg     []int // op -> region index or -1
 	saving    []bool
+	// outers are the enclosing blocks of nested checkpoints, inOuter
+	// their op index (nil without any); outerMode is set while one
+	// recomputes (nested.go)
+	outers    []outerRegion
+	inOuter   []int
+	outerMode bool
 
 	store map[Tensor]*storage
 	grads map[Tensor]*gbuf
@@ -278,6 +284,7 @@ func (gen *generator) analyse() {
 		}
 		rg.stopBeforeRun = rg.stop >= rg.start && savesInputsOnly(g, &g.ops[rg.stop])
 	}
+	gen.analyseNested()
 }
 
 // savesInputsOnly reports whether o saves none of its own outputs.

@@ -194,6 +194,10 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 	graded, accumulated := map[Tensor]bool{}, map[Tensor]bool{}
 	views := newViewBackward(g, gen)
 	for i := len(g.ops) - 1; i >= 0; i-- {
+		if R := gen.outerOf(i); R >= 0 && gen.outers[R].trigger == i {
+			o := gen.outers[R] // an enclosing checkpoint's re-run (nested.go)
+			c.recompute(g, &region{start: o.start, end: o.end, stop: o.stop, stopBeforeRun: o.stopBeforeRun}, tm, p)
+		}
 		if r := gen.inReg[i]; r >= 0 && gen.regions[r].recomputeAt() == i {
 			c.recompute(g, &gen.regions[r], tm, p)
 		}
