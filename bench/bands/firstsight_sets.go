@@ -143,6 +143,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late84/RESULTS.md", "## ModernBERT", false},
 	// late84's DeBERTa-v3 training (bf5eb64)
 	{"testdata/late84/RESULTS.md", "## DeBERTa-v3", false},
+	// late84's Swin training (91310f8)
+	{"testdata/late84/RESULTS.md", "## Swin", false},
 	// late85's (c95dbfb): GPT-J generate
 	{"testdata/late85/RESULTS.md", "", false},
 }
