@@ -46,9 +46,14 @@ type SimDevice struct {
 
 // NewDevice returns a synthetic device with the given capacity in bytes
 // (0 = unlimited) and total memory (as cudaMemGetInfo reports it: what a
-// memory fraction multiplies and expandable segments reserve against).
+// memory fraction multiplies and expandable segments reserve against),
+// handing addresses out top-down as the driver does (TopDown). Every
+// replay without a trace's own addresses uses it: the planners and the
+// what-ifs of simulate, analyze and tune (which handed them out upwards
+// until session 46: dev92's GPT-J fp16 checkpointed trace replayed its own
+// request stream +16.5% reserved that way, exactly top-down).
 func NewDevice(capacity, total int64) *SimDevice {
-	return &SimDevice{Capacity: capacity, TotalMem: total, next: 0x7f0000000000}
+	return &SimDevice{Capacity: capacity, TotalMem: total, next: 0x7f0000000000, TopDown: true}
 }
 
 func (d *SimDevice) fits(size int64) bool {

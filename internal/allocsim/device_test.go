@@ -6,7 +6,7 @@ import (
 )
 
 // Replaying a snapshot's own request stream (addresses dropped) on a
-// top-down device gives its recorded peak reserved. Handing addresses out
+// top-down device (NewDevice's) gives its recorded peak reserved. Handing addresses out
 // upwards, best fit breaks ties between equal free blocks the other way:
 // in the dev6 Gemma 2 LoRA run the backward thread's cuBLAS workspace then
 // misses the freed logits block it split on the GPU, and the replay comes
@@ -25,10 +25,10 @@ func TestTopDownDeviceReplaysSnapshots(t *testing.T) {
 	} {
 		d := mustReplay(t, load(t, c.path), DefaultReplayOptions())
 		real := d.Result.Stats.ReservedBytes.All.Peak
-		down := NewDevice(0, 150<<30)
-		down.TopDown = true
-		td := Simulate(d.Result.Requests, d.Config, down)
-		up := Simulate(d.Result.Requests, d.Config, NewDevice(0, 150<<30))
+		td := Simulate(d.Result.Requests, d.Config, NewDevice(0, 150<<30))
+		upward := NewDevice(0, 150<<30)
+		upward.TopDown = false
+		up := Simulate(d.Result.Requests, d.Config, upward)
 		if got := td.Stats.ReservedBytes.All.Peak; got != real {
 			t.Errorf("%s: top-down replay %d, recorded %d", c.path, got, real)
 		}

@@ -180,8 +180,7 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 // caching allocator on a device of capacity bytes (0: unlimited) as they
 // are written, a piece at a time (a long call writes millions).
 func replay(c *config, cfg allocsim.Config, capacity int64) (*model, allocsim.SimResult) {
-	dev := allocsim.NewDevice(capacity, c.gpu.MemoryBytes)
-	dev.TopDown = true
+	dev := allocsim.NewDevice(capacity, c.gpu.MemoryBytes) // top-down, as the driver
 	feed := allocsim.NewFeed(cfg, dev)
 	m := &model{c: c, s: newStream(), w: buildWeights(c)}
 	m.s.sink = func(piece []allocsim.Request) { feed.Run(piece) }

@@ -64,7 +64,9 @@ func TestDynamicCacheTopDown(t *testing.T) {
 		m := &model{c: c, s: newStream(), w: buildWeights(c)}
 		m.generate()
 		cfg, _ := allocsim.ParseConfig("")
-		up := allocsim.Simulate(m.s.reqs, cfg, allocsim.NewDevice(0, c.gpu.MemoryBytes))
+		upward := allocsim.NewDevice(0, c.gpu.MemoryBytes)
+		upward.TopDown = false
+		up := allocsim.Simulate(m.s.reqs, cfg, upward)
 		if e := rel(up.Stats.ReservedBytes.All.Peak, r.Reserved); e > -0.04 {
 			t.Errorf("%s: the upward replay is %+.2f%%; the mechanism this test pins makes it 4-8%% low", r.Name, 100*e)
 		}

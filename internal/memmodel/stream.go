@@ -84,17 +84,15 @@ func (c *config) replay(st *Stream) (allocated, reserved int64) {
 }
 
 // device is a simulated device of capacity bytes (0: unlimited) reporting
-// the GPU's total memory, which memory fractions apply to. It hands out
-// addresses top-down as the CUDA driver does (allocsim.SimDevice.TopDown):
+// the GPU's total memory, which memory fractions apply to. NewDevice hands
+// out addresses top-down as the CUDA driver does (allocsim.SimDevice.TopDown):
 // best fit's ties between equal free blocks then go to the newest segment
 // as on the GPU, which decides where the backward thread's cuBLAS
 // workspace lands (a freed fp32 logits block, split for good, on the Gemma
 // 2 LoRA and checkpointed runs: 14–18% under with addresses handed out
 // upwards, ~1% over top-down).
 func (c *config) device(capacity int64) allocsim.Device {
-	d := allocsim.NewDevice(capacity, c.gpu.MemoryBytes)
-	d.TopDown = true
-	return d
+	return allocsim.NewDevice(capacity, c.gpu.MemoryBytes)
 }
 
 // logitsWorkspaceReserved is peak reserved when the backward thread's
