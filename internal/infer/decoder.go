@@ -48,11 +48,15 @@ type decoder struct {
 	// whatever is asked (GPT-J, attendGPTJ); its float 4-D mask is made
 	// as eager attention's is
 	eagerF32 bool
+	// encDec, when set, is the whole generate call of an encoder-decoder
+	// family (BART: the encoder pass, then the decoder's steps), in place
+	// of the decoder-only loop and blocks
+	encDec func(m *model)
 }
 
 // generates reports whether Hugging Face generate is planned for the
 // family (serve plans need only the weights and the served forward).
-func (d *decoder) generates() bool { return d.block != nil }
+func (d *decoder) generates() bool { return d.block != nil || d.encDec != nil }
 
 // decoders holds the registered families; filled by init functions only.
 var decoders = map[string]*decoder{}

@@ -43,6 +43,10 @@ type model struct {
 // prefill yields the first).
 func (m *model) generate() {
 	c, s := m.c, m.s
+	if c.dec.encDec != nil {
+		c.dec.encDec(m)
+		return
+	}
 	b := c.batch
 	s.phase = PhaseLoad
 	for _, t := range m.w.tensors {
@@ -216,7 +220,14 @@ func (c *config) kvTokens() int64 {
 }
 
 // kvCacheBytes is the cache a call holds at its end.
-func (c *config) kvCacheBytes() int64 { return c.kvHeldBytes(c.kvTokens()) }
+func (c *config) kvCacheBytes() int64 {
+	if c.dec.encDec != nil {
+		// the decoder's self-attention over its tokens, and the
+		// cross-attention's keys and values over the prompt
+		return c.kvHeldBytes(max(c.gen, 1)) + c.crossKVBytes()
+	}
+	return c.kvHeldBytes(c.kvTokens())
+}
 
 // kvHeldBytes is the cache the batch holds at t tokens a sequence: t in
 // every layer, at most the window in a sliding one (both Hugging Face

@@ -116,10 +116,19 @@ func resolve(s memmodel.Spec) (*config, error) {
 	if msg := memmodel.CheckScale(&c.arch, float64(c.batch)*float64(c.seq+c.gen), float64(c.batch), float64(c.seq+c.gen)); msg != "" {
 		return nil, specErr("batch", "%s", msg)
 	}
-	// learned position tables end at max_positions; rotary ones do not
-	if fam, err := memmodel.LookupFamily(c.arch.Family); err == nil && !fam.AnyLength &&
-		c.arch.MaxPos > 0 && c.seq+c.gen > int64(c.arch.MaxPos) {
-		return nil, specErr("seq", "prompt %d + new tokens %d exceed the model's %d positions", c.seq, c.gen, c.arch.MaxPos)
+	// learned position tables end at max_positions; rotary ones do not.
+	// An encoder-decoder's prompt is the encoder's, and the decoder counts
+	// its start token and the new ones apart
+	if fam, err := memmodel.LookupFamily(c.arch.Family); err == nil && !fam.AnyLength && c.arch.MaxPos > 0 {
+		maxPos := int64(c.arch.MaxPos)
+		switch {
+		case c.dec.encDec != nil && c.seq > maxPos:
+			return nil, specErr("seq", "prompt %d exceeds the encoder's %d positions", c.seq, maxPos)
+		case c.dec.encDec != nil && c.gen+1 > maxPos:
+			return nil, specErr("new_tokens", "%d new tokens and the start token exceed the decoder's %d positions", c.gen, maxPos)
+		case c.dec.encDec == nil && c.seq+c.gen > maxPos:
+			return nil, specErr("seq", "prompt %d + new tokens %d exceed the model's %d positions", c.seq, c.gen, maxPos)
+		}
 	}
 	c.q = quantNone
 	if !generate {
@@ -183,6 +192,9 @@ func resolve(s memmodel.Spec) (*config, error) {
 	switch s.Cache {
 	case "", "dynamic":
 	case "static":
+		if c.dec.encDec != nil {
+			return nil, specErr("cache", "static: not planned for %s, an encoder-decoder model (its EncoderDecoderCache is planned dynamic)", c.arch.Name)
+		}
 		c.static = true
 	default:
 		return nil, specErr("cache", "want dynamic|static, got %q", s.Cache)

@@ -109,6 +109,9 @@ func (c *config) attnTime(tm timeModel, q, past int64, gemmRate float64) float64
 // times fills the prefill and decode predictions.
 func (m *model) times(r *Result) {
 	c, tm := m.c, defaultTimeModel()
+	if c.dec.encDec != nil {
+		defer encDecTimes(r)
+	}
 	eff := tm.effLowp
 	if c.dtype == "fp32" {
 		eff = tm.effF32
@@ -172,4 +175,14 @@ func (m *model) times(r *Result) {
 		r.Notes = append(r.Notes, fmt.Sprintf("decode is host-bound: %d eager operators per step cost more than reading %.2f GB at %.0f GB/s; CUDA graphs or torch.compile would lift it",
 			m.kernels[1], db/1e9, c.gpu.BandwidthGBps))
 	}
+}
+
+// encDecTimes widens an encoder-decoder's step-time bands and says why:
+// the call is priced as a decoder-only one (the prefill counts the
+// decoder's layers over the prompt too, where the decoder runs one token),
+// and no encoder-decoder call has been timed.
+func encDecTimes(r *Result) {
+	r.PrefillBand = [2]float64{r.PrefillTime * 0.4, r.PrefillTime * 1.4}
+	r.DecodeBand = [2]float64{r.DecodeTokensPerSec * 0.5, r.DecodeTokensPerSec * 1.5}
+	r.Notes = append(r.Notes, "step times of an encoder-decoder's generate are priced as a decoder-only model's (the prefill counts the decoder's layers over the prompt): not timed on a GPU, bands widened to ×0.4–1.4 (prefill) and ×0.5–1.5 (tokens/s)")
 }

@@ -1,0 +1,244 @@
+package infer
+
+import "fmt"
+
+// BART as transformers 5's BartForConditionalGeneration runs Hugging Face
+// generate (dev94's traces): the prompt is the encoder's input, encoded
+// once (_prepare_encoder_decoder_kwargs_for_generation) and held as
+// encoder_outputs for the whole call; the decoder then runs one token a
+// step from its start token, each layer's self-attention growing a
+// DynamicCache and its cross-attention projecting the encoder output to
+// keys and values once, at the first step, into the EncoderDecoderCache's
+// second cache. The LM head is the tied embedding, plus final_logits_bias.
+func init() {
+	registerDecoder(&decoder{
+		family: "bart", weights: bartWeights, encDec: (*model).bartGenerate,
+		refuse: func(c *config) error {
+			return fmt.Errorf("%s is an encoder-decoder model: vLLM's engine serves decoder-only models; plan Hugging Face generate (--task generate)", c.arch.Name)
+		},
+	})
+}
+
+// bartWeights lists BartForConditionalGeneration's parameters in
+// construction order: the shared embedding; per side the learned
+// positions (max_position_embeddings + 2 rows), the layers (k, v, q and
+// out projections with biases, their LayerNorm, the decoder's
+// cross-attention and its LayerNorm, fc1, fc2 and the final LayerNorm)
+// and layernorm_embedding; final_logits_bias, a buffer of one row of the
+// vocabulary. The head is the shared embedding.
+func bartWeights(c *config, w *weights) {
+	h, v, dt, ffn := c.hidden, c.vocab, c.dt, c.ffn
+	pos := int64(c.arch.MaxPos) + 2
+	w.add(v*h, v*h*dt)
+	side := func(layers int64, cross bool) {
+		w.add(pos*h, pos*h*dt)
+		for l := int64(0); l < layers; l++ {
+			attn := func() {
+				for range 4 {
+					w.dense(c, h, h, true)
+				}
+				lnWeights(c, w)
+			}
+			attn()
+			if cross {
+				attn()
+			}
+			w.dense(c, h, ffn, true)
+			w.dense(c, ffn, h, true)
+			lnWeights(c, w)
+		}
+		lnWeights(c, w)
+	}
+	side(c.layers, false)
+	side(c.decLayers(), true)
+	w.tensors = append(w.tensors, v*dt) // final_logits_bias
+	w.bytes += v * dt
+	w.head, w.embed = v*h*dt, v*h*dt
+}
+
+// decLayers is the decoder's layer count (the encoder's where the config
+// gives none).
+func (c *config) decLayers() int64 {
+	if c.arch.DecLayers > 0 {
+		return int64(c.arch.DecLayers)
+	}
+	return c.layers
+}
+
+// crossKVBytes is the cross-attention cache: every decoder layer's keys
+// and values over the prompt's encoded tokens.
+func (c *config) crossKVBytes() int64 {
+	return 2 * c.batch * c.heads * c.headDim * c.seq * c.dt * c.decLayers()
+}
+
+// bartGenerate is generate for BART: the encoder pass, then gen decoder
+// steps of one token.
+func (m *model) bartGenerate() {
+	c, s := m.c, m.s
+	b, d, dt := c.batch, c.hidden, c.dt
+	s.phase = PhaseLoad
+	for _, t := range m.w.tensors {
+		s.alloc(t, CatWeights)
+	}
+	s.phase = PhasePrefill
+	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
+	act := func(n int64) int32 { return s.alloc(n, CatActivations) }
+	ids, am := tmp(b*c.seq*8), tmp(b*c.seq*8)
+	before, traffic0 := s.n, s.trafficBytes
+	enc := m.bartEncoder()
+	// the decoder's input ids (its start token, grown a column a step)
+	dec := tmp(b * 8)
+	kv, cross := newCache(int(c.decLayers())), make([]int32, 2*c.decLayers())
+	for i := range cross {
+		cross[i] = -1
+	}
+	steps := max(c.gen, 1)
+	prevL32 := int32(-1)
+	for step := int64(0); step < steps; step++ {
+		if step > 0 {
+			s.phase = PhaseDecode
+			before, traffic0 = s.n, s.trafficBytes
+		}
+		s.step = int(step)
+		in, cs := tmp(b*8), tmp(8)
+		x := m.bartDecoderStep(kv, cross, enc)
+		kv.n++
+		logits := act(b * c.vocab * dt)
+		s.free(x)
+		biased := act(b * c.vocab * dt) // + final_logits_bias
+		s.free(logits)
+		l32 := s.alloc(b*c.vocab*4, CatLogits)
+		s.free(prevL32)
+		prevL32 = l32
+		next := tmp(b * 8)
+		nd := tmp(b * (step + 2) * 8)
+		s.free(dec)
+		dec = nd
+		s.free(biased, cs, in, next)
+		if step < 2 {
+			m.kernels = append(m.kernels, int(s.n-before)/2)
+			m.traffic = append(m.traffic, s.trafficBytes-traffic0)
+		}
+	}
+	s.free(prevL32, enc, ids, am, dec)
+	for _, t := range cross {
+		s.free(t)
+	}
+	_ = d
+}
+
+// bartEncoder is BartEncoder over the prompt: the scaled token embedding
+// and the learned positions (locals until it returns), their sum through
+// layernorm_embedding, then post-norm layers; it returns the last
+// layer's output.
+func (m *model) bartEncoder() int32 {
+	c, s := m.c, m.s
+	T, d, ffn, dt := c.batch*c.seq, c.hidden, c.ffn, m.c.dt
+	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
+	act := func(n int64) int32 { return s.alloc(n, CatActivations) }
+	e := tmp(T * d * dt)
+	sc := tmp(T * d * dt) // * embed_scale, a new tensor even at 1.0
+	s.free(e)
+	pos := tmp(T * d * dt)
+	sum := tmp(T * d * dt)
+	x := act(T * d * dt) // layernorm_embedding
+	s.free(sum)
+	tmp(c.gpu.CublasWorkspaceBytes) // the first matmul's, kept by the handle
+	for l := int64(0); l < c.layers; l++ {
+		y := m.bartSelfAttn(x, T)
+		f1 := tmp(T * ffn * dt)
+		g := tmp(T * ffn * dt)
+		s.free(f1)
+		f2 := tmp(T * d * dt)
+		s.free(g)
+		r := tmp(T * d * dt)
+		s.free(f2)
+		out := act(T * d * dt)
+		s.free(r, y, x)
+		x = out
+	}
+	s.free(sc, pos)
+	return x
+}
+
+// bartSelfAttn is a post-norm self-attention sublayer of the encoder on
+// x (T rows): q, k and v projections, SDPA, out_proj, the residual and
+// its LayerNorm; the projections and SDPA's output go as it returns.
+func (m *model) bartSelfAttn(x int32, T int64) int32 {
+	c, s := m.c, m.s
+	n := T * c.hidden * c.dt
+	tmp := func() int32 { return s.alloc(n, CatTemporaries) }
+	q, k, v := tmp(), tmp(), tmp()
+	o := tmp()
+	p := tmp() // out_proj
+	s.free(o, q, k, v)
+	r := tmp()
+	s.free(p)
+	y := s.alloc(n, CatActivations) // self_attn_layer_norm
+	s.free(r)
+	return y
+}
+
+// bartDecoderStep is BartDecoder over one new token a sequence: the
+// scaled embedding, the positions (one row, broadcast), their sum through
+// layernorm_embedding, then per layer self-attention over the grown
+// cache, cross-attention over the encoded prompt (its keys and values
+// projected and cached at the first step) and the MLP, each post-norm.
+// It returns the last layer's output (b rows).
+func (m *model) bartDecoderStep(kv *cache, cross []int32, enc int32) int32 {
+	c, s := m.c, m.s
+	b, d, ffn, dt := c.batch, c.hidden, c.ffn, c.dt
+	n := b * d * dt
+	tmp := func(k int64) int32 { return s.alloc(k, CatTemporaries) }
+	e := tmp(n)
+	sc := tmp(n) // * embed_scale
+	s.free(e)
+	pos := tmp(d * dt)
+	sum := tmp(n)
+	x := s.alloc(n, CatActivations)
+	s.free(sum)
+	T := c.batch * c.seq
+	for l := 0; l < int(c.decLayers()); l++ {
+		// self-attention: the new token's k and v go into the cache (a
+		// grown copy), their projections then
+		q, k, v := tmp(n), tmp(n), tmp(n)
+		m.update(l, -1, -1, 1, kv)
+		s.free(k, v)
+		o := tmp(n)
+		p := tmp(n)
+		s.free(o, q)
+		r := tmp(n)
+		s.free(p)
+		y := s.alloc(n, CatActivations)
+		s.free(r)
+		// cross-attention: at the first step k_proj and v_proj of the
+		// encoder output, copied into the cross cache
+		cq := tmp(n)
+		if cross[2*l] < 0 {
+			ek, ev := tmp(T*d*dt), tmp(T*d*dt)
+			cross[2*l] = s.alloc(T*d*dt, CatKVCache)
+			cross[2*l+1] = s.alloc(T*d*dt, CatKVCache)
+			s.free(ek, ev)
+		}
+		co := tmp(n)
+		cp := tmp(n)
+		s.free(co, cq)
+		cr := tmp(n)
+		s.free(cp)
+		y2 := s.alloc(n, CatActivations)
+		s.free(cr, y)
+		f1 := tmp(b * ffn * dt)
+		g := tmp(b * ffn * dt)
+		s.free(f1)
+		f2 := tmp(n)
+		s.free(g)
+		r2 := tmp(n)
+		s.free(f2)
+		out := s.alloc(n, CatActivations)
+		s.free(r2, y2, x)
+		x = out
+	}
+	s.free(sc, pos)
+	_ = enc
+	return x
+}
