@@ -147,6 +147,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late84/RESULTS.md", "## Swin", false},
 	// late85's (c95dbfb): GPT-J generate
 	{"testdata/late85/RESULTS.md", "", false},
+	// late86's (7603317): BART generate
+	{"testdata/late86/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation
