@@ -314,6 +314,20 @@ func (b *builder) textInput(batch, seq int64, labels int64) Tensor {
 	return ids
 }
 
+// encoderInput is an encoder's token ids and the labels its head takes: one
+// per sequence (classification), one per token (masked LM, token
+// classification) or a start and an end position per sequence (QA).
+func (b *builder) encoderInput(a *Arch, batch, seq int64) Tensor {
+	labels := batch
+	switch a.Head {
+	case "masked-lm", "token-classification":
+		labels = batch * seq
+	case "question-answering":
+		labels = 2 * batch
+	}
+	return b.textInput(batch, seq, labels)
+}
+
 // lmLoss is Hugging Face's ForCausalLMLoss: logits.float(), labels padded
 // and shifted, cross entropy over the vocabulary. The half logits stay
 // referenced by the model output while the loss runs.

@@ -6,14 +6,7 @@ package memmodel
 // buildDeberta records DebertaV2For{SequenceClassification, MaskedLM,
 // TokenClassification, QuestionAnswering} (a.Head) over batch × seq tokens.
 func buildDeberta(b *builder, a *Arch, batch, seq int64) {
-	labels := batch
-	switch a.Head {
-	case "masked-lm", "token-classification":
-		labels = batch * seq
-	case "question-answering":
-		labels = 2 * batch
-	}
-	ids := b.textInput(batch, seq, labels)
+	ids := b.encoderInput(a, batch, seq)
 	// under LoRA nothing before the first adapter requires grad, and
 	// autograd saves nothing for those ops
 	defer b.noGradSaves(len(b.g.ops))

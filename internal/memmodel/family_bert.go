@@ -111,14 +111,7 @@ var bertLayout = encoderLayout{attnOutDropout: true, interHeld: true, clsAct: "t
 // (or BertForMaskedLM, Arch.Head masked-lm: bertMLMHead), or the encoder
 // of the same shape that l describes (DistilBERT).
 func buildBERT(b *builder, a *Arch, batch, seq int64, lay *encoderLayout) {
-	labels := batch
-	switch a.Head {
-	case "masked-lm", "token-classification":
-		labels = batch * seq
-	case "question-answering":
-		labels = 2 * batch // start and end positions
-	}
-	ids := b.textInput(batch, seq, labels)
+	ids := b.encoderInput(a, batch, seq)
 	// under LoRA the embeddings and the first layer's frozen projections
 	// read nothing requiring grad, and autograd saves nothing for them
 	defer b.noGradSaves(len(b.g.ops))

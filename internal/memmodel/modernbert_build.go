@@ -4,14 +4,7 @@ package memmodel
 // traces allocate them (family_modernbert.go).
 func buildModernBERT(b *builder, a *Arch, batch, seq int64) {
 	o := &a.ModernBERT
-	labels := batch
-	switch a.Head {
-	case "masked-lm", "token-classification":
-		labels = batch * seq
-	case "question-answering":
-		labels = 2 * batch
-	}
-	ids := b.textInput(batch, seq, labels)
+	ids := b.encoderInput(a, batch, seq)
 	// under LoRA the embeddings and the first layer's frozen projections
 	// read nothing requiring grad: autograd saves nothing for them
 	defer b.noGradSaves(len(b.g.ops))
