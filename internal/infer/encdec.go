@@ -75,7 +75,7 @@ func (c *config) crossKVBytes() int64 {
 // steps of one token.
 func (m *model) bartGenerate() {
 	c, s := m.c, m.s
-	b, d, dt := c.batch, c.hidden, c.dt
+	b, dt := c.batch, c.dt
 	s.phase = PhaseLoad
 	for _, t := range m.w.tensors {
 		s.alloc(t, CatWeights)
@@ -101,7 +101,7 @@ func (m *model) bartGenerate() {
 		}
 		s.step = int(step)
 		in, cs := tmp(b*8), tmp(8)
-		x := m.bartDecoderStep(kv, cross, enc)
+		x := m.bartDecoderStep(kv, cross)
 		kv.n++
 		logits := act(b * c.vocab * dt)
 		s.free(x)
@@ -121,10 +121,7 @@ func (m *model) bartGenerate() {
 		}
 	}
 	s.free(prevL32, enc, ids, am, dec)
-	for _, t := range cross {
-		s.free(t)
-	}
-	_ = d
+	s.free(cross...)
 }
 
 // bartEncoder is BartEncoder over the prompt: the scaled token embedding
@@ -133,7 +130,7 @@ func (m *model) bartGenerate() {
 // layer's output.
 func (m *model) bartEncoder() int32 {
 	c, s := m.c, m.s
-	T, d, ffn, dt := c.batch*c.seq, c.hidden, c.ffn, m.c.dt
+	T, d, dt := c.batch*c.seq, c.hidden, m.c.dt
 	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
 	act := func(n int64) int32 { return s.alloc(n, CatActivations) }
 	e := tmp(T * d * dt)
@@ -146,15 +143,8 @@ func (m *model) bartEncoder() int32 {
 	tmp(c.gpu.CublasWorkspaceBytes) // the first matmul's, kept by the handle
 	for l := int64(0); l < c.layers; l++ {
 		y := m.bartSelfAttn(x, T)
-		f1 := tmp(T * ffn * dt)
-		g := tmp(T * ffn * dt)
-		s.free(f1)
-		f2 := tmp(T * d * dt)
-		s.free(g)
-		r := tmp(T * d * dt)
-		s.free(f2)
-		out := act(T * d * dt)
-		s.free(r, y, x)
+		out := m.bartMLP(T)
+		s.free(y, x)
 		x = out
 	}
 	s.free(sc, pos)
@@ -169,14 +159,40 @@ func (m *model) bartSelfAttn(x int32, T int64) int32 {
 	n := T * c.hidden * c.dt
 	tmp := func() int32 { return s.alloc(n, CatTemporaries) }
 	q, k, v := tmp(), tmp(), tmp()
-	o := tmp()
-	p := tmp() // out_proj
-	s.free(o, q, k, v)
-	r := tmp()
+	return m.bartOut(n, tmp(), q, k, v)
+}
+
+// bartOut finishes a post-norm attention sublayer from SDPA's output o
+// (n bytes): out_proj, o and the sublayer's locals (done) freed, the
+// residual and its LayerNorm, which it returns.
+func (m *model) bartOut(n int64, o int32, done ...int32) int32 {
+	s := m.s
+	p := s.alloc(n, CatTemporaries) // out_proj
+	s.free(o)
+	s.free(done...)
+	r := s.alloc(n, CatTemporaries)
 	s.free(p)
-	y := s.alloc(n, CatActivations) // self_attn_layer_norm
+	y := s.alloc(n, CatActivations) // the sublayer's LayerNorm
 	s.free(r)
 	return y
+}
+
+// bartMLP is a post-norm MLP sublayer over rows tokens (its input held by
+// the caller): fc1, GELU, fc2, the residual and final_layer_norm, which it
+// returns.
+func (m *model) bartMLP(rows int64) int32 {
+	c, s := m.c, m.s
+	n, f := rows*c.hidden*c.dt, rows*c.ffn*c.dt
+	f1 := s.alloc(f, CatTemporaries)
+	g := s.alloc(f, CatTemporaries)
+	s.free(f1)
+	f2 := s.alloc(n, CatTemporaries)
+	s.free(g)
+	r := s.alloc(n, CatTemporaries)
+	s.free(f2)
+	out := s.alloc(n, CatActivations)
+	s.free(r)
+	return out
 }
 
 // bartDecoderStep is BartDecoder over one new token a sequence: the
@@ -185,9 +201,9 @@ func (m *model) bartSelfAttn(x int32, T int64) int32 {
 // cache, cross-attention over the encoded prompt (its keys and values
 // projected and cached at the first step) and the MLP, each post-norm.
 // It returns the last layer's output (b rows).
-func (m *model) bartDecoderStep(kv *cache, cross []int32, enc int32) int32 {
+func (m *model) bartDecoderStep(kv *cache, cross []int32) int32 {
 	c, s := m.c, m.s
-	b, d, ffn, dt := c.batch, c.hidden, c.ffn, c.dt
+	b, d, dt := c.batch, c.hidden, c.dt
 	n := b * d * dt
 	tmp := func(k int64) int32 { return s.alloc(k, CatTemporaries) }
 	e := tmp(n)
@@ -204,13 +220,7 @@ func (m *model) bartDecoderStep(kv *cache, cross []int32, enc int32) int32 {
 		q, k, v := tmp(n), tmp(n), tmp(n)
 		m.update(l, -1, -1, 1, kv)
 		s.free(k, v)
-		o := tmp(n)
-		p := tmp(n)
-		s.free(o, q)
-		r := tmp(n)
-		s.free(p)
-		y := s.alloc(n, CatActivations)
-		s.free(r)
+		y := m.bartOut(n, tmp(n), q)
 		// cross-attention: at the first step k_proj and v_proj of the
 		// encoder output, copied into the cross cache
 		cq := tmp(n)
@@ -220,25 +230,12 @@ func (m *model) bartDecoderStep(kv *cache, cross []int32, enc int32) int32 {
 			cross[2*l+1] = s.alloc(T*d*dt, CatKVCache)
 			s.free(ek, ev)
 		}
-		co := tmp(n)
-		cp := tmp(n)
-		s.free(co, cq)
-		cr := tmp(n)
-		s.free(cp)
-		y2 := s.alloc(n, CatActivations)
-		s.free(cr, y)
-		f1 := tmp(b * ffn * dt)
-		g := tmp(b * ffn * dt)
-		s.free(f1)
-		f2 := tmp(n)
-		s.free(g)
-		r2 := tmp(n)
-		s.free(f2)
-		out := s.alloc(n, CatActivations)
-		s.free(r2, y2, x)
+		y2 := m.bartOut(n, tmp(n), cq)
+		s.free(y)
+		out := m.bartMLP(b)
+		s.free(y2, x)
 		x = out
 	}
 	s.free(sc, pos)
-	_ = enc
 	return x
 }
