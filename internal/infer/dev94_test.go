@@ -13,3 +13,10 @@ func TestDev94BARTGenerate(t *testing.T) { checkGenerateSet(t, "dev94/bart", 2, 
 // sizes bf16 b8 prompt 1024, 128 new tokens; evaluated once at 7603317):
 // allocated -0.08%, reserved +0.10%, inside both bands.
 func TestLate86BARTGenerate(t *testing.T) { checkGenerateSet(t, "late86", 1, 0.0025, 0.0012, 1) }
+
+// TestDev94T5Generate holds T5's generate plan (encdec_t5.go) to dev94's
+// two points (testdata/dev94/t5: t5-base's sizes bf16 b4 prompt 512 64 new
+// tokens, flan-t5-base's (gated GELU; transformers 5.17 saved its head
+// tied) bf16 b8 prompt 256 32 new tokens, with snapshots). First sight:
+// allocated -0.00% both, reserved +0.55% and +0.58%.
+func TestDev94T5Generate(t *testing.T) { checkGenerateSet(t, "dev94/t5", 2, 0.0065, 0.0005, 1) }

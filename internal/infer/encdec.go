@@ -72,50 +72,60 @@ func (c *config) crossKVBytes() int64 {
 }
 
 // bartGenerate is generate for BART: the encoder pass, then gen decoder
-// steps of one token.
+// steps of one token, the tied head plus final_logits_bias.
 func (m *model) bartGenerate() {
+	m.encDecLoop(m.bartEncoder, m.bartDecoderStep, func(x int32) int32 {
+		c, s := m.c, m.s
+		logits := s.alloc(c.batch*c.vocab*c.dt, CatActivations)
+		s.free(x)
+		biased := s.alloc(c.batch*c.vocab*c.dt, CatActivations) // + final_logits_bias
+		s.free(logits)
+		return biased
+	})
+}
+
+// encDecLoop is an encoder-decoder's generate: the prompt's ids and mask,
+// the encoder's pass (held as encoder_outputs), then per step the
+// decoder over one token a sequence (step, growing the self-attention
+// cache kv and filling the cross-attention cache at the first step), the
+// head on its output (head, which frees it), the float32 copy of the
+// logits, the argmax and the decoder's ids grown by a column.
+func (m *model) encDecLoop(encoder func() int32, step func(kv *cache, cross []int32) int32, head func(x int32) int32) {
 	c, s := m.c, m.s
-	b, dt := c.batch, c.dt
+	b := c.batch
 	s.phase = PhaseLoad
 	for _, t := range m.w.tensors {
 		s.alloc(t, CatWeights)
 	}
 	s.phase = PhasePrefill
 	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
-	act := func(n int64) int32 { return s.alloc(n, CatActivations) }
 	ids, am := tmp(b*c.seq*8), tmp(b*c.seq*8)
 	before, traffic0 := s.n, s.trafficBytes
-	enc := m.bartEncoder()
-	// the decoder's input ids (its start token, grown a column a step)
-	dec := tmp(b * 8)
+	enc := encoder()
+	dec := tmp(b * 8) // the decoder's ids: its start token, a column a step
 	kv, cross := newCache(int(c.decLayers())), make([]int32, 2*c.decLayers())
 	for i := range cross {
 		cross[i] = -1
 	}
-	steps := max(c.gen, 1)
 	prevL32 := int32(-1)
-	for step := int64(0); step < steps; step++ {
-		if step > 0 {
+	for st := int64(0); st < max(c.gen, 1); st++ {
+		if st > 0 {
 			s.phase = PhaseDecode
 			before, traffic0 = s.n, s.trafficBytes
 		}
-		s.step = int(step)
+		s.step = int(st)
 		in, cs := tmp(b*8), tmp(8)
-		x := m.bartDecoderStep(kv, cross)
+		logits := head(step(kv, cross))
 		kv.n++
-		logits := act(b * c.vocab * dt)
-		s.free(x)
-		biased := act(b * c.vocab * dt) // + final_logits_bias
-		s.free(logits)
 		l32 := s.alloc(b*c.vocab*4, CatLogits)
 		s.free(prevL32)
 		prevL32 = l32
 		next := tmp(b * 8)
-		nd := tmp(b * (step + 2) * 8)
+		nd := tmp(b * (st + 2) * 8)
 		s.free(dec)
 		dec = nd
-		s.free(biased, cs, in, next)
-		if step < 2 {
+		s.free(logits, cs, in, next)
+		if st < 2 {
 			m.kernels = append(m.kernels, int(s.n-before)/2)
 			m.traffic = append(m.traffic, s.trafficBytes-traffic0)
 		}
