@@ -239,7 +239,7 @@ var genSets = []memmodel.BandSource{
 	{Dir: "testdata/late72/generate", HeldOut: "seventy-second blind set (Gemma 2 2B and Gemma 3 1B StaticCache past their windows, Gemma 2 2B DynamicCache): evaluated once with 2486a8b's replay, then band data"},
 	{Dir: "testdata/late75/generate", HeldOut: "seventy-fifth blind set (Pythia-1b DynamicCache, phi-2 StaticCache, Pythia-410m float32): evaluated once with 7bc1ffd's replay, then band data"},
 	{Dir: "testdata/late81/generate", HeldOut: "eighty-first blind set (falcon-7b StaticCache no_grad): evaluated once with dfb94da's replay, then band data"},
-	{Dir: "testdata/late86/generate", HeldOut: "eighty-sixth blind set (BART large bf16 b8 p1024 n128): evaluated once with 7603317's replay, then band data"},
+	{Dir: "testdata/late86/generate", HeldOut: "eighty-sixth blind set (BART large bf16 b8 p1024 n128 at 7603317; T5-large b4 p768 n192 and flan-T5-base b16 p384 n96 at 58cf6b4): evaluated once, then band data"},
 	{Dir: "testdata/late85/generate", HeldOut: "eighty-fifth blind set (GPT-J small StaticCache b4 p1536, wide DynamicCache no_grad b16 p768): evaluated once with c95dbfb's replay, then band data"},
 	{Dir: "testdata/late84/generate", HeldOut: "eighty-fourth blind set (GPT-J small DynamicCache, wide StaticCache no_grad): evaluated once with 73e1ab1's replay, then band data"},
 	{Dir: "testdata/late80/generate", HeldOut: "eightieth blind set (BLOOM 1b1 StaticCache no_grad): evaluated once with 0499245's replay, then band data"},
