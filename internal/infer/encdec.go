@@ -12,11 +12,13 @@ import "fmt"
 // second cache. The LM head is the tied embedding, plus final_logits_bias.
 func init() {
 	registerDecoder(&decoder{
-		family: "bart", weights: bartWeights, encDec: (*model).bartGenerate,
-		refuse: func(c *config) error {
-			return fmt.Errorf("%s is an encoder-decoder model: vLLM's engine serves decoder-only models; plan Hugging Face generate (--task generate)", c.arch.Name)
-		},
+		family: "bart", weights: bartWeights, encDec: (*model).bartGenerate, refuse: refuseServeEncDec,
 	})
+}
+
+// refuseServeEncDec is why a serve plan refuses an encoder-decoder family.
+func refuseServeEncDec(c *config) error {
+	return fmt.Errorf("%s is an encoder-decoder model: vLLM's engine serves decoder-only models; plan Hugging Face generate (--task generate)", c.arch.Name)
 }
 
 // bartWeights lists BartForConditionalGeneration's parameters in

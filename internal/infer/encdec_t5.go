@@ -1,7 +1,5 @@
 package infer
 
-import "fmt"
-
 // T5 (t5-*, flan-t5-*) as transformers 5's T5ForConditionalGeneration runs
 // Hugging Face generate (dev94's traces), on the encoder-decoder loop
 // BART's planner runs (encDecLoop): pre-norm layers with T5's RMS norm
@@ -14,10 +12,7 @@ import "fmt"
 // dtype, runs a fused kernel (its output only).
 func init() {
 	registerDecoder(&decoder{
-		family: "t5", weights: t5Weights, encDec: (*model).t5Generate,
-		refuse: func(c *config) error {
-			return fmt.Errorf("%s is an encoder-decoder model: vLLM's engine serves decoder-only models; plan Hugging Face generate (--task generate)", c.arch.Name)
-		},
+		family: "t5", weights: t5Weights, encDec: (*model).t5Generate, refuse: refuseServeEncDec,
 	})
 }
 
