@@ -119,18 +119,10 @@ func (m *model) encDecLoop(encoder func() int32, step func(kv *cache, cross []in
 		in, cs := tmp(b*8), tmp(8)
 		logits := head(step(kv, cross))
 		kv.n++
-		l32 := s.alloc(b*c.vocab*4, CatLogits)
-		s.free(prevL32)
-		prevL32 = l32
-		next := tmp(b * 8)
-		nd := tmp(b * (st + 2) * 8)
-		s.free(dec)
-		dec = nd
+		var next int32
+		prevL32, next, dec = m.pickNext(prevL32, dec, st+2)
 		s.free(logits, cs, in, next)
-		if st < 2 {
-			m.kernels = append(m.kernels, int(s.n-before)/2)
-			m.traffic = append(m.traffic, s.trafficBytes-traffic0)
-		}
+		m.recordStep(st, before, traffic0)
 	}
 	s.free(prevL32, enc, ids, am, dec)
 	s.free(cross...)

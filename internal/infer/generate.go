@@ -93,25 +93,39 @@ func (m *model) generate() {
 		np := tmp(b * (cur + 1) * 8) // position_ids grown likewise
 		s.free(pos)
 		pos = np
-		// next_token_logits = outputs.logits[:, -1, :].to(copy=True,
-		// dtype=float32); argmax; input_ids grown by torch.cat; outputs
-		// (and its logits) dropped at the end of the iteration
-		// the previous step's copy lives until this one rebinds the name
-		l32 := s.alloc(b*c.vocab*4, CatLogits)
-		s.free(prevL32)
-		prevL32 = l32
-		next := tmp(b * 8)
-		ni := tmp(b * (cur + 1) * 8)
-		s.free(ids)
-		ids = ni
+		// outputs (and its logits) dropped at the end of the iteration
+		var next int32
+		prevL32, next, ids = m.pickNext(prevL32, ids, cur+1)
 		s.free(logits, cs, in, next)
 		cur++
-		if step < 2 {
-			m.kernels = append(m.kernels, int(s.n-before)/2)
-			m.traffic = append(m.traffic, s.trafficBytes-traffic0)
-		}
+		m.recordStep(step, before, traffic0)
 	}
 	s.free(prevL32)
+}
+
+// pickNext is a step's token choice: next_token_logits =
+// outputs.logits[:, -1, :].to(copy=True, dtype=float32) (the previous
+// step's copy, prev, lives until this one rebinds the name), argmax, and
+// the ids grown by torch.cat to cols columns (the old ids freed). It
+// returns the float32 copy, the argmax and the grown ids.
+func (m *model) pickNext(prev, ids int32, cols int64) (l32, next, grown int32) {
+	c, s := m.c, m.s
+	l32 = s.alloc(c.batch*c.vocab*4, CatLogits)
+	s.free(prev)
+	next = s.alloc(c.batch*8, CatTemporaries)
+	grown = s.alloc(c.batch*cols*8, CatTemporaries)
+	s.free(ids)
+	return l32, next, grown
+}
+
+// recordStep keeps the allocations (a proxy for kernels) and traffic of
+// the prefill and the first decode step, which the timing model prices,
+// from the stream's counters at the step's start.
+func (m *model) recordStep(step, before, traffic0 int64) {
+	if step < 2 {
+		m.kernels = append(m.kernels, int(m.s.n-before)/2)
+		m.traffic = append(m.traffic, m.s.trafficBytes-traffic0)
+	}
 }
 
 // Estimate predicts peak memory and speed of generate for an inference
