@@ -30,16 +30,19 @@ type Arch struct {
 	OutOfPlace bool `json:"out_of_place,omitempty"`
 
 	// transformers
-	Hidden    int     `json:"hidden,omitempty"`
-	Layers    int     `json:"layers,omitempty"`
-	DecLayers int     `json:"decoder_layers,omitempty"` // T5
-	Heads     int     `json:"heads,omitempty"`
-	KVHeads   int     `json:"kv_heads,omitempty"`
-	HeadDim   int     `json:"head_dim,omitempty"`
-	FFN       int     `json:"ffn,omitempty"`
-	Vocab     int     `json:"vocab,omitempty"`
-	MaxPos    int     `json:"max_positions,omitempty"`
-	TypeVocab int     `json:"type_vocab,omitempty"`
+	Hidden    int `json:"hidden,omitempty"`
+	Layers    int `json:"layers,omitempty"`
+	DecLayers int `json:"decoder_layers,omitempty"` // T5
+	Heads     int `json:"heads,omitempty"`
+	KVHeads   int `json:"kv_heads,omitempty"`
+	HeadDim   int `json:"head_dim,omitempty"`
+	FFN       int `json:"ffn,omitempty"`
+	Vocab     int `json:"vocab,omitempty"`
+	MaxPos    int `json:"max_positions,omitempty"`
+	TypeVocab int `json:"type_vocab,omitempty"`
+	// EmbedSize is the token embeddings' width where a projection widens
+	// them to Hidden (ELECTRA's embedding_size); 0 when they are Hidden wide.
+	EmbedSize int     `json:"embedding_size,omitempty"`
 	Tied      bool    `json:"tied,omitempty"`
 	Dropout   float64 `json:"dropout,omitempty"`
 	// AttnDropout is the attention-probability dropout a training step

@@ -94,6 +94,11 @@ type encoderLayout struct {
 	interHeld bool
 	clsAct    string
 	qaDropout bool
+	// projected: the embeddings are Arch.EmbedSize wide and a Linear
+	// (embeddings_project) widens them to the hidden size before the
+	// encoder (ELECTRA-small); the projection's output, not the
+	// embeddings', is then the local held until the encoder returns
+	projected bool
 }
 
 // name is the module name of role r under the layout.
@@ -116,29 +121,36 @@ func buildBERT(b *builder, a *Arch, batch, seq int64, lay *encoderLayout) {
 	// read nothing requiring grad, and autograd saves nothing for them
 	defer b.noGradSaves(len(b.g.ops))
 	d, heads, ff := int64(a.Hidden), int64(a.Heads), int64(a.FFN)
+	e := d // the embeddings' width
+	if lay.projected && a.EmbedSize > 0 {
+		e = int64(a.EmbedSize)
+	}
 	// parameters in BertEmbeddings' registration order (word, position,
 	// token type), which is model.parameters()' and so the order Adam
 	// makes its state in
-	wte := b.param(int64(a.Vocab) * d)
-	pos := b.param(int64(a.MaxPos) * d)
+	wte := b.param(int64(a.Vocab) * e)
+	pos := b.param(int64(a.MaxPos) * e)
 	var tt, te Tensor = -1, -1
-	h := b.embedding(ids, wte, int64(a.Vocab), d)
+	h := b.embedding(ids, wte, int64(a.Vocab), e)
 	we := h
 	if !lay.noTokenTypes {
 		// RoBERTa's single token type still embeds; DistilBERT has none
-		tt = b.param(int64(max(a.TypeVocab, 1)) * d)
-		te = b.embedding(ids, tt, int64(max(a.TypeVocab, 1)), d)
+		tt = b.param(int64(max(a.TypeVocab, 1)) * e)
+		te = b.embedding(ids, tt, int64(max(a.TypeVocab, 1)), e)
 		h = b.add(we, te)
 	}
-	pe := b.out(seq*d, b.dt(pos), pos)
+	pe := b.out(seq*e, b.dt(pos), pos)
 	b.op("embedding", []Tensor{pos}, []Tensor{pe}, nil)
 	h = b.add(h, pe)
-	h = b.layerNorm(h, d, true)
+	h = b.layerNorm(h, e, true)
 	h = b.dropout(h, a.Dropout)
 	// BertEmbeddings.forward's inputs_embeds, token_type_embeddings and
 	// position_embeddings: locals until it returns (the fixtures'
 	// BERT-base checkpointed trace)
 	b.keep(we, te, pe)
+	if e != d {
+		h = b.linear(h, e, d, true, "embeddings_project")
+	}
 	emb := h
 	mask := b.compiledPadMask(batch, seq)
 	for l := 0; l < a.Layers; l++ {
