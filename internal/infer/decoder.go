@@ -52,6 +52,9 @@ type decoder struct {
 	// family (BART: the encoder pass, then the decoder's steps), in place
 	// of the decoder-only loop and blocks
 	encDec func(m *model)
+	// audio, when set, says the encoder reads a fixed audio window, not a
+	// prompt (Whisper)
+	audio *audioInput
 }
 
 // generates reports whether Hugging Face generate is planned for the
@@ -80,4 +83,16 @@ func decoderFamilies(generate bool) string {
 	}
 	sort.Strings(names)
 	return strings.Join(names, ", ")
+}
+
+// audioInput is an encoder fed a fixed window of audio features instead
+// of a prompt of tokens.
+type audioInput struct {
+	// positions is the encoder's length whatever the spec's seq, or why
+	// that seq cannot be planned
+	positions func(c *config) (int64, error)
+	// input describes the window for the plan's header; note is what the
+	// plan assumed about the call
+	input func(c *config) string
+	note  string
 }

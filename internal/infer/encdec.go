@@ -76,7 +76,7 @@ func (c *config) crossKVBytes() int64 {
 // bartGenerate is generate for BART: the encoder pass, then gen decoder
 // steps of one token, the tied head plus final_logits_bias.
 func (m *model) bartGenerate() {
-	m.encDecLoop(m.bartEncoder, m.bartDecoderStep, func(x int32) int32 {
+	m.encDecLoop(m.promptIDs, m.bartEncoder, m.bartDecoderStep, func(x int32) int32 {
 		c, s := m.c, m.s
 		logits := s.alloc(c.batch*c.vocab*c.dt, CatActivations)
 		s.free(x)
@@ -86,22 +86,32 @@ func (m *model) bartGenerate() {
 	})
 }
 
-// encDecLoop is an encoder-decoder's generate: the prompt's ids and mask,
-// the encoder's pass (held as encoder_outputs), then per step the
+// promptIDs is a text encoder-decoder's inputs: the prompt's ids and its
+// attention mask.
+func (m *model) promptIDs() []int32 {
+	n := m.c.batch * m.c.seq * 8
+	return []int32{m.s.alloc(n, CatTemporaries), m.s.alloc(n, CatTemporaries)}
+}
+
+// encDecLoop is an encoder-decoder's generate: its inputs (the prompt's
+// ids and mask, or Whisper's features), the encoder's pass (held as encoder_outputs), then per step the
 // decoder over one token a sequence (step, growing the self-attention
 // cache kv and filling the cross-attention cache at the first step), the
 // head on its output (head, which frees it), the float32 copy of the
 // logits, the argmax and the decoder's ids grown by a column.
-func (m *model) encDecLoop(encoder func() int32, step func(kv *cache, cross []int32) int32, head func(x int32) int32) {
+func (m *model) encDecLoop(inputs func() []int32, encoder func() int32, step func(kv *cache, cross []int32) int32, head func(x int32) int32) {
 	c, s := m.c, m.s
 	b := c.batch
 	s.phase = PhaseLoad
 	for _, t := range m.w.tensors {
 		s.alloc(t, CatWeights)
 	}
+	for _, t := range m.w.dropped {
+		s.free(s.alloc(t, CatWeights))
+	}
 	s.phase = PhasePrefill
 	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
-	ids, am := tmp(b*c.seq*8), tmp(b*c.seq*8)
+	heldIn := inputs()
 	before, traffic0 := s.n, s.trafficBytes
 	enc := encoder()
 	dec := tmp(b * 8) // the decoder's ids: its start token, a column a step
@@ -124,7 +134,8 @@ func (m *model) encDecLoop(encoder func() int32, step func(kv *cache, cross []in
 		s.free(logits, cs, in, next)
 		m.recordStep(st, before, traffic0)
 	}
-	s.free(prevL32, enc, ids, am, dec)
+	s.free(prevL32, enc, dec)
+	s.free(heldIn...)
 	s.free(cross...)
 }
 

@@ -63,7 +63,7 @@ func t5Weights(c *config, w *weights) {
 // of one token, the head on the final norm's output (scaled by
 // d_model^-0.5 first where the head is tied).
 func (m *model) t5Generate() {
-	m.encDecLoop(m.t5Encoder, m.t5DecoderStep, func(x int32) int32 {
+	m.encDecLoop(m.promptIDs, m.t5Encoder, m.t5DecoderStep, func(x int32) int32 {
 		c, s := m.c, m.s
 		if c.arch.Tied {
 			sc := s.alloc(c.batch*c.hidden*c.dt, CatActivations)

@@ -173,7 +173,11 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 	if m.w.tower > 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("%s's checkpoint is multimodal: AutoModelForCausalLM loads its config (model_type gemma3) as Gemma3ForConditionalGeneration (transformers 5.17), so its image encoder and projector (%s) come with the language model and are counted here; Gemma3ForCausalLM loaded from it holds that much less", c.arch.Name, units.Bytes(m.w.tower)))
 	}
-	if n := c.seq + c.gen; c.arch.MaxPos > 0 && n > int64(c.arch.MaxPos) {
+	if a := c.dec.audio; a != nil {
+		r.Input = a.input(c)
+		r.Notes = append(r.Notes, a.note)
+	}
+	if n := c.seq + c.gen; c.dec.encDec == nil && c.arch.MaxPos > 0 && n > int64(c.arch.MaxPos) {
 		// a learned position table refuses this in newConfig; rotary ones run
 		r.Notes = append(r.Notes, fmt.Sprintf("prompt + new tokens (%d) is past %s's %d positions (max_position_embeddings): memory is planned for the length asked; the model was not trained on sequences that long", n, c.arch.Name, c.arch.MaxPos))
 	}

@@ -10,12 +10,15 @@ import (
 
 // Result is the prediction for one generate configuration on one GPU.
 type Result struct {
-	Task         string `json:"task"`
-	Model        string `json:"model"`
-	GPU          string `json:"gpu"`
-	Params       int64  `json:"params"`
-	Batch        int    `json:"batch"`
-	Prompt       int    `json:"prompt_tokens"`
+	Task   string `json:"task"`
+	Model  string `json:"model"`
+	GPU    string `json:"gpu"`
+	Params int64  `json:"params"`
+	Batch  int    `json:"batch"`
+	Prompt int    `json:"prompt_tokens"`
+	// Input, when set, is what the encoder reads instead of a prompt of
+	// tokens (Whisper's audio window); Prompt is then its positions.
+	Input        string `json:"input,omitempty"`
 	NewTokens    int    `json:"new_tokens"`
 	Precision    string `json:"precision"`
 	ComputeDType string `json:"compute_dtype"`

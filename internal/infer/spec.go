@@ -103,6 +103,11 @@ func resolve(s memmodel.Spec) (*config, error) {
 	if c.seq == 0 {
 		c.seq = 512
 	}
+	if c.dec.audio != nil {
+		if c.seq, err = c.dec.audio.positions(c); err != nil {
+			return nil, specErr("seq", "%v", err)
+		}
+	}
 	if c.seq < 1 {
 		return nil, specErr("seq", "must be at least 1, got %d", s.Seq)
 	}
@@ -122,7 +127,7 @@ func resolve(s memmodel.Spec) (*config, error) {
 	if fam, err := memmodel.LookupFamily(c.arch.Family); err == nil && !fam.AnyLength && c.arch.MaxPos > 0 {
 		maxPos := int64(c.arch.MaxPos)
 		switch {
-		case c.dec.encDec != nil && c.seq > maxPos:
+		case c.dec.encDec != nil && c.dec.audio == nil && c.seq > maxPos:
 			return nil, specErr("seq", "prompt %d exceeds the encoder's %d positions", c.seq, maxPos)
 		case c.dec.encDec != nil && c.gen+1 > maxPos:
 			return nil, specErr("new_tokens", "%d new tokens and the start token exceed the decoder's %d positions", c.gen, maxPos)

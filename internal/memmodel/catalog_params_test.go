@@ -25,7 +25,13 @@ func TestCatalogParamCounts(t *testing.T) {
 		"whisper-tiny":      37_760_640,
 		"whisper-base":      72_593_920,
 		"whisper-small":     241_734_912,
-		"llama2-7b":         6_738_415_616,
+		// WhisperForConditionalGeneration of large-v3's sizes (late87's
+		// row: 128 mel bins, 51866 tokens); large-v2 and the 4-decoder-
+		// layer turbo as their model cards count them
+		"whisper-large-v3":       1_543_490_560,
+		"whisper-large-v2":       1_543_304_960,
+		"whisper-large-v3-turbo": 808_878_080,
+		"llama2-7b":              6_738_415_616,
 		// GPTNeoXForCausalLM and PhiForCausalLM built from the Hub's
 		// configs on the lent H200 (testdata/dev77's rows)
 		"pythia-160m": 162_322_944,

@@ -21,10 +21,15 @@ func init() {
 			whisper("whisper-base", 512, 6, 8, 2048),
 			whisper("whisper-small", 768, 12, 12, 3072),
 			whisper("whisper-medium", 1024, 24, 16, 4096),
+			whisper("whisper-large-v2", 1280, 32, 20, 5120),
+			whisperV3("whisper-large-v3", 32),
+			whisperV3("whisper-large-v3-turbo", 4),
 		},
 		Aliases: map[string]string{
 			"openai/whisper-tiny": "whisper-tiny", "openai/whisper-base": "whisper-base",
 			"openai/whisper-small": "whisper-small", "openai/whisper-medium": "whisper-medium",
+			"openai/whisper-large-v2": "whisper-large-v2", "openai/whisper-large-v3": "whisper-large-v3",
+			"openai/whisper-large-v3-turbo": "whisper-large-v3-turbo", "whisper-large": "whisper-large-v3",
 		},
 		Build:  func(b *builder, a *Arch, in Input) { buildWhisper(b, a, in.Batch, in.Seq, in.Cache) },
 		FromHF: whisperFromHF,
@@ -34,6 +39,14 @@ func init() {
 func whisper(name string, d, layers, heads, ffn int) Arch {
 	return Arch{Name: name, Family: "whisper", Hidden: d, Layers: layers, DecLayers: layers, Heads: heads, FFN: ffn,
 		Vocab: 51865, Tied: true, MaxPos: 448, DefaultSeq: 448, MelBins: 80, SourcePos: 1500}
+}
+
+// whisperV3 is large-v3's shape (128 mel bins, one more token) with its
+// decoder's layer count (turbo keeps 4 of 32).
+func whisperV3(name string, decLayers int) Arch {
+	a := whisper(name, 1280, 32, 20, 5120)
+	a.DecLayers, a.MelBins, a.Vocab = decLayers, 128, 51866
+	return a
 }
 
 func whisperFromHF(_ string, data []byte) (Arch, error) {

@@ -340,14 +340,14 @@ func (gen *generator) flushWorkspace() {
 	}
 }
 
-// cublasLtWorkspace is the workspace cuBLASLt's first call on a thread
+// CublasLtWorkspace is the workspace cuBLASLt's first call on a thread
 // allocates (torch 2.11's default, 1 MiB: the H200 traces of BERT,
 // Whisper, ResNet-50's fc and ConvNeXt allocate it right after the first
 // biased linear's output and the cuBLAS workspace, and never free it; a
 // checkpointed BERT's recompute allocates a second on the backward
 // thread). Linears without a bias run plain cuBLAS (none in the Qwen3
 // trace).
-const cublasLtWorkspace = 1 << 20
+const CublasLtWorkspace = 1 << 20
 
 // ltWorkspace schedules the running thread's cuBLASLt workspace for a
 // linear with a bias, once per thread.
@@ -361,7 +361,7 @@ func (gen *generator) ltWorkspace(o *op) {
 	}
 	if !*done {
 		*done = true
-		gen.workspaceAfterNext(cublasLtWorkspace)
+		gen.workspaceAfterNext(CublasLtWorkspace)
 	}
 }
 

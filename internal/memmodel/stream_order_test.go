@@ -305,8 +305,8 @@ func TestCublasLtWorkspace(t *testing.T) {
 			break
 		}
 	}
-	if ws < 0 || ws+1 >= len(allocs) || allocs[ws+1].Size != cublasLtWorkspace {
-		t.Fatalf("snapshot: no %d-byte request right after the first cuBLAS workspace", cublasLtWorkspace)
+	if ws < 0 || ws+1 >= len(allocs) || allocs[ws+1].Size != CublasLtWorkspace {
+		t.Fatalf("snapshot: no %d-byte request right after the first cuBLAS workspace", CublasLtWorkspace)
 	}
 	lt := allocs[ws+1].Addr
 	for _, e := range ev {
@@ -322,7 +322,7 @@ func TestCublasLtWorkspace(t *testing.T) {
 			continue
 		}
 		tg := st.Tags[r.ID]
-		if r.Size == cublasLtWorkspace && tg.Op == "cublas_workspace" {
+		if r.Size == CublasLtWorkspace && tg.Op == "cublas_workspace" {
 			n++
 			if prev != "cublas_workspace" || prev2 != "linear" || tg.Phase != PhaseForward {
 				t.Errorf("Lt workspace after %q, %q in %v, want the first forward linear's output, then the cuBLAS workspace", prev2, prev, tg.Phase)

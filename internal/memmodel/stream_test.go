@@ -60,7 +60,7 @@ func TestStreamInvariants(t *testing.T) {
 	}
 	// the forward and backward threads' cuBLAS workspaces, and the
 	// forward thread's cuBLASLt one (the first biased linear)
-	if want := 2*c.gpu.CublasWorkspaceBytes + cublasLtWorkspace; left[CatTemporaries] != want {
+	if want := 2*c.gpu.CublasWorkspaceBytes + CublasLtWorkspace; left[CatTemporaries] != want {
 		t.Errorf("persistent temporaries %d, want two cuBLAS workspaces and a cuBLASLt one (%d)", left[CatTemporaries], want)
 	}
 }

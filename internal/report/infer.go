@@ -18,8 +18,12 @@ func inferBand(b memmodel.Band) string { return units.Bytes(b.Low) + " – " + u
 // the verdict and the breakdown at the peak.
 func InferText(w io.Writer, r *infer.Result) {
 	fmt.Fprintf(w, "generate: %s (%s params) on %s\n", r.Model, count(r.Params), r.GPU)
-	fmt.Fprintf(w, "  batch %d, prompt %d tokens, %d new tokens, weights %s (compute %s), KV cache %s %s, attention %s\n",
-		r.Batch, r.Prompt, r.NewTokens, r.Precision, r.ComputeDType, r.Cache, r.KVDType, r.Attention)
+	input := fmt.Sprintf("prompt %d tokens", r.Prompt)
+	if r.Input != "" {
+		input = r.Input
+	}
+	fmt.Fprintf(w, "  batch %d, %s, %d new tokens, weights %s (compute %s), KV cache %s %s, attention %s\n",
+		r.Batch, input, r.NewTokens, r.Precision, r.ComputeDType, r.Cache, r.KVDType, r.Attention)
 	// the bands' confidence on each, as a training plan prints it
 	pct := fmt.Sprintf(", %.0f%%", 100*r.Confidence)
 	fmt.Fprintf(w, "\npeak allocated  %10s   (%s%s)\n", units.Bytes(r.PeakAllocated), inferBand(r.AllocatedBand), pct)

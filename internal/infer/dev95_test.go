@@ -1,0 +1,16 @@
+package infer
+
+import "testing"
+
+// TestDev95WhisperGenerate holds Whisper's generate plan
+// (encdec_whisper.go) to dev95's two points (testdata/dev95/whisper:
+// whisper-small's sizes bf16 b8 64 new tokens under inference_mode,
+// whisper-base's float32 b16 128 new tokens under no_grad, one 30 s window
+// each, with snapshots). The planner as first written from the traces:
+// allocated +0.03% and -0.10%, reserved -0.51% and -1.83%; with
+// proj_out's own weight built and freed at load, cuDNN's general
+// workspace for both convolutions and the cuBLASLt workspace (all three
+// in the traces): allocated -0.08% and -0.00%, reserved +0.44% and
+// -1.31% (the float32 point's replay of its own requests comes within
+// 0.2%: placement, not size).
+func TestDev95WhisperGenerate(t *testing.T) { checkGenerateSet(t, "dev95/whisper", 2, 0.014, 0.001, 1) }
