@@ -14,3 +14,9 @@ import "testing"
 // -1.31% (the float32 point's replay of its own requests comes within
 // 0.2%: placement, not size).
 func TestDev95WhisperGenerate(t *testing.T) { checkGenerateSet(t, "dev95/whisper", 2, 0.014, 0.001, 1) }
+
+// TestLate87WhisperGenerate holds late87's blind Whisper points, evaluated
+// once at a06b0d3 (whisper-medium bf16 b16 128 new tokens, large-v3 fp16
+// b8 96 new tokens): allocated -0.01% and +0.01%, reserved +0.40% and
+// +0.18%, both inside both bands.
+func TestLate87WhisperGenerate(t *testing.T) { checkGenerateSet(t, "late87", 2, 0.005, 0.0005, 1) }

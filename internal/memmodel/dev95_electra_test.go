@@ -15,3 +15,11 @@ func TestDev95ELECTRA(t *testing.T) {
 	checkBlindGroups(t, "../../testdata/dev95/electra", 2, nil,
 		blindLimits{resvMedian: 0.011, resvMax: 0.012, allocMax: 0.0005, under: 0, farUnder: 0}, "families")
 }
+
+// TestLate87ELECTRA holds late87's blind ELECTRA rows, evaluated once at
+// e09d7f0 (electra-small QA s384 b32 float32, electra-large s512 b8 bf16
+// checkpointed): allocated -0.00% both, reserved +0.97% and +0.41%.
+func TestLate87ELECTRA(t *testing.T) {
+	checkBlindGroups(t, "../../testdata/late87", 2, nil,
+		blindLimits{resvMedian: 0.008, resvMax: 0.011, allocMax: 0.0005, under: 0, farUnder: 0}, "families")
+}
