@@ -147,68 +147,24 @@ func (m *model) bartEncoder() int32 {
 	c, s := m.c, m.s
 	T, d, dt := c.batch*c.seq, c.hidden, m.c.dt
 	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
-	act := func(n int64) int32 { return s.alloc(n, CatActivations) }
 	e := tmp(T * d * dt)
 	sc := tmp(T * d * dt) // * embed_scale, a new tensor even at 1.0
 	s.free(e)
 	pos := tmp(T * d * dt)
 	sum := tmp(T * d * dt)
-	x := act(T * d * dt) // layernorm_embedding
+	x := s.alloc(T*d*dt, CatActivations) // layernorm_embedding
 	s.free(sum)
 	tmp(c.gpu.CublasWorkspaceBytes) // the first matmul's, kept by the handle
 	for l := int64(0); l < c.layers; l++ {
-		y := m.bartSelfAttn(x, T)
-		out := m.bartMLP(T)
-		s.free(y, x)
-		x = out
+		x = m.encLayer(&bartLayout, x, T)
 	}
 	s.free(sc, pos)
 	return x
 }
 
-// bartSelfAttn is a post-norm self-attention sublayer of the encoder on
-// x (T rows): q, k and v projections, SDPA, out_proj, the residual and
-// its LayerNorm; the projections and SDPA's output go as it returns.
-func (m *model) bartSelfAttn(x int32, T int64) int32 {
-	c, s := m.c, m.s
-	n := T * c.hidden * c.dt
-	tmp := func() int32 { return s.alloc(n, CatTemporaries) }
-	q, k, v := tmp(), tmp(), tmp()
-	return m.bartOut(n, tmp(), q, k, v)
-}
-
-// bartOut finishes a post-norm attention sublayer from SDPA's output o
-// (n bytes): out_proj, o and the sublayer's locals (done) freed, the
-// residual and its LayerNorm, which it returns.
-func (m *model) bartOut(n int64, o int32, done ...int32) int32 {
-	s := m.s
-	p := s.alloc(n, CatTemporaries) // out_proj
-	s.free(o)
-	s.free(done...)
-	r := s.alloc(n, CatTemporaries)
-	s.free(p)
-	y := s.alloc(n, CatActivations) // the sublayer's LayerNorm
-	s.free(r)
-	return y
-}
-
-// bartMLP is a post-norm MLP sublayer over rows tokens (its input held by
-// the caller): fc1, GELU, fc2, the residual and final_layer_norm, which it
-// returns.
-func (m *model) bartMLP(rows int64) int32 {
-	c, s := m.c, m.s
-	n, f := rows*c.hidden*c.dt, rows*c.ffn*c.dt
-	f1 := s.alloc(f, CatTemporaries)
-	g := s.alloc(f, CatTemporaries)
-	s.free(f1)
-	f2 := s.alloc(n, CatTemporaries)
-	s.free(g)
-	r := s.alloc(n, CatTemporaries)
-	s.free(f2)
-	out := s.alloc(n, CatActivations)
-	s.free(r)
-	return out
-}
+// bartLayout is BART's (and Marian's): post-norm layers, the query's
+// scale handed to SDPA, nothing copied.
+var bartLayout = encDecLayout{}
 
 // bartDecoderStep is BartDecoder over one new token a sequence: the
 // scaled embedding, the positions (one row, broadcast), their sum through
@@ -228,28 +184,8 @@ func (m *model) bartDecoderStep(kv *cache, cross []int32) int32 {
 	sum := tmp(n)
 	x := s.alloc(n, CatActivations)
 	s.free(sum)
-	T := c.batch * c.seq
 	for l := 0; l < int(c.decLayers()); l++ {
-		// self-attention: the new token's k and v go into the cache (a
-		// grown copy), their projections then
-		q, k, v := tmp(n), tmp(n), tmp(n)
-		m.update(l, -1, -1, 1, kv)
-		s.free(k, v)
-		y := m.bartOut(n, tmp(n), q)
-		// cross-attention: at the first step k_proj and v_proj of the
-		// encoder output, copied into the cross cache
-		cq := tmp(n)
-		if cross[2*l] < 0 {
-			ek, ev := tmp(T*d*dt), tmp(T*d*dt)
-			cross[2*l] = s.alloc(T*d*dt, CatKVCache)
-			cross[2*l+1] = s.alloc(T*d*dt, CatKVCache)
-			s.free(ek, ev)
-		}
-		y2 := m.bartOut(n, tmp(n), cq)
-		s.free(y)
-		out := m.bartMLP(b)
-		s.free(y2, x)
-		x = out
+		x = m.decLayer(&bartLayout, l, x, kv, cross, c.batch*c.seq)
 	}
 	s.free(sc, pos)
 	return x

@@ -136,144 +136,30 @@ func (m *model) whisperEncoder() int32 {
 	tmp(c.gpu.CublasWorkspaceBytes)
 	tmp(memmodel.CublasLtWorkspace)
 	for l := int64(0); l < c.layers; l++ {
-		r := m.whisperAttnSub(x, T)
-		out := m.whisperMLPSub(r, T, true)
-		s.free(r, x)
-		x = out
+		x = m.encLayer(&whisperLayout, x, T)
 	}
-	y := m.whisperNorm(T*d*dt, true)
+	y := m.lnOut(T*d*dt, true)
 	s.free(x, g2, ids)
 	return y
 }
 
-// whisperNorm is a LayerNorm's output over n bytes; contiguous (the
-// encoder's transposed residual stream) copies its input first.
-func (m *model) whisperNorm(n int64, contiguous bool) int32 {
-	s := m.s
-	var cp int32 = -1
-	if contiguous {
-		cp = s.alloc(n, CatTemporaries)
-	}
-	y := s.alloc(n, CatActivations)
-	if cp >= 0 {
-		s.free(cp)
-	}
-	return y
-}
-
-// whisperQuery is the query: q_proj, the scaling (a new tensor), and over
-// more than one token its contiguous copy after the head split.
-func (m *model) whisperQuery(n int64, many bool) int32 {
-	s := m.s
-	p := s.alloc(n, CatTemporaries)
-	q := s.alloc(n, CatTemporaries)
-	s.free(p)
-	if many {
-		cq := s.alloc(n, CatTemporaries)
-		s.free(q)
-		q = cq
-	}
-	return q
-}
-
-// whisperProj is a key or value projection over many tokens and its
-// contiguous copy (the projection freed).
-func (m *model) whisperProj(n int64) int32 {
-	s := m.s
-	p := s.alloc(n, CatTemporaries)
-	y := s.alloc(n, CatTemporaries)
-	s.free(p)
-	return y
-}
-
-// whisperAttnSub is an encoder layer's self-attention sublayer on x (T
-// rows): the LayerNorm's contiguous copy and output, the query, key and
-// value, SDPA's output and its contiguous transpose, out_proj, then the
-// residual, which it returns (x is the caller's).
-func (m *model) whisperAttnSub(x int32, T int64) int32 {
-	c, s := m.c, m.s
-	n := T * c.hidden * c.dt
-	ln := m.whisperNorm(n, true)
-	q := m.whisperQuery(n, true)
-	k, v := m.whisperProj(n), m.whisperProj(n)
-	p := m.whisperAttnOut(n)
-	s.free(q, k, v, ln)
-	r := s.alloc(n, CatActivations)
-	s.free(p)
-	return r
-}
-
-// whisperAttnOut is SDPA's output over n bytes, its contiguous transpose
-// and out_proj, which it returns.
-func (m *model) whisperAttnOut(n int64) int32 {
-	s := m.s
-	o := s.alloc(n, CatTemporaries)
-	oc := s.alloc(n, CatTemporaries)
-	s.free(o)
-	p := s.alloc(n, CatTemporaries)
-	s.free(oc)
-	return p
-}
-
-// whisperMLPSub is a pre-norm MLP sublayer over rows tokens on the
-// residual r (the caller's): the LayerNorm (copying its input first in
-// the encoder, contiguous), fc1, GELU, fc2 and the residual add, which it
-// returns.
-func (m *model) whisperMLPSub(r int32, rows int64, contiguous bool) int32 {
-	c, s := m.c, m.s
-	n, f := rows*c.hidden*c.dt, rows*c.ffn*c.dt
-	ln := m.whisperNorm(n, contiguous)
-	f1 := s.alloc(f, CatTemporaries)
-	g := s.alloc(f, CatTemporaries)
-	s.free(f1, ln)
-	o := s.alloc(n, CatTemporaries)
-	s.free(g)
-	out := s.alloc(n, CatActivations)
-	s.free(o)
-	return out
-}
+// whisperLayout is Whisper's: pre-norm layers, the query scaled into a
+// new tensor, the heads' and SDPA's copies, and the encoder's transposed
+// residual stream.
+var whisperLayout = encDecLayout{preNorm: true, scaledQuery: true, contiguous: true, transposed: true}
 
 // whisperDecoderStep is WhisperDecoder over one new token a sequence: the
 // token embedding and its position rows (locals until it returns), their
-// sum, then per layer self-attention over the grown cache,
-// cross-attention over the encoded window (its keys and values projected,
-// made contiguous and cached at the first step) and the MLP, each
-// pre-norm; layer_norm's output is returned.
+// sum, the pre-norm layers, and layer_norm's output, which it returns.
 func (m *model) whisperDecoderStep(kv *cache, cross []int32) int32 {
 	c, s := m.c, m.s
-	b, d, dt := c.batch, c.hidden, c.dt
-	n := b * d * dt
-	tmp := func(k int64) int32 { return s.alloc(k, CatTemporaries) }
-	e, pos := tmp(n), tmp(n)
+	n := c.batch * c.hidden * c.dt
+	e, pos := s.alloc(n, CatTemporaries), s.alloc(n, CatTemporaries)
 	x := s.alloc(n, CatActivations)
-	T := c.batch * c.seq
 	for l := 0; l < int(c.decLayers()); l++ {
-		ln := m.whisperNorm(n, false)
-		q := m.whisperQuery(n, false)
-		k, v := tmp(n), tmp(n)
-		m.update(l, -1, -1, 1, kv)
-		s.free(k, v)
-		p := m.whisperAttnOut(n)
-		s.free(q, ln)
-		r1 := s.alloc(n, CatActivations)
-		s.free(p)
-		ln2 := m.whisperNorm(n, false)
-		cq := m.whisperQuery(n, false)
-		if cross[2*l] < 0 {
-			ek, ev := m.whisperProj(T*d*dt), m.whisperProj(T*d*dt)
-			cross[2*l] = s.alloc(T*d*dt, CatKVCache)
-			cross[2*l+1] = s.alloc(T*d*dt, CatKVCache)
-			s.free(ek, ev)
-		}
-		p2 := m.whisperAttnOut(n)
-		s.free(cq, ln2)
-		r2 := s.alloc(n, CatActivations)
-		s.free(p2, r1)
-		out := m.whisperMLPSub(r2, b, false)
-		s.free(r2, x)
-		x = out
+		x = m.decLayer(&whisperLayout, l, x, kv, cross, c.batch*c.seq)
 	}
-	y := m.whisperNorm(n, false)
+	y := m.lnOut(n, false)
 	s.free(x, e, pos)
 	return y
 }
