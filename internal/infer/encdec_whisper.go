@@ -51,7 +51,7 @@ func whisperSourceLen(c *config) (int64, error) {
 // bias; their LayerNorm; fc1, fc2 and the final LayerNorm) and
 // layer_norm; the decoder's token and position tables, its layers (the
 // same plus encoder_attn and its LayerNorm) and layer_norm. proj_out is
-// the token table once tied; its own weight, built first, is freed then.
+// the token table.
 func whisperWeights(c *config, w *weights) {
 	h, v, dt, ffn := c.hidden, c.vocab, c.dt, c.ffn
 	mel := int64(c.arch.MelBins)
@@ -85,7 +85,6 @@ func whisperWeights(c *config, w *weights) {
 	w.add(pos*h, pos*h*dt)
 	layers(c.decLayers(), true)
 	w.head, w.embed = v*h*dt, v*h*dt
-	w.dropped = append(w.dropped, v*h*dt) // proj_out's own weight, until tie_weights
 }
 
 // whisperGenerate is Whisper's generate: the features and their segment

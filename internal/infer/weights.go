@@ -9,10 +9,6 @@ type weights struct {
 	// linear holds the layers' matrix shapes (in, out), for FLOPs and for
 	// the dequantised copies quantised kernels make.
 	linear [][2]int64
-	// dropped are tensors the model builds after its weights and frees
-	// when it ties them (a head Linear replaced by the token table):
-	// their segments stay cached
-	dropped []int64
 	// head is the LM head's bytes (the tied embedding when tied); a decode
 	// step reads all weights except the embedding tables, of which it
 	// reads only the rows of the new tokens.
