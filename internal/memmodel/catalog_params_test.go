@@ -65,6 +65,14 @@ func TestCatalogParamCounts(t *testing.T) {
 		// 6-layer one's sizes, two labels (testdata/dev92/debv3's rows)
 		"deberta-v3-base":  184_423_682,
 		"deberta-v3-small": 141_896_450,
+		// CLIPModel (text and vision towers, both projections,
+		// logit_scale): the figures the openai/clip-vit-* model cards and
+		// CLIPModel(config).num_parameters() give for B/32, B/16 and L/14;
+		// L/14-336 is L/14 with a 24×24+1 position table (+327,680)
+		"clip-vit-base-patch32":      151_277_313,
+		"clip-vit-base-patch16":      149_620_737,
+		"clip-vit-large-patch14":     427_616_513,
+		"clip-vit-large-patch14-336": 427_944_193,
 	} {
 		if r := paramsOf(t, name, 16, 0); r.Params != want {
 			t.Errorf("%s: %d params, PyTorch counts %d", name, r.Params, want)
