@@ -35,8 +35,8 @@ func init() {
 		},
 		Build:  buildCLIP,
 		FromHF: clipFromHF,
-		// both towers' layers are pipeline stages
-		PipelineLayers: func(a *Arch) int { return a.Layers + a.CLIP.Layers },
+		NoModelParallel: "transformers gives CLIP no tensor-parallel plan, and its two towers of " +
+			"different widths are not split by heads or layers here (ddp, fsdp and zero1-3 are planned)",
 	})
 }
 

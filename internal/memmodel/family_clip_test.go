@@ -83,8 +83,9 @@ func TestHFConfigCLIP(t *testing.T) {
 // TestCLIPPlans: the catalog's CLIP plans its default 77 tokens at its
 // own image side, LoRA adapts q_proj and v_proj of both towers (PEFT r16:
 // 12·2·16·(512+512) + 12·2·16·(768+768) = 983,040 trainable), block
-// checkpointing lowers the peak, and an image side is refused (the
-// config's is the only one CLIPVisionEmbeddings takes).
+// checkpointing lowers the peak, and an image side (the config's is the
+// only one CLIPVisionEmbeddings takes), tensor parallelism and more than
+// 77 tokens are refused.
 func TestCLIPPlans(t *testing.T) {
 	name := "openai/clip-vit-base-patch32"
 	spec := func() memmodel.Spec {
@@ -115,6 +116,11 @@ func TestCLIPPlans(t *testing.T) {
 	s.Image = 336
 	if _, err := memmodel.Estimate(s, opts); err == nil {
 		t.Error("an image side was accepted for CLIP")
+	}
+	s = spec()
+	s.Parallel = memmodel.Parallel{Strategy: "tp", GPUs: 2, TP: 2, PP: 1, MicroBatches: 1}
+	if _, err := memmodel.Estimate(s, opts); err == nil || !strings.Contains(err.Error(), "not planned for clip") {
+		t.Errorf("tp 2: got %v, want refused", err)
 	}
 	s = spec()
 	s.Seq = 78
