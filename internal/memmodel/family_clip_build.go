@@ -90,7 +90,7 @@ func buildCLIP(b *builder, a *Arch, in Input) {
 	// nothing requiring grad: autograd saves nothing for them
 	defer b.noGradSaves(len(b.g.ops))
 	pooledV, vord := b.clipVision(a, px, batch, image)
-	pooledT, tord := b.clipText(a, ids, batch, seq)
+	pooledT, lastT, tord := b.clipText(a, ids, batch, seq)
 
 	// the projections (visual first), the logits and the loss
 	d, dv, proj := int64(a.Hidden), int64(c.Hidden), int64(c.Projection)
@@ -102,6 +102,10 @@ func buildCLIP(b *builder, a *Arch, in Input) {
 	b.module = "logit_scale"
 	ls := b.spanOf(func() { scale = b.param(1) })
 	b.g.loss = b.clipLoss(ie, te, scale, batch, proj)
+	// CLIPOutput's text_model_output holds the text tower's last hidden
+	// state (which the EOS index does not save) until the model returns;
+	// the vision tower's is saved by post_layernorm's class-token view
+	b.keep(lastT)
 
 	// named_parameters(): CLIPModel's own logit_scale, the text tower,
 	// the vision tower, the projections; model.to(): children first
@@ -167,8 +171,9 @@ func (b *builder) clipVision(a *Arch, px Tensor, batch, image int64) (Tensor, cl
 
 // clipText is CLIPTextTransformer: token and position embeddings, the
 // causal layers (checkpoint blocks after the vision tower's),
-// final_layer_norm and the pooling at each row's EOS token.
-func (b *builder) clipText(a *Arch, ids Tensor, batch, seq int64) (Tensor, clipOrder) {
+// final_layer_norm and the pooling at each row's EOS token. It returns
+// the pooled output, the last hidden state and the parameter orders.
+func (b *builder) clipText(a *Arch, ids Tensor, batch, seq int64) (Tensor, Tensor, clipOrder) {
 	var ord clipOrder
 	d, vocab := int64(a.Hidden), int64(a.Vocab)
 	b.module = "text_model.embeddings"
@@ -191,7 +196,7 @@ func (b *builder) clipText(a *Arch, ids Tensor, batch, seq int64) (Tensor, clipO
 	b.g.blocks = vl + a.Layers
 	b.module = "text_model.final_layer_norm"
 	ord.both(b.spanOf(func() { h = b.layerNorm(h, d, true) }))
-	return b.clipEOSPool(h, ids, batch, seq, d), ord
+	return b.clipEOSPool(h, ids, batch, seq, d), h, ord
 }
 
 // clipEOSPool is the text tower's pooled output: the row of each
