@@ -61,7 +61,10 @@ func (b *builder) clipLayer(h Tensor, d, ff int64, s attnShape) (Tensor, []param
 	att = b.sdpaMask(q, k, v, -1, s)
 	b.sel = false
 	so := b.spanOf(func() { att = b.linear(att, d, d, true, "out_proj") })
-	b.keep(y)
+	// CLIPAttention.forward's queries, keys and values are its locals
+	// until it returns (dev95's checkpointed trace, whose forward saves
+	// none: freed after out_proj)
+	b.keep(y, q, k, v)
 	h = b.add(h, att)
 	b.keep(att)
 	ln2 := b.spanOf(func() { y = b.layerNorm(h, d, true) })
@@ -89,14 +92,17 @@ func buildCLIP(b *builder, a *Arch, in Input) {
 	// under LoRA the embeddings and each tower's first projections read
 	// nothing requiring grad: autograd saves nothing for them
 	defer b.noGradSaves(len(b.g.ops))
-	pooledV, vord := b.clipVision(a, px, batch, image)
-	pooledT, lastT, tord := b.clipText(a, ids, batch, seq)
-
-	// the projections (visual first), the logits and the loss
+	// get_image_features: the vision tower and visual_projection, then
+	// get_text_features: the text tower and text_projection (dev95's
+	// traces: visual_projection runs before the text tower, and its
+	// gradient comes after the text tower's backward); each frees its
+	// pooled output when it returns
 	d, dv, proj := int64(a.Hidden), int64(c.Hidden), int64(c.Projection)
 	var ie, te, scale Tensor
+	pooledV, vord := b.clipVision(a, px, batch, image)
 	b.module = "visual_projection"
 	vp := b.spanOf(func() { ie = b.linear(pooledV, dv, proj, false, "visual_projection") })
+	pooledT, lastT, tord := b.clipText(a, ids, batch, seq)
 	b.module = "text_projection"
 	tp := b.spanOf(func() { te = b.linear(pooledT, d, proj, false, "text_projection") })
 	b.module = "logit_scale"
@@ -148,6 +154,9 @@ func (b *builder) clipVision(a *Arch, px Tensor, batch, image int64) (Tensor, cl
 	pe := b.out(seqV*dv, b.dt(wpos), wpos)
 	b.op("embedding", []Tensor{wpos}, []Tensor{pe}, nil)
 	h = b.add(h, pe)
+	// patch_embeds, CLIPVisionEmbeddings.forward's local, lives until it
+	// returns (dev95's traces free it after the position add)
+	b.keep(x.t)
 	ord.params = append(ord.params, clsSpan, conv, pos)
 	ord.load = append(ord.load, conv, pos, clsSpan)
 	b.module = "vision_model.pre_layrnorm"
@@ -166,6 +175,9 @@ func (b *builder) clipVision(a *Arch, px Tensor, batch, image int64) (Tensor, cl
 	b.module = "vision_model.post_layernorm"
 	var pooled Tensor
 	ord.both(b.spanOf(func() { pooled = b.layerNorm(b.slice(h, batch*dv), dv, true) }))
+	// layer_norm copies the strided view contiguous first (freed once
+	// the norm is done)
+	b.g.ops[len(b.g.ops)-1].fwdTemp = []int64{batch * dv * 4}
 	return pooled, ord
 }
 
@@ -200,23 +212,17 @@ func (b *builder) clipText(a *Arch, ids Tensor, batch, seq int64) (Tensor, Tenso
 }
 
 // clipEOSPool is the text tower's pooled output: the row of each
-// sequence's first EOS token. With gt_work.py's random ids no row's
-// largest id is 49407, so transformers takes its second branch:
-// (input_ids.to(int) == eos_token_id).int().argmax(-1), after the test
-// input_ids.max(-1).values == 49407 (small integer tensors), then
-// last_hidden_state[arange(batch), idx], an index that saves only its
+// sequence's first EOS token, last_hidden_state[arange(batch),
+// (input_ids.to(int) == eos_token_id).int().argmax(-1)] (small integer
+// tensors, in that order in dev95's traces), an index that saves only its
 // indices (its backward scatters into zeros of the stream's size).
 func (b *builder) clipEOSPool(h, ids Tensor, batch, seq, d int64) Tensor {
 	b.module = "text_model.pooler"
-	mx := b.g.newTensor(batch, I64, false)
-	arg := b.g.newTensor(batch, I64, false)
-	b.op("max", []Tensor{ids}, []Tensor{mx, arg}, nil).noBackward = true
-	b.intOp("all", 1, U8, b.intOp("eq", batch, U8, mx))
+	rows := b.intOp("arange", batch, I64)
 	// int32 copies take four bytes an id, as float32 does
 	i32 := b.intOp("to", batch*seq, F32, ids)
 	eq := b.intOp("to", batch*seq, F32, b.intOp("eq", batch*seq, U8, i32))
 	idx := b.intOp("argmax", batch, I64, eq)
-	rows := b.intOp("arange", batch, I64)
 	y := b.out(batch*d, b.dt(h), h)
 	o := b.op("index", []Tensor{h, rows, idx}, []Tensor{y}, []Tensor{rows, idx})
 	o.flops = float64(batch * d)
@@ -245,9 +251,16 @@ func (b *builder) clipLoss(ie, te, scale Tensor, batch, proj int64) Tensor {
 	o := b.op("mul", []Tensor{logits, e}, []Tensor{y}, []Tensor{logits, e})
 	o.flops = float64(batch * batch)
 	var loss Tensor = -1
-	for range 2 {
+	for i := range 2 {
+		// the labels, then F.cross_entropy as the logits are (log_softmax
+		// in their dtype, nll_loss in float32); the transposed logits are
+		// first copied contiguous (a temporary)
 		b.intOp("arange", batch, I64)
-		l := b.crossEntropy(b.fp32(y), batch)
+		x := y
+		if i == 1 {
+			x = b.copy(b.view(y, batch*batch))
+		}
+		l := b.crossEntropy(x, batch)
 		if loss < 0 {
 			loss = l
 		} else {
