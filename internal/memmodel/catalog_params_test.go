@@ -66,9 +66,10 @@ func TestCatalogParamCounts(t *testing.T) {
 		"deberta-v3-base":  184_423_682,
 		"deberta-v3-small": 141_896_450,
 		// CLIPModel (text and vision towers, both projections,
-		// logit_scale): the figures the openai/clip-vit-* model cards and
-		// CLIPModel(config).num_parameters() give for B/32, B/16 and L/14;
-		// L/14-336 is L/14 with a 24×24+1 position table (+327,680)
+		// logit_scale): the published openai/clip-vit-* figures for B/32,
+		// B/16 and L/14, computed module by module too; the lent H100
+		// counted B/32 and B/16 (testdata/dev95/clip). L/14-336 is L/14
+		// with a 24×24+1 position table (+327,680)
 		"clip-vit-base-patch32":      151_277_313,
 		"clip-vit-base-patch16":      149_620_737,
 		"clip-vit-large-patch14":     427_616_513,
