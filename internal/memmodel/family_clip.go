@@ -14,7 +14,9 @@ import "fmt"
 // vectors are projected (no bias) to projection_dim, divided by their
 // norms, multiplied into the batch × batch logits and scaled by
 // logit_scale.exp(); the loss is the mean of the cross entropies of the
-// logits and of their transpose against arange(batch).
+// logits and of their transpose against arange(batch). Written from
+// modeling_clip, then held to dev95's four traces (TestDev95CLIP,
+// testdata/dev95/clip/NOTES.md).
 
 func init() {
 	register(&Family{
