@@ -83,6 +83,10 @@ type Arch struct {
 	// (the encoder sees 2·SourcePos frames).
 	MelBins   int `json:"mel_bins,omitempty"`
 	SourcePos int `json:"source_positions,omitempty"`
+	// CLIP is a CLIP model's image tower and projection width
+	// (family_clip.go; the text tower is Hidden, Layers, Heads, FFN); zero
+	// for other families.
+	CLIP CLIPVision `json:"clip,omitzero"`
 }
 
 // Vision reports whether the model takes images.

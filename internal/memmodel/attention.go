@@ -204,14 +204,21 @@ func (b *builder) fusedBackend(y Tensor) string {
 // k and v already repeated) B·S·H·D·4 + B·H·S·4 + 256. On float32 inputs
 // (memory-efficient) the row-sum is computed beforehand (sdpaMask's held
 // temporaries) and the workspace is the dq accumulator and 8 bytes per 32
-// rows of each head: 50,380,800 bytes for BERT b32 s512, 25,190,400 for
-// GPT-2 b8 s1024. The dynamic-padding GPT-2 snapshot shows the sequence
-// is not rounded up. The 256 bytes are what every measured half-precision
+// rows of each head, the sequence rounded up to 64: 50,380,800 bytes for
+// BERT b32 s512, 25,190,400 for GPT-2 b8 s1024. The dynamic-padding
+// GPT-2 snapshot (half precision) shows the sequence is not rounded up
+// there. The 256 bytes are what every measured half-precision
 // request carries beyond the tensors.
 func sdpaBackwardWorkspace(s attnShape, dt DType, efficient bool) int64 {
 	delta := s.batch * s.heads * s.sq * 4
 	if dt == F32 {
-		return s.batch*s.sq*s.heads*s.hd*4 + s.batch*s.heads*((s.sq+31)/32)*8
+		// the float32 kernel tiles the queries by 64 (kBlockSizeI): its
+		// dq accumulator has the sequence rounded up to that (dev95's
+		// CLIP fp32 trace: 8,396,800 bytes at 77 text tokens and
+		// 25,190,400 at 197 image tokens, the figures of 128 and 256;
+		// BERT's 512 and GPT-2's 1024 are multiples already)
+		m := (s.sq + 63) / 64 * 64
+		return s.batch*m*s.heads*s.hd*4 + s.batch*s.heads*(m/32)*8
 	}
 	ws := delta + s.batch*s.sq*s.heads*s.hd*4 + 256
 	if !efficient && s.kvHeads > 0 && s.kvHeads < s.heads {

@@ -75,6 +75,15 @@ func TestCatalogParamCounts(t *testing.T) {
 		// sizes, two labels (testdata/dev95/electra: 128-wide embeddings
 		// projected to 256)
 		"electra-small": 13_549_314,
+		// CLIPModel (text and vision towers, both projections,
+		// logit_scale): the published openai/clip-vit-* figures for B/32,
+		// B/16 and L/14, computed module by module too; the lent H100
+		// counted B/32 and B/16 (testdata/dev95/clip). L/14-336 is L/14
+		// with a 24×24+1 position table (+327,680)
+		"clip-vit-base-patch32":      151_277_313,
+		"clip-vit-base-patch16":      149_620_737,
+		"clip-vit-large-patch14":     427_616_513,
+		"clip-vit-large-patch14-336": 427_944_193,
 	} {
 		if r := paramsOf(t, name, 16, 0); r.Params != want {
 			t.Errorf("%s: %d params, PyTorch counts %d", name, r.Params, want)

@@ -80,6 +80,10 @@ type Family struct {
 	// PipelineLayers is how many layers pipeline parallelism can split a
 	// among; nil counts Layers + DecLayers.
 	PipelineLayers func(a *Arch) int
+	// NoModelParallel, when set, says why tensor and pipeline parallelism
+	// (which split one stack's heads, FFN and layers) are refused for the
+	// family (CLIP's two towers of different widths).
+	NoModelParallel string
 }
 
 // Input is the shape of one micro-batch a graph is built for.

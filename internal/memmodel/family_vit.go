@@ -232,6 +232,9 @@ func (b *builder) vitStemWorkspace() {
 	o.fwdTemp = []int64{scale(8*(in+w)/3 + out + 16)}
 	o.bwdHeld = []int64{out}
 	o.gradWork = []int64{0, scale(8*in/3 + out + w*40/3 + w*n/12 + 144)}
-	c := o.conv
-	o.bwdTemp = biasGradScratch(c.n*c.ho*c.ho, c.cout, b.ctaLimit)
+	o.bwdTemp = nil
+	if len(o.in) > 2 { // the bias's gradient (CLIP's patch conv has none)
+		c := o.conv
+		o.bwdTemp = biasGradScratch(c.n*c.ho*c.ho, c.cout, b.ctaLimit)
+	}
 }

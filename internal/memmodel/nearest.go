@@ -134,7 +134,6 @@ var unsupportedTypes = map[string]string{
 	"mbart":          "t5",
 	"xlm-roberta-xl": "bert (XLM-R XL's pre-norm layers are not modelled)",
 	"wav2vec2":       "whisper (an encoder-decoder; no CTC encoder-only model)",
-	"clip":           "--model hf-vit-base-patch16 or vit-b16 (the catalog's ViTs; of the vision configs only vit and resnet are read)",
 }
 
 // nearestModelType is "; nearest supported: X" for an unsupported

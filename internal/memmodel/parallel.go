@@ -58,6 +58,9 @@ func (c *config) checkParallel() error {
 		return specErr("parallel.gpus", "%d GPUs are not divisible by tp×pp = %d", p.GPUs, p.TP*p.PP)
 	}
 	a := &c.arch
+	if why := a.family().NoModelParallel; why != "" && (p.TP > 1 || p.PP > 1) {
+		return specErr("parallel.strategy", "%s is not planned for %s: %s", p.Strategy, a.Family, why)
+	}
 	if p.TP > 1 {
 		if !a.Attention() {
 			return specErr("parallel.tp", "tensor parallelism is not supported for %s", a.Family)

@@ -33,6 +33,9 @@ func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 		fmt.Fprintf(w, "  masked-LM head: logits over the vocabulary at every position\n")
 	case "sequence-classification":
 		fmt.Fprintf(w, "  sequence-classification head: class scores from one token per sequence, no LM head\n")
+	case "contrastive-image-text":
+		fmt.Fprintf(w, "  contrastive image-text loss (CLIPModel, return_loss): every text of the batch scored against every image "+
+			"(images at the config's image_size), cross entropy both ways\n")
 	}
 	fmt.Fprintf(w, "  %s\n", configLine(spec))
 	band := func(b memmodel.Band) string {
