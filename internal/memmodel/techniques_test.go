@@ -34,7 +34,7 @@ func TestRefusalsNameAlternative(t *testing.T) {
 		{`{"model": "foobar"}`, `nearest in the catalog`},
 		// no typo distance, but a shared word: a llama, not "dit-l-2"
 		{`{"model": "tinyllama"}`, `nearest in the catalog: "llama`},
-		{`{"model": "whisper-large-v3"}`, `nearest in the catalog: "whisper-`},
+		{`{"model": "whisper-xl"}`, `nearest in the catalog: "whisper-`},
 		{`{"hf_config": {"model_type": "deepseek_v3", "hidden_size": 64}}`, `nearest supported: qwen2_moe`},
 		{`{"hf_config": {"model_type": "gemma3", "hidden_size": 64}}`, `nearest supported: gemma3_text`},
 		{`{"hf_config": {"model_type": "brandnew", "hidden_size": 64, "num_attention_heads": 4}}`, `nearest supported: llama`},
