@@ -13,7 +13,9 @@ import "testing"
 // -0.44%. (The LM head's own weight, which _from_config on the GPU builds
 // and frees when it ties the head, was modelled for a while and dropped:
 // from_pretrained builds on the meta device and never allocates it.)
-func TestDev95WhisperGenerate(t *testing.T) { checkGenerateSet(t, "dev95/whisper", 2, 0.006, 0.0005, 1) }
+func TestDev95WhisperGenerate(t *testing.T) {
+	checkGenerateSet(t, "dev95/whisper", 2, 0.006, 0.0005, 1)
+}
 
 // TestLate87WhisperGenerate holds late87's blind Whisper points, evaluated
 // once at a06b0d3 (whisper-medium bf16 b16 128 new tokens, large-v3 fp16
