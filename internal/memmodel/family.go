@@ -80,6 +80,11 @@ type Family struct {
 	// PipelineLayers is how many layers pipeline parallelism can split a
 	// among; nil counts Layers + DecLayers.
 	PipelineLayers func(a *Arch) int
+	// NoInputEmbeddings: the model names no single input embedding, so
+	// enable_input_require_grads refuses it and LoRA under checkpointing
+	// runs without the hook (CLIP's two towers): the step-time walk then
+	// keeps the plain LoRA graph (see inputGradUnderCkpt).
+	NoInputEmbeddings bool
 	// NoModelParallel, when set, says why tensor and pipeline parallelism
 	// (which split one stack's heads, FFN and layers) are refused for the
 	// family (CLIP's two towers of different widths).

@@ -59,7 +59,8 @@ func (c *config) walkStepDetail(g *Graph, cfg stepConfig, tm timeModel) (float64
 // this graph: the memory model keeps the plain one (a transient
 // [tokens, hidden] gradient of layer 0, not modelled there).
 func (c *config) inputGradUnderCkpt() bool {
-	return c.spec.LoRA != nil && c.ckptEvery > 0 && c.arch.family().Task != "diffusion"
+	f := c.arch.family()
+	return c.spec.LoRA != nil && c.ckptEvery > 0 && f.Task != "diffusion" && !f.NoInputEmbeddings
 }
 
 // walk runs one step through the pipeline and returns its clocks and
