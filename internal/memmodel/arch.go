@@ -83,6 +83,9 @@ type Arch struct {
 	// (the encoder sees 2·SourcePos frames).
 	MelBins   int `json:"mel_bins,omitempty"`
 	SourcePos int `json:"source_positions,omitempty"`
+	// Wav2Vec2 is a Wav2Vec2 model's feature encoder and the choices
+	// around its encoder (family_wav2vec2.go); zero for other families.
+	Wav2Vec2 Wav2Vec2 `json:"wav2vec2,omitzero"`
 }
 
 // Vision reports whether the model takes images.

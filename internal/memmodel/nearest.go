@@ -133,7 +133,6 @@ var unsupportedTypes = map[string]string{
 	"cohere":         "llama (a decoder of the same sizes)",
 	"mbart":          "t5",
 	"xlm-roberta-xl": "bert (XLM-R XL's pre-norm layers are not modelled)",
-	"wav2vec2":       "whisper (an encoder-decoder; no CTC encoder-only model)",
 	"clip":           "--model hf-vit-base-patch16 or vit-b16 (the catalog's ViTs; of the vision configs only vit and resnet are read)",
 }
 

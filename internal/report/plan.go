@@ -94,8 +94,16 @@ func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 // compile, memory format, PYTORCH_CUDA_ALLOC_CONF).
 func configLine(spec memmodel.Spec) string {
 	shape := fmt.Sprintf("seq %d", spec.Seq)
-	if spec.Image > 0 {
+	switch {
+	case spec.Image > 0:
 		shape = fmt.Sprintf("image %d×%d", spec.Image, spec.Image)
+	case spec.AudioSeconds > 0:
+		shape = fmt.Sprintf("audio %g s", spec.AudioSeconds)
+		if f := spec.FreezeFeatureEncoder; f != nil && !*f {
+			shape += " (feature encoder trained)"
+		} else {
+			shape += " (feature encoder frozen)"
+		}
 	}
 	p := spec.Parallel
 	par := p.Strategy
