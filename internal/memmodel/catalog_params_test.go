@@ -65,6 +65,10 @@ func TestCatalogParamCounts(t *testing.T) {
 		// 6-layer one's sizes, two labels (testdata/dev92/debv3's rows)
 		"deberta-v3-base":  184_423_682,
 		"deberta-v3-small": 141_896_450,
+		// ElectraForSequenceClassification of electra-small-discriminator's
+		// sizes, two labels (testdata/dev95/electra: 128-wide embeddings
+		// projected to 256)
+		"electra-small": 13_549_314,
 	} {
 		if r := paramsOf(t, name, 16, 0); r.Params != want {
 			t.Errorf("%s: %d params, PyTorch counts %d", name, r.Params, want)
