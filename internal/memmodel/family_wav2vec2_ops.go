@@ -40,19 +40,22 @@ func (b *builder) w2vConv(x, w, bp Tensor, s conv1d1, strided bool) (Tensor, int
 		}
 	}
 	scale := func(v int64) int64 { return int64(float64(v) * b.workspace) }
-	switch {
+	switch half := b.dt(xc).Size() == 2; {
 	case s.groups != 1:
-	case b.dt(xc).Size() == 2:
-		// cuDNN's general half-precision algorithm, as Whisper's conv1d
-		fw, dg, wg := convWorkspace(convWork{n: s.n, cin: s.cin, cout: s.cout, k: s.k, stride: s.stride, h: s.l, ho: lo,
-			in: inB, out: outB, weight: b.tt(wc).bytes(), half: true})
-		setConvWork(o, scale, fw, dg, wg, b.rg(xc), b.rg(wc))
+		// the positional conv's workspace is small beside its weight
+		// (0.2 MB at base b8 10 s bf16; 12 MB at b4 5 s fp32, left out)
+	case s.cin == 1 && !half:
+		// the first conv on the raw audio takes none in float32, forward
+		// or backward (dev95's fp32 trace)
 	default:
-		big := maxI64(outB, inB)
-		o.fwdTemp = []int64{scale(3 * big / 2)}
-		if save != nil {
-			o.bwdTemp = []int64{scale(big)}
-		}
+		// cuDNN's general algorithm (input + output + weight), as for
+		// ResNet's dense convs and Whisper's conv1d: dev95's traces, to
+		// the byte for the bf16 512→512 k3 convs and the fp32 ones past
+		// the second (the fp32 second, third and last take two or three
+		// weights more, left out)
+		fw, dg, wg := convWorkspace(convWork{n: s.n, cin: s.cin, cout: s.cout, k: s.k, stride: s.stride, h: s.l, ho: lo,
+			in: inB, out: outB, weight: b.tt(wc).bytes(), half: half})
+		setConvWork(o, scale, fw, dg, wg, b.rg(xc), b.rg(wc))
 	}
 	if bc >= 0 && b.rg(bc) {
 		o.bwdTemp = append(o.bwdTemp, biasGradScratch(s.n*lo, s.cout, b.ctaLimit)...)
@@ -206,9 +209,16 @@ func buildWav2Vec2(b *builder, a *Arch, in Input) {
 	if in.Checkpoint && !in.FreezeFeatures {
 		off = len(w.ConvDim)
 	}
+	// Wav2Vec2ForSequenceClassification's forward has the encoder return
+	// every layer's input and its own output (hidden_states), bound until
+	// it returns (dev95's LoRA trace: the embeddings' dropout output and
+	// each layer's final LayerNorm output freed together after the loss);
+	// the CTC head's does not (its traces free each at the next layer)
+	var states []Tensor
 	for i := range a.Layers {
 		b.block, b.module = off+i, "wav2vec2.encoder.layers."+itoa(i)
 		arg := s
+		states = append(states, s)
 		if w.Stable {
 			y := b.layerNorm(s, d, true)
 			att := b.bartAttention(y, y, a, batch, t, t, false)
@@ -229,12 +239,15 @@ func buildWav2Vec2(b *builder, a *Arch, in Input) {
 	if w.Stable {
 		s = b.layerNorm(s, d, true)
 	}
-	// Wav2Vec2Model.forward's hidden_states (the projection's output) and
-	// extract_features (the projection's LayerNorm output, returned with
-	// the model output) stay bound until it returns
-	b.keep(h, e)
+	// the encoder's position_embeddings local, bound until it returns
+	// (dev95's traces: the positional GELU's output freed after the last
+	// layer); Wav2Vec2Model.forward's hidden_states (the projection's
+	// output) and extract_features (the projection's LayerNorm output,
+	// returned with the model output) until it returns
+	b.keep(pos, h, e)
 	if cls {
 		w2vClassify(b, a, s, batch)
+		b.keep(append(states, s)...)
 		return
 	}
 	w2vCTC(b, a, s, batch, t, in.Samples)
