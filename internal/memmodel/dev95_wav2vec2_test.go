@@ -21,10 +21,10 @@ const dev95W2V = "../../testdata/dev95/w2v"
 // and reserved: +1.87% +11.49%, +2.33% -12.74%, +2.40% -0.06%, +0.23%
 // +0.01%, -0.00% +1.13%. The traces then showed the classification
 // forward holding every layer's hidden state until it returns, the
-// encoder holding its positional embedding, and float32 convs taking
-// cuDNN's general workspace (none for the first, on the raw audio): now
-// +1.96% +5.34%, +2.17% +4.53%, +2.23% -0.06%, -0.01% -0.16%, +3.39%
-// +4.02%.
+// encoder holding its positional embedding, float32 convs taking cuDNN's
+// general workspace (none for the first, on the raw audio) and the first
+// conv in bf16 working on the audio padded to eight channels: now +1.73%
+// +4.02%, +2.17% +4.53%, +2.25% +0.94%, -0.06% -0.13%, +3.34% +4.42%.
 //
 // What is left of allocated is transformers' LayerDrop (layerdrop 0.1:
 // each encoder layer skipped with probability 0.1 a training step),
@@ -33,12 +33,16 @@ const dev95W2V = "../../testdata/dev95/w2v"
 // captured, one base layer never ran before the peak step (no AdamW state
 // for it at the peak: 54 MiB), and the LoRA row's peak step ran 11 of 12
 // layers; TestDev95Wav2Vec2LayerDrop plans what the traces ran instead.
-// Reserved of the base bf16 row: replaying the trace's own requests
-// (vramkit simulate) gives +8.0% over what the GPU reserved, a placement
-// the driver's addresses decide.
+// Reserved: replaying the base bf16 row's own requests (vramkit
+// simulate) gives +8.0% over what the GPU reserved, a placement the
+// driver's addresses decide; the others replay to the byte, and their
+// reserved moves with LayerDrop's draws too (the LoRA row planned with
+// the 11 layers it ran is +9.0%: the replay opens a 302 MiB segment for
+// the second conv's data-gradient workspace where the GPU reused the
+// forward's, a placement left open).
 func TestDev95Wav2Vec2(t *testing.T) {
 	checkBlindGroups(t, dev95W2V, 5, map[string]bool{},
-		blindLimits{resvMedian: 0.045, resvMax: 0.06, allocMax: 0.036, under: 2, farUnder: 0}, "families")
+		blindLimits{resvMedian: 0.045, resvMax: 0.05, allocMax: 0.035, under: 2, farUnder: 0}, "families")
 }
 
 // w2vDrop is what dev95's traces show LayerDrop did before each row's
@@ -97,8 +101,9 @@ func TestDev95Wav2Vec2LayerDrop(t *testing.T) {
 		ran := plan(d.ran)
 		pred := ran.PeakAllocated + int64(layers-d.ran)*perLayer*4 - int64(d.stateless)*perLayerTrained*8
 		e := float64(pred-r.MaxAllocated) / float64(r.MaxAllocated)
-		t.Logf("%s: %d of %d layers ran, %d without state: %+.2f%% (every layer: %+.2f%%)", r.Name, d.ran, layers,
-			d.stateless, 100*e, 100*float64(all.PeakAllocated-r.MaxAllocated)/float64(r.MaxAllocated))
+		t.Logf("%s: %d of %d layers ran, %d without state: %+.2f%% (every layer: %+.2f%%); reserved with the layers run %+.2f%%",
+			r.Name, d.ran, layers, d.stateless, 100*e, 100*float64(all.PeakAllocated-r.MaxAllocated)/float64(r.MaxAllocated),
+			100*float64(ran.PeakReserved-r.MaxReserved)/float64(r.MaxReserved))
 		if e < -0.003 || e > 0.003 {
 			t.Errorf("%s: allocated %+.2f%% with LayerDrop's draws accounted for, want within ±0.3%%", r.Name, 100*e)
 		}
