@@ -22,9 +22,10 @@ const dev95W2V = "../../testdata/dev95/w2v"
 // +0.01%, -0.00% +1.13%. The traces then showed the classification
 // forward holding every layer's hidden state until it returns, the
 // encoder holding its positional embedding, float32 convs taking cuDNN's
-// general workspace (none for the first, on the raw audio) and the first
-// conv in bf16 working on the audio padded to eight channels: now +1.73%
-// +4.02%, +2.17% +4.53%, +2.25% +0.94%, -0.06% -0.13%, +3.34% +4.42%.
+// general workspace (none for the first, on the raw audio), the first
+// conv in bf16 working on the audio padded to eight channels, and each
+// conv's output bound until its norm returns: now +1.73% +4.02%, +2.17%
+// +4.53%, +2.25% +0.94%, +0.16% -0.13%, +3.34% +4.42%.
 //
 // What is left of allocated is transformers' LayerDrop (layerdrop 0.1:
 // each encoder layer skipped with probability 0.1 a training step),

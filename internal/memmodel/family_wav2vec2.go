@@ -26,7 +26,7 @@ func init() {
 		LoRATargets: []string{"q_proj", "v_proj"},
 		Unmeasured: "Wav2Vec2 is modelled from transformers' source and checked on five H100 captures (dev95: base CTC " +
 			"10 s b8 bf16-amp, 5 s b4 fp32 with the feature encoder trained, 10 s b8 checkpointed, large-lv60 8 s b4, " +
-			"base classification 4 s b16 LoRA r16): peak allocated within 0.11% once LayerDrop's skipped layers are " +
+			"base classification 4 s b16 LoRA r16): peak allocated within 0.16% once LayerDrop's skipped layers are " +
 			"accounted for. Plan runs every encoder layer with its optimizer state (layerdrop 0.1 skips layers at random " +
 			"in training, which lowered the captured peaks by up to 3.3%); fp16 and a trained feature encoder under " +
 			"checkpointing are not measured; CTC labels are taken at 12 a second of audio",

@@ -118,15 +118,20 @@ func (b *builder) w2vFeatures(a *Arch, x Tensor, in Input) (Tensor, int64) {
 		}
 		y, lo := b.w2vConv(h, wt, bp, conv1d1{n: in.Batch, cin: cin, l: l, cout: cout, k: k,
 			stride: int64(w.ConvStride[i]), groups: 1}, strided)
-		switch {
+		// the conv's output stays bound (hidden_states, transposed for a
+		// LayerNorm) until its norm returns, though the norm reads its
+		// float32 cast (dev95's traces free it after the norm's output)
+		switch conv := y; {
 		case w.LayerNormConv:
 			// over the channels of the transposed conv output: layer_norm
 			// copies it contiguous, and GELU then keeps the [n, l, c]
 			// layout, which the next conv copies back
 			y = b.contiguousNorm(b.layerNorm(y, cout, true))
+			b.keep(conv)
 			strided = true
 		case i == 0:
 			y = b.channelNorm(y, in.Batch, cout)
+			b.keep(conv)
 		}
 		h = b.gelu(y)
 		b.keep(arg)
