@@ -52,15 +52,18 @@ func (b *builder) w2vConv(x, w, bp Tensor, s conv1d1, strided bool) (Tensor, int
 		// padded to eight (as ResNet's bf16 stem pads its three,
 		// stemPadBytes): output, eight times the input, the weight and
 		// 71,696 bytes forward, to the byte in dev95's bf16 traces (base
-		// b8 10 s: 282,697,744; large b4 8 s: 113,127,440). fp16 is
-		// assumed to pad to four as the stem does (not captured).
+		// b8 10 s: 282,697,744; large b4 8 s: 113,127,440), and the same
+		// for its data gradient (the LoRA row, whose audio requires grad:
+		// 226,164,752 both ways); the weight gradient is assumed to take
+		// it too (not captured: no bf16 trace trains the feature
+		// encoder). fp16 is assumed to pad to four as the stem does (not
+		// captured).
 		pad := int64(8)
 		if b.dt(xc) == F16 {
 			pad = 4
 		}
-		_, dg, wg := convWorkspace(convWork{n: s.n, cin: s.cin, cout: s.cout, k: s.k, stride: s.stride, h: s.l, ho: lo,
-			in: inB, out: outB, weight: b.tt(wc).bytes(), half: half})
-		setConvWork(o, scale, outB+pad*inB+b.tt(wc).bytes()+71696, dg, wg, b.rg(xc), b.rg(wc))
+		ws := outB + pad*inB + b.tt(wc).bytes() + 71696
+		setConvWork(o, scale, ws, ws, ws, b.rg(xc), b.rg(wc))
 	default:
 		// cuDNN's general algorithm (input + output + weight), as for
 		// ResNet's dense convs and Whisper's conv1d: dev95's traces, to

@@ -95,3 +95,28 @@ func TestWav2Vec2Refusals(t *testing.T) {
 		t.Errorf("lv60 layout: %+v, %v", a.Wav2Vec2, err)
 	}
 }
+
+// TestWav2Vec2PlanRefusals: what a plan of the audio family cannot mean
+// is refused by key: token lengths, tensor and pipeline parallelism (the
+// feature encoder's split is not modelled), and audio too short for
+// SpecAugment's span.
+func TestWav2Vec2PlanRefusals(t *testing.T) {
+	m := "wav2vec2-base"
+	for _, tc := range []struct {
+		edit func(*Spec)
+		want string
+	}{
+		{func(s *Spec) { s.Lengths = []int{100, 200} }, "lengths"},
+		{func(s *Spec) { s.Parallel = Parallel{Strategy: "tp", GPUs: 2, TP: 2, PP: 1, MicroBatches: 1} }, "parallel"},
+		{func(s *Spec) { s.Parallel = Parallel{Strategy: "pp", GPUs: 2, TP: 1, PP: 2, MicroBatches: 1} }, "parallel"},
+		{func(s *Spec) { s.AudioSeconds = 0.1 }, "audio_seconds"},
+		{func(s *Spec) { s.AudioSeconds = -1 }, "audio_seconds"},
+	} {
+		s := DefaultSpec()
+		s.Model = &m
+		tc.edit(&s)
+		if _, err := Estimate(s, Options{Steps: 1, SkipReserved: true}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want a refusal naming %s", s, err, tc.want)
+		}
+	}
+}

@@ -58,6 +58,11 @@ func (c *config) checkParallel() error {
 		return specErr("parallel.gpus", "%d GPUs are not divisible by tp×pp = %d", p.GPUs, p.TP*p.PP)
 	}
 	a := &c.arch
+	if a.family().Audio && (p.TP > 1 || p.PP > 1) {
+		// the feature encoder, positional conv and heads would be whole on
+		// every rank and the stages' split is not modelled
+		return specErr("parallel", "tensor and pipeline parallelism are not modelled for %s (its convolutional feature encoder); use ddp, fsdp or zero1-3", a.Family)
+	}
 	if p.TP > 1 {
 		if !a.Attention() {
 			return specErr("parallel.tp", "tensor parallelism is not supported for %s", a.Family)
