@@ -33,7 +33,7 @@ func init() {
 		Models: []Arch{wav2vec2Base("wav2vec2-base"), wav2vec2Large("wav2vec2-large")},
 		Aliases: map[string]string{
 			"facebook/wav2vec2-base": "wav2vec2-base", "facebook/wav2vec2-base-960h": "wav2vec2-base",
-			"facebook/wav2vec2-base-100h": "wav2vec2-base", "facebook/wav2vec2-base-10k-voxpopuli": "wav2vec2-base",
+			"facebook/wav2vec2-base-100h":  "wav2vec2-base",
 			"facebook/wav2vec2-large-lv60": "wav2vec2-large", "facebook/wav2vec2-large-960h-lv60-self": "wav2vec2-large",
 			"facebook/wav2vec2-large-960h-lv60": "wav2vec2-large", "facebook/wav2vec2-large-robust": "wav2vec2-large",
 			"facebook/wav2vec2-large-xlsr-53": "wav2vec2-large", "facebook/wav2vec2-xls-r-300m": "wav2vec2-large",
