@@ -32,6 +32,11 @@ func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 	case "masked-lm":
 		fmt.Fprintf(w, "  masked-LM head: logits over the vocabulary at every position\n")
 	case "sequence-classification":
+		if spec.AudioSeconds > 0 {
+			// Wav2Vec2ForSequenceClassification: projector, mean over frames
+			fmt.Fprintf(w, "  sequence-classification head: class scores from the mean of the projected frames, no CTC head\n")
+			break
+		}
 		fmt.Fprintf(w, "  sequence-classification head: class scores from one token per sequence, no LM head\n")
 	}
 	fmt.Fprintf(w, "  %s\n", configLine(spec))
