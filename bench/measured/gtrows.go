@@ -73,6 +73,11 @@ type GTRow struct {
 	// image classifiers (pixel_values at 224 pixels unless res is set)
 	IO        string `json:"io"`
 	VAEEncode bool   `json:"vae_encode"` // diffusion rows that encode their images in the step
+	// Seconds is the audio length of the Wav2Vec2 rows (io "ctc" or
+	// "audiocls": raw 16 kHz audio); FreezeFE is their
+	// model.freeze_feature_encoder()
+	Seconds  float64 `json:"seconds"`
+	FreezeFE bool    `json:"freeze_fe"`
 	// generate rows (kind "gen")
 	DType     string `json:"dtype"`
 	Cache     string `json:"cache"`
@@ -194,6 +199,10 @@ func gtSpec(r GTRow) (memmodel.Spec, string, error) {
 		s.Head = "question-answering"
 	}
 	s.Batch, s.Seq, s.Accum = r.B, r.Seq, max(r.Accum, 1)
+	if r.IO == "ctc" || r.IO == "audiocls" {
+		fe := r.FreezeFE
+		s.AudioSeconds, s.FreezeFeatureEncoder = r.Seconds, &fe
+	}
 	if r.IO == "hfvision" {
 		s.Image = r.Res
 		if s.Image == 0 {

@@ -44,7 +44,9 @@ hf_config, task, batch, seq, image, precision, checkpoint, accum, optimizer,
 lora, parallel{strategy,gpus,tp,pp,micro_batches,schedule,
 reshard_after_forward,init}, gpu, alloc_conf, use_cache, attn, head, compile,
 channels_last (resnet, efficientnet, convnext), quant,
-vae_encode (diffusion: the step encodes its images with the frozen VAE) and
+vae_encode (diffusion: the step encodes its images with the frozen VAE),
+audio_seconds and freeze_feature_encoder (wav2vec2: raw 16 kHz audio, and
+whether its convolutional feature encoder is frozen, by default it is) and
 override{tie_word_embeddings, num_key_value_heads, intermediate_size,
 num_hidden_layers, low_rank, hidden_act} (what-if architecture changes,
 re-planned); for
@@ -71,8 +73,8 @@ type planFlags struct {
 	spec, model, hfConfig, precision, checkpoint, optimizer, loraTargets string
 	parallel, gpu, allocConf, sweep, format, attn, quant, fsdpInit, head string
 	batch, seq, image, accum, loraRank, gpus, tp, pp, micro, global      int
-	fit, compile, byModule, vaeEncode, channelsLast                      bool
-	margin                                                               float64
+	fit, compile, byModule, vaeEncode, channelsLast, freezeFE            bool
+	margin, audioSeconds                                                 float64
 	inf                                                                  inferFlags
 }
 
@@ -85,6 +87,8 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.IntVar(&f.batch, "batch", 0, "per-GPU micro-batch size")
 	fs.IntVar(&f.seq, "seq", 0, "sequence length (text models)")
 	fs.IntVar(&f.image, "image", 0, "image side in pixels (vision models)")
+	fs.Float64Var(&f.audioSeconds, "audio-seconds", 0, "seconds of 16 kHz audio a sample (audio models: wav2vec2; default 10)")
+	fs.BoolVar(&f.freezeFE, "freeze-feature-encoder", true, "audio models: freeze_feature_encoder() (the fine-tuning scripts' default); =false trains the convolutional feature encoder")
 	fs.StringVar(&f.precision, "precision", "", "fp32|fp16-amp|bf16-amp|bf16 (fp16 is accepted as fp16-amp)")
 	fs.StringVar(&f.checkpoint, "checkpoint", "", "activation checkpointing: none|block|every:K|selective (selective: each attention call recomputed in backward, torch.utils.checkpoint around scaled_dot_product_attention)")
 	fs.IntVar(&f.accum, "accum", 0, "gradient accumulation micro-steps")
@@ -324,6 +328,16 @@ func (f *planFlags) buildSpec(fs *flag.FlagSet) (memmodel.Spec, error) {
 	}
 	if set["vae-encode"] {
 		spec.VAEEncode = f.vaeEncode
+	}
+	if set["audio-seconds"] {
+		if !(f.audioSeconds > 0) {
+			return spec, usagef("--audio-seconds must be above 0, got %g (leave it out for the default)", f.audioSeconds)
+		}
+		spec.AudioSeconds = f.audioSeconds
+	}
+	if set["freeze-feature-encoder"] {
+		fe := f.freezeFE
+		spec.FreezeFeatureEncoder = &fe
 	}
 	for k, p := range strs {
 		if set[k] {

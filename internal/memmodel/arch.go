@@ -87,6 +87,9 @@ type Arch struct {
 	// (family_clip.go; the text tower is Hidden, Layers, Heads, FFN); zero
 	// for other families.
 	CLIP CLIPVision `json:"clip,omitzero"`
+	// Wav2Vec2 is a Wav2Vec2 model's feature encoder and the choices
+	// around its encoder (family_wav2vec2.go); zero for other families.
+	Wav2Vec2 Wav2Vec2 `json:"wav2vec2,omitzero"`
 }
 
 // Vision reports whether the model takes images.

@@ -137,7 +137,11 @@ type config struct {
 	batch     int64
 	seq       int64
 	image     int64
-	attn      string // attention implementation (AttnImpls)
+	// samples is an audio family's 16 kHz samples per sample (seq is
+	// then its encoder's frames); freezeFE its frozen feature encoder
+	samples  int64
+	freezeFE bool
+	attn     string // attention implementation (AttnImpls)
 }
 
 // resolve validates s and looks its model and GPU up.
@@ -181,6 +185,12 @@ func resolve(s Spec) (*config, error) {
 	}
 	c.batch = int64(s.Batch)
 	switch {
+	case c.arch.family().Audio && s.Seq != 0:
+		return nil, specErr("seq", "%s takes raw audio, not token sequences: give audio_seconds instead", c.arch.Name)
+	case !c.arch.family().Audio && s.AudioSeconds != 0:
+		return nil, specErr("audio_seconds", "%s takes no audio (only the audio families, wav2vec2, do); leave it out", c.arch.Name)
+	case !c.arch.family().Audio && s.FreezeFeatureEncoder != nil:
+		return nil, specErr("freeze_feature_encoder", "%s has no convolutional feature encoder (only the audio families, wav2vec2, do); leave it out", c.arch.Name)
 	case c.arch.Vision() && s.Seq != 0:
 		return nil, specErr("seq", "%s takes images, not sequences: give image (pixels a side) instead", c.arch.Name)
 	case !c.arch.Vision() && s.Image != 0:
@@ -188,7 +198,11 @@ func resolve(s Spec) (*config, error) {
 	case s.Padding != "" && len(s.Lengths) == 0:
 		return nil, specErr("padding", "pads the samples that lengths lists, and there are none")
 	}
-	if c.arch.Vision() {
+	if c.arch.family().Audio {
+		if err := c.resolveAudio(); err != nil {
+			return nil, err
+		}
+	} else if c.arch.Vision() {
 		c.image = int64(s.Image)
 		if c.image == 0 {
 			c.image = int64(c.arch.ImageSize)
@@ -300,9 +314,13 @@ func Planned(s Spec) (Spec, error) {
 		return s, err
 	}
 	p := c.spec
-	if c.arch.Vision() {
+	switch {
+	case c.arch.family().Audio:
+		p.AudioSeconds = float64(c.samples) / AudioRate
+		p.FreezeFeatureEncoder = &c.freezeFE
+	case c.arch.Vision():
 		p.Image = int(c.image)
-	} else {
+	default:
 		p.Seq = int(c.seq)
 	}
 	return p, nil

@@ -33,6 +33,9 @@ type Family struct {
 	LoRATargets []string
 	// Vision families take images; the others take token sequences.
 	Vision bool
+	// Audio families take raw 16 kHz audio (spec audio_seconds), which
+	// their convolutional feature encoder turns into Input.Seq frames.
+	Audio bool
 	// BatchNorm families normalise with BatchNorm.
 	BatchNorm bool
 	// ScalerOverflow families overflow fp16 gradients at default init, so
@@ -106,6 +109,11 @@ type Input struct {
 	// VAEEncode: the latent diffusion families encode the images with
 	// their frozen VAE inside the step (family_vae.go).
 	VAEEncode bool
+	// Samples is the audio families' input: 16 kHz samples per sample
+	// (Seq is then the feature encoder's frames); FreezeFeatures is
+	// freeze_feature_encoder() (Spec.FreezeFeatureEncoder).
+	Samples        int64
+	FreezeFeatures bool
 }
 
 // registry holds the registered families and the catalog they contribute;

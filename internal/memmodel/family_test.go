@@ -124,9 +124,12 @@ func TestEveryFamilyPlans(t *testing.T) {
 		m := f.Models[0].Name
 		s := DefaultSpec()
 		s.Model, s.Batch = &m, 1
-		if f.Vision {
+		switch {
+		case f.Audio:
+			s.AudioSeconds = 1
+		case f.Vision:
 			s.Image = 64
-		} else {
+		default:
 			s.Seq = 64
 		}
 		r, err := Estimate(s, Options{Steps: 1, Warm: true, SkipReserved: true})

@@ -133,7 +133,6 @@ var unsupportedTypes = map[string]string{
 	"cohere":         "llama (a decoder of the same sizes)",
 	"mbart":          "t5",
 	"xlm-roberta-xl": "bert (XLM-R XL's pre-norm layers are not modelled)",
-	"wav2vec2":       "whisper (an encoder-decoder; no CTC encoder-only model)",
 }
 
 // nearestModelType is "; nearest supported: X" for an unsupported

@@ -41,7 +41,7 @@ func (c *config) buildGraphWith(inputGrad bool) *Graph {
 		cache = false
 	}
 	a.family().Build(b, &a, Input{Batch: c.batch, Seq: c.seq, Image: c.image, Cache: cache,
-		Checkpoint: c.ckptEvery > 0, VAEEncode: c.spec.VAEEncode})
+		Checkpoint: c.ckptEvery > 0, VAEEncode: c.spec.VAEEncode, Samples: c.samples, FreezeFeatures: c.freezeFE})
 	if b.compiled {
 		b.g.compiled = true
 		compileGraph(b.g)
@@ -198,6 +198,9 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 		r.Notes = append(r.Notes, n)
 	}
 	if n := c.positionsNote(); n != "" {
+		r.Notes = append(r.Notes, n)
+	}
+	if n := c.audioNote(); n != "" {
 		r.Notes = append(r.Notes, n)
 	}
 	r.Process = reserved + c.gpu.ContextBytes + r.NCCL

@@ -142,6 +142,16 @@ type Spec struct {
 	// frozen VAE (no_grad) instead of reading cached latents: see
 	// family_vae.go.
 	VAEEncode bool `json:"vae_encode,omitempty"`
+	// AudioSeconds is how long each sample's raw 16 kHz audio is, for the
+	// audio families (Wav2Vec2), which take it instead of seq; 0 takes
+	// DefaultAudioSeconds.
+	AudioSeconds float64 `json:"audio_seconds,omitempty"`
+	// FreezeFeatureEncoder is model.freeze_feature_encoder() on an audio
+	// model: its convolutional feature encoder is frozen and saves nothing
+	// for backward. Unset freezes it, as transformers' fine-tuning scripts
+	// (run_speech_recognition_ctc.py, run_audio_classification.py) do by
+	// default; false trains it.
+	FreezeFeatureEncoder *bool `json:"freeze_feature_encoder,omitempty"`
 	// Quant "nf4" loads the frozen base weights in 4 bits (QLoRA, with
 	// lora): see quant.go.
 	Quant string `json:"quant,omitempty"`
@@ -305,6 +315,8 @@ func (s Spec) MisplacedKey() (key, task string) {
 		{"compile", "training", s.Compile},
 		{"channels_last", "training", s.ChannelsLast},
 		{"vae_encode", "training", s.VAEEncode},
+		{"audio_seconds", "training", s.AudioSeconds != 0},
+		{"freeze_feature_encoder", "training", s.FreezeFeatureEncoder != nil},
 		{"quant", "training serve", s.Quant != ""},
 		{"override", "training", s.Override != nil},
 		{"head", "training", s.Head != ""},

@@ -32,6 +32,11 @@ func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 	case "masked-lm":
 		fmt.Fprintf(w, "  masked-LM head: logits over the vocabulary at every position\n")
 	case "sequence-classification":
+		if spec.AudioSeconds > 0 {
+			// Wav2Vec2ForSequenceClassification: projector, mean over frames
+			fmt.Fprintf(w, "  sequence-classification head: class scores from the mean of the projected frames, no CTC head\n")
+			break
+		}
 		fmt.Fprintf(w, "  sequence-classification head: class scores from one token per sequence, no LM head\n")
 	case "contrastive-image-text":
 		fmt.Fprintf(w, "  contrastive image-text loss (CLIPModel, return_loss): every text of the batch scored against every image "+
@@ -97,8 +102,16 @@ func PlanText(w io.Writer, spec memmodel.Spec, r *memmodel.Result) {
 // compile, memory format, PYTORCH_CUDA_ALLOC_CONF).
 func configLine(spec memmodel.Spec) string {
 	shape := fmt.Sprintf("seq %d", spec.Seq)
-	if spec.Image > 0 {
+	switch {
+	case spec.Image > 0:
 		shape = fmt.Sprintf("image %d×%d", spec.Image, spec.Image)
+	case spec.AudioSeconds > 0:
+		shape = fmt.Sprintf("audio %g s", spec.AudioSeconds)
+		if f := spec.FreezeFeatureEncoder; f != nil && !*f {
+			shape += " (feature encoder trained)"
+		} else {
+			shape += " (feature encoder frozen)"
+		}
 	}
 	p := spec.Parallel
 	par := p.Strategy
