@@ -68,3 +68,26 @@ def call176():
         gblind("gen-mbart-bf16", "mbart", "bf16", "inference", [(8, 512, 128)]),
     ]
     return dev + blind
+
+
+def call177():
+    """dev97: CLIP ViT-B/16 LoRA under checkpointing (late87's blind L/14 LoRA checkpointed row came out -2.84%
+    allocated; no dev trace had both) and Wav2Vec2 base in fp16 over five steps (late87's fp16 row never reached
+    AdamW's state in its three: GradScaler skipped two), with snapshots. late89: BLIND rows of the session's new
+    families at other shapes, kept outside the repository until evaluated once."""
+    from gt_jobs130 import CLIP_B16, CLIP_B32, W2V_B, W2V_L, EL_BASE
+    D = maker("dev97-", "dev97", heldout=False)
+    B = maker("late89-", "late89", heldout=True)
+    dev = [
+        D("clip-b16-b64-bf16-lora16-ckpt", dict(T(*CLIP_B16, io="clip", b=64, lora=16, ckpt="block"), snap=True), 25),
+        D("w2v-base-ctc-10s-b8-fp16-freeze", dict(T(*W2V_B, io="ctc", b=8, seconds=10, prec="fp16", freeze_fe=True),
+                                                  snap=True, iters=5), 25),
+    ]
+    blind = [
+        B("clip-b32-b256-fp32-lora16", T(*CLIP_B32, io="clip", b=256, prec="fp32", lora=16), 30),
+        B("w2v-large-ctc-6s-b8-fp32-freeze", T(*W2V_L, io="ctc", b=8, seconds=6, prec="fp32", freeze_fe=True), 35),
+        B("electra-base-s256-b32-fp16", T(*EL_BASE, io="cls", b=32, seq=256, prec="fp16"), 25),
+        B("marian-s256-b32-fp32-ckpt", T(*MARIAN, io="s2s", b=32, seq=256, prec="fp32", ckpt="block"), 25),
+        B("mbart-small-s512-b8-bf16-lora16", T(*MBART_SMALL, io="s2s", b=8, seq=512, lora=16), 25),
+    ]
+    return dev + blind
