@@ -151,6 +151,12 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late86/RESULTS.md", "", false},
 	// late86's T5 generate (58cf6b4)
 	{"testdata/late86/RESULTS.md", "## T5", false},
+	// late87's: ELECTRA training (e09d7f0), Whisper generate (a06b0d3),
+	// CLIP training (d35021a), Wav2Vec2 training (0dba189)
+	{"testdata/late87/RESULTS.md", "## ELECTRA", false},
+	{"testdata/late87/RESULTS.md", "## Whisper generate", false},
+	{"testdata/late87/RESULTS.md", "## CLIP", false},
+	{"testdata/late87/RESULTS.md", "## Wav2Vec2", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation
