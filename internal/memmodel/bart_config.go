@@ -28,18 +28,20 @@ var bartActs = map[string]string{"gelu": "gelu", "swish": "silu", "silu": "silu"
 func bartKinFromHF(data []byte, k bartKin) (Arch, error) {
 	var h struct {
 		hfEncDec
-		MaxPos     int      `json:"max_position_embeddings"`
-		AttnDrop   *float64 `json:"attention_dropout"`
-		ActDrop    *float64 `json:"activation_dropout"`
-		Act        string   `json:"activation_function"`
-		Tie        *bool    `json:"tie_word_embeddings"`
-		Scale      *bool    `json:"scale_embedding"`
-		NormBefore *bool    `json:"normalize_before"`
-		FinalNorm  *bool    `json:"add_final_layer_norm"`
-		EmbedNorm  *bool    `json:"normalize_embedding"`
-		Static     *bool    `json:"static_position_embeddings"`
-		Share      *bool    `json:"share_encoder_decoder_embeddings"`
-		DecVocab   int      `json:"decoder_vocab_size"`
+		MaxPos   int      `json:"max_position_embeddings"`
+		AttnDrop *float64 `json:"attention_dropout"`
+		ActDrop  *float64 `json:"activation_dropout"`
+		Act      string   `json:"activation_function"`
+		Tie      *bool    `json:"tie_word_embeddings"`
+		// scale_embedding only sets the factor: the multiply (a new
+		// tensor) runs at 1.0 too, so it changes no memory
+		Scale      *bool `json:"scale_embedding"`
+		NormBefore *bool `json:"normalize_before"`
+		FinalNorm  *bool `json:"add_final_layer_norm"`
+		EmbedNorm  *bool `json:"normalize_embedding"`
+		Static     *bool `json:"static_position_embeddings"`
+		Share      *bool `json:"share_encoder_decoder_embeddings"`
+		DecVocab   int   `json:"decoder_vocab_size"`
 	}
 	if err := decodeHF(data, &h); err != nil {
 		return Arch{}, err
