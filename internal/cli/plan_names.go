@@ -28,7 +28,11 @@ func checkNames(spec memmodel.Spec) (notes []string, err error) {
 			return nil, usagef("unknown model %q%s; known: %s", m, hint, strings.Join(memmodel.Names(), ", "))
 		}
 		if a.Name != strings.ToLower(strings.TrimSpace(m)) {
-			notes = append(notes, fmt.Sprintf("model %q is %s", m, a.Name))
+			note := fmt.Sprintf("model %q is %s", m, a.Name)
+			if s := memmodel.AliasNote(m); s != "" {
+				note += ": " + s
+			}
+			notes = append(notes, note)
 		}
 	}
 	gn, err := gpuNotes(spec.GPU)

@@ -79,6 +79,9 @@ type Arch struct {
 	// Deberta is DeBERTa-v2's relative attention and the config.json
 	// choices around it (family_deberta.go); zero for other families.
 	Deberta Deberta `json:"deberta,omitzero"`
+	// BART is how a BART relative (Marian, mBART) departs from BART's
+	// layout (family_bart.go); zero for BART.
+	BART BARTOpts `json:"bart,omitzero"`
 	// Whisper: mel bins of the input features and encoder positions
 	// (the encoder sees 2·SourcePos frames).
 	MelBins   int `json:"mel_bins,omitempty"`

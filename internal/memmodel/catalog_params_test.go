@@ -84,6 +84,12 @@ func TestCatalogParamCounts(t *testing.T) {
 		"clip-vit-base-patch16":      149_620_737,
 		"clip-vit-large-patch14":     427_616_513,
 		"clip-vit-large-patch14-336": 427_944_193,
+		// MarianMTModel of opus-mt-en-de's sizes (testdata/dev96/marian:
+		// its two frozen 512-row sinusoid tables counted) and
+		// MBartForConditionalGeneration of mbart-large-50's
+		// (testdata/dev96/mbart), tied heads, final_logits_bias a buffer
+		"opus-mt-en-de":  74_410_496,
+		"mbart-large-50": 610_879_488,
 	} {
 		if r := paramsOf(t, name, 16, 0); r.Params != want {
 			t.Errorf("%s: %d params, PyTorch counts %d", name, r.Params, want)
@@ -101,6 +107,11 @@ func TestCatalogParamCounts(t *testing.T) {
 		if r := paramsOf(t, name, 0, 224); r.Params != want {
 			t.Errorf("%s: %d params, PyTorch counts %d", name, r.Params, want)
 		}
+	}
+	// Marian's sinusoid tables require no grad: dev96 counted 73,886,208
+	// trainable of its 74,410,496
+	if r := paramsOf(t, "opus-mt-en-de", 16, 0); r.TrainableParams != 73_886_208 {
+		t.Errorf("opus-mt-en-de: %d trainable params, PyTorch counts 73,886,208", r.TrainableParams)
 	}
 	// the SD 1.5 UNet's own parameters; VAE and text encoder are frozen
 	if r := paramsOf(t, "sd15-unet", 0, 256); r.TrainableParams != 859_520_964 {

@@ -76,6 +76,9 @@ type Family struct {
 	// (torchvision, Hugging Face hub ids) to them, in lower case.
 	Models  []Arch
 	Aliases map[string]string
+	// AliasNotes say what an alias's catalog model differs from the
+	// model named in (an opus-mt pair's vocabulary), keyed as Aliases.
+	AliasNotes map[string]string
 	// Build records one rank's forward pass of one micro-batch of a.
 	Build func(b *builder, a *Arch, in Input)
 	// FromHF parses a config.json whose model_type is one of ModelTypes.
@@ -123,7 +126,8 @@ var registry = struct {
 	modelType map[string]*Family
 	models    map[string]Arch
 	aliases   map[string]string
-}{map[string]*Family{}, map[string]*Family{}, map[string]Arch{}, map[string]string{}}
+	notes     map[string]string
+}{map[string]*Family{}, map[string]*Family{}, map[string]Arch{}, map[string]string{}, map[string]string{}}
 
 // register adds f; a duplicate name is a programming error.
 func register(f *Family) {
@@ -153,6 +157,20 @@ func register(f *Family) {
 	for k, v := range f.Aliases {
 		r.aliases[k] = v
 	}
+	for k, v := range f.AliasNotes {
+		r.notes[k] = v
+	}
+}
+
+// AliasNote is what the catalog model an alias names differs in from the
+// model the alias is the name of ("" when nothing, or name is no alias).
+func AliasNote(name string) string {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if s, ok := registry.notes[n]; ok {
+		return s
+	}
+	_, base, _ := strings.Cut(n, "/")
+	return registry.notes[base]
 }
 
 // LookupFamily finds a registered family by name.

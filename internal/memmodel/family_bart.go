@@ -1,7 +1,5 @@
 package memmodel
 
-import "fmt"
-
 // The BART family: transformers' BartForConditionalGeneration
 // (facebook/bart-base, bart-large and its CNN/XSum fine-tunes; config.json
 // model_type bart). A post-norm encoder-decoder: the shared token
@@ -13,6 +11,10 @@ import "fmt"
 // decoder's cross-attention casts the encoder output in every layer; the
 // LM head tied to the shared embedding plus final_logits_bias, a float32
 // buffer that promotes the logits to float32 before the loss.
+//
+// Its relatives share the builder (Arch.BART says how each departs):
+// Marian (family_marian.go) and mBART (family_mbart.go); bart_config.go
+// reads the three's config.json.
 
 func init() {
 	register(&Family{
@@ -30,48 +32,14 @@ func init() {
 	})
 }
 
+// bartBART is BART itself: the zero layout, GPT-2's vocabulary.
+var bartBART = bartKin{family: "bart", class: "BartForConditionalGeneration", vocab: 50265}
+
 func bartArch(name string, d, layers, heads, ffn int) Arch {
-	return Arch{Name: name, Family: "bart", Hidden: d, Layers: layers, DecLayers: layers, Heads: heads, FFN: ffn,
-		Vocab: 50265, MaxPos: 1024, DefaultSeq: 1024, Dropout: 0.1, Tied: true}
+	return bartKinArch(bartBART, name, d, layers, heads, ffn)
 }
 
-func bartFromHF(modelType string, data []byte) (Arch, error) {
-	var h struct {
-		hfEncDec
-		MaxPos   int      `json:"max_position_embeddings"`
-		AttnDrop *float64 `json:"attention_dropout"`
-		ActDrop  *float64 `json:"activation_dropout"`
-		Act      string   `json:"activation_function"`
-		Tie      *bool    `json:"tie_word_embeddings"`
-	}
-	if err := decodeHF(data, &h); err != nil {
-		return Arch{}, err
-	}
-	if err := h.check(); err != nil {
-		return Arch{}, err
-	}
-	if err := needPositive(hfKey{"vocab_size", h.Vocab}); err != nil {
-		return Arch{}, err
-	}
-	if err := notNegative(hfKey{"max_position_embeddings", h.MaxPos}); err != nil {
-		return Arch{}, err
-	}
-	if h.Act != "" && h.Act != "gelu" {
-		return Arch{}, fmt.Errorf("config.json: activation_function %q: BART is modelled with gelu", h.Act)
-	}
-	if h.DModel%h.EncHeads != 0 {
-		return Arch{}, fmt.Errorf("config.json: d_model %d is not a multiple of encoder_attention_heads %d", h.DModel, h.EncHeads)
-	}
-	a := bartArch(modelType, h.DModel, h.EncLayers, h.EncHeads, h.EncFFN)
-	a.DecLayers, a.Vocab = h.DecLayers, h.Vocab
-	if h.MaxPos > 0 {
-		a.MaxPos, a.DefaultSeq = h.MaxPos, h.MaxPos
-	}
-	a.Dropout, a.AttnDropout = orF64(h.Dropout, 0.1), orF64(h.AttnDrop, 0)
-	a.ActDropout = orF64(h.ActDrop, 0)
-	a.Tied = orBool(h.Tie, true)
-	return a, nil
-}
+func bartFromHF(_ string, data []byte) (Arch, error) { return bartKinFromHF(data, bartBART) }
 
 // bartAttention is BartAttention with SDPA: q from x, k and v from kv
 // (x itself, or the encoder output under cross-attention: each
@@ -86,6 +54,9 @@ func (b *builder) bartAttention(x, kv Tensor, a *Arch, batch, sq, sk int64, caus
 		dropout: a.AttnDropout})
 	b.sel = false
 	o = b.linear(o, d, d, true, "out_proj")
+	// the module's hidden_states argument (mBART: its LayerNorm's
+	// output) is bound until it returns, before the layer's dropout
+	b.keep(x)
 	return b.dropout(o, a.Dropout)
 }
 
@@ -97,32 +68,77 @@ func (b *builder) bartResidual(h, branch Tensor, d int64) Tensor {
 	return b.layerNorm(s, d, true)
 }
 
-// bartMLP is fc1, GELU, activation dropout, fc2 and dropout.
+// bartMLP is fc1, the activation (GELU; Marian's SiLU), activation
+// dropout, fc2 and dropout. The input is bound until the activation
+// returns (activation_fn(fc1(hidden_states)) is one statement).
 func (b *builder) bartMLP(h Tensor, a *Arch) Tensor {
 	d, ff := int64(a.Hidden), int64(a.FFN)
-	m := b.gelu(b.linear(h, d, ff, true, "fc1"))
+	m := b.activation(a.BART.act(), b.linear(h, d, ff, true, "fc1"))
+	b.keep(h)
 	m = b.dropout(m, a.ActDropout)
 	m = b.linear(m, ff, d, true, "fc2")
 	return b.dropout(m, a.Dropout)
 }
 
-// bartEmbed is the scaled token embedding plus the learned positions
-// (rows of pos rows each), the embeddings' LayerNorm and dropout. It
-// returns the stream and the two embeddings the stack holds until it
-// returns.
+// bartEmbed is the scaled token embedding (a new tensor whatever the
+// scale) plus the positions looked up for rows ids, the embeddings'
+// LayerNorm (not Marian's) and dropout. It returns the stream and the two
+// embeddings the stack holds until it returns.
 func (b *builder) bartEmbed(ids, wte, wpe Tensor, a *Arch, rows int64) (Tensor, Tensor, Tensor) {
 	d, vocab := int64(a.Hidden), int64(a.Vocab)
 	e := b.scale(b.embedding(ids, wte, vocab, d))
 	pos := b.g.newTensor(rows, I64, false)
 	b.op("positions", nil, []Tensor{pos}, nil).noBackward = true
-	pe := b.embedding(pos, wpe, int64(a.MaxPos)+2, d)
+	pe := b.embedding(pos, wpe, a.BART.posRows(a), d)
 	h := b.add(e, pe)
-	h = b.dropout(b.layerNorm(h, d, true), a.Dropout)
+	if !a.BART.NoEmbedNorm {
+		h = b.layerNorm(h, d, true)
+	}
+	h = b.dropout(h, a.Dropout)
 	return h, e, pe
 }
 
+// bartPositions is a stack's position table: learned (offset by 2) or
+// Marian's frozen sinusoids, a parameter autograd never reaches.
+func (b *builder) bartPositions(a *Arch) Tensor {
+	if !a.BART.Sinusoidal {
+		return b.param(a.BART.posRows(a) * int64(a.Hidden))
+	}
+	fr := b.frozen
+	b.frozen = true
+	w := b.param(a.BART.posRows(a) * int64(a.Hidden))
+	b.frozen = fr
+	return w
+}
+
+// bartSublayer is one residual step of a layer around branch: post-norm
+// (BART, Marian) adds the branch's output to h and normalises the sum;
+// pre-norm (mBART) feeds the branch h's LayerNorm and adds its output to
+// h.
+func (b *builder) bartSublayer(h Tensor, a *Arch, branch func(x Tensor) Tensor) Tensor {
+	d := int64(a.Hidden)
+	if !a.BART.PreNorm {
+		return b.bartResidual(h, branch(h), d)
+	}
+	br := branch(b.layerNorm(h, d, true))
+	s := b.add(h, br)
+	b.keep(br)
+	return s
+}
+
+// bartFinalNorm is mBART's LayerNorm closing each stack (none in BART and
+// Marian).
+func (b *builder) bartFinalNorm(h Tensor, a *Arch, module string) Tensor {
+	if !a.BART.PreNorm {
+		return h
+	}
+	b.block, b.module = -1, module
+	return b.layerNorm(h, int64(a.Hidden), true)
+}
+
 // buildBART follows transformers 5's BartForConditionalGeneration with
-// SDPA as dev85's traces allocate it (the labels as decoder inputs).
+// SDPA as dev85's traces allocate it (the labels as decoder inputs), and
+// Marian's and mBART's departures from it as dev96's traces do.
 func buildBART(b *builder, a *Arch, batch, seq int64) {
 	ids := b.textInput(batch, seq, batch*seq)
 	// under LoRA the embeddings and each stack's first layer's frozen
@@ -132,43 +148,68 @@ func buildBART(b *builder, a *Arch, batch, seq int64) {
 	b.module = "shared"
 	wte := b.param(vocab * d)
 	b.module = "encoder"
-	wpe := b.param((int64(a.MaxPos) + 2) * d)
-	h, e, pe := b.bartEmbed(ids, wte, wpe, a, batch*seq)
+	wpe := b.bartPositions(a)
+	// the encoder's learned positions are expanded per batch row; Marian's
+	// sinusoids (and every decoder's positions) are one row broadcast
+	rows := batch * seq
+	if a.BART.Sinusoidal {
+		rows = seq
+	}
+	h, e, pe := b.bartEmbed(ids, wte, wpe, a, rows)
+	attn := func(kv Tensor, causal bool) func(Tensor) Tensor {
+		return func(x Tensor) Tensor {
+			if kv < 0 {
+				return b.bartAttention(x, x, a, batch, seq, seq, causal)
+			}
+			return b.bartAttention(x, kv, a, batch, seq, seq, causal)
+		}
+	}
+	mlp := func(x Tensor) Tensor { return b.bartMLP(x, a) }
 	for l := 0; l < a.Layers; l++ {
 		b.block = l
 		b.module = layerModule(l, "encoder")
 		in := h
-		h1 := b.bartResidual(h, b.bartAttention(h, h, a, batch, seq, seq, false), d)
-		h = b.bartResidual(h1, b.bartMLP(h1, a), d)
+		h1 := b.bartSublayer(h, a, attn(-1, false))
+		h = b.bartSublayer(h1, a, mlp)
 		// the layer's argument and its attention half's output stay
 		// bound until the layer returns
 		b.keep(in, h1)
 	}
+	h = b.bartFinalNorm(h, a, "encoder.layer_norm")
 	// the decoder's embedding runs outside every checkpointed layer: what
 	// it saves is held until backward (dev86's checkpointed fp16 trace:
 	// the decoder's embedding sum, dropout output and mask, 54 MiB the
 	// replay had dropped when they sat in the last encoder layer)
 	b.block = -1
 	b.keep(e, pe) // BartEncoder.forward's inputs_embeds and embed_pos
+	// the traces (dev85's and dev96's) hold encoder_last_hidden_state in
+	// the model output until the loss has run; held here it moves no
+	// dev96 peak but BART's reserved placements by +0.2% (late79), so it
+	// is left to die after the last cross-attention's projections
 	enc := h
 	b.module = "decoder"
-	wpd := b.param((int64(a.MaxPos) + 2) * d)
+	wpd := b.bartPositions(a)
 	h, e, pe = b.bartEmbed(ids, wte, wpd, a, seq)
 	for l := 0; l < a.DecLayers; l++ {
 		b.block = a.Layers + l
 		b.module = layerModule(l, "decoder")
 		in := h
-		h1 := b.bartResidual(h, b.bartAttention(h, h, a, batch, seq, seq, true), d)
-		h2 := b.bartResidual(h1, b.bartAttention(h1, enc, a, batch, seq, seq, false), d)
+		h1 := b.bartSublayer(h, a, attn(-1, true))
+		h2 := b.bartSublayer(h1, a, attn(enc, false))
 		b.keep(h1)
-		h = b.bartResidual(h2, b.bartMLP(h2, a), d)
+		h = b.bartSublayer(h2, a, mlp)
 		b.keep(in, h2)
 	}
+	h = b.bartFinalNorm(h, a, "decoder.layer_norm")
 	b.keep(e, pe)
 	b.block = -1
 	b.g.blocks = a.Layers + a.DecLayers
 	b.module = "lm_head"
-	logits := b.linearWith(h, wte, -1, d, vocab)
+	head := wte
+	if !a.Tied {
+		head = b.param(vocab * d) // tie_word_embeddings false
+	}
+	logits := b.linearWith(h, head, -1, d, vocab)
 	// + final_logits_bias, a float32 buffer: float32 logits, the
 	// half-precision product freed at once (an add that promotes, as a
 	// cast does; its gradient is cast back)
@@ -177,4 +218,38 @@ func buildBART(b *builder, a *Arch, batch, seq int64) {
 	b.g.returned = append(b.g.returned, logits)
 	b.module = "loss"
 	b.g.loss = b.crossEntropy(logits, vocab)
+}
+
+// BARTOpts is how a BART relative departs from BART's layout: zero is
+// BART (post-norm, learned positions offset by 2, an embedding LayerNorm,
+// GELU).
+type BARTOpts struct {
+	// PreNorm: each sublayer normalises its input and a LayerNorm closes
+	// each stack (mBART's normalize_before, add_final_layer_norm).
+	PreNorm bool `json:"pre_norm,omitempty"`
+	// NoEmbedNorm: no LayerNorm on the embeddings (Marian).
+	NoEmbedNorm bool `json:"no_embed_norm,omitempty"`
+	// Sinusoidal: max_position_embeddings rows of fixed sinusoids, a
+	// parameter that requires no grad, looked up under no_grad for one
+	// row of positions (MarianSinusoidalPositionalEmbedding).
+	Sinusoidal bool `json:"sinusoidal,omitempty"`
+	// Act is the MLP's activation as builder.activation names it ("silu"
+	// for Marian's swish); "" is GELU.
+	Act string `json:"act,omitempty"`
+}
+
+func (o BARTOpts) act() string {
+	if o.Act == "" {
+		return "gelu"
+	}
+	return o.Act
+}
+
+// posRows is the rows of a stack's position table: BART's learned
+// positions are offset by 2.
+func (o BARTOpts) posRows(a *Arch) int64 {
+	if o.Sinusoidal {
+		return int64(a.MaxPos)
+	}
+	return int64(a.MaxPos) + 2
 }

@@ -131,7 +131,6 @@ var unsupportedTypes = map[string]string{
 	"mistral3":       "mistral (pass the text_config)",
 	"qwen2_5_vl":     "qwen2 (pass the text_config)",
 	"cohere":         "llama (a decoder of the same sizes)",
-	"mbart":          "t5",
 	"xlm-roberta-xl": "bert (XLM-R XL's pre-norm layers are not modelled)",
 }
 
