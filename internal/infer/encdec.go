@@ -34,8 +34,9 @@ func (m *model) promptIDs() []int32 {
 // decoder over one token a sequence (step, growing the self-attention
 // cache kv and filling the cross-attention cache at the first step), the
 // head on its output (head, which frees it), the float32 copy of the
-// logits, the argmax and the decoder's ids grown by a column.
-func (m *model) encDecLoop(inputs func() []int32, encoder func() int32, step func(kv *cache, cross []int32) int32, head func(x int32) int32) {
+// logits, the argmax and the decoder's ids grown by a column; forcedEOS:
+// the last step's forced EOS processor copies the scores (pickNext).
+func (m *model) encDecLoop(inputs func() []int32, encoder func() int32, step func(kv *cache, cross []int32) int32, head func(x int32) int32, forcedEOS bool) {
 	c, s := m.c, m.s
 	b := c.batch
 	s.phase = PhaseLoad
@@ -63,7 +64,7 @@ func (m *model) encDecLoop(inputs func() []int32, encoder func() int32, step fun
 		logits := head(step(kv, cross))
 		kv.n++
 		var next int32
-		prevL32, next, dec = m.pickNext(prevL32, dec, st+2)
+		prevL32, next, dec = m.pickNext(prevL32, dec, st+2, forcedEOS && st == max(c.gen, 1)-1)
 		s.free(logits, cs, in, next)
 		m.recordStep(st, before, traffic0)
 	}

@@ -1,5 +1,7 @@
 package infer
 
+import "github.com/vramkit/vramkit/internal/memmodel"
+
 // BART and its relatives as transformers 5 runs them under Hugging Face
 // generate, on the encoder-decoder loop (encDecLoop): the prompt encoded
 // once (_prepare_encoder_decoder_kwargs_for_generation) and held as
@@ -8,7 +10,7 @@ package infer
 // cross-attention projecting the encoder output to keys and values once,
 // at the first step, into the EncoderDecoderCache's second cache. The LM
 // head is the tied embedding plus final_logits_bias. What sets the
-// relatives apart is a bartKind:
+// relatives apart is a bartKind, read from memmodel.BARTOpts:
 //   - BART (dev94): post-norm layers, learned positions offset by 2,
 //     layernorm_embedding;
 //   - mBART (dev96): pre-norm layers, layernorm_embedding and a final
@@ -18,16 +20,17 @@ package infer
 //
 // Each scales its token embedding into a new tensor (even at 1.0).
 func init() {
-	for _, k := range []*bartKind{&bartKindBART, &bartKindMBART, &bartKindMarian} {
+	for _, f := range []string{"bart", "mbart", "marian"} {
 		registerDecoder(&decoder{
-			family: k.family, weights: k.weights, encDec: k.generate, refuse: refuseServeEncDec,
+			family: f, weights: bartWeights, encDec: bartGenerate, refuse: refuseServeEncDec,
 		})
 	}
 }
 
-// bartKind is one BART relative's departures from BART.
+// bartKind is what sets one of BART's relatives apart under generate,
+// read from the model's layout (memmodel.BARTOpts, the one the training
+// builder reads).
 type bartKind struct {
-	family string
 	layout *encDecLayout
 	// embedLN: layernorm_embedding after each stack's embeddings
 	embedLN bool
@@ -39,11 +42,15 @@ type bartKind struct {
 	sinusoidal bool
 }
 
-var (
-	bartKindBART   = bartKind{family: "bart", layout: &bartLayout, embedLN: true}
-	bartKindMBART  = bartKind{family: "mbart", layout: &mbartLayout, embedLN: true, finalLN: true}
-	bartKindMarian = bartKind{family: "marian", layout: &bartLayout, sinusoidal: true}
-)
+// kindOf is c's model's bartKind.
+func kindOf(c *config) *bartKind {
+	o := c.arch.BART
+	k := &bartKind{layout: &bartLayout, embedLN: !o.NoEmbedNorm, finalLN: o.PreNorm, sinusoidal: o.Sinusoidal}
+	if o.PreNorm {
+		k.layout = &mbartLayout
+	}
+	return k
+}
 
 // bartLayout is BART's (and Marian's): post-norm layers, the query's
 // scale handed to SDPA, nothing copied; mbartLayout is mBART's pre-norm.
@@ -51,6 +58,12 @@ var (
 	bartLayout  = encDecLayout{}
 	mbartLayout = encDecLayout{preNorm: true}
 )
+
+// bartWeights is the model's weights (bartKind.weights).
+func bartWeights(c *config, w *weights) { kindOf(c).weights(c, w) }
+
+// bartGenerate is the model's generate (bartKind.generate).
+func bartGenerate(m *model) { kindOf(m.c).generate(m) }
 
 // weights lists the model's parameters in construction order: the shared
 // embedding; per stack the position table, the layers (k, v, q and out
@@ -109,7 +122,7 @@ func (k *bartKind) generate(m *model) {
 			biased := s.alloc(c.batch*c.vocab*c.dt, CatActivations) // + final_logits_bias
 			s.free(logits)
 			return biased
-		})
+		}, !m.c.arch.BART.NoForcedEOS)
 }
 
 // embed is a stack's input over rows tokens: the token embedding scaled
@@ -144,8 +157,10 @@ func (k *bartKind) encoder(m *model) int32 {
 		posRows = c.seq
 	}
 	x, held := k.embed(m, T, posRows)
-	// the first matmul's cuBLAS workspace, kept by the handle
+	// the first matmul's cuBLAS workspace and, q_proj having a bias,
+	// cuBLASLt's, both kept by their handles
 	s.alloc(c.gpu.CublasWorkspaceBytes, CatTemporaries)
+	s.alloc(memmodel.CublasLtWorkspace, CatTemporaries)
 	for l := int64(0); l < c.layers; l++ {
 		x = m.encLayer(k.layout, x, T)
 	}

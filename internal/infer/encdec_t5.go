@@ -73,7 +73,7 @@ func (m *model) t5Generate() {
 		logits := s.alloc(c.batch*c.vocab*c.dt, CatActivations)
 		s.free(x)
 		return logits
-	})
+	}, false)
 }
 
 // t5Norm is T5LayerNorm over n elements: x.float() and its square (both

@@ -100,7 +100,7 @@ func (m *model) whisperGenerate() {
 		logits := s.alloc(c.batch*c.vocab*c.dt, CatActivations)
 		s.free(x)
 		return logits
-	})
+	}, false)
 }
 
 // whisperEncoder is WhisperEncoder over the window: conv1 and its GELU

@@ -95,7 +95,7 @@ func (m *model) generate() {
 		pos = np
 		// outputs (and its logits) dropped at the end of the iteration
 		var next int32
-		prevL32, next, ids = m.pickNext(prevL32, ids, cur+1)
+		prevL32, next, ids = m.pickNext(prevL32, ids, cur+1, false)
 		s.free(logits, cs, in, next)
 		cur++
 		m.recordStep(step, before, traffic0)
@@ -105,12 +105,19 @@ func (m *model) generate() {
 
 // pickNext is a step's token choice: next_token_logits =
 // outputs.logits[:, -1, :].to(copy=True, dtype=float32) (the previous
-// step's copy, prev, lives until this one rebinds the name), argmax, and
-// the ids grown by torch.cat to cols columns (the old ids freed). It
-// returns the float32 copy, the argmax and the grown ids.
-func (m *model) pickNext(prev, ids int32, cols int64) (l32, next, grown int32) {
+// step's scores, prev, live until the logits processors return this
+// step's), argmax, and the ids grown by torch.cat to cols columns (the
+// old ids freed). It returns the scores, the argmax and the grown ids.
+// With forced set, a processor (ForcedEOSTokenLogitsProcessor at the last
+// step) returns a new float32 tensor of scores, which replaces the copy.
+func (m *model) pickNext(prev, ids int32, cols int64, forced bool) (l32, next, grown int32) {
 	c, s := m.c, m.s
 	l32 = s.alloc(c.batch*c.vocab*4, CatLogits)
+	if forced {
+		p := s.alloc(c.batch*c.vocab*4, CatLogits)
+		s.free(prev, l32)
+		l32, prev = p, -1
+	}
 	s.free(prev)
 	next = s.alloc(c.batch*8, CatTemporaries)
 	grown = s.alloc(c.batch*cols*8, CatTemporaries)

@@ -1,6 +1,7 @@
 package memmodel
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -33,6 +34,9 @@ func bartKinFromHF(data []byte, k bartKin) (Arch, error) {
 		ActDrop  *float64 `json:"activation_dropout"`
 		Act      string   `json:"activation_function"`
 		Tie      *bool    `json:"tie_word_embeddings"`
+		// forced_eos_token_id: absent is the class's default (set); null
+		// turns generate's ForcedEOSTokenLogitsProcessor off
+		ForcedEOS json.RawMessage `json:"forced_eos_token_id"`
 		// scale_embedding only sets the factor: the multiply (a new
 		// tensor) runs at 1.0 too, so it changes no memory
 		Scale      *bool `json:"scale_embedding"`
@@ -93,6 +97,7 @@ func bartKinFromHF(data []byte, k bartKin) (Arch, error) {
 	a.Dropout, a.AttnDropout = orF64(h.Dropout, 0.1), orF64(h.AttnDrop, 0)
 	a.ActDropout = orF64(h.ActDrop, 0)
 	a.Tied = orBool(h.Tie, true)
+	a.BART.NoForcedEOS = string(h.ForcedEOS) == "null"
 	return a, nil
 }
 

@@ -236,6 +236,11 @@ type BARTOpts struct {
 	// Act is the MLP's activation as builder.activation names it ("silu"
 	// for Marian's swish); "" is GELU.
 	Act string `json:"act,omitempty"`
+	// NoForcedEOS: config.json sets forced_eos_token_id null, so generate
+	// runs no ForcedEOSTokenLogitsProcessor (every class's default sets
+	// one, which at the last step makes a float32 copy of the scores).
+	// Training reads nothing of it.
+	NoForcedEOS bool `json:"no_forced_eos,omitempty"`
 }
 
 func (o BARTOpts) act() string {
