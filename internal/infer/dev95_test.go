@@ -37,3 +37,9 @@ func TestDev96Generate(t *testing.T) {
 	checkGenerateSet(t, "dev96/mbart", 1, 0.004, 0.0005, 1)
 	checkGenerateSet(t, "dev96/marian", 1, 0.004, 0.0005, 1)
 }
+
+// TestLate88Generate holds late88's blind generate points, evaluated once
+// at 0251131: the wide Marian float32 b16 prompt 256 128 new tokens and
+// mbart-large-50 bf16 b8 prompt 512 128 new tokens, allocated -0.01% and
+// -0.00%, reserved +0.10% and +0.25%.
+func TestLate88Generate(t *testing.T) { checkGenerateSet(t, "late88", 2, 0.004, 0.0005, 1) }
