@@ -72,7 +72,7 @@ func bartGenerate(m *model) { kindOf(m.c).generate(m) }
 // and layer_norm where the kind has them; final_logits_bias, a buffer of
 // one row of the vocabulary. The head is the shared embedding.
 func (k *bartKind) weights(c *config, w *weights) {
-	h, v, dt, ffn := c.hidden, c.vocab, c.dt, c.ffn
+	h, v, dt := c.hidden, c.vocab, c.dt
 	pos := int64(c.arch.MaxPos) + 2
 	if k.sinusoidal {
 		pos = int64(c.arch.MaxPos)
@@ -80,20 +80,8 @@ func (k *bartKind) weights(c *config, w *weights) {
 	w.add(v*h, v*h*dt)
 	side := func(layers int64, cross bool) {
 		w.add(pos*h, pos*h*dt)
-		for l := int64(0); l < layers; l++ {
-			attn := func() {
-				for range 4 {
-					w.dense(c, h, h, true)
-				}
-				lnWeights(c, w)
-			}
-			attn()
-			if cross {
-				attn()
-			}
-			w.dense(c, h, ffn, true)
-			w.dense(c, ffn, h, true)
-			lnWeights(c, w)
+		for range layers {
+			encDecLayerWeights(c, w, true, cross)
 		}
 		if k.embedLN {
 			lnWeights(c, w)

@@ -174,3 +174,26 @@ func (m *model) decLayer(lay *encDecLayout, l int, x int32, kv *cache, cross []i
 	s.free(y2, x)
 	return out
 }
+
+// encDecLayerWeights adds one BART-like layer's parameters in
+// construction order: the self-attention's k, v, q and out projections
+// (k's bias only where kBias: Whisper's k_proj has none) and its
+// LayerNorm, the decoder's cross-attention (cross) likewise, fc1, fc2 and
+// the final LayerNorm.
+func encDecLayerWeights(c *config, w *weights, kBias, cross bool) {
+	h := c.hidden
+	attn := func() {
+		w.dense(c, h, h, kBias)
+		for range 3 {
+			w.dense(c, h, h, true)
+		}
+		lnWeights(c, w)
+	}
+	attn()
+	if cross {
+		attn()
+	}
+	w.dense(c, h, c.ffn, true)
+	w.dense(c, c.ffn, h, true)
+	lnWeights(c, w)
+}

@@ -53,29 +53,16 @@ func whisperSourceLen(c *config) (int64, error) {
 // same plus encoder_attn and its LayerNorm) and layer_norm. proj_out is
 // the token table.
 func whisperWeights(c *config, w *weights) {
-	h, v, dt, ffn := c.hidden, c.vocab, c.dt, c.ffn
+	h, v, dt := c.hidden, c.vocab, c.dt
 	mel := int64(c.arch.MelBins)
 	w.add(h*mel*3, h*mel*3*dt)
 	w.add(h, h*dt)
 	w.add(h*h*3, h*h*3*dt)
 	w.add(h, h*dt)
 	w.add(c.seq*h, c.seq*h*dt)
-	attn := func() {
-		w.dense(c, h, h, false)
-		for range 3 {
-			w.dense(c, h, h, true)
-		}
-		lnWeights(c, w)
-	}
 	layers := func(n int64, cross bool) {
 		for range n {
-			attn()
-			if cross {
-				attn()
-			}
-			w.dense(c, h, ffn, true)
-			w.dense(c, ffn, h, true)
-			lnWeights(c, w)
+			encDecLayerWeights(c, w, false, cross)
 		}
 		lnWeights(c, w)
 	}
