@@ -86,11 +86,13 @@ type Family struct {
 	// PipelineLayers is how many layers pipeline parallelism can split a
 	// among; nil counts Layers + DecLayers.
 	PipelineLayers func(a *Arch) int
-	// NoInputEmbeddings: the model names no single input embedding, so
-	// enable_input_require_grads refuses it and LoRA under checkpointing
-	// runs without the hook (CLIP's two towers): the step-time walk then
-	// keeps the plain LoRA graph (see inputGradUnderCkpt).
-	NoInputEmbeddings bool
+	// InputGradHeld: under LoRA with gradient checkpointing,
+	// enable_input_require_grads' hooked outputs stay referenced by the
+	// graph through backward (CLIP: its text token embedding and its
+	// vision patch conv, a leaf requiring grad, dev97's trace), so the
+	// memory model plans the graph the step-time walk does
+	// (inputGradUnderCkpt); other families keep the plain one.
+	InputGradHeld bool
 	// NoModelParallel, when set, says why tensor and pipeline parallelism
 	// (which split one stack's heads, FFN and layers) are refused for the
 	// family (CLIP's two towers of different widths).

@@ -35,9 +35,9 @@ func init() {
 			"openai/clip-vit-base-patch32": "clip-vit-base-patch32", "openai/clip-vit-base-patch16": "clip-vit-base-patch16",
 			"openai/clip-vit-large-patch14": "clip-vit-large-patch14", "openai/clip-vit-large-patch14-336": "clip-vit-large-patch14-336",
 		},
-		Build:             buildCLIP,
-		FromHF:            clipFromHF,
-		NoInputEmbeddings: true,
+		Build:         buildCLIP,
+		FromHF:        clipFromHF,
+		InputGradHeld: true,
 		NoModelParallel: "transformers gives CLIP no tensor-parallel plan, and its two towers of " +
 			"different widths are not split by heads or layers here (ddp, fsdp and zero1-3 are planned)",
 	})

@@ -143,6 +143,11 @@ func (b *builder) clipVision(a *Arch, px Tensor, batch, image int64) (Tensor, cl
 	var x fmap
 	conv := b.spanOf(func() { x = b.conv2d(fmap{px, batch, 3, image, image, b.channelsLast}, dv, p, p, 0, 1, false) })
 	b.vitStemWorkspace()
+	if b.inputGrad {
+		// enable_input_require_grads hooks the vision tower's patch
+		// conv too: its output becomes a leaf requiring grad
+		b.tt(x.t).grad = true
+	}
 	seqV := x.h*x.w + 1
 	// torch.cat([class_embeds, patch_embeds]): the float32 class token
 	// promotes the cat under autocast

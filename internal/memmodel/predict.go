@@ -8,7 +8,9 @@ import (
 )
 
 // buildGraph records one rank's forward pass of one micro-batch.
-func (c *config) buildGraph() *Graph { return c.buildGraphWith(false) }
+func (c *config) buildGraph() *Graph {
+	return c.buildGraphWith(c.inputGradUnderCkpt() && c.arch.family().InputGradHeld)
+}
 
 // buildGraphWith is buildGraph, with the input embeddings' output
 // requiring grad when inputGrad is set (see builder.inputGrad).

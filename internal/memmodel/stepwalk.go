@@ -60,7 +60,7 @@ func (c *config) walkStepDetail(g *Graph, cfg stepConfig, tm timeModel) (float64
 // [tokens, hidden] gradient of layer 0, not modelled there).
 func (c *config) inputGradUnderCkpt() bool {
 	f := c.arch.family()
-	return c.spec.LoRA != nil && c.ckptEvery > 0 && f.Task != "diffusion" && !f.NoInputEmbeddings
+	return c.spec.LoRA != nil && c.ckptEvery > 0 && f.Task != "diffusion"
 }
 
 // walk runs one step through the pipeline and returns its clocks and
