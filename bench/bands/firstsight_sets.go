@@ -159,6 +159,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late87/RESULTS.md", "## Wav2Vec2", false},
 	// late88's: MarianMT and mBART training (36253d6) and generate (0251131)
 	{"testdata/late88/RESULTS.md", "", false},
+	// late89's (7802d5d): the session's new families at other shapes
+	{"testdata/late89/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation
