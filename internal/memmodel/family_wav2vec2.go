@@ -29,8 +29,8 @@ func init() {
 		Unmeasured: "Wav2Vec2 is modelled from transformers' source and checked on five H100 captures (dev95: base CTC " +
 			"10 s b8 bf16-amp, 5 s b4 fp32 with the feature encoder trained, 10 s b8 checkpointed, large-lv60 8 s b4, " +
 			"base classification 4 s b16 LoRA r16): peak allocated within 0.16% once LayerDrop's skipped layers are " +
-			"accounted for. Plan runs every encoder layer with its optimizer state (layerdrop 0.1 skips layers at random " +
-			"in training, which lowered the captured peaks by up to 3.3%); fp16 and a trained feature encoder under " +
+			"accounted for. Plan runs every encoder layer with its optimizer state (layerdrop 0.1 skipped layers at random " +
+			"in those runs, which lowered their peaks by up to 3.3%); fp16 and a trained feature encoder under " +
 			"checkpointing are not measured; CTC labels are taken at 12 a second of audio",
 		Models: []Arch{wav2vec2Base("wav2vec2-base"), wav2vec2Large("wav2vec2-large")},
 		Aliases: map[string]string{
@@ -76,6 +76,10 @@ type Wav2Vec2 struct {
 	// above 0 and apply_spec_augment), MaskLength its spans' frames.
 	MaskTime   bool `json:"mask_time,omitempty"`
 	MaskLength int  `json:"mask_length,omitempty"`
+	// LayerDrop is config.json's layerdrop: in training each encoder
+	// layer is skipped with this probability (Wav2Vec2Config's default
+	// 0.1). Plan runs every layer, the most a step holds (audioNote).
+	LayerDrop float64 `json:"layerdrop,omitempty"`
 }
 
 // frames is how many frames the feature encoder makes of samples
@@ -105,7 +109,7 @@ func wav2vec2Base(name string) Arch {
 		Dropout: 0.1, AttnDropout: 0.1, ActDropout: 0.1, Wav2Vec2: Wav2Vec2{
 			ConvDim: []int{512, 512, 512, 512, 512, 512, 512}, ConvKernel: []int{10, 3, 3, 3, 3, 2, 2},
 			ConvStride: []int{5, 2, 2, 2, 2, 2, 2}, PosConv: 128, PosGroups: 16, ClassifierProj: 256,
-			FinalDropout: 0.1, MaskTime: true, MaskLength: 10}}
+			FinalDropout: 0.1, MaskTime: true, MaskLength: 10, LayerDrop: 0.1}}
 }
 
 // wav2vec2Large is the lv60 layout of the large checkpoints: LayerNorm
@@ -144,6 +148,7 @@ func wav2vec2FromHF(_ string, data []byte) (Arch, error) {
 		FeatProjDrop    *float64          `json:"feat_proj_dropout"`
 		FinalDrop       *float64          `json:"final_dropout"`
 		MaskTimeProb    *float64          `json:"mask_time_prob"`
+		LayerDrop       *float64          `json:"layerdrop"`
 		MaskTimeLength  *int              `json:"mask_time_length"`
 		MaskFeatureProb float64           `json:"mask_feature_prob"`
 		SpecAugment     *bool             `json:"apply_spec_augment"`
@@ -221,6 +226,10 @@ func wav2vec2FromHF(_ string, data []byte) (Arch, error) {
 	a.Dropout, a.AttnDropout, a.ActDropout = orF64(h.HiddenDrop, 0.1), orF64(h.AttnDrop, 0.1), orF64(h.ActDrop, 0.1)
 	w.FeatProjDropout, w.FinalDropout = orF64(h.FeatProjDrop, 0), orF64(h.FinalDrop, 0.1)
 	w.MaskTime = orF64(h.MaskTimeProb, 0.05) > 0 && orBool(h.SpecAugment, true)
+	w.LayerDrop = orF64(h.LayerDrop, 0.1)
+	if w.LayerDrop < 0 || w.LayerDrop >= 1 {
+		return Arch{}, fmt.Errorf("config.json: layerdrop %g: want a probability in [0, 1)", w.LayerDrop)
+	}
 	if h.MaskTimeLength != nil {
 		w.MaskLength = *h.MaskTimeLength
 	}

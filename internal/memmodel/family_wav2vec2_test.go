@@ -85,6 +85,7 @@ func TestWav2Vec2Refusals(t *testing.T) {
 		{`, "conv_dim": [512, 512], "conv_kernel": [10], "conv_stride": [5, 2]`, "same conv layers"},
 		{`, "mask_feature_prob": 0.1`, "mask_feature_prob"},
 		{`, "hidden_act": "relu"`, "hidden_act"},
+		{`, "layerdrop": 1.5`, "layerdrop"},
 	} {
 		if _, err := ParseHFConfig([]byte(base + tc.extra + "}")); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error naming %s", tc.extra, err, tc.want)
@@ -93,6 +94,12 @@ func TestWav2Vec2Refusals(t *testing.T) {
 	a, err := ParseHFConfig([]byte(base + `, "feat_extract_norm": "layer", "do_stable_layer_norm": true, "conv_bias": true}`))
 	if err != nil || !a.Wav2Vec2.LayerNormConv || !a.Wav2Vec2.Stable || !a.Wav2Vec2.ConvBias || len(a.Wav2Vec2.ConvDim) != 7 {
 		t.Errorf("lv60 layout: %+v, %v", a.Wav2Vec2, err)
+	}
+	// layerdrop: Wav2Vec2Config's 0.1 when absent, the file's otherwise
+	for extra, want := range map[string]float64{"": 0.1, `, "layerdrop": 0.0`: 0, `, "layerdrop": 0.05`: 0.05} {
+		if a, err := ParseHFConfig([]byte(base + extra + "}")); err != nil || a.Wav2Vec2.LayerDrop != want {
+			t.Errorf("%q: layerdrop %v, %v; want %v", extra, a.Wav2Vec2.LayerDrop, err, want)
+		}
 	}
 }
 
