@@ -152,7 +152,13 @@ func (b *builder) clipVision(a *Arch, px Tensor, batch, image int64) (Tensor, cl
 	// torch.cat([class_embeds, patch_embeds]): the float32 class token
 	// promotes the cat under autocast
 	h = b.out(batch*seqV*dv, promote(b.dt(x.t), b.dt(cls)), x.t, cls)
-	o := b.op("cat", []Tensor{x.t, cls}, []Tensor{h}, nil)
+	var held []Tensor
+	if b.inputGrad {
+		// the leaf the input hook made stays referenced by the graph
+		// (its AccumulateGrad) until the backward reaches it, last
+		held = []Tensor{x.t}
+	}
+	o := b.op("cat", []Tensor{x.t, cls}, []Tensor{h}, held)
 	o.passGrad = []bool{false, false}
 	pos := b.spanOf(func() { wpos = b.param(seqV * dv) })
 	b.buffer(seqV * 8) // position_ids

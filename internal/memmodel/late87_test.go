@@ -17,12 +17,12 @@ import (
 // optimizer steps, so its peaks never held AdamW's state, which plan's
 // steady state does; RESULTS.md).
 func TestLate87Families(t *testing.T) {
-	// the L/14 LoRA row, after dev97's fix -1.38% allocated, is below the
-	// regenerated allocated band (about ±0.3%)
+	// the L/14 LoRA row, after dev97's fixes -0.65% allocated (+0.80%
+	// reserved), is below the regenerated allocated band (about ±0.3%)
 	known := map[string]bool{"late87-w2v-base-ctc-20s-b4-fp16-freeze allocated": true,
 		"late87-w2v-base-ctc-20s-b4-fp16-freeze reserved": true, "late87-clip-l14-b64-bf16-lora16-ckpt allocated": true}
 	checkBlindGroups(t, "../../testdata/late87", 8, known,
-		blindLimits{resvMedian: 0.009, resvMax: 0.58, allocMax: 0.30, under: 1, farUnder: 0}, "families")
+		blindLimits{resvMedian: 0.009, resvMax: 0.58, allocMax: 0.30, under: 0, farUnder: 0}, "families")
 }
 
 // TestStepTimeLate87 holds late87's blind step times on the lent H100,
