@@ -120,6 +120,14 @@ func runInference(ctx context.Context, env *Env, fs *flag.FlagSet, spec memmodel
 	if err != nil {
 		return err
 	}
+	if spec.Model != nil && *spec.Model != "" {
+		// as a training plan says it: the catalog model an alias names
+		if a, err := memmodel.Lookup(*spec.Model); err == nil {
+			if n := aliasNote(*spec.Model, a.Name); n != "" {
+				notes = append([]string{n}, notes...)
+			}
+		}
+	}
 	for _, n := range notes {
 		fmt.Fprintf(env.Stderr, "vramkit plan: note: %s\n", n)
 	}

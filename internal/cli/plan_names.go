@@ -27,12 +27,8 @@ func checkNames(spec memmodel.Spec) (notes []string, err error) {
 			}
 			return nil, usagef("unknown model %q%s; known: %s", m, hint, strings.Join(memmodel.Names(), ", "))
 		}
-		if a.Name != strings.ToLower(strings.TrimSpace(m)) {
-			note := fmt.Sprintf("model %q is %s", m, a.Name)
-			if s := memmodel.AliasNote(m); s != "" {
-				note += ": " + s
-			}
-			notes = append(notes, note)
+		if n := aliasNote(m, a.Name); n != "" {
+			notes = append(notes, n)
 		}
 	}
 	gn, err := gpuNotes(spec.GPU)
@@ -98,4 +94,17 @@ func specError(err error) error {
 		return &UsageError{err}
 	}
 	return err
+}
+
+// aliasNote says which catalog model the name m resolved to (name), and
+// what it differs in where its family says so; "" when m is that name.
+func aliasNote(m, name string) string {
+	if name == strings.ToLower(strings.TrimSpace(m)) {
+		return ""
+	}
+	note := fmt.Sprintf("model %q is %s", m, name)
+	if s := memmodel.AliasNote(m); s != "" {
+		note += ": " + s
+	}
+	return note
 }
