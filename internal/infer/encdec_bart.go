@@ -1,7 +1,5 @@
 package infer
 
-import "github.com/vramkit/vramkit/internal/memmodel"
-
 // BART and its relatives as transformers 5 runs them under Hugging Face
 // generate, on the encoder-decoder loop (encDecLoop): the prompt encoded
 // once (_prepare_encoder_decoder_kwargs_for_generation) and held as
@@ -145,10 +143,7 @@ func (k *bartKind) encoder(m *model) int32 {
 		posRows = c.seq
 	}
 	x, held := k.embed(m, T, posRows)
-	// the first matmul's cuBLAS workspace and, q_proj having a bias,
-	// cuBLASLt's, both kept by their handles
-	s.alloc(c.gpu.CublasWorkspaceBytes, CatTemporaries)
-	s.alloc(memmodel.CublasLtWorkspace, CatTemporaries)
+	m.matmulWorkspaces()
 	for l := int64(0); l < c.layers; l++ {
 		x = m.encLayer(k.layout, x, T)
 	}

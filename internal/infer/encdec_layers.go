@@ -1,5 +1,7 @@
 package infer
 
+import "github.com/vramkit/vramkit/internal/memmodel"
+
 // The layers of the BART-like encoder-decoders (BART, mBART, MarianMT,
 // Whisper) under generate, one code path with the layout of each: where
 // the LayerNorms sit and what each attention copies.
@@ -196,4 +198,13 @@ func encDecLayerWeights(c *config, w *weights, kBias, cross bool) {
 	w.dense(c, h, c.ffn, true)
 	w.dense(c, c.ffn, h, true)
 	lnWeights(c, w)
+}
+
+// matmulWorkspaces is what the encoder's first biased projection (q_proj)
+// allocates and the handles keep for the life of the process: cuBLAS's
+// workspace and cuBLASLt's (memmodel.CublasLtWorkspace), which runs the
+// bias epilogue.
+func (m *model) matmulWorkspaces() {
+	m.s.alloc(m.c.gpu.CublasWorkspaceBytes, CatTemporaries)
+	m.s.alloc(memmodel.CublasLtWorkspace, CatTemporaries)
 }

@@ -117,10 +117,7 @@ func (m *model) whisperEncoder() int32 {
 	pos := tmp(c.seq * d * dt)
 	x := s.alloc(T*d*dt, CatActivations)
 	s.free(pos)
-	// the first matmul's cuBLAS workspace and, q_proj having a bias,
-	// cuBLASLt's, both kept by their handles
-	tmp(c.gpu.CublasWorkspaceBytes)
-	tmp(memmodel.CublasLtWorkspace)
+	m.matmulWorkspaces()
 	for l := int64(0); l < c.layers; l++ {
 		x = m.encLayer(&whisperLayout, x, T)
 	}
