@@ -626,14 +626,20 @@ def time_point(model, ids, kw, ctx, new):
     import torch
     r = {}
     pre = []
+    encdec = getattr(model.config, "is_encoder_decoder", False)
+    one = dict(kw, max_new_tokens=1, min_new_tokens=1)
     for _ in range(3):
         torch.cuda.synchronize()
         t = time.perf_counter()
         with ctx:
-            try:
-                model(input_ids=ids, use_cache=True, logits_to_keep=1)
-            except TypeError:
-                model(input_ids=ids, use_cache=True)
+            if encdec:
+                # an encoder-decoder's prefill is generate's first token: the encoder pass and one decoder step
+                model.generate(ids, **one)
+            else:
+                try:
+                    model(input_ids=ids, use_cache=True, logits_to_keep=1)
+                except TypeError:
+                    model(input_ids=ids, use_cache=True)
         torch.cuda.synchronize()
         pre.append(time.perf_counter() - t)
     gen_t = []
