@@ -161,6 +161,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late88/RESULTS.md", "", false},
 	// late89's (7802d5d): the session's new families at other shapes
 	{"testdata/late89/RESULTS.md", "", false},
+	// late90's (e5558e9): timed encoder-decoder generate
+	{"testdata/late90/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation
