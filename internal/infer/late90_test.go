@@ -23,24 +23,7 @@ func TestLate90Timing(t *testing.T) {
 	if len(rows) != 6 {
 		t.Fatalf("%d timed points, want 6", len(rows))
 	}
-	var dec []float64
-	for _, r := range rows {
-		res, err := Estimate(r.spec())
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := (res.DecodeTokensPerSec - r.Decode) / r.Decode
-		p := (res.PrefillTime - r.Prefill) / r.Prefill
-		dec = append(dec, d)
-		t.Logf("%-44s prefill %7.1f ms (measured %7.1f, %+5.0f%%), decode %6.0f tokens/s (measured %6.0f, %+5.0f%%), %s-bound",
-			r.Name, 1e3*res.PrefillTime, 1e3*r.Prefill, 100*p, res.DecodeTokensPerSec, r.Decode, 100*d, res.DecodeBound)
-		if r.Decode < res.DecodeBand[0] || r.Decode > res.DecodeBand[1] {
-			t.Errorf("%s: measured %.0f tokens/s outside the band %.0f–%.0f", r.Name, r.Decode, res.DecodeBand[0], res.DecodeBand[1])
-		}
-		if r.Prefill < res.PrefillBand[0] || r.Prefill > res.PrefillBand[1] {
-			t.Errorf("%s: measured prefill %.4f s outside the band %.4f–%.4f", r.Name, r.Prefill, res.PrefillBand[0], res.PrefillBand[1])
-		}
-	}
+	dec := checkGenerateTiming(t, rows)
 	if m := medianAbs(dec); m > 0.20 {
 		t.Errorf("decode tokens/s: median |error| %.0f%%, held at 19%%", 100*m)
 	}
