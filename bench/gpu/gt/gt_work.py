@@ -593,7 +593,7 @@ def gen(spec, out):
             res["status"] = "ok" if o.shape[1] == want or (spec.get("audio") and o.shape[1] >= new) else "short"
             del o
             if spec.get("timing"):
-                res.update(time_point(model, ids, kw, ctx, new))
+                res.update(time_point(model, ids, kw, ctx, new, spec.get("timing_detail", False)))
         except torch.OutOfMemoryError as e:
             res["status"] = "oom"
             res["oom_message"] = str(e)[:800]
@@ -620,7 +620,7 @@ def audio_generate(model, feats, kw, res):
         return tf.GenerationMixin.generate(model, input_features=feats, **kw)
 
 
-def time_point(model, ids, kw, ctx, new):
+def time_point(model, ids, kw, ctx, new, detail=False):
     """Warm-up already done by the measured generate: timed prefill-only forward (x3)
     and timed full generate (x3), medians."""
     import torch
@@ -656,7 +656,83 @@ def time_point(model, ids, kw, ctx, new):
     if g > p and new > 1:
         r["decode_tok_s"] = ids.shape[0] * (new - 1) / (g - p)
         r["decode_step_s"] = (g - p) / (new - 1)
+    if detail:
+        try:
+            r.update(time_detail(model, ids, kw, ctx, new, encdec))
+        except Exception:
+            r["detail_error"] = traceback.format_exc()[-1500:]
     return r
+
+
+def time_detail(model, ids, kw, ctx, new, encdec):
+    """Where the time of a generate goes, after the timed calls: an encoder-decoder's encoder pass alone (x5,
+    median; with its ATen operator and CUDA allocation counts), a decoder-only model's prefill forward's counts,
+    and the operators and allocations of generate with one and with all new tokens (a TorchDispatchMode counts
+    every ATen op dispatched, views included; the caching allocator's allocation counter counts the blocks).
+    The counting calls run after every timed one, so they change no timing."""
+    import torch
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class Count(TorchDispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.n = 0
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            self.n += 1
+            return func(*args, **(kwargs or {}))
+
+    def allocs():
+        return torch.cuda.memory_stats().get("allocation.all.allocated", 0)
+
+    def counted(fn):
+        a = allocs()
+        with ctx:
+            fn()
+        torch.cuda.synchronize()
+        na = allocs() - a
+        c = Count()
+        with ctx, c:
+            fn()
+        torch.cuda.synchronize()
+        return c.n, na
+
+    out = {}
+    one = dict(kw, max_new_tokens=1, min_new_tokens=1)
+    if encdec:
+        enc = model.get_encoder()
+        mask = kw.get("attention_mask")
+
+        def fwd():
+            if ids.dtype.is_floating_point:
+                enc(input_features=ids)
+            elif mask is not None:
+                enc(input_ids=ids, attention_mask=mask)
+            else:
+                enc(input_ids=ids)
+    else:
+        def fwd():
+            try:
+                model(input_ids=ids, use_cache=True, logits_to_keep=1)
+            except TypeError:
+                model(input_ids=ids, use_cache=True)
+    ts = []
+    for _ in range(5):
+        torch.cuda.synchronize()
+        t = time.perf_counter()
+        with ctx:
+            fwd()
+        torch.cuda.synchronize()
+        ts.append(time.perf_counter() - t)
+    out["fwd_s_all"] = ts
+    out["fwd_s"] = sorted(ts)[2]
+    out["ops_fwd"], out["allocs_fwd"] = counted(fwd)
+    out["ops_gen1"], out["allocs_gen1"] = counted(lambda: model.generate(ids, **one))
+    out["ops_genN"], out["allocs_genN"] = counted(lambda: model.generate(ids, **kw))
+    if new > 1:
+        out["ops_step"] = (out["ops_genN"] - out["ops_gen1"]) / (new - 1)
+        out["allocs_step"] = (out["allocs_genN"] - out["allocs_gen1"]) / (new - 1)
+    return out
 
 
 # ------------------------------------------------------------------ sharded (world size 1, or several GPUs under torchrun)
