@@ -59,3 +59,27 @@ def call180():
         t("tg-bart-base-bf16", "bart-base", "bf16", [(128, 128, 32)]),
         t("tg-llama32-1b-bf16", "llama32-1b", "bf16", [(4, 2048, 64)]),
     ]
+
+
+def call181():
+    """dev98 too: the same points under torch.no_grad (what a plain model.generate() runs: GenerationMixin.generate
+    is itself decorated no_grad) against torch.inference_mode, on a decoder-only and two encoder-decoder models
+    (dev98's Whisper large-v3 rows ran no_grad and cost about 1.4x a step per allocation), and mBART's slow first
+    token at b8 p512 (15 ms above BART-large's) with and without forced_eos_token_id."""
+    t = _t("dev98-", "dev98-generate", False)
+    from gt_jobs131 import mbart
+    model, config, cfg = mbart()
+    GEN_MODELS.setdefault("mbart-noforce", (model, config, dict(cfg, forced_eos_token_id=None)))
+    return [
+        t("tg-tinyllama-bf16-inf", "tinyllama", "bf16", [(1, 512, 128)]),
+        t("tg-tinyllama-bf16-nograd", "tinyllama", "bf16", [(1, 512, 128)], grad="no_grad"),
+        t("tg-bart-large-bf16-inf", "bart-large", "bf16", [(1, 256, 64)]),
+        t("tg-whisper-small-bf16-inf", "whisper-small", "bf16", [(1, 0, 64)], audio=True),
+        t("tg-gpt2-medium-bf16-nograd", "gpt2-medium", "bf16", [(1, 512, 128)], grad="no_grad"),
+        t("tg-bart-large-bf16-nograd", "bart-large", "bf16", [(1, 256, 64)], grad="no_grad"),
+        t("tg-whisper-small-bf16-nograd", "whisper-small", "bf16", [(1, 0, 64)], audio=True, grad="no_grad"),
+        t("tg-whisper-large-v3-fp16-inf", "whisper-large-v3", "fp16", [(1, 0, 32)], audio=True),
+        t("tg-whisper-large-v3-fp16-nograd", "whisper-large-v3", "fp16", [(1, 0, 32)], audio=True, grad="no_grad"),
+        t("tg-mbart-bf16-b4", "mbart", "bf16", [(4, 256, 64), (8, 512, 64), (8, 128, 64), (1, 512, 64)]),
+        t("tg-mbart-noforce-bf16", "mbart-noforce", "bf16", [(8, 512, 64)]),
+    ]
