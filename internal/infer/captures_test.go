@@ -206,20 +206,26 @@ func TestGenerateTimingDev(t *testing.T) {
 	if len(rows) == 0 {
 		t.Fatal("no timed generate rows")
 	}
-	dec := checkGenerateTiming(t, rows)
+	dec := checkGenerateTiming(t, rows, "", nil)
 	if m := medianAbs(dec); m > 0.15 {
 		t.Errorf("decode tokens/s: median |error| %.0f%%, want ≤ 15%%", 100*m)
 	}
 }
 
 // checkGenerateTiming logs each timed point's prefill and decode tokens/s
-// against the plan's, fails a point measured outside either band, and
-// returns the decode errors (predicted − measured) / measured.
-func checkGenerateTiming(t *testing.T, rows []captureRow) []float64 {
+// against the plan's for gpu (the GPU they were timed on; "" the default
+// H200), fails a point measured outside either band unless known names
+// why it is, and returns the decode errors (predicted − measured) /
+// measured.
+func checkGenerateTiming(t *testing.T, rows []captureRow, gpu string, known map[string]string) []float64 {
 	t.Helper()
 	var dec []float64
 	for _, r := range rows {
-		res, err := Estimate(r.spec())
+		spec := r.spec()
+		if gpu != "" {
+			spec.GPU = gpu
+		}
+		res, err := Estimate(spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -228,6 +234,10 @@ func checkGenerateTiming(t *testing.T, rows []captureRow) []float64 {
 		t.Logf("%s: prefill %.1f ms (measured %.1f, %+.0f%%), decode %.0f tokens/s (measured %.0f, %+.0f%%), %s-bound",
 			r.Name, 1e3*res.PrefillTime, 1e3*r.Prefill, 100*p, res.DecodeTokensPerSec, r.Decode, 100*d, res.DecodeBound)
 		dec = append(dec, d)
+		if why, ok := known[r.Name]; ok {
+			t.Logf("%s: a known miss (%s)", r.Name, why)
+			continue
+		}
 		if r.Decode < res.DecodeBand[0] || r.Decode > res.DecodeBand[1] {
 			t.Errorf("%s: measured %.0f tokens/s outside the band %.0f–%.0f", r.Name, r.Decode, res.DecodeBand[0], res.DecodeBand[1])
 		}

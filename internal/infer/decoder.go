@@ -95,4 +95,8 @@ type audioInput struct {
 	// plan assumed about the call
 	input func(c *config) string
 	note  string
+	// setup and setupPerSeq are the host seconds the family's own
+	// generate adds before the encoder runs, once and per sequence
+	// (Whisper's, over GenerationMixin's; see encDecTimes)
+	setup, setupPerSeq float64
 }

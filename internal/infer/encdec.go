@@ -22,6 +22,12 @@ func (c *config) crossKVBytes() int64 {
 	return 2 * c.batch * c.heads * c.headDim * c.seq * c.dt * c.decLayers()
 }
 
+// selfKVBytes is the decoder's self-attention cache at t tokens a
+// sequence.
+func (c *config) selfKVBytes(t int64) int64 {
+	return 2 * c.batch * c.heads * c.headDim * c.kv * t * c.decLayers()
+}
+
 // promptIDs is a text encoder-decoder's inputs: the prompt's ids and its
 // attention mask.
 func (m *model) promptIDs() []int32 {
@@ -48,6 +54,7 @@ func (m *model) encDecLoop(inputs func() []int32, encoder func() int32, step fun
 	heldIn := inputs()
 	before, traffic0 := s.n, s.trafficBytes
 	enc := encoder()
+	m.encKernels = int(s.n-before) / 2
 	dec := tmp(b * 8) // the decoder's ids: its start token, a column a step
 	kv, cross := newCache(int(c.decLayers())), make([]int32, 2*c.decLayers())
 	for i := range cross {

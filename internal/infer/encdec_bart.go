@@ -88,7 +88,9 @@ func (k *bartKind) weights(c *config, w *weights) {
 			lnWeights(c, w)
 		}
 	}
+	start := w.bytes
 	side(c.layers, false)
+	w.encoderDone(start)
 	side(c.decLayers(), true)
 	w.tensors = append(w.tensors, v*dt) // final_logits_bias
 	w.bytes += v * dt

@@ -13,6 +13,7 @@ package infer
 func init() {
 	registerDecoder(&decoder{
 		family: "t5", weights: t5Weights, encDec: (*model).t5Generate, refuse: refuseServeEncDec,
+		mathAttn: true, // the relative position bias: SDPA's math kernel (t5Math)
 	})
 }
 
@@ -51,7 +52,9 @@ func t5Weights(c *config, w *weights) {
 		}
 		w.add(h, h*dt) // final_layer_norm
 	}
+	start := w.bytes
 	stack(c.layers, false)
+	w.encoderDone(start)
 	stack(c.decLayers(), true)
 	w.head, w.embed = v*h*dt, v*h*dt
 	if !c.arch.Tied {

@@ -27,6 +27,7 @@ func init() {
 			input: func(c *config) string {
 				return fmt.Sprintf("one 30 s log-mel window (%d×%d features, %d encoder positions)", c.arch.MelBins, 2*c.seq, c.seq)
 			},
+			setup: 1.6e-3, setupPerSeq: 0.5e-3,
 			note: "Whisper: short-form generate over one 30 s window (longer audio is generated window by window, at this memory); the decoder starts from one token, and a checkpoint's language, task and no-timestamps tokens add up to 3 more (a few KiB)",
 		},
 	})
@@ -55,6 +56,7 @@ func whisperSourceLen(c *config) (int64, error) {
 func whisperWeights(c *config, w *weights) {
 	h, v, dt := c.hidden, c.vocab, c.dt
 	mel := int64(c.arch.MelBins)
+	start := w.bytes
 	w.add(h*mel*3, h*mel*3*dt)
 	w.add(h, h*dt)
 	w.add(h*h*3, h*h*3*dt)
@@ -67,6 +69,7 @@ func whisperWeights(c *config, w *weights) {
 		lnWeights(c, w)
 	}
 	layers(c.layers, false)
+	w.encoderDone(start)
 	pos := int64(max(c.arch.MaxPos, 1))
 	w.add(v*h, v*h*dt)
 	w.add(pos*h, pos*h*dt)

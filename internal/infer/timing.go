@@ -16,6 +16,11 @@ type timeModel struct {
 	launch   float64 // GPU-side floor per kernel, seconds
 	hostOp   float64 // host time per operator of an eager forward, seconds
 	hostStep float64 // per generate step: logits processors, stopping criteria, the .item() sync
+	// an encoder-decoder's host time per allocation of its forwards, the
+	// setup its generate adds before the first token, and its bands:
+	// prefill time and decode tokens/s as shares of the prediction
+	hostEncDec, setupEncDec float64
+	encDecBands             [4]float64
 }
 
 // defaultTimeModel takes the device shares from the H200 calibration run
@@ -29,7 +34,8 @@ type timeModel struct {
 // compares them with the captured decode speeds.
 func defaultTimeModel() timeModel {
 	return timeModel{effLowp: 0.65, effF32: 0.75, effAttn: 0.3, causal: 0.6, effBW: 0.85,
-		launch: 6e-6, hostOp: 15e-6, hostStep: 1e-3}
+		launch: 6e-6, hostOp: 15e-6, hostStep: 1e-3,
+		hostEncDec: 20.5e-6, setupEncDec: 5.5e-3, encDecBands: [4]float64{0.6, 2.0, 0.6, 1.3}}
 }
 
 // peakFLOPs is the dense matmul peak of the compute dtype.
@@ -110,7 +116,8 @@ func (c *config) attnTime(tm timeModel, q, past int64, gemmRate float64) float64
 func (m *model) times(r *Result) {
 	c, tm := m.c, defaultTimeModel()
 	if c.dec.encDec != nil {
-		defer encDecTimes(r)
+		m.encDecTimes(r, tm)
+		return
 	}
 	eff := tm.effLowp
 	if c.dtype == "fp32" {
@@ -175,20 +182,4 @@ func (m *model) times(r *Result) {
 		r.Notes = append(r.Notes, fmt.Sprintf("decode is host-bound: %d eager operators per step cost more than reading %.2f GB at %.0f GB/s; CUDA graphs or torch.compile would lift it",
 			m.kernels[1], db/1e9, c.gpu.BandwidthGBps))
 	}
-}
-
-// encDecTimes widens an encoder-decoder's step-time bands and says why:
-// the call is priced as a decoder-only one (the prefill counts the
-// decoder's layers over the prompt too, where the decoder runs one token).
-// late90's six blind points (Whisper small and large-v3, BART-large,
-// T5-base, mBART-50, opus-mt; each alone on a lent H100), timed after this
-// pricing was written: generate's first token took 0.94-1.98x the priced
-// prefill (generate's own setup and the cross-attention's kernels are not
-// priced) and decoding ran at 0.76-0.94x the priced tokens/s, so the bands
-// reach those ratios with a margin (set from the same six points: the
-// next timed set is their test).
-func encDecTimes(r *Result) {
-	r.PrefillBand = [2]float64{r.PrefillTime * 0.6, r.PrefillTime * 2.2}
-	r.DecodeBand = [2]float64{r.DecodeTokensPerSec * 0.6, r.DecodeTokensPerSec * 1.15}
-	r.Notes = append(r.Notes, "step times of an encoder-decoder's generate are priced as a decoder-only model's (the prefill counts the decoder's layers over the prompt); on six timed encoder-decoder calls the first token took 0.94–1.98× the priced prefill and decoding ran at 0.76–0.94× the priced tokens/s: bands ×0.6–2.2 (prefill) and ×0.6–1.15 (tokens/s)")
 }

@@ -17,6 +17,26 @@ type weights struct {
 	// loaded beside the language model, which a text decode step does not
 	// read
 	tower int64
+	// an encoder-decoder's encoder (encoderDone): its bytes, which a
+	// decode step does not read, and how many of linear's first entries
+	// are its matrices
+	encBytes  int64
+	encLinear int
+}
+
+// encoderDone marks the weights added since start (the bytes before the
+// encoder's first) as the encoder's.
+func (w *weights) encoderDone(start int64) {
+	w.encBytes, w.encLinear = w.bytes-start, len(w.linear)
+}
+
+// macs is the multiply-accumulates per token through linear's matrices.
+func macs(linear [][2]int64) int64 {
+	var n int64
+	for _, l := range linear {
+		n += l[0] * l[1]
+	}
+	return n
 }
 
 func (w *weights) add(numel, bytes int64) {
@@ -47,17 +67,11 @@ func (w *weights) kept(c *config, in, out int64) {
 }
 
 // decodeRead is the weight bytes one decode step reads.
-func (w *weights) decodeRead() int64 { return w.bytes - w.embed - w.tower }
+func (w *weights) decodeRead() int64 { return w.bytes - w.embed - w.tower - w.encBytes }
 
 // layerMACs is the multiply-accumulates per token through the layers'
 // linear weights.
-func (w *weights) layerMACs() int64 {
-	var n int64
-	for _, l := range w.linear {
-		n += l[0] * l[1]
-	}
-	return n
-}
+func (w *weights) layerMACs() int64 { return macs(w.linear) }
 
 // buildWeights lists the parameters of the model in c, as its family's
 // loader allocates them.
