@@ -163,6 +163,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late89/RESULTS.md", "", false},
 	// late90's (e5558e9): timed encoder-decoder generate
 	{"testdata/late90/RESULTS.md", "", false},
+	// late91's (ea9fa33): timed generate, the encoder-decoder pricing's test
+	{"testdata/late91/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation

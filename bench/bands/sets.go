@@ -243,6 +243,7 @@ var genSets = []memmodel.BandSource{
 	{Dir: "testdata/late75/generate", HeldOut: "seventy-fifth blind set (Pythia-1b DynamicCache, phi-2 StaticCache, Pythia-410m float32): evaluated once with 7bc1ffd's replay, then band data"},
 	{Dir: "testdata/late81/generate", HeldOut: "eighty-first blind set (falcon-7b StaticCache no_grad): evaluated once with dfb94da's replay, then band data"},
 	{Dir: "testdata/late90/generate", HeldOut: "ninetieth blind set (timed encoder-decoder generate: Whisper small and large-v3, BART-large, T5-base, mBART-50, opus-mt): evaluated once at e5558e9, then band data"},
+	{Dir: "testdata/late91/generate", HeldOut: "ninety-first blind set (timed generate with a breakdown: Whisper medium, large-v3-turbo and base fp32, BART-large and base, T5-large, Flan-T5 base fp32, Marian big, small mBART, Llama 3.2 1B): evaluated once at ea9fa33, then band data"},
 	{Dir: "testdata/late88/generate", HeldOut: "eighty-eighth blind set (Marian wide float32 b16 p256 n128, mbart-large-50 bf16 b8 p512 n128): evaluated once with 0251131's replay, then band data"},
 	{Dir: "testdata/late87/generate", HeldOut: "eighty-seventh blind set (Whisper medium bf16 b16 n128, large-v3 fp16 b8 n96, one 30 s window): evaluated once with a06b0d3's replay, then band data"},
 	{Dir: "testdata/late86/generate", HeldOut: "eighty-sixth blind set (BART large bf16 b8 p1024 n128 at 7603317; T5-large b4 p768 n192 and flan-T5-base b16 p384 n96 at 58cf6b4): evaluated once, then band data"},

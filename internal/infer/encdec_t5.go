@@ -79,14 +79,17 @@ func (m *model) t5Generate() {
 	}, false)
 }
 
-// t5Norm is T5LayerNorm over n elements: x.float() and its square (both
-// freed once the variance is taken), x·rsqrt(variance) in float32, cast
-// back to the weights' dtype, times the weight.
+// t5Norm is T5LayerNorm over n elements: x.float() (x itself in
+// float32) and its square (both freed once the variance is taken),
+// x·rsqrt(variance) in float32, cast back to the weights' dtype, times the
+// weight.
 func (m *model) t5Norm(n int64) int32 {
 	c, s := m.c, m.s
 	tmp := func(b int64) int32 { return s.alloc(b, CatTemporaries) }
-	f, sq := tmp(n*4), tmp(n*4)
-	s.free(f, sq)
+	if c.dt != 4 {
+		s.free(tmp(n * 4))
+	}
+	s.free(tmp(n * 4))
 	h := tmp(n * 4)
 	if c.dt != 4 {
 		cb := tmp(n * c.dt)
@@ -99,17 +102,24 @@ func (m *model) t5Norm(n int64) int32 {
 }
 
 // t5Math is SDPA's math kernel as dev94's traces allocate it for q queries
-// over kv keys: the float32 query, key and value and four more float32
-// operand-sized copies, the float32 scores, three of the copies freed, the
-// softmax, its -inf mask (bool), the probabilities in the inputs' dtype, the
-// float32 output and its cast back; the interface's transpose(1, 2)
-// .contiguous() copy is the result.
+// over kv keys: the float32 query, key and value (upcast copies of
+// half-precision ones; float32 inputs are used as they are) and four more
+// float32 operand-sized copies, the float32 scores, three of the copies
+// freed, the softmax, its -inf mask (bool), the probabilities in the
+// inputs' dtype, the float32 output and its cast back (none in float32);
+// the interface's transpose(1, 2) .contiguous() copy is the result.
 func (m *model) t5Math(q, kv int64) int32 {
 	c, s := m.c, m.s
 	b, nh, hd, dt := c.batch, c.heads, c.headDim, c.dt
 	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
 	qn, kn := b*nh*q*hd*4, b*nh*kv*hd*4
-	ops := []int32{tmp(qn), tmp(kn), tmp(kn), tmp(qn), tmp(kn), tmp(kn), tmp(kn)}
+	up := func(n int64) int32 {
+		if dt == 4 {
+			return -1
+		}
+		return tmp(n)
+	}
+	ops := []int32{up(qn), up(kn), up(kn), tmp(qn), tmp(kn), tmp(kn), tmp(kn)}
 	sc := b * nh * q * kv
 	s1 := tmp(sc * 4)
 	s.free(ops[6], ops[5], ops[4])
@@ -119,7 +129,7 @@ func (m *model) t5Math(q, kv int64) int32 {
 	p := tmp(sc * dt)
 	o1, o2 := tmp(qn), tmp(qn)
 	s.free(o1)
-	out := tmp(b * nh * q * hd * dt)
+	out := up(b * nh * q * hd * dt)
 	s.free(o2, s2, ops[3], ops[2], ops[1], ops[0], p)
 	tr := s.alloc(b*q*nh*hd*dt, CatActivations)
 	s.free(out)
