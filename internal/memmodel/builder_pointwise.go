@@ -207,6 +207,7 @@ func (b *builder) embedding(ids Tensor, w Tensor, vocab, dim int64) Tensor {
 		}
 		if w == b.inputEmb {
 			b.tt(y).grad = true
+			b.g.leafHeld = append(b.g.leafHeld, y)
 		}
 	}
 	o := b.op("embedding", []Tensor{ids, w}, []Tensor{y}, []Tensor{ids})

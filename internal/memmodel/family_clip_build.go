@@ -145,20 +145,16 @@ func (b *builder) clipVision(a *Arch, px Tensor, batch, image int64) (Tensor, cl
 	b.vitStemWorkspace()
 	if b.inputGrad {
 		// enable_input_require_grads hooks the vision tower's patch
-		// conv too: its output becomes a leaf requiring grad
+		// conv too: its output becomes a leaf requiring grad, held with
+		// its .grad until backward ends
 		b.tt(x.t).grad = true
+		b.g.leafHeld = append(b.g.leafHeld, x.t)
 	}
 	seqV := x.h*x.w + 1
 	// torch.cat([class_embeds, patch_embeds]): the float32 class token
 	// promotes the cat under autocast
 	h = b.out(batch*seqV*dv, promote(b.dt(x.t), b.dt(cls)), x.t, cls)
-	var held []Tensor
-	if b.inputGrad {
-		// the leaf the input hook made stays referenced by the graph
-		// (its AccumulateGrad) until the backward reaches it, last
-		held = []Tensor{x.t}
-	}
-	o := b.op("cat", []Tensor{x.t, cls}, []Tensor{h}, held)
+	o := b.op("cat", []Tensor{x.t, cls}, []Tensor{h}, nil)
 	o.passGrad = []bool{false, false}
 	pos := b.spanOf(func() { wpos = b.param(seqV * dv) })
 	b.buffer(seqV * 8) // position_ids

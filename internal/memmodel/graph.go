@@ -271,6 +271,22 @@ type Graph struct {
 	// the Linears a LoRA adapter was attached to.
 	linears map[string]bool
 	adapted int
+	// leafHeld are leaves requiring grad that autograd's AccumulateGrad
+	// nodes reference until the graph goes, at the end of backward, with
+	// the .grad each accumulates (enable_input_require_grads' hooked
+	// embedding output under LoRA and checkpointing: dev97's CLIP trace
+	// frees the text tower's and its gradient as backward ends)
+	leafHeld []Tensor
+}
+
+// isLeafHeld reports whether t is one of g.leafHeld.
+func (g *Graph) isLeafHeld(t Tensor) bool {
+	for _, l := range g.leafHeld {
+		if l == t {
+			return true
+		}
+	}
+	return false
 }
 
 func (g *Graph) t(x Tensor) *tensor { return &g.tensors[x] }

@@ -18,9 +18,11 @@ import (
 // steady state does; RESULTS.md).
 func TestLate87Families(t *testing.T) {
 	// the L/14 LoRA row, after dev97's fixes -0.65% allocated (+0.80%
-	// reserved), is below the regenerated allocated band (about ±0.3%)
+	// reserved), and -0.00% (+0.80%) with the text tower's hooked
+	// embedding output and its .grad held to the end of backward (session
+	// 48, Graph.leafHeld)
 	known := map[string]bool{"late87-w2v-base-ctc-20s-b4-fp16-freeze allocated": true,
-		"late87-w2v-base-ctc-20s-b4-fp16-freeze reserved": true, "late87-clip-l14-b64-bf16-lora16-ckpt allocated": true}
+		"late87-w2v-base-ctc-20s-b4-fp16-freeze reserved": true}
 	checkBlindGroups(t, "../../testdata/late87", 8, known,
 		blindLimits{resvMedian: 0.009, resvMax: 0.58, allocMax: 0.30, under: 0, farUnder: 0}, "families")
 }

@@ -43,6 +43,9 @@ func (gen *generator) runOp(i int, recompute bool, regEnd int, held *[]Tensor) {
 		}
 		id := gen.alloc(tt.bytes(), CatActivations, o.kind)
 		gen.store[t] = &storage{id: id, py: true}
+		if !recompute && g.isLeafHeld(t) {
+			gen.save(t)
+		}
 	}
 	gen.flushWorkspace()
 	if o.savesHeldCopy && len(pre) > 0 && !g.compiled {

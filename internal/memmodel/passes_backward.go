@@ -144,6 +144,15 @@ func (gen *generator) backward() {
 		gen.dropRef(gen.grads[t])
 		delete(gen.grads, t)
 	}
+	// the graph goes: the leaves its AccumulateGrad nodes held, and their
+	// .grad
+	for _, b := range gen.leafGrads {
+		gen.dropRef(b)
+	}
+	gen.leafGrads = nil
+	for _, t := range g.leafHeld {
+		gen.unsave(t)
+	}
 	gen.freeAll(inputs)
 }
 
@@ -365,6 +374,10 @@ func (gen *generator) backOp(i int) {
 	for _, t := range o.out {
 		if b := gen.grads[t]; b != nil {
 			delete(gen.grads, t)
+			if g.isLeafHeld(t) {
+				gen.leafGrads = append(gen.leafGrads, b) // its .grad
+				continue
+			}
 			gen.dropRef(b)
 		}
 	}

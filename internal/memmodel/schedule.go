@@ -144,6 +144,9 @@ type generator struct {
 
 	store map[Tensor]*storage
 	grads map[Tensor]*gbuf
+	// leafGrads are Graph.leafHeld's accumulated gradients, kept until
+	// backward ends
+	leafGrads []*gbuf
 	// pieces holds, per base tensor, the gradients of its pure views
 	// (split/chunk pieces) until SplitBackward joins them (join)
 	pieces map[Tensor][]*gbuf
