@@ -83,3 +83,18 @@ def call181():
         t("tg-mbart-bf16-b4", "mbart", "bf16", [(4, 256, 64), (8, 512, 64), (8, 128, 64), (1, 512, 64)]),
         t("tg-mbart-noforce-bf16", "mbart-noforce", "bf16", [(8, 512, 64)]),
     ]
+
+
+def call182():
+    """dev99: traces of late91's three memory misses, to read them: Whisper base float32 b8 (reserved -3.5%, under),
+    BART-base b128 prompt 128 (reserved -2.6%, under) and T5-large bf16 b16 prompt 256 (allocated +0.4%, over)."""
+    def s(name, key, dtype, points, audio=False):
+        spec = G(key, dtype, "dynamic", "inference", points, snap=True)
+        if audio:
+            spec["audio"] = True
+        return J("dev99-" + name, "dev99-generate", 40, timeout=200, spec=spec)
+    return [
+        s("g-whisper-base-fp32", "whisper-base", "fp32", [(8, 0, 64)], audio=True),
+        s("g-bart-base-bf16", "bart-base", "bf16", [(128, 128, 32)]),
+        s("g-t5-large-bf16", "t5-large", "bf16", [(16, 256, 64)]),
+    ]
