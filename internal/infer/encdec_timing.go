@@ -71,7 +71,7 @@ func (m *model) encDecTimes(r *Result, tm timeModel) {
 		setup += a.setup + a.setupPerSeq*b
 	}
 	r.PrefillTime = setup + max(gpuP, hostP)
-	r.PrefillBand = [2]float64{r.PrefillTime * tm.encDecBands[0], r.PrefillTime * tm.encDecBands[1]}
+	r.PrefillBand = [2]float64{r.PrefillTime * tm.bands[0], r.PrefillTime * tm.bands[1]}
 	r.BandwidthGBps = c.gpu.BandwidthGBps
 	if c.gen <= 1 || len(m.kernels) < 2 {
 		r.TotalTime = r.PrefillTime
@@ -90,7 +90,7 @@ func (m *model) encDecTimes(r *Result, tm timeModel) {
 		r.DecodeBound = "host"
 	}
 	r.DecodeTokensPerSec = b / r.DecodeStep
-	r.DecodeBand = [2]float64{r.DecodeTokensPerSec * tm.encDecBands[2], r.DecodeTokensPerSec * tm.encDecBands[3]}
+	r.DecodeBand = [2]float64{r.DecodeTokensPerSec * tm.bands[2], r.DecodeTokensPerSec * tm.bands[3]}
 	r.TotalTime = r.PrefillTime + float64(c.gen-1)*r.DecodeStep
 	r.Notes = append(r.Notes, fmt.Sprintf("the first token is generate's setup (%.1f ms on the host) and then the encoder's pass over %d rows a sequence with one decoder step (%.1f ms GPU, %.1f ms host); each decode step reads %.2f GB (the decoder's weights, its cache and the cross-attention's) and is %s-bound",
 		1e3*setup, c.seq, 1e3*gpuP, 1e3*hostP, db/1e9, r.DecodeBound))

@@ -16,11 +16,12 @@ type timeModel struct {
 	launch   float64 // GPU-side floor per kernel, seconds
 	hostOp   float64 // host time per operator of an eager forward, seconds
 	hostStep float64 // per generate step: logits processors, stopping criteria, the .item() sync
-	// an encoder-decoder's host time per allocation of its forwards, the
-	// setup its generate adds before the first token, and its bands:
-	// prefill time and decode tokens/s as shares of the prediction
+	// an encoder-decoder's host time per allocation of its forwards and
+	// the setup its generate adds before the first token
 	hostEncDec, setupEncDec float64
-	encDecBands             [4]float64
+	// bands are the prefill time's and the decode tokens/s' bands as
+	// shares of the prediction (low and high of each)
+	bands [4]float64
 }
 
 // defaultTimeModel takes the device shares from the H200 calibration run
@@ -31,11 +32,16 @@ type timeModel struct {
 // pointwise kernels 4.0–4.4 of 4.8 TB/s; a tiny kernel 6.3 µs. The host
 // costs are a prior for transformers' eager forward (one operator issued
 // every 15 µs from Python, 1 ms per generate step); docs/inference.md
-// compares them with the captured decode speeds.
+// compares them with the captured decode speeds. An encoder-decoder's
+// host costs come from dev98 (encDecTimes). The bands hold the spread of
+// the lent hosts, where host-bound generate runs: TinyLlama's fixture point
+// decoded a step in 12.2 to 18.4 ms on three of them (plan: 14.6), and a
+// host's runs differ by up to 15% (dev98's call 181): prefill ×0.6–2.0,
+// tokens/s ×0.6–1.3.
 func defaultTimeModel() timeModel {
 	return timeModel{effLowp: 0.65, effF32: 0.75, effAttn: 0.3, causal: 0.6, effBW: 0.85,
 		launch: 6e-6, hostOp: 15e-6, hostStep: 1e-3,
-		hostEncDec: 20.5e-6, setupEncDec: 5.5e-3, encDecBands: [4]float64{0.6, 2.0, 0.6, 1.3}}
+		hostEncDec: 20.5e-6, setupEncDec: 5.5e-3, bands: [4]float64{0.6, 2.0, 0.6, 1.3}}
 }
 
 // peakFLOPs is the dense matmul peak of the compute dtype.
@@ -137,7 +143,7 @@ func (m *model) times(r *Result) {
 	gpuP := pf/rate + c.attnTime(tm, c.seq, 0, rate) + pb/bw + float64(m.kernels[0])*tm.launch
 	hostP := float64(m.kernels[0])*tm.hostOp + tm.hostStep
 	r.PrefillTime = max(gpuP, hostP)
-	r.PrefillBand = [2]float64{r.PrefillTime * 0.7, r.PrefillTime * 1.4}
+	r.PrefillBand = [2]float64{r.PrefillTime * tm.bands[0], r.PrefillTime * tm.bands[1]}
 	r.BandwidthGBps = c.gpu.BandwidthGBps
 	if c.gen <= 1 || len(m.kernels) < 2 {
 		r.TotalTime = r.PrefillTime
@@ -173,7 +179,7 @@ func (m *model) times(r *Result) {
 		r.DecodeBound = "host"
 	}
 	r.DecodeTokensPerSec = b / r.DecodeStep
-	r.DecodeBand = [2]float64{r.DecodeTokensPerSec * 0.75, r.DecodeTokensPerSec * 1.25}
+	r.DecodeBand = [2]float64{r.DecodeTokensPerSec * tm.bands[2], r.DecodeTokensPerSec * tm.bands[3]}
 	r.TotalTime = r.PrefillTime + float64(c.gen-1)*r.DecodeStep
 	if r.DecodeBound == "memory" {
 		r.Notes = append(r.Notes, fmt.Sprintf("decode is memory-bound: each step reads %.2f GB (weights and KV cache) at %.0f GB/s × %.0f%% achieved",
