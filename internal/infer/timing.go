@@ -172,15 +172,7 @@ func (m *model) times(r *Result) {
 	df := 2*b*macs + head
 	gpuD := db/bw + df/rate + c.attnTime(tm, 1, int64(mid), rate) + float64(m.kernels[1])*tm.launch
 	hostD := float64(m.kernels[1])*tm.hostOp + tm.hostStep
-	r.DecodeStep = max(gpuD, hostD)
-	r.DecodeRead = int64(db)
-	r.DecodeBound = "memory"
-	if hostD > gpuD {
-		r.DecodeBound = "host"
-	}
-	r.DecodeTokensPerSec = b / r.DecodeStep
-	r.DecodeBand = [2]float64{r.DecodeTokensPerSec * tm.bands[2], r.DecodeTokensPerSec * tm.bands[3]}
-	r.TotalTime = r.PrefillTime + float64(c.gen-1)*r.DecodeStep
+	r.decode(tm, c.batch, c.gen, gpuD, hostD, db)
 	if r.DecodeBound == "memory" {
 		r.Notes = append(r.Notes, fmt.Sprintf("decode is memory-bound: each step reads %.2f GB (weights and KV cache) at %.0f GB/s × %.0f%% achieved",
 			db/1e9, c.gpu.BandwidthGBps, 100*tm.effBW))
@@ -188,4 +180,19 @@ func (m *model) times(r *Result) {
 		r.Notes = append(r.Notes, fmt.Sprintf("decode is host-bound: %d eager operators per step cost more than reading %.2f GB at %.0f GB/s; CUDA graphs or torch.compile would lift it",
 			m.kernels[1], db/1e9, c.gpu.BandwidthGBps))
 	}
+}
+
+// decode fills r's decode figures from one step's GPU and host seconds
+// and the bytes it reads (the step costs the larger of the two; gen new
+// tokens take the prefill and gen-1 steps), with the tokens/s band.
+func (r *Result) decode(tm timeModel, batch, gen int64, gpu, host, read float64) {
+	r.DecodeStep = max(gpu, host)
+	r.DecodeRead = int64(read)
+	r.DecodeBound = "memory"
+	if host > gpu {
+		r.DecodeBound = "host"
+	}
+	r.DecodeTokensPerSec = float64(batch) / r.DecodeStep
+	r.DecodeBand = [2]float64{r.DecodeTokensPerSec * tm.bands[2], r.DecodeTokensPerSec * tm.bands[3]}
+	r.TotalTime = r.PrefillTime + float64(gen-1)*r.DecodeStep
 }
