@@ -104,8 +104,9 @@ func (m *model) t5Norm(n int64) int32 {
 // t5Math is SDPA's math kernel as dev94's traces allocate it for q queries
 // over kv keys: the float32 query, key and value (upcast copies of
 // half-precision ones; float32 inputs are used as they are) and four more
-// float32 operand-sized copies, the float32 scores, three of the copies
-// freed, the softmax, its -inf mask (bool), the probabilities in the
+// float32 operand-sized copies (two over a single query: the scaled query
+// and keys; dev99's T5-large decode step), the float32 scores, the key
+// copies freed, the softmax, its -inf mask (bool), the probabilities in the
 // inputs' dtype, the float32 output and its cast back (none in float32);
 // the interface's transpose(1, 2) .contiguous() copy is the result.
 func (m *model) t5Math(q, kv int64) int32 {
@@ -119,7 +120,13 @@ func (m *model) t5Math(q, kv int64) int32 {
 		}
 		return tmp(n)
 	}
-	ops := []int32{up(qn), up(kn), up(kn), tmp(qn), tmp(kn), tmp(kn), tmp(kn)}
+	many := func(n int64) int32 {
+		if q == 1 {
+			return -1
+		}
+		return tmp(n)
+	}
+	ops := []int32{up(qn), up(kn), up(kn), tmp(qn), tmp(kn), many(kn), many(kn)}
 	sc := b * nh * q * kv
 	s1 := tmp(sc * 4)
 	s.free(ops[6], ops[5], ops[4])

@@ -15,16 +15,15 @@ import (
 // inside both bands: Flan-T5 base in float32 decoded at 1.52x the priced
 // tokens/s (-34%), its steps 11.6 µs an operator against 14.7 in
 // bfloat16 (dev98; no casts), which allocations do not show. After the
-// evaluation T5's float32 stream lost the upcast copies float32 does not
-// make (TestLate91Memory): -24.6%, still outside.
+// evaluation T5's stream lost the upcast copies float32 does not make and
+// the two key copies a single query does not (TestLate91Memory): Flan-T5
+// float32 -21.5% (inside), T5-large -14.4%.
 func TestLate91Timing(t *testing.T) {
 	rows := loadCaptures(t, filepath.Join("..", "..", "testdata", "late91", "generate", "results.jsonl"))
 	if len(rows) != 10 {
 		t.Fatalf("%d timed points, want 10", len(rows))
 	}
-	dec := checkGenerateTiming(t, rows, "h100", map[string]string{
-		"late91-tg-flan-t5-base-fp32-b4-p512-n64": "float32 T5's operators cost less than bfloat16's; plan prices allocations alike",
-	})
+	dec := checkGenerateTiming(t, rows, "h100", nil)
 	if m := medianAbs(dec); m > 0.08 {
 		t.Errorf("decode tokens/s: median |error| %.0f%%, held at 6.7%%", 100*m)
 	}
@@ -35,5 +34,9 @@ func TestLate91Timing(t *testing.T) {
 // both over and outside the allocated band), reserved -3.5..+3.9%, 10 of
 // 10 inside the reserved bands. T5's stream then lost, in float32, the
 // upcast copies of its LayerNorm and SDPA's math kernel (float32 inputs
-// are used as they are): Flan-T5 +0.1%.
-func TestLate91Memory(t *testing.T) { checkGenerateSet(t, "late91", 10, 0.045, 0.005, 0.9) }
+// are used as they are): Flan-T5 +0.1%; and, over a decode step's single
+// query, the math kernel's two extra key copies (dev99's trace: T5-large
+// -0.0%, Flan-T5 -0.0%). With the bands regenerated from the sets
+// including this one, small mBART's +3.9% reserved sits just above its
+// band (over-estimated).
+func TestLate91Memory(t *testing.T) { checkGenerateSet(t, "late91", 10, 0.045, 0.002, 0.9) }
