@@ -23,4 +23,4 @@ func TestDev98Timing(t *testing.T) {
 // TestDev98Memory holds the same points' peaks (one process a model,
 // several points in a row: the later points' reserved carries the
 // earlier ones' segments, as every generate set's does).
-func TestDev98Memory(t *testing.T) { checkGenerateSet(t, "dev98", 33, 0.04, 0.007, 0.96) }
+func TestDev98Memory(t *testing.T) { checkGenerateSet(t, "dev98", 33, 0.02, 0.002, 0.96) }

@@ -145,7 +145,7 @@ func (k *bartKind) encoder(m *model) int32 {
 		posRows = c.seq
 	}
 	x, held := k.embed(m, T, posRows)
-	m.matmulWorkspaces()
+	m.wsPending = true
 	for l := int64(0); l < c.layers; l++ {
 		x = m.encLayer(k.layout, x, T)
 	}

@@ -120,7 +120,7 @@ func (m *model) whisperEncoder() int32 {
 	pos := tmp(c.seq * d * dt)
 	x := s.alloc(T*d*dt, CatActivations)
 	s.free(pos)
-	m.matmulWorkspaces()
+	m.wsPending = true
 	for l := int64(0); l < c.layers; l++ {
 		x = m.encLayer(&whisperLayout, x, T)
 	}

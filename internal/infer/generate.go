@@ -20,6 +20,9 @@ type model struct {
 	// encKernels is the allocations of an encoder-decoder's encoder pass,
 	// the first of kernels[0]
 	encKernels int
+	// wsPending: the encoder's first projection (query) is yet to run and
+	// allocate the matmul workspaces after its output (matmulWorkspaces)
+	wsPending bool
 	// traffic[i] is the bytes forward i allocated outside weights and
 	// cache: written once and read back about once.
 	traffic []int64
