@@ -252,3 +252,18 @@ func checkGenerateTiming(t *testing.T, rows []captureRow, gpu string, known map[
 	}
 	return dec
 }
+
+// checkTimedSet checks testdata/SET/generate's want timed points, timed on
+// lent H100s, with checkGenerateTiming and holds their decode tokens/s
+// median |error| at most medianMax.
+func checkTimedSet(t *testing.T, set string, want int, medianMax float64) {
+	t.Helper()
+	rows := loadCaptures(t, filepath.Join("..", "..", "testdata", set, "generate", "results.jsonl"))
+	if len(rows) != want {
+		t.Fatalf("%d timed points, want %d", len(rows), want)
+	}
+	dec := checkGenerateTiming(t, rows, "h100", nil)
+	if m := medianAbs(dec); m > medianMax {
+		t.Errorf("decode tokens/s: median |error| %.1f%%, held at %.0f%%", 100*m, 100*medianMax)
+	}
+}

@@ -1,9 +1,6 @@
 package infer
 
-import (
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // TestDev98Timing holds the generate points the encoder-decoder pricing
 // (encDecTimes) was fitted on, timed alone on lent H100s with the
@@ -12,13 +9,7 @@ import (
 // H200 host did, so its host-bound points sit about 12% under the
 // prediction; call 181's host ran the same TinyLlama point 1.31x as long
 // (and twice as noisy): the bands hold both hosts.
-func TestDev98Timing(t *testing.T) {
-	rows := loadCaptures(t, filepath.Join("..", "..", "testdata", "dev98", "generate", "results.jsonl"))
-	if len(rows) != 33 {
-		t.Fatalf("%d timed points, want 33", len(rows))
-	}
-	checkGenerateTiming(t, rows, "h100", nil)
-}
+func TestDev98Timing(t *testing.T) { checkTimedSet(t, "dev98", 33, 0.12) }
 
 // TestDev98Memory holds the same points' peaks (one process a model,
 // several points in a row: the later points' reserved carries the

@@ -46,12 +46,7 @@ func (m *model) encDecWorkOf() encDecWork {
 // for operators, at the encoder-decoder's host cost each).
 func (m *model) encDecTimes(r *Result, tm timeModel) {
 	c := m.c
-	eff := tm.effLowp
-	if c.dtype == "fp32" {
-		eff = tm.effF32
-	}
-	rate := c.peakFLOPs() * eff
-	bw := c.gpu.BandwidthGBps * 1e9 * tm.effBW
+	rate, bw := c.rates(tm)
 	b := float64(c.batch)
 	wk := m.encDecWorkOf()
 	attnFlops := 4 * b * float64(c.heads*c.headDim) * wk.encPairs

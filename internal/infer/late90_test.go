@@ -1,9 +1,6 @@
 package infer
 
-import (
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // TestLate90Generate holds late90's blind encoder-decoder generate
 // points, each alone on the lent H100, evaluated once (memory at
@@ -19,13 +16,4 @@ func TestLate90Generate(t *testing.T) { checkGenerateSet(t, "late90", 6, 0.008, 
 // encDecTimes (session 48, fitted on dev98, another lent H100; these
 // points not used): prefill +22, +8, +5, +2, +8, +19%, decode -7, -1, -7,
 // -20, -8, -10% (median 7.5%).
-func TestLate90Timing(t *testing.T) {
-	rows := loadCaptures(t, filepath.Join("..", "..", "testdata", "late90", "generate", "results.jsonl"))
-	if len(rows) != 6 {
-		t.Fatalf("%d timed points, want 6", len(rows))
-	}
-	dec := checkGenerateTiming(t, rows, "h100", nil)
-	if m := medianAbs(dec); m > 0.08 {
-		t.Errorf("decode tokens/s: median |error| %.0f%%, held at 7.5%%", 100*m)
-	}
-}
+func TestLate90Timing(t *testing.T) { checkTimedSet(t, "late90", 6, 0.08) }

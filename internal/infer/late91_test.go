@@ -1,9 +1,6 @@
 package infer
 
-import (
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // TestLate91Timing holds late91's blind generate points (testdata/late91),
 // timed on call 179's lent H100 right after dev98's, evaluated once at
@@ -18,16 +15,7 @@ import (
 // evaluation T5's stream lost the upcast copies float32 does not make and
 // the two key copies a single query does not (TestLate91Memory): Flan-T5
 // float32 -21.5% (inside), T5-large -14.4%.
-func TestLate91Timing(t *testing.T) {
-	rows := loadCaptures(t, filepath.Join("..", "..", "testdata", "late91", "generate", "results.jsonl"))
-	if len(rows) != 10 {
-		t.Fatalf("%d timed points, want 10", len(rows))
-	}
-	dec := checkGenerateTiming(t, rows, "h100", nil)
-	if m := medianAbs(dec); m > 0.08 {
-		t.Errorf("decode tokens/s: median |error| %.0f%%, held at 6.7%%", 100*m)
-	}
-}
+func TestLate91Timing(t *testing.T) { checkTimedSet(t, "late91", 10, 0.08) }
 
 // TestLate91Memory holds the same points' peaks. First sight (ea9fa33):
 // allocated within 1.0% (T5-large bf16 +0.4%, Flan-T5 base float32 +1.0%,

@@ -55,6 +55,16 @@ func (c *config) peakFLOPs() float64 {
 	return c.gpu.BF16TFLOPs * 1e12
 }
 
+// rates is the achieved GEMM rate of the compute dtype (FLOP/s) and the
+// achieved memory bandwidth (bytes/s) on c's GPU.
+func (c *config) rates(tm timeModel) (gemm, bw float64) {
+	eff := tm.effLowp
+	if c.dtype == "fp32" {
+		eff = tm.effF32
+	}
+	return c.peakFLOPs() * eff, c.gpu.BandwidthGBps * 1e9 * tm.effBW
+}
+
 // mathSDPA reports whether SDPA falls back to its math backend (float32
 // grouped-query attention, see attendMath).
 func (c *config) mathSDPA() bool {
@@ -125,12 +135,7 @@ func (m *model) times(r *Result) {
 		m.encDecTimes(r, tm)
 		return
 	}
-	eff := tm.effLowp
-	if c.dtype == "fp32" {
-		eff = tm.effF32
-	}
-	rate := c.peakFLOPs() * eff
-	bw := c.gpu.BandwidthGBps * 1e9 * tm.effBW
+	rate, bw := c.rates(tm)
 	b := float64(c.batch)
 	macs := float64(m.w.layerMACs())
 	head := 2 * b * float64(c.hidden*c.vocab)
