@@ -54,7 +54,6 @@ func (m *model) encDecLoop(inputs func() []int32, encoder func() int32, step fun
 	heldIn := inputs()
 	before, traffic0 := s.n, s.trafficBytes
 	enc := encoder()
-	m.encKernels = int(s.n-before) / 2
 	dec := tmp(b * 8) // the decoder's ids: its start token, a column a step
 	kv, cross := newCache(int(c.decLayers())), make([]int32, 2*c.decLayers())
 	for i := range cross {

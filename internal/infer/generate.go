@@ -17,9 +17,6 @@ type model struct {
 	// kernels[i] counts the allocations (a proxy for kernels and host
 	// operations) of forward i: 0 is the prefill, 1 the first decode step.
 	kernels []int
-	// encKernels is the allocations of an encoder-decoder's encoder pass,
-	// the first of kernels[0]
-	encKernels int
 	// wsPending: the encoder's first projection (query) is yet to run and
 	// allocate the matmul workspaces after its output (matmulWorkspaces)
 	wsPending bool
