@@ -154,7 +154,6 @@ func (m *model) t5Encoder() int32 {
 	inner := c.heads * c.headDim
 	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
 	e := s.alloc(T*d*dt, CatActivations)
-	tmp(c.gpu.CublasWorkspaceBytes)
 	// compute_bias: int64 bucket arithmetic over seq², then the bucket
 	// embedding, [seq, seq, heads] in the weights' dtype
 	buckets := tmp(S * S * 8)
@@ -163,7 +162,13 @@ func (m *model) t5Encoder() int32 {
 	x := e
 	for l := int64(0); l < c.layers; l++ {
 		y := m.t5Norm(T * d)
-		q, k, v := tmp(T*inner*dt), tmp(T*inner*dt), tmp(T*inner*dt)
+		q := tmp(T * inner * dt)
+		if l == 0 {
+			// cuBLAS's workspace, after the first projection's output
+			// (dev94's traces)
+			tmp(c.gpu.CublasWorkspaceBytes)
+		}
+		k, v := tmp(T*inner*dt), tmp(T*inner*dt)
 		a := m.t5Math(S, S)
 		o := tmp(T * d * dt)
 		s.free(a, q, k, v)
