@@ -94,7 +94,7 @@ func (k *bartKind) weights(c *config, w *weights) {
 	side(c.decLayers(), true)
 	w.tensors = append(w.tensors, v*dt) // final_logits_bias
 	w.bytes += v * dt
-	w.head, w.embed = v*h*dt, v*h*dt
+	w.head = v * h * dt // the shared table, read whole by each step's head
 }
 
 // generate is the kind's generate: the prompt's ids and mask, the encoder

@@ -56,9 +56,11 @@ func t5Weights(c *config, w *weights) {
 	stack(c.layers, false)
 	w.encoderDone(start)
 	stack(c.decLayers(), true)
-	w.head, w.embed = v*h*dt, v*h*dt
+	w.head = v * h * dt
 	if !c.arch.Tied {
+		// lm_head is read whole each step, the shared table by rows
 		w.add(v*h, v*h*dt)
+		w.embed = v * h * dt
 	}
 }
 

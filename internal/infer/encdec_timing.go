@@ -74,7 +74,7 @@ func (m *model) encDecTimes(r *Result, tm timeModel) {
 	}
 	mid := float64(c.gen) / 2
 	self := float64(c.selfKVBytes(int64(mid)))
-	db := float64(m.w.decodeRead()) + float64(m.w.head) + 3*self + float64(c.crossKVBytes()) + 2*float64(m.traffic[1])
+	db := float64(m.w.decodeRead()) + 3*self + float64(c.crossKVBytes()) + 2*float64(m.traffic[1])
 	df := 2 * b * (wk.stepMACs + wk.headMACs)
 	gpuD := db/bw + df/rate + float64(m.kernels[1])*tm.launch
 	hostD := float64(m.kernels[1])*tm.hostEncDec + tm.hostStep

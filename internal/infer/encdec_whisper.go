@@ -74,7 +74,7 @@ func whisperWeights(c *config, w *weights) {
 	w.add(v*h, v*h*dt)
 	w.add(pos*h, pos*h*dt)
 	layers(c.decLayers(), true)
-	w.head, w.embed = v*h*dt, v*h*dt
+	w.head = v * h * dt // the token table, read whole by each step's head
 }
 
 // whisperGenerate is Whisper's generate: the features and their segment
