@@ -7,14 +7,34 @@ others on q_proj and v_proj.
 dev100: DEVELOPMENT traces (snapshots, one process each), and mBART-small b16 s256 (late88's blind row, reserved
 +3.9% over) with its trace.
 late92: BLIND memory rows and timed technique groups (full / LoRA / LoRA + checkpointing), kept outside the
-repository until the model is final, then evaluated once."""
-from gt_jobs import T, maker, timer, timing_jobs, GEN_MODELS
+repository until the model is final, then evaluated once.
+Pegasus (google/pegasus-large, -xsum, distill-pegasus), which plan refuses today: mBART's pre-norm layers with final
+LayerNorms on Marian's static sinusoidal positions, no embedding LayerNorm, a ReLU MLP; dev100 traces (training and
+generate), late92 blind rows.
+"""
+from gt_jobs import J, G, T, maker, timer, timing_jobs, GEN_MODELS
 import gt_jobs129  # noqa: F401  (registers bart-*, t5-*)
 import gt_jobs130  # noqa: F401  (registers whisper-*)
 from gt_jobs129 import t5
 from gt_jobs131 import MBART, MBART_SMALL, MARIAN
 
 T5_SMALL = t5(512, 6, 8, 2048)
+
+
+def pegasus(dec_layers=16, max_pos=1024):
+    """google/pegasus-large's config.json (pegasus-xsum: 512 positions; sshleifer/distill-pegasus-xsum-16-4: four
+    decoder layers)."""
+    return ("PegasusForConditionalGeneration", "PegasusConfig", dict(
+        vocab_size=96103, d_model=1024, encoder_layers=16, decoder_layers=dec_layers, encoder_attention_heads=16,
+        decoder_attention_heads=16, encoder_ffn_dim=4096, decoder_ffn_dim=4096, max_position_embeddings=max_pos,
+        activation_function="relu", scale_embedding=True, pad_token_id=0, eos_token_id=1, decoder_start_token_id=0,
+        forced_eos_token_id=1, dropout=0.1, attention_dropout=0.1, activation_dropout=0.1))
+
+
+PEGASUS = pegasus()
+PEGASUS_DISTILL = pegasus(4, 512)
+GEN_MODELS.setdefault("pegasus", PEGASUS)
+GEN_MODELS.setdefault("pegasus-distill", PEGASUS_DISTILL)
 T5QV = ["q", "v"]
 
 
@@ -35,6 +55,10 @@ def call183():
         D("flan-t5-base-s256-b16-fp32-lora16", s(T(*g["flan-t5-base"], io="s2s", b=16, seq=256, prec="fp32",
                                                    lora=16, lora_targets=T5QV)), 25),
         D("mbart-small-s256-b16-bf16", s(T(*MBART_SMALL, io="s2s", b=16, seq=256)), 25),
+        D("pegasus-s512-b4-bf16", s(T(*PEGASUS, io="s2s", b=4, seq=512)), 30),
+        D("pegasus-s256-b8-fp16-ckpt", s(T(*PEGASUS, io="s2s", b=8, seq=256, prec="fp16", ckpt="block")), 30),
+        J("dev100-gen-pegasus-bf16", "dev100", 20, heldout=False, timeout=240,
+          spec=G("pegasus", "bf16", "dynamic", "inference", [(4, 512, 64)], snap=True)),
     ]
     blind = [
         B("t5-large-s512-b4-bf16-lora16-ckpt", T(*g["t5-large"], io="s2s", b=4, seq=512, lora=16, ckpt="block",
@@ -50,6 +74,12 @@ def call183():
         B("t5-small-s256-b32-fp32-lora8", T(*T5_SMALL, io="s2s", b=32, seq=256, prec="fp32", lora=8,
                                             lora_targets=T5QV), 20),
         B("mbart-s512-b2-bf16-lora16-ckpt", T(*MBART, io="s2s", b=2, seq=512, lora=16, ckpt="block"), 35),
+        B("pegasus-s1024-b2-bf16-lora16-ckpt", T(*PEGASUS, io="s2s", b=2, seq=1024, lora=16, ckpt="block"), 30),
+        B("pegasus-distill-s512-b8-bf16", T(*PEGASUS_DISTILL, io="s2s", b=8, seq=512), 30),
+        J("late92-gen-pegasus-fp16", "late92-generate", 30, heldout=True, timeout=300,
+          spec=G("pegasus", "fp16", "dynamic", "no_grad", [(8, 512, 64)])),
+        J("late92-gen-pegasus-distill-bf16", "late92-generate", 30, heldout=True, timeout=300,
+          spec=G("pegasus-distill", "bf16", "dynamic", "inference", [(16, 256, 64)])),
     ]
     t = timer("late92-", "late92-timing")
     groups = (
