@@ -11,6 +11,8 @@ repository until the model is final, then evaluated once.
 Pegasus (google/pegasus-large, -xsum, distill-pegasus), which plan refuses today: mBART's pre-norm layers with final
 LayerNorms on Marian's static sinusoidal positions, no embedding LayerNorm, a ReLU MLP; dev100 traces (training and
 generate), late92 blind rows.
+Beam search (generate's num_beams, which pegasus-xsum's generation config sets to 8 and bart-large-cnn's to 4; plan
+models greedy decoding only): dev100 traces of BART-large, GPT-2 medium and TinyLlama, late92 blind points.
 """
 from gt_jobs import J, G, T, maker, timer, timing_jobs, GEN_MODELS
 import gt_jobs129  # noqa: F401  (registers bart-*, t5-*)
@@ -38,6 +40,15 @@ GEN_MODELS.setdefault("pegasus-distill", PEGASUS_DISTILL)
 T5QV = ["q", "v"]
 
 
+def beam(prefix, key, dtype, points, beams, blind):
+    """A generate job under beam search (num_beams beams, early_stopping off, every beam run to max_new_tokens):
+    dev rows with their trace."""
+    name = f"{prefix}gen-beam{beams}-{key}-{dtype}"
+    group = prefix + ("generate" if blind else "")
+    return J(name, group.rstrip("-"), 30, heldout=blind, timeout=300,
+             spec=G(key, dtype, "dynamic", "inference", points, num_beams=beams, snap=not blind))
+
+
 def call183():
     D = maker("dev100-", "dev100", heldout=False)
     B = maker("late92-", "late92", heldout=True)
@@ -59,6 +70,9 @@ def call183():
         D("pegasus-s256-b8-fp16-ckpt", s(T(*PEGASUS, io="s2s", b=8, seq=256, prec="fp16", ckpt="block")), 30),
         J("dev100-gen-pegasus-bf16", "dev100", 20, heldout=False, timeout=240,
           spec=G("pegasus", "bf16", "dynamic", "inference", [(4, 512, 64)], snap=True)),
+        beam("dev100-", "bart-large", "bf16", [(4, 512, 64)], 4, False),
+        beam("dev100-", "gpt2-medium", "bf16", [(2, 512, 64)], 4, False),
+        beam("dev100-", "tinyllama", "bf16", [(4, 256, 64)], 4, False),
     ]
     blind = [
         B("t5-large-s512-b4-bf16-lora16-ckpt", T(*g["t5-large"], io="s2s", b=4, seq=512, lora=16, ckpt="block",
@@ -80,6 +94,9 @@ def call183():
           spec=G("pegasus", "fp16", "dynamic", "no_grad", [(8, 512, 64)])),
         J("late92-gen-pegasus-distill-bf16", "late92-generate", 30, heldout=True, timeout=300,
           spec=G("pegasus-distill", "bf16", "dynamic", "inference", [(16, 256, 64)])),
+        beam("late92-", "pegasus", "bf16", [(4, 512, 64)], 8, True),
+        beam("late92-", "t5-base", "bf16", [(8, 256, 64)], 4, True),
+        beam("late92-", "llama32-1b", "bf16", [(2, 1024, 128)], 4, True),
     ]
     t = timer("late92-", "late92-timing")
     groups = (

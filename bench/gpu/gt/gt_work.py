@@ -562,6 +562,8 @@ def gen(spec, out):
     gc_.pad_token_id = 0
     gc_.bos_token_id = None
     gc_.disable_compile = True
+    if spec.get("num_beams"):  # beam search scores finished hypotheses by an end token; min_new_tokens keeps the length
+        gc_.eos_token_id = 1
     rows = []
     for i, (b, prompt, new) in enumerate(spec["points"]):
         res = dict(base, b=b, prompt=prompt, new_tokens=new, point_index=i,
@@ -579,6 +581,9 @@ def gen(spec, out):
             kw = dict(max_new_tokens=new, min_new_tokens=new, do_sample=False, attention_mask=torch.ones_like(ids))
         if spec.get("cache") == "static":
             kw["cache_implementation"] = "static"
+        if spec.get("num_beams"):  # session 49: beam search (generation_config's num_beams of BART-CNN, Pegasus)
+            kw["num_beams"] = spec["num_beams"]
+            kw["early_stopping"] = False
         ctx = torch.inference_mode() if spec.get("grad_mode", "inference") == "inference" else torch.no_grad()
         try:
             torch.cuda.synchronize()
