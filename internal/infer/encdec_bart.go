@@ -14,11 +14,13 @@ package infer
 //   - mBART (dev96): pre-norm layers, layernorm_embedding and a final
 //     layer_norm per stack;
 //   - MarianMT (dev96): BART's post-norm layers on static sinusoidal
-//     positions, no embedding LayerNorm.
+//     positions, no embedding LayerNorm;
+//   - Pegasus (dev100): mBART's pre-norm layers and final layer_norms on
+//     Marian's embeddings.
 //
 // Each scales its token embedding into a new tensor (even at 1.0).
 func init() {
-	for _, f := range []string{"bart", "mbart", "marian"} {
+	for _, f := range []string{"bart", "mbart", "marian", "pegasus"} {
 		registerDecoder(&decoder{
 			family: f, weights: bartWeights, encDec: bartGenerate, refuse: refuseServeEncDec,
 		})

@@ -65,8 +65,11 @@ func bartKinFromHF(data []byte, k bartKin) (Arch, error) {
 		return Arch{}, fmt.Errorf("config.json: activation_function %q is not modelled for %s (modelled: %s)",
 			h.Act, k.family, strings.Join(sortedKeys(bartActs), ", "))
 	}
-	if act != "gelu" {
-		lay.Act = act
+	// the file's activation replaces the kin's default (Marian's swish,
+	// Pegasus' ReLU): "" is GELU
+	lay.Act = act
+	if act == "gelu" {
+		lay.Act = ""
 	}
 	for _, c := range []struct {
 		key  string

@@ -90,6 +90,10 @@ func TestCatalogParamCounts(t *testing.T) {
 		// (testdata/dev96/mbart), tied heads, final_logits_bias a buffer
 		"opus-mt-en-de":  74_410_496,
 		"mbart-large-50": 610_879_488,
+		// PegasusForConditionalGeneration of pegasus-large's sizes
+		// (testdata/dev100/pegasus: its two frozen 1024-row sinusoid
+		// tables counted, 568,699,904 trainable)
+		"pegasus-large": 570_797_056,
 	} {
 		if r := paramsOf(t, name, 16, 0); r.Params != want {
 			t.Errorf("%s: %d params, PyTorch counts %d", name, r.Params, want)
@@ -112,6 +116,9 @@ func TestCatalogParamCounts(t *testing.T) {
 	// trainable of its 74,410,496
 	if r := paramsOf(t, "opus-mt-en-de", 16, 0); r.TrainableParams != 73_886_208 {
 		t.Errorf("opus-mt-en-de: %d trainable params, PyTorch counts 73,886,208", r.TrainableParams)
+	}
+	if r := paramsOf(t, "pegasus-large", 16, 0); r.TrainableParams != 568_699_904 {
+		t.Errorf("pegasus-large: %d trainable params, PyTorch counts 568,699,904", r.TrainableParams)
 	}
 	// the SD 1.5 UNet's own parameters; VAE and text encoder are frozen
 	if r := paramsOf(t, "sd15-unet", 0, 256); r.TrainableParams != 859_520_964 {

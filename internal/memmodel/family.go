@@ -87,10 +87,12 @@ type Family struct {
 	// among; nil counts Layers + DecLayers.
 	PipelineLayers func(a *Arch) int
 	// InputGradHeld: under LoRA with gradient checkpointing,
-	// enable_input_require_grads' hooked outputs stay referenced by the
-	// graph through backward (CLIP: its text token embedding and its
-	// vision patch conv, a leaf requiring grad, dev97's trace), so the
-	// memory model plans the graph the step-time walk does
+	// enable_input_require_grads' hooked outputs (the input embeddings
+	// of every sub-model that names one) stay referenced by the graph
+	// through backward: CLIP's text token embedding and vision patch
+	// conv (dev97's trace), the encoder-decoders' token embeddings and
+	// Whisper's encoder conv1 (dev100's T5, BART and Whisper traces). The
+	// memory model then plans the graph the step-time walk does
 	// (inputGradUnderCkpt); other families keep the plain one.
 	InputGradHeld bool
 	// NoModelParallel, when set, says why tensor and pipeline parallelism

@@ -19,7 +19,9 @@ package memmodel
 func init() {
 	register(&Family{
 		Name: "bart", Task: "seq2seq", Attention: true,
-		ModelTypes: []string{"bart"},
+		// enable_input_require_grads' leaves, held (dev100)
+		InputGradHeld: true,
+		ModelTypes:    []string{"bart"},
 		// PEFT's default target modules for bart
 		LoRATargets: []string{"q_proj", "v_proj"},
 		Models:      []Arch{bartArch("bart-base", 768, 6, 12, 3072), bartArch("bart-large", 1024, 12, 16, 4096)},

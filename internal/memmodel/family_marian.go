@@ -20,7 +20,9 @@ package memmodel
 func init() {
 	register(&Family{
 		Name: "marian", Task: "seq2seq", Attention: true,
-		ModelTypes: []string{"marian"},
+		// enable_input_require_grads' leaves, held (dev100)
+		InputGradHeld: true,
+		ModelTypes:    []string{"marian"},
 		// PEFT 0.21 has no default for marian (target_modules must be
 		// given): BART's q_proj/v_proj
 		LoRATargets: []string{"q_proj", "v_proj"},

@@ -14,7 +14,9 @@ package memmodel
 func init() {
 	register(&Family{
 		Name: "mbart", Task: "seq2seq", Attention: true,
-		ModelTypes: []string{"mbart"},
+		// enable_input_require_grads' leaves, held (dev100)
+		InputGradHeld: true,
+		ModelTypes:    []string{"mbart"},
 		// PEFT 0.21 has no default for mbart (target_modules must be
 		// given): BART's q_proj/v_proj, as dev96's LoRA row names them
 		LoRATargets: []string{"q_proj", "v_proj"},

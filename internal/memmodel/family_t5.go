@@ -1,13 +1,17 @@
 package memmodel
 
+import "fmt"
+
 // The T5 family: transformers' T5ForConditionalGeneration (v1.0 and the
 // gated-gelu v1.1).
 
 func init() {
 	register(&Family{
 		Name: "t5", Task: "seq2seq", Attention: true,
-		ModelTypes:  []string{"t5"},
-		LoRATargets: []string{"q", "v"},
+		// enable_input_require_grads' leaves, held (dev100)
+		InputGradHeld: true,
+		ModelTypes:    []string{"t5"},
+		LoRATargets:   []string{"q", "v"},
 		Models: []Arch{
 			t5("t5-small", 512, 2048, 8, 6),
 			t5("t5-base", 768, 3072, 12, 12),
@@ -55,7 +59,15 @@ func t5FromHF(_ string, data []byte) (Arch, error) {
 		a.RelBuckets = h.RelBuckets
 	}
 	a.Dropout = orF64(h.DropRate, 0.1)
-	a.GatedFFN = h.FFProj == "gated-gelu"
+	switch h.FFProj {
+	case "", "relu":
+	case "gated-gelu":
+		a.GatedFFN = true
+	default:
+		// T5Config reads "gated-ACT" and "ACT" for any activation; the
+		// builders model the two the released checkpoints use
+		return Arch{}, fmt.Errorf("config.json: feed_forward_proj %q is not modelled for t5 (modelled: relu, gated-gelu)", h.FFProj)
+	}
 	a.Tied = orBool(h.Tie, !a.GatedFFN)
 	if err := needPositive(hfKey{"d_model", h.DModel}, hfKey{"d_ff", h.DFF}, hfKey{"num_heads", h.NumHeads}, hfKey{"num_layers", h.NumLayers}); err != nil {
 		return Arch{}, err
@@ -70,8 +82,11 @@ func t5FromHF(_ string, data []byte) (Arch, error) {
 // t5Attention is transformers' T5Attention with the SDPA backend: q, k, v
 // projections, in the decoder the key/value cache copies (use_cache is on
 // unless checkpointing), and SDPA with the position bias as additive mask.
-// The self-attention bias is learned, so its mask requires grad and SDPA
-// runs the math path; the cross-attention bias is a constant (fused kernel).
+// Every self-attention (its mask the relative position bias) runs SDPA's
+// math path, whether or not the bias requires grad: dev100's Flan-T5
+// LoRA trace, its bias frozen, saves the float32 scores of each (as
+// dev94's inference traces do); the cross-attention's bias is zeros
+// (a fused kernel, unless checkpointing makes it require grad).
 func (b *builder) t5Attention(x, kv Tensor, a *Arch, batch, sq, sk int64, bias Tensor, cache, biasGrad bool) Tensor {
 	d, heads, hd := int64(a.Hidden), int64(a.Heads), a.headDim()
 	inner := heads * hd
@@ -84,7 +99,7 @@ func (b *builder) t5Attention(x, kv Tensor, a *Arch, batch, sq, sk int64, bias T
 	}
 	s := attnShape{batch: batch, heads: heads, sq: sq, sk: sk, hd: hd, dropout: a.Dropout, biasGrad: biasGrad}
 	var o Tensor
-	if b.rg(bias) {
+	if x == kv || b.rg(bias) {
 		// a cached value is contiguous in [B, H, S, hd]: bmm takes it as is
 		o = b.sdpaMath(q, k, v, bias, s, cache)
 	} else {
@@ -137,7 +152,11 @@ func buildT5(b *builder, a *Arch, batch, seq int64, cache, ckpt bool) {
 		// the activation runs in the projection's dtype (bf16 under
 		// autocast), not the float32 of the residual stream
 		if a.GatedFFN {
-			z = b.gelu(b.linear(y, d, ff, false, "wi_0"))
+			// T5Config turns gated-gelu into dense_act_fn "gelu_new":
+			// NewGELUActivation's Python ops, whose intermediates
+			// autograd saves (dev100's Flan-T5 trace: 3.0 GiB of them
+			// at s256 b16 float32, planned as one fused GELU -35.7%)
+			z = b.activation("gelu_new", b.linear(y, d, ff, false, "wi_0"))
 			z = b.mul(z, b.linear(y, d, ff, false, "wi_1"))
 		} else {
 			z = b.linear(y, d, ff, false, "wi")

@@ -14,8 +14,10 @@ package memmodel
 func init() {
 	register(&Family{
 		Name: "whisper", Task: "speech-seq2seq", Attention: true,
-		ModelTypes:  []string{"whisper"},
-		LoRATargets: []string{"q_proj", "v_proj"},
+		// enable_input_require_grads' leaves, held (dev100)
+		InputGradHeld: true,
+		ModelTypes:    []string{"whisper"},
+		LoRATargets:   []string{"q_proj", "v_proj"},
 		Models: []Arch{
 			whisper("whisper-tiny", 384, 4, 6, 1536),
 			whisper("whisper-base", 512, 6, 8, 2048),
@@ -92,12 +94,13 @@ func (b *builder) conv1d(x Tensor, n, cin, l, cout, k, stride, pad int64) (Tenso
 	xc, wc, bc := b.lowpArgs(x, w, bp)
 	ins := []Tensor{xc, wc, bc}
 	y := b.out(n*cout*lo, b.dt(xc), ins...)
+	// ConvolutionBackward0 computes every gradient in one formula, so it
+	// saves the input and the weight when either requires grad (dev100:
+	// under LoRA with the encoder's conv1 output hooked to require grad,
+	// the frozen conv2 keeps its input, the GELU's output)
 	var save []Tensor
-	if b.rg(wc) {
-		save = append(save, xc)
-	}
-	if b.rg(xc) {
-		save = append(save, wc)
+	if b.rg(wc) || b.rg(xc) {
+		save = append(save, xc, wc)
 	}
 	o := b.op("conv1d", ins, []Tensor{y}, save)
 	o.flops = 2 * float64(n*cout*lo*cin*k)
@@ -197,6 +200,15 @@ func buildWhisper(b *builder, a *Arch, batch, seq int64, cache bool) {
 	ids := b.input(batch*seq, I64)
 	b.module = "encoder.conv"
 	x, l := b.conv1d(feats, batch, int64(a.MelBins), 2*src, d, 3, 1, 1)
+	if b.inputGrad {
+		// enable_input_require_grads hooks every sub-model's input
+		// embeddings: WhisperEncoder's are conv1, whose output becomes a
+		// leaf requiring grad (dev100's LoRA checkpointed trace: it and
+		// the GELU after it saved, 70 MiB each at whisper-small b16),
+		// held with its .grad until backward ends
+		b.tt(x).grad = true
+		b.g.leafHeld = append(b.g.leafHeld, x)
+	}
 	x = b.gelu(x)
 	x, l = b.conv1d(x, batch, d, l, d, 3, 2, 1)
 	x = b.gelu(x)

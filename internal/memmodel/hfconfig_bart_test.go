@@ -14,7 +14,20 @@ import (
 // family dir, with keys set (nil deletes one).
 func dev96Config(t *testing.T, dir string, set map[string]any) []byte {
 	t.Helper()
-	f, err := os.Open("../../testdata/dev96/" + dir + "/families/results.jsonl")
+	return capturedConfig(t, "../../testdata/dev96/"+dir+"/families/results.jsonl", set)
+}
+
+// dev100Config is dev96Config for dev100's family dir.
+func dev100Config(t *testing.T, dir string, set map[string]any) []byte {
+	t.Helper()
+	return capturedConfig(t, "../../testdata/dev100/"+dir+"/families/results.jsonl", set)
+}
+
+// capturedConfig is the config.json (hf_config) of the first row of the
+// results file path, with keys set (nil deletes one).
+func capturedConfig(t *testing.T, path string, set map[string]any) []byte {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +35,7 @@ func dev96Config(t *testing.T, dir string, set map[string]any) []byte {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	if !sc.Scan() {
-		t.Fatalf("%s: no rows", dir)
+		t.Fatalf("%s: no rows", path)
 	}
 	var row struct {
 		HF map[string]any `json:"hf_config"`
