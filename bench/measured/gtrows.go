@@ -93,6 +93,8 @@ type GTRow struct {
 	// job left on the model when it exceeds this point's need (see
 	// CarryStaticCache); ReadGTRows fills it in.
 	MaxCacheLen int `json:"max_cache_len,omitempty"`
+	// NumBeams is the generate call's num_beams (0: greedy).
+	NumBeams int `json:"num_beams,omitempty"`
 }
 
 // ReadGTRows reads a JSON-lines file of GTRow.
@@ -285,7 +287,7 @@ func GenSpec(r GTRow) memmodel.Spec {
 	s := memmodel.DefaultSpec()
 	s.Task, s.HFConfig = &task, r.HFConfig
 	s.Batch, s.Seq, s.NewTokens, s.Precision, s.Cache = r.B, r.Prompt, r.NewTokens, r.DType, r.Cache
-	s.AllocConf = r.AllocConf
+	s.AllocConf, s.NumBeams = r.AllocConf, r.NumBeams
 	if r.Cache == "static" {
 		s.MaxCacheLen = r.MaxCacheLen
 	}

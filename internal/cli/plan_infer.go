@@ -14,13 +14,13 @@ import (
 
 // inferFlags are plan's flags for --task generate|serve.
 type inferFlags struct {
-	task, kvDType, cache, maximize           string
-	vllm, entry                              string
-	eager, skipMM                            bool
-	newTokens, blockSize, maxSeqs, maxTokens int
-	context, maxCacheLen, concurrency        int
-	maxLoraRank, maxLoras, images            int
-	util                                     float64
+	task, kvDType, cache, maximize              string
+	vllm, entry                                 string
+	eager, skipMM                               bool
+	newTokens, blockSize, maxSeqs, maxTokens    int
+	context, maxCacheLen, concurrency, numBeams int
+	maxLoraRank, maxLoras, images               int
+	util                                        float64
 }
 
 func (f *inferFlags) register(fs *flag.FlagSet) {
@@ -29,6 +29,7 @@ func (f *inferFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.kvDType, "kv-dtype", "", "generate/serve: KV-cache dtype (default: the model dtype; fp8)")
 	fs.StringVar(&f.cache, "cache", "", "generate: dynamic (DynamicCache) | static (StaticCache)")
 	fs.IntVar(&f.maxCacheLen, "max-cache-len", 0, "generate: a StaticCache this long if the call needs less (generation_config.max_cache_len, or an earlier longer static generate on the same model)")
+	fs.IntVar(&f.numBeams, "num-beams", 0, "generate: beam search over this many beams a prompt (generation_config's num_beams; default 1, greedy)")
 	fs.StringVar(&f.maximize, "maximize", "batch", "generate --fit: batch | seq")
 	fs.Float64Var(&f.util, "gpu-memory-utilization", 0, "serve: vLLM's fraction of GPU memory (default: vLLM's, 0.92 from 0.21, 0.9 before)")
 	fs.IntVar(&f.blockSize, "block-size", 0, "serve: tokens per KV block (default 16)")
@@ -72,10 +73,10 @@ func (f *inferFlags) apply(fs *flag.FlagSet, spec *memmodel.Spec) error {
 		}
 	}
 	ints := map[string]*int{"new-tokens": &spec.NewTokens, "block-size": &spec.BlockSize, "max-num-seqs": &spec.MaxNumSeqs,
-		"max-num-batched-tokens": &spec.MaxNumBatchedTokens, "context": &spec.Context, "max-cache-len": &spec.MaxCacheLen,
+		"max-num-batched-tokens": &spec.MaxNumBatchedTokens, "context": &spec.Context, "max-cache-len": &spec.MaxCacheLen, "num-beams": &spec.NumBeams,
 		"max-lora-rank": &spec.MaxLoraRank, "max-loras": &spec.MaxLoras}
 	ivals := map[string]int{"new-tokens": f.newTokens, "block-size": f.blockSize, "max-num-seqs": f.maxSeqs,
-		"max-num-batched-tokens": f.maxTokens, "context": f.context, "max-cache-len": f.maxCacheLen,
+		"max-num-batched-tokens": f.maxTokens, "context": f.context, "max-cache-len": f.maxCacheLen, "num-beams": f.numBeams,
 		"max-lora-rank": f.maxLoraRank, "max-loras": f.maxLoras}
 	for k, p := range ints {
 		if !set[k] {

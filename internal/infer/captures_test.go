@@ -40,6 +40,7 @@ type captureRow struct {
 	// MaxCacheLen is the StaticCache length an earlier point of the same
 	// process left on the model (measured.CarryStaticCache)
 	MaxCacheLen int `json:"-"`
+	NumBeams    int `json:"num_beams"`
 }
 
 // loadCaptures reads the generate rows of a results.jsonl that ran.
@@ -98,7 +99,7 @@ func readGenRows(t *testing.T, path string, oom bool) []captureRow {
 func (r captureRow) spec() memmodel.Spec {
 	return measured.GenSpec(measured.GTRow{Kind: r.Kind, HFConfig: r.HFConfig, B: r.Batch, Prompt: r.Prompt,
 		NewTokens: r.NewTokens, DType: r.DType, Cache: r.Cache, GradMode: r.GradMode, MaxCacheLen: r.MaxCacheLen,
-		AllocConf: r.AllocConf})
+		AllocConf: r.AllocConf, NumBeams: r.NumBeams})
 }
 
 type evalRow struct {

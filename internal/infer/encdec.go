@@ -51,9 +51,21 @@ func (m *model) encDecLoop(inputs func() []int32, encoder func() int32, step fun
 	}
 	s.phase = PhasePrefill
 	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
+	// the inputs and the encoder's pass are the prompts'; beam search
+	// expands the encoder's output and the mask to every beam
+	c.batch = c.prompts
 	heldIn := inputs()
 	before, traffic0 := s.n, s.trafficBytes
 	enc := encoder()
+	c.batch = b
+	var beam *beamState
+	if c.beams > 1 {
+		e := s.alloc(s.live[enc].size*c.beams, CatActivations)
+		s.free(enc)
+		enc = e
+		heldIn = append(heldIn, tmp(b*c.seq*8))
+		beam = m.beamStart(1 + max(c.gen, 1))
+	}
 	dec := tmp(b * 8) // the decoder's ids: its start token, a column a step
 	kv, cross := newCache(int(c.decLayers())), make([]int32, 2*c.decLayers())
 	for i := range cross {
@@ -66,13 +78,26 @@ func (m *model) encDecLoop(inputs func() []int32, encoder func() int32, step fun
 			before, traffic0 = s.n, s.trafficBytes
 		}
 		s.step = int(st)
+		if beam != nil {
+			m.beamFlat(beam, st+1)
+		}
 		in, cs := tmp(b*8), tmp(8)
 		logits := head(step(kv, cross))
 		kv.n++
+		if beam != nil {
+			m.beamPick(beam, logits, forcedEOS && st == max(c.gen, 1)-1)
+			s.free(cs, in)
+			m.beamReorder(kv, cross)
+			m.recordStep(st, before, traffic0)
+			continue
+		}
 		var next int32
 		prevL32, next, dec = m.pickNext(prevL32, dec, st+2, forcedEOS && st == max(c.gen, 1)-1)
 		s.free(logits, cs, in, next)
 		m.recordStep(st, before, traffic0)
+	}
+	if beam != nil {
+		m.beamEnd(beam)
 	}
 	s.free(prevL32, enc, dec)
 	s.free(heldIn...)

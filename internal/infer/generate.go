@@ -57,13 +57,25 @@ func (m *model) generate() {
 	}
 	s.phase = PhasePrefill
 	tmp := func(n int64) int32 { return s.alloc(n, CatTemporaries) }
-	ids := tmp(b * c.seq * 8)
-	am := tmp(b * c.seq * 8)
+	p := c.prompts
+	ids := tmp(p * c.seq * 8)
+	am := tmp(p * c.seq * 8)
 	// _prepare_position_ids_for_generation: attention_mask.cumsum(-1) - 1
 	// once for the prompt; each step then appends a column
-	cum := tmp(b * c.seq * 8)
-	pos := tmp(b * c.seq * 8)
+	cum := tmp(p * c.seq * 8)
+	pos := tmp(p * c.seq * 8)
 	s.free(cum)
+	var beam *beamState
+	if c.beams > 1 {
+		// _expand_inputs_for_generation: the ids, then the mask and the
+		// position ids (the caller's ids and mask stay referenced)
+		ids = tmp(b * c.seq * 8)
+		am = tmp(b * c.seq * 8)
+		np := tmp(b * c.seq * 8)
+		s.free(pos)
+		pos = np
+		beam = m.beamStart(c.seq + max(c.gen, 1))
+	}
 	// cuBLAS takes its workspace from the caching allocator at the first
 	// matmul and keeps it for the life of the handle (GPU table)
 	tmp(c.gpu.CublasWorkspaceBytes)
@@ -83,6 +95,9 @@ func (m *model) generate() {
 		}
 		s.step = int(step)
 		before, traffic0 := s.n, s.trafficBytes
+		if beam != nil {
+			m.beamFlat(beam, cur)
+		}
 		// prepare_inputs_for_generation: input_ids[:, -q:] cloned
 		// contiguous, cache_position
 		in := tmp(b * q * 8)
@@ -96,6 +111,14 @@ func (m *model) generate() {
 		np := tmp(b * (cur + 1) * 8) // position_ids grown likewise
 		s.free(pos)
 		pos = np
+		if beam != nil {
+			m.beamPick(beam, logits, false)
+			s.free(cs, in)
+			m.beamReorder(kv, nil)
+			cur++
+			m.recordStep(step, before, traffic0)
+			continue
+		}
 		// outputs (and its logits) dropped at the end of the iteration
 		var next int32
 		prevL32, next, ids = m.pickNext(prevL32, ids, cur+1, false)
@@ -104,6 +127,9 @@ func (m *model) generate() {
 		m.recordStep(step, before, traffic0)
 	}
 	s.free(prevL32)
+	if beam != nil {
+		m.beamEnd(beam)
+	}
 }
 
 // pickNext is a step's token choice: next_token_logits =
@@ -158,7 +184,7 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 	allocated, reserved := sim.Stats.AllocatedBytes.All.Peak, sim.Stats.ReservedBytes.All.Peak
 	r := &Result{
 		Task: "generate", Model: c.arch.Name, GPU: c.gpu.Name, Params: m.w.params,
-		Batch: int(c.batch), Prompt: int(c.seq), NewTokens: int(c.gen),
+		Batch: int(c.prompts), Beams: int(c.beams), Prompt: int(c.seq), NewTokens: int(c.gen),
 		Precision: c.prec, ComputeDType: c.dtype, KVDType: kvName(c), Cache: cacheName(c), Attention: attnName(c),
 		Weights: m.w.bytes, KVCache: c.kvCacheBytes(),
 		PeakAllocated: allocated, Reserved: memmodel.Reserved{PeakReserved: reserved}, Context: c.gpu.ContextBytes,
@@ -182,6 +208,9 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 	r.Fits, r.Headroom = r.Verdict.Fits, r.Verdict.Headroom
 	if m.w.tower > 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("%s's checkpoint is multimodal: AutoModelForCausalLM loads its config (model_type gemma3) as Gemma3ForConditionalGeneration (transformers 5.17), so its image encoder and projector (%s) come with the language model and are counted here; Gemma3ForCausalLM loaded from it holds that much less", c.arch.Name, units.Bytes(m.w.tower)))
+	}
+	if c.beams > 1 {
+		r.Notes = append(r.Notes, beamNote(c))
 	}
 	if a := c.dec.audio; a != nil {
 		r.Input = a.input(c)

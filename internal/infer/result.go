@@ -15,7 +15,10 @@ type Result struct {
 	GPU    string `json:"gpu"`
 	Params int64  `json:"params"`
 	Batch  int    `json:"batch"`
-	Prompt int    `json:"prompt_tokens"`
+	// Beams is generate's num_beams (1: greedy search); the model runs
+	// Batch × Beams sequences.
+	Beams  int `json:"num_beams"`
+	Prompt int `json:"prompt_tokens"`
 	// Input, when set, is what the encoder reads instead of a prompt of
 	// tokens (Whisper's audio window); Prompt is then its positions.
 	Input        string `json:"input,omitempty"`

@@ -26,7 +26,10 @@ type config struct {
 	arch  memmodel.Arch
 	dec   *decoder
 	gpu   gpu.GPU
-	batch int64
+	// batch is the sequences the model runs: the prompts times the beams
+	// (beam search expands every input num_beams times); prompts is the
+	// spec's batch, beams its num_beams (1: greedy)
+	batch, prompts, beams int64
 	// tp and engine: the serve plan's tensor-parallel degree and vLLM
 	// version, for the families whose loaded layout depends on them
 	tp     int64
@@ -98,7 +101,7 @@ func resolve(s memmodel.Spec) (*config, error) {
 	if s.Batch <= 0 {
 		return nil, specErr("batch", "must be at least 1, got %d", s.Batch)
 	}
-	c.batch = int64(s.Batch)
+	c.batch, c.prompts, c.beams = int64(s.Batch), int64(s.Batch), 1
 	c.seq = int64(s.Seq)
 	if c.seq == 0 {
 		c.seq = 512
@@ -211,6 +214,9 @@ func resolve(s memmodel.Spec) (*config, error) {
 		return nil, specErr("max_cache_len", "sizes a StaticCache: set cache to static")
 	}
 	c.maxCacheLen = int64(s.MaxCacheLen)
+	if err := c.resolveBeams(s.NumBeams); err != nil {
+		return nil, err
+	}
 	switch s.Attn {
 	case "", "sdpa":
 	case "eager":

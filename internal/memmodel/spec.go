@@ -93,6 +93,11 @@ type Spec struct {
 	// generate on the same model left behind, which generate reuses
 	// whenever it is long enough. 0 sizes the cache to the call.
 	MaxCacheLen int `json:"max_cache_len,omitempty"`
+	// NumBeams is generate's num_beams: beam search over that many
+	// beams a prompt (0 or 1: greedy search). A checkpoint's
+	// generation_config may set it (facebook/bart-large-cnn 4,
+	// google/pegasus-xsum 8), and then model.generate() uses it.
+	NumBeams int `json:"num_beams,omitempty"`
 	// GPUMemoryUtilization, BlockSize, MaxNumSeqs and MaxNumBatchedTokens
 	// are vLLM's engine arguments of the same names, for task serve;
 	// Context is the per-sequence context length concurrency is counted at
@@ -287,6 +292,7 @@ func (s Spec) MisplacedKey() (key, task string) {
 	}{
 		{"new_tokens", "generate", s.NewTokens != 0},
 		{"max_cache_len", "generate", s.MaxCacheLen != 0},
+		{"num_beams", "generate", s.NumBeams != 0},
 		{"cache", "generate serve", s.Cache != ""},
 		{"kv_dtype", "generate serve", s.KVDType != ""},
 		{"alloc_conf", "training generate", s.AllocConf != ""},

@@ -22,8 +22,12 @@ func InferText(w io.Writer, r *infer.Result) {
 	if r.Input != "" {
 		input = r.Input
 	}
-	fmt.Fprintf(w, "  batch %d, %s, %d new tokens, weights %s (compute %s), KV cache %s %s, attention %s\n",
-		r.Batch, input, r.NewTokens, r.Precision, r.ComputeDType, r.Cache, r.KVDType, r.Attention)
+	batch := fmt.Sprint(r.Batch)
+	if r.Beams > 1 {
+		batch = fmt.Sprintf("%d × %d beams", r.Batch, r.Beams)
+	}
+	fmt.Fprintf(w, "  batch %s, %s, %d new tokens, weights %s (compute %s), KV cache %s %s, attention %s\n",
+		batch, input, r.NewTokens, r.Precision, r.ComputeDType, r.Cache, r.KVDType, r.Attention)
 	// the bands' confidence on each, as a training plan prints it
 	pct := fmt.Sprintf(", %.0f%%", 100*r.Confidence)
 	fmt.Fprintf(w, "\npeak allocated  %10s   (%s%s)\n", units.Bytes(r.PeakAllocated), inferBand(r.AllocatedBand), pct)
