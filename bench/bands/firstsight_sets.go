@@ -165,6 +165,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late90/RESULTS.md", "", false},
 	// late91's (ea9fa33): timed generate, the encoder-decoder pricing's test
 	{"testdata/late91/RESULTS.md", "", false},
+	// late92's (9f1ac3d): encoder-decoder LoRA, Pegasus, beam search
+	{"testdata/late92/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation
@@ -289,4 +291,6 @@ var firstSightStepTables = []firstSightTable{
 	{File: "testdata/late54/RESULTS.md"},
 	// late55's (e632319's models, binaries of ba7da82)
 	{File: "testdata/late55/RESULTS.md"},
+	// late92's (9f1ac3d): T5 and BART LoRA technique steps
+	{File: "testdata/late92/RESULTS.md"},
 }

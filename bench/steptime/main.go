@@ -117,6 +117,7 @@ func defaultSets() []set {
 		{"late64 (lent H100: technique pairs with the host's phase split, seen since its evaluation)", []string{"testdata/late64/results.jsonl"}, lent},
 		{"late65 (lent H100, a fast host: technique pairs with the host's phase split, seen since its evaluation)", []string{"testdata/late65/results.jsonl"}, lent},
 		{"late66 (lent H100, the fastest host: technique pairs on five new families with the host's phase split, seen since its evaluation)", []string{"testdata/late66/results.jsonl"}, lent},
+		{"late92 (lent H100: T5-base and BART-large full, LoRA and LoRA checkpointed, evaluated once at 9f1ac3d)", []string{"testdata/late92/timing/results.jsonl"}, lent},
 		{"late67 (lent H100, a medium-slow host: GPT-2, ViT-B/16, Llama-small, ConvNeXt-T technique pairs with the host's phase split, seen since its evaluation)", []string{"testdata/late67/results.jsonl"}, lent},
 		{"late68 (lent H100, a fast host: GPU-bound to balanced Llama-1B, Qwen2.5-0.5B, ResNet-50, EfficientNet-B0, BERT, GPT-2 medium pairs, seen since its evaluation)", []string{"testdata/late68/results.jsonl"}, lent},
 		{"late69 (lent H100: GPU-bound to balanced Qwen3, Gemma 3, OLMo 2, Granite, ViT, ConvNeXt, T5, RoBERTa pairs, seen since its evaluation)", []string{"testdata/late69/results.jsonl"}, lent},

@@ -44,3 +44,10 @@ func TestBeamsOfOneAreGreedy(t *testing.T) {
 			four.KVCache, greedy.KVCache, four.Batch, four.Beams, four.PeakAllocated, greedy.PeakAllocated)
 	}
 }
+
+// TestLate92Generate holds late92's blind generate points, evaluated once
+// at 9f1ac3d: Pegasus fp16 b8 p512 and distill-Pegasus bf16 b16 p256
+// greedy, beam search at 8 beams on Pegasus b4 p512 and at 4 on T5-base b8
+// p256 and Llama 3.2 1B b2 p1024 (128 new tokens): allocated within 0.01%,
+// reserved +0.25% to +2.40%, all inside both bands.
+func TestLate92Generate(t *testing.T) { checkGenerateSet(t, "late92", 5, 0.025, 0.0005, 1) }

@@ -22,10 +22,10 @@ func specErr(field, format string, a ...any) error {
 
 // config is a spec resolved against the model catalog and the GPU table.
 type config struct {
-	spec  memmodel.Spec
-	arch  memmodel.Arch
-	dec   *decoder
-	gpu   gpu.GPU
+	spec memmodel.Spec
+	arch memmodel.Arch
+	dec  *decoder
+	gpu  gpu.GPU
 	// batch is the sequences the model runs: the prompts times the beams
 	// (beam search expands every input num_beams times); prompts is the
 	// spec's batch, beams its num_beams (1: greedy)

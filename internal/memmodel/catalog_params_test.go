@@ -94,6 +94,12 @@ func TestCatalogParamCounts(t *testing.T) {
 		// (testdata/dev100/pegasus: its two frozen 1024-row sinusoid
 		// tables counted, 568,699,904 trainable)
 		"pegasus-large": 570_797_056,
+		// T5 v1.1 / Flan-T5 with their own LM heads, as their config.json
+		// files say: dev100 counted the tied flan-t5-base 222,903,552,
+		// the head's 32,128 × 768 = 24,674,304 fewer than this
+		"flan-t5-small": 76_961_152,
+		"flan-t5-base":  247_577_856,
+		"flan-t5-large": 783_150_080,
 	} {
 		if r := paramsOf(t, name, 16, 0); r.Params != want {
 			t.Errorf("%s: %d params, PyTorch counts %d", name, r.Params, want)

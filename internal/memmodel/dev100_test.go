@@ -18,13 +18,11 @@ import (
 // frozen conv2 was planned to save nothing, gated-gelu ran as one GELU
 // kernel instead of NewGELUActivation's Python ops, and the frozen
 // relative bias was planned to let self-attention take a fused kernel.
-// Now allocated +0.04%, +0.00%, +0.00% and +0.42%: Flan-T5's 52 MiB over
-// (above its allocated band) is somewhere in the float32 math-kernel
-// attention's saved set, not found.
+// Now allocated +0.04%, +0.00%, +0.00% and +0.18% (Flan-T5: +0.42% until
+// late92 showed T5 and Whisper lacked noGradSaves under LoRA).
 func TestDev100EncDecLoRA(t *testing.T) {
-	known := map[string]bool{"dev100-flan-t5-base-s256-b16-fp32-lora16 allocated": true}
-	checkBlindGroups(t, "../../testdata/dev100/encdec-lora", 4, known,
-		blindLimits{resvMedian: 0.011, resvMax: 0.012, allocMax: 0.005, under: 1, farUnder: 0}, "families")
+	checkBlindGroups(t, "../../testdata/dev100/encdec-lora", 4, nil,
+		blindLimits{resvMedian: 0.011, resvMax: 0.012, allocMax: 0.003, under: 1, farUnder: 0}, "families")
 }
 
 // TestDev100Pegasus holds the Pegasus family to dev100's traces

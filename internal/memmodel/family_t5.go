@@ -16,8 +16,15 @@ func init() {
 			t5("t5-small", 512, 2048, 8, 6),
 			t5("t5-base", 768, 3072, 12, 12),
 			t5("t5-large", 1024, 4096, 16, 24),
+			t5Wide("t5-3b", 16384, 32),
+			t5Wide("t5-11b", 65536, 128),
+			flanT5("flan-t5-small", 512, 1024, 6, 8),
+			flanT5("flan-t5-base", 768, 2048, 12, 12),
+			flanT5("flan-t5-large", 1024, 2816, 16, 24),
+			flanT5("flan-t5-xl", 2048, 5120, 32, 24),
+			flanT5("flan-t5-xxl", 4096, 10240, 64, 24),
 		},
-		Aliases: map[string]string{"google-t5/t5-small": "t5-small", "google-t5/t5-base": "t5-base", "google-t5/t5-large": "t5-large"},
+		Aliases: t5Aliases(),
 		Build:   func(b *builder, a *Arch, in Input) { buildT5(b, a, in.Batch, in.Seq, in.Cache, in.Checkpoint) },
 		FromHF:  t5FromHF,
 	})
@@ -26,6 +33,38 @@ func init() {
 func t5(name string, hidden, ffn, heads, layers int) Arch {
 	return Arch{Name: name, Family: "t5", Hidden: hidden, FFN: ffn, Heads: heads, HeadDim: 64, Layers: layers,
 		DecLayers: layers, Vocab: 32128, Dropout: 0.1, Tied: true, RelBuckets: 32, DefaultSeq: 512}
+}
+
+// t5Wide is T5 v1.0's 3B and 11B: t5-large's 1024-wide stream and 24
+// layers with 128-wide heads and a wider MLP.
+func t5Wide(name string, ffn, heads int) Arch {
+	a := t5(name, 1024, ffn, heads, 24)
+	a.HeadDim = 128
+	return a
+}
+
+// flanT5 is a T5 v1.1 shape (google/flan-t5-*, google/t5-v1_1-*): the
+// gated-GELU MLP and an LM head of its own, as their config.json files
+// say (feed_forward_proj gated-gelu, tie_word_embeddings false).
+func flanT5(name string, hidden, ffn, heads, layers int) Arch {
+	a := t5(name, hidden, ffn, heads, layers)
+	a.GatedFFN, a.Tied = true, false
+	return a
+}
+
+// t5Aliases maps the hub ids to the catalog: google-t5/* and google/*
+// for v1.0, google/flan-t5-* and the v1.1 checkpoints, which have the
+// Flan shapes.
+func t5Aliases() map[string]string {
+	m := map[string]string{}
+	for _, n := range []string{"t5-small", "t5-base", "t5-large", "t5-3b", "t5-11b"} {
+		m["google-t5/"+n], m["google/"+n] = n, n
+	}
+	for _, n := range []string{"small", "base", "large", "xl", "xxl"} {
+		m["google/flan-t5-"+n] = "flan-t5-" + n
+		m["google/t5-v1_1-"+n], m["t5-v1_1-"+n] = "flan-t5-"+n, "flan-t5-"+n
+	}
+	return m
 }
 
 func t5FromHF(_ string, data []byte) (Arch, error) {
@@ -144,6 +183,9 @@ func (b *builder) t5LayerNorm(x Tensor, dim int64) Tensor {
 // labels as decoder inputs, tied embeddings rescaled before the LM head).
 func buildT5(b *builder, a *Arch, batch, seq int64, cache, ckpt bool) {
 	ids := b.textInput(batch, seq, batch*seq)
+	// under LoRA what reads nothing requiring grad saves nothing (the
+	// embedding's dropout, the first layer's norm and frozen k)
+	defer b.noGradSaves(len(b.g.ops))
 	d, ff, vocab, heads := int64(a.Hidden), int64(a.FFN), int64(a.Vocab), int64(a.Heads)
 	wte := b.param(vocab * d)
 	ffn := func(h Tensor) Tensor {

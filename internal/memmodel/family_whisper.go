@@ -126,8 +126,14 @@ func (b *builder) conv1d(x Tensor, n, cin, l, cout, k, stride, pad int64) (Tenso
 			o.gradWork[1] = scale(wg)
 		}
 	} else {
+		// float32 forwards ask for the general algorithm's workspace too
+		// (dev100's Conv1d probe over Whisper's front-end shapes: input +
+		// output + weight, to the MiB, where 1.5 × the larger was
+		// planned: 4-6 MiB short on Whisper-base's stride-2 conv, 15 MiB
+		// over on its first); the backward's is not probed
 		big := maxI64(outB, inB)
-		o.fwdTemp, o.bwdTemp = []int64{3 * big / 2}, []int64{big}
+		o.fwdTemp = []int64{GeneralConvWorkspace(inB, outB, b.tt(wc).bytes())}
+		o.bwdTemp = []int64{big}
 	}
 	return y, lo
 }
@@ -198,6 +204,11 @@ func buildWhisper(b *builder, a *Arch, batch, seq int64, cache bool) {
 	feats := b.input(batch*int64(a.MelBins)*2*src, b.pdt) // input features in the weights' dtype
 	b.input(batch*seq, I64)                               // labels
 	ids := b.input(batch*seq, I64)
+	// under LoRA the frozen front-end convolutions, their GELUs and the
+	// first layers' frozen projections read nothing requiring grad:
+	// autograd saves nothing for them (late92's Whisper-base LoRA row,
+	// planned with the conv outputs held, +3.6%)
+	defer b.noGradSaves(len(b.g.ops))
 	b.module = "encoder.conv"
 	x, l := b.conv1d(feats, batch, int64(a.MelBins), 2*src, d, 3, 1, 1)
 	if b.inputGrad {

@@ -62,7 +62,8 @@ func TestLate10qBlind(t *testing.T) {
 	// its allocated band's low end; bands12 (late13, pick4): inside again
 	// session 44's narrower allocated band: Mistral (e) QLoRA, 87 KB over,
 	// below its low end
-	checkBlindSet(t, late10qDir, 3, map[string]bool{"late10q-qlora-mistral-e-s512-b8-r16 allocated": true}, blindLimits{resvMedian: 0.0062, resvMax: 0.0092, allocMax: 0.0042, under: 0, farUnder: 0})
+	// session 49 (late92 and dev100's LoRA rows in the bands): inside again
+	checkBlindSet(t, late10qDir, 3, nil, blindLimits{resvMedian: 0.0062, resvMax: 0.0092, allocMax: 0.0042, under: 0, farUnder: 0})
 }
 
 // TestStepTimeLate10: 18 blind step times; session-start models median
