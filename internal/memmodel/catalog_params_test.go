@@ -100,6 +100,8 @@ func TestCatalogParamCounts(t *testing.T) {
 		"flan-t5-small": 76_961_152,
 		"flan-t5-base":  247_577_856,
 		"flan-t5-large": 783_150_080,
+		// TinyLlama-1.1B, as dev98's generate rows counted it
+		"tinyllama-1.1b": 1_100_048_384,
 	} {
 		if r := paramsOf(t, name, 16, 0); r.Params != want {
 			t.Errorf("%s: %d params, PyTorch counts %d", name, r.Params, want)

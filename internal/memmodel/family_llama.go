@@ -31,6 +31,8 @@ func init() {
 			llama("llama2-70b", 8192, 80, 64, 8, 28672, 32000, false, false),
 			positions(llama("llama3-70b", 8192, 80, 64, 8, 28672, 128256, false, false), 8192),
 			positions(llama("llama3.1-70b", 8192, 80, 64, 8, 28672, 128256, false, false), 131072),
+			// TinyLlama-1.1B (the generate fixtures' and dev98's model)
+			positions(llama("tinyllama-1.1b", 2048, 22, 32, 4, 5632, 32000, false, false), 2048),
 		},
 		Aliases: map[string]string{
 			"meta-llama/llama-2-7b-hf": "llama2-7b", "meta-llama/meta-llama-3-8b": "llama3-8b",
@@ -42,6 +44,8 @@ func init() {
 			"meta-llama/llama-3.1-70b": "llama3.1-70b", "meta-llama/llama-3.1-8b-instruct": "llama3.1-8b",
 			"meta-llama/meta-llama-3-8b-instruct": "llama3-8b", "mistralai/mistral-7b-instruct-v0.2": "mistral-7b",
 			"qwen/qwen2-0.5b": "qwen2-0.5b", "qwen/qwen2-1.5b": "qwen2-1.5b", "qwen/qwen2-7b": "qwen2-7b",
+			"tinyllama/tinyllama-1.1b-chat-v1.0": "tinyllama-1.1b", "tinyllama/tinyllama_v1.1": "tinyllama-1.1b",
+			"tinyllama": "tinyllama-1.1b",
 			// names people type for the same checkpoints
 			"llama-7b": "llama2-7b", "llama-2-7b": "llama2-7b", "llama-2-7b-hf": "llama2-7b", "meta-llama/llama-2-7b": "llama2-7b",
 			"llama-13b": "llama2-13b", "llama-2-13b": "llama2-13b", "llama-2-13b-hf": "llama2-13b",
