@@ -210,6 +210,7 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 		r.Notes = append(r.Notes, fmt.Sprintf("%s's checkpoint is multimodal: AutoModelForCausalLM loads its config (model_type gemma3) as Gemma3ForConditionalGeneration (transformers 5.17), so its image encoder and projector (%s) come with the language model and are counted here; Gemma3ForCausalLM loaded from it holds that much less", c.arch.Name, units.Bytes(m.w.tower)))
 	}
 	if c.beams > 1 {
+		beamTimes(r)
 		r.Notes = append(r.Notes, beamNote(c))
 	}
 	if a := c.dec.audio; a != nil {
