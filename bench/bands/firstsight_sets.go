@@ -167,6 +167,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late91/RESULTS.md", "", false},
 	// late92's (9f1ac3d): encoder-decoder LoRA, Pegasus, beam search
 	{"testdata/late92/RESULTS.md", "", false},
+	// late93's: timed beam search
+	{"testdata/late93/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation

@@ -247,6 +247,7 @@ var genSets = []memmodel.BandSource{
 	{Dir: "testdata/late75/generate", HeldOut: "seventy-fifth blind set (Pythia-1b DynamicCache, phi-2 StaticCache, Pythia-410m float32): evaluated once with 7bc1ffd's replay, then band data"},
 	{Dir: "testdata/late81/generate", HeldOut: "eighty-first blind set (falcon-7b StaticCache no_grad): evaluated once with dfb94da's replay, then band data"},
 	{Dir: "testdata/late90/generate", HeldOut: "ninetieth blind set (timed encoder-decoder generate: Whisper small and large-v3, BART-large, T5-base, mBART-50, opus-mt): evaluated once at e5558e9, then band data"},
+	{Dir: "testdata/late93/generate", HeldOut: "ninety-third blind set (timed beam search: Pegasus at 8 beams, T5-base and Llama 3.2 1B at 4): evaluated once with the beam band of dev101, then band data"},
 	{Dir: "testdata/late92/generate", HeldOut: "ninety-second blind set (Pegasus and distill-Pegasus greedy; beam search at 8 beams on Pegasus, 4 on T5-base and Llama 3.2 1B): evaluated once at 9f1ac3d, then band data"},
 	{Dir: "testdata/late91/generate", HeldOut: "ninety-first blind set (timed generate with a breakdown: Whisper medium, large-v3-turbo and base fp32, BART-large and base, T5-large, Flan-T5 base fp32, Marian big, small mBART, Llama 3.2 1B): evaluated once at ea9fa33, then band data"},
 	{Dir: "testdata/late88/generate", HeldOut: "eighty-eighth blind set (Marian wide float32 b16 p256 n128, mbart-large-50 bf16 b8 p512 n128): evaluated once with 0251131's replay, then band data"},

@@ -209,6 +209,9 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 	if m.w.tower > 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("%s's checkpoint is multimodal: AutoModelForCausalLM loads its config (model_type gemma3) as Gemma3ForConditionalGeneration (transformers 5.17), so its image encoder and projector (%s) come with the language model and are counted here; Gemma3ForCausalLM loaded from it holds that much less", c.arch.Name, units.Bytes(m.w.tower)))
 	}
+	if n := memmodel.T5HeadNote(&c.arch); n != "" {
+		r.Notes = append(r.Notes, n)
+	}
 	if c.beams > 1 {
 		beamTimes(r)
 		r.Notes = append(r.Notes, beamNote(c))

@@ -89,3 +89,19 @@ func TestHFConfigT5FeedForward(t *testing.T) {
 		t.Errorf("gated-silu: %v, want a one-line refusal", err)
 	}
 }
+
+// TestT5HeadNote: an untied T5 (the catalog's Flan-T5, as its config.json
+// says) is planned untied with a note that transformers 5.17 ties it
+// (dev101's probe); a tied one has no note.
+func TestT5HeadNote(t *testing.T) {
+	for name, want := range map[string]bool{"flan-t5-base": true, "t5-base": false} {
+		r := paramsOf(t, name, 16, 0)
+		has := false
+		for _, n := range r.Notes {
+			has = has || strings.Contains(n, "transformers 5.17 ties T5's head whatever the config says, so under it the model has 24.7M fewer parameters")
+		}
+		if has != want {
+			t.Errorf("%s: tie note %v, want %v (notes %q)", name, has, want, r.Notes)
+		}
+	}
+}

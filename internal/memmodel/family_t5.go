@@ -45,7 +45,8 @@ func t5Wide(name string, ffn, heads int) Arch {
 
 // flanT5 is a T5 v1.1 shape (google/flan-t5-*, google/t5-v1_1-*): the
 // gated-GELU MLP and an LM head of its own, as their config.json files
-// say (feed_forward_proj gated-gelu, tie_word_embeddings false).
+// say (feed_forward_proj gated-gelu, tie_word_embeddings false), which
+// transformers 5.17 ties anyway (T5HeadNote says so in the plan).
 func flanT5(name string, hidden, ffn, heads, layers int) Arch {
 	a := t5(name, hidden, ffn, heads, layers)
 	a.GatedFFN, a.Tied = true, false
@@ -270,4 +271,19 @@ func buildT5(b *builder, a *Arch, batch, seq int64, cache, ckpt bool) {
 	// CrossEntropyLoss on the logits as they are (no .float() as in the
 	// causal-LM loss)
 	b.g.loss = b.crossEntropy(logits, vocab)
+}
+
+// T5HeadNote says, for a T5 whose config unties the LM head (Flan-T5 and
+// T5 v1.1 ship tie_word_embeddings false), that transformers 5.17 ties it
+// anyway: dev101's probe built T5Config three ways from
+// google/flan-t5-base's keys and got a shared head and the tied count each
+// time. Plans follow the file (untied, as transformers 4 runs it), the
+// larger figure; "" for other models.
+func T5HeadNote(a *Arch) string {
+	if a.Family != "t5" || a.Tied {
+		return ""
+	}
+	head := int64(a.Vocab) * int64(a.Hidden)
+	return fmt.Sprintf("%s's config unties its LM head (tie_word_embeddings false): planned untied, as transformers 4 runs it; transformers 5.17 ties T5's head whatever the config says, so under it the model has %.1fM fewer parameters (the head's weights, and its gradients and optimizer state where it trains)",
+		a.Name, float64(head)/1e6)
 }

@@ -199,6 +199,9 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	if n := c.headNote(); n != "" {
 		r.Notes = append(r.Notes, n)
 	}
+	if n := T5HeadNote(&c.arch); n != "" {
+		r.Notes = append(r.Notes, n)
+	}
 	if n := c.positionsNote(); n != "" {
 		r.Notes = append(r.Notes, n)
 	}

@@ -33,7 +33,7 @@ func TestRefusalsNameAlternative(t *testing.T) {
 		{`{"model": "lama-7b"}`, `did you mean "llama2-7b"`},
 		{`{"model": "foobar"}`, `nearest in the catalog`},
 		// no typo distance, but a shared word: a llama, not "dit-l-2"
-		{`{"model": "tinyllama"}`, `nearest in the catalog: "llama`},
+		{`{"model": "openllama-3b"}`, `nearest in the catalog: "llama`},
 		{`{"model": "whisper-xl"}`, `nearest in the catalog: "whisper-`},
 		{`{"hf_config": {"model_type": "deepseek_v3", "hidden_size": 64}}`, `nearest supported: qwen2_moe`},
 		{`{"hf_config": {"model_type": "gemma3", "hidden_size": 64}}`, `nearest supported: gemma3_text`},
