@@ -204,9 +204,13 @@ func ServeFitText(w io.Writer, r *infer.ServeFitResult) {
 func InferFitText(w io.Writer, r *infer.FitResult) {
 	b := r.Best
 	// a prompt is counted in tokens; a batch in sequences
-	what, unit := "batch", fmt.Sprintf(" (prompt %d tokens, %d new)", b.Prompt, b.NewTokens)
+	beams := ""
+	if b.Beams > 1 {
+		beams = fmt.Sprintf(", %d beams a prompt", b.Beams)
+	}
+	what, unit := "batch", fmt.Sprintf(" (prompt %d tokens, %d new%s)", b.Prompt, b.NewTokens, beams)
 	if r.Maximize == "seq" {
-		what, unit = "prompt", fmt.Sprintf(" tokens (batch %d, %d new)", b.Batch, b.NewTokens)
+		what, unit = "prompt", fmt.Sprintf(" tokens (batch %d, %d new%s)", b.Batch, b.NewTokens, beams)
 	}
 	budget := "budget " + units.Bytes(r.Budget)
 	if r.Margin > 0 {
