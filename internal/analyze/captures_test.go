@@ -87,6 +87,23 @@ func TestGeneration(t *testing.T) {
 	}
 }
 
+// TestGenerationBeamSearch: dev100's beam-search traces (four beams:
+// BART-large, GPT-2 medium, TinyLlama) are read as beam search, whose
+// reordered cache is KV cache; the greedy TinyLlama trace is not.
+func TestGenerationBeamSearch(t *testing.T) {
+	o := DefaultOptions()
+	for _, m := range []string{"bart-large", "gpt2-medium", "tinyllama"} {
+		d := analyzePath(t, "../../testdata/dev100/beam/generate/dev100-gen-beam4-"+m+"-bf16.pickle.gz", o)
+		if g := d.Generation; g == nil || !g.BeamSearch || g.KVCacheMax == 0 || g.DecodeSteps < 60 {
+			t.Errorf("%s: generation %+v, want beam search with a KV cache over 60+ decode steps", m, g)
+		}
+	}
+	d := analyzePath(t, "../../testdata/captures/generate/gentrace-tinyllama-bf16-dynamic.pickle.gz", o)
+	if d.Generation == nil || d.Generation.BeamSearch {
+		t.Errorf("greedy TinyLlama: generation %+v, want no beam search", d.Generation)
+	}
+}
+
 // TestGenerationPeakAtLoad reads a generate trace that records the model's
 // construction (dev73: Gemma 2 2B built on the GPU from its config, whose
 // LM head, 256000 × 2304 bf16, is allocated and then freed as it is tied

@@ -38,6 +38,10 @@ type Generation struct {
 	KVPerToken int64 `json:"kv_bytes_per_token,omitempty"`
 	// StaticCache: the cache was allocated once and did not grow.
 	StaticCache bool `json:"static_cache"`
+	// BeamSearch: generate ran beam search (transformers' _beam_search):
+	// the cache holds num_beams sequences a prompt, and each step
+	// reorders it, copying every layer's keys and values.
+	BeamSearch bool `json:"beam_search"`
 }
 
 // generation reads prefill and decode passes from the KV cache alive at
@@ -54,8 +58,10 @@ func (d *dev) generation(out *Device) *Generation {
 		delta int64
 	}
 	var evs []ev
+	g := &Generation{}
 	for k := range d.t.lives {
 		l := &d.t.lives[k]
+		g.BeamSearch = g.BeamSearch || d.facts[l.stack].lib.beam
 		if d.facts[l.stack].lib.role != roleKVCache {
 			continue
 		}
@@ -75,7 +81,6 @@ func (d *dev) generation(out *Device) *Generation {
 		}
 		return cur
 	}
-	g := &Generation{}
 	var growth []int64
 	var best int64 = -1
 	for it := 0; it < n; it++ {

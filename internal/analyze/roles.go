@@ -54,6 +54,7 @@ type libFacts struct {
 	hookThread bool
 	peft       bool   // inside peft (LoRA and other adapters)
 	generate   bool   // inside transformers' generate()
+	beam       bool   // inside generate's beam search (_beam_search)
 	fsdp       bool   // inside torch.distributed.fsdp
 	zero       bool   // inside ZeroRedundancyOptimizer
 	dtensor    bool   // inside torch.distributed.tensor (DTensor, tensor parallelism)
@@ -116,6 +117,7 @@ func classifyLibrary(fr []snapshot.Frame) libFacts {
 			f.peft = true
 		case strings.Contains(fn, "transformers/generation/"):
 			f.generate = true
+			f.beam = f.beam || x.Name == "_beam_search"
 		case strings.Contains(fn, "transformers/activations.py"):
 			if f.role == roleNone && inner && i == 0 {
 				f.role = roleActivation

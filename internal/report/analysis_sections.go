@@ -63,6 +63,9 @@ func printGeneration(w io.Writer, g *analyze.Generation) {
 		kind = "static: allocated once at full length"
 	}
 	fmt.Fprintf(w, "  KV cache        %10s  at most; %s\n", b(g.KVCacheMax), kind)
+	if g.BeamSearch {
+		fmt.Fprintf(w, "  beam search: the cache holds num_beams sequences a prompt, and each step copies it to the chosen beams (reorder_cache); greedy search (num_beams=1) holds one sequence a prompt\n")
+	}
 	if g.PeakIn == "load" {
 		fmt.Fprintf(w, "  the peak is while the model loads (%s), before the first forward pass, above anything generation does\n", b(g.LoadPeak))
 	} else {
