@@ -584,6 +584,11 @@ def gen(spec, out):
         if spec.get("num_beams"):  # session 49: beam search (generation_config's num_beams of BART-CNN, Pegasus)
             kw["num_beams"] = spec["num_beams"]
             kw["early_stopping"] = False
+        if spec.get("do_sample"):  # session 50: sampling (what an instruct checkpoint's generation_config turns on)
+            kw["do_sample"] = True
+            for k in ("top_k", "top_p", "temperature", "repetition_penalty", "num_return_sequences"):
+                if spec.get(k) is not None:
+                    kw[k] = spec[k]
         ctx = torch.inference_mode() if spec.get("grad_mode", "inference") == "inference" else torch.no_grad()
         try:
             torch.cuda.synchronize()
