@@ -60,3 +60,33 @@ def call185():
     ]
     probe = [script("dev102-sort-probe", "dev102-probe", 10, "sort_probe.py", {}, timeout=200)]
     return probe + dev + blind + timed
+
+
+def call186():
+    """dev103 / late95: points whose peak is a decode step's sampling (short prompts, many new tokens, large
+    batches: the cache's growth, not the prefill, sets the peak), over the sort's three paths (rows 1..127,
+    128 and more) and the warper sets above; dev103 with traces, late95 blind."""
+    d = _gen("dev103-", "dev103", False)
+    b = _gen("late95-", "late95", True)
+    dev = [
+        d("gen-sample-l3inst-llama32-1b-long", "llama32-1b", [(64, 64, 512)], **LLAMA3_INSTRUCT),
+        d("gen-sample-default-gpt2-medium-long", "gpt2-medium", [(128, 32, 256)]),
+        d("gen-sample-topp-qwen25-05b-rows160", "qwen25-05b", [(160, 64, 256)], top_p=0.9),
+    ]
+    blind = [
+        b("gen-sample-topp-tinyllama-long", "tinyllama", [(96, 128, 384)], top_p=0.95, temperature=0.7),
+        b("gen-sample-default-llama32-1b-rows256", "llama32-1b", [(256, 32, 256)], mem=40),
+        b("gen-sample-q25inst-qwen25-15b-long", "qwen25-15b", [(32, 128, 512)], **QWEN25_INSTRUCT),
+        b("gen-sample-topp-nrs2-gpt2-medium-fp32-long", "gpt2-medium", [(64, 64, 512)], dtype="fp32", top_p=0.9,
+          num_return_sequences=2, mem=40),
+        b("gen-sample-topp-bart-large-long", "bart-large", [(64, 128, 256)], top_p=0.9),
+        b("gen-sample-l3inst-llama32-3b-long", "llama32-3b", [(16, 256, 1024)], **LLAMA3_INSTRUCT),
+        b("gen-sample-default-mistral-7b-long", "mistral-7b", [(32, 64, 512)], mem=50),
+        b("gen-sample-static-tinyllama-long", "tinyllama", [(64, 64, 512)], cache="static", top_p=0.9),
+    ]
+    timed = [
+        d("tg-greedy-qwen25-05b-rows128", "qwen25-05b", [(128, 64, 128)], timed=True, greedy=True),
+        d("tg-sample-topp-qwen25-05b-rows128", "qwen25-05b", [(128, 64, 128)], timed=True, top_p=0.9),
+        b("tg-sample-topp-tinyllama", "tinyllama", [(64, 128, 128)], timed=True, top_p=0.9, temperature=0.7),
+    ]
+    return dev + blind + timed
