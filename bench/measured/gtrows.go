@@ -95,6 +95,15 @@ type GTRow struct {
 	MaxCacheLen int `json:"max_cache_len,omitempty"`
 	// NumBeams is the generate call's num_beams (0: greedy).
 	NumBeams int `json:"num_beams,omitempty"`
+	// DoSample, TopK, TopP, Temperature, RepetitionPenalty and
+	// NumReturnSequences are the call's decoding options as the harness
+	// passed them to generate (unset: transformers' defaults).
+	DoSample           bool    `json:"do_sample,omitempty"`
+	TopK               *int    `json:"top_k,omitempty"`
+	TopP               float64 `json:"top_p,omitempty"`
+	Temperature        float64 `json:"temperature,omitempty"`
+	RepetitionPenalty  float64 `json:"repetition_penalty,omitempty"`
+	NumReturnSequences int     `json:"num_return_sequences,omitempty"`
 }
 
 // ReadGTRows reads a JSON-lines file of GTRow.
@@ -288,6 +297,8 @@ func GenSpec(r GTRow) memmodel.Spec {
 	s.Task, s.HFConfig = &task, r.HFConfig
 	s.Batch, s.Seq, s.NewTokens, s.Precision, s.Cache = r.B, r.Prompt, r.NewTokens, r.DType, r.Cache
 	s.AllocConf, s.NumBeams = r.AllocConf, r.NumBeams
+	s.DoSample, s.TopK, s.TopP, s.Temperature = r.DoSample, r.TopK, r.TopP, r.Temperature
+	s.RepetitionPenalty, s.NumReturnSequences = r.RepetitionPenalty, r.NumReturnSequences
 	if r.Cache == "static" {
 		s.MaxCacheLen = r.MaxCacheLen
 	}

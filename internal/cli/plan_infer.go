@@ -21,6 +21,11 @@ type inferFlags struct {
 	context, maxCacheLen, concurrency, numBeams int
 	maxLoraRank, maxLoras, images               int
 	util                                        float64
+	// sampling: do_sample and its warpers, repetition_penalty,
+	// num_return_sequences
+	doSample             bool
+	topK, returns        int
+	topP, temp, repetPen float64
 }
 
 func (f *inferFlags) register(fs *flag.FlagSet) {
@@ -30,6 +35,12 @@ func (f *inferFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.cache, "cache", "", "generate: dynamic (DynamicCache) | static (StaticCache)")
 	fs.IntVar(&f.maxCacheLen, "max-cache-len", 0, "generate: a StaticCache this long if the call needs less (generation_config.max_cache_len, or an earlier longer static generate on the same model)")
 	fs.IntVar(&f.numBeams, "num-beams", 0, "generate: beam search over this many beams a prompt (generation_config's num_beams; default 1, greedy)")
+	fs.BoolVar(&f.doSample, "do-sample", false, "generate: sample the next token (do_sample; an instruct checkpoint's generation_config often sets it) instead of greedy argmax")
+	fs.IntVar(&f.topK, "top-k", 0, "generate --do-sample: TopKLogitsWarper's k (default 50, transformers'; 0 turns it off)")
+	fs.Float64Var(&f.topP, "top-p", 0, "generate --do-sample: TopPLogitsWarper's p, in (0, 1] (default 1, off; it sorts the batch × vocab scores)")
+	fs.Float64Var(&f.temp, "temperature", 0, "generate --do-sample: TemperatureLogitsWarper's temperature (default 1, off)")
+	fs.Float64Var(&f.repetPen, "repetition-penalty", 0, "generate: RepetitionPenaltyLogitsProcessor's penalty (default 1, off)")
+	fs.IntVar(&f.returns, "num-return-sequences", 0, "generate --do-sample: sequences drawn a prompt (num_return_sequences; each input expanded as many times)")
 	fs.StringVar(&f.maximize, "maximize", "batch", "generate --fit: batch | seq")
 	fs.Float64Var(&f.util, "gpu-memory-utilization", 0, "serve: vLLM's fraction of GPU memory (default: vLLM's, 0.92 from 0.21, 0.9 before)")
 	fs.IntVar(&f.blockSize, "block-size", 0, "serve: tokens per KV block (default 16)")
@@ -87,6 +98,9 @@ func (f *inferFlags) apply(fs *flag.FlagSet, spec *memmodel.Spec) error {
 		}
 		*p = ivals[k]
 	}
+	if err := f.applySampling(set, spec); err != nil {
+		return err
+	}
 	if set["enforce-eager"] {
 		spec.EnforceEager = f.eager
 	}
@@ -105,6 +119,39 @@ func (f *inferFlags) apply(fs *flag.FlagSet, spec *memmodel.Spec) error {
 			return usagef("--gpu-memory-utilization must be in (0, 1], got %g", f.util)
 		}
 		spec.GPUMemoryUtilization = f.util
+	}
+	return nil
+}
+
+// applySampling lays the decoding flags over spec; the planner checks
+// their ranges and combinations, as it does a spec file's.
+func (f *inferFlags) applySampling(set map[string]bool, spec *memmodel.Spec) error {
+	if set["do-sample"] {
+		spec.DoSample = f.doSample
+	}
+	if set["top-k"] {
+		k := f.topK
+		spec.TopK = &k
+	}
+	floats := []struct {
+		name string
+		v    float64
+		to   *float64
+	}{{"top-p", f.topP, &spec.TopP}, {"temperature", f.temp, &spec.Temperature}, {"repetition-penalty", f.repetPen, &spec.RepetitionPenalty}}
+	for _, x := range floats {
+		if !set[x.name] {
+			continue
+		}
+		if !(x.v > 0) { // NaN too
+			return usagef("--%s must be above 0, got %g (leave it out for the default)", x.name, x.v)
+		}
+		*x.to = x.v
+	}
+	if set["num-return-sequences"] {
+		if f.returns < 1 {
+			return usagef("--num-return-sequences must be at least 1, got %d", f.returns)
+		}
+		spec.NumReturnSequences = f.returns
 	}
 	return nil
 }

@@ -41,6 +41,13 @@ type captureRow struct {
 	// process left on the model (measured.CarryStaticCache)
 	MaxCacheLen int `json:"-"`
 	NumBeams    int `json:"num_beams"`
+	// the decoding options (measured.GTRow's)
+	DoSample           bool    `json:"do_sample"`
+	TopK               *int    `json:"top_k"`
+	TopP               float64 `json:"top_p"`
+	Temperature        float64 `json:"temperature"`
+	RepetitionPenalty  float64 `json:"repetition_penalty"`
+	NumReturnSequences int     `json:"num_return_sequences"`
 }
 
 // loadCaptures reads the generate rows of a results.jsonl that ran.
@@ -99,7 +106,8 @@ func readGenRows(t *testing.T, path string, oom bool) []captureRow {
 func (r captureRow) spec() memmodel.Spec {
 	return measured.GenSpec(measured.GTRow{Kind: r.Kind, HFConfig: r.HFConfig, B: r.Batch, Prompt: r.Prompt,
 		NewTokens: r.NewTokens, DType: r.DType, Cache: r.Cache, GradMode: r.GradMode, MaxCacheLen: r.MaxCacheLen,
-		AllocConf: r.AllocConf, NumBeams: r.NumBeams})
+		AllocConf: r.AllocConf, NumBeams: r.NumBeams, DoSample: r.DoSample, TopK: r.TopK, TopP: r.TopP,
+		Temperature: r.Temperature, RepetitionPenalty: r.RepetitionPenalty, NumReturnSequences: r.NumReturnSequences})
 }
 
 type evalRow struct {

@@ -59,13 +59,18 @@ func (m *model) encDecLoop(inputs func() []int32, encoder func() int32, step fun
 	enc := encoder()
 	c.batch = b
 	var beam *beamState
-	if c.beams > 1 {
-		e := s.alloc(s.live[enc].size*c.beams, CatActivations)
+	if x := b / c.prompts; x > 1 {
+		// num_beams or num_return_sequences: the encoder's output and the
+		// mask expanded
+		e := s.alloc(s.live[enc].size*x, CatActivations)
 		s.free(enc)
 		enc = e
 		heldIn = append(heldIn, tmp(b*c.seq*8))
+	}
+	if c.beams > 1 {
 		beam = m.beamStart(1 + max(c.gen, 1))
 	}
+	picks := newPicks()
 	dec := tmp(b * 8) // the decoder's ids: its start token, a column a step
 	kv, cross := newCache(int(c.decLayers())), make([]int32, 2*c.decLayers())
 	for i := range cross {
@@ -92,13 +97,18 @@ func (m *model) encDecLoop(inputs func() []int32, encoder func() int32, step fun
 			continue
 		}
 		var next int32
-		prevL32, next, dec = m.pickNext(prevL32, dec, st+2, forcedEOS && st == max(c.gen, 1)-1)
+		if c.samp.on || c.samp.chain() {
+			next, dec = m.pickChained(picks, dec, st+2, forcedEOS && st == max(c.gen, 1)-1)
+		} else {
+			prevL32, next, dec = m.pickNext(prevL32, dec, st+2, forcedEOS && st == max(c.gen, 1)-1)
+		}
 		s.free(logits, cs, in, next)
 		m.recordStep(st, before, traffic0)
 	}
 	if beam != nil {
 		m.beamEnd(beam)
 	}
+	m.endPicks(picks)
 	s.free(prevL32, enc, dec)
 	s.free(heldIn...)
 	s.free(cross...)

@@ -66,16 +66,20 @@ func (m *model) generate() {
 	pos := tmp(p * c.seq * 8)
 	s.free(cum)
 	var beam *beamState
-	if c.beams > 1 {
-		// _expand_inputs_for_generation: the ids, then the mask and the
-		// position ids (the caller's ids and mask stay referenced)
+	if b > p {
+		// _expand_inputs_for_generation (num_beams or
+		// num_return_sequences): the ids, then the mask and the position
+		// ids (the caller's ids and mask stay referenced)
 		ids = tmp(b * c.seq * 8)
 		am = tmp(b * c.seq * 8)
 		np := tmp(b * c.seq * 8)
 		s.free(pos)
 		pos = np
+	}
+	if c.beams > 1 {
 		beam = m.beamStart(c.seq + max(c.gen, 1))
 	}
+	picks := newPicks()
 	// cuBLAS takes its workspace from the caching allocator at the first
 	// matmul and keeps it for the life of the handle (GPU table)
 	tmp(c.gpu.CublasWorkspaceBytes)
@@ -121,12 +125,17 @@ func (m *model) generate() {
 		}
 		// outputs (and its logits) dropped at the end of the iteration
 		var next int32
-		prevL32, next, ids = m.pickNext(prevL32, ids, cur+1, false)
+		if c.samp.on || c.samp.chain() {
+			next, ids = m.pickChained(picks, ids, cur+1, false)
+		} else {
+			prevL32, next, ids = m.pickNext(prevL32, ids, cur+1, false)
+		}
 		s.free(logits, cs, in, next)
 		cur++
 		m.recordStep(step, before, traffic0)
 	}
 	s.free(prevL32)
+	m.endPicks(picks)
 	if beam != nil {
 		m.beamEnd(beam)
 	}
@@ -185,6 +194,7 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 	r := &Result{
 		Task: "generate", Model: c.arch.Name, GPU: c.gpu.Name, Params: m.w.params,
 		Batch: int(c.prompts), Beams: int(c.beams), Prompt: int(c.seq), NewTokens: int(c.gen),
+		DoSample: c.samp.on, ReturnSequences: int(c.returns), Decoding: decoding(c),
 		Precision: c.prec, ComputeDType: c.dtype, KVDType: kvName(c), Cache: cacheName(c), Attention: attnName(c),
 		Weights: m.w.bytes, KVCache: c.kvCacheBytes(),
 		PeakAllocated: allocated, Reserved: memmodel.Reserved{PeakReserved: reserved}, Context: c.gpu.ContextBytes,
@@ -215,6 +225,9 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 	if c.beams > 1 {
 		beamTimes(r)
 		r.Notes = append(r.Notes, beamNote(c))
+	}
+	if c.samp.on || c.samp.chain() {
+		r.Notes = append(r.Notes, sampleNote(c))
 	}
 	if a := c.dec.audio; a != nil {
 		r.Input = a.input(c)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
+	"github.com/vramkit/vramkit/internal/units"
 )
 
 // Result is the prediction for one generate configuration on one GPU.
@@ -17,8 +18,15 @@ type Result struct {
 	Batch  int    `json:"batch"`
 	// Beams is generate's num_beams (1: greedy search); the model runs
 	// Batch × Beams sequences.
-	Beams  int `json:"num_beams"`
-	Prompt int `json:"prompt_tokens"`
+	Beams int `json:"num_beams"`
+	// DoSample is generate's do_sample; ReturnSequences its
+	// num_return_sequences (the model runs Batch × ReturnSequences
+	// sequences); Decoding says in words how the next token is chosen and
+	// which processors run.
+	DoSample        bool   `json:"do_sample"`
+	ReturnSequences int    `json:"num_return_sequences"`
+	Decoding        string `json:"decoding"`
+	Prompt          int    `json:"prompt_tokens"`
 	// Input, when set, is what the encoder reads instead of a prompt of
 	// tokens (Whisper's audio window); Prompt is then its positions.
 	Input        string `json:"input,omitempty"`
@@ -148,6 +156,10 @@ func bands(c *config, r *Result) {
 		// anywhere down to the allocated peak
 		widen(0.10, fmt.Sprintf("no held-out generate call ran more than %d new tokens (this one runs %d): the allocator's reuse of the cache's freed blocks over so many steps is the replay's, unmeasured: band widened by 10%% each side, the reserved band's low end down to the allocated band's", g.MaxNewTokens, c.gen))
 		rb[0] = min(rb[0], ab[0]*float64(r.PeakAllocated)/float64(r.PeakReserved))
+	}
+	if seg := c.sampleSegment(); seg > 0 && r.PeakPhase == PhaseDecode.String() && r.PeakReserved > 0 {
+		rb[1] += float64(seg) / float64(r.PeakReserved)
+		r.Notes = append(r.Notes, fmt.Sprintf("the peak is a decode step's sampling: its largest temporary (%s) may need a segment of its own once the cache's growth has fragmented the cached blocks (dev102's Qwen2.5 trace took one at its last step): the reserved band's top raised by %s", units.Bytes(seg), units.Bytes(seg)))
 	}
 	band := func(v int64, b [2]float64) memmodel.Band {
 		return memmodel.Band{Low: int64(math.Floor(float64(v) * b[0])), High: int64(math.Ceil(float64(v) * b[1]))}

@@ -27,9 +27,14 @@ type config struct {
 	dec  *decoder
 	gpu  gpu.GPU
 	// batch is the sequences the model runs: the prompts times the beams
-	// (beam search expands every input num_beams times); prompts is the
-	// spec's batch, beams its num_beams (1: greedy)
-	batch, prompts, beams int64
+	// (beam search expands every input num_beams times) or times the
+	// sequences sampling returns a prompt; prompts is the spec's batch,
+	// beams its num_beams (1: greedy), returns its num_return_sequences
+	// under sampling (1 otherwise)
+	batch, prompts, beams, returns int64
+	// samp is the decoding options: do_sample, the warpers,
+	// repetition_penalty
+	samp sampling
 	// tp and engine: the serve plan's tensor-parallel degree and vLLM
 	// version, for the families whose loaded layout depends on them
 	tp     int64
@@ -101,7 +106,8 @@ func resolve(s memmodel.Spec) (*config, error) {
 	if s.Batch <= 0 {
 		return nil, specErr("batch", "must be at least 1, got %d", s.Batch)
 	}
-	c.batch, c.prompts, c.beams = int64(s.Batch), int64(s.Batch), 1
+	c.batch, c.prompts, c.beams, c.returns = int64(s.Batch), int64(s.Batch), 1, 1
+	c.samp = sampling{topP: 1, temp: 1, rep: 1}
 	c.seq = int64(s.Seq)
 	if c.seq == 0 {
 		c.seq = 512
@@ -215,6 +221,9 @@ func resolve(s memmodel.Spec) (*config, error) {
 	}
 	c.maxCacheLen = int64(s.MaxCacheLen)
 	if err := c.resolveBeams(s.NumBeams); err != nil {
+		return nil, err
+	}
+	if err := c.resolveSampling(s); err != nil {
 		return nil, err
 	}
 	switch s.Attn {

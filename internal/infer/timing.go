@@ -177,7 +177,7 @@ func (m *model) times(r *Result) {
 	df := 2*b*macs + head
 	gpuD := db/bw + df/rate + c.attnTime(tm, 1, int64(mid), rate) + float64(m.kernels[1])*tm.launch
 	hostD := float64(m.kernels[1])*tm.hostOp + tm.hostStep
-	r.decode(tm, c.prompts, c.gen, gpuD, hostD, db)
+	r.decode(tm, c.prompts*c.returns, c.gen, gpuD, hostD, db)
 	if r.DecodeBound == "memory" {
 		r.Notes = append(r.Notes, fmt.Sprintf("decode is memory-bound: each step reads %.2f GB (weights and KV cache) at %.0f GB/s × %.0f%% achieved",
 			db/1e9, c.gpu.BandwidthGBps, 100*tm.effBW))

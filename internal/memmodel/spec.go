@@ -98,6 +98,24 @@ type Spec struct {
 	// generation_config may set it (facebook/bart-large-cnn 4,
 	// google/pegasus-xsum 8), and then model.generate() uses it.
 	NumBeams int `json:"num_beams,omitempty"`
+	// DoSample is generate's do_sample: the next token is drawn from the
+	// processed scores (softmax, multinomial) instead of taken by argmax.
+	// An instruct checkpoint's generation_config often sets it (Llama 3
+	// Instruct with temperature 0.6 and top_p 0.9), and then
+	// model.generate() samples. TopK, TopP and Temperature are the
+	// warpers it runs: TopK nil means transformers' default, 50 (0: off);
+	// TopP and Temperature 0 mean 1.0 (off).
+	DoSample    bool    `json:"do_sample,omitempty"`
+	TopK        *int    `json:"top_k,omitempty"`
+	TopP        float64 `json:"top_p,omitempty"`
+	Temperature float64 `json:"temperature,omitempty"`
+	// RepetitionPenalty is generate's repetition_penalty (0 or 1: off),
+	// a logits processor greedy decoding runs too.
+	RepetitionPenalty float64 `json:"repetition_penalty,omitempty"`
+	// NumReturnSequences is generate's num_return_sequences: sampling
+	// draws that many sequences a prompt, every input expanded as many
+	// times (0 or 1: one).
+	NumReturnSequences int `json:"num_return_sequences,omitempty"`
 	// GPUMemoryUtilization, BlockSize, MaxNumSeqs and MaxNumBatchedTokens
 	// are vLLM's engine arguments of the same names, for task serve;
 	// Context is the per-sequence context length concurrency is counted at
@@ -293,6 +311,12 @@ func (s Spec) MisplacedKey() (key, task string) {
 		{"new_tokens", "generate", s.NewTokens != 0},
 		{"max_cache_len", "generate", s.MaxCacheLen != 0},
 		{"num_beams", "generate", s.NumBeams != 0},
+		{"do_sample", "generate", s.DoSample},
+		{"top_k", "generate", s.TopK != nil},
+		{"top_p", "generate", s.TopP != 0},
+		{"temperature", "generate", s.Temperature != 0},
+		{"repetition_penalty", "generate", s.RepetitionPenalty != 0},
+		{"num_return_sequences", "generate", s.NumReturnSequences != 0},
 		{"cache", "generate serve", s.Cache != ""},
 		{"kv_dtype", "generate serve", s.KVDType != ""},
 		{"alloc_conf", "training generate", s.AllocConf != ""},

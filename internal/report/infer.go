@@ -26,8 +26,14 @@ func InferText(w io.Writer, r *infer.Result) {
 	if r.Beams > 1 {
 		batch = fmt.Sprintf("%d × %d beams", r.Batch, r.Beams)
 	}
+	if r.ReturnSequences > 1 {
+		batch = fmt.Sprintf("%d × %d sequences", r.Batch, r.ReturnSequences)
+	}
 	fmt.Fprintf(w, "  batch %s, %s, %d new tokens, weights %s (compute %s), KV cache %s %s, attention %s\n",
 		batch, input, r.NewTokens, r.Precision, r.ComputeDType, r.Cache, r.KVDType, r.Attention)
+	if r.Decoding != "" && r.Decoding != "greedy" && r.Beams <= 1 {
+		fmt.Fprintf(w, "  decoding %s\n", r.Decoding)
+	}
 	// the bands' confidence on each, as a training plan prints it
 	pct := fmt.Sprintf(", %.0f%%", 100*r.Confidence)
 	fmt.Fprintf(w, "\npeak allocated  %10s   (%s%s)\n", units.Bytes(r.PeakAllocated), inferBand(r.AllocatedBand), pct)
@@ -207,6 +213,9 @@ func InferFitText(w io.Writer, r *infer.FitResult) {
 	beams := ""
 	if b.Beams > 1 {
 		beams = fmt.Sprintf(", %d beams a prompt", b.Beams)
+	}
+	if b.ReturnSequences > 1 {
+		beams = fmt.Sprintf(", %d sequences sampled a prompt", b.ReturnSequences)
 	}
 	what, unit := "batch", fmt.Sprintf(" (prompt %d tokens, %d new%s)", b.Prompt, b.NewTokens, beams)
 	if r.Maximize == "seq" {

@@ -1,0 +1,260 @@
+package infer
+
+// Sampling and the logits processors as transformers 5.17's
+// GenerationMixin._sample runs them (dev102's traces of Llama 3.2 1B,
+// Qwen2.5-0.5B, GPT-2 medium, BART-large and TinyLlama): each step copies
+// the last token's logits to float32 (next_token_logits), runs the
+// processors in order — RepetitionPenaltyLogitsProcessor, the forced end
+// token, then the warpers TemperatureLogitsWarper, TopKLogitsWarper and
+// TopPLogitsWarper — each returning a new batch × vocab float32 tensor and
+// the chain dropping the one before (the copy stays named), takes softmax
+// (probs) and draws with multinomial (an exponential tensor as large,
+// freed at once). The three names, next_token_logits, next_token_scores
+// and probs, hold their tensors until the next step rebinds them, so the
+// next forward runs beside up to three float32 copies of the scores where
+// greedy holds one.
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
+
+// defaultTopK is GenerationConfig's top_k when neither the call nor the
+// checkpoint's generation_config sets it: do_sample alone runs
+// TopKLogitsWarper(50).
+const defaultTopK = 50
+
+// sampling is the spec's decoding options resolved.
+type sampling struct {
+	on   bool    // do_sample
+	topK int64   // 0: no TopKLogitsWarper
+	topP float64 // 1: no TopPLogitsWarper
+	temp float64 // 1: no TemperatureLogitsWarper
+	rep  float64 // 1: no RepetitionPenaltyLogitsProcessor
+}
+
+// chain reports whether any processor or warper runs, so that the scores
+// are a tensor of their own rather than the float32 copy.
+func (p sampling) chain() bool {
+	return p.rep != 1 || p.on && (p.temp != 1 || p.topK > 0 || p.topP < 1)
+}
+
+// resolveSampling validates do_sample, its warpers, repetition_penalty and
+// num_return_sequences, and expands the batch the model runs by the
+// sequences a prompt returns. It runs after resolveBeams.
+func (c *config) resolveSampling(s memmodel.Spec) error {
+	p := sampling{on: s.DoSample, topP: 1, temp: 1, rep: 1}
+	if s.TopK != nil && *s.TopK < 0 {
+		return specErr("top_k", "must not be negative, got %d", *s.TopK)
+	}
+	if err := unitRange("top_p", s.TopP, 1); err != nil {
+		return err
+	}
+	if err := unitRange("temperature", s.Temperature, math.Inf(1)); err != nil {
+		return err
+	}
+	if err := unitRange("repetition_penalty", s.RepetitionPenalty, math.Inf(1)); err != nil {
+		return err
+	}
+	if !p.on {
+		for _, k := range []struct {
+			name string
+			set  bool
+		}{{"top_k", s.TopK != nil}, {"top_p", s.TopP != 0}, {"temperature", s.Temperature != 0}} {
+			if k.set {
+				return specErr(k.name, "a warper of sampling: transformers ignores it without do_sample and decodes greedily; set do_sample, or drop %s", k.name)
+			}
+		}
+	}
+	p.topK = defaultTopK
+	if s.TopK != nil {
+		p.topK = int64(*s.TopK)
+	}
+	if v := int64(c.arch.Vocab); v > 0 {
+		p.topK = min(p.topK, v) // TopKLogitsWarper: min(top_k, vocab)
+	}
+	if s.TopP != 0 {
+		p.topP = s.TopP
+	}
+	if s.Temperature != 0 {
+		p.temp = s.Temperature
+	}
+	if s.RepetitionPenalty != 0 {
+		p.rep = s.RepetitionPenalty
+	}
+	n := int64(max(s.NumReturnSequences, 1))
+	switch {
+	case s.NumReturnSequences < 0:
+		return specErr("num_return_sequences", "must not be negative, got %d", s.NumReturnSequences)
+	case n > maxBeams:
+		return specErr("num_return_sequences", "at most %d, got %d", maxBeams, n)
+	case c.beams > 1 && p.on:
+		return specErr("do_sample", "beam sampling (do_sample with num_beams %d) is not modelled: plan beam search or sampling", c.beams)
+	case c.beams > 1 && p.rep != 1:
+		return specErr("repetition_penalty", "not modelled under beam search")
+	case c.beams > 1 && n > c.beams:
+		return specErr("num_return_sequences", "at most num_beams (%d) under beam search, got %d", c.beams, n)
+	case c.beams > 1:
+		n = 1 // the beams already run: the best n of them are returned
+	case n > 1 && !p.on:
+		return specErr("num_return_sequences", "greedy decoding returns one sequence a prompt (transformers refuses more): set do_sample")
+	case c.dec.audio != nil && (p.on || p.rep != 1):
+		return specErr("do_sample", "sampling and repetition_penalty are not modelled for %s's audio generate", c.arch.Name)
+	}
+	c.samp = p
+	c.returns = n
+	c.batch *= n
+	return nil
+}
+
+// unitRange checks a positive option that 0 leaves unset, at most hi.
+func unitRange(name string, v, hi float64) error {
+	if v < 0 || v > hi || math.IsNaN(v) {
+		return specErr(name, "want a value in (0, %g], got %g", hi, v)
+	}
+	return nil
+}
+
+// picks is what the sampling loop's names hold between steps:
+// next_token_logits (the float32 copy), next_token_scores (the chain's
+// output, or the copy itself when no processor runs) and probs.
+type picks struct{ l32, scores, probs int32 }
+
+// newPicks is the names before the first step.
+func newPicks() *picks { return &picks{l32: -1, scores: -1, probs: -1} }
+
+// pickChained is a step's token choice when a processor runs or the token
+// is sampled: the float32 copy, the processors (forced: the last step's
+// forced end token), softmax and multinomial or argmax, and the ids grown
+// by torch.cat to cols columns. It returns the next tokens and the grown
+// ids; p's tensors are rebound.
+func (m *model) pickChained(p *picks, ids int32, cols int64, forced bool) (next, grown int32) {
+	c, s := m.c, m.s
+	u := c.batch * c.vocab * 4
+	sc := func() int32 { return s.alloc(u, CatLogits) }
+	oldL, oldS := p.l32, p.scores
+	l32 := sc()
+	if oldS != oldL {
+		s.free(oldL) // rebound; the old scores are a tensor of their own
+	}
+	cur := l32
+	swap := func(out int32) {
+		if cur != l32 {
+			s.free(cur)
+		}
+		cur = out
+	}
+	small := c.batch * (cols - 1) * 4 // a float32 value per token so far (cols counts the one being chosen)
+	if c.samp.rep != 1 {
+		// gather the tokens' scores, where(score < 0, score * p, score / p)
+		g, lt, a, b, w := s.alloc(small, CatTemporaries), s.alloc(small/4, CatTemporaries),
+			s.alloc(small, CatTemporaries), s.alloc(small, CatTemporaries), s.alloc(small, CatTemporaries)
+		s.free(lt, a, b, g)
+		out := sc() // scores.scatter(1, input_ids, score)
+		s.free(w)
+		swap(out)
+	}
+	if forced {
+		swap(sc())
+	}
+	if c.samp.on {
+		m.warpers(u, sc, swap)
+	}
+	s.free(oldS) // next_token_scores rebound (the old copy, when no processor ran)
+	p.l32, p.scores = l32, cur
+	if c.samp.on {
+		probs := sc() // softmax(next_token_scores)
+		s.free(p.probs)
+		p.probs = probs
+		next = s.alloc(c.batch*8, CatTemporaries)
+		// multinomial(probs, 1): the validity check's scalars, then
+		// argmax(probs / Exp(1) draws)
+		for range multinomialSmallAllocs {
+			s.free(s.alloc(512, CatTemporaries))
+		}
+		s.free(sc())
+	} else {
+		next = s.alloc(c.batch*8, CatTemporaries)
+	}
+	grown = s.alloc(c.batch*cols*8, CatTemporaries)
+	s.free(ids)
+	return next, grown
+}
+
+// multinomialSmallAllocs is multinomial's small allocations beside its
+// exponential tensor (dev102's probe: the max/min check, the result).
+const multinomialSmallAllocs = 12
+
+// endPicks frees what the names hold when generate returns.
+func (m *model) endPicks(p *picks) {
+	if p.scores != p.l32 {
+		m.s.free(p.scores)
+	}
+	m.s.free(p.l32, p.probs)
+}
+
+// sampleNote says what the plan assumed of the decoding options.
+func sampleNote(c *config) string {
+	if !c.samp.on {
+		return fmt.Sprintf("repetition_penalty %g: each step's scores are gathered at the tokens so far and scattered into a new float32 copy of the scores", c.samp.rep)
+	}
+	var w []string
+	if c.samp.rep != 1 {
+		w = append(w, fmt.Sprintf("repetition_penalty %g", c.samp.rep))
+	}
+	if c.samp.temp != 1 {
+		w = append(w, fmt.Sprintf("temperature %g", c.samp.temp))
+	}
+	if c.samp.topK > 0 {
+		w = append(w, fmt.Sprintf("top_k %d", c.samp.topK))
+	}
+	if c.samp.topP < 1 {
+		w = append(w, fmt.Sprintf("top_p %g (a sort of the batch × vocab scores: values, int64 indices and the sort's buffers, about 11 float32 copies of the scores at its peak below 128 rows)", c.samp.topP))
+	}
+	ws := "no warper (top_k 0)"
+	if len(w) > 0 {
+		ws = strings.Join(w, ", ")
+	}
+	seqs := ""
+	if c.returns > 1 {
+		seqs = fmt.Sprintf("; num_return_sequences %d expands every input, so the model and its KV cache run %d sequences", c.returns, c.batch)
+	}
+	return fmt.Sprintf("sampling with %s; each warper writes a new float32 copy of the batch × vocab scores, and the float32 logits, the scores and the probabilities stay held into the next step's forward%s", ws, seqs)
+}
+
+// decoding says how the next token is chosen: greedy, beam search or
+// sampling, with the processors that run.
+func decoding(c *config) string {
+	var w []string
+	if c.samp.rep != 1 {
+		w = append(w, fmt.Sprintf("repetition_penalty %g", c.samp.rep))
+	}
+	if c.samp.on {
+		if c.samp.temp != 1 {
+			w = append(w, fmt.Sprintf("temperature %g", c.samp.temp))
+		}
+		if c.samp.topK > 0 {
+			w = append(w, fmt.Sprintf("top_k %d", c.samp.topK))
+		}
+		if c.samp.topP < 1 {
+			w = append(w, fmt.Sprintf("top_p %g", c.samp.topP))
+		}
+		if c.returns > 1 {
+			w = append(w, fmt.Sprintf("%d sequences a prompt", c.returns))
+		}
+	}
+	d := "greedy"
+	switch {
+	case c.beams > 1:
+		d = fmt.Sprintf("beam search (%d beams)", c.beams)
+	case c.samp.on:
+		d = "sampling"
+	}
+	if len(w) > 0 {
+		d += " (" + strings.Join(w, ", ") + ")"
+	}
+	return d
+}
