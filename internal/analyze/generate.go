@@ -42,6 +42,11 @@ type Generation struct {
 	// the cache holds num_beams sequences a prompt, and each step
 	// reorders it, copying every layer's keys and values.
 	BeamSearch bool `json:"beam_search"`
+	// Processors is what the logits processors and warpers
+	// (logits_process.py: repetition penalty, temperature, top-k, top-p)
+	// hold at the peak: float32 copies of the batch × vocab scores, and
+	// top-p's sort buffers when it runs.
+	Processors int64 `json:"logits_processors_peak_bytes"`
 }
 
 // generation reads prefill and decode passes from the KV cache alive at
@@ -169,6 +174,7 @@ func (d *dev) generationAdvice(out *Device) []Advice {
 					"runs it changed peak reserved by −7%% to +6%%: estimate half the waste, confirm by measuring", bytesStr(waste))})
 		}
 	}
+	adv = append(adv, d.processorAdvice(out)...)
 	if s := (peak - kv - out.Categories.Parameters) / 2; g.PeakIn == "prefill" && s*20 >= peak {
 		adv = append(adv, Advice{Action: "prefill in smaller pieces: a smaller batch for the prompt, or a shorter prompt",
 			Saving: s,

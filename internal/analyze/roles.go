@@ -55,6 +55,7 @@ type libFacts struct {
 	peft       bool   // inside peft (LoRA and other adapters)
 	generate   bool   // inside transformers' generate()
 	beam       bool   // inside generate's beam search (_beam_search)
+	processor  bool   // inside a logits processor or warper (transformers' logits_process.py)
 	fsdp       bool   // inside torch.distributed.fsdp
 	zero       bool   // inside ZeroRedundancyOptimizer
 	dtensor    bool   // inside torch.distributed.tensor (DTensor, tensor parallelism)
@@ -118,6 +119,7 @@ func classifyLibrary(fr []snapshot.Frame) libFacts {
 		case strings.Contains(fn, "transformers/generation/"):
 			f.generate = true
 			f.beam = f.beam || x.Name == "_beam_search"
+			f.processor = f.processor || strings.HasSuffix(fn, "logits_process.py")
 		case strings.Contains(fn, "transformers/activations.py"):
 			if f.role == roleNone && inner && i == 0 {
 				f.role = roleActivation

@@ -66,6 +66,9 @@ func printGeneration(w io.Writer, g *analyze.Generation) {
 	if g.BeamSearch {
 		fmt.Fprintf(w, "  beam search: the cache holds num_beams sequences a prompt, and each step copies it to the chosen beams (reorder_cache); greedy search (num_beams=1) holds one sequence a prompt\n")
 	}
+	if g.Processors > 0 {
+		fmt.Fprintf(w, "  logits processors %8s  at the peak: the warpers' float32 copies of the batch × vocab scores (temperature, top-k, top-p's sort)\n", b(g.Processors))
+	}
 	if g.PeakIn == "load" {
 		fmt.Fprintf(w, "  the peak is while the model loads (%s), before the first forward pass, above anything generation does\n", b(g.LoadPeak))
 	} else {
