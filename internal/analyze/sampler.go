@@ -31,7 +31,9 @@ func (d *dev) scoresSize(ks []int) int64 {
 	for s := range n {
 		sizes = append(sizes, s)
 	}
-	sort.Slice(sizes, func(i, j int) bool { return n[sizes[i]] > n[sizes[j]] || n[sizes[i]] == n[sizes[j]] && sizes[i] > sizes[j] })
+	sort.Slice(sizes, func(i, j int) bool {
+		return n[sizes[i]] > n[sizes[j]] || n[sizes[i]] == n[sizes[j]] && sizes[i] > sizes[j]
+	})
 	if len(sizes) == 0 {
 		return 0
 	}
