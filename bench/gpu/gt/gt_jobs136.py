@@ -89,4 +89,5 @@ def call186():
         d("tg-sample-topp-qwen25-05b-rows128", "qwen25-05b", [(128, 64, 128)], timed=True, top_p=0.9),
         b("tg-sample-topp-tinyllama", "tinyllama", [(64, 128, 128)], timed=True, top_p=0.9, temperature=0.7),
     ]
-    return dev + blind + timed
+    probe = [script("dev103-warper-time", "dev103-probe", 10, "warper_time.py", {}, timeout=200, exclusive=True)]
+    return probe + dev + blind + timed
