@@ -190,3 +190,34 @@ func TestSamplingRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestLate94Sampling holds late94's blind sampled points, evaluated once
+// at 221ea7e (Qwen2.5 1.5B and 0.5B with Qwen2.5 Instruct's warpers, GPT-2
+// medium float32 top_p with three sequences a prompt, T5-base, Llama 3.2
+// 3B with Llama 3 Instruct's, TinyLlama top_k 40, Mistral 7B's default
+// top_k): allocated within 0.06%, reserved within 0.76%, all inside both
+// bands (planned greedy, GPT-2's three sequences were -36.6%). Six of the
+// seven peak in prefill: late95 tests the sampler's own peak.
+func TestLate94Sampling(t *testing.T) { checkGenerateSet(t, "late94", 7, 0.008, 0.001, 1) }
+
+// TestSamplingTimed holds the sampled decode speeds timed on call 185's
+// lent H100 inside the plan's bands: dev102's greedy/sampled twins (Llama
+// 3.2 1B b32 p512 with Llama 3 Instruct's warpers ran 0.904× its greedy
+// twin, GPT-2 medium b32 p256 with top_k 50 0.983×) and late94's blind
+// Qwen2.5-0.5B (-10%, priced slow).
+func TestSamplingTimed(t *testing.T) {
+	var rows []captureRow
+	for _, set := range []string{"dev102/timed", "late94"} {
+		for _, r := range loadCaptures(t, filepath.Join("..", "..", "testdata", set, "generate", "results.jsonl")) {
+			if r.Decode > 0 {
+				rows = append(rows, r)
+			}
+		}
+	}
+	if len(rows) != 5 {
+		t.Fatalf("%d timed points, want 5", len(rows))
+	}
+	if m := medianAbs(checkGenerateTiming(t, rows, "h100", nil)); m > 0.12 {
+		t.Errorf("decode tokens/s: median |error| %.1f%%, held at 12%%", 100*m)
+	}
+}
