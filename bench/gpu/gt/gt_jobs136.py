@@ -19,7 +19,8 @@ QWEN25_INSTRUCT = dict(temperature=0.7, top_p=0.8, top_k=20, repetition_penalty=
 def _gen(prefix, group, blind):
     def g(name, key, points, dtype="bf16", cache="dynamic", mem=30, timed=False, **sample):
         greedy = sample.pop("greedy", False)
-        kw = {} if greedy else dict(sample, do_sample=True)
+        keep = {k: sample.pop(k) for k in ("output_scores", "output_logits") if k in sample}
+        kw = dict(keep) if greedy else dict(sample, do_sample=True, **keep)
         if timed:
             kw["timing"] = True
         else:
@@ -65,13 +66,17 @@ def call185():
 def call186():
     """dev103 / late95: points whose peak is a decode step's sampling (short prompts, many new tokens, large
     batches: the cache's growth, not the prefill, sets the peak), over the sort's three paths (rows 1..127,
-    128 and more) and the warper sets above; dev103 with traces, late95 blind."""
+    128 and more) and the warper sets above; and generate(return_dict_in_generate=True, output_scores /
+    output_logits), which keeps every step's float32 scores to the end (a known way to run out of memory);
+    dev103 with traces, late95 blind."""
     d = _gen("dev103-", "dev103", False)
     b = _gen("late95-", "late95", True)
     dev = [
         d("gen-sample-l3inst-llama32-1b-long", "llama32-1b", [(64, 64, 512)], **LLAMA3_INSTRUCT),
         d("gen-sample-default-gpt2-medium-long", "gpt2-medium", [(128, 32, 256)]),
         d("gen-sample-topp-qwen25-05b-rows160", "qwen25-05b", [(160, 64, 256)], top_p=0.9),
+        d("gen-greedy-scores-llama32-1b", "llama32-1b", [(16, 128, 256)], greedy=True, output_scores=True),
+        d("gen-sample-logits-qwen25-05b", "qwen25-05b", [(32, 64, 128)], top_p=0.9, output_logits=True),
     ]
     blind = [
         b("gen-sample-topp-tinyllama-long", "tinyllama", [(96, 128, 384)], top_p=0.95, temperature=0.7),
@@ -83,6 +88,9 @@ def call186():
         b("gen-sample-l3inst-llama32-3b-long", "llama32-3b", [(16, 256, 1024)], **LLAMA3_INSTRUCT),
         b("gen-sample-default-mistral-7b-long", "mistral-7b", [(32, 64, 512)], mem=50),
         b("gen-sample-static-tinyllama-long", "tinyllama", [(64, 64, 512)], cache="static", top_p=0.9),
+        b("gen-greedy-scores-gpt2-medium", "gpt2-medium", [(32, 64, 256)], greedy=True, output_scores=True),
+        b("gen-sample-scores-logits-tinyllama", "tinyllama", [(32, 128, 256)], top_p=0.9, output_scores=True,
+          output_logits=True),
     ]
     timed = [
         d("tg-greedy-qwen25-05b-rows128", "qwen25-05b", [(128, 64, 128)], timed=True, greedy=True),

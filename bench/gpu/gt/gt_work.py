@@ -589,6 +589,10 @@ def gen(spec, out):
             for k in ("top_k", "top_p", "temperature", "repetition_penalty", "num_return_sequences"):
                 if spec.get(k) is not None:
                     kw[k] = spec[k]
+        if spec.get("output_scores") or spec.get("output_logits"):  # every step's scores kept in the output
+            kw["return_dict_in_generate"] = True
+            kw["output_scores"] = bool(spec.get("output_scores"))
+            kw["output_logits"] = bool(spec.get("output_logits"))
         ctx = torch.inference_mode() if spec.get("grad_mode", "inference") == "inference" else torch.no_grad()
         try:
             torch.cuda.synchronize()
@@ -597,6 +601,7 @@ def gen(spec, out):
                 o = audio_generate(model, ids, kw, res) if spec.get("audio") else model.generate(ids, **kw)
             torch.cuda.synchronize()
             res["gen_s"] = time.perf_counter() - t1
+            o = getattr(o, "sequences", o)  # return_dict_in_generate: a GenerateOutput
             res["out_len"] = int(o.shape[1])
             # an encoder-decoder returns the decoder's tokens: its start token and the new ones
             want = 1 + new if getattr(model.config, "is_encoder_decoder", False) else prompt + new
