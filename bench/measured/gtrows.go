@@ -104,6 +104,10 @@ type GTRow struct {
 	Temperature        float64 `json:"temperature,omitempty"`
 	RepetitionPenalty  float64 `json:"repetition_penalty,omitempty"`
 	NumReturnSequences int     `json:"num_return_sequences,omitempty"`
+	// OutputScores and OutputLogits: the call returned every step's
+	// scores or logits (return_dict_in_generate).
+	OutputScores bool `json:"output_scores,omitempty"`
+	OutputLogits bool `json:"output_logits,omitempty"`
 }
 
 // ReadGTRows reads a JSON-lines file of GTRow.
@@ -299,6 +303,7 @@ func GenSpec(r GTRow) memmodel.Spec {
 	s.AllocConf, s.NumBeams = r.AllocConf, r.NumBeams
 	s.DoSample, s.TopK, s.TopP, s.Temperature = r.DoSample, r.TopK, r.TopP, r.Temperature
 	s.RepetitionPenalty, s.NumReturnSequences = r.RepetitionPenalty, r.NumReturnSequences
+	s.OutputScores, s.OutputLogits = r.OutputScores, r.OutputLogits
 	if r.Cache == "static" {
 		s.MaxCacheLen = r.MaxCacheLen
 	}

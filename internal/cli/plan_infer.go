@@ -23,9 +23,9 @@ type inferFlags struct {
 	util                                        float64
 	// sampling: do_sample and its warpers, repetition_penalty,
 	// num_return_sequences
-	doSample             bool
-	topK, returns        int
-	topP, temp, repetPen float64
+	doSample, outScores, outLogits bool
+	topK, returns                  int
+	topP, temp, repetPen           float64
 }
 
 func (f *inferFlags) register(fs *flag.FlagSet) {
@@ -41,6 +41,8 @@ func (f *inferFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.temp, "temperature", 0, "generate --do-sample: TemperatureLogitsWarper's temperature (default 1, off)")
 	fs.Float64Var(&f.repetPen, "repetition-penalty", 0, "generate: RepetitionPenaltyLogitsProcessor's penalty (default 1, off)")
 	fs.IntVar(&f.returns, "num-return-sequences", 0, "generate --do-sample: sequences drawn a prompt (num_return_sequences; each input expanded as many times)")
+	fs.BoolVar(&f.outScores, "output-scores", false, "generate: return_dict_in_generate with output_scores (every step's processed float32 scores kept in the output)")
+	fs.BoolVar(&f.outLogits, "output-logits", false, "generate: return_dict_in_generate with output_logits (every step's float32 logits kept in the output)")
 	fs.StringVar(&f.maximize, "maximize", "batch", "generate --fit: batch | seq")
 	fs.Float64Var(&f.util, "gpu-memory-utilization", 0, "serve: vLLM's fraction of GPU memory (default: vLLM's, 0.92 from 0.21, 0.9 before)")
 	fs.IntVar(&f.blockSize, "block-size", 0, "serve: tokens per KV block (default 16)")
@@ -128,6 +130,12 @@ func (f *inferFlags) apply(fs *flag.FlagSet, spec *memmodel.Spec) error {
 func (f *inferFlags) applySampling(set map[string]bool, spec *memmodel.Spec) error {
 	if set["do-sample"] {
 		spec.DoSample = f.doSample
+	}
+	if set["output-scores"] {
+		spec.OutputScores = f.outScores
+	}
+	if set["output-logits"] {
+		spec.OutputLogits = f.outLogits
 	}
 	if set["top-k"] {
 		k := f.topK

@@ -48,6 +48,8 @@ type captureRow struct {
 	Temperature        float64 `json:"temperature"`
 	RepetitionPenalty  float64 `json:"repetition_penalty"`
 	NumReturnSequences int     `json:"num_return_sequences"`
+	OutputScores       bool    `json:"output_scores"`
+	OutputLogits       bool    `json:"output_logits"`
 }
 
 // loadCaptures reads the generate rows of a results.jsonl that ran.
@@ -107,7 +109,8 @@ func (r captureRow) spec() memmodel.Spec {
 	return measured.GenSpec(measured.GTRow{Kind: r.Kind, HFConfig: r.HFConfig, B: r.Batch, Prompt: r.Prompt,
 		NewTokens: r.NewTokens, DType: r.DType, Cache: r.Cache, GradMode: r.GradMode, MaxCacheLen: r.MaxCacheLen,
 		AllocConf: r.AllocConf, NumBeams: r.NumBeams, DoSample: r.DoSample, TopK: r.TopK, TopP: r.TopP,
-		Temperature: r.Temperature, RepetitionPenalty: r.RepetitionPenalty, NumReturnSequences: r.NumReturnSequences})
+		Temperature: r.Temperature, RepetitionPenalty: r.RepetitionPenalty, NumReturnSequences: r.NumReturnSequences,
+		OutputScores: r.OutputScores, OutputLogits: r.OutputLogits})
 }
 
 type evalRow struct {

@@ -97,7 +97,7 @@ func (m *model) encDecLoop(inputs func() []int32, encoder func() int32, step fun
 			continue
 		}
 		var next int32
-		if c.samp.on || c.samp.chain() {
+		if c.chained() {
 			next, dec = m.pickChained(picks, dec, st+2, forcedEOS && st == max(c.gen, 1)-1)
 		} else {
 			prevL32, next, dec = m.pickNext(prevL32, dec, st+2, forcedEOS && st == max(c.gen, 1)-1)

@@ -125,7 +125,7 @@ func (m *model) generate() {
 		}
 		// outputs (and its logits) dropped at the end of the iteration
 		var next int32
-		if c.samp.on || c.samp.chain() {
+		if c.chained() {
 			next, ids = m.pickChained(picks, ids, cur+1, false)
 		} else {
 			prevL32, next, ids = m.pickNext(prevL32, ids, cur+1, false)
@@ -226,9 +226,7 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 		beamTimes(r)
 		r.Notes = append(r.Notes, beamNote(c))
 	}
-	if c.samp.on || c.samp.chain() {
-		r.Notes = append(r.Notes, sampleNote(c))
-	}
+	r.Notes = append(r.Notes, sampleNotes(c)...)
 	if a := c.dec.audio; a != nil {
 		r.Input = a.input(c)
 		r.Notes = append(r.Notes, a.note)

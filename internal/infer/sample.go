@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
+	"github.com/vramkit/vramkit/internal/units"
 )
 
 // defaultTopK is GenerationConfig's top_k when neither the call nor the
@@ -29,11 +30,14 @@ const defaultTopK = 50
 
 // sampling is the spec's decoding options resolved.
 type sampling struct {
-	on   bool    // do_sample
-	topK int64   // 0: no TopKLogitsWarper
-	topP float64 // 1: no TopPLogitsWarper
-	temp float64 // 1: no TemperatureLogitsWarper
-	rep  float64 // 1: no RepetitionPenaltyLogitsProcessor
+	// keepScores, keepLogits: output_scores, output_logits (every step's
+	// next_token_scores / next_token_logits kept in the output)
+	keepScores, keepLogits bool
+	on                     bool    // do_sample
+	topK                   int64   // 0: no TopKLogitsWarper
+	topP                   float64 // 1: no TopPLogitsWarper
+	temp                   float64 // 1: no TemperatureLogitsWarper
+	rep                    float64 // 1: no RepetitionPenaltyLogitsProcessor
 }
 
 // chain reports whether any processor or warper runs, so that the scores
@@ -104,6 +108,10 @@ func (c *config) resolveSampling(s memmodel.Spec) error {
 	case c.dec.audio != nil && (p.on || p.rep != 1):
 		return specErr("do_sample", "sampling and repetition_penalty are not modelled for %s's audio generate", c.arch.Name)
 	}
+	p.keepScores, p.keepLogits = s.OutputScores, s.OutputLogits
+	if c.beams > 1 && (p.keepScores || p.keepLogits) {
+		return specErr("output_scores", "not modelled under beam search")
+	}
 	c.samp = p
 	c.returns = n
 	c.batch *= n
@@ -136,8 +144,13 @@ func (m *model) pickChained(p *picks, ids int32, cols int64, forced bool) (next,
 	u := c.batch * c.vocab * 4
 	sc := func() int32 { return s.alloc(u, CatLogits) }
 	oldL, oldS := p.l32, p.scores
+	keepL, keepS := c.samp.keepLogits, c.samp.keepScores
+	if oldS == oldL {
+		keepS = keepS || keepL // one tensor under both names
+		keepL = keepS
+	}
 	l32 := sc()
-	if oldS != oldL {
+	if oldS != oldL && !keepL {
 		s.free(oldL) // rebound; the old scores are a tensor of their own
 	}
 	cur := l32
@@ -163,7 +176,9 @@ func (m *model) pickChained(p *picks, ids int32, cols int64, forced bool) (next,
 	if c.samp.on {
 		m.warpers(u, sc, swap)
 	}
-	s.free(oldS) // next_token_scores rebound (the old copy, when no processor ran)
+	if !keepS {
+		s.free(oldS) // next_token_scores rebound (the old copy, when no processor ran)
+	}
 	p.l32, p.scores = l32, cur
 	if c.samp.on {
 		probs := sc() // softmax(next_token_scores)
@@ -188,19 +203,55 @@ func (m *model) pickChained(p *picks, ids int32, cols int64, forced bool) (next,
 // exponential tensor (dev102's probe: the max/min check, the result).
 const multinomialSmallAllocs = 12
 
-// endPicks frees what the names hold when generate returns.
+// endPicks frees what the names hold when generate returns; the steps'
+// scores and logits kept for the output stay live (the caller holds them).
 func (m *model) endPicks(p *picks) {
-	if p.scores != p.l32 {
+	k := m.c.samp
+	if p.scores != p.l32 && !k.keepScores {
 		m.s.free(p.scores)
 	}
-	m.s.free(p.l32, p.probs)
+	if !k.keepLogits && !(p.scores == p.l32 && k.keepScores) {
+		m.s.free(p.l32)
+	}
+	m.s.free(p.probs)
 }
 
-// sampleNote says what the plan assumed of the decoding options.
-func sampleNote(c *config) string {
-	if !c.samp.on {
-		return fmt.Sprintf("repetition_penalty %g: each step's scores are gathered at the tokens so far and scattered into a new float32 copy of the scores", c.samp.rep)
+// chained reports whether a step's choice goes through pickChained: a
+// processor, sampling, or the output keeping scores or logits.
+func (c *config) chained() bool {
+	return c.samp.on || c.samp.chain() || c.samp.keepScores || c.samp.keepLogits
+}
+
+// sampleNotes say what the plan assumed of the decoding options.
+func sampleNotes(c *config) []string {
+	var notes []string
+	switch {
+	case c.samp.on:
+		notes = append(notes, samplingNote(c))
+	case c.samp.rep != 1:
+		notes = append(notes, fmt.Sprintf("repetition_penalty %g: each step's scores are gathered at the tokens so far and scattered into a new float32 copy of the scores", c.samp.rep))
 	}
+	if k := c.samp; k.keepScores || k.keepLogits {
+		var what []string
+		n := int64(0)
+		if k.keepScores {
+			what = append(what, "output_scores")
+			n++
+		}
+		if k.keepLogits {
+			what = append(what, "output_logits")
+			if !k.keepScores || c.samp.chain() {
+				n++ // a tensor of its own beside the processed scores
+			}
+		}
+		per := c.batch * c.vocab * 4
+		notes = append(notes, fmt.Sprintf("%s: the output keeps every step's float32 batch × vocab scores (%s a step, %s over %d steps), held until the caller drops the output", strings.Join(what, " and "), units.Bytes(n*per), units.Bytes(n*per*max(c.gen, 1)), max(c.gen, 1)))
+	}
+	return notes
+}
+
+// samplingNote says which warpers the plan ran and what they hold.
+func samplingNote(c *config) string {
 	var w []string
 	if c.samp.rep != 1 {
 		w = append(w, fmt.Sprintf("repetition_penalty %g", c.samp.rep))

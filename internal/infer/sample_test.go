@@ -221,3 +221,56 @@ func TestSamplingTimed(t *testing.T) {
 		t.Errorf("decode tokens/s: median |error| %.1f%%, held at 12%%", 100*m)
 	}
 }
+
+// TestOutputScoresKeepEveryStep: generate(return_dict_in_generate=True,
+// output_scores=True) keeps every step's next_token_scores in the output:
+// greedy over 256 steps holds 256 float32 batch × vocab copies more at the
+// end (output_logits names the same tensor when no processor runs, so both
+// flags keep one copy a step); under top_p the scores are a tensor of
+// their own, and output_logits keeps a second.
+func TestOutputScoresKeepEveryStep(t *testing.T) {
+	const steps = 256
+	u := int64(16 * 128256 * 4)
+	base := sampleSpec(16, 128, steps)
+	plain, err := Estimate(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name           string
+		scores, logits bool
+		sample         bool
+		copies         int64
+	}{
+		{"greedy output_scores", true, false, false, 1},
+		{"greedy output_scores and output_logits", true, true, false, 1},
+		{"top_p output_scores and output_logits", true, true, true, 2},
+	} {
+		s := base
+		s.OutputScores, s.OutputLogits = tc.scores, tc.logits
+		ref := plain
+		if tc.sample {
+			s.DoSample, s.TopP = true, 0.9
+			r := base
+			r.DoSample, r.TopP = true, 0.9
+			if ref, err = Estimate(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := Estimate(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := tc.copies * steps * u
+		// the kept copies peak at the last step, which may sit up to a
+		// top-p sort (about 11 copies) below the plan's own peak
+		if d := got.PeakAllocated - ref.PeakAllocated; d < want-2*u || d > want+12*u {
+			t.Errorf("%s: %d bytes over the plan without it, want %d (%d copies of %d a step)", tc.name, d, want, tc.copies, u)
+		}
+	}
+	s := sampleSpec(2, 64, 8)
+	s.OutputScores, s.NumBeams = true, 4
+	if _, err := Estimate(s); err == nil || !strings.Contains(err.Error(), "output_scores: not modelled under beam search") {
+		t.Errorf("output_scores under beam search: %v", err)
+	}
+}

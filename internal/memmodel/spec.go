@@ -116,6 +116,12 @@ type Spec struct {
 	// draws that many sequences a prompt, every input expanded as many
 	// times (0 or 1: one).
 	NumReturnSequences int `json:"num_return_sequences,omitempty"`
+	// OutputScores and OutputLogits are generate's output_scores and
+	// output_logits (with return_dict_in_generate): every step's processed
+	// scores, or its float32 logits, are kept in the output, batch × vocab
+	// float32 a step, until the caller drops it.
+	OutputScores bool `json:"output_scores,omitempty"`
+	OutputLogits bool `json:"output_logits,omitempty"`
 	// GPUMemoryUtilization, BlockSize, MaxNumSeqs and MaxNumBatchedTokens
 	// are vLLM's engine arguments of the same names, for task serve;
 	// Context is the per-sequence context length concurrency is counted at
@@ -317,6 +323,8 @@ func (s Spec) MisplacedKey() (key, task string) {
 		{"temperature", "generate", s.Temperature != 0},
 		{"repetition_penalty", "generate", s.RepetitionPenalty != 0},
 		{"num_return_sequences", "generate", s.NumReturnSequences != 0},
+		{"output_scores", "generate", s.OutputScores},
+		{"output_logits", "generate", s.OutputLogits},
 		{"cache", "generate serve", s.Cache != ""},
 		{"kv_dtype", "generate serve", s.KVDType != ""},
 		{"alloc_conf", "training generate", s.AllocConf != ""},
