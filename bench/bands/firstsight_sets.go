@@ -169,6 +169,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late92/RESULTS.md", "", false},
 	// late93's: timed beam search
 	{"testdata/late93/RESULTS.md", "", false},
+	// late94's (221ea7e): sampling
+	{"testdata/late94/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation
