@@ -405,7 +405,7 @@ LATER_CALLS = {
     "call162": ("gt_jobs122", "call162"), "call163": ("gt_jobs122", "call163"),
     "call164": ("gt_jobs123", "call164"), "call165": ("gt_jobs123", "call165"),
     "call166": ("gt_jobs124", "call166"), "call167": ("gt_jobs124", "call167"),
-    "call168": ("gt_jobs125", "call168"), "call169": ("gt_jobs126", "call169"), "call170": ("gt_jobs127", "call170"), "call171": ("gt_jobs127", "call171"), "call172": ("gt_jobs128", "call172"), "call173": ("gt_jobs129", "call173"), "call174": ("gt_jobs129", "call174"), "call175": ("gt_jobs130", "call175"), "call176": ("gt_jobs131", "call176"), "call177": ("gt_jobs131", "call177"), "call178": ("gt_jobs132", "call178"), "call179": ("gt_jobs133", "call179"), "call180": ("gt_jobs133", "call180"), "call181": ("gt_jobs133", "call181"), "call182": ("gt_jobs133", "call182"), "call183": ("gt_jobs134", "call183"), "call184": ("gt_jobs135", "call184"), "call185": ("gt_jobs136", "call185"), "call186": ("gt_jobs136", "call186"),
+    "call168": ("gt_jobs125", "call168"), "call169": ("gt_jobs126", "call169"), "call170": ("gt_jobs127", "call170"), "call171": ("gt_jobs127", "call171"), "call172": ("gt_jobs128", "call172"), "call173": ("gt_jobs129", "call173"), "call174": ("gt_jobs129", "call174"), "call175": ("gt_jobs130", "call175"), "call176": ("gt_jobs131", "call176"), "call177": ("gt_jobs131", "call177"), "call178": ("gt_jobs132", "call178"), "call179": ("gt_jobs133", "call179"), "call180": ("gt_jobs133", "call180"), "call181": ("gt_jobs133", "call181"), "call182": ("gt_jobs133", "call182"), "call183": ("gt_jobs134", "call183"), "call184": ("gt_jobs135", "call184"), "call185": ("gt_jobs136", "call185"), "call186": ("gt_jobs136", "call186"), "call187": ("gt_jobs136", "call187"),
 }
 
 

@@ -100,3 +100,11 @@ def call186():
     probe = [script("dev103-warper-time", "dev103-probe", 10, "warper_time.py", {}, timeout=200, exclusive=True)]
     # blind first: device time is short, and late95 is what tests the model
     return blind + dev + probe + timed
+
+
+def call187():
+    """call186 cut to what the device time left allows: late95's blind rows first, then dev103's output_scores and
+    long Llama traces and the warper timing probe."""
+    keep = ("late95-gen-", "dev103-gen-greedy-scores", "dev103-gen-sample-logits", "dev103-gen-sample-l3inst",
+            "dev103-warper-time", "late95-tg-")
+    return [j for j in call186() if j["name"].startswith(keep)]
