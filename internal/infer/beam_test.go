@@ -1,7 +1,6 @@
 package infer
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
@@ -64,14 +63,7 @@ func TestLate92Generate(t *testing.T) { checkGenerateSet(t, "late92", 5, 0.025, 
 func TestBeamSearchTimed(t *testing.T) {
 	checkGenerateSet(t, "dev101", 5, 0.008, 0.0015, 1)
 	checkGenerateSet(t, "late93", 3, 0.023, 0.0015, 1)
-	var rows []captureRow
-	for _, set := range []string{"dev101", "late93"} {
-		for _, r := range loadCaptures(t, filepath.Join("..", "..", "testdata", set, "generate", "results.jsonl")) {
-			if r.NumBeams > 1 {
-				rows = append(rows, r)
-			}
-		}
-	}
+	rows := rowsOf(t, func(r captureRow) bool { return r.NumBeams > 1 }, "dev101", "late93")
 	if len(rows) != 6 {
 		t.Fatalf("%d timed beam rows, want 6", len(rows))
 	}

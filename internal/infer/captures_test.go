@@ -279,3 +279,18 @@ func checkTimedSet(t *testing.T, set string, want int, medianMax float64) {
 		t.Errorf("decode tokens/s: median |error| %.1f%%, held at %.0f%%", 100*m, 100*medianMax)
 	}
 }
+
+// rowsOf reads the generate rows of testdata/SET/generate for each set
+// that keep says to keep.
+func rowsOf(t *testing.T, keep func(captureRow) bool, sets ...string) []captureRow {
+	t.Helper()
+	var rows []captureRow
+	for _, set := range sets {
+		for _, r := range loadCaptures(t, filepath.Join("..", "..", "testdata", set, "generate", "results.jsonl")) {
+			if keep(r) {
+				rows = append(rows, r)
+			}
+		}
+	}
+	return rows
+}

@@ -252,22 +252,13 @@ func sampleNotes(c *config) []string {
 
 // samplingNote says which warpers the plan ran and what they hold.
 func samplingNote(c *config) string {
-	var w []string
-	if c.samp.rep != 1 {
-		w = append(w, fmt.Sprintf("repetition_penalty %g", c.samp.rep))
-	}
-	if c.samp.temp != 1 {
-		w = append(w, fmt.Sprintf("temperature %g", c.samp.temp))
-	}
-	if c.samp.topK > 0 {
-		w = append(w, fmt.Sprintf("top_k %d", c.samp.topK))
-	}
-	if c.samp.topP < 1 {
-		w = append(w, fmt.Sprintf("top_p %g (a sort of the batch × vocab scores: values, int64 indices and the sort's buffers, about 11 float32 copies of the scores at its peak below 128 rows)", c.samp.topP))
-	}
+	w := c.samp.warpers()
 	ws := "no warper (top_k 0)"
 	if len(w) > 0 {
 		ws = strings.Join(w, ", ")
+	}
+	if c.samp.topP < 1 {
+		ws += " (top_p sorts the batch × vocab scores: values, int64 indices and the sort's buffers, about 11 float32 copies of the scores at its peak below 128 rows)"
 	}
 	seqs := ""
 	if c.returns > 1 {
@@ -276,26 +267,35 @@ func samplingNote(c *config) string {
 	return fmt.Sprintf("sampling with %s; each warper writes a new float32 copy of the batch × vocab scores, and the float32 logits, the scores and the probabilities stay held into the next step's forward%s", ws, seqs)
 }
 
+// warpers lists the processors that run, as transformers names their
+// options: repetition_penalty, then under sampling temperature, top_k and
+// top_p.
+func (p sampling) warpers() []string {
+	var w []string
+	if p.rep != 1 {
+		w = append(w, fmt.Sprintf("repetition_penalty %g", p.rep))
+	}
+	if !p.on {
+		return w
+	}
+	if p.temp != 1 {
+		w = append(w, fmt.Sprintf("temperature %g", p.temp))
+	}
+	if p.topK > 0 {
+		w = append(w, fmt.Sprintf("top_k %d", p.topK))
+	}
+	if p.topP < 1 {
+		w = append(w, fmt.Sprintf("top_p %g", p.topP))
+	}
+	return w
+}
+
 // decoding says how the next token is chosen: greedy, beam search or
 // sampling, with the processors that run.
 func decoding(c *config) string {
-	var w []string
-	if c.samp.rep != 1 {
-		w = append(w, fmt.Sprintf("repetition_penalty %g", c.samp.rep))
-	}
-	if c.samp.on {
-		if c.samp.temp != 1 {
-			w = append(w, fmt.Sprintf("temperature %g", c.samp.temp))
-		}
-		if c.samp.topK > 0 {
-			w = append(w, fmt.Sprintf("top_k %d", c.samp.topK))
-		}
-		if c.samp.topP < 1 {
-			w = append(w, fmt.Sprintf("top_p %g", c.samp.topP))
-		}
-		if c.returns > 1 {
-			w = append(w, fmt.Sprintf("%d sequences a prompt", c.returns))
-		}
+	w := c.samp.warpers()
+	if c.samp.on && c.returns > 1 {
+		w = append(w, fmt.Sprintf("%d sequences a prompt", c.returns))
 	}
 	d := "greedy"
 	switch {

@@ -206,14 +206,7 @@ func TestLate94Sampling(t *testing.T) { checkGenerateSet(t, "late94", 7, 0.008, 
 // twin, GPT-2 medium b32 p256 with top_k 50 0.983×) and late94's blind
 // Qwen2.5-0.5B (-10%, priced slow).
 func TestSamplingTimed(t *testing.T) {
-	var rows []captureRow
-	for _, set := range []string{"dev102/timed", "late94"} {
-		for _, r := range loadCaptures(t, filepath.Join("..", "..", "testdata", set, "generate", "results.jsonl")) {
-			if r.Decode > 0 {
-				rows = append(rows, r)
-			}
-		}
-	}
+	rows := rowsOf(t, func(r captureRow) bool { return r.Decode > 0 }, "dev102/timed", "late94")
 	if len(rows) != 5 {
 		t.Fatalf("%d timed points, want 5", len(rows))
 	}
