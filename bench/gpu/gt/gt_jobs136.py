@@ -108,3 +108,9 @@ def call187():
     keep = ("late95-gen-", "dev103-gen-greedy-scores", "dev103-gen-sample-logits", "dev103-gen-sample-l3inst",
             "dev103-warper-time", "late95-tg-")
     return [j for j in call186() if j["name"].startswith(keep)]
+
+
+def call188():
+    """call187 cut again: late95's blind rows and dev103's greedy output_scores trace."""
+    keep = ("late95-gen-", "dev103-gen-greedy-scores")
+    return [j for j in call186() if j["name"].startswith(keep)]
