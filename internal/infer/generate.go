@@ -235,6 +235,9 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 		// a learned position table refuses this in newConfig; rotary ones run
 		r.Notes = append(r.Notes, fmt.Sprintf("prompt + new tokens (%d) is past %s's %d positions (max_position_embeddings): memory is planned for the length asked; the model was not trained on sequences that long", n, c.arch.Name, c.arch.MaxPos))
 	}
+	if c.static {
+		r.Notes = append(r.Notes, "transformers torch.compiles a StaticCache generate's decode step by default on CUDA (CompileConfig, mode reduce-overhead: CUDA graphs) unless generation_config.disable_compile is set: this plan, like vramkit's captures, is of the eager run; a compiled run adds its CUDA graph pool (about a decode step's activations and the graph's static inputs) and its first calls compile, and it decodes faster than the host-bound figure here")
+	}
 	if c.static && c.staticLen() > c.cacheTokens() {
 		r.Notes = append(r.Notes, fmt.Sprintf("the StaticCache is %d tokens long (max_cache_len), not the %d this call needs: transformers reuses a longer length an earlier static generate on the model left", c.staticLen(), c.cacheTokens()))
 	}
