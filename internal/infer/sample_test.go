@@ -267,3 +267,30 @@ func TestOutputScoresKeepEveryStep(t *testing.T) {
 		t.Errorf("output_scores under beam search: %v", err)
 	}
 }
+
+// TestServeSamplerSortPath: vLLM's sorting sampler (Model Runner V1,
+// vLLM 0.11) sorts max_num_seqs rows of float32 logits; below 128 rows
+// torch.sort takes the full-sort path, which holds three float32 copies
+// more at its peak than the segmented path the per-logit figure was read
+// at (dev102's probe): 64 sequences of Llama 3.2 1B's 128,256 logits plan
+// 64 × 128,256 × 12 bytes more at the sampler's peak than the figure
+// alone gives; 128 sequences take the segmented path and nothing more.
+func TestServeSamplerSortPath(t *testing.T) {
+	for _, tc := range []struct {
+		seqs  int
+		extra int64
+	}{{64, 64 * 128256 * 12}, {128, 0}} {
+		s := serveSpec("llama3.2-1b", "h100", "bf16")
+		s.VLLM, s.MaxNumSeqs, s.MaxNumBatchedTokens = "0.11", tc.seqs, 256
+		r, err := Serve(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := int64(tc.seqs)
+		// the sampler sets the profile's peak at 256 batched tokens
+		want := 256*2048*2 + rows*128256*(2+samplerSortBytes) + tc.extra
+		if r.Activation != want {
+			t.Errorf("%d sequences: activation peak %d, want %d (the sampler's, with %d for the sort's path)", tc.seqs, r.Activation, want, tc.extra)
+		}
+	}
+}

@@ -218,11 +218,15 @@ func (r *ServeResult) size(c *config, e engine, spec memmodel.Spec, tp int64, st
 	if e.atLeast(shardedSamplerMinor) && tp > 1 {
 		rows = cdiv(rows, tp) // batch-sharded sampling: each rank samples its share of the rows
 	}
-	r.Activation = profilePeak(c, e, int64(r.MaxNumBatchedTokens), rows, profileSampler(c, e), tp)
+	sampler := profileSampler(c, e)
+	if sampler != samplerKernelBytes {
+		sampler += sortPathBytes(rows)
+	}
+	r.Activation = profilePeak(c, e, int64(r.MaxNumBatchedTokens), rows, sampler, tp)
 	r.ActivationLow, r.ActivationHigh = r.Activation, r.Activation
 	if e.v1() {
 		r.ActivationLow = profilePeak(c, e, int64(r.MaxNumBatchedTokens), rows, samplerKernelBytes, tp)
-		r.ActivationHigh = profilePeak(c, e, int64(r.MaxNumBatchedTokens), rows, samplerSortBytesHigh, tp)
+		r.ActivationHigh = profilePeak(c, e, int64(r.MaxNumBatchedTokens), rows, samplerSortBytesHigh+sortPathBytes(rows), tp)
 	}
 	if rank > 0 {
 		// the band's top allows float32 logits of every batched token in
@@ -293,6 +297,19 @@ func profileSampler(c *config, e engine) int64 {
 		return samplerKernelBytes
 	}
 	return samplerSortBytes
+}
+
+// sortPathBytes is what torch.sort holds per logit beyond cub's segmented
+// sort (the path samplerSortBytes was read at: vLLM's sampler sorts
+// max_num_seqs rows, 128 or more by default) when the rows are 2..127:
+// launch_stable_sort_kernel then sorts (index, segment) pairs in and out
+// and writes the keys apart, three float32 copies more at its peak
+// (dev102's probe of the three paths, sample_ops.go's sortRows).
+func sortPathBytes(rows int64) int64 {
+	if rows > 1 && rows < 128 {
+		return 12
+	}
+	return 0
 }
 
 // The first 0.x releases in which Model Runner V2 is vLLM's default: for
