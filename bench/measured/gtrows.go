@@ -93,21 +93,10 @@ type GTRow struct {
 	// job left on the model when it exceeds this point's need (see
 	// CarryStaticCache); ReadGTRows fills it in.
 	MaxCacheLen int `json:"max_cache_len,omitempty"`
-	// NumBeams is the generate call's num_beams (0: greedy).
-	NumBeams int `json:"num_beams,omitempty"`
-	// DoSample, TopK, TopP, Temperature, RepetitionPenalty and
-	// NumReturnSequences are the call's decoding options as the harness
-	// passed them to generate (unset: transformers' defaults).
-	DoSample           bool    `json:"do_sample,omitempty"`
-	TopK               *int    `json:"top_k,omitempty"`
-	TopP               float64 `json:"top_p,omitempty"`
-	Temperature        float64 `json:"temperature,omitempty"`
-	RepetitionPenalty  float64 `json:"repetition_penalty,omitempty"`
-	NumReturnSequences int     `json:"num_return_sequences,omitempty"`
-	// OutputScores and OutputLogits: the call returned every step's
-	// scores or logits (return_dict_in_generate).
-	OutputScores bool `json:"output_scores,omitempty"`
-	OutputLogits bool `json:"output_logits,omitempty"`
+	// Decoding is the generate call's decoding options as the harness
+	// passed them (num_beams, do_sample and its warpers, output_scores;
+	// unset: transformers' defaults), the keys a spec reads.
+	memmodel.Decoding
 }
 
 // ReadGTRows reads a JSON-lines file of GTRow.
@@ -300,10 +289,7 @@ func GenSpec(r GTRow) memmodel.Spec {
 	s := memmodel.DefaultSpec()
 	s.Task, s.HFConfig = &task, r.HFConfig
 	s.Batch, s.Seq, s.NewTokens, s.Precision, s.Cache = r.B, r.Prompt, r.NewTokens, r.DType, r.Cache
-	s.AllocConf, s.NumBeams = r.AllocConf, r.NumBeams
-	s.DoSample, s.TopK, s.TopP, s.Temperature = r.DoSample, r.TopK, r.TopP, r.Temperature
-	s.RepetitionPenalty, s.NumReturnSequences = r.RepetitionPenalty, r.NumReturnSequences
-	s.OutputScores, s.OutputLogits = r.OutputScores, r.OutputLogits
+	s.AllocConf, s.Decoding = r.AllocConf, r.Decoding
 	if r.Cache == "static" {
 		s.MaxCacheLen = r.MaxCacheLen
 	}

@@ -40,16 +40,8 @@ type captureRow struct {
 	// MaxCacheLen is the StaticCache length an earlier point of the same
 	// process left on the model (measured.CarryStaticCache)
 	MaxCacheLen int `json:"-"`
-	NumBeams    int `json:"num_beams"`
 	// the decoding options (measured.GTRow's)
-	DoSample           bool    `json:"do_sample"`
-	TopK               *int    `json:"top_k"`
-	TopP               float64 `json:"top_p"`
-	Temperature        float64 `json:"temperature"`
-	RepetitionPenalty  float64 `json:"repetition_penalty"`
-	NumReturnSequences int     `json:"num_return_sequences"`
-	OutputScores       bool    `json:"output_scores"`
-	OutputLogits       bool    `json:"output_logits"`
+	memmodel.Decoding
 }
 
 // loadCaptures reads the generate rows of a results.jsonl that ran.
@@ -108,9 +100,7 @@ func readGenRows(t *testing.T, path string, oom bool) []captureRow {
 func (r captureRow) spec() memmodel.Spec {
 	return measured.GenSpec(measured.GTRow{Kind: r.Kind, HFConfig: r.HFConfig, B: r.Batch, Prompt: r.Prompt,
 		NewTokens: r.NewTokens, DType: r.DType, Cache: r.Cache, GradMode: r.GradMode, MaxCacheLen: r.MaxCacheLen,
-		AllocConf: r.AllocConf, NumBeams: r.NumBeams, DoSample: r.DoSample, TopK: r.TopK, TopP: r.TopP,
-		Temperature: r.Temperature, RepetitionPenalty: r.RepetitionPenalty, NumReturnSequences: r.NumReturnSequences,
-		OutputScores: r.OutputScores, OutputLogits: r.OutputLogits})
+		AllocConf: r.AllocConf, Decoding: r.Decoding})
 }
 
 type evalRow struct {

@@ -106,6 +106,13 @@ func specFields(t reflect.Type) map[string]reflect.Type {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" && f.Anonymous {
+			// an embedded struct's keys are the spec's own (Decoding)
+			for k, v := range specFields(f.Type) {
+				m[k] = v
+			}
+			continue
+		}
 		if name == "" || name == "-" {
 			continue
 		}
