@@ -76,7 +76,6 @@ func (m *model) encDecLoop(inputs func() []int32, encoder func() int32, step fun
 	for i := range cross {
 		cross[i] = -1
 	}
-	prevL32 := int32(-1)
 	for st := int64(0); st < max(c.gen, 1); st++ {
 		if st > 0 {
 			s.phase = PhaseDecode
@@ -97,11 +96,7 @@ func (m *model) encDecLoop(inputs func() []int32, encoder func() int32, step fun
 			continue
 		}
 		var next int32
-		if c.chained() {
-			next, dec = m.pickChained(picks, dec, st+2, forcedEOS && st == max(c.gen, 1)-1)
-		} else {
-			prevL32, next, dec = m.pickNext(prevL32, dec, st+2, forcedEOS && st == max(c.gen, 1)-1)
-		}
+		next, dec = m.pickNext(picks, dec, st+2, forcedEOS && st == max(c.gen, 1)-1)
 		s.free(logits, cs, in, next)
 		m.recordStep(st, before, traffic0)
 	}
@@ -109,7 +104,7 @@ func (m *model) encDecLoop(inputs func() []int32, encoder func() int32, step fun
 		m.beamEnd(beam)
 	}
 	m.endPicks(picks)
-	s.free(prevL32, enc, dec)
+	s.free(enc, dec)
 	s.free(heldIn...)
 	s.free(cross...)
 }

@@ -89,7 +89,6 @@ func (m *model) generate() {
 	}
 	cur := c.seq
 	steps := max(c.gen, 1)
-	prevL32 := int32(-1)
 	for step := int64(0); step < steps; step++ {
 		q := int64(1)
 		if step == 0 {
@@ -125,42 +124,15 @@ func (m *model) generate() {
 		}
 		// outputs (and its logits) dropped at the end of the iteration
 		var next int32
-		if c.chained() {
-			next, ids = m.pickChained(picks, ids, cur+1, false)
-		} else {
-			prevL32, next, ids = m.pickNext(prevL32, ids, cur+1, false)
-		}
+		next, ids = m.pickNext(picks, ids, cur+1, false)
 		s.free(logits, cs, in, next)
 		cur++
 		m.recordStep(step, before, traffic0)
 	}
-	s.free(prevL32)
 	m.endPicks(picks)
 	if beam != nil {
 		m.beamEnd(beam)
 	}
-}
-
-// pickNext is a step's token choice: next_token_logits =
-// outputs.logits[:, -1, :].to(copy=True, dtype=float32) (the previous
-// step's scores, prev, live until the logits processors return this
-// step's), argmax, and the ids grown by torch.cat to cols columns (the
-// old ids freed). It returns the scores, the argmax and the grown ids.
-// With forced set, a processor (ForcedEOSTokenLogitsProcessor at the last
-// step) returns a new float32 tensor of scores, which replaces the copy.
-func (m *model) pickNext(prev, ids int32, cols int64, forced bool) (l32, next, grown int32) {
-	c, s := m.c, m.s
-	l32 = s.alloc(c.batch*c.vocab*4, CatLogits)
-	if forced {
-		p := s.alloc(c.batch*c.vocab*4, CatLogits)
-		s.free(prev, l32)
-		l32, prev = p, -1
-	}
-	s.free(prev)
-	next = s.alloc(c.batch*8, CatTemporaries)
-	grown = s.alloc(c.batch*cols*8, CatTemporaries)
-	s.free(ids)
-	return l32, next, grown
 }
 
 // recordStep keeps the allocations (a proxy for kernels) and traffic of

@@ -134,12 +134,13 @@ type picks struct{ l32, scores, probs int32 }
 // newPicks is the names before the first step.
 func newPicks() *picks { return &picks{l32: -1, scores: -1, probs: -1} }
 
-// pickChained is a step's token choice when a processor runs or the token
-// is sampled: the float32 copy, the processors (forced: the last step's
-// forced end token), softmax and multinomial or argmax, and the ids grown
-// by torch.cat to cols columns. It returns the next tokens and the grown
-// ids; p's tensors are rebound.
-func (m *model) pickChained(p *picks, ids int32, cols int64, forced bool) (next, grown int32) {
+// pickNext is a step's token choice, greedy or sampled: the float32
+// copy of the last token's logits, the processors that run (forced: the
+// last step's forced end token), softmax and multinomial or argmax, and
+// the ids grown by torch.cat to cols columns. It returns the next tokens
+// and the grown ids; p's tensors are rebound (the names keep them into the
+// next step, the output keeps them with output_scores / output_logits).
+func (m *model) pickNext(p *picks, ids int32, cols int64, forced bool) (next, grown int32) {
 	c, s := m.c, m.s
 	u := c.batch * c.vocab * 4
 	sc := func() int32 { return s.alloc(u, CatLogits) }
@@ -214,12 +215,6 @@ func (m *model) endPicks(p *picks) {
 		m.s.free(p.l32)
 	}
 	m.s.free(p.probs)
-}
-
-// chained reports whether a step's choice goes through pickChained: a
-// processor, sampling, or the output keeping scores or logits.
-func (c *config) chained() bool {
-	return c.samp.on || c.samp.chain() || c.samp.keepScores || c.samp.keepLogits
 }
 
 // sampleNotes say what the plan assumed of the decoding options.
