@@ -220,6 +220,9 @@ func (m *model) endPicks(p *picks) {
 // sampleNotes say what the plan assumed of the decoding options.
 func sampleNotes(c *config) []string {
 	var notes []string
+	if n := instructNote(c); n != "" {
+		notes = append(notes, n)
+	}
 	switch {
 	case c.samp.on:
 		notes = append(notes, samplingNote(c))
@@ -307,4 +310,21 @@ func decoding(c *config) string {
 		d += " (" + strings.Join(w, ", ") + ")"
 	}
 	return d
+}
+
+// instructNote warns that a chat or instruct checkpoint's
+// generation_config usually samples (Llama 3 Instruct: do_sample with
+// temperature 0.6 and top_p 0.9; Qwen2.5 Instruct: top_k 20 and top_p 0.8
+// besides) where the plan, given no decoding option, planned greedy search:
+// model.generate() then runs the warpers' copies of the scores.
+func instructNote(c *config) string {
+	name := ""
+	if c.spec.Model != nil {
+		name = strings.ToLower(*c.spec.Model)
+	}
+	d := c.spec.Decoding
+	if d.DoSample || d.NumBeams > 1 || !(strings.Contains(name, "instruct") || strings.Contains(name, "chat")) {
+		return ""
+	}
+	return fmt.Sprintf("%s is a chat/instruct checkpoint: its generation_config usually sets do_sample (Llama 3 Instruct: temperature 0.6, top_p 0.9), and model.generate() then samples; this plan is greedy search: plan the sampling with --do-sample and the warpers its generation_config.json names", *c.spec.Model)
 }
