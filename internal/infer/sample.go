@@ -40,6 +40,10 @@ type sampling struct {
 	rep                    float64 // 1: no RepetitionPenaltyLogitsProcessor
 }
 
+// greedySampling is the options when none is set: greedy search, every
+// warper and processor off (1 is each one's neutral value).
+func greedySampling() sampling { return sampling{topP: 1, temp: 1, rep: 1} }
+
 // chain reports whether any processor or warper runs, so that the scores
 // are a tensor of their own rather than the float32 copy.
 func (p sampling) chain() bool {
@@ -50,7 +54,8 @@ func (p sampling) chain() bool {
 // num_return_sequences, and expands the batch the model runs by the
 // sequences a prompt returns. It runs after resolveBeams.
 func (c *config) resolveSampling(s memmodel.Spec) error {
-	p := sampling{on: s.DoSample, topP: 1, temp: 1, rep: 1}
+	p := greedySampling()
+	p.on = s.DoSample
 	if s.TopK != nil && *s.TopK < 0 {
 		return specErr("top_k", "must not be negative, got %d", *s.TopK)
 	}

@@ -107,7 +107,7 @@ func resolve(s memmodel.Spec) (*config, error) {
 		return nil, specErr("batch", "must be at least 1, got %d", s.Batch)
 	}
 	c.batch, c.prompts, c.beams, c.returns = int64(s.Batch), int64(s.Batch), 1, 1
-	c.samp = sampling{topP: 1, temp: 1, rep: 1}
+	c.samp = greedySampling() // serve plans read none of it
 	c.seq = int64(s.Seq)
 	if c.seq == 0 {
 		c.seq = 512
