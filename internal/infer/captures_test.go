@@ -33,10 +33,12 @@ type captureRow struct {
 	Reserved  int64           `json:"max_reserved"`
 	Decode    float64         `json:"decode_tok_s"`
 	Prefill   float64         `json:"prefill_s"`
-	Job       string          `json:"job"`
-	Point     int             `json:"point_index"`
-	AllocConf string          `json:"alloc_conf"`
-	Fraction  float64         `json:"fraction"`
+	// GenerateAll is the timed runs' whole-call seconds
+	GenerateAll []float64 `json:"generate_s_all"`
+	Job         string    `json:"job"`
+	Point       int       `json:"point_index"`
+	AllocConf   string    `json:"alloc_conf"`
+	Fraction    float64   `json:"fraction"`
 	// MaxCacheLen is the StaticCache length an earlier point of the same
 	// process left on the model (measured.CarryStaticCache)
 	MaxCacheLen int `json:"-"`

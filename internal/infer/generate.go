@@ -35,6 +35,12 @@ type model struct {
 	// layer's, which the model's loop holds (outputs = block(...)) until
 	// the next layer returns and, for the last, until the forward does
 	layerHeld, outHeld []int32
+	// sampler is what the running step's sampling (warpers, softmax and
+	// multinomial) allocated; recordStep moves it out of the step's
+	// kernels and traffic into samplerOps, which the time model prices
+	// from the warper probe instead (sampler_time.go)
+	sampler    samplerWork
+	samplerOps []int
 }
 
 // generate writes what transformers' GenerationMixin.generate (5.17) does
@@ -139,9 +145,12 @@ func (m *model) generate() {
 // the prefill and the first decode step, which the timing model prices,
 // from the stream's counters at the step's start.
 func (m *model) recordStep(step, before, traffic0 int64) {
+	w := m.sampler
+	m.sampler = samplerWork{}
 	if step < 2 {
-		m.kernels = append(m.kernels, int(m.s.n-before)/2)
-		m.traffic = append(m.traffic, m.s.trafficBytes-traffic0)
+		m.kernels = append(m.kernels, int(m.s.n-before-w.n)/2)
+		m.traffic = append(m.traffic, m.s.trafficBytes-traffic0-w.traffic)
+		m.samplerOps = append(m.samplerOps, int(w.n)/2)
 	}
 }
 

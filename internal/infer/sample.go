@@ -180,13 +180,16 @@ func (m *model) pickNext(p *picks, ids int32, cols int64, forced bool) (next, gr
 		swap(sc())
 	}
 	if c.samp.on {
+		done := m.s.tally()
 		m.warpers(u, sc, swap)
+		m.sampler.add(done())
 	}
 	if !keepS {
 		s.free(oldS) // next_token_scores rebound (the old copy, when no processor ran)
 	}
 	p.l32, p.scores = l32, cur
 	if c.samp.on {
+		done := s.tally()
 		probs := sc() // softmax(next_token_scores)
 		s.free(p.probs)
 		p.probs = probs
@@ -197,6 +200,7 @@ func (m *model) pickNext(p *picks, ids int32, cols int64, forced bool) (next, gr
 			s.free(s.alloc(512, CatTemporaries))
 		}
 		s.free(sc())
+		m.sampler.add(done())
 	} else {
 		next = s.alloc(c.batch*8, CatTemporaries)
 	}
@@ -267,10 +271,7 @@ func samplingNote(c *config) string {
 	if c.returns > 1 {
 		seqs = fmt.Sprintf("; num_return_sequences %d expands every input, so the model and its KV cache run %d sequences", c.returns, c.batch)
 	}
-	cost := ""
-	if c.samp.topP < 1 {
-		cost = "; the warpers' time is priced from their allocations: dev102's timed Llama 3.2 1B (batch 32, top_p) ran 0.90x its greedy twin's speed where the plan priced 0.96x, so its tokens/s may be a few percent high"
-	}
+	cost := fmt.Sprintf("; choosing each token takes about %.2f ms of GPU time (the warpers, softmax and multinomial, from dev103's probe on an H200, its per-element part scaled by bandwidth), added to every step after its forward since generate synchronises each step: timed twins ran 0.90x (Llama 3.2 1B, batch 32, top_p; planned 0.90x) and 0.75-0.82x (Qwen2.5-0.5B, batch 128, top_p, by its median and fastest runs; planned 0.83x) their greedy twin's speed", 1e3*c.samplerGPU())
 	return fmt.Sprintf("sampling with %s; each warper writes a new float32 copy of the batch × vocab scores, and the float32 logits, the scores and the probabilities stay held into the next step's forward%s%s", ws, seqs, cost)
 }
 

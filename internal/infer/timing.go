@@ -147,7 +147,8 @@ func (m *model) times(r *Result) {
 	pb := float64(m.w.bytes) + 2*float64(m.traffic[0]) + perTok*b*float64(c.seq)
 	gpuP := pf/rate + c.attnTime(tm, c.seq, 0, rate) + pb/bw + float64(m.kernels[0])*tm.launch
 	hostP := float64(m.kernels[0])*tm.hostOp + tm.hostStep
-	r.PrefillTime = max(gpuP, hostP)
+	samp := m.samplerTime(0, tm.hostOp)
+	r.PrefillTime = max(gpuP, hostP) + samp
 	r.PrefillBand = [2]float64{r.PrefillTime * tm.bands[0], r.PrefillTime * tm.bands[1]}
 	r.BandwidthGBps = c.gpu.BandwidthGBps
 	if c.gen <= 1 || len(m.kernels) < 2 {
@@ -177,7 +178,9 @@ func (m *model) times(r *Result) {
 	df := 2*b*macs + head
 	gpuD := db/bw + df/rate + c.attnTime(tm, 1, int64(mid), rate) + float64(m.kernels[1])*tm.launch
 	hostD := float64(m.kernels[1])*tm.hostOp + tm.hostStep
-	r.decode(tm, c.prompts*c.returns, c.gen, gpuD, hostD, db)
+	// the step's sampling runs after its forward, whichever bounds it
+	samp = m.samplerTime(1, tm.hostOp)
+	r.decode(tm, c.prompts*c.returns, c.gen, gpuD+samp, hostD+samp, db)
 	if r.DecodeBound == "memory" {
 		r.Notes = append(r.Notes, fmt.Sprintf("decode is memory-bound: each step reads %.2f GB (weights and KV cache) at %.0f GB/s × %.0f%% achieved",
 			db/1e9, c.gpu.BandwidthGBps, 100*tm.effBW))

@@ -1,0 +1,87 @@
+package infer
+
+// The time a sampled generate step spends choosing its token. The
+// warpers' kernels run on the batch × vocab float32 scores after the
+// forward, and generate reads unfinished_sequences.max() on the host every
+// step (a synchronisation), so what they take is added to the step rather
+// than hidden under the forward's: a host-bound step waits for the
+// sampler's GPU work at its end, a memory-bound one queues it behind the
+// forward's. Priced from dev103's probe (bench/gpu/gt/scripts/warper_time.py
+// on an H200, torch 2.11, transformers 5.17): GPU time per call of each
+// operator at six shapes, batch × vocab from 8 × 32000 to 160 × 151936,
+// fitted (least maximum relative error) as a fixed part plus bytes per
+// score element at the table's bandwidth:
+//
+//	temperature           8 µs + 8 B/el     (0.049 ms at 160 × 151936)
+//	top_k 50              0.10 ms + 80 B/el (0.61 ms there; within 24%)
+//	top_p 0.9             0.12 ms + 608 B/el (3.38 ms there: torch.sort; 9%)
+//	softmax, multinomial  0.11 ms + 52 B/el (0.39 ms there; 3%)
+//
+// Llama 3 Instruct's chain timed as one call came within 30% of the
+// parts' sum; at 8 × 32000 issuing it (LogitsProcessorList's Python) is
+// the bound, priced by its allocations at the host's cost each (31 × 15 µs
+// against 0.53 ms). repetition_penalty (0.06 ms whatever the shape) stays
+// priced by its allocations as before, greedy or sampled. Before, the plan
+// priced the warpers by their allocations like the forward's operators,
+// 0.3 ms a step where top_p alone takes 2.8 ms at 128 × 151936: dev103's
+// timed Qwen2.5-0.5B at batch 128 ran 0.75-0.82x its greedy twin's speed
+// (median and fastest runs), planned 0.98x then and 0.83x now. On a GPU
+// other than the H200 the per-element part scales with the table's
+// bandwidth; the fixed part is kept.
+
+// samplerWork is the requests and traffic bytes a step's sampling wrote.
+type samplerWork struct{ n, traffic int64 }
+
+func (w *samplerWork) add(o samplerWork) { w.n += o.n; w.traffic += o.traffic }
+
+// tally starts counting the stream's requests and traffic bytes; the
+// function it returns gives what was written since.
+func (s *stream) tally() func() samplerWork {
+	n, t := s.n, s.trafficBytes
+	return func() samplerWork { return samplerWork{s.n - n, s.trafficBytes - t} }
+}
+
+// opCost is one sampling operator's GPU time on batch × vocab scores: a
+// fixed part plus bytes per element at the GPU's bandwidth.
+type opCost struct{ fixed, perEl float64 }
+
+func (o opCost) seconds(elems, bw float64) float64 { return o.fixed + elems*o.perEl/bw }
+
+// The warper probe's fits (dev103/probe/warper_time.jsonl).
+var (
+	costTemperature = opCost{fixed: 8e-6, perEl: 8}
+	costTopK        = opCost{fixed: 100e-6, perEl: 80}
+	costTopP        = opCost{fixed: 120e-6, perEl: 608}
+	costSample      = opCost{fixed: 110e-6, perEl: 52}
+)
+
+// samplerGPU is the GPU seconds of one step's sampling: the warpers the
+// spec runs, then softmax and multinomial; 0 under greedy search.
+func (c *config) samplerGPU() float64 {
+	p := c.samp
+	if !p.on {
+		return 0
+	}
+	n, bw := float64(c.batch*c.vocab), c.gpu.BandwidthGBps*1e9
+	t := costSample.seconds(n, bw)
+	if p.temp != 1 {
+		t += costTemperature.seconds(n, bw)
+	}
+	if p.topK > 0 {
+		t += costTopK.seconds(n, bw)
+	}
+	if p.topP < 1 {
+		t += costTopP.seconds(n, bw)
+	}
+	return t
+}
+
+// samplerTime is what step i's sampling adds to it (0: the prefill, 1: a
+// decode step): the larger of its GPU time and issuing its allocations'
+// operators at hostOp seconds each.
+func (m *model) samplerTime(i int, hostOp float64) float64 {
+	if !m.c.samp.on || i >= len(m.samplerOps) {
+		return 0
+	}
+	return max(m.c.samplerGPU(), float64(m.samplerOps[i])*hostOp)
+}
