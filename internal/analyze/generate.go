@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -47,6 +48,11 @@ type Generation struct {
 	// hold at the peak: float32 copies of the batch × vocab scores, and
 	// top-p's sort buffers when it runs.
 	Processors int64 `json:"logits_processors_peak_bytes"`
+	// KeptScores is what the output keeps at the peak under
+	// output_scores / output_logits (kept_scores.go): KeptScoresTensors
+	// score tensors generate's loop made in earlier steps, still alive.
+	KeptScores        int64 `json:"kept_scores_bytes,omitempty"`
+	KeptScoresTensors int   `json:"kept_scores_tensors,omitempty"`
 }
 
 // generation reads prefill and decode passes from the KV cache alive at
@@ -174,7 +180,9 @@ func (d *dev) generationAdvice(out *Device) []Advice {
 					"runs it changed peak reserved by −7%% to +6%%: estimate half the waste, confirm by measuring", bytesStr(waste))})
 		}
 	}
-	adv = append(adv, d.processorAdvice(out)...)
+	kept, size := d.keptScores()
+	adv = append(adv, d.keptScoresAdvice(out, kept, size)...)
+	adv = append(adv, d.processorAdvice(out, kept)...)
 	if s := (peak - kv - out.Categories.Parameters) / 2; g.PeakIn == "prefill" && s*20 >= peak {
 		adv = append(adv, Advice{Action: "prefill in smaller pieces: a smaller batch for the prompt, or a shorter prompt",
 			Saving: s,
@@ -186,11 +194,12 @@ func (d *dev) generationAdvice(out *Device) []Advice {
 
 // processorLives lists the allocations transformers' logits processors
 // and warpers made (logits_process.py): each a float32 copy of the batch ×
-// vocab scores, a bool mask of them, or top-p's sort buffers.
-func (d *dev) processorLives() []int {
+// vocab scores, a bool mask of them, or top-p's sort buffers; not those
+// in kept (sorted), the scores the output keeps (keptScores).
+func (d *dev) processorLives(kept []int) []int {
 	var out []int
 	for k := range d.t.lives {
-		if d.facts[d.t.lives[k].stack].lib.processor {
+		if _, in := slices.BinarySearch(kept, k); !in && d.facts[d.t.lives[k].stack].lib.processor {
 			out = append(out, k)
 		}
 	}
@@ -225,9 +234,9 @@ func (d *dev) scoresSize(ks []int) int64 {
 // float32 copies at its peak), sampling with top-k alone keeps about 1.25
 // copies (its mask and output). The saving is the trace replayed without
 // the processors' tensors, less those 1.25 copies.
-func (d *dev) processorAdvice(out *Device) []Advice {
+func (d *dev) processorAdvice(out *Device, kept []int) []Advice {
 	g := out.Generation
-	ks := d.processorLives()
+	ks := d.processorLives(kept)
 	if g == nil || len(ks) == 0 {
 		return nil
 	}

@@ -60,6 +60,10 @@ type libFacts struct {
 	zero       bool   // inside ZeroRedundancyOptimizer
 	dtensor    bool   // inside torch.distributed.tensor (DTensor, tensor parallelism)
 	optimizer  string // the optimizer's module, e.g. "torch/optim/adamw.py"; "" outside one
+	// genLoop: made by generate's own code (transformers/generation/),
+	// outside any module's forward: the token choice, the scores and
+	// what the loop keeps, not the model's activations
+	genLoop bool
 }
 
 // classifyLibrary reads the library frames of a stack (innermost first).
@@ -120,6 +124,7 @@ func classifyLibrary(fr []snapshot.Frame) libFacts {
 			f.generate = true
 			f.beam = f.beam || x.Name == "_beam_search"
 			f.processor = f.processor || strings.HasSuffix(fn, "logits_process.py")
+			f.genLoop = f.genLoop || inner
 		case strings.Contains(fn, "transformers/activations.py"):
 			if f.role == roleNone && inner && i == 0 {
 				f.role = roleActivation

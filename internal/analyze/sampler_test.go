@@ -37,3 +37,56 @@ func TestGenerationProcessors(t *testing.T) {
 		t.Errorf("greedy TinyLlama: generation %+v, want no processor tensors", g)
 	}
 }
+
+// TestKeptScores: generate(return_dict_in_generate=True, output_scores=True)
+// keeps every step's float32 scores in its output. dev103's greedy Llama
+// 3.2 1B trace (b16, 256 new tokens) holds 254 of them from earlier steps
+// at its peak (16 × 128256 × 4 bytes each), its output_logits Qwen2.5-0.5B
+// trace (b32, top_p, 128 new tokens) 126; analyze says so and advises
+// dropping them, saving the trace replayed without them (Llama: down to
+// its load's transient, 2.79 GiB, so 1.71 GiB of the 1.94 GiB kept). The
+// same sampling without the flags, and greedy search, keep none.
+func TestKeptScores(t *testing.T) {
+	o := DefaultOptions()
+	dir := "../../testdata/dev103/sample/generate/"
+	for _, tc := range []struct {
+		file      string
+		u         int64
+		min, max  int
+		processor bool
+	}{
+		{"dev103-gen-greedy-scores-llama32-1b.pickle.gz", 16 * 128256 * 4, 250, 255, false},
+		{"dev103-gen-sample-logits-qwen25-05b.pickle.gz", 32 * 151936 * 4, 122, 127, true},
+	} {
+		d := analyzePath(t, dir+tc.file, o)
+		g := d.Generation
+		if g == nil || g.KeptScoresTensors < tc.min || g.KeptScoresTensors > tc.max || g.KeptScores != int64(g.KeptScoresTensors)*tc.u {
+			t.Fatalf("%s: generation %+v, want %d to %d kept score tensors of %d bytes", tc.file, g, tc.min, tc.max, tc.u)
+		}
+		var kept, topK *Advice
+		for i, a := range d.Advice {
+			switch {
+			case strings.Contains(a.Action, "output_scores"):
+				kept = &d.Advice[i]
+			case strings.Contains(a.Action, "top_k alone"):
+				topK = &d.Advice[i]
+			}
+		}
+		if kept == nil || kept.Saving < g.KeptScores*4/5 || kept.Saving > g.KeptScores*101/100 { // saving in blocks, rounded up
+			t.Errorf("%s: advice %+v, want dropping output_scores to save most of the %d bytes kept", tc.file, kept, g.KeptScores)
+		}
+		// top_p's sort still sets the decode peak's other part; the
+		// processors counted are not the kept scores
+		if (topK != nil) != tc.processor || g.Processors >= g.KeptScores {
+			t.Errorf("%s: top_k advice %v, processors %d bytes beside %d kept", tc.file, topK != nil, g.Processors, g.KeptScores)
+		}
+	}
+	for _, p := range []string{dir + "dev103-gen-sample-l3inst-llama32-1b-long.pickle.gz",
+		"../../testdata/dev102/sample/generate/dev102-gen-sample-q25inst-qwen25-05b.pickle.gz",
+		"../../testdata/captures/generate/gentrace-tinyllama-bf16-dynamic.pickle.gz"} {
+		d := analyzePath(t, p, o)
+		if g := d.Generation; g == nil || g.KeptScores != 0 {
+			t.Errorf("%s: generation %+v, want no kept scores", p, g)
+		}
+	}
+}

@@ -69,6 +69,9 @@ func printGeneration(w io.Writer, g *analyze.Generation) {
 	if g.Processors > 0 {
 		fmt.Fprintf(w, "  logits processors %8s  at the peak: the warpers' float32 copies of the batch × vocab scores (temperature, top-k, top-p's sort)\n", b(g.Processors))
 	}
+	if g.KeptScores > 0 {
+		fmt.Fprintf(w, "  kept scores   %10s  at the peak: %d float32 batch × vocab score tensors from earlier steps that generate's output keeps (output_scores / output_logits)\n", b(g.KeptScores), g.KeptScoresTensors)
+	}
 	if g.PeakIn == "load" {
 		fmt.Fprintf(w, "  the peak is while the model loads (%s), before the first forward pass, above anything generation does\n", b(g.LoadPeak))
 	} else {
