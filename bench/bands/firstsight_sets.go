@@ -171,6 +171,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late93/RESULTS.md", "", false},
 	// late94's (221ea7e): sampling
 	{"testdata/late94/RESULTS.md", "", false},
+	// late95's (1154da7): decode-peaked sampling, output_scores/output_logits
+	{"testdata/late95/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation

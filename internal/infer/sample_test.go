@@ -200,6 +200,21 @@ func TestSamplingRefusals(t *testing.T) {
 // seven peak in prefill: late95 tests the sampler's own peak.
 func TestLate94Sampling(t *testing.T) { checkGenerateSet(t, "late94", 7, 0.008, 0.001, 1) }
 
+// TestLate95Sampling holds late95's blind points, evaluated once at
+// 1154da7: ten of eleven peak at a decode step's sampler (Llama 3.2 1B at
+// 256 rows, cub's segmented sort; TinyLlama top_p over 384 tokens and
+// StaticCache; Qwen2.5-1.5B with Qwen2.5 Instruct's warpers; GPT-2 medium
+// float32 top_p, two sequences a prompt, 139 GB reserved; BART-large;
+// Mistral 7B; Llama 3.2 3B over 1024 tokens) or keep output_scores /
+// output_logits (GPT-2 medium greedy, TinyLlama top_p with both):
+// allocated within 0.08%, reserved within 0.67%, all inside both bands.
+func TestLate95Sampling(t *testing.T) { checkGenerateSet(t, "late95", 11, 0.005, 0.001, 1) }
+
+// TestDev103Sampling holds dev103's decode-peaked sampling and
+// output_scores / output_logits traces (development data, not blind):
+// allocated within 0.06%, reserved within 0.25% (the allowance).
+func TestDev103Sampling(t *testing.T) { checkGenerateSet(t, "dev103/sample", 5, 0.001, 0.001, 1) }
+
 // TestSamplingTimed holds the sampled decode speeds timed on call 185's
 // lent H100 inside the plan's bands: dev102's greedy/sampled twins (Llama
 // 3.2 1B b32 p512 with Llama 3 Instruct's warpers ran 0.904× its greedy
