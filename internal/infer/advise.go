@@ -22,6 +22,14 @@ type Alternative struct {
 	Saving int64 `json:"saving_bytes"`
 }
 
+// change is one alternative Advise replays: as a user would write it, as
+// spec keys, and applied to a spec.
+type change struct {
+	text string
+	keys map[string]string
+	set  func(*memmodel.Spec)
+}
+
 // overheadWorthAdvice is how much of a call's peak reserved memory the
 // allocator must hold beyond its tensors before Advise replays the
 // alternatives: a quarter, and at least 1 GiB.
@@ -37,17 +45,19 @@ const (
 // (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True), which map the
 // growth into one segment. It keeps those that save at least a tenth of
 // the call's process memory, best first, in r.Alternatives.
+//
+// A call that keeps every step's scores (output_scores, output_logits)
+// is replayed without them too, whatever the allocator holds.
 func Advise(spec memmodel.Spec, r *Result) error {
-	over := r.PeakReserved - r.PeakAllocated
-	if over < overheadBytes || float64(over) < overheadShare*float64(r.PeakReserved) {
-		return nil
-	}
-	type change struct {
-		text string
-		keys map[string]string
-		set  func(*memmodel.Spec)
-	}
 	var changes []change
+	if spec.OutputScores || spec.OutputLogits {
+		changes = append(changes, change{"output_scores=False, output_logits=False",
+			map[string]string{"output_scores": "false", "output_logits": "false"},
+			func(s *memmodel.Spec) { s.OutputScores, s.OutputLogits = false, false }})
+	}
+	if over := r.PeakReserved - r.PeakAllocated; over < overheadBytes || float64(over) < overheadShare*float64(r.PeakReserved) {
+		return replayChanges(spec, r, changes)
+	}
 	if r.Cache == "dynamic" {
 		changes = append(changes, change{"cache_implementation=\"static\"",
 			map[string]string{"cache": "static"}, func(s *memmodel.Spec) { s.Cache = "static" }})
@@ -56,6 +66,13 @@ func Advise(spec memmodel.Spec, r *Result) error {
 		changes = append(changes, change{"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
 			map[string]string{"alloc_conf": "expandable_segments:True"}, func(s *memmodel.Spec) { s.AllocConf = "expandable_segments:True" }})
 	}
+	return replayChanges(spec, r, changes)
+}
+
+// replayChanges estimates spec with each change and keeps in
+// r.Alternatives those that save at least a tenth of its process memory,
+// best first.
+func replayChanges(spec memmodel.Spec, r *Result, changes []change) error {
 	// the replays are independent: run them side by side (a long call's
 	// replay takes seconds)
 	alts := make([]*Result, len(changes))
