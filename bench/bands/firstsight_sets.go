@@ -173,6 +173,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late94/RESULTS.md", "", false},
 	// late95's (1154da7): decode-peaked sampling, output_scores/output_logits
 	{"testdata/late95/RESULTS.md", "", false},
+	// late96's (f2e68ed): timed sampled/greedy twins
+	{"testdata/late96/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation

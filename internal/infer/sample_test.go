@@ -210,6 +210,15 @@ func TestLate94Sampling(t *testing.T) { checkGenerateSet(t, "late94", 7, 0.008, 
 // allocated within 0.08%, reserved within 0.67%, all inside both bands.
 func TestLate95Sampling(t *testing.T) { checkGenerateSet(t, "late95", 11, 0.005, 0.001, 1) }
 
+// TestLate96Memory holds the peaks of late96's blind timed twins (call
+// 189, evaluated once at f2e68ed): allocated within 0.04%, reserved within
+// 3.6% (GPT-2 medium b192 top_p under its plan by 3.6%, inside the band's
+// top, which the decode step's sort segment raises; its greedy twin
+// reserved 29.8 GB to the sampled one's 8.1, the cache's fragmentation
+// changed by the sampler's tensors, both predicted within 0.6% and 3.6%),
+// 12 of 12 inside both bands.
+func TestLate96Memory(t *testing.T) { checkGenerateSet(t, "late96", 12, 0.034, 0.0005, 1) }
+
 // TestDev103Sampling holds dev103's decode-peaked sampling and
 // output_scores / output_logits traces (development data, not blind):
 // allocated within 0.06%, reserved within 0.25% (the allowance).
