@@ -25,7 +25,7 @@ type inferFlags struct {
 	// num_return_sequences
 	doSample, outScores, outLogits bool
 	topK, returns                  int
-	topP, temp, repetPen           float64
+	topP, temp, repetPen, minP     float64
 }
 
 func (f *inferFlags) register(fs *flag.FlagSet) {
@@ -39,6 +39,7 @@ func (f *inferFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.topK, "top-k", 0, "generate --do-sample: TopKLogitsWarper's k (default 50, transformers'; 0 turns it off)")
 	fs.Float64Var(&f.topP, "top-p", 0, "generate --do-sample: TopPLogitsWarper's p, in (0, 1] (default 1, off; it sorts the batch × vocab scores)")
 	fs.Float64Var(&f.temp, "temperature", 0, "generate --do-sample: TemperatureLogitsWarper's temperature (default 1, off)")
+	fs.Float64Var(&f.minP, "min-p", 0, "generate --do-sample: MinPLogitsWarper's min_p, in (0, 1] (default off; tokens below min_p times the top token's probability are dropped)")
 	fs.Float64Var(&f.repetPen, "repetition-penalty", 0, "generate: RepetitionPenaltyLogitsProcessor's penalty (default 1, off)")
 	fs.IntVar(&f.returns, "num-return-sequences", 0, "generate --do-sample: sequences drawn a prompt (num_return_sequences; each input expanded as many times)")
 	fs.BoolVar(&f.outScores, "output-scores", false, "generate: return_dict_in_generate with output_scores (every step's processed float32 scores kept in the output)")
@@ -145,7 +146,7 @@ func (f *inferFlags) applySampling(set map[string]bool, spec *memmodel.Spec) err
 		name string
 		v    float64
 		to   *float64
-	}{{"top-p", f.topP, &spec.TopP}, {"temperature", f.temp, &spec.Temperature}, {"repetition-penalty", f.repetPen, &spec.RepetitionPenalty}}
+	}{{"top-p", f.topP, &spec.TopP}, {"temperature", f.temp, &spec.Temperature}, {"repetition-penalty", f.repetPen, &spec.RepetitionPenalty}, {"min-p", f.minP, &spec.MinP}}
 	for _, x := range floats {
 		if !set[x.name] {
 			continue

@@ -38,6 +38,7 @@ type sampling struct {
 	topP                   float64 // 1: no TopPLogitsWarper
 	temp                   float64 // 1: no TemperatureLogitsWarper
 	rep                    float64 // 1: no RepetitionPenaltyLogitsProcessor
+	minP                   float64 // 0: no MinPLogitsWarper
 }
 
 // greedySampling is the options when none is set: greedy search, every
@@ -47,7 +48,7 @@ func greedySampling() sampling { return sampling{topP: 1, temp: 1, rep: 1} }
 // chain reports whether any processor or warper runs, so that the scores
 // are a tensor of their own rather than the float32 copy.
 func (p sampling) chain() bool {
-	return p.rep != 1 || p.on && (p.temp != 1 || p.topK > 0 || p.topP < 1)
+	return p.rep != 1 || p.on && (p.temp != 1 || p.topK > 0 || p.topP < 1 || p.minP > 0)
 }
 
 // resolveSampling validates do_sample, its warpers, repetition_penalty and
@@ -68,11 +69,14 @@ func (c *config) resolveSampling(s memmodel.Spec) error {
 	if err := unitRange("repetition_penalty", s.RepetitionPenalty, math.Inf(1)); err != nil {
 		return err
 	}
+	if err := unitRange("min_p", s.MinP, 1); err != nil {
+		return err
+	}
 	if !p.on {
 		for _, k := range []struct {
 			name string
 			set  bool
-		}{{"top_k", s.TopK != nil}, {"top_p", s.TopP != 0}, {"temperature", s.Temperature != 0}} {
+		}{{"top_k", s.TopK != nil}, {"top_p", s.TopP != 0}, {"temperature", s.Temperature != 0}, {"min_p", s.MinP != 0}} {
 			if k.set {
 				return specErr(k.name, "a warper of sampling: transformers ignores it without do_sample and decodes greedily; set do_sample, or drop %s", k.name)
 			}
@@ -94,6 +98,7 @@ func (c *config) resolveSampling(s memmodel.Spec) error {
 	if s.RepetitionPenalty != 0 {
 		p.rep = s.RepetitionPenalty
 	}
+	p.minP = s.MinP
 	n := int64(max(s.NumReturnSequences, 1))
 	switch {
 	case s.NumReturnSequences < 0:
@@ -294,6 +299,9 @@ func (p sampling) warpers() []string {
 	}
 	if p.topP < 1 {
 		w = append(w, fmt.Sprintf("top_p %g", p.topP))
+	}
+	if p.minP > 0 {
+		w = append(w, fmt.Sprintf("min_p %g", p.minP))
 	}
 	return w
 }

@@ -4,8 +4,8 @@ package infer
 // (dev102's probe of torch 2.11 on float32 batch × vocab scores, and its
 // generate traces).
 
-// warpers runs TemperatureLogitsWarper, TopKLogitsWarper and
-// TopPLogitsWarper on the chain's scores (u bytes: batch × vocab float32):
+// warpers runs TemperatureLogitsWarper, TopKLogitsWarper,
+// TopPLogitsWarper and MinPLogitsWarper, in generate's order, on the chain's scores (u bytes: batch × vocab float32):
 // sc allocates a tensor of the scores' size, swap makes a warper's output
 // the chain's scores (dropping the previous unless it is the named copy).
 func (m *model) warpers(u int64, sc func() int32, swap func(int32)) {
@@ -37,6 +37,20 @@ func (m *model) warpers(u int64, sc func() int32, swap func(int32)) {
 		b2 := s.alloc(u/4, CatLogits)
 		out := sc()
 		s.free(vals, idx, cs, b1, b2)
+		swap(out)
+	}
+	if p.minP > 0 {
+		// MinPLogitsWarper: softmax(scores), its row maxima times min_p,
+		// probs < that (a bool mask), topk(probs, min_tokens_to_keep)'s
+		// indices scattered into the mask in place, masked_fill's copy;
+		// the function's locals freed when it returns
+		probs := sc()
+		top, scaled := s.alloc(c.batch*4, CatTemporaries), s.alloc(c.batch*4, CatTemporaries)
+		mask := s.alloc(u/4, CatLogits)
+		vals, idx := s.alloc(c.batch*4, CatTemporaries), s.alloc(c.batch*8, CatTemporaries)
+		s.free(vals)
+		out := sc()
+		s.free(probs, top, scaled, mask, idx)
 		swap(out)
 	}
 }

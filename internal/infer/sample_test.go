@@ -181,6 +181,8 @@ func TestSamplingRefusals(t *testing.T) {
 		{func(s *memmodel.Spec) { s.NumReturnSequences = 2 }, "greedy decoding returns one sequence"},
 		{func(s *memmodel.Spec) { s.NumReturnSequences, s.NumBeams = 5, 4 }, "at most num_beams (4)"},
 		{func(s *memmodel.Spec) { s.DoSample, s.NumReturnSequences = true, 65 }, "num_return_sequences: at most 64"},
+		{func(s *memmodel.Spec) { s.MinP = 0.1 }, "min_p: a warper of sampling"},
+		{func(s *memmodel.Spec) { s.DoSample, s.MinP = true, 1.5 }, "min_p: want a value in (0, 1]"},
 	} {
 		s := sampleSpec(2, 64, 8)
 		tc.set(&s)
@@ -188,6 +190,38 @@ func TestSamplingRefusals(t *testing.T) {
 		if err == nil || !errors.Is(err, ErrSpec) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("want an error with %q, got %v", tc.want, err)
 		}
+	}
+}
+
+// TestMinPFromCode: MinPLogitsWarper (transformers' logits_process.py)
+// holds, at its peak, the scores it reads, softmax's probabilities, a
+// bool mask and masked_fill's copy: where a decode step's sampler sets the
+// peak (64 prompts of 64 tokens, 256 new, no other warper), min_p adds
+// the probabilities, the mask and one copy, 2.25 copies of the batch ×
+// vocab float32 scores, less what it frees before. Its band is 3% wider
+// until a capture measures it.
+func TestMinPFromCode(t *testing.T) {
+	zero := 0
+	s := sampleSpec(64, 64, 256)
+	s.DoSample, s.TopK = true, &zero
+	plain, err := Estimate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.MinP = 0.1
+	minP, err := Estimate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := int64(64 * 128256 * 4)
+	if d := minP.PeakAllocated - plain.PeakAllocated; d < 2*u || d > 9*u/4+(1<<20) {
+		t.Errorf("min_p adds %d bytes at the peak, want 2 to 2.25 score copies (%d bytes each)", d, u)
+	}
+	if !strings.Contains(strings.Join(minP.Notes, "\n"), "min_p (MinPLogitsWarper) is modelled from transformers' code") {
+		t.Errorf("notes %q: want the widened band said", minP.Notes)
+	}
+	if minP.DecodeTokensPerSec >= plain.DecodeTokensPerSec {
+		t.Errorf("min_p decodes at %.0f tokens/s, not below sampling without it (%.0f)", minP.DecodeTokensPerSec, plain.DecodeTokensPerSec)
 	}
 }
 

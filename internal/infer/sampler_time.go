@@ -53,6 +53,10 @@ var (
 	costTopK        = opCost{fixed: 100e-6, perEl: 80}
 	costTopP        = opCost{fixed: 120e-6, perEl: 608}
 	costSample      = opCost{fixed: 110e-6, perEl: 52}
+	// min_p: not in the probe yet; priced from its operators' bytes
+	// (softmax, amax, a compare, topk of one, masked_fill: about 30 B an
+	// element read and written) with softmax's measured overhead
+	costMinP = opCost{fixed: 110e-6, perEl: 45}
 )
 
 // samplerGPU is the GPU seconds of one step's sampling: the warpers the
@@ -72,6 +76,9 @@ func (c *config) samplerGPU() float64 {
 	}
 	if p.topP < 1 {
 		t += costTopP.seconds(n, bw)
+	}
+	if p.minP > 0 {
+		t += costMinP.seconds(n, bw)
 	}
 	return t
 }

@@ -25,6 +25,10 @@ type Decoding struct {
 	// RepetitionPenalty is generate's repetition_penalty (0 or 1: off),
 	// a logits processor greedy decoding runs too.
 	RepetitionPenalty float64 `json:"repetition_penalty,omitempty"`
+	// MinP is generate's min_p, MinPLogitsWarper's threshold under
+	// sampling: tokens less probable than min_p times the most probable
+	// one are dropped (0: off).
+	MinP float64 `json:"min_p,omitempty"`
 	// NumReturnSequences is generate's num_return_sequences: sampling
 	// draws that many sequences a prompt, every input expanded as many
 	// times (0 or 1: one).

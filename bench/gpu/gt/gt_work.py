@@ -586,7 +586,7 @@ def gen(spec, out):
             kw["early_stopping"] = False
         if spec.get("do_sample"):  # session 50: sampling (what an instruct checkpoint's generation_config turns on)
             kw["do_sample"] = True
-            for k in ("top_k", "top_p", "temperature", "repetition_penalty", "num_return_sequences"):
+            for k in ("top_k", "top_p", "temperature", "repetition_penalty", "num_return_sequences", "min_p"):
                 if spec.get(k) is not None:
                     kw[k] = spec[k]
         if spec.get("output_scores") or spec.get("output_logits"):  # every step's scores kept in the output

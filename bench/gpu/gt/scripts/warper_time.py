@@ -1,7 +1,7 @@
 """Session 50: what each of transformers' sampling warpers costs the host and the GPU per generate step, by shape.
 For float32 batch x vocab scores: host time per call (perf_counter over 200 calls issued without synchronising,
 GPU work queued behind), GPU time per call (CUDA events around 200 calls after the queue drained), for
-TemperatureLogitsWarper, TopKLogitsWarper(50), TopPLogitsWarper(0.9), softmax + multinomial, argmax (greedy), and
+TemperatureLogitsWarper, TopKLogitsWarper(50), TopPLogitsWarper(0.9), MinPLogitsWarper(0.1) (session 51), softmax + multinomial, argmax (greedy), and
 the chain Llama 3 Instruct's generation_config runs. One JSON line per (warper, shape)."""
 import json
 import time
@@ -22,6 +22,7 @@ def main():
         ids = torch.randint(0, v, (b, 64), device="cuda")
         temp, topk, topp = lp.TemperatureLogitsWarper(0.6), lp.TopKLogitsWarper(50), lp.TopPLogitsWarper(0.9)
         rep = lp.RepetitionPenaltyLogitsProcessor(1.05)
+        minp = lp.MinPLogitsWarper(0.1)  # session 51
         chain = lp.LogitsProcessorList([temp, topk, topp])
         ops = {
             "argmax": lambda: torch.argmax(x, -1),
@@ -30,6 +31,7 @@ def main():
             "top_p0.9": lambda: topp(ids, x),
             "repetition_penalty": lambda: rep(ids, x),
             "softmax_multinomial": lambda: sample(x),
+            "min_p0.1": lambda: minp(ids, x),
             "l3inst_chain_and_sample": lambda: sample(chain(ids, x)),
         }
         for name, fn in ops.items():
