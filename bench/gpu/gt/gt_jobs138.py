@@ -27,3 +27,8 @@ def call190():
     ]
     probe = [script("dev104-warper-time", "dev104-probe", 10, "warper_time.py", {}, timeout=200, exclusive=True)]
     return blind + dev + probe + timed
+
+
+def call191():
+    """call190 without the timed twins, for what device time is left: the probe times min_p alone."""
+    return [j for j in call190() if "-tg-" not in j["name"]]
