@@ -43,7 +43,9 @@ func (m *model) warpers(u int64, sc func() int32, swap func(int32)) {
 		// MinPLogitsWarper: softmax(scores), its row maxima times min_p,
 		// probs < that (a bool mask), topk(probs, min_tokens_to_keep)'s
 		// indices scattered into the mask in place, masked_fill's copy;
-		// the function's locals freed when it returns
+		// the function's locals freed when it returns (transformers pull
+		// 42248, merged 2025-11, before 5.0: topk in place of an argsort
+		// of the whole vocabulary, whose sort buffers 4.x allocated)
 		probs := sc()
 		top, scaled := s.alloc(c.batch*4, CatTemporaries), s.alloc(c.batch*4, CatTemporaries)
 		mask := s.alloc(u/4, CatLogits)
