@@ -79,6 +79,7 @@ func (m *model) encDecTimes(r *Result, tm timeModel) {
 	gpuD := db/bw + df/rate + float64(m.kernels[1])*tm.launch
 	hostD := float64(m.kernels[1])*tm.hostEncDec + tm.hostStep
 	samp := m.samplerTime(1, tm.hostEncDec)
+	r.SamplerStep = samp
 	r.decode(tm, c.prompts*c.returns, c.gen, gpuD+samp, hostD+samp, db)
 	r.Notes = append(r.Notes, fmt.Sprintf("the first token is generate's setup (%.1f ms on the host) and then the encoder's pass over %d rows a sequence with one decoder step (%.1f ms GPU, %.1f ms host); each decode step reads %.2f GB (the decoder's weights, its cache and the cross-attention's) and is %s-bound",
 		1e3*setup, c.seq, 1e3*gpuP, 1e3*hostP, db/1e9, r.DecodeBound))

@@ -58,7 +58,11 @@ type Result struct {
 	PrefillBand        [2]float64 `json:"prefill_band_s"`
 	DecodeStep         float64    `json:"decode_step_s"`
 	DecodeTokensPerSec float64    `json:"decode_tokens_per_s"`
-	DecodeBand         [2]float64 `json:"decode_tokens_per_s_band"`
+	// SamplerStep is the part of DecodeStep that sampling takes (the
+	// warpers, softmax and multinomial after the forward:
+	// sampler_time.go); 0 under greedy search.
+	SamplerStep float64    `json:"sampler_step_s,omitempty"`
+	DecodeBand  [2]float64 `json:"decode_tokens_per_s_band"`
 	// DecodeBound says what limits a decode step: "memory" (reading the
 	// weights and the cache at BandwidthGBps) or "host" (Python and
 	// kernel launches of an eager forward).

@@ -180,6 +180,7 @@ func (m *model) times(r *Result) {
 	hostD := float64(m.kernels[1])*tm.hostOp + tm.hostStep
 	// the step's sampling runs after its forward, whichever bounds it
 	samp = m.samplerTime(1, tm.hostOp)
+	r.SamplerStep = samp
 	r.decode(tm, c.prompts*c.returns, c.gen, gpuD+samp, hostD+samp, db)
 	if r.DecodeBound == "memory" {
 		r.Notes = append(r.Notes, fmt.Sprintf("decode is memory-bound: each step reads %.2f GB (weights and KV cache) at %.0f GB/s × %.0f%% achieved",

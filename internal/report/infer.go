@@ -47,8 +47,12 @@ func InferText(w io.Writer, r *infer.Result) {
 		// the bytes read in decimal GB, as the bandwidth and the decode
 		// note give them ("20.5 GiB read" beside "reads 22.05 GB" read as
 		// two figures)
-		fmt.Fprintf(w, "decode          %10.1f tokens/s (%.1f – %.1f), %.2f ms per step, %s-bound (%.2f GB read per step at %.0f GB/s)\n",
-			r.DecodeTokensPerSec, r.DecodeBand[0], r.DecodeBand[1], 1e3*r.DecodeStep, r.DecodeBound, float64(r.DecodeRead)/1e9, r.BandwidthGBps)
+		samp := ""
+		if r.SamplerStep > 0 {
+			samp = fmt.Sprintf(" (sampling %.2f ms of it)", 1e3*r.SamplerStep)
+		}
+		fmt.Fprintf(w, "decode          %10.1f tokens/s (%.1f – %.1f), %.2f ms per step%s, %s-bound (%.2f GB read per step at %.0f GB/s)\n",
+			r.DecodeTokensPerSec, r.DecodeBand[0], r.DecodeBand[1], 1e3*r.DecodeStep, samp, r.DecodeBound, float64(r.DecodeRead)/1e9, r.BandwidthGBps)
 	}
 	fmt.Fprintf(w, "generate        %10.3f s\n", r.TotalTime)
 	if len(r.BandClasses) > 0 {
