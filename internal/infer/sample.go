@@ -185,7 +185,7 @@ func (m *model) pickNext(p *picks, ids int32, cols int64, forced bool) (next, gr
 		swap(sc())
 	}
 	if c.samp.on {
-		done := m.s.tally()
+		done := s.tally()
 		m.warpers(u, sc, swap)
 		m.sampler.add(done())
 	}
@@ -276,7 +276,11 @@ func samplingNote(c *config) string {
 	if c.returns > 1 {
 		seqs = fmt.Sprintf("; num_return_sequences %d expands every input, so the model and its KV cache run %d sequences", c.returns, c.batch)
 	}
-	cost := fmt.Sprintf("; choosing each token takes about %.2f ms of GPU time (the warpers, softmax and multinomial, from dev103's probe on an H200, its per-element part scaled by bandwidth), added to every step after its forward since generate synchronises each step: timed twins ran 0.90x (Llama 3.2 1B, batch 32, top_p; planned 0.90x) and 0.75-0.82x (Qwen2.5-0.5B, batch 128, top_p, by its median and fastest runs; planned 0.83x) their greedy twin's speed", 1e3*c.samplerGPU())
+	probe := "from dev103's probe on an H200"
+	if c.samp.minP > 0 {
+		probe += ", min_p's part from its operators' bytes, not timed"
+	}
+	cost := fmt.Sprintf("; choosing each token takes about %.2f ms of GPU time (the warpers, softmax and multinomial, %s; the per-element part scaled by bandwidth), added to every step after its forward since generate synchronises each step: timed twins ran 0.90x (Llama 3.2 1B, batch 32, top_p; planned 0.90x) and 0.75-0.82x (Qwen2.5-0.5B, batch 128, top_p, by its median and fastest runs; planned 0.83x) their greedy twin's speed; late96's six blind pairs came within 10%% at five", 1e3*c.samplerGPU(), probe)
 	return fmt.Sprintf("sampling with %s; each warper writes a new float32 copy of the batch × vocab scores, and the float32 logits, the scores and the probabilities stay held into the next step's forward%s%s", ws, seqs, cost)
 }
 
