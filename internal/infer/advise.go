@@ -47,13 +47,21 @@ const (
 // the call's process memory, best first, in r.Alternatives.
 //
 // A call that keeps every step's scores (output_scores, output_logits)
-// is replayed without them too, whatever the allocator holds.
+// is replayed without them too, and a sampled call without top_p's sort,
+// whatever the allocator holds.
 func Advise(spec memmodel.Spec, r *Result) error {
 	var changes []change
 	if spec.OutputScores || spec.OutputLogits {
 		changes = append(changes, change{"output_scores=False, output_logits=False",
 			map[string]string{"output_scores": "false", "output_logits": "false"},
 			func(s *memmodel.Spec) { s.OutputScores, s.OutputLogits = false, false }})
+	}
+	if spec.DoSample && spec.TopP > 0 && spec.TopP < 1 {
+		// top_p sorts the batch × vocab scores (about 11 copies at its
+		// peak below 128 rows, 8 above): where a decode step's sampler
+		// sets the peak, the other warpers alone hold far less
+		changes = append(changes, change{"top_p=1.0 (no nucleus sort; the other warpers kept)",
+			map[string]string{"top_p": "1"}, func(s *memmodel.Spec) { s.TopP = 0 }})
 	}
 	if over := r.PeakReserved - r.PeakAllocated; over < overheadBytes || float64(over) < overheadShare*float64(r.PeakReserved) {
 		return replayChanges(spec, r, changes)
