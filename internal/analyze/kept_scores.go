@@ -32,26 +32,27 @@ const minKept = 4
 func (d *dev) keptScores() ([]int, int64) {
 	at := d.t.argmax(0, len(d.t.level))
 	peakIt := d.iterationOf(at)
-	bySize := map[int64][]int{}
+	var cand []int
 	for k := range d.t.lives {
 		l := &d.t.lives[k]
-		if !d.facts[l.stack].lib.genLoop || l.size < 64<<10 {
-			continue
-		}
-		if int(l.alloc) > at || (l.free != never && int(l.free) <= at) {
+		if !d.facts[l.stack].lib.genLoop || int(l.alloc) > at || (l.free != never && int(l.free) <= at) {
 			continue
 		}
 		if d.iterationOf(int(l.alloc)) <= peakIt-2 {
-			bySize[l.size] = append(bySize[l.size], k)
+			cand = append(cand, k)
 		}
 	}
-	var best int64
-	for s, ks := range bySize {
-		if len(ks) > len(bySize[best]) || len(ks) == len(bySize[best]) && s > best {
-			best = s
+	// the score tensors share the most common size of 64 KiB or more
+	best := d.scoresSize(cand)
+	if best == 0 {
+		return nil, 0
+	}
+	var ks []int
+	for _, k := range cand {
+		if d.t.lives[k].size == best {
+			ks = append(ks, k)
 		}
 	}
-	ks := bySize[best]
 	steps := map[int]bool{}
 	for _, k := range ks {
 		steps[d.iterationOf(int(d.t.lives[k].alloc))] = true
@@ -59,7 +60,6 @@ func (d *dev) keptScores() ([]int, int64) {
 	if len(steps) < minKept {
 		return nil, 0
 	}
-	sort.Ints(ks)
 	return ks, best
 }
 

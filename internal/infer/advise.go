@@ -22,14 +22,6 @@ type Alternative struct {
 	Saving int64 `json:"saving_bytes"`
 }
 
-// change is one alternative Advise replays: as a user would write it, as
-// spec keys, and applied to a spec.
-type change struct {
-	text string
-	keys map[string]string
-	set  func(*memmodel.Spec)
-}
-
 // overheadWorthAdvice is how much of a call's peak reserved memory the
 // allocator must hold beyond its tensors before Advise replays the
 // alternatives: a quarter, and at least 1 GiB.
@@ -50,6 +42,11 @@ const (
 // is replayed without them too, and a sampled call without top_p's sort,
 // whatever the allocator holds.
 func Advise(spec memmodel.Spec, r *Result) error {
+	type change struct {
+		text string
+		keys map[string]string
+		set  func(*memmodel.Spec)
+	}
 	var changes []change
 	if spec.OutputScores || spec.OutputLogits {
 		changes = append(changes, change{"output_scores=False, output_logits=False",
@@ -63,24 +60,17 @@ func Advise(spec memmodel.Spec, r *Result) error {
 		changes = append(changes, change{"top_p=1.0 (no nucleus sort; the other warpers kept)",
 			map[string]string{"top_p": "1"}, func(s *memmodel.Spec) { s.TopP = 0 }})
 	}
-	if over := r.PeakReserved - r.PeakAllocated; over < overheadBytes || float64(over) < overheadShare*float64(r.PeakReserved) {
-		return replayChanges(spec, r, changes)
+	over := r.PeakReserved - r.PeakAllocated
+	if over >= overheadBytes && float64(over) >= overheadShare*float64(r.PeakReserved) {
+		if r.Cache == "dynamic" {
+			changes = append(changes, change{"cache_implementation=\"static\"",
+				map[string]string{"cache": "static"}, func(s *memmodel.Spec) { s.Cache = "static" }})
+		}
+		if spec.AllocConf == "" {
+			changes = append(changes, change{"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+				map[string]string{"alloc_conf": "expandable_segments:True"}, func(s *memmodel.Spec) { s.AllocConf = "expandable_segments:True" }})
+		}
 	}
-	if r.Cache == "dynamic" {
-		changes = append(changes, change{"cache_implementation=\"static\"",
-			map[string]string{"cache": "static"}, func(s *memmodel.Spec) { s.Cache = "static" }})
-	}
-	if spec.AllocConf == "" {
-		changes = append(changes, change{"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
-			map[string]string{"alloc_conf": "expandable_segments:True"}, func(s *memmodel.Spec) { s.AllocConf = "expandable_segments:True" }})
-	}
-	return replayChanges(spec, r, changes)
-}
-
-// replayChanges estimates spec with each change and keeps in
-// r.Alternatives those that save at least a tenth of its process memory,
-// best first.
-func replayChanges(spec memmodel.Spec, r *Result, changes []change) error {
 	// the replays are independent: run them side by side (a long call's
 	// replay takes seconds)
 	alts := make([]*Result, len(changes))

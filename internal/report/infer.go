@@ -86,7 +86,7 @@ func InferText(w io.Writer, r *infer.Result) {
 		}
 		head := fmt.Sprintf("the allocator holds %s beyond the tensors at the peak%s; ", units.Bytes(r.PeakReserved-r.PeakAllocated), why)
 		if !allocatorChange(r.Alternatives) {
-			head = "" // only output_scores / output_logits dropped
+			head = "" // only decoding changes (output_scores, top_p): the overhead is not why
 		}
 		fmt.Fprintf(w, "\n%sreplayed with one change:\n", head)
 		for _, a := range r.Alternatives {
