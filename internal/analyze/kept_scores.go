@@ -28,7 +28,7 @@ import (
 const minKept = 4
 
 // keptScores lists the lives of score tensors generate's loop keeps at
-// the trace's peak (nil when none), and the one size they share.
+// the trace's peak, in ascending order (nil when none), and their size.
 func (d *dev) keptScores() ([]int, int64) {
 	at := d.t.argmax(0, len(d.t.level))
 	peakIt := d.iterationOf(at)
