@@ -78,7 +78,8 @@ type aheadTune struct {
 // through all of them, one per setting where the CPUs allow (two are left
 // to the decode's sequential pass and the replay, which lead the way).
 func (a *Ahead) startTune(ctx context.Context, t TuneSetup) {
-	grid, cfgs, err := tuneConfigs(t.Fraction)
+	grid := TuneGrid(t.Fraction)
+	cfgs, err := parseGrid(grid, t.Fraction)
 	if err != nil {
 		return
 	}

@@ -78,7 +78,14 @@ func Tune(reqs []Request, capacity, total int64, fraction float64) ([]TuneRow, e
 // then returns ctx's error: each setting is a full replay, so a stop waits
 // for at most the runs already under way.
 func TuneContext(ctx context.Context, reqs []Request, capacity, total int64, fraction float64) ([]TuneRow, error) {
-	grid, cfgs, err := tuneConfigs(fraction)
+	return TuneSettings(ctx, reqs, TuneGrid(fraction), capacity, total, fraction)
+}
+
+// TuneSettings is TuneContext over the given settings instead of
+// TuneGrid's: analyze replays a trace too long for the whole grid under
+// the one setting that most often saves most.
+func TuneSettings(ctx context.Context, reqs []Request, grid []string, capacity, total int64, fraction float64) ([]TuneRow, error) {
+	cfgs, err := parseGrid(grid, fraction)
 	if err != nil {
 		return nil, err
 	}
@@ -117,19 +124,18 @@ func TuneContext(ctx context.Context, reqs []Request, capacity, total int64, fra
 	return rows, nil
 }
 
-// tuneConfigs parses TuneGrid(fraction), each under the fraction.
-func tuneConfigs(fraction float64) ([]string, []Config, error) {
-	grid := TuneGrid(fraction)
+// parseGrid parses the settings of grid, each under the fraction.
+func parseGrid(grid []string, fraction float64) ([]Config, error) {
 	cfgs := make([]Config, len(grid))
 	for i, conf := range grid {
 		cfg, err := ParseConfig(conf)
 		if err != nil {
-			return nil, nil, fmt.Errorf("allocsim: tune grid entry %q: %w", conf, err)
+			return nil, fmt.Errorf("allocsim: tune grid entry %q: %w", conf, err)
 		}
 		cfg.MemoryFraction = fraction
 		cfgs[i] = cfg
 	}
-	return grid, cfgs, nil
+	return cfgs, nil
 }
 
 // tuneRow is setting conf's row from its run r.

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/vramkit/vramkit/internal/allocsim"
 	"github.com/vramkit/vramkit/internal/units"
 )
 
@@ -130,9 +129,8 @@ func (d *dev) advise(out *Device) []Advice {
 	adv = append(adv, d.llmAdvice(out, d.steady)...)
 	if f := out.Fragmentation; f.TuneSaving > 0 {
 		adv = append(adv, Advice{Action: "set PYTORCH_CUDA_ALLOC_CONF=" + f.TuneConf, Saving: f.TuneSaving,
-			Detail: fmt.Sprintf("peak reserved is %s above peak allocated; %svramkit tune replayed this trace under %d "+
-				"allocator settings and this one reserves least (the same requests through the allocator's own algorithm)",
-				bytesStr(out.PeakReserved-out.PeakAllocated), withSemicolon(TuneRoundingNote(out)), len(allocsim.TuneGrid(d.fraction())))})
+			Detail: fmt.Sprintf("peak reserved is %s above peak allocated; %s%s (the same requests through the allocator's own algorithm)",
+				bytesStr(out.PeakReserved-out.PeakAllocated), withSemicolon(TuneRoundingNote(out)), tuneSearched(f))})
 	}
 	adv = append(adv, d.generationAdvice(out)...)
 	if !train && !tr.Inference && out.Iterations > 0 && act*2 >= peak-c.Parameters && act > 0 {
@@ -243,4 +241,14 @@ func (d *dev) activationSaving(acts []int, act, peak int64, share float64) (int6
 	return max(peak-cut, 0), fmt.Sprintf("; only %s of that lowers the peak: with the activations cut by %.0f%% "+
 		"throughout the trace, the memory %s, %s, becomes the peak (the same trace replayed)",
 		bytesStr(max(peak-cut, 0)), 100*share, where, bytesStr(cut))
+}
+
+// tuneSearched says which allocator settings the fragmentation section
+// replayed: tune's grid, or on a long trace only the one recommended.
+func tuneSearched(f Fragmentation) string {
+	if f.TuneSettings == 1 {
+		return "the trace replayed under this setting, the only one tried on a trace this long (vramkit tune tries the " +
+			"whole grid), reserves that much less"
+	}
+	return fmt.Sprintf("vramkit tune replayed this trace under %d allocator settings and this one reserves least", f.TuneSettings)
 }

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/vramkit/vramkit/internal/allocsim"
@@ -16,19 +17,29 @@ func (d *dev) fragmentation(resPeak int) Fragmentation {
 		// reserved, the same request as resPeak.
 		LargestFreeBlock: d.rep.Result.AtPeakReserved.LargestFree}
 	res := d.rep.Result.Stats.ReservedBytes.All.Peak
+	grid := allocsim.TuneGrid(d.fraction())
+	long := d.o.TuneMaxRequests > 0 && len(d.t.reqs) > d.o.TuneMaxRequests
+	if long {
+		// One replay costs what the analysis' own did: the setting that
+		// ends size churn (a growing cache, varying sequence lengths).
+		grid = []string{"expandable_segments:True"}
+	}
 	switch {
 	case !d.o.Tune:
 		f.TuneSkipped = "disabled"
 	case res == 0 || float64(f.ReservedMinusAllocated) < d.o.TuneMinWaste*float64(res):
 		f.TuneSkipped = fmt.Sprintf("the cache holds under %.0f%% of peak reserved unused", 100*d.o.TuneMinWaste)
-	case d.o.TuneMaxRequests > 0 && len(d.t.reqs) > d.o.TuneMaxRequests:
-		f.TuneSkipped = fmt.Sprintf("the trace has %d requests, too many for a quick search; run vramkit tune for it", len(d.t.reqs))
 	default:
-		rows, err := allocsim.Tune(d.t.reqs, d.st.CapacityBytes, d.st.TotalBytes, d.fraction())
+		f.TuneSettings = len(grid)
+		rows, err := allocsim.TuneSettings(context.Background(), d.t.reqs, grid, d.st.CapacityBytes, d.st.TotalBytes, d.fraction())
 		if err == nil && len(rows) > 0 && rows[0].Feasible && rows[0].AllocConf != d.rep.Config.Source {
 			if s := d.rep.Result.Stats.ReservedBytes.All.Peak - rows[0].PeakReserved; s > 0 {
 				f.TuneConf, f.TuneSaving, f.TunePeakAllocated = rows[0].AllocConf, s, rows[0].PeakAllocated
 			}
+		}
+		if long && f.TuneConf == "" {
+			f.TuneSkipped = fmt.Sprintf("the trace has %d requests: only expandable_segments:True was replayed and it reserves no less; "+
+				"run vramkit tune for the whole grid", len(d.t.reqs))
 		}
 	}
 	return f

@@ -38,9 +38,10 @@ type Options struct {
 	// Tune enables the allocator-settings search of the fragmentation
 	// section.
 	Tune bool `json:"tune"`
-	// TuneMaxRequests skips the search on traces with more requests than
-	// this: the grid is a dozen full replays, which would dwarf the rest of
-	// the analysis; vramkit tune runs it on demand.
+	// TuneMaxRequests narrows the search on traces with more requests than
+	// this to expandable_segments:True alone: the grid is a dozen full
+	// replays, which would dwarf the rest of the analysis; vramkit tune
+	// runs it on demand.
 	TuneMaxRequests int `json:"tune_max_requests"`
 	// Batch is the run's batch size, when known (vramkit analyze --batch):
 	// a first-step OOM's explanation then gives per-sample costs and batch

@@ -160,8 +160,12 @@ type Fragmentation struct {
 	// 512 B remainders where the default keeps up to 1 MiB unsplit, so
 	// less rounding is allocated and the saving can exceed peak reserved
 	// minus peak allocated.
-	TunePeakAllocated int64  `json:"tune_peak_allocated_bytes,omitempty"`
-	TuneSkipped       string `json:"tune_skipped,omitempty"`
+	TunePeakAllocated int64 `json:"tune_peak_allocated_bytes,omitempty"`
+	// TuneSettings is how many allocator settings were replayed: tune's
+	// whole grid, or only expandable_segments:True on a trace of more than
+	// Options.TuneMaxRequests requests (0: none, see TuneSkipped).
+	TuneSettings int    `json:"tune_settings,omitempty"`
+	TuneSkipped  string `json:"tune_skipped,omitempty"`
 }
 
 // Leak is memory that survives every iteration and grows.

@@ -191,6 +191,9 @@ func printCache(w io.Writer, d *analyze.Device) {
 	switch {
 	case f.TuneConf != "":
 		fmt.Fprintf(w, "  vramkit tune: PYTORCH_CUDA_ALLOC_CONF=%s lowers peak reserved by %s\n", f.TuneConf, b(f.TuneSaving))
+		if f.TuneSettings == 1 {
+			fmt.Fprintf(w, "    (the only setting replayed: the trace is long; vramkit tune tries the whole grid)\n")
+		}
 		if n := analyze.TuneRoundingNote(d); n != "" {
 			fmt.Fprintf(w, "    (%s)\n", n)
 		}
