@@ -48,6 +48,11 @@ type Generation struct {
 	// hold at the peak: float32 copies of the batch × vocab scores, and
 	// top-p's sort buffers when it runs.
 	Processors int64 `json:"logits_processors_peak_bytes"`
+	// ProcessorsSort: a warper sorted the scores (top-p, typical-p): the
+	// processors made int64 index tensors twice a float32 copy's size.
+	// Without one the chain is temperature, top-k or min-p (or penalties):
+	// about one to three copies, and top_k is no cheaper.
+	ProcessorsSort bool `json:"logits_processors_sort,omitempty"`
 	// KeptScores is what the output keeps at the peak under
 	// output_scores / output_logits (kept_scores.go): KeptScoresTensors
 	// score tensors generate's loop made in earlier steps, still alive.
@@ -228,8 +233,8 @@ func (d *dev) scoresSize(ks []int) int64 {
 	return sizes[0]
 }
 
-// processorAdvice: when the logits processors' copies of the scores hold
-// a twentieth of a decode peak or more (sampling with top-p sorts the batch
+// processorAdvice: when the logits processors sorted the scores and their
+// copies hold a twentieth of a decode peak or more (top-p sorts the batch
 // × vocab scores: values, int64 indices and the sort's buffers, about 11
 // float32 copies at its peak), sampling with top-k alone keeps about 1.25
 // copies (its mask and output). The saving is the trace replayed without
@@ -251,8 +256,12 @@ func (d *dev) processorAdvice(out *Device, kept []int) []Advice {
 	}
 	g.Processors = held
 	u := d.scoresSize(ks)
+	for _, k := range ks {
+		diff := d.t.lives[k].size - 2*u // the sort's indices: twice the copy's size, give or take a rounding
+		g.ProcessorsSort = g.ProcessorsSort || u > 0 && diff > -1024 && diff < 1024
+	}
 	s := out.PeakAllocated - d.peakWithout(ks) - u*5/4
-	if g.PeakIn != "decode" || u == 0 || s*20 < out.PeakAllocated {
+	if g.PeakIn != "decode" || !g.ProcessorsSort || u == 0 || s*20 < out.PeakAllocated {
 		return nil
 	}
 	return []Advice{{Action: "sample with top_k alone, not top_p (or decode a smaller batch): the logits processors' copies of the scores set the peak",

@@ -20,8 +20,8 @@ func TestGenerationProcessors(t *testing.T) {
 	d := analyzePath(t, dir+"dev102-gen-sample-q25inst-qwen25-05b.pickle.gz", o)
 	g := d.Generation
 	const u = 48 * 151936 * 4
-	if g == nil || g.PeakIn != "decode" || g.Processors < 12*u || g.Processors > 14*u {
-		t.Fatalf("Qwen2.5 top_p: generation %+v, want a decode peak with 12 to 14 score copies (%d bytes each) in the processors", g, u)
+	if g == nil || g.PeakIn != "decode" || g.Processors < 12*u || g.Processors > 14*u || !g.ProcessorsSort {
+		t.Fatalf("Qwen2.5 top_p: generation %+v, want a decode peak with 12 to 14 score copies (%d bytes each) in the processors, sorted", g, u)
 	}
 	for _, a := range d.Advice {
 		if strings.Contains(a.Action, "top_k alone") {
@@ -87,6 +87,36 @@ func TestKeptScores(t *testing.T) {
 		d := analyzePath(t, p, o)
 		if g := d.Generation; g == nil || g.KeptScores != 0 {
 			t.Errorf("%s: generation %+v, want no kept scores", p, g)
+		}
+	}
+}
+
+// TestProcessorsWithoutSort: dev103's GPT-2 medium trace samples with
+// transformers' defaults (top_k 50, no top_p): its warpers make a float32
+// copy of the scores and a bool mask, never a sort's int64 indices, so the
+// analysis says no warper sorted and gives no "top_k instead of top_p"
+// advice (top_p is off already). Llama 3.2 1B's long trace under Llama 3
+// Instruct's warpers (top_p 0.9) sorts, and gets it.
+func TestProcessorsWithoutSort(t *testing.T) {
+	dir := "../../testdata/dev103/sample/generate/"
+	for _, tc := range []struct {
+		file string
+		sort bool
+	}{
+		{"dev103-gen-sample-default-gpt2-medium-long.pickle.gz", false},
+		{"dev103-gen-sample-l3inst-llama32-1b-long.pickle.gz", true},
+	} {
+		d := analyzePath(t, dir+tc.file, DefaultOptions())
+		g := d.Generation
+		if g == nil || g.Processors == 0 || g.ProcessorsSort != tc.sort {
+			t.Fatalf("%s: generation %+v, want processor tensors at the peak, sorted %v", tc.file, g, tc.sort)
+		}
+		topK := false
+		for _, a := range d.Advice {
+			topK = topK || strings.Contains(a.Action, "top_k alone")
+		}
+		if topK != tc.sort {
+			t.Errorf("%s: top_k advice %v, want it only where top_p sorted", tc.file, topK)
 		}
 	}
 }

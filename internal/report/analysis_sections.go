@@ -67,7 +67,11 @@ func printGeneration(w io.Writer, g *analyze.Generation) {
 		fmt.Fprintf(w, "  beam search: the cache holds num_beams sequences a prompt, and each step copies it to the chosen beams (reorder_cache); greedy search (num_beams=1) holds one sequence a prompt\n")
 	}
 	if g.Processors > 0 {
-		fmt.Fprintf(w, "  logits processors %8s  at the peak: the warpers' float32 copies of the batch × vocab scores (temperature, top-k, top-p's sort)\n", b(g.Processors))
+		chain := "temperature, top-k or min-p: no warper sorted the scores"
+		if g.ProcessorsSort {
+			chain = "top-p or typical-p sorted them: values, int64 indices and the sort's buffers"
+		}
+		fmt.Fprintf(w, "  logits processors %8s  at the peak: the warpers' float32 copies of the batch × vocab scores (%s)\n", b(g.Processors), chain)
 	}
 	if g.KeptScores > 0 {
 		fmt.Fprintf(w, "  kept scores   %10s  at the peak: %d float32 batch × vocab score tensors from earlier steps that generate's output keeps (output_scores / output_logits)\n", b(g.KeptScores), g.KeptScoresTensors)
