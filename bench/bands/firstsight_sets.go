@@ -175,6 +175,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late95/RESULTS.md", "", false},
 	// late96's (f2e68ed): timed sampled/greedy twins
 	{"testdata/late96/RESULTS.md", "", false},
+	// late97's (ef62a69): min_p
+	{"testdata/late97/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation

@@ -161,9 +161,6 @@ func bands(c *config, r *Result) {
 		widen(0.10, fmt.Sprintf("no held-out generate call ran more than %d new tokens (this one runs %d): the allocator's reuse of the cache's freed blocks over so many steps is the replay's, unmeasured: band widened by 10%% each side, the reserved band's low end down to the allocated band's", g.MaxNewTokens, c.gen))
 		rb[0] = min(rb[0], ab[0]*float64(r.PeakAllocated)/float64(r.PeakReserved))
 	}
-	if c.samp.minP > 0 {
-		widen(0.03, "min_p (MinPLogitsWarper) is modelled from transformers' code, with no capture yet: band widened by 3% each side")
-	}
 	if seg := c.sampleSegment(); seg > 0 && r.PeakPhase == PhaseDecode.String() && r.PeakReserved > 0 {
 		rb[1] += float64(seg) / float64(r.PeakReserved)
 		r.Notes = append(r.Notes, fmt.Sprintf("the peak is a decode step's sampling: its largest temporary (%s) may need a segment of its own once the cache's growth has fragmented the cached blocks (dev102's Qwen2.5 trace took one at its last step): the reserved band's top raised by %s", units.Bytes(seg), units.Bytes(seg)))

@@ -16,6 +16,8 @@ package infer
 //	top_k 50              0.10 ms + 80 B/el (0.61 ms there; within 24%)
 //	top_p 0.9             0.12 ms + 608 B/el (3.38 ms there: torch.sort; 9%)
 //	softmax, multinomial  0.11 ms + 52 B/el (0.39 ms there; 3%)
+//	min_p 0.1             0.12 ms + 130 B/el (0.78 ms there; dev104's
+//	                      H100 probe scaled to the H200; 14%)
 //
 // Llama 3 Instruct's chain timed as one call came within 30% of the
 // parts' sum; at 8 × 32000 issuing it (LogitsProcessorList's Python) is
@@ -53,10 +55,11 @@ var (
 	costTopK        = opCost{fixed: 100e-6, perEl: 80}
 	costTopP        = opCost{fixed: 120e-6, perEl: 608}
 	costSample      = opCost{fixed: 110e-6, perEl: 52}
-	// min_p: not in the probe yet; priced from its operators' bytes
-	// (softmax, amax, a compare, topk of one, masked_fill: about 30 B an
-	// element read and written) with softmax's measured overhead
-	costMinP = opCost{fixed: 110e-6, perEl: 45}
+	// min_p: dev104's probe timed it on a lent H100 (0.17 ms at 8 × 32000,
+	// 0.86 ms at 160 × 151936), scaled to the H200 at each shape by how
+	// much faster dev103's H200 ran top_k plus softmax and multinomial;
+	// fitted there within 14%
+	costMinP = opCost{fixed: 118e-6, perEl: 130}
 )
 
 // samplerGPU is the GPU seconds of one step's sampling: the warpers the
