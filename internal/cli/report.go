@@ -150,8 +150,15 @@ func reportOf(ctx context.Context, s *snapshot.Snapshot, d int, path string, tun
 		}
 		in.Tune = html.TuneOf(&rep, st.CapacityBytes, rows)
 	case tune == "auto":
-		in.Notes = append(in.Notes, fmt.Sprintf("the allocator-settings table was skipped: the trace has %d requests and each "+
-			"setting is a full replay (run vramkit tune, or report --tune always)", n))
+		// as analyze does: the one setting that ends size churn, one replay
+		rows, err := allocsim.TuneSettings(ctx, rep.Result.Requests, []string{"expandable_segments:True"}, st.CapacityBytes,
+			st.TotalBytes, st.MemoryFraction)
+		if err != nil {
+			return nil, err
+		}
+		in.Tune = html.TuneOf(&rep, st.CapacityBytes, rows)
+		in.Notes = append(in.Notes, fmt.Sprintf("the allocator-settings table has expandable_segments:True alone: the trace has %d "+
+			"requests and each setting is a full replay (run vramkit tune, or report --tune always, for the whole grid)", n))
 	}
 	return html.Build(in), nil
 }
