@@ -46,15 +46,7 @@ func TestTuneSavesRounding(t *testing.T) {
 	if rec.Stats.Reserved == 0 {
 		t.Fatal("no RESULT line with memory_stats in the log")
 	}
-	s, err := snapshot.LoadFile(filepath.Join(dir, name+".pickle.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := Analyze(s, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := rep.Devices[0]
+	d := analyzeTuned(t, filepath.Join(dir, name+".pickle.gz"))
 	if d.PeakAllocated != rec.Stats.Allocated || d.PeakReserved != rec.Stats.Reserved {
 		t.Fatalf("peaks %d/%d, recorded %d/%d", d.PeakAllocated, d.PeakReserved, rec.Stats.Allocated, rec.Stats.Reserved)
 	}
@@ -114,15 +106,7 @@ func TestTuneLongTrace(t *testing.T) {
 	if rec.Stats.Reserved == 0 {
 		t.Fatal("no results.jsonl row for the GPT-2 medium long trace")
 	}
-	s, err := snapshot.LoadFile(dir + rec.Snapshot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := Analyze(s, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := rep.Devices[0]
+	d := analyzeTuned(t, dir+rec.Snapshot)
 	fr := d.Fragmentation
 	if d.PeakReserved != rec.Stats.Reserved || fr.TuneSettings != 1 || fr.TuneConf != "expandable_segments:True" {
 		t.Fatalf("peak reserved %d (recorded %d), fragmentation %+v: want expandable segments replayed alone",
@@ -135,4 +119,19 @@ func TestTuneLongTrace(t *testing.T) {
 	if len(d.Advice) == 0 || d.Advice[0].Saving != fr.TuneSaving || !strings.Contains(d.Advice[0].Detail, "the only one tried") {
 		t.Errorf("first advice %+v, want the allocator setting, saying it was the only one tried", d.Advice[0])
 	}
+}
+
+// analyzeTuned analyses the snapshot at path with the default options,
+// the allocator-settings search included (analyzePath turns it off).
+func analyzeTuned(t *testing.T, path string) Device {
+	t.Helper()
+	s, err := snapshot.LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Analyze(s, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep.Devices[0]
 }
