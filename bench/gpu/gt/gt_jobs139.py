@@ -12,3 +12,8 @@ def call192():
             spec=spec, env={"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"})
     probe = script("dev105-beam-profile", "dev105-probe", 20, "beam_profile.py", {}, timeout=400, exclusive=True)
     return [exp, probe]
+
+
+def call193():
+    """dev106: the GPU's busy time per greedy decode step beside the host's (scripts/decode_profile.py)."""
+    return [script("dev106-decode-profile", "dev106-probe", 30, "decode_profile.py", {}, timeout=420, exclusive=True)]
