@@ -17,3 +17,9 @@ def call192():
 def call193():
     """dev106: the GPU's busy time per greedy decode step beside the host's (scripts/decode_profile.py)."""
     return [script("dev106-decode-profile", "dev106-probe", 30, "decode_profile.py", {}, timeout=420, exclusive=True)]
+
+
+def call194():
+    """call193 on two of its models, for what device time is left."""
+    return [script("dev106-decode-profile", "dev106-probe", 30, "decode_profile.py", {"DP_MODELS": "gpt2-medium,llama32-1b"},
+                   timeout=240, exclusive=True)]

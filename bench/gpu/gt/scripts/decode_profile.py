@@ -6,6 +6,7 @@ tokens) at 8, 32 and 128 rows and prompts 128 and 1024: generate timed three tim
 under torch.profiler: total self CUDA time (the GPU's busy time), self CPU time (inflated by the profiler), and the
 number of kernels launched. One JSON line per point, then a RESULT line."""
 import json
+import os
 import time
 import torch
 import transformers as tf
@@ -28,7 +29,10 @@ NEW = 64
 
 def main():
     from torch.profiler import profile, ProfilerActivity
+    pick = os.environ.get("DP_MODELS")  # a comma-separated subset, for a short call
     for name, (cls, cfg) in MODELS.items():
+        if pick and name not in pick.split(","):
+            continue
         with torch.device("cuda"):
             model = cls._from_config(cfg, dtype=torch.bfloat16).eval()
         g = model.generation_config
