@@ -29,6 +29,9 @@ func (d *dev) fragmentation(resPeak int) Fragmentation {
 		f.TuneSkipped = "disabled"
 	case res == 0 || float64(f.ReservedMinusAllocated) < d.o.TuneMinWaste*float64(res):
 		f.TuneSkipped = fmt.Sprintf("the cache holds under %.0f%% of peak reserved unused", 100*d.o.TuneMinWaste)
+	case long && d.rep.Config.Expandable:
+		f.TuneSkipped = fmt.Sprintf("the trace has %d requests and was recorded with expandable segments, the one setting tried "+
+			"on a trace this long; run vramkit tune for the whole grid", len(d.t.reqs))
 	default:
 		f.TuneSettings = len(grid)
 		rows, err := allocsim.TuneSettings(context.Background(), d.t.reqs, grid, d.st.CapacityBytes, d.st.TotalBytes, d.fraction())

@@ -156,3 +156,25 @@ func analyzeTuned(t *testing.T, path string) Device {
 	}
 	return rep.Devices[0]
 }
+
+// TestTuneLongTraceRecordedExpandable: a trace past the cap that was
+// recorded with expandable segments has nothing to replay (its one
+// setting is the recorded one): the search is skipped and says why.
+// testdata/probes/expandable-churn (1,680 requests) stands for a long one
+// under a cap of 1,000.
+func TestTuneLongTraceRecordedExpandable(t *testing.T) {
+	s, err := snapshot.LoadFile("../../testdata/probes/expandable-churn.pickle.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := DefaultOptions()
+	o.TuneMaxRequests, o.TuneMinWaste = 1000, 0
+	rep, err := Analyze(s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr := rep.Devices[0].Fragmentation
+	if fr.TuneSettings != 0 || fr.TuneConf != "" || !strings.Contains(fr.TuneSkipped, "recorded with expandable segments") {
+		t.Errorf("fragmentation %+v: want no replay, saying the trace was recorded with expandable segments", fr)
+	}
+}
