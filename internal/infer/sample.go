@@ -276,14 +276,15 @@ func samplingNote(c *config) string {
 	if c.returns > 1 {
 		seqs = fmt.Sprintf("; num_return_sequences %d expands every input, so the model and its KV cache run %d sequences", c.returns, c.batch)
 	}
-	probe := "from dev103's probe on an H200"
-	if c.samp.minP > 0 {
-		probe += ", min_p's part from dev104's on an H100, scaled to the H200 by the operators both timed"
+	k, measured := samplerCostsOf(c.gpu.Name)
+	probe := "from " + k.source
+	if !measured {
+		probe += ", the per-element part scaled by this GPU's bandwidth"
 	}
 	if c.samp.minP > 0 {
-		probe += "; its timed twin, Qwen2.5-0.5B at batch 128 under min_p 0.1 alone, ran 0.83-0.90x its greedy twin's speed by its median and fastest runs, planned 0.93x"
+		probe += "; min_p's timed twin, Qwen2.5-0.5B at batch 128 under min_p 0.1 alone on an H100, ran 0.83-0.90x its greedy twin's speed by its median and fastest runs, planned 0.94x"
 	}
-	cost := fmt.Sprintf("; choosing each token takes about %.2f ms of GPU time (the warpers, softmax and multinomial, %s; the per-element part scaled by bandwidth), added to every step after its forward since generate synchronises each step: timed twins ran 0.90x (Llama 3.2 1B, batch 32, top_p; planned 0.90x) and 0.75-0.82x (Qwen2.5-0.5B, batch 128, top_p, by its median and fastest runs; planned 0.83x) their greedy twin's speed; late96's six blind pairs came within 10%% at five", 1e3*c.samplerGPU(), probe)
+	cost := fmt.Sprintf("; choosing each token takes about %.2f ms of GPU time (the warpers, softmax and multinomial, %s), added to every step after its forward since generate synchronises each step: timed twins ran 0.90x (Llama 3.2 1B, batch 32, top_p; planned 0.91x) and 0.75-0.82x (Qwen2.5-0.5B, batch 128, top_p, by its median and fastest runs; planned 0.83x) their greedy twin's speed; late96's six pairs on an H100 (blind when first evaluated, within 10%% at five) now within 7%% at five", 1e3*c.samplerGPU(), probe)
 	return fmt.Sprintf("sampling with %s; each warper writes a new float32 copy of the batch × vocab scores, and the float32 logits, the scores and the probabilities stay held into the next step's forward%s%s", ws, seqs, cost)
 }
 

@@ -49,18 +49,39 @@ type opCost struct{ fixed, perEl float64 }
 
 func (o opCost) seconds(elems, bw float64) float64 { return o.fixed + elems*o.perEl/bw }
 
-// The warper probe's fits (dev103/probe/warper_time.jsonl).
-var (
-	costTemperature = opCost{fixed: 8e-6, perEl: 8}
-	costTopK        = opCost{fixed: 100e-6, perEl: 80}
-	costTopP        = opCost{fixed: 120e-6, perEl: 608}
-	costSample      = opCost{fixed: 110e-6, perEl: 52}
-	// min_p: dev104's probe timed it on a lent H100 (0.17 ms at 8 × 32000,
-	// 0.86 ms at 160 × 151936), scaled to the H200 at each shape by how
-	// much faster dev103's H200 ran top_k plus softmax and multinomial;
-	// fitted there within 14%
-	costMinP = opCost{fixed: 118e-6, perEl: 130}
-)
+// samplerCosts is one GPU's fitted cost of each sampling operator.
+type samplerCosts struct {
+	temperature, topK, topP, sample, minP opCost
+	// source says where the figures come from, for the plan's note.
+	source string
+}
+
+// The warper probe's fits, per GPU it ran on. The H200's (dev103's probe;
+// min_p from dev104's H100 probe, scaled to the H200 at each shape by how
+// much faster dev103's H200 ran top_k plus softmax and multinomial, fitted
+// there within 14%) serve every GPU without a probe, their per-element
+// part at that GPU's bandwidth. The H100's are fitted on dev104's probe of
+// the same operators at the same six shapes (top_p 7%, min_p 13%, softmax
+// and multinomial 15%, top_k 29%; temperature within 10 µs): scaled from the
+// H200 by bandwidth they came out 6-28% slow at the larger shapes, the
+// H100 running these kernels 0.81-0.93x the H200's speed, not 0.70x.
+var measuredSampler = map[string]samplerCosts{
+	"h200": {temperature: opCost{fixed: 8e-6, perEl: 8}, topK: opCost{fixed: 100e-6, perEl: 80},
+		topP: opCost{fixed: 120e-6, perEl: 608}, sample: opCost{fixed: 110e-6, perEl: 52}, minP: opCost{fixed: 118e-6, perEl: 130},
+		source: "dev103's probe on an H200 (min_p's part from dev104's H100 probe, scaled by the operators both timed)"},
+	"h100": {temperature: opCost{fixed: 8e-6, perEl: 8}, topK: opCost{fixed: 140e-6, perEl: 51},
+		topP: opCost{fixed: 154e-6, perEl: 457}, sample: opCost{fixed: 152e-6, perEl: 37}, minP: opCost{fixed: 158e-6, perEl: 88},
+		source: "dev104's probe on an H100"},
+}
+
+// samplerCostsOf is the costs measured on gpu, or the H200's (scaled by
+// bandwidth in samplerGPU) on a GPU without a probe; measured says which.
+func samplerCostsOf(gpu string) (c samplerCosts, measured bool) {
+	if c, ok := measuredSampler[gpu]; ok {
+		return c, true
+	}
+	return measuredSampler["h200"], false
+}
 
 // samplerGPU is the GPU seconds of one step's sampling: the warpers the
 // spec runs, then softmax and multinomial; 0 under greedy search.
@@ -69,19 +90,20 @@ func (c *config) samplerGPU() float64 {
 	if !p.on {
 		return 0
 	}
+	k, _ := samplerCostsOf(c.gpu.Name)
 	n, bw := float64(c.batch*c.vocab), c.gpu.BandwidthGBps*1e9
-	t := costSample.seconds(n, bw)
+	t := k.sample.seconds(n, bw)
 	if p.temp != 1 {
-		t += costTemperature.seconds(n, bw)
+		t += k.temperature.seconds(n, bw)
 	}
 	if p.topK > 0 {
-		t += costTopK.seconds(n, bw)
+		t += k.topK.seconds(n, bw)
 	}
 	if p.topP < 1 {
-		t += costTopP.seconds(n, bw)
+		t += k.topP.seconds(n, bw)
 	}
 	if p.minP > 0 {
-		t += costMinP.seconds(n, bw)
+		t += k.minP.seconds(n, bw)
 	}
 	return t
 }
