@@ -167,8 +167,13 @@ func (m *model) beamEnd(st *beamState) {
 // beamDecodeLow is the low end of a beam search's decode-speed band, a
 // fraction of the priced tokens/s: dev101's timed beam steps (lent H100)
 // ran GPT-2 medium at 0.49× and 0.59× the priced speed (its greedy twins
-// at 0.83×, the host's own offset) and BART-large at 0.83×: the search's
-// host work is under-priced by a family-dependent amount not yet found.
+// at 0.83×, the host's own offset) and BART-large at 0.83×. dev105's
+// profile on another lent H100, where the same GPT-2 call ran 1.7× faster,
+// put its beam steps at 0.84× (prompt 512), 1.09× (128) and 0.81× (32
+// rows) the price: the cache's reorder (index_select) and the legacy
+// cache's torch.cat bring the GPU's busy time per step (8.9 ms, against a
+// byte-based ~1 ms) near the host's, and generate syncs every step, so
+// part of it is exposed; not modelled yet.
 const beamDecodeLow = 0.45
 
 // beamTimes widens a beam search's decode band to what dev101 measured.
@@ -178,6 +183,6 @@ func beamTimes(r *Result) {
 
 // beamNote says what the plan assumed of the search.
 func beamNote(c *config) string {
-	return fmt.Sprintf("beam search: %d beams a prompt, so the model, its KV cache and the logits run %d sequences; each step copies the cache to the chosen beams (index_select, an encoder-decoder's cross-attention cache too); planned with min_new_tokens set, as vramkit's captures ran (two float32 copies of the scores per step more than without it); tokens/s count the prompts' sequences, priced from the greedy rates with the search's copies and allocations added: timed beam steps ran 0.49-0.83x that speed (dev101), so the band's low end is %.2fx",
+	return fmt.Sprintf("beam search: %d beams a prompt, so the model, its KV cache and the logits run %d sequences; each step copies the cache to the chosen beams (index_select, an encoder-decoder's cross-attention cache too); planned with min_new_tokens set, as vramkit's captures ran (two float32 copies of the scores per step more than without it); tokens/s count the prompts' sequences, priced from the greedy rates with the search's copies and allocations added: timed beam steps ran 0.49-0.83x that speed on one lent host (dev101), 0.81-1.09x on another (dev105), so the band's low end is %.2fx",
 		c.beams, c.batch, beamDecodeLow)
 }
