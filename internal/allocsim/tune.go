@@ -29,6 +29,12 @@ func TuneGrid(fraction float64) []string {
 	return g
 }
 
+// LongTraceGrid is the settings analyze and report replay on a trace too
+// long for TuneGrid's dozen replays: expandable segments alone, the one
+// setting that ends size churn (a growing cache, varying sequence
+// lengths), at the cost of one more replay.
+func LongTraceGrid() []string { return []string{"expandable_segments:True"} }
+
 // Outcome is what a run of a request stream comes to, in the figures
 // simulate and tune print (JSON names as in their contracts).
 type Outcome struct {

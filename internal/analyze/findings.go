@@ -20,9 +20,7 @@ func (d *dev) fragmentation(resPeak int) Fragmentation {
 	grid := allocsim.TuneGrid(d.fraction())
 	long := d.o.TuneMaxRequests > 0 && len(d.t.reqs) > d.o.TuneMaxRequests
 	if long {
-		// One replay costs what the analysis' own did: the setting that
-		// ends size churn (a growing cache, varying sequence lengths).
-		grid = []string{"expandable_segments:True"}
+		grid = allocsim.LongTraceGrid()
 	}
 	switch {
 	case !d.o.Tune:

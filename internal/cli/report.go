@@ -150,8 +150,8 @@ func reportOf(ctx context.Context, s *snapshot.Snapshot, d int, path string, tun
 		}
 		in.Tune = html.TuneOf(&rep, st.CapacityBytes, rows)
 	case tune == "auto":
-		// as analyze does: the one setting that ends size churn, one replay
-		rows, err := allocsim.TuneSettings(ctx, rep.Result.Requests, []string{"expandable_segments:True"}, st.CapacityBytes,
+		// as analyze does: one replay, under the setting that ends size churn
+		rows, err := allocsim.TuneSettings(ctx, rep.Result.Requests, allocsim.LongTraceGrid(), st.CapacityBytes,
 			st.TotalBytes, st.MemoryFraction)
 		if err != nil {
 			return nil, err
