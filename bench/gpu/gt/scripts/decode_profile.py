@@ -37,7 +37,7 @@ def main():
             model = cls._from_config(cfg, dtype=torch.bfloat16).eval()
         g = model.generation_config
         g.eos_token_id, g.pad_token_id, g.bos_token_id, g.disable_compile = None, 0, None, True
-        for rows in (8, 32, 128):
+        for rows in [int(x) for x in os.environ.get("DP_ROWS", "8,32,128").split(",")]:
             for prompt in (128, 1024):
                 ids = torch.randint(2, cfg.vocab_size, (rows, prompt), device="cuda")
                 kw = dict(max_new_tokens=NEW, min_new_tokens=NEW, do_sample=False,
