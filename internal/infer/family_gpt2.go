@@ -10,6 +10,7 @@ func init() {
 		// vLLM's GPT2LMHeadModel does not implement SupportsLoRA
 		noLoRA:     true,
 		learnedPos: true,
+		stridedKV:  2,
 	})
 }
 

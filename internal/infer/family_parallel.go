@@ -16,6 +16,8 @@ func init() {
 		servedMLP: 2,
 		// vLLM's GPTNeoXForCausalLM does not implement SupportsLoRA
 		noLoRA: true,
+		// the value is a view of query_key_value's output
+		stridedKV: 1,
 	})
 	registerDecoder(&decoder{
 		family: "phi", weights: phiWeights, embed: llamaEmbed,

@@ -13,6 +13,8 @@ func init() {
 		block: (*model).phi3Block, norm: (*model).norm,
 		// vLLM's fused gate_up (2·ffn) and SiluAndMul output (ffn)
 		servedMLP: 3,
+		// the value is a slice of qkv_proj's output
+		stridedKV: 1,
 	})
 }
 

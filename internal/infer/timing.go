@@ -13,6 +13,9 @@ type timeModel struct {
 	effAttn  float64 // fused attention forward, FLOPs counted on every score pair
 	causal   float64 // a causal kernel's time over the same shape's full one
 	effBW    float64 // achieved share of memory bandwidth
+	// catStrided is torch.cat's achieved share of memory bandwidth on its
+	// generic path, taken when an input is a strided view (decoder.stridedKV)
+	catStrided float64
 	launch   float64 // GPU-side floor per kernel, seconds
 	hostOp   float64 // host time per operator of an eager forward, seconds
 	hostStep float64 // per generate step: logits processors, stopping criteria, the .item() sync
@@ -37,9 +40,13 @@ type timeModel struct {
 // the lent hosts, where host-bound generate runs: TinyLlama's fixture point
 // decoded a step in 12.2 to 18.4 ms on three of them (plan: 14.6), and a
 // host's runs differ by up to 15% (dev98's call 181): prefill ×0.6–2.0,
-// tokens/s ×0.6–1.3.
+// tokens/s ×0.6–1.3. torch.cat's strided path is dev106's (an H100,
+// scripts/decode_profile.py): GPT-2 medium's cache cats ran 613–675 GB/s
+// of 3350 from 64 MB read and written up (0.18–0.20), where the contiguous
+// cats of Llama 3.2 1B and Qwen2.5-0.5B (dev107) ran 2.9–3.0 TB/s (0.87–0.90,
+// effBW's); other GPUs get the same share of their bandwidth (not measured).
 func defaultTimeModel() timeModel {
-	return timeModel{effLowp: 0.65, effF32: 0.75, effAttn: 0.3, causal: 0.6, effBW: 0.85,
+	return timeModel{effLowp: 0.65, effF32: 0.75, effAttn: 0.3, causal: 0.6, effBW: 0.85, catStrided: 0.19,
 		launch: 6e-6, hostOp: 15e-6, hostStep: 1e-3,
 		hostEncDec: 20.5e-6, setupEncDec: 5.5e-3, bands: [4]float64{0.6, 2.0, 0.6, 1.3}}
 }
@@ -177,6 +184,9 @@ func (m *model) times(r *Result) {
 	db := float64(m.w.decodeRead()) + kvRead + 2*float64(m.traffic[1])
 	df := 2*b*macs + head
 	gpuD := db/bw + df/rate + c.attnTime(tm, 1, int64(mid), rate) + float64(m.kernels[1])*tm.launch
+	if !c.static {
+		gpuD += c.stridedCatTime(tm, 2*cacheB, bw)
+	}
 	hostD := float64(m.kernels[1])*tm.hostOp + tm.hostStep
 	// the step's sampling runs after its forward, whichever bounds it
 	samp = m.samplerTime(1, tm.hostOp)
@@ -192,6 +202,21 @@ func (m *model) times(r *Result) {
 		r.Notes = append(r.Notes, fmt.Sprintf("decode is host-bound: issuing each step's eager operators (about %d tensor allocations' worth) from Python takes longer than reading %.2f GB at %.0f GB/s; CUDA graphs or torch.compile would lift it",
 			m.kernels[1], db/1e9, c.gpu.BandwidthGBps))
 	}
+}
+
+// stridedCatTime is what DynamicCache's cat of catB bytes (read and
+// written, key and value alike) costs beyond their price at bw when the
+// family's new keys or values are strided views (decoder.stridedKV).
+// The prefill's cat (the prompt's keys into the empty cache) is left at
+// bw: dev106's GPT-2 medium prefills measured within 6% of the plan
+// without it.
+func (c *config) stridedCatTime(tm timeModel, catB, bw float64) float64 {
+	share := float64(c.dec.stridedKV) / 2
+	if share == 0 {
+		return 0
+	}
+	slow := c.gpu.BandwidthGBps * 1e9 * tm.catStrided
+	return catB * share * (1/slow - 1/bw)
 }
 
 // decode fills r's decode figures from one step's GPU and host seconds
