@@ -8,17 +8,17 @@ import "fmt"
 // PyTorch under Python), so a forward costs the larger of the GPU's time
 // and the host's.
 type timeModel struct {
-	effLowp  float64 // achieved share of peak bf16/fp16 tensor-core FLOPs (GEMM)
-	effF32   float64 // fp32 GEMM (PyTorch leaves TF32 off for matmul)
-	effAttn  float64 // fused attention forward, FLOPs counted on every score pair
-	causal   float64 // a causal kernel's time over the same shape's full one
-	effBW    float64 // achieved share of memory bandwidth
+	effLowp float64 // achieved share of peak bf16/fp16 tensor-core FLOPs (GEMM)
+	effF32  float64 // fp32 GEMM (PyTorch leaves TF32 off for matmul)
+	effAttn float64 // fused attention forward, FLOPs counted on every score pair
+	causal  float64 // a causal kernel's time over the same shape's full one
+	effBW   float64 // achieved share of memory bandwidth
 	// catStrided is torch.cat's achieved share of memory bandwidth on its
 	// generic path, taken when an input is a strided view (decoder.stridedKV)
 	catStrided float64
-	launch   float64 // GPU-side floor per kernel, seconds
-	hostOp   float64 // host time per operator of an eager forward, seconds
-	hostStep float64 // per generate step: logits processors, stopping criteria, the .item() sync
+	launch     float64 // GPU-side floor per kernel, seconds
+	hostOp     float64 // host time per operator of an eager forward, seconds
+	hostStep   float64 // per generate step: logits processors, stopping criteria, the .item() sync
 	// an encoder-decoder's host time per allocation of its forwards and
 	// the setup its generate adds before the first token
 	hostEncDec, setupEncDec float64
