@@ -31,3 +31,18 @@ def call195():
 def call196():
     return [script("dev107-decode-profile", "dev107-probe", 30, "decode_profile.py",
                    {"DP_MODELS": "llama32-1b,qwen25-05b", "DP_ROWS": "128"}, timeout=500, exclusive=True)]
+
+
+def call197():
+    """late98t: call195's four blind points timed (spec timing: prefill x3, generate x3, medians), the timing still
+    unseen (call195 ran without it: its memory was evaluated, 4/4 inside); dev108: two host-bound points dev106
+    timed (TinyLlama and GPT-2 medium, 32 rows p128), to place this host beside dev106's."""
+    def gen(key, points, mem, group, held):
+        return J(group + "-gen-" + key + "-bf16-dynamic-inf", group, mem, heldout=held, exclusive=True, timeout=240,
+                 spec=G(key, "bf16", "dynamic", "inference", points, timing=True))
+    return [gen("pythia-410m", [(128, 1024, 64)], 60, "late98t", True),
+            gen("phi3-mini", [(64, 1024, 64)], 60, "late98t", True),
+            gen("gpt2-medium", [(160, 768, 64)], 60, "late98t", True),
+            gen("llama-mha-1b", [(128, 2048, 64)], 70, "late98t", True),
+            gen("tinyllama", [(32, 128, 64)], 20, "dev108", False),
+            gen("gpt2-medium", [(32, 128, 64)], 20, "dev108", False)]
