@@ -177,6 +177,8 @@ var firstSightTables = []firstSightTable{
 	{"testdata/late96/RESULTS.md", "", false},
 	// late97's (ef62a69): min_p
 	{"testdata/late97/RESULTS.md", "", false},
+	// late98's (6bbbd12b): GPU-bound decode points
+	{"testdata/late98/RESULTS.md", "", false},
 }
 
 // firstSightStepTables are the blind sets with a per-row first evaluation

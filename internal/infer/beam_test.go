@@ -77,3 +77,9 @@ func TestBeamSearchTimed(t *testing.T) {
 		}
 	}
 }
+
+// TestLate98Memory holds late98's blind GPU-bound points (Pythia-410m 128
+// x p1024, Phi-3 mini 64 x p1024, GPT-2 medium 160 x p768, a multi-head
+// Llama 1B 128 x p2048), evaluated once at 6bbbd12b: allocated within
+// 0.01%, reserved +0.2% to +0.3%, 4/4 inside both bands.
+func TestLate98Memory(t *testing.T) { checkGenerateSet(t, "late98", 4, 0.004, 0.0005, 1) }
