@@ -65,8 +65,11 @@ func (m *model) encDecTimes(r *Result, tm timeModel) {
 	if a := c.dec.audio; a != nil {
 		setup += a.setup + a.setupPerSeq*b
 	}
-	r.PrefillTime = setup + max(gpuP, hostP) + m.samplerTime(0, tm.hostEncDec)
-	r.PrefillBand = [2]float64{r.PrefillTime * tm.bands[0], r.PrefillTime * tm.bands[1]}
+	samp := m.samplerTime(0, tm.hostEncDec)
+	r.PrefillTime = setup + max(gpuP, hostP) + samp
+	// the setup runs on the host
+	lo, hi := tm.prefillBand.span(gpuP+samp, setup+hostP+samp)
+	r.PrefillBand = [2]float64{lo, hi}
 	r.BandwidthGBps = c.gpu.BandwidthGBps
 	if c.gen <= 1 || len(m.kernels) < 2 {
 		r.TotalTime = r.PrefillTime
@@ -78,7 +81,7 @@ func (m *model) encDecTimes(r *Result, tm timeModel) {
 	df := 2 * b * (wk.stepMACs + wk.headMACs)
 	gpuD := db/bw + df/rate + float64(m.kernels[1])*tm.launch
 	hostD := float64(m.kernels[1])*tm.hostEncDec + tm.hostStep
-	samp := m.samplerTime(1, tm.hostEncDec)
+	samp = m.samplerTime(1, tm.hostEncDec)
 	r.SamplerStep = samp
 	r.decode(tm, c.prompts*c.returns, c.gen, gpuD+samp, hostD+samp, db)
 	r.Notes = append(r.Notes, fmt.Sprintf("the first token is generate's setup (%.1f ms on the host) and then the encoder's pass over %d rows a sequence with one decoder step (%.1f ms GPU, %.1f ms host); each decode step reads %.2f GB (the decoder's weights, its cache and the cross-attention's) and is %s-bound",

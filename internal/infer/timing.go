@@ -22,9 +22,21 @@ type timeModel struct {
 	// an encoder-decoder's host time per allocation of its forwards and
 	// the setup its generate adds before the first token
 	hostEncDec, setupEncDec float64
-	// bands are the prefill time's and the decode tokens/s' bands as
-	// shares of the prediction (low and high of each)
-	bands [4]float64
+	// prefillBand and decodeBand spread the GPU's and the host's times
+	// of a prefill and of a decode step apart (see timeBand)
+	prefillBand, decodeBand timeBand
+}
+
+// timeBand is how far a GPU's and a host's time may land from their
+// prices, as shares of each: the lent hosts differ far more than the GPUs
+// do, so a host-bound figure gets a wide band and a GPU-bound one a
+// narrow one. Where the two are close, generate's sync every step leaves
+// part of the shorter one exposed: the top adds half of it.
+type timeBand struct{ gpuLo, gpuHi, hostLo, hostHi float64 }
+
+// span is the band of a time priced max(gpu, host).
+func (b timeBand) span(gpu, host float64) (lo, hi float64) {
+	return max(gpu*b.gpuLo, host*b.hostLo), max(gpu*b.gpuHi, host*b.hostHi) + min(gpu, host)/2
 }
 
 // defaultTimeModel takes the device shares from the H200 calibration run
@@ -38,9 +50,13 @@ type timeModel struct {
 // compares them with the captured decode speeds. An encoder-decoder's
 // host costs come from dev98 (encDecTimes). The bands hold the spread of
 // the lent hosts, where host-bound generate runs: TinyLlama's fixture point
-// decoded a step in 12.2 to 18.4 ms on three of them (plan: 14.6), and a
-// host's runs differ by up to 15% (dev98's call 181): prefill ×0.6–2.0,
-// tokens/s ×0.6–1.3. torch.cat's strided path is dev106's (an H100,
+// decoded a step in 12.2 to 18.4 ms on three of them (plan: 14.6), a
+// host's runs differ by up to 15% (dev98's call 181), and the two H100
+// hosts of dev106 and dev107 ran host-bound steps 1.46–2.24× the price
+// (GPT-2 medium, TinyLlama, Llama 3.2 1B, Qwen2.5-0.5B at 8–128 rows):
+// the host's time ×0.77–2.3 a decode step, ×0.6–2.3 a prefill. The GPU's
+// time keeps the former bands where it bounds (prefill ×0.6–2.0), a decode
+// step ×0.8–1.4 (dev106's GPU-bound GPT-2 step: 0.94×). torch.cat's strided path is dev106's (an H100,
 // scripts/decode_profile.py): GPT-2 medium's cache cats ran 613–675 GB/s
 // of 3350 from 64 MB read and written up (0.18–0.20), where the contiguous
 // cats of Llama 3.2 1B and Qwen2.5-0.5B (dev107) ran 2.9–3.0 TB/s (0.87–0.90,
@@ -48,7 +64,9 @@ type timeModel struct {
 func defaultTimeModel() timeModel {
 	return timeModel{effLowp: 0.65, effF32: 0.75, effAttn: 0.3, causal: 0.6, effBW: 0.85, catStrided: 0.19,
 		launch: 6e-6, hostOp: 15e-6, hostStep: 1e-3,
-		hostEncDec: 20.5e-6, setupEncDec: 5.5e-3, bands: [4]float64{0.6, 2.0, 0.6, 1.3}}
+		hostEncDec: 20.5e-6, setupEncDec: 5.5e-3,
+		prefillBand: timeBand{gpuLo: 0.6, gpuHi: 2.0, hostLo: 0.6, hostHi: 2.3},
+		decodeBand:  timeBand{gpuLo: 0.8, gpuHi: 1.4, hostLo: 0.77, hostHi: 2.3}}
 }
 
 // peakFLOPs is the dense matmul peak of the compute dtype.
@@ -156,7 +174,8 @@ func (m *model) times(r *Result) {
 	hostP := float64(m.kernels[0])*tm.hostOp + tm.hostStep
 	samp := m.samplerTime(0, tm.hostOp)
 	r.PrefillTime = max(gpuP, hostP) + samp
-	r.PrefillBand = [2]float64{r.PrefillTime * tm.bands[0], r.PrefillTime * tm.bands[1]}
+	lo, hi := tm.prefillBand.span(gpuP+samp, hostP+samp)
+	r.PrefillBand = [2]float64{lo, hi}
 	r.BandwidthGBps = c.gpu.BandwidthGBps
 	if c.gen <= 1 || len(m.kernels) < 2 {
 		r.TotalTime = r.PrefillTime
@@ -221,7 +240,8 @@ func (c *config) stridedCatTime(tm timeModel, catB, bw float64) float64 {
 
 // decode fills r's decode figures from one step's GPU and host seconds
 // and the bytes it reads (the step costs the larger of the two; gen new
-// tokens take the prefill and gen-1 steps), with the tokens/s band.
+// tokens take the prefill and gen-1 steps), with the tokens/s band
+// (timeModel.decodeBand).
 func (r *Result) decode(tm timeModel, batch, gen int64, gpu, host, read float64) {
 	r.DecodeStep = max(gpu, host)
 	r.DecodeRead = int64(read)
@@ -230,6 +250,7 @@ func (r *Result) decode(tm timeModel, batch, gen int64, gpu, host, read float64)
 		r.DecodeBound = "host"
 	}
 	r.DecodeTokensPerSec = float64(batch) / r.DecodeStep
-	r.DecodeBand = [2]float64{r.DecodeTokensPerSec * tm.bands[2], r.DecodeTokensPerSec * tm.bands[3]}
+	lo, hi := tm.decodeBand.span(gpu, host)
+	r.DecodeBand = [2]float64{float64(batch) / hi, float64(batch) / lo}
 	r.TotalTime = r.PrefillTime + float64(gen-1)*r.DecodeStep
 }
