@@ -46,3 +46,8 @@ def call197():
             gen("llama-mha-1b", [(128, 2048, 64)], 70, "late98t", True),
             gen("tinyllama", [(32, 128, 64)], 20, "dev108", False),
             gen("gpt2-medium", [(32, 128, 64)], 20, "dev108", False)]
+
+
+def call198():
+    """call197's four blind timings alone (device time ran short)."""
+    return call197()[:4]
