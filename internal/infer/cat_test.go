@@ -173,3 +173,22 @@ func TestSlowHostsInsideBand(t *testing.T) {
 		}
 	}
 }
+
+// TestStridedCatNote: a memory-bound step of a family whose cache cat
+// runs strided says how much of the step the cat takes, and a family
+// with contiguous keys and values says nothing of it.
+func TestStridedCatNote(t *testing.T) {
+	for _, dir := range []string{"dev106", "dev107"} {
+		rows, cfgs := readProfile(t, dir)
+		for _, r := range rows {
+			res := planProfile(t, r, cfgs[r.Model])
+			noted := false
+			for _, n := range res.Notes {
+				noted = noted || strings.Contains(n, "generic cat kernel")
+			}
+			if want := r.Model == "gpt2-medium" && res.DecodeBound == "memory"; noted != want {
+				t.Errorf("%s %dx%d (%s-bound): strided-cat note %v, want %v", r.Model, r.Rows, r.Prompt, res.DecodeBound, noted, want)
+			}
+		}
+	}
+}

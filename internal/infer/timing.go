@@ -203,8 +203,10 @@ func (m *model) times(r *Result) {
 	db := float64(m.w.decodeRead()) + kvRead + 2*float64(m.traffic[1])
 	df := 2*b*macs + head
 	gpuD := db/bw + df/rate + c.attnTime(tm, 1, int64(mid), rate) + float64(m.kernels[1])*tm.launch
+	var slowCat float64
 	if !c.static {
-		gpuD += c.stridedCatTime(tm, 2*cacheB, bw)
+		slowCat = c.stridedCatTime(tm, 2*cacheB, bw)
+		gpuD += slowCat
 	}
 	hostD := float64(m.kernels[1])*tm.hostOp + tm.hostStep
 	// the step's sampling runs after its forward, whichever bounds it
@@ -214,6 +216,12 @@ func (m *model) times(r *Result) {
 	if r.DecodeBound == "memory" {
 		r.Notes = append(r.Notes, fmt.Sprintf("decode is memory-bound: each step reads %.2f GB (weights and KV cache) at %.0f GB/s × %.0f%% achieved",
 			db/1e9, c.gpu.BandwidthGBps, 100*tm.effBW))
+		if slowCat > 0 {
+			cat := 2 * cacheB * float64(c.dec.stridedKV) / 2
+			r.Notes = append(r.Notes, fmt.Sprintf("DynamicCache's torch.cat copies the %s cache every step, and %s projection leaves the new %s a strided view, so PyTorch takes its generic cat kernel (%.0f%% of the bandwidth, measured on an H100, dev106): %.1f ms of the %.1f ms step; a StaticCache (cache_implementation=\"static\") writes each token in place",
+				kvName(c), c.arch.Family+"'s fused q/k/v", map[int]string{1: "value", 2: "key and value"}[c.dec.stridedKV],
+				100*tm.catStrided, 1e3*(cat/(c.gpu.BandwidthGBps*1e9*tm.catStrided)), 1e3*r.DecodeStep))
+		}
 	} else {
 		// kernels counts the step's tensor allocations, not its operators:
 		// dev98's TinyLlama step dispatches 1243 ATen operators for 907
