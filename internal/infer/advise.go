@@ -71,6 +71,17 @@ func Advise(spec memmodel.Spec, r *Result) error {
 				map[string]string{"alloc_conf": "expandable_segments:True"}, func(s *memmodel.Spec) { s.AllocConf = "expandable_segments:True" }})
 		}
 	}
+	// offer only what the planner models for this call (no StaticCache
+	// under beam search or for an encoder-decoder)
+	kept := changes[:0]
+	for _, ch := range changes {
+		s := spec
+		ch.set(&s)
+		if _, err := resolve(s); err == nil {
+			kept = append(kept, ch)
+		}
+	}
+	changes = kept
 	// the replays are independent: run them side by side (a long call's
 	// replay takes seconds)
 	alts := make([]*Result, len(changes))

@@ -3,6 +3,8 @@ package infer
 import (
 	"strings"
 	"testing"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
 // TestAdviseLongDynamicCache: a 3000-token DynamicCache call on Llama 3.2
@@ -59,5 +61,40 @@ func TestAdviseLongDynamicCache(t *testing.T) {
 	}
 	if err := Advise(short, rs); err != nil || len(rs.Alternatives) != 0 {
 		t.Errorf("64 new tokens: %d alternatives (err %v), want none", len(rs.Alternatives), err)
+	}
+}
+
+// TestAdviseOnlyWhatIsModelled: calls whose allocator holds far more
+// than their tensors but which the planner cannot replay over a
+// StaticCache (beam search; an encoder-decoder's EncoderDecoderCache) are
+// planned, with expandable segments offered, where Advise used to fail the
+// whole plan on the StaticCache replay's refusal (session 53: GPT-2 medium
+// 16 x p256 at 4 beams, BART-large b64 p512 256 new tokens).
+func TestAdviseOnlyWhatIsModelled(t *testing.T) {
+	beams := genSpec("gpt2-medium", 16, 256, 64, "bf16", "")
+	beams.NumBeams = 4
+	for _, s := range []struct {
+		name string
+		spec func() memmodel.Spec
+	}{
+		{"gpt2-medium 16 x p256, 4 beams", func() memmodel.Spec { return beams }},
+		{"bart-large b64 p512 n256", func() memmodel.Spec { return genSpec("bart-large", 64, 512, 256, "bf16", "") }},
+	} {
+		spec := s.spec()
+		r, err := Estimate(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if over := r.PeakReserved - r.PeakAllocated; over < overheadBytes || float64(over) < overheadShare*float64(r.PeakReserved) {
+			t.Fatalf("%s: reserved %d for %d allocated: no longer worth advice; revisit this test", s.name, r.PeakReserved, r.PeakAllocated)
+		}
+		if err := Advise(spec, r); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		for _, a := range r.Alternatives {
+			if a.Spec["cache"] == "static" {
+				t.Errorf("%s: offered %s", s.name, a.Change)
+			}
+		}
 	}
 }
