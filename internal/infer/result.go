@@ -66,7 +66,12 @@ type Result struct {
 	// DecodeBound says what limits a decode step: "memory" (reading the
 	// weights and the cache at BandwidthGBps) or "host" (Python and
 	// kernel launches of an eager forward).
-	DecodeBound   string  `json:"decode_bound"`
+	DecodeBound string `json:"decode_bound"`
+	// DecodeGPU and DecodeHost are a step's two prices, the GPU's work
+	// and the host's issuing of it (sampling in both); DecodeStep is the
+	// larger.
+	DecodeGPU     float64 `json:"decode_gpu_s"`
+	DecodeHost    float64 `json:"decode_host_s"`
 	DecodeRead    int64   `json:"decode_read_bytes"`
 	BandwidthGBps float64 `json:"bandwidth_gbps"`
 	TotalTime     float64 `json:"generate_s"`

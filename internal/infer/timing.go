@@ -251,7 +251,7 @@ func (c *config) stridedCatTime(tm timeModel, catB, bw float64) float64 {
 // tokens take the prefill and gen-1 steps), with the tokens/s band
 // (timeModel.decodeBand).
 func (r *Result) decode(tm timeModel, batch, gen int64, gpu, host, read float64) {
-	r.DecodeStep = max(gpu, host)
+	r.DecodeStep, r.DecodeGPU, r.DecodeHost = max(gpu, host), gpu, host
 	r.DecodeRead = int64(read)
 	r.DecodeBound = "memory"
 	if host > gpu {

@@ -51,8 +51,13 @@ func InferText(w io.Writer, r *infer.Result) {
 		if r.SamplerStep > 0 {
 			samp = fmt.Sprintf(" (sampling %.2f ms of it)", 1e3*r.SamplerStep)
 		}
-		fmt.Fprintf(w, "decode          %10.1f tokens/s (%.1f – %.1f), %.2f ms per step%s, %s-bound (%.2f GB read per step at %.0f GB/s)\n",
-			r.DecodeTokensPerSec, r.DecodeBand[0], r.DecodeBand[1], 1e3*r.DecodeStep, samp, r.DecodeBound, float64(r.DecodeRead)/1e9, r.BandwidthGBps)
+		// the other side's price says how near the bound switches
+		other := fmt.Sprintf("GPU %.2f ms", 1e3*r.DecodeGPU)
+		if r.DecodeBound != "host" {
+			other = fmt.Sprintf("host %.2f ms", 1e3*r.DecodeHost)
+		}
+		fmt.Fprintf(w, "decode          %10.1f tokens/s (%.1f – %.1f), %.2f ms per step%s, %s-bound (%s; %.2f GB read per step at %.0f GB/s)\n",
+			r.DecodeTokensPerSec, r.DecodeBand[0], r.DecodeBand[1], 1e3*r.DecodeStep, samp, r.DecodeBound, other, float64(r.DecodeRead)/1e9, r.BandwidthGBps)
 	}
 	fmt.Fprintf(w, "generate        %10.3f s\n", r.TotalTime)
 	if len(r.BandClasses) > 0 {
