@@ -43,8 +43,9 @@ type decoder struct {
 	learnedPos bool
 	// stridedKV is how many of a decode step's new key and value tensors
 	// reach DynamicCache's torch.cat as strided views of a fused q/k/v
-	// projection's output (GPT-2's c_attn split: both; GPT-NeoX's and
-	// Phi-3's: the value, the key being rebuilt by the rotary embedding):
+	// projection's output (GPT-2's c_attn split and BLOOM's: both;
+	// GPT-NeoX's and Phi-3's: the value, the key being rebuilt by the
+	// rotary embedding):
 	// cat then takes its generic strided path (see timeModel.catStrided)
 	stridedKV int
 	// mathAttn: the family's attention runs SDPA's math kernel in every

@@ -21,6 +21,10 @@ func init() {
 		// not SupportsLoRA (vllm/model_executor/models/bloom.py)
 		noLoRA:     true,
 		learnedPos: true,
+		// _reshape's key and value are views of query_key_value's output
+		// (heads interleaved by three): from the code, as GPT-2's c_attn
+		// split, which dev106 measured; not timed on BLOOM itself
+		stridedKV: 2,
 	})
 }
 
