@@ -171,9 +171,11 @@ func (m *model) beamEnd(st *beamState) {
 // profile on another lent H100, where the same GPT-2 call ran 1.7× faster,
 // put its beam steps at 0.84× (prompt 512), 1.09× (128) and 0.81× (32
 // rows) the price: the cache's reorder (index_select) and the legacy
-// cache's torch.cat bring the GPU's busy time per step (8.9 ms, against a
-// byte-based ~1 ms) near the host's, and generate syncs every step, so
-// part of it is exposed; not modelled yet.
+// cache's torch.cat bring the GPU's busy time per step (8.9 ms) near the
+// host's, and generate syncs every step, so part of it is exposed. The
+// cat now runs at its strided rate (dev106; GPT-2 medium 8 x p512 at 4
+// beams: GPU 11.7 ms a step, was ~1 ms by bytes); the exposure is in the
+// band's top only (timeBand).
 const beamDecodeLow = 0.45
 
 // beamTimes widens a beam search's decode band to what dev101 measured.
