@@ -1,0 +1,65 @@
+package infer
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// timedSets are the generate points timed alone on a lent GPU: the H200
+// fixtures' (captures/timing) and the H100 sets since.
+var timedSets = []string{"captures/timing", "dev98", "late90", "late91", "dev101", "late93", "dev102/timed", "late96", "dev104/timed"}
+
+// TestTimeBandsCover: over every timed generate point (77, from five lent
+// hosts), at least 95% of the measured decode speeds and prefill times
+// fall inside the printed bands. It logs issue 18's ratio, the median
+// half-width over the median |error| (session 53: decode 77/77 inside,
+// half-width 44.6% for a median error of 11.3%, ratio 3.9; prefill 76/77,
+// 89.3% for 10.0%, 8.9: both spreads are the hosts', heavy-tailed).
+func TestTimeBandsCover(t *testing.T) {
+	var dErr, dHalf, pErr, pHalf []float64
+	dIn, pIn := 0, 0
+	for _, set := range timedSets {
+		p := filepath.Join("..", "..", "testdata", set, "generate", "results.jsonl")
+		if set == "captures/timing" {
+			p = filepath.Join(capturesDir, "timing", "generate_timing.jsonl")
+		}
+		for _, r := range loadCapturesAll(t, p) {
+			if r.Decode <= 0 || r.Prefill <= 0 {
+				continue
+			}
+			spec := r.spec()
+			if set != "captures/timing" {
+				spec.GPU = "h100"
+			}
+			res, err := Estimate(spec)
+			if err != nil {
+				t.Fatalf("%s: %v", r.Name, err)
+			}
+			dErr = append(dErr, r.Decode/res.DecodeTokensPerSec-1)
+			dHalf = append(dHalf, (res.DecodeBand[1]-res.DecodeBand[0])/2/res.DecodeTokensPerSec)
+			if r.Decode >= res.DecodeBand[0] && r.Decode <= res.DecodeBand[1] {
+				dIn++
+			}
+			pErr = append(pErr, r.Prefill/res.PrefillTime-1)
+			pHalf = append(pHalf, (res.PrefillBand[1]-res.PrefillBand[0])/2/res.PrefillTime)
+			if r.Prefill >= res.PrefillBand[0] && r.Prefill <= res.PrefillBand[1] {
+				pIn++
+			}
+		}
+	}
+	n := len(dErr)
+	if n < 70 {
+		t.Fatalf("%d timed points, want the 77 captured", n)
+	}
+	for _, c := range []struct {
+		what       string
+		in         int
+		half, errs []float64
+	}{{"decode tokens/s", dIn, dHalf, dErr}, {"prefill", pIn, pHalf, pErr}} {
+		t.Logf("%s: %d of %d inside; median half-width %.1f%%, median |error| %.1f%%, ratio %.1f",
+			c.what, c.in, n, 100*medianAbs(c.half), 100*medianAbs(c.errs), medianAbs(c.half)/medianAbs(c.errs))
+		if float64(c.in) < 0.95*float64(n) {
+			t.Errorf("%s: %d of %d inside the band, want at least 95%%", c.what, c.in, n)
+		}
+	}
+}
