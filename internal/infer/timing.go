@@ -56,11 +56,14 @@ func (b timeBand) span(gpu, host float64) (lo, hi float64) {
 // (GPT-2 medium, TinyLlama, Llama 3.2 1B, Qwen2.5-0.5B at 8–128 rows):
 // the host's time ×0.77–2.3 a decode step, ×0.6–2.3 a prefill. The GPU's
 // time keeps the former bands where it bounds (prefill ×0.6–2.0), a decode
-// step ×0.8–1.4 (dev106's GPU-bound GPT-2 step: 0.94×). torch.cat's strided path is dev106's (an H100,
+// step ×0.8–1.4 (dev106's GPU-bound GPT-2 step: 0.94×).
+//
+// torch.cat's strided path is dev106's (an H100,
 // scripts/decode_profile.py): GPT-2 medium's cache cats ran 613–675 GB/s
 // of 3350 from 64 MB read and written up (0.18–0.20), where the contiguous
-// cats of Llama 3.2 1B and Qwen2.5-0.5B (dev107) ran 2.9–3.0 TB/s (0.87–0.90,
-// effBW's); other GPUs get the same share of their bandwidth (not measured).
+// cats of Llama 3.2 1B and Qwen2.5-0.5B (dev107) ran 2.9–3.0 TB/s
+// (0.87–0.90, effBW's); other GPUs get the same share of their bandwidth
+// (not measured).
 func defaultTimeModel() timeModel {
 	return timeModel{effLowp: 0.65, effF32: 0.75, effAttn: 0.3, causal: 0.6, effBW: 0.85, catStrided: 0.19,
 		launch: 6e-6, hostOp: 15e-6, hostStep: 1e-3,
@@ -217,10 +220,15 @@ func (m *model) times(r *Result) {
 		r.Notes = append(r.Notes, fmt.Sprintf("decode is memory-bound: each step reads %.2f GB (weights and KV cache) at %.0f GB/s × %.0f%% achieved",
 			db/1e9, c.gpu.BandwidthGBps, 100*tm.effBW))
 		if slowCat > 0 {
-			cat := 2 * cacheB * float64(c.dec.stridedKV) / 2
-			r.Notes = append(r.Notes, fmt.Sprintf("DynamicCache's torch.cat copies the %s cache every step, and %s projection leaves the new %s a strided view, so PyTorch takes its generic cat kernel (%.0f%% of the bandwidth, measured on an H100, dev106): %.1f ms of the %.1f ms step; a StaticCache (cache_implementation=\"static\") writes each token in place",
-				kvName(c), c.arch.Family+"'s fused q/k/v", map[int]string{1: "value", 2: "key and value"}[c.dec.stridedKV],
-				100*tm.catStrided, 1e3*(cat/(c.gpu.BandwidthGBps*1e9*tm.catStrided)), 1e3*r.DecodeStep))
+			views := "key and value"
+			if c.dec.stridedKV == 1 {
+				views = "value"
+			}
+			// the strided bytes' time at the strided rate: the extra
+			// stridedCatTime adds and their price at bw
+			catT := slowCat + 2*cacheB*float64(c.dec.stridedKV)/2/bw
+			r.Notes = append(r.Notes, fmt.Sprintf("DynamicCache's torch.cat copies the %s cache every step, and %s's fused q/k/v projection leaves the new %s a strided view, so PyTorch takes its generic cat kernel (%.0f%% of the bandwidth, measured on an H100, dev106): %.1f ms of the %.1f ms step; a StaticCache (cache_implementation=\"static\") writes each token in place",
+				kvName(c), c.arch.Family, views, 100*tm.catStrided, 1e3*catT, 1e3*r.DecodeStep))
 		}
 	} else {
 		// kernels counts the step's tensor allocations, not its operators:
