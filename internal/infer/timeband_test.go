@@ -63,3 +63,28 @@ func TestTimeBandsCover(t *testing.T) {
 		}
 	}
 }
+
+// TestScaledGPUWidensTimeBands: a GPU-bound decode step's band is wider
+// on a GPU generate was never timed on (an A100: rates scaled from the
+// table) than on the H100 or the H200, and the host-bound side is the same.
+func TestScaledGPUWidensTimeBands(t *testing.T) {
+	rel := func(gpu string, batch int) (lo, hi float64, bound string) {
+		s := genSpec("gpt2-large", batch, 512, 64, "bf16", "")
+		s.GPU = gpu
+		r, err := Estimate(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.DecodeBand[0] / r.DecodeTokensPerSec, r.DecodeBand[1] / r.DecodeTokensPerSec, r.DecodeBound
+	}
+	for _, timed := range []string{"h100", "h200"} {
+		lo, hi, b1 := rel(timed, 64)
+		slo, shi, b2 := rel("a100-80", 64)
+		if b1 != "memory" || b2 != "memory" {
+			t.Fatalf("want GPU-bound steps, got %s on %s, %s on the A100", b1, timed, b2)
+		}
+		if slo >= lo || shi <= hi {
+			t.Errorf("A100 band %.2f-%.2f of the price, %s %.2f-%.2f: want it wider", slo, shi, timed, lo, hi)
+		}
+	}
+}

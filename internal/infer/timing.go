@@ -1,6 +1,10 @@
 package infer
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
 
 // timeModel holds the rates of the roofline. A kernel costs its FLOPs at
 // an achieved share of the GPU's peak plus its bytes at an achieved share
@@ -70,6 +74,25 @@ func defaultTimeModel() timeModel {
 		hostEncDec: 20.5e-6, setupEncDec: 5.5e-3,
 		prefillBand: timeBand{gpuLo: 0.6, gpuHi: 2.0, hostLo: 0.6, hostHi: 2.3},
 		decodeBand:  timeBand{gpuLo: 0.8, gpuHi: 1.4, hostLo: 0.77, hostHi: 2.3}}
+}
+
+// timedGPUs are the GPUs generate was timed on (the H200's calibration
+// and fixtures; the H100's dev98, late90–late98 and dev106 points).
+var timedGPUs = map[string]bool{"h200": true, "h100": true}
+
+// forGPU widens the GPU's side of the bands on a GPU never timed, whose
+// rates are the table's scaled, by what a training step's band gets there
+// (memmodel.ScaledGPUStepWiden each side): ×0.5–1.7 a decode step's GPU
+// time, ×0.3–2.3 a prefill's.
+func (tm timeModel) forGPU(name string) timeModel {
+	if timedGPUs[name] {
+		return tm
+	}
+	w := memmodel.ScaledGPUStepWiden
+	for _, b := range []*timeBand{&tm.decodeBand, &tm.prefillBand} {
+		b.gpuLo, b.gpuHi = b.gpuLo-w, b.gpuHi+w
+	}
+	return tm
 }
 
 // peakFLOPs is the dense matmul peak of the compute dtype.
@@ -158,7 +181,7 @@ func (c *config) attnTime(tm timeModel, q, past int64, gemmRate float64) float64
 
 // times fills the prefill and decode predictions.
 func (m *model) times(r *Result) {
-	c, tm := m.c, defaultTimeModel()
+	c, tm := m.c, defaultTimeModel().forGPU(m.c.gpu.Name)
 	if c.dec.encDec != nil {
 		m.encDecTimes(r, tm)
 		return

@@ -162,9 +162,9 @@ const (
 	// 91 H100 re-runs of H200 workloads reached the H200's peak reserved
 	// within 0.86% (69 to the byte), peak allocated within 0.45%.
 	twinGPUWiden = 0.01
-	// scaledGPUStepWiden is added to step-time bands on a GPU with no
-	// timing capture.
-	scaledGPUStepWiden = 0.30
+	// ScaledGPUStepWiden is added to step-time bands on a GPU with no
+	// timing capture (generate's too: infer's timeModel.forGPU).
+	ScaledGPUStepWiden = 0.30
 	// scaledContextErr bounds the CUDA context of a GPU with no capture.
 	scaledContextErr = 300 << 20
 )

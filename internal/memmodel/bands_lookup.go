@@ -151,7 +151,7 @@ func (set BandSet) bandFor(classes []string, minRows int, get func(ClassBand) [2
 		if name, ok := strings.CutPrefix(k, "gpu="); ok {
 			w, reason = scaledGPUWiden, "no capture on this GPU: its figures are scaled from the GPU table"
 			if !memory {
-				w = scaledGPUStepWiden
+				w = ScaledGPUStepWiden
 			} else if ref := memoryTwin(name, set.Classes); ref != "" {
 				w, reason = twinGPUWiden, "memory measured on "+ref+", which this GPU matches in architecture and SMs (the same kernels, workspaces and allocator: 91 workloads re-run on an H100 peaked within 0.9% of their H200 figures, testdata/late61)"
 			}
