@@ -106,7 +106,7 @@ func TestHostileBytes(t *testing.T) {
 		{"protocol 1 pickle", []byte("}q\x00X\x08\x00\x00\x00segmentsq\x01]s."), "neither a pickle", ErrNotSnapshot},
 		{"protocol 6", []byte("\x80\x06}."), "unsupported protocol 6", nil},
 		{"gzip magic only", []byte{0x1f, 0x8b}, "gzip", nil},
-		{"gzip of garbage", gz(t, []byte("not a pickle at all")), "neither a pickle", ErrNotSnapshot},
+		{"gzip of garbage", gz(t, []byte("not a pickle at all")), "gzip-compressed, but what it holds is not a pickle", ErrNotSnapshot},
 		{"gzip of nothing", gz(t, nil), "empty gzip stream", ErrNotSnapshot},
 		{"garbage deflate", append([]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff}, bytes.Repeat([]byte{0xff}, 64)...), "gzip", nil},
 		{"truncated gzip", zprobe[:len(zprobe)/2], "gzip", nil},

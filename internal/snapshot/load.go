@@ -140,6 +140,9 @@ func load(ctx context.Context, r io.Reader, size int64, o LoadOptions) (*Snapsho
 		src = inner
 	}
 	if head[0] != 0x80 {
+		if gz {
+			return nil, fmt.Errorf("%w: gzip-compressed, but what it holds is not a pickle (protocol 2–5)", ErrNotSnapshot)
+		}
 		return nil, fmt.Errorf("%w: the data is neither a pickle (protocol 2–5) nor gzip", ErrNotSnapshot)
 	}
 	b := newBuilder()
