@@ -207,6 +207,11 @@ func Estimate(spec memmodel.Spec) (*Result, error) {
 		beamTimes(r)
 		r.Notes = append(r.Notes, beamNote(c))
 	}
+	if c.gen == 0 {
+		// transformers refuses max_new_tokens 0; a spec without it plans
+		// the forward over the prompt alone, and says so
+		r.Notes = append(r.Notes, "no new tokens asked: planned is the forward over the prompt alone (the prefill); pass --new-tokens N (spec new_tokens) for generate's decode steps and its cache's growth")
+	}
 	r.Notes = append(r.Notes, sampleNotes(c)...)
 	if a := c.dec.audio; a != nil {
 		r.Input = a.input(c)
