@@ -257,6 +257,10 @@ var firstSightStepTables = []firstSightTable{
 	// late63's: the H100 table (5135451) and the H200 table (4ecda6f, session
 	// 37, the same models)
 	{File: "testdata/late63/RESULTS.md"},
+	// late99's (1ee570ac, H100, a fast host: the compiled CNN host cost of
+	// session 34, no refit); read, but like late63's H100 part not band data
+	// (sets.go), so none of its rows is scored
+	{File: "testdata/late99/RESULTS.md"},
 	// late64's: the first table (2df8de9); the second is the phase-aware
 	// host fit's, evaluated on the same rows
 	{File: "testdata/late64/RESULTS.md"},

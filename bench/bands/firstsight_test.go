@@ -46,6 +46,13 @@ var firstSightStepSets = []firstSightStepSet{
 		"late63-t-resnet101-b16-bf16":        {60.6, 51.5},
 		"late63-t-resnet34-b16-bf16-compile": {25.1, 17.0},
 	}},
+	// late99 (1ee570ac, H100, a fast host): eager ResNet-101 b16 28.0 ms
+	// against 51.5 (late63's H100 ran it at 60.6), compiled ConvNeXt-T b32
+	// 27.0 against 22.1
+	{"late99-", 6, map[string]struct{ meas, pred float64 }{
+		"late99-t-resnet101-b16-bf16":             {28.0, 51.5},
+		"late99-t-convnext-tiny-b32-bf16-compile": {27.0, 22.1},
+	}},
 	// late64 (2df8de9, H100): checkpointed GPT-2 s256 b2 73.5 ms against
 	// 57.4, ViT-B/16 b8 28.1 against 36.6 (planned against
 	// measured)

@@ -112,6 +112,8 @@ func defaultSets() []set {
 		{"late63 (lent H100: eager/compiled CNN pairs under the small-gain line, seen since its evaluation)", []string{"testdata/late63/h100/results.jsonl"}, lent},
 		{"late63 on an H200 (lent, slow host: the rest of its pairs, seen since its evaluation)", []string{"testdata/late63/h200/results.jsonl"}, lent},
 		{"dev66 (lent H200: compiled CNN steps over forty steps, one compiled model per process)", []string{"testdata/dev66/timing/results.jsonl"}, lent},
+		{"late99 (lent H100, a fast host: blind eager/compiled CNN twins, one workload per process, evaluated once at 1ee570ac)", []string{"testdata/late99/timing/results.jsonl"}, lent},
+		{"dev109 (lent H100, late99's host: eager/compiled CNN twins, one workload per process)", []string{"testdata/dev109/timing/results.jsonl"}, lent},
 		{"dev67 (lent H200: eager steps with the host's forward/backward/optimizer split)", []string{"testdata/dev67/timing/results.jsonl"}, lent},
 		{"dev68 (lent H100: host-bound accumulation with the host's phase split)", []string{"testdata/dev68/timing/results.jsonl"}, lent},
 		{"late64 (lent H100: technique pairs with the host's phase split, seen since its evaluation)", []string{"testdata/late64/results.jsonl"}, lent},

@@ -1,7 +1,9 @@
 package memmodel_test
 
 import (
+	"math"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -11,13 +13,13 @@ import (
 // TestCompiledSmallGainPairs recounts what compile_gain.go's note states:
 // of the compiled/eager pairs of convolutional nets timed in one process
 // where the plan's compiled step is less than 15% faster than its eager
-// twin, 13 of 23 ran slower compiled. A model change that moves a pair
+// twin, 16 of 28 ran slower compiled (13 of 23 before late99 and dev109). A model change that moves a pair
 // across the 15% line, or a new timed set, changes the count and this
 // test until the note is updated.
 func TestCompiledSmallGainPairs(t *testing.T) {
 	files := []string{"late24/timing", "late25/timing", "late27/timing", "late28/timing", "late32/timing",
 		"late59/timing", "late60/timing", "late60/h200", "late61/timing", "late62/timing", "dev64/timing",
-		"late63/h100", "late63/h200"}
+		"late63/h100", "late63/h200", "late99/timing", "dev109/timing"}
 	pairs, slower := 0, 0
 	for _, f := range files {
 		var failed []string
@@ -37,8 +39,8 @@ func TestCompiledSmallGainPairs(t *testing.T) {
 			t.Logf("%-44s planned %.2f measured %.2f", p.Num, p.Predicted, p.Measured)
 		}
 	}
-	if pairs != 23 || slower != 13 {
-		t.Errorf("%d of %d small-gain compiled CNN pairs ran slower than eager; the note says 13 of 23", slower, pairs)
+	if pairs != 28 || slower != 16 {
+		t.Errorf("%d of %d small-gain compiled CNN pairs ran slower than eager; the note says 16 of 28", slower, pairs)
 	}
 }
 
@@ -65,5 +67,45 @@ func TestCompiledGainNote(t *testing.T) {
 	}
 	if has(128, true) || has(16, false) {
 		t.Error("small-gain note on compiled ResNet-50 b128 or on an eager step")
+	}
+}
+
+// TestCompiledConvStepsInBand recounts what compiledStepBand's note says
+// of compiled convolutional steps: every one timed (66: 41 on H200 hosts,
+// 25 on H100 hosts, session 54) ran 0.59-1.59x the plan, median 1.10,
+// inside the step band the note widens to 0.56-1.78x. A model change or
+// a new timed set moves the figures and this test until the note and
+// docs/steptime.md are updated.
+func TestCompiledConvStepsInBand(t *testing.T) {
+	files := map[string][]string{"late24/timing": nil, "late25/timing": nil, "late27/timing": nil, "late28/timing": nil,
+		"late32/timing": nil, "late59/timing": nil, "late60/timing": nil, "late60/h200": nil, "late61/timing": nil,
+		"late62/timing": nil, "dev64/timing": nil, "dev65/timing": nil, "dev66/timing": nil,
+		"late63/h100": {"late63-timing-efficientnet-b2-b8"}, "late63/h200": nil, "late99/timing": nil, "dev109/timing": nil}
+	var ratios []float64
+	for f, failed := range files {
+		ev := evalTimedFile(t, filepath.Join("../../testdata", f, "results.jsonl"), failed...)
+		for _, r := range ev.Rows {
+			conv := strings.Contains(r.Name, "resnet") || strings.Contains(r.Name, "efficientnet") || strings.Contains(r.Name, "convnext")
+			if !conv || !strings.Contains(r.Name, "compile") {
+				continue
+			}
+			ratios = append(ratios, r.Measured/r.Predicted)
+			if !r.InBand {
+				t.Errorf("%s: measured %.1f ms, planned %.1f: outside the step band", r.Name, 1e3*r.Measured, 1e3*r.Predicted)
+			}
+		}
+	}
+	sort.Float64s(ratios)
+	n := len(ratios)
+	if n == 0 {
+		t.Fatal("no compiled convolutional steps read")
+	}
+	med := ratios[n/2]
+	if n%2 == 0 {
+		med = (ratios[n/2-1] + ratios[n/2]) / 2
+	}
+	t.Logf("%d compiled convolutional steps: measured/planned %.2f-%.2f, median %.2f", n, ratios[0], ratios[n-1], med)
+	if n != 66 || math.Abs(ratios[0]-0.59) > 0.005 || math.Abs(ratios[n-1]-1.59) > 0.005 || math.Abs(med-1.10) > 0.005 {
+		t.Errorf("the note says 66 steps, 0.59-1.59x, median 1.10")
 	}
 }
