@@ -54,7 +54,7 @@ func TestCompiledGainNote(t *testing.T) {
 		s.Model, s.Batch, s.Precision, s.Compile = &m, b, "bf16-amp", compile
 		for _, n := range estimateStep(t, s).Notes {
 			if strings.HasPrefix(n, "torch.compile gains little here") {
-				if !strings.Contains(n, "13 of 23") {
+				if !strings.Contains(n, "16 of 28") {
 					t.Errorf("note %q does not state the pairs' count", n)
 				}
 				return true
