@@ -43,7 +43,8 @@ replayed through the caching-allocator simulator.
 hf_config, task, batch, seq, image, precision, checkpoint, accum, optimizer,
 lora, parallel{strategy,gpus,tp,pp,micro_batches,schedule,
 reshard_after_forward,init}, gpu, alloc_conf, use_cache, attn, head, compile,
-channels_last (resnet, efficientnet, convnext), quant,
+host_scale (training and generate step time), channels_last (resnet,
+efficientnet, convnext), quant,
 vae_encode (diffusion: the step encodes its images with the frozen VAE),
 audio_seconds and freeze_feature_encoder (wav2vec2: raw 16 kHz audio, and
 whether its convolutional feature encoder is frozen, by default it is) and
@@ -74,7 +75,7 @@ type planFlags struct {
 	parallel, gpu, allocConf, sweep, format, attn, quant, fsdpInit, head string
 	batch, seq, image, accum, loraRank, gpus, tp, pp, micro, global      int
 	fit, compile, byModule, vaeEncode, channelsLast, freezeFE            bool
-	margin, audioSeconds                                                 float64
+	margin, audioSeconds, hostScale                                      float64
 	inf                                                                  inferFlags
 }
 
@@ -110,6 +111,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.StringVar(&f.head, "head", "", "the head trained on the model: its family's task, masked-lm, token-classification or question-answering on BERT, RoBERTa and XLM-RoBERTa, sequence-classification on the decoder LMs (default: what a --hf-config's architectures name, else the family's task)")
 	fs.StringVar(&f.attn, "attn", "", "attention implementation: "+strings.Join(memmodel.AttnImpls, "|")+" (default: what transformers picks, sdpa)")
 	fs.BoolVar(&f.compile, "compile", false, "the model runs under torch.compile")
+	fs.Float64Var(&f.hostScale, "host-scale", 0, "training and generate: the host's time to issue PyTorch's work over the median lent host's the step-time model assumes (0.5: a CPU twice as fast); a host-bound step's measured time over its plan's gives it")
 	fs.BoolVar(&f.channelsLast, "channels-last", false, "the CNN and its images are channels-last (model.to(memory_format=torch.channels_last)); --fit tries both formats")
 	fs.BoolVar(&f.vaeEncode, "vae-encode", false, "diffusion (unet, dit): the step encodes its images with the frozen VAE instead of reading cached latents")
 	fs.StringVar(&f.quant, "quant", "", "nf4: 4-bit frozen base weights (QLoRA, with --lora-rank); serve: the checkpoint's format, awq|gptq|gptq-int8|w4a16|fp8|w8a8|bitsandbytes")
@@ -322,6 +324,13 @@ func (f *planFlags) buildSpec(fs *flag.FlagSet) (memmodel.Spec, error) {
 		"parallel": f.parallel, "gpu": f.gpu, "alloc-conf": f.allocConf, "attn": f.attn, "quant": f.quant, "fsdp-init": f.fsdpInit, "head": f.head}
 	if set["compile"] {
 		spec.Compile = f.compile
+	}
+	if set["host-scale"] {
+		if f.hostScale == 0 {
+			// 0 leaves a spec's key unset; given as a flag it is a mistake
+			return spec, usagef("--host-scale must be between 0.1 and 10 (0.5: a CPU twice as fast as the median lent host), got 0")
+		}
+		spec.HostScale = f.hostScale
 	}
 	if set["channels-last"] {
 		spec.ChannelsLast = f.channelsLast

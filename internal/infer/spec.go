@@ -48,6 +48,9 @@ type config struct {
 	q      quant
 	// generate: the plan is Hugging Face generate's (not vLLM's serve)
 	generate bool
+	// hostScale is the spec's host_scale (1: unset): the host's
+	// per-operator time over the median lent host's
+	hostScale float64
 	// ckptNote says the plan took the weights' format from config.json's
 	// quantization_config ("" when it did not)
 	ckptNote string
@@ -102,6 +105,9 @@ func resolve(s memmodel.Spec) (*config, error) {
 	}
 	if c.gpu, err = gpu.Lookup(s.GPU); err != nil {
 		return nil, specErr("gpu", "%v", err)
+	}
+	if c.hostScale, err = s.HostCostScale(); err != nil {
+		return nil, err
 	}
 	if s.Batch <= 0 {
 		return nil, specErr("batch", "must be at least 1, got %d", s.Batch)

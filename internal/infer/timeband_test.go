@@ -1,7 +1,10 @@
 package infer
 
 import (
+	"math"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -125,6 +128,41 @@ func TestLate98tGPUBoundDecode(t *testing.T) {
 		}
 		if r.Decode < res.DecodeBand[0] || r.Decode > res.DecodeBand[1] || r.Prefill < res.PrefillBand[0] || r.Prefill > res.PrefillBand[1] {
 			t.Errorf("%s: outside the decode or prefill band", r.Name)
+		}
+	}
+}
+
+// TestHostScaleGenerate: a spec's host_scale multiplies generate's host
+// prices only: dev108's host-bound decode steps' host price moves by the
+// factor, late98t's GPU-bound steps do not move, and the plan says it
+// scaled the host. The log shows why the factor is the user's to measure
+// per model: on dev108's one host TinyLlama's step ran 1.71x its host
+// price and GPT-2 medium's 1.17x (1.7 fits the first, not the second).
+func TestHostScaleGenerate(t *testing.T) {
+	for _, set := range []string{"dev108", "late98t"} {
+		for _, r := range loadCapturesAll(t, filepath.Join("..", "..", "testdata", set, "generate", "results.jsonl")) {
+			spec := r.spec()
+			spec.GPU = "h100"
+			base, err := Estimate(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec.HostScale = 1.7
+			scaled, err := Estimate(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			moved := scaled.DecodeTokensPerSec / base.DecodeTokensPerSec
+			t.Logf("%s: %.0f tok/s measured, %.0f planned, %.0f at host_scale 1.7", r.Name, r.Decode, base.DecodeTokensPerSec, scaled.DecodeTokensPerSec)
+			switch {
+			case base.DecodeBound != "host" && moved != 1:
+				t.Errorf("%s: GPU-bound decode moved x%.3f with the host's prices", r.Name, moved)
+			case base.DecodeBound == "host" && math.Abs(scaled.DecodeHost/base.DecodeHost-1.7) > 0.01:
+				t.Errorf("%s: host price x%.3f, want x1.7", r.Name, scaled.DecodeHost/base.DecodeHost)
+			}
+			if !slices.ContainsFunc(scaled.Notes, func(n string) bool { return strings.Contains(n, "host_scale") }) {
+				t.Errorf("%s: no note says the host was scaled", r.Name)
+			}
 		}
 	}
 }

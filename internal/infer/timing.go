@@ -76,6 +76,15 @@ func defaultTimeModel() timeModel {
 		decodeBand:  timeBand{gpuLo: 0.8, gpuHi: 1.4, hostLo: 0.77, hostHi: 2.3}}
 }
 
+// withHost scales tm's host prices by f, a spec's host_scale.
+func (tm timeModel) withHost(f float64) timeModel {
+	tm.hostOp *= f
+	tm.hostStep *= f
+	tm.hostEncDec *= f
+	tm.setupEncDec *= f
+	return tm
+}
+
 // timedGPUs are the GPUs generate was timed on (the H200's calibration
 // and fixtures; the H100's dev98, late90–late98 and dev106 points).
 var timedGPUs = map[string]bool{"h200": true, "h100": true}
@@ -181,7 +190,10 @@ func (c *config) attnTime(tm timeModel, q, past int64, gemmRate float64) float64
 
 // times fills the prefill and decode predictions.
 func (m *model) times(r *Result) {
-	c, tm := m.c, defaultTimeModel().forGPU(m.c.gpu.Name)
+	c, tm := m.c, defaultTimeModel().forGPU(m.c.gpu.Name).withHost(m.c.hostScale)
+	if c.hostScale != 1 {
+		r.Notes = append(r.Notes, fmt.Sprintf("host costs x%.3g (host_scale): every per-operator and per-step host price is the median lent host's times that; the GPU's are unchanged", c.hostScale))
+	}
 	if c.dec.encDec != nil {
 		m.encDecTimes(r, tm)
 		return

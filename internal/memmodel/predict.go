@@ -138,6 +138,11 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	hs, err := c.spec.HostCostScale()
+	if err != nil {
+		return nil, err
+	}
+	tm.scaleHost(hs)
 	tm.realBatch = c.batch >= compiledRealBatch
 	if cfg.rebuildPersistent {
 		c.ddpRelease(g, &cfg, tm)

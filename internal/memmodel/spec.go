@@ -136,6 +136,12 @@ type Spec struct {
 	Head string `json:"head,omitempty"`
 	// Compile is torch.compile(model): see compile.go.
 	Compile bool `json:"compile,omitempty"`
+	// HostScale multiplies the host's per-operator costs of a training
+	// step and of generate (0: unset, 1): the time a CPU takes to issue
+	// PyTorch's work, over the median lent host's the step-time model
+	// assumes. Host-bound steps move with it and nothing else does;
+	// HostCostScale checks it.
+	HostScale float64 `json:"host_scale,omitempty"`
 	// ChannelsLast is model.to(memory_format=torch.channels_last) with
 	// the images converted likewise: the CNN families' convolutions and
 	// batch norms run cuDNN's and ATen's NHWC kernels (see
@@ -325,6 +331,7 @@ func (s Spec) MisplacedKey() (key, task string) {
 		{"lengths", "training", len(s.Lengths) > 0},
 		{"padding", "training", s.Padding != ""},
 		{"compile", "training", s.Compile},
+		{"host_scale", "training generate", s.HostScale != 0},
 		{"channels_last", "training", s.ChannelsLast},
 		{"vae_encode", "training", s.VAEEncode},
 		{"audio_seconds", "training", s.AudioSeconds != 0},

@@ -45,6 +45,10 @@ type timeModel struct {
 	// realBatch says the step's micro-batch is a real one (compiledHost's
 	// compiledRealBatchHost applies); set by the planner
 	realBatch bool
+	// userScale is the spec's host_scale (1: none), already applied to
+	// HostCosts; hostBase is HostCosts before it, which the plan names
+	userScale float64
+	hostBase  HostCosts
 }
 
 // HostCosts is what the host spends issuing one training step, in
@@ -202,7 +206,13 @@ func newTimeModel(g gpu.GPU, h HostCosts) (timeModel, error) {
 	if h.Issue == 0 {
 		h.Issue = h.Small // costs written before Issue existed priced these calls at Small
 	}
-	return timeModel{r: r, HostCosts: h}, nil
+	return timeModel{r: r, HostCosts: h, userScale: 1, hostBase: h}, nil
+}
+
+// scaleHost applies a spec's host_scale f to the host's costs.
+func (tm *timeModel) scaleHost(f float64) {
+	tm.userScale = f
+	tm.HostCosts = tm.hostBase.Scaled(f)
 }
 
 // inDtype is the dtype an op computes in: that of its first input.

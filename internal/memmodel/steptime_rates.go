@@ -139,15 +139,20 @@ func (r *rates) describe(name string) string {
 	return s
 }
 
-// describeHost says whose host costs h are.
-func describeHost(h HostCosts) string {
+// describeHost says whose host costs h are, times scale where the spec
+// gave a host_scale (1: none).
+func describeHost(h HostCosts, scale float64) string {
+	s := "host costs given in the options"
 	switch {
 	case reflect.DeepEqual(h, DefaultHostCosts()):
-		return fmt.Sprintf("host costs of the median lent H200 host (the calibration machine's x%.2g)", lentHostScale)
+		s = fmt.Sprintf("host costs of the median lent H200 host (the calibration machine's x%.2g)", lentHostScale)
 	case reflect.DeepEqual(h, CalibrationHostCosts()):
-		return "host costs of the calibration machine"
+		s = "host costs of the calibration machine"
 	}
-	return "host costs given in the options"
+	if scale != 1 {
+		s += fmt.Sprintf(" x%.3g (host_scale)", scale)
+	}
+	return s
 }
 
 // launch is the GPU floor of one kernel queued behind others. The
@@ -327,4 +332,27 @@ func idw(n int, at func(i int) (dist2, v float64)) float64 {
 		sv += v / d
 	}
 	return sv / sw
+}
+
+// Host scales a spec may give (HostScale): the lent hosts ran the same
+// host-bound step 0.55x (late99's eager ResNet-101 b16, 28.0 ms against a
+// 51.5 ms plan) to 1.7x (dev108's TinyLlama decode) of the median host's
+// price; a factor a tenth of that or ten times it is a mistake, not a CPU.
+const (
+	minHostScale = 0.1
+	maxHostScale = 10
+)
+
+// HostCostScale is the factor s.HostScale puts on the host's costs: 1
+// where it is unset, an ErrSpec naming host_scale where it is not a
+// number between minHostScale and maxHostScale.
+func (s Spec) HostCostScale() (float64, error) {
+	switch f := s.HostScale; {
+	case f == 0:
+		return 1, nil
+	case !(f >= minHostScale && f <= maxHostScale): // NaN fails both
+		return 0, specErr("host_scale", "must be between %g and %g (the host's per-operator time over the median lent host's; 0.5 is a CPU twice as fast), got %g", float64(minHostScale), float64(maxHostScale), f)
+	default:
+		return f, nil
+	}
 }

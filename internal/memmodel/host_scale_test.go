@@ -1,0 +1,114 @@
+package memmodel_test
+
+import (
+	"errors"
+	"math"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/vramkit/vramkit/bench/measured"
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
+
+// planStep is spec s's planned step time with host_scale f (0: unset).
+func planStep(t *testing.T, s memmodel.Spec, f float64) *memmodel.Result {
+	t.Helper()
+	s.HostScale = f
+	r, err := memmodel.Estimate(s, memmodel.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestHostScaleMovesHostTimeOnly: host_scale multiplies the host's costs
+// and nothing else. A host-bound step (eager ResNet-101 b16 on an H100:
+// host 50 ms, GPU 15 ms) follows it while it stays host-bound; a GPU-bound
+// one (GPT-2 s1024 b8 fp32, 186 ms of GEMMs) does not move; memory does
+// not move; the plan says whose host it priced.
+func TestHostScaleMovesHostTimeOnly(t *testing.T) {
+	hostBound := memmodel.DefaultSpec()
+	model := "resnet101"
+	hostBound.Model, hostBound.Batch, hostBound.Precision, hostBound.GPU = &model, 16, "bf16-amp", "h100"
+	base, half := planStep(t, hostBound, 0), planStep(t, hostBound, 0.5)
+	if r := half.StepTime / base.StepTime; math.Abs(r-0.5) > 0.06 {
+		t.Errorf("host-bound step at host_scale 0.5: %.4f s against %.4f s (x%.3f), want about x0.5", half.StepTime, base.StepTime, r)
+	}
+	if half.PeakReserved != base.PeakReserved || half.PeakAllocated != base.PeakAllocated {
+		t.Errorf("host_scale moved memory: reserved %d -> %d", base.PeakReserved, half.PeakReserved)
+	}
+	if !strings.Contains(half.StepTimeSource, "x0.5 (host_scale)") || strings.Contains(base.StepTimeSource, "host_scale") {
+		t.Errorf("step time source %q (unscaled %q) does not say the host was scaled", half.StepTimeSource, base.StepTimeSource)
+	}
+	gpuBound := memmodel.DefaultSpec()
+	gpt2 := "gpt2"
+	gpuBound.Model, gpuBound.Batch, gpuBound.Seq, gpuBound.Precision = &gpt2, 8, 1024, "fp32"
+	g0, g1 := planStep(t, gpuBound, 0), planStep(t, gpuBound, 0.5)
+	if r := g1.StepTime / g0.StepTime; r < 0.97 || r > 1 {
+		t.Errorf("GPU-bound step at host_scale 0.5: x%.3f, want unchanged", r)
+	}
+}
+
+// TestHostScaleBounds: a host_scale outside 0.1-10 (or not a number) is
+// refused by name; 0 is unset.
+func TestHostScaleBounds(t *testing.T) {
+	model := "gpt2"
+	for _, f := range []float64{-1, 0.05, 10.5, math.NaN(), math.Inf(1)} {
+		s := memmodel.DefaultSpec()
+		s.Model, s.Batch, s.Seq, s.HostScale = &model, 1, 128, f
+		_, err := memmodel.Estimate(s, memmodel.DefaultOptions())
+		if !errors.Is(err, memmodel.ErrSpec) || !strings.Contains(err.Error(), "host_scale:") {
+			t.Errorf("host_scale %g: error %v, want ErrSpec naming host_scale", f, err)
+		}
+	}
+	for _, f := range []float64{0, 0.1, 1, 10} {
+		if _, err := (memmodel.Spec{HostScale: f}).HostCostScale(); err != nil {
+			t.Errorf("host_scale %g refused: %v", f, err)
+		}
+	}
+}
+
+// TestHostScaleOnOneHost: what the flag's help says a user does, on real
+// data. dev109 and late99 ran on one fast H100 host (session 54): the
+// median measured/planned of dev109's three eager steps (0.72) as the
+// host_scale takes late99's three blind eager steps from a median |error|
+// of 25% (max 84%, ResNet-101 b16) to 14% (max 34%). A host does not
+// scale every model alike (dev109's own ratios run 0.69-0.93), and
+// compiled steps, whose host cost grows less on a fast host, go under
+// (late99's -22% and -40%): the docs say so.
+func TestHostScaleOnOneHost(t *testing.T) {
+	read := func(f string) []measured.Timed {
+		ws, skipped, err := measured.ReadTimed(filepath.Join("../../testdata", f, "timing", "results.jsonl"))
+		if err != nil || len(skipped) > 0 {
+			t.Fatalf("%s: %v %v", f, err, skipped)
+		}
+		return ws
+	}
+	var ratios []float64
+	for _, w := range read("dev109") {
+		if !w.Spec.Compile {
+			ratios = append(ratios, w.StepS/planStep(t, w.Spec, 0).StepTime)
+		}
+	}
+	sort.Float64s(ratios)
+	if len(ratios) != 3 {
+		t.Fatalf("%d eager dev109 steps, want 3", len(ratios))
+	}
+	f := ratios[1]
+	var before, after []float64
+	for _, w := range read("late99") {
+		if w.Spec.Compile {
+			continue
+		}
+		p0, p1 := planStep(t, w.Spec, 0).StepTime, planStep(t, w.Spec, f).StepTime
+		before, after = append(before, math.Abs(p0/w.StepS-1)), append(after, math.Abs(p1/w.StepS-1))
+		t.Logf("%s: %.1f ms measured, planned %.1f, with host_scale %.2f %.1f", w.Name, 1e3*w.StepS, 1e3*p0, f, 1e3*p1)
+	}
+	sort.Float64s(before)
+	sort.Float64s(after)
+	if len(after) != 3 || after[1] >= before[1] || after[2] >= before[2] || after[2] > 0.35 {
+		t.Errorf("late99's eager |errors| %v with host_scale %.2f, %v without: want the median and the max lower, max within 35%%", after, f, before)
+	}
+}
