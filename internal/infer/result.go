@@ -67,6 +67,9 @@ type Result struct {
 	// weights and the cache at BandwidthGBps) or "host" (Python and
 	// kernel launches of an eager forward).
 	DecodeBound string `json:"decode_bound"`
+	// HostScale is the spec's host_scale the host's prices were
+	// multiplied by (0: none, the median lent host's).
+	HostScale float64 `json:"host_scale,omitempty"`
 	// DecodeGPU and DecodeHost are a step's two prices, the GPU's work
 	// and the host's issuing of it (sampling in both); DecodeStep is the
 	// larger.

@@ -192,6 +192,7 @@ func (c *config) attnTime(tm timeModel, q, past int64, gemmRate float64) float64
 func (m *model) times(r *Result) {
 	c, tm := m.c, defaultTimeModel().forGPU(m.c.gpu.Name).withHost(m.c.hostScale)
 	if c.hostScale != 1 {
+		r.HostScale = c.hostScale
 		r.Notes = append(r.Notes, fmt.Sprintf("host costs x%.3g (host_scale): every per-operator and per-step host price is the median lent host's times that; the GPU's are unchanged", c.hostScale))
 	}
 	if c.dec.encDec != nil {

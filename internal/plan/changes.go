@@ -143,8 +143,8 @@ func changes(ctx context.Context, base memmodel.Spec, arch memmodel.Arch, bf16 b
 // WriteNoFitText renders a search in which nothing fits: the smallest
 // need, then each change that was tried and what it makes fit.
 func WriteNoFitText(w io.Writer, res *FitResult) {
-	fmt.Fprintf(w, "searched %d configurations for global batch %d on %d × %s%s (budget %s): none fits; the smallest needs %s at its band's top\n",
-		res.Searched, res.GlobalBatch, res.GPUs, res.GPU, groups(res), units.Bytes(res.Budget), units.Bytes(res.Smallest))
+	fmt.Fprintf(w, "searched %d configurations for global batch %d on %d × %s%s (budget %s)%s: none fits; the smallest needs %s at its band's top\n",
+		res.Searched, res.GlobalBatch, res.GPUs, res.GPU, groups(res), units.Bytes(res.Budget), hostNote(res), units.Bytes(res.Smallest))
 	if len(res.Changes) == 0 {
 		return
 	}

@@ -119,10 +119,19 @@ func groups(res *FitResult) string {
 	return " in one replica of " + strings.Join(g, ", ")
 }
 
+// hostNote is the search line's word on a host_scale its step times
+// were priced with ("" for the median lent host's).
+func hostNote(res *FitResult) string {
+	if res.HostScale == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", host prices x%.3g (host_scale)", res.HostScale)
+}
+
 // WriteFitText renders a FitResult for people.
 func WriteFitText(w io.Writer, res *FitResult) {
-	fmt.Fprintf(w, "searched %d configurations for global batch %d on %d × %s%s (budget %s)\n\n",
-		res.Searched, res.GlobalBatch, res.GPUs, res.GPU, groups(res), units.Bytes(res.Budget))
+	fmt.Fprintf(w, "searched %d configurations for global batch %d on %d × %s%s (budget %s)%s\n\n",
+		res.Searched, res.GlobalBatch, res.GPUs, res.GPU, groups(res), units.Bytes(res.Budget), hostNote(res))
 	b := res.Best
 	fmt.Fprintf(w, "best: %s\n  %s (headroom %s)%s\n  step %.3f s, %s samples/s\n",
 		describe(*b), b.Verdict.Text, units.Bytes(b.Verdict.Headroom), screened(*b), b.StepTime, units.Rate(b.Throughput))

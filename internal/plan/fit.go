@@ -79,6 +79,9 @@ type FitResult struct {
 	// AllowanceBasis says what every candidate's peak reserved adds to
 	// the model's figure for untraced allocations (memmodel.Allowance).
 	AllowanceBasis string `json:"reserved_allowance_basis,omitempty"`
+	// HostScale is the spec's host_scale every candidate's step time
+	// was priced with (0: the median lent host's).
+	HostScale float64 `json:"host_scale,omitempty"`
 	// Smallest is, when nothing fits, the least band top of any candidate.
 	Smallest int64 `json:"smallest_high_bytes,omitempty"`
 	// Changes are, when nothing fits as asked, the changes to the
@@ -191,7 +194,7 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 	budget, _ := memmodel.Budget(probe.Capacity, opts.Margin)
 	res := &FitResult{GPU: probe.GPU, GPUs: gpus, TP: max(base.Parallel.TP, 1), PP: max(base.Parallel.PP, 1),
 		GlobalBatch: opts.GlobalBatch, Budget: budget,
-		AllowanceBasis: probe.ReservedAllowanceBasis}
+		AllowanceBasis: probe.ReservedAllowanceBasis, HostScale: base.HostScale}
 	var all []Candidate
 	for _, s := range space(base, arch, opts.GlobalBatch, bf16, opts.precisions, opts.Strategy) {
 		if err := ctx.Err(); err != nil {

@@ -69,13 +69,16 @@ type SweepResult struct {
 	// AllowanceBasis says what the points' peak reserved adds to the
 	// model's figure for untraced allocations (memmodel.Allowance).
 	AllowanceBasis string `json:"reserved_allowance_basis,omitempty"`
+	// HostScale is the spec's host_scale the step times were priced with
+	// (0: the median lent host's).
+	HostScale float64 `json:"host_scale,omitempty"`
 }
 
 // Sweep predicts memory at powers of two across the range, then bisects
 // for the largest value whose band top (at memmodel's confidence) fits
 // the budget.
 func Sweep(ctx context.Context, base memmodel.Spec, o SweepOptions) (*SweepResult, error) {
-	res := &SweepResult{Key: o.Key}
+	res := &SweepResult{Key: o.Key, HostScale: base.HostScale}
 	at := func(v int) (SweepPoint, error) {
 		s := base
 		if o.Key == "batch" {
@@ -171,6 +174,9 @@ func WriteSweepText(w io.Writer, r *SweepResult) {
 	}
 	if r.AllowanceBasis != "" {
 		fmt.Fprintf(w, "reserved includes an allowance for untraced allocations (%s)\n", r.AllowanceBasis)
+	}
+	if r.HostScale != 0 {
+		fmt.Fprintf(w, "step times price the host x%.3g (host_scale)\n", r.HostScale)
 	}
 	if r.Largest == 0 {
 		fmt.Fprintf(w, "nothing in the range fits on %s with %s confidence\n", r.GPU, pct)

@@ -249,6 +249,9 @@ func InferFitText(w io.Writer, r *infer.FitResult) {
 	decode := ""
 	if b.NewTokens > 0 {
 		decode = fmt.Sprintf(", decode %.0f tokens/s", b.DecodeTokensPerSec)
+		if b.HostScale != 0 {
+			decode += fmt.Sprintf(" (host prices x%.3g, host_scale)", b.HostScale)
+		}
 	}
 	fmt.Fprintf(w, "  at %d: peak reserved %s, process %s (%s)%s\n",
 		r.Value, units.Bytes(b.PeakReserved), units.Bytes(b.Process), inferBand(b.ProcessBand), decode)
