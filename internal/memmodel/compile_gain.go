@@ -20,8 +20,9 @@ import "fmt"
 // ResNet-101 b16 pair ran 0.76x on late63's H100. A refit of
 // compiledRealBatchHost (1.3 -> 1.5, centring the 60 timed compiled CNN
 // steps) was tried on the seen sets and not taken: it orders more pairs
-// overall (850 -> 861 of 915) but reverses late63's blind H100 pairs,
-// which the current value ordered: the direction is the host's. Where the plan
+// overall (852 -> 864 of 919 with late99 and dev109; 1.4: 857) but
+// reverses late63's blind H100 pairs, which the current value ordered:
+// the direction is the host's. Where the plan
 // finds a large gain (GPU-bound eager steps of 64 samples and more) the
 // pairs agree with it (compiled 0.32-0.67x). TestCompiledSmallGainPairs
 // recounts the pairs from the timed files.
