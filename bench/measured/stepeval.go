@@ -53,6 +53,20 @@ type StepEval struct {
 	// AllOrdered/AllCompared do the same over every pair of one file.
 	AllOrdered  int `json:"all_ordered"`
 	AllCompared int `json:"all_compared"`
+	// Misordered lists the same-model pairs counted in Compared that the
+	// prediction puts in the wrong order (A measured faster than B).
+	Misordered []OrderPair `json:"misordered,omitempty"`
+}
+
+// OrderPair is two configurations of one model whose measured order the
+// prediction reverses: A ran faster than B.
+type OrderPair struct {
+	A, B string
+	// Measured and Predicted are B's step time over A's: above 1 measured,
+	// at most 1 predicted.
+	Measured, Predicted float64
+	// HostBound says whether either step is host-bound in the plan.
+	HostBound bool
 }
 
 // OrderNoise is the relative difference below which two measured step
@@ -120,11 +134,22 @@ func EvalStepTimeWith(ws []Timed, host memmodel.HostCosts) (StepEval, error) {
 				ev.Compared++
 				if right {
 					ev.Ordered++
+				} else {
+					ev.Misordered = append(ev.Misordered, misordered(ev.Rows[i], ev.Rows[j]))
 				}
 			}
 		}
 	}
 	return ev, nil
+}
+
+// misordered is the OrderPair of rows a and b, the measured faster first.
+func misordered(a, b StepRow) OrderPair {
+	if b.Measured < a.Measured {
+		a, b = b, a
+	}
+	return OrderPair{A: a.Name, B: b.Name, Measured: b.Measured / a.Measured, Predicted: b.Predicted / a.Predicted,
+		HostBound: a.HostS > a.GPUS || b.HostS > b.GPUS}
 }
 
 // techniqueKind says which single technique separates variant a from
@@ -209,6 +234,7 @@ func Concat(evs ...StepEval) StepEval {
 		all.Compared += ev.Compared
 		all.AllOrdered += ev.AllOrdered
 		all.AllCompared += ev.AllCompared
+		all.Misordered = append(all.Misordered, ev.Misordered...)
 	}
 	return all
 }

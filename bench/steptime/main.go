@@ -319,6 +319,13 @@ func summary(ev measured.StepEval) {
 		pt.N, within, pct(within, pt.N), 100*pt.MedianAbs, 100*pt.MaxAbs)
 	fmt.Printf("ordering (pairs differing by > %.0f%%): same model %d/%d (%.0f%%, target ≥95%%), any two of one file %d/%d (%.0f%%)\n",
 		100*measured.OrderNoise, ev.Ordered, ev.Compared, pct(ev.Ordered, ev.Compared), ev.AllOrdered, ev.AllCompared, pct(ev.AllOrdered, ev.AllCompared))
+	for _, m := range ev.Misordered {
+		bound := "GPU-bound"
+		if m.HostBound {
+			bound = "host-bound"
+		}
+		fmt.Printf("  misordered: %s ran %.2fx faster than %s, planned %.2fx (%s)\n", m.A, m.Measured, m.B, m.Predicted, bound)
+	}
 	ratioReport(ev)
 }
 
