@@ -1,5 +1,9 @@
 package memmodel
 
+// Library workspaces the step generator schedules: cuDNN's of dense NCHW
+// convolutions (this part), then cuBLAS's and cuBLASLt's of GEMMs (at the
+// end of the file).
+//
 // cuDNN workspaces of dense NCHW convolutions.
 //
 // With cudnn.benchmark off (PyTorch's default) ATen asks cuDNN's
@@ -265,3 +269,46 @@ func halfPointwiseWgradExtra(c convWork, partials int64) int64 {
 // Whisper's front-end Conv1d forwards in dev95's generate traces ask this
 // to within the tail in float32 and bf16 (the ResNet rules above it).
 func GeneralConvWorkspace(in, out, weight int64) int64 { return in + out + weight + workspaceTail }
+
+// cuBLAS and cuBLASLt workspaces: where in the allocation sequence a
+// GEMM's workspace lands (after its output) and the cuBLASLt workspace
+// each thread allocates once.
+
+// workspaceAfterNext has a workspace of n bytes allocated right after
+// the next allocation, the GEMM's output, which is allocated before the
+// cuBLASLt call that asks for the workspace; flushWorkspace emits it when
+// the op allocated nothing.
+func (gen *generator) workspaceAfterNext(n int64) { gen.wsAfter = append(gen.wsAfter, n) }
+
+func (gen *generator) flushWorkspace() {
+	ws := gen.wsAfter
+	gen.wsAfter = nil
+	for _, n := range ws {
+		gen.alloc(n, CatTemporaries, "cublas_workspace")
+	}
+}
+
+// CublasLtWorkspace is the workspace cuBLASLt's first call on a thread
+// allocates (torch 2.11's default, 1 MiB: the H200 traces of BERT,
+// Whisper, ResNet-50's fc and ConvNeXt allocate it right after the first
+// biased linear's output and the cuBLAS workspace, and never free it; a
+// checkpointed BERT's recompute allocates a second on the backward
+// thread). Linears without a bias run plain cuBLAS (none in the Qwen3
+// trace).
+const CublasLtWorkspace = 1 << 20
+
+// ltWorkspace schedules the running thread's cuBLASLt workspace for a
+// linear with a bias, once per thread.
+func (gen *generator) ltWorkspace(o *op) {
+	if !o.ltBias || o.noLt || gen.cfg.cublasWorkspace <= 0 {
+		return
+	}
+	done := &gen.ltFwd
+	if gen.phase == PhaseBackward {
+		done = &gen.ltBwd
+	}
+	if !*done {
+		*done = true
+		gen.workspaceAfterNext(CublasLtWorkspace)
+	}
+}
