@@ -98,7 +98,7 @@ func stepHostNote(d *StepDetail, level int, b [2]float64) string {
 	if level == 2 {
 		head = fmt.Sprintf("host-bound (host issue %.1f ms, GPU %.1f ms)", 1e3*d.HostS, 1e3*d.GPUS)
 	}
-	return fmt.Sprintf("step time %s: a host-bound step moves by up to %.0f%% between processes on one host and ±20%% between steps, and with the CPU (--host-scale prices yours: a host-bound step's measured time over this plan's); band ×%.2f–×%.2f of the prediction, from the first-sight errors of steps as close to host-bound",
+	return fmt.Sprintf("step time %s: a host-bound step moves by up to %.0f%% between processes on one host and ±20%% between steps, and with the CPU (--host-scale prices yours; --measured-step S solves it from one step you timed); band ×%.2f–×%.2f of the prediction, from the first-sight errors of steps as close to host-bound",
 		head, 100*(hostProcessSpread-1), b[0], b[1])
 }
 

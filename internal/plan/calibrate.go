@@ -1,0 +1,146 @@
+package plan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
+
+// HostCalibration is the host_scale at which the plan's step time of one
+// training configuration equals the step a user measured of it on their
+// machine (plan --measured-step). The plan cannot see the user's CPU, and
+// the host's speed is the largest error left on host-bound steps
+// (docs/steptime.md); one configuration timed on the machine calibrates
+// the model's other configurations there.
+//
+// It is solved on the whole step, not read off measured over planned:
+// where the GPU carries part of the step, only the host's share follows
+// host_scale, so the ratio of the two steps mis-states it (a step planned
+// at 100 ms of which 80 ms is GPU work, measured at 110 ms, is a host 1.5x
+// the price, not 1.1x).
+type HostCalibration struct {
+	Model string `json:"model"`
+	GPU   string `json:"gpu"`
+	// MeasuredStep is the step time given (seconds, one optimizer step
+	// with its accumulation).
+	MeasuredStep float64 `json:"measured_step_s"`
+	// PlannedStep, PlannedHost and PlannedGPU are the plan's step, host
+	// issue time and GPU busy time with no host_scale (the median lent
+	// host), in seconds.
+	PlannedStep float64 `json:"planned_step_s"`
+	PlannedHost float64 `json:"planned_host_s"`
+	PlannedGPU  float64 `json:"planned_gpu_s"`
+	// HostScale is the solution; StepAtScale and HostAtScale the plan's
+	// step and host time at it (seconds).
+	HostScale   float64 `json:"host_scale"`
+	StepAtScale float64 `json:"step_at_scale_s"`
+	HostAtScale float64 `json:"host_at_scale_s"`
+	// Sensitivity is how much the step moves, relative, for a host 20%
+	// slower than the solution: near 0.2 the step is the host's and the
+	// factor is well determined; near 0 the GPU carries the step and
+	// the factor is loose.
+	Sensitivity float64  `json:"sensitivity"`
+	Notes       []string `json:"notes,omitempty"`
+}
+
+// ErrNotCalibratable is returned when no host_scale in 0.1-10 gives the
+// measured step: the GPU's work alone takes longer than it, or even a
+// host ten times the median's does not reach it.
+var ErrNotCalibratable = errors.New("cannot calibrate the host from this step")
+
+// Host scales CalibrateHost searches (memmodel.Spec.HostCostScale's bounds).
+const minHostScale, maxHostScale = 0.1, 10
+
+// CalibrateHost solves for the host_scale at which spec's planned step
+// time is measured seconds. The plan's step never falls as the host
+// slows, so a bisection on log host_scale finds it.
+func CalibrateHost(ctx context.Context, spec memmodel.Spec, measured float64) (*HostCalibration, error) {
+	if !(measured > 0) || math.IsInf(measured, 0) {
+		return nil, fmt.Errorf("%w: the measured step must be a positive number of seconds, got %g", memmodel.ErrSpec, measured)
+	}
+	if spec.HostScale != 0 {
+		return nil, fmt.Errorf("%w: host_scale is what a measured step solves for: give one or the other", memmodel.ErrSpec)
+	}
+	step := func(f float64) (*memmodel.Result, error) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		s := spec
+		s.HostScale = f
+		return memmodel.Estimate(s, memmodel.DefaultOptions())
+	}
+	base, err := step(0)
+	if err != nil {
+		return nil, err
+	}
+	if base.StepDetail == nil {
+		return nil, fmt.Errorf("%w: the plan of %s prices no host time to scale", ErrNotCalibratable, base.Model)
+	}
+	c := &HostCalibration{Model: base.Model, GPU: base.GPU, MeasuredStep: measured, PlannedStep: base.StepTime,
+		PlannedHost: base.StepDetail.HostS, PlannedGPU: base.StepDetail.GPUS}
+	lo, err := step(minHostScale)
+	if err != nil {
+		return nil, err
+	}
+	if measured < lo.StepTime {
+		return c, fmt.Errorf("%w: the measured %.4g s is faster than the plan's step with a host ten times the median lent one's (%.4g s, of which the GPU's work is %.4g s): the step is the GPU's, or the GPU is faster than the table's %s",
+			ErrNotCalibratable, measured, lo.StepTime, c.PlannedGPU, base.GPU)
+	}
+	hi, err := step(maxHostScale)
+	if err != nil {
+		return nil, err
+	}
+	if measured > hi.StepTime {
+		return c, fmt.Errorf("%w: the measured %.4g s is slower than the plan's step with a host ten times slower than the median lent one's (%.4g s): time steps after the first few, with the data already on the GPU",
+			ErrNotCalibratable, measured, hi.StepTime)
+	}
+	a, b := math.Log(minHostScale), math.Log(maxHostScale)
+	var at *memmodel.Result
+	for range 40 {
+		m := (a + b) / 2
+		if at, err = step(math.Exp(m)); err != nil {
+			return nil, err
+		}
+		if at.StepTime < measured {
+			a = m
+		} else {
+			b = m
+		}
+		if math.Abs(at.StepTime/measured-1) < 5e-4 {
+			break
+		}
+	}
+	c.HostScale = math.Round(100*math.Exp((a+b)/2)) / 100
+	if at, err = step(c.HostScale); err != nil {
+		return nil, err
+	}
+	c.StepAtScale, c.HostAtScale = at.StepTime, at.StepDetail.HostS
+	slower, err := step(math.Min(maxHostScale, 1.2*c.HostScale))
+	if err != nil {
+		return nil, err
+	}
+	c.Sensitivity = slower.StepTime/at.StepTime - 1
+	if c.Sensitivity < 0.05 {
+		c.Notes = append(c.Notes, fmt.Sprintf("the GPU carries most of this step (a host 20%% slower moves it %.1f%%): the factor is loosely determined; calibrate on a smaller batch, where the host bounds the step", 100*c.Sensitivity))
+	}
+	if spec.Compile {
+		c.Notes = append(c.Notes, "a compiled step's host is Inductor's wrapper, which a host's speed moves less than eager Python: plan eager configurations with a factor from an eager step")
+	}
+	return c, nil
+}
+
+// WriteCalibrationText prints c.
+func WriteCalibrationText(w io.Writer, c *HostCalibration) {
+	fmt.Fprintf(w, "host calibration: %s on %s\n", c.Model, c.GPU)
+	fmt.Fprintf(w, "measured step   %10.4f s\n", c.MeasuredStep)
+	fmt.Fprintf(w, "planned step    %10.4f s   host %.4f s, GPU %.4f s, on the median lent host\n", c.PlannedStep, c.PlannedHost, c.PlannedGPU)
+	fmt.Fprintf(w, "host_scale      %10.2f     the plan's step at it: %.4f s (host %.4f s)\n", c.HostScale, c.StepAtScale, c.HostAtScale)
+	for _, n := range c.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	fmt.Fprintf(w, "plan this model's other configurations on this machine with --host-scale %.2f\n", c.HostScale)
+}
