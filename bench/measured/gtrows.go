@@ -85,6 +85,9 @@ type GTRow struct {
 	Prompt    int    `json:"prompt"`
 	NewTokens int    `json:"new_tokens"`
 	Snapshot  string `json:"snapshot"`
+	// DecodeTokS is a timed point's decode speed, tokens a second over
+	// every sequence (timing=True jobs; zero otherwise).
+	DecodeTokS float64 `json:"decode_tok_s"`
 	// Job names the process a row ran in and PointIndex its place there:
 	// a generate job runs its points one after another on one model.
 	Job        string `json:"job"`

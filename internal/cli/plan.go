@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"slices"
 	"strings"
@@ -113,7 +112,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.StringVar(&f.attn, "attn", "", "attention implementation: "+strings.Join(memmodel.AttnImpls, "|")+" (default: what transformers picks, sdpa)")
 	fs.BoolVar(&f.compile, "compile", false, "the model runs under torch.compile")
 	fs.Float64Var(&f.hostScale, "host-scale", 0, "training and generate: the host's time to issue PyTorch's work over the median lent host's the step-time model assumes (0.5: a CPU twice as fast); --measured-step solves it from one step you timed")
-	fs.Float64Var(&f.measuredStep, "measured-step", 0, "training: a step time in seconds you measured of this configuration on your machine; plan solves for the --host-scale that gives it, to plan the model's other configurations there")
+	fs.Float64Var(&f.measuredStep, "measured-step", 0, "training and generate: a step time in seconds you measured of this configuration on your machine (generate: one decode step); plan solves for the --host-scale that gives it, to plan the model's other configurations there")
 	fs.BoolVar(&f.channelsLast, "channels-last", false, "the CNN and its images are channels-last (model.to(memory_format=torch.channels_last)); --fit tries both formats")
 	fs.BoolVar(&f.vaeEncode, "vae-encode", false, "diffusion (unet, dit): the step encodes its images with the frozen VAE instead of reading cached latents")
 	fs.StringVar(&f.quant, "quant", "", "nf4: 4-bit frozen base weights (QLoRA, with --lora-rank); serve: the checkpoint's format, awq|gptq|gptq-int8|w4a16|fp8|w8a8|bitsandbytes")
@@ -174,20 +173,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	}
 	switch {
 	case flagSet(fs, "measured-step"):
-		if f.fit || f.sweep != "" {
-			return usagef("--measured-step calibrates one configuration: leave out --fit and --sweep")
-		}
-		if !(f.measuredStep > 0) || math.IsInf(f.measuredStep, 0) {
-			return usagef("--measured-step must be a positive number of seconds (one optimizer step, accumulation included), got %g", f.measuredStep)
-		}
-		c, err := plan.CalibrateHost(ctx, spec, f.measuredStep)
-		if errors.Is(err, plan.ErrNotCalibratable) {
-			return err
-		}
-		if err != nil {
-			return specError(err)
-		}
-		return report.Write(env.Stdout, *format, c, func(w io.Writer) error { plan.WriteCalibrationText(w, c); return nil })
+		return runCalibrate(ctx, env, spec, &f, *format)
 	case f.fit:
 		if err := checkFitSearched(fs); err != nil {
 			return err

@@ -6,9 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/vramkit/vramkit/internal/infer"
 	"github.com/vramkit/vramkit/internal/memmodel"
+	"github.com/vramkit/vramkit/internal/plan"
 	"github.com/vramkit/vramkit/internal/report"
 )
 
@@ -221,6 +223,9 @@ func runInference(ctx context.Context, env *Env, fs *flag.FlagSet, spec memmodel
 	if err := checkPlanScope(fs, 'g', f.fit); err != nil {
 		return err
 	}
+	if flagSet(fs, "measured-step") {
+		return runCalibrate(ctx, env, spec, f, format)
+	}
 	if f.fit {
 		opts := infer.DefaultFitOptions()
 		opts.Maximize, opts.Margin = f.inf.maximize, f.margin
@@ -257,6 +262,25 @@ func runInference(ctx context.Context, env *Env, fs *flag.FlagSet, spec memmodel
 		r.Fits, r.Headroom = r.Verdict.Fits, r.Verdict.Headroom
 	}
 	return report.Write(env.Stdout, format, r, func(w io.Writer) error { report.InferText(w, r); return nil })
+}
+
+// runCalibrate answers --measured-step: the host_scale at which spec's
+// step (a generate plan's decode step) is the one the user timed.
+func runCalibrate(ctx context.Context, env *Env, spec memmodel.Spec, f *planFlags, format string) error {
+	if f.fit || f.sweep != "" {
+		return usagef("--measured-step calibrates one configuration: leave out --fit and --sweep")
+	}
+	if !(f.measuredStep > 0) || math.IsInf(f.measuredStep, 0) {
+		return usagef("--measured-step must be a positive number of seconds (a training step with its accumulation, or one decode step), got %g", f.measuredStep)
+	}
+	c, err := plan.CalibrateHost(ctx, spec, f.measuredStep)
+	if errors.Is(err, plan.ErrNotCalibratable) {
+		return err
+	}
+	if err != nil {
+		return specError(err)
+	}
+	return report.Write(env.Stdout, format, c, func(w io.Writer) error { plan.WriteCalibrationText(w, c); return nil })
 }
 
 // flagSet reports whether the flag name was given on the command line.

@@ -15,7 +15,7 @@ import (
 // set a spec key are judged with the spec (memmodel's
 // Spec.MisplacedKey); --batch is here because a spec always has one.
 var planFlagScope = map[string]string{
-	"global-batch": "t", "sweep": "t", "by-module": "t", "measured-step": "t",
+	"global-batch": "t", "sweep": "t", "by-module": "t", "measured-step": "tg",
 	"batch": "tg", "fit": "tgs", "margin": "tg",
 	"maximize": "g", "concurrency": "s",
 }

@@ -7,12 +7,14 @@ import (
 	"io"
 	"math"
 
+	"github.com/vramkit/vramkit/internal/infer"
 	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
 // HostCalibration is the host_scale at which the plan's step time of one
-// training configuration equals the step a user measured of it on their
-// machine (plan --measured-step). The plan cannot see the user's CPU, and
+// configuration equals the step a user measured of it on their machine
+// (plan --measured-step): a training step, or a generate plan's decode
+// step (one new token for every sequence). The plan cannot see the user's CPU, and
 // the host's speed is the largest error left on host-bound steps
 // (docs/steptime.md); one configuration timed on the machine calibrates
 // the model's other configurations there.
@@ -25,6 +27,8 @@ import (
 type HostCalibration struct {
 	Model string `json:"model"`
 	GPU   string `json:"gpu"`
+	// Step names the step calibrated: "training step" or "decode step".
+	Step string `json:"step"`
 	// MeasuredStep is the step time given (seconds, one optimizer step
 	// with its accumulation).
 	MeasuredStep float64 `json:"measured_step_s"`
@@ -55,9 +59,51 @@ var ErrNotCalibratable = errors.New("cannot calibrate the host from this step")
 // Host scales CalibrateHost searches (memmodel.Spec.HostCostScale's bounds).
 const minHostScale, maxHostScale = 0.1, 10
 
+// priced is one plan's step at a host_scale: seconds of the step, of the
+// host's issue and of the GPU's work.
+type priced struct {
+	step, host, gpu float64
+	model, gpuName  string
+}
+
+// stepPricer plans spec at a host_scale: its training step, or its
+// decode step when spec is a generate plan.
+func stepPricer(ctx context.Context, spec memmodel.Spec) (what string, price func(float64) (priced, error)) {
+	if spec.Inference() {
+		return "decode step", func(f float64) (priced, error) {
+			if err := ctx.Err(); err != nil {
+				return priced{}, err
+			}
+			s := spec
+			s.HostScale = f
+			r, err := infer.Estimate(s)
+			if err != nil {
+				return priced{}, err
+			}
+			return priced{r.DecodeStep, r.DecodeHost, r.DecodeGPU, r.Model, r.GPU}, nil
+		}
+	}
+	return "training step", func(f float64) (priced, error) {
+		if err := ctx.Err(); err != nil {
+			return priced{}, err
+		}
+		s := spec
+		s.HostScale = f
+		r, err := memmodel.Estimate(s, memmodel.DefaultOptions())
+		if err != nil {
+			return priced{}, err
+		}
+		if r.StepDetail == nil {
+			return priced{}, fmt.Errorf("%w: the plan of %s prices no host time to scale", ErrNotCalibratable, r.Model)
+		}
+		return priced{r.StepTime, r.StepDetail.HostS, r.StepDetail.GPUS, r.Model, r.GPU}, nil
+	}
+}
+
 // CalibrateHost solves for the host_scale at which spec's planned step
-// time is measured seconds. The plan's step never falls as the host
-// slows, so a bisection on log host_scale finds it.
+// time (a generate plan's decode step) is measured seconds. The plan's
+// step never falls as the host slows, so a bisection on log host_scale
+// finds it.
 func CalibrateHost(ctx context.Context, spec memmodel.Spec, measured float64) (*HostCalibration, error) {
 	if !(measured > 0) || math.IsInf(measured, 0) {
 		return nil, fmt.Errorf("%w: the measured step must be a positive number of seconds, got %g", memmodel.ErrSpec, measured)
@@ -65,65 +111,56 @@ func CalibrateHost(ctx context.Context, spec memmodel.Spec, measured float64) (*
 	if spec.HostScale != 0 {
 		return nil, fmt.Errorf("%w: host_scale is what a measured step solves for: give one or the other", memmodel.ErrSpec)
 	}
-	step := func(f float64) (*memmodel.Result, error) {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		s := spec
-		s.HostScale = f
-		return memmodel.Estimate(s, memmodel.DefaultOptions())
-	}
+	what, step := stepPricer(ctx, spec)
 	base, err := step(0)
 	if err != nil {
 		return nil, err
 	}
-	if base.StepDetail == nil {
-		return nil, fmt.Errorf("%w: the plan of %s prices no host time to scale", ErrNotCalibratable, base.Model)
-	}
-	c := &HostCalibration{Model: base.Model, GPU: base.GPU, MeasuredStep: measured, PlannedStep: base.StepTime,
-		PlannedHost: base.StepDetail.HostS, PlannedGPU: base.StepDetail.GPUS}
+	c := &HostCalibration{Model: base.model, GPU: base.gpuName, Step: what, MeasuredStep: measured, PlannedStep: base.step,
+		PlannedHost: base.host, PlannedGPU: base.gpu}
 	lo, err := step(minHostScale)
 	if err != nil {
 		return nil, err
 	}
-	if measured < lo.StepTime {
-		return c, fmt.Errorf("%w: the measured %.4g s is faster than the plan's step with a host ten times the median lent one's (%.4g s, of which the GPU's work is %.4g s): the step is the GPU's, or the GPU is faster than the table's %s",
-			ErrNotCalibratable, measured, lo.StepTime, c.PlannedGPU, base.GPU)
+	if measured < lo.step {
+		return c, fmt.Errorf("%w: the measured %.4g s is faster than the plan's %s with a host ten times the median lent one's (%.4g s, of which the GPU's work is %.4g s): the step is the GPU's, or the GPU is faster than the table's %s",
+			ErrNotCalibratable, measured, what, lo.step, c.PlannedGPU, c.GPU)
 	}
 	hi, err := step(maxHostScale)
 	if err != nil {
 		return nil, err
 	}
-	if measured > hi.StepTime {
-		return c, fmt.Errorf("%w: the measured %.4g s is slower than the plan's step with a host ten times slower than the median lent one's (%.4g s): time steps after the first few, with the data already on the GPU",
-			ErrNotCalibratable, measured, hi.StepTime)
+	if measured > hi.step {
+		return c, fmt.Errorf("%w: the measured %.4g s is slower than the plan's %s with a host ten times slower than the median lent one's (%.4g s): time steps after the first few, with the data already on the GPU",
+			ErrNotCalibratable, measured, what, hi.step)
 	}
 	a, b := math.Log(minHostScale), math.Log(maxHostScale)
-	var at *memmodel.Result
 	for range 40 {
 		m := (a + b) / 2
-		if at, err = step(math.Exp(m)); err != nil {
+		at, err := step(math.Exp(m))
+		if err != nil {
 			return nil, err
 		}
-		if at.StepTime < measured {
+		if at.step < measured {
 			a = m
 		} else {
 			b = m
 		}
-		if math.Abs(at.StepTime/measured-1) < 5e-4 {
+		if math.Abs(at.step/measured-1) < 5e-4 {
 			break
 		}
 	}
 	c.HostScale = math.Round(100*math.Exp((a+b)/2)) / 100
-	if at, err = step(c.HostScale); err != nil {
+	at, err := step(c.HostScale)
+	if err != nil {
 		return nil, err
 	}
-	c.StepAtScale, c.HostAtScale = at.StepTime, at.StepDetail.HostS
+	c.StepAtScale, c.HostAtScale = at.step, at.host
 	slower, err := step(math.Min(maxHostScale, 1.2*c.HostScale))
 	if err != nil {
 		return nil, err
 	}
-	c.Sensitivity = slower.StepTime/at.StepTime - 1
+	c.Sensitivity = slower.step/at.step - 1
 	if c.Sensitivity < 0.05 {
 		c.Notes = append(c.Notes, fmt.Sprintf("the GPU carries most of this step (a host 20%% slower moves it %.1f%%): the factor is loosely determined; calibrate on a smaller batch, where the host bounds the step", 100*c.Sensitivity))
 	}
@@ -135,7 +172,7 @@ func CalibrateHost(ctx context.Context, spec memmodel.Spec, measured float64) (*
 
 // WriteCalibrationText prints c.
 func WriteCalibrationText(w io.Writer, c *HostCalibration) {
-	fmt.Fprintf(w, "host calibration: %s on %s\n", c.Model, c.GPU)
+	fmt.Fprintf(w, "host calibration: %s on %s, from a %s\n", c.Model, c.GPU, c.Step)
 	fmt.Fprintf(w, "measured step   %10.4f s\n", c.MeasuredStep)
 	fmt.Fprintf(w, "planned step    %10.4f s   host %.4f s, GPU %.4f s, on the median lent host\n", c.PlannedStep, c.PlannedHost, c.PlannedGPU)
 	fmt.Fprintf(w, "host_scale      %10.2f     the plan's step at it: %.4f s (host %.4f s)\n", c.HostScale, c.StepAtScale, c.HostAtScale)
