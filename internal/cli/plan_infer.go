@@ -10,7 +10,6 @@ import (
 
 	"github.com/vramkit/vramkit/internal/infer"
 	"github.com/vramkit/vramkit/internal/memmodel"
-	"github.com/vramkit/vramkit/internal/plan"
 	"github.com/vramkit/vramkit/internal/report"
 )
 
@@ -273,14 +272,18 @@ func runCalibrate(ctx context.Context, env *Env, spec memmodel.Spec, f *planFlag
 	if !(f.measuredStep > 0) || math.IsInf(f.measuredStep, 0) {
 		return usagef("--measured-step must be a positive number of seconds (a training step with its accumulation, or one decode step), got %g", f.measuredStep)
 	}
-	c, err := plan.CalibrateHost(ctx, spec, f.measuredStep)
-	if errors.Is(err, plan.ErrNotCalibratable) {
+	calibrate := memmodel.CalibrateHost
+	if spec.Inference() {
+		calibrate = infer.CalibrateHost
+	}
+	c, err := calibrate(ctx, spec, f.measuredStep)
+	if errors.Is(err, memmodel.ErrNotCalibratable) {
 		return err
 	}
 	if err != nil {
 		return specError(err)
 	}
-	return report.Write(env.Stdout, format, c, func(w io.Writer) error { plan.WriteCalibrationText(w, c); return nil })
+	return report.Write(env.Stdout, format, c, func(w io.Writer) error { report.CalibrationText(w, c); return nil })
 }
 
 // flagSet reports whether the flag name was given on the command line.

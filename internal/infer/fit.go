@@ -177,3 +177,25 @@ func smallerWeights(spec memmodel.Spec, margin float64) string {
 	}
 	return " (not even with int4 weights)"
 }
+
+// CalibrateHost solves for the host_scale at which spec's planned decode
+// step (one new token for every sequence) is measured seconds
+// (memmodel.SolveHostScale): dev108's TinyLlama 32 x p128, 25.0 ms a step
+// on a lent H100 against a host priced at 14.6 ms, is a host x1.71.
+func CalibrateHost(ctx context.Context, spec memmodel.Spec, measured float64) (*memmodel.HostCalibration, error) {
+	if spec.HostScale != 0 {
+		return nil, memmodel.ErrHostScaleGiven
+	}
+	return memmodel.SolveHostScale(measured, "decode step", false, func(f float64) (memmodel.PricedStep, error) {
+		if err := ctx.Err(); err != nil {
+			return memmodel.PricedStep{}, err
+		}
+		s := spec
+		s.HostScale = f
+		r, err := Estimate(s)
+		if err != nil {
+			return memmodel.PricedStep{}, err
+		}
+		return memmodel.PricedStep{Step: r.DecodeStep, Host: r.DecodeHost, GPU: r.DecodeGPU, Model: r.Model, GPUName: r.GPU}, nil
+	})
+}

@@ -1,6 +1,7 @@
 package memmodel_test
 
 import (
+	"context"
 	"errors"
 	"math"
 	"path/filepath"
@@ -122,7 +123,9 @@ func TestHostScaleOnOneHost(t *testing.T) {
 // (precision, checkpointing, LoRA, accumulation, batch) with it. Session
 // 54: 70 predictions, median |error| 15.8% -> 6.9%, 90th percentile
 // 45.6% -> 22.1%, max 81.2% -> 51.6% (GPT-2 s128 checkpointed on late67,
-// whose calibrating step ran 1.24x and it 0.82x the plan).
+// whose calibrating step ran 1.24x and it 0.82x the plan). The factor
+// --measured-step solves (memmodel.CalibrateHost) does as well: median
+// 6.7%, 90th percentile 21.3%, max 54.8%.
 func TestHostScaleSameModelCalibration(t *testing.T) {
 	files := []string{"late64/results.jsonl", "late65/results.jsonl", "late66/results.jsonl", "late67/results.jsonl",
 		"late68/results.jsonl", "late69/results.jsonl", "late92/timing/results.jsonl", "late62/timing/results.jsonl",
@@ -132,7 +135,7 @@ func TestHostScaleSameModelCalibration(t *testing.T) {
 		step      float64
 		hostBound bool
 	}
-	var before, after []float64
+	var before, after, solved []float64
 	for _, f := range files {
 		ws, _, err := measured.ReadTimed(filepath.Join("../../testdata", f))
 		if err != nil {
@@ -161,6 +164,10 @@ func TestHostScaleSameModelCalibration(t *testing.T) {
 				continue
 			}
 			f := ps[ci].w.StepS / ps[ci].step
+			c, err := memmodel.CalibrateHost(context.Background(), ps[ci].w.Spec, ps[ci].w.StepS)
+			if err != nil {
+				t.Fatalf("%s: %v", ps[ci].w.Name, err)
+			}
 			for i, p := range ps {
 				if i == ci {
 					continue
@@ -168,6 +175,7 @@ func TestHostScaleSameModelCalibration(t *testing.T) {
 				scaled := planStep(t, p.w.Spec, f).StepTime
 				before = append(before, math.Abs(p.step/p.w.StepS-1))
 				after = append(after, math.Abs(scaled/p.w.StepS-1))
+				solved = append(solved, math.Abs(planStep(t, p.w.Spec, c.HostScale).StepTime/p.w.StepS-1))
 			}
 		}
 	}
@@ -181,5 +189,14 @@ func TestHostScaleSameModelCalibration(t *testing.T) {
 		n, 100*before[n/2], 100*after[n/2], 100*before[n*9/10], 100*after[n*9/10], 100*before[n-1], 100*after[n-1])
 	if after[n/2] > 0.08 || after[n/2] >= before[n/2] || after[n*9/10] > 0.25 || after[n-1] >= before[n-1] {
 		t.Errorf("calibrated on one step of the model, the others' |errors| do not fall as the docs say")
+	}
+	// --measured-step solves the factor on the whole step
+	// (memmodel.CalibrateHost); on these host-bound calibrating steps it
+	// is the ratio within rounding, and predicts as well
+	sort.Float64s(solved)
+	t.Logf("solved (--measured-step): median |error| %.1f%%, 90th percentile %.1f%%, max %.1f%%",
+		100*solved[n/2], 100*solved[n*9/10], 100*solved[n-1])
+	if solved[n/2] > after[n/2]+0.005 || solved[n*9/10] > after[n*9/10]+0.01 {
+		t.Errorf("the solved factor predicts worse than the ratio")
 	}
 }

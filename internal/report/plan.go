@@ -188,3 +188,15 @@ func count(n int64) string {
 	}
 	return fmt.Sprint(n)
 }
+
+// CalibrationText prints a host calibration (plan --measured-step).
+func CalibrationText(w io.Writer, c *memmodel.HostCalibration) {
+	fmt.Fprintf(w, "host calibration: %s on %s, from a %s\n", c.Model, c.GPU, c.Step)
+	fmt.Fprintf(w, "measured step   %10.4f s\n", c.MeasuredStep)
+	fmt.Fprintf(w, "planned step    %10.4f s   host %.4f s, GPU %.4f s, on the median lent host\n", c.PlannedStep, c.PlannedHost, c.PlannedGPU)
+	fmt.Fprintf(w, "host_scale      %10.2f     the plan's step at it: %.4f s (host %.4f s)\n", c.HostScale, c.StepAtScale, c.HostAtScale)
+	for _, n := range c.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	fmt.Fprintf(w, "plan this model's other configurations on this machine with --host-scale %.2f\n", c.HostScale)
+}

@@ -1,20 +1,17 @@
-package plan
+package memmodel
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-
-	"github.com/vramkit/vramkit/internal/infer"
-	"github.com/vramkit/vramkit/internal/memmodel"
 )
 
 // HostCalibration is the host_scale at which the plan's step time of one
 // configuration equals the step a user measured of it on their machine
-// (plan --measured-step): a training step, or a generate plan's decode
-// step (one new token for every sequence). The plan cannot see the user's CPU, and
+// (plan --measured-step): a training step (CalibrateHost), or a generate
+// plan's decode step, one new token for every sequence
+// (infer.CalibrateHost). The plan cannot see the user's CPU, and
 // the host's speed is the largest error left on host-bound steps
 // (docs/steptime.md); one configuration timed on the machine calibrates
 // the model's other configurations there.
@@ -56,83 +53,78 @@ type HostCalibration struct {
 // host ten times the median's does not reach it.
 var ErrNotCalibratable = errors.New("cannot calibrate the host from this step")
 
-// Host scales CalibrateHost searches (memmodel.Spec.HostCostScale's bounds).
-const minHostScale, maxHostScale = 0.1, 10
-
-// priced is one plan's step at a host_scale: seconds of the step, of the
-// host's issue and of the GPU's work.
-type priced struct {
-	step, host, gpu float64
-	model, gpuName  string
+// PricedStep is one plan's step at a host_scale: seconds of the step, of
+// the host's issue and of the GPU's work, and what the plan named.
+type PricedStep struct {
+	Step, Host, GPU float64
+	Model, GPUName  string
 }
 
-// stepPricer plans spec at a host_scale: its training step, or its
-// decode step when spec is a generate plan.
-func stepPricer(ctx context.Context, spec memmodel.Spec) (what string, price func(float64) (priced, error)) {
-	if spec.Inference() {
-		return "decode step", func(f float64) (priced, error) {
-			if err := ctx.Err(); err != nil {
-				return priced{}, err
-			}
-			s := spec
-			s.HostScale = f
-			r, err := infer.Estimate(s)
-			if err != nil {
-				return priced{}, err
-			}
-			return priced{r.DecodeStep, r.DecodeHost, r.DecodeGPU, r.Model, r.GPU}, nil
-		}
-	}
-	return "training step", func(f float64) (priced, error) {
+// StepPricer plans one configuration at a host_scale.
+type StepPricer func(hostScale float64) (PricedStep, error)
+
+// trainingPricer plans spec's training step at a host_scale.
+func trainingPricer(ctx context.Context, spec Spec) StepPricer {
+	return func(f float64) (PricedStep, error) {
 		if err := ctx.Err(); err != nil {
-			return priced{}, err
+			return PricedStep{}, err
 		}
 		s := spec
 		s.HostScale = f
-		r, err := memmodel.Estimate(s, memmodel.DefaultOptions())
+		r, err := Estimate(s, DefaultOptions())
 		if err != nil {
-			return priced{}, err
+			return PricedStep{}, err
 		}
 		if r.StepDetail == nil {
-			return priced{}, fmt.Errorf("%w: the plan of %s prices no host time to scale", ErrNotCalibratable, r.Model)
+			return PricedStep{}, fmt.Errorf("%w: the plan of %s prices no host time to scale", ErrNotCalibratable, r.Model)
 		}
-		return priced{r.StepTime, r.StepDetail.HostS, r.StepDetail.GPUS, r.Model, r.GPU}, nil
+		return PricedStep{r.StepTime, r.StepDetail.HostS, r.StepDetail.GPUS, r.Model, r.GPU}, nil
 	}
 }
 
-// CalibrateHost solves for the host_scale at which spec's planned step
-// time (a generate plan's decode step) is measured seconds. The plan's
+// CalibrateHost solves for the host_scale at which spec's planned
+// training step is measured seconds (SolveHostScale).
+func CalibrateHost(ctx context.Context, spec Spec, measured float64) (*HostCalibration, error) {
+	if spec.HostScale != 0 {
+		return nil, ErrHostScaleGiven
+	}
+	return SolveHostScale(measured, "training step", spec.Compile, trainingPricer(ctx, spec))
+}
+
+// ErrHostScaleGiven is the error a calibration of a spec that already
+// names a host_scale returns (an ErrSpec).
+var ErrHostScaleGiven = fmt.Errorf("%w: host_scale is what a measured step solves for: give one or the other", ErrSpec)
+
+// SolveHostScale solves for the host_scale at which price's step is
+// measured seconds; what names the step ("training step", "decode
+// step") and compiled says the step runs under torch.compile. The plan's
 // step never falls as the host slows, so a bisection on log host_scale
 // finds it.
-func CalibrateHost(ctx context.Context, spec memmodel.Spec, measured float64) (*HostCalibration, error) {
+func SolveHostScale(measured float64, what string, compiled bool, step StepPricer) (*HostCalibration, error) {
 	if !(measured > 0) || math.IsInf(measured, 0) {
-		return nil, fmt.Errorf("%w: the measured step must be a positive number of seconds, got %g", memmodel.ErrSpec, measured)
+		return nil, fmt.Errorf("%w: the measured step must be a positive number of seconds, got %g", ErrSpec, measured)
 	}
-	if spec.HostScale != 0 {
-		return nil, fmt.Errorf("%w: host_scale is what a measured step solves for: give one or the other", memmodel.ErrSpec)
-	}
-	what, step := stepPricer(ctx, spec)
 	base, err := step(0)
 	if err != nil {
 		return nil, err
 	}
-	c := &HostCalibration{Model: base.model, GPU: base.gpuName, Step: what, MeasuredStep: measured, PlannedStep: base.step,
-		PlannedHost: base.host, PlannedGPU: base.gpu}
+	c := &HostCalibration{Model: base.Model, GPU: base.GPUName, Step: what, MeasuredStep: measured, PlannedStep: base.Step,
+		PlannedHost: base.Host, PlannedGPU: base.GPU}
 	lo, err := step(minHostScale)
 	if err != nil {
 		return nil, err
 	}
-	if measured < lo.step {
+	if measured < lo.Step {
 		return c, fmt.Errorf("%w: the measured %.4g s is faster than the plan's %s with a host ten times the median lent one's (%.4g s, of which the GPU's work is %.4g s): the step is the GPU's, or the GPU is faster than the table's %s",
-			ErrNotCalibratable, measured, what, lo.step, c.PlannedGPU, c.GPU)
+			ErrNotCalibratable, measured, what, lo.Step, c.PlannedGPU, c.GPU)
 	}
 	hi, err := step(maxHostScale)
 	if err != nil {
 		return nil, err
 	}
-	if measured > hi.step {
+	if measured > hi.Step {
 		return c, fmt.Errorf("%w: the measured %.4g s is slower than the plan's %s with a host ten times slower than the median lent one's (%.4g s): time steps after the first few, with the data already on the GPU",
-			ErrNotCalibratable, measured, what, hi.step)
+			ErrNotCalibratable, measured, what, hi.Step)
 	}
 	a, b := math.Log(minHostScale), math.Log(maxHostScale)
 	for range 40 {
@@ -141,12 +133,12 @@ func CalibrateHost(ctx context.Context, spec memmodel.Spec, measured float64) (*
 		if err != nil {
 			return nil, err
 		}
-		if at.step < measured {
+		if at.Step < measured {
 			a = m
 		} else {
 			b = m
 		}
-		if math.Abs(at.step/measured-1) < 5e-4 {
+		if math.Abs(at.Step/measured-1) < 5e-4 {
 			break
 		}
 	}
@@ -155,29 +147,17 @@ func CalibrateHost(ctx context.Context, spec memmodel.Spec, measured float64) (*
 	if err != nil {
 		return nil, err
 	}
-	c.StepAtScale, c.HostAtScale = at.step, at.host
+	c.StepAtScale, c.HostAtScale = at.Step, at.Host
 	slower, err := step(math.Min(maxHostScale, 1.2*c.HostScale))
 	if err != nil {
 		return nil, err
 	}
-	c.Sensitivity = slower.step/at.step - 1
+	c.Sensitivity = slower.Step/at.Step - 1
 	if c.Sensitivity < 0.05 {
 		c.Notes = append(c.Notes, fmt.Sprintf("the GPU carries most of this step (a host 20%% slower moves it %.1f%%): the factor is loosely determined; calibrate on a smaller batch, where the host bounds the step", 100*c.Sensitivity))
 	}
-	if spec.Compile {
+	if compiled {
 		c.Notes = append(c.Notes, "a compiled step's host is Inductor's wrapper, which a host's speed moves less than eager Python: plan eager configurations with a factor from an eager step")
 	}
 	return c, nil
-}
-
-// WriteCalibrationText prints c.
-func WriteCalibrationText(w io.Writer, c *HostCalibration) {
-	fmt.Fprintf(w, "host calibration: %s on %s, from a %s\n", c.Model, c.GPU, c.Step)
-	fmt.Fprintf(w, "measured step   %10.4f s\n", c.MeasuredStep)
-	fmt.Fprintf(w, "planned step    %10.4f s   host %.4f s, GPU %.4f s, on the median lent host\n", c.PlannedStep, c.PlannedHost, c.PlannedGPU)
-	fmt.Fprintf(w, "host_scale      %10.2f     the plan's step at it: %.4f s (host %.4f s)\n", c.HostScale, c.StepAtScale, c.HostAtScale)
-	for _, n := range c.Notes {
-		fmt.Fprintf(w, "note: %s\n", n)
-	}
-	fmt.Fprintf(w, "plan this model's other configurations on this machine with --host-scale %.2f\n", c.HostScale)
 }
