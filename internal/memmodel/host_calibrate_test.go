@@ -4,22 +4,12 @@ import (
 	"context"
 	"errors"
 	"math"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/vramkit/vramkit/bench/measured"
 	"github.com/vramkit/vramkit/internal/memmodel"
 )
-
-func readTimedFile(t *testing.T, file string) []measured.Timed {
-	t.Helper()
-	ws, _, err := measured.ReadTimed(filepath.Join("../../testdata", file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ws
-}
 
 // TestCalibrateHostSolvesTheStep: on timed steps of lent hosts, the
 // solved host_scale reproduces the measured step (within the 0.01 the

@@ -25,6 +25,16 @@ func planStep(t *testing.T, s memmodel.Spec, f float64) *memmodel.Result {
 	return r
 }
 
+// readTimedFile reads a timed results file under testdata/ (measured.ReadTimed).
+func readTimedFile(t *testing.T, file string) []measured.Timed {
+	t.Helper()
+	ws, _, err := measured.ReadTimed(filepath.Join("../../testdata", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
 // TestHostScaleMovesHostTimeOnly: host_scale multiplies the host's costs
 // and nothing else. A host-bound step (eager ResNet-101 b16 on an H100:
 // host 50 ms, GPU 15 ms) follows it while it stays host-bound; a GPU-bound
@@ -81,13 +91,7 @@ func TestHostScaleBounds(t *testing.T) {
 // compiled steps, whose host cost grows less on a fast host, go under
 // (late99's -22% and -40%): the docs say so.
 func TestHostScaleOnOneHost(t *testing.T) {
-	read := func(f string) []measured.Timed {
-		ws, skipped, err := measured.ReadTimed(filepath.Join("../../testdata", f, "timing", "results.jsonl"))
-		if err != nil || len(skipped) > 0 {
-			t.Fatalf("%s: %v %v", f, err, skipped)
-		}
-		return ws
-	}
+	read := func(set string) []measured.Timed { return readTimedFile(t, set+"/timing/results.jsonl") }
 	var ratios []float64
 	for _, w := range read("dev109") {
 		if !w.Spec.Compile {
@@ -137,10 +141,7 @@ func TestHostScaleSameModelCalibration(t *testing.T) {
 	}
 	var before, after, solved []float64
 	for _, f := range files {
-		ws, _, err := measured.ReadTimed(filepath.Join("../../testdata", f))
-		if err != nil {
-			t.Fatal(err)
-		}
+		ws := readTimedFile(t, f)
 		var order []string
 		byModel := map[string][]planned{}
 		for _, w := range ws {
