@@ -191,7 +191,9 @@ var timingFiles = []memmodel.BandSource{
 	// and late92 (H100, six host-bound T5/BART LoRA rows; as band data they
 	// made gpu=h100 a measured class and its first-sight coverage fell
 	// from 95 of 95 rows to 74 of 101), and late99 (H100, six host-bound
-	// eager/compiled CNN rows on a fast host; bench/steptime).
+	// eager/compiled CNN rows on a fast host; bench/steptime), and late100
+	// (H100, thirty host-bound to GPU-bound rows of five models, the
+	// blind test of --host-scale; TestLate100HostScaleBlind).
 	{Dir: "testdata/late63/h200/results.jsonl", HeldOut: "sixty-third blind set, H200 part (the same kind of pairs on a slow lent host; its compiled steps are not band rows): timed alone, evaluated once with the models of 4ecda6f, then band data"},
 	// late60 became step band data in session 35, once step-time classes
 	// held by one capture set stopped setting a class centre
