@@ -75,7 +75,8 @@ type planFlags struct {
 	parallel, gpu, allocConf, sweep, format, attn, quant, fsdpInit, head string
 	batch, seq, image, accum, loraRank, gpus, tp, pp, micro, global      int
 	fit, compile, byModule, vaeEncode, channelsLast, freezeFE            bool
-	margin, audioSeconds, hostScale, measuredStep                        float64
+	margin, audioSeconds, hostScale                                      float64
+	measuredStep                                                         seconds
 	inf                                                                  inferFlags
 }
 
@@ -112,7 +113,7 @@ func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
 	fs.StringVar(&f.attn, "attn", "", "attention implementation: "+strings.Join(memmodel.AttnImpls, "|")+" (default: what transformers picks, sdpa)")
 	fs.BoolVar(&f.compile, "compile", false, "the model runs under torch.compile")
 	fs.Float64Var(&f.hostScale, "host-scale", 0, "training and generate: the host's time to issue PyTorch's work over the median lent host's the step-time model assumes (0.5: a CPU twice as fast); --measured-step solves it from one step you timed")
-	fs.Float64Var(&f.measuredStep, "measured-step", 0, "training and generate: a step time in seconds you measured of this configuration on your machine (generate: one decode step); plan solves for the --host-scale that gives it, to plan the model's other configurations there")
+	fs.Var(&f.measuredStep, "measured-step", "training and generate: a step time you measured (0.028, 0.028s or 28ms) of this configuration on your machine (generate: one decode step); plan solves for the --host-scale that gives it, to plan the model's other configurations there")
 	fs.BoolVar(&f.channelsLast, "channels-last", false, "the CNN and its images are channels-last (model.to(memory_format=torch.channels_last)); --fit tries both formats")
 	fs.BoolVar(&f.vaeEncode, "vae-encode", false, "diffusion (unet, dit): the step encodes its images with the frozen VAE instead of reading cached latents")
 	fs.StringVar(&f.quant, "quant", "", "nf4: 4-bit frozen base weights (QLoRA, with --lora-rank); serve: the checkpoint's format, awq|gptq|gptq-int8|w4a16|fp8|w8a8|bitsandbytes")

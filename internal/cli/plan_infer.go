@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
+	"time"
 
 	"github.com/vramkit/vramkit/internal/infer"
 	"github.com/vramkit/vramkit/internal/memmodel"
@@ -269,14 +271,14 @@ func runCalibrate(ctx context.Context, env *Env, spec memmodel.Spec, f *planFlag
 	if f.fit || f.sweep != "" {
 		return usagef("--measured-step calibrates one configuration: leave out --fit and --sweep")
 	}
-	if !(f.measuredStep > 0) || math.IsInf(f.measuredStep, 0) {
-		return usagef("--measured-step must be a positive number of seconds (a training step with its accumulation, or one decode step), got %g", f.measuredStep)
+	if !(f.measuredStep > 0) || math.IsInf(float64(f.measuredStep), 0) {
+		return usagef("--measured-step must be a positive time (a training step with its accumulation, or one decode step: 0.028, 0.028s or 28ms), got %g s", float64(f.measuredStep))
 	}
 	calibrate := memmodel.CalibrateHost
 	if spec.Inference() {
 		calibrate = infer.CalibrateHost
 	}
-	c, err := calibrate(ctx, spec, f.measuredStep)
+	c, err := calibrate(ctx, spec, float64(f.measuredStep))
 	if errors.Is(err, memmodel.ErrNotCalibratable) {
 		return err
 	}
@@ -284,6 +286,25 @@ func runCalibrate(ctx context.Context, env *Env, spec memmodel.Spec, f *planFlag
 		return specError(err)
 	}
 	return report.Write(env.Stdout, format, c, func(w io.Writer) error { report.CalibrationText(w, c); return nil })
+}
+
+// seconds is a flag of a time in seconds: a bare number is seconds, or a
+// Go duration with its unit (28ms, 0.028s, 1.5s).
+type seconds float64
+
+func (s *seconds) String() string { return strconv.FormatFloat(float64(*s), 'g', -1, 64) }
+
+func (s *seconds) Set(v string) error {
+	if f, err := strconv.ParseFloat(v, 64); err == nil {
+		*s = seconds(f)
+		return nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return fmt.Errorf("want seconds (0.028) or a time with its unit (28ms), got %q", v)
+	}
+	*s = seconds(d.Seconds())
+	return nil
 }
 
 // flagSet reports whether the flag name was given on the command line.

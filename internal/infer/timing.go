@@ -270,7 +270,7 @@ func (m *model) times(r *Result) {
 		// kernels counts the step's tensor allocations, not its operators:
 		// dev98's TinyLlama step dispatches 1243 ATen operators for 907
 		// modelled allocations, GPT-2 medium's 952 for 566
-		r.Notes = append(r.Notes, fmt.Sprintf("decode is host-bound: issuing each step's eager operators (about %d tensor allocations' worth) from Python takes longer than reading %.2f GB at %.0f GB/s; CUDA graphs or torch.compile would lift it. The host's time is the median lent host's: --host-scale prices yours (a host-bound decode step's measured time over this plan's)",
+		r.Notes = append(r.Notes, fmt.Sprintf("decode is host-bound: issuing each step's eager operators (about %d tensor allocations' worth) from Python takes longer than reading %.2f GB at %.0f GB/s; CUDA graphs or torch.compile would lift it. The host's time is the median lent host's: --host-scale prices yours (--measured-step S solves it from one decode step you timed)",
 			m.kernels[1], db/1e9, c.gpu.BandwidthGBps))
 	}
 }
