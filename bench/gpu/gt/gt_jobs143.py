@@ -55,3 +55,13 @@ def call202():
     )
     probe = J("probe-start", "probe", 10, exclusive=True, timeout=60, spec=dict(kind="probe"))
     return [probe] + timing_jobs("late100-", "late100-timing", groups)
+
+
+def call203():
+    """dev111 (development): why late100's Pythia-160m b8 ran 28% over its b2 where the plan prices both at the
+    host's 42 ms: the backward phase's host wall went 17.2 -> 26.8 ms (and stayed 26.9 at b32 s512). Kernel profiles
+    of b2 and b8 (4 timed steps, 2 profiled), each alone in its own process."""
+    from gt_jobs import profiler
+    p = profiler("dev111-", "dev111")
+    return [p("prof-pythia-160m-s256-b2-bf16", T(*PY_160M, b=2, seq=256), timeout=90),
+            p("prof-pythia-160m-s256-b8-bf16", T(*PY_160M, b=8, seq=256), timeout=90)]
