@@ -271,6 +271,10 @@ func runCalibrate(ctx context.Context, env *Env, spec memmodel.Spec, f *planFlag
 	if f.fit || f.sweep != "" {
 		return usagef("--measured-step calibrates one configuration: leave out --fit and --sweep")
 	}
+	if f.margin > 0 || f.byModule {
+		// they shape a memory answer the calibration does not print
+		return usagef("--measured-step answers the host's speed: leave out --margin and --by-module")
+	}
 	if !(f.measuredStep > 0) || math.IsInf(float64(f.measuredStep), 0) {
 		return usagef("--measured-step must be a positive time (a training step with its accumulation, or one decode step: 0.028, 0.028s or 28ms), got %g s", float64(f.measuredStep))
 	}
