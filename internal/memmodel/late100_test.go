@@ -22,7 +22,7 @@ import (
 // past the crossover) the scaled |error| within 10 points of the
 // unscaled one's. The one evaluation (session 55, an H100 host, F
 // 0.94-1.27): median 10.8% -> 7.8%, 90th percentile 20.9% -> 18.6%, max
-// 35.7% -> 21.8%, every crossover point within 2.4 points
+// 35.7% -> 21.8%, no crossover point worse by more than 2.4 points
 // (testdata/late100/RESULTS.md).
 func TestLate100HostScaleBlind(t *testing.T) {
 	ws, _, err := measured.ReadTimed(filepath.Join("../../testdata", "late100/timing/results.jsonl"))
