@@ -3,7 +3,6 @@ package memmodel_test
 import (
 	"context"
 	"math"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -25,10 +24,7 @@ import (
 // 35.7% -> 21.8%, no crossover point worse by more than 2.4 points
 // (testdata/late100/RESULTS.md).
 func TestLate100HostScaleBlind(t *testing.T) {
-	ws, _, err := measured.ReadTimed(filepath.Join("../../testdata", "late100/timing/results.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := readTimedFile(t, "late100/timing/results.jsonl")
 	groups := map[string][]measured.Timed{}
 	var order []string
 	for _, w := range ws {
