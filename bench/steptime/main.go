@@ -320,12 +320,21 @@ func summary(ev measured.StepEval) {
 		pt.N, within, pct(within, pt.N), 100*pt.MedianAbs, 100*pt.MaxAbs)
 	fmt.Printf("ordering (pairs differing by > %.0f%%): same model %d/%d (%.0f%%, target ≥95%%), any two of one file %d/%d (%.0f%%)\n",
 		100*measured.OrderNoise, ev.Ordered, ev.Compared, pct(ev.Ordered, ev.Compared), ev.AllOrdered, ev.AllCompared, pct(ev.AllOrdered, ev.AllCompared))
+	ties := 0
 	for _, m := range ev.Misordered {
 		bound := "GPU-bound"
 		if m.HostBound {
 			bound = "host-bound"
 		}
+		if m.Predicted >= 0.98 {
+			ties++
+		}
 		fmt.Printf("  misordered: %s ran %.2fx faster than %s, planned %.2fx (%s)\n", m.A, m.Measured, m.B, m.Predicted, bound)
+	}
+	if len(ev.Misordered) > 0 {
+		// a pair planned within 2% is a tie the plan cannot order
+		// (host-bound steps of one host price), not a reversal
+		fmt.Printf("  %d of the %d misordered pairs are planned within 2%% of each other\n", ties, len(ev.Misordered))
 	}
 	ratioReport(ev)
 }
