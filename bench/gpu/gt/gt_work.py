@@ -192,7 +192,26 @@ def enable_ckpt(model, spec):
         raise ValueError("no ckpt for " + m)
     for blk in blocks:
         fwd = blk.forward
-        blk.forward = (lambda f: (lambda *a: checkpoint(f, *a, use_reentrant=False)))(fwd)
+        blk.forward = (lambda f: (lambda *a: checkpoint(f, *a, use_reentrant=False) if CKPT["on"] else f(*a)))(fwd)
+
+
+# whether enable_ckpt's wrapped blocks checkpoint (set_ckpt turns them off and on between alternated steps)
+CKPT = {"on": True}
+
+
+def set_ckpt(model, spec, on):
+    """Checkpointing on or off between the alternated steps of one model: transformers' own switch, or the
+    flag enable_ckpt's wrappers read (enable_ckpt wraps once, on the first variant that checkpoints)."""
+    if hasattr(model, "gradient_checkpointing_enable") and not spec["model"].startswith("df:"):
+        if on:
+            model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+        elif model.is_gradient_checkpointing:
+            model.gradient_checkpointing_disable()
+        return
+    if on and not getattr(model, "_gt_wrapped", False):
+        enable_ckpt(model, spec)
+        model._gt_wrapped = True
+    CKPT["on"] = on
 
 
 def enable_selective_ckpt():
@@ -385,13 +404,15 @@ def train(spec, out):
 
     phases = []  # per step, the host's wall time in forward, backward and optimizer (no sync: what issuing took)
 
+    accum = spec.get("accum", 1)
+
     def step():
         ph = [0.0, 0.0, 0.0]
-        for _ in range(spec.get("accum", 1)):
+        for _ in range(accum):
             t0 = time.perf_counter()
             inp, tgt = batch()
             with torch.autocast("cuda", dtype=ac, enabled=ac is not None):
-                loss = loss_of(inp, tgt) / spec.get("accum", 1)
+                loss = loss_of(inp, tgt) / accum
             t1 = time.perf_counter()
             if scaler:
                 scaler.scale(loss).backward()
@@ -410,6 +431,25 @@ def train(spec, out):
         opt.zero_grad(set_to_none=True)
         ph[2] = time.perf_counter() - t2
         phases.append(ph)
+
+    if spec.get("alternate"):
+        eager = fwd_model
+        compiled = []
+
+        def apply(v):
+            # one variant of the alternation: rebinds what batch(), loss_of() and step() read at call time
+            nonlocal ac, b, accum, fwd_model
+            ac = {"fp16": torch.float16, "bf16": torch.bfloat16}.get(v.get("prec", prec))
+            b, accum = v.get("b", spec["b"]), v.get("accum", 1)
+            set_ckpt(model, spec, v.get("ckpt", "none") == "block")
+            if v.get("compile"):
+                if not compiled:
+                    compiled.append(torch.compile(model))
+                fwd_model = compiled[0]
+            else:
+                fwd_model = eager
+        from gt_alternate import alternate
+        return alternate(spec, res, step, apply, phases)
 
     times = []
     try:
