@@ -56,6 +56,11 @@ type GTRow struct {
 	NVMLUsed     int64     `json:"nvml_used"`
 	IterS        []float64 `json:"iter_s"`
 	StepMedianS  float64   `json:"step_median_s"`
+	// Alternated names every configuration of a gt_alternate.py process
+	// (this row's among them), timed step by step in turn after Warm
+	// steps each; empty for a row timed on its own.
+	Alternated []string `json:"alternated"`
+	Warm       int      `json:"warm"`
 	// PhaseS is each timed step's host wall time in forward, backward
 	// and optimizer (gt_work.py from session 35 on).
 	PhaseS [][3]float64 `json:"phase_s"`

@@ -114,18 +114,24 @@ func EvalStepTimeWith(ws []Timed, host memmodel.HostCosts) (StepEval, error) {
 			if a.Source != b.Source || i == j {
 				continue
 			}
+			// measured a over b: round by round where the two alternated
+			// in one process (PairedRatio)
+			m := a.StepS / b.StepS
+			if r, ok := PairedRatio(a, b); ok {
+				m = r
+			}
 			if k := techniqueKind(a.Spec, b.Spec); k != "" {
 				ev.Pairs = append(ev.Pairs, TechniquePair{Kind: k, Num: a.Name, Den: b.Name,
-					Measured: a.StepS / b.StepS, Predicted: pred[i] / pred[j]})
+					Measured: m, Predicted: pred[i] / pred[j]})
 			}
 			// two timings of one configuration (repeats, other
 			// processes) are not two configurations to order: the plan
 			// gives both the same time, and their difference is the
 			// host's noise (dev13's r1-r3, dev19's p1-p3)
-			if j <= i || math.Abs(a.StepS/b.StepS-1) <= OrderNoise || reflect.DeepEqual(a.Spec, b.Spec) {
+			if j <= i || math.Abs(m-1) <= OrderNoise || reflect.DeepEqual(a.Spec, b.Spec) {
 				continue
 			}
-			right := (a.StepS < b.StepS) == (pred[i] < pred[j])
+			right := (m < 1) == (pred[i] < pred[j])
 			ev.AllCompared++
 			if right {
 				ev.AllOrdered++
@@ -135,7 +141,7 @@ func EvalStepTimeWith(ws []Timed, host memmodel.HostCosts) (StepEval, error) {
 				if right {
 					ev.Ordered++
 				} else {
-					ev.Misordered = append(ev.Misordered, misordered(ev.Rows[i], ev.Rows[j]))
+					ev.Misordered = append(ev.Misordered, misordered(ev.Rows[i], ev.Rows[j], m))
 				}
 			}
 		}
@@ -143,17 +149,19 @@ func EvalStepTimeWith(ws []Timed, host memmodel.HostCosts) (StepEval, error) {
 	return ev, nil
 }
 
-// misordered is the OrderPair of rows a and b, the measured faster first.
-func misordered(a, b StepRow) OrderPair {
-	if b.Measured < a.Measured {
-		a, b = b, a
+// misordered is the OrderPair of rows a and b, the measured faster first;
+// m is a's measured step over b's.
+func misordered(a, b StepRow, m float64) OrderPair {
+	if m > 1 {
+		a, b, m = b, a, 1/m
 	}
-	return OrderPair{A: a.Name, B: b.Name, Measured: b.Measured / a.Measured, Predicted: b.Predicted / a.Predicted,
+	return OrderPair{A: a.Name, B: b.Name, Measured: 1 / m, Predicted: b.Predicted / a.Predicted,
 		HostBound: a.HostS > a.GPUS || b.HostS > b.GPUS}
 }
 
 // techniqueKind says which single technique separates variant a from
-// baseline b ("" when none or more than one).
+// baseline b ("" when none or more than one: an eager accumulated step is
+// not compared with a compiled larger batch).
 func techniqueKind(a, b memmodel.Spec) string {
 	if !sameModel(a, b) || a.AllocConf != b.AllocConf || a.Seq != b.Seq {
 		return ""
@@ -175,10 +183,11 @@ func techniqueKind(a, b memmodel.Spec) string {
 		return "amp"
 	case same && a.Precision == b.Precision && a.Checkpoint != "none" && b.Checkpoint == "none":
 		return "checkpoint"
-	case sameBatch && a.Precision == b.Precision && a.Checkpoint == b.Checkpoint && a.LoRA != nil && b.LoRA == nil:
+	case sameBatch && a.Compile == b.Compile && a.Precision == b.Precision && a.Checkpoint == b.Checkpoint &&
+		a.LoRA != nil && b.LoRA == nil:
 		return "lora"
-	case sameLoRA && a.Precision == b.Precision && a.Checkpoint == b.Checkpoint && a.Accum > 1 && b.Accum == 1 &&
-		a.Batch*a.Accum == b.Batch:
+	case sameLoRA && a.Compile == b.Compile && a.Precision == b.Precision && a.Checkpoint == b.Checkpoint &&
+		a.Accum > 1 && b.Accum == 1 && a.Batch*a.Accum == b.Batch:
 		return "accumulation"
 	}
 	return ""

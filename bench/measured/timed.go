@@ -25,6 +25,12 @@ type Timed struct {
 	// optimizer over the steps StepS is the median of (gt_work.py rows
 	// from session 35 on; zero before).
 	PhaseS [3]float64 `json:"measured_phase_s"`
+	// Rounds is an alternated row's timed steps in round order, and
+	// Alternated the configurations of its process (gt_alternate.py;
+	// both empty otherwise): a technique pair of one process takes its
+	// measured ratio round by round (PairedRatio).
+	Rounds     []float64 `json:"rounds,omitempty"`
+	Alternated []string  `json:"alternated,omitempty"`
 }
 
 // ReadTimed reads a timing.jsonl of any of the three layouts in the
@@ -129,6 +135,9 @@ func fromCapture(line []byte) (Timed, string, error) {
 // (gtSpec).
 func fromCaptureRow(c GTRow) (Timed, string, error) {
 	w := Timed{Name: c.Name, StepS: c.StepMedianS}
+	if len(c.Alternated) > 0 && c.Warm < len(c.IterS) {
+		w.Rounds, w.Alternated = c.IterS[c.Warm:], c.Alternated
+	}
 	if len(c.PhaseS) > 2 {
 		for k := range w.PhaseS {
 			var v []float64

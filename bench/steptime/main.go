@@ -115,6 +115,8 @@ func defaultSets() []set {
 		{"late99 (lent H100, a fast host: blind eager/compiled CNN twins, one workload per process, evaluated once at 1ee570ac)", []string{"testdata/late99/timing/results.jsonl"}, lent},
 		{"dev109 (lent H100, late99's host: eager/compiled CNN twins, one workload per process)", []string{"testdata/dev109/timing/results.jsonl"}, lent},
 		{"late100 (lent H100, a median host: blind Pythia-160m, OPT-350m, DistilBERT, Swin-T, ResNet-152 technique and batch variants, evaluated once at 1e301781)", []string{"testdata/late100/timing/results.jsonl"}, lent},
+		{"dev112 (lent H100: each model's configurations alternated step by step in one process, gt_alternate.py)", []string{"testdata/dev112/dev112-timing/results.jsonl"}, lent},
+		{"late101 (lent H100, the host of dev112: blind technique pairs alternated step by step in one process, evaluated once at its commit)", []string{"testdata/late101/late101-timing/results.jsonl"}, lent},
 		{"dev67 (lent H200: eager steps with the host's forward/backward/optimizer split)", []string{"testdata/dev67/timing/results.jsonl"}, lent},
 		{"dev68 (lent H100: host-bound accumulation with the host's phase split)", []string{"testdata/dev68/timing/results.jsonl"}, lent},
 		{"late64 (lent H100: technique pairs with the host's phase split, seen since its evaluation)", []string{"testdata/late64/results.jsonl"}, lent},
@@ -246,6 +248,7 @@ func run(sets []set) error {
 		}
 		printRows(ev)
 		summary(ev)
+		alternatedReport(ws, ev)
 		evs = append(evs, ev)
 	}
 	if len(evs) > 1 {

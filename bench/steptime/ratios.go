@@ -45,7 +45,10 @@ func ratioReport(ev measured.StepEval) {
 	for _, r := range ev.Rows {
 		rows[r.Name] = r
 	}
-	type tally struct{ n, within int }
+	type tally struct {
+		n, within int
+		errs      []float64
+	}
 	by := map[string]*tally{}
 	repeats := map[string][]float64{}
 	bound := map[string]string{}
@@ -60,6 +63,7 @@ func ratioReport(ev measured.StepEval) {
 			by[k] = &tally{}
 		}
 		by[k].n++
+		by[k].errs = append(by[k].errs, p.Err())
 		if math.Abs(p.Err()) <= 0.10 {
 			by[k].within++
 		}
@@ -76,7 +80,9 @@ func ratioReport(ev measured.StepEval) {
 	fmt.Printf("technique ratios by the walk's bound (both steps GPU-bound, or either host-bound):\n")
 	for _, k := range keys {
 		t := by[k]
-		fmt.Printf("  %-28s %4d pairs, %4d within 10%% (%.0f%%)\n", k, t.n, t.within, pct(t.within, t.n))
+		sort.Float64s(t.errs)
+		fmt.Printf("  %-28s %4d pairs, %4d within 10%% (%.0f%%), signed error quartiles %+.1f%% %+.1f%% %+.1f%%\n",
+			k, t.n, t.within, pct(t.within, t.n), 100*quantile(t.errs, 0.25), 100*quantile(t.errs, 0.5), 100*quantile(t.errs, 0.75))
 	}
 	// the measured ratio's own spread: each repeat against its
 	// configuration's median, by the bound of its first timing
@@ -108,4 +114,17 @@ func ratioReport(ev measured.StepEval) {
 		fmt.Printf("measured %s ratios timed more than once: %d timings, |deviation| from their configuration's median: median %.1f%%, max %.1f%%, %d beyond 10%% (%.0f%%)\n",
 			cls, len(dev), 100*st.MedianAbs, 100*st.MaxAbs, off, pct(off, len(dev)))
 	}
+}
+
+// quantile is the q-quantile of sorted xs by linear interpolation.
+func quantile(xs []float64, q float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	pos := q * float64(len(xs)-1)
+	i := int(pos)
+	if i+1 >= len(xs) {
+		return xs[len(xs)-1]
+	}
+	return xs[i] + (pos-float64(i))*(xs[i+1]-xs[i])
 }

@@ -65,3 +65,25 @@ def call205():
         ("roberta", [alt(t, "t-roberta-base-s128-b8", T(*ROB, io="cls", b=8, seq=128), [FP32, BF16, CKPT])]),
     )
     return timing_jobs("late101-", "late101-timing", groups)
+
+
+def call206():
+    """late102 (BLIND; kept outside the repository until evaluated once): the procedure of call205 on seven more
+    models, captured to test a refit of the host's cast, checkpoint and median-host prices chosen on the seen sets
+    (late102_predictions.md beside this file, written before capture)."""
+    from gt_jobs122 import BART_B
+    from gt_jobs123 import BLOOM_560M, CNX_T
+    from gt_jobs124 import FALCON_S
+    t = timer("late102-", "late102-timing")
+    groups = (
+        ("bart", [alt(t, "t-bart-base-s128-b4", T(*BART_B, io="s2s", b=4, seq=128), [FP32, BF16, CKPT])]),
+        ("bloom", [alt(t, "t-bloom-560m-s256", T(*BLOOM_560M, b=1, seq=256),
+                       [dict(FP32, suffix="-b1-fp32"), dict(BF16, suffix="-b1-bf16"),
+                        dict(CKPT, suffix="-b1-bf16-ckpt")] + accum(1, 4), rounds=10)]),
+        ("falcon", [alt(t, "t-falcon-small-s256-b2", T(*FALCON_S, b=2, seq=256), [FP32, BF16, CKPT])]),
+        ("hfconvnext", [alt(t, "t-hfconvnext-t-b16", T(*CNX_T, io="hfvision", b=16), [FP32, BF16, CKPT])]),
+        ("gpt2m", [alt(t, "t-gpt2-medium-s256-b1", T(*GEN_MODELS["gpt2-medium"], b=1, seq=256), [FP32, BF16, CKPT])]),
+        ("resnet34", [alt(t, "t-resnet34-b16", tv("resnet34", 16), [FP32, BF16, CKPT, COMP])]),
+        ("llama", [alt(t, "t-llama32-1b-s256-b1", T(*GEN_MODELS["llama32-1b"], b=1, seq=256), [FP32, BF16, CKPT])]),
+    )
+    return timing_jobs("late102-", "late102-timing", groups)
