@@ -13,19 +13,22 @@ import (
 // TestCompiledSmallGainPairs recounts what compile_gain.go's note states:
 // of the compiled/eager pairs of convolutional nets timed in one process
 // where the plan's compiled step is less than 15% faster than its eager
-// twin, 19 of 32 ran slower compiled (13 of 23 before late99 and dev109,
-// 16 of 28 before dev112 and late101). A model change that moves a pair
+// twin, 20 of 33 ran slower compiled (13 of 23 before late99 and dev109,
+// 16 of 28 before dev112, late101 and late102). A model change that moves a pair
 // across the 15% line, or a new timed set, changes the count and this
 // test until the note is updated.
 func TestCompiledSmallGainPairs(t *testing.T) {
 	files := []string{"late24/timing", "late25/timing", "late27/timing", "late28/timing", "late32/timing",
 		"late59/timing", "late60/timing", "late60/h200", "late61/timing", "late62/timing", "dev64/timing",
-		"late63/h100", "late63/h200", "late99/timing", "dev109/timing", "dev112/dev112-timing", "late101/late101-timing"}
+		"late63/h100", "late63/h200", "late99/timing", "dev109/timing", "dev112/dev112-timing", "late101/late101-timing", "late102/late102-timing"}
 	pairs, slower := 0, 0
 	for _, f := range files {
 		var failed []string
 		if f == "late63/h100" {
 			failed = []string{"late63-timing-efficientnet-b2-b8"} // cut by call129's budget, re-run on the H200
+		}
+		if f == "late102/late102-timing" { // transformers' ConvNeXt cannot checkpoint: its process stopped
+			failed = []string{"late102-t-hfconvnext-t-b16-fp32", "late102-t-hfconvnext-t-b16-bf16", "late102-t-hfconvnext-t-b16-bf16-ckpt"}
 		}
 		ev := evalTimedFile(t, filepath.Join("../../testdata", f, "results.jsonl"), failed...)
 		for _, p := range ev.Pairs {
@@ -43,8 +46,8 @@ func TestCompiledSmallGainPairs(t *testing.T) {
 			t.Logf("%-44s planned %.2f measured %.2f", p.Num, p.Predicted, p.Measured)
 		}
 	}
-	if pairs != 32 || slower != 19 {
-		t.Errorf("%d of %d small-gain compiled CNN pairs ran slower than eager; the note says 19 of 32", slower, pairs)
+	if pairs != 33 || slower != 20 {
+		t.Errorf("%d of %d small-gain compiled CNN pairs ran slower than eager; the note says 20 of 33", slower, pairs)
 	}
 }
 
@@ -58,7 +61,7 @@ func TestCompiledGainNote(t *testing.T) {
 		s.Model, s.Batch, s.Precision, s.Compile = &m, b, "bf16-amp", compile
 		for _, n := range estimateStep(t, s).Notes {
 			if strings.HasPrefix(n, "torch.compile gains little here") {
-				if !strings.Contains(n, "19 of 32") {
+				if !strings.Contains(n, "20 of 33") {
 					t.Errorf("note %q does not state the pairs' count", n)
 				}
 				return true
@@ -75,8 +78,8 @@ func TestCompiledGainNote(t *testing.T) {
 }
 
 // TestCompiledConvStepsInBand recounts what compiledStepBand's note says
-// of compiled convolutional steps: every one timed (70: 41 on H200 hosts,
-// 29 on H100 hosts, session 56) ran 0.59-1.59x the plan, median 1.09,
+// of compiled convolutional steps: every one timed (71: 41 on H200 hosts,
+// 30 on H100 hosts, session 56) ran 0.59-1.59x the plan, median 1.09,
 // inside the step band the note widens to 0.56-1.78x. A model change or
 // a new timed set moves the figures and this test until the note and
 // docs/steptime.md are updated.
@@ -85,7 +88,8 @@ func TestCompiledConvStepsInBand(t *testing.T) {
 		"late32/timing": nil, "late59/timing": nil, "late60/timing": nil, "late60/h200": nil, "late61/timing": nil,
 		"late62/timing": nil, "dev64/timing": nil, "dev65/timing": nil, "dev66/timing": nil,
 		"late63/h100": {"late63-timing-efficientnet-b2-b8"}, "late63/h200": nil, "late99/timing": nil, "dev109/timing": nil,
-		"dev112/dev112-timing": nil, "late101/late101-timing": nil}
+		"dev112/dev112-timing": nil, "late101/late101-timing": nil,
+		"late102/late102-timing": {"late102-t-hfconvnext-t-b16-fp32", "late102-t-hfconvnext-t-b16-bf16", "late102-t-hfconvnext-t-b16-bf16-ckpt"}}
 	var ratios []float64
 	for f, failed := range files {
 		ev := evalTimedFile(t, filepath.Join("../../testdata", f, "results.jsonl"), failed...)
@@ -110,7 +114,7 @@ func TestCompiledConvStepsInBand(t *testing.T) {
 		med = (ratios[n/2-1] + ratios[n/2]) / 2
 	}
 	t.Logf("%d compiled convolutional steps: measured/planned %.2f-%.2f, median %.2f", n, ratios[0], ratios[n-1], med)
-	if n != 70 || math.Abs(ratios[0]-0.59) > 0.005 || math.Abs(ratios[n-1]-1.59) > 0.005 || math.Abs(med-1.09) > 0.005 {
-		t.Errorf("the note says 70 steps, 0.59-1.59x, median 1.09")
+	if n != 71 || math.Abs(ratios[0]-0.59) > 0.005 || math.Abs(ratios[n-1]-1.59) > 0.005 || math.Abs(med-1.09) > 0.005 {
+		t.Errorf("the note says 71 steps, 0.59-1.59x, median 1.09")
 	}
 }

@@ -86,8 +86,8 @@ import "fmt"
 // ms inside the timed window, dev65) to 1.59 (ConvNeXt-T b16, late62),
 // median 1.09; the band is 0.56-1.78x by the same rule. Session 54
 // (late99 blind, dev109, one fast H100 host): 66 steps, 0.59-1.59x,
-// median 1.10, all inside; session 56 (dev112, late101 blind, alternated
-// with their eager twins in one process on one H100 host): 70 steps,
+// median 1.10, all inside; session 56 (dev112, late101 and late102 blind,
+// alternated with their eager twins in one process on H100 hosts): 71 steps,
 // median 1.09, all inside (TestCompiledConvStepsInBand).
 const (
 	compileStepLow    = 0.80 // transformers: the lowest measured/predicted 0.86 (0.89 since session 18)
@@ -108,7 +108,7 @@ func compiledStepBand(conv bool, b [2]float64) ([2]float64, string) {
 	lo, hi := compileStepLow, compileStepHigh
 	if conv {
 		lo, hi = compileStepConvLo, compileStepConvHi
-		msg = "torch.compile step time of a convolutional net is priced from profiles of compiled ResNet-50/101, EfficientNet-B0 and ConvNeXt-T; 70 timed compiled convolutional steps (41 on H200s, 29 on H100s) ran 0.59-1.59x the prediction (median 1.09; host-bound steps, which move with the host's speed and may not settle within seven steps)"
+		msg = "torch.compile step time of a convolutional net is priced from profiles of compiled ResNet-50/101, EfficientNet-B0 and ConvNeXt-T; 71 timed compiled convolutional steps (41 on H200s, 30 on H100s) ran 0.59-1.59x the prediction (median 1.09; host-bound steps, which move with the host's speed and may not settle within seven steps)"
 	}
 	b[0], b[1] = min(b[0], lo), max(b[1], hi)
 	return b, fmt.Sprintf("%s: band widened to %.2f-%.2fx", msg, b[0], b[1])

@@ -87,3 +87,26 @@ def call206():
         ("llama", [alt(t, "t-llama32-1b-s256-b1", T(*GEN_MODELS["llama32-1b"], b=1, seq=256), [FP32, BF16, CKPT])]),
     )
     return timing_jobs("late102-", "late102-timing", groups)
+
+
+def call207():
+    """dev113 (development): checkpointing where the GPU is busy, alternated in one process. With autocast's cast
+    priced at the 17 us the alternated host-bound pairs asked for, the checkpointed step's added time went 23-25%
+    under on BERT-base s512 b32 and ConvNeXt-T b128 (timed one process after the other) and the checkpointing ratios
+    of GPT-2 large, Falcon-small and Llama 3.1 8B LoRA under: the cast price stands in for host work of the
+    recomputation the walk does not price. Plain against checkpointed (and fp32 where cheap) at those shapes, with
+    each step's host phases and ATen op counts, to find that work."""
+    from gt_jobs9 import GL
+    from gt_jobs124 import FALCON_S
+    t = timer("dev113-", "dev113-timing", heldout=False)
+    groups = (
+        ("bert", [alt(t, "t-bert-base-s512-b32", T(*BERT_BASE, io="cls", b=32, seq=512), [BF16, CKPT], rounds=10)]),
+        ("convnext", [alt(t, "t-convnext-tiny-b128", tv("convnext_tiny", 128), [BF16, CKPT], rounds=10)]),
+        ("gpt2l", [alt(t, "t-gpt2-large-s1024-b8", T(*GL, b=8, seq=1024), [BF16, CKPT], rounds=8)]),
+        ("falcon", [alt(t, "t-falcon-small-s1024-b4", T(*FALCON_S, b=4, seq=1024), [BF16, CKPT], rounds=10)]),
+        ("qwen", [alt(t, "t-qwen25-05b-s1024-b8", T(*GEN_MODELS["qwen25-05b"], b=8, seq=1024), [BF16, CKPT],
+                      rounds=8)]),
+        ("llama", [alt(t, "t-llama32-1b-s1024-b2", T(*GEN_MODELS["llama32-1b"], b=2, seq=1024), [BF16, CKPT],
+                       rounds=8)]),
+    )
+    return dev_timing_jobs("dev113-", "dev113-timing", groups)

@@ -1,0 +1,57 @@
+package memmodel_test
+
+import (
+	"math"
+	"sort"
+	"testing"
+)
+
+// TestLate102RefitBlind: late102 (call 206, blind) tested a refit of two
+// host prices (HostCosts.Cast 23 -> 17 us, ckptRegionCost 1.2 -> 1.0 ms),
+// chosen on the seen sets before capture, on technique pairs of six
+// models alternated step by step in one process
+// (bench/gpu/gt/late102_predictions.md; the seventh, transformers'
+// ConvNeXt, cannot checkpoint and its process failed). The candidate
+// passed every criterion written there (pairs within 10% 10 -> 12 of 14,
+// median |ratio error| 5.9% -> 3.0%, step median 6.9% -> 7.5%, order 26
+// of 26 both) and was not kept: the suite's other timed sets showed what
+// the criteria did not ask, a --fit pick lost (pick10's BERT-large, the
+// first pick 22.7% behind the fastest) and checkpointing under-priced
+// where the GPU is busy (the checkpointed step's added time in one
+// process -23% and -25% on BERT-base s512 b32 and ConvNeXt-T b128, Llama
+// 3.1 8B LoRA's ratio 1.34 against 1.80), which the cast price had been
+// standing in for (testdata/late102/RESULTS.md). This test holds the
+// committed model's figures on late102.
+func TestLate102RefitBlind(t *testing.T) {
+	ev := evalTimedFile(t, "../../testdata/late102/late102-timing/results.jsonl",
+		"late102-t-hfconvnext-t-b16-fp32", "late102-t-hfconvnext-t-b16-bf16", "late102-t-hfconvnext-t-b16-bf16-ckpt")
+	var pe, se []float64
+	within := 0
+	for _, p := range ev.Pairs {
+		pe = append(pe, math.Abs(p.Err()))
+		if math.Abs(p.Err()) <= 0.10 {
+			within++
+		}
+		t.Logf("%-13s %-44s measured %.3f planned %.3f (%+.1f%%)", p.Kind, p.Num, p.Measured, p.Predicted, 100*p.Err())
+	}
+	for _, r := range ev.Rows {
+		se = append(se, math.Abs(r.Err))
+	}
+	med := func(xs []float64) float64 {
+		sort.Float64s(xs)
+		n := len(xs)
+		if n%2 == 1 {
+			return xs[n/2]
+		}
+		return (xs[n/2-1] + xs[n/2]) / 2
+	}
+	mp, ms := med(pe), med(se)
+	t.Logf("%d pairs, %d within 10%%, median |ratio error| %.1f%%; %d steps, median |error| %.1f%%; order %d of %d",
+		len(pe), within, 100*mp, len(se), 100*ms, ev.Ordered, ev.Compared)
+	if len(pe) != 14 || within != 10 || math.Abs(mp-0.059) > 0.0015 || math.Abs(pe[len(pe)-1]-0.224) > 0.0015 {
+		t.Errorf("RESULTS.md says 14 pairs, 10 within 10%%, median 5.9%%, max 22.4%%")
+	}
+	if len(se) != 21 || math.Abs(ms-0.069) > 0.0015 || ev.Ordered != 26 || ev.Compared != 26 {
+		t.Errorf("RESULTS.md says 21 steps, median |error| 6.9%%, same-model order 26 of 26")
+	}
+}
