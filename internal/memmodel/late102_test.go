@@ -2,8 +2,9 @@ package memmodel_test
 
 import (
 	"math"
-	"sort"
 	"testing"
+
+	"github.com/vramkit/vramkit/bench/measured"
 )
 
 // TestLate102RefitBlind: late102 (call 206, blind) tested a refit of two
@@ -25,30 +26,15 @@ import (
 func TestLate102RefitBlind(t *testing.T) {
 	ev := evalTimedFile(t, "../../testdata/late102/late102-timing/results.jsonl",
 		"late102-t-hfconvnext-t-b16-fp32", "late102-t-hfconvnext-t-b16-bf16", "late102-t-hfconvnext-t-b16-bf16-ckpt")
-	var pe, se []float64
-	within := 0
-	for _, p := range ev.Pairs {
-		pe = append(pe, math.Abs(p.Err()))
-		if math.Abs(p.Err()) <= 0.10 {
-			within++
-		}
-		t.Logf("%-13s %-44s measured %.3f planned %.3f (%+.1f%%)", p.Kind, p.Num, p.Measured, p.Predicted, 100*p.Err())
-	}
+	n, within, mp, worst := pairFigures(t, ev)
+	var se []float64
 	for _, r := range ev.Rows {
 		se = append(se, math.Abs(r.Err))
 	}
-	med := func(xs []float64) float64 {
-		sort.Float64s(xs)
-		n := len(xs)
-		if n%2 == 1 {
-			return xs[n/2]
-		}
-		return (xs[n/2-1] + xs[n/2]) / 2
-	}
-	mp, ms := med(pe), med(se)
+	ms := measured.Median(se)
 	t.Logf("%d pairs, %d within 10%%, median |ratio error| %.1f%%; %d steps, median |error| %.1f%%; order %d of %d",
-		len(pe), within, 100*mp, len(se), 100*ms, ev.Ordered, ev.Compared)
-	if len(pe) != 14 || within != 10 || math.Abs(mp-0.059) > 0.0015 || math.Abs(pe[len(pe)-1]-0.224) > 0.0015 {
+		n, within, 100*mp, len(se), 100*ms, ev.Ordered, ev.Compared)
+	if n != 14 || within != 10 || math.Abs(mp-0.059) > 0.0015 || math.Abs(worst-0.224) > 0.0015 {
 		t.Errorf("RESULTS.md says 14 pairs, 10 within 10%%, median 5.9%%, max 22.4%%")
 	}
 	if len(se) != 21 || math.Abs(ms-0.069) > 0.0015 || ev.Ordered != 26 || ev.Compared != 26 {
