@@ -13,7 +13,9 @@ figures: the process's peak is every variant's at once.
 
 After every timed step, one step per variant runs under a TorchDispatchMode that counts the ATen ops dispatched
 (forward, backward and optimizer; casts autocast inserts show as _to_copy), which the step-time walk's op and
-kernel counts are checked against. The counting steps change no timing."""
+kernel counts are checked against. The counting steps change no timing. A compiled configuration counts as its
+eager twin (dev112: the same ops, the dispatch mode running the model unfused), so its counts say nothing of
+Inductor's launches."""
 import time
 import traceback
 
