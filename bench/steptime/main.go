@@ -235,6 +235,7 @@ func read(files []string, verbose bool) ([]measured.Timed, error) {
 
 func run(sets []set) error {
 	var evs []measured.StepEval
+	var all []measured.Timed
 	for _, st := range sets {
 		fmt.Printf("\n== %s\n", st.name)
 		ws, err := read(st.files, true)
@@ -250,12 +251,16 @@ func run(sets []set) error {
 		}
 		printRows(ev)
 		summary(ev)
-		alternatedReport(ws, ev)
+		alternatedReport(ws, ev, true)
 		evs = append(evs, ev)
+		all = append(all, ws...)
 	}
 	if len(evs) > 1 {
 		fmt.Printf("\n== all sets together\n")
-		summary(measured.Concat(evs...))
+		ev := measured.Concat(evs...)
+		summary(ev)
+		// issue 14's ratio criterion where the host's noise is taken out
+		alternatedReport(all, ev, false)
 	}
 	return nil
 }
