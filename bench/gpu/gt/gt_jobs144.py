@@ -110,3 +110,17 @@ def call207():
                        rounds=8)]),
     )
     return dev_timing_jobs("dev113-", "dev113-timing", groups)
+
+
+def call208():
+    """dev114 (development): dev113's two GPU-busy checkpoint pairs and two of dev112's host-bound models again, on
+    whatever host the call gets: how the checkpointed step's exposed host time moves with the host (ckpthost's 65 ns
+    Python loop: BERT-base s512 b32 +39.0 ms; dev113's 31 ns: +15.0 ms)."""
+    t = timer("dev114-", "dev114-timing", heldout=False)
+    groups = (
+        ("bert512", [alt(t, "t-bert-base-s512-b32", T(*BERT_BASE, io="cls", b=32, seq=512), [BF16, CKPT], rounds=10)]),
+        ("convnext", [alt(t, "t-convnext-tiny-b128", tv("convnext_tiny", 128), [BF16, CKPT], rounds=10)]),
+        ("bert128", [alt(t, "t-bert-base-s128-b8", T(*BERT_BASE, io="cls", b=8, seq=128), [FP32, BF16, CKPT])]),
+        ("swin", [alt(t, "t-swin-tiny-b8", T(*SWIN_T, io="hfvision", b=8), [FP32, BF16, CKPT])]),
+    )
+    return dev_timing_jobs("dev114-", "dev114-timing", groups)
