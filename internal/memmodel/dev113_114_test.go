@@ -1,8 +1,9 @@
 package memmodel_test
 
 import (
-	"strings"
 	"testing"
+
+	"github.com/vramkit/vramkit/bench/measured"
 )
 
 // TestDev113CheckpointGPUShare: on a fast host (dev113: Python loop 31 ns,
@@ -15,38 +16,37 @@ import (
 // GPU's share is priced right and a fast host adds little to it (on
 // ckpthost's 65 ns host the same additions were 39.0 and 35.3 ms).
 func TestDev113CheckpointGPUShare(t *testing.T) {
-	ws := readTimedFile(t, "dev113/dev113-timing/results.jsonl")
-	steps, checked := map[string]float64{}, 0
-	for _, w := range ws {
-		steps[w.Name] = w.StepS
-	}
-	for _, w := range ws {
-		base := strings.TrimSuffix(w.Name, "-ckpt")
-		if base == w.Name || !(strings.Contains(w.Name, "bert-base") || strings.Contains(w.Name, "convnext-tiny")) {
-			continue
-		}
-		plain, ok := steps[base]
-		if !ok {
-			t.Fatalf("%s: no plain twin", w.Name)
-		}
-		var pw *float64
-		for _, b := range ws {
-			if b.Name == base {
-				g := planStep(t, b.Spec, 0).StepDetail.GPUS
-				pw = &g
-			}
-		}
-		gpuAdd := planStep(t, w.Spec, 0).StepDetail.GPUS - *pw
-		add := w.StepS - plain
-		checked++
-		t.Logf("%s: checkpointing adds %.1f ms measured, the walk's GPU %.1f ms", w.Name, 1e3*add, 1e3*gpuAdd)
+	by := timedByName(t, "dev113/dev113-timing/results.jsonl")
+	for _, name := range []string{"dev113-t-bert-base-s512-b32-bf16", "dev113-t-convnext-tiny-b128-bf16"} {
+		plain, ckpt := pairOf(t, by, name)
+		gpuAdd := planStep(t, ckpt.Spec, 0).StepDetail.GPUS - planStep(t, plain.Spec, 0).StepDetail.GPUS
+		add := ckpt.StepS - plain.StepS
+		t.Logf("%s: checkpointing adds %.1f ms measured, the walk's GPU %.1f ms", name, 1e3*add, 1e3*gpuAdd)
 		if add < gpuAdd || add > 1.3*gpuAdd {
-			t.Errorf("%s: adds %.1f ms, want between the GPU's %.1f and 1.3x it", w.Name, 1e3*add, 1e3*gpuAdd)
+			t.Errorf("%s: adds %.1f ms, want between the GPU's %.1f and 1.3x it", name, 1e3*add, 1e3*gpuAdd)
 		}
 	}
-	if checked != 2 {
-		t.Errorf("%d checkpointed pairs checked, want BERT-base's and ConvNeXt-T's", checked)
+}
+
+// timedByName reads a timed results file under testdata/ by row name.
+func timedByName(t *testing.T, file string) map[string]measured.Timed {
+	t.Helper()
+	by := map[string]measured.Timed{}
+	for _, w := range readTimedFile(t, file) {
+		by[w.Name] = w
 	}
+	return by
+}
+
+// pairOf is the plain row name and its checkpointed twin (name + "-ckpt").
+func pairOf(t *testing.T, by map[string]measured.Timed, name string) (plain, ckpt measured.Timed) {
+	t.Helper()
+	plain, okP := by[name]
+	ckpt, okC := by[name+"-ckpt"]
+	if !okP || !okC {
+		t.Fatalf("%s: plain or checkpointed row missing", name)
+	}
+	return plain, ckpt
 }
 
 // TestDev114CheckpointAddition: on a host near the median lent one
@@ -57,23 +57,14 @@ func TestDev113CheckpointGPUShare(t *testing.T) {
 // the figure late102's refit would have taken 28% short (26.1 ms), and
 // ConvNeXt's within 30% over.
 func TestDev114CheckpointAddition(t *testing.T) {
-	ws := readTimedFile(t, "dev114/dev114-timing/results.jsonl")
-	byName := map[string]float64{}
-	plan := map[string]float64{}
-	for _, w := range ws {
-		byName[w.Name] = w.StepS
-		plan[w.Name] = planStep(t, w.Spec, 0).StepTime
-	}
+	by := timedByName(t, "dev114/dev114-timing/results.jsonl")
 	for _, c := range []struct {
 		name   string
 		lo, hi float64
 	}{{"dev114-t-bert-base-s512-b32-bf16", -0.15, 0.15}, {"dev114-t-convnext-tiny-b128-bf16", 0, 0.30}} {
-		m, okM := byName[c.name+"-ckpt"]
-		b, okB := byName[c.name]
-		if !okM || !okB {
-			t.Fatalf("%s: pair missing", c.name)
-		}
-		add, padd := m-b, plan[c.name+"-ckpt"]-plan[c.name]
+		plain, ckpt := pairOf(t, by, c.name)
+		add := ckpt.StepS - plain.StepS
+		padd := planStep(t, ckpt.Spec, 0).StepTime - planStep(t, plain.Spec, 0).StepTime
 		e := padd/add - 1
 		t.Logf("%s: checkpointing adds %.1f ms measured, %.1f planned (%+.1f%%)", c.name, 1e3*add, 1e3*padd, 100*e)
 		if e < c.lo || e > c.hi {
