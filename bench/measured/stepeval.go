@@ -23,6 +23,9 @@ type StepRow struct {
 	// kernel time (memmodel.StepDetail).
 	HostS float64 `json:"host_s"`
 	GPUS  float64 `json:"gpu_s"`
+	// GPU is the GPU the workload was timed on and planned for (the
+	// plan's name: "h200", "h100")
+	GPU string `json:"gpu"`
 }
 
 // TechniquePair is two workloads of one model, timed in one file, that
@@ -99,7 +102,7 @@ func EvalStepTimeWith(ws []Timed, host memmodel.HostCosts) (StepEval, error) {
 		kept = append(kept, w)
 		ev.Rows = append(ev.Rows, StepRow{Name: w.Name, Source: w.Source, Measured: w.StepS,
 			Predicted: r.StepTime, Err: r.StepTime/w.StepS - 1,
-			InBand: w.StepS >= r.StepTimeBand[0] && w.StepS <= r.StepTimeBand[1]})
+			InBand: w.StepS >= r.StepTimeBand[0] && w.StepS <= r.StepTimeBand[1], GPU: r.GPU})
 		if d := r.StepDetail; d != nil {
 			ev.Rows[len(ev.Rows)-1].HostS, ev.Rows[len(ev.Rows)-1].GPUS = d.HostS, d.GPUS
 		}
