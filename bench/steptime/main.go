@@ -34,6 +34,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"reflect"
 	"strings"
 
 	"github.com/vramkit/vramkit/bench/measured"
@@ -49,7 +50,9 @@ type set struct {
 
 // defaultSets is every timed set in the repository with its host.
 func defaultSets() []set {
-	cal, lent, old := memmodel.CalibrationHostCosts(), memmodel.DefaultHostCosts(), measured.OlderHostCosts()
+	// lent: each plan's own default, the median lent host of the
+	// workload's GPU (memmodel.LentHostCosts)
+	cal, lent, old := memmodel.CalibrationHostCosts(), memmodel.HostCosts{}, measured.OlderHostCosts()
 	return []set{
 		{"development (calibration host)", []string{"testdata/captures/timing/timing.jsonl",
 			"testdata/captures/compile/timing.jsonl"}, cal},
@@ -205,6 +208,9 @@ func main() {
 		for _, s := range sets {
 			files = append(files, s.files...)
 		}
+		if reflect.DeepEqual(host, memmodel.HostCosts{}) {
+			host = memmodel.DefaultHostCosts() // a fit starts from the H200 hosts' costs
+		}
 		if err := fitHost(files, host, *fitPhases, strings.Split(*fitKeep, ","), strings.Split(*fitAdd, ",")); err != nil {
 			fmt.Fprintln(os.Stderr, "steptime:", err)
 			os.Exit(1)
@@ -358,13 +364,14 @@ func pct(a, b int) float64 {
 }
 
 // hostCosts is the -host flag's costs: JSON (or @FILE holding JSON)
-// unmarshalled over memmodel.DefaultHostCosts, which it is when arg is
-// empty.
+// unmarshalled over memmodel.DefaultHostCosts; without the flag, zero:
+// each workload's plan takes the median lent host of its GPU's machines
+// (memmodel.LentHostCosts), as a plan does.
 func hostCosts(arg string) (memmodel.HostCosts, error) {
-	host := memmodel.DefaultHostCosts()
 	if arg == "" {
-		return host, nil
+		return memmodel.HostCosts{}, nil
 	}
+	host := memmodel.DefaultHostCosts()
 	raw := []byte(arg)
 	if path, ok := strings.CutPrefix(arg, "@"); ok {
 		var err error

@@ -13,8 +13,10 @@ import (
 // TestCompiledSmallGainPairs recounts what compile_gain.go's note states:
 // of the compiled/eager pairs of convolutional nets timed in one process
 // where the plan's compiled step is less than 15% faster than its eager
-// twin, 20 of 33 ran slower compiled (13 of 23 before late99 and dev109,
-// 16 of 28 before dev112, late101 and late102). A model change that moves a pair
+// twin, 21 of 34 ran slower compiled (13 of 23 before late99 and dev109,
+// 16 of 28 before dev112, late101 and late102, 20 of 33 before the H100
+// plans took the lent H100 hosts' cheaper casts, which brought late61's
+// ResNet-101 b64 pair, 1.13x measured, under the line). A model change that moves a pair
 // across the 15% line, or a new timed set, changes the count and this
 // test until the note is updated.
 func TestCompiledSmallGainPairs(t *testing.T) {
@@ -46,8 +48,8 @@ func TestCompiledSmallGainPairs(t *testing.T) {
 			t.Logf("%-44s planned %.2f measured %.2f", p.Num, p.Predicted, p.Measured)
 		}
 	}
-	if pairs != 33 || slower != 20 {
-		t.Errorf("%d of %d small-gain compiled CNN pairs ran slower than eager; the note says 20 of 33", slower, pairs)
+	if pairs != 34 || slower != 21 {
+		t.Errorf("%d of %d small-gain compiled CNN pairs ran slower than eager; the note says 21 of 34", slower, pairs)
 	}
 }
 
@@ -61,7 +63,7 @@ func TestCompiledGainNote(t *testing.T) {
 		s.Model, s.Batch, s.Precision, s.Compile = &m, b, "bf16-amp", compile
 		for _, n := range estimateStep(t, s).Notes {
 			if strings.HasPrefix(n, "torch.compile gains little here") {
-				if !strings.Contains(n, "20 of 33") {
+				if !strings.Contains(n, "21 of 34") {
 					t.Errorf("note %q does not state the pairs' count", n)
 				}
 				return true

@@ -106,15 +106,15 @@ type Options struct {
 	// Warm starts from a steady state (optimizer state exists), so one
 	// step shows the peak; for searches.
 	Warm bool `json:"warm"`
-	// Host is what the training process's CPU spends issuing work; the
-	// default is the calibration machine's (see HostCosts).
+	// Host is what the training process's CPU spends issuing work; zero
+	// takes the median lent host of the GPU's machines (LentHostCosts).
 	Host HostCosts `json:"host"`
 	// ByModule fills Result.Modules.
 	ByModule bool `json:"by_module"`
 }
 
 // DefaultOptions replays three steps, as the fixtures measured.
-func DefaultOptions() Options { return Options{Steps: 3, Host: DefaultHostCosts()} }
+func DefaultOptions() Options { return Options{Steps: 3} }
 
 // config is a Spec resolved against the catalog.
 type config struct {

@@ -12,8 +12,11 @@ import (
 // b1, 48.8 ms measured, 73.3 planned, the one row outside its band), every
 // row over; ratios 4 of 8 within 10% (median 10.8%, max 25.7%: GPT-2
 // medium LoRA 1.11x measured, 0.82x planned), same-model order 13 of 15.
+// Since session 57's H100 host costs (cheaper casts and checkpoint
+// regions, steptime_lenthost.go): median 11.5%, max 41.8%, ratios median
+// 9.7%, order 14 of 15, all 13 in band.
 func TestStepTimeLate65(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join("../../testdata/late65", "results.jsonl"))
-	checkStepEval(t, ev, 13, stepTargets{median: 0.17, max: 0.51, ratioMedian: 0.11, ratioMax: 0.26, order: 0.86})
-	checkAllInBand(t, ev, "late65-t-gpt2-medium-s256-b1-bf16")
+	checkStepEval(t, ev, 13, stepTargets{median: 0.12, max: 0.42, ratioMedian: 0.10, ratioMax: 0.26, order: 0.93})
+	checkAllInBand(t, ev)
 }

@@ -14,12 +14,12 @@ import (
 // (median 17.2%, max 45.6%: Whisper-base's AMP 0.40x measured, 0.58x
 // planned), same-model order 12 of 14. Ten rows fall outside their band,
 // all over: a host this fast is outside what the lent hosts' spread put
-// in the band.
+// in the band. Since session 57's H100 host costs: median 38.7%, max
+// 65.5%, ratios median 10.1%, order 12 of 14; five rows outside, all over.
 func TestStepTimeLate66(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join("../../testdata/late66", "results.jsonl"))
-	checkStepEval(t, ev, 15, stepTargets{median: 0.48, max: 0.82, ratioMedian: 0.18, ratioMax: 0.46, order: 0.85})
-	checkAllInBand(t, ev, "late66-t-whisper-base-b8-bf16", "late66-t-whisper-base-b8-bf16-ckpt",
-		"late66-t-qwen25-05b-s256-b2-bf16-lora16", "late66-t-qwen25-05b-s256-b2-bf16-ckpt",
-		"late66-t-t5-small-s256-b8-bf16", "late66-t-t5-small-s256-b8x4-bf16", "late66-t-resnet18-b24-bf16",
-		"late66-t-resnet18-b24-bf16-ckpt", "late66-t-roberta-base-s128-b8-bf16", "late66-t-roberta-base-s128-b8-bf16-ckpt")
+	checkStepEval(t, ev, 15, stepTargets{median: 0.39, max: 0.66, ratioMedian: 0.11, ratioMax: 0.35, order: 0.85})
+	checkAllInBand(t, ev, "late66-t-whisper-base-b8-bf16-ckpt",
+		"late66-t-resnet18-b24-bf16", "late66-t-resnet18-b24-bf16-ckpt", "late66-t-roberta-base-s128-b8-bf16",
+		"late66-t-roberta-base-s128-b8-bf16-ckpt")
 }

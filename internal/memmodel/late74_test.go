@@ -22,8 +22,9 @@ func TestLate74Blind(t *testing.T) {
 
 // TestStepTimeLate74: Qwen2.5-0.5B s1024 b8 bf16 AMP with the score head
 // +0.2%, as a causal LM +3.0%, both inside their bands (two classes, so
-// no same-model pair for the ordering count).
+// no same-model pair for the ordering count). Since session 57's H100 host
+// costs (steptime_lenthost.go): -2.6% and +0.8%.
 func TestStepTimeLate74(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join(late74Dir, "timing", "results.jsonl"))
-	checkStepEval(t, ev, 2, stepTargets{median: 0.017, max: 0.031, ratioMedian: 0.05, ratioMax: 0.05, order: 0})
+	checkStepEval(t, ev, 2, stepTargets{median: 0.018, max: 0.031, ratioMedian: 0.05, ratioMax: 0.05, order: 0})
 }

@@ -20,8 +20,11 @@ func TestLate80Blind(t *testing.T) {
 
 // TestStepTimeLate80: bloom-560m s1024 b4 bf16 -12.3%, checkpointed -9.4%;
 // ConvNeXt-T b64 bf16 -5.2%, float32 -7.0% (the H100's host); the
-// checkpointing and AMP ratios within 3.3%.
+// checkpointing and AMP ratios within 3.3%. Since session 57's H100 host
+// costs (cheaper casts and checkpoint regions): -13.6%, -11.5%, -9.6%,
+// -7.0%; ratios within 2.8%. This host ran the H100 hosts' usual casts
+// dearer.
 func TestStepTimeLate80(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join(late80Dir, "timing", "results.jsonl"))
-	checkStepEval(t, ev, 4, stepTargets{median: 0.083, max: 0.124, ratioMedian: 0.027, ratioMax: 0.034, order: 1})
+	checkStepEval(t, ev, 4, stepTargets{median: 0.106, max: 0.137, ratioMedian: 0.027, ratioMax: 0.034, order: 1})
 }

@@ -19,7 +19,8 @@ func TestLate81Blind(t *testing.T) {
 
 // TestStepTimeLate81: the 1024-hidden Falcon s1024 b4 bf16 +5.6%,
 // checkpointed -1.1% (the H100's host); checkpointing's ratio -6.3%.
+// Since session 57's H100 host costs: +5.5%, -3.2%, the ratio -8.2%.
 func TestStepTimeLate81(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join(late81Dir, "timing", "results.jsonl"))
-	checkStepEval(t, ev, 2, stepTargets{median: 0.034, max: 0.057, ratioMedian: 0.064, ratioMax: 0.064, order: 1})
+	checkStepEval(t, ev, 2, stepTargets{median: 0.044, max: 0.057, ratioMedian: 0.083, ratioMax: 0.083, order: 1})
 }

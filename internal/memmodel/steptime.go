@@ -35,8 +35,8 @@ import (
 // The host constants were fitted on the CPU of the calibration machine
 // (the H200's host) once across every development timing (five
 // families, fp32/AMP, checkpointing, LoRA, accumulation at once), not per
-// workload (CalibrationHostCosts). A plan assumes the median lent host,
-// slower than that one (DefaultHostCosts, lentHostScale). A faster or
+// workload (CalibrationHostCosts). A plan assumes the median lent host of
+// its GPU's machines, slower than that one (LentHostCosts, lentHostScale). A faster or
 // slower host shifts small workloads, which is part of why StepTimeBand is
 // as wide as it is.
 type timeModel struct {
@@ -49,6 +49,8 @@ type timeModel struct {
 	// HostCosts; hostBase is HostCosts before it, which the plan names
 	userScale float64
 	hostBase  HostCosts
+	// hostLabel names hostBase in the plan's words
+	hostLabel string
 }
 
 // HostCosts is what the host spends issuing one training step, in
@@ -94,9 +96,9 @@ func CalibrationHostCosts() HostCosts {
 	return HostCosts{Op: 72e-6, Small: 6.3e-6, Issue: 6.3e-6, Cast: 23e-6, Bwd: 29e-6, Node: engineNodeCost, Hook: 6.3e-6, Ckpt: ckptRegionCost, Param: 1.5e-6}
 }
 
-// DefaultHostCosts is the host a plan assumes when it is told nothing of
-// the user's: the median lent H200 host, the calibration machine's costs
-// times lentHostScale.
+// DefaultHostCosts is the median lent H200 host, the calibration
+// machine's costs times lentHostScale: the host a plan assumes when it is
+// told nothing of the user's, on every GPU but the H100 (LentHostCosts).
 func DefaultHostCosts() HostCosts {
 	return CalibrationHostCosts().Scaled(lentHostScale)
 }
@@ -194,19 +196,20 @@ const ckptRegionCNN = 0.8e-3 / ckptRegionCost
 const ckptEntryShare = 1.0 / 3
 
 // newTimeModel is the calibrated model of GPU g with host costs h (the
-// defaults where h is zero).
+// median lent host of g's machines where h is zero: LentHostCosts).
 func newTimeModel(g gpu.GPU, h HostCosts) (timeModel, error) {
 	r, err := newRates(g)
 	if err != nil {
 		return timeModel{}, err
 	}
+	label := describeHost(h)
 	if h.zero() {
-		h = DefaultHostCosts()
+		h, label = LentHostCosts(g)
 	}
 	if h.Issue == 0 {
 		h.Issue = h.Small // costs written before Issue existed priced these calls at Small
 	}
-	return timeModel{r: r, HostCosts: h, userScale: 1, hostBase: h}, nil
+	return timeModel{r: r, HostCosts: h, userScale: 1, hostBase: h, hostLabel: label}, nil
 }
 
 // scaleHost applies a spec's host_scale f to the host's costs.

@@ -139,18 +139,26 @@ func (r *rates) describe(name string) string {
 	return s
 }
 
-// describeHost says whose host costs h are, times scale where the spec
-// gave a host_scale (1: none).
-func describeHost(h HostCosts, scale float64) string {
-	s := "host costs given in the options"
+// describeHost says whose host costs the options' h are.
+func describeHost(h HostCosts) string {
 	switch {
 	case reflect.DeepEqual(h, DefaultHostCosts()):
-		s = fmt.Sprintf("host costs of the median lent H200 host (the calibration machine's x%.2g)", lentHostScale)
+		return fmt.Sprintf("host costs of the median lent H200 host (the calibration machine's x%.2g)", lentHostScale)
+	case reflect.DeepEqual(h, LentH100HostCosts()):
+		_, s := LentHostCosts(gpu.GPU{Name: "h100"})
+		return s
 	case reflect.DeepEqual(h, CalibrationHostCosts()):
-		s = "host costs of the calibration machine"
+		return "host costs of the calibration machine"
 	}
-	if scale != 1 {
-		s += fmt.Sprintf(" x%.3g (host_scale)", scale)
+	return "host costs given in the options"
+}
+
+// hostSource is the plan's words for the host tm priced: its costs' name,
+// times the spec's host_scale where it gave one.
+func (tm *timeModel) hostSource() string {
+	s := tm.hostLabel
+	if tm.userScale != 1 {
+		s += fmt.Sprintf(" x%.3g (host_scale)", tm.userScale)
 	}
 	return s
 }

@@ -17,7 +17,7 @@ const (
 // the rates came from.
 func (c *config) setStepTime(r *Result, step float64, tm timeModel) {
 	lo, hi := bandLow, bandHigh
-	r.StepTimeSource = tm.r.describe(c.gpu.Name) + "; " + describeHost(tm.hostBase, tm.userScale)
+	r.StepTimeSource = tm.r.describe(c.gpu.Name) + "; " + tm.hostSource()
 	if tm.r.scaled {
 		lo, hi = lo+bandScaled, hi+bandScaled
 	}
