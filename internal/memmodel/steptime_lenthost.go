@@ -56,7 +56,16 @@ func LentH100HostCosts() HostCosts {
 // none, and the words the plan names it by.
 func LentHostCosts(g gpu.GPU) (HostCosts, string) {
 	if g.Name == "h100" {
-		return LentH100HostCosts(), fmt.Sprintf("host costs of the median lent H100 host (the calibration machine's x%.2g, its autocast casts and checkpoint regions cheaper)", lentHostScale)
+		return LentH100HostCosts(), lentH100Words()
 	}
-	return DefaultHostCosts(), fmt.Sprintf("host costs of the median lent H200 host (the calibration machine's x%.2g)", lentHostScale)
+	return DefaultHostCosts(), lentH200Words()
+}
+
+// lentH200Words and lentH100Words name the two lent hosts in a plan.
+func lentH200Words() string {
+	return fmt.Sprintf("host costs of the median lent H200 host (the calibration machine's x%.2g)", lentHostScale)
+}
+
+func lentH100Words() string {
+	return fmt.Sprintf("host costs of the median lent H100 host (the calibration machine's x%.2g, its autocast casts and checkpoint regions cheaper)", lentHostScale)
 }

@@ -143,10 +143,9 @@ func (r *rates) describe(name string) string {
 func describeHost(h HostCosts) string {
 	switch {
 	case reflect.DeepEqual(h, DefaultHostCosts()):
-		return fmt.Sprintf("host costs of the median lent H200 host (the calibration machine's x%.2g)", lentHostScale)
+		return lentH200Words()
 	case reflect.DeepEqual(h, LentH100HostCosts()):
-		_, s := LentHostCosts(gpu.GPU{Name: "h100"})
-		return s
+		return lentH100Words()
 	case reflect.DeepEqual(h, CalibrationHostCosts()):
 		return "host costs of the calibration machine"
 	}
