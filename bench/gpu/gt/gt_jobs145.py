@@ -45,3 +45,9 @@ def call209():
     probe = J("probe-start", "probe", 10, exclusive=True, timeout=60, spec=dict(kind="probe"))
     # the blind groups first: a budget cut takes the development repeats
     return [probe] + timing_jobs("late103-", "late103-timing", blind) + dev_timing_jobs("dev115-", "dev115-timing", dev)
+
+
+def call210():
+    """call209's blind transformer groups alone (late103 without ResNet-152's compile, dev115 left out): what the
+    session's remaining device time could hold after nine refused starts."""
+    return [j for j in call209() if j["name"].startswith("late103-") and "resnet152" not in j["name"]]
