@@ -38,46 +38,62 @@ func pairKey(p measured.TechniquePair) string {
 	return p.Kind + " " + setPrefix.ReplaceAllString(p.Num, "") + " / " + setPrefix.ReplaceAllString(p.Den, "")
 }
 
-// ratioReport prints issue 14's ratio criterion per bound class and the
-// measured ratios' own repeat spread.
-func ratioReport(ev measured.StepEval) {
+// tally is the technique pairs of one class: how many, how many within
+// 10% of the plan, and their signed ratio errors.
+type tally struct {
+	n, within int
+	errs      []float64
+}
+
+// add counts pair p in m's class k.
+func (m classTallies) add(k string, p measured.TechniquePair) {
+	if m[k] == nil {
+		m[k] = &tally{}
+	}
+	m[k].n++
+	m[k].errs = append(m[k].errs, p.Err())
+	if math.Abs(p.Err()) <= 0.10 {
+		m[k].within++
+	}
+}
+
+// classTallies is tallies by class name ("amp, host-bound", "amp, h100").
+type classTallies map[string]*tally
+
+// tallyPairs sorts ev's technique pairs by technique and the walk's bound,
+// and the host-bound ones by technique and the GPU whose host timed them;
+// repeats holds each configuration's measured ratios and bound the bound
+// of its first timing.
+func tallyPairs(ev measured.StepEval) (byBound, byGPU classTallies, repeats map[string][]float64, bound map[string]string) {
 	rows := map[string]measured.StepRow{}
 	for _, r := range ev.Rows {
 		rows[r.Name] = r
 	}
-	type tally struct {
-		n, within int
-		errs      []float64
-	}
-	by, byGPU := map[string]*tally{}, map[string]*tally{}
-	repeats := map[string][]float64{}
-	bound := map[string]string{}
+	byBound, byGPU = classTallies{}, classTallies{}
+	repeats, bound = map[string][]float64{}, map[string]string{}
 	for _, p := range ev.Pairs {
 		v, okV := rows[p.Num]
 		b, okB := rows[p.Den]
 		if !okV || !okB {
 			continue
 		}
-		add := func(m map[string]*tally, k string) {
-			if m[k] == nil {
-				m[k] = &tally{}
-			}
-			m[k].n++
-			m[k].errs = append(m[k].errs, p.Err())
-			if math.Abs(p.Err()) <= 0.10 {
-				m[k].within++
-			}
-		}
-		add(by, p.Kind+", "+boundOf(v, b))
+		byBound.add(p.Kind+", "+boundOf(v, b), p)
 		if boundOf(v, b) == "host-bound" {
-			add(byGPU, p.Kind+", "+v.GPU)
+			byGPU.add(p.Kind+", "+v.GPU, p)
 		}
 		repeats[pairKey(p)] = append(repeats[pairKey(p)], p.Measured)
 		if _, ok := bound[pairKey(p)]; !ok {
 			bound[pairKey(p)] = boundOf(v, b)
 		}
 	}
-	print := func(m map[string]*tally) {
+	return byBound, byGPU, repeats, bound
+}
+
+// ratioReport prints issue 14's ratio criterion per bound class and the
+// measured ratios' own repeat spread.
+func ratioReport(ev measured.StepEval) {
+	by, byGPU, repeats, bound := tallyPairs(ev)
+	print := func(m classTallies) {
 		keys := make([]string, 0, len(m))
 		for k := range m {
 			keys = append(keys, k)

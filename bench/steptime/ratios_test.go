@@ -37,3 +37,39 @@ func TestBoundOf(t *testing.T) {
 		t.Error("a pair is GPU-bound only when both steps are")
 	}
 }
+
+// TestTallyPairsByGPU: only host-bound pairs are sorted by the GPU whose
+// host timed them, keyed by the variant's GPU; every pair is sorted by
+// bound; a pair whose rows the evaluation lacks is left out.
+func TestTallyPairsByGPU(t *testing.T) {
+	row := func(name, gpu string, host, dev float64) measured.StepRow {
+		return measured.StepRow{Name: name, GPU: gpu, HostS: host, GPUS: dev}
+	}
+	ev := measured.StepEval{
+		Rows: []measured.StepRow{
+			row("a-fp32", "h100", 0.03, 0.01), row("a-bf16", "h100", 0.04, 0.01), // host-bound
+			row("b-fp32", "h200", 0.03, 0.01), row("b-bf16", "h200", 0.04, 0.01), // host-bound
+			row("c-fp32", "h200", 0.01, 0.20), row("c-bf16", "h200", 0.01, 0.07), // GPU-bound
+		},
+		Pairs: []measured.TechniquePair{
+			{Kind: "amp", Num: "a-bf16", Den: "a-fp32", Measured: 1.10, Predicted: 1.25}, // +13.6%
+			{Kind: "amp", Num: "b-bf16", Den: "b-fp32", Measured: 1.20, Predicted: 1.25}, // +4.2%
+			{Kind: "amp", Num: "c-bf16", Den: "c-fp32", Measured: 0.35, Predicted: 0.34},
+			{Kind: "amp", Num: "d-bf16", Den: "d-fp32", Measured: 1, Predicted: 1}, // rows not evaluated
+		},
+	}
+	byBound, byGPU, repeats, _ := tallyPairs(ev)
+	if h := byBound["amp, host-bound"]; h == nil || h.n != 2 || h.within != 1 {
+		t.Errorf("host-bound amp pairs %+v, want 2 with 1 within 10%%", h)
+	}
+	if g := byBound["amp, GPU-bound"]; g == nil || g.n != 1 || g.within != 1 {
+		t.Errorf("GPU-bound amp pairs %+v, want 1 within 10%%", g)
+	}
+	if len(byGPU) != 2 || byGPU["amp, h100"] == nil || byGPU["amp, h100"].within != 0 ||
+		byGPU["amp, h200"] == nil || byGPU["amp, h200"].n != 1 || byGPU["amp, h200"].within != 1 {
+		t.Errorf("by GPU %v: want the host-bound pairs only, h100 outside 10%%, h200 inside", byGPU)
+	}
+	if len(repeats) != 3 {
+		t.Errorf("%d configurations with measured ratios, want 3", len(repeats))
+	}
+}
