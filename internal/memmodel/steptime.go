@@ -202,9 +202,11 @@ func newTimeModel(g gpu.GPU, h HostCosts) (timeModel, error) {
 	if err != nil {
 		return timeModel{}, err
 	}
-	label := describeHost(h)
+	var label string
 	if h.zero() {
 		h, label = LentHostCosts(g)
+	} else {
+		label = describeHost(h)
 	}
 	if h.Issue == 0 {
 		h.Issue = h.Small // costs written before Issue existed priced these calls at Small
