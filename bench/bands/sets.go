@@ -193,7 +193,10 @@ var timingFiles = []memmodel.BandSource{
 	// from 95 of 95 rows to 74 of 101), and late99 (H100, six host-bound
 	// eager/compiled CNN rows on a fast host; bench/steptime), and late100
 	// (H100, thirty host-bound to GPU-bound rows of five models, the
-	// blind test of --host-scale; TestLate100HostScaleBlind).
+	// blind test of --host-scale; TestLate100HostScaleBlind), and late101
+	// to late103 (H100, host-bound technique pairs alternated step by step
+	// in one process; TestLate101AlternatedBlind, TestLate102RefitBlind,
+	// TestLate103Blind).
 	{Dir: "testdata/late63/h200/results.jsonl", HeldOut: "sixty-third blind set, H200 part (the same kind of pairs on a slow lent host; its compiled steps are not band rows): timed alone, evaluated once with the models of 4ecda6f, then band data"},
 	// late60 became step band data in session 35, once step-time classes
 	// held by one capture set stopped setting a class centre

@@ -123,6 +123,8 @@ func defaultSets() []set {
 		{"late102 (lent H100: blind technique pairs alternated in one process, the session-56 refit's test, evaluated once)", []string{"testdata/late102/late102-timing/results.jsonl"}, lent},
 		{"dev113 (lent H100, a fast host: checkpointing where the GPU is busy, alternated in one process)", []string{"testdata/dev113/dev113-timing/results.jsonl"}, lent},
 		{"dev114 (lent H100, a median host: dev113's checkpoint pairs and two host-bound models, alternated in one process)", []string{"testdata/dev114/dev114-timing/results.jsonl"}, lent},
+		{"late103 (lent H100, a slow host: blind technique pairs of ELECTRA, Whisper, Marian and ResNet-152 alternated in one process, evaluated once at ab04ca93)", []string{"testdata/late103/late103-timing/results.jsonl"}, lent},
+		{"dev115 (lent H100, late103's slow host: six configurations dev112, dev114 and late101 timed, alternated in one process)", []string{"testdata/dev115/dev115-timing/results.jsonl"}, lent},
 		{"dev67 (lent H200: eager steps with the host's forward/backward/optimizer split)", []string{"testdata/dev67/timing/results.jsonl"}, lent},
 		{"dev68 (lent H100: host-bound accumulation with the host's phase split)", []string{"testdata/dev68/timing/results.jsonl"}, lent},
 		{"late64 (lent H100: technique pairs with the host's phase split, seen since its evaluation)", []string{"testdata/late64/results.jsonl"}, lent},

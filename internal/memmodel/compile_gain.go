@@ -23,7 +23,10 @@ import "fmt"
 // ResNet-18 b16 1.16x, ResNet-101 b8 1.03x and ResNet-34 b16 1.03x
 // slower, EfficientNet-B0 b16 0.98x (planned 0.90-0.92). Since an H100's
 // plan takes the lent H100 hosts' cheaper casts (steptime_lenthost.go),
-// late61's ResNet-101 b64 pair (1.13x) counts too: 21 of 34. A refit of
+// late61's ResNet-101 b64 pair (1.13x) counts too: 21 of 34. late103
+// (blind) and dev115, alternated on one slow H100 host (session 58), add
+// ResNet-152 b8 1.04x and ResNet-50 b8 1.09x slower, EfficientNet-B0 b16
+// 0.99x faster (planned 0.93-0.95): 23 of 37. A refit of
 // compiledRealBatchHost (1.3 -> 1.5, centring the 60 timed compiled CNN
 // steps) was tried on the seen sets and not taken: it orders more pairs
 // overall (852 -> 864 of 919 with late99 and dev109; 1.4: 857) but
@@ -34,8 +37,8 @@ import "fmt"
 // recounts the pairs from the timed files.
 const (
 	compiledSmallGain       = 0.15
-	compiledSmallGainPairs  = 34
-	compiledSmallGainSlower = 21
+	compiledSmallGainPairs  = 37
+	compiledSmallGainSlower = 23
 )
 
 // compiledGainNote plans the eager twin of a compiled convolutional step

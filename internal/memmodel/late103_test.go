@@ -1,0 +1,82 @@
+package memmodel_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/vramkit/vramkit/bench/measured"
+)
+
+// TestLate103Blind: late103 (call 209, blind, evaluated once in session 58
+// with the model of its predictions file's status line,
+// bench/gpu/gt/late103_predictions.md) timed the technique pairs of
+// ELECTRA-base, Whisper-base, Marian and ResNet-152, alternated step by
+// step in one process, on a slow lent H100 host (an op issued in 10.3 us,
+// the median lent host's 7.5). Its figures (testdata/late103/RESULTS.md),
+// with the lent H100 hosts' costs an H100's plan takes: 9 pairs, 6 within
+// 10%, median |ratio error| 7.6%, max 21.1% (Whisper-base's autocast);
+// 13 steps, median |error| 8.3%, max 20.1%, 12 under; same-model order 14
+// of 14. With the H200 hosts' costs: 6 within, 9.2%, 16.6%; steps 7.7%.
+// A model change moves these and this test until RESULTS.md says so.
+func TestLate103Blind(t *testing.T) {
+	ev := evalTimedFile(t, "../../testdata/late103/late103-timing/results.jsonl")
+	n, within, mp, worst := pairFigures(t, ev)
+	var se []float64
+	under := 0
+	for _, r := range ev.Rows {
+		se = append(se, math.Abs(r.Err))
+		if r.Err < 0 {
+			under++
+		}
+	}
+	ms := measured.Median(se)
+	t.Logf("%d pairs, %d within 10%%, median |ratio error| %.1f%%; %d steps, median |error| %.1f%%, %d under; order %d of %d",
+		n, within, 100*mp, len(se), 100*ms, under, ev.Ordered, ev.Compared)
+	if n != 9 || within != 6 || math.Abs(mp-0.076) > 0.0015 || math.Abs(worst-0.211) > 0.0015 {
+		t.Errorf("RESULTS.md says 9 pairs, 6 within 10%%, median 7.6%%, max 21.1%%")
+	}
+	if len(se) != 13 || math.Abs(ms-0.083) > 0.0015 || under != 12 || ev.Ordered != 14 || ev.Compared != 14 {
+		t.Errorf("RESULTS.md says 13 steps, median |error| 8.3%%, 12 under, same-model order 14 of 14")
+	}
+}
+
+// TestDev115RatiosMoveWithTheHost: dev115 timed, on late103's slow host,
+// six configurations that dev112, dev114 and late101 had timed on other
+// lent H100 hosts, each alternated step by step with its technique twins.
+// The same pair's measured ratio moved by up to 10% between hosts
+// (EfficientNet-B0 b16 checkpointing 2.177 -> 2.406, GPT-2 s256 b2
+// autocast 1.129 -> 1.225) and by a median of about 2%: as much as the
+// plan's ratio error on the worst pairs, which is why no per-model refit
+// is made on one host's pairs (testdata/dev115/README.md).
+func TestDev115RatiosMoveWithTheHost(t *testing.T) {
+	ratios := func(file, prefix string) map[string]float64 {
+		ev := evalTimedFile(t, "../../testdata/"+file)
+		m := map[string]float64{}
+		for _, p := range ev.Pairs {
+			m[strings.TrimPrefix(p.Num, prefix)] = p.Measured
+		}
+		return m
+	}
+	here := ratios("dev115/dev115-timing/results.jsonl", "dev115-")
+	var moves []float64
+	for _, o := range []struct{ file, prefix string }{
+		{"dev112/dev112-timing/results.jsonl", "dev112-"},
+		{"dev114/dev114-timing/results.jsonl", "dev114-"},
+		{"late101/late101-timing/results.jsonl", "late101-"},
+	} {
+		for name, r := range ratios(o.file, o.prefix) {
+			h, ok := here[name]
+			if !ok {
+				continue
+			}
+			moves = append(moves, math.Abs(h/r-1))
+			t.Logf("%-40s %s %.3f, dev115 %.3f (%+.1f%%)", name, strings.TrimSuffix(o.prefix, "-"), r, h, 100*(h/r-1))
+		}
+	}
+	s := measured.Summarize(moves)
+	t.Logf("%d pairs timed on two hosts: the ratio moved a median %.1f%%, max %.1f%%", len(moves), 100*s.MedianAbs, 100*s.MaxAbs)
+	if len(moves) != 18 || s.MaxAbs < 0.09 || s.MaxAbs > 0.11 || s.MedianAbs > 0.05 {
+		t.Errorf("the README says 18 pairs, moved up to 10%% (median under 5%%)")
+	}
+}
