@@ -26,6 +26,9 @@ type StepRow struct {
 	// GPU is the GPU the workload was timed on and planned for (the
 	// plan's name: "h200", "h100")
 	GPU string `json:"gpu"`
+	// Alternated is a row timed step by step in turn with its model's
+	// other configurations in one process (gt_alternate.py's rounds)
+	Alternated bool `json:"alternated,omitempty"`
 }
 
 // TechniquePair is two workloads of one model, timed in one file, that
@@ -102,7 +105,8 @@ func EvalStepTimeWith(ws []Timed, host memmodel.HostCosts) (StepEval, error) {
 		kept = append(kept, w)
 		ev.Rows = append(ev.Rows, StepRow{Name: w.Name, Source: w.Source, Measured: w.StepS,
 			Predicted: r.StepTime, Err: r.StepTime/w.StepS - 1,
-			InBand: w.StepS >= r.StepTimeBand[0] && w.StepS <= r.StepTimeBand[1], GPU: r.GPU})
+			InBand: w.StepS >= r.StepTimeBand[0] && w.StepS <= r.StepTimeBand[1], GPU: r.GPU,
+			Alternated: len(w.Rounds) > 0})
 		if d := r.StepDetail; d != nil {
 			ev.Rows[len(ev.Rows)-1].HostS, ev.Rows[len(ev.Rows)-1].GPUS = d.HostS, d.GPUS
 		}

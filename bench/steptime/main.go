@@ -29,7 +29,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
@@ -204,6 +203,8 @@ func main() {
 	sets := defaultSets()
 	if files := flag.Args(); len(files) > 0 {
 		sets = []set{{"files", files, host}}
+	} else if *hostJSON != "" {
+		sets = withLentHost(sets, host)
 	}
 	if *fit {
 		var files []string
@@ -363,26 +364,4 @@ func pct(a, b int) float64 {
 		return 100
 	}
 	return 100 * float64(a) / float64(b)
-}
-
-// hostCosts is the -host flag's costs: JSON (or @FILE holding JSON)
-// unmarshalled over memmodel.DefaultHostCosts; without the flag, zero:
-// each workload's plan takes the median lent host of its GPU's machines
-// (memmodel.LentHostCosts), as a plan does.
-func hostCosts(arg string) (memmodel.HostCosts, error) {
-	if arg == "" {
-		return memmodel.HostCosts{}, nil
-	}
-	host := memmodel.DefaultHostCosts()
-	raw := []byte(arg)
-	if path, ok := strings.CutPrefix(arg, "@"); ok {
-		var err error
-		if raw, err = os.ReadFile(path); err != nil {
-			return host, err
-		}
-	}
-	if err := json.Unmarshal(raw, &host); err != nil {
-		return host, err
-	}
-	return host, nil
 }

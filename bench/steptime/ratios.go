@@ -15,6 +15,16 @@ import (
 // GPU-bound (their ratio is then a ratio of kernel times, which the
 // calibration fixes), and how far the measured ratio itself moves when
 // the same pair is timed again in another process or on another lent host.
+// procedure names how a pair's two steps were timed: "alternated" step by
+// step in one process, or each in its own ("processes"), where the host's
+// speed between processes is part of the measured ratio.
+func procedure(v, b measured.StepRow) string {
+	if v.Alternated && b.Alternated {
+		return "alternated"
+	}
+	return "processes"
+}
+
 // ratioReport prints both: the pairs by bound, and the spread of the
 // measured ratio over the configurations timed more than once.
 
@@ -61,7 +71,8 @@ func (m classTallies) add(k string, p measured.TechniquePair) {
 type classTallies map[string]*tally
 
 // tallyPairs sorts ev's technique pairs by technique and the walk's bound,
-// and the host-bound ones by technique and the GPU whose host timed them;
+// and the host-bound ones by technique, the GPU whose host timed them and
+// the procedure;
 // repeats holds each configuration's measured ratios and bound the bound
 // of its first timing.
 func tallyPairs(ev measured.StepEval) (byBound, byGPU classTallies, repeats map[string][]float64, bound map[string]string) {
@@ -79,7 +90,7 @@ func tallyPairs(ev measured.StepEval) (byBound, byGPU classTallies, repeats map[
 		}
 		byBound.add(p.Kind+", "+boundOf(v, b), p)
 		if boundOf(v, b) == "host-bound" {
-			byGPU.add(p.Kind+", "+v.GPU, p)
+			byGPU.add(p.Kind+", "+v.GPU+", "+procedure(v, b), p)
 		}
 		repeats[pairKey(p)] = append(repeats[pairKey(p)], p.Measured)
 		if _, ok := bound[pairKey(p)]; !ok {
@@ -110,7 +121,7 @@ func ratioReport(ev measured.StepEval) {
 	print(by)
 	// the lent H100s and H200s are different machines: a host-bound
 	// ratio is the host's as much as the plan's
-	fmt.Printf("host-bound technique ratios by the GPU whose host timed them:\n")
+	fmt.Printf("host-bound technique ratios by the GPU whose host timed them, alternated in one process or in separate processes:\n")
 	print(byGPU)
 	// the measured ratio's own spread: each repeat against its
 	// configuration's median, by the bound of its first timing

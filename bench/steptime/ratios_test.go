@@ -39,16 +39,18 @@ func TestBoundOf(t *testing.T) {
 }
 
 // TestTallyPairsByGPU: only host-bound pairs are sorted by the GPU whose
-// host timed them, keyed by the variant's GPU; every pair is sorted by
-// bound; a pair whose rows the evaluation lacks is left out.
+// host timed them, keyed by the variant's GPU and whether both rows were
+// alternated in one process; every pair is sorted by bound; a pair whose
+// rows the evaluation lacks is left out.
 func TestTallyPairsByGPU(t *testing.T) {
 	row := func(name, gpu string, host, dev float64) measured.StepRow {
 		return measured.StepRow{Name: name, GPU: gpu, HostS: host, GPUS: dev}
 	}
+	alt := func(r measured.StepRow) measured.StepRow { r.Alternated = true; return r }
 	ev := measured.StepEval{
 		Rows: []measured.StepRow{
-			row("a-fp32", "h100", 0.03, 0.01), row("a-bf16", "h100", 0.04, 0.01), // host-bound
-			row("b-fp32", "h200", 0.03, 0.01), row("b-bf16", "h200", 0.04, 0.01), // host-bound
+			alt(row("a-fp32", "h100", 0.03, 0.01)), alt(row("a-bf16", "h100", 0.04, 0.01)), // host-bound, alternated
+			alt(row("b-fp32", "h200", 0.03, 0.01)), row("b-bf16", "h200", 0.04, 0.01), // host-bound, one row alternated
 			row("c-fp32", "h200", 0.01, 0.20), row("c-bf16", "h200", 0.01, 0.07), // GPU-bound
 		},
 		Pairs: []measured.TechniquePair{
@@ -65,9 +67,9 @@ func TestTallyPairsByGPU(t *testing.T) {
 	if g := byBound["amp, GPU-bound"]; g == nil || g.n != 1 || g.within != 1 {
 		t.Errorf("GPU-bound amp pairs %+v, want 1 within 10%%", g)
 	}
-	if len(byGPU) != 2 || byGPU["amp, h100"] == nil || byGPU["amp, h100"].within != 0 ||
-		byGPU["amp, h200"] == nil || byGPU["amp, h200"].n != 1 || byGPU["amp, h200"].within != 1 {
-		t.Errorf("by GPU %v: want the host-bound pairs only, h100 outside 10%%, h200 inside", byGPU)
+	a, p := byGPU["amp, h100, alternated"], byGPU["amp, h200, processes"]
+	if len(byGPU) != 2 || a == nil || a.within != 0 || p == nil || p.n != 1 || p.within != 1 {
+		t.Errorf("by GPU %v: want the host-bound pairs only, h100's alternated outside 10%%, h200's (one row alternated: not a pair that was) inside", byGPU)
 	}
 	if len(repeats) != 3 {
 		t.Errorf("%d configurations with measured ratios, want 3", len(repeats))
