@@ -34,3 +34,24 @@ def call211():
     )
     probe = J("probe-start", "probe", 10, exclusive=True, timeout=60, spec=dict(kind="probe"))
     return [probe] + dev_timing_jobs("dev116-", "dev116-timing", groups)
+
+
+def call212():
+    """dev117 (development, an H100, when no H200 starts): alternated or not, on one host. bench/steptime finds the
+    H100 hosts' host-bound autocast pairs timed in blocks (each configuration's steps together) planned 11-12 points
+    further over than the alternated ones, but those are other models on other hosts. Here the same three models
+    (BERT-base s128 b8, Swin-T b8, GPT-2 s256 b2; fp32, bf16, bf16 checkpointed) on one host, first alternated in one
+    process each, then each configuration alone in its own process (7 steps, the first dropped)."""
+    d = timer("dev117-", "dev117-timing", heldout=False)
+    models = (
+        ("bert", "t-bert-base-s128-b8", T(*BERT_BASE, io="cls", b=8, seq=128)),
+        ("swin", "t-swin-tiny-b8", T(*SWIN_T, io="hfvision", b=8)),
+        ("gpt2", "t-gpt2-s256-b2", T(*GPT2_124M, b=2, seq=256)),
+    )
+    groups = [(k, [alt(d, "alt-" + name, spec, [FP32, BF16, CKPT])]) for k, name, spec in models]
+    for k, name, spec in models:
+        for v in (FP32, BF16, CKPT):
+            s = dict(spec, prec=v["prec"], ckpt=v.get("ckpt", "none"))
+            groups.append((k + v["suffix"], [d("own-" + name + v["suffix"], s)]))
+    probe = J("probe-start", "probe", 10, exclusive=True, timeout=60, spec=dict(kind="probe"))
+    return [probe] + dev_timing_jobs("dev117-", "dev117-timing", groups)
