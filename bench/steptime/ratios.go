@@ -16,13 +16,14 @@ import (
 // calibration fixes), and how far the measured ratio itself moves when
 // the same pair is timed again in another process or on another lent host.
 // procedure names how a pair's two steps were timed: "alternated" step by
-// step in one process, or each in its own ("processes"), where the host's
-// speed between processes is part of the measured ratio.
+// step in one process, or "in blocks" (each configuration's steps
+// together, in its own process or one after another), where the host's
+// drift between the blocks is part of the measured ratio.
 func procedure(v, b measured.StepRow) string {
 	if v.Alternated && b.Alternated {
 		return "alternated"
 	}
-	return "processes"
+	return "in blocks"
 }
 
 // ratioReport prints both: the pairs by bound, and the spread of the
@@ -121,7 +122,7 @@ func ratioReport(ev measured.StepEval) {
 	print(by)
 	// the lent H100s and H200s are different machines: a host-bound
 	// ratio is the host's as much as the plan's
-	fmt.Printf("host-bound technique ratios by the GPU whose host timed them, alternated in one process or in separate processes:\n")
+	fmt.Printf("host-bound technique ratios by the GPU whose host timed them, alternated step by step or timed in blocks:\n")
 	print(byGPU)
 	// the measured ratio's own spread: each repeat against its
 	// configuration's median, by the bound of its first timing

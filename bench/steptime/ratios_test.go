@@ -67,7 +67,7 @@ func TestTallyPairsByGPU(t *testing.T) {
 	if g := byBound["amp, GPU-bound"]; g == nil || g.n != 1 || g.within != 1 {
 		t.Errorf("GPU-bound amp pairs %+v, want 1 within 10%%", g)
 	}
-	a, p := byGPU["amp, h100, alternated"], byGPU["amp, h200, processes"]
+	a, p := byGPU["amp, h100, alternated"], byGPU["amp, h200, in blocks"]
 	if len(byGPU) != 2 || a == nil || a.within != 0 || p == nil || p.n != 1 || p.within != 1 {
 		t.Errorf("by GPU %v: want the host-bound pairs only, h100's alternated outside 10%%, h200's (one row alternated: not a pair that was) inside", byGPU)
 	}
