@@ -124,6 +124,8 @@ func defaultSets() []set {
 		{"dev114 (lent H100, a median host: dev113's checkpoint pairs and two host-bound models, alternated in one process)", []string{"testdata/dev114/dev114-timing/results.jsonl"}, lent},
 		{"late103 (lent H100, a slow host: blind technique pairs of ELECTRA, Whisper, Marian and ResNet-152 alternated in one process, evaluated once at ab04ca93)", []string{"testdata/late103/late103-timing/results.jsonl"}, lent},
 		{"dev115 (lent H100, late103's slow host: six configurations dev112, dev114 and late101 timed, alternated in one process)", []string{"testdata/dev115/dev115-timing/results.jsonl"}, lent},
+		{"dev117 alternated (lent H100, a noisy host: BERT-base and GPT-2 technique pairs alternated in one process)", []string{"testdata/dev117/alternated/results.jsonl"}, lent},
+		{"dev117 own processes (the same host and configurations, each alone in its own process)", []string{"testdata/dev117/own/results.jsonl"}, lent},
 		{"dev67 (lent H200: eager steps with the host's forward/backward/optimizer split)", []string{"testdata/dev67/timing/results.jsonl"}, lent},
 		{"dev68 (lent H100: host-bound accumulation with the host's phase split)", []string{"testdata/dev68/timing/results.jsonl"}, lent},
 		{"late64 (lent H100: technique pairs with the host's phase split, seen since its evaluation)", []string{"testdata/late64/results.jsonl"}, lent},
