@@ -15,17 +15,6 @@ import (
 // GPU-bound (their ratio is then a ratio of kernel times, which the
 // calibration fixes), and how far the measured ratio itself moves when
 // the same pair is timed again in another process or on another lent host.
-// procedure names how a pair's two steps were timed: "alternated" step by
-// step in one process, or "in blocks" (each configuration's steps
-// together, in its own process or one after another), where the host's
-// drift between the blocks is part of the measured ratio.
-func procedure(v, b measured.StepRow) string {
-	if v.Alternated && b.Alternated {
-		return "alternated"
-	}
-	return "in blocks"
-}
-
 // ratioReport prints both: the pairs by bound, and the spread of the
 // measured ratio over the configurations timed more than once.
 
@@ -37,6 +26,17 @@ func boundOf(v, b measured.StepRow) string {
 		return "GPU-bound"
 	}
 	return "host-bound"
+}
+
+// procedure names how a pair's two steps were timed: "alternated" step by
+// step in one process, or "in blocks" (each configuration's steps
+// together, in its own process or one after another), where the host's
+// drift between the blocks is part of the measured ratio.
+func procedure(v, b measured.StepRow) string {
+	if v.Alternated && b.Alternated {
+		return "alternated"
+	}
+	return "in blocks"
 }
 
 // setPrefix is what names a capture set in a workload's name ("late19-",
