@@ -167,7 +167,7 @@ func main() {
 	classes := flag.Bool("classes", false, "print the walk's host time, GPU time and kernels by class for each timed workload of the files")
 	across := flag.Bool("across", false, "pair each workload of the files (timed on another GPU, named PREFIX-NAME) with NAME in the repository's sets and print the two GPUs' measured and predicted step-time ratio")
 	modhost := flag.Bool("modhost", false, "read the files as gt_modhost.py rows (testdata/dev69, dev70) and print the walk's host time and op and node counts beside each whole model's measured ones")
-	hostJSON := flag.String("host", "", "host costs as memmodel.HostCosts JSON, or @FILE holding it (hosts/*.json), over the median lent host's (memmodel.DefaultHostCosts)")
+	hostJSON := flag.String("host", "", "host costs as memmodel.HostCosts JSON, or @FILE holding it (hosts/*.json), read over the median lent H200 host's (memmodel.DefaultHostCosts) and given to every lent set whatever its GPU; without it each plan takes its GPU's lent host (memmodel.LentHostCosts)")
 	flag.Parse()
 	host, err := hostCosts(*hostJSON)
 	if err != nil {
