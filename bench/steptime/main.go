@@ -12,9 +12,10 @@
 // development timings (testdata/captures/timing and compile), its
 // held-out set (testdata/heldout/timing) and its `plan --fit` picks
 // (testdata/late/pick), then the older machine's fixtures, unseen and
-// blind sets (measured.OlderHostCosts), then the sets timed on lent H200s
-// with the median lent host's costs (memmodel.DefaultHostCosts, what a
-// plan assumes): the second picks
+// blind sets (measured.OlderHostCosts), then the sets timed on lent
+// machines, each workload with its GPU's median lent host's costs
+// (memmodel.LentHostCosts, what a plan assumes; -host gives them other
+// costs): the second picks
 // (testdata/pick2 .. pick7), late2..late11 (late5 twice, its rerun), dev6, the
 // host-bound tiny-shape rows of dev7/host, dev8/host and dev9/host (dev9:
 // plain and checkpointed steps), late12, late13 and late14 (seen since their evaluations),
@@ -24,7 +25,8 @@
 // and late16 (seen since their evaluations), dev19 (five host-bound
 // checkpointing pairs in three processes), late17 (seen since its
 // evaluation), dev21 (mixture-of-experts steps at host-bound shapes),
-// and late18 (blind MoE steps).
+// and late18 (blind MoE steps), and the later sets defaultSets lists with
+// what each holds.
 // It prints the figures of each set and of all of them together.
 package main
 
