@@ -40,9 +40,9 @@ func procedure(v, b measured.StepRow) string {
 }
 
 // setPrefix is what names a capture set in a workload's name ("late19-",
-// "dev19-p2-", "pick8-"), stripped to recognise the same configuration
-// timed in several sets.
-var setPrefix = regexp.MustCompile(`^((late|dev|pick|resv)[0-9]+q?-(p[0-9]+-|h-)?)`)
+// "dev19-p2-", "pick8-", "dev117-alt-"), stripped to recognise the same
+// configuration timed in several sets.
+var setPrefix = regexp.MustCompile(`^((late|dev|pick|resv)[0-9]+q?-(p[0-9]+-|h-|alt-|own-)?)`)
 
 // pairKey names a technique pair independent of the set it was timed in.
 func pairKey(p measured.TechniquePair) string {
@@ -74,8 +74,9 @@ type classTallies map[string]*tally
 // tallyPairs sorts ev's technique pairs by technique and the walk's bound,
 // and the host-bound ones by technique, the GPU whose host timed them and
 // the procedure;
-// repeats holds each configuration's measured ratios and bound the bound
-// of its first timing.
+// repeats holds each configuration's measured ratios under each procedure
+// and bound the bound (host-bound ones with the procedure) of its first
+// timing.
 func tallyPairs(ev measured.StepEval) (byBound, byGPU classTallies, repeats map[string][]float64, bound map[string]string) {
 	rows := map[string]measured.StepRow{}
 	for _, r := range ev.Rows {
@@ -93,9 +94,14 @@ func tallyPairs(ev measured.StepEval) (byBound, byGPU classTallies, repeats map[
 		if boundOf(v, b) == "host-bound" {
 			byGPU.add(p.Kind+", "+v.GPU+", "+procedure(v, b), p)
 		}
-		repeats[pairKey(p)] = append(repeats[pairKey(p)], p.Measured)
-		if _, ok := bound[pairKey(p)]; !ok {
-			bound[pairKey(p)] = boundOf(v, b)
+		// a configuration's repeats are compared within one procedure
+		key, cls := pairKey(p)+" ("+procedure(v, b)+")", boundOf(v, b)
+		if cls == "host-bound" {
+			cls += ", " + procedure(v, b)
+		}
+		repeats[key] = append(repeats[key], p.Measured)
+		if _, ok := bound[key]; !ok {
+			bound[key] = cls
 		}
 	}
 	return byBound, byGPU, repeats, bound
@@ -126,7 +132,7 @@ func ratioReport(ev measured.StepEval) {
 	print(byGPU)
 	// the measured ratio's own spread: each repeat against its
 	// configuration's median, by the bound of its first timing
-	for _, cls := range []string{"GPU-bound", "host-bound"} {
+	for _, cls := range []string{"GPU-bound", "host-bound, alternated", "host-bound, in blocks"} {
 		var dev []float64
 		off := 0
 		for key, ms := range repeats {

@@ -19,6 +19,8 @@ func TestPairKey(t *testing.T) {
 		{p("checkpoint", "late10-t-convnext-tiny-b128-bf16-ckpt", "late10-t-convnext-tiny-b128-bf16"),
 			p("checkpoint", "late14-t-convnext-tiny-b128-bf16-ckpt", "late14-t-convnext-tiny-b128-bf16")},
 		{p("lora", "late11q-t-x-lora16", "late11q-t-x"), p("lora", "t-x-lora16", "t-x")},
+		{p("amp", "dev117-alt-t-bert-base-s128-b8-bf16", "dev117-alt-t-bert-base-s128-b8-fp32"),
+			p("amp", "dev112-t-bert-base-s128-b8-bf16", "dev112-t-bert-base-s128-b8-fp32")},
 	}
 	for _, c := range same {
 		if a, b := pairKey(c[0]), pairKey(c[1]); a != b {
