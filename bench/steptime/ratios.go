@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 
 	"github.com/vramkit/vramkit/bench/measured"
@@ -112,12 +114,7 @@ func tallyPairs(ev measured.StepEval) (byBound, byGPU classTallies, repeats map[
 func ratioReport(ev measured.StepEval) {
 	by, byGPU, repeats, bound := tallyPairs(ev)
 	print := func(m classTallies) {
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			t := m[k]
 			sort.Float64s(t.errs)
 			fmt.Printf("  %-28s %4d pairs, %4d within 10%% (%.0f%%), signed error quartiles %+.1f%% %+.1f%% %+.1f%%\n",
