@@ -50,22 +50,14 @@ func TestLate103Blind(t *testing.T) {
 // plan's ratio error on the worst pairs, which is why no per-model refit
 // is made on one host's pairs (testdata/dev115/README.md).
 func TestDev115RatiosMoveWithTheHost(t *testing.T) {
-	ratios := func(file, prefix string) map[string]float64 {
-		ev := evalTimedFile(t, "../../testdata/"+file)
-		m := map[string]float64{}
-		for _, p := range ev.Pairs {
-			m[strings.TrimPrefix(p.Num, prefix)] = p.Measured
-		}
-		return m
-	}
-	here := ratios("dev115/dev115-timing/results.jsonl", "dev115-")
+	here := measuredRatios(t, "dev115/dev115-timing/results.jsonl")
 	var moves []float64
 	for _, o := range []struct{ file, prefix string }{
 		{"dev112/dev112-timing/results.jsonl", "dev112-"},
 		{"dev114/dev114-timing/results.jsonl", "dev114-"},
 		{"late101/late101-timing/results.jsonl", "late101-"},
 	} {
-		for name, r := range ratios(o.file, o.prefix) {
+		for name, r := range measuredRatios(t, o.file) {
 			h, ok := here[name]
 			if !ok {
 				continue
@@ -89,16 +81,8 @@ func TestDev115RatiosMoveWithTheHost(t *testing.T) {
 // autocast 1.172 and 1.24): a process's speed is part of a ratio timed
 // across processes, so such a ratio cannot check a plan to 10%.
 func TestDev117AlternatedAgainstOwnProcesses(t *testing.T) {
-	ratios := func(file string, failed ...string) map[string]float64 {
-		ev := evalTimedFile(t, "../../testdata/dev117/"+file, failed...)
-		m := map[string]float64{}
-		for _, p := range ev.Pairs {
-			m[p.Kind+" "+strings.SplitN(p.Num, "-t-", 2)[1]] = p.Measured
-		}
-		return m
-	}
-	alt := ratios("alternated/results.jsonl", "dev117-timing-swin")
-	own := ratios("own/results.jsonl", "dev117-timing-gpt2-bf16-ckpt", "dev117-timing-swin-fp32", "dev117-timing-swin-bf16", "dev117-timing-swin-bf16-ckpt")
+	alt := measuredRatios(t, "dev117/alternated/results.jsonl", "dev117-timing-swin")
+	own := measuredRatios(t, "dev117/own/results.jsonl", "dev117-timing-gpt2-bf16-ckpt", "dev117-timing-swin-fp32", "dev117-timing-swin-bf16", "dev117-timing-swin-bf16-ckpt")
 	want := map[string][2]float64{
 		"amp bert-base-s128-b8-bf16":             {1.254, 1.42},
 		"checkpoint bert-base-s128-b8-bf16-ckpt": {1.824, 1.63},
@@ -117,4 +101,19 @@ func TestDev117AlternatedAgainstOwnProcesses(t *testing.T) {
 			t.Errorf("%s: the procedures differ by %.1f%%, the README says 5.7-13.6%%", k, 100*d)
 		}
 	}
+}
+
+// measuredRatios is the measured ratio of each technique pair of a timed
+// file under testdata (failed: the rows its run could not complete), keyed
+// by the technique and the variant's configuration, set and procedure
+// prefixes dropped ("amp bert-base-s128-b8-bf16"), so that one
+// configuration's pairs from several sets share a key.
+func measuredRatios(t *testing.T, file string, failed ...string) map[string]float64 {
+	t.Helper()
+	ev := evalTimedFile(t, "../../testdata/"+file, failed...)
+	m := map[string]float64{}
+	for _, p := range ev.Pairs {
+		m[p.Kind+" "+strings.SplitN(p.Num, "-t-", 2)[1]] = p.Measured
+	}
+	return m
 }
