@@ -20,3 +20,8 @@ def call214():
                                    ("resnet152", "resnet152", 16), ("effb3", "efficientnet_b3", 8)))
     probe = J("probe-start", "probe", 10, exclusive=True, timeout=60, spec=dict(kind="probe"))
     return [probe] + timing_jobs("late105-", "late105-timing", groups)
+
+
+def call215():
+    """call214's last two groups (ResNet-152 b16, EfficientNet-B3 b8), cut by its budget, on the same warm host."""
+    return [j for j in call214() if j["name"] in ("late105-timing-resnet152", "late105-timing-effb3")]
