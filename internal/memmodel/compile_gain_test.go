@@ -27,6 +27,7 @@ func TestCompiledSmallGainPairs(t *testing.T) {
 		"late63/h100", "late63/h200", "late99/timing", "dev109/timing", "dev112/dev112-timing", "late101/late101-timing", "late102/late102-timing",
 		"late103/late103-timing", "dev115/dev115-timing", "late104/late104-timing", "late105/late105-timing"}
 	pairs, slower := 0, 0
+	byFamily := map[string]memmodel.SmallGainCount{}
 	for _, f := range files {
 		var failed []string
 		if f == "late63/h100" {
@@ -37,47 +38,68 @@ func TestCompiledSmallGainPairs(t *testing.T) {
 		}
 		ev := evalTimedFile(t, filepath.Join("../../testdata", f, "results.jsonl"), failed...)
 		for _, p := range ev.Pairs {
-			conv := strings.Contains(p.Num, "resnet") || strings.Contains(p.Num, "efficientnet") || strings.Contains(p.Num, "convnext")
-			if p.Kind != "compile" || !conv || p.Predicted <= 1-0.15 {
+			fam := ""
+			for _, c := range []string{"resnet", "efficientnet", "convnext"} {
+				if strings.Contains(p.Num, c) {
+					fam = c
+				}
+			}
+			if p.Kind != "compile" || fam == "" || p.Predicted <= 1-0.15 {
 				continue
 			}
 			if p.Den == "dev112-t-resnet18-b16-b16-bf16" {
 				continue // the eager twin's second timing in its process (the accumulation pair's baseline)
 			}
 			pairs++
+			c := byFamily[fam]
+			c.Pairs++
 			if p.Measured > 1 {
 				slower++
+				c.Slower++
 			}
-			t.Logf("%-44s planned %.2f measured %.2f", p.Num, p.Predicted, p.Measured)
+			byFamily[fam] = c
+			t.Logf("%-44s planned %.3f measured %.3f", p.Num, p.Predicted, p.Measured)
 		}
 	}
 	if pairs != 47 || slower != 28 {
 		t.Errorf("%d of %d small-gain compiled CNN pairs ran slower than eager; the note says 28 of 47", slower, pairs)
 	}
+	for _, name := range []string{"resnet", "efficientnet", "convnext"} {
+		f, err := memmodel.LookupFamily(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.CompiledSmallGain != byFamily[name] {
+			t.Errorf("%s: the timed files hold %+v small-gain pairs, the family says %+v", name, byFamily[name], f.CompiledSmallGain)
+		}
+	}
 }
 
 // TestCompiledGainNote: the plan of a host-bound compiled ResNet-50 (b16,
-// planned 8% faster than eager) carries the note; a GPU-bound one (b128,
-// planned much faster) and an eager one do not.
+// planned 8% faster than eager) carries the note with the ResNets' own
+// count, a compiled EfficientNet-B1 b16 (planned 5% faster) the
+// EfficientNets'; a GPU-bound ResNet-50 (b128, planned much faster) and an
+// eager one do not.
 func TestCompiledGainNote(t *testing.T) {
-	has := func(b int, compile bool) bool {
+	note := func(model string, b int, compile bool) string {
 		s := memmodel.DefaultSpec()
-		m := "resnet50"
-		s.Model, s.Batch, s.Precision, s.Compile = &m, b, "bf16-amp", compile
+		s.Model, s.Batch, s.Precision, s.Compile, s.Image = &model, b, "bf16-amp", compile, 224
 		for _, n := range estimateStep(t, s).Notes {
 			if strings.HasPrefix(n, "torch.compile gains little here") {
-				if !strings.Contains(n, "28 of 47") {
-					t.Errorf("note %q does not state the pairs' count", n)
-				}
-				return true
+				return n
 			}
 		}
-		return false
+		return ""
 	}
-	if !has(16, true) {
-		t.Error("compiled ResNet-50 b16: no small-gain note")
+	for _, c := range []struct {
+		model string
+		count string
+	}{{"resnet50", "in 24 of 34 timed resnet-family pairs"}, {"efficientnet-b1", "in 4 of 13 timed efficientnet-family pairs"}} {
+		if n := note(c.model, 16, true); !strings.Contains(n, c.count) {
+			t.Errorf("compiled %s b16: note %q, want one saying %q", c.model, n, c.count)
+		}
 	}
-	if has(128, true) || has(16, false) {
+	if note("resnet50", 128, true) != "" || note("resnet50", 16, false) != "" {
 		t.Error("small-gain note on compiled ResNet-50 b128 or on an eager step")
 	}
 }

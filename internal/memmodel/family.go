@@ -99,6 +99,19 @@ type Family struct {
 	// (which split one stack's heads, FFN and layers) are refused for the
 	// family (CLIP's two towers of different widths).
 	NoModelParallel string
+	// CompiledSmallGain counts the family's timed compiled/eager pairs
+	// whose plan gained less than compiledSmallGain from torch.compile:
+	// the pairs, and how many of them ran slower compiled. The compile
+	// note (compiledGainNote) quotes the family's count where it has at
+	// least compiledFamilyPairs pairs, else the count over every
+	// convolutional family (compile_gain.go).
+	CompiledSmallGain SmallGainCount
+}
+
+// SmallGainCount is a count of timed compiled/eager pairs (see
+// Family.CompiledSmallGain).
+type SmallGainCount struct {
+	Pairs, Slower int
 }
 
 // Input is the shape of one micro-batch a graph is built for.
