@@ -62,7 +62,7 @@ func TestCompiledSmallGainPairs(t *testing.T) {
 		}
 	}
 	if pairs != 47 || slower != 28 {
-		t.Errorf("%d of %d small-gain compiled CNN pairs ran slower than eager; the note says 28 of 47", slower, pairs)
+		t.Errorf("%d of %d small-gain compiled CNN pairs ran slower than eager; compile_gain.go and README.md say 28 of 47", slower, pairs)
 	}
 	for _, name := range []string{"resnet", "efficientnet", "convnext"} {
 		f, err := memmodel.LookupFamily(name)
