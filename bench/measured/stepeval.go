@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
@@ -29,6 +30,24 @@ type StepRow struct {
 	// Alternated is a row timed step by step in turn with its model's
 	// other configurations in one process (gt_alternate.py's rounds)
 	Alternated bool `json:"alternated,omitempty"`
+	// ModelKind is the kind of model the plan's band classes give the
+	// workload (memmodel.BandClasses' kind=: "cnn", "decoder",
+	// "encoder", "vision-transformer", ...)
+	ModelKind string `json:"model_kind,omitempty"`
+}
+
+// modelKind is the kind= band class of spec s, or "" where it has none.
+func modelKind(s memmodel.Spec) string {
+	cls, err := memmodel.BandClasses(s)
+	if err != nil {
+		return ""
+	}
+	for _, c := range cls {
+		if k, ok := strings.CutPrefix(c, "kind="); ok {
+			return k
+		}
+	}
+	return ""
 }
 
 // TechniquePair is two workloads of one model, timed in one file, that
@@ -106,7 +125,7 @@ func EvalStepTimeWith(ws []Timed, host memmodel.HostCosts) (StepEval, error) {
 		ev.Rows = append(ev.Rows, StepRow{Name: w.Name, Source: w.Source, Measured: w.StepS,
 			Predicted: r.StepTime, Err: r.StepTime/w.StepS - 1,
 			InBand: w.StepS >= r.StepTimeBand[0] && w.StepS <= r.StepTimeBand[1], GPU: r.GPU,
-			Alternated: len(w.Rounds) > 0})
+			Alternated: len(w.Rounds) > 0, ModelKind: modelKind(w.Spec)})
 		if d := r.StepDetail; d != nil {
 			ev.Rows[len(ev.Rows)-1].HostS, ev.Rows[len(ev.Rows)-1].GPUS = d.HostS, d.GPUS
 		}

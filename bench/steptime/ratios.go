@@ -70,6 +70,17 @@ func (m classTallies) add(k string, p measured.TechniquePair) {
 	}
 }
 
+// printTallies prints m's classes in name order, each with its signed
+// error quartiles, the names padded to width.
+func printTallies(m classTallies, width int) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		t := m[k]
+		sort.Float64s(t.errs)
+		fmt.Printf("  %-*s %4d pairs, %4d within 10%% (%.0f%%), signed error quartiles %+.1f%% %+.1f%% %+.1f%%\n",
+			width, k, t.n, t.within, pct(t.within, t.n), 100*quantile(t.errs, 0.25), 100*quantile(t.errs, 0.5), 100*quantile(t.errs, 0.75))
+	}
+}
+
 // classTallies is tallies by class name ("amp, host-bound", "amp, h100").
 type classTallies map[string]*tally
 
@@ -113,20 +124,16 @@ func tallyPairs(ev measured.StepEval) (byBound, byGPU classTallies, repeats map[
 // measured ratios' own repeat spread.
 func ratioReport(ev measured.StepEval) {
 	by, byGPU, repeats, bound := tallyPairs(ev)
-	print := func(m classTallies) {
-		for _, k := range slices.Sorted(maps.Keys(m)) {
-			t := m[k]
-			sort.Float64s(t.errs)
-			fmt.Printf("  %-28s %4d pairs, %4d within 10%% (%.0f%%), signed error quartiles %+.1f%% %+.1f%% %+.1f%%\n",
-				k, t.n, t.within, pct(t.within, t.n), 100*quantile(t.errs, 0.25), 100*quantile(t.errs, 0.5), 100*quantile(t.errs, 0.75))
-		}
-	}
 	fmt.Printf("technique ratios by the walk's bound (both steps GPU-bound, or either host-bound):\n")
-	print(by)
+	printTallies(by, 28)
 	// the lent H100s and H200s are different machines: a host-bound
 	// ratio is the host's as much as the plan's
 	fmt.Printf("host-bound technique ratios by the GPU whose host timed them, alternated step by step or timed in blocks:\n")
-	print(byGPU)
+	printTallies(byGPU, 28)
+	if k := kindTallies(ev); len(k) > 0 {
+		fmt.Printf("alternated technique ratios by the kind of model:\n")
+		printTallies(k, 36)
+	}
 	// the measured ratio's own spread: each repeat against its
 	// configuration's median, by the bound of its first timing
 	for _, cls := range []string{"GPU-bound", "host-bound, alternated", "host-bound, in blocks"} {
