@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -35,6 +36,25 @@ type StepRow struct {
 	// "encoder", "vision-transformer", ...)
 	ModelKind string `json:"model_kind,omitempty"`
 }
+
+// RowsByName indexes ev's rows by workload name, which is how a
+// technique pair names its two rows.
+func (ev StepEval) RowsByName() map[string]StepRow {
+	rows := make(map[string]StepRow, len(ev.Rows))
+	for _, r := range ev.Rows {
+		rows[r.Name] = r
+	}
+	return rows
+}
+
+// setPrefix is what names a capture set in a workload's name ("late19-",
+// "dev19-p2-", "pick8-", "dev117-alt-").
+var setPrefix = regexp.MustCompile(`^((late|dev|pick|resv)[0-9]+q?-(p[0-9]+-|h-|alt-|own-)?)`)
+
+// ConfigName is a workload's name without its capture set's prefix, so
+// that one configuration timed in several sets has one name
+// ("late101-t-gpt2-s256-b2-bf16" -> "t-gpt2-s256-b2-bf16").
+func ConfigName(name string) string { return setPrefix.ReplaceAllString(name, "") }
 
 // modelKind is the kind= band class of spec s, or "" where it has none.
 func modelKind(s memmodel.Spec) string {

@@ -303,10 +303,7 @@ func printRows(ev measured.StepEval) {
 // cost tracks the GPU's added work is GPU-bound; one that costs more
 // than both moved is paying host work the walk does not count.
 func printCosts(ev measured.StepEval) {
-	rows := map[string]measured.StepRow{}
-	for _, r := range ev.Rows {
-		rows[r.Name] = r
-	}
+	rows := ev.RowsByName()
 	fmt.Printf("\n%-13s %-40s %9s %9s %9s %9s\n", "technique", "variant − baseline", "measured", "predicted", "host", "gpu")
 	for _, p := range ev.Pairs {
 		v, okV := rows[p.Num]

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"regexp"
 	"slices"
 	"sort"
 
@@ -41,14 +40,9 @@ func procedure(v, b measured.StepRow) string {
 	return "in blocks"
 }
 
-// setPrefix is what names a capture set in a workload's name ("late19-",
-// "dev19-p2-", "pick8-", "dev117-alt-"), stripped to recognise the same
-// configuration timed in several sets.
-var setPrefix = regexp.MustCompile(`^((late|dev|pick|resv)[0-9]+q?-(p[0-9]+-|h-|alt-|own-)?)`)
-
 // pairKey names a technique pair independent of the set it was timed in.
 func pairKey(p measured.TechniquePair) string {
-	return p.Kind + " " + setPrefix.ReplaceAllString(p.Num, "") + " / " + setPrefix.ReplaceAllString(p.Den, "")
+	return p.Kind + " " + measured.ConfigName(p.Num) + " / " + measured.ConfigName(p.Den)
 }
 
 // tally is the technique pairs of one class: how many, how many within
@@ -91,10 +85,7 @@ type classTallies map[string]*tally
 // and bound the bound (host-bound ones with the procedure) of its first
 // timing.
 func tallyPairs(ev measured.StepEval) (byBound, byGPU classTallies, repeats map[string][]float64, bound map[string]string) {
-	rows := map[string]measured.StepRow{}
-	for _, r := range ev.Rows {
-		rows[r.Name] = r
-	}
+	rows := ev.RowsByName()
 	byBound, byGPU = classTallies{}, classTallies{}
 	repeats, bound = map[string][]float64{}, map[string]string{}
 	for _, p := range ev.Pairs {
@@ -187,10 +178,7 @@ func quantile(xs []float64, q float64) float64 {
 // against the EfficientNets, the checkpointed transformers against the
 // CNNs). Pairs whose rows the evaluation lacks are left out.
 func kindTallies(ev measured.StepEval) classTallies {
-	rows := map[string]measured.StepRow{}
-	for _, r := range ev.Rows {
-		rows[r.Name] = r
-	}
+	rows := ev.RowsByName()
 	out := classTallies{}
 	for _, p := range ev.Pairs {
 		v, okV := rows[p.Num]

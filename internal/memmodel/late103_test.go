@@ -68,9 +68,9 @@ func TestDev117AlternatedAgainstOwnProcesses(t *testing.T) {
 	alt := measuredRatios(t, "dev117/alternated/results.jsonl", "dev117-timing-swin")
 	own := measuredRatios(t, "dev117/own/results.jsonl", "dev117-timing-gpt2-bf16-ckpt", "dev117-timing-swin-fp32", "dev117-timing-swin-bf16", "dev117-timing-swin-bf16-ckpt")
 	want := map[string][2]float64{
-		"amp bert-base-s128-b8-bf16":             {1.254, 1.42},
-		"checkpoint bert-base-s128-b8-bf16-ckpt": {1.824, 1.63},
-		"amp gpt2-s256-b2-bf16":                  {1.172, 1.24},
+		"amp t-bert-base-s128-b8-bf16":             {1.254, 1.42},
+		"checkpoint t-bert-base-s128-b8-bf16-ckpt": {1.824, 1.63},
+		"amp t-gpt2-s256-b2-bf16":                  {1.172, 1.24},
 	}
 	if len(own) != len(want) || len(alt) != 4 {
 		t.Fatalf("%d alternated and %d own-process pairs, want 4 and %d", len(alt), len(own), len(want))
@@ -90,14 +90,14 @@ func TestDev117AlternatedAgainstOwnProcesses(t *testing.T) {
 // measuredRatios is the measured ratio of each technique pair of a timed
 // file under testdata (failed: the rows its run could not complete), keyed
 // by the technique and the variant's configuration, set and procedure
-// prefixes dropped ("amp bert-base-s128-b8-bf16"), so that one
+// prefixes dropped (measured.ConfigName: "amp t-bert-base-s128-b8-bf16"), so that one
 // configuration's pairs from several sets share a key.
 func measuredRatios(t *testing.T, file string, failed ...string) map[string]float64 {
 	t.Helper()
 	ev := evalTimedFile(t, "../../testdata/"+file, failed...)
 	m := map[string]float64{}
 	for _, p := range ev.Pairs {
-		m[p.Kind+" "+strings.SplitN(p.Num, "-t-", 2)[1]] = p.Measured
+		m[p.Kind+" "+measured.ConfigName(p.Num)] = p.Measured
 	}
 	return m
 }
