@@ -42,5 +42,7 @@ def call219():
 
 def call220():
     """call218's groups neither call218 nor call219 ran (Qwen3, OLMo-2, EfficientNet-B2, ConvNeXt-T): the rest of
-    late107, for the next session; its rows join call218's held ones (bench/gpu/gt/held) before the evaluation"""
-    return [j for j in call218()[3:]]
+    late107, for the next session; its rows join call218's held ones (bench/gpu/gt/held) before the evaluation. It
+    runs a probe of its own (it may come on another host than call218's: the pass rule's offset is per call)"""
+    jobs = call218()
+    return jobs[:1] + jobs[3:]
