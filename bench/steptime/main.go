@@ -127,6 +127,7 @@ func defaultSets() []set {
 		{"late103 (lent H100, a slow host: blind technique pairs of ELECTRA, Whisper, Marian and ResNet-152 alternated in one process, evaluated once at ab04ca93)", []string{"testdata/late103/late103-timing/results.jsonl"}, lent},
 		{"late104 (lent H100, a fast host: blind bf16 eager/compiled pairs of six CNNs alternated in one process, evaluated once at 348c6de9)", []string{"testdata/late104/late104-timing/results.jsonl"}, lent},
 		{"late105 (lent H100, a slow host: blind bf16 eager/compiled pairs of six CNNs alternated in one process, evaluated once at 11ddb6fd)", []string{"testdata/late105/late105-timing/results.jsonl"}, lent},
+		{"late106 (lent H200: blind bf16 eager/compiled pairs of five ResNets and EfficientNet-B0 alternated in one process, evaluated once at 5acd8529)", []string{"testdata/late106/late106-timing/results.jsonl"}, lent},
 		{"dev115 (lent H100, late103's slow host: six configurations dev112, dev114 and late101 timed, alternated in one process)", []string{"testdata/dev115/dev115-timing/results.jsonl"}, lent},
 		{"dev117 alternated (lent H100, a noisy host: BERT-base and GPT-2 technique pairs alternated in one process)", []string{"testdata/dev117/alternated/results.jsonl"}, lent},
 		{"dev117 own processes (the same host and configurations, each alone in its own process)", []string{"testdata/dev117/own/results.jsonl"}, lent},

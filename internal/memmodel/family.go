@@ -106,6 +106,9 @@ type Family struct {
 	// least compiledFamilyPairs pairs, else the count over every
 	// convolutional family (compile_gain.go).
 	CompiledSmallGain SmallGainCount
+	// CompiledHost scales what Inductor's compiled step costs the host at
+	// a real batch (compiledRealBatchHost) for this family; 0 means 1.
+	CompiledHost float64
 }
 
 // SmallGainCount is a count of timed compiled/eager pairs (see

@@ -144,6 +144,10 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	}
 	tm.scaleHost(hs)
 	tm.realBatch = c.batch >= compiledRealBatch
+	tm.compiledFamily = 1
+	if f := c.arch.family().CompiledHost; f > 0 {
+		tm.compiledFamily = f
+	}
 	if cfg.rebuildPersistent {
 		c.ddpRelease(g, &cfg, tm)
 	}
