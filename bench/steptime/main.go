@@ -129,6 +129,7 @@ func defaultSets() []set {
 		{"late105 (lent H100, a slow host: blind bf16 eager/compiled pairs of six CNNs alternated in one process, evaluated once at 11ddb6fd)", []string{"testdata/late105/late105-timing/results.jsonl"}, lent},
 		{"late106 (lent H200: blind bf16 eager/compiled pairs of five ResNets and EfficientNet-B0 alternated in one process, evaluated once at 5acd8529)", []string{"testdata/late106/late106-timing/results.jsonl"}, lent},
 		{"dev115 (lent H100, late103's slow host: six configurations dev112, dev114 and late101 timed, alternated in one process)", []string{"testdata/dev115/dev115-timing/results.jsonl"}, lent},
+		{"dev116 (lent H200, a slow host: seven transformers' fp32, bf16 and bf16-checkpointed steps alternated in one process, the H200 hosts' first alternated pairs)", []string{"testdata/dev116/dev116-timing/results.jsonl"}, lent},
 		{"dev117 alternated (lent H100, a noisy host: BERT-base and GPT-2 technique pairs alternated in one process)", []string{"testdata/dev117/alternated/results.jsonl"}, lent},
 		{"dev117 own processes (the same host and configurations, each alone in its own process)", []string{"testdata/dev117/own/results.jsonl"}, lent},
 		{"dev67 (lent H200: eager steps with the host's forward/backward/optimizer split)", []string{"testdata/dev67/timing/results.jsonl"}, lent},
