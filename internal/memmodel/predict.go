@@ -144,10 +144,7 @@ func Estimate(s Spec, opts Options) (*Result, error) {
 	}
 	tm.scaleHost(hs)
 	tm.realBatch = c.batch >= compiledRealBatch
-	tm.compiledFamily = 1
-	if f := c.arch.family().CompiledHost; f > 0 {
-		tm.compiledFamily = f
-	}
+	tm.compiledFamily = c.arch.family().CompiledHost
 	if cfg.rebuildPersistent {
 		c.ddpRelease(g, &cfg, tm)
 	}

@@ -45,7 +45,8 @@ type timeModel struct {
 	// realBatch says the step's micro-batch is a real one (compiledHost's
 	// compiledRealBatchHost applies); set by the planner
 	realBatch bool
-	// compiledFamily is the family's CompiledHost (1: none)
+	// compiledFamily is the family's Family.CompiledHost (0: none); set by
+	// the planner
 	compiledFamily float64
 	// userScale is the spec's host_scale (1: none), already applied to
 	// HostCosts; hostBase is HostCosts before it, which the plan names
