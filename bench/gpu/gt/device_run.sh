@@ -1,5 +1,6 @@
 #!/bin/bash
-# Runs one call of gt_runner.py on the lent machine from the repository root:
+# Runs one call of gt_runner.py on the lent machine from the repository root (bench/gpu/gt/unpack.sh files what
+# comes back under testdata):
 #   CALL=call41 BUDGET=540 PAR=6 bash bench/gpu/gt/device_run.sh
 # (the device tool's command; carry [".gpu"]). diffusers is not installed on the lent machines: the
 # diffusion jobs (df:) import it from its source, carried as .gpu/diffusers-src.txz, made here with
