@@ -1,9 +1,9 @@
 """Session 60, call 222: dev118 (development), EfficientNet-B0's compiled steps on an H200 host.
 
 late106's control (an H200 host, alternated) ran EfficientNet-B0 b32 1.03x its eager step compiled, planned 0.87x;
-over all sets B0's compiled pairs run slower than planned in 6 of 9 timings (the H200 hosts' and the slow or
-in-block H100 ones), while B1-B4's run as planned and the H100 alternated B0 pairs on median hosts too. dev118 asks
-whether B0 is different or the H200 hosts are: B0 at b8, b16, b32 and b64 and B1 b16 and B2 b16 beside it, bf16
+over all sets B0's small-batch compiled/eager ratio is planned under the measured one in 9 of 9 pairs, by 2-4% in
+the three H100 alternated ones and by 13-32% in the six others (H200 hosts, H100 pairs timed in blocks), while
+B1-B4's sit within about 10% either way. dev118 asks whether B0 is different or the H200 hosts are: B0 at b8, b16, b32 and b64 and B1 b16 and B2 b16 beside it, bf16
 eager against bf16 compiled, alternated step by step (10 rounds after 2 warm-up steps), with a probe before and
 after, on an H200 (call222) and, where one starts, the same jobs on an H100 (call223)."""
 from gt_jobs import J, timer, dev_timing_jobs
