@@ -3,8 +3,6 @@ package memmodel
 import (
 	"math"
 	"testing"
-
-	"github.com/vramkit/vramkit/internal/gpu"
 )
 
 // Convolutions priced from the calibration table (split from
@@ -18,12 +16,10 @@ import (
 // and a dense one its implicit GEMMs times the measured slowdown, which at
 // a calibrated shape is the measured time again (float32, eager rows).
 func TestRatesConvFromCalibration(t *testing.T) {
-	h200, _ := gpu.Lookup("h200")
-	cal, err := gpu.Calibrated("h200")
-	if err != nil || cal == nil || len(cal.Conv) == 0 {
-		t.Fatalf("no convolutions in the H200 table (%v)", err)
+	_, cal, r := h200TableRates(t)
+	if len(cal.Conv) == 0 {
+		t.Fatal("no convolutions in the H200 table")
 	}
-	r := ratesFrom(cal, nil, h200)
 	dw := &convShape{n: 64, cin: 144, cout: 144, h: 56, ho: 56, k: 3, stride: 1, groups: 144, dgrad: true, wgrad: true}
 	nchw, _ := r.conv(dw, BF16)
 	dw = &convShape{n: 64, cin: 96, cout: 96, h: 56, ho: 56, k: 7, stride: 1, groups: 96, channelsLast: true, dgrad: true, wgrad: true}
@@ -54,12 +50,7 @@ func TestRatesConvFromCalibration(t *testing.T) {
 // depthwise kernel; ATen's conv_depthwise2d for bf16); ResNet-50's 7×7
 // stem, 361.3 µs in fp16 against bf16's 641.5.
 func TestRatesConvHalfPrecision(t *testing.T) {
-	h200, _ := gpu.Lookup("h200")
-	cal, err := gpu.Calibrated("h200")
-	if err != nil || cal == nil {
-		t.Fatalf("no H200 table (%v)", err)
-	}
-	r := ratesFrom(cal, nil, h200)
+	_, _, r := h200TableRates(t)
 	for _, c := range []struct {
 		name       string
 		s          convShape
@@ -91,12 +82,7 @@ func TestRatesConvHalfPrecision(t *testing.T) {
 // implicit GEMMs are the same, keeps its own time (311.9 µs forward at
 // batch 256).
 func TestRatesConvBackwardFromLargestBatch(t *testing.T) {
-	h200, _ := gpu.Lookup("h200")
-	cal, err := gpu.Calibrated("h200")
-	if err != nil || cal == nil {
-		t.Fatalf("no H200 table (%v)", err)
-	}
-	r := ratesFrom(cal, nil, h200)
+	_, _, r := h200TableRates(t)
 	at := func(n, h, stride int64) (float64, float64) {
 		ho := (h+2-3)/stride + 1
 		return r.conv(&convShape{n: n, cin: 128, cout: 128, h: h, ho: ho, k: 3, stride: stride, groups: 1,

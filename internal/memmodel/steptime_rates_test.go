@@ -31,6 +31,18 @@ func tinyCalibration() *gpu.Calibration {
 
 func near(a, b float64) bool { return math.Abs(a/b-1) < 1e-9 }
 
+// h200TableRates is the H200 and the rates of its embedded calibration
+// table, which the tests of measured shapes read.
+func h200TableRates(t *testing.T) (gpu.GPU, *gpu.Calibration, *rates) {
+	t.Helper()
+	h200, _ := gpu.Lookup("h200")
+	cal, err := gpu.Calibrated("h200")
+	if err != nil || cal == nil {
+		t.Fatalf("no H200 calibration table (%v)", err)
+	}
+	return h200, cal, ratesFrom(cal, nil, h200)
+}
+
 func TestRatesGEMM(t *testing.T) {
 	h200, _ := gpu.Lookup("h200")
 	r := ratesFrom(tinyCalibration(), nil, h200)
@@ -103,12 +115,7 @@ func TestRatesOptimizerFit(t *testing.T) {
 // float32 (no throttling: the probes' 4096³ float32 figure is the
 // table's) and the odd-vocabulary align1 GEMMs keep their times.
 func TestRatesBurstClock(t *testing.T) {
-	h200, _ := gpu.Lookup("h200")
-	cal, err := gpu.Calibrated("h200")
-	if err != nil || cal == nil {
-		t.Fatalf("h200 calibration: %v", err)
-	}
-	r := ratesFrom(cal, nil, h200)
+	_, cal, r := h200TableRates(t)
 	if r.halfClock < 1.15 || r.halfClock > 1.25 {
 		t.Errorf("half-precision clock factor %.3f, want 801/668 ≈ 1.20", r.halfClock)
 	}
