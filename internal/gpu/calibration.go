@@ -4,8 +4,8 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"math"
+	"sync"
 )
 
 // Calibration is what one GPU achieved in a calibration run
@@ -188,21 +188,37 @@ type OptimizerRate struct {
 var calibrations embed.FS
 
 // Calibrated returns the calibration of the catalog GPU name, or nil when
-// that GPU has none.
+// that GPU has none. Every caller shares one parse of the embedded tables
+// and must not modify what it returns.
 func Calibrated(name string) (*Calibration, error) {
-	data, err := calibrations.ReadFile("calibration/" + name + ".json")
+	all, err := parsedCalibrations()
 	if err != nil {
-		if _, ok := err.(*fs.PathError); ok {
-			return nil, nil
-		}
 		return nil, err
 	}
-	var c Calibration
-	if err := json.Unmarshal(data, &c); err != nil {
-		return nil, fmt.Errorf("gpu: calibration/%s.json: %w", name, err)
-	}
-	return &c, nil
+	return all[name], nil
 }
+
+// parsedCalibrations parses the embedded tables on its first call and
+// returns that parse ever after: every step-time estimate reads one, and
+// the H200's 245 KB of JSON cost more than the rest of the estimate (14 of
+// the 100 s that bench/bands' table took). The bytes are embedded and
+// immutable, so a parse is the same every time (memmodel's band table is
+// held the same way).
+var parsedCalibrations = sync.OnceValues(func() (map[string]*Calibration, error) {
+	out := map[string]*Calibration{}
+	for _, name := range CalibratedNames() {
+		data, err := calibrations.ReadFile("calibration/" + name + ".json")
+		if err != nil {
+			return nil, err
+		}
+		var c Calibration
+		if err := json.Unmarshal(data, &c); err != nil {
+			return nil, fmt.Errorf("gpu: calibration/%s.json: %w", name, err)
+		}
+		out[name] = &c
+	}
+	return out, nil
+})
 
 // CalibratedNames lists the GPUs with a calibration.
 func CalibratedNames() []string {
