@@ -161,9 +161,9 @@ func sharedQuantiles(xs, score, vs, vls, fs []float64, cls, st [][]string, grp [
 			dropOneSetClasses(byClass, st, grp, g)
 		}
 		split.Pooled = split.Classes[""]
-		pool := robustLS(rest)
+		gf := newGroupFit(rest, byClass, robustLS(rest))
 		for _, i := range members[g] {
-			lows[i], highs[i] = rowScores(score[i], vs[i], fs[i], cls[i], rest, byClass, measured, split, pool, minRows, widenThin, sharedSpread)
+			lows[i], highs[i] = rowScores(score[i], vs[i], fs[i], cls[i], gf, measured, split, minRows, widenThin, sharedSpread)
 		}
 	}
 	out = make([][2]float64, max(levels, 1))
@@ -198,57 +198,6 @@ func sharedQuantiles(xs, score, vs, vls, fs []float64, cls, st [][]string, grp [
 // fewer, the level's low quantile over every row applies.
 func minOwnLow(conf float64) int {
 	return int(math.Ceil(1/(1-conf)-1e-9)) - 1
-}
-
-// rowScores are the largest q_low and smallest q_high whose band would
-// have covered a row of log error x (variant v, fixed-bytes shift f,
-// classes cls) with the classes' centres and spreads taken from the other
-// groups' rows: rest (all of them), byClass (those each class counts),
-// measured (each class's rows of any kind) and their split counts.
-func rowScores(x, v, f float64, cls []string, rest []float64, byClass map[string][]float64, measured map[string]int, split *memmodel.BandTable, pool locScale, minRows int, widenThin, sharedSpread bool) (lo, hi float64) {
-	xh := x // the top is the variant's where the classes' split rate reaches it
-	if v > 0 && split.SplitReach(cls).Reach {
-		xh = x - v
-	}
-	lo, hi = math.Inf(-1), math.Inf(1)
-	xl := x + f
-	cover := func(ls locScale) {
-		if sharedSpread {
-			ls.s = classLS(rest, pool).s
-		}
-		lo, hi = math.Max(lo, (xl-ls.m)/ls.s), math.Min(hi, (xh-ls.m)/ls.s)
-	}
-	used, thin := false, false
-	for _, c := range cls {
-		ys := byClass[c]
-		switch {
-		case len(ys) == 0:
-			thin = true
-		case len(ys) < minRows && widenThin && measured[c] < minRows:
-			// too few captures of the class at all: its band and the
-			// pooled band widened, as for a class with none
-			cover(classLS(ys, pool))
-			thin, used = true, true
-		case len(ys) < minRows:
-			cover(classLS(ys, pool))
-			cover(classLS(rest, pool))
-			used = true
-		case 2*len(ys) <= len(rest):
-			cover(classLS(ys, pool))
-			used = true
-		}
-	}
-	if !used {
-		cover(classLS(rest, pool))
-	}
-	if thin {
-		// the pooled band widened by widenPooled is part of the envelope
-		ls := classLS(rest, pool)
-		up := (math.Log(math.Max(math.Exp(xh)-widenPooled, 1e-9)) - ls.m) / ls.s
-		down := (math.Log(math.Exp(xl)+widenPooled) - ls.m) / ls.s
-		lo, hi = math.Max(lo, down), math.Min(hi, up)
-	}
-	return lo, hi
 }
 
 // resid is what is left of a row's log error x once its variant v (0:
