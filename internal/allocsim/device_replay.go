@@ -93,7 +93,11 @@ func ReplayDeviceContext(ctx context.Context, s *snapshot.Snapshot, dev int, o R
 	d := DeviceReplay{Device: dev, PeakAllocatedAt: -1, PeakReservedAt: -1}
 	cfg, err := FromSettings(s.Settings)
 	if err != nil {
-		d.Notes = append(d.Notes, err.Error()+"; replaying with the recorded settings dict instead")
+		with := "the settings dict the snapshot recorded (expandable segments, max_split_size, GC threshold, roundup divisions) over PyTorch's defaults"
+		if !s.Settings.Present {
+			with = "PyTorch's default settings (the snapshot recorded no settings dict)"
+		}
+		d.Notes = append(d.Notes, err.Error()+"; replayed with "+with)
 	}
 	if o.MemoryFraction > 0 && o.MemoryFraction < 1 {
 		cfg.MemoryFraction = o.MemoryFraction

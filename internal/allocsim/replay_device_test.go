@@ -2,6 +2,7 @@ package allocsim
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -85,5 +86,45 @@ func TestCudaMallocAsyncNotSimulated(t *testing.T) {
 	d := mustReplay(t, s, DefaultReplayOptions())
 	if d.TraceComplete || !strings.Contains(strings.Join(d.Notes, " "), "cudaMallocAsync") {
 		t.Errorf("complete=%v notes=%v", d.TraceComplete, d.Notes)
+	}
+}
+
+// TestUnparsedConfReplaysWithDict: a recorded PYTORCH_CUDA_ALLOC_CONF that
+// does not parse (here a key this PyTorch does not know, as a newer one
+// may add) must not silently turn into the default allocator: the settings
+// dict the snapshot carries holds the values in force, so the probes
+// recorded with expandable segments and with max_split_size_mb:64 still
+// replay to the recorded state, and the note says what was used. Without the dict the defaults are used, and said.
+func TestUnparsedConfReplaysWithDict(t *testing.T) {
+	for _, name := range []string{"probes/expandable-churn.pickle.gz", "probes/split64-oom.pickle.gz"} {
+		s := load(t, name)
+		want := mustReplay(t, s, DefaultReplayOptions())
+		if !want.TraceComplete || want.Result.DivergedAt >= 0 {
+			t.Fatalf("%s: the recorded settings do not replay (%+v)", name, want.Result)
+		}
+		s.Settings.AllocConf += ",a_future_key:1"
+		cfg, err := FromSettings(s.Settings)
+		if err == nil || !strings.Contains(err.Error(), "a_future_key") {
+			t.Fatalf("%s: FromSettings error %v, want one naming the unknown key", name, err)
+		}
+		if cfg.Expandable != s.Settings.Expandable || cfg.GCThreshold != s.Settings.GCThreshold {
+			t.Errorf("%s: config %+v, want the dict's values", name, cfg)
+		}
+		got := mustReplay(t, s, DefaultReplayOptions())
+		if got.Result.DivergedAt >= 0 || !reflect.DeepEqual(got.Result.Stats, want.Result.Stats) || got.StateMismatch != "" {
+			t.Errorf("%s: with the conf unparsed: diverged at %d, peak reserved %d (recorded settings: %d), mismatch %q",
+				name, got.Result.DivergedAt, got.Result.Stats.ReservedBytes, want.Result.Stats.ReservedBytes, got.StateMismatch)
+		}
+		if n := strings.Join(got.Notes, " "); !strings.Contains(n, "a_future_key") || !strings.Contains(n, "settings dict") {
+			t.Errorf("%s: notes %q, want the unparsed conf and the dict named", name, n)
+		}
+	}
+	s := load(t, "probes/gc-fraction.pickle.gz")
+	s.Settings.AllocConf, s.Settings.Present = "a_future_key:1", false
+	if cfg, err := FromSettings(s.Settings); err == nil || cfg.GCThreshold != DefaultConfig().GCThreshold {
+		t.Errorf("no dict: config %+v, error %v: want the defaults and the error", cfg, err)
+	}
+	if n := strings.Join(mustReplay(t, s, DefaultReplayOptions()).Notes, " "); !strings.Contains(n, "default settings") {
+		t.Errorf("no dict: notes %q, want the defaults named", n)
 	}
 }

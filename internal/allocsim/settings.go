@@ -11,13 +11,20 @@ import (
 // with: its PYTORCH_CUDA_ALLOC_CONF string re-parsed (the dict omits
 // large_segment_size and max_non_split_rounding), checked against the
 // values the dict does carry.
+//
+// A string that does not parse (a key of a newer PyTorch, a hand-edited
+// snapshot) returns an error that says so together with a usable
+// configuration: PyTorch's defaults overlaid with the dict's values when
+// the snapshot carries the dict (expandable segments, max_split_size,
+// the GC threshold and roundup divisions in force), the defaults alone
+// otherwise. Callers that replay anyway must say which they used.
 func FromSettings(s snapshot.Settings) (Config, error) {
 	c, err := ParseConfig(s.AllocConf)
 	if err != nil {
-		return DefaultConfig(), fmt.Errorf("recorded PYTORCH_CUDA_ALLOC_CONF %q: %w", s.AllocConf, err)
+		c, err = DefaultConfig(), fmt.Errorf("recorded PYTORCH_CUDA_ALLOC_CONF %q: %w", s.AllocConf, err)
 	}
 	if !s.Present {
-		return c, nil
+		return c, err
 	}
 	// Runtime changes (_set_allocator_settings) can leave the dict out of
 	// step with the string; the dict holds the values in force.
@@ -29,7 +36,7 @@ func FromSettings(s snapshot.Settings) (Config, error) {
 	}
 	c.GCThreshold = s.GCThreshold
 	c.RoundupDivisions = s.RoundupDivisions
-	return c, nil
+	return c, err
 }
 
 // Simulable reports why c cannot be simulated, or nil: the

@@ -87,12 +87,15 @@ func Resolve(s *snapshot.Snapshot, dev int, f Flags) (Settings, error) {
 	}
 	st.GPU, st.ContextBytes = g.Name, g.ContextBytes
 
-	cfg, cerr := allocsim.FromSettings(s.Settings)
+	// a recorded string that does not parse gives the dict's values over
+	// the defaults; the replay's note says so (allocsim.FromSettings)
+	cfg, _ := allocsim.FromSettings(s.Settings)
 	st.AllocConfSource = FromSnapshot
 	if s.Settings.AllocConf == "" && !s.Settings.Present {
 		st.AllocConfSource = FromDefault
 	}
 	if f.AllocConfSet {
+		var cerr error
 		if cfg, cerr = allocsim.ParseConfig(f.AllocConf); cerr != nil {
 			return st, fmt.Errorf("alloc conf %q: %w", f.AllocConf, cerr)
 		}
