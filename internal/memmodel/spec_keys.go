@@ -79,7 +79,7 @@ func walkSpecValue(dec *json.Decoder, t reflect.Type, path string) error {
 			}
 		}
 		_, err = dec.Token()
-		return nil
+		return err
 	case json.Delim('['):
 		var et reflect.Type
 		if t != nil && t.Kind() == reflect.Slice {
@@ -91,7 +91,7 @@ func walkSpecValue(dec *json.Decoder, t reflect.Type, path string) error {
 			}
 		}
 		_, err = dec.Token()
-		return nil
+		return err
 	}
 	return nil
 }

@@ -124,9 +124,9 @@ func (b *builder) conv2d(x fmap, cout, k, stride, pad, groups int64, bias bool) 
 		// weight gradient the padded channel more than the general rule
 		// (9.11 MiB at b96, 24.43 at b256, 49.31 at ResNet-34 b512; dev44,
 		// dev54, dev55)
-		fw, dg, wg := convWorkspace(convWork{n: x.n, cin: x.c, cout: cout, k: k, stride: stride, h: x.h, ho: ho,
+		_, dg, wg := convWorkspace(convWork{n: x.n, cin: x.c, cout: cout, k: k, stride: stride, h: x.h, ho: ho,
 			in: inB, out: outB, weight: wB, half: true})
-		fw = outB + stemPadBytes(x, F16)
+		fw := outB + stemPadBytes(x, F16)
 		wg += inB / 3
 		setConvWork(o, scale, fw, dg, wg, false, b.rg(wc))
 	default:
@@ -307,12 +307,6 @@ func (b *builder) avgPool(x fmap) fmap {
 		o.fwdTemp = biasGradScratch(x.h*x.w, x.n*x.c, b.ctaLimit)
 	}
 	return fmap{y, x.n, x.c, 1, 1, false}
-}
-
-// addMap is the residual x + y of two equally shaped feature maps.
-func (b *builder) addMap(x, y fmap) fmap {
-	x.t = b.add(x.t, y.t)
-	return x
 }
 
 func maxI64(a, b int64) int64 {
