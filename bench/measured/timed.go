@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/vramkit/vramkit/internal/gpu"
@@ -171,15 +170,6 @@ func sameModel(a, b memmodel.Spec) bool {
 		return *a.Model == *b.Model && a.Image == b.Image
 	}
 	return bytes.Equal(a.HFConfig, b.HFConfig)
-}
-
-func sortedNames(ws []Timed) []string {
-	out := make([]string, len(ws))
-	for i, w := range ws {
-		out[i] = w.Name
-	}
-	sort.Strings(out)
-	return out
 }
 
 // tableGPU is the GPU table's name for an NVML device name ("NVIDIA H100

@@ -282,9 +282,3 @@ func (d *dev) floorEnd(it int) int64 {
 	}
 	return f
 }
-
-// tol is how close two allocated levels must be to count as the same
-// floor: 1 MiB plus FloorTolerance of the peak.
-func (d *dev) tol() int64 {
-	return 1<<20 + int64(d.o.FloorTolerance*float64(d.t.level[d.t.argmax(0, len(d.t.level))]))
-}

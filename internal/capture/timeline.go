@@ -58,12 +58,11 @@ type TimelineProcess struct {
 // data behind) and keeps them for the JSON file, peaks and trends. Only
 // the sampling goroutine calls add; finish runs after it has stopped.
 type recorder struct {
-	dir   string
-	f     *os.File
-	buf   *bufio.Writer
-	w     *csv.Writer
-	tl    Timeline
-	start time.Time
+	dir string
+	f   *os.File
+	buf *bufio.Writer
+	w   *csv.Writer
+	tl  Timeline
 }
 
 func newRecorder(dir string, argv []string, interval time.Duration) (*recorder, error) {

@@ -72,7 +72,7 @@ top. Classes without such runs get a wider band and say why.`,
 
 type planFlags struct {
 	spec, model, hfConfig, precision, checkpoint, optimizer, loraTargets string
-	parallel, gpu, allocConf, sweep, format, attn, quant, fsdpInit, head string
+	parallel, gpu, allocConf, sweep, attn, quant, fsdpInit, head         string
 	batch, seq, image, accum, loraRank, gpus, tp, pp, micro, global      int
 	fit, compile, byModule, vaeEncode, channelsLast, freezeFE            bool
 	margin, audioSeconds, hostScale                                      float64

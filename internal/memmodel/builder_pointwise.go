@@ -1,7 +1,5 @@
 package memmodel
 
-import "strings"
-
 // The builder's pointwise, normalisation and reduction ops: what each
 // saves for backward and in which dtype autocast runs it.
 
@@ -215,12 +213,4 @@ func (b *builder) embedding(ids Tensor, w Tensor, vocab, dim int64) Tensor {
 	// embedding_dense_backward sorts the indices and counts them
 	o.bwdTemp = []int64{n * 8, n * 8, n * 8, vocab * 8}
 	return y
-}
-
-func lowerAll(s []string) []string {
-	out := make([]string, len(s))
-	for i, v := range s {
-		out[i] = strings.ToLower(v)
-	}
-	return out
 }

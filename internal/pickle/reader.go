@@ -136,8 +136,3 @@ func (r *reader) long(n uint64) ([]byte, error) {
 	}
 	return out, nil
 }
-
-// atEOF reports whether the input is exhausted.
-func (r *reader) atEOF() bool {
-	return r.fill(1) != nil
-}

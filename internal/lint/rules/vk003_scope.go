@@ -143,13 +143,6 @@ func handedBack(f *lint.File, fwd *lint.Node) bool {
 	return !complete
 }
 
-// calledHere reports whether all of fn's callers are in this file, so
-// that the grad mode they run it under is known.
-func calledHere(f *lint.File, fn *lint.Node) bool {
-	_, complete := f.Callers(fn)
-	return complete
-}
-
 // calledOnItsClass reports whether some call in the file runs method fn
 // of its class: self.name(...) inside the class, or x.name(...) on a name
 // bound to the class (x = Cls(...)). A call of the same name on another
