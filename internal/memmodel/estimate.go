@@ -271,7 +271,12 @@ func resolve(s Spec) (*config, error) {
 			return nil, specErr("lora.rank", "%d is past %d: an adapter that large holds more parameters than any GPU's memory", l.Rank, maxLoRARank)
 		}
 		if len(l.Targets) == 0 {
-			l.Targets = append([]string(nil), c.arch.family().LoRATargets...)
+			// the family's defaults go into the config's own copy: the
+			// caller's spec is shared (plan's search estimates its
+			// candidates from one spec in parallel) and stays as given
+			lc := *l
+			lc.Targets = append([]string(nil), c.arch.family().LoRATargets...)
+			c.spec.LoRA = &lc
 		}
 	}
 	if err := c.resolveHead(s.Head); err != nil {

@@ -29,12 +29,19 @@ func TestLoRATargetsMustMatch(t *testing.T) {
 		t.Fatalf("q_proj/v_proj on Phi-3: want a spec error naming qkv_proj, got %v", err)
 	}
 	for _, targets := range [][]string{nil, {"q_proj", "qkv_proj"}} {
-		r, err := Estimate(spec(targets...), Options{SkipReserved: true})
+		s := spec(targets...)
+		r, err := Estimate(s, Options{SkipReserved: true})
 		if err != nil {
 			t.Fatalf("targets %v: %v", targets, err)
 		}
 		if r.TrainableParams != 491_520 {
 			t.Errorf("targets %v: %d trainable, the capture had 491,520", targets, r.TrainableParams)
+		}
+		// the family's default targets go into the estimate, not into the
+		// caller's spec: plan's search shares one spec between goroutines
+		// (it wrote them there, a data race under go test -race)
+		if len(s.LoRA.Targets) != len(targets) {
+			t.Errorf("targets %v: Estimate changed the caller's spec to %v", targets, s.LoRA.Targets)
 		}
 	}
 }
