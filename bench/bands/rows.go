@@ -7,6 +7,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 
 	"github.com/vramkit/vramkit/bench/measured"
 	"github.com/vramkit/vramkit/internal/infer"
@@ -105,9 +107,13 @@ type predicted struct {
 }
 
 // predictAll predicts every row of dirs with the committed table; skip
-// reports rows that have no spec or whose spec the planner rejects.
+// reports rows that have no spec or whose spec the planner rejects. The
+// estimates run on every CPU (memmodel.Estimate shares nothing between
+// calls; plan's search runs it the same way) and the rows come out in the
+// order of the sets; rows without a spec are reported before the rows the
+// planner rejects.
 func predictAll(dirs []string, skip func(name, why string)) ([]predicted, error) {
-	var out []predicted
+	var todo []row
 	seen := map[string]bool{}
 	for _, d := range dirs {
 		rows, skipped, err := load(d)
@@ -125,14 +131,34 @@ func predictAll(dirs []string, skip func(name, why string)) ([]predicted, error)
 				continue
 			}
 			seen[key] = true
-			res, err := memmodel.Estimate(r.Spec, memmodel.DefaultOptions())
-			if err != nil {
-				skip(r.Name, err.Error())
-				continue
-			}
-			cl, _ := memmodel.BandClasses(r.Spec)
-			out = append(out, predicted{r, cl, res})
+			todo = append(todo, r)
 		}
+	}
+	res, errs := make([]*memmodel.Result, len(todo)), make([]error, len(todo))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(todo), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				res[i], errs[i] = memmodel.Estimate(todo[i].Spec, memmodel.DefaultOptions())
+			}
+		}()
+	}
+	for i := range todo {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var out []predicted
+	for i, r := range todo {
+		if errs[i] != nil {
+			skip(r.Name, errs[i].Error())
+			continue
+		}
+		cl, _ := memmodel.BandClasses(r.Spec)
+		out = append(out, predicted{r, cl, res[i]})
 	}
 	return out, nil
 }
