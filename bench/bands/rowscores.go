@@ -17,14 +17,16 @@ type groupFit struct {
 	rest    []float64
 	byClass map[string][]float64
 	pool    locScale
-	memo    map[string]locScale
-	allLS   *locScale
+	// all is classLS of every row of the other groups
+	all  locScale
+	memo map[string]locScale
 }
 
-// newGroupFit is the groupFit of the other groups' errors rest, byClass
-// and their pooled centre and spread pool.
-func newGroupFit(rest []float64, byClass map[string][]float64, pool locScale) *groupFit {
-	return &groupFit{rest: rest, byClass: byClass, pool: pool, memo: map[string]locScale{}}
+// newGroupFit is the groupFit of the other groups' errors rest and
+// byClass.
+func newGroupFit(rest []float64, byClass map[string][]float64) *groupFit {
+	pool := robustLS(rest)
+	return &groupFit{rest: rest, byClass: byClass, pool: pool, all: classLS(rest, pool), memo: map[string]locScale{}}
 }
 
 // class is classLS of class c's rows.
@@ -35,15 +37,6 @@ func (g *groupFit) class(c string) locScale {
 		g.memo[c] = ls
 	}
 	return ls
-}
-
-// all is classLS of every row of the other groups.
-func (g *groupFit) all() locScale {
-	if g.allLS == nil {
-		ls := classLS(g.rest, g.pool)
-		g.allLS = &ls
-	}
-	return *g.allLS
 }
 
 // rowScores are the largest q_low and smallest q_high whose band would
@@ -60,7 +53,7 @@ func rowScores(x, v, f float64, cls []string, gf *groupFit, measured map[string]
 	xl := x + f
 	cover := func(ls locScale) {
 		if sharedSpread {
-			ls.s = gf.all().s
+			ls.s = gf.all.s
 		}
 		lo, hi = math.Max(lo, (xl-ls.m)/ls.s), math.Min(hi, (xh-ls.m)/ls.s)
 	}
@@ -77,7 +70,7 @@ func rowScores(x, v, f float64, cls []string, gf *groupFit, measured map[string]
 			thin, used = true, true
 		case len(ys) < minRows:
 			cover(gf.class(c))
-			cover(gf.all())
+			cover(gf.all)
 			used = true
 		case 2*len(ys) <= len(gf.rest):
 			cover(gf.class(c))
@@ -85,11 +78,11 @@ func rowScores(x, v, f float64, cls []string, gf *groupFit, measured map[string]
 		}
 	}
 	if !used {
-		cover(gf.all())
+		cover(gf.all)
 	}
 	if thin {
 		// the pooled band widened by widenPooled is part of the envelope
-		ls := gf.all()
+		ls := gf.all
 		up := (math.Log(math.Max(math.Exp(xh)-widenPooled, 1e-9)) - ls.m) / ls.s
 		down := (math.Log(math.Exp(xl)+widenPooled) - ls.m) / ls.s
 		lo, hi = math.Max(lo, down), math.Min(hi, up)

@@ -161,7 +161,7 @@ func sharedQuantiles(xs, score, vs, vls, fs []float64, cls, st [][]string, grp [
 			dropOneSetClasses(byClass, st, grp, g)
 		}
 		split.Pooled = split.Classes[""]
-		gf := newGroupFit(rest, byClass, robustLS(rest))
+		gf := newGroupFit(rest, byClass)
 		for _, i := range members[g] {
 			lows[i], highs[i] = rowScores(score[i], vs[i], fs[i], cls[i], gf, measured, split, minRows, widenThin, sharedSpread)
 		}
