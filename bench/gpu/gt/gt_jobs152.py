@@ -30,3 +30,11 @@ def call222():
 def call223():
     """the same jobs on an H100 (a name of its own so that the two hosts' rows stay apart)"""
     return _jobs("dev119-")
+
+
+def call224():
+    """session 62: call223 ran out of budget after dev119's first three groups; the other three (B0 b64, B1 b16,
+    B2 b16) on the same warm H100, under a name of their own (dev120) so that the two calls' files stay apart"""
+    jobs = _jobs("dev120-")
+    keep = ("b0b64", "b1b16", "b2b16")
+    return [j for j in jobs if j["name"].startswith("probe") or any(k in j["name"] for k in keep)]
