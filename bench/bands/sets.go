@@ -199,7 +199,9 @@ var timingFiles = []memmodel.BandSource{
 	// TestLate103Blind), and late104 and late105 (H100, a fast and a slow
 	// host: blind compiled/eager CNN pairs alternated in one process;
 	// TestLate104Blind, TestLate105Blind), and late106 (H200, the same
-	// kind of pairs, five ResNets and an EfficientNet; TestLate106Blind).
+	// kind of pairs, five ResNets and an EfficientNet; TestLate106Blind),
+	// and late107 (two H100 hosts, a slow one and the fastest probed:
+	// checkpointing pairs of six models; TestLate107Blind).
 	{Dir: "testdata/late63/h200/results.jsonl", HeldOut: "sixty-third blind set, H200 part (the same kind of pairs on a slow lent host; its compiled steps are not band rows): timed alone, evaluated once with the models of 4ecda6f, then band data"},
 	// late60 became step band data in session 35, once step-time classes
 	// held by one capture set stopped setting a class centre

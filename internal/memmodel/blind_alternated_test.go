@@ -20,13 +20,16 @@ type blindWant struct {
 	stepMedian          float64
 	under               int
 	ordered, compared   int
+	// skipped are the file's rows a call did not complete (a budget ran
+	// out before them; another call timed them)
+	skipped []string
 }
 
 // checkAlternatedSet evaluates the timed file with the current model and holds
 // it to w (ratios to 0.15 points).
 func checkAlternatedSet(t *testing.T, file string, w blindWant) {
 	t.Helper()
-	ev := evalTimedFile(t, file)
+	ev := evalTimedFile(t, file, w.skipped...)
 	n, within, mp, worst := pairFigures(t, ev)
 	over := 0
 	for _, p := range ev.Pairs {
@@ -108,4 +111,21 @@ func TestLate106Blind(t *testing.T) {
 	checkAlternatedSet(t, "../../testdata/late106/late106-timing/results.jsonl", blindWant{
 		pairs: 6, within: 5, over: 0, median: 0.045, worst: 0.157,
 		steps: 12, stepMedian: 0.112, under: 4, ordered: 3, compared: 3})
+}
+
+// TestLate107Blind: late107 (calls 218 and 220, blind, two lent H100
+// hosts, evaluated once in session 62, bench/gpu/gt/late107_predictions.md)
+// timed six models' checkpointing pairs alternated step by step. At HEAD
+// then: 6 of 6 within 10%, median |ratio error| 5.7%, max 9.3%; the
+// candidate (the lent H100 hosts' region 0.7 ms, a torchvision block's at
+// its share of the calibration machine's) passed all four criteria and
+// was adopted: 6 within, 4 over, 3.5%, max 7.8% (ConvNeXt-T b16). Its
+// steps are off a median 21.8% (max 67.5%) both ways with the hosts (one
+// issued an op in 10.9 us, the other in 6.0), which the ratios cancel
+// (testdata/late107/RESULTS.md).
+func TestLate107Blind(t *testing.T) {
+	checkAlternatedSet(t, "../../testdata/late107/late107-timing/results.jsonl", blindWant{
+		pairs: 6, within: 6, over: 4, median: 0.035, worst: 0.078,
+		steps: 12, stepMedian: 0.218, under: 6, ordered: 6, compared: 6,
+		skipped: []string{"late107-timing-qwen3", "late107-timing-olmo2", "late107-timing-effb2", "late107-timing-convnext"}})
 }

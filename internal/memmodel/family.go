@@ -68,9 +68,15 @@ type Family struct {
 	// exist (printed as a note). The band comes from the table: a family
 	// with no held-out rows in it gets the widened pooled band.
 	Unmeasured string
-	// CkptRegion is the share of HostCosts.Ckpt (torch.utils.checkpoint's
-	// own Python per region) that a region around one of the family's
-	// blocks costs the host; 0 means all of it (ckptRegionCost).
+	// CkptRegion is the share of the calibration machine's checkpoint
+	// region (ckptRegionCost: torch.utils.checkpoint's own Python per
+	// region) that a region around one of the family's blocks costs, scaled
+	// to the host as its issue cost is; 0 means the host's own region
+	// (HostCosts.Ckpt). A share of the calibration machine's price, not of
+	// the host's, so that the lent H100 hosts' cheaper region (fitted on
+	// Hugging Face layers, held on late107) does not cheapen the
+	// torchvision blocks' too, whose share was measured against the
+	// calibration machine's region.
 	CkptRegion float64
 	// Models are the family's catalog entries; Aliases map other names
 	// (torchvision, Hugging Face hub ids) to them, in lower case.

@@ -13,9 +13,12 @@ import (
 // errors both ways; ratios 2 of 8 within 10% (median 16.1%, max 53.2%:
 // GPT-2 s128 b4's checkpointing 1.34x measured, 2.06x planned), same-model
 // order 10 of 12. Since session 57's H100 host costs: median 17.7%, max
-// 29.7%, ratios median 12.2%, order 11 of 12, all 12 in band.
+// 29.7%, ratios median 12.2%, order 11 of 12, all 12 in band. Since
+// late107's H100 checkpoint region (session 62): median 18.5% (GPT-2's and
+// Llama-small's checkpointed steps planned further under on this host),
+// max 29.7%, ratios median 7.9%, max 39.9%, order 11 of 12.
 func TestStepTimeLate67(t *testing.T) {
 	ev := evalTimedFile(t, filepath.Join("../../testdata/late67", "results.jsonl"))
-	checkStepEval(t, ev, 12, stepTargets{median: 0.18, max: 0.30, ratioMedian: 0.13, ratioMax: 0.50, order: 0.9})
+	checkStepEval(t, ev, 12, stepTargets{median: 0.19, max: 0.30, ratioMedian: 0.08, ratioMax: 0.40, order: 0.9})
 	checkAllInBand(t, ev)
 }

@@ -308,8 +308,9 @@ func (tm *timeModel) issueForward(o *op, g *Graph, h float64, p *pipeline) {
 }
 
 // ckptCost is what one checkpointed region's torch.utils.checkpoint
-// bookkeeping costs the host: HostCosts.Ckpt in eager (the family's
-// CkptRegion share of it), nothing under torch.compile, where Dynamo
+// bookkeeping costs the host: HostCosts.Ckpt in eager (for a family with
+// a CkptRegion, that share of the calibration machine's region scaled by
+// the host's issue cost), nothing under torch.compile, where Dynamo
 // traces checkpoint into the graph and AOTAutograd's compiled backward
 // recomputes without running checkpoint.py.
 func (c *config) ckptCost(g *Graph, tm timeModel) float64 {
@@ -317,7 +318,7 @@ func (c *config) ckptCost(g *Graph, tm timeModel) float64 {
 		return 0
 	}
 	if f := c.arch.family().CkptRegion; f > 0 {
-		return f * tm.Ckpt
+		return f * ckptRegionCost * tm.Issue / CalibrationHostCosts().Issue
 	}
 	return tm.Ckpt
 }
