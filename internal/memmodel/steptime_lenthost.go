@@ -27,8 +27,8 @@ import (
 // 0.7 ms with the CNN blocks' region priced on its own (Family.CkptRegion):
 // median |ratio error| 5.7% -> 3.5%, 6 of 6 within 10% either way,
 // transformers' signed median +5.8% -> +1.8%, CNNs' -2.5% -> +1.5%. The
-// 17 us and 1.0 ms were chosen on
-// the seen timings in session 56, then held on late102, blind, on an H100
+// 17 us and 1.0 ms were chosen on the seen timings in session 56, then
+// held on late102, blind, on an H100
 // (pairs within 10%: 10 -> 12 of 14, median |ratio error| 5.9% -> 3.0%),
 // and were not taken then because every H200 set they were tried on went
 // the other way (a --fit pick, the GPU-busy checkpoint additions, the lent
