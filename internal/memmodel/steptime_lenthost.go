@@ -72,5 +72,5 @@ func lentH200Words() string {
 }
 
 func lentH100Words() string {
-	return fmt.Sprintf("host costs of the median lent H100 host (the calibration machine's x%.2g, its autocast casts and checkpoint regions cheaper)", lentHostScale)
+	return fmt.Sprintf("host costs of the median lent H100 host (the calibration machine's x%.2g, its autocast casts and checkpoint regions cheaper, a torchvision CNN block's excepted)", lentHostScale)
 }
