@@ -68,11 +68,15 @@ type HostCosts struct {
 	// forward's per-op price (Small) leaves these calls where the
 	// calibration measured them (dev69/dev70, docs/steptime.md).
 	Issue float64 `json:"issue_s"`
-	Cast  float64 `json:"cast_s"`  // per autocast cast (dispatcher only, no Python)
-	Bwd   float64 `json:"bwd_s"`   // per autograd node in backward
-	Node  float64 `json:"node_s"`  // per kernel-less autograd node the graph does not record (steptime_nodes.go)
-	Hook  float64 `json:"hook_s"`  // per saved tensor per checkpoint hook call
-	Ckpt  float64 `json:"ckpt_s"`  // per checkpointed region: torch.utils.checkpoint's own Python (ckptEntryShare)
+	Cast  float64 `json:"cast_s"` // per autocast cast (dispatcher only, no Python)
+	Bwd   float64 `json:"bwd_s"`  // per autograd node in backward
+	Node  float64 `json:"node_s"` // per kernel-less autograd node the graph does not record (steptime_nodes.go)
+	Hook  float64 `json:"hook_s"` // per saved tensor per checkpoint hook call
+	// Ckpt is per checkpointed region: torch.utils.checkpoint's own
+	// Python (ckptEntryShare). A family with a Family.CkptRegion (the
+	// torchvision CNNs) does not read it: its blocks' regions are that
+	// share of the calibration machine's region, scaled by Issue.
+	Ckpt  float64 `json:"ckpt_s"`
 	Param float64 `json:"param_s"` // per parameter tensor in optimizer.step / zero_grad / GradScaler
 	Step  float64 `json:"step_s"`  // fixed per step: optimizer bookkeeping, the loop itself
 	// Block is paid once per layer (a transformer layer, a CNN block)
