@@ -9,7 +9,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
 	"github.com/vramkit/vramkit/internal/units"
@@ -195,21 +198,9 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 	res := &FitResult{GPU: probe.GPU, GPUs: gpus, TP: max(base.Parallel.TP, 1), PP: max(base.Parallel.PP, 1),
 		GlobalBatch: opts.GlobalBatch, Budget: budget,
 		AllowanceBasis: probe.ReservedAllowanceBasis, HostScale: base.HostScale}
-	var all []Candidate
-	for _, s := range space(base, arch, opts.GlobalBatch, bf16, opts.precisions, opts.Strategy) {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		// screen on allocated memory with a typical allocator overhead;
-		// the best candidates are re-checked with the replay below
-		r, err := memmodel.Estimate(s, memmodel.Options{Steps: 1, SkipReserved: true, Warm: true})
-		if err != nil {
-			continue
-		}
-		c := candidate(s, r, probe.Capacity, opts.Margin)
-		c.ProcessHi = c.ProcessHi + int64(0.08*float64(r.PeakAllocated))
-		c.decide(probe.Capacity, opts.Margin)
-		all = append(all, c)
+	all, err := screen(ctx, space(base, arch, opts.GlobalBatch, bf16, opts.precisions, opts.Strategy), probe.Capacity, opts.Margin)
+	if err != nil {
+		return nil, err
 	}
 	res.Searched = len(all)
 	sort.SliceStable(all, func(i, j int) bool { return all[i].Throughput > all[j].Throughput })
@@ -255,6 +246,44 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 	}
 	res.Explanation = explain(res, arch)
 	return res, nil
+}
+
+// screen estimates every configuration of the search space on allocated
+// memory with a typical allocator overhead, on every CPU (the estimates are
+// independent; an 8-GPU search holds some 180), in the space's order; the
+// best are re-checked with the replay by Fit. A configuration the model
+// refuses is left out.
+func screen(ctx context.Context, specs []memmodel.Spec, capacity int64, margin float64) ([]Candidate, error) {
+	done := make([]*Candidate, len(specs))
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, s := range specs {
+		if ctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			r, err := memmodel.Estimate(s, memmodel.Options{Steps: 1, SkipReserved: true, Warm: true})
+			if err != nil {
+				return nil
+			}
+			c := candidate(s, r, capacity, margin)
+			c.ProcessHi += int64(0.08 * float64(r.PeakAllocated))
+			c.decide(capacity, margin)
+			done[i] = &c
+			return nil
+		})
+	}
+	g.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var all []Candidate
+	for _, c := range done {
+		if c != nil {
+			all = append(all, *c)
+		}
+	}
+	return all, nil
 }
 
 func candidate(s memmodel.Spec, r *memmodel.Result, capacity int64, margin float64) Candidate {
