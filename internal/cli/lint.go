@@ -6,7 +6,6 @@ import (
 	"github.com/vramkit/vramkit/internal/allocsim"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 
 	"github.com/vramkit/vramkit/internal/lint"
@@ -108,11 +107,9 @@ func runLint(ctx context.Context, env *Env, c *Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	if os.Getenv("GOGC") == "" {
-		// The run allocates a tree per file and drops it at once: a
-		// sparser GC costs little memory and about 15% less CPU.
-		defer debug.SetGCPercent(debug.SetGCPercent(lint.GCPercent))
-	}
+	// The run allocates a tree per file and drops it at once: a sparser
+	// GC costs little memory and about 15% less CPU.
+	defer gcFor(lint.GCPercent)()
 	res, err := lint.RunFiles(ctx, opts, files, *fix || *diff)
 	if err != nil {
 		return err

@@ -81,6 +81,7 @@ type planFlags struct {
 }
 
 func runPlan(ctx context.Context, env *Env, c *Command, args []string) error {
+	defer gcFor(planGCPercent)()
 	fs := newFlagSet(c, env.Stderr)
 	var f planFlags
 	fs.StringVar(&f.spec, "spec", "", "spec file (JSON); flags given too override its keys")
