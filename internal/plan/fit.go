@@ -11,8 +11,7 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
-
-	"golang.org/x/sync/errgroup"
+	"sync"
 
 	"github.com/vramkit/vramkit/internal/memmodel"
 	"github.com/vramkit/vramkit/internal/units"
@@ -250,30 +249,39 @@ func Fit(ctx context.Context, base memmodel.Spec, opts FitOptions) (*FitResult, 
 
 // screen estimates every configuration of the search space on allocated
 // memory with a typical allocator overhead, on every CPU (the estimates are
-// independent; an 8-GPU search holds some 180), in the space's order; the
+// independent; an 8-GPU search holds some 180; the workers take indices
+// from a channel, as allocsim's Tune does), in the space's order; the
 // best are re-checked with the replay by Fit. A configuration the model
 // refuses is left out.
 func screen(ctx context.Context, specs []memmodel.Spec, capacity int64, margin float64) ([]Candidate, error) {
 	done := make([]*Candidate, len(specs))
-	var g errgroup.Group
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for i, s := range specs {
-		if ctx.Err() != nil {
-			break
-		}
-		g.Go(func() error {
-			r, err := memmodel.Estimate(s, memmodel.Options{Steps: 1, SkipReserved: true, Warm: true})
-			if err != nil {
-				return nil
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(specs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if ctx.Err() != nil {
+					continue
+				}
+				s := specs[i]
+				r, err := memmodel.Estimate(s, memmodel.Options{Steps: 1, SkipReserved: true, Warm: true})
+				if err != nil {
+					continue
+				}
+				c := candidate(s, r, capacity, margin)
+				c.ProcessHi += int64(0.08 * float64(r.PeakAllocated))
+				c.decide(capacity, margin)
+				done[i] = &c
 			}
-			c := candidate(s, r, capacity, margin)
-			c.ProcessHi += int64(0.08 * float64(r.PeakAllocated))
-			c.decide(capacity, margin)
-			done[i] = &c
-			return nil
-		})
+		}()
 	}
-	g.Wait()
+	for i := range specs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
