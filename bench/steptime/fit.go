@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/vramkit/vramkit/bench/measured"
 	"github.com/vramkit/vramkit/internal/memmodel"
@@ -26,8 +27,11 @@ import (
 // the measured one (phaseLoss) and Param is fitted too: the optimizer
 // phase is what separates it (dev67, dev68). The costs named in keep stay
 // at start's values (-fit-keep); those named in add (small, node) are
-// fitted too (-fit-add).
-func fitHost(files []string, start memmodel.HostCosts, phases bool, keep, add []string) error {
+// fitted too (-fit-add). With within (-fit-within) a row's log error is
+// scored less the median of its file's (withinFile): each file is a host
+// of its own speed, and the fit moves the costs' prices relative to each
+// other, not the host's overall speed.
+func fitHost(files []string, start memmodel.HostCosts, phases, within bool, keep, add []string) error {
 	ws, err := read(files, false)
 	if err != nil {
 		return err
@@ -38,8 +42,8 @@ func fitHost(files []string, start memmodel.HostCosts, phases bool, keep, add []
 			return 0, err
 		}
 		var l float64
-		for _, r := range ev.Rows {
-			l += math.Abs(math.Log1p(r.Err)) / float64(len(ev.Rows))
+		for _, e := range rowLogErrs(ev.Rows, within) {
+			l += math.Abs(e) / float64(len(ev.Rows))
 		}
 		for _, p := range ev.Pairs {
 			l += math.Abs(math.Log1p(p.Err())) / float64(len(ev.Pairs))
@@ -104,6 +108,37 @@ func fitHost(files []string, start memmodel.HostCosts, phases bool, keep, add []
 	}
 	fmt.Printf("-host '%s'\n", enc)
 	return nil
+}
+
+// rowLogErrs is each row's log error (log of predicted over measured),
+// less the median of its file's when within: rows of one file share their
+// source and their capture set's name prefix (StepRow.Source alone is the
+// file's folder and name, "timing/results.jsonl" in many sets).
+func rowLogErrs(rows []measured.StepRow, within bool) []float64 {
+	out := make([]float64, len(rows))
+	bySource := map[string][]float64{}
+	for i, r := range rows {
+		out[i] = math.Log1p(r.Err)
+		bySource[fileKey(r)] = append(bySource[fileKey(r)], out[i])
+	}
+	if !within {
+		return out
+	}
+	med := map[string]float64{}
+	for src, es := range bySource {
+		s := slices.Clone(es)
+		slices.Sort(s)
+		med[src] = quantile(s, 0.5)
+	}
+	for i, r := range rows {
+		out[i] -= med[fileKey(r)]
+	}
+	return out
+}
+
+// fileKey names the file row r came from (see rowLogErrs).
+func fileKey(r measured.StepRow) string {
+	return strings.TrimSuffix(r.Name, measured.ConfigName(r.Name)) + r.Source
 }
 
 // phaseLoss is the mean, over the rows of ws with a measured host split

@@ -171,6 +171,7 @@ func main() {
 	fit := flag.Bool("fit-host", false, "fit the host costs (memmodel.HostCosts) to the files instead of printing")
 	fitPhases := flag.Bool("fit-phases", false, "with -fit-host: hold the walk's forward/backward/optimizer host split to the measured one too, and fit Param")
 	fitKeep := flag.String("fit-keep", "", "with -fit-host: comma-separated costs to keep at their -host value (op, cast, bwd, hook, step, param)")
+	fitWithin := flag.Bool("fit-within", false, "with -fit-host: score each row's log error less its file's median (each file a host of its own speed): the fit moves the costs' relative prices only")
 	fitAdd := flag.String("fit-add", "", "with -fit-host: comma-separated costs to fit besides those (small, node)")
 	profile := flag.String("profile", "", "compare the model's host time, GPU time and kernel counts with the kernel profiles in this directory (testdata/profile)")
 	classes := flag.Bool("classes", false, "print the walk's host time, GPU time and kernels by class for each timed workload of the files")
@@ -225,7 +226,7 @@ func main() {
 		if reflect.DeepEqual(host, memmodel.HostCosts{}) {
 			host = memmodel.DefaultHostCosts() // a fit starts from the H200 hosts' costs
 		}
-		if err := fitHost(files, host, *fitPhases, strings.Split(*fitKeep, ","), strings.Split(*fitAdd, ",")); err != nil {
+		if err := fitHost(files, host, *fitPhases, *fitWithin, strings.Split(*fitKeep, ","), strings.Split(*fitAdd, ",")); err != nil {
 			fmt.Fprintln(os.Stderr, "steptime:", err)
 			os.Exit(1)
 		}
@@ -273,6 +274,9 @@ func run(sets []set) error {
 		printRows(ev)
 		summary(ev)
 		alternatedReport(ws, ev, true)
+		if len(sets) == 1 {
+			kindReport(ev)
+		}
 		evs = append(evs, ev)
 		all = append(all, ws...)
 	}
@@ -282,6 +286,7 @@ func run(sets []set) error {
 		summary(ev)
 		// issue 14's ratio criterion where the host's noise is taken out
 		alternatedReport(all, ev, false)
+		kindReport(ev)
 	}
 	return nil
 }
