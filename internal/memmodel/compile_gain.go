@@ -50,12 +50,15 @@ import "fmt"
 // late106 adds ResNet-34 b32 1.00x, ResNet-50 b16 1.09x, ResNet-101 b32
 // 1.06x and ResNet-152 b32 1.03x (planned 0.99-1.03 with the factor;
 // ResNet-18 b64, 0.90x, is planned 18% faster) and its EfficientNet-B0
-// b32 control 1.03x (planned 0.87): 33 of 55. Where the plan
+// b32 control 1.03x (planned 0.87): 33 of 55. dev119 and dev120
+// (development, one fast H100 host, alternated) add EfficientNet-B0 b8,
+// b16 and b32 1.04x, 1.06x and 1.01x slower and B1 b16 0.94x faster
+// (planned 0.90-0.95): 36 of 59. Where the plan
 // finds a large gain (GPU-bound eager steps of 64 samples and more) the
 // pairs agree with it (compiled 0.32-0.67x). TestCompiledSmallGainPairs
 // recounts the pairs from the timed files.
 // The counts are kept by family (Family.CompiledSmallGain): the ResNets
-// ran slower compiled in 28 of 41, the EfficientNets in 5 of 14; the note
+// ran slower compiled in 28 of 41, the EfficientNets in 8 of 18; the note
 // quotes a family's own count where it has compiledFamilyPairs pairs, else
 // the sum over the families (smallGainPooled).
 const (

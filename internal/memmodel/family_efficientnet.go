@@ -28,8 +28,10 @@ func init() {
 		// most timed small-gain pairs ran faster compiled, as planned
 		// (0.96-0.99x alternated on H100 hosts in late101-late105);
 		// late62's and late63's B0 pairs timed in blocks ran
-		// 1.05-1.34x, late106's B0 b32 alternated on an H200 1.03x
-		CompiledSmallGain: SmallGainCount{Pairs: 14, Slower: 5},
+		// 1.05-1.34x, late106's B0 b32 alternated on an H200 1.03x,
+		// dev119's B0 b8, b16 and b32 on an H100 1.01-1.06x (B1 b16
+		// beside them, dev120, 0.94x)
+		CompiledSmallGain: SmallGainCount{Pairs: 18, Slower: 8},
 	}
 	for i := 0; i <= 7; i++ {
 		f.Aliases[fmt.Sprintf("efficientnet_b%d", i)] = fmt.Sprintf("efficientnet-b%d", i)
