@@ -28,7 +28,7 @@ import (
 // phase is what separates it (dev67, dev68). The costs named in keep stay
 // at start's values (-fit-keep); those named in add (small, node) are
 // fitted too (-fit-add). With within (-fit-within) a row's log error is
-// scored less the median of its file's (withinFile): each file is a host
+// scored less the median of its file's (rowLogErrs): each file is a host
 // of its own speed, and the fit moves the costs' prices relative to each
 // other, not the host's overall speed.
 func fitHost(files []string, start memmodel.HostCosts, phases, within bool, keep, add []string) error {
@@ -116,13 +116,15 @@ func fitHost(files []string, start memmodel.HostCosts, phases, within bool, keep
 // file's folder and name, "timing/results.jsonl" in many sets).
 func rowLogErrs(rows []measured.StepRow, within bool) []float64 {
 	out := make([]float64, len(rows))
-	bySource := map[string][]float64{}
 	for i, r := range rows {
 		out[i] = math.Log1p(r.Err)
-		bySource[fileKey(r)] = append(bySource[fileKey(r)], out[i])
 	}
 	if !within {
 		return out
+	}
+	bySource := map[string][]float64{}
+	for i, r := range rows {
+		bySource[fileKey(r)] = append(bySource[fileKey(r)], out[i])
 	}
 	med := map[string]float64{}
 	for src, es := range bySource {
