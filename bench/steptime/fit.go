@@ -128,9 +128,7 @@ func rowLogErrs(rows []measured.StepRow, within bool) []float64 {
 	}
 	med := map[string]float64{}
 	for src, es := range bySource {
-		s := slices.Clone(es)
-		slices.Sort(s)
-		med[src] = quantile(s, 0.5)
+		med[src] = measured.Median(es)
 	}
 	for i, r := range rows {
 		out[i] -= med[fileKey(r)]

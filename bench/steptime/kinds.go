@@ -77,7 +77,7 @@ func kindReport(ev measured.StepEval) {
 		if len(f.tfm) == 0 || len(f.conv) == 0 {
 			continue
 		}
-		diffs[f.gpu] = append(diffs[f.gpu], median(f.tfm)-median(f.conv))
+		diffs[f.gpu] = append(diffs[f.gpu], measured.Median(f.tfm)-measured.Median(f.conv))
 	}
 	if len(diffs) == 0 {
 		return
@@ -91,12 +91,6 @@ func kindReport(ev measured.StepEval) {
 				neg++
 			}
 		}
-		fmt.Printf("  %-6s %3d files, %3d below zero, median %+.1f points\n", g, len(ds), neg, 100*median(ds))
+		fmt.Printf("  %-6s %3d files, %3d below zero, median %+.1f points\n", g, len(ds), neg, 100*measured.Median(ds))
 	}
-}
-
-// median is the median of xs (which it sorts).
-func median(xs []float64) float64 {
-	sort.Float64s(xs)
-	return quantile(xs, 0.5)
 }
