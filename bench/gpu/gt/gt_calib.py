@@ -2,7 +2,7 @@
 forward+backward, convolutions, pointwise/normalisation bandwidth, kernel launch floor and
 optimizer step time per parameter. Run ALONE on the GPU (nothing else), no history.
 
-usage: python3 gt_calib.py OUT.json [--budget SECONDS] [--conv16|--conv256|--conv-kernels|--sdpa-mask|--sdpa-compiled|--norm|--unaligned|--sdpa-backends|--broadcast|--reduce-act]
+usage: python3 gt_calib.py OUT.json [--budget SECONDS] [--conv16|--conv256|--conv-kernels|--sdpa-mask|--sdpa-compiled|--sdpa-wide|--norm|--unaligned|--sdpa-backends|--broadcast|--reduce-act]
 --unaligned times GEMMs whose vocabulary dimension is not a multiple of 8, in its three roles, beside
 the same shapes padded to a multiple of 64 (session 5).
 --conv16 times only the launch floor and the fp16/bf16 convolutions of CONV16 (round 3).
@@ -479,6 +479,43 @@ def sdpa_bias(res, out=None):
         save_partial(res, out)
 
 
+# sdpa_wide (session 64, late110): the default backend's fused attention at the batch x heads a large micro-batch
+# gives, past the widest the calibration timed (768 for the plain rows, 512 for the dropout rows at 256 tokens): the
+# plan interpolates its rates among the nearest calibrated shapes in log batch*heads, sequence and head dim, and far
+# past the widest shape the short-sequence rows pull the rate down (Llama-style 32 heads x 2048 x 128 causal: 474
+# TFLOP/s at 4 samples, 200 at 128 in the plan). Each series keeps sequence, head dim, causality and dropout and
+# widens the batch, its first point a shape the calibration timed or one near it: BERT-base's 12 x 512 x 64 with
+# dropout 0 and 0.1, GPT-2's 12 x 1024 x 64 causal with 0 and 0.1, Llama's 32 x 2048 x 128 and 32 x 2048 x 64
+# causal, ViT-B/16's 12 x 197 x 64.
+SDPA_WIDE = ([((B, 12, 512, 64), False, p) for p in (0.0, 0.1) for B in (16, 32, 64, 128, 256)] +
+             [((B, 12, 1024, 64), True, p) for p in (0.0, 0.1) for B in (8, 16, 32, 64)] +
+             [((B, 32, 2048, 128), True, 0.0) for B in (4, 8, 16, 32)] +
+             [((B, 32, 2048, 64), True, 0.0) for B in (4, 8, 16)] +
+             [((B, 12, 197, 64), False, 0.0) for B in (64, 128, 256, 512)])
+
+
+def sdpa_wide(res, out=None):
+    """Session 64: kernel-summed forward and forward+backward (torch.autograd.grad for q, k, v) per call of
+    F.scaled_dot_product_attention with the default backend, bf16, no mask, at SDPA_WIDE's shapes."""
+    rows = res.setdefault("sdpa_wide", [])
+    res["sdpa_wide_note"] = "fwd_s, fwdbwd_s: summed kernel durations per call; flops_full = 4*B*H*S*S*D"
+    dt = torch.bfloat16
+    for (B, H, S, D), causal, p in SDPA_WIDE:
+        if over():
+            return
+        row = dict(B=B, H=H, S=S, D=D, causal=causal, dropout=p, dtype="bf16", flops_full=4 * B * H * S * S * D)
+        try:
+            q, k, v, g, _ = sdpa_inputs(B, H, S, D, dt)
+            time_fwd_bwd(row, lambda: F.scaled_dot_product_attention(q, k, v, dropout_p=p, is_causal=causal),
+                         (q, k, v), g)
+            del q, k, v, g
+        except Exception as e:
+            row["error"] = repr(e)[:300]
+        rows.append(row)
+        torch.cuda.empty_cache()
+        save_partial(res, out)
+
+
 # gemm_kernels (session 25, dev52): a Linear's three GEMMs (forward x·Wᵀ through F.linear, data gradient g·W,
 # weight gradient gᵀ·x) at the shapes of Qwen2.5-0.5B (8,192 tokens), BERT-base (16,384) and the small Llama
 # (8,192), bf16, timed by their kernels: back to back (the calibration's warm L2) and after a 256 MB write that
@@ -921,6 +958,7 @@ def gap(res, out=None):
 SAVING_MODES = {"--sdpa-compiled": sdpa_compiled,  # session 19
                 "--sdpa-mask": sdpa_mask,  # session 19
                 "--sdpa-bias": sdpa_bias,  # session 25
+                "--sdpa-wide": sdpa_wide,  # session 64
                 "--gap": gap,  # session 27
                 "--reduce-act": reduce_act}  # session 27
 
