@@ -26,6 +26,31 @@ type gemmQuery struct {
 type gemmIndex struct {
 	points map[gemmQuery][]gemmPoint // keyed by dtype and odd only
 	memo   map[gemmQuery]float64
+	held   map[gemmQuery]float64 // gemmHeldS's seconds
+}
+
+// gemmHeldS is the seconds of a GEMM of rows×k by k×n at the rate
+// gemmLogRate interpolates, held at least at the seconds of the same
+// product with half the rows (and so of every halving: gemmFrom says
+// why), false where the calibration has no GEMM of that dtype and
+// oddness. scale divides the calibrated rate's time (the GPU's FLOP/s
+// over the calibrated one's, the half-precision clock).
+func (r *rates) gemmHeldS(dtype string, rows, n, k int64, odd bool, scale float64) (float64, bool) {
+	rate, ok := r.gemmLogRate(dtype, rows, n, k, odd) // builds r.gemms
+	if !ok {
+		return 0, false
+	}
+	key := gemmQuery{dtype: dtype, odd: odd, m: rows, n: n, k: k}
+	if t, ok := r.gemms.held[key]; ok {
+		return t, true
+	}
+	t := 2 * float64(rows*n*k) / math.Exp(rate) / scale
+	if rows > 1 {
+		half, _ := r.gemmHeldS(dtype, rows/2, n, k, odd, scale)
+		t = math.Max(t, half)
+	}
+	r.gemms.held[key] = t
+	return t, true
 }
 
 // gemmLogRate is the log TFLOP/s interpolated for a GEMM of (m, n, k),
@@ -55,7 +80,7 @@ func (r *rates) gemmLogRate(dtype string, m, n, k int64, odd bool) (float64, boo
 // indexGEMMs groups the calibrated GEMMs that are not host-bound
 // (mmHostBound).
 func (r *rates) indexGEMMs() *gemmIndex {
-	ix := &gemmIndex{points: map[gemmQuery][]gemmPoint{}, memo: map[gemmQuery]float64{}}
+	ix := &gemmIndex{points: map[gemmQuery][]gemmPoint{}, memo: map[gemmQuery]float64{}, held: map[gemmQuery]float64{}}
 	for _, g := range r.cal.GEMM {
 		if r.mmHostBound(g.Seconds) {
 			continue
