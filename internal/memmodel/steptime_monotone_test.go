@@ -2,6 +2,7 @@ package memmodel
 
 import (
 	"fmt"
+	"sync/atomic"
 	"testing"
 )
 
@@ -35,77 +36,82 @@ func TestStepTimeNeverFallsWithMoreWork(t *testing.T) {
 		less, extra func(s *Spec)
 		optional    bool
 	}
-	checked := 0
+	var checked atomic.Int64
 	perFamily := map[string]int{}
-	for _, name := range Names() {
-		a, err := Lookup(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// two models of each family below 7B: the families' mechanisms at
-		// two sizes, and the suite stays quick
-		if a.Hidden > 3000 || perFamily[a.Family] == 2 {
-			continue
-		}
-		perFamily[a.Family]++
-		base := func() Spec {
-			n := name
-			s := Spec{Model: &n, Batch: 4, Precision: "bf16-amp"}
-			if !a.Vision() && !a.family().Audio {
-				s.Seq = 256
-				if a.MaxPos > 0 && a.MaxPos < 256 {
-					s.Seq = a.MaxPos
+	t.Run("models", func(t *testing.T) {
+		for _, name := range Names() {
+			a, err := Lookup(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// two models of each family below 7B: the families' mechanisms at
+			// two sizes, and the suite stays quick
+			if a.Hidden > 3000 || perFamily[a.Family] == 2 {
+				continue
+			}
+			perFamily[a.Family]++
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				base := func() Spec {
+					n := name
+					s := Spec{Model: &n, Batch: 4, Precision: "bf16-amp"}
+					if !a.Vision() && !a.family().Audio {
+						s.Seq = 256
+						if a.MaxPos > 0 && a.MaxPos < 256 {
+							s.Seq = a.MaxPos
+						}
+					}
+					return s
 				}
-			}
-			return s
-		}
-		var cases []more
-		for _, b := range []int{1, 2, 4, 8, 16, 32} {
-			cases = append(cases, more{fmt.Sprintf("micro-batch %d -> %d", b, 2*b),
-				func(s *Spec) { s.Batch = b }, func(s *Spec) { s.Batch = 2 * b }, false})
-		}
-		cases = append(cases,
-			more{"accumulation 1 -> 2", func(s *Spec) {}, func(s *Spec) { s.Accum = 2 }, false},
-			more{"accumulation 2 -> 4", func(s *Spec) { s.Accum = 2 }, func(s *Spec) { s.Accum = 4 }, false},
-			more{"fp32: micro-batch 8 -> 16", func(s *Spec) { s.Precision, s.Batch = "fp32", 8 },
-				func(s *Spec) { s.Batch = 16 }, false},
-			more{"checkpoint none -> block", func(s *Spec) {}, func(s *Spec) { s.Checkpoint = "block" }, true},
-			more{"checkpoint none -> selective", func(s *Spec) {}, func(s *Spec) { s.Checkpoint = "selective" }, true},
-			more{"checkpoint selective -> block", func(s *Spec) { s.Checkpoint = "selective" },
-				func(s *Spec) { s.Checkpoint = "block" }, true},
-			more{"LoRA rank 8 -> 64", func(s *Spec) { s.LoRA = &LoRA{Rank: 8} },
-				func(s *Spec) { s.LoRA = &LoRA{Rank: 64} }, true})
-		if s := base(); s.Seq >= 256 {
-			cases = append(cases, more{"sequence 128 -> 256", func(s *Spec) { s.Seq = 128 }, func(s *Spec) {}, false})
-			for _, sq := range []int{256, 512, 1024} {
-				if a.MaxPos > 0 && 2*sq > a.MaxPos {
-					break
+				var cases []more
+				for _, b := range []int{1, 2, 4, 8, 16, 32} {
+					cases = append(cases, more{fmt.Sprintf("micro-batch %d -> %d", b, 2*b),
+						func(s *Spec) { s.Batch = b }, func(s *Spec) { s.Batch = 2 * b }, false})
 				}
-				cases = append(cases, more{fmt.Sprintf("sequence %d -> %d", sq, 2*sq),
-					func(s *Spec) { s.Batch, s.Seq = 2, sq }, func(s *Spec) { s.Seq = 2 * sq }, false})
-			}
-		}
-		for _, c := range cases {
-			lo, hi := base(), base()
-			c.less(&lo)
-			c.less(&hi)
-			c.extra(&hi)
-			tl, errL := step(lo)
-			th, errH := step(hi)
-			if errL != nil || errH != nil {
-				if c.optional {
-					continue
+				cases = append(cases,
+					more{"accumulation 1 -> 2", func(s *Spec) {}, func(s *Spec) { s.Accum = 2 }, false},
+					more{"accumulation 2 -> 4", func(s *Spec) { s.Accum = 2 }, func(s *Spec) { s.Accum = 4 }, false},
+					more{"fp32: micro-batch 8 -> 16", func(s *Spec) { s.Precision, s.Batch = "fp32", 8 },
+						func(s *Spec) { s.Batch = 16 }, false},
+					more{"checkpoint none -> block", func(s *Spec) {}, func(s *Spec) { s.Checkpoint = "block" }, true},
+					more{"checkpoint none -> selective", func(s *Spec) {}, func(s *Spec) { s.Checkpoint = "selective" }, true},
+					more{"checkpoint selective -> block", func(s *Spec) { s.Checkpoint = "selective" },
+						func(s *Spec) { s.Checkpoint = "block" }, true},
+					more{"LoRA rank 8 -> 64", func(s *Spec) { s.LoRA = &LoRA{Rank: 8} },
+						func(s *Spec) { s.LoRA = &LoRA{Rank: 64} }, true})
+				if s := base(); s.Seq >= 256 {
+					cases = append(cases, more{"sequence 128 -> 256", func(s *Spec) { s.Seq = 128 }, func(s *Spec) {}, false})
+					for _, sq := range []int{256, 512, 1024} {
+						if a.MaxPos > 0 && 2*sq > a.MaxPos {
+							break
+						}
+						cases = append(cases, more{fmt.Sprintf("sequence %d -> %d", sq, 2*sq),
+							func(s *Spec) { s.Batch, s.Seq = 2, sq }, func(s *Spec) { s.Seq = 2 * sq }, false})
+					}
 				}
-				t.Fatalf("%s, %s: %v %v", name, c.what, errL, errH)
-			}
-			checked++
-			if th < tl*0.999 {
-				t.Errorf("%s, %s: step %.2f ms -> %.2f ms (%+.1f%%), more work planned faster", name, c.what, 1e3*tl, 1e3*th, 100*(th/tl-1))
-			}
+				for _, c := range cases {
+					lo, hi := base(), base()
+					c.less(&lo)
+					c.less(&hi)
+					c.extra(&hi)
+					tl, errL := step(lo)
+					th, errH := step(hi)
+					if errL != nil || errH != nil {
+						if c.optional {
+							continue
+						}
+						t.Fatalf("%s: %v %v", c.what, errL, errH)
+					}
+					checked.Add(1)
+					if th < tl*0.999 {
+						t.Errorf("%s: step %.2f ms -> %.2f ms (%+.1f%%), more work planned faster", c.what, 1e3*tl, 1e3*th, 100*(th/tl-1))
+					}
+				}
+			})
 		}
+	})
+	if n := checked.Load(); n < 900 {
+		t.Errorf("only %d orderings checked; the catalog gives over 900", n)
 	}
-	if checked < 900 {
-		t.Errorf("only %d orderings checked; the catalog gives over 900", checked)
-	}
-	t.Logf("%d orderings checked", checked)
+	t.Logf("%d orderings checked", checked.Load())
 }
