@@ -486,24 +486,28 @@ def sdpa_bias(res, out=None):
 # TFLOP/s at 4 samples, 200 at 128 in the plan). Each series keeps sequence, head dim, causality and dropout and
 # widens the batch, its first point a shape the calibration timed or one near it: BERT-base's 12 x 512 x 64 with
 # dropout 0 and 0.1, GPT-2's 12 x 1024 x 64 causal with 0 and 0.1, Llama's 32 x 2048 x 128 and 32 x 2048 x 64
-# causal, ViT-B/16's 12 x 197 x 64.
-SDPA_WIDE = ([((B, 12, 512, 64), False, p) for p in (0.0, 0.1) for B in (16, 32, 64, 128, 256)] +
-             [((B, 12, 1024, 64), True, p) for p in (0.0, 0.1) for B in (8, 16, 32, 64)] +
-             [((B, 32, 2048, 128), True, 0.0) for B in (4, 8, 16, 32)] +
-             [((B, 32, 2048, 64), True, 0.0) for B in (4, 8, 16)] +
-             [((B, 12, 197, 64), False, 0.0) for B in (64, 128, 256, 512)])
+# causal, ViT-B/16's 12 x 197 x 64, DINOv2-L's 16 x 1370 x 64; and in float32 (the memory-efficient kernel)
+# Whisper-base's encoder 8 x 1500 x 64 and BERT-base's 12 x 512 x 64.
+SDPA_WIDE = ([((B, 12, 512, 64), False, p, "bf16") for p in (0.0, 0.1) for B in (16, 32, 64, 128, 256)] +
+             [((B, 12, 1024, 64), True, p, "bf16") for p in (0.0, 0.1) for B in (8, 16, 32, 64)] +
+             [((B, 32, 2048, 128), True, 0.0, "bf16") for B in (4, 8, 16, 32)] +
+             [((B, 32, 2048, 64), True, 0.0, "bf16") for B in (4, 8, 16)] +
+             [((B, 12, 197, 64), False, 0.0, "bf16") for B in (64, 128, 256, 512)] +
+             [((B, 16, 1370, 64), False, 0.0, "bf16") for B in (8, 16, 32, 64)] +
+             [((B, 8, 1500, 64), False, 0.0, "fp32") for B in (2, 8, 32, 128)] +
+             [((B, 12, 512, 64), False, 0.0, "fp32") for B in (8, 32, 128)])
 
 
 def sdpa_wide(res, out=None):
     """Session 64: kernel-summed forward and forward+backward (torch.autograd.grad for q, k, v) per call of
-    F.scaled_dot_product_attention with the default backend, bf16, no mask, at SDPA_WIDE's shapes."""
+    F.scaled_dot_product_attention with the default backend, no mask, at SDPA_WIDE's shapes and dtypes."""
     rows = res.setdefault("sdpa_wide", [])
     res["sdpa_wide_note"] = "fwd_s, fwdbwd_s: summed kernel durations per call; flops_full = 4*B*H*S*S*D"
-    dt = torch.bfloat16
-    for (B, H, S, D), causal, p in SDPA_WIDE:
+    for (B, H, S, D), causal, p, dname in SDPA_WIDE:
         if over():
             return
-        row = dict(B=B, H=H, S=S, D=D, causal=causal, dropout=p, dtype="bf16", flops_full=4 * B * H * S * S * D)
+        dt = torch.bfloat16 if dname == "bf16" else torch.float32
+        row = dict(B=B, H=H, S=S, D=D, causal=causal, dropout=p, dtype=dname, flops_full=4 * B * H * S * S * D)
         try:
             q, k, v, g, _ = sdpa_inputs(B, H, S, D, dt)
             time_fwd_bwd(row, lambda: F.scaled_dot_product_attention(q, k, v, dropout_p=p, is_causal=causal),
