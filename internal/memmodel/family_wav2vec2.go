@@ -30,7 +30,7 @@ func init() {
 			"10 s b8 bf16-amp, 5 s b4 fp32 with the feature encoder trained, 10 s b8 checkpointed, large-lv60 8 s b4, " +
 			"base classification 4 s b16 LoRA r16): peak allocated within 0.16% once LayerDrop's skipped layers are " +
 			"accounted for. Plan runs every encoder layer with its optimizer state (layerdrop 0.1 skipped layers at random " +
-			"in those runs, which lowered their peaks by up to 3.3%); fp16 and a trained feature encoder under " +
+			"in those runs, which lowered their peaks by up to 3.3%); fp16, pure bf16 (the audio then cast to bf16) and a trained feature encoder under " +
 			"checkpointing are not measured; CTC labels are taken at 12 a second of audio",
 		Models: []Arch{wav2vec2Base("wav2vec2-base"), wav2vec2Large("wav2vec2-large")},
 		Aliases: map[string]string{

@@ -185,14 +185,17 @@ const ctcLabelsPerSecond = 12
 
 // buildWav2Vec2 records Wav2Vec2ForCTC (or, Arch.Head
 // sequence-classification, Wav2Vec2ForSequenceClassification) on in.Batch
-// samples of in.Samples float32 audio samples.
+// samples of in.Samples audio samples.
 func buildWav2Vec2(b *builder, a *Arch, in Input) {
 	w := &a.Wav2Vec2
 	batch, d := in.Batch, int64(a.Hidden)
 	// under LoRA or with the feature encoder frozen, ops that read nothing
 	// requiring grad save nothing
 	defer b.noGradSaves(len(b.g.ops))
-	x := b.input(batch*in.Samples, F32)
+	// the raw audio in the weights' dtype: a bfloat16 model's first conv1d
+	// refuses float32 samples (input and bias types must match), so a
+	// pure half-precision run casts them; under autocast they stay float32
+	x := b.input(batch*in.Samples, b.pdt)
 	cls := a.Head == "sequence-classification"
 	if cls {
 		b.input(batch, I64)
