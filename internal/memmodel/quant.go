@@ -49,3 +49,30 @@ func (b *builder) linear4bit(x Tensor, in, outF int64, bias bool) Tensor {
 	// of a quantised projection saves float32.
 	return b.cast(y, b.dt(x))
 }
+
+// bnb4bitHost is the host seconds bitsandbytes' 4-bit matmul adds to a
+// linear4bit op's forward (and its recomputation) or its backward, beyond
+// an ordinary Linear's, on tm's host; nothing for any other op.
+func (tm *timeModel) bnb4bitHost(o *op) float64 {
+	if o.kind != "linear4bit" {
+		return 0
+	}
+	return bnb4bitCallHost * tm.hostScale()
+}
+
+// bnb4bitCallHost is what one pass of a Linear4bit costs the calibration
+// host beyond a Linear: bitsandbytes runs it in Python (matmul_4bit's
+// checks, MatMul4Bit's autograd Function, dequantize_4bit, which with
+// double quantisation first dequantises the absmaxes, the cast and
+// transpose of the dequantised weight) in the forward, again in a
+// checkpointed recomputation, and again in the Function's Python
+// backward. Without it the plan priced a QLoRA step like a LoRA one, and
+// the QLoRA steps timed without history ran 1.6-2.1 times the plan on
+// dev6 (three rows) and 1.0-2.3 times (median 1.65) on the nine held-out
+// late9q-late12q rows, where the LoRA steps of the same captures ran a
+// median 1.03 times theirs. Fitted on dev6 alone (median 1.00 at 0.24 ms
+// a call-pass), the held-out rows run a median 0.97 times the plan,
+// median |error| 14%, 0.70-1.23 (TestQLoRAStepTime). The dequantisation
+// kernels themselves (a 4-bit weight read, its bf16 copy written, each
+// pass) are not added: a few percent of a step at these sizes.
+const bnb4bitCallHost = 0.24e-3

@@ -195,7 +195,7 @@ func (tm *timeModel) hostTime(o *op) float64 {
 	if h, ok := tm.Kind[o.kind]; ok {
 		return h
 	}
-	return tm.Op
+	return tm.Op + tm.bnb4bitHost(o)
 }
 
 // layerHost is what one layer of family's containers costs the host each

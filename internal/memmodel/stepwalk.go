@@ -216,7 +216,7 @@ func (c *config) walkBackward(g *Graph, gen *generator, tm timeModel, p *pipelin
 		case o.kind == "to":
 			h = tm.Cast
 		}
-		h += tm.routingHost(o, true)
+		h += tm.routingHost(o, true) + tm.bnb4bitHost(o)
 		tm.issueContigIn(o, g, p)
 		tm.issueExtra(o, true, p)
 		if groupedFallback(o, g) {

@@ -1,0 +1,91 @@
+package memmodel_test
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/vramkit/vramkit/bench/measured"
+	"github.com/vramkit/vramkit/internal/memmodel"
+)
+
+// qloraStepRatios is measured over planned step time of every QLoRA row
+// of the sets, timed without history recording (no -snap run), the
+// measured step the fastest after the first.
+func qloraStepRatios(t *testing.T, sets ...string) map[string]float64 {
+	t.Helper()
+	out := map[string]float64{}
+	for _, set := range sets {
+		rows, err := measured.ReadGTRows("../../testdata/" + set + "/families/results.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			if r.Quant != "nf4" || strings.HasSuffix(r.Name, "-snap") || len(r.IterS) < 2 {
+				continue
+			}
+			s, skip := measured.GTSpec(r)
+			if skip != "" {
+				t.Fatalf("%s: %s", r.Name, skip)
+			}
+			s.GPU = "h200"
+			res, err := memmodel.Estimate(s, memmodel.Options{Steps: 2, SkipReserved: true, Warm: true})
+			if err != nil {
+				t.Fatalf("%s: %v", r.Name, err)
+			}
+			m := r.IterS[1]
+			for _, x := range r.IterS[2:] {
+				m = math.Min(m, x)
+			}
+			out[r.Name] = m / res.StepTime
+			t.Logf("%-45s measured %6.1f ms planned %6.1f ms (x%.2f)", r.Name, 1e3*m, 1e3*res.StepTime, m/res.StepTime)
+		}
+	}
+	return out
+}
+
+func medianOf(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// TestQLoRAStepTime: bitsandbytes' Python path of a 4-bit matmul
+// (bnb4bitCallHost, fitted on dev6's three QLoRA steps) on the nine
+// held-out QLoRA steps of late9q-late12q, which were not used for it.
+// Before it the plan priced a QLoRA step like a LoRA one and they ran a
+// median 1.65 times the plan (1.00-2.27); now a median 0.97, each within
+// 0.70-1.23 (hosts of different speed, two timed steps each).
+func TestQLoRAStepTime(t *testing.T) {
+	dev := qloraStepRatios(t, "dev6")
+	held := qloraStepRatios(t, "late9q", "late10q", "late11q", "late12q")
+	if len(dev) != 3 || len(held) != 9 {
+		t.Fatalf("%d dev6 and %d held-out QLoRA steps, want 3 and 9", len(dev), len(held))
+	}
+	var d, h, abs []float64
+	for _, v := range dev {
+		d = append(d, v)
+	}
+	for _, v := range held {
+		h = append(h, v)
+		abs = append(abs, math.Abs(v-1))
+	}
+	if m := medianOf(d); math.Abs(m-1) > 0.05 {
+		t.Errorf("dev6 median measured/planned %.2f, the fit's 1.00", m)
+	}
+	if m := medianOf(h); math.Abs(m-1) > 0.1 {
+		t.Errorf("held-out median measured/planned %.2f, want within 10%% of 1", m)
+	}
+	if m := medianOf(abs); m > 0.2 {
+		t.Errorf("held-out median |error| %.0f%%, want at most 20%%", 100*m)
+	}
+	for name, v := range held {
+		if v < 0.65 || v > 1.3 {
+			t.Errorf("%s: measured %.2f times the plan", name, v)
+		}
+	}
+}
