@@ -40,6 +40,10 @@ type Optimizer struct {
 	// Quantised names the registered optimizer that makes the same update
 	// with its state in 8 bits, which plan --fit offers when nothing fits.
 	Quantised string
+	// TensorHost is what step() costs the calibration host per parameter
+	// tensor beyond HostCosts.Param, for an uncalibrated optimizer whose
+	// per-tensor update is Python around a library call (bitsandbytes').
+	TensorHost float64
 }
 
 // StateTensor is one per-parameter tensor of an optimizer: PerElem bytes

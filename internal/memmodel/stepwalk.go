@@ -125,7 +125,7 @@ func (c *config) optimizerTime(tm timeModel, elems, tensors float64) (gpuS, host
 			return g, ops * tm.Issue, c.opt.Kernels(elems, tensors)
 		}
 	}
-	return tm.r.stream("add", F32, elems*c.opt.Traffic) + tensors*tm.r.launch(), tensors * tm.Param, tensors
+	return tm.r.stream("add", F32, elems*c.opt.Traffic) + tensors*tm.r.launch(), tensors * (tm.Param + c.opt.TensorHost*tm.hostScale()), tensors
 }
 
 // foreachKernels is how many kernels a foreach AdamW step launches over
