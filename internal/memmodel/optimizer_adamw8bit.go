@@ -17,7 +17,7 @@ func init() {
 		Traffic:    28,
 		Formula:    true,
 		TensorHost: adamw8bitTensorHost,
-		Source:     "the 8-bit optimizer's state layout (bitsandbytes AdamW8bit: uint8 moments, float32 absmax per 256 values, shared code maps) is modelled from bitsandbytes' source and checked on two development captures on an H200 (peak allocated within 0.25%), with no held-out capture yet",
+		Source:     "the 8-bit optimizer's state layout (bitsandbytes AdamW8bit: uint8 moments, float32 absmax per 256 values, shared code maps) is modelled from bitsandbytes' source and checked on two development captures on an H200 (peak allocated within 0.25%) and on held-out ones (late9q-late12q); its step's per-tensor Python is priced from dev6's two timed steps",
 	})
 }
 

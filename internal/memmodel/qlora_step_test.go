@@ -2,7 +2,6 @@ package memmodel_test
 
 import (
 	"math"
-	"sort"
 	"strings"
 	"testing"
 
@@ -46,15 +45,6 @@ func stepRatios(t *testing.T, keep func(measured.GTRow) bool, sets ...string) ma
 	return out
 }
 
-func medianOf(xs []float64) float64 {
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
 // TestQLoRAStepTime: bitsandbytes' Python path of a 4-bit matmul
 // (bnb4bitCallHost, fitted on dev6's three QLoRA steps) on the nine
 // held-out QLoRA steps of late9q-late12q, which were not used for it.
@@ -84,13 +74,13 @@ func checkFittedSteps(t *testing.T, dev, held map[string]float64, nDev, nHeld in
 		h = append(h, v)
 		abs = append(abs, math.Abs(v-1))
 	}
-	if m := medianOf(d); math.Abs(m-1) > 0.05 {
+	if m := measured.Median(d); math.Abs(m-1) > 0.05 {
 		t.Errorf("dev6 median measured/planned %.2f, the fit's 1.00", m)
 	}
-	if m := medianOf(h); math.Abs(m-1) > 0.1 {
+	if m := measured.Median(h); math.Abs(m-1) > 0.1 {
 		t.Errorf("held-out median measured/planned %.2f, want within 10%% of 1", m)
 	}
-	if m := medianOf(abs); m > 0.2 {
+	if m := measured.Median(abs); m > 0.2 {
 		t.Errorf("held-out median |error| %.0f%%, want at most 20%%", 100*m)
 	}
 	for name, v := range held {
