@@ -28,6 +28,11 @@
 // and late18 (blind MoE steps), and the later sets defaultSets lists with
 // what each holds.
 // It prints the figures of each set and of all of them together.
+//
+// -memsets instead plans the memory sets' training rows timed without
+// history (testdata/*/families) and prints their measured over planned
+// step by technique and family, a search for what the plan misses
+// (memsets.go).
 package main
 
 import (
@@ -176,6 +181,7 @@ func main() {
 	profile := flag.String("profile", "", "compare the model's host time, GPU time and kernel counts with the kernel profiles in this directory (testdata/profile)")
 	classes := flag.Bool("classes", false, "print the walk's host time, GPU time and kernels by class for each timed workload of the files")
 	across := flag.Bool("across", false, "pair each workload of the files (timed on another GPU, named PREFIX-NAME) with NAME in the repository's sets and print the two GPUs' measured and predicted step-time ratio")
+	memsets := flag.Bool("memsets", false, "plan the memory sets' training rows timed without history (testdata/*/families, or the files given) and print measured over planned step by technique and family: a search for what the plan misses, not an accuracy figure")
 	modhost := flag.Bool("modhost", false, "read the files as gt_modhost.py rows (testdata/dev69, dev70) and print the walk's host time and op and node counts beside each whole model's measured ones")
 	hostJSON := flag.String("host", "", "host costs as memmodel.HostCosts JSON, or @FILE holding it (hosts/*.json), read over the median lent H200 host's (memmodel.DefaultHostCosts) and given to every lent set whatever its GPU; without it each plan takes its GPU's lent host (memmodel.LentHostCosts)")
 	flag.Parse()
@@ -193,6 +199,13 @@ func main() {
 	}
 	if *across {
 		if err := printAcross(flag.Args(), host); err != nil {
+			fmt.Fprintln(os.Stderr, "steptime:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *memsets {
+		if err := printMemsets(flag.Args(), host); err != nil {
 			fmt.Fprintln(os.Stderr, "steptime:", err)
 			os.Exit(1)
 		}
