@@ -1,5 +1,7 @@
 package memmodel
 
+import "math"
+
 // QLoRA-style 4-bit base weights, as bitsandbytes' Linear4bit stores and
 // runs them, modelled from its source and then checked on four captures
 // (testdata/dev6: bitsandbytes 0.50.2 built for the H200, transformers'
@@ -29,7 +31,16 @@ func (b *builder) linear4bit(x Tensor, in, outF int64, bias bool) Tensor {
 	if bias {
 		bc = b.lowp(b.param(outF))
 	}
-	ins := []Tensor{b.lowp(x), w}
+	xc := b.lowp(x)
+	if b.amp == F32 && b.pdt == BF16 && b.dt(xc) == F32 {
+		// Linear4bit.forward casts its input to compute_dtype (bfloat16
+		// where the model loads in it) before matmul_4bit, and its product
+		// back: without autocast the float32 hidden states of
+		// prepare_model_for_kbit_training's float32 norms still multiply
+		// in bfloat16
+		xc = b.cast(xc, BF16)
+	}
+	ins := []Tensor{xc, w}
 	if bc >= 0 {
 		ins = append(ins, bc)
 	}
@@ -42,6 +53,9 @@ func (b *builder) linear4bit(x Tensor, in, outF int64, bias bool) Tensor {
 	o.flops = 2 * float64(n*in*outF)
 	o.bwdFlops = o.flops
 	o.matmul = true
+	// priced as the Linear's GEMMs of its shape: the product and, for the
+	// input's gradient, the data GEMM (the frozen 4-bit weight has none)
+	o.gemm = &gemmShape{batch: 1, m: n, n: outF, k: in, dgrad: true}
 	// Linear4bit.forward returns matmul_4bit(...).to(inp_dtype): under
 	// AMP, where peft's prepare_model_for_kbit_training has cast the
 	// embeddings and norms to float32, the projection's output is float32
@@ -76,3 +90,16 @@ func (tm *timeModel) bnb4bitHost(o *op) float64 {
 // kernels themselves (a 4-bit weight read, its bf16 copy written, each
 // pass) are not added: a few percent of a step at these sizes.
 const bnb4bitCallHost = 0.24e-3
+
+// dequant4bit is the GPU seconds a linear4bit op's dequantisation takes
+// before each of its products (forward, recomputation, the input
+// gradient): dequantize_4bit reads the packed weight and its absmaxes and
+// writes the weight in the compute dtype, after a kernel that dequantises
+// the absmaxes themselves (double quantisation); nothing for other ops.
+func (tm *timeModel) dequant4bit(o *op) float64 {
+	if o.kind != "linear4bit" || o.gemm == nil {
+		return 0
+	}
+	elems := float64(o.gemm.n * o.gemm.k)
+	return math.Max(tm.r.stream("copy", BF16, elems*(nf4BytesPerWeight+2)), tm.r.launch()) + tm.r.launch()
+}

@@ -255,7 +255,7 @@ func (tm *timeModel) forward(o *op, g *Graph) float64 {
 		}
 	case o.gemm != nil:
 		s := o.gemm
-		t = r.linearGEMM(calDtype(dt, false), s.batch, s.m, s.n, s.k, oddFeatures(s, g)) + r.bmmTraffic(s, dt)
+		t = r.linearGEMM(calDtype(dt, false), s.batch, s.m, s.n, s.k, oddFeatures(s, g)) + r.bmmTraffic(s, dt) + tm.dequant4bit(o)
 	case o.kind == "grouped_mm":
 		t, _, _ = tm.groupedGEMM(o, g)
 	case o.matmul:
@@ -312,7 +312,7 @@ func (tm *timeModel) backward(o *op, g *Graph) (float64, float64) {
 		var t float64
 		odd := oddFeatures(s, g)
 		if s.dgrad {
-			t += math.Max(r.linearGEMM(d, s.batch, s.m, s.k, s.n, odd)+r.bmmTraffic(s, dt), r.launch())
+			t += math.Max(r.linearGEMM(d, s.batch, s.m, s.k, s.n, odd)+r.bmmTraffic(s, dt), r.launch()) + tm.dequant4bit(o)
 		}
 		if s.wgrad {
 			t += math.Max(r.linearGEMM(d, s.batch, s.k, s.n, s.m, odd)+r.bmmTraffic(s, dt), r.launch())

@@ -11,7 +11,8 @@ import (
 // because each adds work to a step and takes none away: a larger
 // micro-batch, a longer sequence, more accumulation micro-steps,
 // checkpointing's recomputation (selective recomputes a part of what
-// block does), a wider LoRA adapter. --fit
+// block does), a wider LoRA adapter, 4-bit base weights (QLoRA
+// dequantises each weight before every product, in Python). --fit
 // and --sweep rank configurations by these times; a plan that priced a
 // batch of 64 below one of 32 would send a user to the slower run. The
 // tolerance is rounding (0.1%). A larger image is not among them: a
@@ -78,7 +79,11 @@ func TestStepTimeNeverFallsWithMoreWork(t *testing.T) {
 					more{"checkpoint selective -> block", func(s *Spec) { s.Checkpoint = "selective" },
 						func(s *Spec) { s.Checkpoint = "block" }, true},
 					more{"LoRA rank 8 -> 64", func(s *Spec) { s.LoRA = &LoRA{Rank: 8} },
-						func(s *Spec) { s.LoRA = &LoRA{Rank: 64} }, true})
+						func(s *Spec) { s.LoRA = &LoRA{Rank: 64} }, true},
+					more{"LoRA -> QLoRA (pure bf16)", func(s *Spec) { s.LoRA, s.Precision = &LoRA{Rank: 16}, "bf16" },
+						func(s *Spec) { s.Quant = "nf4" }, true},
+					more{"LoRA -> QLoRA (bf16 autocast)", func(s *Spec) { s.LoRA = &LoRA{Rank: 16} },
+						func(s *Spec) { s.Quant = "nf4" }, true})
 				if s := base(); s.Seq >= 256 {
 					cases = append(cases, more{"sequence 128 -> 256", func(s *Spec) { s.Seq = 128 }, func(s *Spec) {}, false})
 					for _, sq := range []int{256, 512, 1024} {
